@@ -1,0 +1,50 @@
+"""The `companion` command: a thin dispatcher to each part's own command line.
+
+`companion game ...`  the game from the terminal (companion.game_cli)
+`companion odds ...`  exact odds of a roll (companion.dice_cli)
+`companion dice ...`  read dice from photos, calibrate the tray (vision.cli)
+`companion hw ...`    test and calibrate the clock hand, OLED and buzzer (hardware.cli)
+`companion serve ...` run the whole table (companion.serve)
+
+Each part is imported only when its command is used, so `companion game` never
+needs OpenCV, gpiozero or Flask to be importable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "game": ("companion.game_cli", "play a game from the terminal (new, do, undo, state, list)"),
+    "odds": ("companion.dice_cli", "exact odds of rolling an icon set"),
+    "dice": ("vision.cli", "read dice from photos; calibrate the dice tray"),
+    "hw": ("hardware.cli", "test and calibrate the clock hand, OLED and buzzer"),
+    "serve": ("companion.serve", "run the companion: clock, OLED, dice tray and phone page"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: companion COMMAND [ARGS ...]", "", "commands:"]
+    lines += [f"  {name:<6} {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "Run `companion COMMAND --help` for the options of a command."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"companion: unknown command {name!r}.\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    result: int = module.main(rest)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
