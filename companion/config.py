@@ -1,21 +1,341 @@
-"""Configuration file handling.
+"""Configuration: one TOML file, environment overrides, checked at start.
 
-The loader with every section (issue 7) builds on this. `save_section` writes one
-table of the TOML file back, keeping the rest of the file and its comments, so that
-`companion hw calibrate` and `companion dice calibrate` can store what they measured.
+``load_config()`` finds the file (see ``companion.paths``), reads it, applies the environment overrides
+and checks every value of the sections it owns (``[web]``, ``[data]``, ``[game]``, ``[log]``). The
+sections of the other parts (``[hardware]``, ``[camera]``, ``[tray]``) are kept as plain tables and
+checked by the part that owns them (``companion serve`` does that at start, before anything moves).
+A wrong value raises ``ConfigError`` whose message starts with the key, for example
+``web.port: expected a port number 1-65535 (0: any free port), got 'abc'``.
+
+Precedence, lowest first: built-in defaults, the file, the environment, the command line.
+
+Environment overrides:
+
+==========================  ==========================================================
+``COMPANION_CONFIG``        the configuration file to read (instead of the usual places)
+``COMPANION_HOST``          ``web.host``
+``COMPANION_PORT``          ``web.port``
+``COMPANION_DATA_DIR``      ``data.dir`` (two companions can run side by side)
+``COMPANION_SIM``           ``sim`` (1/0, true/false, yes/no, on/off)
+``COMPANION_LOG_LEVEL``     ``log.level``
+==========================  ==========================================================
+
+``save_section`` writes one table back (calibration), keeping the rest of the file and its comments.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tempfile
+import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import tomlkit
 
+from companion import paths
 from companion.errors import ConfigError
+
+# Sections read here; the others are checked by their part (hardware/, vision/, the dice tray).
+OWN_SECTIONS = ("web", "data", "game", "log")
+PART_SECTIONS = ("hardware", "camera", "tray")
+TOP_LEVEL_KEYS = ("sim",)
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+DEFAULT_PORT = 8080
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """``[web]``: where the phone page is served. Keys this module does not know go to the web part."""
+
+    host: str | None = None  # None: 0.0.0.0 on a Pi, 127.0.0.1 in simulation
+    port: int = DEFAULT_PORT
+    threads: int = 32  # waitress worker threads; every open event stream holds one
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """``[game]``: the first game, created when the data directory holds none."""
+
+    players: int = 4
+    board: str | None = None  # None: the first board of the bundled packs
+    ghost: str | None = None  # None: the first ghost of the bundled packs
+    special_items: int = 3
+    physical: bool = False
+    seed: int | None = None  # None: a fresh seed
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything `companion serve` needs to start, checked."""
+
+    source: Path | None = None  # the file it was read from, None for built-in defaults
+    sim: bool | None = None  # None: simulate when the machine is not a Raspberry Pi
+    data_dir: Path = field(default_factory=paths.default_data_dir)
+    log_level: str = "info"
+    web: WebConfig = field(default_factory=WebConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        """A part's raw table (``{}`` when the file has none); a copy, so callers may change it."""
+        copied: dict[str, Any] = _deep_copy(self.sections.get(name, {}))
+        return copied
+
+    @property
+    def history_path(self) -> Path:
+        return paths.history_path(self.data_dir)
+
+    def with_overrides(self, *, host: str | None = None, port: int | None = None, sim: bool | None = None) -> Config:
+        """The command line's ``--host``, ``--port`` and ``--sim`` (None leaves a value as it is)."""
+        web = self.web
+        if host is not None:
+            web = replace(web, host=_host("--host", host))
+        if port is not None:
+            web = replace(web, port=_port("--port", port))
+        return replace(self, web=web, sim=self.sim if sim is None else sim)
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------------------
+# Finding and reading the file
+
+
+def find_config_file(explicit: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path | None:
+    """The configuration file to use, or None when there is none (built-in defaults)."""
+    env = os.environ if env is None else env
+    for label, given in (("--config", explicit), ("COMPANION_CONFIG", env.get("COMPANION_CONFIG") or None)):
+        if given is not None:
+            path = Path(given).expanduser()
+            if not path.is_file():
+                raise ConfigError(
+                    f"{label}: the configuration file {path} does not exist. "
+                    "Give the path of an existing TOML file (systemd/config.example.toml shows every key)."
+                )
+            return path
+    for path in paths.config_candidates(env):
+        if path.is_file():
+            return path
+    return None
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}). Fix the file and start again.") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}). Check its permissions.") from exc
+
+
+def load_config(
+    explicit: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Config:
+    """Find, read and check the configuration, then apply the environment overrides."""
+    env = os.environ if env is None else env
+    path = find_config_file(explicit, env)
+    data = read_toml(path) if path is not None else {}
+    return parse_config(data, env=env, source=path)
+
+
+def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, source: Path | None = None) -> Config:
+    """Check a parsed TOML document (plus the environment overrides) and build a ``Config``."""
+    env = os.environ if env is None else env
+    known = (*TOP_LEVEL_KEYS, *OWN_SECTIONS, *PART_SECTIONS)
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"{key}: unknown key or section. Known: {', '.join(known)}.")
+        if key in OWN_SECTIONS + PART_SECTIONS and not isinstance(value, Mapping):
+            raise ConfigError(f"{key}: expected a table ([{key}]), got {value!r}")
+
+    sim = _bool("sim", data["sim"]) if "sim" in data else None
+    web = _web(_table(data, "web"))
+    data_dir = _data(_table(data, "data"), env)
+    game = _game(_table(data, "game"))
+    log = _table(data, "log")
+    _only(log, "log", ("level",))
+    log_level = _choice("log.level", log.get("level", "info"), LOG_LEVELS)
+
+    # Environment overrides: they name the variable in their errors.
+    if env.get("COMPANION_HOST"):
+        web = replace(web, host=_host("COMPANION_HOST", env["COMPANION_HOST"]))
+    if env.get("COMPANION_PORT"):
+        web = replace(web, port=_port("COMPANION_PORT", env["COMPANION_PORT"]))
+    if env.get("COMPANION_DATA_DIR"):
+        data_dir = _dir("COMPANION_DATA_DIR", env["COMPANION_DATA_DIR"])
+    if env.get("COMPANION_SIM"):
+        sim = _bool("COMPANION_SIM", env["COMPANION_SIM"])
+    if env.get("COMPANION_LOG_LEVEL"):
+        log_level = _choice("COMPANION_LOG_LEVEL", env["COMPANION_LOG_LEVEL"], LOG_LEVELS)
+
+    sections = {name: _deep_copy(data[name]) for name in PART_SECTIONS if name in data}
+    return Config(
+        source=source,
+        sim=sim,
+        data_dir=data_dir,
+        log_level=log_level,
+        web=web,
+        game=game,
+        sections=sections,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sections
+
+
+def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = data.get(name, {})
+    assert isinstance(value, Mapping)
+    return value
+
+
+def _only(table: Mapping[str, Any], section: str, keys: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in keys:
+            raise ConfigError(f"{section}.{key}: unknown key. Known keys of [{section}]: {', '.join(keys)}.")
+
+
+def _web(table: Mapping[str, Any]) -> WebConfig:
+    host = _host("web.host", table["host"]) if "host" in table else None
+    port = _port("web.port", table["port"]) if "port" in table else DEFAULT_PORT
+    threads = _int("web.threads", table["threads"], 4, 256) if "threads" in table else 32
+    extra = {k: _deep_copy(v) for k, v in table.items() if k not in ("host", "port", "threads")}
+    return WebConfig(host=host, port=port, threads=threads, extra=extra)
+
+
+def _data(table: Mapping[str, Any], env: Mapping[str, str]) -> Path:
+    _only(table, "data", ("dir",))
+    if "dir" in table:
+        return _dir("data.dir", table["dir"])
+    return paths.default_data_dir(env)
+
+
+def _game(table: Mapping[str, Any]) -> GameConfig:
+    _only(table, "game", ("players", "board", "ghost", "special_items", "physical", "seed"))
+    defaults = GameConfig()
+    return GameConfig(
+        players=_int("game.players", table["players"], 1, 6) if "players" in table else defaults.players,
+        board=_name("game.board", table["board"]) if "board" in table else None,
+        ghost=_name("game.ghost", table["ghost"]) if "ghost" in table else None,
+        special_items=(
+            _int("game.special_items", table["special_items"], 0, 20)
+            if "special_items" in table
+            else defaults.special_items
+        ),
+        physical=_bool("game.physical", table["physical"]) if "physical" in table else defaults.physical,
+        seed=_int("game.seed", table["seed"], 0, 2**63 - 1) if "seed" in table else None,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Values. Each names its key; TOML gives typed values, the environment gives strings.
+
+
+def _int(key: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {value!r}") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {number}")
+    return number
+
+
+def _port(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError(f"{key}: expected a port number 1-65535 (0: any free port), got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{key}: expected a port number 1-65535 (0: any free port), got {value!r}") from None
+    # 0 asks the system for a free port (tests, two companions side by side).
+    if not 0 <= number <= 65535:
+        raise ConfigError(f"{key}: expected a port number 1-65535 (0: any free port), got {number}")
+    return number
+
+
+def _host(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{key}: expected an IP address to listen on like 0.0.0.0 or 127.0.0.1, got {value!r}")
+    text = value.strip()
+    if text == "localhost":
+        return "127.0.0.1"
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        raise ConfigError(
+            f"{key}: expected an IP address to listen on like 0.0.0.0 or 127.0.0.1, got {value!r}"
+        ) from None
+    return text.strip("[]")
+
+
+def _bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+    raise ConfigError(f"{key}: expected true or false, got {value!r}")
+
+
+def _choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
+    if isinstance(value, str) and value.strip().lower() in choices:
+        return value.strip().lower()
+    raise ConfigError(f"{key}: expected one of {', '.join(choices)}, got {value!r}")
+
+
+def _name(key: str, value: Any) -> str:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    raise ConfigError(f"{key}: expected a name from the packs (see `companion game new --help`), got {value!r}")
+
+
+def _dir(key: str, value: Any) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{key}: expected a directory path, got {value!r}")
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{key}: {path} exists and is not a directory. Give a directory for the game files.")
+    return path
+
+
+def prefix_error(key: str, exc: Exception) -> ConfigError:
+    """A part's complaint about its section as a ConfigError naming the full key.
+
+    Parts name keys inside their own table ("servo.min_pulse: ..."); the file names them from the top
+    ("hardware.servo.min_pulse"). A message that already starts with the section is left alone.
+    """
+    message = str(exc)
+    if message.startswith(f"{key}.") or message.startswith(f"{key}:"):
+        return ConfigError(message)
+    head, sep, rest = message.partition(":")
+    if sep and head and " " not in head.strip():
+        return ConfigError(f"{key}.{head.strip()}:{rest}")
+    return ConfigError(f"{key}: {message}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Writing back
 
 
 def save_section(path: str | os.PathLike[str], section: str, values: Mapping[str, Any]) -> None:
