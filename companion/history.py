@@ -1,0 +1,589 @@
+"""The game history: every accepted command, with the events it caused, in an SQLite file.
+
+The file is the truth about every game played at the table. It is written so that a power
+cut never loses an accepted command and never leaves half of one:
+
+- the journal is SQLite's write-ahead log with ``synchronous=FULL``, so when a commit
+  returns the command is on disk;
+- a command and the events it caused are written in ONE transaction;
+- the state of a game is never stored as the truth: it is rebuilt by replaying the
+  commands through the rules engine (:func:`replay_game`);
+- event ids come from ``INTEGER PRIMARY KEY AUTOINCREMENT`` and only ever grow, also
+  across undo and restarts, so a phone that remembers the last event it saw can ask for
+  the ones after it.
+
+Undo deletes the last command (and the events it caused) and appends an ``undone`` event
+that carries the command and its events, so nothing is lost from the record.
+
+The store speaks plain JSON dicts (setup, command, events); the rules engine is only
+needed by :func:`replay_game`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CompanionError, HistoryError
+
+if TYPE_CHECKING:
+    from companion.engine import Game
+    from companion.packs import Packs
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "CommandRecord",
+    "GameInfo",
+    "GameStore",
+    "HistoryError",
+    "ReplayError",
+    "StaleGameError",
+    "replay_game",
+]
+
+#: Marks an SQLite file as a companion history ("SKHI"); any other non-empty file is refused.
+APPLICATION_ID = 0x534B4849
+#: Version of the tables below, kept in ``PRAGMA user_version``.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    name     TEXT,
+    setup    TEXT NOT NULL,
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL,
+    status   TEXT NOT NULL DEFAULT 'playing',
+    used     INTEGER NOT NULL DEFAULT 0  -- grows each time a game is played or loaded: the last one is on top
+);
+CREATE TABLE commands (
+    game     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL CHECK (seq >= 1),
+    command  TEXT NOT NULL,
+    source   TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE events (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    game     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,
+    kind     TEXT NOT NULL DEFAULT 'command',
+    event    TEXT NOT NULL
+);
+CREATE INDEX events_by_game ON events (game, id);
+CREATE INDEX events_by_seq ON events (game, seq, kind);
+"""
+
+_MOVE_ASIDE = "Move it aside (rename it); the companion will then start a new history file"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One saved game as listed by :meth:`GameStore.list_games`."""
+
+    id: int
+    name: str | None
+    setup: dict[str, Any]
+    created: float
+    updated: float
+    status: str
+    commands: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "setup": self.setup,
+            "created": self.created,
+            "updated": self.updated,
+            "status": self.status,
+            "commands": self.commands,
+        }
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """One accepted command of a game's history (``command`` is the engine's ``Command.to_dict()``)."""
+
+    seq: int
+    command: dict[str, Any]
+    source: str
+    at: float
+
+
+class StaleGameError(HistoryError):
+    """The game was changed in the file by another program since this one last read it."""
+
+
+class ReplayError(HistoryError):
+    """A stored command that the rules engine no longer accepts when the game is replayed."""
+
+    def __init__(self, message: str, *, game_id: int, seq: int, command: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        self.seq = seq
+        self.command = dict(command)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+class GameStore:
+    """Saved games in one SQLite file. Safe to share between threads (one connection, one lock).
+
+    >>> store = GameStore(":memory:")
+    >>> gid = store.create_game({"players": 1}, name="test")
+    >>> store.append(gid, 1, {"name": "end-round", "args": {}}, [{"type": "round_ended"}])[0]["seq"]
+    1
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, now: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self._now = now
+        self._lock = threading.RLock()
+        self._closed = False
+        self._db = self._open()
+
+    # -- opening -------------------------------------------------------------------------
+
+    def _where(self) -> str:
+        return "the in-memory history" if self.path == ":memory:" else f"the history file {self.path}"
+
+    def _open(self) -> sqlite3.Connection:
+        path = self.path
+        if path != ":memory:":
+            target = Path(path)
+            if target.is_dir():
+                raise HistoryError(f"{path} is a directory, not a history file. Give the path of a file (--db PATH).")
+            if target.exists():
+                self._check_header(target)
+            else:
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise HistoryError(
+                        f"cannot create the folder for the history file {path}: {exc.strerror}. "
+                        "Choose a writable place with --db PATH or COMPANION_DATA_DIR."
+                    ) from exc
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise HistoryError(
+                f"cannot open {self._where()}: {exc}. Check that the folder exists and is writable."
+            ) from exc
+        try:
+            self._prepare(db)
+        except HistoryError:
+            db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise HistoryError(
+                f"{self._where()} is damaged or is not a companion history ({exc}). {_MOVE_ASIDE}."
+            ) from exc
+        return db
+
+    def _check_header(self, target: Path) -> None:
+        try:
+            with target.open("rb") as handle:
+                head = handle.read(100)
+        except OSError as exc:
+            raise HistoryError(f"cannot read the history file {target}: {exc.strerror}. Check its permissions.") from exc
+        if not head:
+            return  # an empty file: a new history is made in it
+        if not head.startswith(b"SQLite format 3\x00"):
+            raise HistoryError(f"{target} is not a companion history (not an SQLite database). {_MOVE_ASIDE}.")
+        if len(head) < 100:
+            raise HistoryError(f"the history file {target} is truncated ({len(head)} bytes). {_MOVE_ASIDE}.")
+
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        db.execute("PRAGMA busy_timeout = 10000")
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id != APPLICATION_ID and (tables or version):
+            raise HistoryError(
+                f"{self._where()} is an SQLite database of another program, not a companion history. {_MOVE_ASIDE}."
+            )
+        if version > SCHEMA_VERSION:
+            raise HistoryError(
+                f"{self._where()} was written by a newer companion (history version {version}; this one reads "
+                f"up to {SCHEMA_VERSION}). Update the companion, or move the file aside to start a new history."
+            )
+        if self.path != ":memory:":
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise HistoryError(
+                    f"cannot switch {self._where()} to write-ahead logging (got {mode!r}). "
+                    "Put the file on a local disk (not a network share)."
+                )
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if version == 0 and app_id != APPLICATION_ID:
+            self._create_schema(db)
+        problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()]
+        if problems != ["ok"]:
+            raise HistoryError(
+                f"{self._where()} is damaged ({'; '.join(problems[:3])}). {_MOVE_ASIDE}."
+            )
+        missing = {"games", "commands", "events"} - {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if missing:
+            raise HistoryError(
+                f"{self._where()} lacks the tables {', '.join(sorted(missing))}. {_MOVE_ASIDE}."
+            )
+
+    def _create_schema(self, db: sqlite3.Connection) -> None:
+        with self._transaction(db):
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @staticmethod
+    @contextmanager
+    def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction; any SQLite failure becomes a HistoryError and nothing is written."""
+        with self._lock:
+            db = self._connection()
+            try:
+                with self._transaction(db):
+                    yield db
+            except CompanionError:
+                raise
+            except sqlite3.Error as exc:
+                raise HistoryError(
+                    f"could not {what} in {self._where()}: {exc}. Nothing was written; "
+                    "check the disk (space, permissions) and try again."
+                ) from exc
+
+    @contextmanager
+    def _read(self, what: str) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._connection()
+            try:
+                yield db
+            except sqlite3.Error as exc:
+                raise HistoryError(f"could not {what} from {self._where()}: {exc}. {_MOVE_ASIDE} if this persists.") from exc
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._closed:
+            raise HistoryError(f"{self._where()} is closed. Open a new GameStore.")
+        return self._db
+
+    # -- games -----------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        setup: Mapping[str, Any],
+        *,
+        name: str | None = None,
+        events: Sequence[Mapping[str, Any]] = (),
+        at: float | None = None,
+    ) -> int:
+        """Save a new game (its setup as JSON) and return its id; ``events`` are stored with seq 0."""
+        when = self._now() if at is None else at
+        with self._write("save the new game") as db:
+            cursor = db.execute(
+                "INSERT INTO games (name, setup, created, updated, status, used)"
+                " VALUES (?, ?, ?, ?, 'playing', (SELECT coalesce(max(used), 0) + 1 FROM games))",
+                (name, _dumps(dict(setup)), when, when),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            for event in events:
+                db.execute(
+                    "INSERT INTO events (game, seq, kind, event) VALUES (?, 0, 'command', ?)",
+                    (game_id, _dumps(dict(event))),
+                )
+        return game_id
+
+    def _info(self, row: Sequence[Any]) -> GameInfo:
+        return GameInfo(
+            id=int(row[0]),
+            name=row[1],
+            setup=json.loads(row[2]),
+            created=float(row[3]),
+            updated=float(row[4]),
+            status=str(row[5]),
+            commands=int(row[6]),
+        )
+
+    _INFO_SQL = (
+        "SELECT g.id, g.name, g.setup, g.created, g.updated, g.status,"
+        " (SELECT count(*) FROM commands c WHERE c.game = g.id) FROM games g"
+    )
+
+    def list_games(self) -> list[GameInfo]:
+        """Every saved game, the most recently played first."""
+        with self._read("list the games") as db:
+            rows = db.execute(self._INFO_SQL + " ORDER BY g.used DESC, g.id DESC").fetchall()
+        return [self._info(row) for row in rows]
+
+    def game(self, game_id: int) -> GameInfo:
+        """One saved game; HistoryError if there is none with that id."""
+        with self._read("read the game") as db:
+            row = db.execute(self._INFO_SQL + " WHERE g.id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise HistoryError(
+                f"there is no game {game_id} in {self._where()}. `companion game list` shows the saved games."
+            )
+        return self._info(row)
+
+    def last_game_id(self) -> int | None:
+        """The game played (or started, or loaded) most recently, or None in an empty history."""
+        with self._read("find the last game") as db:
+            row = db.execute("SELECT id FROM games ORDER BY used DESC, id DESC LIMIT 1").fetchone()
+        return None if row is None else int(row[0])
+
+    def touch(self, game_id: int, *, at: float | None = None) -> None:
+        """Mark a game as the most recently used one (what :meth:`last_game_id` returns)."""
+        when = self._now() if at is None else at
+        with self._write("mark the game as current") as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise HistoryError(f"there is no game {game_id} in {self._where()}.")
+            self._update_game(db, game_id, when, None)
+
+    # -- commands and events --------------------------------------------------------------
+
+    def commands(self, game_id: int) -> list[CommandRecord]:
+        """The accepted commands of a game in order (seq 1, 2, ...)."""
+        with self._read("read the commands") as db:
+            rows = db.execute(
+                "SELECT seq, command, source, at FROM commands WHERE game = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [CommandRecord(int(seq), json.loads(text), str(source), float(at)) for seq, text, source, at in rows]
+
+    def command_count(self, game_id: int) -> int:
+        with self._read("count the commands") as db:
+            return int(db.execute("SELECT count(*) FROM commands WHERE game = ?", (game_id,)).fetchone()[0])
+
+    def _check_seq(self, db: sqlite3.Connection, game_id: int, expected_last: int) -> None:
+        row = db.execute("SELECT coalesce(max(seq), 0) FROM commands WHERE game = ?", (game_id,)).fetchone()
+        if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise HistoryError(f"there is no game {game_id} in {self._where()}.")
+        if int(row[0]) != expected_last:
+            raise StaleGameError(
+                f"game {game_id} in {self._where()} was changed by another program "
+                f"(it has {row[0]} commands, this one expected {expected_last}). Reload the game and try again."
+            )
+
+    def append(
+        self,
+        game_id: int,
+        seq: int,
+        command: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        *,
+        source: str = "host",
+        at: float | None = None,
+        status: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Append command number ``seq`` (1-based) with its events in one transaction.
+
+        Returns the event records: each event plus ``"id"`` and ``"seq"``. Raises
+        :class:`StaleGameError` if the game does not have exactly ``seq - 1`` commands.
+        """
+        when = self._now() if at is None else at
+        records: list[dict[str, Any]] = []
+        with self._write("save the command") as db:
+            self._check_seq(db, game_id, seq - 1)
+            db.execute(
+                "INSERT INTO commands (game, seq, command, source, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, _dumps(dict(command)), source, when),
+            )
+            for event in events:
+                cursor = db.execute(
+                    "INSERT INTO events (game, seq, kind, event) VALUES (?, ?, 'command', ?)",
+                    (game_id, seq, _dumps(dict(event))),
+                )
+                records.append({**event, "id": int(cursor.lastrowid or 0), "seq": seq})
+            self._update_game(db, game_id, when, status)
+        return records
+
+    def undo(
+        self,
+        game_id: int,
+        seq: int,
+        *,
+        source: str = "host",
+        at: float | None = None,
+        status: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Take back command ``seq`` (it must be the last one); returns the ``undone`` event record.
+
+        The command and its events are deleted and one ``undone`` event is appended that
+        carries them (``command``, ``events``), so the record of what happened is kept.
+        """
+        when = self._now() if at is None else at
+        with self._write("undo the last command") as db:
+            self._check_seq(db, game_id, seq)
+            row = db.execute("SELECT command FROM commands WHERE game = ? AND seq = ?", (game_id, seq)).fetchone()
+            if row is None:
+                raise HistoryError(f"game {game_id} has no command to undo.")
+            old_events = [
+                json.loads(text)
+                for (text,) in db.execute(
+                    "SELECT event FROM events WHERE game = ? AND seq = ? AND kind = 'command' ORDER BY id",
+                    (game_id, seq),
+                )
+            ]
+            db.execute("DELETE FROM events WHERE game = ? AND seq = ? AND kind = 'command'", (game_id, seq))
+            db.execute("DELETE FROM commands WHERE game = ? AND seq = ?", (game_id, seq))
+            event: dict[str, Any] = {
+                "type": "undone",
+                "command": json.loads(row[0]),
+                "events": old_events,
+                "source": source,
+                **(extra or {}),
+            }
+            cursor = db.execute(
+                "INSERT INTO events (game, seq, kind, event) VALUES (?, ?, 'undo', ?)",
+                (game_id, seq, _dumps(event)),
+            )
+            self._update_game(db, game_id, when, status)
+        return {**event, "id": int(cursor.lastrowid or 0), "seq": seq}
+
+    def _update_game(self, db: sqlite3.Connection, game_id: int, when: float, status: str | None) -> None:
+        used = "(SELECT max(used) + 1 FROM games)"
+        if status is None:
+            db.execute(f"UPDATE games SET updated = ?, used = {used} WHERE id = ?", (when, game_id))
+        else:
+            db.execute(f"UPDATE games SET updated = ?, status = ?, used = {used} WHERE id = ?", (when, status, game_id))
+
+    def events(self, game_id: int, *, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """Event records of a game with an id greater than ``after``, oldest first."""
+        sql = "SELECT id, seq, event FROM events WHERE game = ? AND id > ? ORDER BY id"
+        params: tuple[Any, ...] = (game_id, after)
+        if limit is not None:
+            sql += " LIMIT ?"
+            params += (limit,)
+        with self._read("read the events") as db:
+            rows = db.execute(sql, params).fetchall()
+        return [{**json.loads(text), "id": int(eid), "seq": int(seq)} for eid, seq, text in rows]
+
+    def command_events(self, game_id: int) -> dict[int, list[dict[str, Any]]]:
+        """The events each current command caused, by seq (undo records left out)."""
+        with self._read("read the events") as db:
+            rows = db.execute(
+                "SELECT seq, event FROM events WHERE game = ? AND kind = 'command' AND seq >= 1 ORDER BY id",
+                (game_id,),
+            ).fetchall()
+        result: dict[int, list[dict[str, Any]]] = {}
+        for seq, text in rows:
+            result.setdefault(int(seq), []).append(json.loads(text))
+        return result
+
+    def last_event_id(self, game_id: int | None = None) -> int:
+        """The greatest event id (of one game, or of the whole file); 0 if there is none."""
+        with self._read("read the events") as db:
+            if game_id is None:
+                row = db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()
+            else:
+                row = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    # -- closing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"GameStore({self.path!r})"
+
+
+def replay_game(store: GameStore, game_id: int, packs: Packs) -> Game:
+    """Rebuild a game from its setup and commands through the rules engine.
+
+    A stored command the engine refuses (the packs were edited since, or the file was
+    changed by hand) raises :class:`ReplayError` naming the game, the command and why.
+    """
+    from companion.engine import Command, Game
+
+    info = store.game(game_id)
+    setup = setup_from_dict(info.setup)
+    try:
+        game = Game.new(setup, packs)
+    except CompanionError as exc:
+        raise HistoryError(
+            f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "
+            "since it was started; put them back, or start a new game."
+        ) from exc
+    for record in store.commands(game_id):
+        try:
+            command = Command.from_dict(record.command)
+            game.push(command)
+        except CompanionError as exc:
+            text = _command_text(record.command)
+            raise ReplayError(
+                f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
+                f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
+                "they were, or start a new game (the old one stays in the file).",
+                game_id=game_id,
+                seq=record.seq,
+                command=record.command,
+            ) from exc
+    return game
+
+
+def _command_text(command: Mapping[str, Any]) -> str:
+    args = command.get("args") or {}
+    parts = [str(command.get("name", "?"))] + [f"{key}={value}" for key, value in dict(args).items()]
+    return " ".join(parts)
+
+
+def setup_from_dict(data: Mapping[str, Any]) -> Any:
+    """The engine's Setup from its stored JSON form."""
+    from companion import engine
+
+    from_dict = getattr(engine.Setup, "from_dict", None)
+    if callable(from_dict):
+        return from_dict(dict(data))
+    return engine.Setup(**dict(data))
+
+
+def setup_to_dict(setup: Any) -> dict[str, Any]:
+    """The stored JSON form of the engine's Setup."""
+    to_dict = getattr(setup, "to_dict", None)
+    if callable(to_dict):
+        result: dict[str, Any] = dict(to_dict())
+        return result
+    import dataclasses
+
+    if dataclasses.is_dataclass(setup) and not isinstance(setup, type):
+        return dataclasses.asdict(setup)
+    if isinstance(setup, Mapping):
+        return dict(setup)
+    raise TypeError(f"cannot store a setup of type {type(setup).__name__}")

@@ -1,0 +1,415 @@
+"""The game service: the one owner of the game at the table, safe to use from many threads.
+
+The web page, the buttons, the dice tray and the terminal all go through one
+:class:`GameService`. Each command is checked by the rules engine, written to the history
+file (one SQLite transaction, on disk when the commit returns) and only then published: the
+new state becomes visible to :meth:`GameService.state` and the listeners are called, in
+commit order, with the event records (the engine's events plus ``"id"`` and ``"seq"``).
+
+    service = GameService(GameStore(path), load_packs(), rng=random.Random(7))
+    service.new_game(Setup(players=3, board="asylum", ghost="child", seed=7))
+    result = service.do("end-round")
+    result.events   # [{"type": "round_ended", ..., "id": 12, "seq": 1}, ...]
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CompanionError, HistoryError, IllegalCommand
+from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict, setup_to_dict
+
+if TYPE_CHECKING:
+    from companion.engine import Command, Game, Setup
+    from companion.packs import Packs
+
+__all__ = ["CommandResult", "GameService", "Listener", "NO_GAME_MESSAGE"]
+
+log = logging.getLogger(__name__)
+
+#: fn(events, state): called after every commit, in commit order, from the committing thread.
+Listener = Callable[[list[dict[str, Any]], dict[str, Any]], None]
+
+NO_GAME_MESSAGE = (
+    "No game yet. Start one: `companion game new --players 3 --board asylum --ghost child`, "
+    "or from the host page."
+)
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What one accepted command did: its event records and the state after it."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"events": self.events, "state": self.state}
+
+
+def _arg_text(value: Any) -> str:
+    """Command arguments stay strings in the history; accept the obvious Python values too."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_arg_text(item) for item in value)
+    if value is None:
+        return "none"
+    return str(getattr(value, "value", value))
+
+
+class GameService:
+    """One owner of the current game (see the module docstring).
+
+    Every method is safe to call from any thread. Listeners run inside the service's lock,
+    so they must return quickly (hand work to a queue) and must not call :meth:`do`.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        packs: Packs,
+        rng: random.Random | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.packs = packs
+        self._rng = rng if rng is not None else random.Random()
+        self._now = now
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._game: Game | None = None
+        self._game_id: int | None = None
+        self._name: str | None = None
+        self._closed = False
+        self._state: dict[str, Any] = self._no_game_state()
+
+    # -- games -------------------------------------------------------------------------------
+
+    def new_game(self, setup: Setup | Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
+        """Start and save a new game; it becomes the current one. Returns its state."""
+        from companion.engine import Game
+
+        with self._lock:
+            self._check_open()
+            real_setup = setup_from_dict(setup) if isinstance(setup, Mapping) else setup
+            game = Game.new(real_setup, self.packs)  # checks the setup before anything is written
+            setup_json = setup_to_dict(real_setup)
+            started: dict[str, Any] = {"type": "game_started"}
+            started.update({key: setup_json[key] for key in ("players", "board", "ghost") if key in setup_json})
+            game_id = self.store.create_game(setup_json, name=name, events=[started], at=self._now())
+            records = self.store.events(game_id)
+            self._install(game_id, game, name)
+            state = self._publish()
+            self._notify(records, state)
+            return copy.deepcopy(state)
+
+    def load_game(self, game_id: int) -> dict[str, Any]:
+        """Make a saved game the current one (replaying its commands). Returns its state."""
+        with self._lock:
+            self._check_open()
+            info = self.store.game(game_id)
+            game = replay_game(self.store, game_id, self.packs)
+            self.store.touch(game_id, at=self._now())
+            self._install(game_id, game, info.name)
+            state = self._publish()
+            self._notify([], state)
+            return copy.deepcopy(state)
+
+    def resume_last(self) -> dict[str, Any] | None:
+        """Make the most recently played game the current one; None if the history is empty.
+
+        Nothing is written to the file (a read-only look such as `companion game state`
+        uses it too).
+        """
+        with self._lock:
+            self._check_open()
+            game_id = self.store.last_game_id()
+            if game_id is None:
+                return None
+            info = self.store.game(game_id)
+            game = replay_game(self.store, game_id, self.packs)
+            self._install(game_id, game, info.name)
+            state = self._publish()
+            self._notify([], state)
+            return copy.deepcopy(state)
+
+    def list_games(self) -> list[dict[str, Any]]:
+        """Every saved game (id, name, setup, created, updated, status, commands, current)."""
+        current = self._game_id
+        return [{**info.to_dict(), "current": info.id == current} for info in self.store.list_games()]
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The published state: game.view() plus "game_id", "name", "last_event_id" and "odds".
+
+        Without a game: ``{"game_id": None, "outcome": None, "message": ...}``.
+        """
+        return copy.deepcopy(self._state)
+
+    def history(self) -> list[dict[str, Any]]:
+        """The current game's accepted commands: {"seq", "command", "text", "source", "at"}."""
+        from companion.engine import Command
+
+        game_id = self._game_id
+        if game_id is None:
+            return []
+        out = []
+        for record in self.store.commands(game_id):
+            try:
+                text = str(Command.from_dict(record.command))
+            except CompanionError:
+                text = " ".join([str(record.command.get("name"))] + [f"{k}={v}" for k, v in record.command.get("args", {}).items()])
+            out.append({"seq": record.seq, "command": record.command, "text": text, "source": record.source, "at": record.at})
+        return out
+
+    def events_since(self, last_id: int = 0) -> list[dict[str, Any]]:
+        """The current game's event records with an id greater than ``last_id``, oldest first."""
+        game_id = self._game_id
+        if game_id is None:
+            return []
+        return self.store.events(game_id, after=int(last_id))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def do(self, name: str, args: Mapping[str, Any] | None = None, source: str = "host") -> CommandResult:
+        """Check, record and apply one command (see the command table in docs/DESIGN.md).
+
+        Raises BadCommand / IllegalCommand (nothing changed) or HistoryError (nothing changed:
+        the command could not be written, so it was taken back).
+        """
+        from companion.engine import Command
+
+        with self._lock:
+            game, game_id = self._require_game()
+            command = Command.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}})
+            return self._apply(game, game_id, command, source)
+
+    def do_text(self, text: str, source: str = "host") -> CommandResult:
+        """The same as :meth:`do` for the text form, e.g. ``"summon success=true"``."""
+        from companion.engine import Command
+
+        with self._lock:
+            game, game_id = self._require_game()
+            return self._apply(game, game_id, Command.parse(text), source)
+
+    def roll_from_readings(self, faces: Iterable[Any], source: str = "tray") -> CommandResult:
+        """Dice read by the camera (or typed in): one `roll` of the attempt under way."""
+        return self.do("roll", {"faces": [_arg_text(face) for face in faces]}, source=source)
+
+    def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
+        """Roll, with the injected Random, the dice the attempt under way needs, and record them.
+
+        With ``command="summon"`` or ``"pull"`` the team's summon dice are rolled for that action.
+        """
+        from companion.dice import DieKind, action_kind
+
+        with self._lock:
+            game, _ = self._require_game()
+            view = game.view()
+            if command in ("summon", "pull"):
+                count = int(view.get("summon_dice") or 0)
+                if count < 1:
+                    raise IllegalCommand(
+                        f"the team has no summon die yet, so there is nothing to roll for a {command}; "
+                        "solve a clue first (each solved clue gives one)."
+                    )
+                faces = self._roll(DieKind.SUMMON, count)
+                return self.do(command, {"faces": faces}, source=source)
+            if command not in (None, "roll"):
+                raise IllegalCommand(f"virtual dice are rolled for an attempt, a summon or a pull, not for {command!r}.")
+            attempt = view.get("attempt")
+            if not attempt:
+                raise IllegalCommand(
+                    "no attempt is under way, so there are no dice to roll. Start one first "
+                    "(`attempt action=search need=eye:2`), or roll for a summon or a pull."
+                )
+            count = int(attempt.get("dice_to_roll", int(attempt["dice"]) - len(attempt.get("kept") or [])))
+            faces = self._roll(action_kind(str(attempt["action"])), count)
+            return self.do("roll", {"faces": faces}, source=source)
+
+    def _roll(self, kind: Any, count: int) -> list[str]:
+        sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
+        return [self._rng.choice(sides) for _ in range(count)]
+
+    def undo(self, source: str = "host") -> CommandResult:
+        """Take back the last command; undoing a draw puts exactly that card back."""
+        with self._lock:
+            game, game_id = self._require_game()
+            if not game.history:
+                raise IllegalCommand("there is nothing to undo: no command has been given in this game yet.")
+            seq = len(game.history)
+            command = game.pop()
+            try:
+                record = self.store.undo(
+                    game_id, seq, source=source, at=self._now(),
+                    status=self._status(game), extra={"text": str(command), "history_length": seq - 1},
+                )
+            except StaleGameError:
+                self._reload()
+                raise
+            except BaseException:
+                game.push(command)  # the file still has it, so the game keeps it too
+                raise
+            state = self._publish()
+            records = [record]
+            self._notify(records, state)
+            return CommandResult(copy.deepcopy(records), copy.deepcopy(state))
+
+    # -- listeners ---------------------------------------------------------------------------
+
+    def add_listener(self, fn: Listener) -> None:
+        """Call ``fn(events, state)`` after every commit (and with ``[]`` when another game is loaded)."""
+        with self._lock:
+            self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        with self._lock:
+            try:
+                self._listeners.remove(fn)
+            except ValueError:
+                pass
+
+    def close(self) -> None:
+        """Forget the listeners and close the history file."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._listeners.clear()
+                self.store.close()
+
+    def __enter__(self) -> GameService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise HistoryError("the game service is closed; start the companion again.")
+
+    def _require_game(self) -> tuple[Game, int]:
+        self._check_open()
+        if self._game is None or self._game_id is None:
+            raise IllegalCommand(NO_GAME_MESSAGE)
+        return self._game, self._game_id
+
+    def _install(self, game_id: int, game: Game, name: str | None) -> None:
+        self._game, self._game_id, self._name = game, game_id, name
+
+    def _reload(self) -> None:
+        """Rebuild the current game from the file (after another program changed it)."""
+        if self._game_id is None:
+            return
+        game = replay_game(self.store, self._game_id, self.packs)
+        self._game = game
+        self._publish()
+
+    @staticmethod
+    def _status(game: Game) -> str:
+        outcome = game.view().get("outcome")
+        return str(outcome) if outcome else "playing"
+
+    def _apply(self, game: Game, game_id: int, command: Command, source: str) -> CommandResult:
+        try:
+            events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
+        except CompanionError:
+            raise
+        except Exception:
+            # A fault in the engine must not leave a half-changed game behind: the file is the truth.
+            log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
+            self._reload()
+            raise
+        seq = len(game.history)
+        try:
+            records = self.store.append(
+                game_id, seq, command.to_dict(), events, source=source, at=self._now(), status=self._status(game)
+            )
+        except StaleGameError:
+            game.pop()
+            self._reload()
+            raise
+        except BaseException:
+            game.pop()  # not written, so not played
+            raise
+        state = self._publish(records[-1]["id"] if records else None)
+        self._notify(records, state)
+        return CommandResult(copy.deepcopy(records), copy.deepcopy(state))
+
+    def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
+        game, game_id = self._game, self._game_id
+        if game is None or game_id is None:
+            self._state = self._no_game_state()
+            return self._state
+        state: dict[str, Any] = dict(game.view())
+        state["game_id"] = game_id
+        state["name"] = self._name
+        state["last_event_id"] = self.store.last_event_id(game_id) if last_event_id is None else last_event_id
+        state["odds"] = _odds(state)
+        state["summon_odds"] = _summon_odds(state)
+        self._state = state
+        return state
+
+    def _no_game_state(self) -> dict[str, Any]:
+        return {
+            "game_id": None,
+            "name": None,
+            "last_event_id": 0,
+            "odds": None,
+            "outcome": None,
+            "history_length": 0,
+            "message": NO_GAME_MESSAGE,
+        }
+
+    def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(copy.deepcopy(records), copy.deepcopy(state))
+            except Exception:
+                log.exception("a game listener (%r) failed; the command stands and the other listeners were called", fn)
+
+
+def _odds(state: Mapping[str, Any]) -> float | None:
+    """The chance that the attempt under way succeeds with the current player's actions left."""
+    attempt = state.get("attempt")
+    if not attempt:
+        return None
+    try:
+        from companion.dice import Attempt
+
+        current = Attempt.from_dict(attempt)
+        rolls_left = int(state.get("actions_left") or 0)
+        if current.succeeded:
+            return 1.0
+        if rolls_left <= 0:
+            return 0.0
+        return float(current.odds(rolls_left))
+    except (CompanionError, KeyError, TypeError, ValueError, ImportError):
+        return None
+
+
+def _summon_odds(state: Mapping[str, Any]) -> float | None:
+    """The chance that a summon or pull with all the team's summon dice succeeds."""
+    try:
+        count = int(state.get("summon_dice") or 0)
+        if count < 1:
+            return None
+        from companion.dice import summon_probability
+
+        return float(summon_probability(count))
+    except (CompanionError, TypeError, ValueError, ImportError):
+        return None
