@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.dice.faces import DieKind, Face, parse_faces
-from companion.dice.odds import MAX_ROLLS, success_fraction
+from companion.dice.odds import MAX_ROLLS, keep_choices, success_fraction
 from companion.dice.requirement import Requirement, action_kind
 from companion.errors import DiceError
 
@@ -122,19 +122,27 @@ class Attempt:
                 left[face] -= 1
         return tuple(out)
 
-    # -- rolling ------------------------------------------------------------------
-    def roll(self, faces: Sequence[Face | str] | str, keep: Sequence[Face | str] | None = None) -> tuple[
-        Attempt, RollOutcome
-    ]:
-        """One roll of the dice not kept. Returns the next attempt and what the roll did.
+    def keep_choices(
+        self, faces: Sequence[Face | str] | str, rolls_after: int
+    ) -> list[tuple[tuple[Face, ...], Fraction]]:
+        """Which dice of this roll to keep, each choice with its exact chance of success, best first.
 
-        Every face that still counts is kept (the best play, docs/dice.md); `keep` may name a
-        smaller choice of the useful faces to keep instead. Under Disruption nothing is kept.
+        `faces` are the faces just rolled (as for `roll`), `rolls_after` the rolls the player can
+        still make after this one. Keeping every die that counts is not always best: with
+        "eye:1,camera:1", three dice and one roll to come, a roll of eye, eye, cobweb is better
+        rerolled whole (7/12) than keeping the eye (5/9). See docs/dice.md, "Keeping dice".
         """
-        if self.succeeded:
+        rolled = self._check_faces(faces)
+        missing = self.missing
+        if missing is None:
             raise DiceError(f"the {self.action} attempt at {self.requirement} already succeeded; start a new one.")
-        if self.rolls >= MAX_ROLLS:
-            raise DiceError(f"an attempt takes at most {MAX_ROLLS} rolls.")
+        if not self.keeps:
+            success = missing.satisfied_by(rolled)
+            chance = Fraction(1) if success else success_fraction(missing, self.dice_to_roll, rolls_after, False)
+            return [(self.useful(rolled) if success else (), chance)]
+        return keep_choices(missing, self.dice_to_roll, rolled, rolls_after)
+
+    def _check_faces(self, faces: Sequence[Face | str] | str) -> tuple[Face, ...]:
         rolled = parse_faces(faces, self.kind)
         if len(rolled) != self.dice_to_roll:
             held = f" ({len(self.kept)} kept: {', '.join(f.value for f in self.kept)})" if self.kept else ""
@@ -142,10 +150,31 @@ class Attempt:
                 f"this roll needs the faces of {self.dice_to_roll} {self.kind.value} dice{held}, "
                 f"got {len(rolled)}: {', '.join(f.value for f in rolled) or 'none'}."
             )
+        return rolled
+
+    # -- rolling ------------------------------------------------------------------
+    def roll(self, faces: Sequence[Face | str] | str, keep: Sequence[Face | str] | None = None) -> tuple[
+        Attempt, RollOutcome
+    ]:
+        """One roll of the dice not kept. Returns the next attempt and what the roll did.
+
+        By default every face that still counts is kept, as the rulebook's examples do; `keep`
+        names the faces the player set aside instead (a part of those that count, possibly none;
+        `keep_choices` says which is best). Under Disruption nothing is kept.
+        """
+        if self.succeeded:
+            raise DiceError(f"the {self.action} attempt at {self.requirement} already succeeded; start a new one.")
+        if self.rolls >= MAX_ROLLS:
+            raise DiceError(f"an attempt takes at most {MAX_ROLLS} rolls.")
+        rolled = self._check_faces(faces)
         success = self.requirement.satisfied_by(self.kept + rolled)
         useful = self.useful(rolled)
         if keep is not None:
             chosen = parse_faces(keep, self.kind)
+            if chosen and not self.keeps:
+                raise DiceError(
+                    f"no dice may be kept on {self.requirement} (Disruption, or a summon roll); leave keep out."
+                )
             pool = list(useful)
             for face in chosen:
                 if face not in pool:
@@ -194,18 +223,21 @@ class Attempt:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Attempt:
-        attempt = cls.start(str(data["action"]), Requirement.parse(str(data["need"])), int(data["dice"]))
-        kept = parse_faces(list(data.get("kept", [])), attempt.kind)
-        if attempt.requirement.missing(kept) != attempt.requirement.missing(()) and len(kept) > attempt.dice:
-            raise DiceError("the kept dice do not fit the attempt.")
-        if attempt.useful(kept) != _canonical(kept) and tuple(attempt.useful(kept)) != kept:
-            raise DiceError("the kept dice must all count toward the icon set.")
-        return replace(
-            attempt,
-            kept=_canonical(kept),
-            rolls=int(data.get("rolls", 0)),
-            succeeded=bool(data.get("succeeded", False)),
-        )
+        """The attempt back from `to_dict` (checked like `start`)."""
+        try:
+            attempt = cls.start(str(data["action"]), Requirement.parse(str(data["need"])), int(data["dice"]))
+            kept = parse_faces(list(data.get("kept", [])), attempt.kind)
+            rolls = int(data.get("rolls", 0))
+            succeeded = bool(data.get("succeeded", False))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DiceError(f"an attempt needs action, need and dice; could not read it ({exc}).") from None
+        if _canonical(attempt.useful(kept)) != _canonical(kept) or (kept and not attempt.keeps and not succeeded):
+            raise DiceError(f"the kept dice {', '.join(f.value for f in kept)} do not all count toward {attempt.requirement}.")
+        if succeeded and not attempt.requirement.satisfied_by(kept):
+            raise DiceError(f"a succeeded attempt must keep the dice that show {attempt.requirement}.")
+        if not 0 <= rolls <= MAX_ROLLS or (kept and rolls == 0):
+            raise DiceError(f"rolls must be 0 to {MAX_ROLLS} (and at least 1 once dice are kept), not {rolls}.")
+        return replace(attempt, kept=_canonical(kept), rolls=rolls, succeeded=succeeded)
 
 
 _ORDER = {face: i for i, face in enumerate(Face)}

@@ -9,8 +9,9 @@ still free to roll. With rolls left, the chance to complete from a state is
 where a keep choice K is any part of the rolled dice that still counts toward what is missing.
 V is 1 when nothing is missing and 0 when no rolls are left otherwise. All arithmetic is done
 with fractions.Fraction, so the result is exact; floats are only produced at the end.
-The maximum over keep choices means the odds are those of the best play. docs/dice.md explains
-why keeping every useful die is that best play, and the tests check it for every case the game allows.
+The maximum over keep choices means the odds are those of the best play. Keeping every die that
+counts is NOT always the best play (docs/dice.md, "Keeping dice" has a worked counter-example), so
+the programme really maximises; `keep_choices` tells a player which dice to keep.
 Without keeping (Disruption, "Red Icons") every roll is a fresh roll of all the dice.
 """
 
@@ -18,12 +19,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
-from companion.dice.faces import DieKind
+from companion.dice.faces import DieKind, Face
 from companion.dice.requirement import Requirement
 from companion.errors import DiceError
 
@@ -35,6 +36,8 @@ __all__ = [
     "odds_table",
     "MAX_ROLLS",
     "clear_cache",
+    "keep_choices",
+    "keep_all_fraction",
 ]
 
 MAX_ROLLS = 10  # a turn has three actions; items that give free actions may add a few
@@ -159,7 +162,7 @@ def _value(chances: tuple[Fraction, ...], missing: tuple[int, ...], free: int, r
     """V(missing, free, rolls): the chance to complete the set from this state (see the module doc).
 
     policy "best" maximises over every keep choice; "all" always keeps every useful die
-    (the rule the Attempt follows). They agree for every state the game allows (tested).
+    (the rulebook's habit and the Attempt's default). "all" can be worse (docs/dice.md).
     """
     if not any(missing):
         return Fraction(1)
@@ -194,3 +197,37 @@ def keep_all_fraction(req: Requirement, dice: int, rolls: int) -> Fraction:
         return Fraction(0)
     chances = tuple(req.kind.chance(face) for face, _ in req.need)
     return _value(chances, tuple(c for _, c in req.need), dice, rolls, "all")
+
+
+def keep_choices(req: Requirement, dice: int, faces: Iterable[Face], rolls_after: int) -> list[tuple[tuple[Face, ...], Fraction]]:
+    """Every sensible choice of dice to keep from a roll, with its exact chance, best first.
+
+    `req` is what is still missing before the roll, `dice` the dice just rolled, `faces` their
+    faces, `rolls_after` the rolls still to come after this one. A choice is a part of the faces
+    that count toward `req`; keeping other faces never helps (docs/dice.md). If the roll completes
+    the set, the only choice is every face that counts, with chance 1. Ties keep the larger choice first.
+    """
+    _check(req, dice, rolls_after)
+    rolled = tuple(faces)
+    if len(rolled) != dice:
+        raise DiceError(f"keep_choices needs the faces of all {dice} dice rolled, got {len(rolled)}.")
+    needed = tuple(face for face, _ in req.need)
+    chances = tuple(req.kind.chance(face) for face in needed)
+    missing = tuple(count for _, count in req.need)
+    useful = tuple(min(sum(1 for f in rolled if f is face), m) for face, m in zip(needed, missing))
+    if useful == missing:
+        return [(_faces(needed, useful), Fraction(1))]
+    if req.disruption:
+        return [((), _fraction(req, dice, rolls_after, False))]
+    choices = []
+    for keep in itertools.product(*(range(u + 1) for u in useful)):
+        left = tuple(m - k for m, k in zip(missing, keep))
+        free = dice - sum(keep)
+        value = _value(chances, left, free, rolls_after, "best") if sum(left) <= free else Fraction(0)
+        choices.append((_faces(needed, keep), value))
+    choices.sort(key=lambda choice: (-choice[1], -len(choice[0])))
+    return choices
+
+
+def _faces(needed: tuple[Face, ...], counts: tuple[int, ...]) -> tuple[Face, ...]:
+    return tuple(face for face, n in zip(needed, counts) for _ in range(n))
