@@ -1,0 +1,681 @@
+"""Data packs: the boards, ghosts, environment cards and evidence symbols, as plain TOML files.
+
+The bundled packs live in ``companion/packs/`` (``boards/*.toml``, ``ghosts.toml``,
+``environment.toml``, ``evidence.toml``). An owner copies a file into an extra directory,
+edits it to match the copy of the game on the table and passes that directory to
+:func:`load_packs`; a file there replaces the bundled file of the same relative path, and an
+extra ``boards/NAME.toml`` adds a board. docs/packs.md describes the format.
+
+Every file is validated on load. A :class:`~companion.errors.PackError` names the file, the
+entry and the field, and says what is expected, e.g.::
+
+    ghosts.toml: ghosts[2] (id "shadow"): field "difficulty" must be a whole number 1 to 10, not "hard".
+
+Run ``python -m companion.packs check [DIR]`` to validate packs, ``python -m companion.packs export DIR``
+to copy the bundled files into DIR for editing.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.errors import PackError
+
+__all__ = [
+    "Room",
+    "Connection",
+    "Board",
+    "Ghost",
+    "EnvironmentCard",
+    "EvidenceSymbol",
+    "Packs",
+    "load_packs",
+    "bundled_dir",
+    "ENTRANCE",
+    "ROOM_COUNT",
+    "DURATIONS",
+    "CLUE_ICONS",
+    "RED_ICONS",
+    "icon_set_text",
+]
+
+ENTRANCE = 0  # the Entrance is space 0: a space on the board, not a room card
+ROOM_COUNT = 20  # "Game Components": 20 Room Cards
+COMMON_CARDS = 10  # "Environment Deck": ten Common Cards ...
+BOARD_CARDS = 5  # ... and five cards specific to each Environment
+EVIDENCE_COUNT = 7  # "Game Components": 7 Evidence Tokens
+DURATIONS = ("instant", "hour", "until_met")
+CLUE_ICONS = ("eye", "camera", "cobweb")
+RED_ICONS = ("timer", "disruption")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_FILES = ("ghosts.toml", "environment.toml", "evidence.toml")
+
+
+@dataclass(frozen=True)
+class Room:
+    """A space of a board: rooms 1-20 (one per room card) and the Entrance (number 0)."""
+
+    number: int
+    name: str
+    pos: tuple[int, int]  # (column, row) on the map grid the phone page draws
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Two spaces a player (and a pulled ghost) can move between; maybe through a door."""
+
+    a: int
+    b: int
+    door: bool = False  # a green door marker: closed at the start of the game
+    keys: int = 0  # key icons needed to unlock the door
+    lock: bool = False  # red padlock icon: the door re-locks ("Red Icons: Locks")
+    placeholder: bool = False
+
+    @property
+    def key(self) -> str:
+        """The door's name in commands: the two space numbers, smaller first ("7-8")."""
+        return f"{self.a}-{self.b}"
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    name: str
+    rooms: Mapping[int, Room]  # 1..20
+    entrance: Room
+    connections: tuple[Connection, ...]
+    secret_passages: tuple[tuple[int, int], ...]
+    source: str = ""
+    _adjacent: Mapping[int, tuple[tuple[int, Connection], ...]] = field(
+        default_factory=lambda: MappingProxyType({}), repr=False, compare=False
+    )
+
+    def space(self, number: int) -> Room:
+        if number == ENTRANCE:
+            return self.entrance
+        return self.rooms[number]
+
+    def space_name(self, number: int) -> str:
+        return self.space(number).name
+
+    @property
+    def spaces(self) -> tuple[int, ...]:
+        return (ENTRANCE, *sorted(self.rooms))
+
+    def neighbours(self, number: int) -> tuple[tuple[int, Connection], ...]:
+        """Spaces next to `number` through ordinary connections and doors (never secret passages)."""
+        return self._adjacent.get(number, ())
+
+    def connection(self, a: int, b: int) -> Connection | None:
+        for other, conn in self.neighbours(a):
+            if other == b:
+                return conn
+        return None
+
+    @property
+    def doors(self) -> tuple[Connection, ...]:
+        return tuple(c for c in self.connections if c.door)
+
+    def door(self, key: str) -> Connection | None:
+        for conn in self.connections:
+            if conn.door and conn.key == key:
+                return conn
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe description for drawing the map."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "spaces": [
+                {"number": r.number, "name": r.name, "pos": list(r.pos), "placeholder": r.placeholder}
+                for r in (self.entrance, *(self.rooms[n] for n in sorted(self.rooms)))
+            ],
+            "connections": [
+                {"between": [c.a, c.b], "door": c.door, "keys": c.keys, "lock": c.lock, "key": c.key}
+                for c in self.connections
+            ],
+            "secret_passages": [list(p) for p in self.secret_passages],
+        }
+
+
+@dataclass(frozen=True)
+class Ghost:
+    id: str
+    name: str
+    difficulty: int
+    seance_symbols: tuple[str, ...]
+    icon_sets: tuple[str, ...]  # requirement texts, "eye:2,camera:1,timer"
+    ability: str
+    lingering: str
+    closes_doors: bool = False
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EnvironmentCard:
+    id: str
+    name: str
+    deck: str  # "common" or a board id
+    duration: str  # "instant" | "hour" | "until_met"
+    effect: str
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class EvidenceSymbol:
+    id: str
+    name: str
+    placeholder: bool = False
+
+
+@dataclass(frozen=True)
+class Packs:
+    boards: Mapping[str, Board]
+    ghosts: Mapping[str, Ghost]
+    environment: Mapping[str, EnvironmentCard]
+    evidence: Mapping[str, EvidenceSymbol]
+    sources: tuple[str, ...] = ()
+
+    def environment_deck(self, board: str) -> tuple[str, ...]:
+        """The ids of the cards used with `board`: the common cards, then the board's own."""
+        common = [c.id for c in self.environment.values() if c.deck == "common"]
+        own = [c.id for c in self.environment.values() if c.deck == board]
+        return (*common, *own)
+
+    @property
+    def placeholders(self) -> list[str]:
+        """Human-readable names of every entry still marked as a placeholder."""
+        out: list[str] = []
+        for board in self.boards.values():
+            out += [f"{board.id}: room {r.number} ({r.name})" for r in board.rooms.values() if r.placeholder]
+            out += [f"{board.id}: connection {c.key}" for c in board.connections if c.placeholder]
+        out += [f"ghost {g.id} ({g.name})" for g in self.ghosts.values() if g.placeholder]
+        out += [f"environment card {c.id} ({c.name})" for c in self.environment.values() if c.placeholder]
+        out += [f"evidence symbol {e.id} ({e.name})" for e in self.evidence.values() if e.placeholder]
+        return out
+
+
+def icon_set_text(need: str) -> str:
+    """ "eye:2,camera:1,timer" -> "2 eyes, 1 camera (timer)". """
+    parts: list[str] = []
+    red: list[str] = []
+    for part in need.split(","):
+        part = part.strip()
+        if part in RED_ICONS:
+            red.append(part)
+            continue
+        icon, _, count = part.partition(":")
+        n = int(count or "1")
+        parts.append(f"{n} {icon}{'s' if n != 1 else ''}")
+    text = ", ".join(parts)
+    return f"{text} ({', '.join(red)})" if red else text
+
+
+# -- validation ------------------------------------------------------------------------------
+
+
+class _Entry:
+    """Reads fields of one TOML table, raising PackError that names file, entry and field."""
+
+    def __init__(self, source: str, label: str, data: Any) -> None:
+        self.source = source
+        self.label = label
+        if not isinstance(data, dict):
+            self.fail(f"must be a table (key = value lines under a [header]), not {_show(data)}")
+        self.data: dict[str, Any] = data
+
+    def fail(self, message: str, field_name: str | None = None) -> NoReturn:
+        where = f"{self.source}: {self.label}"
+        if field_name is not None:
+            where += f': field "{field_name}"'
+        raise PackError(f"{where} {message}. Fix the file (see docs/packs.md) or remove it to use the bundled one.")
+
+    def check_keys(self, allowed: Iterable[str]) -> None:
+        allowed = tuple(allowed)
+        for key in self.data:
+            if key not in allowed:
+                self.fail(f"has an unknown field {key!r}; the fields are: {', '.join(allowed)}")
+
+    def text(self, name: str, default: str | None = None) -> str:
+        value = self.data.get(name, default)
+        if value is None:
+            self.fail("is missing; add it as text in quotes", name)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
+        assert isinstance(value, str)
+        return value.strip()
+
+    def ident(self, name: str) -> str:
+        value = self.text(name)
+        if not _ID.match(value):
+            self.fail(f"must be a short lowercase id (letters, digits, _; starting with a letter), not {value!r}", name)
+        return value
+
+    def integer(self, name: str, low: int, high: int, default: int | None = None) -> int:
+        value = self.data.get(name, default)
+        if value is None:
+            self.fail(f"is missing; add a whole number {low} to {high}", name)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            self.fail(f"must be a whole number {low} to {high}, not {_show(value)}", name)
+        assert isinstance(value, int)
+        return value
+
+    def flag(self, name: str) -> bool:
+        value = self.data.get(name, False)
+        if not isinstance(value, bool):
+            self.fail(f"must be true or false, not {_show(value)}", name)
+        assert isinstance(value, bool)
+        return value
+
+    def pair(self, name: str, low: int, high: int) -> tuple[int, int]:
+        value = self.data.get(name)
+        if value is None:
+            self.fail(f"is missing; add two whole numbers like [{low}, {low + 1}]", name)
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value)
+        ):
+            self.fail(f"must be two whole numbers {low} to {high} like [{low}, {low + 1}], not {_show(value)}", name)
+        assert isinstance(value, list)
+        return (int(value[0]), int(value[1]))
+
+    def texts(self, name: str) -> list[str]:
+        value = self.data.get(name)
+        if value is None:
+            self.fail('is missing; add a list of texts like ["a", "b"]', name)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+            self.fail(f'must be a non-empty list of texts like ["a", "b"], not {_show(value)}', name)
+        assert isinstance(value, list)
+        return [str(v).strip() for v in value]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+def _table_list(source: str, doc: Mapping[str, Any], name: str) -> list[Any]:
+    value = doc.get(name)
+    if value is None:
+        raise PackError(f"{source}: has no [[{name}]] entries; add them (see docs/packs.md).")
+    if not isinstance(value, list):
+        raise PackError(f"{source}: {name!r} must be a list of [[{name}]] tables, not {_show(value)}.")
+    return value
+
+
+def parse_requirement_text(text: str) -> str:
+    """Check an icon set text ("eye:2,camera:1,timer") and give it back in canonical form.
+
+    Raises ValueError with a readable message; the caller adds file, entry and field.
+    """
+    counts: dict[str, int] = {}
+    red: list[str] = []
+    for raw in text.split(","):
+        part = raw.strip().lower()
+        if not part:
+            raise ValueError(f"has an empty part in {text!r}")
+        if part in RED_ICONS:
+            if part in red:
+                raise ValueError(f"names {part!r} twice in {text!r}")
+            red.append(part)
+            continue
+        icon, sep, count = part.partition(":")
+        icon = icon.strip()
+        if icon not in CLUE_ICONS:
+            raise ValueError(
+                f"has an unknown icon {icon!r} in {text!r}; icons are {', '.join(CLUE_ICONS)}, "
+                f"red icons {', '.join(RED_ICONS)}"
+            )
+        if icon in counts:
+            raise ValueError(f"names {icon!r} twice in {text!r}; give it once with its count")
+        try:
+            n = int(count) if sep else 1
+        except ValueError:
+            raise ValueError(f"has a bad count {count!r} in {text!r}; write icon:N, e.g. eye:2") from None
+        if not 1 <= n <= 5:
+            raise ValueError(f"asks for {n} {icon} in {text!r}; a count is 1 to 5 (at most five clue dice)")
+        counts[icon] = n
+    if not counts:
+        raise ValueError(f"needs at least one icon in {text!r}")
+    if sum(counts.values()) > 5:
+        raise ValueError(f"needs more than five icons in {text!r}; no roll uses more than five clue dice")
+    parts = [f"{icon}:{counts[icon]}" for icon in CLUE_ICONS if icon in counts]
+    parts += [r for r in RED_ICONS if r in red]
+    return ",".join(parts)
+
+
+def _load_toml(source: str, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/packs.md).") from None
+
+
+def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
+    for key in doc:
+        if key not in ("board", "entrance", "rooms", "connections", "secret_passages"):
+            raise PackError(
+                f"{source}: unknown section {key!r}; a board file has [board], [entrance], [[rooms]], "
+                "[[connections]] and [[secret_passages]]."
+            )
+    head = _Entry(source, "[board]", doc.get("board"))
+    head.check_keys(("id", "name"))
+    board_id = head.ident("id")
+    entrance_entry = _Entry(source, "[entrance]", doc.get("entrance"))
+    entrance_entry.check_keys(("name", "pos", "placeholder", "note"))
+    entrance = Room(
+        ENTRANCE,
+        entrance_entry.text("name", "Entrance"),
+        entrance_entry.pair("pos", 0, 99),
+        entrance_entry.flag("placeholder"),
+        entrance_entry.data.get("note", "") if isinstance(entrance_entry.data.get("note", ""), str) else "",
+    )
+    rooms: dict[int, Room] = {}
+    positions: dict[tuple[int, int], str] = {entrance.pos: "the Entrance"}
+    for i, raw in enumerate(_table_list(source, doc, "rooms")):
+        label = f"rooms[{i}]"
+        if isinstance(raw, dict) and isinstance(raw.get("number"), int):
+            label += f" (room {raw['number']})"
+        entry = _Entry(source, label, raw)
+        entry.check_keys(("number", "name", "pos", "placeholder", "note"))
+        number = entry.integer("number", 1, ROOM_COUNT)
+        if number in rooms:
+            entry.fail(f"repeats room {number}; each room 1-{ROOM_COUNT} appears once", "number")
+        pos = entry.pair("pos", 0, 99)
+        if pos in positions:
+            entry.fail(f"puts room {number} on {list(pos)}, where {positions[pos]} already is", "pos")
+        positions[pos] = f"room {number}"
+        note = entry.text("note") if "note" in entry.data else ""
+        rooms[number] = Room(number, entry.text("name"), pos, entry.flag("placeholder"), note)
+    missing = [n for n in range(1, ROOM_COUNT + 1) if n not in rooms]
+    if missing:
+        raise PackError(
+            f"{source}: rooms {', '.join(map(str, missing))} are missing; a board has rooms 1-{ROOM_COUNT}, "
+            "one [[rooms]] entry each. Add them (see docs/packs.md)."
+        )
+    connections: list[Connection] = []
+    seen: dict[tuple[int, int], str] = {}
+    for i, raw in enumerate(_table_list(source, doc, "connections")):
+        label = f"connections[{i}]"
+        if isinstance(raw, dict) and isinstance(raw.get("between"), list):
+            label += f" (between {raw['between']})"
+        entry = _Entry(source, label, raw)
+        entry.check_keys(("between", "door", "keys", "lock", "placeholder", "note"))
+        a, b = entry.pair("between", 0, ROOM_COUNT)
+        if a == b:
+            entry.fail(f"connects space {a} to itself; give two different spaces (0 is the Entrance)", "between")
+        a, b = min(a, b), max(a, b)
+        if (a, b) in seen:
+            entry.fail(f"repeats the connection {a}-{b} ({seen[(a, b)]})", "between")
+        seen[(a, b)] = label
+        door = entry.flag("door")
+        lock = entry.flag("lock")
+        if "keys" in entry.data and not door:
+            entry.fail("is only for doors; add door = true or remove keys", "keys")
+        if lock and not door:
+            entry.fail("is only for doors; add door = true or remove lock", "lock")
+        keys = entry.integer("keys", 1, 5, 1) if door else 0
+        connections.append(Connection(a, b, door, keys, lock, entry.flag("placeholder")))
+    passages: list[tuple[int, int]] = []
+    for i, raw in enumerate(doc.get("secret_passages", []) or []):
+        entry = _Entry(source, f"secret_passages[{i}]", raw)
+        entry.check_keys(("between", "placeholder", "note"))
+        a, b = entry.pair("between", 1, ROOM_COUNT)
+        if a == b:
+            entry.fail(f"connects room {a} to itself; give two different rooms", "between")
+        pair = (min(a, b), max(a, b))
+        if pair in passages:
+            entry.fail(f"repeats the secret passage {pair[0]}-{pair[1]}", "between")
+        passages.append(pair)
+    adjacent: dict[int, list[tuple[int, Connection]]] = {}
+    for conn in connections:
+        adjacent.setdefault(conn.a, []).append((conn.b, conn))
+        adjacent.setdefault(conn.b, []).append((conn.a, conn))
+    frozen = MappingProxyType({k: tuple(sorted(v, key=lambda t: t[0])) for k, v in adjacent.items()})
+    return Board(
+        board_id,
+        head.text("name"),
+        MappingProxyType(dict(sorted(rooms.items()))),
+        entrance,
+        tuple(connections),
+        tuple(passages),
+        source,
+        frozen,
+    )
+
+
+def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSymbol]:
+    out: dict[str, EvidenceSymbol] = {}
+    for i, raw in enumerate(_table_list(source, doc, "symbols")):
+        label = f"symbols[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
+        entry = _Entry(source, label, raw)
+        entry.check_keys(("id", "name", "placeholder", "note"))
+        sid = entry.ident("id")
+        if sid in out:
+            entry.fail(f"repeats the id {sid!r}; each symbol needs its own", "id")
+        out[sid] = EvidenceSymbol(sid, entry.text("name"), entry.flag("placeholder"))
+    if len(out) != EVIDENCE_COUNT:
+        raise PackError(
+            f"{source}: has {len(out)} symbols; the game has {EVIDENCE_COUNT} evidence tokens, one [[symbols]] "
+            "entry each. Fix the file (see docs/packs.md)."
+        )
+    return out
+
+
+def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, EvidenceSymbol]) -> dict[str, Ghost]:
+    out: dict[str, Ghost] = {}
+    for i, raw in enumerate(_table_list(source, doc, "ghosts")):
+        label = f"ghosts[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
+        entry = _Entry(source, label, raw)
+        entry.check_keys(
+            (
+                "id",
+                "name",
+                "difficulty",
+                "seance_symbols",
+                "icon_sets",
+                "ability",
+                "lingering",
+                "closes_doors",
+                "placeholder",
+                "note",
+            )
+        )
+        gid = entry.ident("id")
+        if gid in out:
+            entry.fail(f"repeats the id {gid!r}; each ghost needs its own", "id")
+        symbols = entry.texts("seance_symbols")
+        for symbol in symbols:
+            if symbol not in evidence:
+                entry.fail(
+                    f"names {symbol!r}, which is not an evidence symbol; the symbols (evidence.toml) are: "
+                    f"{', '.join(evidence)}",
+                    "seance_symbols",
+                )
+        if len(set(symbols)) != len(symbols):
+            entry.fail("names a symbol twice; list each séance symbol once", "seance_symbols")
+        sets: list[str] = []
+        for j, text in enumerate(entry.texts("icon_sets")):
+            try:
+                sets.append(parse_requirement_text(text))
+            except ValueError as exc:
+                entry.fail(f"entry {j + 1} {exc}", "icon_sets")
+        out[gid] = Ghost(
+            gid,
+            entry.text("name"),
+            entry.integer("difficulty", 1, 10),
+            tuple(symbols),
+            tuple(sets),
+            entry.text("ability"),
+            entry.text("lingering"),
+            entry.flag("closes_doors"),
+            entry.flag("placeholder"),
+            entry.text("note") if "note" in entry.data else "",
+        )
+    return out
+
+
+def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
+    decks = ("common", *boards)
+    out: dict[str, EnvironmentCard] = {}
+    for i, raw in enumerate(_table_list(source, doc, "cards")):
+        label = f"cards[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
+        entry = _Entry(source, label, raw)
+        entry.check_keys(("id", "name", "deck", "duration", "effect", "placeholder", "note"))
+        cid = entry.ident("id")
+        if cid in out:
+            entry.fail(f"repeats the id {cid!r}; each card needs its own", "id")
+        deck = entry.text("deck")
+        if deck not in decks:
+            entry.fail(f"must be one of {', '.join(decks)}, not {deck!r}", "deck")
+        duration = entry.text("duration")
+        if duration not in DURATIONS:
+            entry.fail(f"must be one of {', '.join(DURATIONS)}, not {duration!r}", "duration")
+        out[cid] = EnvironmentCard(
+            cid,
+            entry.text("name"),
+            deck,
+            duration,
+            entry.text("effect"),
+            entry.flag("placeholder"),
+            entry.text("note") if "note" in entry.data else "",
+        )
+    for deck in decks:
+        count = sum(1 for c in out.values() if c.deck == deck)
+        want = COMMON_CARDS if deck == "common" else BOARD_CARDS
+        if count != want:
+            raise PackError(
+                f'{source}: has {count} cards with deck = "{deck}"; the game has {want} '
+                f"({COMMON_CARDS} common cards and {BOARD_CARDS} for each board). Fix the file (see docs/packs.md)."
+            )
+    return out
+
+
+def bundled_dir() -> Traversable:
+    """The directory of the bundled packs (inside the installed package)."""
+    return resources.files("companion").joinpath("packs")
+
+
+def _read(base: Traversable, relative: str) -> str:
+    node = base
+    for part in relative.split("/"):
+        node = node.joinpath(part)
+    return node.read_text(encoding="utf-8")
+
+
+def load_packs(extra_dir: str | Path | None = None) -> Packs:
+    """Load and validate the bundled packs; files in `extra_dir` replace those of the same path.
+
+    `extra_dir` holds any of ``ghosts.toml``, ``environment.toml``, ``evidence.toml`` and
+    ``boards/NAME.toml`` (a new NAME adds a board). Raises PackError naming file, entry and field.
+    """
+    bundled = bundled_dir()
+    texts: dict[str, tuple[str, str]] = {}  # relative path -> (source label, text)
+    board_files = sorted(
+        f"boards/{item.name}" for item in bundled.joinpath("boards").iterdir() if item.name.endswith(".toml")
+    )
+    for rel in (*_FILES, *board_files):
+        texts[rel] = (rel, _read(bundled, rel))
+    if extra_dir is not None:
+        extra = Path(extra_dir)
+        if not extra.is_dir():
+            raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
+        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
+        boards_dir = extra / "boards"
+        if boards_dir.is_dir():
+            found += sorted(boards_dir.glob("*.toml"))
+        for path in found:
+            rel = path.relative_to(extra).as_posix()
+            try:
+                texts[rel] = (str(path), path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
+                raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
+    boards: dict[str, Board] = {}
+    for rel in sorted(r for r in texts if r.startswith("boards/")):
+        source, text = texts[rel]
+        board = _parse_board(source, _load_toml(source, text))
+        expected = rel.removeprefix("boards/").removesuffix(".toml")
+        if board.id != expected:
+            raise PackError(
+                f'{source}: [board]: field "id" is {board.id!r} but the file is named {expected}.toml; '
+                "name the file after the board id."
+            )
+        boards[board.id] = board
+    src, text = texts["evidence.toml"]
+    evidence = _parse_evidence(src, _load_toml(src, text))
+    src, text = texts["ghosts.toml"]
+    ghosts = _parse_ghosts(src, _load_toml(src, text), evidence)
+    src, text = texts["environment.toml"]
+    environment = _parse_environment(src, _load_toml(src, text), boards)
+    return Packs(
+        MappingProxyType(boards),
+        MappingProxyType(ghosts),
+        MappingProxyType(environment),
+        MappingProxyType(evidence),
+        tuple(source for source, _ in texts.values()),
+    )
+
+
+def export_bundled(target: str | Path) -> list[Path]:
+    """Copy the bundled pack files into `target` (for an owner to edit); existing files are kept."""
+    out = Path(target)
+    bundled = bundled_dir()
+    written: list[Path] = []
+    rels = list(_FILES) + [f"boards/{i.name}" for i in bundled.joinpath("boards").iterdir() if i.name.endswith(".toml")]
+    for rel in rels:
+        dest = out / rel
+        if dest.exists():
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(_read(bundled, rel), encoding="utf-8")
+        written.append(dest)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m companion.packs check [DIR]`` / ``export DIR``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in ("check", "export") or (args[0] == "export" and len(args) != 2):
+        print("usage: python -m companion.packs check [DIR] | export DIR", file=sys.stderr)
+        return 2
+    try:
+        if args[0] == "export":
+            for path in export_bundled(args[1]):
+                print(f"wrote {path}")
+            return 0
+        packs = load_packs(args[1] if len(args) > 1 else None)
+    except PackError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"packs OK: boards {', '.join(packs.boards)}; ghosts {', '.join(packs.ghosts)}; "
+          f"{len(packs.environment)} environment cards; {len(packs.evidence)} evidence symbols.")
+    left = packs.placeholders
+    if left:
+        print(f"{len(left)} entries are still placeholders (edit them to match your copy of the game):")
+        for name in left:
+            print(f"  {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
