@@ -1,0 +1,599 @@
+"""`companion serve`: the whole table in one process, the composition root of the companion.
+
+It builds, in this order, and connects them through the game service's listeners:
+
+1. the game service (``GameService`` over the SQLite history in the data directory): the one owner
+   of the game; it resumes the last game, or starts a first one with the ``[game]`` defaults so
+   that the phone page always has something to show;
+2. the table hardware (``hardware.Table``: clock hand, OLED, buttons, buzzer, voice);
+3. the camera, the dice reader and the ``TrayWatcher`` that reads a settled roll once;
+4. the phone page (``web.create_app``) served by waitress.
+
+Threads: gpiozero calls the button callbacks on its own threads, the tray watcher runs a camera
+loop, waitress runs worker threads. None of them touches the hardware or turns a reading into a
+command itself: they put a small job into the main loop's inbox, and the main thread runs the
+jobs one by one. Commands go through the service, whose lock makes every change one atomic step,
+and every commit reaches the listeners (the hardware through the inbox, the web's event streams
+through their own queues) in commit order.
+
+The main thread also feeds systemd's watchdog (``WATCHDOG=1``) while the loop turns and the web
+server answers, tells systemd ``READY=1`` once the server listens and ``STOPPING=1`` when it
+stops. SIGTERM and SIGINT stop the companion cleanly: the camera stops, the server stops, the
+hand parks, the OLED says the game is paused, the history file is closed, exit code 0.
+
+Without a Raspberry Pi (and always with ``--sim``) the same program runs on gpiozero's mock pins,
+luma's dummy display and a camera that replays the bundled photos of dice, on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import logging
+import os
+import queue
+import random
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.config import Config, load_config, prefix_error
+from companion.errors import CompanionError, ConfigError
+
+log = logging.getLogger("companion.serve")
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_CONFIG = 2
+
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+Job = Callable[[], None]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion serve",
+        description=(
+            "Run the table companion: the clock hand, the OLED, the dice tray and the phone page. "
+            "Without a Raspberry Pi (or with --sim) the hardware is simulated."
+        ),
+    )
+    parser.add_argument("--sim", action="store_true", default=None,
+                        help="simulate the hardware: mock pins, dummy OLED, replayed dice photos; serve on 127.0.0.1")
+    parser.add_argument("--config", metavar="PATH",
+                        help="the configuration file (default: $COMPANION_CONFIG, "
+                             "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)")
+    parser.add_argument("--host", metavar="H", help="address to listen on (default 0.0.0.0; 127.0.0.1 with --sim)")
+    parser.add_argument("--port", metavar="P", help="port to listen on (default 8080; 0 picks a free one)")
+    parser.add_argument("--check", action="store_true",
+                        help="check the configuration, print where everything would go, and exit")
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------------
+# Logging: plain lines on stderr; journald reads the "<N>" priority prefix when it is attached.
+
+
+_SYSLOG_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+
+class JournalFormatter(logging.Formatter):
+    """``<6>companion.serve: message`` under systemd, ``12:00:01 INFO companion.serve: message`` elsewhere.
+
+    journald stamps the time itself and turns the ``<N>`` prefix into the entry's priority, so
+    ``journalctl -p warning -u companion`` shows only the problems.
+    """
+
+    def __init__(self, journal: bool) -> None:
+        fmt = "%(name)s: %(message)s" if journal else "%(asctime)s %(levelname)s %(name)s: %(message)s"
+        super().__init__(fmt, datefmt="%H:%M:%S")
+        self.journal = journal
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if not self.journal:
+            return text
+        level = max((lv for lv in _SYSLOG_PRIORITY if lv <= record.levelno), default=logging.DEBUG)
+        prefix = f"<{_SYSLOG_PRIORITY[level]}>"
+        # Every line of a traceback becomes its own journal entry; give each the priority.
+        return "\n".join(prefix + line for line in text.splitlines())
+
+
+def setup_logging(level: str, stream: Any = None, env: Mapping[str, str] | None = None) -> logging.Handler:
+    env = os.environ if env is None else env
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler.setFormatter(JournalFormatter(journal=bool(env.get("JOURNAL_STREAM"))))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    # waitress warns about every queued task when the streams use all threads; keep its errors.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    return handler
+
+
+# ---------------------------------------------------------------------------------------------------
+# systemd notification
+
+
+class Notifier:
+    """sd_notify through sdnotify; silent when not started by systemd (no ``NOTIFY_SOCKET``)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        env = os.environ if env is None else env
+        self._notifier: Any = None
+        if env.get("NOTIFY_SOCKET"):
+            import sdnotify
+
+            self._notifier = sdnotify.SystemdNotifier()
+        self.sent: list[str] = []
+
+    @property
+    def active(self) -> bool:
+        return self._notifier is not None
+
+    def notify(self, message: str) -> None:
+        self.sent.append(message)
+        if self._notifier is not None:
+            self._notifier.notify(message)
+
+
+def watchdog_interval(env: Mapping[str, str] | None = None, pid: int | None = None) -> float | None:
+    """Seconds between ``WATCHDOG=1`` messages: half of ``WatchdogSec``, or None without a watchdog."""
+    env = os.environ if env is None else env
+    usec = env.get("WATCHDOG_USEC")
+    if not usec:
+        return None
+    owner = env.get("WATCHDOG_PID")
+    if owner and owner.isdigit() and int(owner) != (os.getpid() if pid is None else pid):
+        return None
+    try:
+        value = int(usec)
+    except ValueError:
+        return None
+    return value / 1e6 / 2 if value > 0 else None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Where we run
+
+
+def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
+    try:
+        return "raspberry pi" in model_file.read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return False
+
+
+def listen_host(config: Config, sim: bool) -> str:
+    if config.web.host is not None:
+        return config.web.host
+    return "127.0.0.1" if sim else "0.0.0.0"
+
+
+def page_urls(host: str, port: int, public_url: str | None = None) -> list[str]:
+    """Where phones find the page: the configured public address, else this machine's names."""
+    if public_url:
+        return [public_url.rstrip("/") + "/"]
+    if host not in ("0.0.0.0", "::"):
+        shown = f"[{host}]" if ":" in host else host
+        return [f"http://{shown}:{port}/"]
+    urls = [f"http://{socket.gethostname()}.local:{port}/"]
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        for address in sorted({str(info[4][0]) for info in infos}):
+            if not address.startswith("127."):
+                urls.append(f"http://{address}:{port}/")
+    except OSError:
+        pass
+    return urls
+
+
+# ---------------------------------------------------------------------------------------------------
+# Checking the configuration of every part before anything moves
+
+
+@dataclass
+class PartConfigs:
+    """Each part's checked settings (its own types), built from the raw tables of ``Config``."""
+
+    hardware: Any = None
+    camera: Any = None
+    tray: Any = None
+    web: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def check_parts(config: Config, sim: bool) -> PartConfigs:
+    """Let every part check its table; any wrong value raises ConfigError naming the key."""
+    parts = PartConfigs()
+    parts.hardware = _check_hardware(config)
+    parts.camera, parts.tray = _check_vision(config, sim)
+    parts.web = _check_web(config)
+    return parts
+
+
+def _check_hardware(config: Config) -> Any:
+    from hardware.config import HardwareConfig
+
+    try:
+        return HardwareConfig.from_dict(config.section("hardware"))
+    except ConfigError as exc:
+        raise prefix_error("hardware", exc) from None
+
+
+def _check_vision(config: Config, sim: bool) -> tuple[Any, Any]:
+    # Filled in when the vision part lands; until then the tables are kept as they are.
+    return config.section("camera"), config.section("tray")
+
+
+_WEB_OWN = ("host", "port", "threads")
+
+
+def _check_web(config: Config) -> Any:
+    """The ``[web]`` keys that belong to the phone page, checked into ``web.settings.WebSettings``."""
+    from web.settings import PIN_MAX, PIN_MIN, WebSettings
+
+    extra = dict(config.web.extra)
+    known = [f for f in WebSettings.__dataclass_fields__ if f not in ("data_dir", "now")]
+    values: dict[str, Any] = {"data_dir": config.data_dir}
+    for key, value in extra.items():
+        name = f"web.{key}"
+        if key not in known:
+            raise ConfigError(f"{name}: unknown key. Known keys of [web]: {', '.join((*_WEB_OWN, *known))}.")
+        if key == "join_code":
+            if not isinstance(value, str) or not 4 <= len("".join(value.split())) <= 12 or not value.replace(" ", "").isalnum():
+                raise ConfigError(f"{name}: expected 4 to 12 letters and digits that players type to join, got {value!r}")
+        elif key == "host_pin":
+            if not isinstance(value, str) or not value.isdigit() or not PIN_MIN <= len(value) <= PIN_MAX:
+                raise ConfigError(f"{name}: expected {PIN_MIN} to {PIN_MAX} digits in quotes, like \"4817\", got {value!r}")
+        elif key == "public_url":
+            if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+                raise ConfigError(f"{name}: expected an address like \"http://skeptics.local:8080\", got {value!r}")
+        elif key in ("heartbeat", "poll_fallback"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 600:
+                raise ConfigError(f"{name}: expected a number of seconds 1-600, got {value!r}")
+            value = float(value)
+        elif key == "max_streams":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+                raise ConfigError(f"{name}: expected a whole number 1-1000, got {value!r}")
+        elif key == "secure_cookies":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{name}: expected true or false, got {value!r}")
+        values[key] = value
+    settings = WebSettings.coerce(values)
+    if settings.max_streams > config.web.threads - 4:
+        raise ConfigError(
+            f"web.max_streams: {settings.max_streams} event streams need more than web.threads = "
+            f"{config.web.threads} server threads (each stream holds one, and pages need a few more); "
+            f"raise web.threads to at least {settings.max_streams + 4} or lower web.max_streams."
+        )
+    return settings
+
+
+# ---------------------------------------------------------------------------------------------------
+# The companion
+
+
+class Companion:
+    """Builds the parts, runs the main loop, stops cleanly. ``main()`` is the command around it."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        sim: bool,
+        parts: PartConfigs | None = None,
+        notifier: Notifier | None = None,
+        rng: random.Random | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.sim = sim
+        self.parts = parts if parts is not None else check_parts(config, sim)
+        self.notifier = notifier if notifier is not None else Notifier()
+        self.rng = rng if rng is not None else random.Random()
+        self.monotonic = monotonic
+        self.inbox: queue.Queue[Job] = queue.Queue()
+        self.stop_event = threading.Event()
+        self.stop_reason = "stop requested"
+        self.service: Any = None
+        self.table: Any = None
+        self.tray: Any = None
+        self.app: Any = None
+        self.server: Any = None
+        self.server_thread: threading.Thread | None = None
+        self.host = listen_host(config, sim)
+        self.port = config.web.port
+        self.urls: list[str] = []
+        self.join_code: str | None = None
+        self.probe_failures = 0
+        self._stopped = False
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Build and connect everything; the server listens when this returns."""
+        started = self.monotonic()
+        self.config.data_dir.mkdir(parents=True, exist_ok=True)
+        self._start_service()
+        self._start_hardware()
+        self._start_tray()
+        self._start_web()
+        self.notifier.notify("READY=1")
+        self.notifier.notify(f"STATUS=serving {self.urls[0] if self.urls else ''}")
+        log.info("ready in %.1f s", self.monotonic() - started)
+
+    def _start_service(self) -> None:
+        from companion.history import GameStore
+        from companion.packs import load_packs
+        from companion.service import GameService
+
+        store = GameStore(self.config.history_path)
+        self.service = GameService(store, load_packs(), rng=self.rng)
+        state = self.service.resume_last()
+        if state is not None:
+            log.info("resumed game %s (%s commands) from %s", state.get("game_id"),
+                     state.get("history_length"), self.config.history_path)
+        else:
+            state = self.service.new_game(self._first_setup())
+            log.info("no saved game in %s; started game %s with the [game] defaults",
+                     self.config.history_path, state.get("game_id"))
+
+    def _first_setup(self) -> Any:
+        from companion.engine import Setup
+
+        game = self.config.game
+        packs = self.service.packs
+        board = game.board or sorted(packs.boards)[0]
+        ghost = game.ghost or sorted(packs.ghosts)[0]
+        seed = game.seed if game.seed is not None else self.rng.randrange(2**31)
+        try:
+            return Setup(players=game.players, board=board, ghost=ghost, special_items=game.special_items,
+                         seed=seed, physical=game.physical)
+        except CompanionError as exc:
+            raise ConfigError(f"game: {exc}") from None
+
+    def _start_hardware(self) -> None:
+        pass  # wired when hardware/ lands
+
+    def _start_tray(self) -> None:
+        pass  # wired when vision/ lands
+
+    def _start_web(self) -> None:
+        import waitress
+
+        from web import create_app
+
+        self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray)
+        self.server = waitress.create_server(
+            self.app,
+            host=self.host,
+            port=self.port,
+            threads=self.config.web.threads,
+            ident="skeptics-companion",
+            asyncore_use_poll=True,
+            clear_untrusted_proxy_headers=True,
+        )
+        self.port = int(self.server.effective_port)
+        self.server_thread = threading.Thread(target=self._serve_forever, name="waitress", daemon=True)
+        self.server_thread.start()
+        self.urls = page_urls(self.host, self.port, getattr(self.parts.web, "public_url", None))
+        self.join_code = self._read_join_code()
+        log.info("phone page: %s%s", "  ".join(self.urls),
+                 f"  (join code {self.join_code})" if self.join_code else "")
+
+    def _serve_forever(self) -> None:
+        try:
+            self.server.run()
+        except Exception:
+            log.exception("the web server stopped with an error")
+
+    def _read_join_code(self) -> str | None:
+        store = getattr(self.app, "extensions", {}).get("companion_store") if self.app is not None else None
+        code = getattr(store, "join_code", None)
+        return str(code) if code else None
+
+    # -- the main loop -------------------------------------------------------------------------
+
+    def post(self, job: Job) -> None:
+        """Run ``job`` on the main thread (safe from any thread; returns at once)."""
+        self.inbox.put(job)
+
+    def request_stop(self, reason: str) -> None:
+        self.stop_reason = reason
+        self.stop_event.set()
+
+    def run(self, tick: float = 0.5) -> None:
+        """Run jobs until ``request_stop``; feed the watchdog while the loop and the server are healthy."""
+        interval = watchdog_interval()
+        probe_every = min(interval, 10.0) if interval else 10.0
+        next_ping = self.monotonic()
+        next_probe = self.monotonic() + probe_every
+        healthy = True
+        while not self.stop_event.is_set():
+            wait = max(0.0, min(tick, next_ping - self.monotonic())) if interval else tick
+            try:
+                job = self.inbox.get(timeout=wait)
+            except queue.Empty:
+                job = None
+            if job is not None:
+                self._run_job(job)
+            now = self.monotonic()
+            if now >= next_probe:
+                healthy = self.server_healthy()
+                next_probe = now + probe_every
+            if interval and now >= next_ping:
+                if healthy:
+                    self.notifier.notify("WATCHDOG=1")
+                else:
+                    log.error("the web server does not answer; not feeding the watchdog, so systemd restarts us")
+                next_ping = now + interval
+
+    def _run_job(self, job: Job) -> None:
+        try:
+            job()
+        except CompanionError as exc:
+            log.warning("%s", exc)
+        except Exception:
+            log.exception("a job of the main loop failed; the companion carries on")
+
+    def server_healthy(self, timeout: float = 5.0) -> bool:
+        """The server thread runs and answers a plain HTTP request on the loopback address."""
+        if self.server_thread is None or not self.server_thread.is_alive():
+            return False
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+        try:
+            conn = http.client.HTTPConnection(host, self.port, timeout=timeout)
+            try:
+                conn.request("GET", "/healthz", headers={"User-Agent": "companion-watchdog"})
+                status = conn.getresponse().status
+            finally:
+                conn.close()
+        except OSError as exc:
+            self.probe_failures += 1
+            log.warning("watchdog probe of the web server failed: %s", exc)
+            return self.probe_failures < 2
+        self.probe_failures = 0
+        return status < 500
+
+    # -- stop ----------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop everything in order; safe to call twice and after a failed start."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.notifier.notify("STOPPING=1")
+        log.info("stopping (%s)", self.stop_reason)
+        self._stop_tray()
+        self._stop_web()
+        self._pause_hardware()
+        self._close_service()
+        self._close_hardware()
+        log.info("stopped")
+
+    def _stop_tray(self) -> None:
+        if self.tray is not None:
+            try:
+                self.tray.close()
+                log.info("camera stopped")
+            except Exception:
+                log.exception("the camera did not stop cleanly")
+
+    def _stop_web(self) -> None:
+        server = self.server
+        if server is None:
+            return
+        try:
+            from waitress import wasyncore
+
+            server.task_dispatcher.set_thread_count(0)
+            wasyncore.close_all(server._map)
+            if self.server_thread is not None:
+                self.server_thread.join(timeout=5)
+            server.task_dispatcher.shutdown(timeout=2)
+            log.info("web server stopped")
+        except Exception:
+            log.exception("the web server did not stop cleanly")
+
+    def _pause_hardware(self) -> None:
+        pass  # wired when hardware/ lands
+
+    def _close_hardware(self) -> None:
+        pass  # wired when hardware/ lands
+
+    def _close_service(self) -> None:
+        if self.service is None:
+            return
+        state = self.service.state()
+        try:
+            self.service.close()
+            log.info("game history closed (game %s, %s commands)", state.get("game_id"), state.get("history_length"))
+        except Exception:
+            log.exception("the game history did not close cleanly")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The command
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        config = load_config(args.config)
+        port = None
+        if args.port is not None:
+            port = _port_arg(args.port)
+        config = config.with_overrides(host=args.host, port=port, sim=args.sim)
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    setup_logging(config.log_level)
+    sim = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
+    if config.sim is None and sim:
+        log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
+    try:
+        parts = check_parts(config, sim)
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.check:
+        print(f"configuration: {config.source or 'built-in defaults'}")
+        print(f"data directory: {config.data_dir}")
+        print(f"listen on: {listen_host(config, sim)}:{config.web.port}   simulated hardware: {'yes' if sim else 'no'}")
+        print("configuration OK")
+        return EXIT_OK
+    return run_companion(config, sim=sim, parts=parts)
+
+
+def _port_arg(text: str) -> int:
+    from companion.config import _port
+
+    return _port("--port", text)
+
+
+def run_companion(config: Config, *, sim: bool, parts: PartConfigs) -> int:
+    companion = Companion(config, sim=sim, parts=parts)
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        companion.request_stop(signal.Signals(signum).name)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    log.info("starting (config: %s, data: %s, %s hardware)", config.source or "built-in defaults",
+             config.data_dir, "simulated" if sim else "real")
+    code = EXIT_OK
+    try:
+        companion.start()
+        companion.run()
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        code = EXIT_CONFIG
+    except CompanionError as exc:
+        log.error("%s", exc)
+        code = EXIT_FAILURE
+    except Exception:
+        log.exception("the companion failed")
+        code = EXIT_FAILURE
+    finally:
+        companion.shutdown()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
