@@ -111,13 +111,18 @@ class GameService:
             self._notify(records, state)
             return copy.deepcopy(state)
 
-    def load_game(self, game_id: int) -> dict[str, Any]:
-        """Make a saved game the current one (replaying its commands). Returns its state."""
+    def load_game(self, game_id: int, *, make_current: bool = True) -> dict[str, Any]:
+        """Load a saved game (replaying its commands) and return its state.
+
+        With ``make_current`` (the default) the file remembers it as the last game played,
+        so :meth:`resume_last` picks it next time.
+        """
         with self._lock:
             self._check_open()
             info = self.store.game(game_id)
             game = replay_game(self.store, game_id, self.packs)
-            self.store.touch(game_id, at=self._now())
+            if make_current:
+                self.store.touch(game_id, at=self._now())
             self._install(game_id, game, info.name)
             state = self._publish()
             self._notify([], state)

@@ -1,0 +1,494 @@
+"""`companion game ...`: play a game from the terminal, on the same engine, history and service.
+
+    companion game new --players 3 --board asylum --ghost child --seed 7 --db game.sqlite
+    companion game do --db game.sqlite end-round
+    companion game do --db game.sqlite summon success=true
+    companion game undo --db game.sqlite
+    companion game state --db game.sqlite [--json]
+    companion game list --db game.sqlite
+    companion game history --db game.sqlite
+
+These spellings are used outside the project (scripts, docs/terminal.md); keep them.
+Exit status: 0 done, 1 refused by the rules or the history file, 2 bad usage or a malformed
+command. Errors go to stderr as one clear message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
+
+__all__ = ["main", "describe_event", "describe_events", "format_state", "build_parser"]
+
+_EXIT_USAGE = 2
+_EXIT_REFUSED = 1
+
+
+class _UsageError(Exception):
+    """argparse found a problem in the command line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # pragma: no cover - exercised through main()
+        raise _UsageError(f"{self.prog}: {message}\n(run `{self.prog} --help` for the options)")
+
+
+# --------------------------------------------------------------------------------------------
+# Words for events
+
+
+def _room(number: Any, name: Any = None) -> str:
+    if number is None:
+        return "no room"
+    return f"room {number}, the {name}" if name else f"room {number}"
+
+
+def _faces(values: Any) -> str:
+    if not values:
+        return "nothing"
+    if isinstance(values, str):
+        return values.replace(",", ", ")
+    return ", ".join(str(v) for v in values)
+
+
+def _player(number: Any) -> str:
+    try:
+        return f"player {int(number) + 1}"
+    except (TypeError, ValueError):
+        return "the player"
+
+
+def describe_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One sentence per event, in order; a Ghost Hour reads as one story.
+
+    >>> describe_events([{"type": "clock_advanced", "clock": "XII", "hour": 1, "reason": "round"},
+    ...                  {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"},
+    ...                  {"type": "room_drawn", "room": 8, "name": "Bath", "reason": "ghost_hour"},
+    ...                  {"type": "ghost_appeared", "room": 8, "reason": "ghost_hour"}])
+    ['The clock moves to XII.', 'Ghost Hour: Fire.', 'The ghost appears in room 8, the Bath.']
+    """
+    names: dict[Any, Any] = {}
+    for event in events:
+        if event.get("type") == "room_drawn" and event.get("name"):
+            names[event.get("room")] = event.get("name")
+        if event.get("type") == "ghost_hour" and event.get("room_name"):
+            names[event.get("room")] = event.get("room_name")
+    appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
+    hour_environment = any(event.get("type") == "ghost_hour" and event.get("environment") for event in events)
+    out: list[str] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "room_drawn" and event.get("room") in appeared:
+            continue  # told by "the ghost appears in ..."
+        if kind == "environment_drawn" and hour_environment:
+            effect = event.get("effect")
+            if effect:
+                out.append(f"{event.get('name') or event.get('card')}: {effect}")
+            continue
+        sentence = describe_event(event, names)
+        if sentence:
+            out.append(sentence)
+    return out
+
+
+def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | None = None) -> str:
+    """One event in words ("The clock moves to XII.")."""
+    names = room_names or {}
+    kind = str(event.get("type", "?"))
+    e = event.get
+    if kind == "game_started":
+        bits = [f"{e('players')} players" if e("players") else None, e("board"), e("ghost")]
+        return "A new game starts" + (f" ({', '.join(str(b) for b in bits if b)})" if any(bits) else "") + "."
+    if kind == "turn_ended":
+        return f"The turn of {_player(e('player'))} ends."
+    if kind == "turn_started":
+        return f"It is the turn of {_player(e('player'))}."
+    if kind == "round_ended":
+        return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
+    if kind == "clock_advanced":
+        why = " (third timer token)" if e("reason") == "timer" else ""
+        return f"The clock moves to {e('clock')}{why}."
+    if kind == "environment_drawn":
+        effect = f": {e('effect')}" if e("effect") else ""
+        return f"Environment card {e('name') or e('card')}{effect}."
+    if kind == "ghost_hour":
+        env = e("environment")
+        return f"Ghost Hour: {env}." if env else "Ghost Hour."
+    if kind == "room_drawn":
+        return f"Room card drawn: {_room(e('room'), e('name') or names.get(e('room')))}."
+    if kind == "room_discarded_unseen":
+        return "A room card is discarded unseen."
+    if kind == "ghost_appeared":
+        how = {"summon": " (summoned)", "seance": " (séance)", "manual": " (set by the host)"}.get(str(e("reason")), "")
+        return f"The ghost appears in {_room(e('room'), names.get(e('room')))}{how}."
+    if kind == "ghost_moved":
+        return f"The ghost moves from {_room(e('from'), names.get(e('from')))} to {_room(e('to'), names.get(e('to')))}."
+    if kind == "ghost_disappeared":
+        return f"The ghost disappears from {_room(e('room'), names.get(e('room')))}."
+    if kind == "ghost_mode_started":
+        why = f": {e('why')}" if e("why") else ""
+        return f"Ghost Mode begins{why}."
+    if kind == "timer_added":
+        return f"The team takes a timer token ({e('timers')} of 3)."
+    if kind == "timers_reset":
+        return "The timer tokens are discarded."
+    if kind == "clue_revealed":
+        return f"A clue token is revealed ({e('count')} of 7)."
+    if kind == "clue_solved":
+        return f"A clue is solved: the team has {e('summon_dice')} summon dice."
+    if kind == "evidence_flipped":
+        match = "it matches a séance symbol" if e("matched") else "it does not match"
+        return f"Evidence token {e('symbol')}: {match}."
+    if kind == "set_proven":
+        return f"Icon set {e('index')} is proven."
+    if kind == "rolled":
+        result = "success" if e("success") else (f"no luck; kept {_faces(e('kept'))}" if e("kept") else "no luck")
+        return f"Rolled {_faces(e('faces'))}: {result}."
+    if kind == "game_won":
+        return "Every icon set is proven: the team wins!"
+    if kind == "game_lost":
+        return f"The team loses{': ' + str(e('reason')) if e('reason') else ''}."
+    if kind == "undone":
+        text = e("text") or _command_text(e("command"))
+        return f"Undone: {text}."
+    if kind == "seance_declared" or kind == "seance_started":
+        return f"The séance is declared; the ghost comes to {_room(e('room'), names.get(e('room')))}."
+    if kind == "door_unlocked":
+        return f"Door {e('door')} is unlocked."
+    if kind == "environment_discarded":
+        return f"Environment card {e('name') or e('card')} ends."
+    # Any other event: its name in words and its fields.
+    details = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "id", "seq"))
+    words = kind.replace("_", " ").capitalize()
+    return f"{words}{': ' + details if details else ''}."
+
+
+def _command_text(command: Any) -> str:
+    if not isinstance(command, Mapping):
+        return str(command)
+    args = command.get("args") or {}
+    return " ".join([str(command.get("name"))] + [f"{k}={v}" for k, v in dict(args).items()])
+
+
+# --------------------------------------------------------------------------------------------
+# The state in words
+
+
+def _pct(value: Any) -> str:
+    return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "?"
+
+
+def status_line(state: Mapping[str, Any]) -> str:
+    """One line: where the game stands."""
+    if state.get("game_id") is None:
+        return str(state.get("message", "No game yet."))
+    ghost = f"ghost in {_room(state.get('ghost_room'))}" if state.get("ghost_room") is not None else "no ghost on the board"
+    parts = [
+        f"Round {state.get('round')}",
+        f"clock {state.get('clock')}",
+        f"{_player(state.get('current_player'))} ({state.get('actions_left')} actions left)",
+        ghost,
+        f"{state.get('room_deck_left')} room cards left",
+    ]
+    if state.get("outcome"):
+        parts.append(f"game {state.get('outcome')}")
+    return " · ".join(parts)
+
+
+def format_state(state: Mapping[str, Any]) -> str:
+    """The state for a person at the table (the JSON form is `--json`)."""
+    if state.get("game_id") is None:
+        return str(state.get("message", "No game yet."))
+    g = state.get
+    ghost = g("ghost") or {}
+    lines = []
+    title = f"Game {g('game_id')}" + (f" “{g('name')}”" if g("name") else "")
+    ghost_name = ghost.get("name") if isinstance(ghost, Mapping) else ghost
+    difficulty = f", difficulty {ghost.get('difficulty')}" if isinstance(ghost, Mapping) and ghost.get("difficulty") else ""
+    players = g("players")
+    count = len(players) if isinstance(players, list) else players
+    lines.append(f"{title}: {g('board')}, {ghost_name}{difficulty}, {count} players")
+    lines.append(
+        f"Round {g('round')}, clock {g('clock')}, {g('hour')} hours completed; "
+        f"{_player(g('current_player'))} to play, {g('actions_left')} actions left"
+    )
+    if g("ghost_room") is not None:
+        lines.append(f"Ghost: in room {g('ghost_room')} ({g('ghost_reason') or 'placed'})")
+    else:
+        lines.append("Ghost: not on the board")
+    revealed = ", ".join(str(r) for r in g("rooms_revealed") or []) or "none"
+    deck = f"Room cards: {g('room_deck_left')} in the deck; revealed {revealed}"
+    if g("room_cards_discarded_unseen"):
+        deck += f"; {g('room_cards_discarded_unseen')} discarded unseen"
+    if g("final_round"):
+        deck += " (the last card is out: this is the final round)"
+    lines.append(deck)
+    environment = g("environment") or []
+    if environment:
+        for card in environment:
+            if isinstance(card, Mapping):
+                effect = f": {card.get('effect')}" if card.get("effect") else ""
+                lines.append(f"Environment: {card.get('name')}{effect}")
+    else:
+        active = ", ".join(str(x) for x in g("environment_active") or []) or "none"
+        lines.append(f"Environment: {active}")
+    summon = f"Summon dice: {g('summon_dice')}"
+    if g("summon_odds") is not None:
+        summon += f" ({_pct(g('summon_odds'))} to succeed)"
+    lines.append(f"{summon}; timers: {g('timers')} of 3; clues revealed {g('clues_revealed')} of 7, solved {g('clues_solved')}")
+    evidence = g("evidence") or []
+    if evidence:
+        flipped = ", ".join(
+            f"{item.get('symbol')}{' (match)' if item.get('matched') else ''}" for item in evidence if isinstance(item, Mapping)
+        )
+        lines.append(f"Evidence: {flipped}")
+    symbols = g("seance_symbols") or []
+    if symbols:
+        lines.append(f"Séance symbols: {', '.join(str(s) for s in symbols)}")
+    for item in g("icon_sets") or []:
+        if isinstance(item, Mapping):
+            mark = "x" if item.get("proven") else " "
+            text = item.get("text") or item.get("need")
+            lines.append(f"  [{mark}] set {item.get('index')}: {text}")
+    mode = "yes" if g("ghost_mode") else "no"
+    seance = "active" if g("seance_active") else ("used" if g("seance_used") else "not used")
+    lines.append(f"Ghost Mode: {mode}; séance: {seance}" + ("; a pull is pending (move-ghost to=N)" if g("pull_pending") else ""))
+    attempt = g("attempt")
+    if isinstance(attempt, Mapping):
+        kept = _faces(attempt.get("kept")) if attempt.get("kept") else "nothing"
+        odds = f"; {_pct(g('odds'))} to succeed with the actions left" if g("odds") is not None else ""
+        lines.append(
+            f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
+            f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"
+        )
+    if g("outcome"):
+        reason = f": {g('outcome_reason')}" if g("outcome_reason") else ""
+        lines.append(f"The game is {g('outcome')}{reason}.")
+        removed = g("removed_rooms") or []
+        if removed:
+            lines.append(f"The removed room cards were: {', '.join(str(r) for r in removed)}")
+    lines.append(f"Commands so far: {g('history_length')}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+
+
+def default_db(config_path: str | None = None) -> Path:
+    """The history file in the data directory (COMPANION_DATA_DIR or the configuration decide)."""
+    from companion.config import load_config
+
+    return load_config(config_path).history_path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--db", metavar="PATH", help="the game history file (default: games.sqlite3 in the data directory, "
+        "see COMPANION_DATA_DIR)"
+    )
+    common.add_argument("--config", metavar="PATH", help="configuration file (only used to find the data directory)")
+    common.add_argument("--json", action="store_true", help="print JSON instead of words")
+
+    pick = _Parser(add_help=False)
+    pick.add_argument("--game", type=int, metavar="ID", help="a saved game (default: the last one played)")
+
+    parser = _Parser(prog="companion game", description="Play Skeptics from the terminal.")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+
+    new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
+    new.add_argument("--players", type=int, required=True, metavar="N", help="1 to 4")
+    new.add_argument("--board", required=True, choices=["asylum", "museum"])
+    new.add_argument("--ghost", required=True, metavar="NAME", help="ghost id: child, poltergeist, shadow, ...")
+    new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
+    new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")
+    new.add_argument("--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them")
+    new.add_argument("--name", help="a name for the saved game")
+
+    do = sub.add_parser("do", parents=[common, pick], help="give a command, e.g. `end-round` or `summon success=true`")
+    do.add_argument("--source", default="terminal", help=argparse.SUPPRESS)
+    do.add_argument("command", metavar="COMMAND", help="a command name (see docs/terminal.md)")
+    do.add_argument("args", nargs="*", metavar="key=value", help="the command's arguments")
+
+    sub.add_parser("undo", parents=[common, pick], help="take back the last command")
+    roll = sub.add_parser("roll", parents=[common, pick], help="roll virtual dice for the attempt under way")
+    roll.add_argument("--for", dest="for_", choices=["attempt", "summon", "pull"], default="attempt",
+                      help="what to roll for (default: the attempt under way)")
+    sub.add_parser("state", parents=[common, pick], help="where the game stands")
+    sub.add_parser("list", parents=[common], help="the saved games")
+    sub.add_parser("history", parents=[common, pick], help="the commands of the game so far")
+    load = sub.add_parser("load", parents=[common], help="make a saved game the current one")
+    load.add_argument("id", type=int, metavar="ID")
+    return parser
+
+
+def _pairs(items: Sequence[str]) -> dict[str, str]:
+    args: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise BadCommand(f"argument {item!r} is not key=value (for example `success=true`).")
+        if key in args:
+            raise BadCommand(f"argument {key!r} is given twice.")
+        args[key] = value
+    return args
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True))
+
+
+def _run(ns: argparse.Namespace) -> int:
+    from companion.history import GameStore
+    from companion.packs import load_packs
+    from companion.service import GameService
+
+    db = Path(ns.db) if ns.db else default_db(ns.config)
+    packs = load_packs()
+    store = GameStore(db)
+    with GameService(store, packs, rng=random.Random()) as service:
+        if ns.action == "new":
+            return _new(service, ns, db)
+        if ns.action == "list":
+            return _list(service, ns, db)
+        if ns.action == "load":
+            state = service.load_game(ns.id)
+            if ns.json:
+                _print_json(state)
+            else:
+                print(f"Game {ns.id} is now the current game.")
+                print(status_line(state))
+            return 0
+        if ns.game is not None:
+            service.load_game(ns.game, make_current=ns.action in ("do", "undo", "roll"))
+        else:
+            service.resume_last()
+        if ns.action == "state":
+            state = service.state()
+            if ns.json:
+                _print_json(state)
+            else:
+                print(format_state(state))
+            return 0
+        if ns.action == "history":
+            return _history(service, ns)
+        if ns.action == "do":
+            result = service.do(ns.command, _pairs(ns.args), source=ns.source)
+        elif ns.action == "undo":
+            result = service.undo(source="terminal")
+        elif ns.action == "roll":
+            result = service.roll_virtual(None if ns.for_ == "attempt" else ns.for_, source="terminal")
+        else:  # pragma: no cover - argparse only lets the actions above through
+            raise BadCommand(f"unknown action {ns.action!r}")
+        if ns.json:
+            _print_json(result.to_dict())
+        else:
+            sentences = describe_events(result.events)
+            print(" ".join(sentences) if sentences else "Done.")
+            print(status_line(result.state))
+        return 0
+
+
+def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
+    from companion.engine import Setup
+
+    seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    setup = Setup(
+        players=ns.players, board=ns.board, ghost=ns.ghost, special_items=ns.special_items,
+        seed=seed, physical=ns.physical,
+    )
+    state = service.new_game(setup, name=ns.name)
+    if ns.json:
+        _print_json(state)
+        return 0
+    print(f"New game {state['game_id']} saved in {db} (seed {seed}).")
+    print(format_state(state))
+    return 0
+
+
+def _list(service: Any, ns: argparse.Namespace, db: Path) -> int:
+    games = service.list_games()
+    last = games[0]["id"] if games else None
+    if ns.json:
+        _print_json([{**g, "current": g["id"] == last} for g in games])
+        return 0
+    if not games:
+        print(f"No saved games in {db}. Start one with `companion game new ...`.")
+        return 0
+    print(f"{'':1} {'id':>3}  {'name':<14} {'board':<7} {'ghost':<12} {'pl':>2}  {'status':<8} {'cmds':>4}  started")
+    for g in games:
+        setup = g["setup"]
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
+        mark = "*" if g["id"] == last else ""
+        print(
+            f"{mark:1} {g['id']:>3}  {str(g['name'] or '-'):<14.14} {str(setup.get('board', '?')):<7} "
+            f"{str(setup.get('ghost', '?')):<12.12} {str(setup.get('players', '?')):>2}  {g['status']:<8} "
+            f"{g['commands']:>4}  {started}"
+        )
+    print("* the current game (the one `do`, `undo` and `state` use without --game)")
+    return 0
+
+
+def _history(service: Any, ns: argparse.Namespace) -> int:
+    records = service.history()
+    if ns.json:
+        _print_json(records)
+        return 0
+    if service.game_id is None:
+        print(service.state().get("message"))
+        return 0
+    if not records:
+        print(f"Game {service.game_id}: no commands yet.")
+        return 0
+    for record in records:
+        when = time.strftime("%H:%M:%S", time.localtime(record["at"]))
+        print(f"{record['seq']:>4}. {record['text']:<40} {record['source']:<9} {when}")
+    return 0
+
+
+def _exit_code(exc: CompanionError) -> int:
+    return _EXIT_USAGE if isinstance(exc, (BadCommand, DiceError, ConfigError)) else _EXIT_REFUSED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if ns.action is None:
+            parser.print_help(sys.stderr)
+            return _EXIT_USAGE
+        return _run(ns)
+    except _UsageError as exc:
+        print(exc, file=sys.stderr)
+        return _EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except CompanionError as exc:
+        print(f"companion game: {exc}", file=sys.stderr)
+        return _exit_code(exc)
+    except KeyboardInterrupt:
+        print("companion game: interrupted; every command accepted so far is saved.", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: say so in one line, the traceback only on request
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        print(
+            f"companion game: internal error ({type(exc).__name__}: {exc}). Nothing half-done was saved. "
+            "Run again with COMPANION_DEBUG=1 for the details and report it.",
+            file=sys.stderr,
+        )
+        return _EXIT_REFUSED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
