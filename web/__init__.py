@@ -1,1 +1,34 @@
+"""The phone view: live game state for every player, controls for the host (issue 6).
 
+    from web import create_app
+    app = create_app(service, {"data_dir": "/var/lib/skeptics"}, hardware=table, tray=watcher)
+    web.server.serve(app, host="0.0.0.0", port=8080, threads=48)
+
+Flask and waitress are imported here and in `web.server`, never by `companion`'s core.
+See docs/web.md for joining, the host PIN, the API and the event stream.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from flask import Flask
+
+    from web.settings import WebSettings
+
+__all__ = ["create_app"]
+
+
+def create_app(
+    service: Any,
+    settings: WebSettings | Mapping[str, Any],
+    hardware: Any | None = None,
+    tray: Any | None = None,
+) -> Flask:
+    """Build the Flask application around one game service. No module-global state: two apps can run side by side."""
+    from web.app import build_app
+
+    return build_app(service, settings, hardware=hardware, tray=tray)

@@ -1,0 +1,164 @@
+"""Fixtures for the web tests: the real game service on a real SQLite file, served by a real waitress.
+
+Use with `pytest_plugins = ["tests.web_fixtures"]` or import the helpers directly.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web import create_app
+from web.server import ServerThread
+
+try:  # the real engine; until it lands, a stand-in so the real service and SQLite can run
+    import companion.engine  # noqa: F401
+except ImportError:  # pragma: no cover - removed once the engine is in the tree
+    import sys
+
+    import web_fake_engine
+
+    sys.modules["companion.engine"] = web_fake_engine
+
+JOIN_CODE = "TABLE7"
+HOST_PIN = "4321"
+
+
+def make_service(db_path: Path, seed: int = 7, players: int = 3) -> Any:
+    """The real GameService on an SQLite file, with a game started (seeded, so runs repeat)."""
+    from companion.history import GameStore
+    from companion.packs import load_packs
+    from companion.service import GameService
+
+    service = GameService(GameStore(db_path), load_packs(), rng=random.Random(seed))
+    service.new_game({"players": players, "board": "asylum", "ghost": "child", "special_items": 3, "seed": seed})
+    return service
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Client:
+    """A small HTTP client with a cookie jar and the page's CSRF token, talking to the real server."""
+
+    def __init__(self, base: str) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.host, self.port = host, int(port)
+        self.cookies: dict[str, str] = {}
+        self.csrf: str | None = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None
+    ) -> Reply:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        hdrs = {"Accept-Encoding": "identity"}
+        if self.cookies:
+            hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data: bytes | None = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            hdrs["Content-Type"] = "application/json"
+        if method == "POST":
+            hdrs["Origin"] = f"http://{self.host}:{self.port}"
+            if self.csrf:
+                hdrs["X-CSRF-Token"] = self.csrf
+        hdrs.update(headers or {})
+        hdrs = {k: v for k, v in hdrs.items() if v is not None}
+        conn.request(method, path, body=data, headers=hdrs)
+        resp = conn.getresponse()
+        payload = resp.read()
+        for value in resp.headers.get_all("Set-Cookie") or []:
+            cookie: SimpleCookie = SimpleCookie()
+            cookie.load(value)
+            for key, morsel in cookie.items():
+                self.cookies[key] = morsel.value
+        conn.close()
+        return Reply(resp.status, {k.lower(): v for k, v in resp.headers.items()}, payload)
+
+    def get(self, path: str, **kw: Any) -> Reply:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> Reply:
+        return self.request("POST", path, body=body, **kw)
+
+    def join(self, code: str = JOIN_CODE) -> Client:
+        reply = self.get(f"/join?code={code}")
+        assert reply.status == 200, reply.body
+        self.refresh()
+        return self
+
+    def refresh(self) -> dict[str, Any]:
+        session = self.get("/api/session").json()
+        self.csrf = session["csrf"]
+        return dict(session)
+
+    def sign_in(self, pin: str = HOST_PIN) -> Client:
+        reply = self.post("/api/host/login", {"pin": pin})
+        assert reply.status == 200, reply.body
+        return self
+
+
+@dataclass
+class Table:
+    """A running companion: the service, the app and the waitress server around it."""
+
+    service: Any
+    app: Any
+    server: ServerThread
+    data_dir: Path
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def client(self) -> Client:
+        return Client(self.url)
+
+    def viewer(self) -> Client:
+        return Client(self.url).join()
+
+    def host(self) -> Client:
+        return Client(self.url).join().sign_in()
+
+
+def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, **settings: Any) -> Table:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(exist_ok=True)
+    service = make_service(data_dir / "games.sqlite")
+    conf = {"data_dir": data_dir, "join_code": JOIN_CODE, "host_pin": HOST_PIN, "heartbeat": 15.0}
+    conf.update(settings)
+    app = create_app(service, conf, hardware=hardware, tray=tray)
+    server = ServerThread(app, threads=48)
+    return Table(service, app, server, data_dir)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = start_table(tmp_path)
+    try:
+        yield t
+    finally:
+        t.server.stop()
+        t.service.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -1,0 +1,474 @@
+"""The JSON API: the state, commands (the terminal's spelling), undo, dice, odds, the board, live events.
+
+Every refusal is a 4xx with `{"error": "...", "status": N}`: 400 not well-formed, 403 not allowed
+(join code, host PIN, CSRF), 404 nothing there, 409 not legal now. A refused command leaves the
+game exactly as it was (the service checks before it commits).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session
+
+from companion.errors import CompanionError
+from web.events import TooManyStreams
+from web.security import Refused, csrf_token, host_required, is_host, is_viewer, viewer_required
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+COMMAND_NAME = re.compile(r"^[a-z][a-z-]{0,31}$")
+ARG_NAME = re.compile(r"^[a-z][a-z_-]{0,31}$")
+
+
+def _ctx() -> Any:
+    return current_app.extensions["skeptics_web"]
+
+
+def _body() -> dict[str, Any]:
+    if not request.is_json:
+        raise Refused(400, "send a JSON object with the header Content-Type: application/json.")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Refused(400, "the body is not a JSON object; send for example {\"command\": \"end-round\", \"args\": {}}.")
+    return data
+
+
+def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise Refused(400, f"unknown field(s) {', '.join(unknown)}; this endpoint takes: {', '.join(allowed) or 'nothing'}.")
+
+
+def _arg_text(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        return ",".join(str(v) for v in value)
+    raise Refused(400, f"argument {key!r} must be a string, a number, true/false or a list of names, not {value!r}.")
+
+
+def parse_command(data: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    _only_keys(data, ("command", "args"))
+    name = data.get("command")
+    if name is None:
+        raise Refused(400, "missing \"command\": the command's name, e.g. \"end-round\" or \"summon\".")
+    if not isinstance(name, str) or not COMMAND_NAME.match(name):
+        raise Refused(400, f"\"command\" must be a command name such as \"end-round\", not {name!r}.")
+    raw = data.get("args", {})
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise Refused(400, "\"args\" must be an object of names to values, e.g. {\"success\": \"true\"}.")
+    args: dict[str, str] = {}
+    for key, value in raw.items():
+        if not ARG_NAME.match(key):
+            raise Refused(400, f"argument name {key!r} is not valid; names are lowercase words such as \"success\".")
+        args[key] = _arg_text(key, value)
+    return name, args
+
+
+def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _result(result: Any) -> Response:
+    return jsonify({"events": _jsonable(list(result.events)), "state": _jsonable(result.state)})
+
+
+def _state() -> dict[str, Any]:
+    state: dict[str, Any] = _ctx().service.state()
+    return state
+
+
+# -- session and host ------------------------------------------------------------------------
+
+
+@bp.get("/session")
+def get_session() -> Response:
+    ctx = _ctx()
+    viewer = is_viewer()
+    body: dict[str, Any] = {
+        "viewer": viewer,
+        "host": is_host(),
+        "pin_set": ctx.store.pin_set,
+        "csrf": csrf_token(),
+        "hardware": ctx.hardware is not None,
+        "tray": ctx.tray is not None,
+        "poll_after": ctx.settings.poll_fallback,
+    }
+    if is_host():
+        body["join_code"] = ctx.store.join_code
+        body["join_url"] = ctx.join_url(request.host_url)
+    return jsonify(body)
+
+
+def _pin_from_body() -> str:
+    data = _body()
+    _only_keys(data, ("pin",))
+    pin = data.get("pin")
+    if not isinstance(pin, str) or not pin:
+        raise Refused(400, "send the PIN as a string of digits: {\"pin\": \"1234\"}.")
+    return pin
+
+
+@bp.post("/host/pin")
+@viewer_required
+def set_first_pin() -> Response:
+    """First start: whoever holds the join code and opens the page first chooses the host PIN."""
+    ctx = _ctx()
+    pin = _pin_from_body()
+    if ctx.store.pin_set:
+        raise Refused(409, "a host PIN is already set; sign in with it on the Host tab.")
+    ctx.store.set_first_pin(pin)
+    session["h"] = ctx.store.pin_epoch
+    session.permanent = True
+    return jsonify({"host": True})
+
+
+@bp.post("/host/login")
+@viewer_required
+def host_login() -> Response:
+    ctx = _ctx()
+    pin = _pin_from_body()
+    if not ctx.store.pin_set:
+        raise Refused(409, "no host PIN is set yet; choose one on the Host tab.")
+    who = request.remote_addr or "?"
+    wait = ctx.throttle.wait_left(who)
+    if wait > 0:
+        raise Refused(429, f"too many wrong PINs; wait {int(wait) + 1} s and try again.")
+    if not ctx.store.check_pin(pin):
+        ctx.throttle.failed(who)
+        raise Refused(403, "wrong host PIN; try again (the PIN was chosen when the companion was first set up).")
+    ctx.throttle.succeeded(who)
+    session["h"] = ctx.store.pin_epoch
+    session.permanent = True
+    return jsonify({"host": True})
+
+
+@bp.post("/host/logout")
+@viewer_required
+def host_logout() -> Response:
+    session.pop("h", None)
+    return jsonify({"host": False})
+
+
+@bp.post("/host/change-pin")
+@host_required
+def change_pin() -> Response:
+    ctx = _ctx()
+    pin = _pin_from_body()
+    ctx.store.change_pin(pin)
+    session["h"] = ctx.store.pin_epoch
+    return jsonify({"host": True})
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+@bp.get("/state")
+@viewer_required
+def get_state() -> Response:
+    return jsonify(_jsonable(_state()))
+
+
+@bp.get("/history")
+@viewer_required
+def get_history() -> Response:
+    return jsonify(_jsonable(_ctx().service.history()))
+
+
+@bp.get("/events")
+@viewer_required
+def events() -> Response:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    last: int | None = None
+    if raw not in (None, ""):
+        try:
+            last = int(str(raw))
+        except ValueError:
+            raise Refused(400, f"Last-Event-ID must be an event number, not {raw!r}.") from None
+        if last < 0:
+            raise Refused(400, "Last-Event-ID must not be negative.")
+    try:
+        body = _ctx().hub.stream(last)
+    except TooManyStreams as exc:
+        raise Refused(503, str(exc)) from None
+    response = Response(body, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache, no-transform"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.post("/command")
+@host_required
+def command() -> Response:
+    name, args = parse_command(_body())
+    return _result(_ctx().service.do(name, args, source="web"))
+
+
+@bp.post("/undo")
+@host_required
+def undo() -> Response:
+    data = _body() if request.content_length else {}
+    _only_keys(data, ())
+    return _result(_ctx().service.undo(source="web"))
+
+
+@bp.post("/roll")
+@host_required
+def roll_virtual() -> Response:
+    """Virtual dice rolled by the companion: for the attempt under way, or {"command": "summon"|"pull"}."""
+    data = _body() if request.content_length else {}
+    _only_keys(data, ("command",))
+    target = data.get("command", "roll")
+    if target not in ("roll", "summon", "pull"):
+        raise Refused(400, "\"command\" must be \"roll\", \"summon\" or \"pull\".")
+    return _result(_ctx().service.roll_virtual(target, source="web"))
+
+
+def _faces_from(data: Mapping[str, Any]) -> list[str]:
+    from companion.dice import DieKind, parse_face
+
+    faces, pips = data.get("faces"), data.get("pips")
+    if (faces is None) == (pips is None):
+        raise Refused(400, "send either \"faces\" (e.g. [\"eye\", \"blank\"]) or \"pips\" with \"kind\" (e.g. [3, 6], \"clue\").")
+    if faces is not None:
+        if not isinstance(faces, list) or not faces or not all(isinstance(f, str) for f in faces):
+            raise Refused(400, "\"faces\" must be a non-empty list of face names such as [\"eye\", \"camera\", \"blank\"].")
+        return [parse_face(f).value for f in faces]
+    kind_name = data.get("kind")
+    if not isinstance(kind_name, str):
+        raise Refused(400, "with \"pips\" say which dice they are: \"kind\": \"clue\", \"key\" or \"summon\".")
+    kind = DieKind.parse(kind_name)
+    if not isinstance(pips, list) or not pips or not all(type(p) is int for p in pips):
+        raise Refused(400, "\"pips\" must be a non-empty list of whole numbers 1-6, e.g. [2, 5, 6].")
+    bad = [p for p in pips if not 1 <= p <= 6]
+    if bad:
+        raise Refused(400, f"a die shows 1 to 6 pips, not {bad[0]}.")
+    pip_map = _ctx().pip_map
+    return [pip_map.face(kind, p).value for p in pips]
+
+
+@bp.post("/dice")
+@host_required
+def enter_dice() -> Response:
+    """Dice entered by hand, or a correction of the last roll read from the tray."""
+    data = _body()
+    _only_keys(data, ("faces", "pips", "kind", "command", "replace"))
+    service = _ctx().service
+    target = data.get("command", "roll")
+    if target not in ("roll", "summon", "pull"):
+        raise Refused(400, "\"command\" must be \"roll\", \"summon\" or \"pull\".")
+    replace = data.get("replace", False)
+    if not isinstance(replace, bool):
+        raise Refused(400, "\"replace\" must be true or false.")
+    faces = ",".join(_faces_from(data))
+    if not replace:
+        return _result(service.do(target, {"faces": faces}, source="web"))
+    history = service.history()
+    last = history[-1] if history else None
+    last_cmd = _command_of(last) if last else None
+    if last_cmd is None or last_cmd[0] != target:
+        raise Refused(409, f"the last command is not a {target}; there is no read to correct. Enter the dice without replace.")
+    service.undo(source="web")
+    try:
+        return _result(service.do(target, {"faces": faces}, source="web"))
+    except CompanionError:
+        service.do(last_cmd[0], last_cmd[1], source="web")  # put the roll back as it was
+        raise
+
+
+def _command_of(record: Mapping[str, Any]) -> tuple[str, dict[str, str]] | None:
+    cmd = record.get("command")
+    if isinstance(cmd, Mapping):
+        name = cmd.get("name")
+        args = cmd.get("args") or {}
+        if isinstance(name, str):
+            return name, {str(k): str(v) for k, v in args.items()}
+    return None
+
+
+@bp.post("/new-game")
+@host_required
+def new_game() -> Response:
+    ctx = _ctx()
+    data = _body()
+    _only_keys(data, ("players", "board", "ghost", "special_items", "seed", "physical", "confirm"))
+    ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1)}
+    setup: dict[str, Any] = {}
+    for key, (low, high) in ints.items():
+        if key in data:
+            value = data[key]
+            if type(value) is not int or not low <= value <= high:
+                raise Refused(400, f"\"{key}\" must be a whole number from {low} to {high}, not {value!r}.")
+            setup[key] = value
+    packs = ctx.packs()
+    for key, attr in (("board", "boards"), ("ghost", "ghosts")):
+        choices = getattr(packs, attr, {}) or {}
+        if key in data:
+            value = data[key]
+            if not isinstance(value, str) or value not in choices:
+                raise Refused(400, f"\"{key}\" must be one of {', '.join(map(str, choices))}, not {value!r}.")
+            setup[key] = value
+        else:
+            setup[key] = _first_id(packs, attr)
+    if "physical" in data:
+        if not isinstance(data["physical"], bool):
+            raise Refused(400, "\"physical\" must be true or false.")
+        setup["physical"] = data["physical"]
+    if "players" not in setup:
+        raise Refused(400, "say how many players: \"players\": 1 to 4.")
+    setup.setdefault("seed", secrets.randbelow(2**31))
+    confirm = data.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise Refused(400, "\"confirm\" must be true or false.")
+    current = ctx.current_state()
+    if current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0 and not confirm:
+        raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
+    state = ctx.service.new_game(setup)
+    return jsonify({"events": [], "state": _jsonable(state)})
+
+
+def _first_id(packs: Any, attr: str) -> str:
+    items = getattr(packs, attr, None)
+    if isinstance(items, Mapping) and items:
+        return str(next(iter(items)))
+    raise Refused(400, f"say which {attr[:-1]} to play.")
+
+
+@bp.get("/setup-options")
+@viewer_required
+def setup_options() -> Response:
+    packs = _ctx().packs()
+    out: dict[str, Any] = {}
+    for attr in ("boards", "ghosts"):
+        items = getattr(packs, attr, {}) or {}
+        out[attr] = [
+            {"id": str(key), "name": str(getattr(item, "name", key))}
+            for key, item in (items.items() if isinstance(items, Mapping) else [])
+        ]
+    return jsonify(out)
+
+
+@bp.get("/board")
+@viewer_required
+def board() -> Response:
+    ctx = _ctx()
+    state = ctx.current_state()
+    if state is None:
+        raise Refused(409, "no game yet; the host starts one on the Host tab.")
+    return board_by_id(str(state.get("board")))
+
+
+@bp.get("/boards/<board_id>")
+@viewer_required
+def board_by_id(board_id: str) -> Response:
+    boards = getattr(_ctx().packs(), "boards", {}) or {}
+    if board_id not in boards:
+        raise Refused(404, f"no board called {board_id!r}; the boards are: {', '.join(map(str, boards))}.")
+    pack = boards[board_id]
+    data = pack.to_dict() if hasattr(pack, "to_dict") else _jsonable(pack)
+    return jsonify(data)
+
+
+@bp.get("/odds")
+@viewer_required
+def odds() -> Response:
+    from companion.dice import Requirement, success_probability, summon_probability
+
+    args = request.args
+    unknown = sorted(set(args) - {"need", "dice", "rolls", "keep", "summon"})
+    if unknown:
+        raise Refused(400, f"unknown parameter(s) {', '.join(unknown)}; use need, dice, rolls, keep or summon.")
+
+    def number(key: str, default: int, low: int, high: int) -> int:
+        raw = args.get(key)
+        if raw is None:
+            return default
+        if not raw.isdigit() or not low <= int(raw) <= high:
+            raise Refused(400, f"{key} must be a whole number from {low} to {high}, not {raw!r}.")
+        return int(raw)
+
+    if "summon" in args:
+        dice = number("summon", 0, 0, 7)
+        return jsonify({"summon": dice, "probability": summon_probability(dice)})
+    need = args.get("need")
+    if not need:
+        raise Refused(400, "say what the roll needs, e.g. ?need=eye:2,camera:1&dice=3&rolls=3.")
+    keep_raw = args.get("keep", "true").lower()
+    if keep_raw not in ("true", "false", "1", "0"):
+        raise Refused(400, "keep must be true or false.")
+    dice, rolls = number("dice", 3, 1, 7), number("rolls", 3, 1, 3)
+    requirement = Requirement.parse(need)
+    probability = success_probability(requirement, dice=dice, rolls=rolls, keep=keep_raw in ("true", "1"))
+    return jsonify({"need": str(requirement), "dice": dice, "rolls": rolls, "probability": probability})
+
+
+# -- the table's hardware and the dice tray (present only when `companion serve` passes them) ----
+
+
+@bp.get("/hardware")
+@viewer_required
+def hardware() -> Response:
+    hw = _ctx().hardware
+    if hw is None:
+        raise Refused(404, "this companion runs without table hardware.")
+    status = hw.status() if hasattr(hw, "status") else {}
+    return jsonify({"hand_angle": getattr(hw, "hand_angle", None), "status": _jsonable(status)})
+
+
+@bp.get("/hardware/oled.png")
+@viewer_required
+def oled_png() -> Response:
+    hw = _ctx().hardware
+    png = hw.oled_png() if hw is not None else None
+    if not png:
+        raise Refused(404, "no OLED picture: the companion runs without a display.")
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/tray")
+@viewer_required
+def tray() -> Response:
+    ctx = _ctx()
+    if ctx.tray is None:
+        raise Refused(404, "this companion runs without a dice tray camera.")
+    reading = ctx.tray_reading()
+    return jsonify(reading if reading is not None else {"dice": [], "photo": False})
+
+
+@bp.get("/tray/photo")
+@viewer_required
+def tray_photo() -> Response:
+    photo = _ctx().tray_photo()
+    if photo is None:
+        raise Refused(404, "no annotated photo of the tray yet.")
+    data, mimetype = photo
+    response = Response(data, mimetype=mimetype)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/<path:anything>", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
+def not_found(anything: str) -> Response:
+    raise Refused(404, f"there is no API endpoint /api/{anything}; see docs/web.md for the list.")

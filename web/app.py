@@ -1,0 +1,221 @@
+"""`build_app`: the Flask application, its per-app context, error handling, compression and headers."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import (
+    AuthError,
+    BadCommand,
+    CompanionError,
+    ConfigError,
+    DiceError,
+    HistoryError,
+    IllegalCommand,
+    PackError,
+)
+from web.assets import Assets, compressible
+from web.events import EventHub
+from web.security import Refused, check_post
+from web.settings import Throttle, WebSettings, WebStore
+
+log = logging.getLogger("web")
+
+CSP = (
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'; object-src 'none'"
+)
+
+
+class WebContext:
+    """Everything the blueprints share, kept on the app (`app.extensions["skeptics_web"]`)."""
+
+    def __init__(self, service: Any, settings: WebSettings, hardware: Any | None, tray: Any | None) -> None:
+        self.service = service
+        self.settings = settings
+        self.hardware = hardware
+        self.tray = tray
+        self.store = WebStore(settings)
+        self.throttle = Throttle(settings.now)
+        self.assets = Assets()
+        self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
+        self._packs: Any = None
+        self._pip_map: Any = None
+
+    def packs(self) -> Any:
+        packs = getattr(self.service, "packs", None)
+        if packs is not None:
+            return packs
+        if self._packs is None:
+            from companion.packs import load_packs
+
+            self._packs = load_packs()
+        return self._packs
+
+    @property
+    def pip_map(self) -> Any:
+        if self._pip_map is None:
+            from companion.dice import PipMap
+
+            self._pip_map = PipMap.default()
+        return self._pip_map
+
+    def current_state(self) -> dict[str, Any] | None:
+        """The state, or None when there is no game yet."""
+        try:
+            state: dict[str, Any] = self.service.state()
+        except CompanionError:
+            return None
+        return state if state.get("game_id") is not None else None
+
+    def join_url(self, host_url: str) -> str:
+        base = (self.settings.public_url or host_url).rstrip("/")
+        return f"{base}/join?code={self.store.join_code}"
+
+    def tray_reading(self) -> dict[str, Any] | None:
+        tray = self.tray
+        if tray is None:
+            return None
+        reading = tray.last_reading() if callable(getattr(tray, "last_reading", None)) else getattr(tray, "last", None)
+        if reading is None:
+            return None
+        if hasattr(reading, "to_dict"):
+            reading = reading.to_dict()
+        from web.api import _jsonable
+
+        out: dict[str, Any] = _jsonable(reading)
+        if not isinstance(out, dict):
+            out = {"dice": out}
+        out["photo"] = self.tray_photo() is not None
+        return out
+
+    def tray_photo(self) -> tuple[bytes, str] | None:
+        tray = self.tray
+        if tray is None:
+            return None
+        for method, mimetype in (("annotated_jpeg", "image/jpeg"), ("annotated_png", "image/png")):
+            fn = getattr(tray, method, None)
+            if callable(fn):
+                data = fn()
+                if data:
+                    return bytes(data), mimetype
+        return None
+
+    def close(self) -> None:
+        self.hub.close()
+
+
+STATUS_OF: list[tuple[type[BaseException], int]] = [
+    (IllegalCommand, 409),
+    (BadCommand, 400),
+    (DiceError, 400),
+    (PackError, 400),
+    (ConfigError, 400),
+    (AuthError, 403),
+    (HistoryError, 503),
+]
+
+
+def _error(status: int, message: str, **extra: Any) -> Response:
+    response = jsonify({"error": message, "status": status, **extra})
+    response.status_code = status
+    return response
+
+
+def build_app(
+    service: Any, settings: WebSettings | Mapping[str, Any], hardware: Any | None = None, tray: Any | None = None
+) -> Flask:
+    web_settings = WebSettings.coerce(settings)
+    app = Flask(__name__, static_folder=None, template_folder="templates")
+    ctx = WebContext(service, web_settings, hardware, tray)
+    app.extensions["skeptics_web"] = ctx
+    app.config.update(
+        SECRET_KEY=ctx.store.secret_key,
+        SESSION_COOKIE_NAME="skeptics",
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SECURE=web_settings.secure_cookies,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),
+        SESSION_REFRESH_EACH_REQUEST=False,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+
+    from web import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+
+    @app.before_request
+    def guard_posts() -> None:
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            check_post()
+
+    @app.errorhandler(Refused)
+    def refused(exc: Refused) -> Response:
+        return _error(exc.status, exc.message, **exc.extra)
+
+    @app.errorhandler(CompanionError)
+    def companion_error(exc: CompanionError) -> Response:
+        for kind, status in STATUS_OF:
+            if isinstance(exc, kind):
+                return _error(status, str(exc))
+        return _error(400, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        status = exc.code or 400
+        messages = {
+            404: f"nothing at {request.path}.",
+            405: f"{request.method} is not allowed on {request.path}.",
+            413: "the request is too large (64 KB at most).",
+        }
+        return _error(status, messages.get(status, exc.description or exc.name))
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Response:
+        log.exception("unexpected error in %s %s", request.method, request.path)
+        return _error(500, "the companion hit an unexpected error; the game is unchanged. See the companion's log.")
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if request.path.startswith("/api/") and "Cache-Control" not in headers:
+            headers["Cache-Control"] = "no-store"
+        if headers.pop("X-Precompressed", None):
+            return response
+        _maybe_gzip(response)
+        return response
+
+    return app
+
+
+def _maybe_gzip(response: Response) -> None:
+    """Compress text answers (JSON state, HTML) for phones on a weak table Wi-Fi; never an event stream."""
+    if response.is_streamed or response.direct_passthrough or response.status_code < 200 or response.status_code == 304:
+        return
+    if response.mimetype == "text/event-stream" or "Content-Encoding" in response.headers:
+        return
+    if not compressible(response.mimetype or "") or "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return
+    body = response.get_data()
+    if len(body) < 512:
+        return
+    response.set_data(gzip.compress(body, compresslevel=6))
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")

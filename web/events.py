@@ -1,0 +1,182 @@
+"""Server-Sent Events: every phone gets each committed event once, then the state it led to.
+
+The hub is one listener on the game service. Each open stream has its own bounded queue; the
+listener only puts into queues (it never blocks the service). A stream that falls behind is
+marked and catches up from the history (`service.events_since`) instead of losing events.
+
+Wire format (see docs/web.md, "The event stream"):
+
+    id: 42
+    event: game
+    data: {"id": 42, "seq": 17, "type": "ghost_hour", ...}
+
+    id: 42
+    event: state
+    data: {... the whole state, "last_event_id": 42 ...}
+
+Heartbeats are SSE comments (`: keep-alive`), sent when nothing else was sent for `heartbeat` s.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from companion.errors import CompanionError
+
+_CLOSE = object()
+_RESYNC = object()
+
+
+class TooManyStreams(CompanionError):
+    """Every event-stream slot is taken."""
+
+
+class _Subscriber:
+    def __init__(self, size: int) -> None:
+        self.queue: queue.Queue[Any] = queue.Queue(maxsize=size)
+        self.behind = False
+
+    def offer(self, item: Any) -> None:
+        try:
+            self.queue.put_nowait(item)
+        except queue.Full:
+            # The stream is slow (a sleeping phone): drop what is queued, catch up from the history.
+            self.behind = True
+            try:
+                while True:
+                    self.queue.get_nowait()
+            except queue.Empty:
+                pass
+            self.queue.put_nowait(_RESYNC)
+
+
+class EventHub:
+    """Fans the service's commits out to every open event stream."""
+
+    def __init__(self, service: Any, max_streams: int, heartbeat: float, queue_size: int = 64) -> None:
+        self._service = service
+        self._max = max_streams
+        self._heartbeat = heartbeat
+        self._queue_size = queue_size
+        self._subs: set[_Subscriber] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        service.add_listener(self._on_commit)
+
+    @property
+    def stream_count(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+    def _on_commit(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.offer((list(events), state))
+
+    def subscribe(self) -> _Subscriber:
+        with self._lock:
+            if self._closed:
+                raise TooManyStreams("the companion is shutting down; the page reconnects by itself.")
+            if len(self._subs) >= self._max:
+                raise TooManyStreams(
+                    f"all {self._max} live-update slots are in use; the page falls back to polling. "
+                    "Close the companion page on phones that are not in use."
+                )
+            sub = _Subscriber(self._queue_size)
+            self._subs.add(sub)
+            return sub
+
+    def unsubscribe(self, sub: _Subscriber) -> None:
+        with self._lock:
+            self._subs.discard(sub)
+
+    def close(self) -> None:
+        """End every stream now (server shutdown); phones reconnect to the next server."""
+        with self._lock:
+            self._closed = True
+            subs = list(self._subs)
+        for sub in subs:
+            try:
+                sub.queue.put_nowait(_CLOSE)
+            except queue.Full:
+                sub.behind = True
+        try:
+            self._service.remove_listener(self._on_commit)
+        except (KeyError, ValueError):
+            pass
+
+    def stream(self, last_event_id: int | None) -> Iterator[bytes]:
+        """The body of one SSE response. Subscribes before reading history, so nothing falls between."""
+        sub = self.subscribe()
+        return self._generate(sub, last_event_id)
+
+    def _generate(self, sub: _Subscriber, last_event_id: int | None) -> Iterator[bytes]:
+        service = self._service
+        try:
+            yield b"retry: 2000\n\n"
+            sent = -1
+            if last_event_id is not None:
+                sent = last_event_id
+                for record in service.events_since(last_event_id):
+                    yield format_event(record)
+                    sent = max(sent, int(record["id"]))
+            try:
+                state = service.state()
+            except CompanionError:
+                yield b"event: nogame\ndata: {}\n\n"
+            else:
+                yield format_state(state)
+                sent = max(sent, _state_id(state))
+            while True:
+                try:
+                    item = sub.queue.get(timeout=self._heartbeat)
+                except queue.Empty:
+                    yield b": keep-alive\n\n"
+                    continue
+                if item is _CLOSE:
+                    return
+                if item is _RESYNC:
+                    sub.behind = False
+                    for record in service.events_since(max(sent, 0)):
+                        yield format_event(record)
+                        sent = max(sent, int(record["id"]))
+                    state = service.state()
+                    yield format_state(state)
+                    sent = max(sent, _state_id(state))
+                    continue
+                events, state = item
+                fresh = [record for record in events if int(record["id"]) > sent]
+                if events and not fresh:
+                    continue  # already sent from the history when this stream started
+                for record in fresh:
+                    yield format_event(record)
+                    sent = int(record["id"])
+                if _state_id(state) >= sent or not events:
+                    yield format_state(state)
+                    sent = max(sent, _state_id(state))
+        finally:
+            self.unsubscribe(sub)
+
+
+def _state_id(state: dict[str, Any]) -> int:
+    value = state.get("last_event_id")
+    return int(value) if value is not None else -1
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_event(record: dict[str, Any]) -> bytes:
+    return f"id: {int(record['id'])}\nevent: game\ndata: {_dumps(record)}\n\n".encode()
+
+
+def format_state(state: dict[str, Any]) -> bytes:
+    ident = _state_id(state)
+    head = f"id: {ident}\n" if ident >= 0 else ""
+    return f"{head}event: state\ndata: {_dumps(state)}\n\n".encode()

@@ -1,0 +1,113 @@
+"""The page itself: the app shell, the join link, the web app manifest, the service worker, assets."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request, session
+
+from web.assets import Asset, make_asset
+from web.security import Refused
+
+bp = Blueprint("pages", __name__)
+
+
+def _ctx() -> Any:
+    return current_app.extensions["skeptics_web"]
+
+
+def send_asset(asset: Asset, cache: str) -> Response:
+    if request.if_none_match and asset.etag in request.if_none_match:
+        response = Response(status=304)
+    elif asset.gzipped is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = Response(asset.gzipped, content_type=asset.mimetype)
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(asset.body, content_type=asset.mimetype)
+    response.set_etag(asset.etag)
+    response.headers["Cache-Control"] = cache
+    response.vary.add("Accept-Encoding")
+    response.direct_passthrough = False
+    response.headers["X-Precompressed"] = "1"
+    return response
+
+
+@bp.get("/")
+def index() -> str:
+    ctx = _ctx()
+    return render_template("index.html", version=ctx.assets.version)
+
+
+@bp.get("/join")
+def join() -> tuple[str, int] | str:
+    """The join link (`/join?code=ABC234`): sets the viewer cookie once, then leaves the code out of the URL.
+
+    A meta refresh (not a redirect) moves on to `/`: a SameSite=Strict cookie set during a navigation
+    that came from another app (a QR scanner) is only sent on the next, same-site navigation.
+    """
+    ctx = _ctx()
+    code = request.args.get("code", "")
+    if not code:
+        return render_template("join.html", error=None), 200
+    if not ctx.store.join_code_matches(code):
+        return render_template("join.html", error="That join code is not right. Ask the host for the code shown on the companion."), 403
+    session["j"] = ctx.store.join_tag()
+    session.permanent = True
+    return render_template("joined.html")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    ctx = _ctx()
+    data = {
+        "name": "Skeptics companion",
+        "short_name": "Skeptics",
+        "description": "The clock, the Ghost Hour and the board of the game at your table.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": "#181426",
+        "theme_color": "#181426",
+        "icons": [
+            {"src": f"/static/icon-192.png?v={ctx.assets.version}", "sizes": "192x192", "type": "image/png"},
+            {"src": f"/static/icon-512.png?v={ctx.assets.version}", "sizes": "512x512", "type": "image/png"},
+            {"src": f"/static/icon.svg?v={ctx.assets.version}", "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    asset = make_asset(json.dumps(data).encode(), "application/manifest+json")
+    return send_asset(asset, "no-cache")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker lives at the root so its scope is the whole page; its cache is named by version."""
+    ctx = _ctx()
+    source = ctx.assets.get("sw.js")
+    assert source is not None
+    body = source.body.replace(b"__VERSION__", ctx.assets.version.encode())
+    response = send_asset(make_asset(body, "text/javascript; charset=utf-8"), "no-cache")
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/static/<name>")
+def static_file(name: str) -> Response:
+    asset = _ctx().assets.get(name)
+    if asset is None or name == "sw.js":
+        raise Refused(404, f"no such file: /static/{name}")
+    versioned = request.args.get("v") == _ctx().assets.version
+    return send_asset(asset, "public, max-age=31536000, immutable" if versioned else "no-cache")
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    asset = _ctx().assets.get("icon.svg")
+    assert asset is not None
+    return send_asset(asset, "public, max-age=86400")
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    return Response("ok\n", mimetype="text/plain")

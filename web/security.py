@@ -1,0 +1,108 @@
+"""Who may see and who may act: the join code (viewers), the host PIN (host), and CSRF defences.
+
+- A viewer is anyone whose session cookie carries the tag of the current join code (set by
+  opening the join link once), or a script sending the code in the `X-Join-Code` header.
+- The host is a viewer whose session carries the current PIN epoch (set by signing in with the
+  PIN; a new PIN signs every host out).
+- Every POST must come from the page itself: the `X-CSRF-Token` header must equal the token in
+  the session, the `Origin` (when sent) must be the companion's own, and `Sec-Fetch-Site` (when
+  sent) must be same-origin. The session cookie is SameSite=Strict and HttpOnly.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from flask import current_app, request, session
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Refused(Exception):
+    """An HTTP refusal with a status and a message for the person at the table."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def _ctx() -> Any:
+    return current_app.extensions["skeptics_web"]
+
+
+def is_viewer() -> bool:
+    store = _ctx().store
+    tag = session.get("j")
+    if isinstance(tag, str) and hmac.compare_digest(tag, store.join_tag()):
+        return True
+    code = request.headers.get("X-Join-Code")
+    return bool(code) and store.join_code_matches(code)
+
+
+def is_host() -> bool:
+    store = _ctx().store
+    return is_viewer() and store.pin_set and session.get("h") == store.pin_epoch and bool(session.get("j"))
+
+
+def csrf_token() -> str:
+    token = session.get("c")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(18)
+        session["c"] = token
+    return token
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def check_post() -> None:
+    """Refuse (403) a state-changing request that did not come from the companion's own page."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise Refused(403, f"refused a request sent from another site ({site}); use the companion's own page.")
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        allowed = {_origin(request.host_url)}
+        public = _ctx().settings.public_url
+        if public:
+            allowed.add(_origin(public))
+        if origin.lower() not in allowed:
+            raise Refused(403, f"refused a request from the page at {origin}; only the companion's own page may act.")
+    expected = session.get("c")
+    given = request.headers.get("X-CSRF-Token", "")
+    if not isinstance(expected, str) or not given or not hmac.compare_digest(expected, given):
+        raise Refused(
+            403,
+            "the request lacks this page's security token (X-CSRF-Token); reload the page and try again.",
+        )
+
+
+def viewer_required(fn: F) -> F:
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not is_viewer():
+            raise Refused(403, "open the join link (or enter the join code shown on the companion) to see the game.")
+        return fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def host_required(fn: F) -> F:
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not is_viewer():
+            raise Refused(403, "open the join link (or enter the join code shown on the companion) first.")
+        if not is_host():
+            raise Refused(403, "only the host may do this; sign in with the host PIN on the Host tab.")
+        return fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]

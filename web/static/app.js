@@ -1,0 +1,473 @@
+// The Skeptics companion page: live state over Server-Sent Events, controls for the host.
+// No framework, no build step; every request goes to the companion itself.
+"use strict";
+(() => {
+  const $ = (s) => document.querySelector(s);
+  const $$ = (s) => Array.from(document.querySelectorAll(s));
+  const SVG = "http://www.w3.org/2000/svg";
+  const HANDS = { XII: 0, III: 90, VI: 180, IX: 270 };
+  const FACES = ["eye", "camera", "cobweb", "key", "summon", "blank"];
+  const ICON = { eye: "\u{1F441}", camera: "\u{1F4F7}", cobweb: "\u{1F578}", key: "\u{1F511}", summon: "\u{1F47B}", blank: "\u25A2", timer: "\u23F2", disruption: "\u26A1" };
+  const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], audio: null, wake: null };
+
+  const el = (tag, attrs, text) => {
+    const n = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+    for (const k in attrs || {}) n.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) n.textContent = String(text);
+    return n;
+  };
+  const fill = (node, items) => { node.replaceChildren(...items); };
+  const chip = (text, cls) => el("span", { class: "chip " + (cls || "") }, text);
+  const pct = (p) => (Math.round(p * 1000) / 10).toFixed(1) + " %";
+
+  function toast(msg, bad) {
+    const t = $("#toast");
+    t.textContent = msg;
+    t.className = bad ? "bad" : "";
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 2500);
+  }
+
+  async function api(path, body) {
+    const opts = { credentials: "same-origin", headers: {} };
+    if (body !== undefined) {
+      opts.method = "POST";
+      opts.headers["Content-Type"] = "application/json";
+      opts.headers["X-CSRF-Token"] = app.session ? app.session.csrf : "";
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try { res = await fetch(path, opts); } catch (e) { toast("The companion cannot be reached; check the Wi-Fi.", true); throw e; }
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const err = new Error(data.error || ("HTTP " + res.status));
+      err.status = res.status;
+      throw err;
+    }
+    return data;
+  }
+
+  async function act(path, body, okText) {
+    try {
+      const out = await api(path, body);
+      if (out && out.state) render(out.state);
+      if (okText) toast(okText);
+      return out;
+    } catch (e) {
+      if (e.status) toast(e.message, true);
+      return null;
+    }
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+  function fresher(s) {
+    const cur = app.state;
+    if (!cur) return true;
+    if (s.game_id !== cur.game_id) return true;
+    return (s.last_event_id ?? -1) >= (cur.last_event_id ?? -1);
+  }
+
+  function render(s) {
+    if (!s || !fresher(s)) return;
+    app.state = s;
+    if (s.game_id === null || s.game_id === undefined) { $("#nogame").hidden = false; return; }
+    if (s.last_event_id !== null && s.last_event_id !== undefined) app.lastId = s.last_event_id;
+    $("#nogame").hidden = true;
+    $("#clock-label").textContent = s.clock;
+    $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
+    $("#round").textContent = s.round;
+    $("#hour").textContent = s.hour;
+    $("#player").textContent = (s.current_player ?? 0) + 1;
+    $("#actions").textContent = s.actions_left ?? "–";
+    const g = s.ghost_room;
+    $("#ghost-line").textContent = g === null || g === undefined ? "The ghost is not on the board." : "Ghost in room " + g + roomName(g) + (s.ghost_reason ? " (" + s.ghost_reason.replace("_", " ") + ")" : "");
+    const out = $("#outcome");
+    out.hidden = !s.outcome;
+    out.textContent = s.outcome ? (s.outcome === "won" ? "Won! " : "Lost. ") + (s.outcome_reason || "") : "";
+    out.className = "outcome " + (s.outcome || "");
+
+    fill($("#env"), (s.environment || []).map((c) => {
+      const li = el("li");
+      li.append(el("b", {}, c.name), el("div", { class: "note" }, c.effect || ""), el("div", { class: "dim" }, c.duration || ""));
+      return li;
+    }));
+    if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
+    $("#deck-left").textContent = s.room_deck_left;
+    $("#final-round").hidden = !s.final_round;
+    const reds = new Set(s.red_markers || []);
+    fill($("#rooms-drawn"), (s.rooms_revealed || []).map((r) => chip(r, reds.has(r) ? "red" : "")));
+    $("#unseen-discards").textContent = s.room_cards_discarded_unseen ?? 0;
+    fill($("#rooms-unseen"), (s.rooms_unseen || []).map((r) => chip(r)));
+
+    const ghost = s.ghost || {};
+    $("#ghost-name").textContent = ghost.name || "Ghost";
+    $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
+    fill($("#icon-sets"), (s.icon_sets || []).map((set) => {
+      const li = el("li", { class: set.proven ? "proven" : "" });
+      li.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need), el("div", { class: "note" }, set.text || ""));
+      return li;
+    }));
+    fill($("#evidence"), (s.evidence || []).map((e) => chip(e.symbol, e.matched ? "ok" : "")));
+    if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
+    fill($("#seance"), (s.seance_symbols || []).map((x) => chip(x)));
+    $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_used ? "The séance has been held." : "";
+    $("#summon-dice").textContent = s.summon_dice;
+    $("#timers").textContent = s.timers;
+    $("#clues-revealed").textContent = s.clues_revealed;
+    $("#clues-solved").textContent = s.clues_solved;
+    $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour. " : "") + (s.pull_pending ? "A pull is pending: move the ghost." : "");
+    renderAttempt(s);
+    renderMap();
+    if (s.board && s.board !== app.boardId) loadBoard(s.board);
+    if ((s.history_length ?? 0) !== app.historyLength) { app.historyLength = s.history_length; loadHistory(); }
+    if (app.session && app.session.hardware) loadHardware();
+  }
+
+  function needChips(need) {
+    const span = el("span", { class: "need" });
+    const text = typeof need === "string" ? need : Object.entries(need || {}).map(([k, v]) => k + ":" + v).join(",");
+    for (const part of text.split(",").filter(Boolean)) {
+      const [k, n] = part.split(":");
+      span.append(chip((ICON[k] || "") + " " + k + (n && n !== "1" ? " \u00D7" + n : "")));
+    }
+    return span;
+  }
+
+  function oddsOf(s) {
+    const o = s.odds;
+    if (o === null || o === undefined) return null;
+    if (typeof o === "number") return o;
+    return typeof o.probability === "number" ? o.probability : null;
+  }
+
+  function renderAttempt(s) {
+    const box = $("#attempt");
+    const a = s.attempt;
+    if (!a) { box.textContent = "No roll under way."; return; }
+    const odds = oddsOf(s);
+    fill(box, [
+      el("div", {}, a.action + (a.timer ? " \u00B7 timer" : "") + (a.disruption ? " \u00B7 disruption" : "")),
+      needChips(a.need),
+      el("div", {}, "Dice: " + a.dice + " \u00B7 rolls so far: " + (Array.isArray(a.rolls) ? a.rolls.length : a.rolls)),
+      el("div", {}, "Kept: " + ((a.kept || []).join(", ") || "none")),
+      el("div", { class: "big", id: "odds-now" }, odds === null ? "" : "Odds: " + pct(odds)),
+    ]);
+  }
+
+  function roomName(n) {
+    const b = app.board;
+    const r = b && (b.spaces || b.rooms || []).find((x) => Number(x.number ?? x.id) === Number(n));
+    return r && r.name ? " (" + r.name + ")" : "";
+  }
+
+  // ---- the board map ----------------------------------------------------------------------------
+  async function loadBoard(id) {
+    app.boardId = id;
+    try { app.board = await api("/api/board"); } catch (e) { app.board = null; }
+    renderMap();
+  }
+
+  function posOf(r) {
+    const p = r.pos || r.position || r.grid || [r.x, r.y];
+    return Array.isArray(p) ? { x: Number(p[0]), y: Number(p[1]) } : { x: Number(p.x), y: Number(p.y) };
+  }
+
+  function renderMap() {
+    const svg = $("#map");
+    const b = app.board;
+    const s = app.state;
+    if (!b || !s) return;
+    const rooms = (b.spaces || b.rooms || []).map((r) => ({ n: Number(r.number ?? r.id), name: r.name, p: posOf(r) })).filter((r) => !Number.isNaN(r.p.x));
+    if (!rooms.length) { $("#map-note").textContent = "This board pack has no map positions."; return; }
+    const xs = rooms.map((r) => r.p.x), ys = rooms.map((r) => r.p.y);
+    const minX = Math.min(...xs), minY = Math.min(...ys);
+    const W = Math.max(...xs) - minX + 1, H = Math.max(...ys) - minY + 1;
+    const cell = 40;
+    svg.setAttribute("viewBox", "0 0 " + W * cell + " " + H * cell);
+    const at = {};
+    for (const r of rooms) at[r.n] = { x: (r.p.x - minX) * cell + cell / 2, y: (r.p.y - minY) * cell + cell / 2 };
+    const nodes = [];
+    const links = (b.connections || []).map((c) => ({ ends: c.between || [c.a, c.b], door: c.door, lock: c.lock }))
+      .concat((b.secret_passages || []).map((p) => ({ ends: p, secret: true })));
+    for (const c of links) {
+      const [a, z] = c.ends;
+      if (!at[a] || !at[z]) continue;
+      const kind = c.secret ? "secret" : c.door ? "door" : "open";
+      nodes.push(el("svg:line", { x1: at[a].x, y1: at[a].y, x2: at[z].x, y2: at[z].y, class: "link " + kind }));
+      if (kind === "door") nodes.push(el("svg:rect", { x: (at[a].x + at[z].x) / 2 - 4, y: (at[a].y + at[z].y) / 2 - 4, width: 8, height: 8, class: "door" }));
+    }
+    const reds = new Set(s.red_markers || []);
+    for (const r of rooms) {
+      const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") });
+      g.append(el("svg:rect", { x: -16, y: -13, width: 32, height: 26, rx: 4 }), el("svg:text", { y: 5 }, r.n));
+      const title = el("svg:title", {}, r.n + " " + (r.name || ""));
+      g.append(title);
+      if (reds.has(r.n)) g.append(el("svg:circle", { cx: 12, cy: -9, r: 4, class: "marker" }));
+      nodes.push(g);
+    }
+    if (s.ghost_room && at[s.ghost_room]) {
+      const p = at[s.ghost_room];
+      nodes.push(el("svg:text", { x: p.x, y: p.y - 12, class: "ghost-pawn", id: "ghost-pawn" }, "\u{1F47B}"));
+    }
+    fill(svg, nodes);
+    $("#map-note").textContent = "Red dot: red marker. Dashed: door. Dotted: secret passage.";
+  }
+
+  // ---- history, hardware, tray ---------------------------------------------------------------
+  async function loadHistory() {
+    let items;
+    try { items = await api("/api/history"); } catch (e) { return; }
+    fill($("#history"), items.slice().reverse().map((h) => el("li", {}, "#" + h.seq + " " + h.text + (h.source ? " \u00B7 " + h.source : ""))));
+  }
+
+  async function loadHardware() {
+    try {
+      const hw = await api("/api/hardware");
+      $("#hw-card").hidden = false;
+      $("#hw-angle").textContent = hw.hand_angle === null ? "–" : Math.round(hw.hand_angle) + "\u00B0";
+      $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
+    } catch (e) { /* hardware is optional */ }
+  }
+
+  async function loadTray() {
+    if (!app.session || !app.session.tray) return;
+    try {
+      const t = await api("/api/tray");
+      $("#tray-card").hidden = false;
+      fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.face ? (ICON[d.face] || "") + " " + d.face : (d.value ?? "?")) + (d.kind || d.color ? " \u00B7 " + (d.kind || d.color) : ""))));
+      const img = $("#tray-photo");
+      img.hidden = !t.photo;
+      if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
+    } catch (e) { /* no tray */ }
+  }
+
+  // ---- the Ghost Hour -----------------------------------------------------------------------------
+  function chime() {
+    if (localStorage.getItem("muted") === "1") return;
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      const ctx = app.audio || (app.audio = new Ctx());
+      if (ctx.state === "suspended") ctx.resume().catch(() => {});
+      const t0 = ctx.currentTime;
+      [392, 330, 262, 196].forEach((f, i) => {
+        const o = ctx.createOscillator(), g = ctx.createGain();
+        o.type = "sine"; o.frequency.value = f;
+        g.gain.setValueAtTime(0.0001, t0 + i * 0.6);
+        g.gain.exponentialRampToValueAtTime(0.4, t0 + i * 0.6 + 0.02);
+        g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * 0.6 + 1.5);
+        o.connect(g).connect(ctx.destination);
+        o.start(t0 + i * 0.6); o.stop(t0 + i * 0.6 + 1.6);
+      });
+    } catch (e) { /* audio not allowed yet */ }
+  }
+
+  function ghostHour(ev) {
+    $("#banner-room").textContent = ev.room ? "The ghost appears in room " + ev.room + (ev.room_name ? " \u2013 " + ev.room_name : roomName(ev.room)) : "";
+    $("#banner-env").textContent = ev.environment ? "Environment: " + ev.environment : "";
+    const b = $("#banner");
+    b.hidden = false;
+    b.dataset.eventId = ev.id;
+    app.bannerAt = performance.now();
+    const ua = navigator.userActivation;
+    if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate([400, 150, 400, 150, 800]);
+    chime();
+  }
+
+  function onGameEvent(ev) {
+    if (ev.type === "ghost_hour") ghostHour(ev);
+    else if (ev.type === "undone") {
+      const ids = JSON.stringify(ev);
+      if (!$("#banner").hidden && ids.includes("ghost_hour")) $("#banner").hidden = true;
+      toast("Undone: " + (ev.text || (ev.command && ev.command.name) || "last command"));
+    } else if (ev.type === "game_won") toast("The ghost is proven. You won!");
+    else if (ev.type === "game_lost") toast("Lost: " + (ev.reason || "time ran out"), true);
+  }
+
+  // ---- live updates -------------------------------------------------------------------------------
+  function setConn(ok) { $("#conn").className = "conn " + (ok ? "on" : "off"); }
+
+  function connect() {
+    if (app.es) app.es.close();
+    const q = app.lastId !== null && app.lastId !== undefined ? "?last_event_id=" + app.lastId : "";
+    const es = new EventSource("/api/events" + q);
+    app.es = es;
+    es.onopen = () => { setConn(true); app.lastMsg = Date.now(); };
+    es.addEventListener("state", (m) => { app.lastMsg = Date.now(); render(JSON.parse(m.data)); });
+    es.addEventListener("game", (m) => { app.lastMsg = Date.now(); onGameEvent(JSON.parse(m.data)); });
+    es.addEventListener("nogame", () => { app.lastMsg = Date.now(); $("#nogame").hidden = false; });
+    es.onerror = () => {
+      setConn(false);
+      if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (app.es === es) connect(); }, 3000);
+    };
+  }
+
+  async function poll() {
+    try {
+      const s = await api("/api/state");
+      render(s);
+      app.lastMsg = Date.now();
+    } catch (e) { if (e.status === 409) $("#nogame").hidden = false; }
+  }
+
+  function watchdog() {
+    const quiet = (app.session && app.session.poll_after ? app.session.poll_after : 20) * 1000;
+    if (Date.now() - app.lastMsg > quiet) poll();
+    if (app.es && app.es.readyState === EventSource.CLOSED) connect();
+  }
+
+  // ---- screen wake lock and install --------------------------------------------------------------
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    try { app.wake = await navigator.wakeLock.request("screen"); } catch (e) { app.wake = null; }
+  }
+
+  // ---- host controls ----------------------------------------------------------------------------
+  function showHost() {
+    const s = app.session;
+    const host = !!(s && s.host);
+    $$(".host-only").forEach((n) => { n.hidden = !host; });
+    $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
+    $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
+      s.pin_set ? "Only the host may change the game. Enter the host PIN." : "First start: choose a PIN of 4-12 digits. Whoever knows it may run the game.";
+    $("#pin-form").hidden = host;
+    $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set PIN";
+    $("#join-info").textContent = host && s.join_url ? "Players join with code " + s.join_code + " or the link " + s.join_url : "";
+    document.body.classList.toggle("is-host", host);
+  }
+
+  async function refreshSession() {
+    app.session = await api("/api/session");
+    showHost();
+  }
+
+  function command(name, args) { return act("/api/command", { command: name, args: args || {} }); }
+
+  function parseText(text) {
+    const parts = text.trim().split(/\s+/);
+    const args = {};
+    for (const p of parts.slice(1)) {
+      const i = p.indexOf("=");
+      if (i > 0) args[p.slice(0, i)] = p.slice(i + 1); else args[p] = "true";
+    }
+    return { command: parts[0], args };
+  }
+
+  function formObj(form) {
+    const d = {};
+    for (const [k, v] of new FormData(form).entries()) d[k] = v;
+    return d;
+  }
+
+  // Summon and pull: the companion rolls the team's summon dice (one per solved clue).
+  const rollFor = (kind) => act("/api/roll", { command: kind });
+
+  function bindHost() {
+    $$("[data-cmd]").forEach((b) => b.addEventListener("click", () => command(b.dataset.cmd, b.dataset.args ? JSON.parse(b.dataset.args) : {})));
+    $$("[data-roll]").forEach((b) => b.addEventListener("click", () => rollFor(b.dataset.roll)));
+    const undo = () => act("/api/undo", {}, "Undone.");
+    $("#undo-host").addEventListener("click", undo);
+    $("#undo-btn").addEventListener("click", undo);
+    $("#pin-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const pin = e.target.pin.value;
+      const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
+      const ok = await act(path, { pin });
+      e.target.reset();
+      if (ok) { await refreshSession(); toast("Signed in as host."); }
+    });
+    $("#move-form").addEventListener("submit", (e) => { e.preventDefault(); command("move-ghost", { to: e.target.to.value }); });
+    $("#ghostat-form").addEventListener("submit", (e) => { e.preventDefault(); command("ghost-at", { room: e.target.room.value.trim() }); });
+    $("#prove-form").addEventListener("submit", (e) => { e.preventDefault(); command("prove", { set: e.target.set.value }); });
+    $("#cmd-form").addEventListener("submit", (e) => { e.preventDefault(); const c = parseText(e.target.text.value); command(c.command, c.args); });
+    $("#attempt-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = formObj(e.target);
+      const args = { action: f.action, need: f.need, dice: f.dice };
+      if (f.set) args.set = f.set;
+      if (f.timer) args.timer = "true";
+      if (f.disruption) args.disruption = "true";
+      command("attempt", args);
+    });
+    $("#roll-btn").addEventListener("click", () => act("/api/roll", {}));
+    $("#new-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = formObj(e.target);
+      const s = app.state;
+      const running = s && !s.outcome && s.history_length > 0;
+      if (running && !confirm("Leave the game under way and start a new one?")) return;
+      await act("/api/new-game", { players: Number(f.players), board: f.board, ghost: f.ghost, special_items: Number(f.special_items), physical: !!f.physical, confirm: running }, "New game started.");
+    });
+    const pad = $("#face-pad");
+    for (const f of FACES) {
+      const b = el("button", { type: "button", "data-face": f }, (ICON[f] || "") + " " + f);
+      b.addEventListener("click", () => { app.dice.push(f); showDice(); });
+      pad.append(b);
+    }
+    $("#dice-clear").addEventListener("click", () => { app.dice = []; showDice(); });
+    $("#dice-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (!app.dice.length) { toast("Tap the faces the dice show first.", true); return; }
+      const f = formObj(e.target);
+      const ok = await act("/api/dice", { faces: app.dice, command: f.command, replace: !!f.replace }, "Dice entered.");
+      if (ok) { app.dice = []; showDice(); }
+    });
+  }
+
+  function showDice() { fill($("#dice-entered"), app.dice.map((f) => chip((ICON[f] || "") + " " + f))); }
+
+  async function loadSetupOptions() {
+    try {
+      const o = await api("/api/setup-options");
+      fill($("#new-form").board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
+      fill($("#new-form").ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
+    } catch (e) { /* filled on the next visit */ }
+  }
+
+  // ---- start --------------------------------------------------------------------------------------
+  function showView(name) {
+    $$(".view").forEach((v) => { v.hidden = v.id !== "v-" + name; });
+    $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
+    if (name === "dice") loadTray();
+  }
+
+  async function start() {
+    $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
+    $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
+    const mute = $("#mute");
+    const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "\u{1F515}" : "\u{1F514}"; };
+    mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
+    showMute();
+    $("#odds-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = formObj(e.target);
+      const q = new URLSearchParams({ need: f.need, dice: f.dice, rolls: f.rolls, keep: f.disruption ? "false" : "true" });
+      try { const o = await api("/api/odds?" + q); $("#odds-out").textContent = pct(o.probability); } catch (err) { if (err.status) toast(err.message, true); }
+    });
+    // Audio may only start after a tap: warm it up on the first one.
+    document.addEventListener("pointerdown", () => {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (Ctx && !app.audio) { try { app.audio = new Ctx(); } catch (e) { /* no audio */ } }
+    }, { once: true });
+    try { await refreshSession(); } catch (e) { return; }
+    if (!app.session.viewer) {
+      $("#join").hidden = false;
+      $$(".view").forEach((v) => { v.hidden = true; });
+      $("#tabs").hidden = true;
+      return;
+    }
+    bindHost();
+    loadSetupOptions();
+    connect();
+    setInterval(watchdog, 5000);
+    if (app.session.hardware) setInterval(loadHardware, 10000);
+    keepAwake();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") { keepAwake(); poll(); if (!app.es || app.es.readyState === EventSource.CLOSED) connect(); }
+    });
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();
