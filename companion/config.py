@@ -54,7 +54,7 @@ class WebConfig:
 
     host: str | None = None  # None: 0.0.0.0 on a Pi, 127.0.0.1 in simulation
     port: int = DEFAULT_PORT
-    threads: int = 32  # waitress worker threads; every open event stream holds one
+    threads: int = 48  # waitress worker threads; every open event stream holds one
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -213,7 +213,7 @@ def _only(table: Mapping[str, Any], section: str, keys: tuple[str, ...]) -> None
 def _web(table: Mapping[str, Any]) -> WebConfig:
     host = _host("web.host", table["host"]) if "host" in table else None
     port = _port("web.port", table["port"]) if "port" in table else DEFAULT_PORT
-    threads = _int("web.threads", table["threads"], 4, 256) if "threads" in table else 32
+    threads = _int("web.threads", table["threads"], 4, 256) if "threads" in table else WebConfig.threads
     extra = {k: _deep_copy(v) for k, v in table.items() if k not in ("host", "port", "threads")}
     return WebConfig(host=host, port=port, threads=threads, extra=extra)
 

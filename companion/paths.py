@@ -41,7 +41,12 @@ def user_config_file(env: Mapping[str, str] | None = None) -> Path:
 
 def config_candidates(env: Mapping[str, str] | None = None) -> list[Path]:
     """The implicit configuration files, in the order they are tried."""
-    return [user_config_file(env), SYSTEM_CONFIG]
+    return [user_config_file(env), system_config_file()]
+
+
+def system_config_file() -> Path:
+    """``/etc/skeptics-companion/config.toml`` (read at call time, so tests can point it elsewhere)."""
+    return SYSTEM_CONFIG
 
 
 def default_data_dir(env: Mapping[str, str] | None = None) -> Path:

@@ -315,7 +315,6 @@ class Companion:
         self.tray: Any = None
         self.app: Any = None
         self.server: Any = None
-        self.server_thread: threading.Thread | None = None
         self.host = listen_host(config, sim)
         self.port = config.web.port
         self.urls: list[str] = []
@@ -374,37 +373,21 @@ class Companion:
         pass  # wired when vision/ lands
 
     def _start_web(self) -> None:
-        import waitress
-
         from web import create_app
+        from web.server import ServerThread
 
         self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray)
-        self.server = waitress.create_server(
-            self.app,
-            host=self.host,
-            port=self.port,
-            threads=self.config.web.threads,
-            ident="skeptics-companion",
-            asyncore_use_poll=True,
-            clear_untrusted_proxy_headers=True,
-        )
-        self.port = int(self.server.effective_port)
-        self.server_thread = threading.Thread(target=self._serve_forever, name="waitress", daemon=True)
-        self.server_thread.start()
+        # Binds and listens here: a port in use fails now, before READY=1.
+        self.server = ServerThread(self.app, host=self.host, port=self.port, threads=self.config.web.threads)
+        self.port = self.server.port
         self.urls = page_urls(self.host, self.port, getattr(self.parts.web, "public_url", None))
         self.join_code = self._read_join_code()
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
 
-    def _serve_forever(self) -> None:
-        try:
-            self.server.run()
-        except Exception:
-            log.exception("the web server stopped with an error")
-
     def _read_join_code(self) -> str | None:
-        store = getattr(self.app, "extensions", {}).get("companion_store") if self.app is not None else None
-        code = getattr(store, "join_code", None)
+        context = self.app.extensions.get("skeptics_web") if self.app is not None else None
+        code = getattr(getattr(context, "store", None), "join_code", None)
         return str(code) if code else None
 
     # -- the main loop -------------------------------------------------------------------------
@@ -453,13 +436,13 @@ class Companion:
 
     def server_healthy(self, timeout: float = 5.0) -> bool:
         """The server thread runs and answers a plain HTTP request on the loopback address."""
-        if self.server_thread is None or not self.server_thread.is_alive():
+        if self.server is None:
             return False
         host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
         try:
             conn = http.client.HTTPConnection(host, self.port, timeout=timeout)
             try:
-                conn.request("GET", "/healthz", headers={"User-Agent": "companion-watchdog"})
+                conn.request("GET", "/api/session", headers={"User-Agent": "companion-watchdog"})
                 status = conn.getresponse().status
             finally:
                 conn.close()
@@ -495,17 +478,10 @@ class Companion:
                 log.exception("the camera did not stop cleanly")
 
     def _stop_web(self) -> None:
-        server = self.server
-        if server is None:
+        if self.server is None:
             return
         try:
-            from waitress import wasyncore
-
-            server.task_dispatcher.set_thread_count(0)
-            wasyncore.close_all(server._map)
-            if self.server_thread is not None:
-                self.server_thread.join(timeout=5)
-            server.task_dispatcher.shutdown(timeout=2)
+            self.server.stop()  # ends the event streams, the loop, the connections, the worker threads
             log.info("web server stopped")
         except Exception:
             log.exception("the web server did not stop cleanly")
