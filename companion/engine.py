@@ -1,0 +1,1410 @@
+"""The rules engine of Skeptics: pure, checked, with an explicit history (push/pop) and exact replay.
+
+    from companion.engine import Game, Setup, Command, Outcome
+    from companion.packs import load_packs
+
+    game = Game.new(Setup(players=3, board="asylum", ghost="child", seed=7), load_packs())
+    events = game.push(Command.parse("end-round"))   # BadCommand / IllegalCommand; state unchanged on error
+    game.pop()                                       # undo the last command
+    game.view()                                      # JSON-safe, no secrets
+
+Nothing here does I/O, reads a clock or uses the global random generator: every deck order comes
+from the seed (``random.Random(f"{seed}:setup")``; the n-th environment reshuffle uses
+``random.Random(f"{seed}:env:{n}")``) and every die face is written in the command. A command is
+applied to a copy of the state, which replaces the state only when the whole command went
+through; ``pop`` puts back the state from before the command (a drawn card is back on top of its
+deck). docs/rules-engine.md explains how the rulebook is read, section by section.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
+from companion.errors import BadCommand, DiceError, IllegalCommand
+from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
+
+__all__ = [
+    "Game",
+    "Setup",
+    "Command",
+    "Outcome",
+    "State",
+    "COMMANDS",
+    "CLOCK",
+    "ROOMS_REMOVED",
+    "ACTIONS_PER_TURN",
+]
+
+CLOCK = ("XII", "III", "VI", "IX")  # "Advancing the Clock"
+ROOMS_REMOVED = {1: 0, 2: 2, 3: 8, 4: 11}  # "Setup: Room Deck" and "Variant Rules: 1 Player Game"
+ACTIONS_PER_TURN = 3  # "Player Turn"
+CLUE_TOKENS = 7  # seven clue cards on the board, one clue search token each
+CLUE_CARDS = 16  # "Game Components": 16 Clue Cards
+TIMERS_TO_ADVANCE = 3  # "Red Icons: Timers"
+MAX_SPECIAL_ITEMS = 3  # "Setup: Special Item Deck"
+PULL_SPACES = 2  # "Action 7: Pull Ghost"
+
+ACTION_KINDS = ("move", "pickup", "give", "other")
+ATTEMPT_ACTIONS = ("search", "solve", "prove", "unlock", "barrier", "fire")
+DRAW_ARGS = ("room", "environment", "evidence")
+
+# name -> (required args, optional args, what it does)
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
+        "end-round": ((), (), "the round ends now; the clock advances"),
+        "action": (("kind",), ("free",), "spend one action on a move, pick-up, give or other"),
+        "attempt": (
+            ("action",),
+            ("need", "timer", "disruption", "dice", "set", "door"),
+            "start a keep-and-reroll attempt",
+        ),
+        "roll": (("faces",), ("keep", "free"), "one roll of the attempt under way (one action)"),
+        "summon": ((), ("faces", "success", "free"), "Action 8: Summon (one action)"),
+        "pull": ((), ("faces", "success", "free"), "Action 7: Pull Ghost (one action)"),
+        "move-ghost": (("to",), (), "move the ghost after a successful pull or summon"),
+        "ghost-at": (("room",), (), "host correction: put the ghost in a room, or room=none"),
+        "reveal-clue": ((), (), "a clue search token was revealed"),
+        "solve": ((), (), "a clue card was solved"),
+        "prove": (("set",), (), "an icon set of the ghost card was proven"),
+        "timer": ((), (), "the team receives a timer token"),
+        "seance": ((), ("room",), "declare the séance"),
+        "unlock": (("door",), (), "a door was unlocked"),
+        "discard-environment": (("card",), (), "an environment card that lasts until met ends"),
+    }
+)
+# commands whose own argument is called "room" (so it is not a card drawn in physical mode)
+_OWN_ROOM = ("ghost-at", "seance")
+# ghosts that leave at the end of the round (after the last player's turn)
+_ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the table chose before the first turn ("Setup")."""
+
+    players: int
+    board: str
+    ghost: str
+    special_items: int = 3
+    seed: int | str = 0
+    physical: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "board": self.board,
+            "ghost": self.ghost,
+            "special_items": self.special_items,
+            "seed": self.seed,
+            "physical": self.physical,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        if not isinstance(data, Mapping):
+            raise BadCommand(f"a setup is a JSON object with players, board and ghost, not {data!r}.")
+        allowed = ("players", "board", "ghost", "special_items", "seed", "physical")
+        unknown = [k for k in data if k not in allowed]
+        if unknown:
+            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+        missing = [k for k in ("players", "board", "ghost") if k not in data]
+        if missing:
+            raise BadCommand(f"the setup lacks {', '.join(missing)}; give players (1-4), board and ghost.")
+        return cls(
+            players=data["players"],
+            board=data["board"],
+            ghost=data["ghost"],
+            special_items=data.get("special_items", 3),
+            seed=data.get("seed", 0),
+            physical=data.get("physical", False),
+        )
+
+    def check(self, packs: Packs) -> None:
+        """Raise BadCommand if this setup cannot be played with `packs`."""
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 1 <= self.players <= 4:
+            raise BadCommand(f"Skeptics is played by 1 to 4 players, not {self.players!r}; give players=1..4.")
+        if self.board not in packs.boards:
+            raise BadCommand(f"unknown board {self.board!r}; the boards are: {', '.join(packs.boards)}.")
+        if self.ghost not in packs.ghosts:
+            raise BadCommand(f"unknown ghost {self.ghost!r}; the ghosts are: {', '.join(packs.ghosts)}.")
+        if (
+            not isinstance(self.special_items, int)
+            or isinstance(self.special_items, bool)
+            or not 0 <= self.special_items <= MAX_SPECIAL_ITEMS
+        ):
+            raise BadCommand(
+                f"special_items must be 0 to {MAX_SPECIAL_ITEMS} (Setup: 'Do not use more than three cards'), "
+                f"not {self.special_items!r}."
+            )
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
+            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        if not isinstance(self.physical, bool):
+            raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command, as typed (``Command.parse("summon success=true")``); args stay strings."""
+
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise BadCommand(f"a command name is text, not {self.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        if not isinstance(self.args, Mapping):
+            raise BadCommand(f"command arguments are key=value pairs, not {self.args!r}.")
+        args: dict[str, str] = {}
+        for key, value in self.args.items():
+            if not isinstance(key, str) or not key:
+                raise BadCommand(f"an argument name must be text, not {key!r}.")
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            elif isinstance(value, (list, tuple)):
+                value = ",".join(str(v) for v in value)
+            elif value is None:
+                value = "none"
+            elif not isinstance(value, str):
+                value = str(value)
+            args[key] = value
+        object.__setattr__(self, "args", MappingProxyType(args))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def parse(cls, text: str) -> Command:
+        """``"end-round"``, ``"summon success=true"``, ``"roll faces=eye,eye,blank"``."""
+        if not isinstance(text, str):
+            raise BadCommand(f"a command is text such as 'end-turn', not {text!r}.")
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise BadCommand(f"cannot read the command {text!r} ({exc}); check the quotes.") from None
+        if not words:
+            raise BadCommand(f"the command is empty; the commands are: {', '.join(COMMANDS)}.")
+        name, args = words[0], {}
+        for word in words[1:]:
+            key, sep, value = word.partition("=")
+            if not sep or not key:
+                raise BadCommand(
+                    f"the argument {word!r} of {name!r} is not key=value; write it like success=true."
+                )
+            if key in args:
+                raise BadCommand(f"the argument {key!r} is given twice in {text!r}; give it once.")
+            args[key] = value
+        return cls(name, args)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Command:
+        if not isinstance(data, Mapping) or "name" not in data:
+            raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
+        args = data.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise BadCommand(f"the args of a command are a JSON object of key: value, not {args!r}.")
+        return cls(str(data["name"]), dict(args))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    def __str__(self) -> str:
+        parts = [shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()]
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game ended: ``Outcome("won", ...)`` or ``Outcome("lost", reason)``."""
+
+    result: str  # "won" | "lost"
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"result": self.result, "reason": self.reason}
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.reason}"
+
+
+@dataclass(eq=True)
+class State:
+    """Everything the rules need to know. Lists are copied by `copy()`; values are immutable."""
+
+    current: int = 0
+    actions_left: int = ACTIONS_PER_TURN
+    clock: int = 0  # index into CLOCK
+    round: int = 1
+    hour: int = 0
+    # room deck ("Setup: Room Deck"); virtual: the real order, top card last
+    room_deck: list[int] = field(default_factory=list)
+    room_deck_left: int = 0
+    removed_rooms: list[int] = field(default_factory=list)  # virtual mode only
+    removed_count: int = 0
+    rooms_revealed: list[int] = field(default_factory=list)
+    discarded_unseen: list[int] = field(default_factory=list)  # virtual mode only: secret
+    discarded_unseen_count: int = 0
+    # environment deck: virtual: the order, top card last; physical: the ids that may still be in it
+    env_deck: list[str] = field(default_factory=list)
+    env_discard: list[str] = field(default_factory=list)
+    env_active: list[str] = field(default_factory=list)
+    env_reshuffles: int = 0
+    # evidence tokens: virtual: the face-down order, top last; physical: the symbols not yet flipped
+    evidence_left: list[str] = field(default_factory=list)
+    evidence_flipped: list[str] = field(default_factory=list)
+    clue_cards: list[int] = field(default_factory=list)  # the seven clue cards in play (virtual)
+    clues_revealed: int = 0
+    clues_solved: int = 0
+    timers: int = 0
+    ghost_present: bool = False
+    ghost_room: int | None = None
+    ghost_reason: str | None = None
+    summoner: int | None = None
+    pull_pending: bool = False
+    ghost_mode: bool = False
+    ghost_mode_why: str | None = None
+    seance_declared: bool = False
+    seance_room: int | None = None
+    seance_active: bool = False
+    seance_used: bool = False
+    proven: list[bool] = field(default_factory=list)
+    open_doors: list[str] = field(default_factory=list)
+    attempt: Attempt | None = None
+    attempt_set: int | None = None
+    attempt_door: str | None = None
+    final_round: bool = False
+    outcome: Outcome | None = None
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            d[name] = list(d[name])
+        return new
+
+
+_LIST_FIELDS = tuple(
+    name
+    for name in State.__dataclass_fields__
+    if str(State.__dataclass_fields__[name].type).startswith("list")
+)
+
+
+# -- argument reading ---------------------------------------------------------------------------
+
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+def _bool(cmd: Command, key: str) -> bool:
+    value = cmd.args[key].strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} must be true or false.")
+
+
+def _int(cmd: Command, key: str, low: int, high: int) -> int:
+    text = cmd.args[key].strip()
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadCommand(f"{cmd.name}: {key}={text!r} must be a whole number {low} to {high}.") from None
+    if not low <= value <= high:
+        raise BadCommand(f"{cmd.name}: {key}={value} is out of range; give a whole number {low} to {high}.")
+    return value
+
+
+def _choice(cmd: Command, key: str, choices: Sequence[str]) -> str:
+    value = cmd.args[key].strip().lower()
+    if value not in choices:
+        raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
+    return value
+
+
+def _list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class _Supply:
+    """The cards the host drew from the real decks (physical mode), taken in the order given.
+
+    A draw with nothing left to take records what was needed and goes on with a stand-in, so
+    that one refusal can tell the host every card the command needs.
+    """
+
+    def __init__(self, physical: bool, rooms: list[int], envs: list[str], evidence: list[str]) -> None:
+        self.physical = physical
+        self.rooms = rooms
+        self.envs = envs
+        self.evidence = evidence
+        self.needs: list[tuple[str, str]] = []  # (arg, why)
+
+    def room(self, why: str, possible: Sequence[int]) -> int:
+        if not self.rooms:
+            self.needs.append(("room", why))
+            return possible[0]
+        number = self.rooms.pop(0)
+        if number not in possible:
+            raise IllegalCommand(
+                f"room card {number} cannot be drawn now: it was already drawn and shown. The room cards "
+                f"still possibly in the deck are: {', '.join(map(str, possible))}. Give the number on the card "
+                "you drew."
+            )
+        return number
+
+    def environment(self, why: str, possible: Sequence[str]) -> str:
+        if not self.envs:
+            self.needs.append(("environment", why))
+            return possible[0]
+        card = self.envs.pop(0)
+        if card not in possible:
+            raise IllegalCommand(
+                f"environment card {card!r} is not in the environment deck now (it is in play, in the discard "
+                f"pile or not in this game). The cards that can be drawn are: {', '.join(possible)}."
+            )
+        return card
+
+    def symbol(self, why: str, possible: Sequence[str]) -> str:
+        if not self.evidence:
+            self.needs.append(("evidence", why))
+            return possible[0]
+        symbol = self.evidence.pop(0)
+        if symbol not in possible:
+            raise IllegalCommand(
+                f"evidence token {symbol!r} cannot be flipped now: it was flipped already or is not a symbol. "
+                f"The tokens still face down are: {', '.join(possible)}."
+            )
+        return symbol
+
+    def finish(self, name: str) -> None:
+        if self.needs:
+            counts: dict[str, list[str]] = {}
+            for arg, why in self.needs:
+                counts.setdefault(arg, []).append(why)
+            wanted = []
+            for arg, whys in counts.items():
+                sample = {"room": "N", "environment": "ID", "evidence": "SYMBOL"}[arg]
+                wanted.append(f"{arg}={','.join([sample] * len(whys))} ({'; then '.join(whys)})")
+            raise BadCommand(
+                f"{name}: in physical deck mode the host enters every card drawn from the real decks; this "
+                f"command draws {len(self.needs)} card(s). Add " + " and ".join(wanted) + ", in the order drawn."
+            )
+        left: list[tuple[str, Sequence[object]]] = [
+            ("room", self.rooms),
+            ("environment", self.envs),
+            ("evidence", self.evidence),
+        ]
+        for arg, values in left:
+            if values:
+                raise BadCommand(
+                    f"{name}: {arg}={','.join(str(v) for v in values)} was given but this command draws no "
+                    f"{'more ' if arg == 'room' else ''}{arg} {'token' if arg == 'evidence' else 'card'} for it; "
+                    "leave it out."
+                )
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+class Game:
+    """A game of Skeptics: the setup, the current state and the explicit history of commands."""
+
+    def __init__(self, setup: Setup, packs: Packs, state: State) -> None:
+        self.setup = setup
+        self.packs = packs
+        self.board: Board = packs.boards[setup.board]
+        self.ghost: Ghost = packs.ghosts[setup.ghost]
+        self._state = state
+        self._stack: list[tuple[Command, State]] = []
+
+    # -- building ---------------------------------------------------------------
+    @classmethod
+    def new(cls, setup: Setup, packs: Packs) -> Game:
+        """Set up a game ("Setup"); BadCommand if the setup does not fit the packs."""
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
+        setup.check(packs)
+        rng = random.Random(f"{setup.seed}:setup")
+        s = State()
+        ghost = packs.ghosts[setup.ghost]
+        s.proven = [False] * len(ghost.icon_sets)
+        removed = ROOMS_REMOVED[setup.players]
+        env_ids = list(packs.environment_deck(setup.board))
+        symbols = list(packs.evidence)
+        if setup.physical:
+            s.room_deck = []
+            s.removed_count = removed
+            s.env_deck = sorted(env_ids)
+            s.evidence_left = sorted(symbols)
+        else:
+            deck = list(range(1, ROOM_COUNT + 1))
+            rng.shuffle(deck)
+            s.removed_rooms = sorted(deck[:removed])
+            s.room_deck = deck[removed:]
+            s.removed_count = removed
+            rng.shuffle(env_ids)
+            s.env_deck = env_ids
+            rng.shuffle(symbols)
+            s.evidence_left = symbols
+            s.clue_cards = rng.sample(range(1, CLUE_CARDS + 1), CLUE_TOKENS)
+        s.room_deck_left = ROOM_COUNT - removed
+        return cls(setup, packs, s)
+
+    @classmethod
+    def replay(cls, setup: Setup, packs: Packs, commands: Iterable[Command | Mapping[str, Any] | str]) -> Game:
+        """The game after pushing `commands` one by one (raises like push on the first refused one)."""
+        game = cls.new(setup, packs)
+        for cmd in commands:
+            if isinstance(cmd, str):
+                cmd = Command.parse(cmd)
+            elif not isinstance(cmd, Command):
+                cmd = Command.from_dict(cmd)
+            game.push(cmd)
+        return game
+
+    # -- history ------------------------------------------------------------------
+    def push(self, command: Command | str) -> list[dict[str, Any]]:
+        """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""
+        if isinstance(command, str):
+            command = Command.parse(command)
+        new, events = self._apply(command)
+        self._stack.append((command, self._state))
+        self._state = new
+        return events
+
+    def check(self, command: Command | str) -> None:
+        """Raise BadCommand/IllegalCommand if `command` would be refused now; change nothing."""
+        if isinstance(command, str):
+            command = Command.parse(command)
+        self._apply(command)
+
+    def is_legal(self, command: Command | str) -> bool:
+        try:
+            self.check(command)
+        except (BadCommand, IllegalCommand):
+            return False
+        return True
+
+    def pop(self) -> Command:
+        """Undo the last command and return it; IllegalCommand if there is none."""
+        if not self._stack:
+            raise IllegalCommand("there is nothing to undo: no command has been played in this game yet.")
+        command, state = self._stack.pop()
+        self._state = state
+        return command
+
+    @property
+    def history(self) -> list[Command]:
+        return [command for command, _ in self._stack]
+
+    @property
+    def state(self) -> State:
+        """The current state (read it, do not change it; use push)."""
+        return self._state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._state.outcome
+
+    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
+        if not isinstance(command, Command):
+            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
+        rules = _Rules(self, self._state.copy(), command)
+        rules.run()
+        return rules.s, rules.events
+
+    # -- reading --------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
+        s = self._state
+        board, ghost, packs = self.board, self.ghost, self.packs
+        matched = [sym for sym in s.evidence_flipped if sym in ghost.seance_symbols]
+        view: dict[str, Any] = {
+            "board": board.id,
+            "board_name": board.name,
+            "ghost": {
+                "id": ghost.id,
+                "name": ghost.name,
+                "difficulty": ghost.difficulty,
+                "ability": ghost.ability,
+                "lingering": ghost.lingering,
+            },
+            "players": self.setup.players,
+            "special_items": self.setup.special_items,
+            "physical": self.setup.physical,
+            "current_player": s.current,
+            "actions_left": s.actions_left,
+            "clock": CLOCK[s.clock],
+            "round": s.round,
+            "hour": s.hour,
+            "ghost_room": s.ghost_room if s.ghost_present else None,
+            "ghost_room_name": (
+                board.space_name(s.ghost_room) if s.ghost_present and s.ghost_room is not None else None
+            ),
+            "ghost_present": s.ghost_present,
+            "ghost_reason": s.ghost_reason if s.ghost_present else None,
+            "summoner": s.summoner if s.ghost_present and s.ghost_reason == "summon" else None,
+            "room_deck_left": s.room_deck_left,
+            "rooms_revealed": list(s.rooms_revealed),
+            "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
+            "room_cards_discarded_unseen": s.discarded_unseen_count,
+            "room_cards_removed": s.removed_count,
+            "red_markers": list(s.rooms_revealed),
+            "environment_active": [packs.environment[c].name for c in s.env_active],
+            "environment": [
+                {
+                    "id": c,
+                    "name": packs.environment[c].name,
+                    "effect": packs.environment[c].effect,
+                    "duration": packs.environment[c].duration,
+                }
+                for c in s.env_active
+            ],
+            "environment_deck_left": len(s.env_deck),
+            "environment_discards": len(s.env_discard),
+            "summon_dice": s.clues_solved,
+            "timers": s.timers,
+            "clues_revealed": s.clues_revealed,
+            "clues_solved": s.clues_solved,
+            "clue_cards_revealed": list(s.clue_cards[: s.clues_revealed]),
+            "evidence": [
+                {"symbol": sym, "name": packs.evidence[sym].name, "matched": sym in ghost.seance_symbols}
+                for sym in s.evidence_flipped
+            ],
+            "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
+            "seance_symbols": list(ghost.seance_symbols),
+            "seance_symbols_matched": matched,
+            "icon_sets": [
+                {"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
+                for i, need in enumerate(ghost.icon_sets)
+            ],
+            "ghost_mode": s.ghost_mode,
+            "ghost_mode_why": s.ghost_mode_why,
+            "seance_available": self._seance_ready(),
+            "seance_declared": s.seance_declared,
+            "seance_used": s.seance_used,
+            "seance_active": s.seance_active,
+            "pull_pending": s.pull_pending,
+            "doors_open": list(s.open_doors),
+            "attempt": self._attempt_view(),
+            "final_round": s.final_round,
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+        if s.outcome is not None:
+            view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
+            view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
+        return view
+
+    def _attempt_view(self) -> dict[str, Any] | None:
+        s = self._state
+        if s.attempt is None:
+            return None
+        out = s.attempt.to_dict()
+        out["set"] = s.attempt_set
+        out["door"] = s.attempt_door
+        return out
+
+    def _seance_ready(self) -> bool:
+        s = self._state
+        return (
+            s.outcome is None
+            and not s.seance_used
+            and all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols)
+        )
+
+    def __repr__(self) -> str:
+        s = self._state
+        return (
+            f"<Game {self.setup.board}/{self.setup.ghost} {self.setup.players}p round {s.round} "
+            f"{CLOCK[s.clock]} history {len(self._stack)}>"
+        )
+
+
+# -- the rules ------------------------------------------------------------------------------------
+
+
+class _Rules:
+    """Applies one command to a copy of the state, collecting its events."""
+
+    def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        self.game = game
+        self.setup = game.setup
+        self.board = game.board
+        self.ghost = game.ghost
+        self.packs = game.packs
+        self.s = state
+        self.cmd = cmd
+        self.events: list[dict[str, Any]] = []
+        self.supply = _Supply(self.setup.physical, [], [], [])
+
+    # -- entry --------------------------------------------------------------------
+    def run(self) -> None:
+        cmd = self.cmd
+        spec = COMMANDS.get(cmd.name)
+        if spec is None:
+            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        required, optional, _ = spec
+        own = (*required, *optional)
+        draw_args = [a for a in DRAW_ARGS if not (a == "room" and cmd.name in _OWN_ROOM)]
+        for key in cmd.args:
+            if key in own:
+                continue
+            if key in draw_args:
+                if not self.setup.physical:
+                    raise BadCommand(
+                        f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its own cards. "
+                        "Leave it out."
+                    )
+                continue
+            valid = list(own) + (draw_args if self.setup.physical else [])
+            raise BadCommand(
+                f"{cmd.name}: unknown argument {key!r}; "
+                + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments.")
+            )
+        for key in required:
+            if key not in cmd.args:
+                raise BadCommand(f"{cmd.name}: the argument {key}= is missing; {self._hint(cmd.name)}")
+        if self.setup.physical:
+            self._read_supply(cmd, draw_args)
+        if self.s.outcome is not None:
+            raise IllegalCommand(
+                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
+            )
+        handler = getattr(self, "do_" + cmd.name.replace("-", "_"))
+        handler()
+        self.supply.finish(cmd.name)
+
+    def _hint(self, name: str) -> str:
+        examples = {
+            "action": "e.g. action kind=move (kinds: " + ", ".join(ACTION_KINDS) + ")",
+            "attempt": "e.g. attempt action=search need=eye:2,camera:1 (actions: " + ", ".join(ATTEMPT_ACTIONS) + ")",
+            "roll": "e.g. roll faces=eye,camera,cobweb",
+            "move-ghost": "e.g. move-ghost to=5",
+            "ghost-at": "e.g. ghost-at room=8 or ghost-at room=none",
+            "prove": f"e.g. prove set=1 (sets 1-{len(self.ghost.icon_sets)})",
+            "unlock": "e.g. unlock door=7-8 (doors: " + ", ".join(d.key for d in self.board.doors) + ")",
+            "discard-environment": "e.g. discard-environment card=fire",
+        }
+        return examples.get(name, "see docs/rules-engine.md") + "."
+
+    def _read_supply(self, cmd: Command, draw_args: Sequence[str]) -> None:
+        rooms: list[int] = []
+        if "room" in draw_args and "room" in cmd.args:
+            for part in _list(cmd.args["room"]):
+                try:
+                    number = int(part)
+                except ValueError:
+                    raise BadCommand(
+                        f"{cmd.name}: room={cmd.args['room']!r}: a room card is a number 1 to {ROOM_COUNT}."
+                    ) from None
+                if not 1 <= number <= ROOM_COUNT:
+                    raise BadCommand(f"{cmd.name}: room card {number} does not exist; room cards are 1 to {ROOM_COUNT}.")
+                rooms.append(number)
+        envs = [e.lower() for e in _list(cmd.args.get("environment", ""))]
+        for card in envs:
+            if card not in self.packs.environment:
+                raise BadCommand(
+                    f"{cmd.name}: unknown environment card {card!r}; the cards of this game are: "
+                    f"{', '.join(self.packs.environment_deck(self.setup.board))}."
+                )
+        symbols = [e.lower() for e in _list(cmd.args.get("evidence", ""))]
+        for sym in symbols:
+            if sym not in self.packs.evidence:
+                raise BadCommand(
+                    f"{cmd.name}: unknown evidence symbol {sym!r}; the symbols are: {', '.join(self.packs.evidence)}."
+                )
+        self.supply = _Supply(True, rooms, envs, symbols)
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event: dict[str, Any] = {"type": type_}
+        event.update(data)
+        self.events.append(event)
+
+    def illegal(self, message: str) -> NoReturn:
+        raise IllegalCommand(f"{self.cmd.name}: {message}")
+
+    # -- helpers ------------------------------------------------------------------
+    def free(self) -> bool:
+        return "free" in self.cmd.args and _bool(self.cmd, "free")
+
+    def need_action(self) -> None:
+        if not self.free() and self.s.actions_left <= 0:
+            self.illegal(
+                f"player {self.s.current + 1} has used all {ACTIONS_PER_TURN} actions of this turn "
+                "(Player Turn: up to three actions). End the turn with end-turn, or add free=true if an item "
+                "gives a free action."
+            )
+
+    def spend_action(self, keep_attempt: bool = False) -> None:
+        """One action is used ("Player Turn"); a different action ends the attempt and a pending pull."""
+        self.need_action()
+        if not self.free():
+            self.s.actions_left -= 1
+        if not keep_attempt:
+            self.drop_attempt("another action")
+        self.s.pull_pending = False
+
+    def drop_attempt(self, why: str) -> None:
+        s = self.s
+        if s.attempt is not None:
+            self.emit("attempt_ended", action=s.attempt.action, why=why, kept=[f.value for f in s.attempt.kept])
+            s.attempt = None
+            s.attempt_set = None
+            s.attempt_door = None
+
+    def summon_dice_or_refuse(self, what: str) -> None:
+        if self.s.clues_solved < 1:
+            self.illegal(
+                f"a {what} needs at least one summon die, and the team has none yet ({'Action 8: Summon' if what == 'summon' else 'Action 7: Pull Ghost'}: "
+                "one summon die per solved clue). Solve a clue first."
+            )
+
+    def summon_roll(self, what: str) -> bool:
+        cmd = self.cmd
+        has_faces, has_success = "faces" in cmd.args, "success" in cmd.args
+        if has_faces == has_success:
+            raise BadCommand(
+                f"{what}: give either faces=... (the summon dice rolled, e.g. faces=summon,blank) or "
+                "success=true|false, not " + ("both." if has_faces else "neither.")
+            )
+        if has_success:
+            return _bool(cmd, "success")
+        try:
+            faces = parse_faces(cmd.args["faces"], DieKind.SUMMON)
+        except DiceError as exc:
+            raise BadCommand(f"{what}: {exc}") from None
+        held = self.s.clues_solved
+        allowed = [held]
+        if self.setup.players == 1 and what == "summon" and held + 1 <= 5:
+            allowed.append(held + 1)  # "Variant Rules": the aiding bonus on a summon, to at most five dice
+        if len(faces) not in allowed:
+            raise BadCommand(
+                f"{what}: the team holds {held} summon dice, so give the faces of {' or '.join(map(str, allowed))} "
+                f"dice, not {len(faces)}."
+            )
+        return Face.SUMMON in faces
+
+    def check_ghost_on_board(self, what: str) -> None:
+        if not self.s.ghost_present:
+            self.illegal(
+                f"the ghost is not on the board; {what} only while it is (Action 6: Prove, Action 7: Pull Ghost). "
+                "If it is on the board at the table, set it with ghost-at room=N."
+            )
+
+    def parse_space(self, key: str, allow_none: bool = False) -> int | None:
+        text = self.cmd.args[key].strip().lower()
+        if allow_none and text in ("none", "off", ""):
+            return None
+        if text == "entrance":
+            return ENTRANCE
+        try:
+            number = int(text)
+        except ValueError:
+            raise BadCommand(
+                f"{self.cmd.name}: {key}={self.cmd.args[key]!r} must be a room number 1 to {ROOM_COUNT}"
+                + (", 0 (the Entrance)" if True else "")
+                + (" or none" if allow_none else "")
+                + "."
+            ) from None
+        if not 0 <= number <= ROOM_COUNT:
+            raise BadCommand(
+                f"{self.cmd.name}: {key}={number} is not a space of the {self.board.name}; give 1 to {ROOM_COUNT} "
+                "(rooms) or 0 (the Entrance)."
+            )
+        return number
+
+    def parse_door(self, text: str) -> str:
+        parts = text.replace(" ", "").split("-")
+        try:
+            a, b = (int(p) for p in parts)
+        except ValueError:
+            a = b = -1
+        conn = self.board.connection(min(a, b), max(a, b)) if a >= 0 else None
+        if conn is None or not conn.door:
+            doors = ", ".join(d.key for d in self.board.doors) or "none"
+            raise BadCommand(
+                f"{self.cmd.name}: door={text!r} is not a door of the {self.board.name}; the doors are: {doors}."
+            )
+        return conn.key
+
+    # -- cards --------------------------------------------------------------------
+    def possible_rooms(self) -> list[int]:
+        return [n for n in range(1, ROOM_COUNT + 1) if n not in self.s.rooms_revealed]
+
+    def draw_room(self, reason: str, seen: bool = True) -> int | None:
+        """Draw the top room card: shown (a red marker goes there) or discarded unseen. None if none left."""
+        s = self.s
+        if s.room_deck_left <= 0:
+            self.lose(
+                "no room card is left for the ghost to appear (Game End: Losing: 'If the round expires or "
+                "the Ghost does not appear, the game ends')"
+            )
+            return None
+        number: int | None
+        if self.setup.physical:
+            number = self.supply.room(f"the room card for the {_REASON_TEXT[reason]}", self.possible_rooms()) if seen else None
+        else:
+            number = s.room_deck.pop()
+        s.room_deck_left -= 1
+        if seen:
+            assert number is not None
+            s.rooms_revealed.append(number)
+            self.emit("room_drawn", room=number, name=self.board.space_name(number), reason=reason)
+        else:
+            if number is not None:
+                s.discarded_unseen.append(number)
+            s.discarded_unseen_count += 1
+            self.emit("room_discarded_unseen")
+        if s.room_deck_left == 0 and not s.final_round:
+            s.final_round = True
+            self.emit("final_round", round=s.round)
+        return number
+
+    def draw_environment(self) -> None:
+        """ "Ghost Hour Sequence": an environment card is drawn and played; reshuffle when none are left."""
+        s = self.s
+        for card in list(s.env_active):
+            if self.packs.environment[card].duration == "hour":
+                s.env_active.remove(card)
+                s.env_discard.append(card)
+                self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="hour")
+        if not s.env_deck:
+            if not s.env_discard:
+                self.emit("environment_deck_empty")
+                return
+            s.env_reshuffles += 1
+            pile = sorted(s.env_discard)
+            s.env_discard = []
+            if not self.setup.physical:
+                random.Random(f"{self.setup.seed}:env:{s.env_reshuffles}").shuffle(pile)
+            s.env_deck = pile
+            self.emit("environment_reshuffled", cards=len(pile))
+        if self.setup.physical:
+            card = self.supply.environment("the environment card for the Ghost Hour", s.env_deck)
+            s.env_deck.remove(card)
+        else:
+            card = s.env_deck.pop()
+        info = self.packs.environment[card]
+        self.emit("environment_drawn", card=card, name=info.name, effect=info.effect, duration=info.duration)
+        if info.duration == "instant":
+            s.env_discard.append(card)
+        else:
+            s.env_active.append(card)
+
+    # -- the ghost ------------------------------------------------------------------
+    def appear(self, room: int | None, reason: str) -> None:
+        s = self.s
+        was = s.ghost_room if s.ghost_present else None
+        s.ghost_present = True
+        s.ghost_room = room
+        s.ghost_reason = reason
+        s.summoner = s.current if reason == "summon" else None
+        s.pull_pending = False
+        if reason != "seance" and s.seance_active:
+            s.seance_active = False
+            self.emit("seance_ended", why=reason)
+        data: dict[str, Any] = {"room": room, "reason": reason}
+        if room is not None:
+            data["room_name"] = self.board.space_name(room)
+        if was is not None:
+            data["from"] = was
+        self.emit("ghost_appeared", **data)
+        if reason in ("ghost_hour", "ghost_mode") and self.ghost.closes_doors and room is not None:
+            closed = []
+            for _, conn in self.board.neighbours(room):
+                if conn.door and conn.key in s.open_doors:
+                    s.open_doors.remove(conn.key)
+                    closed.append(conn.key)
+            if closed:
+                self.emit("doors_closed", doors=closed, by=self.ghost.name)
+
+    def disappear(self, why: str) -> None:
+        s = self.s
+        if not s.ghost_present:
+            return
+        self.emit("ghost_disappeared", room=s.ghost_room, why=why)
+        if s.seance_active:
+            s.seance_active = False
+            self.emit("seance_ended", why=why)
+        s.ghost_present = False
+        s.ghost_room = None
+        s.ghost_reason = None
+        s.summoner = None
+        s.pull_pending = False
+
+    def reachable(self, start: int) -> dict[int, int]:
+        """Spaces a pull can move the ghost to, with the steps: up to two through open connections,
+        one through a closed door, never through a secret passage ("Action 7: Pull Ghost")."""
+        out: dict[int, int] = {}
+        for nxt, conn in self.board.neighbours(start):
+            if self.closed(conn.key, conn.door, conn.lock):
+                out.setdefault(nxt, 1)
+                continue
+            out[nxt] = 1
+            for far, conn2 in self.board.neighbours(nxt):
+                if far == start or self.closed(conn2.key, conn2.door, conn2.lock):
+                    continue
+                out.setdefault(far, 2)
+        out.pop(start, None)
+        return out
+
+    def closed(self, key: str, door: bool, lock: bool) -> bool:
+        return door and (lock or key not in self.s.open_doors)
+
+    # -- evidence and ghost mode -----------------------------------------------------
+    def solve_clue(self) -> None:
+        """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols."""
+        s = self.s
+        if s.clues_solved >= s.clues_revealed:
+            self.illegal(
+                f"no revealed clue is waiting to be solved ({s.clues_revealed} revealed, {s.clues_solved} solved). "
+                "A clue card is solved after its clue token was revealed: use reveal-clue first."
+            )
+        s.clues_solved += 1
+        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved)
+        if self.setup.physical:
+            symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
+            s.evidence_left.remove(symbol)
+        else:
+            symbol = s.evidence_left.pop()
+        s.evidence_flipped.append(symbol)
+        matched = symbol in self.ghost.seance_symbols
+        self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
+        if all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols):
+            self.start_ghost_mode("every séance symbol is matched")
+
+    def start_ghost_mode(self, why: str) -> None:
+        """ "Ghost Mode": from now on a room card at every quarter hour, no more summons."""
+        s = self.s
+        if s.ghost_mode:
+            return
+        s.ghost_mode = True
+        s.ghost_mode_why = why
+        self.emit("ghost_mode_started", why=why)
+
+    def prove_set(self, index: int) -> None:
+        s = self.s
+        s.proven[index - 1] = True
+        self.emit("set_proven", index=index, need=self.ghost.icon_sets[index - 1])
+        if all(s.proven):
+            self.win()
+
+    def win(self) -> None:
+        self.s.outcome = Outcome("won", "every icon set on the ghost card is proven (Action 6: Prove)")
+        self.s.pull_pending = False
+        self.drop_attempt("the game is won")
+        self.emit("game_won")
+
+    def lose(self, reason: str) -> None:
+        if self.s.outcome is not None:
+            return
+        self.s.outcome = Outcome("lost", reason)
+        self.s.pull_pending = False
+        self.drop_attempt("the game is lost")
+        self.emit("game_lost", reason=reason)
+
+    # -- time -----------------------------------------------------------------------
+    def end_turn(self) -> None:
+        """The current player's turn ends; after the last player the round ends ("Turn Sequence")."""
+        s = self.s
+        self.drop_attempt("the turn ended")
+        s.pull_pending = False
+        if self.setup.players == 1 and s.ghost_present and s.ghost_reason == "summon":
+            # "Variant Rules: 1 Player Game": a summon ends at the end of the player's turn.
+            self.disappear("the summon ended with the turn")
+        self.emit("turn_ended", player=s.current)
+        if s.current >= self.setup.players - 1:
+            self.end_round()
+        else:
+            s.current += 1
+            s.actions_left = ACTIONS_PER_TURN
+            self.start_turn()
+
+    def start_turn(self) -> None:
+        s = self.s
+        self.emit("turn_started", player=s.current)
+        if s.ghost_present and s.ghost_reason == "summon" and s.summoner == s.current:
+            # "Action 8: Summon": the ghost disappears at the beginning of the summoner's next turn.
+            self.disappear("the summon ended: a full round has passed")
+
+    def end_round(self) -> None:
+        """After the last player's turn (or when the players end the round early)."""
+        s = self.s
+        self.emit("round_ended", round=s.round)
+        if s.ghost_present and s.ghost_reason in _ROUND_GHOSTS:
+            self.disappear("the round ended")
+        if s.final_round:
+            self.lose(
+                "the round in which the last room card was drawn has ended before every icon set was proven "
+                "(Game End: Losing)"
+            )
+            return
+        s.round += 1
+        s.current = 0
+        s.actions_left = ACTIONS_PER_TURN
+        self.advance_clock("round")
+        if s.outcome is None:
+            self.start_turn()
+
+    def advance_clock(self, reason: str) -> None:
+        """ "Advancing the Clock": a quarter hour; the Ghost Hour at XII; Ghost Mode draws otherwise."""
+        s = self.s
+        s.clock = (s.clock + 1) % 4
+        if s.clock == 0:
+            s.hour += 1
+        self.emit("clock_advanced", clock=CLOCK[s.clock], hour=s.hour, reason=reason)
+        seance = s.seance_declared
+        s.seance_declared = False
+        if s.clock == 0:
+            if seance:  # cannot happen through the checks of `seance`; kept for safety
+                s.seance_used = False
+                self.emit("seance_cancelled", why="the Ghost Hour supersedes")
+            self.ghost_hour()
+        elif seance:
+            s.seance_active = True
+            self.emit("seance_started", room=s.seance_room)
+            self.appear(s.seance_room, "seance")
+            s.seance_active = True
+        elif s.ghost_mode:
+            room = self.draw_room("ghost_mode")
+            if room is not None:
+                self.appear(room, "ghost_mode")
+
+    def ghost_hour(self) -> None:
+        """ "Ghost Hour Sequence": the environment card first, then the room card; the ghost appears."""
+        self.draw_environment()
+        room = self.draw_room("ghost_hour")
+        if room is None:
+            return
+        env = [e for e in self.events if e["type"] == "environment_drawn"]
+        self.emit(
+            "ghost_hour",
+            environment=env[-1]["name"] if env else None,
+            room=room,
+            room_name=self.board.space_name(room),
+        )
+        self.appear(room, "ghost_hour")
+
+    def add_timer(self) -> None:
+        """ "Red Icons: Timers": the third token ends the turn and advances the clock; tokens reset."""
+        s = self.s
+        s.timers += 1
+        self.emit("timer_added", timers=s.timers)
+        if s.timers < TIMERS_TO_ADVANCE:
+            return
+        s.timers = 0
+        self.emit("timers_reset")
+        self.drop_attempt("the third timer ended the turn")
+        s.pull_pending = False
+        if s.seance_declared:
+            s.seance_declared = False
+            s.seance_used = False
+            self.emit("seance_cancelled", why="a third timer ends a séance")
+        if s.seance_active:
+            s.seance_active = False
+            self.emit("seance_ended", why="a third timer ends a séance")
+            if s.ghost_present and s.ghost_reason == "seance":
+                self.disappear("a third timer ended the séance")
+        self.advance_clock("timer")
+        if s.outcome is None:
+            self.end_turn()
+
+    # -- commands ----------------------------------------------------------------------
+    def do_end_turn(self) -> None:
+        self.end_turn()
+
+    def do_end_round(self) -> None:
+        s = self.s
+        self.drop_attempt("the round ended")
+        s.pull_pending = False
+        if self.setup.players == 1 and s.ghost_present and s.ghost_reason == "summon":
+            self.disappear("the summon ended with the turn")
+        self.emit("turn_ended", player=s.current)
+        self.end_round()
+
+    def do_action(self) -> None:
+        kind = _choice(self.cmd, "kind", ACTION_KINDS)
+        self.spend_action()
+        self.emit("action", kind=kind, player=self.s.current, actions_left=self.s.actions_left)
+
+    def do_attempt(self) -> None:
+        cmd, s = self.cmd, self.s
+        action = _choice(cmd, "action", ATTEMPT_ACTIONS)
+        dice = _int(cmd, "dice", 1, 7) if "dice" in cmd.args else 3
+        set_index: int | None = None
+        door: str | None = None
+        need = cmd.args.get("need", "").strip()
+        if "set" in cmd.args and action != "prove":
+            raise BadCommand("attempt: set= is only for action=prove.")
+        if "door" in cmd.args and action != "unlock":
+            raise BadCommand("attempt: door= is only for action=unlock.")
+        if action == "prove":
+            if "set" not in cmd.args:
+                raise BadCommand(
+                    f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
+                    "'Players must call the icon set they are proving before any dice are rolled'."
+                )
+            set_index = _int(cmd, "set", 1, len(self.ghost.icon_sets))
+            self.check_ghost_on_board("a prove attempt is made")
+            if s.proven[set_index - 1]:
+                self.illegal(f"icon set {set_index} is already proven; choose another set.")
+            need = need or self.ghost.icon_sets[set_index - 1]
+        elif action == "unlock":
+            if "door" not in cmd.args:
+                raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
+            door = self.parse_door(cmd.args["door"])
+            conn = self.board.door(door)
+            assert conn is not None
+            if not self.closed(conn.key, conn.door, conn.lock):
+                self.illegal(f"door {door} is already open.")
+            need = need or f"key:{conn.keys}"
+        elif action == "solve":
+            if s.clues_solved >= s.clues_revealed:
+                self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
+        elif action == "fire":
+            need = need or "cobweb:1"
+        if not need:
+            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+        if "timer" in cmd.args and _bool(cmd, "timer") and "timer" not in need:
+            need += ",timer"
+        if "disruption" in cmd.args and _bool(cmd, "disruption") and "disruption" not in need:
+            need += ",disruption"
+        if s.actions_left <= 0:
+            self.illegal(
+                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn."
+            )
+        try:
+            attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
+        except DiceError as exc:
+            raise BadCommand(f"attempt: {exc}") from None
+        self.drop_attempt("a new attempt")
+        s.pull_pending = False
+        s.attempt = attempt
+        s.attempt_set = set_index
+        s.attempt_door = door
+        self.emit("attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door)
+
+    def do_roll(self) -> None:
+        cmd, s = self.cmd, self.s
+        attempt = s.attempt
+        if attempt is None:
+            self.illegal("no attempt is under way; start one with attempt action=... need=...")
+        self.need_action()
+        keep: list[str] | None = None
+        if "keep" in cmd.args:
+            text = cmd.args["keep"].strip().lower()
+            keep = [] if text in ("", "none") else _list(text)
+        # the target must still be open before dice are spent on it
+        if attempt.action == "solve" and s.clues_solved >= s.clues_revealed:
+            self.illegal("the clue of this attempt is already solved; start a new attempt.")
+        if attempt.action == "prove":
+            assert s.attempt_set is not None
+            if s.proven[s.attempt_set - 1]:
+                self.illegal(f"icon set {s.attempt_set} is already proven; start a new attempt.")
+            self.check_ghost_on_board("a prove roll is made")
+        try:
+            after, out = attempt.roll(cmd.args["faces"], keep=keep)
+        except DiceError as exc:
+            raise BadCommand(f"roll: {exc}") from None
+        self.spend_action(keep_attempt=True)
+        s.attempt = after
+        self.emit(
+            "rolled",
+            action=attempt.action,
+            faces=[f.value for f in out.faces],
+            kept=[f.value for f in out.kept],
+            success=out.success,
+            actions_left=s.actions_left,
+        )
+        if out.success:
+            set_index, door = s.attempt_set, s.attempt_door
+            s.attempt = None
+            s.attempt_set = None
+            s.attempt_door = None
+            self.emit("attempt_succeeded", action=attempt.action)
+            if attempt.action == "solve":
+                self.solve_clue()
+            elif attempt.action == "prove":
+                assert set_index is not None
+                self.prove_set(set_index)
+            elif attempt.action == "unlock":
+                assert door is not None
+                self.open_door(door)
+        elif out.timer:
+            self.add_timer()
+
+    def do_summon(self) -> None:
+        s = self.s
+        self.need_action()
+        self.summon_dice_or_refuse("summon")
+        if s.clock == 0:
+            self.illegal(
+                "no summon at the Ghost Hour (the clock is at XII; Action 8: Summon: 'not at Ghost Hour'). "
+                "Summon in the rounds at III, VI or IX."
+            )
+        if s.ghost_mode:
+            self.illegal("the ghost is in Ghost Mode: players lose the Summon action for the rest of the game.")
+        if s.room_deck_left <= 0:
+            self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
+        success = self.summon_roll("summon")
+        self.spend_action()
+        self.emit("summon", success=success, player=s.current)
+        if success:
+            room = self.draw_room("summon")
+            assert room is not None
+            self.appear(room, "summon")
+            s.pull_pending = True  # the free pull of the summoning sequence
+        else:
+            self.draw_room("summon", seen=False)
+
+    def do_pull(self) -> None:
+        s = self.s
+        self.need_action()
+        self.summon_dice_or_refuse("pull")
+        self.check_ghost_on_board("a pull is made")
+        if s.ghost_room is None:
+            self.illegal("the ghost's space is not known; set it with ghost-at room=N first.")
+        success = self.summon_roll("pull")
+        self.spend_action()
+        self.emit("pull", success=success, player=s.current)
+        if success:
+            s.pull_pending = True
+        else:
+            self.disappear("the pull failed")
+
+    def do_move_ghost(self) -> None:
+        s = self.s
+        to = self.parse_space("to")
+        assert to is not None
+        if not s.pull_pending:
+            self.illegal(
+                "no pull is pending: the ghost is moved after a successful pull or summon (pull success=true)."
+            )
+        if not s.ghost_present or s.ghost_room is None:
+            self.illegal("the ghost is not on the board.")
+        start = s.ghost_room
+        options = self.reachable(start)
+        if to not in options:
+            where = ", ".join(f"{n} ({self.board.space_name(n)})" for n in sorted(options)) or "nowhere"
+            self.illegal(
+                f"the ghost cannot be pulled from {start} to {to}: a pull moves it up to {PULL_SPACES} spaces "
+                "through connected spaces, only one through a closed door, never through a secret passage "
+                f"(Action 7: Pull Ghost). From {start} it can reach: {where}."
+            )
+        s.ghost_room = to
+        s.pull_pending = False
+        self.emit("ghost_moved", **{"from": start, "to": to, "room_name": self.board.space_name(to)})
+
+    def do_ghost_at(self) -> None:
+        s = self.s
+        room = self.parse_space("room", allow_none=True)
+        if room is None:
+            if not s.ghost_present:
+                self.illegal("the ghost is not on the board already.")
+            self.disappear("the host took it off the board")
+            return
+        if s.ghost_present:
+            start = s.ghost_room
+            s.ghost_room = room
+            self.emit("ghost_moved", **{"from": start, "to": room, "room_name": self.board.space_name(room)})
+        else:
+            self.appear(room, "manual")
+
+    def do_reveal_clue(self) -> None:
+        s = self.s
+        if s.clues_revealed >= CLUE_TOKENS:
+            self.illegal(f"all {CLUE_TOKENS} clue tokens are already revealed.")
+        s.clues_revealed += 1
+        card = s.clue_cards[s.clues_revealed - 1] if s.clue_cards else None
+        self.emit("clue_revealed", count=s.clues_revealed, clue_card=card)
+        if s.clues_revealed == CLUE_TOKENS:
+            self.start_ghost_mode("all seven clue tokens are revealed")
+
+    def do_solve(self) -> None:
+        self.solve_clue()
+
+    def do_prove(self) -> None:
+        s = self.s
+        index = _int(self.cmd, "set", 1, len(self.ghost.icon_sets))
+        self.check_ghost_on_board("a set is proven")
+        if s.proven[index - 1]:
+            self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
+        self.prove_set(index)
+
+    def _unproven(self) -> str:
+        return ", ".join(str(i + 1) for i, p in enumerate(self.s.proven) if not p) or "none"
+
+    def do_timer(self) -> None:
+        self.add_timer()
+
+    def do_seance(self) -> None:
+        s = self.s
+        room = self.parse_space("room") if "room" in self.cmd.args else None
+        if s.seance_used:
+            self.illegal("the séance was already used: it can only be performed once per game (Séance).")
+        missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
+        if missing:
+            self.illegal(
+                f"a séance needs every séance symbol matched first; {len(missing)} of "
+                f"{len(self.ghost.seance_symbols)} are not yet (Séance). Solve more clues."
+            )
+        if s.final_round:
+            self.illegal(
+                "the last room card was drawn: the game ends at the end of this round, so no séance can follow (FAQ)."
+            )
+        if s.clock == 3:
+            self.illegal(
+                "the next quarter hour is the Ghost Hour (XII), and a séance cannot be made during the Ghost Hour "
+                "(Séance). Declare it in the round at XII, III or VI."
+            )
+        s.seance_declared = True
+        s.seance_used = True
+        s.seance_room = room
+        self.emit("seance_declared", room=room, clock=CLOCK[(s.clock + 1) % 4])
+
+    def do_unlock(self) -> None:
+        key = self.parse_door(self.cmd.args["door"])
+        conn = self.board.door(key)
+        assert conn is not None
+        if key in self.s.open_doors:
+            self.illegal(f"door {key} is already open.")
+        self.open_door(key)
+
+    def open_door(self, key: str) -> None:
+        conn = self.board.door(key)
+        assert conn is not None
+        if conn.lock:
+            self.emit("door_unlocked", door=key, relocks=True)
+            return
+        self.s.open_doors.append(key)
+        self.emit("door_unlocked", door=key, relocks=False)
+
+    def do_discard_environment(self) -> None:
+        s = self.s
+        card = self.cmd.args["card"].strip().lower()
+        if card not in self.packs.environment:
+            raise BadCommand(
+                f"discard-environment: unknown card {card!r}; the cards in play are: "
+                f"{', '.join(s.env_active) or 'none'}."
+            )
+        if card not in s.env_active:
+            self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
+        s.env_active.remove(card)
+        s.env_discard.append(card)
+        self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
+
+
+_REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
