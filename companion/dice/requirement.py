@@ -182,15 +182,15 @@ class Requirement:
         return ",".join(parts)
 
     def describe(self) -> str:
-        """Plain words for a phone or the OLED: "2 eyes and a camera (timer)"."""
+        """Plain words for a phone or the OLED: "2 eyes and a camera, with a timer" (parse reads it back)."""
         words = []
         for face, count in self.need:
             name = face.value
             words.append(f"a {name}" if count == 1 and name[0] not in "aeiou" else
                          f"an {name}" if count == 1 else f"{count} {name}s")
         text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-        red = [name for name, on in (("timer", self.timer), ("disruption", self.disruption)) if on]
-        return text + (f" ({', '.join(red)})" if red else "")
+        red = [name for name, on in (("a timer", self.timer), ("disruption", self.disruption)) if on]
+        return text + (f", with {' and '.join(red)}" if red else "")
 
 
 def _icon(value: Face | str, text: str | None = None) -> Face:

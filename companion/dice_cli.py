@@ -1,0 +1,152 @@
+"""`companion odds`: the exact chance of rolling an icon set, from the terminal.
+
+    companion odds "eye:2,camera:1" --dice 3 --rolls 3
+    companion odds "key:3" --rolls 3 --json
+    companion odds "eye:1,camera:1" --action prove --glass --aid
+    companion odds "eye:1,camera:1" --dice 3 --rolls 2 --rolled eye,eye,cobweb
+    companion odds --summon 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from companion.dice import (
+    ACTIONS,
+    MAX_ROLLS,
+    Attempt,
+    DieKind,
+    Requirement,
+    dice_for,
+    parse_faces,
+    success_fraction,
+    summon_fraction,
+)
+from companion.dice.odds import keep_all_fraction
+from companion.errors import CompanionError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion odds",
+        description="Exact odds of rolling an icon set with Skeptics dice, keeping the best dice after each roll.",
+        epilog='Icon sets: "eye:2,camera:1", "key:3", "cobweb:1,timer", "eye:1,camera:1,disruption", '
+        '"2 eyes and a camera". See docs/dice.md.',
+    )
+    parser.add_argument("need", nargs="?", help='the icon set, e.g. "eye:2,camera:1"')
+    parser.add_argument("--dice", type=int, help="dice rolled (default: 3, or worked out from --action and bonuses)")
+    parser.add_argument("--rolls", type=int, default=3, help=f"rolls (actions) available, 1-{MAX_ROLLS} (default 3)")
+    parser.add_argument("--no-keep", action="store_true", help="no dice may be kept (as under Disruption)")
+    parser.add_argument("--action", choices=[a for a in ACTIONS if ACTIONS[a] is not DieKind.SUMMON],
+                        help="work out the dice for this action (with --glass, --aid, --items, --minus)")
+    parser.add_argument("--glass", action="store_true", help="a magnifying glass adds a die (search, solve, prove)")
+    parser.add_argument("--aid", action="store_true", help="aiding adds a die (prove)")
+    parser.add_argument("--items", type=int, default=0, help="dice added by items")
+    parser.add_argument("--minus", type=int, default=0, help="dice taken away first (e.g. Watching Eyes)")
+    parser.add_argument("--rolled", metavar="FACES",
+                        help="faces just rolled (first roll): show which dice to keep, with --rolls counting this roll")
+    parser.add_argument("--summon", type=int, metavar="N", help="chance of a summon or pull with N summon dice")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def _pct(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def report(args: argparse.Namespace) -> dict[str, Any]:
+    """The answer as a JSON-safe dict (the table is printed from it)."""
+    if args.summon is not None:
+        exact = summon_fraction(args.summon)
+        return {"summon_dice": args.summon, "probability": float(exact), "percent": _pct(float(exact)),
+                "fraction": str(exact)}
+    if not args.need:
+        raise CompanionError('give an icon set such as "eye:2,camera:1" (or --summon N); see --help.')
+    req = Requirement.parse(args.need)
+    if args.dice is not None and args.action is not None:
+        raise CompanionError("give either --dice or --action (with its bonuses), not both.")
+    if not 1 <= args.rolls <= MAX_ROLLS:
+        raise CompanionError(f"--rolls must be 1 to {MAX_ROLLS} rolls, not {args.rolls}.")
+    if args.action is not None:
+        if ACTIONS[args.action] is not req.kind:
+            kind = ACTIONS[args.action]
+            raise CompanionError(
+                f"a {args.action} rolls {kind.value} dice, so its icon set must use "
+                f"{', '.join(f.value for f in kind.icons)}; {req} needs {req.kind.value} dice."
+            )
+        dice = dice_for(args.action, glass=args.glass, aid=args.aid, items=args.items, minus=args.minus)
+    elif args.glass or args.aid or args.items or args.minus:
+        raise CompanionError("--glass, --aid, --items and --minus need --action (search, solve, prove ...).")
+    else:
+        dice = 3 if args.dice is None else args.dice
+    keep = not args.no_keep and not req.disruption
+    rows = []
+    for n in range(1, args.rolls + 1):
+        best = success_fraction(req, dice, n, keep)
+        row: dict[str, Any] = {"rolls": n, "probability": float(best), "percent": _pct(float(best)),
+                               "fraction": str(best)}
+        if keep:
+            every = keep_all_fraction(req, dice, n)
+            row["keep_all_probability"] = float(every)
+            row["keep_all_fraction"] = str(every)
+        rows.append(row)
+    result: dict[str, Any] = {
+        "need": str(req), "words": req.describe(), "kind": req.kind.value, "dice": dice, "keep": keep, "rows": rows,
+    }
+    if args.rolled is not None:
+        attempt = Attempt.start(args.action or _any_action(req.kind), req, dice)
+        faces = parse_faces(args.rolled, req.kind)
+        choices = attempt.keep_choices(faces, args.rolls - 1)
+        result["rolled"] = [f.value for f in faces]
+        result["keep_choices"] = [
+            {"keep": [f.value for f in kept], "probability": float(p), "percent": _pct(float(p)), "fraction": str(p)}
+            for kept, p in choices
+        ]
+    return result
+
+
+def _any_action(kind: DieKind) -> str:
+    return next(action for action, k in ACTIONS.items() if k is kind)
+
+
+def render(result: dict[str, Any]) -> str:
+    if "summon_dice" in result:
+        return (f"summon or pull with {result['summon_dice']} summon dice: "
+                f"{result['percent']} ({result['fraction']})")
+    how = "keeping the best dice after each roll" if result["keep"] else "no dice kept (every roll afresh)"
+    lines = [f"{result['need']} ({result['words']}) with {result['dice']} {result['kind']} dice, {how}", ""]
+    header = f"{'rolls':>5}  {'chance':>7}  {'exact':<24}"
+    if result["keep"]:
+        header += "  keeping every counting die"
+    lines.append(header)
+    for row in result["rows"]:
+        line = f"{row['rolls']:>5}  {row['percent']:>7}  {row['fraction']:<24}"
+        if result["keep"]:
+            line += f"  {_pct(row['keep_all_probability']):>7}"
+        lines.append(line)
+    if "keep_choices" in result:
+        lines += ["", f"rolled {', '.join(result['rolled'])}: what to keep"]
+        for choice in result["keep_choices"]:
+            kept = ", ".join(choice["keep"]) or "nothing (reroll all)"
+            lines.append(f"  {choice['percent']:>7}  keep {kept}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        result = report(args)
+    except CompanionError as exc:
+        print(f"companion odds: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
