@@ -20,15 +20,6 @@ import pytest
 from web import create_app
 from web.server import ServerThread
 
-try:  # the real engine; until it lands, a stand-in so the real service and SQLite can run
-    import companion.engine  # noqa: F401
-except ImportError:  # pragma: no cover - removed once the engine is in the tree
-    import sys
-
-    import web_fake_engine
-
-    sys.modules["companion.engine"] = web_fake_engine
-
 JOIN_CODE = "TABLE7"
 HOST_PIN = "4321"
 
@@ -74,7 +65,7 @@ class Client:
         if body is not None:
             data = json.dumps(body).encode()
             hdrs["Content-Type"] = "application/json"
-        if method == "POST":
+        if method != "GET":
             hdrs["Origin"] = f"http://{self.host}:{self.port}"
             if self.csrf:
                 hdrs["X-CSRF-Token"] = self.csrf
@@ -146,6 +137,17 @@ def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, **settin
     app = create_app(service, conf, hardware=hardware, tray=tray)
     server = ServerThread(app, threads=48)
     return Table(service, app, server, data_dir)
+
+
+@pytest.fixture(scope="module")
+def shared_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """One companion for a whole test module (for tests that must leave the game unchanged)."""
+    t = start_table(tmp_path_factory.mktemp("web"))
+    try:
+        yield t
+    finally:
+        t.server.stop()
+        t.service.close()
 
 
 @pytest.fixture

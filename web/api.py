@@ -467,8 +467,3 @@ def tray_photo() -> Response:
     response = Response(data, mimetype=mimetype)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.route("/<path:anything>", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
-def not_found(anything: str) -> Response:
-    raise Refused(404, f"there is no API endpoint /api/{anything}; see docs/web.md for the list.")
