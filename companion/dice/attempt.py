@@ -215,6 +215,7 @@ class Attempt:
             "dice": self.dice,
             "kept": [f.value for f in self.kept],
             "rolls": self.rolls,
+            "timers": self.timers,
             "timer": self.requirement.timer,
             "disruption": self.requirement.disruption,
             "dice_to_roll": self.dice_to_roll,
@@ -228,6 +229,7 @@ class Attempt:
             attempt = cls.start(str(data["action"]), Requirement.parse(str(data["need"])), int(data["dice"]))
             kept = parse_faces(list(data.get("kept", [])), attempt.kind)
             rolls = int(data.get("rolls", 0))
+            timers = int(data.get("timers", 0))
             succeeded = bool(data.get("succeeded", False))
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceError(f"an attempt needs action, need and dice; could not read it ({exc}).") from None
@@ -237,7 +239,9 @@ class Attempt:
             raise DiceError(f"a succeeded attempt must keep the dice that show {attempt.requirement}.")
         if not 0 <= rolls <= MAX_ROLLS or (kept and rolls == 0):
             raise DiceError(f"rolls must be 0 to {MAX_ROLLS} (and at least 1 once dice are kept), not {rolls}.")
-        return replace(attempt, kept=_canonical(kept), rolls=rolls, succeeded=succeeded)
+        if not 0 <= timers <= rolls or (timers and not attempt.requirement.timer):
+            raise DiceError(f"timers must be 0 to the number of failed rolls on a set with a timer, not {timers}.")
+        return replace(attempt, kept=_canonical(kept), rolls=rolls, timers=timers, succeeded=succeeded)
 
 
 _ORDER = {face: i for i, face in enumerate(Face)}
