@@ -1,0 +1,176 @@
+"""One worker for the slow hardware work, in lanes that run side by side.
+
+A job is a function returning a generator that does a little work and then yields the
+time (by the injected clock) at which it wants to go on, or returns None for instant
+work. Jobs in the same lane run one after the other (hand moves queue behind each
+other); jobs in different lanes interleave (the hand sweeps while the OLED flashes).
+
+`run_pending()` runs everything queued in the caller's thread with the injected
+`sleep` (tests, `companion hw test`); `start()` runs a real worker thread that wakes
+for new jobs at once and calls `tick` about every `tick_s` seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from typing import Optional
+
+log = logging.getLogger("hardware")
+
+Steps = Iterator[float]
+Job = Callable[[], Optional[Steps]]
+
+
+class Scheduler:
+    def __init__(
+        self,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        tick: Callable[[], None] | None = None,
+        tick_s: float = 1.0,
+    ) -> None:
+        self._now = now
+        self._sleep = sleep
+        self._tick = tick
+        self.tick_s = tick_s
+        self._cond = threading.Condition()
+        self._lanes: dict[str, deque[tuple[str, Job]]] = {}
+        self._active: dict[str, tuple[str, Steps, float]] = {}  # lane -> (name, steps, due)
+        self._thread: threading.Thread | None = None
+        self._stop = False
+        self._last_tick = now()
+        self.done: list[str] = []  # names of finished jobs, in order (for status and tests)
+
+    # -- submitting (any thread) ----------------------------------------------------------------
+
+    def submit(self, lane: str, job: Job, name: str = "job") -> None:
+        with self._cond:
+            self._lanes.setdefault(lane, deque()).append((name, job))
+            self._cond.notify_all()
+
+    def pending(self) -> int:
+        with self._cond:
+            return sum(len(q) for q in self._lanes.values()) + len(self._active)
+
+    def busy(self, lane: str) -> bool:
+        with self._cond:
+            return lane in self._active or bool(self._lanes.get(lane))
+
+    # -- running --------------------------------------------------------------------------------
+
+    def _start_jobs(self) -> None:
+        """Start the next job of every idle lane (instant jobs finish here)."""
+        while True:
+            with self._cond:
+                ready = [(lane, q.popleft()) for lane, q in self._lanes.items() if q and lane not in self._active]
+            if not ready:
+                return
+            for lane, (name, job) in ready:
+                try:
+                    steps = job()
+                except Exception:
+                    log.exception("hardware job %s failed", name)
+                    steps = None
+                if steps is None:
+                    self.done.append(name)
+                    continue
+                with self._cond:
+                    self._active[lane] = (name, steps, self._now())
+
+    def _advance(self, lane: str) -> None:
+        with self._cond:
+            name, steps, _ = self._active[lane]
+        try:
+            due = next(steps)
+        except StopIteration:
+            with self._cond:
+                del self._active[lane]
+            self.done.append(name)
+            return
+        except Exception:
+            log.exception("hardware job %s failed", name)
+            with self._cond:
+                del self._active[lane]
+            return
+        with self._cond:
+            self._active[lane] = (name, steps, due)
+
+    def _next_due(self) -> tuple[str, float] | None:
+        with self._cond:
+            if not self._active:
+                return None
+            lane = min(self._active, key=lambda k: self._active[k][2])
+            return lane, self._active[lane][2]
+
+    def run_pending(self, max_steps: int = 1_000_000) -> int:
+        """Run every queued job to its end in this thread, waiting with the injected sleep. Returns steps taken."""
+        count = 0
+        while count < max_steps:
+            self._start_jobs()
+            nxt = self._next_due()
+            if nxt is None:
+                return count
+            lane, due = nxt
+            delay = due - self._now()
+            if delay > 0:
+                self._sleep(delay)
+            self._advance(lane)
+            count += 1
+        raise RuntimeError("hardware jobs did not finish")
+
+    def tick(self) -> None:
+        self._last_tick = self._now()
+        if self._tick is not None:
+            try:
+                self._tick()
+            except Exception:
+                log.exception("hardware tick failed")
+
+    def start(self) -> None:
+        """Run a worker thread (real time) until `stop()`."""
+        if self._thread is not None:
+            return
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="hardware", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._start_jobs()
+            with self._cond:
+                if self._stop:
+                    return
+                nxt = self._next_due()
+                now = self._now()
+                wait_tick = self._last_tick + self.tick_s - now
+                wait_job = float("inf") if nxt is None else nxt[1] - now
+                has_new = any(q and lane not in self._active for lane, q in self._lanes.items())
+                if not has_new and min(wait_tick, wait_job) > 0:
+                    self._cond.wait(timeout=min(wait_tick, wait_job))
+                    continue
+            if self._now() - self._last_tick >= self.tick_s:
+                self.tick()
+            nxt = self._next_due()
+            if nxt is not None and nxt[1] <= self._now():
+                self._advance(nxt[0])
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the worker; jobs not finished are dropped (their generators closed)."""
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._thread = None
+        with self._cond:
+            active = list(self._active.values())
+            self._active.clear()
+            self._lanes.clear()
+        for _, steps, _ in active:
+            if isinstance(steps, Generator):
+                steps.close()

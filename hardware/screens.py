@@ -1,0 +1,249 @@
+"""The OLED's screens as pure functions: data in, a 128x64 one-bit PIL image out.
+
+Nothing here touches a device, a clock or a thread, so every screen can be checked
+against a golden PNG. Text uses Pillow's bundled scalable font
+(`ImageFont.load_default(size=...)`, Pillow >= 10.1), which is present on every
+machine that has Pillow. Everything is drawn at least 2 pixels from the edges so the
+burn-in shift never pushes text off the panel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+WHITE, BLACK = 255, 0
+MARGIN = 2
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+CLOCK_ANGLE = {"XII": 0.0, "III": 90.0, "VI": 180.0, "IX": 270.0}
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> Font:
+    return ImageFont.load_default(size=size)
+
+
+def blank(color: int = BLACK) -> Image.Image:
+    return Image.new("1", (WIDTH, HEIGHT), color)
+
+
+_MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
+
+
+def text_width(text: str, size: int) -> float:
+    """Width as drawn on a one-bit image (hinted glyphs are wider than the anti-aliased ones)."""
+    return _MEASURE.textlength(text, font=font(size))
+
+
+def fit(text: str, max_width: float, sizes: tuple[int, ...]) -> tuple[str, int]:
+    """The largest size from `sizes` at which `text` fits; at the smallest, cut it with an ellipsis."""
+    for size in sizes:
+        if text_width(text, size) <= max_width:
+            return text, size
+    size = sizes[-1]
+    while text and text_width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def wrap(text: str, max_width: float, size: int, max_lines: int) -> list[str]:
+    """Greedy word wrap; the last line is cut with an ellipsis when there is more."""
+    words = text.split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if text_width(trial, size) <= max_width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while text_width(line, size) > max_width and len(line) > 1:  # one very long word
+            cut = len(line)
+            while cut > 1 and text_width(line[:cut], size) > max_width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line:
+        lines.append(line)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and text_width(last + "…", size) > max_width:
+            last = last[:-1]
+        lines[-1] = last + "…"
+    return lines
+
+
+def _centered(draw: ImageDraw.ImageDraw, y: int, text: str, size: int, fill: int = WHITE) -> None:
+    x = (WIDTH - text_width(text, size)) / 2
+    draw.text((round(x), y), text, font=font(size), fill=fill)
+
+
+def dial(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, angle: float | None, fill: int = WHITE) -> None:
+    """A small clock face: ring, four ticks (XII bold, it is the Ghost Hour) and the hand."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill)
+    for mark, a in CLOCK_ANGLE.items():
+        rad = math.radians(a)
+        inner = r - (5 if mark == "XII" else 3)
+        x0, y0 = cx + inner * math.sin(rad), cy - inner * math.cos(rad)
+        x1, y1 = cx + r * math.sin(rad), cy - r * math.cos(rad)
+        draw.line((round(x0), round(y0), round(x1), round(y1)), fill=fill, width=3 if mark == "XII" else 1)
+    if angle is not None:
+        rad = math.radians(angle)
+        length = r - 6
+        x1, y1 = cx + length * math.sin(rad), cy - length * math.cos(rad)
+        draw.line((cx, cy, round(x1), round(y1)), fill=fill, width=2)
+    draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=fill)
+
+
+def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) -> Image.Image:
+    """The game at a glance: clock, round, hour, where the ghost is, room cards left, summon dice."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    outcome = state.get("outcome")
+    if outcome in ("won", "lost"):
+        return _outcome_screen(img, draw, state)
+    clock = str(state.get("clock") or "XII")
+    dial(draw, 22, 21, 19, CLOCK_ANGLE.get(clock))
+    label, size = fit(clock, 40, (16, 14, 12))
+    draw.text((round(22 - text_width(label, size) / 2), 44), label, font=font(size), fill=WHITE)
+
+    x, right = 48, WIDTH - MARGIN
+    rnd = state.get("round")
+    hour = state.get("hour")
+    line1 = f"Round {rnd}" if rnd is not None else "Round -"
+    if state.get("final_round"):
+        line1 += " last"
+    text, size = fit(line1, right - x, (13, 12, 11))
+    draw.text((x, 1), text, font=font(size), fill=WHITE)
+    draw.text((x, 16), f"Hour {hour if hour is not None else '-'}", font=font(11), fill=WHITE)
+
+    room = state.get("ghost_room")
+    if room is None:
+        ghost = "Ghost: away"
+    else:
+        ghost = f"Ghost: {room}" + (f" {ghost_room_name}" if ghost_room_name else "")
+    text, size = fit(ghost, right - x, (11, 10, 9))
+    draw.text((x, 31), text, font=font(size), fill=WHITE)
+
+    left = state.get("room_deck_left")
+    dice = state.get("summon_dice")
+    bottom = f"Rooms {left if left is not None else '-'}  Dice {dice if dice is not None else '-'}"
+    text, size = fit(bottom, right - x, (11, 10, 9))
+    draw.text((x, 47), text, font=font(size), fill=WHITE)
+    return img
+
+
+def _outcome_screen(img: Image.Image, draw: ImageDraw.ImageDraw, state: Mapping[str, Any]) -> Image.Image:
+    won = state.get("outcome") == "won"
+    _centered(draw, 2, "PROVEN!" if won else "TIME IS UP", 20 if won else 17)
+    reason = str(state.get("outcome_reason") or ("The ghost is proven." if won else "The ghost wins."))
+    for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 3)):
+        _centered(draw, 28 + 11 * i, line, 10)
+    return img
+
+
+def ghost_hour_screen(event: Mapping[str, Any], inverted: bool = True) -> Image.Image:
+    """The Ghost Hour announcement: large, inverted (white panel, black letters) when `inverted`."""
+    bg, fg = (WHITE, BLACK) if inverted else (BLACK, WHITE)
+    img = blank(bg)
+    draw = ImageDraw.Draw(img)
+    title, size = fit("GHOST HOUR", WIDTH - 2 * MARGIN, (20, 18, 16))
+    _centered(draw, 1, title, size, fg)
+    env = event.get("environment")
+    env_text, env_size = fit(str(env) if env else "No environment", WIDTH - 2 * MARGIN, (15, 13, 11))
+    _centered(draw, 25, env_text, env_size, fg)
+    room = event.get("room")
+    name = event.get("room_name")
+    where = f"Room {room}" + (f" {name}" if name else "") if room is not None else "No room card"
+    where_text, where_size = fit(where, WIDTH - 2 * MARGIN, (15, 13, 11, 10))
+    _centered(draw, 44, where_text, where_size, fg)
+    return img
+
+
+def qr_matrix(data: str) -> list[list[bool]]:
+    """The QR code's modules (no quiet zone), smallest version that holds `data`, medium error correction."""
+    import qrcode
+    from qrcode.constants import ERROR_CORRECT_M
+
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=1, border=0)
+    code.add_data(data)
+    code.make(fit=True)
+    return [list(row) for row in code.get_matrix()]
+
+
+def join_screen(url: str, code: str) -> Image.Image:
+    """A QR code of the phone page's address beside the join code, for phones to join the table."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    matrix = qr_matrix(url)
+    n = len(matrix)
+    scale = max(1, (HEIGHT - 4) // n)  # keep a dark-on-light quiet zone of at least 2 px
+    side = n * scale
+    quiet = (HEIGHT - side) // 2
+    # A QR code reads dark modules on a light field: paint the field white, modules black.
+    draw.rectangle((0, 0, side + 2 * quiet - 1, HEIGHT - 1), fill=WHITE)
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            if dark:
+                x, y = quiet + c * scale, quiet + r * scale
+                draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=BLACK)
+    x = side + 2 * quiet + 3
+    width = WIDTH - MARGIN - x
+    draw.text((x, 1), "Join", font=font(12), fill=WHITE)
+    code_text, code_size = fit(code, width, (20, 18, 16, 14, 12, 10))
+    draw.text((x, 15), code_text, font=font(code_size), fill=WHITE)
+    host = url.split("://", 1)[-1].rstrip("/")
+    name, colon, rest = host.partition(":")
+    for i, line in enumerate([name, colon + rest] if colon else [host]):
+        line, size = fit(line, width, (10, 9))
+        draw.text((x, 40 + 11 * i), line, font=font(size), fill=WHITE)
+    return img
+
+
+def error_screen(title: str, message: str) -> Image.Image:
+    """An inverted title bar and the message, wrapped."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH - 1, 14), fill=WHITE)
+    head, size = fit(title, WIDTH - 2 * MARGIN - 2, (12, 11, 10))
+    draw.text((MARGIN + 1, 1), head, font=font(size), fill=BLACK)
+    for i, line in enumerate(wrap(message, WIDTH - 2 * MARGIN, 10, 4)):
+        draw.text((MARGIN, 17 + 11 * i), line, font=font(10), fill=WHITE)
+    return img
+
+
+def paused_screen(state: Mapping[str, Any] | None = None) -> Image.Image:
+    """Shown when the companion shuts down: the game is saved and waits."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    _centered(draw, 4, "Game paused", 16)
+    if state and state.get("clock") is not None:
+        _centered(draw, 26, f"Clock {state.get('clock')}  Round {state.get('round', '-')}", 11)
+    _centered(draw, 44, "Saved - restart to resume", 10)
+    return img
+
+
+def test_screen(address: int = 0x3C, driver: str = "ssd1306") -> Image.Image:
+    """A pattern that shows dead pixels and the panel's corners, with what is being tested."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=WHITE)
+    for i in range(0, 16, 2):
+        for j in range(0, 16, 2):
+            if (i + j) % 4 == 0:
+                draw.rectangle((WIDTH - 18 + i, 2 + j, WIDTH - 17 + i, 3 + j), fill=WHITE)
+    draw.text((4, 3), "HW TEST", font=font(16), fill=WHITE)
+    draw.text((4, 24), f"{driver} 0x{address:02X}", font=font(11), fill=WHITE)
+    draw.text((4, 40), "128x64 ok if every", font=font(9), fill=WHITE)
+    draw.text((4, 50), "edge line is lit", font=font(9), fill=WHITE)
+    return img

@@ -1,0 +1,404 @@
+"""`hardware.Table`: the clock hand, the OLED, the buttons, the alarm and the voice as one.
+
+The game service calls `show(state)` and `on_events(events, state)` from its own
+thread, gpiozero calls the button callbacks from its threads, and the web server reads
+`hand_angle`, `oled_png()` and `status()` from others. Those calls only record and
+queue; the slow work (sweeps, flashing, beeping) runs in one worker (`Scheduler`)
+with two lanes, "hand" and "screen", so the hand can sweep while the OLED flashes.
+
+With `threaded=False` nothing runs until `run_pending()` (and `tick()`), which is
+how the tests stay deterministic with an injected clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from PIL import Image
+
+from companion.errors import PinError
+from hardware import screens
+from hardware.clock_hand import ClockHand
+from hardware.config import MARK_ANGLE, HardwareConfig
+from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
+from hardware.display import StatusDisplay
+from hardware.factory import describe_display_fault, make_display_device, make_pin_factory, make_servo_output
+from hardware.faults import Part, describe, fault_types
+from hardware.scheduler import Scheduler, Steps
+from hardware.voice import Voice
+
+log = logging.getLogger("hardware")
+
+FLASH_PERIOD_S = 0.5
+Callback = Callable[[], Any]
+
+
+class Table:
+    """The table hardware behind one small interface (see docs/DESIGN.md, "Hardware")."""
+
+    def __init__(
+        self,
+        config: HardwareConfig | None = None,
+        *,
+        sim: bool = False,
+        now: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        threaded: bool = True,
+        pin_factory: Any = None,
+        i2c_bus: Any = None,
+        sysfs_root: str | Path | None = None,
+        lgpio_module: Any = None,
+        voice: Voice | None = None,
+        tick_s: float = 1.0,
+    ) -> None:
+        self.config = config or HardwareConfig()
+        self.sim = sim
+        self._now = now
+        self._sleep = sleep
+        self._lock = threading.RLock()
+        self._faults = fault_types()
+        self._state: dict[str, Any] | None = None
+        self._room_names: dict[int, str] = {}
+        self._hand_queued: str | None = None  # the mark the hand is (or will be) heading for
+        self._last_angle: float = MARK_ANGLE[self.config.servo.park]
+        self._closed = False
+        self.alarms = 0
+        cfg = self.config
+        retry = cfg.retry_s
+
+        self.pin_factory = pin_factory
+        self.pin_factory_error: str | None = None
+        self._own_factory = pin_factory is None
+        if self.pin_factory is None:
+            try:
+                self.pin_factory = make_pin_factory(sim)
+            except self._faults as exc:
+                self.pin_factory_error = (
+                    f"no GPIO library works here ({exc}); install python3-lgpio on the Pi, or run with --sim"
+                )
+                log.warning("%s", self.pin_factory_error)
+
+        # The OLED.
+        self.display = StatusDisplay(cfg.display, now=now)
+
+        def open_display() -> Any:
+            return make_display_device(cfg.display, sim, i2c_bus)
+
+        def close_display(device: Any) -> None:
+            self.display.detach_device()
+
+        self.display_part: Part[Any] = Part(
+            "OLED",
+            open_display if cfg.display.enabled else None,
+            now=now,
+            retry_s=retry,
+            closer=close_display,
+            on_open=self.display.attach,
+            describe_fault=lambda exc: describe_display_fault(exc, cfg.display)
+            if isinstance(exc, OSError) or "luma" in type(exc).__module__
+            else describe(exc),
+            off_reason="off (hardware.display.enabled = false)",
+        )
+
+        # The clock hand.
+        def open_hand() -> ClockHand:
+            if self.pin_factory is None and cfg.servo.backend == "gpiozero":
+                raise PinError(self.pin_factory_error or "no GPIO pin factory")
+            output = make_servo_output(
+                cfg.servo, self.pin_factory, sysfs_root=sysfs_root, lgpio_module=lgpio_module, sim=sim
+            )
+            # The first time, the hand stands on the park mark (where close() left it); after a
+            # fault it stands where it stopped, since an unpowered servo does not move.
+            angle = self._last_angle if self.servo_part.failures else None
+            return ClockHand(output, cfg.servo, now=now, sleep=sleep, angle=angle)
+
+        def hand_back(hand: ClockHand) -> None:
+            with self._lock:
+                self._hand_queued = None
+                state = self._state
+            if state is not None and state.get("clock") in MARK_ANGLE:
+                self._queue_hand(str(state["clock"]))
+
+        self.servo_part: Part[ClockHand] = Part(
+            "clock hand servo", open_hand, now=now, retry_s=retry, closer=lambda h: h.output.close(), on_open=hand_back
+        )
+
+        # Buttons, buzzer, LED.
+        self.controls = Controls(cfg.pins, self.pin_factory, now=now, sleep=sleep, retry_s=retry)
+        self.controls.when_error = lambda what, message: self.show_error(f"Button: {what}", message)
+
+        self.voice = voice or Voice(cfg.voice)
+
+        self.scheduler = Scheduler(now=now, sleep=sleep, tick=self.tick, tick_s=tick_s)
+        self.display_part.open()
+        self.servo_part.open()
+        self.controls.open()
+        if threaded:
+            self.scheduler.start()
+
+    # -- callbacks for the buttons ---------------------------------------------------------------
+
+    @property
+    def when_end_round(self) -> Callback | None:
+        return self.controls.when_end_round
+
+    @when_end_round.setter
+    def when_end_round(self, fn: Callback | None) -> None:
+        self.controls.when_end_round = fn
+
+    @property
+    def when_read_dice(self) -> Callback | None:
+        return self.controls.when_read_dice
+
+    @when_read_dice.setter
+    def when_read_dice(self, fn: Callback | None) -> None:
+        self.controls.when_read_dice = fn
+
+    @property
+    def when_undo(self) -> Callback | None:
+        return self.controls.when_undo
+
+    @when_undo.setter
+    def when_undo(self, fn: Callback | None) -> None:
+        self.controls.when_undo = fn
+
+    # -- what the game tells us (any thread; returns at once) ------------------------------------
+
+    def show(self, state: Mapping[str, Any]) -> None:
+        """Show the game: the OLED's glance screen and the hand on the state's clock."""
+        snapshot = dict(state)
+        with self._lock:
+            self._state = snapshot
+        self.scheduler.submit("screen", lambda: self._show_game(), "show")
+        clock = snapshot.get("clock")
+        if isinstance(clock, str) and clock in MARK_ANGLE:
+            self._queue_hand(clock)
+
+    def on_events(self, events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]) -> None:
+        """A game service listener: react to the events of one command, then show the new state."""
+        for event in events:
+            kind = event.get("type")
+            room, name = event.get("room"), event.get("room_name") or event.get("name")
+            if kind in ("room_drawn", "ghost_hour") and isinstance(room, int) and isinstance(name, str) and name:
+                with self._lock:
+                    self._room_names[room] = name
+            if kind == "clock_advanced" and event.get("clock") in MARK_ANGLE:
+                self._queue_hand(str(event["clock"]))
+            elif kind == "ghost_hour":
+                ev = dict(event)
+                self.scheduler.submit("screen", lambda ev=ev: self._ghost_hour(ev), "ghost_hour")  # type: ignore[misc]
+        self.show(state)
+
+    def show_join(self, url: str, code: str, seconds: float | None = None) -> None:
+        """The join screen (QR code of the phone page and the join code); back to the game after `seconds`."""
+        image = screens.join_screen(url, code)
+        self.scheduler.submit("screen", lambda: self._show_for(image, "join", seconds), "join")
+
+    def show_error(self, title: str, message: str, seconds: float = 8.0) -> None:
+        image = screens.error_screen(title, message)
+        self.scheduler.submit("screen", lambda: self._show_for(image, "error", seconds), "error")
+
+    def show_test_screen(self) -> None:
+        image = screens.test_screen(self.config.display.address, self.config.display.driver)
+        self.scheduler.submit("screen", lambda: self._put(image, "test"), "test screen")
+
+    def move_hand(self, mark: str) -> None:
+        """Queue a sweep to `mark` (for `companion hw test`; the game moves the hand through `show`)."""
+        if mark not in MARK_ANGLE:
+            raise ValueError(f"unknown clock mark {mark!r}")
+        self._queue_hand(mark, force=True)
+
+    def beep(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> None:
+        self.scheduler.submit("alarm", lambda: self._pattern(pattern), "beep")
+
+    # -- what others read (any thread) -----------------------------------------------------------
+
+    @property
+    def hand_angle(self) -> float | None:
+        """Where the hand points, in clock-face degrees (XII = 0, clockwise); None when the servo is missing."""
+        hand = self.servo_part.device
+        return None if hand is None else hand.angle
+
+    @property
+    def hand_mark(self) -> str | None:
+        hand = self.servo_part.device
+        return None if hand is None else hand.mark
+
+    def oled_png(self) -> bytes | None:
+        """The OLED's current frame as PNG bytes (also when the panel is unplugged), or None."""
+        if not self.config.display.enabled:
+            return None
+        return self.display.png()
+
+    def status(self) -> dict[str, Any]:
+        parts = {"servo": self.servo_part.status(), "display": self.display_part.status()}
+        parts.update(self.controls.status())
+        parts["voice"] = self.voice.status()
+        hand = self.servo_part.device
+        return {
+            "sim": self.sim,
+            "parts": parts,
+            "servo_backend": None if hand is None else hand.output.name,
+            "hand_angle": self.hand_angle,
+            "hand_mark": self.hand_mark,
+            "screen": self.display.name,
+            "contrast": self.display.contrast,
+            "dimmed": self.display.is_dimmed,
+            "shift": list(self.display.offset),
+            "alarms": self.alarms,
+            "pending": self.scheduler.pending(),
+        }
+
+    # -- running ---------------------------------------------------------------------------------
+
+    def run_pending(self) -> int:
+        """Run the queued work now in this thread (threaded=False; tests and `hw test`)."""
+        return self.scheduler.run_pending()
+
+    def tick(self) -> None:
+        """Housekeeping: the OLED's burn-in guard, and retrying parts that are missing."""
+        self._display_call(lambda: self.display.tick())
+        self.display_part.ensure()
+        self.servo_part.ensure()
+        self.controls.tick()
+
+    def park(self) -> None:
+        """Sweep the hand to its park mark (queued)."""
+        self._queue_hand(self.config.servo.park, force=True)
+
+    def close(self) -> None:
+        """Stop the worker, show "game paused" (dimmed), park the hand, release every pin."""
+        if self._closed:
+            return
+        self._closed = True
+        self.scheduler.stop()
+        with self._lock:
+            state = self._state
+        self._display_call(lambda: self.display.show(screens.paused_screen(state), "paused"))
+        hand = self.servo_part.device
+        if hand is not None:
+            try:
+                hand.park()
+            except self._faults as exc:
+                log.warning("the clock hand could not park: %s", describe(exc))
+        try:
+            self.controls.close()
+        finally:
+            self.servo_part.close()
+            device = self.display_part.device
+            if device is not None:
+                # Keep the paused screen on the panel, dimmed, after the program ends.
+                self._display_call(lambda: self.display._set_contrast(self.config.display.dim_contrast, True))
+                device.persist = True
+            self.display_part.close()
+            self.voice.close()
+            if self.sim and self._own_factory and self.pin_factory is not None:
+                self.pin_factory.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- the work (worker thread) ----------------------------------------------------------------
+
+    def _queue_hand(self, mark: str, force: bool = False) -> None:
+        with self._lock:
+            if not force and self._hand_queued == mark:
+                return
+            self._hand_queued = mark
+        self.scheduler.submit("hand", lambda: self._sweep(mark), f"hand {mark}")
+
+    def _sweep(self, mark: str) -> Steps | None:
+        if not self.servo_part.ensure():
+            return None
+        hand = self.servo_part.device
+        assert hand is not None
+        if hand.mark == mark and not hand.is_attached:
+            return None
+        return self._guarded_sweep(hand, mark)
+
+    def _guarded_sweep(self, hand: ClockHand, mark: str) -> Iterator[float]:
+        try:
+            yield from hand.sweep(mark)
+        except self._faults as exc:
+            self.servo_part.fail(exc)
+        finally:
+            self._last_angle = hand.angle
+
+    def _display_call(self, fn: Callable[[], Any]) -> None:
+        try:
+            fn()
+        except self._faults as exc:
+            self.display_part.fail(exc)
+
+    def _put(self, image: Image.Image, name: str, wake: bool = True) -> None:
+        self._display_call(lambda: self.display.show(image, name, wake=wake))
+
+    def _game_image(self) -> Image.Image | None:
+        with self._lock:
+            state = self._state
+            names = dict(self._room_names)
+        if state is None:
+            return None
+        room = state.get("ghost_room")
+        return screens.game_screen(state, names.get(room) if isinstance(room, int) else None)
+
+    def _show_game(self) -> None:
+        image = self._game_image()
+        if image is not None:
+            self._put(image, "game", wake=image.tobytes() != (self.display.screen.tobytes() if self.display.screen else b""))
+        with self._lock:
+            state = self._state
+        if state is not None:
+            self.controls.set_outputs(led=state.get("ghost_room") is not None)
+
+    def _show_for(self, image: Image.Image, name: str, seconds: float | None) -> Steps | None:
+        self._put(image, name)
+        if seconds is None:
+            return None
+        return self._then_game(self._now() + seconds)
+
+    def _then_game(self, due: float) -> Iterator[float]:
+        yield due
+        self._show_game()
+
+    def _pattern(self, pattern: tuple[tuple[float, bool, bool], ...]) -> Iterator[float]:
+        t0 = self._now()
+        for start, buzzer, led in timeline(pattern):
+            yield t0 + start
+            self.controls.set_outputs(buzzer, led)
+
+    def _ghost_hour(self, event: dict[str, Any]) -> Iterator[float]:
+        """Voice (background), then the OLED flashing and the buzzer/LED pattern on one timeline."""
+        self.alarms += 1
+        try:
+            self.voice.announce_ghost_hour(event)
+        except Exception:
+            log.exception("the Ghost Hour announcement failed")
+        steps: list[tuple[float, int, Callable[[], None]]] = []
+        flashes = max(1, round(self.config.display.flash_s / FLASH_PERIOD_S))
+        bright = screens.ghost_hour_screen(event, inverted=True)
+        dark = screens.ghost_hour_screen(event, inverted=False)
+        for k in range(flashes):
+            image = bright if k % 2 == 0 else dark
+            steps.append((k * FLASH_PERIOD_S, 0, lambda image=image: self._put(image, "ghost_hour")))  # type: ignore[misc]
+        for start, buzzer, led in timeline(GHOST_HOUR_PATTERN):
+            steps.append((start, 1, lambda b=buzzer, l=led: self.controls.set_outputs(b, l)))  # type: ignore[misc]
+        end = max(flashes * FLASH_PERIOD_S, steps[-1][0])
+        steps.append((end, 2, self._show_game))
+        steps.sort(key=lambda s: (s[0], s[1]))
+        t0 = self._now()
+        for start, _, action in steps:
+            if start > 0:
+                yield t0 + start
+            action()
