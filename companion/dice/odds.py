@@ -80,6 +80,7 @@ def _probability(req: Requirement, dice: int, rolls: int, keep: bool) -> float:
     return float(_fraction(req, dice, rolls, keep and not req.disruption))
 
 
+@lru_cache(maxsize=4096)
 def _fraction(req: Requirement, dice: int, rolls: int, keep: bool) -> Fraction:
     kind = req.kind
     if req.size > dice:
@@ -126,7 +127,9 @@ def odds_table(req: Requirement | str, dice: int, rolls: int = 3, keep: bool = T
 def clear_cache() -> None:
     """Forget every cached answer (benchmarks measure cold times with it)."""
     _probability.cache_clear()
+    _fraction.cache_clear()
     _value.cache_clear()
+    _useful.cache_clear()
     _outcomes.cache_clear()
 
 
@@ -152,6 +155,19 @@ def _outcomes(chances: tuple[Fraction, ...], free: int) -> tuple[tuple[tuple[int
     return tuple(result)
 
 
+@lru_cache(maxsize=None)
+def _useful(
+    chances: tuple[Fraction, ...], missing: tuple[int, ...], free: int
+) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """The outcomes of rolling `free` dice grouped by what counts toward `missing` (icons beyond
+    the count still missing are surplus), with the chance of each group."""
+    groups: dict[tuple[int, ...], Fraction] = {}
+    for counts, chance in _outcomes(chances, free):
+        useful = tuple(min(c, m) for c, m in zip(counts, missing))
+        groups[useful] = groups.get(useful, Fraction(0)) + chance
+    return tuple(groups.items())
+
+
 def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
     """All tuples of `parts` non-negative ints with sum at most `total`."""
     return (c for c in itertools.product(range(total + 1), repeat=parts) if sum(c) <= total)
@@ -169,8 +185,7 @@ def _value(chances: tuple[Fraction, ...], missing: tuple[int, ...], free: int, r
     if rolls == 0 or sum(missing) > free:
         return Fraction(0)
     total = Fraction(0)
-    for counts, chance in _outcomes(chances, free):
-        useful = tuple(min(c, m) for c, m in zip(counts, missing))
+    for useful, chance in _useful(chances, missing, free):
         if useful == missing:
             total += chance
             continue
