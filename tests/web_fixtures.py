@@ -164,3 +164,75 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@dataclass
+class SseMessage:
+    event: str | None
+    id: str | None
+    data: str | None
+    comment: str | None = None
+
+    def json(self) -> Any:
+        return json.loads(self.data or "null")
+
+
+class SseStream:
+    """Reads a real `text/event-stream` response message by message (comments included)."""
+
+    def __init__(self, client: Client, last_event_id: int | None = None, timeout: float = 5.0, query: str = "") -> None:
+        self.conn = http.client.HTTPConnection(client.host, client.port, timeout=timeout)
+        headers = {"Accept": "text/event-stream", "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = str(last_event_id)
+        self.conn.request("GET", "/api/events" + query, headers=headers)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = {k.lower(): v for k, v in self.response.headers.items()}
+
+    def next(self) -> SseMessage:
+        """The next message or comment; raises TimeoutError (socket timeout) if none comes."""
+        fields: dict[str, str] = {}
+        while True:
+            raw = self.response.readline()
+            if not raw:
+                raise EOFError("the event stream ended")
+            line = raw.decode().rstrip("\r\n")
+            if line == "":
+                if fields:
+                    return SseMessage(fields.get("event"), fields.get("id"), fields.get("data"))
+                continue
+            if line.startswith(":"):
+                if not fields:
+                    return SseMessage(None, None, None, comment=line[1:].strip())
+                continue
+            key, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            fields[key] = fields[key] + "\n" + value if key == "data" and key in fields else value
+
+    def next_data(self) -> SseMessage:
+        """The next message that is not a comment or the retry hint."""
+        while True:
+            msg = self.next()
+            if msg.comment is None and (msg.event or msg.data):
+                return msg
+
+    def until(self, predicate: Any, limit: int = 200) -> list[SseMessage]:
+        """Messages up to and including the first for which predicate(msg) is true."""
+        out = []
+        for _ in range(limit):
+            msg = self.next_data()
+            out.append(msg)
+            if predicate(msg):
+                return out
+        raise AssertionError(f"no matching message in {limit}: {out[-3:]}")
+
+    def close(self) -> None:
+        self.response.close()  # the response holds the socket open until it is closed too
+        self.conn.close()
+
+    def __enter__(self) -> SseStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

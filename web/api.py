@@ -208,7 +208,7 @@ def events() -> Response:
         if last < 0:
             raise Refused(400, "Last-Event-ID must not be negative.")
     try:
-        body = _ctx().hub.stream(last)
+        body = _ctx().hub.stream(last, request.environ.get("waitress.client_disconnected"))
     except TooManyStreams as exc:
         raise Refused(503, str(exc)) from None
     response = Response(body, mimetype="text/event-stream")

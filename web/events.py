@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.errors import CompanionError
@@ -64,6 +65,7 @@ class EventHub:
         self._queue_size = queue_size
         self._subs: set[_Subscriber] = set()
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._closed = False
         service.add_listener(self._on_commit)
 
@@ -89,11 +91,20 @@ class EventHub:
                 )
             sub = _Subscriber(self._queue_size)
             self._subs.add(sub)
+            self._changed.notify_all()
             return sub
 
     def unsubscribe(self, sub: _Subscriber) -> None:
         with self._lock:
             self._subs.discard(sub)
+            self._changed.notify_all()
+
+    def wait_streams(self, count: int, timeout: float, at_least: bool = True) -> bool:
+        """Block until at least (or, with at_least=False, at most) `count` streams are open."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: len(self._subs) >= count if at_least else len(self._subs) <= count, timeout
+            )
 
     def close(self) -> None:
         """End every stream now (server shutdown); phones reconnect to the next server."""
@@ -110,13 +121,18 @@ class EventHub:
         except (KeyError, ValueError):
             pass
 
-    def stream(self, last_event_id: int | None) -> Iterator[bytes]:
-        """The body of one SSE response. Subscribes before reading history, so nothing falls between."""
-        sub = self.subscribe()
-        return self._generate(sub, last_event_id)
+    def stream(self, last_event_id: int | None, gone: Callable[[], bool] | None = None) -> Iterator[bytes]:
+        """The body of one SSE response. Subscribes before reading history, so nothing falls between.
 
-    def _generate(self, sub: _Subscriber, last_event_id: int | None) -> Iterator[bytes]:
+        `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
+        it is checked at least once a second, so a closed page frees its slot quickly.
+        """
+        sub = self.subscribe()
+        return self._generate(sub, last_event_id, gone or (lambda: False))
+
+    def _generate(self, sub: _Subscriber, last_event_id: int | None, gone: Callable[[], bool]) -> Iterator[bytes]:
         service = self._service
+        wait = min(1.0, self._heartbeat)
         try:
             yield b"retry: 2000\n\n"
             sent = -1
@@ -132,12 +148,18 @@ class EventHub:
             else:
                 yield format_state(state)
                 sent = max(sent, _state_id(state))
+            quiet_since = time.monotonic()
             while True:
                 try:
-                    item = sub.queue.get(timeout=self._heartbeat)
+                    item = sub.queue.get(timeout=wait)
                 except queue.Empty:
-                    yield b": keep-alive\n\n"
+                    if gone():
+                        return
+                    if time.monotonic() - quiet_since >= self._heartbeat:
+                        yield b": keep-alive\n\n"
+                        quiet_since = time.monotonic()
                     continue
+                quiet_since = time.monotonic()
                 if item is _CLOSE:
                     return
                 if item is _RESYNC:

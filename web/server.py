@@ -23,6 +23,9 @@ def _make_server(app: Flask, host: str, port: int, threads: int) -> Any:
         port=port,
         threads=threads,
         channel_timeout=120,
+        # Keep reading while a request runs, so a phone that hangs up on its event stream is noticed
+        # at once (waitress then offers environ["waitress.client_disconnected"]).
+        channel_request_lookahead=4,
         connection_limit=200,
         ident="skeptics-companion",
         clear_untrusted_proxy_headers=True,
@@ -81,10 +84,10 @@ class ServerThread:
     def stop(self) -> None:
         if self._stopping.is_set():
             return
-        _stop_hub(self.app)
+        _stop_hub(self.app)  # event streams return, freeing their worker threads
+        self._server.task_dispatcher.shutdown(timeout=5)  # the loop still runs, so answers are flushed
         self._stopping.set()
         self._thread.join(timeout=5)
-        self._server.task_dispatcher.shutdown(timeout=5)
 
     def __enter__(self) -> ServerThread:
         return self
