@@ -37,11 +37,11 @@ from typing import Any
 import tomlkit
 
 from companion import paths
-from companion.errors import ConfigError
+from companion.errors import CompanionError, ConfigError
 
 # Sections read here; the others are checked by their part (hardware/, vision/, the dice tray).
-OWN_SECTIONS = ("web", "data", "game", "log")
-PART_SECTIONS = ("hardware", "camera", "tray")
+OWN_SECTIONS = ("web", "data", "game", "log", "camera", "dice")
+PART_SECTIONS = ("hardware", "tray")
 TOP_LEVEL_KEYS = ("sim",)
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -71,6 +71,30 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: the camera above the dice tray."""
+
+    enabled: bool = True
+    # "auto" (the Pi camera, else the first USB camera), "pi", "usb", "usb:N", "/dev/videoN",
+    # "replay:PATH" (photos; a folder, a file or a glob). Simulation replays the bundled samples.
+    source: str = "auto"
+    width: int = 1280
+    height: int = 960
+    interval: float = 0.1  # seconds between frames while watching the tray
+    settle_s: float = 0.5  # the tray must be still this long before the dice are read
+    retry_s: float = 30.0  # seconds between attempts to open a missing camera
+    sim_hold_s: float = 10.0  # simulation: how long each sample photo stays in the tray
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """``[dice]``: how a settled roll becomes a command."""
+
+    auto_roll: bool = True  # a settled roll of the attempt's dice becomes its `roll` command
+    pips: Mapping[str, Mapping[str, list[int]]] = field(default_factory=dict)  # [dice.pips]: PipMap.from_dict
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything `companion serve` needs to start, checked."""
 
@@ -80,6 +104,8 @@ class Config:
     log_level: str = "info"
     web: WebConfig = field(default_factory=WebConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def section(self, name: str) -> dict[str, Any]:
@@ -166,6 +192,8 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
     web = _web(_table(data, "web"))
     data_dir = _data(_table(data, "data"), env)
     game = _game(_table(data, "game"))
+    camera = _camera(_table(data, "camera"))
+    dice = _dice(_table(data, "dice"))
     log = _table(data, "log")
     _only(log, "log", ("level",))
     log_level = _choice("log.level", log.get("level", "info"), LOG_LEVELS)
@@ -190,6 +218,8 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
         log_level=log_level,
         web=web,
         game=game,
+        camera=camera,
+        dice=dice,
         sections=sections,
     )
 
@@ -242,6 +272,51 @@ def _game(table: Mapping[str, Any]) -> GameConfig:
     )
 
 
+def _camera(table: Mapping[str, Any]) -> CameraConfig:
+    _only(table, "camera", tuple(f for f in CameraConfig.__dataclass_fields__))
+    d = CameraConfig()
+    source = table.get("source", d.source)
+    if not isinstance(source, str) or not source.strip():
+        raise ConfigError(
+            f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}"
+        )
+    source = source.strip()
+    if not (source in ("auto", "pi", "usb", "sim") or source.startswith(("usb:", "/dev/", "replay:"))):
+        raise ConfigError(
+            f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}"
+        )
+    if source.startswith("usb:") and not source[4:].isdigit():
+        raise ConfigError(f"camera.source: expected usb:N with a number N (usb:0), got {source!r}")
+    return CameraConfig(
+        enabled=_bool("camera.enabled", table["enabled"]) if "enabled" in table else d.enabled,
+        source=source,
+        width=_int("camera.width", table["width"], 160, 4608) if "width" in table else d.width,
+        height=_int("camera.height", table["height"], 120, 3496) if "height" in table else d.height,
+        interval=_float("camera.interval", table.get("interval", d.interval), 0.0, 5.0),
+        settle_s=_float("camera.settle_s", table.get("settle_s", d.settle_s), 0.0, 10.0),
+        retry_s=_float("camera.retry_s", table.get("retry_s", d.retry_s), 1.0, 3600.0),
+        sim_hold_s=_float("camera.sim_hold_s", table.get("sim_hold_s", d.sim_hold_s), 0.5, 600.0),
+    )
+
+
+def _dice(table: Mapping[str, Any]) -> DiceConfig:
+    _only(table, "dice", ("auto_roll", "pips"))
+    pips = table.get("pips", {})
+    if not isinstance(pips, Mapping):
+        raise ConfigError(f"dice.pips: expected a table per kind of die, like [dice.pips.clue], got {pips!r}")
+    if pips:
+        from companion.dice import PipMap
+
+        try:
+            PipMap.from_dict(pips)
+        except CompanionError as exc:
+            raise ConfigError(f"dice.pips: {exc}") from None
+    return DiceConfig(
+        auto_roll=_bool("dice.auto_roll", table["auto_roll"]) if "auto_roll" in table else True,
+        pips=_deep_copy(pips),
+    )
+
+
 # ---------------------------------------------------------------------------------------------------
 # Values. Each names its key; TOML gives typed values, the environment gives strings.
 
@@ -256,6 +331,14 @@ def _int(key: str, value: Any, low: int, high: int) -> int:
     if not low <= number <= high:
         raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {number}")
     return number
+
+
+def _float(key: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ConfigError(f"{key}: expected a number {low:g}-{high:g}, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{key}: expected a number {low:g}-{high:g}, got {value!r}")
+    return float(value)
 
 
 def _port(key: str, value: Any) -> int:

@@ -236,8 +236,34 @@ def _check_hardware(config: Config) -> Any:
 
 
 def _check_vision(config: Config, sim: bool) -> tuple[Any, Any]:
-    # Filled in when the vision part lands; until then the tables are kept as they are.
-    return config.section("camera"), config.section("tray")
+    """``[tray]`` into the reader's settings and the colour-to-kind mapping; ``[dice.pips]`` into a PipMap."""
+    from companion.dice import PipMap
+    from vision.reader import ReaderSettings
+    from vision.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
+
+    table = config.section("tray")
+    try:
+        settings = ReaderSettings.from_config(table)
+    except ConfigError as exc:
+        raise prefix_error("tray", exc) from None
+    kinds_table = table.get("kinds", DEFAULT_COLOR_KINDS)
+    if not isinstance(kinds_table, Mapping):
+        raise ConfigError(f"tray.kinds: expected a table of colour = kind (blue = \"clue\"), got {kinds_table!r}")
+    for colour, kind in kinds_table.items():
+        try:
+            parse_color_kinds({colour: kind})
+        except CompanionError as exc:
+            raise ConfigError(f"tray.kinds.{colour}: {exc}") from None
+    kinds = parse_color_kinds(kinds_table)
+    pip_map = PipMap.from_dict(config.dice.pips) if config.dice.pips else PipMap.default()
+    return config.camera, TraySettings(reader=settings, kinds=kinds, pip_map=pip_map)
+
+
+@dataclass(frozen=True)
+class TraySettings:
+    reader: Any
+    kinds: Mapping[str, Any]
+    pip_map: Any
 
 
 _WEB_OWN = ("host", "port", "threads")
@@ -285,6 +311,143 @@ def _check_web(config: Config) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------
+# The camera thread
+
+
+class TrayLoop:
+    """The camera above the dice tray, watched in its own thread.
+
+    Frames go into the ``TrayWatcher``; when the dice settle it reads them once and hands the
+    readings to ``on_readings(readings, why)`` (``why`` is "settled", or "button" after
+    ``request_read()``). A missing or unplugged camera is retried every ``retry_s`` seconds; in the
+    meantime the dice are entered on the page. The web page reads ``last_reading()`` and
+    ``annotated_jpeg()``.
+    """
+
+    def __init__(
+        self,
+        camera: Any,
+        tray: TraySettings,
+        *,
+        sim: bool,
+        on_readings: Callable[[list[Any], str], None],
+        monotonic: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        from vision.tray import TrayWatcher
+
+        self.config = camera
+        self.tray = tray
+        self.sim = sim
+        self.on_readings = on_readings
+        self.wall = wall
+        self.watcher = TrayWatcher(
+            tray.reader, when_settled=lambda readings: self._readings(readings, "settled"),
+            now=monotonic, settle_seconds=camera.settle_s,
+        )
+        self.camera: Any = None
+        self.camera_name: str | None = None
+        self.error: str | None = None
+        self.last_at: float | None = None
+        self.frames = 0
+        self._stop = threading.Event()
+        self._read_now = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tray camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def open_camera(self) -> Any:
+        from vision.camera import ReplayCamera, open_camera, sample_paths
+
+        size = (self.config.width, self.config.height)
+        hold = max(1, round(self.config.sim_hold_s / max(self.config.interval, 0.01)))
+        if self.sim and not self.config.source.startswith("replay:"):
+            return ReplayCamera(sample_paths(), repeat=hold)
+        return open_camera(self.config.source, size, repeat=hold)
+
+    def request_read(self) -> None:
+        """Read the dice in the next frame, settled or not (the read-dice button)."""
+        self._read_now.set()
+
+    def _readings(self, readings: list[Any], why: str) -> None:
+        self.last_at = self.wall()
+        self.on_readings(readings, why)
+
+    def _run(self) -> None:
+        from vision.reader import read_dice
+
+        while not self._stop.is_set():
+            if self.camera is None:
+                try:
+                    self.camera = self.open_camera()
+                    self.camera_name = str(getattr(self.camera, "name", type(self.camera).__name__))
+                    self.error = None
+                    log.info("camera: %s", self.camera_name)
+                except Exception as exc:  # CameraError, or a camera library's own
+                    self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+                    log.warning("no camera (%s); trying again in %.0f s", self.error, self.config.retry_s)
+                    self._stop.wait(self.config.retry_s)
+                    continue
+            try:
+                frame = self.camera.read()
+                self.frames += 1
+            except Exception as exc:
+                self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+                log.warning("the camera stopped giving frames (%s); trying again in %.0f s", self.error,
+                            self.config.retry_s)
+                self._close_camera()
+                self._stop.wait(self.config.retry_s)
+                continue
+            try:
+                if self._read_now.is_set():
+                    self._read_now.clear()
+                    readings = read_dice(frame, self.tray.reader)
+                    self.watcher.last_readings, self.watcher.last_frame = readings, frame
+                    self._readings(readings, "button")
+                else:
+                    self.watcher.feed(frame)
+            except CompanionError as exc:
+                self.error = str(exc)
+                log.warning("the dice reader failed: %s", exc)
+            except Exception:
+                log.exception("the dice reader failed")
+            self._stop.wait(self.config.interval)
+
+    def _close_camera(self) -> None:
+        camera, self.camera = self.camera, None
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:
+                log.exception("the camera did not close cleanly")
+
+    # -- for the web page (any thread)
+
+    def last_reading(self) -> dict[str, Any] | None:
+        readings = self.watcher.last_readings
+        if readings is None and self.error is None:
+            return None
+        return {
+            "dice": [reading.to_dict() for reading in readings or []],
+            "at": self.last_at,
+            "camera": self.camera_name,
+            "error": self.error,
+            "settled": self.watcher.is_settled,
+        }
+
+    def annotated_jpeg(self) -> bytes | None:
+        data: bytes | None = self.watcher.annotated_jpeg()
+        return data
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._close_camera()
+
+
+# ---------------------------------------------------------------------------------------------------
 # The companion
 
 
@@ -320,6 +483,10 @@ class Companion:
         self.urls: list[str] = []
         self.join_code: str | None = None
         self.probe_failures = 0
+        self.healthy = True
+        self.watchdog_every: float | None = None
+        self.next_ping = 0.0
+        self.next_probe = 0.0
         self._stopped = False
 
     # -- start ---------------------------------------------------------------------------------
@@ -367,10 +534,35 @@ class Companion:
             raise ConfigError(f"game: {exc}") from None
 
     def _start_hardware(self) -> None:
-        pass  # wired when hardware/ lands
+        from hardware import Table
+
+        try:
+            self.table = Table(self.parts.hardware, sim=self.sim)
+        except CompanionError as exc:
+            log.error("the table hardware cannot start (%s); the phone page runs without it", exc)
+            return
+        found, missing = [], []
+        for name, part in self.table.status().get("parts", {}).items():
+            message = str(part.get("message", part)) if isinstance(part, Mapping) else str(part)
+            ok = part.get("found", True) if isinstance(part, Mapping) else True
+            (found if ok else missing).append(f"{name} ({message})" if message != "ok" else name)
+        log.info("hardware%s: %s", " (simulated)" if self.sim else "", ", ".join(found) or "none found")
+        for item in missing:
+            log.warning("hardware missing: %s", item)
+        # The hand goes back to the game's hour, the OLED shows the game; then every commit updates both.
+        self.table.show(self.service.state())
+        self.service.add_listener(self.table.on_events)
+        self.table.when_end_round = lambda: self.post(self.end_round_pressed)
+        self.table.when_read_dice = lambda: self.post(self.read_dice_pressed)
+        self.table.when_undo = lambda: self.post(self.undo_pressed)
 
     def _start_tray(self) -> None:
-        pass  # wired when vision/ lands
+        if not self.config.camera.enabled:
+            log.info("camera: off (camera.enabled = false); dice are entered on the page")
+            return
+        self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim,
+                             on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
+        self.tray.start()
 
     def _start_web(self) -> None:
         from web import create_app
@@ -384,11 +576,80 @@ class Companion:
         self.join_code = self._read_join_code()
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
+        context = self.app.extensions.get("skeptics_web")
+        if context is not None and self.parts.tray is not None:
+            context._pip_map = self.parts.tray.pip_map  # dice typed as pips on the page use the table's map
+        if self.table is not None and self.join_code and self.urls:
+            self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=60.0)
 
     def _read_join_code(self) -> str | None:
         context = self.app.extensions.get("skeptics_web") if self.app is not None else None
         code = getattr(getattr(context, "store", None), "join_code", None)
         return str(code) if code else None
+
+    # -- what the table does (main thread) ------------------------------------------------------
+
+    def tell(self, title: str, message: str) -> None:
+        """A problem for the people at the table: the log and the OLED (the page shows command errors itself)."""
+        log.warning("%s: %s", title, message)
+        if self.table is not None:
+            self.table.show_error(title, message)
+
+    def end_round_pressed(self) -> None:
+        try:
+            self.service.do("end-round", source="button")
+        except CompanionError as exc:
+            self.tell("End round", str(exc))
+
+    def undo_pressed(self) -> None:
+        try:
+            result = self.service.undo(source="button")
+        except CompanionError as exc:
+            self.tell("Undo", str(exc))
+            return
+        undone = result.events[-1].get("text") if result.events else None
+        log.info("button: undid %s", undone or "the last command")
+
+    def read_dice_pressed(self) -> None:
+        if self.tray is None:
+            self.tell("Read dice", "no camera is set up (camera.enabled = false); enter the dice on the page.")
+            return
+        self.tray.request_read()
+
+    def dice_read(self, readings: list[Any], why: str) -> None:
+        """Dice read in the tray: the roll of the attempt under way, when they are exactly its dice."""
+        from companion.dice import Attempt, action_kind
+        from vision.roll import to_roll
+
+        try:
+            roll = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map)
+        except CompanionError as exc:
+            self.tell("Dice", str(exc))
+            return
+        seen = "; ".join(f"{kind.value}: {', '.join(face.value for face in faces)}" for kind, faces in roll.items())
+        seen = seen or "no dice"
+        state = self.service.state()
+        attempt = state.get("attempt")
+        if not self.config.dice.auto_roll:
+            log.info("dice read (%s): %s; dice.auto_roll is off, so the host enters them", why, seen)
+            return
+        if not attempt:
+            message = f"read {seen}; no attempt is under way, so nothing was rolled"
+            if why == "button":
+                self.tell("Dice", message + ". Start the attempt on the host page first.")
+            else:
+                log.info("dice settled: %s", message)
+            return
+        kind = action_kind(str(attempt["action"]))
+        need = Attempt.from_dict(attempt).dice_to_roll
+        faces = roll.get(kind, ())
+        if len(faces) != need:
+            self.tell("Dice", f"the {attempt['action']} roll needs {need} {kind.value} dice, the tray shows "
+                              f"{len(faces)} ({seen}); roll again, or enter them on the page.")
+            return
+        result = self.service.roll_from_readings(faces, source="tray")
+        log.info("tray: rolled %s for the %s attempt", ", ".join(face.value for face in faces), attempt["action"])
+        del result
 
     # -- the main loop -------------------------------------------------------------------------
 
@@ -402,29 +663,31 @@ class Companion:
 
     def run(self, tick: float = 0.5) -> None:
         """Run jobs until ``request_stop``; feed the watchdog while the loop and the server are healthy."""
-        interval = watchdog_interval()
-        probe_every = min(interval, 10.0) if interval else 10.0
-        next_ping = self.monotonic()
-        next_probe = self.monotonic() + probe_every
-        healthy = True
+        self.watchdog_every = watchdog_interval()
         while not self.stop_event.is_set():
-            wait = max(0.0, min(tick, next_ping - self.monotonic())) if interval else tick
-            try:
-                job = self.inbox.get(timeout=wait)
-            except queue.Empty:
-                job = None
-            if job is not None:
-                self._run_job(job)
-            now = self.monotonic()
-            if now >= next_probe:
-                healthy = self.server_healthy()
-                next_probe = now + probe_every
-            if interval and now >= next_ping:
-                if healthy:
-                    self.notifier.notify("WATCHDOG=1")
-                else:
-                    log.error("the web server does not answer; not feeding the watchdog, so systemd restarts us")
-                next_ping = now + interval
+            wait = tick
+            if self.watchdog_every:
+                wait = max(0.0, min(tick, self.next_ping - self.monotonic()))
+            self.step(wait)
+
+    def step(self, wait: float = 0.0) -> None:
+        """One turn of the main loop: run the next job (waiting up to ``wait`` s for one), then the watchdog."""
+        try:
+            job = self.inbox.get(timeout=wait) if wait > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            job = None
+        if job is not None:
+            self._run_job(job)
+        now = self.monotonic()
+        if now >= self.next_probe:
+            self.healthy = self.server_healthy()
+            self.next_probe = now + min(self.watchdog_every or 10.0, 10.0)
+        if self.watchdog_every and now >= self.next_ping:
+            if self.healthy:
+                self.notifier.notify("WATCHDOG=1")
+            else:
+                log.error("the web server does not answer; the watchdog is not fed, so systemd will restart the companion")
+            self.next_ping = now + self.watchdog_every
 
     def _run_job(self, job: Job) -> None:
         try:
@@ -442,8 +705,10 @@ class Companion:
         try:
             conn = http.client.HTTPConnection(host, self.port, timeout=timeout)
             try:
-                conn.request("GET", "/api/session", headers={"User-Agent": "companion-watchdog"})
-                status = conn.getresponse().status
+                conn.request("GET", "/healthz", headers={"User-Agent": "companion-watchdog"})
+                response = conn.getresponse()
+                response.read()
+                status = response.status
             finally:
                 conn.close()
         except OSError as exc:
@@ -466,7 +731,6 @@ class Companion:
         self._stop_web()
         self._pause_hardware()
         self._close_service()
-        self._close_hardware()
         log.info("stopped")
 
     def _stop_tray(self) -> None:
@@ -487,10 +751,26 @@ class Companion:
             log.exception("the web server did not stop cleanly")
 
     def _pause_hardware(self) -> None:
-        pass  # wired when hardware/ lands
-
-    def _close_hardware(self) -> None:
-        pass  # wired when hardware/ lands
+        """The hand parks, the OLED says the game is paused, the pins are released."""
+        table = self.table
+        if table is None:
+            return
+        if self.service is not None:
+            self.service.remove_listener(table.on_events)
+        try:
+            had_hand = table.hand_angle is not None
+            table.close()
+        except Exception:
+            log.exception("the table hardware did not stop cleanly")
+            return
+        if had_hand:
+            log.info("clock hand parked at %s", table.config.servo.park)
+        else:
+            log.warning("no clock hand to park (the servo is missing)")
+        if table.display.name == "paused":
+            log.info("OLED: game paused")
+        else:
+            log.warning("the OLED could not show that the game is paused (%s)", table.display_part.status())
 
     def _close_service(self) -> None:
         if self.service is None:

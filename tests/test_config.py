@@ -117,12 +117,13 @@ def test_localhost_means_the_loopback_address() -> None:
 
 
 def test_part_sections_are_kept_for_their_parts_and_handed_out_as_copies() -> None:
-    config = parse_config({"hardware": {"servo": {"pin": 12}}, "camera": {"source": "replay"}}, env={})
+    config = parse_config({"hardware": {"servo": {"pin": 12}}, "tray": {"region": [0, 0, 640, 480]}}, env={})
     table = config.section("hardware")
     assert table == {"servo": {"pin": 12}}
     table["servo"]["pin"] = 13
     assert config.section("hardware") == {"servo": {"pin": 12}}
-    assert config.section("tray") == {}
+    assert config.section("tray") == {"region": [0, 0, 640, 480]}
+    assert config.section("camera") == {}  # [camera] is checked here, into config.camera
 
 
 # -- every wrong value names its key --------------------------------------------------------------------
@@ -148,6 +149,16 @@ BAD_VALUES = [
     ({"sim": "maybe"}, "sim: expected true or false"),
     ({"webb": {}}, "webb: unknown key or section"),
     ({"web": 5}, "web: expected a table"),
+    ({"camera": {"source": "webcam"}}, "camera.source: expected auto, pi, usb"),
+    ({"camera": {"source": "usb:left"}}, "camera.source: expected usb:N"),
+    ({"camera": {"interval": "fast"}}, "camera.interval: expected a number 0-5"),
+    ({"camera": {"width": 10}}, "camera.width: expected a whole number 160-4608"),
+    ({"camera": {"enabled": "no thanks"}}, "camera.enabled: expected true or false"),
+    ({"camera": {"fps": 30}}, "camera.fps: unknown key"),
+    ({"dice": {"auto_roll": 1}}, "dice.auto_roll: expected true or false"),
+    ({"dice": {"pips": {"clue": {"eye": [1, 2, 3], "camera": [3, 4], "cobweb": [6]}}}}, "dice.pips: pip 3 of the clue die is mapped twice"),
+    ({"dice": {"pips": {"cloo": {"eye": [1]}}}}, "dice.pips: unknown kind of die 'cloo'"),
+    ({"dice": {"pips": 5}}, "dice.pips: expected a table"),
 ]
 
 

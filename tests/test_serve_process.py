@@ -1,0 +1,269 @@
+"""`companion serve --sim` as a real process: a Ghost Hour over HTTP, SIGKILL and resume, SIGTERM and a clean stop.
+
+Each test starts `python -m companion serve --sim` with its own data directory (COMPANION_DATA_DIR)
+and a free port chosen by the system (`--port 0`; the port is read from the log line that prints
+the page's address). Waiting is polling with a deadline, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+JOIN_CODE = "TABLE7"
+HOST_PIN = "4817"
+START_DEADLINE = 90.0  # OpenCV and the packs load in a few seconds; a busy 2-core CI machine is slower
+
+pytestmark = pytest.mark.slow
+
+
+class Served:
+    """One `companion serve` process and its log file."""
+
+    def __init__(self, tmp: Path, data_dir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+        self.log_path = tmp / f"serve-{time.monotonic_ns()}.log"
+        config = tmp / "config.toml"
+        if not config.exists():
+            config.write_text(
+                f'[web]\njoin_code = "{JOIN_CODE}"\nhost_pin = "{HOST_PIN}"\n\n[hardware.voice]\nquiet = true\n',
+                encoding="utf-8",
+            )
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))}
+        full_env.update({"COMPANION_DATA_DIR": str(data_dir), "PYTHONUNBUFFERED": "1"})
+        full_env.update(env or {})
+        self.log_file = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--sim", "--port", "0", "--config", str(config), *extra],
+            cwd=REPO, env=full_env, stdout=self.log_file, stderr=subprocess.STDOUT,
+        )
+        self.started = time.monotonic()
+        self.base = ""
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait_ready(self, deadline: float = START_DEADLINE) -> str:
+        """Poll the log for the address, then the address for an answer."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"companion serve exited with {self.proc.returncode}:\n{self.log()}")
+            match = re.search(r"phone page: (http://127\.0\.0\.1:\d+)/", self.log())
+            if match:
+                self.base = match.group(1)
+                try:
+                    with urllib.request.urlopen(self.base + "/healthz", timeout=5) as response:
+                        if response.status == 200:
+                            return self.base
+                except (urllib.error.URLError, ConnectionError, socket.timeout):
+                    pass
+            time.sleep(0.05)  # polling for readiness, bounded by the deadline
+        raise AssertionError(f"companion serve did not answer within {deadline} s:\n{self.log()}")
+
+    def stop(self, sig: int, timeout: float = 60.0) -> int:
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=timeout)
+        finally:
+            self.log_file.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        self.log_file.close()
+
+
+class Client:
+    """A phone: a cookie jar, the join link, the CSRF token, the host PIN."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.csrf = ""
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if method == "POST":
+            request.add_header("X-CSRF-Token", self.csrf)
+            request.add_header("Origin", self.base)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                raw = response.read()
+                status = response.status
+                kind = response.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as error:
+            raw, status, kind = error.read(), error.code, error.headers.get("Content-Type", "")
+        return status, json.loads(raw) if "json" in kind else raw
+
+    def join_as_host(self) -> None:
+        status, _ = self.request("GET", f"/join?code={JOIN_CODE}")
+        assert status == 200
+        status, session = self.request("GET", "/api/session")
+        assert status == 200 and session["viewer"] is True
+        self.csrf = session["csrf"]
+        status, body = self.request("POST", "/api/host/login", {"pin": HOST_PIN})
+        assert status == 200 and body == {"host": True}, body
+
+    def command(self, name: str, **args: str) -> dict[str, Any]:
+        status, body = self.request("POST", "/api/command", {"command": name, "args": args})
+        assert status == 200, body
+        return dict(body)
+
+    def state(self) -> dict[str, Any]:
+        status, body = self.request("GET", "/api/state")
+        assert status == 200, body
+        return dict(body)
+
+    def history(self) -> list[dict[str, Any]]:
+        status, body = self.request("GET", "/api/history")
+        assert status == 200, body
+        return list(body)
+
+
+@pytest.fixture
+def served(tmp_path: Path):  # type: ignore[no-untyped-def]
+    started: list[Served] = []
+
+    def start(*extra: str, env: dict[str, str] | None = None) -> Served:
+        companion = Served(tmp_path, tmp_path / "data", *extra, env=env)
+        started.append(companion)
+        return companion
+
+    yield start
+    for companion in started:
+        companion.close()
+
+
+def play_to_the_ghost_hour(client: Client) -> list[dict[str, Any]]:
+    """Rulebook, "Advancing the Clock" and "The Ghost Hour": end rounds until the hand reaches XII again."""
+    events: list[dict[str, Any]] = []
+    for _ in range(8):
+        events += client.command("end-round")["events"]
+        if any(event["type"] == "ghost_hour" for event in events):
+            return events
+    raise AssertionError(f"no Ghost Hour after 8 rounds: {[e['type'] for e in events]}")
+
+
+def test_a_ghost_hour_survives_sigkill(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    first = served()
+    client = Client(first.wait_ready())
+    assert "simulat" in first.log().lower()
+    assert f"join code {JOIN_CODE}" in first.log()
+    client.join_as_host()
+    start_state = client.state()
+    assert start_state["game_id"] is not None  # a first game was made so the page shows something
+    events = play_to_the_ghost_hour(client)
+    ghost_hour = next(event for event in events if event["type"] == "ghost_hour")
+    before = client.state()
+    assert before["hour"] == 1 and before["clock"] == "XII"
+    assert before["ghost_room"] == ghost_hour["room"]
+    history = client.history()
+    assert [entry["text"] for entry in history] == ["end-round"] * len(history)
+
+    first.proc.kill()  # no goodbye: a power cut
+    assert first.proc.wait(timeout=30) == -signal.SIGKILL
+    first.log_file.close()
+
+    second = served()
+    again = Client(second.wait_ready())
+    again.join_as_host()
+    assert "resumed game" in second.log()
+    assert again.state() == before
+    assert again.history() == history
+
+
+def test_sigterm_parks_pauses_and_closes_the_history(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    companion = served()
+    client = Client(companion.wait_ready())
+    client.join_as_host()
+    client.command("end-round")
+    commands = client.state()["history_length"]
+    assert commands == 1
+
+    assert companion.stop(signal.SIGTERM) == 0
+    log = companion.log()
+    assert "stopping (SIGTERM)" in log
+    assert re.search(r"hand parked", log)
+    assert re.search(r"game paused", log, re.IGNORECASE)
+    assert "game history closed" in log
+    assert log.rstrip().endswith("stopped")
+    assert "Traceback" not in log
+
+    db = tmp_path / "data" / "games.sqlite3"
+    wal = db.with_name(db.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    with sqlite3.connect(db) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert check.execute("SELECT COUNT(*) FROM commands").fetchone() == (commands,)
+
+
+def test_systemd_hears_ready_watchdog_and_stopping(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """sd_notify: READY=1 once the page answers, WATCHDOG=1 while healthy, STOPPING=1 on SIGTERM."""
+    notify_path = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify_path))
+    listener.settimeout(START_DEADLINE)
+    try:
+        companion = served(env={"NOTIFY_SOCKET": str(notify_path), "WATCHDOG_USEC": "400000"})
+        messages: list[str] = []
+
+        def receive_until(wanted: str, count: int = 1) -> None:
+            end = time.monotonic() + START_DEADLINE
+            while sum(m == wanted for m in messages) < count:
+                assert time.monotonic() < end, messages
+                messages.append(listener.recv(4096).decode())
+
+        receive_until("READY=1")
+        assert not any(m == "WATCHDOG=1" for m in messages[: messages.index("READY=1")])
+        companion.wait_ready()
+        receive_until("WATCHDOG=1", count=3)
+        companion.proc.send_signal(signal.SIGTERM)
+        receive_until("STOPPING=1")
+        assert companion.proc.wait(timeout=60) == 0
+    finally:
+        listener.close()
+
+
+def test_a_wrong_value_is_refused_at_start_naming_its_key(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text('[hardware.display]\naddress = "abc"\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--sim", "--config", str(config)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("companion serve: hardware.display.address")
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_a_wrong_port_on_the_command_line_is_refused(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--sim", "--port", "eighty"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "companion serve: --port: expected a port number 1-65535 (0: any free port), got 'eighty'"
