@@ -71,40 +71,51 @@ def describe_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
     """One sentence per event, in order; a Ghost Hour reads as one story.
 
     >>> describe_events([{"type": "clock_advanced", "clock": "XII", "hour": 1, "reason": "round"},
-    ...                  {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"},
     ...                  {"type": "room_drawn", "room": 8, "name": "Bath", "reason": "ghost_hour"},
+    ...                  {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"},
     ...                  {"type": "ghost_appeared", "room": 8, "reason": "ghost_hour"}])
     ['The clock moves to XII.', 'Ghost Hour: Fire.', 'The ghost appears in room 8, the Bath.']
     """
     names: dict[Any, Any] = {}
     for event in events:
-        if event.get("type") == "room_drawn" and event.get("name"):
-            names[event.get("room")] = event.get("name")
-        if event.get("type") == "ghost_hour" and event.get("room_name"):
-            names[event.get("room")] = event.get("room_name")
+        for key, name_key in (("room", "name"), ("room", "room_name"), ("to", "room_name")):
+            if event.get(name_key) and event.get(key) is not None and event.get("type") != "environment_drawn":
+                names.setdefault(event.get(key), event.get(name_key))
     appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
-    hour_environment = any(event.get("type") == "ghost_hour" and event.get("environment") for event in events)
+    ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
     out: list[str] = []
+    notes: list[str] = []
     for event in events:
         kind = event.get("type")
         if kind == "room_drawn" and event.get("room") in appeared:
-            continue  # told by "the ghost appears in ..."
-        if kind == "environment_drawn" and hour_environment:
-            effect = event.get("effect")
-            if effect:
-                out.append(f"{event.get('name') or event.get('card')}: {effect}")
+            continue  # told by "The ghost appears in ..."
+        if kind == "environment_drawn" and ghost_hour:
+            # "Ghost Hour: Fire." tells the card; its effect follows the story.
+            if event.get("effect"):
+                notes.append(f"{event.get('name') or event.get('card')}: {event.get('effect')}")
             continue
+        if kind in ("turn_started", "action") and len(events) > 1:
+            continue  # said by the status line that follows
         sentence = describe_event(event, names)
         if sentence:
             out.append(sentence)
-    return out
+    return out + notes
 
 
 def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | None = None) -> str:
     """One event in words ("The clock moves to XII.")."""
-    names = room_names or {}
+    names = dict(room_names or {})
     kind = str(event.get("type", "?"))
     e = event.get
+    if e("room_name") and e("room") is not None:
+        names.setdefault(e("room"), e("room_name"))
+
+    def room(key: str = "room") -> str:
+        return _room(e(key), names.get(e(key)))
+
+    def why() -> str:
+        return f" ({e('why')})" if e("why") else ""
+
     if kind == "game_started":
         bits = [f"{e('players')} players" if e("players") else None, e("board"), e("ghost")]
         return "A new game starts" + (f" ({', '.join(str(b) for b in bits if b)})" if any(bits) else "") + "."
@@ -115,11 +126,17 @@ def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | Non
     if kind == "round_ended":
         return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
     if kind == "clock_advanced":
-        why = " (third timer token)" if e("reason") == "timer" else ""
-        return f"The clock moves to {e('clock')}{why}."
+        because = " (third timer token)" if e("reason") == "timer" else ""
+        return f"The clock moves to {e('clock')}{because}."
     if kind == "environment_drawn":
         effect = f": {e('effect')}" if e("effect") else ""
-        return f"Environment card {e('name') or e('card')}{effect}."
+        return f"Environment card {e('name') or e('card')}{effect}"
+    if kind == "environment_ended":
+        return f"Environment card {e('name') or e('card')} ends" + (" (its objective is met)." if e("why") == "met" else ".")
+    if kind == "environment_reshuffled":
+        return f"The environment discards are reshuffled into a new deck ({e('cards')} cards)."
+    if kind == "environment_deck_empty":
+        return "There is no environment card left to draw."
     if kind == "ghost_hour":
         env = e("environment")
         return f"Ghost Hour: {env}." if env else "Ghost Hour."
@@ -127,32 +144,60 @@ def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | Non
         return f"Room card drawn: {_room(e('room'), e('name') or names.get(e('room')))}."
     if kind == "room_discarded_unseen":
         return "A room card is discarded unseen."
+    if kind == "final_round":
+        return "That was the last room card: the game ends with this round unless the ghost is proven."
     if kind == "ghost_appeared":
-        how = {"summon": " (summoned)", "seance": " (séance)", "manual": " (set by the host)"}.get(str(e("reason")), "")
-        return f"The ghost appears in {_room(e('room'), names.get(e('room')))}{how}."
+        how = {"summon": " (summoned)", "seance": " (séance)", "manual": " (set by the host)",
+               "ghost_mode": " (Ghost Mode)"}.get(str(e("reason")), "")
+        return f"The ghost appears in {room()}{how}."
     if kind == "ghost_moved":
-        return f"The ghost moves from {_room(e('from'), names.get(e('from')))} to {_room(e('to'), names.get(e('to')))}."
+        return f"The ghost moves from {room('from')} to {_room(e('to'), e('room_name') or names.get(e('to')))}."
     if kind == "ghost_disappeared":
-        return f"The ghost disappears from {_room(e('room'), names.get(e('room')))}."
+        return f"The ghost disappears from {room()}{why()}."
+    if kind == "doors_closed":
+        doors = ", ".join(str(d) for d in e("doors") or [])
+        return f"{e('by') or 'The ghost'} closes the doors {doors}."
     if kind == "ghost_mode_started":
-        why = f": {e('why')}" if e("why") else ""
-        return f"Ghost Mode begins{why}."
+        return f"Ghost Mode begins{': ' + str(e('why')) if e('why') else ''}."
     if kind == "timer_added":
         return f"The team takes a timer token ({e('timers')} of 3)."
     if kind == "timers_reset":
-        return "The timer tokens are discarded."
+        return "The three timer tokens are discarded."
     if kind == "clue_revealed":
         return f"A clue token is revealed ({e('count')} of 7)."
     if kind == "clue_solved":
         return f"A clue is solved: the team has {e('summon_dice')} summon dice."
     if kind == "evidence_flipped":
         match = "it matches a séance symbol" if e("matched") else "it does not match"
-        return f"Evidence token {e('symbol')}: {match}."
+        return f"Evidence token {e('name') or e('symbol')}: {match}."
     if kind == "set_proven":
         return f"Icon set {e('index')} is proven."
+    if kind == "action":
+        return f"{_player(e('player')).capitalize()} spends an action ({e('kind')}); {e('actions_left')} left."
+    if kind == "attempt_started":
+        return f"{str(e('action')).capitalize()} attempt: {e('need')} with {e('dice')} dice."
+    if kind == "attempt_ended":
+        return f"The {e('action')} attempt ends{why()}."
+    if kind == "attempt_succeeded":
+        return f"The {e('action')} succeeds."
     if kind == "rolled":
-        result = "success" if e("success") else (f"no luck; kept {_faces(e('kept'))}" if e("kept") else "no luck")
+        result = "success" if e("success") else (f"not yet; keeping {_faces(e('kept'))}" if e("kept") else "no luck")
         return f"Rolled {_faces(e('faces'))}: {result}."
+    if kind in ("summon", "pull"):
+        verb = "summon" if kind == "summon" else "pull"
+        return f"The {verb} {'succeeds' if e('success') else 'fails'}."
+    if kind == "seance_declared":
+        where = f" in {room()}" if e("room") is not None else ""
+        return f"The séance is declared{where}; the ghost comes at {e('clock')}."
+    if kind == "seance_started":
+        return "The séance begins."
+    if kind == "seance_ended":
+        return f"The séance ends{why()}."
+    if kind == "seance_cancelled":
+        return f"The séance is cancelled{why()}."
+    if kind == "door_unlocked":
+        again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
+        return f"Door {e('door')} is unlocked{again}."
     if kind == "game_won":
         return "Every icon set is proven: the team wins!"
     if kind == "game_lost":
@@ -160,12 +205,6 @@ def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | Non
     if kind == "undone":
         text = e("text") or _command_text(e("command"))
         return f"Undone: {text}."
-    if kind == "seance_declared" or kind == "seance_started":
-        return f"The séance is declared; the ghost comes to {_room(e('room'), names.get(e('room')))}."
-    if kind == "door_unlocked":
-        return f"Door {e('door')} is unlocked."
-    if kind == "environment_discarded":
-        return f"Environment card {e('name') or e('card')} ends."
     # Any other event: its name in words and its fields.
     details = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "id", "seq"))
     words = kind.replace("_", " ").capitalize()
@@ -191,7 +230,11 @@ def status_line(state: Mapping[str, Any]) -> str:
     """One line: where the game stands."""
     if state.get("game_id") is None:
         return str(state.get("message", "No game yet."))
-    ghost = f"ghost in {_room(state.get('ghost_room'))}" if state.get("ghost_room") is not None else "no ghost on the board"
+    ghost = (
+        f"ghost in {_room(state.get('ghost_room'), state.get('ghost_room_name'))}"
+        if state.get("ghost_room") is not None
+        else "no ghost on the board"
+    )
     parts = [
         f"Round {state.get('round')}",
         f"clock {state.get('clock')}",
@@ -218,11 +261,13 @@ def format_state(state: Mapping[str, Any]) -> str:
     count = len(players) if isinstance(players, list) else players
     lines.append(f"{title}: {g('board')}, {ghost_name}{difficulty}, {count} players")
     lines.append(
-        f"Round {g('round')}, clock {g('clock')}, {g('hour')} hours completed; "
+        f"Round {g('round')}, clock {g('clock')}, hours completed: {g('hour')}; "
         f"{_player(g('current_player'))} to play, {g('actions_left')} actions left"
     )
     if g("ghost_room") is not None:
-        lines.append(f"Ghost: in room {g('ghost_room')} ({g('ghost_reason') or 'placed'})")
+        how = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode", "summon": "summoned", "seance": "séance",
+               "manual": "set by the host"}.get(str(g("ghost_reason")), "placed")
+        lines.append(f"Ghost: in {_room(g('ghost_room'), g('ghost_room_name'))} ({how})")
     else:
         lines.append("Ghost: not on the board")
     revealed = ", ".join(str(r) for r in g("rooms_revealed") or []) or "none"
@@ -476,6 +521,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompanionError as exc:
         print(f"companion game: {exc}", file=sys.stderr)
         return _exit_code(exc)
+    except BrokenPipeError:  # `companion game state --json | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("companion game: interrupted; every command accepted so far is saved.", file=sys.stderr)
         return 130

@@ -1,0 +1,172 @@
+"""`companion game ...` through the real console script, in a subprocess, on a temporary file.
+
+The spellings tested here are used outside the project (issue 2, "A terminal interface").
+Rule references: "Advancing the Clock" (XII -> III -> VI -> IX -> XII; the Ghost Hour draws an
+Environment Card first, then a Room Card), "Action 8: Summon" (needs a summon die).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import Game, Setup
+from companion.packs import load_packs
+
+SCRIPT = Path(sys.executable).with_name("companion")
+REQUIRED = ("clock", "round", "hour", "ghost_room", "room_deck_left", "rooms_revealed", "environment_active",
+            "summon_dice", "timers", "ghost_mode", "seance_used", "outcome")
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "companion"]
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("COMPANION_DEBUG", None)
+    return subprocess.run([*command, "game", *args], capture_output=True, text=True, env=full_env, timeout=60)
+
+
+def state_json(db: Path) -> dict[str, Any]:
+    done = run("state", "--db", str(db), "--json")
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def assert_clean_error(done: subprocess.CompletedProcess[str], code: int, *words: str) -> None:
+    assert done.returncode == code, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    for word in words:
+        assert word in done.stderr, (word, done.stderr)
+
+
+def test_a_game_from_new_to_the_ghost_hour_and_back(tmp_path: Path) -> None:
+    db = tmp_path / "game.sqlite"
+    new = run("new", "--players", "3", "--board", "asylum", "--ghost", "child", "--seed", "7", "--db", str(db))
+    assert new.returncode == 0, new.stderr
+    assert "seed 7" in new.stdout and "Round 1" in new.stdout
+
+    state = state_json(db)
+    for key in REQUIRED:
+        assert key in state, key
+    assert (state["clock"], state["round"], state["hour"], state["ghost_room"]) == ("XII", 1, 0, None)
+    assert state["rooms_revealed"] == [] and state["outcome"] is None
+    assert state["room_deck_left"] == 12  # "Room Deck": 3 players remove 8 of the 20 cards
+
+    outputs = []
+    for _ in range(4):
+        done = run("do", "--db", str(db), "end-round")
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert "The clock moves to III." in outputs[0]
+    state = state_json(db)
+    assert state["clock"] == "XII" and state["hour"] == 1 and state["round"] == 5
+    assert len(state["rooms_revealed"]) == 1 and state["ghost_room"] == state["rooms_revealed"][0]
+    assert state["room_deck_left"] == 11
+    room, name = state["ghost_room"], state["ghost_room_name"]
+    # The same game in-process tells which environment card the Ghost Hour drew.
+    game = Game.new(Setup(players=3, board="asylum", ghost="child", special_items=3, seed=7), load_packs())
+    for _ in range(3):
+        game.push("end-round")
+    drawn = [e["name"] for e in game.push("end-round") if e["type"] == "environment_drawn"]
+    assert len(drawn) == 1
+    story = outputs[3]
+    # The environment card first, then the room card ("Ghost Hour Sequence").
+    assert f"The clock moves to XII. Ghost Hour: {drawn[0]}. The ghost appears in room {room}, the {name}." in story
+
+    text = run("state", "--db", str(db))
+    assert text.returncode == 0
+    assert "clock XII" in text.stdout and f"room {room}" in text.stdout
+
+    undo = run("undo", "--db", str(db))
+    assert undo.returncode == 0, undo.stderr
+    assert "Undone: end-round." in undo.stdout
+    after = state_json(db)
+    assert (after["clock"], after["rooms_revealed"], after["room_deck_left"]) == ("IX", [], 12)
+    redo = run("do", "--db", str(db), "end-round")
+    assert redo.returncode == 0
+    assert state_json(db)["rooms_revealed"] == [room]  # the same card comes back
+
+    history = run("history", "--db", str(db))
+    assert history.returncode == 0
+    assert [line.split()[1] for line in history.stdout.strip().splitlines()] == ["end-round"] * 4
+
+
+def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "game.sqlite"
+    assert_clean_error(run("do", "--db", str(db), "end-round"), 1, "No game yet", "companion game new")
+    nothing = run("state", "--db", str(db))
+    assert nothing.returncode == 0 and "No game yet" in nothing.stdout
+    assert state_json(db)["game_id"] is None
+
+    assert_clean_error(run("new", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2, "--players")
+    assert_clean_error(run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)), 2, "attic")
+    assert_clean_error(run("new", "--players", "3", "--board", "asylum", "--ghost", "nobody", "--db", str(db)), 2,
+                       "nobody", "child")
+    assert_clean_error(run("new", "--players", "9", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2,
+                       "1 to 4")
+
+    assert run("new", "--players", "2", "--board", "museum", "--ghost", "child", "--seed", "1", "--db", str(db),
+               "--name", "Museum night").returncode == 0
+    before = state_json(db)
+    # "Action 8: Summon": no summon die yet, so the rules refuse it (exit 1).
+    assert_clean_error(run("do", "--db", str(db), "summon", "success=true"), 1, "summon die")
+    assert_clean_error(run("do", "--db", str(db), "fly-away"), 2, "fly-away")
+    assert_clean_error(run("do", "--db", str(db), "end-round", "loud"), 2, "key=value")
+    assert_clean_error(run("undo", "--db", str(db)), 1, "nothing to undo")
+    assert_clean_error(run("frobnicate", "--db", str(db)), 2)
+    assert state_json(db) == before  # nothing changed
+
+
+def test_several_games_list_and_pick(tmp_path: Path) -> None:
+    db = tmp_path / "game.sqlite"
+    assert run("new", "--players", "1", "--board", "asylum", "--ghost", "child", "--seed", "3", "--name", "solo",
+               "--db", str(db)).returncode == 0
+    assert run("do", "--db", str(db), "end-round").returncode == 0
+    assert run("new", "--players", "4", "--board", "museum", "--ghost", "child", "--physical", "--db",
+               str(db)).returncode == 0
+    listing = run("list", "--db", str(db))
+    assert listing.returncode == 0
+    rows = [line.split() for line in listing.stdout.splitlines()]
+    numbered = [row for row in rows if row and (row[0].isdigit() or (row[0] == "*" and row[1].isdigit()))]
+    assert len(numbered) == 2 and numbered[0][0] == "*"  # the newest game is the current one
+    assert "solo" in listing.stdout and "museum" in listing.stdout
+    games = json.loads(run("list", "--db", str(db), "--json").stdout)
+    assert [g["setup"]["players"] for g in games] == [4, 1] and games[0]["current"]
+    solo = games[1]["id"]
+    assert state_json(db)["physical"] is True
+    picked = run("state", "--db", str(db), "--game", str(solo), "--json")
+    assert json.loads(picked.stdout)["clock"] == "III"
+    assert state_json(db)["physical"] is True  # looking at a game does not make it the current one
+    assert run("do", "--db", str(db), "--game", str(solo), "end-round").returncode == 0
+    assert state_json(db)["clock"] == "VI"  # playing it does
+
+
+def test_a_damaged_file_is_reported_not_crashed_on(tmp_path: Path) -> None:
+    db = tmp_path / "game.sqlite"
+    db.write_text("not a database at all\n" * 20)
+    done = run("state", "--db", str(db))
+    assert_clean_error(done, 1, str(db), "Move it aside")
+
+
+def test_the_default_file_is_in_the_data_directory(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"COMPANION_DATA_DIR": str(data), "COMPANION_CONFIG": ""}
+    done = run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seed", "5", env=env)
+    assert done.returncode == 0, done.stderr
+    files = list(data.glob("games.sqlite*"))
+    assert files and str(files[0].parent) in done.stdout
+    assert run("do", "end-turn", env=env).returncode == 0
+    again = run("state", "--json", env=env)
+    assert json.loads(again.stdout)["current_player"] == 1
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_is_not_an_error(flag: str) -> None:
+    done = run(flag)
+    assert done.returncode == 0 and "new" in done.stdout and "state" in done.stdout
