@@ -541,7 +541,8 @@ class Companion:
         except CompanionError as exc:
             log.error("the table hardware cannot start (%s); the phone page runs without it", exc)
             return
-        found, missing = [], []
+        found: list[str] = []
+        missing: list[str] = []
         for name, part in self.table.status().get("parts", {}).items():
             message = str(part.get("message", part)) if isinstance(part, Mapping) else str(part)
             ok = part.get("found", True) if isinstance(part, Mapping) else True
