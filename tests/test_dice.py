@@ -150,6 +150,7 @@ def test_pip_face_refuses_pips_outside_one_to_six() -> None:
         ("eye x2", "eye:2"),
         ("Eyes:2 + Cameras:2 with a timer", "eye:2,camera:2,timer"),
         ("summon", "summon:1"),
+        ("eye:2 camera:1 timer", "eye:2,camera:1,timer"),
     ],
 )
 def test_requirement_parse_and_canonical_text(text: str, canonical: str) -> None:

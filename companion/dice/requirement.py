@@ -48,7 +48,7 @@ def _valid_icons() -> str:
     return ", ".join(face.value for face in _ICON_ORDER)
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Requirement:
     """An icon set: how many of each icon are needed, with the red icons Timer and Disruption.
 
@@ -102,7 +102,7 @@ class Requirement:
         return cls(tuple((_icon(face), count) for face, count in pairs), timer=timer, disruption=disruption)
 
     @classmethod
-    def parse(cls, text: str) -> Requirement:
+    def parse(cls, text: str | Requirement) -> Requirement:
         """Parse "eye:2,camera:1", "key:3", "cobweb:1,timer", "eye:1,camera:1,disruption".
 
         Plain words work too: "2 eyes and a camera", "three keys", "an eye, a cobweb and a timer",
@@ -117,7 +117,14 @@ class Requirement:
             )
         counts: dict[Face, int] = {}
         timer = disruption = False
-        parts = [p for p in re.split(r"\s*(?:,|;|\+|&|\band\b|\bwith\b)\s*", text.strip().lower()) if p]
+        parts: list[str] = []
+        for chunk in re.split(r"\s*(?:,|;|\+|&|\band\b|\bwith\b)\s*", text.strip().lower()):
+            # "eye:2 camera:1" (spaces only) is read as two parts
+            words = chunk.split()
+            if len(words) > 1 and all(":" in w or w in RED_ICONS for w in words):
+                parts += words
+            elif chunk:
+                parts.append(chunk)
         for part in parts:
             word, count = _parse_part(part, text)
             if word in ("timer", "timers"):
