@@ -1,0 +1,246 @@
+"""Rule tests: Red Icons (Timers), Variant Rules (1 Player Game) and the physical deck mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import Game, Setup
+from companion.errors import BadCommand, IllegalCommand
+from companion.packs import load_packs
+
+PACKS = load_packs()
+
+
+def new(players: int = 3, seed: int = 1, physical: bool = False) -> Game:
+    return Game.new(Setup(players, "asylum", "child", 3, seed, physical), PACKS)
+
+
+def types(events: list[dict[str, object]]) -> list[object]:
+    return [e["type"] for e in events]
+
+
+def clocks(events: list[dict[str, object]]) -> list[tuple[object, object]]:
+    return [(e["clock"], e["reason"]) for e in events if e["type"] == "clock_advanced"]
+
+
+# -- Red Icons: Timers ---------------------------------------------------------------------------------
+
+
+def test_third_timer_ends_the_turn_and_advances_the_clock() -> None:
+    """Red Icons, "Timers": a third timer ends the player's turn and advances the clock; the tokens are discarded."""
+    game = new(players=3)
+    game.push("end-round")  # III, player 0
+    game.push("timer")
+    game.push("action kind=move")
+    assert game.push("timer") == [{"type": "timer_added", "timers": 2}]
+    events = game.push("timer")
+    assert clocks(events) == [("VI", "timer")]
+    assert types(events)[:3] == ["timer_added", "timers_reset", "clock_advanced"]
+    view = game.view()
+    assert view["timers"] == 0
+    assert view["current_player"] == 1 and view["actions_left"] == 3
+    assert view["round"] == 2  # the round goes on with the next player
+    game.push("end-turn")
+    assert clocks(game.push("end-turn")) == [("IX", "round")]  # the clock advances as normal after the last player
+
+
+def test_third_timer_of_the_last_player_advances_the_clock_twice() -> None:
+    """Red Icons, "Timers": 'The Clock will advance twice if it's the last player in the turn order'."""
+    game = new(players=2)
+    game.push("end-round")  # III
+    game.push("end-turn")  # the last player
+    for _ in range(2):
+        game.push("timer")
+    events = game.push("timer")
+    assert clocks(events) == [("VI", "timer"), ("IX", "round")]
+    assert game.view()["current_player"] == 0 and game.view()["round"] == 3
+
+
+def test_third_timer_to_the_ghost_hour_by_the_last_player() -> None:
+    """Red Icons, "Timers": to XII on the last player's turn the environment card is drawn and played, a room
+    card is drawn and shown, but the ghost disappears at once as the clock advances again."""
+    game = new(players=2)
+    for _ in range(3):
+        game.push("end-round")  # IX
+    game.push("end-turn")
+    room_top = game.state.room_deck[-1]
+    game.push("timer")
+    game.push("timer")
+    events = game.push("timer")
+    assert clocks(events) == [("XII", "timer"), ("III", "round")]
+    order = types(events)
+    assert order.index("environment_drawn") < order.index("room_drawn") < order.index("ghost_disappeared")
+    view = game.view()
+    assert view["rooms_revealed"] == [room_top]
+    assert view["ghost_room"] is None
+    assert len(view["environment_active"]) + view["environment_discards"] == 1
+
+
+def test_third_timer_to_the_ghost_hour_mid_round() -> None:
+    """Red Icons, "Timers": a third timer that brings XII draws the environment card and the ghost appears;
+    it disappears after the last player's turn as normal."""
+    game = new(players=3)
+    for _ in range(3):
+        game.push("end-round")
+    for _ in range(3):
+        events = game.push("timer")
+    assert "ghost_hour" in types(events)
+    room = game.view()["ghost_room"]
+    assert room is not None and game.view()["current_player"] == 1
+    game.push("end-turn")
+    assert game.view()["ghost_room"] == room
+    game.push("end-turn")
+    assert game.view()["ghost_room"] is None and game.view()["clock"] == "III"
+
+
+def test_third_timer_in_ghost_mode_draws_a_room_card() -> None:
+    """Red Icons, "Timers": 'If in Ghost Mode, the Ghost will disappear and reappear following Ghost Mode rules.'"""
+    game = new(players=3)
+    game.push("end-round")
+    for _ in range(7):
+        game.push("reveal-clue")
+    game.push("end-round")  # VI: Ghost Mode draws
+    first = game.view()["ghost_room"]
+    top = game.state.room_deck[-1]
+    for _ in range(3):
+        events = game.push("timer")
+    assert [e["reason"] for e in events if e["type"] == "room_drawn"] == ["ghost_mode"]
+    assert game.view()["ghost_room"] == top != first
+
+
+def test_a_failed_timer_roll_adds_a_token() -> None:
+    """Red Icons, "Timers": the team gets a timer token for each unsuccessful roll."""
+    game = new()
+    game.push("attempt action=search need=cobweb:1 timer=true")
+    events = game.push("roll faces=eye,eye,eye")
+    assert types(events) == ["rolled", "timer_added"]
+    game.push("roll faces=eye,eye,cobweb")
+    assert game.view()["timers"] == 1
+
+
+# -- Variant Rules: 1 Player Game -----------------------------------------------------------------------
+
+
+def test_one_player_uses_all_room_cards() -> None:
+    """Variant Rules, "1 Player Game": all room cards are used."""
+    assert new(players=1).view()["room_deck_left"] == 20
+
+
+def test_one_player_summon_ends_with_the_turn() -> None:
+    """Variant Rules, "1 Player Game": a summon action ends at the end of the player's turn."""
+    game = new(players=1)
+    game.push("reveal-clue")
+    game.push("solve")
+    game.push("end-turn")
+    game.push("summon success=true")
+    assert game.view()["ghost_room"] is not None
+    events = game.push("end-turn")
+    assert types(events).index("ghost_disappeared") < types(events).index("turn_ended")
+    assert game.view()["ghost_room"] is None
+
+
+def test_one_player_may_add_the_aiding_bonus_to_a_summon() -> None:
+    """Variant Rules, "1 Player Game": the aiding bonus on a summon, to a maximum of five dice."""
+    game = new(players=1)
+    game.push("reveal-clue")
+    game.push("solve")
+    game.push("end-turn")
+    game.push("summon faces=blank,summon")  # one summon die plus the aid
+    assert game.view()["ghost_reason"] == "summon"
+    with pytest.raises(BadCommand):
+        game.push("summon faces=blank,blank,blank")
+
+
+def test_one_player_third_timer_advances_the_clock_twice() -> None:
+    """Variant Rules, "1 Player Game": a third timer ends the turn and advances the clock twice."""
+    game = new(players=1)
+    game.push("timer")
+    game.push("timer")
+    events = game.push("timer")
+    assert clocks(events) == [("III", "timer"), ("VI", "round")]
+
+
+# -- physical deck mode ------------------------------------------------------------------------------------
+
+
+def test_physical_ghost_hour_needs_the_cards_drawn() -> None:
+    """Ghost Hour Sequence in physical deck mode: the host names the environment card and the room card."""
+    game = new(players=2, physical=True)
+    for _ in range(3):
+        game.push("end-round")
+    before = game.state.copy()
+    with pytest.raises(BadCommand) as info:
+        game.push("end-round")
+    message = str(info.value)
+    assert "environment=ID" in message and "room=N" in message
+    assert game.state == before
+    events = game.push("end-round environment=fire room=8")
+    assert [e["room"] for e in events if e["type"] == "room_drawn"] == [8]
+    view = game.view()
+    assert view["ghost_room"] == 8 and view["environment_active"] == ["Fire"]
+    assert view["room_deck_left"] == 17
+
+
+def test_physical_cards_must_still_be_possible() -> None:
+    """Physical deck mode: a drawn room must not have been shown already; an environment card must be in the deck."""
+    game = new(players=1, physical=True)
+    for _ in range(3):
+        game.push("end-round")
+    game.push("end-round environment=fire room=8")
+    for _ in range(3):
+        game.push("end-round")
+    with pytest.raises(IllegalCommand, match="already drawn"):
+        game.push("end-round environment=corpse room=8")
+    with pytest.raises(IllegalCommand, match="not in the environment deck"):
+        game.push("end-round environment=fire room=9")
+    with pytest.raises(IllegalCommand, match="not in the environment deck"):  # a museum card, not in this game
+        game.push("end-round environment=barrier room=9")
+    with pytest.raises(BadCommand, match="corpse"):
+        game.push("end-round environment=nonsense room=9")
+    with pytest.raises(BadCommand, match="1 to 20"):
+        game.push("end-round environment=corpse room=21")
+    game.push("end-round environment=corpse room=9")
+    with pytest.raises(BadCommand, match="leave it out"):
+        game.push("end-turn room=10")  # XII -> III: this end of round draws nothing
+
+
+def test_physical_summon_and_solve() -> None:
+    """Action 8: Summon and Action 4: Solve in physical deck mode: the card and the evidence token are entered."""
+    game = new(players=2, physical=True)
+    game.push("end-round")
+    game.push("reveal-clue")
+    with pytest.raises(BadCommand, match="evidence=SYMBOL"):
+        game.push("solve")
+    game.push("solve evidence=evidence5")
+    game.push("reveal-clue")
+    with pytest.raises(IllegalCommand, match="flipped already"):
+        game.push("solve evidence=evidence5")
+    game.push("solve evidence=evidence1")
+    with pytest.raises(BadCommand, match="room=N"):
+        game.push("summon success=true")
+    game.push("summon success=false")  # discarded unseen: nothing to enter
+    assert game.view()["room_cards_discarded_unseen"] == 1
+    game.push("summon success=true room=12")
+    assert game.view()["ghost_room"] == 12
+
+
+def test_virtual_mode_refuses_cards_from_the_host() -> None:
+    """In a game that draws its own cards, room= or environment= is a mistake."""
+    game = new()
+    with pytest.raises(BadCommand, match="physical deck mode"):
+        game.push("end-round room=3")
+
+
+def test_physical_timer_of_the_last_player_in_ghost_mode_needs_two_rooms() -> None:
+    """Red Icons, "Timers" in Ghost Mode: the timer's quarter hour and the round's quarter hour both draw."""
+    game = new(players=1, physical=True)
+    game.push("end-round")
+    for _ in range(7):
+        game.push("reveal-clue")
+    game.push("timer")
+    game.push("timer")
+    with pytest.raises(BadCommand, match="room=N,N"):
+        game.push("timer")
+    events = game.push("timer room=4,5")
+    assert [e["room"] for e in events if e["type"] == "room_drawn"] == [4, 5]
+    assert game.view()["ghost_room"] == 5
