@@ -7,7 +7,8 @@
   const SVG = "http://www.w3.org/2000/svg";
   const HANDS = { XII: 0, III: 90, VI: 180, IX: 270 };
   const FACES = ["eye", "camera", "cobweb", "key", "summon", "blank"];
-  const ICON = { eye: "\u{1F441}", camera: "\u{1F4F7}", cobweb: "\u{1F578}", key: "\u{1F511}", summon: "\u{1F47B}", blank: "\u25A2", timer: "\u23F2", disruption: "\u26A1" };
+  // Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
+  const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "\u29D7", disruption: "\u21AF" };
   const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], audio: null, wake: null };
 
   const el = (tag, attrs, text) => {
@@ -200,7 +201,7 @@
     const reds = new Set(s.red_markers || []);
     for (const r of rooms) {
       const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") });
-      g.append(el("svg:rect", { x: -16, y: -13, width: 32, height: 26, rx: 4 }), el("svg:text", { y: 5 }, r.n));
+      g.append(el("svg:rect", { x: -16, y: -13, width: 32, height: 26, rx: 4 }), el("svg:text", { y: 5 }, r.n === 0 ? "E" : r.n));
       const title = el("svg:title", {}, r.n + " " + (r.name || ""));
       g.append(title);
       if (reds.has(r.n)) g.append(el("svg:circle", { cx: 12, cy: -9, r: 4, class: "marker" }));
@@ -208,7 +209,9 @@
     }
     if (s.ghost_room && at[s.ghost_room]) {
       const p = at[s.ghost_room];
-      nodes.push(el("svg:text", { x: p.x, y: p.y - 12, class: "ghost-pawn", id: "ghost-pawn" }, "\u{1F47B}"));
+      const pawn = el("svg:g", { transform: "translate(" + p.x + " " + (p.y - 14) + ")", class: "ghost-pawn", id: "ghost-pawn" });
+      pawn.append(el("svg:path", { d: "M-7 6V-2a7 7 0 0 1 14 0V6l-3.5-2.5L0 6l-3.5-2.5z" }), el("svg:circle", { cx: -2.5, cy: -2, r: 1.4, class: "eye" }), el("svg:circle", { cx: 2.5, cy: -2, r: 1.4, class: "eye" }));
+      nodes.push(pawn);
     }
     fill(svg, nodes);
     $("#map-note").textContent = "Red dot: red marker. Dashed: door. Dotted: secret passage.";
@@ -436,7 +439,7 @@
     $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
     $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
     const mute = $("#mute");
-    const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "\u{1F515}" : "\u{1F514}"; };
+    const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };
     mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
     showMute();
     $("#odds-form").addEventListener("submit", async (e) => {

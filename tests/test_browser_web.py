@@ -1,0 +1,298 @@
+"""The phone page in real headless Chromium (Debian's /usr/bin/chromium via Playwright) at 390x844.
+
+Against the real app on waitress, the real GameService, engine and SQLite file. Every page records
+all its requests and console messages: nothing may leave the companion and nothing may be logged
+as an error. Screenshots of the main views go to tests/artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from web_fixtures import HOST_PIN, JOIN_CODE, Table, start_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Table]:
+    t = start_table(tmp_path)
+    try:
+        yield t
+    finally:
+        t.server.stop()
+        t.service.close()
+
+
+@dataclass
+class Phone:
+    """One browser context (one phone) with everything it requested and logged."""
+
+    context: Any
+    page: Any
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def outside(self) -> list[str]:
+        return [u for u in self.requests if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))]
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    def tab(self, name: str) -> None:
+        self.page.click(f"#tabs button[data-view={name}]")
+        self.page.wait_for_selector(f"#v-{name}:not([hidden])")
+
+    def text(self, selector: str) -> str:
+        return str(self.page.inner_text(selector))
+
+    def check_clean(self) -> None:
+        assert self.outside() == [], self.outside()
+        assert self.errors == [], self.errors
+
+
+def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[str, int] = PHONE) -> Phone:
+    context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=viewport is PHONE,
+                                  has_touch=viewport is PHONE)
+    page = context.new_page()
+    phone = Phone(context, page, table.url)
+    context.on("request", lambda r: phone.requests.append(r.url))
+    page.on("console", lambda m: phone.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: phone.errors.append(f"page error: {e}"))
+    page.goto(f"{table.url}/join?code={JOIN_CODE}")
+    page.wait_for_url(f"{table.url}/")
+    page.wait_for_selector("#conn.on")
+    page.wait_for_selector("#map g.room")
+    if host:
+        phone.tab("host")
+        page.fill("#pin-form input[name=pin]", HOST_PIN)
+        page.click("#pin-btn")
+        page.wait_for_selector("button[data-cmd=end-round]", state="visible")
+        phone.tab("game")
+    return phone
+
+
+def wait_text(phone: Phone, selector: str, text: str, timeout: float = 3000) -> None:
+    # Locator assertions poll without eval (the page's CSP forbids eval, and the test keeps the CSP on).
+    from playwright.sync_api import expect
+
+    expect(phone.page.locator(selector).first).to_have_text(text, timeout=timeout)
+
+
+def test_the_state_shows_on_a_phone(browser: Any, live: Table) -> None:
+    phone = open_phone(browser, live)
+    try:
+        state = live.service.state()
+        assert phone.text("#clock-label") == state["clock"]
+        assert phone.text("#round") == str(state["round"])
+        assert phone.text("#hour") == str(state["hour"])
+        assert phone.text("#deck-left") == str(state["room_deck_left"])
+        assert phone.page.locator("#rooms-unseen .chip").count() == len(state["rooms_unseen"])
+        board = live.service.packs.boards[state["board"]]
+        assert phone.page.locator("#map g.room").count() == len(board.rooms) + 1  # and the entrance
+        assert phone.page.get_attribute("#hand", "transform") == "rotate(0)"
+        # Nothing for the host on a viewer's phone.
+        assert not phone.page.is_visible("button[data-cmd=end-round]")
+        phone.shot("phone-game")
+        phone.tab("ghost")
+        assert phone.text("#ghost-name") == state["ghost"]["name"]
+        assert phone.page.locator("#icon-sets li").count() == len(state["icon_sets"])
+        phone.shot("phone-ghost")
+        phone.tab("dice")
+        phone.page.click("#odds-form button")
+        expect(phone.page.locator("#odds-out")).to_contain_text("%")
+        phone.shot("phone-dice")
+        phone.tab("log")
+        phone.shot("phone-log")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+
+
+def test_a_host_command_appears_on_a_viewers_phone(browser: Any, live: Table) -> None:
+    """Advancing the Clock: the host ends the round; every phone shows the hand at III, round 2."""
+    host = open_phone(browser, live, host=True)
+    viewer = open_phone(browser, live)
+    try:
+        host.tab("host")
+        host.shot("phone-host")
+        host.page.click("button[data-cmd=end-round]")
+        wait_text(viewer, "#clock-label", "III")
+        wait_text(viewer, "#round", "2")
+        expect(viewer.page.locator("#hand")).to_have_attribute("transform", "rotate(90)")
+        assert live.service.state()["clock"] == "III"
+        viewer.tab("log")
+        wait_text(viewer, "#history li", "#1 end-round · web")
+        # Undo from the host's Log tab takes it back on the viewer's phone too.
+        host.tab("log")
+        host.page.click("#undo-btn")
+        wait_text(viewer, "#round", "1")
+        assert live.service.state()["round"] == 1
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
+
+
+def test_the_ghost_hour_banner_reaches_a_viewer_within_a_second(browser: Any, live: Table) -> None:
+    """Quick Reference, "XII (The Ghost Hour)": the fourth end of round strikes XII on every phone."""
+    for _ in range(3):
+        live.service.do("end-round", source="test")
+    viewer = open_phone(browser, live)
+    host = live.host()
+    try:
+        wait_text(viewer, "#clock-label", "IX")
+        assert viewer.page.is_hidden("#banner")
+        started = time.perf_counter()
+        reply = host.post("/api/command", {"command": "end-round"})
+        viewer.page.wait_for_selector("#banner:not([hidden])", timeout=1000)
+        elapsed = time.perf_counter() - started
+        assert reply.status == 200
+        struck = [e for e in reply.json()["events"] if e["type"] == "ghost_hour"][0]
+        assert elapsed < 1.0, f"the Ghost Hour took {elapsed:.3f} s to reach the phone"
+        assert f"room {struck['room']}" in viewer.text("#banner-room")
+        assert viewer.page.get_attribute("#banner", "data-event-id") == str(struck["id"])
+        print(f"Ghost Hour reached the viewer's banner {elapsed * 1000:.0f} ms after the round ended")
+        viewer.shot("phone-ghost-hour")
+        viewer.page.click("#banner-ok")
+        assert viewer.page.is_hidden("#banner")
+        wait_text(viewer, "#clock-label", "XII")
+        assert f"room {struck['room']}" in viewer.text("#ghost-line").lower()
+        assert viewer.page.locator("#map g.room.ghost").count() == 1
+        viewer.check_clean()
+    finally:
+        viewer.context.close()
+
+
+def test_a_viewer_cannot_act(browser: Any, live: Table) -> None:
+    viewer = open_phone(browser, live)
+    try:
+        before = (live.service.state(), live.service.history())
+        viewer.tab("host")
+        assert viewer.page.is_visible("#pin-form")
+        for selector in ("button[data-cmd=end-round]", "#undo-host", "#new-form", "#dice-form", "#undo-btn"):
+            assert not viewer.page.is_visible(selector), selector
+        viewer.check_clean()
+        # A forged POST from the viewer's own page, with the page's CSRF token: still not the host.
+        status = viewer.page.evaluate(
+            """async () => {
+                const s = await (await fetch('/api/session')).json();
+                const r = await fetch('/api/command', {method: 'POST', headers: {'Content-Type': 'application/json',
+                    'X-CSRF-Token': s.csrf}, body: JSON.stringify({command: 'end-round', args: {}})});
+                return [r.status, (await r.json()).error];
+            }"""
+        )
+        assert status[0] == 403 and "host" in status[1]
+        no_token = viewer.page.evaluate(
+            """async () => (await fetch('/api/undo', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: '{}'})).status"""
+        )
+        assert no_token == 403
+        assert (live.service.state(), live.service.history()) == before
+    finally:
+        viewer.context.close()
+
+
+def test_another_site_cannot_make_a_hosts_browser_act(browser: Any, live: Table) -> None:
+    """Cross-site request forgery: a page elsewhere posts to the companion with the host's cookies."""
+    host = open_phone(browser, live, host=True)
+    try:
+        before = (live.service.state(), live.service.history())
+        # Another origin (same machine, another port) served by a tiny second app.
+        from flask import Flask
+
+        from web.server import ServerThread
+
+        evil = Flask("evil")
+        target = live.url
+
+        @evil.get("/")
+        def attack() -> str:
+            return (
+                "<form id=f method=post action='" + target + "/api/command' enctype='text/plain'>"
+                "<input name='{\"command\":\"end-round\",\"x\":\"' value='\"}'></form>"
+                "<script>fetch('" + target + "/api/undo', {method:'POST', credentials:'include', mode:'no-cors'})"
+                ".finally(() => document.getElementById('f').submit())</script>"
+            )
+
+        with ServerThread(evil, threads=2) as other:
+            page = host.context.new_page()
+            page.goto(other.url + "/")
+            page.wait_for_url(f"{target}/api/command")
+            assert "403" in page.content() or "token" in page.content() or "another site" in page.content()
+            page.close()
+        assert (live.service.state(), live.service.history()) == before
+    finally:
+        host.context.close()
+
+
+def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
+    """Action 3: Search: the host starts an attempt and taps the faces the dice show."""
+    host = open_phone(browser, live, host=True)
+    try:
+        host.tab("host")
+        host.page.fill("#attempt-form input[name=need]", "eye:1")
+        host.page.click("#attempt-form button:not([type])")
+        expect(host.page.locator("#attempt .need")).to_have_count(1)
+        assert live.service.state()["attempt"] is not None
+        host.tab("dice")
+        expect(host.page.locator("#odds-now")).to_contain_text("%")
+        for face in ("camera", "cobweb", "camera"):
+            host.page.click(f"#face-pad button[data-face={face}]")
+        assert host.page.locator("#dice-entered .chip").count() == 3
+        host.shot("phone-dice-entry")
+        host.page.click("#dice-form button:not([type])")
+        expect(host.page.locator("#dice-entered .chip")).to_have_count(0)
+        history = live.service.history()
+        assert history[-1]["command"] == {"name": "roll", "args": {"faces": "camera,cobweb,camera"}}
+        # A wrong face count is refused with the service's message shown on the page, the game unchanged.
+        before = live.service.state()
+        host.page.click("#face-pad button[data-face=eye]")
+        host.page.click("#dice-form button:not([type])")
+        host.page.wait_for_selector("#toast.bad:not([hidden])")
+        assert live.service.state() == before
+        assert host.outside() == []
+    finally:
+        host.context.close()
+
+
+def test_the_page_installs_and_works_on_a_tablet(browser: Any, live: Table) -> None:
+    tablet = open_phone(browser, live, viewport=TABLET)
+    try:
+        manifest = tablet.page.evaluate("async () => (await fetch('/manifest.webmanifest')).json()")
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+        assert {"192x192", "512x512"} <= {icon["sizes"] for icon in manifest["icons"]}
+        scope = tablet.page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+        assert scope == live.url + "/"
+        tablet.shot("tablet-game")
+        tablet.check_clean()
+    finally:
+        tablet.context.close()
