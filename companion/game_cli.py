@@ -49,7 +49,9 @@ class _Parser(argparse.ArgumentParser):
 def _room(number: Any, name: Any = None) -> str:
     if number is None:
         return "no room"
-    return f"room {number}, the {name}" if name else f"room {number}"
+    if not name or str(name).strip().lower() in (f"room {number}", str(number)):
+        return f"room {number}"  # a placeholder name says nothing more than the number
+    return f"room {number}, the {name}"
 
 
 def _faces(values: Any) -> str:
@@ -58,6 +60,11 @@ def _faces(values: Any) -> str:
     if isinstance(values, str):
         return values.replace(",", ", ")
     return ", ".join(str(v) for v in values)
+
+
+def _count(number: Any, one: str, many: str | None = None) -> str:
+    """"1 action", "2 actions", "1 summon die", "3 summon dice"."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
 
 
 def _player(number: Any) -> str:
@@ -166,7 +173,7 @@ def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | Non
     if kind == "clue_revealed":
         return f"A clue token is revealed ({e('count')} of 7)."
     if kind == "clue_solved":
-        return f"A clue is solved: the team has {e('summon_dice')} summon dice."
+        return f"A clue is solved: the team has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
     if kind == "evidence_flipped":
         match = "it matches a séance symbol" if e("matched") else "it does not match"
         return f"Evidence token {e('name') or e('symbol')}: {match}."
@@ -238,7 +245,7 @@ def status_line(state: Mapping[str, Any]) -> str:
     parts = [
         f"Round {state.get('round')}",
         f"clock {state.get('clock')}",
-        f"{_player(state.get('current_player'))} ({state.get('actions_left')} actions left)",
+        f"{_player(state.get('current_player'))} ({_count(state.get('actions_left'), 'action')} left)",
         ghost,
         f"{state.get('room_deck_left')} room cards left",
     ]
@@ -262,7 +269,7 @@ def format_state(state: Mapping[str, Any]) -> str:
     lines.append(f"{title}: {g('board')}, {ghost_name}{difficulty}, {count} players")
     lines.append(
         f"Round {g('round')}, clock {g('clock')}, hours completed: {g('hour')}; "
-        f"{_player(g('current_player'))} to play, {g('actions_left')} actions left"
+        f"{_player(g('current_player'))} to play, {_count(g('actions_left'), 'action')} left"
     )
     if g("ghost_room") is not None:
         how = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode", "summon": "summoned", "seance": "séance",
@@ -293,7 +300,9 @@ def format_state(state: Mapping[str, Any]) -> str:
     evidence = g("evidence") or []
     if evidence:
         flipped = ", ".join(
-            f"{item.get('symbol')}{' (match)' if item.get('matched') else ''}" for item in evidence if isinstance(item, Mapping)
+            f"{item.get('name') or item.get('symbol')}{' (match)' if item.get('matched') else ''}"
+            for item in evidence
+            if isinstance(item, Mapping)
         )
         lines.append(f"Evidence: {flipped}")
     symbols = g("seance_symbols") or []
@@ -374,7 +383,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("history", parents=[common, pick], help="the commands of the game so far")
     load = sub.add_parser("load", parents=[common], help="make a saved game the current one")
     load.add_argument("id", type=int, metavar="ID")
+    sub.add_parser("commands", help="the commands `do` understands, with their arguments")
     return parser
+
+
+def _commands() -> int:
+    from companion.engine import COMMANDS
+
+    print("companion game do [--db PATH] COMMAND [key=value ...]\n")
+    for name, (required, optional, text) in COMMANDS.items():
+        args = " ".join([f"{key}=..." for key in required] + [f"[{key}=...]" for key in optional])
+        print(f"  {name:<20} {text}")
+        if args:
+            print(f"  {'':<20} {args}")
+    print("\nEvery argument is described in docs/terminal.md.")
+    return 0
 
 
 def _pairs(items: Sequence[str]) -> dict[str, str]:
@@ -398,6 +421,8 @@ def _run(ns: argparse.Namespace) -> int:
     from companion.packs import load_packs
     from companion.service import GameService
 
+    if ns.action == "commands":
+        return _commands()
     db = Path(ns.db) if ns.db else default_db(ns.config)
     packs = load_packs()
     store = GameStore(db)
