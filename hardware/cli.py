@@ -130,7 +130,8 @@ def _print_parts(status: dict[str, Any], out: TextIO) -> int:
     return missing
 
 
-def run_status(config: HardwareConfig, sim: bool, out: TextIO = sys.stdout) -> int:
+def run_status(config: HardwareConfig, sim: bool, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     table, _ = _make_table(config, sim)
     try:
         print(json.dumps(table.status(), indent=2), file=out)
@@ -140,8 +141,9 @@ def run_status(config: HardwareConfig, sim: bool, out: TextIO = sys.stdout) -> i
 
 
 def run_test(
-    config: HardwareConfig, sim: bool, voice: bool = True, model_pi5: bool = False, out: TextIO = sys.stdout
+    config: HardwareConfig, sim: bool, voice: bool = True, model_pi5: bool = False, out: TextIO | None = None
 ) -> int:
+    out = out or sys.stdout
     pin_factory = None
     if model_pi5:
         if not sim:
@@ -288,9 +290,11 @@ def run_calibrate(
     config: HardwareConfig,
     sim: bool,
     path: Path,
-    stdin: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
 ) -> int:
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
     from companion.config import save_section
     from hardware.clock_hand import ClockHand
     from hardware.factory import make_pin_factory, make_servo_output

@@ -141,7 +141,9 @@ class Controls:
         now: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         retry_s: float = 30.0,
+        unavailable: str | None = None,
     ) -> None:
+        """`unavailable`: why there is no pin factory (every pin part is then missing with that message)."""
         self.cfg = cfg
         self.pin_factory = pin_factory
         self._now = now
@@ -159,7 +161,15 @@ class Controls:
             )
 
         def opener(pin: int | None, make: Callable[[int], Any]) -> Callable[[], Any] | None:
-            return None if pin is None else (lambda: make(pin))
+            if pin is None:
+                return None
+
+            def open_() -> Any:
+                if pin_factory is None and unavailable:
+                    raise PinError(unavailable)
+                return make(pin)
+
+            return open_
 
         part = self._part
         self.end_round = part(

@@ -15,6 +15,7 @@ neither jitters nor hums.
 from __future__ import annotations
 
 import errno
+import importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -94,7 +95,7 @@ class LgpioServoPulse:
     def __init__(self, pin: int, gpiochip: int = 0, lgpio_module: Any = None) -> None:
         if lgpio_module is None:
             try:
-                import lgpio as lgpio_module
+                lgpio_module = importlib.import_module("lgpio")
             except ImportError as exc:
                 raise ServoError(
                     "the lgpio servo back end needs the lgpio module: `sudo apt install python3-lgpio` "

@@ -78,6 +78,8 @@ class Scheduler:
                     steps = None
                 if steps is None:
                     self.done.append(name)
+                    with self._cond:
+                        self._cond.notify_all()
                     continue
                 with self._cond:
                     self._active[lane] = (name, steps, self._now())
@@ -88,14 +90,16 @@ class Scheduler:
         try:
             due = next(steps)
         except StopIteration:
+            self.done.append(name)
             with self._cond:
                 del self._active[lane]
-            self.done.append(name)
+                self._cond.notify_all()
             return
         except Exception:
             log.exception("hardware job %s failed", name)
             with self._cond:
                 del self._active[lane]
+                self._cond.notify_all()
             return
         with self._cond:
             self._active[lane] = (name, steps, due)
@@ -109,8 +113,15 @@ class Scheduler:
 
     def run_pending(self, max_steps: int = 1_000_000) -> int:
         """Run every queued job to its end in this thread, waiting with the injected sleep. Returns steps taken."""
+        count = self.step(max_steps)
+        if self.pending():
+            raise RuntimeError("hardware jobs did not finish")
+        return count
+
+    def step(self, n: int = 1) -> int:
+        """Take up to `n` steps of the queued jobs (earliest due first); returns how many were taken."""
         count = 0
-        while count < max_steps:
+        while count < n:
             self._start_jobs()
             nxt = self._next_due()
             if nxt is None:
@@ -121,7 +132,18 @@ class Scheduler:
                 self._sleep(delay)
             self._advance(lane)
             count += 1
-        raise RuntimeError("hardware jobs did not finish")
+        return count
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait (real time) until the worker thread has finished every job; False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._active or any(self._lanes.values()):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            return True
 
     def tick(self) -> None:
         self._last_tick = self._now()

@@ -130,7 +130,9 @@ class Table:
         )
 
         # Buttons, buzzer, LED.
-        self.controls = Controls(cfg.pins, self.pin_factory, now=now, sleep=sleep, retry_s=retry)
+        self.controls = Controls(
+            cfg.pins, self.pin_factory, now=now, sleep=sleep, retry_s=retry, unavailable=self.pin_factory_error
+        )
         self.controls.when_error = lambda what, message: self.show_error(f"Button: {what}", message)
 
         self.voice = voice or Voice(cfg.voice)
