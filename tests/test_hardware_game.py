@@ -1,0 +1,103 @@
+"""The hardware as a listener of the real game service (real engine, real SQLite history).
+
+Rulebook, "Advancing the Clock": the round ends, the hand moves a quarter; at XII the
+Ghost Hour Sequence runs. Note: players may end a round at any time — here with the
+"end round" button.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
+
+from companion.engine import Setup
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
+from hardware import Table
+from hardware.config import FRAME_US, HardwareConfig
+from hardware.voice import ghost_hour_text
+
+
+def press(factory: MockFactory, clock: FakeClock, pin: int, seconds: float) -> None:
+    factory.pin(pin).drive_low()
+    clock.advance(seconds)
+    factory.pin(pin).drive_high()
+    clock.advance(1)
+
+
+def wire(table: Table, service: GameService) -> None:
+    """What `companion serve` does: the table listens to the service, the buttons command it."""
+    service.add_listener(table.on_events)
+    table.when_end_round = lambda: service.do("end-round", {}, source="button")
+    table.when_undo = lambda: service.undo(source="button")
+
+
+def test_a_table_played_with_the_buttons_alone(tmp_path: Path) -> None:
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    spawn = RecordingSpawn()
+    config = HardwareConfig()
+    events: list[dict[str, Any]] = []
+    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
+            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+                  voice=quiet_voice(spawn)) as table:
+        service.new_game(Setup(players=3, board="asylum", ghost="child", special_items=3, seed=11))
+        service.add_listener(lambda evs, state: events.extend(evs))
+        wire(table, service)
+        table.show(service.state())
+        table.run_pending()
+        assert table.hand_mark == "XII"
+
+        for expected in ("III", "VI", "IX", "XII"):
+            press(factory, clock, 17, 0.2)
+            table.run_pending()
+            assert service.state()["clock"] == expected
+            assert table.hand_mark == expected
+            assert factory.pin(18).states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us[expected])
+
+        ghost_hour = next(e for e in events if e["type"] == "ghost_hour")
+        assert spawn.calls[-1][-1] == ghost_hour_text(ghost_hour)
+        assert table.status()["alarms"] == 1
+        assert sum(1 for s in factory.pin(22).states if s.state) == 9
+
+        press(factory, clock, 17, 2.0)  # a long press takes the last round back
+        table.run_pending()
+        assert service.state()["clock"] == "IX" and table.hand_mark == "IX"
+        assert factory.pin(23).state == 0  # the ghost left the board with the undo
+
+
+def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
+    """The companion stops at VI (the hand parks on XII); on restart the hand goes back to VI."""
+    db = tmp_path / "games.sqlite3"
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    config = HardwareConfig()
+    with GameService(GameStore(db), load_packs(), rng=random.Random(5)) as service, \
+            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+                  voice=quiet_voice()) as table:
+        service.new_game(Setup(players=2, board="asylum", ghost="child", special_items=3, seed=3))
+        wire(table, service)
+        service.do("end-round")
+        service.do("end-round")
+        table.run_pending()
+        assert table.hand_mark == "VI"
+    servo = factory.pin(18)
+    assert servo.states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us["XII"])  # parked
+
+    servo.clear_states()
+    with GameService(GameStore(db), load_packs()) as service, \
+            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+                  voice=quiet_voice()) as table:
+        state = service.resume_last()
+        assert state is not None and state["clock"] == "VI"
+        table.show(state)
+        table.run_pending()
+        assert table.hand_mark == "VI"
+        assert servo.states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us["VI"])
+        assert servo.frequency is None
