@@ -259,7 +259,7 @@ def _game(table: Mapping[str, Any]) -> GameConfig:
     _only(table, "game", ("players", "board", "ghost", "special_items", "physical", "seed"))
     defaults = GameConfig()
     return GameConfig(
-        players=_int("game.players", table["players"], 1, 6) if "players" in table else defaults.players,
+        players=_int("game.players", table["players"], 1, 4) if "players" in table else defaults.players,
         board=_name("game.board", table["board"]) if "board" in table else None,
         ghost=_name("game.ghost", table["ghost"]) if "ghost" in table else None,
         special_items=(

@@ -223,7 +223,32 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
     parts.hardware = _check_hardware(config)
     parts.camera, parts.tray = _check_vision(config, sim)
     parts.web = _check_web(config)
+    parts.extra["first_game"] = _check_game(config)
     return parts
+
+
+def _check_game(config: Config) -> dict[str, Any]:
+    """``[game]``: the setup of a first game, checked against the packs (without a seed)."""
+    from companion.engine import Setup
+    from companion.packs import load_packs
+
+    game = config.game
+    packs = load_packs()
+    for key, value, known in (("board", game.board, packs.boards), ("ghost", game.ghost, packs.ghosts)):
+        if value is not None and value not in known:
+            raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
+    setup: dict[str, Any] = {
+        "players": game.players,
+        "board": game.board or sorted(packs.boards)[0],
+        "ghost": game.ghost or sorted(packs.ghosts)[0],
+        "special_items": game.special_items,
+        "physical": game.physical,
+    }
+    try:
+        Setup(seed=0, **setup).check(packs)
+    except CompanionError as exc:
+        raise ConfigError(f"game: {exc}") from None
+    return setup
 
 
 def _check_hardware(config: Config) -> Any:
@@ -522,16 +547,9 @@ class Companion:
     def _first_setup(self) -> Any:
         from companion.engine import Setup
 
-        game = self.config.game
-        packs = self.service.packs
-        board = game.board or sorted(packs.boards)[0]
-        ghost = game.ghost or sorted(packs.ghosts)[0]
-        seed = game.seed if game.seed is not None else self.rng.randrange(2**31)
-        try:
-            return Setup(players=game.players, board=board, ghost=ghost, special_items=game.special_items,
-                         seed=seed, physical=game.physical)
-        except CompanionError as exc:
-            raise ConfigError(f"game: {exc}") from None
+        setup = dict(self.parts.extra.get("first_game") or _check_game(self.config))
+        seed = self.config.game.seed if self.config.game.seed is not None else self.rng.randrange(2**31)
+        return Setup(seed=seed, **setup)
 
     def _start_hardware(self) -> None:
         from hardware import Table
@@ -580,8 +598,9 @@ class Companion:
         context = self.app.extensions.get("skeptics_web")
         if context is not None and self.parts.tray is not None:
             context._pip_map = self.parts.tray.pip_map  # dice typed as pips on the page use the table's map
-        if self.table is not None and self.join_code and self.urls:
-            self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=60.0)
+        if self.table is not None and self.join_code and self.urls and not self.service.state().get("history_length"):
+            # A game not begun yet: the OLED shows the join QR code until the first command replaces it.
+            self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=None)
 
     def _read_join_code(self) -> str | None:
         context = self.app.extensions.get("skeptics_web") if self.app is not None else None

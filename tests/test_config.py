@@ -138,7 +138,7 @@ BAD_VALUES = [
     ({"web": {"threads": 1}}, "web.threads: expected a whole number 4-256"),
     ({"data": {"dir": 5}}, "data.dir: expected a directory path"),
     ({"data": {"folder": "/x"}}, "data.folder: unknown key"),
-    ({"game": {"players": 9}}, "game.players: expected a whole number 1-6"),
+    ({"game": {"players": 9}}, "game.players: expected a whole number 1-4"),
     ({"game": {"players": "four"}}, "game.players: expected a whole number"),
     ({"game": {"board": ""}}, "game.board: expected a name"),
     ({"game": {"physical": "sometimes"}}, "game.physical: expected true or false"),

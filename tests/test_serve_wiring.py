@@ -1,0 +1,313 @@
+"""The composition root in one process: buttons on gpiozero's mock pins, the OLED on luma's dummy device,
+the hand following the clock, dice readings becoming rolls, the watchdog, logging and the start-up choices.
+
+The main loop is turned by hand (`Companion.step`), so each test decides when jobs run; waiting for a
+gpiozero callback thread or the hardware worker is polling with a deadline.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config import Config, parse_config
+from companion.errors import ConfigError
+from companion.serve import (
+    Companion,
+    JournalFormatter,
+    Notifier,
+    check_parts,
+    is_raspberry_pi,
+    listen_host,
+    page_urls,
+    watchdog_interval,
+)
+
+DEADLINE = 20.0
+
+
+def config_for(tmp_path: Path, **sections: Any) -> Config:
+    data: dict[str, Any] = {
+        "web": {"port": 0, "join_code": "TABLE7", "host_pin": "4817"},
+        "camera": {"enabled": False},
+        "game": {"players": 3, "seed": 7},
+        "hardware": {"voice": {"quiet": True}, "pins": {"debounce_s": 0.0, "long_press_s": 0.3}},
+    }
+    for name, table in sections.items():
+        data.setdefault(name, {}).update(table)
+    return parse_config(data, env={"COMPANION_DATA_DIR": str(tmp_path / "data")})
+
+
+def until(companion: Companion, condition: Callable[[], bool], what: str) -> None:
+    """Turn the main loop until `condition()` holds (polling with a deadline)."""
+    end = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        companion.step(0.02)
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Companion]:
+    config = config_for(tmp_path)
+    served = Companion(config, sim=True, notifier=Notifier(env={}))
+    served.start()
+    try:
+        yield served
+    finally:
+        served.shutdown()
+
+
+def test_start_makes_a_first_game_and_says_ready(companion: Companion) -> None:
+    state = companion.service.state()
+    assert state["game_id"] == 1 and state["players"] == 3 and state["history_length"] == 0
+    assert companion.notifier.sent[0] == "READY=1"
+    assert companion.join_code == "TABLE7"
+    assert companion.urls == [f"http://127.0.0.1:{companion.port}/"]
+    assert companion.server_healthy()
+
+
+def test_end_round_button_is_a_command_and_the_hand_and_oled_follow(companion: Companion) -> None:
+    """Rulebook, "Advancing the Clock": the round ends, the hand moves a quarter turn (XII -> III)."""
+    table = companion.table
+    pin = table.pin_factory.pin(table.config.pins.end_round)
+    pin.drive_low()  # pressed (pull-up: the button connects the pin to ground)
+    pin.drive_high()  # released at once: a short press
+    until(companion, lambda: companion.service.state()["history_length"] == 1, "the end-round command")
+    state = companion.service.state()
+    assert state["clock"] == "III" and state["round"] == 2
+    assert companion.service.history()[-1]["source"] == "button"
+    end = time.monotonic() + DEADLINE
+    while table.hand_angle != pytest.approx(90.0, abs=0.5):  # the hardware worker sweeps the hand
+        assert time.monotonic() < end, table.hand_angle
+        time.sleep(0.02)
+    assert table.oled_png() is not None
+
+
+def test_a_long_press_undoes_the_last_command(companion: Companion) -> None:
+    companion.service.do("end-round")
+    companion.service.do("end-round")
+    assert companion.service.state()["clock"] == "VI"
+    table = companion.table
+    pin = table.pin_factory.pin(table.config.pins.end_round)
+    pin.drive_low()  # held: gpiozero's hold timer fires after long_press_s
+    until(companion, lambda: companion.service.state()["history_length"] == 1, "the undo")
+    pin.drive_high()
+    companion.step(0.0)
+    state = companion.service.state()
+    assert state["clock"] == "III"  # one command taken back, not two, and no extra end-round on release
+    assert [entry["text"] for entry in companion.service.history()] == ["end-round"]
+
+
+def test_a_refused_button_command_is_shown_on_the_oled(companion: Companion) -> None:
+    table = companion.table
+    pin = table.pin_factory.pin(table.config.pins.end_round)
+    pin.drive_low()
+    until(companion, lambda: table.display.name == "error", "the error screen")  # nothing to undo yet
+    pin.drive_high()
+    assert companion.service.state()["history_length"] == 0
+
+
+def test_read_dice_without_a_camera_says_so(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+    table = companion.table
+    pin = table.pin_factory.pin(table.config.pins.read_dice)
+    with caplog.at_level(logging.WARNING, logger="companion.serve"):
+        pin.drive_low()
+        until(companion, lambda: "no camera is set up" in caplog.text, "the read-dice answer")
+    pin.drive_high()
+
+
+def die(value: int | None, color: str) -> Any:
+    from vision.reader import DieReading
+
+    return DieReading(value=value, box=(10, 10, 40, 40), confidence=0.99, color=color)
+
+
+def test_a_settled_roll_of_the_attempts_dice_becomes_its_roll(companion: Companion) -> None:
+    """Rulebook, "Rolling Dice" (keep and reroll): the tray's reading is the roll of the attempt under way."""
+    service = companion.service
+    service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
+    # Blue dice are clue dice; pips 1-3 are eyes, 4-5 cameras, 6 a cobweb (the default pip map).
+    companion.dice_read([die(2, "blue"), die(5, "blue"), die(6, "blue")], "settled")
+    last = service.history()[-1]
+    assert last["source"] == "tray"
+    assert last["command"] == {"name": "roll", "args": {"faces": "eye,camera,cobweb"}}
+
+
+def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+    service = companion.service
+    service.do("attempt", {"action": "search", "need": "eye:2"})
+    before = service.state()
+    with caplog.at_level(logging.WARNING, logger="companion.serve"):
+        companion.dice_read([die(2, "blue"), die(5, "blue")], "settled")  # three dice are needed
+        companion.dice_read([die(2, "blue"), die(None, "blue"), die(1, "blue")], "settled")  # one unsure
+    assert service.state() == before
+    assert "needs 3 clue dice, the tray shows 2" in caplog.text
+    assert "could not be read for sure" in caplog.text
+
+
+def test_dice_without_an_attempt_change_nothing(companion: Companion) -> None:
+    before = companion.service.state()
+    companion.dice_read([die(6, "red")], "settled")
+    assert companion.service.state() == before
+
+
+def test_a_custom_pip_map_is_used_for_the_tray(tmp_path: Path) -> None:
+    config = config_for(tmp_path, dice={"pips": {"clue": {"eye": [4, 5, 6], "camera": [2, 3], "cobweb": [1]}}})
+    served = Companion(config, sim=True, notifier=Notifier(env={}))
+    served.start()
+    try:
+        served.service.do("attempt", {"action": "search", "need": "eye:1"})
+        served.dice_read([die(1, "blue"), die(6, "blue"), die(3, "blue")], "settled")
+        assert served.service.history()[-1]["command"]["args"] == {"faces": "cobweb,eye,camera"}
+    finally:
+        served.shutdown()
+
+
+def test_the_watchdog_is_fed_only_while_the_server_answers(companion: Companion) -> None:
+    clock = [1000.0]
+    companion.monotonic = lambda: clock[0]
+    companion.watchdog_every = 5.0
+    companion.next_ping = companion.next_probe = clock[0]
+    sent = companion.notifier.sent
+    companion.step()
+    assert sent[-1] == "WATCHDOG=1"
+    companion._stop_web()
+    count = sent.count("WATCHDOG=1")
+    for _ in range(4):
+        clock[0] += 5.0
+        companion.step()
+    # One failed probe may be a hiccup; from the second on the watchdog starves and systemd restarts us.
+    assert sent.count("WATCHDOG=1") <= count + 1
+    assert companion.healthy is False
+
+
+def test_shutdown_parks_pauses_and_closes(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    served = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+    served.start()
+    served.service.do("end-round")
+    with caplog.at_level(logging.INFO):
+        served.request_stop("SIGTERM")
+        served.run()  # returns at once: a stop was asked for
+        served.shutdown()
+    assert served.notifier.sent[-1] == "STOPPING=1"
+    assert "clock hand parked at XII" in caplog.text
+    assert "OLED: game paused" in caplog.text
+    assert "game history closed (game 1, 1 commands)" in caplog.text
+    assert served.table.display.name == "paused"
+    assert not (tmp_path / "data" / "games.sqlite3-wal").exists()
+    served.shutdown()  # twice is harmless
+
+
+def test_restart_resumes_and_the_hand_returns_to_the_games_hour(tmp_path: Path) -> None:
+    first = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+    first.start()
+    first.service.do("end-round")
+    first.service.do("end-round")
+    saved = first.service.state()
+    first.shutdown()
+    second = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+    second.start()
+    try:
+        assert second.service.state() == saved
+        end = time.monotonic() + DEADLINE
+        while second.table.hand_angle != pytest.approx(180.0, abs=0.5):  # VI
+            assert time.monotonic() < end, second.table.hand_angle
+            time.sleep(0.02)
+    finally:
+        second.shutdown()
+
+
+# -- configuration of the parts ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sections", "message"),
+    [
+        ({"hardware": {"display": {"address": "abc"}}}, "hardware.display.address"),
+        ({"hardware": {"servo": {"pin": 40}}}, "hardware.servo.pin"),
+        ({"hardware": {"pins": {"end_round": 18}}}, "hardware.pins.end_round"),
+        ({"hardware": {"servo": {"pulse_us": {"XII": 2500, "III": 500}}}}, "hardware.servo.pulse_us"),
+        ({"tray": {"region": [0, 0, 2]}}, "tray.region"),
+        ({"tray": {"kinds": {"blue": "clu"}}}, "tray.kinds.blue"),
+        ({"tray": {"colours": {}}}, "tray.colours"),
+        ({"web": {"host_pin": 4817}}, "web.host_pin"),
+        ({"web": {"join_code": "a b!"}}, "web.join_code"),
+        ({"web": {"public_url": "skeptics.local"}}, "web.public_url"),
+        ({"web": {"max_streams": 60}}, "web.max_streams"),
+        ({"web": {"heartbeat": 0}}, "web.heartbeat"),
+        ({"web": {"pin": "1234"}}, "web.pin: unknown key"),
+    ],
+)
+def test_every_wrong_part_value_names_its_key(tmp_path: Path, sections: dict[str, Any], message: str) -> None:
+    config = config_for(tmp_path, **sections)
+    with pytest.raises(ConfigError) as info:
+        check_parts(config, sim=True)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize(("game", "message"), [
+    ({"board": "lighthouse"}, "game.board: unknown board 'lighthouse'; the boards are: asylum, "),
+    ({"ghost": "no-such-ghost"}, "game.ghost: unknown ghost 'no-such-ghost'"),
+])
+def test_an_unknown_first_game_names_the_key(tmp_path: Path, game: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        check_parts(config_for(tmp_path, game=game), sim=True)
+    assert str(info.value).startswith(message)
+
+
+# -- small pieces -------------------------------------------------------------------------------------------
+
+
+def test_journald_lines_carry_the_priority() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JournalFormatter(journal=True))
+    logger = logging.getLogger("companion.test.journal")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    try:
+        logger.warning("servo missing")
+        logger.info("ready")
+        try:
+            raise ValueError("boom")
+        except ValueError:
+            logger.exception("failed")
+    finally:
+        logger.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "<4>companion.test.journal: servo missing"
+    assert lines[1] == "<6>companion.test.journal: ready"
+    assert all(line.startswith("<3>") for line in lines[2:]) and any("ValueError: boom" in line for line in lines)
+
+
+def test_watchdog_interval_is_half_of_watchdog_sec() -> None:
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000"}) == 15.0
+    assert watchdog_interval({}) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}, pid=2) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "2"}, pid=2) == 15.0
+
+
+def test_raspberry_pi_detection(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi Zero 2 W Rev 1.0\x00", encoding="utf-8")
+    assert is_raspberry_pi(model)
+    model.write_text("QEMU Virtual Machine", encoding="utf-8")
+    assert not is_raspberry_pi(model)
+    assert not is_raspberry_pi(tmp_path / "missing")
+
+
+def test_simulation_listens_on_loopback_and_a_pi_on_every_network(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    assert config.web.host is None
+    assert listen_host(config, sim=True) == "127.0.0.1"
+    assert listen_host(config, sim=False) == "0.0.0.0"
+    assert listen_host(config.with_overrides(host="192.168.1.5"), sim=True) == "192.168.1.5"
+    assert page_urls("0.0.0.0", 8080, "http://skeptics.local:8080") == ["http://skeptics.local:8080/"]
+    assert page_urls("0.0.0.0", 8080)[0].endswith(".local:8080/")
