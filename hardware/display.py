@@ -89,6 +89,11 @@ class StatusDisplay:
             if not self.is_dimmed and t - self._last_new >= self.cfg.dim_after_s:
                 self._set_contrast(self.cfg.dim_contrast, dimmed=True)
 
+    def dim(self) -> None:
+        """Drop to the dimmed contrast now (at shutdown, under the "game paused" screen)."""
+        with self._lock:
+            self._set_contrast(self.cfg.dim_contrast, dimmed=True)
+
     def _set_contrast(self, level: int, dimmed: bool) -> None:
         self.contrast = level
         self.is_dimmed = dimmed

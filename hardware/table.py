@@ -296,7 +296,7 @@ class Table:
             device = self.display_part.device
             if device is not None:
                 # Keep the paused screen on the panel, dimmed, after the program ends.
-                self._display_call(lambda: self.display._set_contrast(self.config.display.dim_contrast, True))
+                self._display_call(self.display.dim)
                 device.persist = True
             self.display_part.close()
             self.voice.close()
