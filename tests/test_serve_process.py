@@ -40,7 +40,8 @@ class Served:
         config = tmp / "config.toml"
         if not config.exists():
             config.write_text(
-                f'[web]\njoin_code = "{JOIN_CODE}"\nhost_pin = "{HOST_PIN}"\n\n[hardware.voice]\nquiet = true\n',
+                f'[web]\njoin_code = "{JOIN_CODE}"\nhost_pin = "{HOST_PIN}"\n\n[hardware.voice]\nquiet = true\n'
+                '[hardware.servo]\nspeed_deg_s = 2000.0\n',
                 encoding="utf-8",
             )
         full_env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))}
@@ -173,9 +174,12 @@ def test_a_ghost_hour_survives_sigkill(served, tmp_path: Path) -> None:  # type:
     assert start_state["game_id"] is not None  # a first game was made so the page shows something
     events = play_to_the_ghost_hour(client)
     ghost_hour = next(event for event in events if event["type"] == "ghost_hour")
+    after_hour = client.state()
+    assert after_hour["hour"] == 1 and after_hour["clock"] == "XII"
+    assert after_hour["ghost_room"] == ghost_hour["room"]
+    client.command("end-round")  # the hand leaves XII (the park mark), so its return can be seen
     before = client.state()
-    assert before["hour"] == 1 and before["clock"] == "XII"
-    assert before["ghost_room"] == ghost_hour["room"]
+    assert before["clock"] == "III"
     history = client.history()
     assert [entry["text"] for entry in history] == ["end-round"] * len(history)
 
@@ -189,6 +193,15 @@ def test_a_ghost_hour_survives_sigkill(served, tmp_path: Path) -> None:  # type:
     assert "resumed game" in second.log()
     assert again.state() == before
     assert again.history() == history
+    # The hand returns to the game's hour (III, a quarter turn from the park mark XII).
+    end = time.monotonic() + START_DEADLINE
+    while True:
+        status, hardware = again.request("GET", "/api/hardware")
+        assert status == 200, hardware
+        if hardware["hand_angle"] is not None and abs(hardware["hand_angle"] - 90.0) < 0.5:
+            break
+        assert time.monotonic() < end, hardware
+        time.sleep(0.05)  # polling the hand, bounded by the deadline
 
 
 def test_sigterm_parks_pauses_and_closes_the_history(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

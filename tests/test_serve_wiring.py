@@ -37,7 +37,8 @@ def config_for(tmp_path: Path, **sections: Any) -> Config:
         "web": {"port": 0, "join_code": "TABLE7", "host_pin": "4817"},
         "camera": {"enabled": False},
         "game": {"players": 3, "seed": 7},
-        "hardware": {"voice": {"quiet": True}, "pins": {"debounce_s": 0.0, "long_press_s": 0.3}},
+        "hardware": {"voice": {"quiet": True}, "pins": {"debounce_s": 0.0, "long_press_s": 0.3},
+                     "servo": {"speed_deg_s": 2000.0}},
     }
     for name, table in sections.items():
         data.setdefault(name, {}).update(table)
