@@ -353,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common.add_argument("--config", metavar="PATH", help="configuration file (only used to find the data directory)")
     common.add_argument("--json", action="store_true", help="print JSON instead of words")
+    common.add_argument("--packs", metavar="DIR", help="a folder of edited pack files (see docs/packs.md)")
 
     pick = _Parser(add_help=False)
     pick.add_argument("--game", type=int, metavar="ID", help="a saved game (default: the last one played)")
@@ -424,7 +425,7 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.action == "commands":
         return _commands()
     db = Path(ns.db) if ns.db else default_db(ns.config)
-    packs = load_packs()
+    packs = load_packs(ns.packs)
     store = GameStore(db)
     with GameService(store, packs, rng=random.Random()) as service:
         if ns.action == "new":

@@ -533,9 +533,8 @@ def replay_game(store: GameStore, game_id: int, packs: Packs) -> Game:
     from companion.engine import Command, Game
 
     info = store.game(game_id)
-    setup = setup_from_dict(info.setup)
     try:
-        game = Game.new(setup, packs)
+        game = Game.new(setup_from_dict(info.setup), packs)
     except CompanionError as exc:
         raise HistoryError(
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "

@@ -13,8 +13,10 @@ writing), more than 50 times in a row on the same file, and after every kill che
   with each command are exactly the events the engine gives on replay (a command and its
   events are one transaction).
 
-The writer is a forked child of the test process (so fifty runs take seconds, not minutes);
-it is a real process and it really dies by SIGKILL, between any two machine instructions.
+The writers are forked (so sixty runs take seconds, not minutes) by a small single-threaded
+"kill server" process that the test starts, since forking the test process itself (which may
+run threads of other tests) is unsafe. Each writer is a real process and really dies by
+SIGKILL, between any two machine instructions.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,7 @@ from companion.history import GameStore, replay_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")]
 
-KILLS = 80
+KILLS = 60
 SEED = 20261129
 
 # Commands the writer picks from; some are refused by the rules at times, which is fine.
@@ -162,38 +165,62 @@ def _check_consistent(db: Path, packs: Any) -> list[dict[str, Any]]:
     return commands
 
 
+def _kill_server(db: Path, kills: int) -> None:
+    """Run in a fresh single-threaded process (forking from a process with threads is unsafe):
+    one writer run per line "next" on stdin, its reported lines as one JSON line on stdout."""
+    rng = random.Random(SEED)
+    for run in range(kills):
+        if sys.stdin.readline().strip() != "next":
+            return
+        lines = _run_and_kill(db, run, rng.randint(1, 12))
+        sys.stdout.write(json.dumps({"run": run, "lines": lines}) + "\n")
+        sys.stdout.flush()
+
+
 def test_sigkill_while_writing_never_loses_an_accepted_command(tmp_path: Path) -> None:
     from companion.packs import load_packs
 
     packs = load_packs()
     db = tmp_path / "games.sqlite3"
-    rng = random.Random(SEED)
+    server = subprocess.Popen(
+        [sys.executable, __file__, "kill-server", str(db), str(KILLS)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert server.stdin is not None and server.stdout is not None
     history: list[dict[str, Any]] = []
     landed_pending = 0
     total_oks = 0
-    for run in range(KILLS):
-        kill_after = rng.randint(1, 12)
-        lines = _run_and_kill(db, run, kill_after)
-        reported, pending = _expected(lines, history)
-        total_oks += sum(1 for line in lines if line.startswith("ok "))
-        stored = _check_consistent(db, packs)
-        if stored == reported:
-            pass
-        else:
-            # The only other allowed outcome: the started operation committed just before the kill.
-            assert pending is not None, f"run {run}: stored history differs from the last reported one"
-            if "undo" in pending:
-                assert stored == reported[:-1], f"run {run}: not the reported history minus the pending undo"
-            else:
-                assert stored[:-1] == reported, f"run {run}: a reported command is missing"
-                assert stored[-1]["name"] == pending["name"]
-            landed_pending += 1
-        history = stored
+    try:
+        for run in range(KILLS):
+            server.stdin.write("next\n")
+            server.stdin.flush()
+            report = server.stdout.readline()
+            assert report, f"the kill server stopped before run {run} (exit {server.poll()})"
+            lines = json.loads(report)["lines"]
+            reported, pending = _expected(lines, history)
+            total_oks += sum(1 for line in lines if line.startswith("ok "))
+            stored = _check_consistent(db, packs)
+            if stored != reported:
+                # The only other allowed outcome: the started operation committed just before the kill.
+                assert pending is not None, f"run {run}: stored history differs from the last reported one"
+                if "undo" in pending:
+                    assert stored == reported[:-1], f"run {run}: not the reported history minus the pending undo"
+                else:
+                    assert stored[:-1] == reported, f"run {run}: a reported command is missing"
+                    assert stored[-1]["name"] == pending["name"]
+                landed_pending += 1
+            history = stored
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+        server.stdout.close()
     assert total_oks >= KILLS  # every run got at least one commit through before the kill
     assert len(history) > 0
     print(f"{KILLS} kills, {total_oks} acknowledged commits, {landed_pending} kills just after an unreported commit")
 
 
-if __name__ == "__main__":  # pragma: no cover - a manual look: python tests/test_crash.py DB
-    target = Path(sys.argv[1])
-    print(_check_consistent(target, __import__("companion.packs", fromlist=["load_packs"]).load_packs()))
+if __name__ == "__main__":  # pragma: no cover - the kill server, started by the test above
+    if sys.argv[1:2] == ["kill-server"]:
+        _kill_server(Path(sys.argv[2]), int(sys.argv[3]))
+    else:
+        print(_check_consistent(Path(sys.argv[1]), __import__("companion.packs", fromlist=["load_packs"]).load_packs()))

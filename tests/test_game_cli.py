@@ -19,6 +19,8 @@ import pytest
 from companion.engine import Game, Setup
 from companion.packs import load_packs
 
+pytestmark = pytest.mark.slow  # each test starts the console script several times
+
 SCRIPT = Path(sys.executable).with_name("companion")
 REQUIRED = ("clock", "round", "hour", "ghost_room", "room_deck_left", "rooms_revealed", "environment_active",
             "summon_dice", "timers", "ghost_mode", "seance_used", "outcome")

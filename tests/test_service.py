@@ -359,3 +359,24 @@ def test_dice_readings_are_a_roll(service: GameService) -> None:
     assert service.history()[-1]["command"] == {"name": "roll", "args": {"faces": "eye,cobweb,camera"}}
     assert any(e["type"] == "rolled" for e in result.events)
     assert service.history()[-1]["source"] == "tray"
+
+
+def test_a_setup_that_no_longer_fits_the_packs_is_reported(db: Path, packs: Packs) -> None:
+    with GameService(GameStore(db), packs) as svc:
+        gid = svc.new_game(setup())["game_id"]
+    raw = sqlite3.connect(db)
+    stored = json.loads(raw.execute("SELECT setup FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    raw.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps({**stored, "ghost": "banshee"}), gid))
+    raw.commit()
+    raw.close()
+    with GameService(GameStore(db), packs) as svc:
+        with pytest.raises(HistoryError, match=f"game {gid}.*cannot be set up again.*banshee"):
+            svc.resume_last()
+
+
+def test_setup_as_plain_json_starts_the_same_game(service: GameService, packs: Packs) -> None:
+    state = service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 7})
+    assert view_of(state) == Game.new(setup(), packs).view()
+    with pytest.raises(BadCommand):
+        service.new_game({"players": 3, "board": "asylum"})
+    assert service.state()["game_id"] == state["game_id"]
