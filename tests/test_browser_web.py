@@ -296,3 +296,45 @@ def test_the_page_installs_and_works_on_a_tablet(browser: Any, live: Table) -> N
         tablet.check_clean()
     finally:
         tablet.context.close()
+
+
+def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_path: Path) -> None:
+    import re
+
+    import numpy as np
+
+    from hardware import Table as HardwareTable
+    from vision.reader import DieReading
+    from vision.tray import TrayWatcher
+
+    hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
+    frame = np.full((240, 320, 3), 60, dtype=np.uint8)
+    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue")]
+    clock = [0.0]
+
+    def now() -> float:
+        clock[0] += 0.2
+        return clock[0]
+
+    tray = TrayWatcher(now=now, reader=lambda image, settings: list(readings))
+    for _ in range(8):
+        tray.feed(frame)
+    t = start_table(tmp_path, hardware=hw, tray=tray)
+    hw.show(t.service.state())
+    hw.scheduler.run_pending()
+    phone = open_phone(browser, t, host=True)
+    try:
+        expect(phone.page.locator("#hw-card")).to_be_visible()
+        expect(phone.page.locator("#hw-angle")).to_have_text(f"{round(hw.hand_angle)}°")
+        expect(phone.page.locator("#oled")).to_have_attribute("src", re.compile(r"/api/hardware/oled\.png"))
+        phone.tab("dice")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
+        expect(phone.page.locator("#tray-dice .chip.red")).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-photo")).to_be_visible()
+        phone.shot("phone-tray")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+        t.server.stop()
+        t.service.close()
+        hw.close()

@@ -84,16 +84,20 @@ class WebContext:
         tray = self.tray
         if tray is None:
             return None
-        reading = tray.last_reading() if callable(getattr(tray, "last_reading", None)) else getattr(tray, "last", None)
-        if reading is None:
-            return None
-        if hasattr(reading, "to_dict"):
-            reading = reading.to_dict()
         from web.api import _jsonable
 
-        out: dict[str, Any] = _jsonable(reading)
-        if not isinstance(out, dict):
-            out = {"dice": out}
+        if callable(getattr(tray, "last_reading", None)):
+            reading = tray.last_reading()
+        else:  # vision.tray.TrayWatcher: the readings of the last rest and how many reads so far
+            readings = getattr(tray, "last_readings", None)
+            reading = None if readings is None else {"dice": list(readings), "reads": getattr(tray, "reads", None)}
+        if reading is None:
+            return None
+        raw = reading.to_dict() if hasattr(reading, "to_dict") else reading
+        if not isinstance(raw, Mapping):
+            raw = {"dice": raw}
+        dice = [d.to_dict() if hasattr(d, "to_dict") else d for d in raw.get("dice") or []]
+        out: dict[str, Any] = _jsonable({**raw, "dice": dice})
         out["photo"] = self.tray_photo() is not None
         return out
 

@@ -123,6 +123,7 @@
     if (s.board && s.board !== app.boardId) loadBoard(s.board);
     if ((s.history_length ?? 0) !== app.historyLength) { app.historyLength = s.history_length; loadHistory(); }
     if (app.session && app.session.hardware) loadHardware();
+    if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
   }
 
   function needChips(need) {
@@ -238,7 +239,9 @@
     try {
       const t = await api("/api/tray");
       $("#tray-card").hidden = false;
-      fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.face ? (ICON[d.face] || "") + " " + d.face : (d.value ?? "?")) + (d.kind || d.color ? " \u00B7 " + (d.kind || d.color) : ""))));
+      app.tray = t;
+      fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.value ?? "?") + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
+      if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
       const img = $("#tray-photo");
       img.hidden = !t.photo;
       if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
@@ -409,6 +412,14 @@
       pad.append(b);
     }
     $("#dice-clear").addEventListener("click", () => { app.dice = []; showDice(); });
+    $("#tray-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
+      if (!pips.length || pips.some((p) => !p)) { toast("A die was not read; enter the dice by hand.", true); return; }
+      const f = formObj(e.target);
+      const cmd = f.kind === "summon" ? "summon" : "roll";
+      act("/api/dice", { pips, kind: f.kind, command: cmd, replace: !!f.replace }, "Dice sent.");
+    });
     $("#dice-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       if (!app.dice.length) { toast("Tap the faces the dice show first.", true); return; }
