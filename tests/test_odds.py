@@ -198,6 +198,8 @@ def test_success_probability_is_cached_and_clear_cache_forgets() -> None:
         ((R("eye:1"), 3, -1), "rolls must be 0 to 10"),
         (("skull:1", 3, 1), "unknown icon 'skull'"),
         ((42, 3, 1), "need a Requirement"),
+        ((["eye"], 3, 1), "need a Requirement"),
+        ((R("eye:1"), "3", 1), "not '3'"),
     ],
 )
 def test_bad_odds_questions_are_refused(args: tuple, message: str) -> None:

@@ -71,12 +71,12 @@ def success_probability(req: Requirement | str, dice: int, rolls: int, keep: boo
     """success_fraction as a float; cached, so a repeated question costs a dictionary look-up."""
     if isinstance(req, str):
         req = Requirement.parse(req)
+    _check(req, dice, rolls)
     return _probability(req, dice, rolls, bool(keep))
 
 
 @lru_cache(maxsize=4096)
 def _probability(req: Requirement, dice: int, rolls: int, keep: bool) -> float:
-    _check(req, dice, rolls)
     return float(_fraction(req, dice, rolls, keep and not req.disruption))
 
 

@@ -80,8 +80,12 @@ class Requirement:
                 f"got {', '.join(sorted(k.value for k in kinds))} icons together."
             )
         kind = kinds.pop()
+        object.__setattr__(self, "_kind", kind)
         order = sorted(self.need, key=lambda pair: _ICON_ORDER.index(pair[0]))
         object.__setattr__(self, "need", tuple(order))
+        # Odds are cached on the icon set, so its hash is worked out once (Enum hashing is slow).
+        key = (tuple((face.value, count) for face, count in order), self.timer, self.disruption)
+        object.__setattr__(self, "_hash", hash(key))
         if self.size > kind.max_dice:
             raise DiceError(
                 f"the icon set {self} needs {self.size} {kind.value} dice but a roll may use at most "
@@ -91,6 +95,10 @@ class Requirement:
             raise DiceError("a summon or pull succeeds on one summon icon; write it as summon:1.")
         if kind is DieKind.SUMMON and (self.timer or self.disruption):
             raise DiceError("summon and pull rolls carry no timer or disruption icon.")
+
+    def __hash__(self) -> int:
+        value: int = self.__dict__["_hash"]
+        return value
 
     # -- building -----------------------------------------------------------------
     @classmethod
@@ -143,7 +151,8 @@ class Requirement:
     @property
     def kind(self) -> DieKind:
         """The kind of die this icon set is rolled with."""
-        return DieKind.of(self.need[0][0])
+        kind: DieKind = self.__dict__["_kind"]
+        return kind
 
     @property
     def size(self) -> int:
