@@ -9,6 +9,7 @@ import pytest
 
 from companion import paths
 from companion.config import (
+    CameraConfig,
     Config,
     GameConfig,
     WebConfig,
@@ -209,9 +210,19 @@ def test_the_example_file_is_valid_and_equals_the_defaults() -> None:
 
     defaults = WebSettings(data_dir=Path("."))
     assert config.web.extra and all(getattr(defaults, key) == value for key, value in config.web.extra.items())
+    assert config.camera == CameraConfig()
+    assert config.dice.auto_roll is True
+    from companion.dice import PipMap
+
+    assert PipMap.from_dict(config.dice.pips) == PipMap.default()
     from hardware.config import HardwareConfig
 
     assert HardwareConfig.from_dict(config.section("hardware")) == HardwareConfig()
+    from vision.reader import ReaderSettings
+    from vision.roll import DEFAULT_COLOR_KINDS
+
+    assert ReaderSettings.from_config(config.section("tray")) == ReaderSettings()
+    assert config.section("tray")["kinds"] == DEFAULT_COLOR_KINDS
 
 
 def _commented_or_set(text: str, key: str) -> bool:
@@ -219,6 +230,8 @@ def _commented_or_set(text: str, key: str) -> bool:
         stripped = line.lstrip("# ").strip()
         if stripped.startswith(f"{key} =") or stripped.startswith(f"{key}="):
             return True
+        if stripped.startswith("[") and (f".{key}]" in stripped or f".{key}." in stripped):
+            return True  # a table such as [tray.kinds]
     return False
 
 
@@ -231,6 +244,8 @@ def test_the_example_file_shows_every_key() -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
     keys = ["sim", "host", "port", "threads", "dir", "level", "retry_s"]
     keys += [f.name for f in fields(GameConfig)]
+    keys += [f.name for f in fields(CameraConfig)] + ["auto_roll", "pips", "kinds", "colors"]
+    keys += ["region", "find_threshold", "unsure_below", "color_distance"]
     keys += [f.name for f in fields(WebSettings) if f.name not in ("data_dir", "now")]
     for cls in (ServoConfig, DisplayConfig, PinsConfig, VoiceConfig):
         keys += [f.name for f in fields(cls) if f.name != "pulse_us"]
