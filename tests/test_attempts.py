@@ -263,3 +263,18 @@ def test_playing_attempts_matches_the_exact_odds(need: str, dice: int, best: boo
     exact = float(success_fraction(req, dice, 3) if best else keep_all_fraction(req, dice, 3))
     error = (exact * (1 - exact) / trials) ** 0.5
     assert abs(wins / trials - exact) <= 4 * error
+
+
+def test_keep_choices_under_disruption_and_for_summons() -> None:
+    attempt = Attempt.start("search", "eye:1,camera:1,disruption", dice=3)
+    # Nothing may be kept: the only choice is a fresh roll, 1 - (5/12)^1 with one roll to come.
+    assert attempt.keep_choices([E, E, W], rolls_after=1) == [((), Fraction(7, 12))]
+    assert attempt.keep_choices([E, C, W], rolls_after=1) == [((E, C), Fraction(1))]
+    summon = Attempt.start("pull", "summon", dice=2)
+    assert summon.keep_choices([B, B], rolls_after=0) == [((), Fraction(0))]
+
+
+def test_keep_choices_after_success_is_refused() -> None:
+    done, _ = Attempt.start("search", "eye:1", dice=3).roll([E, C, C])
+    with pytest.raises(DiceError, match="already succeeded"):
+        done.keep_choices([E], rolls_after=1)

@@ -276,3 +276,15 @@ def test_summon_and_pull_roll_the_summon_dice_held() -> None:
 def test_dice_for_refuses_bad_input(kwargs: dict, message: str) -> None:
     with pytest.raises(DiceError, match=message):
         dice_for(**kwargs)
+
+
+def test_every_icon_set_of_the_bundled_ghosts_is_read() -> None:
+    """"Ghost Card", Icon Sets to Resolve: the engine starts prove attempts from these texts."""
+    from companion.packs import load_packs
+
+    texts = [text for ghost in load_packs().ghosts.values() for text in ghost.icon_sets]
+    assert texts
+    for text in texts:
+        req = Requirement.parse(text)
+        assert req.kind is DieKind.CLUE
+        assert Requirement.parse(str(req)) == req

@@ -132,10 +132,10 @@ class Attempt:
         "eye:1,camera:1", three dice and one roll to come, a roll of eye, eye, cobweb is better
         rerolled whole (7/12) than keeping the eye (5/9). See docs/dice.md, "Keeping dice".
         """
-        rolled = self._check_faces(faces)
         missing = self.missing
         if missing is None:
             raise DiceError(f"the {self.action} attempt at {self.requirement} already succeeded; start a new one.")
+        rolled = self._check_faces(faces)
         if not self.keeps:
             success = missing.satisfied_by(rolled)
             chance = Fraction(1) if success else success_fraction(missing, self.dice_to_roll, rolls_after, False)
