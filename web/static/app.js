@@ -114,6 +114,7 @@
     fill($("#seance"), (s.seance_symbols || []).map((x) => chip(x)));
     $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_used ? "The séance has been held." : "";
     $("#summon-dice").textContent = s.summon_dice;
+    $("#summon-odds").textContent = typeof s.summon_odds === "number" ? "(a summon or pull succeeds " + pct(s.summon_odds) + ")" : "";
     $("#timers").textContent = s.timers;
     $("#clues-revealed").textContent = s.clues_revealed;
     $("#clues-solved").textContent = s.clues_solved;
@@ -383,6 +384,7 @@
       e.target.reset();
       if (ok) { await refreshSession(); toast("Signed in as host."); }
     });
+    $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); toast("Signed out."); } });
     $("#move-form").addEventListener("submit", (e) => { e.preventDefault(); command("move-ghost", { to: e.target.to.value }); });
     $("#ghostat-form").addEventListener("submit", (e) => { e.preventDefault(); command("ghost-at", { room: e.target.room.value.trim() }); });
     $("#prove-form").addEventListener("submit", (e) => { e.preventDefault(); command("prove", { set: e.target.set.value }); });
