@@ -4,6 +4,7 @@
     companion odds "key:3" --rolls 3 --json
     companion odds "eye:1,camera:1" --action prove --glass --aid
     companion odds "eye:1,camera:1" --dice 3 --rolls 2 --rolled eye,eye,cobweb
+    companion odds "eye:2,camera:1" --kept eye --rolls 2 --rolled eye,cobweb
     companion odds --summon 4
 """
 
@@ -47,8 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--aid", action="store_true", help="aiding adds a die (prove)")
     parser.add_argument("--items", type=int, default=0, help="dice added by items")
     parser.add_argument("--minus", type=int, default=0, help="dice taken away first (e.g. Watching Eyes)")
+    parser.add_argument("--kept", metavar="FACES",
+                        help="faces already set aside in this attempt (e.g. eye): the odds are from there on")
     parser.add_argument("--rolled", metavar="FACES",
-                        help="faces just rolled (first roll): show which dice to keep, with --rolls counting this roll")
+                        help="faces just rolled: show which dice to keep, with --rolls counting this roll")
     parser.add_argument("--summon", type=int, metavar="N", help="chance of a summon or pull with N summon dice")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
@@ -84,21 +87,31 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
     else:
         dice = 3 if args.dice is None else args.dice
     keep = not args.no_keep and not req.disruption
+    attempt = Attempt.start(args.action or _any_action(req.kind), req, dice)
+    if args.kept:
+        if not keep:
+            raise CompanionError("--kept needs dice that may be kept; leave out --no-keep (and Disruption).")
+        kept = parse_faces(args.kept, req.kind)
+        attempt = Attempt.from_dict(attempt.to_dict() | {"kept": [f.value for f in kept], "rolls": 1})
+    missing = attempt.missing
+    if missing is None:
+        raise CompanionError(f"the kept dice already show {req}; there is nothing left to roll for.")
+    free = attempt.dice_to_roll
     rows = []
     for n in range(1, args.rolls + 1):
-        best = success_fraction(req, dice, n, keep)
+        best = success_fraction(missing, free, n, keep)
         row: dict[str, Any] = {"rolls": n, "probability": float(best), "percent": _pct(float(best)),
                                "fraction": str(best)}
         if keep:
-            every = keep_all_fraction(req, dice, n)
+            every = keep_all_fraction(missing, free, n)
             row["keep_all_probability"] = float(every)
             row["keep_all_fraction"] = str(every)
         rows.append(row)
     result: dict[str, Any] = {
-        "need": str(req), "words": req.describe(), "kind": req.kind.value, "dice": dice, "keep": keep, "rows": rows,
+        "need": str(req), "words": req.describe(), "kind": req.kind.value, "dice": dice, "keep": keep,
+        "kept": [f.value for f in attempt.kept], "dice_to_roll": free, "rows": rows,
     }
     if args.rolled is not None:
-        attempt = Attempt.start(args.action or _any_action(req.kind), req, dice)
         faces = parse_faces(args.rolled, req.kind)
         choices = attempt.keep_choices(faces, args.rolls - 1)
         result["rolled"] = [f.value for f in faces]
@@ -118,7 +131,10 @@ def render(result: dict[str, Any]) -> str:
         return (f"summon or pull with {result['summon_dice']} summon dice: "
                 f"{result['percent']} ({result['fraction']})")
     how = "keeping the best dice after each roll" if result["keep"] else "no dice kept (every roll afresh)"
-    lines = [f"{result['need']} ({result['words']}) with {result['dice']} {result['kind']} dice, {how}", ""]
+    lines = [f"{result['need']} ({result['words']}) with {result['dice']} {result['kind']} dice, {how}"]
+    if result["kept"]:
+        lines.append(f"kept so far: {', '.join(result['kept'])}; {result['dice_to_roll']} dice to roll")
+    lines.append("")
     header = f"{'rolls':>5}  {'chance':>7}  {'exact':<24}"
     if result["keep"]:
         header += "  keeping every counting die"
@@ -131,7 +147,7 @@ def render(result: dict[str, Any]) -> str:
     if "keep_choices" in result:
         lines += ["", f"rolled {', '.join(result['rolled'])}: what to keep"]
         for choice in result["keep_choices"]:
-            kept = ", ".join(choice["keep"]) or "nothing (reroll all)"
+            kept = ", ".join(choice["keep"]) or ("nothing more" if result["kept"] else "nothing (reroll all)")
             lines.append(f"  {choice['percent']:>7}  keep {kept}")
     return "\n".join(line.rstrip() for line in lines)
 

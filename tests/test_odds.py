@@ -269,6 +269,16 @@ def test_cli_advises_what_to_keep(capsys: pytest.CaptureFixture[str]) -> None:
     assert "keep eye" in advice[1] and "55.6%" in advice[1]
 
 
+def test_cli_mid_attempt_with_kept_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    """The Search Action Example after the first roll: an eye kept, two dice, two actions left."""
+    assert odds_main(["eye:2,camera:1", "--kept", "eye", "--rolls", "2", "--rolled", "eye,cobweb", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kept"] == ["eye"] and data["dice_to_roll"] == 2
+    assert Fraction(data["rows"][1]["fraction"]) == success_fraction(R("eye:1,camera:1"), 2, 2)
+    # Keeping the second eye or not: one die for a camera (1/3) or two dice for an eye and a camera (1/3).
+    assert {tuple(c["keep"]): c["fraction"] for c in data["keep_choices"]} == {("eye",): "1/3", (): "1/3"}
+
+
 def test_cli_summon(capsys: pytest.CaptureFixture[str]) -> None:
     assert odds_main(["--summon", "4"]) == 0
     assert "671/1296" in capsys.readouterr().out
@@ -285,6 +295,9 @@ def test_cli_summon(capsys: pytest.CaptureFixture[str]) -> None:
         (["eye:1", "--glass"], "need --action"),
         (["eye:1", "--action", "unlock"], "unlock rolls key dice"),
         (["eye:1", "--rolled", "eye,eye"], "needs the faces of 3 clue dice"),
+        (["eye:2,camera:1", "--kept", "cobweb"], "do not all count"),
+        (["eye:2,camera:1", "--kept", "eye,eye,camera"], "nothing left to roll for"),
+        (["eye:2,camera:1", "--kept", "eye", "--no-keep"], "--kept needs dice that may be kept"),
     ],
 )
 def test_cli_refuses_bad_input_with_a_message_and_status_2(
