@@ -289,7 +289,7 @@ def test_cli_summon(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["eye:9"], "needs 9 clue dice but a roll may use at most 5"),
         (["skull"], "unknown icon 'skull'"),
-        (["eye:1", "--dice", "6"], "1 to 5 dice, not 6"),
+        (["eye:1", "--dice", "6"], "1 to 5 clue dice, not 6"),
         (["eye:1", "--rolls", "0"], "rolls must be"),
         ([], "give an icon set"),
         (["eye:1", "--glass"], "need --action"),
