@@ -28,6 +28,7 @@ from companion.dice import (
     summon_fraction,
 )
 from companion.dice.odds import keep_all_fraction
+from companion.dice.requirement import an
 from companion.errors import CompanionError
 
 
@@ -78,7 +79,7 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
         if ACTIONS[args.action] is not req.kind:
             kind = ACTIONS[args.action]
             raise CompanionError(
-                f"a {args.action} rolls {kind.value} dice, so its icon set must use "
+                f"{an(args.action)} {args.action} rolls {kind.value} dice, so its icon set must use "
                 f"{', '.join(f.value for f in kind.icons)}; {req} needs {req.kind.value} dice."
             )
         dice = dice_for(args.action, glass=args.glass, aid=args.aid, items=args.items, minus=args.minus)

@@ -154,7 +154,7 @@ def test_attempt_is_immutable() -> None:
     ("action", "need", "dice", "message"),
     [
         ("search", "key:2", 3, "a search rolls clue dice, so its icon set must use eye, camera, cobweb"),
-        ("unlock", "eye:1", 3, "an? unlock rolls key dice"),
+        ("unlock", "eye:1", 3, "an unlock rolls key dice"),
         ("search", "eye:2,camera:1,cobweb:1", 3, "needs 4 dice showing icons but only 3 would be rolled"),
         ("search", "eye:1", 6, "1 to 5 clue dice, not 6"),
         ("search", "eye:1", 0, "1 to 5 clue dice, not 0"),

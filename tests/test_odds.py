@@ -293,7 +293,7 @@ def test_cli_summon(capsys: pytest.CaptureFixture[str]) -> None:
         (["eye:1", "--rolls", "0"], "rolls must be"),
         ([], "give an icon set"),
         (["eye:1", "--glass"], "need --action"),
-        (["eye:1", "--action", "unlock"], "unlock rolls key dice"),
+        (["eye:1", "--action", "unlock"], "an unlock rolls key dice"),
         (["eye:1", "--rolled", "eye,eye"], "needs the faces of 3 clue dice"),
         (["eye:2,camera:1", "--kept", "cobweb"], "do not all count"),
         (["eye:2,camera:1", "--kept", "eye,eye,camera"], "nothing left to roll for"),

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.dice.faces import DieKind, Face, parse_faces
 from companion.dice.odds import MAX_ROLLS, keep_choices, success_fraction
-from companion.dice.requirement import Requirement, action_kind
+from companion.dice.requirement import Requirement, action_kind, an
 from companion.errors import DiceError
 
 __all__ = ["Attempt", "RollOutcome", "summon_succeeds"]
@@ -66,11 +66,11 @@ class Attempt:
             raise DiceError(f"an attempt needs an icon set such as \"eye:2,camera:1\", not {requirement!r}.")
         if req.kind is not kind:
             raise DiceError(
-                f"a {action} rolls {kind.value} dice, so its icon set must use "
+                f"{an(action)} {action} rolls {kind.value} dice, so its icon set must use "
                 f"{', '.join(f.value for f in kind.icons)}; {str(req)!r} needs {req.kind.value} dice."
             )
         if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= kind.max_dice:
-            raise DiceError(f"a {action} rolls 1 to {kind.max_dice} {kind.value} dice, not {dice!r}.")
+            raise DiceError(f"{an(action)} {action} rolls 1 to {kind.max_dice} {kind.value} dice, not {dice!r}.")
         if req.size > dice:
             raise DiceError(
                 f"{str(req)!r} needs {req.size} dice showing icons but only {dice} would be rolled; "

@@ -36,6 +36,11 @@ _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fi
 _ICON_ORDER = (Face.EYE, Face.CAMERA, Face.COBWEB, Face.KEY, Face.SUMMON)
 
 
+def an(word: str) -> str:
+    """The article for `word` in messages: "an unlock", "a search"."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def action_kind(action: str) -> DieKind:
     """The kind of die an action rolls; DiceError naming the actions if unknown."""
     try:
@@ -271,17 +276,17 @@ def dice_for(
     if aid and action != "prove":
         raise DiceError(f"aiding adds a die only to a prove action, not to {action}.")
     if items and action in NO_ITEM_ACTIONS:
-        raise DiceError(f"items cannot be used on environment cards, so a {action} roll takes no item dice.")
+        raise DiceError(f"items cannot be used on environment cards, so {an(action)} {action} roll takes no item dice.")
     if kind is DieKind.SUMMON:
         if items:
-            raise DiceError(f"items do not add summon dice; a {action} rolls the summon dice the team holds.")
+            raise DiceError(f"items do not add summon dice; {an(action)} {action} rolls the summon dice the team holds.")
         if base < 1:
-            raise DiceError(f"a {action} needs at least one summon die (solve a clue to gain one).")
+            raise DiceError(f"{an(action)} {action} needs at least one summon die (solve a clue to gain one).")
         if base > kind.max_dice:
             raise DiceError(f"the team can hold at most {kind.max_dice} summon dice, not {base}.")
         return base
     total = max(0, base - minus) + int(glass) + int(aid) + items
     total = min(total, kind.max_dice)
     if total < 1:
-        raise DiceError(f"a {action} needs at least one die to roll.")
+        raise DiceError(f"{an(action)} {action} needs at least one die to roll.")
     return total
