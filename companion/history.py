@@ -187,6 +187,12 @@ class GameStore:
         except HistoryError:
             db.close()
             raise
+        except sqlite3.OperationalError as exc:
+            db.close()
+            raise HistoryError(
+                f"cannot use {self._where()} ({exc}). Check that the file and its folder are writable by this "
+                "user and that no other program holds it locked."
+            ) from exc
         except sqlite3.DatabaseError as exc:
             db.close()
             raise HistoryError(

@@ -7,6 +7,7 @@ errors for files that are damaged, foreign, truncated or from a newer version.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -243,3 +244,17 @@ def test_a_closed_store_says_so(db: Path) -> None:
     store.close()
     with pytest.raises(HistoryError, match="closed"):
         store.list_games()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write to read-only files")
+def test_a_read_only_file_says_to_check_permissions(db: Path) -> None:
+    GameStore(db).close()
+    db.chmod(0o444)
+    db.parent.chmod(0o555)
+    try:
+        with pytest.raises(HistoryError, match="writable"):
+            store = GameStore(db)
+            store.create_game({})
+    finally:
+        db.parent.chmod(0o755)
+        db.chmod(0o644)
