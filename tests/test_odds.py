@@ -314,3 +314,20 @@ def test_cli_is_reached_through_the_companion_command(capsys: pytest.CaptureFixt
 
     assert main(["odds", "key:1", "--rolls", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"][0]["fraction"] == "7/8"
+
+
+def test_the_odds_table_in_the_docs_is_what_the_code_says() -> None:
+    """docs/dice.md, "Odds at a glance", must not drift from the code."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "dice.md").read_text(encoding="utf-8")
+    section = text.split("## Odds at a glance", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert len(rows) >= 10
+    columns = [(3, 1, True), (3, 3, True), (4, 3, True), (5, 3, True), (3, 3, False)]
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        req = R(cells[0].strip("`"))
+        for cell, (dice, rolls, keep) in zip(cells[1:], columns):
+            expected = "—" if req.size > dice else f"{success_probability(req, dice, rolls, keep) * 100:.1f} %"
+            assert cell == expected, (str(req), dice, rolls, keep)
