@@ -96,7 +96,7 @@ class Board:
     entrance: Room
     connections: tuple[Connection, ...]
     secret_passages: tuple[tuple[int, int], ...]
-    source: str = ""
+    source: str = field(default="", compare=False)
     _adjacent: Mapping[int, tuple[tuple[int, Connection], ...]] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
     )
