@@ -7,6 +7,7 @@ as an error. Screenshots of the main views go to tests/artifacts/ (gitignored).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -78,9 +79,12 @@ class Phone:
         assert self.errors == [], self.errors
 
 
-def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[str, int] = PHONE) -> Phone:
+def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[str, int] = PHONE,
+               init_script: str | None = None) -> Phone:
     context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=viewport is PHONE,
                                   has_touch=viewport is PHONE)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     phone = Phone(context, page, table.url)
     context.on("request", lambda r: phone.requests.append(r.url))
@@ -162,15 +166,30 @@ def test_a_host_command_appears_on_a_viewers_phone(browser: Any, live: Table) ->
         viewer.context.close()
 
 
+# Records what the page asks of the phone: vibrations and the chime's tones (an init script, so the
+# page's own CSP stays on).
+SENSES = """
+window.__vibrations = [];
+navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+window.__tones = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() { const o = super.createOscillator(); const start = o.start.bind(o);
+    o.start = (...a) => { window.__tones += 1; return start(...a); }; return o; }
+};
+"""
+
+
 def test_the_ghost_hour_banner_reaches_a_viewer_within_a_second(browser: Any, live: Table) -> None:
     """Quick Reference, "XII (The Ghost Hour)": the fourth end of round strikes XII on every phone."""
     for _ in range(3):
         live.service.do("end-round", source="test")
-    viewer = open_phone(browser, live)
+    viewer = open_phone(browser, live, init_script=SENSES)
     host = live.host()
     try:
         wait_text(viewer, "#clock-label", "IX")
         assert viewer.page.is_hidden("#banner")
+        viewer.page.click("#top h1")  # a first touch: phones allow vibration and sound only after one
         started = time.perf_counter()
         reply = host.post("/api/command", {"command": "end-round"})
         viewer.page.wait_for_selector("#banner:not([hidden])", timeout=1000)
@@ -182,11 +201,22 @@ def test_the_ghost_hour_banner_reaches_a_viewer_within_a_second(browser: Any, li
         assert viewer.page.get_attribute("#banner", "data-event-id") == str(struck["id"])
         print(f"Ghost Hour reached the viewer's banner {elapsed * 1000:.0f} ms after the round ended")
         viewer.shot("phone-ghost-hour")
+        assert viewer.page.evaluate("() => window.__vibrations") == [[400, 150, 400, 150, 800]]
+        assert viewer.page.evaluate("() => window.__tones") == 4
         viewer.page.click("#banner-ok")
         assert viewer.page.is_hidden("#banner")
         wait_text(viewer, "#clock-label", "XII")
         assert f"room {struck['room']}" in viewer.text("#ghost-line").lower()
         assert viewer.page.locator("#map g.room.ghost").count() == 1
+        # Undo takes the banner's hour back; muted, the next strike vibrates but plays no chime.
+        viewer.page.click("#mute")
+        expect(viewer.page.locator("#mute")).to_have_text("Sound off")
+        assert host.post("/api/undo").status == 200
+        wait_text(viewer, "#clock-label", "IX")
+        assert host.post("/api/command", {"command": "end-round"}).status == 200
+        viewer.page.wait_for_selector("#banner:not([hidden])", timeout=1000)
+        assert len(viewer.page.evaluate("() => window.__vibrations")) == 2
+        assert viewer.page.evaluate("() => window.__tones") == 4
         viewer.check_clean()
     finally:
         viewer.context.close()
@@ -292,6 +322,8 @@ def test_the_page_installs_and_works_on_a_tablet(browser: Any, live: Table) -> N
         assert {"192x192", "512x512"} <= {icon["sizes"] for icon in manifest["icons"]}
         scope = tablet.page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
         assert scope == live.url + "/"
+        # The page asked to keep the screen on (headless Chromium may refuse, but it must have asked).
+        expect(tablet.page.locator("body")).to_have_attribute("data-wake", re.compile("held|refused"))
         tablet.shot("tablet-game")
         tablet.check_clean()
     finally:
@@ -299,8 +331,6 @@ def test_the_page_installs_and_works_on_a_tablet(browser: Any, live: Table) -> N
 
 
 def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_path: Path) -> None:
-    import re
-
     import numpy as np
 
     from hardware import Table as HardwareTable

@@ -326,8 +326,14 @@
 
   // ---- screen wake lock and install --------------------------------------------------------------
   async function keepAwake() {
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    try { app.wake = await navigator.wakeLock.request("screen"); } catch (e) { app.wake = null; }
+    const body = document.body;
+    if (!("wakeLock" in navigator)) { body.dataset.wake = "unsupported"; return; }
+    if (document.visibilityState !== "visible") return;
+    try {
+      app.wake = await navigator.wakeLock.request("screen");
+      body.dataset.wake = "held";
+      app.wake.addEventListener("release", () => { body.dataset.wake = "released"; });
+    } catch (e) { app.wake = null; body.dataset.wake = "refused"; }
   }
 
   // ---- host controls ----------------------------------------------------------------------------
