@@ -1,0 +1,201 @@
+"""`companion dice ...`: read dice from photos, set up the tray, watch a camera.
+
+    companion dice read IMAGE [IMAGE ...] [--json] [--annotate DIR] [--tray] [--config PATH]
+    companion dice calibrate --empty EMPTY.jpg --dice DICE.jpg [--region x,y,w,h] [--config PATH]
+    companion dice watch [--camera auto|pi|usb:N|/dev/videoN|sim|replay:PATH] [--sim] [--frames N]
+
+`read --json` prints one JSON line per image:
+{"image": PATH, "width": W, "height": H, "dice": [{"value": 1-6 or null, "box": [x, y, w, h],
+"confidence": C, "color": NAME}], "ms": MILLISECONDS}; an image that cannot be read gets
+{"image": PATH, "error": "..."} and the exit status is 1, after the other images are read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, VisionError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion dice", description="Read dice from photos; set up the dice tray.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    read = sub.add_parser("read", help="read the dice in photos")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--json", action="store_true", help="one JSON line per image")
+    read.add_argument("--annotate", metavar="DIR", help="write each image with its readings drawn into DIR")
+    read.add_argument("--tray", action="store_true",
+                      help="use the tray region and colour references of the configuration (default: whole image)")
+    read.add_argument("--config", metavar="PATH", help="configuration file (implies --tray)")
+    read.add_argument("--unsure-below", type=float, default=None, metavar="P",
+                      help="report a die as unsure (null) below this confidence (default 0.75)")
+
+    cal = sub.add_parser("calibrate", help="find the tray region and the dice colours; save them to the configuration")
+    cal.add_argument("--empty", metavar="EMPTY.jpg", help="photo of the empty tray from the camera's place")
+    cal.add_argument("--dice", metavar="DICE.jpg", required=True, help="photo of the tray with a few dice of each colour")
+    cal.add_argument("--region", metavar="x,y,w,h", help="the tray region in pixels, instead of finding it")
+    cal.add_argument("--config", metavar="PATH", help="configuration file to write (default: the one in use)")
+
+    watch = sub.add_parser("watch", help="watch the camera and print each settled roll")
+    watch.add_argument("--camera", default=None, help="auto, pi, usb, usb:N, /dev/videoN, sim, replay:PATH")
+    watch.add_argument("--sim", action="store_true", help="replay the bundled sample photos (same as --camera sim)")
+    watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until Ctrl-C)")
+    watch.add_argument("--config", metavar="PATH", help="configuration file")
+    return parser
+
+
+def _tray_table(config: str | None) -> dict[str, Any]:
+    from companion.config import find_config_file, read_toml
+
+    path = find_config_file(config)
+    if path is None:
+        return {}
+    table = read_toml(path).get("tray", {})
+    return dict(table) if isinstance(table, dict) else {}
+
+
+def _config_target(config: str | None) -> Path:
+    from companion import paths
+    from companion.config import find_config_file
+
+    if config:
+        return Path(config).expanduser()
+    if os.environ.get("COMPANION_CONFIG"):
+        return Path(os.environ["COMPANION_CONFIG"]).expanduser()
+    return find_config_file(None) or paths.user_config_file()
+
+
+def _load_image(path: str) -> Any:
+    import cv2
+
+    if not Path(path).is_file():
+        raise VisionError(f"{path}: no such file.")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"{path}: not an image OpenCV can read (JPEG, PNG, BMP ...).")
+    return image
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.reader import ReaderSettings, annotate, read_dice
+
+    settings = ReaderSettings()
+    if args.tray or args.config:
+        settings = ReaderSettings.from_config(_tray_table(args.config))
+    if args.unsure_below is not None:
+        from dataclasses import replace
+
+        settings = replace(settings, unsure_below=args.unsure_below)
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    status = EXIT_OK
+    for path in args.images:
+        try:
+            image = _load_image(path)
+            t0 = time.perf_counter()
+            readings = read_dice(image, settings)
+            ms = (time.perf_counter() - t0) * 1000
+        except CompanionError as exc:
+            status = EXIT_FAILED
+            if args.json:
+                print(json.dumps({"image": path, "error": str(exc)}), flush=True)
+            else:
+                print(f"{path}: error: {exc}", file=sys.stderr, flush=True)
+            continue
+        if out_dir is not None:
+            target = out_dir / (Path(path).stem + ".annotated.jpg")
+            cv2.imwrite(str(target), annotate(image, readings, settings.region))
+        if args.json:
+            record = {"image": path, "width": int(image.shape[1]), "height": int(image.shape[0]),
+                      "dice": [r.to_dict() for r in readings], "ms": round(ms, 2)}
+            print(json.dumps(record), flush=True)
+        else:
+            values = ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings)
+            unsure = sum(r.value is None for r in readings)
+            note = f" ({unsure} unsure)" if unsure else ""
+            print(f"{path}: {len(readings)} dice{note}: {values or '-'}  [{ms:.1f} ms]", flush=True)
+    return status
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.config import save_section
+    from vision.tray import calibrate, parse_region
+
+    if not args.empty and not args.region:
+        raise VisionError("give a photo of the empty tray (--empty EMPTY.jpg) or the region (--region x,y,w,h).")
+    region = parse_region(args.region) if args.region else None
+    empty = _load_image(args.empty) if args.empty and region is None else None
+    dice = _load_image(args.dice)
+    result = calibrate(empty, dice, region)
+    target = _config_target(args.config)
+    table = _tray_table(str(target)) if target.is_file() else {}
+    table.update(result.to_table())
+    save_section(target, "tray", table)
+    x, y, w, h = result.region
+    names = ", ".join(sorted(result.colors))
+    print(f"tray region {x},{y},{w},{h}; {result.dice_seen} dice seen; colours: {names}")
+    print(f"saved [tray] to {target}. Map colours to kinds with [tray.kinds], e.g. blue = \"clue\".")
+    return EXIT_OK
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from vision.camera import open_camera
+    from vision.reader import ReaderSettings
+    from vision.tray import TrayWatcher, readings_summary
+
+    spec = "sim" if args.sim else (args.camera or "auto")
+    table = _tray_table(args.config) if spec not in ("sim",) else {}
+    settings = ReaderSettings.from_config(table)
+    count = 0
+
+    def settled(readings: list[Any]) -> None:
+        print(f"settled: {readings_summary(readings)}", flush=True)
+
+    watcher = TrayWatcher(settings, when_settled=settled)
+    with open_camera(spec) as camera:
+
+        def stop() -> bool:
+            nonlocal count
+            count += 1
+            return bool(args.frames) and count > args.frames
+
+        try:
+            watcher.run(camera, stop, interval=0.0 if spec == "sim" else 0.1,
+                        when_error=lambda exc: print(f"camera: {exc}", file=sys.stderr))
+        except KeyboardInterrupt:
+            pass
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        if args.command == "read":
+            return cmd_read(args)
+        if args.command == "calibrate":
+            return cmd_calibrate(args)
+        return cmd_watch(args)
+    except CompanionError as exc:
+        print(f"companion dice {args.command}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

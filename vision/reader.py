@@ -1,0 +1,289 @@
+"""Read the dice in a photo: where each die is, how many pips are up, what colour it is.
+
+Two small networks, run by OpenCV's dnn module from the ONNX files in ``vision/models``
+(trained by ``vision/training/train.py``):
+
+1. The finder looks at the whole frame scaled to 320 pixels and puts a peak on the
+   centre of every die's top face, with the face's size.
+2. The reader looks at each face in the full-resolution frame (a 32x32 crop around the
+   peak, 1.35 times the face) and gives the chance of each value 1-6 and of "not a die".
+
+A face whose best value is below ``ReaderSettings.unsure_below`` comes out with value
+None (unsure): a logo, a die on its edge, a blurred die. Candidates the reader calls
+"not a die" are dropped. The colour is the median of the face (pips are the minority)
+named by hue, or by the nearest calibrated colour reference of the table.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import ConfigError, VisionError
+
+MODELS = Path(__file__).resolve().parent / "models"
+FIND_MODEL = MODELS / "dice_find.onnx"
+READ_MODEL = MODELS / "dice_read.onnx"
+
+FIND_SIZE = 320
+STRIDE = 4
+CROP = 32
+CROP_SCALE = 1.35
+NOT_A_DIE = 6
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: ``value`` 1-6 or None when unsure, ``box`` (x, y, w, h) of its top face in
+    pixels of the frame, ``confidence`` 0-1 and the colour name."""
+
+    value: int | None
+    box: Box
+    confidence: float
+    color: str
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return x + w / 2, y + h / 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 3), "color": self.color}
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """How to read: the tray region, the thresholds and the table's colour references.
+
+    ``region``: (x, y, w, h) of the tray in the frame, None for the whole frame.
+    ``find_threshold``: the finder's peak height that makes a candidate die.
+    ``unsure_below``: a value whose chance is lower than this is reported as None.
+    ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
+    a die is given the nearest reference's name when it is closer than ``color_distance``.
+    """
+
+    region: Box | None = None
+    find_threshold: float = 0.3
+    unsure_below: float = 0.75
+    not_a_die_above: float = 0.5
+    colors: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
+    color_distance: float = 40.0
+    max_dice: int = 60
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any]) -> ReaderSettings:
+        """Settings from the ``[tray]`` table of the configuration (checked; ConfigError names the key)."""
+        known = {"region", "find_threshold", "unsure_below", "colors", "color_distance", "kinds"}
+        for key in table:
+            if key not in known:
+                raise ConfigError(f"tray.{key}: unknown key; the [tray] table knows {', '.join(sorted(known))}.")
+        region = table.get("region")
+        if region is not None:
+            if (not isinstance(region, (list, tuple)) or len(region) != 4
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in region)
+                    or region[2] < 8 or region[3] < 8):
+                raise ConfigError(f"tray.region: expected [x, y, w, h] in whole pixels (w, h >= 8), got {region!r}.")
+            region = tuple(region)
+        colors: dict[str, tuple[float, float, float]] = {}
+        for name, lab in dict(table.get("colors", {})).items():
+            if not isinstance(lab, (list, tuple)) or len(lab) != 3 or not all(
+                    isinstance(v, (int, float)) and 0 <= v <= 255 for v in lab):
+                raise ConfigError(f"tray.colors.{name}: expected [L, a, b] (0-255 each), got {lab!r}.")
+            colors[str(name)] = (float(lab[0]), float(lab[1]), float(lab[2]))
+        values: dict[str, Any] = {"region": region, "colors": colors}
+        for key in ("find_threshold", "unsure_below", "color_distance"):
+            if key in table:
+                v = table[key]
+                if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+                    raise ConfigError(f"tray.{key}: expected a number >= 0, got {v!r}.")
+                values[key] = float(v)
+        return cls(**values)
+
+
+class _Nets(threading.local):
+    """One pair of networks per thread (a cv2.dnn.Net must not be shared between threads)."""
+
+    find: Any = None
+    read: Any = None
+
+
+_NETS = _Nets()
+
+
+def _nets() -> tuple[Any, Any]:
+    if _NETS.find is None:
+        for path in (FIND_MODEL, READ_MODEL):
+            if not path.is_file():
+                raise VisionError(f"the dice model {path} is missing; reinstall the companion "
+                                  "or train it with vision/training/train.py.")
+        _NETS.find = cv2.dnn.readNetFromONNX(str(FIND_MODEL))
+        _NETS.read = cv2.dnn.readNetFromONNX(str(READ_MODEL))
+    return _NETS.find, _NETS.read
+
+
+def check_frame(frame: Any) -> np.ndarray:
+    """The frame as an 8-bit BGR image, or VisionError saying what is wrong with it."""
+    if not isinstance(frame, np.ndarray):
+        raise VisionError(f"expected an image (a numpy array), got {type(frame).__name__}.")
+    if frame.dtype != np.uint8:
+        raise VisionError(f"expected an 8-bit image, got pixels of type {frame.dtype}.")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise VisionError(f"expected a colour image (height, width, 3), got shape {frame.shape}.")
+    if frame.shape[0] < 16 or frame.shape[1] < 16:
+        raise VisionError(f"the image is too small to hold dice ({frame.shape[1]}x{frame.shape[0]} pixels).")
+    return frame
+
+
+def _crop(img: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    scale = CROP / side
+    m = np.array([[scale, 0.0, CROP / 2 - cx * scale], [0.0, scale, CROP / 2 - cy * scale]])
+    return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def find_candidates(image: np.ndarray, threshold: float) -> list[tuple[float, float, float, float]]:
+    """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``."""
+    finder, _ = _nets()
+    h, w = image.shape[:2]
+    scale = FIND_SIZE / max(h, w)
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    if (sw, sh) != (FIND_SIZE, FIND_SIZE):
+        fill = [float(v) for v in np.median(small.reshape(-1, 3), axis=0)]
+        small = cv2.copyMakeBorder(small, 0, FIND_SIZE - sh, 0, FIND_SIZE - sw, cv2.BORDER_CONSTANT, value=fill)
+    finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
+    out = finder.forward()[0]
+    heat = out[0]
+    peaks = (heat >= threshold) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    found = []
+    for iy, ix in zip(*np.nonzero(peaks)):
+        gx, gy = ix + float(out[2, iy, ix]), iy + float(out[3, iy, ix])
+        cx, cy = gx * STRIDE / scale, gy * STRIDE / scale
+        if cx >= w or cy >= h:
+            continue
+        size = math.exp(float(np.clip(out[1, iy, ix], -1.0, 5.0))) * STRIDE / scale
+        found.append((cx, cy, size, float(heat[iy, ix])))
+    found.sort(key=lambda c: -c[3])
+    return found
+
+
+def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> list[DieReading]:
+    """Every die in the frame (or in ``settings.region``), left to right then top to bottom."""
+    settings = settings or ReaderSettings()
+    frame = check_frame(frame_bgr)
+    ox, oy = 0, 0
+    image = frame
+    if settings.region is not None:
+        x, y, w, h = settings.region
+        image = frame[y : y + h, x : x + w]
+        if image.shape[0] < 16 or image.shape[1] < 16:
+            raise VisionError(f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
+                              "frame; calibrate the tray again (companion dice calibrate).")
+        ox, oy = x, y
+    candidates = find_candidates(image, settings.find_threshold)[: settings.max_dice]
+    # two peaks on one face: keep the stronger
+    kept: list[tuple[float, float, float, float]] = []
+    for c in candidates:
+        if all(math.hypot(c[0] - k[0], c[1] - k[1]) > 0.45 * max(c[2], k[2]) for k in kept):
+            kept.append(c)
+    if not kept:
+        return []
+    crops = [_crop(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
+    _, reader = _nets()
+    reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
+    probs = reader.forward()
+    readings = []
+    for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
+        if p[NOT_A_DIE] > settings.not_a_die_above:
+            continue
+        best = int(np.argmax(p[:NOT_A_DIE]))
+        confidence = float(p[best])
+        value = best + 1 if confidence >= settings.unsure_below else None
+        half = size / 2
+        box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
+        readings.append(DieReading(value, box, confidence, color_name(patch, settings)))
+    readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
+    return readings
+
+
+# ---------------------------------------------------------------- colour
+
+HUE_NAMES = (  # OpenCV hue 0-180: upper bound, name
+    (7, "red"), (18, "orange"), (33, "yellow"), (85, "green"), (100, "teal"), (128, "blue"), (155, "purple"),
+    (170, "pink"), (181, "red"),
+)
+
+
+def face_lab(patch: np.ndarray) -> tuple[float, float, float]:
+    """Median Lab colour of the middle of a crop (the face; pips are the minority)."""
+    m = CROP // 4
+    middle = patch[m : CROP - m, m : CROP - m]
+    lab = cv2.cvtColor(middle, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    med = np.median(lab, axis=0)
+    return float(med[0]), float(med[1]), float(med[2])
+
+
+def generic_color(patch: np.ndarray) -> str:
+    """A plain colour name from the face's median colour."""
+    m = CROP // 4
+    middle = patch[m : CROP - m, m : CROP - m]
+    hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    hue_s_v = np.median(hsv, axis=0)
+    s, v = float(hue_s_v[1]), float(hue_s_v[2])
+    if s < 50 or v < 45:
+        if v < 70:
+            return "black"
+        return "white" if v > 150 else "grey"
+    # hue is circular: take the hue of the median BGR colour instead of the median hue
+    bgr = np.median(middle.reshape(-1, 3), axis=0).astype(np.uint8)[None, None, :]
+    hue = int(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[0, 0, 0])
+    for bound, name in HUE_NAMES:
+        if hue < bound:
+            if name == "orange" and v < 120:
+                return "brown"
+            if name == "yellow" and s < 140 and v < 170:
+                return "gold"
+            return name
+    return "red"
+
+
+def color_name(patch: np.ndarray, settings: ReaderSettings) -> str:
+    if settings.colors:
+        lab = np.array(face_lab(patch))
+        name, dist = min(((n, float(np.linalg.norm(lab - np.array(ref)))) for n, ref in settings.colors.items()),
+                         key=lambda t: t[1])
+        if dist <= settings.color_distance:
+            return name
+    return generic_color(patch)
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def annotate(frame_bgr: np.ndarray, readings: Sequence[DieReading], region: Box | None = None) -> np.ndarray:
+    """A copy of the frame with each reading drawn: green box and value, orange "?" when unsure."""
+    out = check_frame(frame_bgr).copy()
+    if region is not None:
+        x, y, w, h = region
+        cv2.rectangle(out, (x, y), (x + w, y + h), (255, 200, 0), 1)
+    thick = max(1, round(max(out.shape[:2]) / 500))
+    for r in readings:
+        x, y, w, h = r.box
+        colour = (0, 200, 0) if r.value is not None else (0, 140, 255)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
+        text = str(r.value) if r.value is not None else "?"
+        cv2.putText(out, text, (x, max(12, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick + 0.1, colour, thick)
+    return out

@@ -1,0 +1,50 @@
+"""From readings to a roll: colour says the kind of die, pips say the face (companion.dice.PipMap)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from companion.dice import DieKind, Face, PipMap
+from companion.errors import VisionError
+from vision.reader import DieReading
+
+DEFAULT_COLOR_KINDS = {"blue": "clue", "green": "key", "red": "summon"}
+
+
+def parse_color_kinds(table: Mapping[str, str]) -> dict[str, DieKind]:
+    """{"blue": "clue", ...} checked: every kind must be clue, key or summon."""
+    out = {}
+    for color, kind in table.items():
+        out[str(color).strip().lower()] = DieKind.parse(str(kind))
+    return out
+
+
+def to_roll(
+    readings: Sequence[DieReading],
+    color_kinds: Mapping[str, str | DieKind] | None = None,
+    pip_map: PipMap | None = None,
+) -> dict[DieKind, tuple[Face, ...]]:
+    """The faces per kind of die, in reading order.
+
+    Raises VisionError when a die is unsure (value None) or has a colour that the table's
+    mapping does not know: a roll is settled only from dice that are all read for sure.
+    """
+    kinds = {str(c).lower(): (k if isinstance(k, DieKind) else DieKind.parse(k))
+             for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()}
+    pip_map = pip_map or PipMap.default()
+    unsure = [r for r in readings if r.value is None]
+    if unsure:
+        where = "; ".join(f"{r.color} die at {r.box[0]},{r.box[1]}" for r in unsure)
+        raise VisionError(f"{len(unsure)} die/dice could not be read for sure ({where}); turn it so its pips "
+                          "face the camera, or enter the roll by hand.")
+    unknown = sorted({r.color for r in readings if r.color.lower() not in kinds})
+    if unknown:
+        known = ", ".join(f"{c}={k.value}" for c, k in kinds.items()) or "none"
+        raise VisionError(f"no kind of die is set for the colour(s) {', '.join(unknown)} (known: {known}); "
+                          "add them to [tray.kinds] in the configuration or take those dice out of the tray.")
+    roll: dict[DieKind, list[Face]] = {}
+    for r in readings:
+        kind = kinds[r.color.lower()]
+        assert r.value is not None
+        roll.setdefault(kind, []).append(pip_map.face(kind, r.value))
+    return {kind: tuple(faces) for kind, faces in roll.items()}

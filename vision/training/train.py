@@ -1,0 +1,353 @@
+"""Train the two small networks of the dice reader and export them to ONNX.
+
+    python -m venv /tmp/trainenv && /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
+    nice -n 10 /tmp/trainenv/bin/python vision/training/train.py [--data DIR] [--epochs-det 60] [--epochs-cls 40]
+
+PyTorch is used here only; it is not a dependency of the companion, which runs the
+exported ONNX files with OpenCV's dnn module.
+
+1. The finder (``vision/models/dice_find.onnx``): a tiny fully convolutional network on the
+   frame scaled to 320x320 that puts a peak on the centre of every die's top face
+   (heat map at a quarter of the input, plus the face size and a sub-cell offset).
+2. The reader (``vision/models/dice_read.onnx``): a small network that looks at a 40x40
+   crop of the full-resolution frame around each peak and says 1..6 or "not a die".
+
+Photos whose names hash into the held-out fifth (vision.dataset.is_held_out) are never
+used here. Augmentation (any rotation, scale, colour and brightness shifts, blur, noise,
+hue swaps) stands in for the other tables, lights and dice the reader will meet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from vision.dataset import SETS, Photo, load_set  # noqa: E402
+
+FIND_SIZE = 320
+STRIDE = 4
+GRID = FIND_SIZE // STRIDE
+CROP = 32
+TRAIN_WINDOW = 192
+CROP_SCALE = 1.35  # crop side = face size * CROP_SCALE
+NOT_A_DIE = 6
+# matteop65 labels box the pip pattern only; the face itself is about this big there (pixels at 640x480)
+MATTEO_FACE = 68.0
+
+
+def face_boxes(photo: Photo) -> list[tuple[float, float, float, int]]:
+    """(cx, cy, face size in pixels, value) for each label."""
+    out = []
+    for label in photo.labels:
+        cx, cy = label.center
+        if photo.set_name.startswith("matteop65"):
+            size = MATTEO_FACE
+        else:
+            size = (label.box[2] + label.box[3]) / 2
+        out.append((cx, cy, size, label.value))
+    return out
+
+
+def color_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    out = img.astype(np.float32)
+    if rng.random() < 0.3:  # swap or rotate colour channels: new die colours
+        perm = [0, 1, 2]
+        rng.shuffle(perm)
+        out = out[:, :, perm]
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[:, :, 0] = (hsv[:, :, 0] + rng.uniform(-12, 12)) % 180
+        hsv[:, :, 1] *= rng.uniform(0.7, 1.3)
+        out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    contrast = rng.uniform(0.65, 1.35)
+    bright = rng.uniform(-40, 40)
+    out = out * contrast + bright + np.array([rng.uniform(-15, 15) for _ in range(3)], np.float32)
+    if rng.random() < 0.4:  # uneven light: a gradient across the frame
+        h, w = out.shape[:2]
+        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :, None] * rng.uniform(-45, 45)
+        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None, None] * rng.uniform(-45, 45)
+        out = out + gx + gy
+    if rng.random() < 0.3:
+        k = rng.choice([3, 5])
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    if rng.random() < 0.3:
+        out = out + np.random.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def to_blob(img: np.ndarray) -> np.ndarray:
+    return (img.astype(np.float32) / 255.0).transpose(2, 0, 1)
+
+
+# ---------------------------------------------------------------- the finder
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Finder(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = conv(3, 12, 2)  # 160
+        self.s4 = nn.Sequential(conv(12, 16, 2), conv(16, 16))  # 80
+        self.s8 = nn.Sequential(conv(16, 32, 2), conv(32, 32))  # 40
+        self.s16 = nn.Sequential(conv(32, 64, 2), conv(64, 64))  # 20
+        self.lat16 = nn.Conv2d(64, 32, 1)
+        self.fuse8 = conv(32, 32)
+        self.lat8 = nn.Conv2d(32, 16, 1)
+        self.fuse4 = conv(16, 16)
+        self.head = nn.Conv2d(16, 5, 1)  # heat, size (log), offset x, offset y
+        with torch.no_grad():
+            self.head.bias.zero_()
+            self.head.bias[0] = -2.19  # start with few peaks (CenterNet's prior)
+            self.head.bias[1] = 2.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.s4(self.s2(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        p8 = self.fuse8(f8 + F.interpolate(self.lat16(f16), scale_factor=2.0, mode="nearest"))
+        p4 = self.fuse4(f4 + F.interpolate(self.lat8(p8), scale_factor=2.0, mode="nearest"))
+        out = self.head(p4)
+        return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], dim=1)
+
+
+def finder_sample(photo: Photo, img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    h, w = img.shape[:2]
+    base = FIND_SIZE / max(h, w)
+    scale = base * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    angle = rng.uniform(0, 360)
+    cx, cy = w / 2 + rng.uniform(-0.2, 0.2) * w, h / 2 + rng.uniform(-0.2, 0.2) * h
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[0, 2] += FIND_SIZE / 2 - cx
+    m[1, 2] += FIND_SIZE / 2 - cy
+    border = tuple(int(v) for v in img[rng.randrange(h), rng.randrange(w)])
+    out = cv2.warpAffine(img, m, (FIND_SIZE, FIND_SIZE), flags=cv2.INTER_AREA if scale < 0.7 else cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    if rng.random() < 0.5:
+        out = out[:, ::-1].copy()
+        flip = True
+    else:
+        flip = False
+    out = color_jitter(out, rng)
+    target = np.zeros((5, GRID, GRID), np.float32)  # heat, log size, off x, off y, mask
+    ys, xs = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
+    for fx, fy, size, _ in face_boxes(photo):
+        px = m[0, 0] * fx + m[0, 1] * fy + m[0, 2]
+        py = m[1, 0] * fx + m[1, 1] * fy + m[1, 2]
+        if flip:
+            px = FIND_SIZE - 1 - px
+        if not (0 <= px < FIND_SIZE and 0 <= py < FIND_SIZE):
+            continue
+        s = size * scale
+        gx, gy = px / STRIDE, py / STRIDE
+        ix, iy = int(gx), int(gy)
+        sigma = max(0.6, s / STRIDE / 5.0)
+        g = np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2))
+        target[0] = np.maximum(target[0], g)
+        target[0, iy, ix] = 1.0
+        target[1, iy, ix] = math.log(max(s, 1.0) / STRIDE)
+        target[2, iy, ix] = gx - ix
+        target[3, iy, ix] = gy - iy
+        target[4, iy, ix] = 1.0
+    # train on a random window of the view: the network is fully convolutional, and a window
+    # costs a third of the whole view
+    wx, wy = rng.randrange(0, FIND_SIZE - TRAIN_WINDOW + 1, STRIDE), rng.randrange(0, FIND_SIZE - TRAIN_WINDOW + 1, STRIDE)
+    gx0, gy0, gw = wx // STRIDE, wy // STRIDE, TRAIN_WINDOW // STRIDE
+    return (to_blob(out[wy : wy + TRAIN_WINDOW, wx : wx + TRAIN_WINDOW]),
+            np.ascontiguousarray(target[:, gy0 : gy0 + gw, gx0 : gx0 + gw]))
+
+
+def finder_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    heat = pred[:, 0].clamp(1e-4, 1 - 1e-4)
+    gt = target[:, 0]
+    pos = (gt == 1).float()
+    neg = 1 - pos
+    pos_loss = -(torch.log(heat) * (1 - heat) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - heat) * heat**2 * (1 - gt) ** 4 * neg).sum()
+    n = pos.sum().clamp(min=1)
+    mask = target[:, 4]
+    reg = (F.l1_loss(pred[:, 1], target[:, 1], reduction="none") * mask).sum() * 0.5
+    reg = reg + ((F.l1_loss(pred[:, 2:4], target[:, 2:4], reduction="none")) * mask[:, None]).sum()
+    return (pos_loss + neg_loss + reg) / n
+
+
+# ---------------------------------------------------------------- the reader
+
+
+class Reader(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 16), conv(16, 24, 2),  # 20
+            conv(24, 32), conv(32, 48, 2),  # 10
+            conv(48, 64), conv(64, 64, 2),  # 5
+            conv(64, 64),
+        )
+        self.fc = nn.Linear(64, 7)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.body(x).mean(dim=(2, 3))
+        return torch.softmax(self.fc(f), dim=1)
+
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.body(x).mean(dim=(2, 3)))
+
+
+def crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+    scale = CROP / side
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[0, 2] += CROP / 2 - cx
+    m[1, 2] += CROP / 2 - cy
+    return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def reader_samples(photo: Photo, img: np.ndarray, rng: random.Random, negatives: int) -> list[tuple[np.ndarray, int]]:
+    faces = face_boxes(photo)
+    out = []
+    for cx, cy, size, value in faces:
+        jx, jy = rng.uniform(-0.12, 0.12) * size, rng.uniform(-0.12, 0.12) * size
+        side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
+        out.append((crop(img, cx + jx, cy + jy, side, rng.uniform(0, 360)), value - 1))
+    h, w = img.shape[:2]
+    sizes = [f[2] for f in faces] or [40.0]
+    tries = 0
+    made = 0
+    while made < negatives and tries < 50:
+        tries += 1
+        size = rng.choice(sizes) * rng.uniform(0.8, 1.2)
+        if faces and rng.random() < 0.5:  # near a die, or between two: half dice in the crop
+            fx, fy, fs, _ = rng.choice(faces)
+            a = rng.uniform(0, 2 * math.pi)
+            d = rng.uniform(0.55, 1.0) * fs
+            x, y = fx + d * math.cos(a), fy + d * math.sin(a)
+        else:
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if any(math.hypot(x - fx, y - fy) < 0.5 * fs for fx, fy, fs, _ in faces):
+            continue
+        out.append((crop(img, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
+        made += 1
+    return out
+
+
+# ---------------------------------------------------------------- training
+
+
+def load_training(root: str | None) -> list[tuple[Photo, np.ndarray]]:
+    data = []
+    for set_name in SETS:
+        for photo in load_set(set_name, root):
+            if photo.held_out:
+                continue
+            img = cv2.imread(str(photo.image))
+            if img is not None:
+                data.append((photo, img))
+    return data
+
+
+def train_finder(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.Random) -> Finder:
+    model = Finder()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(data) / 16)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    for epoch in range(epochs):
+        order = list(range(len(data)))
+        rng.shuffle(order)
+        model.train()
+        total, t0 = 0.0, time.time()
+        for b in range(0, len(order), 16):
+            xs, ts = zip(*(finder_sample(*data[i], rng) for i in order[b : b + 16]))
+            x, t = torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ts))
+            loss = finder_loss(model(x), t)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(xs)
+        print(f"finder epoch {epoch + 1}/{epochs} loss {total / len(data):.4f} ({time.time() - t0:.0f}s)", flush=True)
+    return model
+
+
+def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.Random) -> Reader:
+    model = Reader()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    per_epoch = sum(len(p.labels) + 3 for p, _ in data)
+    steps = epochs * math.ceil(per_epoch / 64) + epochs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    for epoch in range(epochs):
+        samples: list[tuple[np.ndarray, int]] = []
+        for photo, img in data:
+            samples += [(color_jitter(c, rng), v) for c, v in reader_samples(photo, img, rng, negatives=3)]
+        rng.shuffle(samples)
+        model.train()
+        right, total_loss = 0, 0.0
+        for b in range(0, len(samples), 64):
+            batch = samples[b : b + 64]
+            x = torch.from_numpy(np.stack([to_blob(s[0]) for s in batch]))
+            y = torch.tensor([s[1] for s in batch])
+            logits = model.logits(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total_loss += float(loss) * len(batch)
+            right += int((logits.argmax(1) == y).sum())
+        print(f"reader epoch {epoch + 1}/{epochs} loss {total_loss / len(samples):.4f} "
+              f"train acc {right / len(samples):.4f}", flush=True)
+    return model
+
+
+def export(model: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(shape), str(path), input_names=["image"], output_names=["out"],
+                      opset_version=13, dynamo=False)
+    print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", default=None)
+    parser.add_argument("--out", default=str(ROOT / "vision" / "models"))
+    parser.add_argument("--epochs-det", type=int, default=60)
+    parser.add_argument("--epochs-cls", type=int, default=40)
+    parser.add_argument("--only", choices=["finder", "reader"], default=None)
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    rng = random.Random(args.seed)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    data = load_training(args.data)
+    print(f"{len(data)} training photos, {sum(len(p.labels) for p, _ in data)} dice", flush=True)
+    out = Path(args.out)
+    if args.only in (None, "reader"):
+        reader = train_reader(data, args.epochs_cls, rng)
+        export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
+        torch.save(reader.state_dict(), "/tmp/dice_read.pt")
+    if args.only in (None, "finder"):
+        finder = train_finder(data, args.epochs_det, rng)
+        export(finder, (1, 3, FIND_SIZE, FIND_SIZE), out / "dice_find.onnx")
+        torch.save(finder.state_dict(), "/tmp/dice_find.pt")
+
+
+if __name__ == "__main__":
+    main()
