@@ -239,8 +239,8 @@ def _check_game(config: Config) -> dict[str, Any]:
             raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
     setup: dict[str, Any] = {
         "players": game.players,
-        "board": game.board or sorted(packs.boards)[0],
-        "ghost": game.ghost or sorted(packs.ghosts)[0],
+        "board": game.board or next(iter(packs.boards)),
+        "ghost": game.ghost or next(iter(packs.ghosts)),
         "special_items": game.special_items,
         "physical": game.physical,
     }
