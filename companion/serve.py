@@ -358,9 +358,12 @@ class TrayLoop:
         on_readings: Callable[[list[Any], str], None],
         monotonic: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        reader: Callable[[Any, Any], list[Any]] | None = None,
     ) -> None:
+        from vision.reader import read_dice
         from vision.tray import TrayWatcher
 
+        self.reader = reader if reader is not None else read_dice
         self.config = camera
         self.tray = tray
         self.sim = sim
@@ -368,7 +371,7 @@ class TrayLoop:
         self.wall = wall
         self.watcher = TrayWatcher(
             tray.reader, when_settled=lambda readings: self._readings(readings, "settled"),
-            now=monotonic, settle_seconds=camera.settle_s,
+            now=monotonic, settle_seconds=camera.settle_s, reader=self.reader,
         )
         self.camera: Any = None
         self.camera_name: str | None = None
@@ -400,8 +403,6 @@ class TrayLoop:
         self.on_readings(readings, why)
 
     def _run(self) -> None:
-        from vision.reader import read_dice
-
         while not self._stop.is_set():
             if self.camera is None:
                 try:
@@ -427,14 +428,16 @@ class TrayLoop:
             try:
                 if self._read_now.is_set():
                     self._read_now.clear()
-                    readings = read_dice(frame, self.tray.reader)
+                    readings = self.reader(frame, self.tray.reader)
                     self.watcher.last_readings, self.watcher.last_frame = readings, frame
+                    self.error = None
                     self._readings(readings, "button")
-                else:
-                    self.watcher.feed(frame)
+                elif self.watcher.feed(frame) is not None:
+                    self.error = None
             except CompanionError as exc:
+                if str(exc) != self.error:  # once per new problem, not once per roll
+                    log.warning("the dice reader failed: %s", exc)
                 self.error = str(exc)
-                log.warning("the dice reader failed: %s", exc)
             except Exception:
                 log.exception("the dice reader failed")
             self._stop.wait(self.config.interval)
@@ -488,8 +491,10 @@ class Companion:
         notifier: Notifier | None = None,
         rng: random.Random | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        tray_reader: Callable[[Any, Any], list[Any]] | None = None,
     ) -> None:
         self.config = config
+        self.tray_reader = tray_reader
         self.sim = sim
         self.parts = parts if parts is not None else check_parts(config, sim)
         self.notifier = notifier if notifier is not None else Notifier()
@@ -579,7 +584,7 @@ class Companion:
         if not self.config.camera.enabled:
             log.info("camera: off (camera.enabled = false); dice are entered on the page")
             return
-        self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim,
+        self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
         self.tray.start()
 

@@ -34,7 +34,7 @@ DEADLINE = 20.0
 
 def config_for(tmp_path: Path, **sections: Any) -> Config:
     data: dict[str, Any] = {
-        "web": {"port": 0, "join_code": "TABLE7", "host_pin": "4817"},
+        "web": {"host": "127.0.0.1", "port": 0, "join_code": "TABLE7", "host_pin": "4817"},
         "camera": {"enabled": False},
         "game": {"players": 3, "seed": 7},
         "hardware": {"voice": {"quiet": True}, "pins": {"debounce_s": 0.0, "long_press_s": 0.3},
@@ -305,10 +305,77 @@ def test_raspberry_pi_detection(tmp_path: Path) -> None:
 
 
 def test_simulation_listens_on_loopback_and_a_pi_on_every_network(tmp_path: Path) -> None:
-    config = config_for(tmp_path)
+    config = parse_config({}, env={})
     assert config.web.host is None
     assert listen_host(config, sim=True) == "127.0.0.1"
     assert listen_host(config, sim=False) == "0.0.0.0"
     assert listen_host(config.with_overrides(host="192.168.1.5"), sim=True) == "192.168.1.5"
     assert page_urls("0.0.0.0", 8080, "http://skeptics.local:8080") == ["http://skeptics.local:8080/"]
     assert page_urls("0.0.0.0", 8080)[0].endswith(".local:8080/")
+
+
+# -- the camera thread ------------------------------------------------------------------------------------------
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
+
+
+def sample_photos() -> list[Path]:
+    photos = sorted(p for p in SAMPLES.glob("*.jpg"))
+    if len(photos) < 2:
+        pytest.skip("the bundled sample photos (vision/samples) are missing")
+    return photos
+
+
+def test_a_roll_settling_in_the_tray_becomes_the_attempts_roll(tmp_path: Path) -> None:
+    """The real camera thread and motion detection on replayed photos; only the dice networks are replaced
+    by a reader that reports three clue dice, so the test does not depend on the trained models."""
+    photos = sample_photos()
+    folder = tmp_path / "tray"
+    folder.mkdir()
+    for photo in photos[:2]:
+        (folder / photo.name).write_bytes(photo.read_bytes())
+    frames: list[Any] = []
+
+    def reader(frame: Any, settings: Any) -> list[Any]:
+        frames.append(frame.shape)
+        return [die(1, "blue"), die(4, "blue"), die(2, "blue")]
+
+    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
+                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=reader)
+    served._start_hardware = lambda: None  # type: ignore[method-assign]
+    served.start()
+    try:
+        served.service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
+        until(served, lambda: served.service.state()["history_length"] == 2, "a roll from the tray")
+        last = served.service.history()[-1]
+        assert last["source"] == "tray"
+        assert last["command"]["args"] == {"faces": "eye,camera,eye"}
+        assert frames and len(frames[0]) == 3  # real colour frames from the photos
+        reading = served.tray.last_reading()
+        assert reading is not None and [d["value"] for d in reading["dice"]] == [1, 4, 2]
+        assert reading["camera"] == "replay camera"
+        jpeg = served.tray.annotated_jpeg()
+        assert jpeg is not None and jpeg[:2] == b"\xff\xd8"
+    finally:
+        served.shutdown()
+    assert served.tray._thread.is_alive() is False
+
+
+def test_a_missing_camera_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    config = config_for(tmp_path, camera={"enabled": True, "source": "/dev/video-not-here", "retry_s": 60.0})
+    served = Companion(config, sim=False, notifier=Notifier(env={}))
+    served._start_hardware = lambda: None  # type: ignore[method-assign]
+    served.start()
+    try:
+        end = time.monotonic() + DEADLINE
+        while served.tray.error is None:
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        assert "no camera at /dev/video-not-here" in served.tray.error
+        assert served.tray.last_reading()["error"] == served.tray.error
+        served.service.do("end-round")  # the game does not need the camera
+        assert served.service.state()["clock"] == "III"
+    finally:
+        served.shutdown()  # does not wait out the 60 s retry
