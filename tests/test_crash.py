@@ -62,14 +62,13 @@ def _setup() -> Any:
     return Setup(players=2, board="asylum", ghost="child", special_items=3, seed=SEED, physical=False)
 
 
-def _writer(db: Path, run: int, out_fd: int) -> None:
+def _writer(db: Path, run: int, out_fd: int, packs: Any) -> None:
     """The child: resume the game (or start it) and write commands until killed."""
-    from companion.packs import load_packs
     from companion.service import GameService
 
     out = os.fdopen(out_fd, "w", buffering=1)
     rng = random.Random(f"{SEED}:{run}")
-    service = GameService(GameStore(db), load_packs(), rng=random.Random(run))
+    service = GameService(GameStore(db), packs, rng=random.Random(run))
     if service.resume_last() is None:
         service.new_game(_setup())
     while True:
@@ -91,14 +90,14 @@ def _writer(db: Path, run: int, out_fd: int) -> None:
         out.write("ok " + json.dumps([r["command"] for r in service.history()]) + "\n")
 
 
-def _run_and_kill(db: Path, run: int, kill_after: int) -> list[str]:
+def _run_and_kill(db: Path, run: int, kill_after: int, packs: Any) -> list[str]:
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child never returns into pytest
         code = 0
         try:
             os.close(read_fd)
-            _writer(db, run, write_fd)
+            _writer(db, run, write_fd, packs)
         except BaseException:
             code = 3
         finally:
@@ -168,11 +167,14 @@ def _check_consistent(db: Path, packs: Any) -> list[dict[str, Any]]:
 def _kill_server(db: Path, kills: int) -> None:
     """Run in a fresh single-threaded process (forking from a process with threads is unsafe):
     one writer run per line "next" on stdin, its reported lines as one JSON line on stdout."""
+    from companion.packs import load_packs
+
+    packs = load_packs()  # once: every forked writer inherits it
     rng = random.Random(SEED)
     for run in range(kills):
         if sys.stdin.readline().strip() != "next":
             return
-        lines = _run_and_kill(db, run, rng.randint(1, 12))
+        lines = _run_and_kill(db, run, rng.randint(1, 12), packs)
         sys.stdout.write(json.dumps({"run": run, "lines": lines}) + "\n")
         sys.stdout.flush()
 

@@ -184,11 +184,11 @@ def test_a_newer_history_version_is_refused(db: Path) -> None:
         GameStore(db)
 
 
-def _filled(db: Path, commands: int = 300) -> None:
+def _filled(db: Path, commands: int = 120) -> None:
     with GameStore(db) as store:
         gid = store.create_game({"players": 4})
         for seq in range(1, commands + 1):
-            store.append(gid, seq, cmd("end-turn", note="x" * 200), [{"type": "turn_ended", "player": seq % 4}])
+            store.append(gid, seq, cmd("end-turn", note="x" * 600), [{"type": "turn_ended", "player": seq % 4}])
     # Fold the WAL into the main file so the damage below hits real pages.
     raw = sqlite3.connect(db)
     raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
