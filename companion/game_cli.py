@@ -425,6 +425,8 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.action == "commands":
         return _commands()
     db = Path(ns.db) if ns.db else default_db(ns.config)
+    if ns.action != "new" and not db.exists():
+        return _no_file(ns, db)  # a look at a file that is not there must not create it
     packs = load_packs(ns.packs)
     store = GameStore(db)
     with GameService(store, packs, rng=random.Random()) as service:
@@ -468,6 +470,27 @@ def _run(ns: argparse.Namespace) -> int:
             print(" ".join(sentences) if sentences else "Done.")
             print(status_line(result.state))
         return 0
+
+
+def _no_file(ns: argparse.Namespace, db: Path) -> int:
+    from companion.errors import HistoryError, IllegalCommand
+    from companion.service import NO_GAME_MESSAGE, no_game_state
+
+    if ns.action == "state":
+        if ns.json:
+            _print_json(no_game_state())
+        else:
+            print(f"There is no history file at {db} yet. {NO_GAME_MESSAGE}")
+        return 0
+    if ns.action in ("list", "history"):
+        if ns.json:
+            _print_json([])
+        else:
+            print(f"There is no history file at {db} yet: no saved games. Start one with `companion game new ...`.")
+        return 0
+    if ns.action == "load":
+        raise HistoryError(f"there is no history file at {db}, so there is no game {ns.id} to load. Check --db.")
+    raise IllegalCommand(f"there is no history file at {db} yet. {NO_GAME_MESSAGE}")
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
     from companion.packs import Packs
 
-__all__ = ["CommandResult", "GameService", "Listener", "NO_GAME_MESSAGE"]
+__all__ = ["CommandResult", "GameService", "Listener", "NO_GAME_MESSAGE", "no_game_state"]
 
 log = logging.getLogger(__name__)
 
@@ -391,15 +391,7 @@ class GameService:
         return state
 
     def _no_game_state(self) -> dict[str, Any]:
-        return {
-            "game_id": None,
-            "name": None,
-            "last_event_id": 0,
-            "odds": None,
-            "outcome": None,
-            "history_length": 0,
-            "message": NO_GAME_MESSAGE,
-        }
+        return no_game_state()
 
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         for fn in list(self._listeners):
@@ -407,6 +399,19 @@ class GameService:
                 fn(_copy_records(records), _copy_state(state))
             except Exception:
                 log.exception("a game listener (%r) failed; the command stands and the other listeners were called", fn)
+
+
+def no_game_state() -> dict[str, Any]:
+    """What :meth:`GameService.state` returns while there is no game."""
+    return {
+        "game_id": None,
+        "name": None,
+        "last_event_id": 0,
+        "odds": None,
+        "outcome": None,
+        "history_length": 0,
+        "message": NO_GAME_MESSAGE,
+    }
 
 
 def _odds(state: Mapping[str, Any]) -> float | None:

@@ -105,6 +105,7 @@ def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
     nothing = run("state", "--db", str(db))
     assert nothing.returncode == 0 and "No game yet" in nothing.stdout
     assert state_json(db)["game_id"] is None
+    assert not db.exists()  # looking does not create a history file
 
     assert_clean_error(run("new", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2, "--players")
     assert_clean_error(run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)), 2, "attic")
