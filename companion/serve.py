@@ -534,13 +534,19 @@ class Companion:
         log.info("ready in %.1f s", self.monotonic() - started)
 
     def _start_service(self) -> None:
-        from companion.history import GameStore
+        from companion.history import GameStore, ReplayError
         from companion.packs import load_packs
         from companion.service import GameService
 
         store = GameStore(self.config.history_path)
         self.service = GameService(store, load_packs(), rng=self.rng)
-        state = self.service.resume_last()
+        try:
+            state = self.service.resume_last()
+        except ReplayError as exc:
+            # The packs changed under a saved game: keep it in the file, play a new one meanwhile.
+            log.error("the last game cannot be resumed: %s. Starting a new game; the old one stays in %s.",
+                      exc, self.config.history_path)
+            state = None
         if state is not None:
             log.info("resumed game %s (%s commands) from %s", state.get("game_id"),
                      state.get("history_length"), self.config.history_path)

@@ -379,3 +379,22 @@ def test_a_missing_camera_is_reported_and_the_game_goes_on(tmp_path: Path) -> No
         assert served.service.state()["clock"] == "III"
     finally:
         served.shutdown()  # does not wait out the 60 s retry
+
+
+def test_a_game_that_no_longer_replays_is_kept_and_a_new_one_started(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from companion.history import GameStore
+
+    first = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+    first.start()
+    first.shutdown()
+    with GameStore(tmp_path / "data" / "games.sqlite3") as store:  # as if the packs had changed since
+        store.append(1, 1, {"name": "summon-the-dead", "args": {}}, [{"type": "mystery"}])
+    second = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+    with caplog.at_level(logging.ERROR, logger="companion.serve"):
+        second.start()
+    try:
+        assert "the last game cannot be resumed" in caplog.text
+        assert second.service.state()["game_id"] == 2
+        assert sorted(game["id"] for game in second.service.list_games()) == [1, 2]  # nothing deleted
+    finally:
+        second.shutdown()
