@@ -280,3 +280,18 @@ def test_a_wrong_port_on_the_command_line_is_refused(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip() == "companion serve: --port: expected a port number 1-65535 (0: any free port), got 'eighty'"
+
+
+def test_check_reads_the_example_configuration_and_starts_nothing(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    env.update(COMPANION_DATA_DIR=str(tmp_path / "data"), COMPANION_PORT="8099")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--check", "--sim",
+         "--config", str(REPO / "systemd" / "config.example.toml")],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"data directory: {tmp_path / 'data'}" in result.stdout
+    assert "listen on: 127.0.0.1:8099" in result.stdout
+    assert result.stdout.rstrip().endswith("configuration OK")
+    assert not (tmp_path / "data").exists()
