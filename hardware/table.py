@@ -92,6 +92,7 @@ class Table:
 
         def close_display(device: Any) -> None:
             self.display.detach_device()
+            device.persist = True  # luma's exit hook must not talk to a panel that stopped answering
 
         self.display_part: Part[Any] = Part(
             "OLED",

@@ -15,6 +15,9 @@ import pytest
 from hardware import cli
 from hardware.config import MARKS, HardwareConfig, ServoConfig, default_pulses
 
+# luma.oled still calls Image.getdata(), which Pillow 13 warns about.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 ROOT = Path(__file__).parent.parent
 
 

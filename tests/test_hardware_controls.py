@@ -17,6 +17,9 @@ from hardware import Table
 from hardware.config import HardwareConfig, PinsConfig
 from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
 
+# luma.oled still calls Image.getdata(), which Pillow 13 warns about.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 PINS = PinsConfig(end_round=17, read_dice=27, buzzer=22, led=23, long_press_s=1.5, debounce_s=0.05)
 
 

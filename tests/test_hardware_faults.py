@@ -16,6 +16,9 @@ from hardware_fakes import FakeClock, FakeI2CBus, game_state, make_sysfs_pwm, qu
 from hardware import Table, screens
 from hardware.config import FRAME_US, HardwareConfig
 
+# luma.oled still calls Image.getdata(), which Pillow 13 warns about.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 CONFIG = HardwareConfig.from_dict({"retry_s": 30})
 
 

@@ -19,6 +19,9 @@ from hardware.config import FRAME_US, MARK_ANGLE, MARKS, HardwareConfig, ServoCo
 from hardware.factory import lgpio_duty_model_pin, make_servo_output
 from hardware.pulse import GpiozeroPulse, LgpioServoPulse, SysfsPWMPulse
 
+# luma.oled still calls Image.getdata(), which Pillow 13 warns about.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 # Calibrated like a real build: not evenly spaced, not on 200 us steps.
 CALIBRATED = {"XII": 560, "III": 1210, "VI": 1890, "IX": 2430}
 

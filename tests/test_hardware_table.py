@@ -17,6 +17,9 @@ from hardware_fakes import FakeClock, RecordingSpawn, game_state, quiet_voice
 from hardware import Table, screens
 from hardware.config import FRAME_US, HardwareConfig
 
+# luma.oled still calls Image.getdata(), which Pillow 13 warns about.
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
 # What the engine reports when the last round of an hour ends (docs/DESIGN.md, "Events").
 GHOST_HOUR_EVENTS = [
     {"type": "round_ended", "round": 4},
