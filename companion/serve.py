@@ -600,7 +600,13 @@ class Companion:
 
         self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray)
         # Binds and listens here: a port in use fails now, before READY=1.
-        self.server = ServerThread(self.app, host=self.host, port=self.port, threads=self.config.web.threads)
+        try:
+            self.server = ServerThread(self.app, host=self.host, port=self.port, threads=self.config.web.threads)
+        except OSError as exc:
+            raise CompanionError(
+                f"cannot listen on {self.host}:{self.port} ({exc.strerror or exc}); another program (another "
+                "companion?) may be using the port: stop it, or choose another port with --port or web.port."
+            ) from None
         self.port = self.server.port
         self.urls = page_urls(self.host, self.port, getattr(self.parts.web, "public_url", None))
         self.join_code = self._read_join_code()

@@ -295,3 +295,20 @@ def test_check_reads_the_example_configuration_and_starts_nothing(tmp_path: Path
     assert "listen on: 127.0.0.1:8099" in result.stdout
     assert result.stdout.rstrip().endswith("configuration OK")
     assert not (tmp_path / "data").exists()
+
+
+def test_a_port_in_use_is_a_clear_message(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", "serve", "--sim", "--port", str(port)],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        )
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "stopped" in result.stderr  # what had started was stopped again
