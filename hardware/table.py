@@ -114,6 +114,12 @@ class Table:
             output = make_servo_output(
                 cfg.servo, self.pin_factory, sysfs_root=sysfs_root, lgpio_module=lgpio_module, sim=sim
             )
+            if output.name == "gpiozero" and type(self.pin_factory).__name__ == "LGPIOFactory":
+                log.warning(
+                    "gpiozero's lgpio pin factory keeps the servo's PWM duty as a whole percent (200 us steps at "
+                    "50 Hz), so the hand can stop up to 200 us off its marks; set hardware.servo.backend = "
+                    "\"lgpio\" or \"hwpwm\" (docs/hardware.md)"
+                )
             # The first time, the hand stands on the park mark (where close() left it); after a
             # fault it stands where it stopped, since an unpowered servo does not move.
             angle = self._last_angle if self.servo_part.failures else None

@@ -49,6 +49,7 @@ def test_each_mark_ends_on_its_calibrated_pulse_then_detaches(mark: str) -> None
     assert recorded[-1] == 0.0  # the pulse stopped ...
     assert pin.frequency is None  # ... because the servo was detached (value None)
     assert hand.output.pulse_us is None and not hand.is_attached
+    assert hand.output.servo.value is None  # type: ignore[attr-defined]
     assert hand.mark == mark and hand.angle == MARK_ANGLE[mark]
 
 
@@ -249,3 +250,15 @@ def test_pulses_outside_the_servo_range_are_refused() -> None:
     output = GpiozeroPulse(18, MockFactory(pin_class=MockPWMPin))
     with pytest.raises(ServoError, match="outside 500-2500"):
         output.set_pulse_us(2600)
+
+
+def test_gpiozero_on_the_lgpio_pin_factory_warns_about_the_rounding(caplog: pytest.LogCaptureFixture) -> None:
+    class LGPIOFactory(MockFactory):  # stands in for gpiozero.pins.lgpio.LGPIOFactory (same name)
+        pass
+
+    factory = LGPIOFactory(pin_class=lgpio_duty_model_pin())
+    clock = FakeClock()
+    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+               voice=quiet_voice()):
+        pass
+    assert any("whole percent" in r.message and 'backend = "lgpio"' in r.message for r in caplog.records)
