@@ -1,9 +1,10 @@
 """Configuration: one TOML file, environment overrides, checked at start.
 
 ``load_config()`` finds the file (see ``companion.paths``), reads it, applies the environment overrides
-and checks every value of the sections it owns (``[web]``, ``[data]``, ``[game]``, ``[log]``). The
-sections of the other parts (``[hardware]``, ``[camera]``, ``[tray]``) are kept as plain tables and
-checked by the part that owns them (``companion serve`` does that at start, before anything moves).
+and checks every value of the sections it owns (``[web]``, ``[data]``, ``[game]``, ``[log]``,
+``[camera]``, ``[dice]``). The sections of the other parts (``[hardware]``, ``[tray]``, and the page's
+keys of ``[web]``) are kept as plain tables and checked by the part that owns them (``companion serve``
+does that at start, before anything moves).
 A wrong value raises ``ConfigError`` whose message starts with the key, for example
 ``web.port: expected a port number 1-65535 (0: any free port), got 'abc'``.
 
@@ -400,6 +401,11 @@ def _dir(key: str, value: Any) -> Path:
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{key}: {path} exists and is not a directory. Give a directory for the game files.")
     return path
+
+
+def port_value(key: str, value: Any) -> int:
+    """A port number from the command line or a file (0: any free port); ConfigError names ``key``."""
+    return _port(key, value)
 
 
 def prefix_error(key: str, exc: Exception) -> ConfigError:

@@ -44,7 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.config import Config, load_config, prefix_error
+from companion.config import Config, load_config, port_value, prefix_error
 from companion.errors import CompanionError, ConfigError
 
 log = logging.getLogger("companion.serve")
@@ -854,9 +854,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _port_arg(text: str) -> int:
-    from companion.config import _port
-
-    return _port("--port", text)
+    return port_value("--port", text)
 
 
 def run_companion(config: Config, *, sim: bool, parts: PartConfigs) -> int:
