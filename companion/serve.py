@@ -615,8 +615,8 @@ class Companion:
         context = self.app.extensions.get("skeptics_web")
         if context is not None and self.parts.tray is not None:
             context._pip_map = self.parts.tray.pip_map  # dice typed as pips on the page use the table's map
-        if self.table is not None and self.join_code and self.urls and not self.service.state().get("history_length"):
-            # A game not begun yet: the OLED shows the join QR code until the first command replaces it.
+        if self.table is not None and self.join_code and self.urls:
+            # After every start the OLED shows the join QR code (phones join first), until the next command.
             self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=None)
 
     def _read_join_code(self) -> str | None:
