@@ -181,6 +181,8 @@ class Table:
 
     def show(self, state: Mapping[str, Any]) -> None:
         """Show the game: the OLED's glance screen and the hand on the state's clock."""
+        if self._closed:
+            return
         snapshot = dict(state)
         with self._lock:
             self._state = snapshot
@@ -191,6 +193,8 @@ class Table:
 
     def on_events(self, events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]) -> None:
         """A game service listener: react to the events of one command, then show the new state."""
+        if self._closed:
+            return
         for event in events:
             kind = event.get("type")
             room, name = event.get("room"), event.get("room_name") or event.get("name")

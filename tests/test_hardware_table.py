@@ -167,3 +167,16 @@ def test_status_reports_every_part(table: tuple[Table, MockFactory, FakeClock, R
     assert set(status["parts"]) == {"servo", "display", "end_round_button", "read_dice_button", "buzzer", "led", "voice"}
     assert all(part["found"] for name, part in status["parts"].items())
     assert status["sim"] is True and status["servo_backend"] == "gpiozero"
+
+
+def test_events_after_close_are_ignored() -> None:
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+              voice=quiet_voice())
+    t.close()
+    t.on_events(GHOST_HOUR_EVENTS, AFTER)  # a late listener call during shutdown
+    t.show(AFTER)
+    assert t.scheduler.pending() == 0 and t.status()["alarms"] == 0
+    assert t.status()["screen"] == "paused"
+    t.close()  # twice is harmless
