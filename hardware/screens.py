@@ -171,11 +171,16 @@ def ghost_hour_screen(event: Mapping[str, Any], inverted: bool = True) -> Image.
 
 
 def qr_matrix(data: str) -> list[list[bool]]:
-    """The QR code's modules (no quiet zone), smallest version that holds `data`, medium error correction."""
-    import qrcode
-    from qrcode.constants import ERROR_CORRECT_M
+    """The QR code's modules (no quiet zone), smallest version that holds `data`.
 
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=1, border=0)
+    Low error correction keeps a typical join address (about 45 characters) in version 3, 29
+    modules, which the 64-pixel-high panel draws at 2 pixels a module; a phone reads a lit panel
+    without the extra redundancy.
+    """
+    import qrcode
+    from qrcode.constants import ERROR_CORRECT_L
+
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, box_size=1, border=0)
     code.add_data(data)
     code.make(fit=True)
     return [list(row) for row in code.get_matrix()]
@@ -202,12 +207,25 @@ def join_screen(url: str, code: str) -> Image.Image:
     draw.text((x, 1), "Join", font=font(12), fill=WHITE)
     code_text, code_size = fit(code, width, (20, 18, 16, 14, 12, 10))
     draw.text((x, 15), code_text, font=font(code_size), fill=WHITE)
-    host = url.split("://", 1)[-1].rstrip("/")
-    name, colon, rest = host.partition(":")
-    for i, line in enumerate([name, colon + rest] if colon else [host]):
-        line, size = fit(line, width, (10, 9))
+    lines = _address_lines(url, width)
+    size = next((z for z in (10, 9, 8) if all(text_width(line, z) <= width for line in lines)), 8)
+    for i, line in enumerate(lines):
+        line, size = fit(line, width, (size,))
         draw.text((x, 40 + 11 * i), line, font=font(size), fill=WHITE)
     return img
+
+
+def _address_lines(url: str, width: float) -> list[str]:
+    """The address to type (no scheme, no path) on two lines: host, then port; a long host breaks at a dot."""
+    host = url.split("://", 1)[-1].split("/", 1)[0]
+    name, colon, port = host.partition(":")
+    port = colon + port
+    if text_width(name, 8) <= width:
+        return [name, port] if port else [name]
+    for k in range(len(name) - 1, 0, -1):
+        if name[k] == "." and text_width(name[: k + 1], 8) <= width:
+            return [name[: k + 1], name[k + 1 :] + port]
+    return [name, port] if port else [name]
 
 
 def error_screen(title: str, message: str) -> Image.Image:
