@@ -65,10 +65,34 @@ def test_the_join_link_sets_a_strict_httponly_cookie_and_leaves_the_code_out_of_
     assert client.get("/api/session").json() | {"csrf": None} == client.get("/api/session").json() | {"csrf": None}
 
 
-def test_scripts_may_read_with_the_join_code_header(shared_table: Table) -> None:
-    client = shared_table.client()
-    assert client.get("/api/state", headers={"X-Join-Code": JOIN_CODE}).status == 200
-    assert client.get("/api/state", headers={"X-Join-Code": "NOPE99"}).status == 403
+def test_scripts_may_read_with_the_join_code_header(tmp_path: Path) -> None:
+    table = start_table(tmp_path)
+    try:
+        client = table.client()
+        assert client.get("/api/state", headers={"X-Join-Code": JOIN_CODE}).status == 200
+        assert client.get("/api/state", headers={"X-Join-Code": "NOPE99"}).status == 403
+    finally:
+        table.server.stop()
+        table.service.close()
+
+
+def test_guessing_join_codes_is_slowed(tmp_path: Path) -> None:
+    clock = [50.0]
+    table = start_table(tmp_path, now=lambda: clock[0])
+    try:
+        client = table.client()
+        for n in range(10):
+            assert client.get(f"/join?code=GUESS{n}").status == 403
+        # The eleventh try waits, even with the right code, and the header is refused too.
+        reply = client.get(f"/join?code={JOIN_CODE}")
+        assert reply.status == 429 and b"wait" in reply.body
+        assert client.get("/api/state", headers={"X-Join-Code": JOIN_CODE}).status == 403
+        clock[0] += 11
+        assert client.get(f"/join?code={JOIN_CODE}").status == 200
+        assert client.get("/api/state").status == 200
+    finally:
+        table.server.stop()
+        table.service.close()
 
 
 def test_the_viewer_session_does_not_reveal_the_join_code_but_the_hosts_does(shared_table: Table) -> None:

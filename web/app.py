@@ -44,7 +44,8 @@ class WebContext:
         self.hardware = hardware
         self.tray = tray
         self.store = WebStore(settings)
-        self.throttle = Throttle(settings.now)
+        self.throttle = Throttle(settings.now)  # wrong host PINs
+        self.join_throttle = Throttle(settings.now, free=10, base=10.0)  # wrong join codes
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self._packs: Any = None

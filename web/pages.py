@@ -50,8 +50,14 @@ def join() -> tuple[str, int] | str:
     code = request.args.get("code", "")
     if not code:
         return render_template("join.html", error=None), 200
+    who = request.remote_addr or "?"
+    wait = ctx.join_throttle.wait_left(who)
+    if wait > 0:
+        return render_template("join.html", error=f"Too many wrong codes; wait {int(wait) + 1} s and try again."), 429
     if not ctx.store.join_code_matches(code):
+        ctx.join_throttle.failed(who)
         return render_template("join.html", error="That join code is not right. Ask the host for the code shown on the companion."), 403
+    ctx.join_throttle.succeeded(who)
     session["j"] = ctx.store.join_tag()
     session.permanent = True
     return render_template("joined.html")

@@ -43,7 +43,15 @@ def is_viewer() -> bool:
     if isinstance(tag, str) and hmac.compare_digest(tag, store.join_tag()):
         return True
     code = request.headers.get("X-Join-Code")
-    return bool(code) and store.join_code_matches(code)
+    if not code:
+        return False
+    throttle, who = _ctx().join_throttle, request.remote_addr or "?"
+    if throttle.wait_left(who) > 0:
+        return False
+    if store.join_code_matches(code):
+        return True
+    throttle.failed(who)
+    return False
 
 
 def is_host() -> bool:
