@@ -368,3 +368,27 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         t.server.stop()
         t.service.close()
         hw.close()
+
+
+def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Table) -> None:
+    """Physical deck mode: at the Ghost Hour the host enters the environment and room cards drawn."""
+    live.service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 5, "physical": True})
+    for _ in range(3):
+        live.service.do("end-round", source="test")
+    host = open_phone(browser, live, host=True)
+    try:
+        host.tab("host")
+        expect(host.page.locator("#physical-card")).to_be_visible()
+        card = sorted(live.service.packs.environment_deck("asylum"))[0]
+        host.page.select_option("#physical-form select[name=command]", "end-round")
+        host.page.fill("#physical-form input[name=room]", "8")
+        host.page.select_option("#physical-form select[name=environment]", card)
+        host.page.click("#physical-form button")
+        wait_text(host, "#clock-label", "XII")
+        state = live.service.state()
+        assert state["ghost_room"] == 8 and state["rooms_revealed"] == [8]
+        assert live.service.history()[-1]["command"] == {"name": "end-round", "args": {"room": "8", "environment": card}}
+        host.shot("phone-host-physical")
+        host.check_clean()
+    finally:
+        host.context.close()

@@ -359,7 +359,7 @@ def _first_id(packs: Any, attr: str) -> str:
 def setup_options() -> Response:
     packs = _ctx().packs()
     out: dict[str, Any] = {}
-    for attr in ("boards", "ghosts"):
+    for attr in ("boards", "ghosts", "environment", "evidence"):
         items = getattr(packs, attr, {}) or {}
         out[attr] = [
             {"id": str(key), "name": str(getattr(item, "name", key))}

@@ -120,6 +120,7 @@
     $("#clues-solved").textContent = s.clues_solved;
     $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour. " : "") + (s.pull_pending ? "A pull is pending: move the ghost." : "");
     renderAttempt(s);
+    $("#physical-card").hidden = !s.physical;
     renderMap();
     if (s.board && s.board !== app.boardId) loadBoard(s.board);
     if ((s.history_length ?? 0) !== app.historyLength) { app.historyLength = s.history_length; loadHistory(); }
@@ -390,6 +391,13 @@
       e.target.reset();
       if (ok) { await refreshSession(); toast("Signed in as host."); }
     });
+    $("#physical-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = formObj(e.target);
+      const args = f.command === "summon" ? { success: "true" } : {};
+      for (const k of ["room", "environment", "evidence"]) if (f[k]) args[k] = f[k];
+      command(f.command, args);
+    });
     $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); toast("Signed out."); } });
     $("#move-form").addEventListener("submit", (e) => { e.preventDefault(); command("move-ghost", { to: e.target.to.value }); });
     $("#ghostat-form").addEventListener("submit", (e) => { e.preventDefault(); command("ghost-at", { room: e.target.room.value.trim() }); });
@@ -444,6 +452,9 @@
       const o = await api("/api/setup-options");
       fill($("#new-form").board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
       fill($("#new-form").ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
+      const none = () => el("option", { value: "" }, "none");
+      fill($("#physical-form").environment, [none()].concat((o.environment || []).map((c) => el("option", { value: c.id }, c.name))));
+      fill($("#physical-form").evidence, [none()].concat((o.evidence || []).map((c) => el("option", { value: c.id }, c.name))));
     } catch (e) { /* filled on the next visit */ }
   }
 
