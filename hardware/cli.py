@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--sim", action="store_true", help="gpiozero's mock pins and luma's dummy OLED; no waiting")
     common.add_argument("--config", metavar="PATH", help="the configuration file (default: the usual places)")
+    common.add_argument("-v", "--verbose", action="store_true", help="also print the hardware log")
     test = sub.add_parser("test", parents=[common], help="sweep the hand, show a test screen, beep, speak; report each part")
     test.add_argument("--no-voice", action="store_true", help="do not speak")
     test.add_argument(
@@ -90,6 +92,20 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    logger = logging.getLogger("hardware")
+    level = logger.level
+    if args.verbose:
+        logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
+    elif args.command in ("test", "status"):
+        # The report prints every part's message itself; the log would say it twice.
+        logger.setLevel(logging.ERROR)
+    try:
+        return _run(args)
+    finally:
+        logger.setLevel(level)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "calibrate" and args.config and not Path(args.config).expanduser().exists():
             # Calibrating a new build: start from the defaults and create the file.

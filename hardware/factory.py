@@ -6,12 +6,15 @@ and luma's dummy device, so the whole table runs on a laptop or in CI.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from companion.errors import DisplayError
 from hardware.config import DisplayConfig, ServoConfig
 from hardware.pulse import GpiozeroPulse, LgpioServoPulse, PulseOutput, SysfsPWMPulse
+
+log = logging.getLogger("hardware")
 
 
 def make_pin_factory(sim: bool) -> Any:
@@ -24,9 +27,17 @@ def make_pin_factory(sim: bool) -> Any:
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         return MockFactory(pin_class=MockPWMPin)
+    import warnings
+
     from gpiozero import Device
 
-    return Device._default_pin_factory()
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            return Device._default_pin_factory()
+        finally:
+            for item in fallbacks:  # "Falling back from lgpio: ..." - kept for the debug log only
+                log.debug("gpiozero: %s", item.message)
 
 
 def lgpio_duty_model_pin(mode: str = "truncate") -> type:
