@@ -109,9 +109,10 @@
       li.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need), el("div", { class: "note" }, set.text || ""));
       return li;
     }));
-    fill($("#evidence"), (s.evidence || []).map((e) => chip(e.symbol, e.matched ? "ok" : "")));
+    const sym = (x) => (app.names && app.names[x]) || x;
+    fill($("#evidence"), (s.evidence || []).map((e) => chip(sym(e.symbol), e.matched ? "ok" : "")));
     if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
-    fill($("#seance"), (s.seance_symbols || []).map((x) => chip(x)));
+    fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
     $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_used ? "The séance has been held." : "";
     $("#summon-dice").textContent = s.summon_dice;
     $("#summon-odds").textContent = typeof s.summon_odds === "number" ? "(a summon or pull succeeds " + pct(s.summon_odds) + ")" : "";
@@ -453,6 +454,9 @@
       fill($("#new-form").board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
       fill($("#new-form").ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
       const none = () => el("option", { value: "" }, "none");
+      app.names = {};
+      for (const c of o.evidence || []) app.names[c.id] = c.name;
+      if (app.state) { const s = app.state; app.state = null; render(s); }
       fill($("#physical-form").environment, [none()].concat((o.environment || []).map((c) => el("option", { value: c.id }, c.name))));
       fill($("#physical-form").evidence, [none()].concat((o.evidence || []).map((c) => el("option", { value: c.id }, c.name))));
     } catch (e) { /* filled on the next visit */ }
