@@ -97,12 +97,12 @@ class Voice:
 
     def status(self) -> dict[str, Any]:
         if not self.cfg.enabled:
-            return {"found": False, "message": "off (hardware.voice.enabled = false)"}
+            return {"found": False, "configured": False, "message": "off (hardware.voice.enabled = false)"}
         if not self.is_available:
-            return {"found": False, "message": "espeak-ng is not installed (sudo apt install espeak-ng)"}
+            return {"found": False, "configured": True, "message": "espeak-ng is not installed (sudo apt install espeak-ng)"}
         if self.cfg.quiet:
-            return {"found": True, "message": "quiet mode (hardware.voice.quiet = true)"}
-        return {"found": True, "message": f"espeak-ng, voice {self.voice_name()}"}
+            return {"found": True, "configured": True, "message": "quiet mode (hardware.voice.quiet = true)"}
+        return {"found": True, "configured": True, "message": f"espeak-ng, voice {self.voice_name()}"}
 
     def voice_name(self) -> str:
         return self.cfg.voice or LANGUAGES[self.cfg.language]["voice"]
