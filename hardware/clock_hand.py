@@ -99,7 +99,12 @@ class ClockHand:
     # -- motion ---------------------------------------------------------------------------------
 
     def move_to(self, mark: str) -> None:
-        """Sweep (eased, at `speed_deg_s`) to `mark`, hold for `settle_s`, then stop the pulse; blocks."""
+        """Sweep (eased, at `speed_deg_s`) to `mark`, hold for `settle_s`, then stop the pulse; blocks.
+
+        A hand already resting on `mark` is left alone.
+        """
+        if self.mark == mark and not self.is_attached:
+            return
         for deadline in self.sweep(mark):
             self._wait_until(deadline)
 

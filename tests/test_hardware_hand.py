@@ -262,3 +262,18 @@ def test_gpiozero_on_the_lgpio_pin_factory_warns_about_the_rounding(caplog: pyte
                voice=quiet_voice()):
         pass
     assert any("whole percent" in r.message and 'backend = "lgpio"' in r.message for r in caplog.records)
+
+
+def test_a_hand_resting_on_the_mark_is_left_alone() -> None:
+    clock = FakeClock()
+    hand, pin = make_hand(clock)
+    hand.move_to("III")
+    pin.clear_states()
+    before = clock.now()
+    hand.move_to("III")
+    hand.park()
+    hand.move_to("XII")
+    assert pulses_on(pin)[-1] == 0.0 and pulses_on(pin)[-2] == pytest.approx(CALIBRATED["XII"])
+    moved = len(pin.states)
+    hand.park()  # already parked: no pulse, no time
+    assert len(pin.states) == moved and clock.now() - before == pytest.approx(1.0 + 0.4)
