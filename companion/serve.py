@@ -684,9 +684,8 @@ class Companion:
             self.tell("Dice", f"the {attempt['action']} roll needs {need} {kind.value} dice, the tray shows "
                               f"{len(faces)} ({seen}); roll again, or enter them on the page.")
             return
-        result = self.service.roll_from_readings(faces, source="tray")
+        self.service.roll_from_readings(faces, source="tray")
         log.info("tray: rolled %s for the %s attempt", ", ".join(face.value for face in faces), attempt["action"])
-        del result
 
     # -- the main loop -------------------------------------------------------------------------
 
@@ -735,7 +734,7 @@ class Companion:
             log.exception("a job of the main loop failed; the companion carries on")
 
     def server_healthy(self, timeout: float = 5.0) -> bool:
-        """The server thread runs and answers a plain HTTP request on the loopback address."""
+        """The web server answers a plain HTTP request on the loopback address (one miss is forgiven)."""
         if self.server is None:
             return False
         host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
