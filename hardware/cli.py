@@ -318,8 +318,14 @@ def run_calibrate(
     clock = VirtualClock() if sim else None
     now = clock.now if clock else time.monotonic
     sleep = clock.sleep if clock else time.sleep
-    factory = make_pin_factory(sim)
-    output = make_servo_output(config.servo, factory, sim=sim)
+    from companion.errors import ServoError
+    from hardware.faults import describe, fault_types
+
+    try:
+        factory = make_pin_factory(sim)
+        output = make_servo_output(config.servo, factory, sim=sim)
+    except fault_types() as exc:
+        raise ServoError(f"cannot drive the clock hand: {describe(exc)} (on a machine without GPIO, use --sim)") from exc
     hand = ClockHand(output, config.servo, now=now, sleep=sleep)
     print(f"calibrating the clock hand on GPIO{config.servo.pin} ({output.name} back end); saving to {path}", file=out)
 

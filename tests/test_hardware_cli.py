@@ -148,3 +148,16 @@ def test_run_test_counts_missing_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     text = out.getvalue()
     assert "MISSING buzzer" in text and "GPIO22" in text and "1 part(s) missing" in text
     squatter.close()
+
+
+def test_calibrate_without_gpio_says_to_use_sim(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import hardware.factory
+    from gpiozero.exc import BadPinFactory
+
+    def no_factory(sim: bool) -> object:
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(hardware.factory, "make_pin_factory", no_factory)
+    assert cli.main(["calibrate", "--config", str(tmp_path / "c.toml")]) == 2
+    assert "cannot drive the clock hand" in capsys.readouterr().err and not (tmp_path / "c.toml").exists()
