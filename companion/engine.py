@@ -1215,6 +1215,8 @@ class _Rules:
             if s.proven[s.attempt_set - 1]:
                 self.illegal(f"icon set {s.attempt_set} is already proven; start a new attempt.")
             self.check_ghost_on_board("a prove roll is made")
+        if attempt.action == "unlock" and s.attempt_door in s.open_doors:
+            self.illegal(f"door {s.attempt_door} is already open; start a new attempt.")
         try:
             after, out = attempt.roll(cmd.args["faces"], keep=keep)
         except DiceError as exc:

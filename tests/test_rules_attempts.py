@@ -77,6 +77,16 @@ def test_unlock_attempt_opens_the_door() -> None:
         game.push("unlock door=1-20")
 
 
+def test_a_door_opened_meanwhile_ends_the_unlock_attempt() -> None:
+    """Action 2: Unlock: once a door is unlocked it stays open; no roll is spent on it."""
+    game = new()
+    game.push("attempt action=unlock door=7-8")
+    game.push("unlock door=7-8")
+    with pytest.raises(IllegalCommand, match="already open"):
+        game.push("roll faces=key,key,key")
+    assert game.view()["doors_open"] == ["7-8"]
+
+
 def test_solve_attempt_solves_the_clue() -> None:
     """Action 4: Solve: a successful roll gains a summon die and flips an evidence token."""
     game = new()

@@ -435,3 +435,16 @@ def test_won_in_the_final_round() -> None:
     for index in range(1, len(PACKS.ghosts["child"].icon_sets) + 1):
         game.push(f"prove set={index}")
     assert game.view()["outcome"] == "won"
+
+
+def test_child_ghost_closes_the_doors_next_to_its_room() -> None:
+    """Ghost Card, "Ghost Hour Ability": 'the Child Ghost will close all adjacent doors' (closes_doors in the pack)."""
+    assert PACKS.ghosts["child"].closes_doors and not PACKS.ghosts["shadow"].closes_doors
+    for ghost, closes in (("child", True), ("shadow", False)):
+        game = Game.new(Setup(1, "asylum", ghost, 3, 1, physical=True), PACKS)
+        game.push("unlock door=7-8")
+        for _ in range(3):
+            game.push("end-round")
+        events = game.push("end-round environment=fire room=8")
+        assert ("doors_closed" in types(events)) == closes
+        assert game.view()["doors_open"] == ([] if closes else ["7-8"])
