@@ -34,7 +34,7 @@ UNIT_DIR=/etc/systemd/system
 
 APT_PACKAGES=(
   python3 python3-venv python3-pip python3-dev
-  python3-picamera2 python3-libcamera libcamera-apps-lite
+  python3-picamera2 python3-libcamera rpicam-apps-lite
   python3-lgpio
   build-essential
   i2c-tools python3-smbus2
