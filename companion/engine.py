@@ -81,6 +81,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
 )
 # commands whose own argument is called "room" (so it is not a card drawn in physical mode)
 _OWN_ROOM = ("ghost-at", "seance")
+_REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
 
@@ -814,10 +815,8 @@ class _Rules:
             number = int(text)
         except ValueError:
             raise BadCommand(
-                f"{self.cmd.name}: {key}={self.cmd.args[key]!r} must be a room number 1 to {ROOM_COUNT}"
-                + (", 0 (the Entrance)" if True else "")
-                + (" or none" if allow_none else "")
-                + "."
+                f"{self.cmd.name}: {key}={self.cmd.args[key]!r} must be a room number 1 to {ROOM_COUNT}, "
+                "0 (the Entrance)" + (" or none" if allow_none else "") + "."
             ) from None
         if not 0 <= number <= ROOM_COUNT:
             raise BadCommand(
@@ -1408,5 +1407,3 @@ class _Rules:
         s.env_discard.append(card)
         self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
 
-
-_REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
