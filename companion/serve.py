@@ -658,15 +658,21 @@ class Companion:
         from companion.dice import Attempt, action_kind
         from vision.roll import to_roll
 
+        state = self.service.state()
+        attempt = state.get("attempt") if self.config.dice.auto_roll else None
+        # Problems are shown at the table only when the reading was wanted: a button press, or an attempt
+        # waiting for its roll. Dice settling at other times (packing up, a sample photo) are only logged.
+        wanted = why == "button" or attempt is not None
         try:
             roll = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map)
         except CompanionError as exc:
-            self.tell("Dice", str(exc))
+            if wanted:
+                self.tell("Dice", str(exc))
+            else:
+                log.info("dice settled, not read for a roll: %s", exc)
             return
         seen = "; ".join(f"{kind.value}: {', '.join(face.value for face in faces)}" for kind, faces in roll.items())
         seen = seen or "no dice"
-        state = self.service.state()
-        attempt = state.get("attempt")
         if not self.config.dice.auto_roll:
             log.info("dice read (%s): %s; dice.auto_roll is off, so the host enters them", why, seen)
             return

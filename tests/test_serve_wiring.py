@@ -152,10 +152,17 @@ def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Comp
     assert "could not be read for sure" in caplog.text
 
 
-def test_dice_without_an_attempt_change_nothing(companion: Companion) -> None:
+def test_dice_without_an_attempt_change_nothing_and_stay_quiet(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
     before = companion.service.state()
-    companion.dice_read([die(6, "red")], "settled")
+    with caplog.at_level(logging.INFO, logger="companion.serve"):
+        companion.dice_read([die(6, "red")], "settled")
+        companion.dice_read([die(None, "red"), die(3, "white")], "settled")  # dice put away, not a roll
     assert companion.service.state() == before
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "no attempt is under way" in caplog.text
+    with caplog.at_level(logging.INFO, logger="companion.serve"):
+        companion.dice_read([die(None, "red")], "button")  # asked for: the table is told
+    assert [r.levelno for r in caplog.records if "could not be read for sure" in r.getMessage()][-1] == logging.WARNING
 
 
 def test_a_custom_pip_map_is_used_for_the_tray(tmp_path: Path) -> None:
