@@ -9,6 +9,9 @@
   const FACES = ["eye", "camera", "cobweb", "key", "summon", "blank"];
   // Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
   const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "\u29D7", disruption: "\u21AF" };
+  const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "séance", manual: "put there by the host" };
+  const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until met: the host discards it then", once: "played at once" };
+  const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
   const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], audio: null, wake: null };
 
   const el = (tag, attrs, text) => {
@@ -65,7 +68,7 @@
   function fresher(s) {
     const cur = app.state;
     if (!cur) return true;
-    if (s.game_id !== cur.game_id) return true;
+    if (s.game_id !== cur.game_id) { app.lastResult = null; app.lastRoll = null; return true; }
     return (s.last_event_id ?? -1) >= (cur.last_event_id ?? -1);
   }
 
@@ -82,15 +85,17 @@
     $("#player").textContent = (s.current_player ?? 0) + 1;
     $("#actions").textContent = s.actions_left ?? "–";
     const g = s.ghost_room;
-    $("#ghost-line").textContent = g === null || g === undefined ? "The ghost is not on the board." : "Ghost in room " + g + roomName(g) + (s.ghost_reason ? " (" + s.ghost_reason.replace("_", " ") + ")" : "");
+    $("#ghost-line").textContent = g === null || g === undefined ? "The ghost is not on the board." :
+      "Ghost in room " + g + roomName(g, s.ghost_room_name) + (REASON[s.ghost_reason] ? " \u00B7 " + REASON[s.ghost_reason] : "");
     const out = $("#outcome");
     out.hidden = !s.outcome;
     out.textContent = s.outcome ? (s.outcome === "won" ? "Won! " : "Lost. ") + (s.outcome_reason || "") : "";
     out.className = "outcome " + (s.outcome || "");
+    renderGlance(s);
 
     fill($("#env"), (s.environment || []).map((c) => {
       const li = el("li");
-      li.append(el("b", {}, c.name), el("div", { class: "note" }, c.effect || ""), el("div", { class: "dim" }, c.duration || ""));
+      li.append(el("b", {}, c.name), el("div", { class: "note" }, c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || c.duration || ""));
       return li;
     }));
     if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
@@ -100,15 +105,26 @@
     fill($("#rooms-drawn"), (s.rooms_revealed || []).map((r) => chip(r, reds.has(r) ? "red" : "")));
     $("#unseen-discards").textContent = s.room_cards_discarded_unseen ?? 0;
     fill($("#rooms-unseen"), (s.rooms_unseen || []).map((r) => chip(r)));
+    $("#removed-count").textContent = s.room_cards_removed ?? 0;
+    $("#unseen-note").hidden = !s.room_cards_removed;
 
     const ghost = s.ghost || {};
     $("#ghost-name").textContent = ghost.name || "Ghost";
     $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
     fill($("#icon-sets"), (s.icon_sets || []).map((set) => {
-      const li = el("li", { class: set.proven ? "proven" : "" });
-      li.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need), el("div", { class: "note" }, set.text || ""));
+      const li = el("li", { class: "set" + (set.proven ? " proven" : ""), title: set.text || "" });
+      const what = el("span", { class: "set-what" });
+      what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need));
+      li.append(what);
+      if (set.proven) li.append(el("span", { class: "note" }, "proven"));
+      else if (!s.outcome && isHost() && s.ghost_room !== null && s.ghost_room !== undefined) {
+        const b = el("button", { type: "button", class: "host-only try-set", "data-set": set.index, "aria-label": "Try to prove set " + set.index }, "Prove\u2026");
+        b.addEventListener("click", async () => { if (await command("attempt", { action: "prove", set: String(set.index) })) showView("dice"); });
+        li.append(b);
+      }
       return li;
     }));
+    $("#sets-note").textContent = s.outcome ? "" : s.ghost_room === null || s.ghost_room === undefined ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "";
     const sym = (x) => (app.names && app.names[x]) || x;
     fill($("#evidence"), (s.evidence || []).map((e) => chip(sym(e.symbol), e.matched ? "ok" : "")));
     if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
@@ -121,6 +137,7 @@
     $("#clues-solved").textContent = s.clues_solved;
     $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour. " : "") + (s.pull_pending ? "A pull is pending: move the ghost." : "");
     renderAttempt(s);
+    padHint();
     $("#physical-card").hidden = !s.physical;
     renderMap();
     if (s.board && s.board !== app.boardId) loadBoard(s.board);
@@ -146,24 +163,86 @@
     return typeof o.probability === "number" ? o.probability : null;
   }
 
+  // What the need asks for that the kept dice do not give yet, e.g. "eye:2,camera:1" minus [eye] -> {eye:1, camera:1}.
+  function missingOf(a) {
+    const left = {};
+    for (const part of String(a.need || "").split(",").filter(Boolean)) {
+      const [k, n] = part.split(":");
+      if (k === "timer" || k === "disruption") continue;
+      left[k] = (left[k] || 0) + Number(n || 1);
+    }
+    for (const f of a.kept || []) if (left[f]) left[f] -= 1;
+    return Object.entries(left).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
+  }
+  const needText = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k + (n && n !== "1" ? " \u00D7" + n : ""); }).join(", ");
+  const attemptName = (a) => (ACTION_NAME[a.action] || a.action) + (a.set ? " set " + a.set : "") + (a.door ? " door " + a.door : "");
+  const kindOf = (need) => (/\bkey\b/.test(String(need || "")) ? "key" : "clue");
+  const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Barrier", fire: "Fight the fire" };
+
   function renderAttempt(s) {
     const box = $("#attempt");
     const a = s.attempt;
-    if (!a) { box.textContent = "No roll under way."; return; }
+    $("#attempt-host").hidden = !(a && !a.succeeded && isHost());
+    if (!a) {
+      const r = app.lastResult;
+      if (!r) { box.textContent = "No roll under way."; return; }
+      fill(box, [el("div", {}, "No roll under way."), el("div", { id: "last-result", class: r.success ? "ok" : "note" },
+        "Last: " + r.what + " \u2013 rolled " + r.faces.join(", ") + (r.success ? ": success" : ""))]);
+      return;
+    }
     const odds = oddsOf(s);
-    fill(box, [
-      el("div", {}, a.action + (a.timer ? " \u00B7 timer" : "") + (a.disruption ? " \u00B7 disruption" : "")),
-      needChips(a.need),
-      el("div", {}, "Dice: " + a.dice + " \u00B7 rolls so far: " + (Array.isArray(a.rolls) ? a.rolls.length : a.rolls)),
-      el("div", {}, "Kept: " + ((a.kept || []).join(", ") || "none")),
-      el("div", { class: "big", id: "odds-now" }, odds === null ? "" : "Odds: " + pct(odds)),
-    ]);
+    const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
+    const missing = missingOf(a);
+    const what = attemptName(a);
+    const rows = [
+      el("div", { class: "attempt-title" }, what + (a.timer ? " \u00B7 timer" : "") + (a.disruption ? " \u00B7 disruption (no keeping)" : "")),
+      el("div", {}, "Needs: "), el("div", { class: "note" }, ""),
+    ];
+    rows[1].append(needChips(a.need));
+    rows[2].textContent = "Kept: " + ((a.kept || []).join(", ") || "none") + (a.succeeded ? "" : " \u00B7 still needs: " + (needText(missing) || "–"));
+    if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
+    else {
+      rows.push(el("div", {}, "Next roll: " + toRoll + " " + kindOf(a.need) + (toRoll === 1 ? " die" : " dice") + " \u00B7 rolls so far: " + (Array.isArray(a.rolls) ? a.rolls.length : a.rolls)));
+      const left = s.actions_left ?? 0;
+      rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
+      rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + left + (left === 1 ? " action" : " actions") + " left this turn (keeping the best dice)" : "no action left this turn: end the turn"));
+    }
+    if (app.lastRoll) rows.splice(3, 0, el("div", { id: "last-roll" }, "Last roll: " + app.lastRoll.join(", ")));
+    fill(box, rows);
   }
 
-  function roomName(n) {
+  function renderGlance(s) {
+    $("#g-deck").textContent = s.room_deck_left ?? 0;
+    $("#g-summon").textContent = s.summon_dice ?? 0;
+    $("#g-timers").textContent = s.timers ?? 0;
+    const env = (s.environment || []).map((c) => c.name);
+    $("#g-env").textContent = env.length ? "In force: " + env.join(", ") : "No environment card in force.";
+    const a = s.attempt;
+    const ga = $("#g-attempt");
+    ga.hidden = !a;
+    if (a) {
+      const o = oddsOf(s);
+      ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needText(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
+    }
+    const extra = [];
+    if (s.ghost_mode) extra.push("Ghost Mode" + (s.ghost_mode_why ? ": " + s.ghost_mode_why : ""));
+    if (s.final_round) extra.push("Final round: the last room card is drawn");
+    if (s.pull_pending) extra.push("A pull is pending: move the ghost" + (isHost() ? " (tap a gold room on the map)" : ""));
+    if (s.seance_active) extra.push("Séance under way");
+    const removed = s.removed_rooms;
+    const gr = $("#g-removed");
+    const parts = extra.slice();
+    if (Array.isArray(removed) && s.outcome) parts.push("Removed at setup: " + (removed.join(", ") || "none"));
+    gr.hidden = !parts.length;
+    gr.textContent = parts.join(" \u00B7 ");
+  }
+
+  // " (Bath)"; nothing when the pack names the room only by its number ("Room 8").
+  function roomName(n, known) {
     const b = app.board;
     const r = b && (b.spaces || b.rooms || []).find((x) => Number(x.number ?? x.id) === Number(n));
-    return r && r.name ? " (" + r.name + ")" : "";
+    const name = known || (r && r.name) || "";
+    return name && !/^(room\s*)?\d+$/i.test(name.trim()) ? " (" + name + ")" : "";
   }
 
   // ---- the board map ----------------------------------------------------------------------------
@@ -176,6 +255,21 @@
   function posOf(r) {
     const p = r.pos || r.position || r.grid || [r.x, r.y];
     return Array.isArray(p) ? { x: Number(p[0]), y: Number(p[1]) } : { x: Number(p.x), y: Number(p.y) };
+  }
+
+  // Where a pull may move the ghost (Action 7: Pull Ghost): two spaces through open connections, one
+  // through a closed door, never through a secret passage. The engine checks the move again.
+  function reachable(b, s, start) {
+    const open = new Set(s.doors_open || []);
+    const closed = (c) => c.door && (c.lock || !open.has(c.key || c.between.join("-")));
+    const next = (n) => (b.connections || []).filter((c) => (c.between || []).includes(n)).map((c) => [c.between[0] === n ? c.between[1] : c.between[0], c]);
+    const out = new Set();
+    for (const [n1, c1] of next(start)) {
+      out.add(n1);
+      if (closed(c1)) continue;
+      for (const [n2, c2] of next(n1)) if (n2 !== start && !closed(c2)) out.add(n2);
+    }
+    return out;
   }
 
   function renderMap() {
@@ -203,8 +297,11 @@
       if (kind === "door") nodes.push(el("svg:rect", { x: (at[a].x + at[z].x) / 2 - 4, y: (at[a].y + at[z].y) / 2 - 4, width: 8, height: 8, class: "door" }));
     }
     const reds = new Set(s.red_markers || []);
+    const movable = !!(s.pull_pending && isHost() && s.ghost_room !== null && s.ghost_room !== undefined);
+    const reach = movable ? reachable(b, s, s.ghost_room) : new Set();
     for (const r of rooms) {
-      const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") });
+      const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") + (reach.has(r.n) ? " target" : ""), "data-room": r.n });
+      if (reach.has(r.n)) g.addEventListener("click", () => command("move-ghost", { to: String(r.n) }));
       g.append(el("svg:rect", { x: -16, y: -13, width: 32, height: 26, rx: 4 }), el("svg:text", { y: 5 }, r.n === 0 ? "E" : r.n));
       const title = el("svg:title", {}, r.n + " " + (r.name || ""));
       g.append(title);
@@ -218,13 +315,16 @@
       nodes.push(pawn);
     }
     fill(svg, nodes);
-    $("#map-note").textContent = "Red dot: red marker. Dashed: door. Dotted: secret passage.";
+    $("#map-note").textContent = movable ? "Pull: tap the room to move the ghost to (up to 2 spaces)." : "Red dot: red marker. Dashed: door. Dotted: secret passage.";
+    $("#map-note").classList.toggle("warn", movable);
   }
 
   // ---- history, hardware, tray ---------------------------------------------------------------
   async function loadHistory() {
     let items;
     try { items = await api("/api/history"); } catch (e) { return; }
+    app.historyItems = items;
+    padHint();
     fill($("#history"), items.slice().reverse().map((h) => el("li", {}, "#" + h.seq + " " + h.text + (h.source ? " \u00B7 " + h.source : ""))));
   }
 
@@ -273,7 +373,7 @@
   }
 
   function ghostHour(ev) {
-    $("#banner-room").textContent = ev.room ? "The ghost appears in room " + ev.room + (ev.room_name ? " \u2013 " + ev.room_name : roomName(ev.room)) : "";
+    $("#banner-room").textContent = ev.room ? "The ghost appears in room " + ev.room + roomName(ev.room, ev.room_name) : "";
     $("#banner-env").textContent = ev.environment ? "Environment: " + ev.environment : "";
     const b = $("#banner");
     b.hidden = false;
@@ -285,6 +385,19 @@
   }
 
   function onGameEvent(ev) {
+    if (ev.type === "rolled") {
+      app.lastRoll = ev.faces || null;
+      const a = app.state && app.state.attempt;
+      app.lastResult = { what: a ? attemptName(a) : (ACTION_NAME[ev.action] || ev.action || "roll"), faces: ev.faces || [], success: !!ev.success };
+      toast("Rolled " + (ev.faces || []).join(", ") + (ev.success ? ": success!" : ev.kept && ev.kept.length ? ": kept " + ev.kept.join(", ") : ": nothing counts"));
+    } else if (ev.type === "attempt_started") { app.lastRoll = null; app.lastResult = null; }
+    else if (ev.type === "attempt_ended") app.lastRoll = null;
+    else if (ev.type === "set_proven") toast("Set " + ev.index + " proven!");
+    else if (ev.type === "summon" || ev.type === "pull") {
+      const moveNow = ev.success && isHost();
+      toast((ev.type === "summon" ? "Summon " : "Pull ") + (ev.success ? "succeeded" : "failed") + (ev.faces ? " (" + ev.faces.join(", ") + ")" : "") + (moveNow ? ": tap the room on the map to move the ghost." : ev.type === "pull" ? ": the ghost is gone." : "."), !ev.success);
+      if (moveNow) showView("game");
+    }
     if (ev.type === "ghost_hour") ghostHour(ev);
     else if (ev.type === "undone") {
       const ids = JSON.stringify(ev);
@@ -339,6 +452,8 @@
   }
 
   // ---- host controls ----------------------------------------------------------------------------
+  const isHost = () => !!(app.session && app.session.host);
+
   function showHost() {
     const s = app.session;
     const host = !!(s && s.host);
@@ -350,6 +465,7 @@
     $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set PIN";
     $("#join-info").textContent = host && s.join_url ? "Players join with code " + s.join_code + " or the link " + s.join_url : "";
     document.body.classList.toggle("is-host", host);
+    if (app.state) { const st = app.state; app.state = null; render(st); }
   }
 
   async function refreshSession() {
@@ -381,7 +497,7 @@
   function bindHost() {
     $$("[data-cmd]").forEach((b) => b.addEventListener("click", () => command(b.dataset.cmd, b.dataset.args ? JSON.parse(b.dataset.args) : {})));
     $$("[data-roll]").forEach((b) => b.addEventListener("click", () => rollFor(b.dataset.roll)));
-    const undo = () => act("/api/undo", {}, "Undone.");
+    const undo = () => act("/api/undo", {});
     $("#undo-host").addEventListener("click", undo);
     $("#undo-btn").addEventListener("click", undo);
     $("#pin-form").addEventListener("submit", async (e) => {
@@ -407,13 +523,17 @@
     $("#attempt-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const f = formObj(e.target);
-      const args = { action: f.action, need: f.need, dice: f.dice };
+      const args = { action: f.action, dice: f.dice };
+      if (f.need.trim()) args.need = f.need.trim();
       if (f.set) args.set = f.set;
+      if (f.door && f.door.trim()) args.door = f.door.trim();
       if (f.timer) args.timer = "true";
       if (f.disruption) args.disruption = "true";
       command("attempt", args);
     });
     $("#roll-btn").addEventListener("click", () => act("/api/roll", {}));
+    $("#roll-now").addEventListener("click", () => act("/api/roll", {}));
+    $$("[data-quick]").forEach((b) => b.addEventListener("click", () => (b.dataset.quick === "undo" ? undo() : command(b.dataset.quick))));
     $("#new-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = formObj(e.target);
@@ -429,6 +549,9 @@
       pad.append(b);
     }
     $("#dice-clear").addEventListener("click", () => { app.dice = []; showDice(); });
+    const df = $("#dice-form");
+    df.command.addEventListener("change", padHint);
+    df.replace.addEventListener("change", padHint);
     $("#tray-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
@@ -446,7 +569,46 @@
     });
   }
 
-  function showDice() { fill($("#dice-entered"), app.dice.map((f) => chip((ICON[f] || "") + " " + f))); }
+  // How many faces the host must tap, and of which die: the roll under way, the last roll to correct, or the summon dice.
+  function padWants() {
+    const s = app.state || {};
+    const f = $("#dice-form");
+    const cmd = f.command.value;
+    const replace = f.replace.checked;
+    const kind = cmd === "roll" ? kindOf(s.attempt && s.attempt.need) : "summon";
+    let count = null, why = "";
+    const last = (app.historyItems || [])[(app.historyItems || []).length - 1];
+    if (replace) {
+      if (last && last.command && last.command.name === cmd && last.command.args && last.command.args.faces) {
+        count = String(last.command.args.faces).split(",").length;
+        why = "to correct the last " + cmd + " (" + last.command.args.faces.replace(/,/g, ", ") + ")";
+      } else why = "the last command is not a " + cmd + ": nothing to correct";
+    } else if (cmd === "roll") {
+      const a = s.attempt;
+      if (!a || a.succeeded) why = "no roll is under way: start an attempt first (Host tab, or Ghost tab for an icon set)";
+      else { count = a.dice_to_roll ?? a.dice; why = "for the roll under way"; }
+    } else {
+      count = s.summon_dice || 0;
+      why = count ? "one per summon die the team holds" : "the team has no summon die yet";
+    }
+    return { kind, count, why };
+  }
+
+  function padHint() {
+    if (!$("#pad-hint")) return;
+    const w = padWants();
+    $("#pad-hint").textContent = w.count ? "Tap " + w.count + " " + w.kind + (w.count === 1 ? " die" : " dice") + " " + w.why + "." : w.why ? w.why.charAt(0).toUpperCase() + w.why.slice(1) + "." : "";
+    const faces = KIND_FACES[w.kind] || FACES;
+    $$("#face-pad button").forEach((b) => { b.hidden = !faces.includes(b.dataset.face); });
+    showDice();
+  }
+
+  function showDice() {
+    fill($("#dice-entered"), app.dice.map((f) => chip((ICON[f] || "") + " " + f)));
+    const w = $("#dice-form") ? padWants() : { count: null };
+    const n = $("#dice-count");
+    if (n) { n.textContent = w.count ? app.dice.length + " of " + w.count : ""; n.className = "note" + (w.count && app.dice.length > w.count ? " warn" : ""); }
+  }
 
   async function loadSetupOptions() {
     try {
@@ -472,6 +634,7 @@
   async function start() {
     $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
     $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
+    $("#g-attempt").addEventListener("click", () => showView("dice"));
     const mute = $("#mute");
     const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };
     mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
