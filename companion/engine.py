@@ -62,7 +62,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "action": (("kind",), ("free",), "spend one action on a move, pick-up, give or other"),
         "attempt": (
             ("action",),
-            ("need", "timer", "disruption", "dice", "set", "door"),
+            ("need", "timer", "disruption", "dice", "set", "door", "free"),
             "start a keep-and-reroll attempt",
         ),
         "roll": (("faces",), ("keep", "free"), "one roll of the attempt under way (one action)"),
@@ -84,6 +84,7 @@ _OWN_ROOM = ("ghost-at", "seance")
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
+_LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -593,6 +594,7 @@ class Game:
             "ghost_mode": s.ghost_mode,
             "ghost_mode_why": s.ghost_mode_why,
             "seance_available": self._seance_ready(),
+            "solo_aid": self._solo_aid(),
             "seance_declared": s.seance_declared,
             "seance_used": s.seance_used,
             "seance_active": s.seance_active,
@@ -619,12 +621,21 @@ class Game:
         return out
 
     def _seance_ready(self) -> bool:
+        """True when `seance` would be accepted now (the same checks as the command)."""
         s = self._state
         return (
             s.outcome is None
             and not s.seance_used
+            and not s.final_round
+            and s.clock != _LAST_QUARTER
             and all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols)
         )
+
+    def _solo_aid(self) -> bool:
+        """ "Variant Rules: 1 Player Game": the player may add the aiding bonus (+1 clue die on prove rolls, to
+        at most five) while the ghost is there by a summon or a séance. docs/rules-engine.md, Interpretations."""
+        s = self._state
+        return self.setup.players == 1 and s.ghost_present and s.ghost_reason in ("summon", "seance")
 
     def __repr__(self) -> str:
         s = self._state
@@ -788,13 +799,11 @@ class _Rules:
         except DiceError as exc:
             raise BadCommand(f"{what}: {exc}") from None
         held = self.s.clues_solved
-        allowed = [held]
-        if self.setup.players == 1 and what == "summon" and held + 1 <= 5:
-            allowed.append(held + 1)  # "Variant Rules": the aiding bonus on a summon, to at most five dice
-        if len(faces) not in allowed:
+        # "Action 8: Summon" / "Action 7: Pull Ghost": the player rolls the team's summon dice, one per solved
+        # clue. (The one-player aiding bonus is a clue die on prove rolls, not a summon die: see solo_aid.)
+        if len(faces) != held:
             raise BadCommand(
-                f"{what}: the team holds {held} summon dice, so give the faces of {' or '.join(map(str, allowed))} "
-                f"dice, not {len(faces)}."
+                f"{what}: the team holds {held} summon dice, so give the faces of {held} dice, not {len(faces)}."
             )
         return Face.SUMMON in faces
 
@@ -1181,9 +1190,10 @@ class _Rules:
             need += ",timer"
         if "disruption" in cmd.args and _bool(cmd, "disruption") and "disruption" not in need:
             need += ",disruption"
-        if s.actions_left <= 0:
+        if s.actions_left <= 0 and not self.free():
             self.illegal(
-                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn."
+                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
+                "add free=true if an item gives a free action (FAQ)."
             )
         try:
             attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
@@ -1270,6 +1280,13 @@ class _Rules:
             s.pull_pending = True  # the free pull of the summoning sequence
         else:
             self.draw_room("summon", seen=False)
+            if s.final_round and not s.ghost_present:
+                # "Game End: Losing": the last room card is gone and the ghost did not appear; no room card is
+                # left to summon it, and no séance may follow (FAQ), so it cannot come back this round.
+                self.lose(
+                    "the last room card was discarded unseen by a failed summon and the ghost does not appear "
+                    "(Game End: Losing: 'If the round expires or the Ghost does not appear, the game ends')"
+                )
 
     def do_pull(self) -> None:
         s = self.s
@@ -1366,7 +1383,7 @@ class _Rules:
             self.illegal(
                 "the last room card was drawn: the game ends at the end of this round, so no séance can follow (FAQ)."
             )
-        if s.clock == 3:
+        if s.clock == _LAST_QUARTER:
             self.illegal(
                 "the next quarter hour is the Ghost Hour (XII), and a séance cannot be made during the Ghost Hour "
                 "(Séance). Declare it in the round at XII, III or VI."

@@ -139,16 +139,17 @@ def test_one_player_summon_ends_with_the_turn() -> None:
     assert game.view()["ghost_room"] is None
 
 
-def test_one_player_may_add_the_aiding_bonus_to_a_summon() -> None:
-    """Variant Rules, "1 Player Game": the aiding bonus on a summon, to a maximum of five dice."""
+def test_one_player_aiding_bonus_is_not_a_summon_die() -> None:
+    """Variant Rules, "1 Player Game": the aiding bonus on a summon or séance is the prove die of "Aiding Players"
+    (docs/rules-engine.md, Interpretations); the summon rolls the team's summon dice."""
     game = new(players=1)
     game.push("reveal-clue")
     game.push("solve")
     game.push("end-turn")
-    game.push("summon faces=blank,summon")  # one summon die plus the aid
-    assert game.view()["ghost_reason"] == "summon"
     with pytest.raises(BadCommand):
-        game.push("summon faces=blank,blank,blank")
+        game.push("summon faces=blank,summon")
+    game.push("summon faces=summon")
+    assert game.view()["ghost_reason"] == "summon" and game.view()["solo_aid"] is True
 
 
 def test_one_player_third_timer_advances_the_clock_twice() -> None:
