@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
+from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS
 from companion.errors import BadCommand, DiceError, IllegalCommand
 from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
@@ -1184,6 +1185,12 @@ class _Rules:
                 self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
         elif action == "fire":
             need = need or "cobweb:1"
+        if action in NO_ITEM_ACTIONS and dice > BASE_DICE:
+            self.illegal(
+                f"a {action} roll uses {BASE_DICE} clue dice at most: 'Items, including Magnifying Glasses, cannot be "
+                f"used on Environment Cards' (Environment Cards). Give dice={BASE_DICE} (fewer if a card such as "
+                "the Watching Eyes takes dice away)."
+            )
         if not need:
             raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
         if "timer" in cmd.args and _bool(cmd, "timer") and "timer" not in need:

@@ -802,3 +802,16 @@ def test_undo_restores_the_exact_state(name: str, players: int) -> None:
     assert game.state == before and game.view() == view
     assert game.state.room_deck == before.room_deck and game.state.env_deck == before.env_deck
     assert game.push(text) == events
+
+
+@pytest.mark.parametrize("action", ["fire", "barrier"])
+def test_environment_card_rolls_take_no_item_dice(action: str) -> None:
+    """Environment Cards: 'Items, including Magnifying Glasses, cannot be used on Environment Cards'; the Fire
+    Card is put out 'by rolling one Cobweb with three Clue Dice, as an action, without help from Items', the
+    Barrier with 'three Clue Dice without the use of Items'."""
+    game = new(players=2)
+    need = "" if action == "fire" else " need=eye:1,camera:1"
+    refused(game, f"attempt action={action}{need} dice=4", "Environment Cards", "dice=3")
+    game.push(f"attempt action={action}{need} dice=2")  # fewer is fine (Watching Eyes)
+    game.push(f"attempt action={action}{need}")
+    assert game.view()["attempt"]["dice"] == 3
