@@ -815,3 +815,41 @@ def test_environment_card_rolls_take_no_item_dice(action: str) -> None:
     game.push(f"attempt action={action}{need} dice=2")  # fewer is fine (Watching Eyes)
     game.push(f"attempt action={action}{need}")
     assert game.view()["attempt"]["dice"] == 3
+
+
+# -- what the view promises matches what the engine accepts --------------------------------------------
+
+_WALK = [
+    "end-turn", "end-turn", "end-round", "action kind=move", "reveal-clue", "solve", "summon success=true",
+    "summon success=false", "pull success=true", "pull success=false", "timer", "timer", "seance room=3",
+    "prove set=1", "prove set=2", "move-ghost to=7", "ghost-at room=6",
+]
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_view_flags_agree_with_the_rules_in_random_games(players: int) -> None:
+    """Séance ("once per game", "not during the Ghost Hour", FAQ: not after the last room card): the view's
+    seance_available is exactly whether `seance` is accepted; Variant Rules: solo_aid only for one player;
+    the room cards always add up to twenty (Setup, "Room Deck")."""
+    import random
+
+    rng = random.Random(players)
+    checked = available = refusals = 0
+    for game_no in range(12):
+        game = new(players=players, seed=game_no)
+        for _ in range(160):
+            if game.outcome is not None:
+                break
+            view = game.view()
+            assert view["seance_available"] == game.is_legal("seance"), (game_no, view["clock"])
+            available += bool(view["seance_available"])
+            refusals += bool(view["ghost_mode"] and not view["seance_available"] and not view["seance_used"])
+            assert not view["solo_aid"] or players == 1
+            s = game.state
+            assert len(s.room_deck) + len(s.rooms_revealed) + len(s.discarded_unseen) + len(s.removed_rooms) == 20
+            assert s.room_deck_left == len(s.room_deck)
+            text = rng.choice(_WALK)
+            if game.is_legal(text):
+                game.push(text)
+                checked += 1
+    assert checked > 500 and available > 0 and refusals > 0
