@@ -147,9 +147,11 @@ def check_frame(frame: Any) -> np.ndarray:
     return frame
 
 
-def _crop(img: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+def _crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
     scale = CROP / side
-    m = np.array([[scale, 0.0, CROP / 2 - cx * scale], [0.0, scale, CROP / 2 - cy * scale]])
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[0, 2] += CROP / 2 - cx
+    m[1, 2] += CROP / 2 - cy
     return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 

@@ -40,7 +40,7 @@ from vision.dataset import SETS, Photo, load_set  # noqa: E402
 FIND_SIZE = 320
 STRIDE = 4
 GRID = FIND_SIZE // STRIDE
-CROP = 32
+CROP = 40
 TRAIN_WINDOW = 192
 CROP_SCALE = 1.35  # crop side = face size * CROP_SCALE
 NOT_A_DIE = 6
@@ -61,7 +61,8 @@ def face_boxes(photo: Photo) -> list[tuple[float, float, float, int]]:
     return out
 
 
-def color_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
+def color_jitter(img: np.ndarray, rng: random.Random, crop: bool = False) -> np.ndarray:
+    """Colour, light, blur and noise changes; milder blur and light gradients on a die crop."""
     out = img.astype(np.float32)
     if rng.random() < 0.3:  # swap or rotate colour channels: new die colours
         perm = [0, 1, 2]
@@ -77,14 +78,18 @@ def color_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
     out = out * contrast + bright + np.array([rng.uniform(-15, 15) for _ in range(3)], np.float32)
     if rng.random() < 0.4:  # uneven light: a gradient across the frame
         h, w = out.shape[:2]
-        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :, None] * rng.uniform(-45, 45)
-        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None, None] * rng.uniform(-45, 45)
+        g = 15 if crop else 45
+        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :, None] * rng.uniform(-g, g)
+        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None, None] * rng.uniform(-g, g)
         out = out + gx + gy
+    if rng.random() < (0.15 if crop else 0.3):
+        if crop:
+            out = cv2.GaussianBlur(out, (3, 3), rng.uniform(0.4, 0.9))
+        else:
+            k = rng.choice([3, 5])
+            out = cv2.GaussianBlur(out, (k, k), 0)
     if rng.random() < 0.3:
-        k = rng.choice([3, 5])
-        out = cv2.GaussianBlur(out, (k, k), 0)
-    if rng.random() < 0.3:
-        out = out + np.random.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
+        out = out + np.random.normal(0, rng.uniform(2, 5 if crop else 8), out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -260,11 +265,17 @@ def load_training(root: str | None) -> list[tuple[Photo, np.ndarray]]:
     return data
 
 
-def train_finder(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.Random) -> Finder:
+def train_finder(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.Random,
+                 start: str | None = None) -> Finder:
+    """Train from scratch, or go on from the weights in ``start`` at a lower rate."""
     model = Finder()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    lr = 3e-3
+    if start:
+        model.load_state_dict(torch.load(start))
+        lr = 1e-3
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(data) / 16)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     for epoch in range(epochs):
         order = list(range(len(data)))
         rng.shuffle(order)
@@ -278,7 +289,7 @@ def train_finder(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(xs)
+            total += float(loss.detach()) * len(xs)
         print(f"finder epoch {epoch + 1}/{epochs} loss {total / len(data):.4f} ({time.time() - t0:.0f}s)", flush=True)
     return model
 
@@ -292,7 +303,7 @@ def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
     for epoch in range(epochs):
         samples: list[tuple[np.ndarray, int]] = []
         for photo, img in data:
-            samples += [(color_jitter(c, rng), v) for c, v in reader_samples(photo, img, rng, negatives=3)]
+            samples += [(color_jitter(c, rng, crop=True), v) for c, v in reader_samples(photo, img, rng, negatives=3)]
         rng.shuffle(samples)
         model.train()
         right, total_loss = 0, 0.0
@@ -306,9 +317,90 @@ def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
             loss.backward()
             opt.step()
             sched.step()
-            total_loss += float(loss) * len(batch)
+            total_loss += float(loss.detach()) * len(batch)
             right += int((logits.argmax(1) == y).sum())
         print(f"reader epoch {epoch + 1}/{epochs} loss {total_loss / len(samples):.4f} "
+              f"train acc {right / len(samples):.4f}", flush=True)
+    return model
+
+
+# ---------------------------------------------------------------- hard examples from the finder
+
+
+def mine(data: list[tuple[Photo, np.ndarray]], finder_path: Path, rng: random.Random,
+         variants: int = 3) -> list[tuple[int, float, float, float, int]]:
+    """Run the exported finder (through cv2.dnn, as the companion does) on the training photos and
+    on a few rotated and scaled copies; every peak becomes a reader example with the finder's own
+    centre and size: the value of the die it sits on, or "not a die" when it sits on none
+    (tray holes, dust, the gap between touching dice). (photo index, cx, cy, size, class)."""
+    sys.path.insert(0, str(ROOT))
+    import vision.reader as vr
+
+    vr.FIND_MODEL = finder_path
+    vr._NETS.find = None
+    out = []
+    for index, (photo, img) in enumerate(data):
+        faces = face_boxes(photo)
+        h, w = img.shape[:2]
+        for v in range(variants):
+            if v == 0:
+                m = np.array([[1.0, 0, 0], [0, 1.0, 0]])
+            else:
+                m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(0, 360), rng.uniform(0.75, 1.3))
+            view = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE) if v else img
+            inv = cv2.invertAffineTransform(m)
+            scale = math.sqrt(abs(np.linalg.det(m[:, :2])))
+            for cx, cy, size, _ in vr.find_candidates(view, 0.2):
+                ox = inv[0, 0] * cx + inv[0, 1] * cy + inv[0, 2]
+                oy = inv[1, 0] * cx + inv[1, 1] * cy + inv[1, 2]
+                osize = size / scale
+                if not (0 <= ox < w and 0 <= oy < h):
+                    continue
+                near = min(faces, key=lambda f: math.hypot(f[0] - ox, f[1] - oy), default=None)
+                d = math.hypot(near[0] - ox, near[1] - oy) if near else 1e9
+                if near and d < 0.3 * near[2]:
+                    out.append((index, ox, oy, osize, near[3] - 1))
+                elif not near or d > 0.6 * near[2]:
+                    out.append((index, ox, oy, osize, NOT_A_DIE))
+    counts = np.bincount([m[4] for m in out], minlength=7)
+    print(f"mined {len(out)} finder peaks: per class {counts.tolist()}", flush=True)
+    return out
+
+
+def finetune_reader(model: Reader, data: list[tuple[Photo, np.ndarray]],
+                    mined: list[tuple[int, float, float, float, int]], epochs: int, rng: random.Random,
+                    lr: float = 1e-3, mined_share: float = 1.0) -> Reader:
+    """Train the reader on the finder's own peaks (a share of them each epoch) plus the labelled dice."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    per_epoch = sum(len(p.labels) + 1 for p, _ in data) + int(len(mined) * mined_share) + 1
+    steps = epochs * (math.ceil(per_epoch / 64) + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.2)
+    for epoch in range(epochs):
+        samples: list[tuple[np.ndarray, int]] = []
+        for photo, img in data:
+            samples += [(color_jitter(c, rng, crop=True), v) for c, v in reader_samples(photo, img, rng, negatives=1)]
+        for index, cx, cy, size, cls in rng.sample(mined, int(len(mined) * mined_share)):
+            img = data[index][1]
+            j = 0.06 * size
+            side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.9), math.log(1.1)))
+            c = crop(img, cx + rng.uniform(-j, j), cy + rng.uniform(-j, j), side, rng.uniform(0, 360))
+            samples.append((color_jitter(c, rng, crop=True), cls))
+        rng.shuffle(samples)
+        model.train()
+        right, total_loss = 0, 0.0
+        for b in range(0, len(samples), 64):
+            batch = samples[b : b + 64]
+            x = torch.from_numpy(np.stack([to_blob(s[0]) for s in batch]))
+            y = torch.tensor([s[1] for s in batch])
+            logits = model.logits(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total_loss += float(loss.detach()) * len(batch)
+            right += int((logits.argmax(1) == y).sum())
+        print(f"fine-tune epoch {epoch + 1}/{epochs} loss {total_loss / len(samples):.4f} "
               f"train acc {right / len(samples):.4f}", flush=True)
     return model
 
@@ -327,7 +419,10 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "vision" / "models"))
     parser.add_argument("--epochs-det", type=int, default=60)
     parser.add_argument("--epochs-cls", type=int, default=40)
-    parser.add_argument("--only", choices=["finder", "reader"], default=None)
+    parser.add_argument("--only", choices=["finder", "reader", "finetune"], default=None)
+    parser.add_argument("--epochs-tune", type=int, default=15)
+    parser.add_argument("--finder-weights", default=None, help="go on training the finder from these weights")
+    parser.add_argument("--reader-weights", default="/tmp/dice_read.pt")
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
@@ -339,14 +434,23 @@ def main() -> None:
     data = load_training(args.data)
     print(f"{len(data)} training photos, {sum(len(p.labels) for p, _ in data)} dice", flush=True)
     out = Path(args.out)
-    if args.only in (None, "reader"):
-        reader = train_reader(data, args.epochs_cls, rng)
-        export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
-        torch.save(reader.state_dict(), "/tmp/dice_read.pt")
     if args.only in (None, "finder"):
-        finder = train_finder(data, args.epochs_det, rng)
+        finder = train_finder(data, args.epochs_det, rng, args.finder_weights)
         export(finder, (1, 3, FIND_SIZE, FIND_SIZE), out / "dice_find.onnx")
-        torch.save(finder.state_dict(), "/tmp/dice_find.pt")
+        torch.save(finder.state_dict(), out / "dice_find.pt")
+    if args.only in (None, "reader"):
+        # the labelled dice plus the finder's own peaks (so "not a die" learns the tray's holes and dust)
+        mined = mine(data, out / "dice_find.onnx", rng)
+        reader = finetune_reader(Reader(), data, mined, args.epochs_cls, rng, lr=3e-3, mined_share=0.4)
+        export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
+        torch.save(reader.state_dict(), out / "dice_read.pt")
+    if args.only == "finetune":
+        reader = Reader()
+        reader.load_state_dict(torch.load(args.reader_weights))
+        mined = mine(data, out / "dice_find.onnx", rng)
+        reader = finetune_reader(reader, data, mined, args.epochs_tune, rng)
+        export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
+        torch.save(reader.state_dict(), out / "dice_read_tuned.pt")
 
 
 if __name__ == "__main__":
