@@ -853,3 +853,18 @@ def test_view_flags_agree_with_the_rules_in_random_games(players: int) -> None:
                 game.push(text)
                 checked += 1
     assert checked > 500 and available > 0 and refusals > 0
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_undo_of_the_seance_and_of_a_timer_that_ends_it(players: int) -> None:
+    """Séance and Red Icons, "Timers" ('Collecting a third Timer also ends a Séance!'): undo gives back the state
+    from before the declaration, the séance's start and the timer that ended it."""
+    game = seance_ready(players=players)
+    for text in ("seance room=5", "end-round", "timer", "timer", "timer room=6" + (",7" if players == 1 else "")):
+        before, view = game.state.copy(), game.view()
+        events = game.push(text)
+        assert Game.replay(game.setup, PACKS, game.history).state == game.state
+        game.pop()
+        assert game.state == before and game.view() == view
+        assert game.push(text) == events
+    assert game.view()["seance_used"] and not game.view()["seance_active"]
