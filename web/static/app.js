@@ -12,7 +12,7 @@
   const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "séance", manual: "put there by the host" };
   const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until met: the host discards it then", once: "played at once" };
   const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
-  const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], audio: null, wake: null };
+  const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], scroll: {}, audio: null, wake: null };
 
   const el = (tag, attrs, text) => {
     const n = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
@@ -59,6 +59,7 @@
       if (okText) toast(okText);
       return out;
     } catch (e) {
+      app.lastError = e.message;
       if (e.status) toast(e.message, true);
       return null;
     }
@@ -89,13 +90,18 @@
       "Ghost in room " + g + roomName(g, s.ghost_room_name) + (REASON[s.ghost_reason] ? " \u00B7 " + REASON[s.ghost_reason] : "");
     const out = $("#outcome");
     out.hidden = !s.outcome;
-    out.textContent = s.outcome ? (s.outcome === "won" ? "Won! " : "Lost. ") + (s.outcome_reason || "") : "";
+    out.textContent = s.outcome ? (s.outcome === "won" ? "Won!" : "Lost.") : "";
     out.className = "outcome " + (s.outcome || "");
     renderGlance(s);
 
     fill($("#env"), (s.environment || []).map((c) => {
       const li = el("li");
       li.append(el("b", {}, c.name), el("div", { class: "note" }, c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || c.duration || ""));
+      if (c.duration === "until_met" && isHost() && !s.outcome) {
+        const b = el("button", { type: "button", class: "host-only small", "data-discard": c.id }, "Met: discard it");
+        b.addEventListener("click", () => command("discard-environment", { card: c.id }));
+        li.append(b);
+      }
       return li;
     }));
     if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
@@ -129,7 +135,8 @@
     fill($("#evidence"), (s.evidence || []).map((e) => chip(sym(e.symbol), e.matched ? "ok" : "")));
     if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
     fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
-    $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_used ? "The séance has been held." : "";
+    $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_declared ? "The séance is declared for the end of this round." :
+      s.seance_used ? "The séance has been held." : s.seance_available ? "Every symbol is matched: the host may declare the séance (not at IX)." : "Match every séance symbol with the evidence to hold a séance.";
     $("#summon-dice").textContent = s.summon_dice;
     $("#summon-odds").textContent = typeof s.summon_odds === "number" ? "(a summon or pull succeeds " + pct(s.summon_odds) + ")" : "";
     $("#timers").textContent = s.timers;
@@ -224,17 +231,26 @@
       const o = oddsOf(s);
       ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needText(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
     }
+    const end = $("#end-card");
+    end.hidden = !s.outcome;
+    end.className = "card endcard " + (s.outcome || "");
+    if (s.outcome) {
+      $("#end-title").textContent = s.outcome === "won" ? "You won! The ghost is proven." : "Lost. The ghost got away.";
+      $("#end-reason").textContent = s.outcome_reason || "";
+      const rm = Array.isArray(s.removed_rooms) ? s.removed_rooms : null;
+      $("#end-removed").textContent = rm ? "Room cards removed face down at setup: " + (rm.join(", ") || "none") + "." : "";
+      $("#end-new").hidden = !isHost();
+    }
     const extra = [];
+    if (s.outcome) { $("#g-removed").hidden = true; return; }
     if (s.ghost_mode) extra.push("Ghost Mode" + (s.ghost_mode_why ? ": " + s.ghost_mode_why : ""));
     if (s.final_round) extra.push("Final round: the last room card is drawn");
     if (s.pull_pending) extra.push("A pull is pending: move the ghost" + (isHost() ? " (tap a gold room on the map)" : ""));
-    if (s.seance_active) extra.push("Séance under way");
-    const removed = s.removed_rooms;
+    if (s.seance_active) extra.push("Séance under way: the ghost is at the first player's space this round");
+    else if (s.seance_declared) extra.push("Séance declared: at the end of this round the ghost comes to the first player's space");
     const gr = $("#g-removed");
-    const parts = extra.slice();
-    if (Array.isArray(removed) && s.outcome) parts.push("Removed at setup: " + (removed.join(", ") || "none"));
-    gr.hidden = !parts.length;
-    gr.textContent = parts.join(" \u00B7 ");
+    gr.hidden = !extra.length;
+    gr.textContent = extra.join(" \u00B7 ");
   }
 
   // " (Bath)"; nothing when the pack names the room only by its number ("Room 8").
@@ -325,7 +341,10 @@
     try { items = await api("/api/history"); } catch (e) { return; }
     app.historyItems = items;
     padHint();
-    fill($("#history"), items.slice().reverse().map((h) => el("li", {}, "#" + h.seq + " " + h.text + (h.source ? " \u00B7 " + h.source : ""))));
+    const hhmm = (t) => (t ? new Date(t * 1000).toTimeString().slice(0, 5) + " " : "");
+    fill($("#history"), items.slice().reverse().map((h) => el("li", {}, "#" + h.seq + " " + hhmm(h.at) + h.text + (h.source && h.source !== "web" ? " \u00B7 " + h.source : ""))));
+    const last = items[items.length - 1];
+    $("#undo-btn").textContent = last ? "Undo #" + last.seq + ": " + last.text : "Undo last";
   }
 
   async function loadHardware() {
@@ -408,7 +427,7 @@
   }
 
   // ---- live updates -------------------------------------------------------------------------------
-  function setConn(ok) { $("#conn").className = "conn " + (ok ? "on" : "off"); }
+  function setConn(ok) { $("#conn").className = "conn " + (ok ? "on" : "off"); $("#conn-label").hidden = ok; }
 
   function connect() {
     if (app.es) app.es.close();
@@ -473,7 +492,37 @@
     showHost();
   }
 
-  function command(name, args) { return act("/api/command", { command: name, args: args || {} }); }
+  // Physical decks: a command that draws cards was refused for want of them; open the form to enter them.
+  function openPhysical(name) {
+    const f = $("#physical-form");
+    if ([...f.command.options].some((o) => o.value === name)) f.command.value = name;
+    showView("host");
+    $("#physical-card").scrollIntoView({ block: "start" });
+    f.room.focus({ preventScroll: true });
+  }
+
+  // A short line for the host after a command, so a tap on the Host tab is never silent.
+  const SAY = {
+    clock_advanced: (e) => "Clock to " + e.clock, timer_added: (e) => "Timer " + e.timers + "/3", timers_reset: () => "Third timer: tokens discarded",
+    clue_revealed: (e) => "Clue " + e.count + "/7 revealed", clue_solved: (e) => "Clue solved: " + e.summon_dice + " summon dice",
+    evidence_flipped: (e) => "Evidence " + ((app.names && app.names[e.symbol]) || e.symbol) + (e.matched ? " matches a séance symbol" : ""),
+    ghost_mode_started: () => "Ghost Mode!", seance_declared: () => "Séance declared", seance_started: () => "Séance under way",
+    ghost_appeared: (e) => "Ghost in room " + e.room, ghost_moved: (e) => "Ghost moved to room " + e.to, ghost_disappeared: () => "The ghost is gone",
+    room_discarded_unseen: () => "A room card was discarded unseen", turn_started: (e) => "Player " + (e.player + 1) + "'s turn",
+    door_unlocked: (e) => "Door " + (e.door || "") + " unlocked", environment_ended: (e) => (e.name || e.card || "Environment card") + " ended",
+    final_round: () => "Final round!", game_won: () => "Won!", game_lost: () => "Lost",
+  };
+  async function command(name, args) {
+    app.lastError = "";
+    const out = await act("/api/command", { command: name, args: args || {} });
+    if (!out && app.state && app.state.physical && /physical deck mode/.test(app.lastError || "")) openPhysical(name);
+    if (out && Array.isArray(out.events)) {
+      const said = out.events.map((e) => SAY[e.type] && SAY[e.type](e)).filter(Boolean);
+      const quiet = out.events.some((e) => ["rolled", "summon", "pull", "set_proven", "ghost_hour"].includes(e.type));
+      if (!quiet) toast(said.length ? said.join(" \u00B7 ") : "Done: " + name);
+    }
+    return out;
+  }
 
   function parseText(text) {
     const parts = text.trim().split(/\s+/);
@@ -513,7 +562,8 @@
       const f = formObj(e.target);
       const args = f.command === "summon" ? { success: "true" } : {};
       for (const k of ["room", "environment", "evidence"]) if (f[k]) args[k] = f[k];
-      command(f.command, args);
+      const form = e.target;
+      command(f.command, args).then((ok) => { if (ok) { form.room.value = ""; form.environment.value = ""; form.evidence.value = ""; } });
     });
     $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); toast("Signed out."); } });
     $("#move-form").addEventListener("submit", (e) => { e.preventDefault(); command("move-ghost", { to: e.target.to.value }); });
@@ -626,7 +676,10 @@
 
   // ---- start --------------------------------------------------------------------------------------
   function showView(name) {
+    const cur = $$(".view").find((v) => !v.hidden);
+    if (cur) app.scroll[cur.id] = window.scrollY;
     $$(".view").forEach((v) => { v.hidden = v.id !== "v-" + name; });
+    window.scrollTo(0, app.scroll["v-" + name] || 0);
     $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
     if (name === "dice") loadTray();
   }
@@ -635,6 +688,8 @@
     $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
     $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
     $("#g-attempt").addEventListener("click", () => showView("dice"));
+    $("#end-new").addEventListener("click", () => { showView("host"); $("#new-form").scrollIntoView({ block: "start" }); });
+    $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
     const mute = $("#mute");
     const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };
     mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
