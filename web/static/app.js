@@ -411,7 +411,10 @@
       toast("Rolled " + (ev.faces || []).join(", ") + (ev.success ? ": success!" : ev.kept && ev.kept.length ? ": kept " + ev.kept.join(", ") : ": nothing counts"));
     } else if (ev.type === "attempt_started") { app.lastRoll = null; app.lastResult = null; }
     else if (ev.type === "attempt_ended") app.lastRoll = null;
-    else if (ev.type === "set_proven") toast("Set " + ev.index + " proven!");
+    else if (ev.type === "set_proven") {
+      const t = $("#toast");
+      toast((!t.hidden && t.textContent.startsWith("Rolled") ? t.textContent + " " : "") + "Set " + ev.index + " proven!");
+    }
     else if (ev.type === "summon" || ev.type === "pull") {
       const moveNow = ev.success && isHost();
       toast((ev.type === "summon" ? "Summon " : "Pull ") + (ev.success ? "succeeded" : "failed") + (ev.faces ? " (" + ev.faces.join(", ") + ")" : "") + (moveNow ? ": tap the room on the map to move the ghost." : ev.type === "pull" ? ": the ghost is gone." : "."), !ev.success);
