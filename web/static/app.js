@@ -149,7 +149,7 @@
     renderMap();
     if (s.board && s.board !== app.boardId) loadBoard(s.board);
     if ((s.history_length ?? 0) !== app.historyLength) { app.historyLength = s.history_length; loadHistory(); }
-    if (app.session && app.session.hardware) loadHardware();
+    if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
     if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
   }
 
@@ -364,6 +364,9 @@
       app.tray = t;
       fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.value ?? "?") + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
       if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
+      $("#tray-at").textContent = t.at ? "read at " + new Date(t.at * 1000).toTimeString().slice(0, 5) : "";
+      $("#tray-error").hidden = !t.error;
+      $("#tray-error").textContent = t.error || "";
       const img = $("#tray-photo");
       img.hidden = !t.photo;
       if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
@@ -393,7 +396,8 @@
 
   function ghostHour(ev) {
     $("#banner-room").textContent = ev.room ? "The ghost appears in room " + ev.room + roomName(ev.room, ev.room_name) : "";
-    $("#banner-env").textContent = ev.environment ? "Environment: " + ev.environment : "";
+    const eff = app.lastEnv && app.lastEnv.name === ev.environment && app.lastEnv.effect ? ": " + app.lastEnv.effect : "";
+    $("#banner-env").textContent = ev.environment ? "Environment: " + ev.environment + eff : "";
     const b = $("#banner");
     b.hidden = false;
     b.dataset.eventId = ev.id;
@@ -420,6 +424,8 @@
       toast((ev.type === "summon" ? "Summon " : "Pull ") + (ev.success ? "succeeded" : "failed") + (ev.faces ? " (" + ev.faces.join(", ") + ")" : "") + (moveNow ? ": tap the room on the map to move the ghost." : ev.type === "pull" ? ": the ghost is gone." : "."), !ev.success);
       if (moveNow) showView("game");
     }
+    if (ev.type === "environment_drawn") app.lastEnv = ev;
+    else if (ev.type === "ghost_appeared" && ev.reason !== "ghost_hour" && !isHost()) toast("The ghost appears in room " + ev.room + roomName(ev.room, ev.room_name) + " (" + (REASON[ev.reason] || ev.reason) + ").");
     if (ev.type === "ghost_hour") ghostHour(ev);
     else if (ev.type === "undone") {
       const ids = JSON.stringify(ev);
