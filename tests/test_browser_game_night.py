@@ -384,3 +384,25 @@ def test_a_phone_that_loses_the_companion_says_so(browser: Any, live: Table) -> 
         expect(viewer.page.locator("#conn")).to_have_class(re.compile(r"\boff\b"))
     finally:
         viewer.context.close()
+
+
+def test_the_host_chooses_which_dice_to_keep(browser: Any, live: Table) -> None:
+    """Keep-and-reroll: keeping every die that counts is not always best; the player may keep one face only."""
+    svc = live.service
+    svc.do("attempt", {"action": "search", "need": "eye:2,camera:1"}, source="test")
+    host = open_phone(browser, live, host=True)
+    try:
+        host.tab("dice")
+        assert host.page.locator("#keep-row").is_hidden()  # nothing to keep before the faces are in
+        for face in ("eye", "camera", "cobweb"):
+            host.page.click(f"#face-pad button[data-face={face}]")
+        options = host.page.locator("#dice-form select[name=keep] option").all_inner_texts()
+        assert options == ["every die that counts", "none (reroll them all)", "only the eye dice", "only the camera dice"]
+        host.page.select_option("#dice-form select[name=keep]", "camera")
+        host.page.click("#dice-form button:has-text('Send dice')")
+        expect(host.page.locator("#attempt")).to_contain_text("Kept: camera")
+        assert svc.state()["attempt"]["kept"] == ["camera"]
+        expect(host.page.locator("#attempt")).to_contain_text("still needs: eye ×2")
+        host.check_clean()
+    finally:
+        close(host)

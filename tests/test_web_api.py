@@ -242,6 +242,9 @@ MALFORMED: list[tuple[str, dict[str, Any], int, str]] = [
     ("/api/dice", {"body": {"faces": ["eye"], "pips": [1], "kind": "clue"}}, 400, "either"),
     ("/api/dice", {"body": {"faces": ["eye"], "command": "search"}}, 400, "roll"),
     ("/api/dice", {"body": {"faces": ["eye"], "replace": "yes"}}, 400, "replace"),
+    ("/api/dice", {"body": {"faces": ["summon"], "command": "summon", "keep": ["summon"]}}, 400, "keep"),
+    ("/api/dice", {"body": {"faces": ["eye"], "keep": 2}}, 400, "keep"),
+    ("/api/dice", {"body": {"faces": ["eye"], "keep": [1]}}, 400, "keep"),
     ("/api/roll", {"body": {"command": "dance"}}, 400, "roll"),
     ("/api/roll", {"body": {"dice": 3}}, 400, "dice"),
     ("/api/undo", {"body": {"steps": 2}}, 400, "steps"),
@@ -436,3 +439,20 @@ def test_pages_carry_a_strict_content_security_policy(shared_table: Table) -> No
     assert reply.headers["x-content-type-options"] == "nosniff"
     html = reply.body.decode()
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+
+
+def test_the_player_chooses_which_dice_to_keep(table: Table) -> None:
+    """Keep-and-reroll ("Action 6: Prove" examples): the player may set aside fewer dice than count."""
+    host = table.host()
+    assert host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:2,camera:1"}}).status == 200
+    reply = host.post("/api/dice", {"faces": ["eye", "camera", "cobweb"], "keep": ["camera"]})
+    assert reply.status == 200, reply.body
+    assert reply.json()["state"]["attempt"]["kept"] == ["camera"]
+    assert table.service.history()[-1]["command"]["args"] == {"faces": "eye,camera,cobweb", "keep": "camera"}
+    # "none" rerolls them all; a face the roll did not show is refused by the rules and changes nothing.
+    reply = host.post("/api/dice", {"faces": ["eye", "cobweb"], "keep": "none"})
+    assert reply.status == 200 and reply.json()["state"]["attempt"]["kept"] == ["camera"]
+    before = snapshot(table)
+    refused = host.post("/api/dice", {"faces": ["eye", "cobweb"], "keep": ["key"]})
+    assert 400 <= refused.status < 500 and "key" in refused.json()["error"]
+    assert snapshot(table) == before

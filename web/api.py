@@ -272,7 +272,7 @@ def _faces_from(data: Mapping[str, Any]) -> list[str]:
 def enter_dice() -> Response:
     """Dice entered by hand, or a correction of the last roll read from the tray."""
     data = _body()
-    _only_keys(data, ("faces", "pips", "kind", "command", "replace"))
+    _only_keys(data, ("faces", "pips", "kind", "command", "replace", "keep"))
     service = _ctx().service
     target = data.get("command", "roll")
     if target not in ("roll", "summon", "pull"):
@@ -280,9 +280,20 @@ def enter_dice() -> Response:
     replace = data.get("replace", False)
     if not isinstance(replace, bool):
         raise Refused(400, "\"replace\" must be true or false.")
-    faces = ",".join(_faces_from(data))
+    args = {"faces": ",".join(_faces_from(data))}
+    keep = data.get("keep")
+    if keep is not None:
+        # Which of this roll's dice the player sets aside (the rulebook lets them choose); the engine checks them.
+        if target != "roll":
+            raise Refused(400, "\"keep\" is for the roll of an attempt only; leave it out for a summon or pull.")
+        if isinstance(keep, list) and all(isinstance(k, str) for k in keep):
+            args["keep"] = ",".join(keep) or "none"
+        elif isinstance(keep, str):
+            args["keep"] = keep.strip() or "none"
+        else:
+            raise Refused(400, "\"keep\" must be a list of faces of this roll, e.g. [\"eye\", \"eye\"], or \"none\".")
     if not replace:
-        return _result(service.do(target, {"faces": faces}, source="web"))
+        return _result(service.do(target, args, source="web"))
     history = service.history()
     last = history[-1] if history else None
     last_cmd = _command_of(last) if last else None
@@ -290,7 +301,7 @@ def enter_dice() -> Response:
         raise Refused(409, f"the last command is not a {target}; there is no read to correct. Enter the dice without replace.")
     service.undo(source="web")
     try:
-        return _result(service.do(target, {"faces": faces}, source="web"))
+        return _result(service.do(target, args, source="web"))
     except CompanionError:
         service.do(last_cmd[0], last_cmd[1], source="web")  # put the roll back as it was
         raise

@@ -623,7 +623,9 @@
       e.preventDefault();
       if (!app.dice.length) { toast("Tap the faces the dice show first.", true); return; }
       const f = formObj(e.target);
-      const ok = await act("/api/dice", { faces: app.dice, command: f.command, replace: !!f.replace }, "Dice entered.");
+      const body = { faces: app.dice, command: f.command, replace: !!f.replace };
+      if (f.command === "roll" && f.keep) body.keep = f.keep === "none" ? "none" : app.dice.filter((x) => x === f.keep);
+      const ok = await act("/api/dice", body, "Dice entered.");
       if (ok) { app.dice = []; showDice(); }
     });
   }
@@ -662,8 +664,25 @@
     showDice();
   }
 
+  // The player may keep fewer dice than count (the rulebook's choice): every die that counts, none, or one face only.
+  function keepOptions() {
+    const f = $("#dice-form");
+    if (!f || !f.keep) return;
+    const a = app.state && app.state.attempt;
+    const counting = a ? Object.fromEntries(missingOf(a).split(",").filter(Boolean).map((p) => p.split(":"))) : {};
+    const faces = [...new Set(app.dice)].filter((x) => counting[x]);
+    const show = f.command.value === "roll" && !!a && !a.disruption && app.dice.length > 0;
+    $("#keep-row").hidden = !show;
+    const was = f.keep.value;
+    const opts = [el("option", { value: "" }, "every die that counts"), el("option", { value: "none" }, "none (reroll them all)")]
+      .concat(faces.length > 1 ? faces.map((x) => el("option", { value: x }, "only the " + x + " dice")) : []);
+    fill(f.keep, opts);
+    if ([...f.keep.options].some((o) => o.value === was)) f.keep.value = was;
+  }
+
   function showDice() {
     fill($("#dice-entered"), app.dice.map((f) => chip((ICON[f] || "") + " " + f)));
+    keepOptions();
     const w = $("#dice-form") ? padWants() : { count: null };
     const n = $("#dice-count");
     if (n) { n.textContent = w.count ? app.dice.length + " of " + w.count : ""; n.className = "note" + (w.count && app.dice.length > w.count ? " warn" : ""); }
