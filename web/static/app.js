@@ -109,6 +109,7 @@
     $("#final-round").hidden = !s.final_round;
     const reds = new Set(s.red_markers || []);
     fill($("#rooms-drawn"), (s.rooms_revealed || []).map((r) => chip(r, reds.has(r) ? "red" : "")));
+    if (!(s.rooms_revealed || []).length) fill($("#rooms-drawn"), [el("span", { class: "dim" }, "none yet")]);
     $("#unseen-discards").textContent = s.room_cards_discarded_unseen ?? 0;
     fill($("#rooms-unseen"), (s.rooms_unseen || []).map((r) => chip(r)));
     $("#removed-count").textContent = s.room_cards_removed ?? 0;
