@@ -406,3 +406,26 @@ def test_the_host_chooses_which_dice_to_keep(browser: Any, live: Table) -> None:
         host.check_clean()
     finally:
         close(host)
+
+
+def test_an_icon_set_is_built_with_taps(browser: Any, live: Table) -> None:
+    """Action 3: Search / Action 4: Solve: the clue card's icons are entered with taps, not typed."""
+    host = open_phone(browser, live, host=True)
+    try:
+        host.tab("host")
+        form = host.page.locator("#attempt-form")
+        for add in ("eye", "camera", "eye"):
+            form.locator(f".needpad button[data-add='{add}']").click()
+        expect(form.locator("input[name=need]")).to_have_value("eye:2,camera:1")
+        form.locator("button:has-text('Start attempt')").click()
+        host.page.wait_for_selector("#v-dice:not([hidden])")  # the host is taken to the roll
+        expect(host.page.locator("#toast")).to_have_text("Roll under way: Search needs eye ×2, camera")
+        expect(host.page.locator("#attempt .attempt-title")).to_have_text("Search")
+        assert live.service.state()["attempt"]["need"] == "eye:2,camera:1"
+        # The odds calculator has the same pad; "clear" empties it.
+        host.page.locator("#odds-form .needpad button[data-add='']").click()
+        host.page.locator("#odds-form .needpad button[data-add='key']").click()
+        expect(host.page.locator("#odds-form input[name=need]")).to_have_value("key:1")
+        host.check_clean()
+    finally:
+        close(host)

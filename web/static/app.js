@@ -520,7 +520,7 @@
     ghost_appeared: (e) => "Ghost in room " + e.room, ghost_moved: (e) => "Ghost moved to room " + e.to, ghost_disappeared: () => "The ghost is gone",
     room_discarded_unseen: () => "A room card was discarded unseen", turn_started: (e) => "Player " + (e.player + 1) + "'s turn",
     door_unlocked: (e) => "Door " + (e.door || "") + " unlocked", environment_ended: (e) => (e.name || e.card || "Environment card") + " ended",
-    final_round: () => "Final round!", game_won: () => "Won!", game_lost: () => "Lost",
+    final_round: () => "Final round!", attempt_started: (e) => "Roll under way: " + (ACTION_NAME[e.action] || e.action) + " needs " + needText(e.need), game_won: () => "Won!", game_lost: () => "Lost",
   };
   async function command(name, args) {
     app.lastError = "";
@@ -589,7 +589,7 @@
       if (f.door && f.door.trim()) args.door = f.door.trim();
       if (f.timer) args.timer = "true";
       if (f.disruption) args.disruption = "true";
-      command("attempt", args);
+      command("attempt", args).then((ok) => { if (ok) showView("dice"); });
     });
     $("#roll-btn").addEventListener("click", () => act("/api/roll", {}));
     $("#roll-now").addEventListener("click", () => act("/api/roll", {}));
@@ -717,6 +717,15 @@
     $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
     $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
     $("#g-attempt").addEventListener("click", () => showView("dice"));
+    // Build an icon set with taps instead of typing "eye:2,camera:1" on a phone keyboard.
+    $$(".needpad button").forEach((b) => b.addEventListener("click", () => {
+      const input = document.getElementById(b.parentNode.dataset.for).need;
+      const counts = {};
+      for (const part of input.value.split(",").map((x) => x.trim()).filter(Boolean)) { const [k, n] = part.split(":"); counts[k] = (counts[k] || 0) + Number(n || 1); }
+      if (!b.dataset.add) { input.value = ""; return; }
+      counts[b.dataset.add] = (counts[b.dataset.add] || 0) + 1;
+      input.value = Object.entries(counts).map(([k, n]) => k + ":" + n).join(",");
+    }));
     $("#end-new").addEventListener("click", () => { showView("host"); $("#new-form").scrollIntoView({ block: "start" }); });
     $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
     const mute = $("#mute");
