@@ -210,8 +210,13 @@ def start_server(data_dir: Path, port: int, log_path: Path) -> tuple[subprocess.
         time.sleep(0.02)
 
 
+def hardware_pending(host: Host) -> int:
+    status, body = host.request("GET", "/api/hardware")
+    return int(body["status"].get("pending", -1)) if status == 200 else -1
+
+
 def play(host: Host, rng: random.Random, seconds: float, rate: float, samples: list[tuple[float, float]],
-         pid: int, t_start: float) -> dict[str, Any]:
+         pid: int, t_start: float, pending: list[int]) -> dict[str, Any]:
     choices = [text for weight, text in PLAY for _ in range(weight)]
     latencies: list[float] = []
     accepted = refused = games = errors = 0
@@ -242,6 +247,7 @@ def play(host: Host, rng: random.Random, seconds: float, rate: float, samples: l
             errors += 1
         if time.monotonic() >= next_sample:
             samples.append((time.monotonic() - t_start, rss_mb(pid)))
+            pending.append(hardware_pending(host))
             next_sample += 30
         next_at += 1 / rate
         pause = next_at - time.monotonic()
@@ -285,11 +291,12 @@ def main() -> int:
 
         rng = random.Random(args.seed)
         samples: list[tuple[float, float]] = [(time.monotonic() - t_start, rss_start)]
-        warm = play(host, rng, args.warmup, args.rate, samples, pid, t_start)
+        pending: list[int] = [hardware_pending(host)]
+        warm = play(host, rng, args.warmup, args.rate, samples, pid, t_start, pending)
         rss_warm = rss_mb(pid)
         threads_warm = threads_of(pid)
         samples.append((time.monotonic() - t_start, rss_warm))
-        result = play(host, rng, args.minutes * 60, args.rate, samples, pid, t_start)
+        result = play(host, rng, args.minutes * 60, args.rate, samples, pid, t_start, pending)
         rss_end = rss_mb(pid)
         threads_end = threads_of(pid)
         samples.append((time.monotonic() - t_start, rss_end))
@@ -319,6 +326,7 @@ def main() -> int:
     print(f"RSS after warm-up: {rss_warm:.1f} MB   RSS at end: {rss_end:.1f} MB   "
           f"growth: {growth:+.1f} MB ({growth / rss_warm * 100:+.1f} %)   peak sampled: {max(r for _, r in samples):.1f} MB")
     print("RSS every 30 s (MB): " + " ".join(f"{r:.0f}" for _, r in samples))
+    print("hardware jobs queued (hand sweeps, OLED screens, alarms) every 30 s: " + " ".join(map(str, pending)))
     print(f"threads: {threads_start} after start, {threads_warm} after warm-up, {threads_end} at end")
     print(f"commands: {total_cmds} sent, {result['accepted']} accepted, {result['refused']} refused by the rules, "
           f"{result['errors']} errors; {result['games']} new games (plus {warm['games']} in the warm-up)")

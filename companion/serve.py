@@ -54,6 +54,7 @@ EXIT_FAILURE = 1
 EXIT_CONFIG = 2
 
 PI_MODEL_FILE = Path("/proc/device-tree/model")
+MOCK_TRIM_EVERY = 60.0  # seconds between trims of the simulated pins' state history
 
 Job = Callable[[], None]
 
@@ -517,6 +518,7 @@ class Companion:
         self.watchdog_every: float | None = None
         self.next_ping = 0.0
         self.next_probe = 0.0
+        self.next_trim = 0.0
         self._stopped = False
 
     # -- start ---------------------------------------------------------------------------------
@@ -724,12 +726,31 @@ class Companion:
         if now >= self.next_probe:
             self.healthy = self.server_healthy()
             self.next_probe = now + min(self.watchdog_every or 10.0, 10.0)
+        if self.sim and now >= self.next_trim:
+            self.trim_mock_pins()
+            self.next_trim = now + MOCK_TRIM_EVERY
         if self.watchdog_every and now >= self.next_ping:
             if self.healthy:
                 self.notifier.notify("WATCHDOG=1")
             else:
                 log.error("the web server does not answer; the watchdog is not fed, so systemd will restart the companion")
             self.next_ping = now + self.watchdog_every
+
+    def trim_mock_pins(self, keep: int = 1) -> int:
+        """Simulation only: forget the state history that gpiozero's mock pins record for tests.
+
+        A mock pin appends every change to its ``states`` list; the servo's PWM pin changes many times
+        per sweep, so over an evening that list would grow without end (about 1 MB per 1000 commands).
+        Returns the number of entries dropped.
+        """
+        factory = getattr(self.table, "pin_factory", None)
+        dropped = 0
+        for pin in list(getattr(factory, "pins", {}).values()):
+            states = getattr(pin, "states", None)
+            if isinstance(states, list) and len(states) > keep:
+                dropped += len(states) - keep
+                del states[:-keep]
+        return dropped
 
     def _run_job(self, job: Job) -> None:
         try:

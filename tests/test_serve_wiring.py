@@ -405,3 +405,24 @@ def test_a_game_that_no_longer_replays_is_kept_and_a_new_one_started(tmp_path: P
         assert sorted(game["id"] for game in second.service.list_games()) == [1, 2]  # nothing deleted
     finally:
         second.shutdown()
+
+
+def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Companion) -> None:
+    """gpiozero's mock pins record every change; the main loop forgets it now and then (sim only)."""
+    clock = [500.0]
+    companion.monotonic = lambda: clock[0]
+    companion.next_trim = clock[0] + 60.0
+    servo = companion.table.pin_factory.pin(companion.table.config.servo.pin)
+    for _ in range(3):
+        companion.service.do("end-round")
+    end = time.monotonic() + DEADLINE
+    while companion.table.hand_angle != pytest.approx(270.0, abs=0.5):
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    grown = len(servo.states)
+    assert grown > 10  # the sweeps were recorded
+    companion.step()
+    assert len(servo.states) == grown  # not yet
+    clock[0] += 60.0
+    companion.step()
+    assert len(servo.states) == 1
