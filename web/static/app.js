@@ -520,7 +520,7 @@
     ghost_appeared: (e) => "Ghost in room " + e.room, ghost_moved: (e) => "Ghost moved to room " + e.to, ghost_disappeared: () => "The ghost is gone",
     room_discarded_unseen: () => "A room card was discarded unseen", turn_started: (e) => "Player " + (e.player + 1) + "'s turn",
     door_unlocked: (e) => "Door " + (e.door || "") + " unlocked", environment_ended: (e) => (e.name || e.card || "Environment card") + " ended",
-    final_round: () => "Final round!", attempt_started: (e) => "Roll under way: " + (ACTION_NAME[e.action] || e.action) + " needs " + needText(e.need), game_won: () => "Won!", game_lost: () => "Lost",
+    final_round: () => "Final round!", attempt_started: (e) => "Roll under way: " + attemptName(e) + " needs " + needText(e.need), game_won: () => "Won!", game_lost: () => "Lost",
   };
   async function command(name, args) {
     app.lastError = "";
