@@ -429,3 +429,21 @@ def test_an_icon_set_is_built_with_taps(browser: Any, live: Table) -> None:
         host.check_clean()
     finally:
         close(host)
+
+
+def test_a_page_opened_without_the_companion_says_so_and_recovers(browser: Any, live: Table) -> None:
+    """A phone that opens the page while the companion cannot be reached sees no made-up clock, then the game."""
+    phone = open_phone(browser, live)
+    try:
+        phone.page.route("**/api/session", lambda route: route.abort())
+        phone.page.reload()
+        expect(phone.page.locator("#offline")).to_be_visible()
+        assert phone.page.locator("#v-game").is_hidden()
+        phone.page.unroute("**/api/session")
+        expect(phone.page.locator("#offline")).to_be_hidden(timeout=8000)
+        phone.page.wait_for_selector("#conn.on")
+        wait_text(phone, "#clock-label", live.service.state()["clock"])
+        assert phone.page.locator("#v-game").is_visible()
+        assert phone.outside() == []
+    finally:
+        close(phone)

@@ -743,7 +743,17 @@
       const Ctx = window.AudioContext || window.webkitAudioContext;
       if (Ctx && !app.audio) { try { app.audio = new Ctx(); } catch (e) { /* no audio */ } }
     }, { once: true });
-    try { await refreshSession(); } catch (e) { return; }
+    // No companion (the phone opened the page from its cache, or the Wi-Fi is another one): say so, never show
+    // the page's placeholder clock as if it were the game, and keep trying.
+    for (;;) {
+      try { await refreshSession(); break; } catch (e) {
+        $("#offline").hidden = false;
+        $$(".view").forEach((v) => { v.hidden = true; });
+        setConn(false);
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+    }
+    if (!$("#offline").hidden) { $("#offline").hidden = true; showView("game"); }
     if (!app.session.viewer) {
       $("#join").hidden = false;
       $$(".view").forEach((v) => { v.hidden = true; });
