@@ -287,6 +287,8 @@ def _check_vision(config: Config, sim: bool) -> tuple[Any, Any]:
 
 @dataclass(frozen=True)
 class TraySettings:
+    """The dice tray, checked: the reader's settings, which colour is which kind of die, the pip map."""
+
     reader: Any
     kinds: Mapping[str, Any]
     pip_map: Any
