@@ -100,7 +100,9 @@ def test_prove_a_set_in_one_tap_and_see_what_the_roll_is_for(browser: Any, live:
     """Action 6: Prove: the host starts the attempt from the ghost card; every phone sees the need, what is still
     missing, how many dice to roll and the companion's exact odds for the actions left."""
     svc = live.service
-    svc.do("ghost-at", {"room": "5"}, source="test")
+    for _ in range(4):  # the Ghost Hour puts an environment card in force and the ghost on the board
+        svc.do("end-round", source="test")
+    assert svc.state()["environment"] and svc.state()["ghost_room"] is not None
     state = svc.state()
     target = max(state["icon_sets"], key=lambda s: len(s["need"].split(",")))
     host = open_phone(browser, live, host=True)
@@ -118,6 +120,9 @@ def test_prove_a_set_in_one_tap_and_see_what_the_roll_is_for(browser: Any, live:
         odds = svc.state()["odds"]
         wait_text(viewer, "#odds-now", f"{round(odds * 1000) / 10:.1f} %")
         expect(viewer.page.locator("#odds-what")).to_contain_text(f"with the {svc.state()['actions_left']} actions left")
+        # Environment effects are the table's to apply: the roll card reminds them of every card in force.
+        reminders = viewer.page.locator("#attempt .env-reminder").all_inner_texts()
+        assert reminders == [f"In force: {c['name']} – {c['effect']}" for c in svc.state()["environment"] if c["effect"]]
         # On the viewer's Game tab a line says what is being rolled, with the same odds; a tap opens the Dice tab.
         viewer.tab("game")
         expect(viewer.page.locator("#g-attempt")).to_contain_text(f"Prove set {target['index']}")

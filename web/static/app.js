@@ -216,6 +216,8 @@
       rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + left + (left === 1 ? " action" : " actions") + " left this turn (keeping the best dice)" : "no action left this turn: end the turn"));
     }
     if (app.lastRoll) rows.splice(3, 0, el("div", { id: "last-roll" }, "Last roll: " + app.lastRoll.join(", ")));
+    // The companion does not apply environment effects (docs/rules-engine.md): remind the table of them here.
+    for (const c of s.environment || []) if (c.effect) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
     fill(box, rows);
   }
 
