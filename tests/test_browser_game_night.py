@@ -66,6 +66,10 @@ def test_the_game_tab_answers_the_tables_questions_at_a_glance(browser: Any, liv
             assert box["y"] + box["height"] <= nav_top, sel
         # The viewer has no host buttons; the duration is said in words, not as a pack id.
         assert viewer.page.locator(".hostbar").is_hidden()
+        assert viewer.page.locator("#env button[data-discard]").count() == 0
+        viewer.tab("ghost")
+        assert viewer.page.locator("button.try-set").count() == 0  # the ghost is on the board, but this is a viewer
+        viewer.tab("game")
         assert "until_met" not in viewer.text("#env") and "_" not in viewer.text("#env")
         viewer.shot("night-glance")
         viewer.check_clean()
