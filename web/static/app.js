@@ -516,8 +516,8 @@
   // A short line for the host after a command, so a tap on the Host tab is never silent.
   const SAY = {
     clock_advanced: (e) => "Clock to " + e.clock, timer_added: (e) => "Timer " + e.timers + "/3", timers_reset: () => "Third timer: tokens discarded",
-    clue_revealed: (e) => "Clue " + e.count + "/7 revealed", clue_solved: (e) => "Clue solved: " + e.summon_dice + " summon dice",
-    evidence_flipped: (e) => "Evidence " + ((app.names && app.names[e.symbol]) || e.symbol) + (e.matched ? " matches a séance symbol" : ""),
+    clue_revealed: (e) => "Clue " + e.count + "/7 revealed", clue_solved: (e) => "Clue solved: " + e.summon_dice + (e.summon_dice === 1 ? " summon die" : " summon dice"),
+    evidence_flipped: (e) => "flipped " + ((app.names && app.names[e.symbol]) || e.symbol) + (e.matched ? " (matches a séance symbol)" : ""),
     ghost_mode_started: () => "Ghost Mode!", seance_declared: () => "Séance declared", seance_started: () => "Séance under way",
     ghost_appeared: (e) => "Ghost in room " + e.room, ghost_moved: (e) => "Ghost moved to room " + e.to, ghost_disappeared: () => "The ghost is gone",
     room_discarded_unseen: () => "A room card was discarded unseen", turn_started: (e) => "Player " + (e.player + 1) + "'s turn",
