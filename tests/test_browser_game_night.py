@@ -95,6 +95,13 @@ def test_the_host_runs_rounds_from_the_game_tab(browser: Any, live: Table) -> No
         expect(host.page.locator("#toast")).to_contain_text("Undone")
         # The host stays on the Game tab the whole time.
         assert host.page.locator("#v-game").is_visible()
+        # Every tap on the Host tab answers with what happened (Action 4: Solve).
+        host.tab("host")
+        host.page.click("button[data-cmd=reveal-clue]")
+        expect(host.page.locator("#toast")).to_have_text("Clue 1/7 revealed")
+        host.page.click("button[data-cmd=solve]")
+        expect(host.page.locator("#toast")).to_have_text(re.compile(r"^Clue solved: 1 summon die · flipped \S"))
+        assert live.service.state()["summon_dice"] == 1
         host.check_clean()
     finally:
         close(host)
