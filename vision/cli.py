@@ -173,7 +173,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             return bool(args.frames) and count > args.frames
 
         try:
-            watcher.run(camera, stop, interval=0.0 if spec == "sim" else 0.1,
+            watcher.run(camera, stop, interval=0.1,
                         when_error=lambda exc: print(f"camera: {exc}", file=sys.stderr))
         except KeyboardInterrupt:
             pass

@@ -5,11 +5,13 @@ Two small networks, run by OpenCV's dnn module from the ONNX files in ``vision/m
 
 1. The finder looks at the whole frame scaled to 320 pixels and puts a peak on the
    centre of every die's top face, with the face's size.
-2. The reader looks at each face in the full-resolution frame (a 32x32 crop around the
-   peak, 1.35 times the face) and gives the chance of each value 1-6 and of "not a die".
+2. The reader looks at each face in the full-resolution frame (a 40x40 crop around the
+   peak, 1.35 times the face) and gives the chance of each value 1-6, of "not a die" and of
+   "a logo instead of pips".
 
-A face whose best value is below ``ReaderSettings.unsure_below`` comes out with value
-None (unsure): a logo, a die on its edge, a blurred die. Candidates the reader calls
+A face whose best value is below ``ReaderSettings.unsure_below``, or that looks more like a
+logo than like its best value, comes out with value None (unsure): a logo, a die on its
+edge, a blurred die. Candidates the reader calls
 "not a die" are dropped. The colour is the median of the face (pips are the minority)
 named by hue, or by the nearest calibrated colour reference of the table.
 """
@@ -34,9 +36,10 @@ READ_MODEL = MODELS / "dice_read.onnx"
 
 FIND_SIZE = 320
 STRIDE = 4
-CROP = 32
+CROP = 40
 CROP_SCALE = 1.35
 NOT_A_DIE = 6
+LOGO = 7
 
 Box = tuple[int, int, int, int]
 
@@ -73,7 +76,7 @@ class ReaderSettings:
 
     region: Box | None = None
     find_threshold: float = 0.3
-    unsure_below: float = 0.75
+    unsure_below: float = 0.5
     not_a_die_above: float = 0.5
     colors: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     color_distance: float = 40.0
@@ -213,7 +216,8 @@ def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> 
             continue
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
-        value = best + 1 if confidence >= settings.unsure_below else None
+        logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
+        value = best + 1 if confidence >= settings.unsure_below and not logo else None
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
         readings.append(DieReading(value, box, confidence, color_name(patch, settings)))

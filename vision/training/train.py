@@ -1,8 +1,5 @@
 """Train the two small networks of the dice reader and export them to ONNX.
 
-    python -m venv /tmp/trainenv && /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
-    nice -n 10 /tmp/trainenv/bin/python vision/training/train.py [--data DIR] [--epochs-det 60] [--epochs-cls 40]
-
 PyTorch is used here only; it is not a dependency of the companion, which runs the
 exported ONNX files with OpenCV's dnn module.
 
@@ -10,11 +7,31 @@ exported ONNX files with OpenCV's dnn module.
    frame scaled to 320x320 that puts a peak on the centre of every die's top face
    (heat map at a quarter of the input, plus the face size and a sub-cell offset).
 2. The reader (``vision/models/dice_read.onnx``): a small network that looks at a 40x40
-   crop of the full-resolution frame around each peak and says 1..6 or "not a die".
+   crop of the full-resolution frame around each peak and says 1..6, "not a die", or
+   "a logo instead of pips". It learns from the labelled dice, from the finder's own peaks
+   on the training photos (mined through cv2.dnn, so "not a die" sees the tray's holes,
+   dust and the gaps between touching dice) and from die faces whose pips are painted out
+   and replaced by a drawn logo (letters, stars, rings with a gap, crescents, bars).
 
 Photos whose names hash into the held-out fifth (vision.dataset.is_held_out) are never
-used here. Augmentation (any rotation, scale, colour and brightness shifts, blur, noise,
-hue swaps) stands in for the other tables, lights and dice the reader will meet.
+used here. Augmentation (any rotation, scale, colour and brightness shifts, swapped colour
+channels, light gradients, blur, noise) stands in for the other tables, lights and dice.
+
+The shipped models were made with these steps (about 40 minutes on two shared cores):
+
+    python -m venv /tmp/trainenv
+    /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
+    T="nice -n 10 /tmp/trainenv/bin/python vision/training/train.py --out /tmp/dice"
+    $T --only finder --epochs-det 30                                    # finder from scratch
+    $T --only finder --epochs-det 30 --finder-weights /tmp/dice/dice_find.pt    # and on, slower
+    $T --only reader --epochs-cls 30                                    # labelled dice + mined peaks
+    $T --only finetune --epochs-tune 12 --reader-weights /tmp/dice/dice_read.pt  # + logo class
+    $T --only finetune --epochs-tune 25 --seed 7 --reader-weights /tmp/dice/dice_read_tuned.pt
+    cp /tmp/dice/*.onnx vision/models/
+
+(The shipped reader's first step ran before the logo class existed, with seven classes; the
+first finetune added the eighth, with ``logo_share`` 0.12, the second ran with 0.2. The
+second finder step writes over the first's files: copy ``dice_find.pt`` aside first.)
 """
 
 from __future__ import annotations
@@ -44,6 +61,8 @@ CROP = 40
 TRAIN_WINDOW = 192
 CROP_SCALE = 1.35  # crop side = face size * CROP_SCALE
 NOT_A_DIE = 6
+LOGO = 7  # a die face with a logo instead of pips: read as unsure
+CLASSES = 8
 # matteop65 labels box the pip pattern only; the face itself is about this big there (pixels at 640x480)
 MATTEO_FACE = 68.0
 
@@ -203,7 +222,7 @@ class Reader(nn.Module):
             conv(48, 64), conv(64, 64, 2),  # 5
             conv(64, 64),
         )
-        self.fc = nn.Linear(64, 7)
+        self.fc = nn.Linear(64, CLASSES)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f = self.body(x).mean(dim=(2, 3))
@@ -324,6 +343,76 @@ def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
     return model
 
 
+# ---------------------------------------------------------------- logo faces
+
+LOGO_LETTERS = "ABDEFGHJKMNPQRSTUVWXYZ"
+
+
+def logo_face(patch: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A die crop with its pips painted over in the face colour and a printed logo drawn instead.
+
+    The training photos hold too few logo faces to learn from, so the reader learns them from
+    these: letters, rings with a gap, stars, crescents, bars and triangles in the pip colour."""
+    out = patch.copy()
+    c = CROP / 2
+    face = CROP / CROP_SCALE
+    radius = 0.44 * face
+    yy, xx = np.mgrid[0:CROP, 0:CROP]
+    inside = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= radius**2
+    pixels = out[inside].astype(np.float32)
+    body = np.median(pixels, axis=0)
+    far = np.linalg.norm(pixels - body, axis=1)
+    ink = pixels[far >= np.percentile(far, 92)].mean(axis=0) if len(pixels) else body
+    if np.linalg.norm(ink - body) < 60:  # no clear pips: take white or black, whichever stands out
+        ink = np.array([235.0, 235.0, 235.0]) if body.mean() < 128 else np.array([25.0, 25.0, 25.0])
+    # paint the pips out: pixels of the face far from its colour, filled from their surroundings
+    distance = np.linalg.norm(out.astype(np.float32) - body, axis=2)
+    pips = ((distance > max(45.0, float(np.percentile(far, 60)))) & inside).astype(np.uint8) * 255
+    pips = cv2.dilate(pips, np.ones((3, 3), np.uint8))
+    out = cv2.inpaint(out, pips, 3, cv2.INPAINT_TELEA)
+    colour = tuple(float(v) for v in ink)
+    art = np.zeros((CROP * 4, CROP * 4, 3), np.uint8)  # drawn large, then shrunk: smooth edges
+    mask = np.zeros((CROP * 4, CROP * 4), np.uint8)
+    big, size = CROP * 2, face * 4 * rng.uniform(0.35, 0.7)
+    kind = rng.choice(["letter", "letter", "ring", "star", "crescent", "bars", "triangle"])
+    t = max(2, int(size * rng.uniform(0.08, 0.16)))
+    if kind == "letter":
+        text = "".join(rng.choice(LOGO_LETTERS) for _ in range(rng.choice([1, 1, 2])))
+        font = rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+                           cv2.FONT_HERSHEY_COMPLEX])
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, t)
+        scale = size / max(tw, th)
+        (tw, th), _ = cv2.getTextSize(text, font, scale, t)
+        cv2.putText(mask, text, (int(big - tw / 2), int(big + th / 2)), font, scale, 255, t)
+    elif kind == "ring":
+        start = rng.uniform(0, 360)
+        cv2.ellipse(mask, (big, big), (int(size / 2), int(size / 2)), 0, start, start + rng.uniform(220, 320), 255, t)
+    elif kind == "star":
+        n = rng.choice([5, 6, 8])
+        pts = []
+        for i in range(2 * n):
+            r = size / 2 if i % 2 == 0 else size / 5
+            a = math.pi * i / n
+            pts.append((big + r * math.cos(a), big + r * math.sin(a)))
+        cv2.fillPoly(mask, [np.array(pts, np.int32)], 255)
+    elif kind == "crescent":
+        cv2.circle(mask, (big, big), int(size / 2), 255, -1)
+        cv2.circle(mask, (int(big + size / 4), big), int(size / 2.2), 0, -1)
+    elif kind == "bars":
+        for k in range(rng.choice([2, 3])):
+            y = int(big - size / 2 + k * size / 2.5)
+            cv2.rectangle(mask, (int(big - size / 2), y), (int(big + size / 2), y + t), 255, -1)
+    else:
+        pts = [(big + size / 2 * math.cos(a), big + size / 2 * math.sin(a)) for a in (0, 2.09, 4.19)]
+        cv2.polylines(mask, [np.array(pts, np.int32)], True, 255, t)
+    rot = cv2.getRotationMatrix2D((big, big), rng.uniform(0, 360), 1.0)
+    mask = cv2.warpAffine(mask, rot, mask.shape[::-1])
+    alpha = cv2.resize(mask, (CROP, CROP), interpolation=cv2.INTER_AREA).astype(np.float32)[:, :, None] / 255.0
+    alpha *= inside[:, :, None]
+    art = np.full_like(out, 0, dtype=np.float32) + np.array(colour, np.float32)
+    return np.clip(out * (1 - alpha) + art * alpha, 0, 255).astype(np.uint8)
+
+
 # ---------------------------------------------------------------- hard examples from the finder
 
 
@@ -369,7 +458,7 @@ def mine(data: list[tuple[Photo, np.ndarray]], finder_path: Path, rng: random.Ra
 
 def finetune_reader(model: Reader, data: list[tuple[Photo, np.ndarray]],
                     mined: list[tuple[int, float, float, float, int]], epochs: int, rng: random.Random,
-                    lr: float = 1e-3, mined_share: float = 1.0) -> Reader:
+                    lr: float = 1e-3, mined_share: float = 1.0, logo_share: float = 0.0) -> Reader:
     """Train the reader on the finder's own peaks (a share of them each epoch) plus the labelled dice."""
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     per_epoch = sum(len(p.labels) + 1 for p, _ in data) + int(len(mined) * mined_share) + 1
@@ -378,7 +467,10 @@ def finetune_reader(model: Reader, data: list[tuple[Photo, np.ndarray]],
     for epoch in range(epochs):
         samples: list[tuple[np.ndarray, int]] = []
         for photo, img in data:
-            samples += [(color_jitter(c, rng, crop=True), v) for c, v in reader_samples(photo, img, rng, negatives=1)]
+            for c, v in reader_samples(photo, img, rng, negatives=1):
+                if v != NOT_A_DIE and rng.random() < logo_share:
+                    c, v = logo_face(c, rng), LOGO
+                samples.append((color_jitter(c, rng, crop=True), v))
         for index, cx, cy, size, cls in rng.sample(mined, int(len(mined) * mined_share)):
             img = data[index][1]
             j = 0.06 * size
@@ -441,14 +533,22 @@ def main() -> None:
     if args.only in (None, "reader"):
         # the labelled dice plus the finder's own peaks (so "not a die" learns the tray's holes and dust)
         mined = mine(data, out / "dice_find.onnx", rng)
-        reader = finetune_reader(Reader(), data, mined, args.epochs_cls, rng, lr=3e-3, mined_share=0.4)
+        reader = finetune_reader(Reader(), data, mined, args.epochs_cls, rng, lr=3e-3, mined_share=0.4,
+                                 logo_share=0.12)
         export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
         torch.save(reader.state_dict(), out / "dice_read.pt")
     if args.only == "finetune":
         reader = Reader()
-        reader.load_state_dict(torch.load(args.reader_weights))
+        state = torch.load(args.reader_weights)
+        if state["fc.weight"].shape[0] < CLASSES:  # a reader without the logo class: add it
+            for key in ("fc.weight", "fc.bias"):
+                grown = reader.state_dict()[key].clone() * 0.01
+                grown[: state[key].shape[0]] = state[key]
+                state[key] = grown
+        reader.load_state_dict(state)
         mined = mine(data, out / "dice_find.onnx", rng)
-        reader = finetune_reader(reader, data, mined, args.epochs_tune, rng)
+        reader = finetune_reader(reader, data, mined, args.epochs_tune, rng, lr=1e-3, mined_share=0.4,
+                                 logo_share=0.2)
         export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
         torch.save(reader.state_dict(), out / "dice_read_tuned.pt")
 
