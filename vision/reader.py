@@ -122,14 +122,22 @@ class _Nets(threading.local):
 _NETS = _Nets()
 
 
+def _load(path: Path) -> Any:
+    # OpenCV 5's classic engine runs these small networks faster than the new one on one core
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if engine is not None:
+        return cv2.dnn.readNetFromONNX(str(path), engine)
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
 def _nets() -> tuple[Any, Any]:
     if _NETS.find is None:
         for path in (FIND_MODEL, READ_MODEL):
             if not path.is_file():
                 raise VisionError(f"the dice model {path} is missing; reinstall the companion "
                                   "or train it with vision/training/train.py.")
-        _NETS.find = cv2.dnn.readNetFromONNX(str(FIND_MODEL))
-        _NETS.read = cv2.dnn.readNetFromONNX(str(READ_MODEL))
+        _NETS.find = _load(FIND_MODEL)
+        _NETS.read = _load(READ_MODEL)
     return _NETS.find, _NETS.read
 
 
