@@ -15,9 +15,9 @@ from vision import DieReading, ReaderSettings, read_dice, to_roll
 from vision.camera import sample_paths
 from vision.dataset import Score, is_held_out, read_labels, score_photo
 
-# The reader reads 57 of these 60 dice right (none of the photos was used in training: one
-# die unsure, one wrong, one missed); the bar is just under that.
-ACCURACY_BAR = 0.93
+# The reader reads 58 of these 60 dice right (none of the photos was used in training: one
+# die wrong, one missed); the bar is one die under that.
+ACCURACY_BAR = 0.95
 
 
 def labelled_samples() -> list[tuple[Path, np.ndarray]]:

@@ -89,8 +89,9 @@ def _load_image(path: str) -> Any:
 def cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.reader import ReaderSettings, annotate, read_dice
+    from vision.reader import ReaderSettings, annotate, load_models, read_dice
 
+    load_models()  # so that "ms" is the time of reading, not of loading the networks
     settings = ReaderSettings()
     if args.tray or args.config:
         settings = ReaderSettings.from_config(_tray_table(args.config))

@@ -136,9 +136,19 @@ def _nets() -> tuple[Any, Any]:
             if not path.is_file():
                 raise VisionError(f"the dice model {path} is missing; reinstall the companion "
                                   "or train it with vision/training/train.py.")
-        _NETS.find = _load(FIND_MODEL)
-        _NETS.read = _load(READ_MODEL)
+        find, read = _load(FIND_MODEL), _load(READ_MODEL)
+        # the first pass sets each network up (memory, fused layers): do it now, not on the first roll
+        find.setInput(np.zeros((1, 3, FIND_SIZE, FIND_SIZE), np.float32))
+        find.forward()
+        read.setInput(np.zeros((1, 3, CROP, CROP), np.float32))
+        read.forward()
+        _NETS.find, _NETS.read = find, read
     return _NETS.find, _NETS.read
+
+
+def load_models() -> None:
+    """Load the networks now (they load on first use otherwise); VisionError when missing."""
+    _nets()
 
 
 def check_frame(frame: Any) -> np.ndarray:
