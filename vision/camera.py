@@ -115,7 +115,7 @@ class UsbCamera(_Base):
             self._cap.release()
             where = f"/dev/video{device}" if isinstance(device, int) else str(device)
             raise CameraError(f"no camera at {where}: plug the USB camera in (or choose another with "
-                              f"[camera] device). {HAND_ENTRY}")
+                              f"[camera] source). {HAND_ENTRY}")
         if size is not None:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])

@@ -165,7 +165,8 @@ def check_frame(frame: Any) -> np.ndarray:
         raise VisionError(f"expected a colour image (height, width, 3), got shape {frame.shape}.")
     if frame.shape[0] < 16 or frame.shape[1] < 16:
         raise VisionError(f"the image is too small to hold dice ({frame.shape[1]}x{frame.shape[0]} pixels).")
-    return frame
+    checked: np.ndarray = frame
+    return checked
 
 
 def _crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:

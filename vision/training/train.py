@@ -17,7 +17,7 @@ Photos whose names hash into the held-out fifth (vision.dataset.is_held_out) are
 used here. Augmentation (any rotation, scale, colour and brightness shifts, swapped colour
 channels, light gradients, blur, noise) stands in for the other tables, lights and dice.
 
-The shipped models were made with these steps (about 40 minutes on two shared cores):
+The shipped models were made with these steps (about an hour on two shared cores):
 
     python -m venv /tmp/trainenv
     /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
@@ -27,10 +27,11 @@ The shipped models were made with these steps (about 40 minutes on two shared co
     $T --only reader --epochs-cls 30                                    # labelled dice + mined peaks
     $T --only finetune --epochs-tune 12 --reader-weights /tmp/dice/dice_read.pt  # + logo class
     $T --only finetune --epochs-tune 25 --seed 7 --reader-weights /tmp/dice/dice_read_tuned.pt
+    $T --only finetune --epochs-tune 25 --seed 11 --reader-weights /tmp/dice/dice_read_tuned.pt
     cp /tmp/dice/*.onnx vision/models/
 
 (The shipped reader's first step ran before the logo class existed, with seven classes; the
-first finetune added the eighth, with ``logo_share`` 0.12, the second ran with 0.2. The
+first finetune added the eighth, with ``logo_share`` 0.12, the later two ran with 0.2. The
 second finder step writes over the first's files: copy ``dice_find.pt`` aside first.)
 """
 
