@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from web_fixtures import Table, start_table
 
-PHOTO = Path("/work/shared/datasets/dice/matteop65/Train/images/dice_1.jpg")
+PHOTO = Path(__file__).resolve().parents[1] / "vision" / "samples" / "four_45.jpg"
 
 
 @pytest.fixture
@@ -34,12 +34,8 @@ def tray() -> Any:
     from vision.reader import DieReading
     from vision.tray import TrayWatcher
 
-    frame = cv2.imread(str(PHOTO)) if PHOTO.exists() else None
-    if frame is None:
-        import numpy as np
-
-        frame = np.full((240, 320, 3), 90, dtype=np.uint8)
-        cv2.circle(frame, (100, 120), 30, (250, 250, 250), -1)
+    frame = cv2.imread(str(PHOTO))
+    assert frame is not None, f"the bundled sample photo {PHOTO} is missing"
     h, w = frame.shape[:2]
     readings = [DieReading(2, (w // 4, h // 3, 40, 40), 0.97, "blue"), DieReading(6, (w // 2, h // 3, 40, 40), 0.91, "blue"),
                 DieReading(4, (w // 2, h // 2, 40, 40), 0.88, "blue")]

@@ -58,7 +58,7 @@ def is_held_out(file_name: str) -> bool:
 
 
 def dataset_root(root: str | os.PathLike[str] | None = None) -> Path:
-    for candidate in (root, os.environ.get("DICE_DATASET"), DEFAULT_ROOT, "/work/shared/datasets/dice"):
+    for candidate in (root, os.environ.get("DICE_DATASET"), DEFAULT_ROOT):
         if candidate and (Path(candidate) / "byler-train").is_dir():
             return Path(candidate)
     return Path(root or DEFAULT_ROOT)
