@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import CompanionError, HistoryError
 
 if TYPE_CHECKING:
-    from companion.engine import Game
+    from companion.engine import Game, Setup
     from companion.packs import Packs
 
 __all__ = [
@@ -569,26 +569,8 @@ def _command_text(command: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def setup_from_dict(data: Mapping[str, Any]) -> Any:
+def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """The engine's Setup from its stored JSON form."""
-    from companion import engine
+    from companion.engine import Setup
 
-    from_dict = getattr(engine.Setup, "from_dict", None)
-    if callable(from_dict):
-        return from_dict(dict(data))
-    return engine.Setup(**dict(data))
-
-
-def setup_to_dict(setup: Any) -> dict[str, Any]:
-    """The stored JSON form of the engine's Setup."""
-    to_dict = getattr(setup, "to_dict", None)
-    if callable(to_dict):
-        result: dict[str, Any] = dict(to_dict())
-        return result
-    import dataclasses
-
-    if dataclasses.is_dataclass(setup) and not isinstance(setup, type):
-        return dataclasses.asdict(setup)
-    if isinstance(setup, Mapping):
-        return dict(setup)
-    raise TypeError(f"cannot store a setup of type {type(setup).__name__}")
+    return Setup.from_dict(dict(data))

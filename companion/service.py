@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, HistoryError, IllegalCommand
-from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict, setup_to_dict
+from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict
 
 if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
@@ -122,7 +122,7 @@ class GameService:
             self._check_open()
             real_setup = setup_from_dict(setup) if isinstance(setup, Mapping) else setup
             game = Game.new(real_setup, self.packs)  # checks the setup before anything is written
-            setup_json = setup_to_dict(real_setup)
+            setup_json = real_setup.to_dict()
             started: dict[str, Any] = {"type": "game_started"}
             started.update({key: setup_json[key] for key in ("players", "board", "ghost") if key in setup_json})
             game_id = self.store.create_game(setup_json, name=name, events=[started], at=self._now())
