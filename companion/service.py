@@ -126,11 +126,7 @@ class GameService:
             started: dict[str, Any] = {"type": "game_started"}
             started.update({key: setup_json[key] for key in ("players", "board", "ghost") if key in setup_json})
             game_id = self.store.create_game(setup_json, name=name, events=[started], at=self._now())
-            records = self.store.events(game_id)
-            self._install(game_id, game, name)
-            state = self._publish()
-            self._notify(records, state)
-            return _copy_state(state)
+            return self._switch_to(game_id, game, name, self.store.events(game_id))
 
     def load_game(self, game_id: int, *, make_current: bool = True) -> dict[str, Any]:
         """Load a saved game (replaying its commands) and return its state.
@@ -144,10 +140,7 @@ class GameService:
             game = replay_game(self.store, game_id, self.packs)
             if make_current:
                 self.store.touch(game_id, at=self._now())
-            self._install(game_id, game, info.name)
-            state = self._publish()
-            self._notify([], state)
-            return _copy_state(state)
+            return self._switch_to(game_id, game, info.name, [])
 
     def resume_last(self) -> dict[str, Any] | None:
         """Make the most recently played game the current one; None if the history is empty.
@@ -162,10 +155,7 @@ class GameService:
                 return None
             info = self.store.game(game_id)
             game = replay_game(self.store, game_id, self.packs)
-            self._install(game_id, game, info.name)
-            state = self._publish()
-            self._notify([], state)
-            return _copy_state(state)
+            return self._switch_to(game_id, game, info.name, [])
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every saved game (id, name, setup, created, updated, status, commands, current)."""
@@ -334,8 +324,12 @@ class GameService:
             raise IllegalCommand(NO_GAME_MESSAGE)
         return self._game, self._game_id
 
-    def _install(self, game_id: int, game: Game, name: str | None) -> None:
+    def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]]) -> dict[str, Any]:
+        """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
+        state = self._publish()
+        self._notify(records, state)
+        return _copy_state(state)
 
     def _reload(self) -> None:
         """Rebuild the current game from the file (after another program changed it)."""
