@@ -45,6 +45,14 @@ def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
         raise Refused(400, f"unknown field(s) {', '.join(unknown)}; this endpoint takes: {', '.join(allowed) or 'nothing'}.")
 
 
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    """A true/false field of the body (false when left out)."""
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise Refused(400, f"\"{key}\" must be true or false.")
+    return value
+
+
 def _arg_text(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -238,10 +246,16 @@ def roll_virtual() -> Response:
     """Virtual dice rolled by the companion: for the attempt under way, or {"command": "summon"|"pull"}."""
     data = _body() if request.content_length else {}
     _only_keys(data, ("command",))
+    target = _dice_command(data)
+    return _result(_ctx().service.roll_virtual(target, source="web"))
+
+
+def _dice_command(data: Mapping[str, Any]) -> str:
+    """What a roll of dice is for: "roll" (the attempt under way, the default), "summon" or "pull"."""
     target = data.get("command", "roll")
     if target not in ("roll", "summon", "pull"):
         raise Refused(400, "\"command\" must be \"roll\", \"summon\" or \"pull\".")
-    return _result(_ctx().service.roll_virtual(target, source="web"))
+    return str(target)
 
 
 def _faces_from(data: Mapping[str, Any]) -> list[str]:
@@ -274,12 +288,8 @@ def enter_dice() -> Response:
     data = _body()
     _only_keys(data, ("faces", "pips", "kind", "command", "replace", "keep"))
     service = _ctx().service
-    target = data.get("command", "roll")
-    if target not in ("roll", "summon", "pull"):
-        raise Refused(400, "\"command\" must be \"roll\", \"summon\" or \"pull\".")
-    replace = data.get("replace", False)
-    if not isinstance(replace, bool):
-        raise Refused(400, "\"replace\" must be true or false.")
+    target = _dice_command(data)
+    replace = _flag(data, "replace")
     args = {"faces": ",".join(_faces_from(data))}
     keep = data.get("keep")
     if keep is not None:
@@ -342,15 +352,11 @@ def new_game() -> Response:
         else:
             setup[key] = _first_id(packs, attr)
     if "physical" in data:
-        if not isinstance(data["physical"], bool):
-            raise Refused(400, "\"physical\" must be true or false.")
-        setup["physical"] = data["physical"]
+        setup["physical"] = _flag(data, "physical")
     if "players" not in setup:
         raise Refused(400, "say how many players: \"players\": 1 to 4.")
     setup.setdefault("seed", secrets.randbelow(2**31))
-    confirm = data.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise Refused(400, "\"confirm\" must be true or false.")
+    confirm = _flag(data, "confirm")
     current = ctx.current_state()
     if current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0 and not confirm:
         raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
