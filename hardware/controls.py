@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.errors import CompanionError, PinError
@@ -239,14 +239,22 @@ class Controls:
         if led is not None:
             self.led.run(lambda d: d.on() if led else d.off())
 
-    def alarm(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> None:
-        """Play a pattern on the buzzer and LED, timed by the injected clock (blocks for its length)."""
+    def pattern(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> Iterator[float]:
+        """A pattern on the buzzer and LED as steps: yields the (injected-clock) time of each switch, then switches.
+
+        The Table's scheduler runs these beside its other work; `alarm` runs them alone.
+        """
         t0 = self._now()
         for start, buzzer, led in timeline(pattern):
-            delay = t0 + start - self._now()
+            yield t0 + start
+            self.set_outputs(buzzer, led)
+
+    def alarm(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> None:
+        """Play a pattern on the buzzer and LED, timed by the injected clock (blocks for its length)."""
+        for due in self.pattern(pattern):
+            delay = due - self._now()
             if delay > 0:
                 self._sleep(delay)
-            self.set_outputs(buzzer, led)
 
     def status(self) -> dict[str, dict[str, Any]]:
         return {name: part.status() for name, part in self.parts.items()}

@@ -228,7 +228,7 @@ class Table:
         self._queue_hand(mark, force=True)
 
     def beep(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> None:
-        self.scheduler.submit("alarm", lambda: self._pattern(pattern), "beep")
+        self.scheduler.submit("alarm", lambda: self.controls.pattern(pattern), "beep")
 
     # -- what others read (any thread) -----------------------------------------------------------
 
@@ -384,12 +384,6 @@ class Table:
     def _then_game(self, due: float) -> Iterator[float]:
         yield due
         self._show_game()
-
-    def _pattern(self, pattern: tuple[tuple[float, bool, bool], ...]) -> Iterator[float]:
-        t0 = self._now()
-        for start, buzzer, led in timeline(pattern):
-            yield t0 + start
-            self.controls.set_outputs(buzzer, led)
 
     def _ghost_hour(self, event: dict[str, Any]) -> Iterator[float]:
         """Voice (background), then the OLED flashing and the buzzer/LED pattern on one timeline."""
