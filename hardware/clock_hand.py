@@ -96,6 +96,10 @@ class ClockHand:
     def is_moving(self) -> bool:
         return self._moving
 
+    def is_resting_on(self, mark: str) -> bool:
+        """True when the hand stands on `mark` with the pulse stopped: a move there has nothing to do."""
+        return self.mark == mark and not self.is_attached
+
     # -- motion ---------------------------------------------------------------------------------
 
     def move_to(self, mark: str) -> None:
@@ -103,7 +107,7 @@ class ClockHand:
 
         A hand already resting on `mark` is left alone.
         """
-        if self.mark == mark and not self.is_attached:
+        if self.is_resting_on(mark):
             return
         for deadline in self.sweep(mark):
             self._wait_until(deadline)

@@ -336,7 +336,7 @@ class Table:
             return None
         hand = self.servo_part.device
         assert hand is not None
-        if hand.mark == mark and not hand.is_attached:
+        if hand.is_resting_on(mark):
             return None
         return self._guarded_sweep(hand, mark)
 
