@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -294,6 +294,17 @@ class _Entry:
         assert isinstance(value, list)
         return (int(value[0]), int(value[1]))
 
+    def note(self) -> str:
+        """The optional "note" field (empty when left out)."""
+        return self.text("note") if "note" in self.data else ""
+
+    def new_id(self, taken: Mapping[str, Any], what: str) -> str:
+        """The entry's "id", refused when an earlier entry of the file has it."""
+        value = self.ident("id")
+        if value in taken:
+            self.fail(f"repeats the id {value!r}; each {what} needs its own", "id")
+        return value
+
     def texts(self, name: str) -> list[str]:
         value = self.data.get(name)
         if value is None:
@@ -312,6 +323,15 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "a table"
     return repr(value)
+
+
+def _id_entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[str, ...]) -> Iterator[_Entry]:
+    """The [[name]] tables of a file whose entries have an "id", each labelled and checked for unknown fields."""
+    for i, raw in enumerate(_table_list(source, doc, name)):
+        label = f"{name}[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
+        entry = _Entry(source, label, raw)
+        entry.check_keys(fields)
+        yield entry
 
 
 def _table_list(source: str, doc: Mapping[str, Any], name: str) -> list[Any]:
@@ -405,7 +425,7 @@ def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
         if pos in positions:
             entry.fail(f"puts room {number} on {list(pos)}, where {positions[pos]} already is", "pos")
         positions[pos] = f"room {number}"
-        note = entry.text("note") if "note" in entry.data else ""
+        note = entry.note()
         rooms[number] = Room(number, entry.text("name"), pos, entry.flag("placeholder"), note)
     missing = [n for n in range(1, ROOM_COUNT + 1) if n not in rooms]
     if missing:
@@ -466,13 +486,8 @@ def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
 
 def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSymbol]:
     out: dict[str, EvidenceSymbol] = {}
-    for i, raw in enumerate(_table_list(source, doc, "symbols")):
-        label = f"symbols[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
-        entry = _Entry(source, label, raw)
-        entry.check_keys(("id", "name", "placeholder", "note"))
-        sid = entry.ident("id")
-        if sid in out:
-            entry.fail(f"repeats the id {sid!r}; each symbol needs its own", "id")
+    for entry in _id_entries(source, doc, "symbols", ("id", "name", "placeholder", "note")):
+        sid = entry.new_id(out, "symbol")
         out[sid] = EvidenceSymbol(sid, entry.text("name"), entry.flag("placeholder"))
     if len(out) != EVIDENCE_COUNT:
         raise PackError(
@@ -484,26 +499,10 @@ def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSy
 
 def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, EvidenceSymbol]) -> dict[str, Ghost]:
     out: dict[str, Ghost] = {}
-    for i, raw in enumerate(_table_list(source, doc, "ghosts")):
-        label = f"ghosts[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
-        entry = _Entry(source, label, raw)
-        entry.check_keys(
-            (
-                "id",
-                "name",
-                "difficulty",
-                "seance_symbols",
-                "icon_sets",
-                "ability",
-                "lingering",
-                "closes_doors",
-                "placeholder",
-                "note",
-            )
-        )
-        gid = entry.ident("id")
-        if gid in out:
-            entry.fail(f"repeats the id {gid!r}; each ghost needs its own", "id")
+    fields = ("id", "name", "difficulty", "seance_symbols", "icon_sets", "ability", "lingering", "closes_doors",
+              "placeholder", "note")
+    for entry in _id_entries(source, doc, "ghosts", fields):
+        gid = entry.new_id(out, "ghost")
         symbols = entry.texts("seance_symbols")
         for symbol in symbols:
             if symbol not in evidence:
@@ -530,7 +529,7 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
             entry.text("lingering"),
             entry.flag("closes_doors"),
             entry.flag("placeholder"),
-            entry.text("note") if "note" in entry.data else "",
+            entry.note(),
         )
     return out
 
@@ -538,13 +537,8 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
 def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
     decks = ("common", *boards)
     out: dict[str, EnvironmentCard] = {}
-    for i, raw in enumerate(_table_list(source, doc, "cards")):
-        label = f"cards[{i}]" + (f' (id "{raw["id"]}")' if isinstance(raw, dict) and "id" in raw else "")
-        entry = _Entry(source, label, raw)
-        entry.check_keys(("id", "name", "deck", "duration", "effect", "placeholder", "note"))
-        cid = entry.ident("id")
-        if cid in out:
-            entry.fail(f"repeats the id {cid!r}; each card needs its own", "id")
+    for entry in _id_entries(source, doc, "cards", ("id", "name", "deck", "duration", "effect", "placeholder", "note")):
+        cid = entry.new_id(out, "card")
         deck = entry.text("deck")
         if deck not in decks:
             entry.fail(f"must be one of {', '.join(decks)}, not {deck!r}", "deck")
@@ -558,7 +552,7 @@ def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str
             duration,
             entry.text("effect"),
             entry.flag("placeholder"),
-            entry.text("note") if "note" in entry.data else "",
+            entry.note(),
         )
     for deck in decks:
         count = sum(1 for c in out.values() if c.deck == deck)
