@@ -332,6 +332,10 @@ def main() -> int:
     print(f"RSS after warm-up: {rss_warm:.1f} MB   RSS at end: {rss_end:.1f} MB   "
           f"growth: {growth:+.1f} MB ({growth / rss_warm * 100:+.1f} %)   peak sampled: {max(r for _, r in samples):.1f} MB")
     print("RSS every 30 s (MB): " + " ".join(f"{r:.0f}" for _, r in samples))
+    half = [r for t, r in samples if t >= samples[-1][0] / 2 + args.warmup / 2]
+    if len(half) >= 2:
+        print(f"growth over the second half of the play: {half[-1] - half[0]:+.1f} MB "
+              f"({(half[-1] - half[0]) / half[0] * 100:+.1f} %)")
     print("hardware jobs queued (hand sweeps, OLED screens, alarms) every 30 s: " + " ".join(map(str, pending)))
     print(f"threads: {threads_start} after start, {threads_warm} after warm-up, {threads_end} at end")
     print(f"commands: {total_cmds} sent, {result['accepted']} accepted, {result['refused']} refused by the rules, "
