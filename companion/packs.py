@@ -570,6 +570,12 @@ def bundled_dir() -> Traversable:
     return resources.files("companion").joinpath("packs")
 
 
+def _bundled_files(bundled: Traversable) -> list[str]:
+    """The paths of the bundled pack files, relative to their directory (the boards sorted by name)."""
+    boards = sorted(f"boards/{item.name}" for item in bundled.joinpath("boards").iterdir() if item.name.endswith(".toml"))
+    return [*_FILES, *boards]
+
+
 def _read(base: Traversable, relative: str) -> str:
     node = base
     for part in relative.split("/"):
@@ -585,10 +591,7 @@ def load_packs(extra_dir: str | Path | None = None) -> Packs:
     """
     bundled = bundled_dir()
     texts: dict[str, tuple[str, str]] = {}  # relative path -> (source label, text)
-    board_files = sorted(
-        f"boards/{item.name}" for item in bundled.joinpath("boards").iterdir() if item.name.endswith(".toml")
-    )
-    for rel in (*_FILES, *board_files):
+    for rel in _bundled_files(bundled):
         texts[rel] = (rel, _read(bundled, rel))
     if extra_dir is not None:
         extra = Path(extra_dir)
@@ -635,8 +638,7 @@ def export_bundled(target: str | Path) -> list[Path]:
     out = Path(target)
     bundled = bundled_dir()
     written: list[Path] = []
-    rels = list(_FILES) + [f"boards/{i.name}" for i in bundled.joinpath("boards").iterdir() if i.name.endswith(".toml")]
-    for rel in rels:
+    for rel in _bundled_files(bundled):
         dest = out / rel
         if dest.exists():
             continue
