@@ -123,6 +123,24 @@ def test_watcher_reads_real_dice_from_the_replay_camera() -> None:
     assert watcher.annotated_jpeg() is not None
 
 
+def test_the_annotated_jpeg_is_made_once_per_reading() -> None:
+    """The page asks for the photo of a rest again and again; a new reading makes a new photo."""
+    watcher = TrayWatcher()
+    assert watcher.annotated_jpeg() is None
+    frame = tray_frame((100, 100))
+    first = [DieReading(box=(100, 100, 25, 25), value=3, color="red", confidence=0.9)]
+    watcher.last_frame, watcher.last_readings = frame, first
+    jpeg = watcher.annotated_jpeg()
+    assert jpeg is not None and jpeg.startswith(b"\xff\xd8")
+    assert watcher.annotated_jpeg() is jpeg  # kept, not encoded again
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == frame.shape
+    second = [DieReading(box=(100, 100, 25, 25), value=5, color="red", confidence=0.9)]
+    watcher.last_readings = second
+    again = watcher.annotated_jpeg()
+    assert again is not None and again is not jpeg and again != jpeg  # the new value is drawn
+    assert watcher.annotated_jpeg(quality=50) != again
+
+
 # ---------------------------------------------------------------- calibration
 
 

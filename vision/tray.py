@@ -59,6 +59,8 @@ class TrayWatcher:
         self.last_frame: np.ndarray | None = None
         self.reads = 0
         self._lock = threading.Lock()
+        # The last JPEG made and what it was made from: every phone asks for the same photo of a rest.
+        self._jpeg: tuple[np.ndarray, list[DieReading], ReaderSettings, int, bytes | None] | None = None
 
     # -- state
     @property
@@ -124,11 +126,17 @@ class TrayWatcher:
         return annotate(self.last_frame, self.last_readings, self.settings.region)
 
     def annotated_jpeg(self, quality: int = 80) -> bytes | None:
-        image = self.annotated()
-        if image is None:
+        """`annotated()` as JPEG bytes; made once per reading and kept, since the page asks for it again and again."""
+        frame, readings = self.last_frame, self.last_readings
+        if frame is None or readings is None:
             return None
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return data.tobytes() if ok else None
+        settings, cached = self.settings, self._jpeg
+        if cached is not None and cached[0] is frame and cached[1] is readings and cached[2] is settings and cached[3] == quality:
+            return cached[4]
+        ok, data = cv2.imencode(".jpg", annotate(frame, readings, settings.region), [cv2.IMWRITE_JPEG_QUALITY, quality])
+        jpeg = data.tobytes() if ok else None
+        self._jpeg = (frame, readings, settings, quality, jpeg)
+        return jpeg
 
     def run(self, camera: Any, stop: Callable[[], bool], sleep: Callable[[float], None] = time.sleep,
             interval: float = 0.1, when_error: Callable[[CameraError], None] | None = None) -> None:
