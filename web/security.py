@@ -55,8 +55,13 @@ def is_viewer() -> bool:
 
 
 def is_host() -> bool:
+    return is_viewer() and _signed_in_as_host()
+
+
+def _signed_in_as_host() -> bool:
+    """The session carries the current PIN epoch (and a joined viewer's tag); `is_viewer` is checked apart."""
     store = _ctx().store
-    return is_viewer() and store.pin_set and session.get("h") == store.pin_epoch and bool(session.get("j"))
+    return store.pin_set and session.get("h") == store.pin_epoch and bool(session.get("j"))
 
 
 def csrf_token() -> str:
@@ -109,7 +114,7 @@ def host_required(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not is_viewer():
             raise Refused(403, "open the join link (or enter the join code shown on the companion) first.")
-        if not is_host():
+        if not _signed_in_as_host():
             raise Refused(403, "only the host may do this; sign in with the host PIN on the Host tab.")
         return fn(*args, **kwargs)
 
