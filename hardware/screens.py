@@ -16,13 +16,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from hardware.config import MARK_ANGLE
+
 WIDTH, HEIGHT = 128, 64
 WHITE, BLACK = 255, 0
 MARGIN = 2
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-CLOCK_ANGLE = {"XII": 0.0, "III": 90.0, "VI": 180.0, "IX": 270.0}
 
 
 @lru_cache(maxsize=32)
@@ -91,7 +91,7 @@ def _centered(draw: ImageDraw.ImageDraw, y: int, text: str, size: int, fill: int
 def dial(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, angle: float | None, fill: int = WHITE) -> None:
     """A small clock face: ring, four ticks (XII bold, it is the Ghost Hour) and the hand."""
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill)
-    for mark, a in CLOCK_ANGLE.items():
+    for mark, a in MARK_ANGLE.items():
         rad = math.radians(a)
         inner = r - (5 if mark == "XII" else 3)
         x0, y0 = cx + inner * math.sin(rad), cy - inner * math.cos(rad)
@@ -113,7 +113,7 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
     if outcome in ("won", "lost"):
         return _outcome_screen(img, draw, state)
     clock = str(state.get("clock") or "XII")
-    dial(draw, 22, 21, 19, CLOCK_ANGLE.get(clock))
+    dial(draw, 22, 21, 19, MARK_ANGLE.get(clock))
     label, size = fit(clock, 40, (16, 14, 12))
     draw.text((round(22 - text_width(label, size) / 2), 44), label, font=font(size), fill=WHITE)
 
