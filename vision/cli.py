@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="use the tray region and colour references of the configuration (default: whole image)")
     read.add_argument("--config", metavar="PATH", help="configuration file (implies --tray)")
     read.add_argument("--unsure-below", type=float, default=None, metavar="P",
-                      help="report a die as unsure (null) below this confidence (default 0.75)")
+                      help="report a die as unsure (null) below this confidence (default 0.5, the reader's)")
 
     cal = sub.add_parser("calibrate", help="find the tray region and the dice colours; save them to the configuration")
     cal.add_argument("--empty", metavar="EMPTY.jpg", help="photo of the empty tray from the camera's place")
