@@ -97,16 +97,15 @@ def make_display_device(cfg: DisplayConfig, sim: bool, bus: Any = None) -> Any:
     from luma.oled.device import sh1106, ssd1306
 
     driver = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.driver]
-    where = f"I2C bus {cfg.i2c_port} address 0x{cfg.address:02X}"
     try:
         serial = i2c(bus=bus, port=cfg.i2c_port, address=cfg.address)
         return driver(serial, width=128, height=64, rotate=cfg.rotate)
     except (OSError, luma.core.error.Error) as exc:
-        raise DisplayError(describe_display_fault(exc, cfg, where)) from exc
+        raise DisplayError(describe_display_fault(exc, cfg)) from exc
 
 
-def describe_display_fault(exc: BaseException, cfg: DisplayConfig, where: str | None = None) -> str:
-    where = where or f"I2C bus {cfg.i2c_port} address 0x{cfg.address:02X}"
+def describe_display_fault(exc: BaseException, cfg: DisplayConfig) -> str:
+    where = f"I2C bus {cfg.i2c_port} address 0x{cfg.address:02X}"
     text = str(exc)
     errno_ = getattr(exc, "errno", None)
     if errno_ == 121 or "not found on address" in text:
