@@ -110,7 +110,7 @@ class GameService:
         self._game_id: int | None = None
         self._name: str | None = None
         self._closed = False
-        self._state: dict[str, Any] = self._no_game_state()
+        self._state: dict[str, Any] = no_game_state()
 
     # -- games -------------------------------------------------------------------------------
 
@@ -373,7 +373,7 @@ class GameService:
     def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
         game, game_id = self._game, self._game_id
         if game is None or game_id is None:
-            self._state = self._no_game_state()
+            self._state = no_game_state()
             return self._state
         state: dict[str, Any] = dict(game.view())
         state["game_id"] = game_id
@@ -383,9 +383,6 @@ class GameService:
         state["summon_odds"] = _summon_odds(state)
         self._state = state
         return state
-
-    def _no_game_state(self) -> dict[str, Any]:
-        return no_game_state()
 
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         for fn in list(self._listeners):
