@@ -78,6 +78,3 @@ class Assets:
 
     def get(self, name: str) -> Asset | None:
         return self._files.get(name)
-
-    def names(self) -> list[str]:
-        return sorted(self._files)
