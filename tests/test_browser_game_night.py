@@ -8,29 +8,17 @@ Screenshots go to tests/artifacts/ (gitignored).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import PHONE, TABLET, Phone, browser, open_phone, wait_text  # noqa: F401  (fixture)
-from web_fixtures import Table, start_table
+from test_browser_web import PHONE, TABLET, Phone, browser, live, open_phone, wait_text  # noqa: F401  (fixtures)
+from web_fixtures import Table
 
 from companion.engine import Command
 from companion.history import replay_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Table]:
-    t = start_table(tmp_path)
-    try:
-        yield t
-    finally:
-        t.server.stop()
-        t.service.close()
 
 
 def close(*phones: Phone) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from web_fixtures import HOST_PIN, JOIN_CODE, Table, start_table
+from web_fixtures import HOST_PIN, JOIN_CODE, Table, serve_table, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -42,12 +42,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[Table]:
-    t = start_table(tmp_path)
-    try:
-        yield t
-    finally:
-        t.server.stop()
-        t.service.close()
+    yield from serve_table(tmp_path)
 
 
 @dataclass

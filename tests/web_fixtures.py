@@ -142,17 +142,17 @@ def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, **settin
 @pytest.fixture(scope="module")
 def shared_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     """One companion for a whole test module (for tests that must leave the game unchanged)."""
-    t = start_table(tmp_path_factory.mktemp("web"))
-    try:
-        yield t
-    finally:
-        t.server.stop()
-        t.service.close()
+    yield from serve_table(tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    t = start_table(tmp_path)
+    yield from serve_table(tmp_path)
+
+
+def serve_table(path: Path) -> Iterator[Table]:
+    """A companion on `path` for a fixture to yield; stopped (server, then service) when the fixture ends."""
+    t = start_table(path)
     try:
         yield t
     finally:
