@@ -137,6 +137,13 @@ def _pin_from_body() -> str:
     return pin
 
 
+def _signed_in(ctx: Any) -> Response:
+    """This session is the host's from now on (until the PIN changes), and stays after the browser closes."""
+    session["h"] = ctx.store.pin_epoch
+    session.permanent = True
+    return jsonify({"host": True})
+
+
 @bp.post("/host/pin")
 @viewer_required
 def set_first_pin() -> Response:
@@ -146,9 +153,7 @@ def set_first_pin() -> Response:
     if ctx.store.pin_set:
         raise Refused(409, "a host PIN is already set; sign in with it on the Host tab.")
     ctx.store.set_first_pin(pin)
-    session["h"] = ctx.store.pin_epoch
-    session.permanent = True
-    return jsonify({"host": True})
+    return _signed_in(ctx)
 
 
 @bp.post("/host/login")
@@ -166,9 +171,7 @@ def host_login() -> Response:
         ctx.throttle.failed(who)
         raise Refused(403, "wrong host PIN; try again (the PIN was chosen when the companion was first set up).")
     ctx.throttle.succeeded(who)
-    session["h"] = ctx.store.pin_epoch
-    session.permanent = True
-    return jsonify({"host": True})
+    return _signed_in(ctx)
 
 
 @bp.post("/host/logout")
