@@ -66,7 +66,8 @@ def ghost_hour_text(event: Mapping[str, Any], language: str = "en") -> str:
     else:
         key = "ghost_hour"
     text = phrases[key].format(**values)
-    return text.replace(". . ", ". ").replace("Ghost Hour. .", "Ghost Hour.")
+    # Without an environment card its sentence is empty: drop it, in every language.
+    return text.replace(". . ", ". ").removesuffix(" .")
 
 
 class Voice:

@@ -23,6 +23,10 @@ def test_the_announcement_names_the_environment_and_the_room() -> None:
     assert ghost_hour_text({**EVENT, "room_name": None}) == "Ghost Hour. Fire. The ghost appears in room 8."
     assert ghost_hour_text({**EVENT, "environment": None}).startswith("Ghost Hour. The ghost appears in room 8")
     assert "Geisterstunde" in ghost_hour_text(EVENT, "de")
+    assert ghost_hour_text({"type": "ghost_hour"}) == "Ghost Hour."
+    for language, title in (("de", "Geisterstunde."), ("fr", "L'heure du fantôme."), ("es", "La hora del fantasma.")):
+        assert ghost_hour_text({"type": "ghost_hour"}, language) == title  # no card, no room: no empty sentence
+        assert ". ." not in ghost_hour_text({**EVENT, "environment": None}, language)
 
 
 def test_voice_volume_speed_and_language_reach_espeak() -> None:
