@@ -363,7 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
     new.add_argument("--players", type=int, required=True, metavar="N", help="1 to 4")
-    new.add_argument("--board", required=True, choices=["asylum", "museum"])
+    new.add_argument("--board", required=True, metavar="NAME",
+                     help="board id: asylum, museum, or one added with --packs (the packs decide)")
     new.add_argument("--ghost", required=True, metavar="NAME", help="ghost id: child, poltergeist, shadow, ...")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")

@@ -108,7 +108,8 @@ def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
     assert not db.exists()  # looking does not create a history file
 
     assert_clean_error(run("new", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2, "--players")
-    assert_clean_error(run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)), 2, "attic")
+    assert_clean_error(run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)), 2, "attic",
+                       "asylum, museum")
     assert_clean_error(run("new", "--players", "3", "--board", "asylum", "--ghost", "nobody", "--db", str(db)), 2,
                        "nobody", "child")
     assert_clean_error(run("new", "--players", "9", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2,
@@ -173,3 +174,24 @@ def test_the_default_file_is_in_the_data_directory(tmp_path: Path) -> None:
 def test_help_is_not_an_error(flag: str) -> None:
     done = run(flag)
     assert done.returncode == 0 and "new" in done.stdout and "state" in done.stdout
+
+
+def test_a_board_added_with_packs_can_be_played(tmp_path: Path) -> None:
+    """The boards come from the packs, so a board added in --packs DIR is accepted by `new` (no fixed list)."""
+    from companion.packs import export_bundled
+
+    packs = tmp_path / "packs"
+    export_bundled(packs)
+    asylum = (packs / "boards" / "asylum.toml").read_text(encoding="utf-8")
+    (packs / "boards" / "attic.toml").write_text(asylum.replace('id = "asylum"', 'id = "attic"', 1), encoding="utf-8")
+    cards = "".join(
+        f'\n[[cards]]\nid = "attic{i}"\nname = "Attic card {i}"\ndeck = "attic"\nduration = "hour"\neffect = "Dusty."\n'
+        for i in range(1, 6)
+    )
+    with (packs / "environment.toml").open("a", encoding="utf-8") as handle:
+        handle.write(cards)
+    db = tmp_path / "game.sqlite"
+    done = run("new", "--players", "2", "--board", "attic", "--ghost", "child", "--seed", "3", "--packs", str(packs),
+               "--db", str(db), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["board"] == "attic"
