@@ -95,6 +95,22 @@ def test_guessing_join_codes_is_slowed(tmp_path: Path) -> None:
         table.service.close()
 
 
+def test_a_wrong_join_code_on_the_session_counts_as_one_guess(tmp_path: Path) -> None:
+    """Each request with a wrong X-Join-Code is one guess, however many checks the endpoint makes."""
+    clock = [50.0]
+    table = start_table(tmp_path, now=lambda: clock[0])
+    try:
+        client = table.client()
+        for n in range(9):
+            reply = client.get("/api/session", headers={"X-Join-Code": f"GUESS{n}"})
+            assert reply.status == 200 and reply.json()["viewer"] is False
+        # Nine wrong guesses stay under the ten free ones: the right code still works at once.
+        assert client.get(f"/join?code={JOIN_CODE}").status == 200
+    finally:
+        table.server.stop()
+        table.service.close()
+
+
 def test_the_viewer_session_does_not_reveal_the_join_code_but_the_hosts_does(shared_table: Table) -> None:
     viewer = shared_table.viewer().get("/api/session").json()
     assert viewer["viewer"] is True and viewer["host"] is False

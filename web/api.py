@@ -113,16 +113,17 @@ def _state() -> dict[str, Any]:
 def get_session() -> Response:
     ctx = _ctx()
     viewer = is_viewer()
+    host = viewer and is_host()  # a wrong join code is checked (and counted by the throttle) once
     body: dict[str, Any] = {
         "viewer": viewer,
-        "host": is_host(),
+        "host": host,
         "pin_set": ctx.store.pin_set,
         "csrf": csrf_token(),
         "hardware": ctx.hardware is not None,
         "tray": ctx.tray is not None,
         "poll_after": ctx.settings.poll_fallback,
     }
-    if is_host():
+    if host:
         body["join_code"] = ctx.store.join_code
         body["join_url"] = ctx.join_url(request.host_url)
     return jsonify(body)
