@@ -19,6 +19,7 @@ Environment overrides:
 ``COMPANION_DATA_DIR``      ``data.dir`` (two companions can run side by side)
 ``COMPANION_SIM``           ``sim`` (1/0, true/false, yes/no, on/off)
 ``COMPANION_LOG_LEVEL``     ``log.level``
+``COMPANION_PACKS_DIR``     ``game.packs_dir`` (a folder of edited pack files, docs/packs.md)
 ==========================  ==========================================================
 
 ``save_section`` writes one table back (calibration), keeping the rest of the file and its comments.
@@ -33,12 +34,15 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomlkit
 
 from companion import paths
 from companion.errors import CompanionError, ConfigError
+
+if TYPE_CHECKING:
+    from companion.packs import Packs
 
 # Sections read here; the others are checked by their part (hardware/, vision/, the dice tray).
 OWN_SECTIONS = ("web", "data", "game", "log", "camera", "dice")
@@ -69,6 +73,8 @@ class GameConfig:
     special_items: int = 3
     physical: bool = False
     seed: int | None = None  # None: a fresh seed
+    # A folder of edited pack files (docs/packs.md). None: the data directory's `packs` folder if any.
+    packs_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,33 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    packs_key: str = "game.packs_dir"  # what set game.packs_dir, named in its errors (or COMPANION_PACKS_DIR)
+
+    @property
+    def packs_dir(self) -> Path | None:
+        """The folder of edited packs: ``game.packs_dir``, else ``DATA_DIR/packs`` when it exists, else None."""
+        if self.game.packs_dir is not None:
+            return self.game.packs_dir
+        default = self.data_dir / "packs"
+        return default if default.is_dir() else None
+
+    def load_packs(self) -> Packs:
+        """The packs with the edited files of ``packs_dir``; a broken pack raises ConfigError naming the key.
+
+        The message keeps the PackError's file, entry and field, after the setting that chose the folder.
+        """
+        from companion.errors import PackError
+        from companion.packs import load_packs
+
+        folder = self.packs_dir
+        try:
+            return load_packs(folder)
+        except PackError as exc:
+            if self.game.packs_dir is None:
+                key = f"game.packs_dir (unset: the packs folder of the data directory, {folder})"
+            else:
+                key = f"{self.packs_key} ({folder})"
+            raise ConfigError(f"{key}: {exc}") from None
 
     def section(self, name: str) -> dict[str, Any]:
         """A part's raw table (``{}`` when the file has none); a copy, so callers may change it."""
@@ -210,6 +243,10 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
         sim = _bool("COMPANION_SIM", env["COMPANION_SIM"])
     if env.get("COMPANION_LOG_LEVEL"):
         log_level = _choice("COMPANION_LOG_LEVEL", env["COMPANION_LOG_LEVEL"], LOG_LEVELS)
+    packs_key = "game.packs_dir"
+    if env.get("COMPANION_PACKS_DIR"):
+        packs_key = "COMPANION_PACKS_DIR"
+        game = replace(game, packs_dir=_packs_dir(packs_key, env["COMPANION_PACKS_DIR"]))
 
     sections = {name: _deep_copy(data[name]) for name in PART_SECTIONS if name in data}
     return Config(
@@ -222,6 +259,7 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
         camera=camera,
         dice=dice,
         sections=sections,
+        packs_key=packs_key,
     )
 
 
@@ -257,7 +295,7 @@ def _data(table: Mapping[str, Any], env: Mapping[str, str]) -> Path:
 
 
 def _game(table: Mapping[str, Any]) -> GameConfig:
-    _only(table, "game", ("players", "board", "ghost", "special_items", "physical", "seed"))
+    _only(table, "game", ("players", "board", "ghost", "special_items", "physical", "seed", "packs_dir"))
     defaults = GameConfig()
     return GameConfig(
         players=_int("game.players", table["players"], 1, 4) if "players" in table else defaults.players,
@@ -270,6 +308,7 @@ def _game(table: Mapping[str, Any]) -> GameConfig:
         ),
         physical=_bool("game.physical", table["physical"]) if "physical" in table else defaults.physical,
         seed=_int("game.seed", table["seed"], 0, 2**63 - 1) if "seed" in table else None,
+        packs_dir=_packs_dir("game.packs_dir", table["packs_dir"]) if "packs_dir" in table else None,
     )
 
 
@@ -400,6 +439,20 @@ def _dir(key: str, value: Any) -> Path:
     path = Path(value).expanduser()
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{key}: {path} exists and is not a directory. Give a directory for the game files.")
+    return path
+
+
+def _packs_dir(key: str, value: Any) -> Path:
+    """An existing folder of edited pack files (its files are checked when the packs are loaded)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{key}: expected the path of a folder of pack files, got {value!r}")
+    path = Path(value.strip()).expanduser()
+    if not path.is_dir():
+        what = "is not a directory" if path.exists() else "does not exist"
+        raise ConfigError(
+            f"{key}: the packs folder {path} {what}. Make one with `companion packs export {path}`, "
+            "or leave the setting out to play with the bundled packs."
+        )
     return path
 
 

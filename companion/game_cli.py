@@ -345,15 +345,34 @@ def default_db(config_path: str | None = None) -> Path:
     return load_config(config_path).history_path
 
 
+def _packs(ns: argparse.Namespace) -> Any:
+    """--packs DIR, else the configuration's packs (game.packs_dir, COMPANION_PACKS_DIR, DATA_DIR/packs).
+
+    A broken pack file is bad input: ConfigError (exit 2) naming the option or key, the file and the entry.
+    """
+    from companion.config import load_config
+    from companion.errors import PackError
+    from companion.packs import load_packs
+
+    if ns.packs is None:
+        return load_config(ns.config).load_packs()
+    try:
+        return load_packs(ns.packs)
+    except PackError as exc:
+        raise ConfigError(f"--packs {ns.packs}: {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--db", metavar="PATH", help="the game history file (default: games.sqlite3 in the data directory, "
         "see COMPANION_DATA_DIR)"
     )
-    common.add_argument("--config", metavar="PATH", help="configuration file (only used to find the data directory)")
+    common.add_argument("--config", metavar="PATH",
+                        help="configuration file (used to find the data directory and the packs folder)")
     common.add_argument("--json", action="store_true", help="print JSON instead of words")
-    common.add_argument("--packs", metavar="DIR", help="a folder of edited pack files (see docs/packs.md)")
+    common.add_argument("--packs", metavar="DIR", help="a folder of edited pack files (see docs/packs.md; default: "
+                        "game.packs_dir of the configuration, COMPANION_PACKS_DIR, or the data directory's packs folder)")
 
     pick = _Parser(add_help=False)
     pick.add_argument("--game", type=int, metavar="ID", help="a saved game (default: the last one played)")
@@ -420,7 +439,6 @@ def _print_json(value: Any) -> None:
 
 def _run(ns: argparse.Namespace) -> int:
     from companion.history import GameStore
-    from companion.packs import load_packs
     from companion.service import GameService
 
     if ns.action == "commands":
@@ -428,7 +446,7 @@ def _run(ns: argparse.Namespace) -> int:
     db = Path(ns.db) if ns.db else default_db(ns.config)
     if ns.action != "new" and not db.exists():
         return _no_file(ns, db)  # a look at a file that is not there must not create it
-    packs = load_packs(ns.packs)
+    packs = _packs(ns)
     store = GameStore(db)
     with GameService(store, packs, rng=random.Random()) as service:
         if ns.action == "new":

@@ -224,17 +224,19 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
     parts.hardware = _check_hardware(config)
     parts.camera, parts.tray = _check_vision(config, sim)
     parts.web = _check_web(config)
-    parts.extra["first_game"] = _check_game(config)
+    # game.packs_dir / COMPANION_PACKS_DIR: a broken pack file names the key, the file and the entry.
+    parts.extra["packs"] = config.load_packs()
+    parts.extra["first_game"] = _check_game(config, parts.extra["packs"])
     return parts
 
 
-def _check_game(config: Config) -> dict[str, Any]:
+def _check_game(config: Config, packs: Any = None) -> dict[str, Any]:
     """``[game]``: the setup of a first game, checked against the packs (without a seed)."""
     from companion.engine import Setup
-    from companion.packs import load_packs
 
     game = config.game
-    packs = load_packs()
+    if packs is None:
+        packs = config.load_packs()
     for key, value, known in (("board", game.board, packs.boards), ("ghost", game.ghost, packs.ghosts)):
         if value is not None and value not in known:
             raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
@@ -539,11 +541,15 @@ class Companion:
 
     def _start_service(self) -> None:
         from companion.history import GameStore, ReplayError
-        from companion.packs import load_packs
         from companion.service import GameService
 
         store = GameStore(self.config.history_path)
-        self.service = GameService(store, load_packs(), rng=self.rng)
+        packs = self.parts.extra.get("packs")
+        if packs is None:
+            packs = self.config.load_packs()
+        if self.config.packs_dir is not None:
+            log.info("packs: the bundled files, with the edited ones of %s", self.config.packs_dir)
+        self.service = GameService(store, packs, rng=self.rng)
         try:
             state = self.service.resume_last()
         except ReplayError as exc:
@@ -875,6 +881,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         print(f"configuration: {config.source or 'built-in defaults'}")
         print(f"data directory: {config.data_dir}")
+        print(f"packs: bundled{f' + edited files in {config.packs_dir}' if config.packs_dir else ''}")
         print(f"listen on: {listen_host(config, sim)}:{config.web.port}   simulated hardware: {'yes' if sim else 'no'}")
         print("configuration OK")
         return EXIT_OK
