@@ -5,6 +5,11 @@ time (by the injected clock) at which it wants to go on, or returns None for ins
 work. Jobs in the same lane run one after the other (hand moves queue behind each
 other); jobs in different lanes interleave (the hand sweeps while the OLED flashes).
 
+Jobs may be submitted with a `key`: a newer job with the key of one still waiting in
+its lane takes that job's place (same position in the queue) instead of queueing
+behind it, so "show the latest state" or "sweep to the newest mark" stays one job
+however fast the game goes. A job that has already started is never replaced.
+
 `run_pending()` runs everything queued in the caller's thread with the injected
 `sleep` (tests, `companion hw test`); `start()` runs a real worker thread that wakes
 for new jobs at once and calls `tick` about every `tick_s` seconds.
@@ -39,29 +44,50 @@ class Scheduler:
         self._tick = tick
         self.tick_s = tick_s
         self._cond = threading.Condition()
-        self._lanes: dict[str, deque[tuple[str, Job]]] = {}
+        self._lanes: dict[str, deque[tuple[str, Job, str | None]]] = {}
         self._active: dict[str, tuple[str, Steps, float]] = {}  # lane -> (name, steps, due)
         self._thread: threading.Thread | None = None
         self._stop = False
         self._last_tick = now()
         self.done: list[str] = []  # names of finished jobs, in order (for status and tests)
+        self.merged = 0  # jobs that took a waiting job's place instead of queueing
+        self.peak = 0  # the most jobs ever pending at once
 
     # -- submitting (any thread) ----------------------------------------------------------------
 
-    def submit(self, lane: str, job: Job, name: str = "job") -> None:
+    def submit(self, lane: str, job: Job, name: str = "job", *, key: str | None = None) -> None:
+        """Queue `job` in `lane`; with a `key`, replace the waiting job of that key instead, if there is one."""
         with self._cond:
-            self._lanes.setdefault(lane, deque()).append((name, job))
+            queue = self._lanes.setdefault(lane, deque())
+            if key is not None:
+                for i, (_, _, waiting) in enumerate(queue):
+                    if waiting == key:
+                        queue[i] = (name, job, key)
+                        self.merged += 1
+                        self._cond.notify_all()
+                        return
+            queue.append((name, job, key))
+            self.peak = max(self.peak, sum(len(q) for q in self._lanes.values()) + len(self._active))
             self._cond.notify_all()
 
     def pending(self) -> int:
         with self._cond:
             return sum(len(q) for q in self._lanes.values()) + len(self._active)
 
+    def waiting(self, lane: str) -> int:
+        """How many jobs wait in `lane` behind the one running there (if any)."""
+        with self._cond:
+            return len(self._lanes.get(lane, ()))
+
     def busy(self, lane: str) -> bool:
         with self._cond:
             return lane in self._active or bool(self._lanes.get(lane))
 
     # -- running --------------------------------------------------------------------------------
+
+    def start_ready(self) -> None:
+        """Start the next job of every idle lane now (instant jobs finish here); nothing waits."""
+        self._start_jobs()
 
     def _start_jobs(self) -> None:
         """Start the next job of every idle lane (instant jobs finish here)."""
@@ -70,7 +96,7 @@ class Scheduler:
                 ready = [(lane, q.popleft()) for lane, q in self._lanes.items() if q and lane not in self._active]
             if not ready:
                 return
-            for lane, (name, job) in ready:
+            for lane, (name, job, _) in ready:
                 try:
                     steps = job()
                 except Exception:

@@ -8,6 +8,16 @@ with two lanes, "hand" and "screen", so the hand can sweep while the OLED flashe
 
 With `threaded=False` nothing runs until `run_pending()` (and `tick()`), which is
 how the tests stay deterministic with an injected clock.
+
+The queue coalesces, so fast play cannot make it grow (docs/hardware.md, "The work queue"):
+- at most one "show the game" job waits; it draws the newest state when it runs;
+- at most one hand sweep waits, to the newest mark; a sweep under way finishes first;
+- a Ghost Hour is never dropped (only an identical one still waiting merges with it),
+  and neither is a beep (identical waiting beeps merge);
+- one error screen and one join screen wait at most (the newest of each);
+- an error or join screen stays up for its `seconds` only while nothing else waits for
+  the OLED: once something does, it gives way after `OVERLAY_MIN_S`, checking every
+  `OVERLAY_POLL_S`.
 """
 
 from __future__ import annotations
@@ -36,6 +46,8 @@ from hardware.voice import Voice
 log = logging.getLogger("hardware")
 
 FLASH_PERIOD_S = 0.5
+OVERLAY_MIN_S = 3.0  # an error or join screen stays at least this long before the game takes the OLED back
+OVERLAY_POLL_S = 0.25  # after that, how often it looks for newer work waiting for the OLED
 Callback = Callable[[], Any]
 
 
@@ -186,7 +198,8 @@ class Table:
         snapshot = dict(state)
         with self._lock:
             self._state = snapshot
-        self.scheduler.submit("screen", lambda: self._show_game(), "show")
+        # One waiting "show" job at most: it draws whatever state is newest when it runs.
+        self.scheduler.submit("screen", lambda: self._show_game(), "show", key="show")
         clock = snapshot.get("clock")
         if isinstance(clock, str) and clock in MARK_ANGLE:
             self._queue_hand(clock)
@@ -195,6 +208,7 @@ class Table:
         """A game service listener: react to the events of one command, then show the new state."""
         if self._closed:
             return
+        route: list[str] = []  # the marks this command moves the clock through ("Timers": maybe two)
         for event in events:
             kind = event.get("type")
             room, name = event.get("room"), event.get("room_name") or event.get("name")
@@ -202,24 +216,34 @@ class Table:
                 with self._lock:
                     self._room_names[room] = name
             if kind == "clock_advanced" and event.get("clock") in MARK_ANGLE:
-                self._queue_hand(str(event["clock"]))
+                route.append(str(event["clock"]))
             elif kind == "ghost_hour":
                 ev = dict(event)
-                self.scheduler.submit("screen", lambda ev=ev: self._ghost_hour(ev), "ghost_hour")  # type: ignore[misc]
+                # Never dropped: only an identical Ghost Hour still waiting merges with this one.
+                key = "ghost_hour " + repr(sorted(ev.items(), key=lambda kv: str(kv[0])))
+                self.scheduler.submit(
+                    "screen", lambda ev=ev: self._ghost_hour(ev), "ghost_hour", key=key  # type: ignore[misc]
+                )
+        if route:
+            self._queue_hand(*route)
         self.show(state)
 
     def show_join(self, url: str, code: str, seconds: float | None = None) -> None:
         """The join screen (QR code of the phone page and the join code); back to the game after `seconds`."""
         image = screens.join_screen(url, code)
-        self.scheduler.submit("screen", lambda: self._show_for(image, "join", seconds), "join")
+        self.scheduler.submit("screen", lambda: self._show_for(image, "join", seconds), "join", key="join")
 
     def show_error(self, title: str, message: str, seconds: float = 8.0) -> None:
+        """An error screen for `seconds`, or for `OVERLAY_MIN_S` when the game (or anything) waits for the OLED.
+
+        A newer error replaces one still waiting (the OLED shows the latest problem).
+        """
         image = screens.error_screen(title, message)
-        self.scheduler.submit("screen", lambda: self._show_for(image, "error", seconds), "error")
+        self.scheduler.submit("screen", lambda: self._show_for(image, "error", seconds), "error", key="error")
 
     def show_test_screen(self) -> None:
         image = screens.test_screen(self.config.display.address, self.config.display.driver)
-        self.scheduler.submit("screen", lambda: self._put(image, "test"), "test screen")
+        self.scheduler.submit("screen", lambda: self._put(image, "test"), "test screen", key="test")
 
     def move_hand(self, mark: str) -> None:
         """Queue a sweep to `mark` (for `companion hw test`; the game moves the hand through `show`)."""
@@ -228,7 +252,7 @@ class Table:
         self._queue_hand(mark, force=True)
 
     def beep(self, pattern: tuple[tuple[float, bool, bool], ...] = GHOST_HOUR_PATTERN) -> None:
-        self.scheduler.submit("alarm", lambda: self.controls.pattern(pattern), "beep")
+        self.scheduler.submit("alarm", lambda: self.controls.pattern(pattern), "beep", key=f"beep {pattern!r}")
 
     # -- what others read (any thread) -----------------------------------------------------------
 
@@ -324,12 +348,35 @@ class Table:
 
     # -- the work (worker thread) ----------------------------------------------------------------
 
-    def _queue_hand(self, mark: str, force: bool = False) -> None:
+    def _queue_hand(self, *marks: str, force: bool = False) -> None:
+        """Queue the hand's move through `marks` (one command's clock advances), replacing a move still waiting.
+
+        One waiting move at most: a newer command's move takes its place, so under fast play the
+        hand goes straight to the newest mark; a sweep under way finishes first. Within one
+        command every mark is visited (rulebook, "Timers": the clock can advance twice at once).
+        """
         with self._lock:
-            if not force and self._hand_queued == mark:
+            route: list[str] = []
+            last = None if force else self._hand_queued
+            for mark in marks:
+                if mark != last:
+                    route.append(mark)
+                    last = mark
+            if not route:
                 return
-            self._hand_queued = mark
-        self.scheduler.submit("hand", lambda: self._sweep(mark), f"hand {mark}")
+            self._hand_queued = route[-1]
+        self.scheduler.submit("hand", lambda: self._route(route), f"hand {' '.join(route)}", key="hand")
+
+    def _route(self, marks: list[str]) -> Steps | None:
+        if len(marks) == 1:
+            return self._sweep(marks[0])
+        return self._sweeps(marks)
+
+    def _sweeps(self, marks: list[str]) -> Iterator[float]:
+        for mark in marks:
+            steps = self._sweep(mark)
+            if steps is not None:
+                yield from steps
 
     def _sweep(self, mark: str) -> Steps | None:
         if not self.servo_part.ensure():
@@ -379,10 +426,19 @@ class Table:
         self._put(image, name)
         if seconds is None:
             return None
-        return self._then_game(self._now() + seconds)
+        return self._then_game(self._now(), seconds)
 
-    def _then_game(self, due: float) -> Iterator[float]:
-        yield due
+    def _then_game(self, shown: float, seconds: float) -> Iterator[float]:
+        """Hold the screen for `seconds`, or give way after `OVERLAY_MIN_S` to other work waiting for the OLED."""
+        due = shown + seconds
+        at = min(due, shown + OVERLAY_MIN_S)
+        while True:
+            yield at
+            if self.scheduler.waiting("screen"):
+                return  # the waiting job takes the OLED (a "show" job draws the newest state)
+            if at >= due:
+                break
+            at = min(due, max(self._now(), at) + OVERLAY_POLL_S)
         self._show_game()
 
     def _ghost_hour(self, event: dict[str, Any]) -> Iterator[float]:

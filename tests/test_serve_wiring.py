@@ -413,6 +413,7 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
     companion.monotonic = lambda: clock[0]
     companion.next_trim = clock[0] + 60.0
     servo = companion.table.pin_factory.pin(companion.table.config.servo.pin)
+    before = len(servo.states)
     for _ in range(3):
         companion.service.do("end-round")
     end = time.monotonic() + DEADLINE
@@ -420,7 +421,8 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
         assert time.monotonic() < end
         time.sleep(0.02)
     grown = len(servo.states)
-    assert grown > 10  # the sweeps were recorded
+    # The sweeps were recorded (the hardware queue may merge the three moves into fewer sweeps).
+    assert grown >= before + 5
     companion.step()
     assert len(servo.states) == grown  # not yet
     clock[0] += 60.0
