@@ -13,7 +13,8 @@ The queue coalesces, so fast play cannot make it grow (docs/hardware.md, "The wo
 - at most one "show the game" job waits; it draws the newest state when it runs;
 - at most one hand sweep waits, to the newest mark; a sweep under way finishes first;
 - a Ghost Hour is never dropped (only an identical one still waiting merges with it),
-  and neither is a beep (identical waiting beeps merge);
+  and neither is a beep (identical waiting beeps merge); when something waits for the OLED,
+  a Ghost Hour stops flashing once its buzzer pattern is over;
 - one error screen and one join screen wait at most (the newest of each);
 - an error or join screen stays up for its `seconds` only while nothing else waits for
   the OLED: once something does, it gives way after `OVERLAY_MIN_S`, checking every
@@ -460,8 +461,13 @@ class Table:
         end = max(flashes * FLASH_PERIOD_S, steps[-1][0])
         steps.append((end, 2, self._show_game))
         steps.sort(key=lambda s: (s[0], s[1]))
+        alarm_end = timeline(GHOST_HOUR_PATTERN)[-1][0]
         t0 = self._now()
         for start, _, action in steps:
             if start > 0:
                 yield t0 + start
+            if start > alarm_end and self.scheduler.waiting("screen"):
+                # Announced, beeped and flashed: the rest of the flashing gives way to what waits
+                # (the next Ghost Hour, or the game), so Ghost Hours in quick succession do not pile up.
+                return
             action()

@@ -238,3 +238,24 @@ def test_identical_beeps_merge_while_waiting(rig: tuple[Table, MockFactory, Fake
     assert table.scheduler.pending() == 1
     table.run_pending()
     assert rising_edges([int(s.state) for s in buzzer.states]) == expected_beeps()
+
+
+def test_a_waiting_ghost_hour_cuts_the_flashing_short_not_the_alarm(
+    rig: tuple[Table, MockFactory, FakeClock, RecordingSpawn],
+) -> None:
+    """Two Ghost Hours in quick succession: both beep their whole pattern; the first flashes less long."""
+    table, factory, clock, spawn = rig
+    buzzer = factory.pin(table.config.pins.buzzer)
+    buzzer.clear_states()
+    other = {"type": "ghost_hour", "environment": "Darkness", "room": 3, "room_name": "Kitchen"}
+    table.on_events([GHOST], game_state(ghost_room=8))
+    table.on_events([other], game_state(ghost_room=3))
+    table.scheduler.start_ready()
+    first = clock.now()
+    while table.alarms < 2:
+        assert table.scheduler.step(1)
+    alarm_s = timeline(GHOST_HOUR_PATTERN)[-1][0]
+    assert alarm_s < clock.now() - first < table.config.display.flash_s
+    table.run_pending()
+    assert rising_edges([int(s.state) for s in buzzer.states]) == 2 * expected_beeps()
+    assert len(spawn.calls) == 2
