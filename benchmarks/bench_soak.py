@@ -17,9 +17,10 @@ The play is a seeded mix of what a table does (actions, end of turn, end of roun
 virtual rolls, undo), starting a new game whenever one ends. Requests go to 127.0.0.1 only.
 
 The default of 2 commands a second is about fifty times a real table, and as fast as the clock hand
-can follow: a quarter turn takes about 1.4 s and the Ghost Hour alarm 6 s, so at 10 commands a second
-the hardware's queue of sweeps, screens and alarms grows for as long as the play lasts (the report
-shows it), which is a backlog, not a leak. Ten minutes at 2 a second is some 1200 commands, several
+can follow: a quarter turn takes about 1.4 s and the Ghost Hour alarm up to 6 s. The hardware's queue
+merges waiting screens and hand moves, but never drops a Ghost Hour, so at 10 commands a second the
+Ghost Hour announcements alone fall slowly behind (the report shows the queue), which is a backlog,
+not a leak. Ten minutes at 2 a second is some 1200 commands, several
 whole games: more than a four-hour evening at a real table.
 """
 
