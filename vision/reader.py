@@ -169,7 +169,8 @@ def check_frame(frame: Any) -> np.ndarray:
     return checked
 
 
-def _crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+    """The CROP x CROP patch around (cx, cy) that the reader network sees (also used to train it)."""
     scale = CROP / side
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[0, 2] += CROP / 2 - cx
@@ -225,7 +226,7 @@ def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> 
             kept.append(c)
     if not kept:
         return []
-    crops = [_crop(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
+    crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
     _, reader = _nets()
     reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
     probs = reader.forward()

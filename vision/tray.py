@@ -198,7 +198,7 @@ class Calibration:
 
 def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[dict[str, tuple[float, float, float]], int]:
     """Mean Lab colour of the dice in the photo, grouped by their plain colour name."""
-    from vision.reader import CROP_SCALE, _crop, face_lab, generic_color
+    from vision.reader import CROP_SCALE, crop_face, face_lab, generic_color
 
     frame = check_frame(dice_bgr)
     plain = replace(settings, colors={})
@@ -206,7 +206,7 @@ def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[di
     groups: dict[str, list[tuple[float, float, float]]] = {}
     for r in readings:
         x, y, w, h = r.box
-        patch = _crop(frame, x + w / 2, y + h / 2, w * CROP_SCALE)
+        patch = crop_face(frame, x + w / 2, y + h / 2, w * CROP_SCALE)
         groups.setdefault(generic_color(patch), []).append(face_lab(patch))
     refs = {name: tuple(float(v) for v in np.mean(np.array(labs), axis=0)) for name, labs in groups.items()}
     return {k: (v[0], v[1], v[2]) for k, v in refs.items()}, len(readings)

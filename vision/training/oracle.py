@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision.dataset import SETS, load_set  # noqa: E402
-from vision.reader import CROP_SCALE, NOT_A_DIE, _crop, _nets  # noqa: E402
+from vision.reader import CROP_SCALE, NOT_A_DIE, crop_face, _nets  # noqa: E402
 
 MATTEO_FACE = 68.0
 
@@ -33,7 +33,7 @@ def main() -> None:
             for lab in photo.labels:
                 cx, cy = lab.center
                 size = MATTEO_FACE if set_name.startswith("matteop65") else (lab.box[2] + lab.box[3]) / 2
-                crops.append(_crop(img, cx, cy, size * CROP_SCALE))
+                crops.append(crop_face(img, cx, cy, size * CROP_SCALE))
                 values.append(lab.value)
             if not crops:
                 continue

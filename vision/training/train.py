@@ -55,15 +55,13 @@ sys.path.insert(0, str(ROOT))
 
 from vision.dataset import SETS, Photo, load_set  # noqa: E402
 
-FIND_SIZE = 320
-STRIDE = 4
+# The networks' input contract (finder size and stride, crop size and scale, classes) is the reader's own,
+# so a model trained here always fits the code that runs it.
+from vision.reader import CROP, CROP_SCALE, FIND_SIZE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
+
 GRID = FIND_SIZE // STRIDE
-CROP = 40
 TRAIN_WINDOW = 192
-CROP_SCALE = 1.35  # crop side = face size * CROP_SCALE
-NOT_A_DIE = 6
-LOGO = 7  # a die face with a logo instead of pips: read as unsure
-CLASSES = 8
+CLASSES = 8  # values 1-6, NOT_A_DIE, LOGO (a die face with a logo instead of pips: read as unsure)
 # matteop65 labels box the pip pattern only; the face itself is about this big there (pixels at 640x480)
 MATTEO_FACE = 68.0
 
@@ -233,22 +231,13 @@ class Reader(nn.Module):
         return self.fc(self.body(x).mean(dim=(2, 3)))
 
 
-def crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
-    scale = CROP / side
-    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[0, 2] += CROP / 2 - cx
-    m[1, 2] += CROP / 2 - cy
-    return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
 def reader_samples(photo: Photo, img: np.ndarray, rng: random.Random, negatives: int) -> list[tuple[np.ndarray, int]]:
     faces = face_boxes(photo)
     out = []
     for cx, cy, size, value in faces:
         jx, jy = rng.uniform(-0.12, 0.12) * size, rng.uniform(-0.12, 0.12) * size
         side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
-        out.append((crop(img, cx + jx, cy + jy, side, rng.uniform(0, 360)), value - 1))
+        out.append((crop_face(img, cx + jx, cy + jy, side, rng.uniform(0, 360)), value - 1))
     h, w = img.shape[:2]
     sizes = [f[2] for f in faces] or [40.0]
     tries = 0
@@ -265,7 +254,7 @@ def reader_samples(photo: Photo, img: np.ndarray, rng: random.Random, negatives:
             x, y = rng.uniform(0, w), rng.uniform(0, h)
         if any(math.hypot(x - fx, y - fy) < 0.5 * fs for fx, fy, fs, _ in faces):
             continue
-        out.append((crop(img, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
+        out.append((crop_face(img, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
         made += 1
     return out
 
@@ -314,6 +303,26 @@ def train_finder(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
     return model
 
 
+def reader_epoch(model: Reader, opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler,
+                 samples: list[tuple[np.ndarray, int]]) -> tuple[float, int]:
+    """One pass of the reader over `samples` in batches of 64: (summed loss, crops classified right)."""
+    model.train()
+    right, total_loss = 0, 0.0
+    for b in range(0, len(samples), 64):
+        batch = samples[b : b + 64]
+        x = torch.from_numpy(np.stack([to_blob(s[0]) for s in batch]))
+        y = torch.tensor([s[1] for s in batch])
+        logits = model.logits(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total_loss += float(loss.detach()) * len(batch)
+        right += int((logits.argmax(1) == y).sum())
+    return total_loss, right
+
+
 def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.Random) -> Reader:
     model = Reader()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -325,20 +334,7 @@ def train_reader(data: list[tuple[Photo, np.ndarray]], epochs: int, rng: random.
         for photo, img in data:
             samples += [(color_jitter(c, rng, crop=True), v) for c, v in reader_samples(photo, img, rng, negatives=3)]
         rng.shuffle(samples)
-        model.train()
-        right, total_loss = 0, 0.0
-        for b in range(0, len(samples), 64):
-            batch = samples[b : b + 64]
-            x = torch.from_numpy(np.stack([to_blob(s[0]) for s in batch]))
-            y = torch.tensor([s[1] for s in batch])
-            logits = model.logits(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total_loss += float(loss.detach()) * len(batch)
-            right += int((logits.argmax(1) == y).sum())
+        total_loss, right = reader_epoch(model, opt, sched, samples)
         print(f"reader epoch {epoch + 1}/{epochs} loss {total_loss / len(samples):.4f} "
               f"train acc {right / len(samples):.4f}", flush=True)
     return model
@@ -476,23 +472,10 @@ def finetune_reader(model: Reader, data: list[tuple[Photo, np.ndarray]],
             img = data[index][1]
             j = 0.06 * size
             side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.9), math.log(1.1)))
-            c = crop(img, cx + rng.uniform(-j, j), cy + rng.uniform(-j, j), side, rng.uniform(0, 360))
+            c = crop_face(img, cx + rng.uniform(-j, j), cy + rng.uniform(-j, j), side, rng.uniform(0, 360))
             samples.append((color_jitter(c, rng, crop=True), cls))
         rng.shuffle(samples)
-        model.train()
-        right, total_loss = 0, 0.0
-        for b in range(0, len(samples), 64):
-            batch = samples[b : b + 64]
-            x = torch.from_numpy(np.stack([to_blob(s[0]) for s in batch]))
-            y = torch.tensor([s[1] for s in batch])
-            logits = model.logits(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total_loss += float(loss.detach()) * len(batch)
-            right += int((logits.argmax(1) == y).sum())
+        total_loss, right = reader_epoch(model, opt, sched, samples)
         print(f"fine-tune epoch {epoch + 1}/{epochs} loss {total_loss / len(samples):.4f} "
               f"train acc {right / len(samples):.4f}", flush=True)
     return model
