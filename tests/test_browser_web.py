@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from web_fixtures import HOST_PIN, JOIN_CODE, Table, serve_table, start_table
+from web_fixtures import HOST_PIN, JOIN_CODE, Table, serve_table, settled_tray, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -331,20 +331,11 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
 
     from hardware import Table as HardwareTable
     from vision.reader import DieReading
-    from vision.tray import TrayWatcher
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
     frame = np.full((240, 320, 3), 60, dtype=np.uint8)
     readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue")]
-    clock = [0.0]
-
-    def now() -> float:
-        clock[0] += 0.2
-        return clock[0]
-
-    tray = TrayWatcher(now=now, reader=lambda image, settings: list(readings))
-    for _ in range(8):
-        tray.feed(frame)
+    tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
     hw.show(t.service.state())
     hw.scheduler.run_pending()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_fixtures import Table, start_table
+from web_fixtures import Table, settled_tray, start_table
 
 PHOTO = Path(__file__).resolve().parents[1] / "vision" / "samples" / "four_45.jpg"
 
@@ -32,22 +32,13 @@ def hardware() -> Iterator[Any]:
 def tray() -> Any:
     cv2 = pytest.importorskip("cv2")
     from vision.reader import DieReading
-    from vision.tray import TrayWatcher
 
     frame = cv2.imread(str(PHOTO))
     assert frame is not None, f"the bundled sample photo {PHOTO} is missing"
     h, w = frame.shape[:2]
     readings = [DieReading(2, (w // 4, h // 3, 40, 40), 0.97, "blue"), DieReading(6, (w // 2, h // 3, 40, 40), 0.91, "blue"),
                 DieReading(4, (w // 2, h // 2, 40, 40), 0.88, "blue")]
-    clock = [0.0]
-
-    def now() -> float:
-        clock[0] += 0.2
-        return clock[0]
-
-    watcher = TrayWatcher(now=now, reader=lambda image, settings: list(readings))
-    for _ in range(8):
-        watcher.feed(frame)
+    watcher = settled_tray(frame, readings)
     assert watcher.last_readings == readings
     return watcher
 

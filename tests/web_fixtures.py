@@ -35,6 +35,23 @@ def make_service(db_path: Path, seed: int = 7, players: int = 3) -> Any:
     return service
 
 
+def settled_tray(frame: Any, readings: list[Any]) -> Any:
+    """A real TrayWatcher that has watched `frame` lie still and read it once, its reader answering `readings`
+    (the clock steps 0.2 s a frame, so no test waits)."""
+    from vision.tray import TrayWatcher
+
+    clock = [0.0]
+
+    def now() -> float:
+        clock[0] += 0.2
+        return clock[0]
+
+    watcher = TrayWatcher(now=now, reader=lambda image, settings: list(readings))
+    for _ in range(8):
+        watcher.feed(frame)
+    return watcher
+
+
 @dataclass
 class Reply:
     status: int
