@@ -33,7 +33,8 @@ def test_json_lines_contract_for_good_and_unreadable_images(tmp_path: Path) -> N
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["image"] for line in lines] == [samples[0], str(broken), str(missing), samples[1]]
     for line, path in ((lines[0], samples[0]), (lines[3], samples[1])):
-        assert set(line) == {"image", "width", "height", "dice", "ms"}
+        assert set(line) == {"image", "width", "height", "dice", "found", "ms"}
+        assert line["found"] == len(line["dice"])
         image = cv2.imread(path)
         assert (line["height"], line["width"]) == image.shape[:2]
         assert isinstance(line["ms"], (int, float)) and line["ms"] > 0

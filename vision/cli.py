@@ -6,7 +6,8 @@
 
 `read --json` prints one JSON line per image:
 {"image": PATH, "width": W, "height": H, "dice": [{"value": 1-6 or null, "box": [x, y, w, h],
-"confidence": C, "color": NAME}], "ms": MILLISECONDS}; an image that cannot be read gets
+"confidence": C, "color": NAME}], "found": N, "ms": MILLISECONDS} ("found": the dice found, sure or
+unsure, to compare with the number rolled); an image that cannot be read gets
 {"image": PATH, "error": "..."} and the exit status is 1, after the other images are read.
 """
 
@@ -89,7 +90,7 @@ def _load_image(path: str) -> Any:
 def cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.reader import ReaderSettings, annotate, load_models, read_dice
+    from vision.reader import ReaderSettings, annotate, load_models, read_frame
 
     load_models()  # so that "ms" is the time of reading, not of loading the networks
     settings = ReaderSettings()
@@ -107,8 +108,9 @@ def cmd_read(args: argparse.Namespace) -> int:
         try:
             image = _load_image(path)
             t0 = time.perf_counter()
-            readings = read_dice(image, settings)
+            result = read_frame(image, settings)
             ms = (time.perf_counter() - t0) * 1000
+            readings = result.dice
         except CompanionError as exc:
             status = EXIT_FAILED
             if args.json:
@@ -121,7 +123,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             cv2.imwrite(str(target), annotate(image, readings, settings.region))
         if args.json:
             record = {"image": path, "width": int(image.shape[1]), "height": int(image.shape[0]),
-                      "dice": [r.to_dict() for r in readings], "ms": round(ms, 2)}
+                      "dice": [r.to_dict() for r in readings], "found": result.found, "ms": round(ms, 2)}
             print(json.dumps(record), flush=True)
         else:
             values = ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings)

@@ -9,11 +9,17 @@ Two small networks, run by OpenCV's dnn module from the ONNX files in ``vision/m
    peak, 1.35 times the face) and gives the chance of each value 1-6, of "not a die" and of
    "a logo instead of pips".
 
+The finder works best when faces are about ``FACE_TARGET`` pixels wide in its input. With a
+calibrated face size (``ReaderSettings.face_size``) the frame is scaled for that in one pass;
+without, a coarse pass at 320 pixels measures the median face and, when it is far from the
+target, a second pass runs at the right scale (in tiles for large frames).
+
 A face whose best value is below ``ReaderSettings.unsure_below``, or that looks more like a
 logo than like its best value, comes out with value None (unsure): a logo, a die on its
-edge, a blurred die. Candidates the reader calls
-"not a die" are dropped. The colour is the median of the face (pips are the minority)
-named by hue, or by the nearest calibrated colour reference of the table.
+edge, a blurred die. A weak candidate the reader calls "not a die" is dropped; a strong one
+(finder peak at least ``ReaderSettings.strong_peak``) is kept as an unsure die, so a roll is
+never settled with a die silently missing. The colour is the median of the face (pips are the
+minority) named by hue, or by the nearest calibrated colour reference of the table.
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ READ_MODEL = MODELS / "dice_read.onnx"
 
 FIND_SIZE = 320
 STRIDE = 4
+FACE_TARGET = 22.0  # face size (pixels of the finder's input) the finder was trained around (15-34)
+FACE_OK = (13.0, 48.0)  # a coarse pass whose median face lies in here is not repeated at another scale
+TILE = 640  # the finder runs on tiles of at most this size (pixels of its input), overlapping
+MAX_FIND_PIXELS = 1600 * 1200  # a second pass never makes the finder's input larger than this
 CROP = 40
 CROP_SCALE = 1.35
 NOT_A_DIE = 6
@@ -69,23 +79,32 @@ class ReaderSettings:
 
     ``region``: (x, y, w, h) of the tray in the frame, None for the whole frame.
     ``find_threshold``: the finder's peak height that makes a candidate die.
+    ``strong_peak``: a candidate this strong that the reader calls "not a die" is kept as unsure.
     ``unsure_below``: a value whose chance is lower than this is reported as None.
     ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
     a die is given the nearest reference's name when it is closer than ``color_distance``.
+    ``face_size``: a die's top face in pixels of the frame, measured by ``companion dice calibrate``
+    (None: measured in each frame by a coarse pass of the finder).
+    ``taught``: a reader adapted to the table by ``companion dice teach`` (vision.teach.TaughtReader),
+    None for the shipped one.
     """
 
     region: Box | None = None
     find_threshold: float = 0.3
+    strong_peak: float = 0.85
     unsure_below: float = 0.5
     not_a_die_above: float = 0.5
     colors: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     color_distance: float = 40.0
     max_dice: int = 60
+    face_size: float | None = None
+    taught: Any = None
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> ReaderSettings:
         """Settings from the ``[tray]`` table of the configuration (checked; ConfigError names the key)."""
-        known = {"region", "find_threshold", "unsure_below", "colors", "color_distance", "kinds"}
+        known = {"region", "find_threshold", "strong_peak", "unsure_below", "colors", "color_distance", "kinds",
+                 "face_size", "taught"}
         for key in table:
             if key not in known:
                 raise ConfigError(f"tray.{key}: unknown key; the [tray] table knows {', '.join(sorted(known))}.")
@@ -103,13 +122,48 @@ class ReaderSettings:
                 raise ConfigError(f"tray.colors.{name}: expected [L, a, b] (0-255 each), got {lab!r}.")
             colors[str(name)] = (float(lab[0]), float(lab[1]), float(lab[2]))
         values: dict[str, Any] = {"region": region, "colors": colors}
-        for key in ("find_threshold", "unsure_below", "color_distance"):
+        for key in ("find_threshold", "strong_peak", "unsure_below", "color_distance"):
             if key in table:
                 v = table[key]
                 if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
                     raise ConfigError(f"tray.{key}: expected a number >= 0, got {v!r}.")
                 values[key] = float(v)
+        if "face_size" in table:
+            v = table["face_size"]
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 4 <= v <= 2000:
+                raise ConfigError(f"tray.face_size: expected a die's face size in pixels (4-2000), got {v!r}; "
+                                  "measure it again with companion dice calibrate, or remove the key.")
+            values["face_size"] = float(v)
+        if table.get("taught"):
+            from vision.teach import load_taught
+
+            try:
+                values["taught"] = load_taught(str(table["taught"]))
+            except VisionError as exc:
+                raise ConfigError(f"tray.taught: {exc}") from None
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """One frame read: the dice, and how they were found.
+
+    ``found`` is the number of dice the finder found and kept (sure or unsure): compare it with the
+    number of dice rolled before settling a roll. ``dropped`` counts weak candidates the reader called
+    "not a die". ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
+
+    dice: list[DieReading]
+    dropped: int = 0
+    finder_scale: float = 0.0
+    passes: int = 0
+
+    @property
+    def found(self) -> int:
+        return len(self.dice)
+
+    @property
+    def unsure(self) -> int:
+        return sum(r.value is None for r in self.dice)
 
 
 class _Nets(threading.local):
@@ -117,6 +171,7 @@ class _Nets(threading.local):
 
     find: Any = None
     read: Any = None
+    read_outputs: list[str] = []  # the reader's features (before its last layer) and its output
 
 
 _NETS = _Nets()
@@ -140,9 +195,12 @@ def _nets() -> tuple[Any, Any]:
         # the first pass sets each network up (memory, fused layers): do it now, not on the first roll
         find.setInput(np.zeros((1, 3, FIND_SIZE, FIND_SIZE), np.float32))
         find.forward()
+        names = list(read.getLayerNames())
+        gemm = next((i for i, n in enumerate(names) if n.endswith("Gemm")), None)
+        outputs = [names[gemm - 1], names[-1]] if gemm else [names[-1]]
         read.setInput(np.zeros((1, 3, CROP, CROP), np.float32))
-        read.forward()
-        _NETS.find, _NETS.read = find, read
+        read.forward(outputs)
+        _NETS.find, _NETS.read, _NETS.read_outputs = find, read, outputs
     return _NETS.find, _NETS.read
 
 
@@ -179,34 +237,106 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def find_candidates(image: np.ndarray, threshold: float) -> list[tuple[float, float, float, float]]:
-    """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``."""
+Candidate = tuple[float, float, float, float]  # cx, cy, face size (pixels of the image), finder score
+
+
+def _run_finder(view: np.ndarray) -> np.ndarray:
+    """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16."""
     finder, _ = _nets()
-    h, w = image.shape[:2]
-    scale = FIND_SIZE / max(h, w)
-    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-    if (sw, sh) != (FIND_SIZE, FIND_SIZE):
-        fill = [float(v) for v in np.median(small.reshape(-1, 3), axis=0)]
-        small = cv2.copyMakeBorder(small, 0, FIND_SIZE - sh, 0, FIND_SIZE - sw, cv2.BORDER_CONSTANT, value=fill)
-    finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
-    out = finder.forward()[0]
+    finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
+    out: np.ndarray = finder.forward()[0]
+    return out
+
+
+def _peaks(out: np.ndarray, threshold: float, x0: int, y0: int, scale: float, w: int, h: int) -> list[Candidate]:
     heat = out[0]
     peaks = (heat >= threshold) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     found = []
     for iy, ix in zip(*np.nonzero(peaks)):
         gx, gy = ix + float(out[2, iy, ix]), iy + float(out[3, iy, ix])
-        cx, cy = gx * STRIDE / scale, gy * STRIDE / scale
-        if cx >= w or cy >= h:
+        cx, cy = (gx * STRIDE + x0) / scale, (gy * STRIDE + y0) / scale
+        if not (0 <= cx < w and 0 <= cy < h):
             continue
         size = math.exp(float(np.clip(out[1, iy, ix], -1.0, 5.0))) * STRIDE / scale
         found.append((cx, cy, size, float(heat[iy, ix])))
+    return found
+
+
+def find_candidates(image: np.ndarray, threshold: float, scale: float | None = None) -> list[Candidate]:
+    """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``, strongest first.
+
+    ``scale`` is the finder's input pixels per pixel of ``image``; None: the longer side becomes 320
+    (the coarse pass). A view larger than ``TILE`` is run in overlapping tiles."""
+    h, w = image.shape[:2]
+    coarse = scale is None
+    if scale is None:
+        scale = FIND_SIZE / max(h, w)
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    if coarse:
+        pw, ph = FIND_SIZE, FIND_SIZE  # the coarse pass is square, as the finder was trained
+    else:
+        pw, ph = max(32, -(-sw // 16) * 16), max(32, -(-sh // 16) * 16)
+    if (sw, sh) != (pw, ph):
+        fill = [float(v) for v in np.median(small[::4, ::4].reshape(-1, 3), axis=0)]
+        small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_CONSTANT, value=fill)
+    found: list[Candidate] = []
+    if pw <= TILE and ph <= TILE:
+        found = _peaks(_run_finder(small), threshold, 0, 0, scale, w, h)
+    else:
+        overlap = 96  # more than two faces at the finder's size: every die lies whole in some tile
+        step = TILE - overlap
+        for ty in range(0, max(1, ph - overlap), step):
+            for tx in range(0, max(1, pw - overlap), step):
+                y1, x1 = min(ty + TILE, ph), min(tx + TILE, pw)
+                y0, x0 = max(0, y1 - TILE), max(0, x1 - TILE)
+                found += _peaks(_run_finder(small[y0:y1, x0:x1]), threshold, x0, y0, scale, w, h)
     found.sort(key=lambda c: -c[3])
     return found
 
 
-def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> list[DieReading]:
-    """Every die in the frame (or in ``settings.region``), left to right then top to bottom."""
+def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Two peaks on one face (or in the overlap of two tiles): keep the stronger."""
+    kept: list[Candidate] = []
+    for c in candidates:
+        if all(math.hypot(c[0] - k[0], c[1] - k[1]) > 0.45 * max(c[2], k[2]) for k in kept):
+            kept.append(c)
+    return kept
+
+
+def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], float, int]:
+    """The finder's candidates at the right scale: (candidates, finder scale, passes).
+
+    With a known face size one pass at the scale that brings faces to ``FACE_TARGET``; otherwise a
+    coarse pass, and a second one when its median face is far from the target (or it found nothing)."""
+    h, w = image.shape[:2]
+    top = math.sqrt(MAX_FIND_PIXELS / (w * h))  # the largest scale the finder's input may have
+    face = settings.face_size or getattr(settings.taught, "face_size", None)
+    if face:
+        scale = min(top, 2.0, FACE_TARGET / face)
+        return _one_per_face(find_candidates(image, settings.find_threshold, scale)), scale, 1
+    coarse = FIND_SIZE / max(h, w)
+    first = _one_per_face(find_candidates(image, settings.find_threshold))
+    strong = [c for c in first if c[3] >= 0.5]
+    if strong:
+        median = float(np.median([c[2] for c in strong])) * coarse
+        if FACE_OK[0] <= median <= FACE_OK[1]:
+            return first, coarse, 1
+        scale = coarse * FACE_TARGET / median
+    else:
+        scale = coarse * 2  # nothing sure: perhaps the dice are too small at the coarse scale
+    scale = min(top, 2.0, scale)
+    if abs(scale / coarse - 1) < 0.15:
+        return first, coarse, 1
+    second = _one_per_face(find_candidates(image, settings.find_threshold, scale))
+    if sum(c[3] >= 0.5 for c in second) >= len(strong):
+        return second, scale, 2
+    return first, coarse, 2
+
+
+def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> ReadResult:
+    """Every die in the frame (or in ``settings.region``), left to right then top to bottom, with how
+    many were found; ``read_dice`` gives the dice alone."""
     settings = settings or ReaderSettings()
     frame = check_frame(frame_bgr)
     ox, oy = 0, 0
@@ -218,31 +348,52 @@ def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> 
             raise VisionError(f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
                               "frame; calibrate the tray again (companion dice calibrate).")
         ox, oy = x, y
-    candidates = find_candidates(image, settings.find_threshold)[: settings.max_dice]
-    # two peaks on one face: keep the stronger
-    kept: list[tuple[float, float, float, float]] = []
-    for c in candidates:
-        if all(math.hypot(c[0] - k[0], c[1] - k[1]) > 0.45 * max(c[2], k[2]) for k in kept):
-            kept.append(c)
+    kept, scale, passes = find_dice(image, settings)
+    kept = kept[: settings.max_dice]
     if not kept:
-        return []
+        return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
-    _, reader = _nets()
-    reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
-    probs = reader.forward()
+    probs = classify(crops, settings.taught)
     readings = []
+    dropped = 0
     for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
-        if p[NOT_A_DIE] > settings.not_a_die_above:
+        not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
+        if not_a_die and score < settings.strong_peak:
+            dropped += 1
             continue
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
         logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
-        value = best + 1 if confidence >= settings.unsure_below and not logo else None
+        sure = confidence >= settings.unsure_below and not logo and not not_a_die
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
-        readings.append(DieReading(value, box, confidence, color_name(patch, settings)))
+        readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
-    return readings
+    return ReadResult(readings, dropped, scale, passes)
+
+
+def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> list[DieReading]:
+    """Every die in the frame (or in ``settings.region``), left to right then top to bottom."""
+    return read_frame(frame_bgr, settings).dice
+
+
+def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The reader network on CROP x CROP crops: (features before its last layer, chances of the 8 classes)."""
+    _, reader = _nets()
+    reader.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
+    outs = reader.forward(_NETS.read_outputs)
+    probs = np.asarray(outs[-1]).reshape(len(crops), -1)
+    feats = np.asarray(outs[0]).reshape(len(crops), -1) if len(outs) > 1 else probs
+    return feats, probs
+
+
+def classify(crops: Sequence[np.ndarray], taught: Any = None) -> np.ndarray:
+    """The chance of each class for each crop: the shipped reader's, or the taught reader's."""
+    feats, probs = reader_outputs(crops)
+    if taught is not None:
+        taught_probs: np.ndarray = taught.probs(feats, probs)
+        return taught_probs
+    return probs
 
 
 # ---------------------------------------------------------------- colour

@@ -23,12 +23,18 @@ def to_roll(
     readings: Sequence[DieReading],
     color_kinds: Mapping[str, str | DieKind] | None = None,
     pip_map: PipMap | None = None,
+    expected: int | None = None,
 ) -> dict[DieKind, tuple[Face, ...]]:
     """The faces per kind of die, in reading order.
 
     Raises VisionError when a die is unsure (value None) or has a colour that the table's
     mapping does not know: a roll is settled only from dice that are all read for sure.
+    With ``expected`` (the number of dice rolled), also when the tray shows another number.
     """
+    if expected is not None and len(readings) != expected:
+        raise VisionError(f"{expected} dice were rolled but the reader found {len(readings)} in the tray; "
+                          "spread the dice so none touches another or the wall and read again, or enter the roll "
+                          "by hand.")
     kinds = {str(c).lower(): (k if isinstance(k, DieKind) else DieKind.parse(k))
              for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()}
     pip_map = pip_map or PipMap.default()

@@ -1,0 +1,71 @@
+"""Never a silent drop (issue 12): a strong finder peak that the reader calls "not a die" comes out as an
+unsure die, a reading says how many dice it found, and a roll is not settled when that number is not
+the number rolled."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import VisionError
+from vision import ReaderSettings, read_dice, to_roll
+from vision.camera import sample_paths
+from vision.reader import NOT_A_DIE, DieReading, read_frame
+
+
+class CallsEverythingNotADie:
+    """A taught head that rejects every candidate: what the shipped reader does to a symbol face it never saw."""
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        out = np.zeros_like(probs)
+        out[:, NOT_A_DIE] = 0.97
+        out[:, 0] = 0.03
+        return out
+
+
+def sample() -> np.ndarray:
+    image = cv2.imread(str(sample_paths()[0]))
+    assert image is not None
+    return image
+
+
+def test_strong_peaks_the_reader_rejects_become_unsure_dice_not_drops() -> None:
+    image = sample()
+    plain = read_frame(image)
+    assert plain.found == len(plain.dice) >= 10
+    rejecting = read_frame(image, ReaderSettings(taught=CallsEverythingNotADie()))
+    # every candidate is "not a die" now: the strong ones stay as unsure dice, only the weak ones are dropped
+    assert rejecting.found > 0 and all(r.value is None for r in rejecting.dice)
+    assert rejecting.found + rejecting.dropped >= plain.found
+    assert rejecting.dropped > 0 or rejecting.found == plain.found
+    # the unsure dice sit where the sure ones were
+    centres = [r.center for r in plain.dice]
+    for r in rejecting.dice:
+        assert min(np.hypot(r.center[0] - cx, r.center[1] - cy) for cx, cy in centres) < r.box[2] / 2
+    # with the strong-peak rule switched off (threshold above any peak) they are all dropped, as before
+    dropped_all = read_frame(image, ReaderSettings(taught=CallsEverythingNotADie(), strong_peak=1.01))
+    assert dropped_all.found == 0 and dropped_all.dropped == rejecting.found + rejecting.dropped
+
+
+def test_a_roll_with_an_unsure_die_is_not_settled() -> None:
+    rejecting = read_dice(sample(), ReaderSettings(taught=CallsEverythingNotADie()))
+    assert rejecting
+    with pytest.raises(VisionError, match="could not be read for sure"):
+        to_roll(rejecting, {"red": "summon"})
+
+
+def test_to_roll_checks_the_number_of_dice_rolled() -> None:
+    dice = [DieReading(3, (10, 10, 30, 30), 0.99, "blue"), DieReading(5, (60, 10, 30, 30), 0.98, "blue")]
+    assert sum(len(faces) for faces in to_roll(dice, expected=2).values()) == 2
+    with pytest.raises(VisionError, match="3 dice were rolled but the reader found 2"):
+        to_roll(dice, expected=3)
+
+
+def test_read_dice_is_read_frame_dice_and_settings_stay_comparable() -> None:
+    image = sample()
+    assert read_dice(image) == read_frame(image).dice
+    settings = ReaderSettings()
+    assert replace(settings, strong_peak=0.85) == settings
