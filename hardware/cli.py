@@ -172,8 +172,10 @@ def run_test(
         pin_factory = MockFactory(pin_class=lgpio_duty_model_pin())
     table, _ = _make_table(config, sim, pin_factory)
     try:
-        print(f"hardware test ({'simulated' if sim else 'real'} parts)", file=out)
-        missing = _print_parts(table.status(), out)
+        status = table.status()
+        factory = status["pin_factory"] or f"none ({table.pin_factory_error})"
+        print(f"hardware test ({'simulated' if sim else 'real'} parts, GPIO pin factory: {factory})", file=out)
+        missing = _print_parts(status, out)
 
         table.show_test_screen()
         table.run_pending()

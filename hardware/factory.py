@@ -7,26 +7,86 @@ and luma's dummy device, so the whole table runs on a laptop or in CI.
 from __future__ import annotations
 
 import logging
+import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.errors import DisplayError
+from companion.errors import DisplayError, PinError
 from hardware.config import DisplayConfig, ServoConfig
 from hardware.pulse import GpiozeroPulse, LgpioServoPulse, PulseOutput, SysfsPWMPulse
 
 log = logging.getLogger("hardware")
 
 
-def make_pin_factory(sim: bool) -> Any:
-    """gpiozero's MockFactory (with MockPWMPin) in simulation, else gpiozero's own default.
+# Boards whose GPIO sits behind the RP1 chip: only lgpio (through /dev/gpiochip*) drives them;
+# RPi.GPIO fails there with "Cannot determine SOC peripheral base address".
+_RP1_BOARD = re.compile(r"Raspberry Pi (5|500|Compute Module 5)")
 
-    The default is what gpiozero picks on this machine (lgpio, then RPi.GPIO, pigpio,
-    native; `GPIOZERO_PIN_FACTORY` overrides it).
+# gpiozero's pin factory classes by the name GPIOZERO_PIN_FACTORY gives them.
+_FACTORY_NAMES = {
+    "MockFactory": "mock",
+    "LGPIOFactory": "lgpio",
+    "RPiGPIOFactory": "rpigpio",
+    "PiGPIOFactory": "pigpio",
+    "NativeFactory": "native",
+}
+
+
+def board_model(path: str | Path = "/proc/device-tree/model") -> str:
+    """The board's name as the device tree gives it ("Raspberry Pi 5 Model B Rev 1.0"), "" elsewhere."""
+    try:
+        return Path(path).read_bytes().rstrip(b"\0").decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+
+
+def is_rp1_board(model: str) -> bool:
+    """True on a Raspberry Pi 5 (and the 500 and Compute Module 5), where only lgpio works."""
+    return _RP1_BOARD.search(model) is not None
+
+
+def pin_factory_name(factory: Any) -> str | None:
+    """"lgpio", "rpigpio", "mock" ... for a gpiozero pin factory (None when there is none)."""
+    if factory is None:
+        return None
+    cls = type(factory).__name__
+    return _FACTORY_NAMES.get(cls, cls)
+
+
+def make_pin_factory(sim: bool, *, model: str | None = None, environ: Mapping[str, str] | None = None) -> Any:
+    """gpiozero's MockFactory (with MockPWMPin) in simulation; lgpio on a Pi 5; else gpiozero's default.
+
+    On a Raspberry Pi 5 the factory is lgpio and nothing else: gpiozero's own fallback
+    would try RPi.GPIO next, which cannot work there, and hide why lgpio failed. On a
+    Pi 1-4 the default is what gpiozero picks (lgpio, then RPi.GPIO, pigpio, native).
+    `GPIOZERO_PIN_FACTORY` overrides it, except on a Pi 5 where only "lgpio" is accepted.
+    `model` and `environ` stand in for /proc/device-tree/model and os.environ in tests.
     """
     if sim:
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         return MockFactory(pin_class=MockPWMPin)
+    environ = os.environ if environ is None else environ
+    model = board_model() if model is None else model
+    if is_rp1_board(model):
+        chosen = environ.get("GPIOZERO_PIN_FACTORY", "lgpio")
+        if chosen.lower() != "lgpio":
+            raise PinError(
+                f"GPIOZERO_PIN_FACTORY={chosen} cannot drive the GPIO of a {model}: only lgpio can. "
+                "Remove the variable (or set it to lgpio)."
+            )
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory
+
+            return LGPIOFactory()
+        except Exception as exc:  # ImportError, or lgpio.error when /dev/gpiochip* cannot be opened
+            raise PinError(
+                f"the GPIO of a {model} needs the lgpio library, and it failed ({type(exc).__name__}: {exc}). "
+                "Run systemd/install.sh again (it installs lgpio into the program's venv); "
+                "check that the user is in the gpio group."
+            ) from exc
     import warnings
 
     from gpiozero import Device

@@ -98,8 +98,8 @@ class LgpioServoPulse:
                 lgpio_module = importlib.import_module("lgpio")
             except ImportError as exc:
                 raise ServoError(
-                    "the lgpio servo back end needs the lgpio module: `sudo apt install python3-lgpio` "
-                    "or `uv pip install lgpio`, or set hardware.servo.backend = \"gpiozero\""
+                    "the lgpio servo back end needs the lgpio module: run systemd/install.sh again (it installs "
+                    "lgpio into the program's venv), or set hardware.servo.backend = \"gpiozero\""
                 ) from exc
         self.lgpio = lgpio_module
         self.pin = pin

@@ -39,7 +39,13 @@ from hardware.clock_hand import ClockHand
 from hardware.config import MARK_ANGLE, HardwareConfig
 from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
 from hardware.display import StatusDisplay
-from hardware.factory import describe_display_fault, make_display_device, make_pin_factory, make_servo_output
+from hardware.factory import (
+    describe_display_fault,
+    make_display_device,
+    make_pin_factory,
+    make_servo_output,
+    pin_factory_name,
+)
 from hardware.faults import Part, describe, fault_types
 from hardware.scheduler import Scheduler, Steps
 from hardware.voice import Voice
@@ -93,7 +99,8 @@ class Table:
                 self.pin_factory = make_pin_factory(sim)
             except self._faults as exc:
                 self.pin_factory_error = (
-                    f"no GPIO library works here ({exc}); install python3-lgpio on the Pi, or run with --sim"
+                    f"no GPIO library works here ({exc}); on a Pi run systemd/install.sh again (it installs lgpio), "
+                    "or run with --sim"
                 )
                 log.warning("%s", self.pin_factory_error)
 
@@ -282,6 +289,7 @@ class Table:
         return {
             "sim": self.sim,
             "parts": parts,
+            "pin_factory": pin_factory_name(self.pin_factory),
             "servo_backend": None if hand is None else hand.output.name,
             "hand_angle": self.hand_angle,
             "hand_mark": self.hand_mark,

@@ -132,6 +132,7 @@ def test_status_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["status", "--sim"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["parts"]["servo"]["found"] is True and status["sim"] is True
+    assert status["pin_factory"] == "mock"
 
 
 def test_run_test_counts_missing_parts(monkeypatch: pytest.MonkeyPatch) -> None:
