@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the Skeptics table companion on a fresh Raspberry Pi OS (Bookworm or later) and start it at boot.
+# Install the Skeptics table companion on a fresh 64-bit Raspberry Pi OS (Bookworm or later) and start it at boot.
 #
 #   git clone ... skeptics-companion && cd skeptics-companion
 #   sudo systemd/install.sh            # install or upgrade, enable and (re)start the service
@@ -11,13 +11,16 @@
 #   --enable-i2c     switch the I2C bus on with raspi-config when it is off (a reboot makes it take effect)
 #   --no-apt         skip the apt packages (offline re-install)
 #   --no-start       install and enable, but do not start now
+#   --config-dir DIR where config.toml goes (default /etc/skeptics-companion)
+#   --unit-dir DIR   where the unit goes (default /etc/systemd/system)
 #   --dry-run        only print what would be done
 #
 # What it does, step by step (docs/install.md explains each):
-#   1. apt packages: python3-venv, python3-picamera2, python3-lgpio, espeak-ng, i2c-tools, alsa-utils ...
+#   1. apt packages: python3-venv, python3-picamera2, espeak-ng, i2c-tools, alsa-utils ...
 #   2. the system user "companion" in the gpio, i2c, video and audio groups, without a login
 #   3. a copy of this checkout in PREFIX/src and a virtual environment PREFIX/venv made with
-#      --system-site-packages (picamera2 and libcamera come from apt), then pip install 'PREFIX/src[pi]'
+#      --system-site-packages (picamera2 and libcamera come from apt), then exactly the versions of
+#      uv.lock (systemd/requirements.txt, checked by hash), then the program itself
 #   4. /etc/skeptics-companion/config.toml from systemd/config.example.toml, once (never overwritten)
 #   5. the unit /etc/systemd/system/companion.service, enabled, and started
 set -euo pipefail
@@ -35,15 +38,13 @@ UNIT_DIR=/etc/systemd/system
 APT_PACKAGES=(
   python3 python3-venv python3-pip python3-dev
   python3-picamera2 python3-libcamera rpicam-apps-lite
-  python3-lgpio
   build-essential
-  i2c-tools python3-smbus2
+  i2c-tools
   espeak-ng alsa-utils
   libopenblas0 libjpeg62-turbo
-  rsync
 )
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,6 +53,8 @@ while [ $# -gt 0 ]; do
     --enable-i2c) ENABLE_I2C=1; shift ;;
     --no-apt) APT=0; shift ;;
     --no-start) START=0; shift ;;
+    --config-dir) CONFIG_DIR=${2:?--config-dir needs a directory}; shift 2 ;;
+    --unit-dir) UNIT_DIR=${2:?--unit-dir needs a directory}; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -60,6 +63,11 @@ done
 
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$PREFIX/venv"
+# uv.lock exported: every package and version CI tested, with their hashes (tests/test_install.py keeps it current).
+REQUIREMENTS="$SRC_DIR/systemd/requirements.txt"
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
 
 say() { printf '==> %s\n' "$*"; }
 warn() { printf 'install.sh: %s\n' "$*" >&2; }
@@ -79,8 +87,30 @@ if [ ! -f "$SRC_DIR/pyproject.toml" ] || [ ! -f "$SRC_DIR/systemd/$UNIT_NAME" ];
   warn "$SRC_DIR is not a checkout of the companion (no pyproject.toml or systemd/$UNIT_NAME)."
   exit 1
 fi
-if ! grep -qi 'raspberry pi' /proc/device-tree/model 2>/dev/null; then
-  warn "this does not look like a Raspberry Pi; installing anyway (the service simulates missing hardware)."
+# The board's name; COMPANION_MODEL_FILE stands in for the device tree in tests.
+MODEL=$(tr -d '\0' < "${COMPANION_MODEL_FILE:-/proc/device-tree/model}" 2>/dev/null || true)
+case "$MODEL" in
+  *"Raspberry Pi"*) ;;
+  *) warn "this does not look like a Raspberry Pi; installing anyway (the service simulates missing hardware)." ;;
+esac
+# 64-bit only: numpy, Pillow and OpenCV publish no wheels for 32-bit ARM on PyPI, so the versions CI tested
+# (uv.lock) cannot be installed there. dpkg tells the userland; uname -m says aarch64 under a 32-bit userland too.
+ARCH=$(dpkg --print-architecture 2>/dev/null || uname -m)
+case "$ARCH" in
+  arm64|aarch64|amd64|x86_64) ;;
+  armhf|armel|armv7l|armv6l)
+    warn "this is a 32-bit system ($ARCH); the companion needs the 64-bit Raspberry Pi OS (Lite is enough)."
+    warn "numpy, Pillow and OpenCV have no 32-bit ARM wheels on PyPI, so the versions the tests ran with cannot be"
+    warn "installed here. Write Raspberry Pi OS Lite (64-bit) to the card (Raspberry Pi Imager: 'Raspberry Pi OS"
+    warn "(other)'); a Pi Zero 2 W, 3, 4 and 5 run it. A Pi 1, Zero or Zero W cannot run 64-bit and is not supported."
+    exit 1 ;;
+  *)
+    warn "the architecture $ARCH is not supported (64-bit Raspberry Pi OS, arm64, is)."
+    exit 1 ;;
+esac
+if [ ! -f "$REQUIREMENTS" ]; then
+  warn "$REQUIREMENTS is missing: this checkout is incomplete (it is made with: uv export --frozen --no-dev --extra pi --no-emit-project -o systemd/requirements.txt)."
+  exit 1
 fi
 
 # 1. System packages ---------------------------------------------------------------------------------------
@@ -114,20 +144,45 @@ fi
 
 # 3. The program and its virtual environment ----------------------------------------------------------------------
 say "copying the program to $PREFIX/src"
-run mkdir -p "$PREFIX"
-run rsync -a --delete --exclude .git --exclude .venv --exclude __pycache__ --exclude '*.pyc' \
-  --exclude .pytest_cache --exclude .mypy_cache "$SRC_DIR/" "$PREFIX/src/"
+# A fresh copy each time (an upgrade leaves no file of the old version behind); tar is on every system.
+run rm -rf "$PREFIX/src.new"
+run mkdir -p "$PREFIX/src.new"
+copy=(tar -C "$SRC_DIR" --exclude=./.git --exclude=./.venv --exclude=__pycache__ --exclude='*.pyc'
+      --exclude=./.pytest_cache --exclude=./.mypy_cache --exclude=./.ruff_cache -cf - .)
+if [ "$DRY_RUN" = 1 ]; then
+  printf '+ %s | tar -C %s -xf -\n' "${copy[*]}" "$PREFIX/src.new"
+else
+  "${copy[@]}" | tar -C "$PREFIX/src.new" -xf -
+fi
+run rm -rf "$PREFIX/src"
+run mv "$PREFIX/src.new" "$PREFIX/src"
 say "making the virtual environment $VENV (with the system's site packages, for picamera2)"
+if [ "$DRY_RUN" = 0 ] && ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  warn "python3 is missing or older than 3.11; Raspberry Pi OS Bookworm or later has it."
+  exit 1
+fi
 if [ ! -x "$VENV/bin/python" ]; then
   run python3 -m venv --system-site-packages "$VENV"
 fi
-run "$VENV/bin/pip" install --upgrade pip
-run "$VENV/bin/pip" install --upgrade "$PREFIX/src[pi]"
+# RPi.GPIO works on a Pi 1-4 only; on a Pi 5 (RP1) lgpio is the pin factory, and RPi.GPIO is left out so that
+# nothing can fall back to it there.
+requirements="$REQUIREMENTS"
+case "$MODEL" in
+  "Raspberry Pi 5"*|"Raspberry Pi 500"*|"Raspberry Pi Compute Module 5"*)
+    say "a $MODEL: lgpio drives the GPIO, RPi.GPIO is not installed"
+    requirements="$WORK/requirements.txt"
+    awk '/^[^ #]/ { skip = ($0 ~ /^rpi-gpio==/) } !skip' "$REQUIREMENTS" > "$requirements"
+    ;;
+esac
+say "installing exactly the versions of uv.lock (checked by hash)"
+# --no-deps: the file already lists every dependency; pip adds nothing of its own choosing.
+run "$VENV/bin/pip" install --disable-pip-version-check --require-hashes --no-deps --requirement "$requirements"
+run "$VENV/bin/pip" install --disable-pip-version-check --no-deps --force-reinstall "$PREFIX/src"
 if [ "$DRY_RUN" = 0 ]; then
   "$VENV/bin/python" -c "import companion, hardware, vision, web" \
     || { warn "the installed program does not import; see the messages above."; exit 1; }
-  if ! "$VENV/bin/python" -c "import picamera2" 2>/dev/null; then
-    warn "picamera2 does not import in $VENV; the camera falls back to OpenCV (a USB camera). See docs/install.md."
+  if ! picamera_error=$("$VENV/bin/python" -c "import picamera2" 2>&1); then
+    warn "picamera2 does not import in $VENV (${picamera_error##*$'\n'}); the camera falls back to OpenCV (a USB camera). See docs/install.md."
   fi
 fi
 
@@ -160,18 +215,28 @@ fi
 
 # 5. The service ------------------------------------------------------------------------------------------------------------
 say "installing $UNIT_DIR/$UNIT_NAME"
-unit_tmp=$(mktemp)
-trap 'rm -f "$unit_tmp"' EXIT
+unit_tmp="$WORK/$UNIT_NAME"
 sed -e "s|/opt/skeptics-companion/venv/bin/companion|$VENV/bin/companion|" \
     -e "s|/opt/skeptics-companion/src/|$PREFIX/src/|" \
     -e "s|^User=companion$|User=$SERVICE_USER|" -e "s|^Group=companion$|Group=$SERVICE_USER|" \
     "$SRC_DIR/systemd/$UNIT_NAME" > "$unit_tmp"
+run install -d -m 0755 "$UNIT_DIR"
 run install -m 0644 "$unit_tmp" "$UNIT_DIR/$UNIT_NAME"
 if [ "$DRY_RUN" = 0 ] && command -v systemd-analyze >/dev/null 2>&1; then
   systemd-analyze verify "$UNIT_DIR/$UNIT_NAME" || warn "systemd-analyze found problems in the unit (see above)."
 fi
-run systemctl daemon-reload
-run systemctl enable "$UNIT_NAME"
+if ! command -v systemctl >/dev/null 2>&1; then
+  warn "systemctl not found: the unit is installed but not enabled (enable it where systemd runs)."
+  START=0
+elif [ "$DRY_RUN" = 0 ] && [ ! -d /run/systemd/system ]; then
+  # An image being built, or a chroot: enabling only makes the links; nothing can be started here.
+  say "systemd is not running here: enabling $UNIT_NAME for the next boot"
+  run systemctl enable "$UNIT_NAME"
+  START=0
+else
+  run systemctl daemon-reload
+  run systemctl enable "$UNIT_NAME"
+fi
 if [ "$START" = 1 ]; then
   run systemctl restart "$UNIT_NAME"
   say "started. Follow it with: journalctl -u companion -f"

@@ -140,10 +140,14 @@ def test_install_dry_run_shows_every_step(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     steps = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     apt = next(step for step in steps if " apt-get install " in f" {step} ")
-    for package in ("python3-venv", "python3-picamera2", "python3-lgpio", "espeak-ng", "i2c-tools"):
+    for package in ("python3-venv", "python3-picamera2", "espeak-ng", "i2c-tools"):
         assert package in apt.split()
+    # one source each for lgpio and smbus2: the venv (uv.lock), never apt as well
+    assert "python3-lgpio" not in apt.split() and "python3-smbus2" not in apt.split()
     assert f"python3 -m venv --system-site-packages {prefix}/venv" in steps or (prefix / "venv/bin/python").exists()
-    assert f"{prefix}/venv/bin/pip install --upgrade {prefix}/src[pi]" in steps
+    requirements = f"{REPO}/systemd/requirements.txt"
+    assert (f"{prefix}/venv/bin/pip install --disable-pip-version-check --require-hashes --no-deps "
+            f"--requirement {requirements}") in steps
     assert any(re.fullmatch(r"install -m 0644 \S+ /etc/systemd/system/companion.service", step) for step in steps)
     assert steps[-2:] == ["systemctl enable companion.service", "systemctl restart companion.service"]
     assert not prefix.exists()  # a dry run changes nothing
