@@ -46,6 +46,8 @@ class Scheduler:
         self._cond = threading.Condition()
         self._lanes: dict[str, deque[tuple[str, Job, str | None]]] = {}
         self._active: dict[str, tuple[str, Steps, float]] = {}  # lane -> (name, steps, due)
+        # lane -> name of the job taken off its queue whose function is running now: still pending, lane busy
+        self._starting: dict[str, str] = {}
         self._thread: threading.Thread | None = None
         self._stop = False
         self._last_tick = now()
@@ -67,21 +69,21 @@ class Scheduler:
                         self._cond.notify_all()
                         return
             queue.append((name, job, key))
-            self.peak = max(self.peak, sum(len(q) for q in self._lanes.values()) + len(self._active))
+            self.peak = max(self.peak, self._count())
             self._cond.notify_all()
 
+    def _count(self) -> int:
+        return sum(len(q) for q in self._lanes.values()) + len(self._active) + len(self._starting)
+
     def pending(self) -> int:
+        """Jobs queued, being started or under way (0 only when every job submitted so far has finished)."""
         with self._cond:
-            return sum(len(q) for q in self._lanes.values()) + len(self._active)
+            return self._count()
 
     def waiting(self, lane: str) -> int:
         """How many jobs wait in `lane` behind the one running there (if any)."""
         with self._cond:
             return len(self._lanes.get(lane, ()))
-
-    def busy(self, lane: str) -> bool:
-        with self._cond:
-            return lane in self._active or bool(self._lanes.get(lane))
 
     # -- running --------------------------------------------------------------------------------
 
@@ -93,7 +95,11 @@ class Scheduler:
         """Start the next job of every idle lane (instant jobs finish here)."""
         while True:
             with self._cond:
-                ready = [(lane, q.popleft()) for lane, q in self._lanes.items() if q and lane not in self._active]
+                # Taken off the queue and marked as starting in one step, so that the job is never out of
+                # sight of pending() and wait_idle() while its function runs.
+                ready = [(lane, q.popleft()) for lane, q in self._lanes.items() if q and not self._busy(lane)]
+                for lane, (name, _, _) in ready:
+                    self._starting[lane] = name
             if not ready:
                 return
             for lane, (name, job, _) in ready:
@@ -102,13 +108,16 @@ class Scheduler:
                 except Exception:
                     log.exception("hardware job %s failed", name)
                     steps = None
-                if steps is None:
-                    self.done.append(name)
-                    with self._cond:
-                        self._cond.notify_all()
-                    continue
                 with self._cond:
-                    self._active[lane] = (name, steps, self._now())
+                    del self._starting[lane]
+                    if steps is None:
+                        self.done.append(name)
+                    else:
+                        self._active[lane] = (name, steps, self._now())
+                    self._cond.notify_all()
+
+    def _busy(self, lane: str) -> bool:
+        return lane in self._active or lane in self._starting
 
     def _advance(self, lane: str) -> None:
         with self._cond:
@@ -164,7 +173,7 @@ class Scheduler:
         """Wait (real time) until the worker thread has finished every job; False on timeout."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while self._active or any(self._lanes.values()):
+            while self._count():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
@@ -197,7 +206,7 @@ class Scheduler:
                 now = self._now()
                 wait_tick = self._last_tick + self.tick_s - now
                 wait_job = float("inf") if nxt is None else nxt[1] - now
-                has_new = any(q and lane not in self._active for lane, q in self._lanes.items())
+                has_new = any(q and not self._busy(lane) for lane, q in self._lanes.items())
                 if not has_new and min(wait_tick, wait_job) > 0:
                     self._cond.wait(timeout=min(wait_tick, wait_job))
                     continue
@@ -218,6 +227,7 @@ class Scheduler:
         with self._cond:
             active = list(self._active.values())
             self._active.clear()
+            self._starting.clear()
             self._lanes.clear()
         for _, steps, _ in active:
             if isinstance(steps, Generator):
