@@ -26,8 +26,8 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
-from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS
-from companion.errors import BadCommand, DiceError, IllegalCommand
+from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS, action_kind
+from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
 __all__ = [
@@ -85,6 +85,8 @@ _OWN_ROOM = ("ghost-at", "seance")
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
+_SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
+MAX_NAME = 24  # letters in a player's name
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
 
 
@@ -101,9 +103,10 @@ class Setup:
     special_items: int = 3
     seed: int | str = 0
     physical: bool = False
+    names: tuple[str, ...] = ()  # the players' names in turn order; empty: "Player 1", "Player 2", ...
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "board": self.board,
             "ghost": self.ghost,
@@ -111,12 +114,15 @@ class Setup:
             "seed": self.seed,
             "physical": self.physical,
         }
+        if self.names:
+            out["names"] = list(self.names)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"a setup is a JSON object with players, board and ghost, not {data!r}.")
-        allowed = ("players", "board", "ghost", "special_items", "seed", "physical")
+        allowed = ("players", "board", "ghost", "special_items", "seed", "physical", "names")
         unknown = [k for k in data if k not in allowed]
         if unknown:
             raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
@@ -130,6 +136,7 @@ class Setup:
             special_items=data.get("special_items", 3),
             seed=data.get("seed", 0),
             physical=data.get("physical", False),
+            names=tuple(data["names"]) if isinstance(data.get("names"), (list, tuple)) else data.get("names", ()),
         )
 
     def check(self, packs: Packs) -> None:
@@ -153,6 +160,16 @@ class Setup:
             raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
+        if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
+            raise BadCommand("the players' names must be a list of texts, one per player.")
+        if self.names:
+            if len(self.names) != self.players:
+                raise BadCommand(f"give one name per player: {self.players} players, {len(self.names)} names.")
+            cleaned = [n.strip() for n in self.names]
+            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
+            if len({n.casefold() for n in cleaned}) != len(cleaned):
+                raise BadCommand("two players have the same name; give each player a name of their own.")
 
 
 @dataclass(frozen=True)
@@ -222,6 +239,29 @@ class Command:
     def __str__(self) -> str:
         parts = [shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()]
         return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One thing the table may do now (see :meth:`Game.legal_actions`).
+
+    ``asks`` names what the caller still chooses: ``"faces"`` (the dice: roll them or tap the real
+    ones), ``"need"`` (the icons of the set being attempted), ``"room"`` (a space on the map).
+    ``cards`` names the cards drawn from the real decks in physical deck mode, in order.
+    """
+
+    group: str
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    asks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def command(self, **more: str) -> Command:
+        return Command(self.name, {**dict(self.args), **more})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
+                "cards": list(self.cards)}
 
 
 @dataclass(frozen=True)
@@ -399,9 +439,10 @@ class _Supply:
             for arg, whys in counts.items():
                 sample = {"room": "N", "environment": "ID", "evidence": "SYMBOL"}[arg]
                 wanted.append(f"{arg}={','.join([sample] * len(whys))} ({'; then '.join(whys)})")
-            raise BadCommand(
+            raise CardsNeeded(
                 f"{name}: in physical deck mode the host enters every card drawn from the real decks; this "
-                f"command draws {len(self.needs)} card(s). Add " + " and ".join(wanted) + ", in the order drawn."
+                f"command draws {len(self.needs)} card(s). Add " + " and ".join(wanted) + ", in the order drawn.",
+                list(self.needs),
             )
         left: list[tuple[str, Sequence[object]]] = [
             ("room", self.rooms),
@@ -499,6 +540,100 @@ class Game:
             return False
         return True
 
+    def legal_actions(self) -> list[LegalAction]:
+        """What the table may do now, as python-chess offers its legal moves: each one is accepted by push().
+
+        An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
+        clue token, which card came up in physical deck mode) says so in ``asks``; its ``args`` are then
+        completed by the caller. The list never holds a command that push() would refuse for the rules.
+        """
+        s = self._state
+        if s.outcome is not None:
+            return []
+        out: list[LegalAction] = []
+
+        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
+                  sample: Mapping[str, str] | None = None) -> None:
+            real = dict(args or {})
+            probe = Command(name, {**real, **dict(sample or {})})
+            cards: tuple[str, ...] = ()
+            try:
+                self.check(probe)
+            except CardsNeeded as exc:
+                cards = tuple(arg for arg, _ in exc.needs)
+                if not self._legal_with_cards(probe, exc.needs):
+                    return
+            except (BadCommand, IllegalCommand):
+                return
+            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks), cards))
+
+        ghost_on_board = s.ghost_present and s.ghost_room is not None
+        offer("turn", "end-turn")
+        offer("turn", "end-round")
+        if s.attempt is not None:
+            kind = action_kind(s.attempt.action).value
+            count = s.attempt.dice_to_roll
+            offer("roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))})
+        for action in ("search", "solve", "barrier"):
+            offer("attempt", "attempt", {"action": action}, asks=("need",), sample={"need": "eye:1"})
+        offer("attempt", "attempt", {"action": "fire"})
+        for index, proven in enumerate(s.proven, start=1):
+            if not proven:
+                offer("attempt", "attempt", {"action": "prove", "set": str(index)})
+        for door in self.board.doors:
+            if door.key not in s.open_doors:
+                offer("attempt", "attempt", {"action": "unlock", "door": door.key})
+        offer("ghost", "summon", asks=("faces",), sample={"success": "false"})
+        offer("ghost", "pull", asks=("faces",), sample={"success": "false"})
+        if s.pull_pending and ghost_on_board:
+            for to in sorted(self._reachable_now()):
+                offer("ghost", "move-ghost", {"to": str(to)})
+        offer("ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+        for kind in ACTION_KINDS:
+            offer("spend", "action", {"kind": kind})
+        offer("team", "reveal-clue")
+        offer("team", "timer")
+        offer("table", "solve")
+        for index, proven in enumerate(s.proven, start=1):
+            if not proven:
+                offer("table", "prove", {"set": str(index)})
+        for door in self.board.doors:
+            if door.key not in s.open_doors:
+                offer("table", "unlock", {"door": door.key})
+        for card in s.env_active:
+            if self.packs.environment[card].duration == "until_met":
+                offer("table", "discard-environment", {"card": card})
+        offer("fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+        return out
+
+    def _legal_with_cards(self, probe: Command, needs: Sequence[tuple[str, str]]) -> bool:
+        """Physical deck mode: would `probe` be accepted once the host names the cards it draws?"""
+        s = self._state
+        possible = {
+            "room": [str(n) for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
+            "environment": [c for c in s.env_deck] or list(self.packs.environment_deck(self.setup.board)),
+            "evidence": [sym for sym in self.packs.evidence if sym not in s.evidence_flipped],
+        }
+        args = dict(probe.args)
+        taken: dict[str, list[str]] = {}
+        for arg, _ in needs:
+            pool = [v for v in possible.get(arg, []) if v not in taken.get(arg, [])]
+            if not pool:
+                return False
+            taken.setdefault(arg, []).append(pool[0])
+        for arg, values in taken.items():
+            args[arg] = ",".join(values)
+        try:
+            self.check(Command(probe.name, args))
+        except (BadCommand, IllegalCommand):
+            return False
+        return True
+
+    def _reachable_now(self) -> set[int]:
+        rules = _Rules(self, self._state.copy(), Command("move-ghost", {"to": "0"}))
+        assert self._state.ghost_room is not None
+        return set(rules.reachable(self._state.ghost_room))
+
     def pop(self) -> Command:
         """Undo the last command and return it; IllegalCommand if there is none."""
         if not self._stack:
@@ -544,6 +679,7 @@ class Game:
                 "lingering": ghost.lingering,
             },
             "players": self.setup.players,
+            "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
             "special_items": self.setup.special_items,
             "physical": self.setup.physical,
             "current_player": s.current,
@@ -1211,7 +1347,10 @@ class _Rules:
         s.attempt = attempt
         s.attempt_set = set_index
         s.attempt_door = door
-        self.emit("attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door)
+        self.emit(
+            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
+            player=s.current,
+        )
 
     def do_roll(self) -> None:
         cmd, s = self.cmd, self.s
@@ -1394,6 +1533,11 @@ class _Rules:
             self.illegal(
                 "the next quarter hour is the Ghost Hour (XII), and a séance cannot be made during the Ghost Hour "
                 "(Séance). Declare it in the round at XII, III or VI."
+            )
+        if room is None:
+            self.illegal(
+                "say where the séance is held: the first player's space, where the ghost will appear "
+                "(seance room=N)."
             )
         s.seance_declared = True
         s.seance_used = True

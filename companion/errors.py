@@ -15,6 +15,17 @@ class BadCommand(CompanionError):
     """A command that is not well-formed: unknown name, missing or malformed argument."""
 
 
+class CardsNeeded(BadCommand):
+    """Physical deck mode: the command draws cards from the real decks, and the host must say which.
+
+    ``needs`` lists what is drawn, in order: ``[("room", "the room card for the Ghost Hour"), ...]``.
+    """
+
+    def __init__(self, message: str, needs: list[tuple[str, str]]) -> None:
+        super().__init__(message)
+        self.needs = needs
+
+
 class IllegalCommand(CompanionError):
     """A well-formed command that the rules do not allow now (wrong phase, no summon die ...)."""
 

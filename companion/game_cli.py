@@ -27,6 +27,8 @@ from typing import Any
 
 from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
 
+from companion.sentences import NO_NAMES, describe_event, describe_events, faces_words
+
 __all__ = ["main", "describe_event", "describe_events", "format_state", "build_parser"]
 
 _EXIT_USAGE = 2
@@ -46,178 +48,6 @@ class _Parser(argparse.ArgumentParser):
 # Words for events
 
 
-def _room(number: Any, name: Any = None) -> str:
-    if number is None:
-        return "no room"
-    if not name or str(name).strip().lower() in (f"room {number}", str(number)):
-        return f"room {number}"  # a placeholder name says nothing more than the number
-    return f"room {number}, the {name}"
-
-
-def _faces(values: Any) -> str:
-    if not values:
-        return "nothing"
-    if isinstance(values, str):
-        return values.replace(",", ", ")
-    return ", ".join(str(v) for v in values)
-
-
-def _count(number: Any, one: str, many: str | None = None) -> str:
-    """"1 action", "2 actions", "1 summon die", "3 summon dice"."""
-    return f"{number} {one if number == 1 else (many or one + 's')}"
-
-
-def _player(number: Any) -> str:
-    try:
-        return f"player {int(number) + 1}"
-    except (TypeError, ValueError):
-        return "the player"
-
-
-def describe_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One sentence per event, in order; a Ghost Hour reads as one story.
-
-    >>> describe_events([{"type": "clock_advanced", "clock": "XII", "hour": 1, "reason": "round"},
-    ...                  {"type": "room_drawn", "room": 8, "name": "Bath", "reason": "ghost_hour"},
-    ...                  {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"},
-    ...                  {"type": "ghost_appeared", "room": 8, "reason": "ghost_hour"}])
-    ['The clock moves to XII.', 'Ghost Hour: Fire.', 'The ghost appears in room 8, the Bath.']
-    """
-    names: dict[Any, Any] = {}
-    for event in events:
-        for key, name_key in (("room", "name"), ("room", "room_name"), ("to", "room_name")):
-            if event.get(name_key) and event.get(key) is not None and event.get("type") != "environment_drawn":
-                names.setdefault(event.get(key), event.get(name_key))
-    appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
-    ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
-    out: list[str] = []
-    notes: list[str] = []
-    for event in events:
-        kind = event.get("type")
-        if kind == "room_drawn" and event.get("room") in appeared:
-            continue  # told by "The ghost appears in ..."
-        if kind == "environment_drawn" and ghost_hour:
-            # "Ghost Hour: Fire." tells the card; its effect follows the story.
-            if event.get("effect"):
-                notes.append(f"{event.get('name') or event.get('card')}: {event.get('effect')}")
-            continue
-        if kind in ("turn_started", "action") and len(events) > 1:
-            continue  # said by the status line that follows
-        sentence = describe_event(event, names)
-        if sentence:
-            out.append(sentence)
-    return out + notes
-
-
-def describe_event(event: Mapping[str, Any], room_names: Mapping[Any, Any] | None = None) -> str:
-    """One event in words ("The clock moves to XII.")."""
-    names = dict(room_names or {})
-    kind = str(event.get("type", "?"))
-    e = event.get
-    if e("room_name") and e("room") is not None:
-        names.setdefault(e("room"), e("room_name"))
-
-    def room(key: str = "room") -> str:
-        return _room(e(key), names.get(e(key)))
-
-    def why() -> str:
-        return f" ({e('why')})" if e("why") else ""
-
-    if kind == "game_started":
-        bits = [f"{e('players')} players" if e("players") else None, e("board"), e("ghost")]
-        return "A new game starts" + (f" ({', '.join(str(b) for b in bits if b)})" if any(bits) else "") + "."
-    if kind == "turn_ended":
-        return f"The turn of {_player(e('player'))} ends."
-    if kind == "turn_started":
-        return f"It is the turn of {_player(e('player'))}."
-    if kind == "round_ended":
-        return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
-    if kind == "clock_advanced":
-        because = " (third timer token)" if e("reason") == "timer" else ""
-        return f"The clock moves to {e('clock')}{because}."
-    if kind == "environment_drawn":
-        effect = f": {e('effect')}" if e("effect") else ""
-        return f"Environment card {e('name') or e('card')}{effect}"
-    if kind == "environment_ended":
-        return f"Environment card {e('name') or e('card')} ends" + (" (its objective is met)." if e("why") == "met" else ".")
-    if kind == "environment_reshuffled":
-        return f"The environment discards are reshuffled into a new deck ({e('cards')} cards)."
-    if kind == "environment_deck_empty":
-        return "There is no environment card left to draw."
-    if kind == "ghost_hour":
-        env = e("environment")
-        return f"Ghost Hour: {env}." if env else "Ghost Hour."
-    if kind == "room_drawn":
-        return f"Room card drawn: {_room(e('room'), e('name') or names.get(e('room')))}."
-    if kind == "room_discarded_unseen":
-        return "A room card is discarded unseen."
-    if kind == "final_round":
-        return "That was the last room card: the game ends with this round unless the ghost is proven."
-    if kind == "ghost_appeared":
-        how = {"summon": " (summoned)", "seance": " (séance)", "manual": " (set by the host)",
-               "ghost_mode": " (Ghost Mode)"}.get(str(e("reason")), "")
-        return f"The ghost appears in {room()}{how}."
-    if kind == "ghost_moved":
-        return f"The ghost moves from {room('from')} to {_room(e('to'), e('room_name') or names.get(e('to')))}."
-    if kind == "ghost_disappeared":
-        return f"The ghost disappears from {room()}{why()}."
-    if kind == "doors_closed":
-        doors = ", ".join(str(d) for d in e("doors") or [])
-        return f"{e('by') or 'The ghost'} closes the doors {doors}."
-    if kind == "ghost_mode_started":
-        return f"Ghost Mode begins{': ' + str(e('why')) if e('why') else ''}."
-    if kind == "timer_added":
-        return f"The team takes a timer token ({e('timers')} of 3)."
-    if kind == "timers_reset":
-        return "The three timer tokens are discarded."
-    if kind == "clue_revealed":
-        return f"A clue token is revealed ({e('count')} of 7)."
-    if kind == "clue_solved":
-        return f"A clue is solved: the team has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
-    if kind == "evidence_flipped":
-        match = "it matches a séance symbol" if e("matched") else "it does not match"
-        return f"Evidence token {e('name') or e('symbol')}: {match}."
-    if kind == "set_proven":
-        return f"Icon set {e('index')} is proven."
-    if kind == "action":
-        return f"{_player(e('player')).capitalize()} spends an action ({e('kind')}); {e('actions_left')} left."
-    if kind == "attempt_started":
-        return f"{str(e('action')).capitalize()} attempt: {e('need')} with {e('dice')} dice."
-    if kind == "attempt_ended":
-        return f"The {e('action')} attempt ends{why()}."
-    if kind == "attempt_succeeded":
-        return f"The {e('action')} succeeds."
-    if kind == "rolled":
-        result = "success" if e("success") else (f"not yet; keeping {_faces(e('kept'))}" if e("kept") else "no luck")
-        return f"Rolled {_faces(e('faces'))}: {result}."
-    if kind in ("summon", "pull"):
-        verb = "summon" if kind == "summon" else "pull"
-        return f"The {verb} {'succeeds' if e('success') else 'fails'}."
-    if kind == "seance_declared":
-        where = f" in {room()}" if e("room") is not None else ""
-        return f"The séance is declared{where}; the ghost comes at {e('clock')}."
-    if kind == "seance_started":
-        return "The séance begins."
-    if kind == "seance_ended":
-        return f"The séance ends{why()}."
-    if kind == "seance_cancelled":
-        return f"The séance is cancelled{why()}."
-    if kind == "door_unlocked":
-        again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
-        return f"Door {e('door')} is unlocked{again}."
-    if kind == "game_won":
-        return "Every icon set is proven: the team wins!"
-    if kind == "game_lost":
-        return f"The team loses{': ' + str(e('reason')) if e('reason') else ''}."
-    if kind == "undone":
-        text = e("text") or _command_text(e("command"))
-        return f"Undone: {text}."
-    # Any other event: its name in words and its fields.
-    details = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "id", "seq"))
-    words = kind.replace("_", " ").capitalize()
-    return f"{words}{': ' + details if details else ''}."
-
-
 def _command_text(command: Any) -> str:
     if not isinstance(command, Mapping):
         return str(command)
@@ -228,6 +58,26 @@ def _command_text(command: Any) -> str:
 # --------------------------------------------------------------------------------------------
 # The state in words
 
+
+def _room(number: Any, name: Any = None) -> str:
+    return NO_NAMES.room(number, name) if number is not None else "no room"
+
+
+def _faces(values: Any) -> str:
+    return faces_words(values)
+
+
+def _count(number: Any, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def _player(number: Any, state: Mapping[str, Any] | None = None) -> str:
+    names = (state or {}).get("player_names") or []
+    try:
+        index = int(number)
+    except (TypeError, ValueError):
+        return "the player"
+    return str(names[index]) if 0 <= index < len(names) else f"player {index + 1}"
 
 def _pct(value: Any) -> str:
     return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "?"
@@ -245,7 +95,7 @@ def status_line(state: Mapping[str, Any]) -> str:
     parts = [
         f"Round {state.get('round')}",
         f"clock {state.get('clock')}",
-        f"{_player(state.get('current_player'))} ({_count(state.get('actions_left'), 'action')} left)",
+        f"{_player(state.get('current_player'), state)} ({_count(state.get('actions_left'), 'action')} left)",
         ghost,
         f"{state.get('room_deck_left')} room cards left",
     ]
@@ -269,7 +119,7 @@ def format_state(state: Mapping[str, Any]) -> str:
     lines.append(f"{title}: {g('board')}, {ghost_name}{difficulty}, {count} players")
     lines.append(
         f"Round {g('round')}, clock {g('clock')}, hours completed: {g('hour')}; "
-        f"{_player(g('current_player'))} to play, {_count(g('actions_left'), 'action')} left"
+        f"{_player(g('current_player'), state)} to play, {_count(g('actions_left'), 'action')} left"
     )
     if g("ghost_room") is not None:
         how = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode", "summon": "summoned", "seance": "séance",
@@ -485,7 +335,7 @@ def _run(ns: argparse.Namespace) -> int:
         if ns.json:
             _print_json(result.to_dict())
         else:
-            sentences = describe_events(result.events)
+            sentences = describe_events(result.events, service.names)
             print(" ".join(sentences) if sentences else "Done.")
             print(status_line(result.state))
         return 0

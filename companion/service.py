@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, HistoryError, IllegalCommand
 from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict
+from companion.sentences import NO_NAMES, Names, action_label, announcement, command_sentence, describe_event, describe_events
 
 if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
@@ -111,6 +112,8 @@ class GameService:
         self._name: str | None = None
         self._closed = False
         self._state: dict[str, Any] = no_game_state()
+        self._names: Names = NO_NAMES
+        self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
 
     # -- games -------------------------------------------------------------------------------
 
@@ -166,6 +169,11 @@ class GameService:
     def game_id(self) -> int | None:
         return self._game_id
 
+    @property
+    def names(self) -> Names:
+        """The current game's names (players, spaces, symbols) for :mod:`companion.sentences`."""
+        return self._names
+
     # -- reading -----------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
@@ -176,27 +184,32 @@ class GameService:
         return _copy_state(self._state)
 
     def history(self) -> list[dict[str, Any]]:
-        """The current game's accepted commands: {"seq", "command", "text", "source", "at"}."""
-        from companion.engine import Command
+        """The current game's accepted commands: {"seq", "command", "text", "source", "at"}.
 
+        ``text`` is what the command did in plain words (the same sentences the page and the terminal show).
+        """
         game_id = self._game_id
         if game_id is None:
             return []
-        out = []
-        for record in self.store.commands(game_id):
-            try:
-                text = str(Command.from_dict(record.command))
-            except CompanionError:
-                text = " ".join([str(record.command.get("name"))] + [f"{k}={v}" for k, v in record.command.get("args", {}).items()])
-            out.append({"seq": record.seq, "command": record.command, "text": text, "source": record.source, "at": record.at})
-        return out
+        names = self._names
+        events = self.store.command_events(game_id)
+        return [
+            {
+                "seq": record.seq,
+                "command": record.command,
+                "text": command_sentence(record.command, names, events.get(record.seq, [])),
+                "source": record.source,
+                "at": record.at,
+            }
+            for record in self.store.commands(game_id)
+        ]
 
     def events_since(self, last_id: int = 0) -> list[dict[str, Any]]:
         """The current game's event records with an id greater than ``last_id``, oldest first."""
         game_id = self._game_id
         if game_id is None:
             return []
-        return self.store.events(game_id, after=int(last_id))
+        return self._narrate(self.store.events(game_id, after=int(last_id)))
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -234,9 +247,9 @@ class GameService:
 
         with self._lock:
             game, _ = self._require_game()
-            view = game.view()
+            state = game.state
             if command in ("summon", "pull"):
-                count = int(view.get("summon_dice") or 0)
+                count = state.clues_solved  # one summon die per solved clue
                 if count < 1:
                     raise IllegalCommand(
                         f"the team has no summon die yet, so there is nothing to roll for a {command}; "
@@ -246,32 +259,57 @@ class GameService:
                 return self.do(command, {"faces": faces}, source=source)
             if command not in (None, "roll"):
                 raise IllegalCommand(f"virtual dice are rolled for an attempt, a summon or a pull, not for {command!r}.")
-            attempt = view.get("attempt")
-            if not attempt:
+            attempt = state.attempt
+            if attempt is None:
                 raise IllegalCommand(
                     "no attempt is under way, so there are no dice to roll. Start one first "
-                    "(`attempt action=search need=eye:2`), or roll for a summon or a pull."
+                    "(search, solve, prove or unlock), or roll for a summon or a pull."
                 )
-            count = int(attempt.get("dice_to_roll", int(attempt["dice"]) - len(attempt.get("kept") or [])))
-            faces = self._roll(action_kind(str(attempt["action"])), count)
+            faces = self._roll(action_kind(attempt.action), attempt.dice_to_roll)
             return self.do("roll", {"faces": faces}, source=source)
+
+    def replace_last(self, name: str, args: Mapping[str, Any], source: str = "host") -> CommandResult:
+        """Correct the last roll, summon or pull (the tray misread a die): one operation under the lock.
+
+        The last command must be a ``name``; it is taken back and ``name`` with ``args`` is played in its
+        place. If the new one is refused, the old one is put back exactly and the refusal is raised.
+        """
+        from companion.engine import Command
+
+        with self._lock:
+            game, game_id = self._require_game()
+            if not game.history or game.history[-1].name != name:
+                raise IllegalCommand(f"the last command is not a {name}, so there is no read to correct.")
+            old = game.history[-1]
+            new = Command.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
+            game.pop()
+            try:
+                game.check(new)
+            except CompanionError:
+                game.push(old)
+                raise
+            game.push(old)
+            self.undo(source=source)
+            return self._apply(game, game_id, new, source)
 
     def _roll(self, kind: Any, count: int) -> list[str]:
         sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
         return [self._rng.choice(sides) for _ in range(count)]
 
     def undo(self, source: str = "host") -> CommandResult:
-        """Take back the last command; undoing a draw puts exactly that card back."""
+        """Take back the last command; undoing a draw puts exactly that card back. :meth:`redo` plays it again."""
         with self._lock:
             game, game_id = self._require_game()
             if not game.history:
                 raise IllegalCommand("there is nothing to undo: no command has been given in this game yet.")
             seq = len(game.history)
+            said = command_sentence(game.history[-1].to_dict(), self._names,
+                                    self.store.command_events(game_id).get(seq, []))
             command = game.pop()
             try:
                 record = self.store.undo(
                     game_id, seq, source=source, at=self._now(),
-                    status=self._status(game), extra={"text": str(command), "history_length": seq - 1},
+                    status=self._status(game), extra={"text": "Undone: " + said, "history_length": seq - 1},
                 )
             except StaleGameError:
                 self._reload()
@@ -279,12 +317,24 @@ class GameService:
             except BaseException:
                 game.push(command)  # the file still has it, so the game keeps it too
                 raise
+            self._redo.append((command, said))
             state = self._publish()
-            records = [record]
+            records = self._narrate([record])
             self._notify(records, state)
             return CommandResult(_copy_records(records), _copy_state(state))
 
-    # -- listeners ---------------------------------------------------------------------------
+    def redo(self, source: str = "host") -> CommandResult:
+        """Play again the command the last undo took back (a draw draws the same card, dice show the same faces)."""
+        with self._lock:
+            game, game_id = self._require_game()
+            if not self._redo:
+                raise IllegalCommand("there is nothing to redo: redo plays again what undo took back, and nothing was.")
+            command, _ = self._redo[-1]
+            redo = self._redo[:-1]
+            result = self._apply(game, game_id, command, source, keep_redo=redo)
+            return result
+
+    # -- listeners    # -- listeners ---------------------------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
         """Call ``fn(events, state)`` after every commit (and with ``[]`` when another game is loaded)."""
@@ -327,6 +377,8 @@ class GameService:
     def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]]) -> dict[str, Any]:
         """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
+        self._names = Names.of_game(game)
+        self._redo = []
         state = self._publish()
         self._notify(records, state)
         return _copy_state(state)
@@ -337,6 +389,7 @@ class GameService:
             return
         game = replay_game(self.store, self._game_id, self.packs)
         self._game = game
+        self._redo = []
         self._publish()
 
     @staticmethod
@@ -344,7 +397,9 @@ class GameService:
         outcome = game.outcome
         return outcome.result if outcome is not None else "playing"
 
-    def _apply(self, game: Game, game_id: int, command: Command, source: str) -> CommandResult:
+    def _apply(
+        self, game: Game, game_id: int, command: Command, source: str, keep_redo: list[tuple[Command, str]] | None = None
+    ) -> CommandResult:
         try:
             events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
         except CompanionError:
@@ -366,6 +421,8 @@ class GameService:
         except BaseException:
             game.pop()  # not written, so not played
             raise
+        self._redo = keep_redo if keep_redo is not None else []
+        records = self._narrate(records)
         state = self._publish(records[-1]["id"] if records else None)
         self._notify(records, state)
         return CommandResult(_copy_records(records), _copy_state(state))
@@ -381,8 +438,44 @@ class GameService:
         state["last_event_id"] = self.store.last_event_id(game_id) if last_event_id is None else last_event_id
         state["odds"] = _odds(state)
         state["summon_odds"] = _summon_odds(state)
+        current = state.get("current_player")
+        state["legal"] = [
+            {**action.to_dict(), "label": action_label(action.to_dict(), self._names, current)}
+            for action in game.legal_actions()
+        ]
+        state["redo"] = self._redo[-1][1] if self._redo else None
         self._state = state
         return state
+
+    def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each event record gains its sentence ("text"); the first of a command also the whole "story",
+        and the big moments an "announce" banner for every phone."""
+        names = self._names
+        by_seq: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for record in records:
+            key = ("undo" if record.get("type") == "undone" else "command", int(record.get("seq") or 0))
+            by_seq.setdefault(key, []).append(record)
+        out: list[dict[str, Any]] = []
+        told: set[tuple[str, int]] = set()
+        for record in records:
+            record = dict(record)
+            kind = record.get("type")
+            if kind == "undone":
+                record["text"] = str(record.get("text") or describe_event(record, names))
+                if not str(record["text"]).startswith("Undone"):
+                    record["text"] = describe_event(record, names)
+            else:
+                record["text"] = describe_event(record, names)
+                banner = announcement(record, names)
+                if banner is not None:
+                    record["announce"] = banner
+            key = ("undo" if kind == "undone" else "command", int(record.get("seq") or 0))
+            if key not in told:
+                told.add(key)
+                group = by_seq[key]
+                record["story"] = record["text"] if kind == "undone" else " ".join(describe_events(group, names))
+            out.append(record)
+        return out
 
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         for fn in list(self._listeners):

@@ -345,7 +345,7 @@ def test_seance_only_once_and_never_at_the_ghost_hour() -> None:
     assert game.view()["clock"] == "IX"
     refused(game, "seance", "Ghost Hour")
     game.push("end-round environment=fire room=" + str(game.view()["rooms_unseen"][0]))
-    game.push("seance")
+    game.push("seance room=4")
     refused(game, "seance", "once per game")
 
 

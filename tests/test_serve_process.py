@@ -181,7 +181,7 @@ def test_a_ghost_hour_survives_sigkill(served, tmp_path: Path) -> None:  # type:
     before = client.state()
     assert before["clock"] == "III"
     history = client.history()
-    assert [entry["text"] for entry in history] == ["end-round"] * len(history)
+    assert [entry["command"]["name"] for entry in history] == ["end-round"] * len(history)
 
     first.proc.kill()  # no goodbye: a power cut
     assert first.proc.wait(timeout=30) == -signal.SIGKILL

@@ -102,7 +102,7 @@ def test_a_long_press_undoes_the_last_command(companion: Companion) -> None:
     companion.step(0.0)
     state = companion.service.state()
     assert state["clock"] == "III"  # one command taken back, not two, and no extra end-round on release
-    assert [entry["text"] for entry in companion.service.history()] == ["end-round"]
+    assert [entry["command"]["name"] for entry in companion.service.history()] == ["end-round"]
 
 
 def test_a_refused_button_command_is_shown_on_the_oled(companion: Companion) -> None:

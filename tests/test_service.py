@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Game, Setup
+from companion.engine import Command, Game, Setup
 from companion.errors import BadCommand, HistoryError, IllegalCommand
 from companion.history import GameStore, ReplayError, StaleGameError
 from companion.packs import Packs, load_packs
@@ -58,7 +58,13 @@ def service(db: Path, packs: Packs) -> Any:
 
 def view_of(state: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (without what the service adds)."""
-    return {k: v for k, v in state.items() if k not in ("game_id", "name", "last_event_id", "odds", "summon_odds")}
+    added = ("game_id", "name", "last_event_id", "odds", "summon_odds", "legal", "redo")
+    return {k: v for k, v in state.items() if k not in added}
+
+
+def typed(entry: dict[str, Any]) -> str:
+    """A history entry's command in the terminal's spelling."""
+    return str(Command.from_dict(entry["command"]))
 
 
 def to_ghost_hour(service: GameService) -> None:
@@ -113,7 +119,7 @@ def test_do_writes_before_publishing_and_returns_numbered_event_records(service:
     assert result.state["last_event_id"] == ids[-1]
     assert seen_in_file == [1]
     assert service.events_since(before) == result.events
-    assert service.history()[0]["text"] == "end-round" and service.history()[0]["source"] == "host"
+    assert typed(service.history()[0]) == "end-round" and service.history()[0]["source"] == "host"
 
 
 def test_state_survives_closing_and_resuming(db: Path, packs: Packs) -> None:
@@ -125,7 +131,7 @@ def test_state_survives_closing_and_resuming(db: Path, packs: Packs) -> None:
     with GameService(GameStore(db), packs) as second:
         resumed = second.resume_last()
         assert resumed == expected
-        assert [h["text"] for h in second.history()][:2] == ["end-turn", "end-round"]
+        assert [typed(h) for h in second.history()][:2] == ["end-turn", "end-round"]
 
 
 def test_undo_puts_back_exactly_the_card_drawn_also_after_a_restart(db: Path, packs: Packs) -> None:
@@ -138,7 +144,7 @@ def test_undo_puts_back_exactly_the_card_drawn_also_after_a_restart(db: Path, pa
         before_undo = svc.state()
         result = svc.undo()
         undone = result.events[0]
-        assert undone["type"] == "undone" and undone["text"] == "end-round"
+        assert undone["type"] == "undone" and undone["command"]["name"] == "end-round" and undone["text"].startswith("Undone: ")
         assert undone["events"] and undone["id"] > before_undo["last_event_id"]
         assert svc.state()["rooms_revealed"] == [] and svc.state()["clock"] == "IX"
     with GameService(GameStore(db), packs) as svc:
@@ -240,8 +246,8 @@ def test_many_threads_the_history_holds_exactly_the_accepted_commands_in_order(s
         # Each thread's commands are in the file, at the seq it was told, from that thread.
         for seq, text in mine:
             if seq != -1:
-                assert history[seq - 1]["text"] == text and history[seq - 1]["source"] == f"thread{index}"
-        assert [h["text"] for h in history if h["source"] == f"thread{index}"] == [t for _, t in mine]
+                assert typed(history[seq - 1]) == text and history[seq - 1]["source"] == f"thread{index}"
+        assert [typed(h) for h in history if h["source"] == f"thread{index}"] == [t for _, t in mine]
     # Listeners heard every commit once, in commit order.
     heard_seqs = [e["seq"] for e in heard]
     assert heard_seqs == sorted(heard_seqs) and [e["id"] for e in heard] == sorted(e["id"] for e in heard)
@@ -287,7 +293,7 @@ def test_several_games_load_and_resume_the_last_one(db: Path, packs: Packs) -> N
         assert [g["current"] for g in games] == [True, False]
         state = svc.load_game(first)
         assert state["game_id"] == first and state["clock"] == "III"
-        assert [h["text"] for h in svc.history()] == ["end-round"]
+        assert [typed(h) for h in svc.history()] == ["end-round"]
     with GameService(GameStore(db), packs) as svc:
         assert svc.resume_last()["game_id"] == first  # loading made it the last one
         svc.load_game(second, make_current=False)

@@ -383,7 +383,7 @@ def test_a_host_command_is_applied_and_recorded(table: Table) -> None:
     assert body["state"]["round"] == before["round"] + 1
     assert body["state"] == table.service.state()
     history = host.get("/api/history").json()
-    assert [h["text"] for h in history] == ["end-round"]
+    assert [h["command"]["name"] for h in history] == ["end-round"]
     assert history[0]["source"] == "web"
 
 

@@ -1,0 +1,574 @@
+"""Every sentence a player reads or hears, made in one place (pure: no I/O).
+
+The engine's events are data (``{"type": "room_drawn", "room": 8, ...}``); this module turns them
+into plain words with the table's own names ("Anna's turn ends.", "The ghost appears in room 8,
+the Bath."). The terminal, the page's log, toasts and banners, undo, the OLED and the voice all
+use these sentences, so no command spelling (``key=value``), command name or rulebook section
+ever reaches a player.
+
+    names = Names.of_game(game)
+    describe_events(events, names)     # ['Round 1 ends.', 'The clock moves to III.']
+    announcement(event, names)         # {"kind": "ghost_mode", "title": "Ghost Mode", "text": ...} or None
+    for_players(refusal_message)       # a refusal in the page's words
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.engine import Game
+
+__all__ = [
+    "Names",
+    "announcement",
+    "command_sentence",
+    "describe_event",
+    "describe_events",
+    "door_words",
+    "effect_words",
+    "end_summary",
+    "for_players",
+    "need_words",
+    "plain",
+]
+
+ENTRANCE = 0
+
+FACE_WORDS = {
+    "eye": "eye",
+    "camera": "camera",
+    "cobweb": "cobweb",
+    "key": "key",
+    "summon": "summon",
+    "blank": "blank",
+    "timer": "timer",
+    "disruption": "disruption",
+}
+
+ACTION_WORDS = {  # attempt_started: "<player> <verb>"
+    "search": "searches a room",
+    "solve": "tries to solve a clue",
+    "prove": "tries to prove",
+    "unlock": "tries to unlock",
+    "barrier": "tries to break through the barrier",
+    "fire": "fights the fire",
+}
+ACTION_NOUNS = {
+    "search": "search",
+    "solve": "clue",
+    "prove": "prove",
+    "unlock": "unlock",
+    "barrier": "barrier",
+    "fire": "fire fight",
+}
+SPEND_WORDS = {"move": "moves", "pickup": "picks up an item", "give": "gives an item", "other": "uses an action"}
+PLACEHOLDER_EFFECT = "its effect is not filled in yet: read it from your card"
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names the table uses: players, spaces, evidence symbols, the board and the ghost."""
+
+    players: tuple[str, ...] = ()
+    rooms: Mapping[int, str] = field(default_factory=dict)
+    evidence: Mapping[str, str] = field(default_factory=dict)
+    board: str = ""
+    ghost: str = ""
+    doors: Mapping[str, int] = field(default_factory=dict)  # door key -> key icons needed
+    icon_sets: tuple[str, ...] = ()
+    environment: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_game(cls, game: Game) -> Names:
+        board = game.board
+        rooms = {n: board.space_name(n) for n in board.spaces}
+        evidence = {sym: item.name for sym, item in game.packs.evidence.items()}
+        players = tuple(game.setup.names) or tuple(f"Player {i + 1}" for i in range(game.setup.players))
+        doors = {d.key: d.keys for d in board.doors}
+        environment = {card.id: card.name for card in game.packs.environment.values()}
+        return cls(players=players, rooms=rooms, evidence=evidence, board=board.name, ghost=game.ghost.name,
+                   doors=doors, icon_sets=tuple(game.ghost.icon_sets), environment=environment)
+
+    def player(self, index: Any) -> str:
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            return "the player"
+        if 0 <= i < len(self.players):
+            return self.players[i]
+        return f"Player {i + 1}"
+
+    def possessive(self, index: Any) -> str:
+        name = self.player(index)
+        return name + ("'" if name.endswith("s") else "'s")
+
+    def room(self, number: Any, name: Any = None) -> str:
+        """ "room 8, the Bath"; "room 8" while the pack names it only by its number; "the Entrance"."""
+        if number is None:
+            return "no space"
+        try:
+            n = int(number)
+        except (TypeError, ValueError):
+            return str(number)
+        known = str(name or self.rooms.get(n) or "").strip()
+        if n == ENTRANCE:
+            return f"the {known or 'Entrance'}"
+        if not known or known.lower() in (f"room {n}", str(n)):
+            return f"room {n}"
+        return f"room {n}, the {known}"
+
+    def symbol(self, symbol: Any, name: Any = None) -> str:
+        return str(name or self.evidence.get(str(symbol)) or symbol)
+
+
+NO_NAMES = Names()
+
+
+# -- small pieces --------------------------------------------------------------------------------
+
+
+def _count(number: Any, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def faces_words(values: Any) -> str:
+    if not values:
+        return "nothing"
+    items = values.split(",") if isinstance(values, str) else [str(v) for v in values]
+    return ", ".join(FACE_WORDS.get(v.strip(), v.strip()) for v in items if v.strip())
+
+
+def need_words(need: Any) -> str:
+    """ "eye:2,camera:1,timer" -> "2 eyes and a camera (a timer set)"."""
+    text = str(need or "")
+    parts: list[str] = []
+    extras: list[str] = []
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        icon, _, count = part.partition(":")
+        n = int(count) if count.isdigit() else 1
+        if icon in ("timer", "disruption"):
+            extras.append(icon)
+            continue
+        if not icon:
+            continue
+        word = FACE_WORDS.get(icon, icon)
+        parts.append(f"{'an' if word[:1] in 'aeiou' else 'a'} {word}" if n == 1 else f"{n} {word}s")
+    if not parts:
+        words = "nothing"
+    elif len(parts) == 1:
+        words = parts[0]
+    else:
+        words = ", ".join(parts[:-1]) + " and " + parts[-1]
+    if extras:
+        words += " (" + " and ".join(f"a {x} set" for x in extras) + ")"
+    return words
+
+
+def door_words(key: Any, names: Names = NO_NAMES) -> str:
+    """ "3-4" -> "the door between room 3 and room 4"."""
+    a, _, b = str(key).partition("-")
+    if not b:
+        return f"the door {key}"
+    return f"the door between {names.room(a)} and {names.room(b)}"
+
+
+def effect_words(effect: Any) -> str:
+    """A card's effect, or plain words when the owner has not copied it from the card yet."""
+    text = str(effect or "").strip()
+    if not text or text.lower().startswith("placeholder"):
+        return PLACEHOLDER_EFFECT
+    return text
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+_SECTION = re.compile(
+    r"\s*\((?:[^()]*'[^()]*|(?:Game End|Player Turn|Action \d+|FAQ|Setup|Variant Rules|Environment Cards|Red Icons|"
+    r"Game Components|Environment Deck|Séance|Ghost Mode|Interpretations)[^()]*)\)"
+)
+
+
+def plain(text: Any) -> str:
+    """Drop rulebook references ("(Game End: Losing: '...')") from a sentence made by the engine."""
+    out = _SECTION.sub("", str(text or ""))
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
+# -- events ---------------------------------------------------------------------------------------
+
+
+def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | None = None) -> str:
+    """One event in words ("The clock moves to XII."); "" for an event that says nothing by itself."""
+    if not isinstance(names, Names):
+        names = Names(rooms={int(k): str(v) for k, v in dict(names or {}).items() if str(k).isdigit()})
+    e = event.get
+    kind = str(e("type", "?"))
+    who = names.player(e("player"))
+
+    if kind == "game_started":
+        players = e("players")
+        bits = []
+        if names.players:
+            bits.append(", ".join(names.players))
+        elif players:
+            bits.append(_count(players, "player"))
+        board = names.board or e("board")
+        ghost = names.ghost or e("ghost")
+        where = f" in the {board}" if board else ""
+        against = f" against the {ghost}" if ghost else ""
+        return f"A new game starts{': ' + bits[0] if bits else ''}{where}{against}."
+    if kind == "turn_ended":
+        return f"{names.possessive(e('player'))} turn ends."
+    if kind == "turn_started":
+        return f"It is {names.possessive(e('player'))} turn."
+    if kind == "round_ended":
+        return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
+    if kind == "clock_advanced":
+        if e("reason") == "timer":
+            return f"The third timer token moves the clock to {e('clock')}."
+        return f"The clock moves to {e('clock')}."
+    if kind == "environment_drawn":
+        return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
+    if kind == "environment_ended":
+        why = " (its objective is met)" if e("why") == "met" else ""
+        return f"The environment card {e('name') or e('card')} ends{why}."
+    if kind == "environment_reshuffled":
+        return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."
+    if kind == "environment_deck_empty":
+        return "There is no environment card left to draw."
+    if kind == "ghost_hour":
+        env = e("environment")
+        return f"Ghost Hour: {env}." if env else "Ghost Hour."
+    if kind == "room_drawn":
+        return f"Room card drawn: {names.room(e('room'), e('name'))}."
+    if kind == "room_discarded_unseen":
+        return "A room card is discarded face down, unseen."
+    if kind == "final_round":
+        return "That was the last room card: this is the final round. Prove the ghost before it ends."
+    if kind == "ghost_appeared":
+        how = {
+            "summon": " (summoned)",
+            "seance": " (called by the séance)",
+            "manual": " (placed by the host)",
+            "ghost_mode": " (Ghost Mode)",
+        }.get(str(e("reason")), "")
+        return f"The ghost appears in {names.room(e('room'), e('room_name'))}{how}."
+    if kind == "ghost_moved":
+        return f"The ghost moves from {names.room(e('from'))} to {names.room(e('to'), e('room_name'))}."
+    if kind == "ghost_disappeared":
+        why = f": {plain(e('why'))}" if e("why") else ""
+        return f"The ghost leaves the board{why}."
+    if kind == "doors_closed":
+        doors = [door_words(d, names) for d in e("doors") or []]
+        if not doors:
+            return ""
+        return f"The {e('by') or 'ghost'} closes {', '.join(doors)}."
+    if kind == "ghost_mode_started":
+        why = f" ({plain(e('why'))})" if e("why") else ""
+        return f"Ghost Mode begins{why}: the ghost now appears every quarter hour, and no one can summon it."
+    if kind == "timer_added":
+        return f"The team takes a timer token ({e('timers')} of 3)."
+    if kind == "timers_reset":
+        return "The three timer tokens are set aside."
+    if kind == "clue_revealed":
+        return f"A clue token is revealed ({e('count')} of 7)."
+    if kind == "clue_solved":
+        return f"A clue is solved: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
+    if kind == "evidence_flipped":
+        match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
+        return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
+    if kind == "set_proven":
+        return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
+    if kind == "action":
+        left = e("actions_left")
+        tail = f" ({_count(left, 'action')} left)" if left is not None else ""
+        return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
+    if kind == "attempt_started":
+        action = str(e("action"))
+        verb = ACTION_WORDS.get(action, f"tries a {action}")
+        if action == "prove" and e("set"):
+            verb += f" icon set {e('set')}"
+        if action == "unlock" and e("door"):
+            verb += f" {door_words(e('door'), names)}"
+        dice = e("dice")
+        with_dice = f" with {_count(dice, 'die', 'dice')}" if dice else ""
+        subject = names.player(e("player")) if e("player") is not None else "The player"
+        return f"{subject} {verb}: needs {need_words(e('need'))}{with_dice}."
+    if kind == "attempt_ended":
+        why = f" ({plain(e('why'))})" if e("why") else ""
+        return f"The {ACTION_NOUNS.get(str(e('action')), 'attempt')} roll is over{why}."
+    if kind == "attempt_succeeded":
+        return ""  # told by the roll and what follows ("Icon set 2 is proven!", "A clue is solved ...")
+    if kind == "rolled":
+        if e("success"):
+            result = "that does it"
+        elif e("kept"):
+            result = f"keeping {faces_words(e('kept'))}"
+        else:
+            result = "nothing counts"
+        return f"Rolled {faces_words(e('faces'))}: {result}."
+    if kind == "summon":
+        if e("success"):
+            return f"{who} summons the ghost: the summon succeeds."
+        return f"{who} tries to summon the ghost: the summon fails and a room card is lost."
+    if kind == "pull":
+        if e("success"):
+            return f"{who} pulls the ghost: the pull succeeds. Move it up to two spaces."
+        return f"{who} tries to pull the ghost: the pull fails and the ghost slips away."
+    if kind == "seance_declared":
+        where = f" at {names.room(e('room'))}" if e("room") is not None else ""
+        return f"A séance is declared{where}: when the clock reaches {e('clock')}, the ghost comes there."
+    if kind == "seance_started":
+        where = f" at {names.room(e('room'))}" if e("room") is not None else ""
+        return f"The séance is held{where}: the ghost is there for this round."
+    if kind == "seance_ended":
+        why = f" ({plain(e('why'))})" if e("why") else ""
+        return f"The séance ends{why}."
+    if kind == "seance_cancelled":
+        why = f" ({plain(e('why'))})" if e("why") else ""
+        return f"The séance is called off{why}."
+    if kind == "door_unlocked":
+        again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
+        return f"{_sentence(door_words(e('door'), names))[:-1]} is unlocked{again}."
+    if kind == "game_won":
+        return "Every icon set is proven: the team wins!"
+    if kind == "game_lost":
+        why = f": {plain(e('reason'))}" if e("reason") else ""
+        return f"The team loses{why}."
+    if kind == "undone":
+        what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
+        return f"Undone: {what}" if what.endswith((".", "!")) else f"Undone: {what}."
+    if kind == "redone":
+        return ""
+    # Any other event: its name in words, no field spellings.
+    return _sentence(kind.replace("_", " "))
+
+
+def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[Any, Any] | None = None) -> list[str]:
+    """One sentence per event, in order; a Ghost Hour reads as one story.
+
+    >>> describe_events([{"type": "clock_advanced", "clock": "XII", "hour": 1, "reason": "round"},
+    ...                  {"type": "room_drawn", "room": 8, "name": "Bath", "reason": "ghost_hour"},
+    ...                  {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"},
+    ...                  {"type": "ghost_appeared", "room": 8, "reason": "ghost_hour"}])
+    ['The clock moves to XII.', 'Ghost Hour: Fire.', 'The ghost appears in room 8, the Bath.']
+    """
+    if not isinstance(names, Names):
+        names = Names(rooms={int(k): str(v) for k, v in dict(names or {}).items() if str(k).isdigit()})
+    rooms = dict(names.rooms)
+    for event in events:
+        for key, name_key in (("room", "name"), ("room", "room_name"), ("to", "room_name")):
+            value = event.get(key)
+            if event.get(name_key) and isinstance(value, int) and event.get("type") != "environment_drawn":
+                rooms.setdefault(value, str(event.get(name_key)))
+    names = Names(names.players, rooms, names.evidence, names.board, names.ghost, names.doors, names.icon_sets,
+                  names.environment)
+    appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
+    ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
+    out: list[str] = []
+    notes: list[str] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "room_drawn" and event.get("room") in appeared:
+            continue  # told by "The ghost appears in ..."
+        if kind == "environment_drawn" and ghost_hour:
+            # "Ghost Hour: Fire." tells the card; its effect follows the story.
+            notes.append(f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            continue
+        if kind in ("turn_started", "action") and len(events) > 1:
+            continue  # said by the status line that follows
+        if kind == "room_discarded_unseen" and any(e.get("type") == "summon" and not e.get("success") for e in events):
+            continue  # "the summon fails and a room card is lost"
+        sentence = describe_event(event, names)
+        if sentence:
+            out.append(sentence)
+    return out + notes
+
+
+_COMMAND_WORDS = {
+    "end-turn": "the turn ended",
+    "end-round": "the round ended",
+    "action": "an action",
+    "attempt": "a roll was started",
+    "roll": "a roll",
+    "summon": "a summon",
+    "pull": "a pull",
+    "move-ghost": "the ghost was moved",
+    "ghost-at": "the ghost was placed",
+    "reveal-clue": "a clue token was revealed",
+    "solve": "a clue was solved",
+    "prove": "an icon set was proven",
+    "timer": "a timer token",
+    "seance": "a séance was declared",
+    "unlock": "a door was unlocked",
+    "discard-environment": "an environment card was discarded",
+}
+
+
+def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Mapping[str, Any]] = ()) -> str:
+    """What one command did, for the log and undo: its events' sentences, else the command in words."""
+    told = " ".join(describe_events(list(events), names)) if events else ""
+    if told:
+        return told
+    name = command.get("name") if isinstance(command, Mapping) else str(command or "").split(" ")[0]
+    return _sentence(_COMMAND_WORDS.get(str(name), "a command"))
+
+
+# -- what the host may do now -----------------------------------------------------------------------
+
+
+def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: Any = None) -> str:
+    """The words on the host's button for one legal action (``LegalAction.to_dict()``)."""
+    name = str(action.get("name"))
+    args = dict(action.get("args") or {})
+    if name == "end-turn":
+        return f"End {names.possessive(current)} turn" if current is not None else "End the turn"
+    if name == "end-round":
+        return "End the round now"
+    if name == "roll":
+        return "Roll the dice"
+    if name == "attempt":
+        kind = args.get("action")
+        if kind == "prove":
+            index = int(args.get("set", 0) or 0)
+            need = names.icon_sets[index - 1] if 0 < index <= len(names.icon_sets) else ""
+            return f"Prove icon set {index}" + (f": {need_words(need)}" if need else "")
+        if kind == "unlock":
+            keys = names.doors.get(str(args.get("door")))
+            tail = f" ({_count(keys, 'key')})" if keys else ""
+            return f"Unlock {door_words(args.get('door'), names)}{tail}"
+        return {"search": "Search a room", "solve": "Solve a clue", "barrier": "Break through a barrier",
+                "fire": "Fight a fire"}.get(str(kind), "Roll for something")
+    if name == "summon":
+        return "Summon the ghost"
+    if name == "pull":
+        return "Pull the ghost"
+    if name == "move-ghost":
+        return f"Move the ghost to {names.room(args.get('to'))}"
+    if name == "seance":
+        return "Declare the séance"
+    if name == "action":
+        return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item",
+                "other": "Another action"}.get(str(args.get("kind")), "Another action")
+    if name == "reveal-clue":
+        return "A clue token was revealed"
+    if name == "timer":
+        return "The team takes a timer token"
+    if name == "solve":
+        return "A clue was solved (rolled at the table)"
+    if name == "prove":
+        return f"Icon set {args.get('set')} was proven (rolled at the table)"
+    if name == "unlock":
+        return f"{_sentence(door_words(args.get('door'), names))[:-1]} was opened (rolled at the table)"
+    if name == "discard-environment":
+        card = str(args.get("card"))
+        return f"{names.environment.get(card, card)}: met, discard it"
+    if name == "ghost-at":
+        return "Put the ghost somewhere else"
+    return _sentence(_COMMAND_WORDS.get(name, "do it"))[:-1]
+
+
+# -- the big moments ------------------------------------------------------------------------------
+
+_ANNOUNCE_TITLES = {
+    "ghost_mode_started": ("ghost_mode", "Ghost Mode"),
+    "seance_declared": ("seance", "Séance declared"),
+    "seance_started": ("seance", "The séance"),
+    "final_round": ("final_round", "Final round"),
+    "set_proven": ("proven", "Icon set proven"),
+    "game_won": ("won", "You won!"),
+    "game_lost": ("lost", "The ghost got away"),
+}
+
+
+def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
+    """A banner for every phone at the big moments other than the Ghost Hour (which has its own)."""
+    kind = str(event.get("type"))
+    if kind == "clock_advanced" and event.get("reason") == "timer":
+        return {"kind": "timer", "title": "Third timer", "text": describe_event(event, names)}
+    if kind == "summon" and not event.get("success"):
+        return {"kind": "lost_card", "title": "Summon failed", "text": "A room card is lost, face down."}
+    if kind in _ANNOUNCE_TITLES:
+        key, title = _ANNOUNCE_TITLES[kind]
+        return {"kind": key, "title": title, "text": describe_event(event, names)}
+    return None
+
+
+# -- refusals -------------------------------------------------------------------------------------
+
+_PAGE_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bend-turn\b", "End turn"),
+    (r"\bend-round\b", "End round"),
+    (r"\breveal-clue\b", "Reveal a clue"),
+    (r"\bmove-ghost\b", "moving the ghost"),
+    (r"\bghost-at room=N\b", "placing the ghost on the map"),
+    (r"\bghost-at\b", "placing the ghost"),
+    (r"\bdiscard-environment\b", "discarding the card"),
+    (r",? ?or add free=true if an item gives a free action(?: \(FAQ\))?", ""),
+    (r"add free=true", "use a free action"),
+    (r"\bfree=true\b", "a free action"),
+    (r"\bset=N\b", "the icon set"),
+    (r"\bdoor=A-B\b", "the door"),
+    (r"\broom=N\b", "the room card"),
+    (r"\benvironment=ID\b", "the environment card"),
+    (r"\bevidence=SYMBOL\b", "the evidence token"),
+    (r"\bneed=\S*", "the icon set"),
+    (r"\bdice=(\d+)", r"\1 dice"),
+    (r"\bkind=\w+", ""),
+    (r"\b(?:room|to|door|card|set|faces|keep|success|environment|evidence)=(\S+)", r"\1"),
+    (r"\battempt action=\S+( need=\S+)?", "a roll"),
+    (r"\bpull success=true\b", "a successful pull"),
+    (r"`([^`]*)`", r"\1"),
+)
+
+
+def for_players(message: Any) -> str:
+    """A refusal from the engine, in the page's words: no command names, no ``key=value``, no sections."""
+    text = str(message or "")
+    text = re.sub(r"^[a-z][a-z-]*: ", "", text)  # "summon: no summon at ..." -> "no summon at ..."
+    for pattern, words in _PAGE_WORDS:
+        text = re.sub(pattern, words, text)
+    text = plain(text)
+    text = text.replace("=", " ")
+    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    text = re.sub(r"\s{2,}", " ", text).strip()
+    return _sentence(text) if text else "That cannot be done now."
+
+
+# -- the end of the game ----------------------------------------------------------------------------
+
+
+def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float | None = None) -> dict[str, Any]:
+    """The end card in plain words: won or lost and why, and how the game went."""
+    won = view.get("outcome") == "won"
+    title = "You won! The ghost is proven." if won else "You lost: the ghost got away."
+    why = plain(view.get("outcome_reason") or "")
+    if won and not why:
+        why = "Every icon set on the ghost card is proven."
+    sets = view.get("icon_sets") or []
+    proven = sum(1 for s in sets if s.get("proven"))
+    lines = [
+        f"{_count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')} "
+        f"after {_count(view.get('hour'), 'hour')}.",
+        f"{proven} of {_count(len(sets), 'icon set')} proven.",
+        f"{_count(len(view.get('rooms_revealed') or []), 'room card')} drawn and shown; "
+        f"{view.get('room_cards_discarded_unseen') or 0} discarded unseen.",
+        f"{view.get('clues_solved') or 0} of 7 clues solved.",
+    ]
+    removed = view.get("removed_rooms")
+    if isinstance(removed, list):
+        rooms = ", ".join(names.room(r) for r in removed) or "none"
+        lines.append(f"The room cards removed face down at setup were: {rooms}.")
+    if minutes is not None:
+        lines.append(f"Time played: {int(minutes // 60)} h {int(minutes % 60)} min." if minutes >= 60 else f"Time played: {int(minutes)} min.")
+    return {"won": won, "title": title, "why": _sentence(why) if why else "", "lines": lines}
