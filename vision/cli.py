@@ -149,7 +149,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     save_section(target, "tray", table)
     x, y, w, h = result.region
     names = ", ".join(sorted(result.colors))
-    print(f"tray region {x},{y},{w},{h}; {result.dice_seen} dice seen; colours: {names}")
+    size = f"; faces {result.face_size:.0f} px" if result.face_size else ""
+    print(f"tray region {x},{y},{w},{h}; {result.dice_seen} dice seen{size}; colours: {names}")
     print(f"saved [tray] to {target}. Map colours to kinds with [tray.kinds], e.g. blue = \"clue\".")
     return EXIT_OK
 

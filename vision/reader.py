@@ -43,8 +43,9 @@ READ_MODEL = MODELS / "dice_read.onnx"
 FIND_SIZE = 320
 STRIDE = 4
 FACE_TARGET = 22.0  # face size (pixels of the finder's input) the finder was trained around (15-34)
-FACE_OK = (13.0, 48.0)  # a coarse pass whose median face lies in here is not repeated at another scale
-TILE = 640  # the finder runs on tiles of at most this size (pixels of its input), overlapping
+FACE_OK = (14.5, 44.0)  # a coarse pass whose median face lies in here is not repeated at another scale
+TILE = 1600  # the finder runs on tiles of at most this size (pixels of its input), overlapping
+SIZE_PEAK = 0.7  # peaks at least this strong measure the faces' size for the next pass
 MAX_FIND_PIXELS = 1600 * 1200  # a second pass never makes the finder's input larger than this
 CROP = 40
 CROP_SCALE = 1.35
@@ -307,31 +308,50 @@ def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
 def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], float, int]:
     """The finder's candidates at the right scale: (candidates, finder scale, passes).
 
-    With a known face size one pass at the scale that brings faces to ``FACE_TARGET``; otherwise a
-    coarse pass, and a second one when its median face is far from the target (or it found nothing)."""
+    With a known face size, one pass at the scale that brings faces to ``FACE_TARGET``. Otherwise a
+    coarse pass at 320 pixels, which stands when its faces lie in the trained range; when they do not,
+    another pass at the scale that brings them to the target; when it found nothing, or only one or
+    two strong peaks among more weak ones (a cluster of dice too small to tell apart looks like one die),
+    a look at twice the scale, taken only when the dice there are smaller and more. At most three passes."""
     h, w = image.shape[:2]
-    top = math.sqrt(MAX_FIND_PIXELS / (w * h))  # the largest scale the finder's input may have
+    top = min(2.0, math.sqrt(MAX_FIND_PIXELS / (w * h)))  # the largest scale the finder's input may have
     face = settings.face_size or getattr(settings.taught, "face_size", None)
+
+    def run(scale: float | None) -> tuple[list[Candidate], list[Candidate]]:
+        found = _one_per_face(find_candidates(image, settings.find_threshold, scale))
+        return found, [c for c in found if c[3] >= SIZE_PEAK]
+
+    def median(strong: list[Candidate]) -> float:
+        return float(np.median([c[2] for c in strong]))
+
     if face:
-        scale = min(top, 2.0, FACE_TARGET / face)
-        return _one_per_face(find_candidates(image, settings.find_threshold, scale)), scale, 1
+        scale = min(top, FACE_TARGET / face)
+        return run(scale)[0], scale, 1
     coarse = FIND_SIZE / max(h, w)
-    first = _one_per_face(find_candidates(image, settings.find_threshold))
-    strong = [c for c in first if c[3] >= 0.5]
-    if strong:
-        median = float(np.median([c[2] for c in strong])) * coarse
-        if FACE_OK[0] <= median <= FACE_OK[1]:
-            return first, coarse, 1
-        scale = coarse * FACE_TARGET / median
-    else:
-        scale = coarse * 2  # nothing sure: perhaps the dice are too small at the coarse scale
-    scale = min(top, 2.0, scale)
-    if abs(scale / coarse - 1) < 0.15:
-        return first, coarse, 1
-    second = _one_per_face(find_candidates(image, settings.find_threshold, scale))
-    if sum(c[3] >= 0.5 for c in second) >= len(strong):
-        return second, scale, 2
-    return first, coarse, 2
+    found, strong = run(None)
+    scale, passes = coarse, 1
+    sizing = strong or found  # only weak peaks: they still tell the size, unless they are clusters
+    if not sizing or len(strong) < 3 and 2 * len(strong) < len(found):
+        # nothing, or one or two strong peaks among more weak ones: look at twice the scale, and take
+        # that look when it shows more and smaller dice (the coarse peaks were clusters of tiny dice)
+        closer, strong2 = run(min(top, 2 * coarse))
+        passes += 1
+        if len(strong2) >= max(2, len(strong) + 1) and (
+                not sizing or median(strong2) < 0.6 * median(sizing)):
+            found, sizing, scale = closer, strong2, min(top, 2 * coarse)
+        elif not sizing:
+            return found, coarse, passes
+    if scale == coarse and FACE_OK[0] <= median(sizing) * coarse <= FACE_OK[1]:
+        return found, coarse, passes
+    # bring the faces to the finder's size, unless they are near it already
+    wanted = min(top, FACE_TARGET / median(sizing))
+    if abs(wanted / scale - 1) < 0.2:
+        return found, scale, passes
+    again, strong3 = run(wanted)
+    passes += 1
+    if len(strong3) >= len([c for c in found if c[3] >= SIZE_PEAK]):
+        return again, wanted, passes
+    return found, scale, passes
 
 
 def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> ReadResult:

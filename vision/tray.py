@@ -6,8 +6,8 @@ difference stays below ``motion_threshold`` for ``still_frames`` frames and at l
 ``settle_seconds`` (by the injected clock), the watcher reads the dice once and calls
 ``when_settled(readings)``. It does not read again until something moves in the tray.
 
-``calibrate(empty, dice)`` finds the tray region in a photo of the empty tray and the
-colour references of the dice in a second photo, for ``companion dice calibrate``.
+``calibrate(empty, dice)`` finds the tray region in a photo of the empty tray, and the
+colour references and the face size of the dice in a second photo, for ``companion dice calibrate``.
 """
 
 from __future__ import annotations
@@ -188,16 +188,32 @@ class Calibration:
     region: Box
     colors: dict[str, tuple[float, float, float]]
     dice_seen: int
+    face_size: float | None = None  # median top face of the dice seen, in pixels of the frame
 
     def to_table(self) -> dict[str, Any]:
-        return {
+        table: dict[str, Any] = {
             "region": list(self.region),
             "colors": {name: [round(v, 1) for v in lab] for name, lab in sorted(self.colors.items())},
         }
+        if self.face_size is not None:
+            table["face_size"] = round(self.face_size, 1)
+        return table
 
 
 def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[dict[str, tuple[float, float, float]], int]:
     """Mean Lab colour of the dice in the photo, grouped by their plain colour name."""
+    refs, readings = _references(dice_bgr, settings)
+    return refs, len(readings)
+
+
+def face_size(readings: Sequence[DieReading]) -> float | None:
+    """The median top face of the dice read for sure (all of them when none is sure), in pixels."""
+    sure = [r for r in readings if r.value is not None] or list(readings)
+    return float(np.median([(r.box[2] + r.box[3]) / 2 for r in sure])) if sure else None
+
+
+def _references(dice_bgr: np.ndarray, settings: ReaderSettings
+                ) -> tuple[dict[str, tuple[float, float, float]], list[DieReading]]:
     from vision.reader import CROP_SCALE, crop_face, face_lab, generic_color
 
     frame = check_frame(dice_bgr)
@@ -209,7 +225,7 @@ def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[di
         patch = crop_face(frame, x + w / 2, y + h / 2, w * CROP_SCALE)
         groups.setdefault(generic_color(patch), []).append(face_lab(patch))
     refs = {name: tuple(float(v) for v in np.mean(np.array(labs), axis=0)) for name, labs in groups.items()}
-    return {k: (v[0], v[1], v[2]) for k, v in refs.items()}, len(readings)
+    return {k: (v[0], v[1], v[2]) for k, v in refs.items()}, readings
 
 
 def calibrate(empty_bgr: np.ndarray | None, dice_bgr: np.ndarray, region: Box | None = None) -> Calibration:
@@ -222,11 +238,13 @@ def calibrate(empty_bgr: np.ndarray | None, dice_bgr: np.ndarray, region: Box | 
     x, y, w, h = region
     if x < 0 or y < 0 or w < 8 or h < 8 or x + w > frame.shape[1] or y + h > frame.shape[0]:
         raise VisionError(f"the tray region {region} does not fit in the {frame.shape[1]}x{frame.shape[0]} photo.")
-    colors, seen = color_references(frame, ReaderSettings(region=region))
-    if seen == 0:
+    # the automatic two-pass finder measures the faces here; the size found is saved so that every
+    # later reading is scaled for it in one pass
+    colors, readings = _references(frame, ReaderSettings(region=region))
+    if not readings:
         raise VisionError("no dice found in the dice photo; put a few dice of each colour in the tray, "
                           "take the photo again from the camera's place, and retry.")
-    return Calibration(region, colors, seen)
+    return Calibration(region, colors, len(readings), face_size(readings))
 
 
 def parse_region(text: str) -> Box:

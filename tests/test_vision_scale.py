@@ -1,0 +1,128 @@
+"""Size-normalised finding (issue 12): dice far smaller or larger in the frame than in the training photos,
+on a larger canvas and a dark background, are found by the automatic two-pass finder and, in one pass,
+with the face size measured by calibration."""
+
+from __future__ import annotations
+
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.reader as reader
+from vision.camera import sample_paths
+from vision.dataset import Label, Score, read_labels, score_photo
+from vision.reader import ReaderSettings, read_frame
+from vision.tray import calibrate, face_size
+
+
+def byler_sample() -> tuple[np.ndarray, tuple[Label, ...]]:
+    path = next(p for p in sample_paths() if p.name.startswith("IMG_"))
+    image = cv2.imread(str(path))
+    return image, read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+
+
+def placed(k: float, size: tuple[int, int], background: tuple[int, int, int],
+           at: tuple[int, int]) -> tuple[np.ndarray, list[Label]]:
+    """The sample photo scaled by ``k`` and placed at ``at`` on a canvas of ``size`` (w, h); its labels moved."""
+    image, labels = byler_sample()
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    w, h = size
+    canvas = np.full((h, w, 3), background, np.uint8)
+    canvas = cv2.add(canvas, np.random.default_rng(3).integers(0, 8, canvas.shape, dtype=np.uint8))
+    x0, y0 = at
+    canvas[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small
+    moved = [Label(lab.value, (lab.box[0] * k + x0, lab.box[1] * k + y0, lab.box[2] * k, lab.box[3] * k))
+             for lab in labels]
+    return canvas, moved
+
+
+def scored(frame: np.ndarray, labels: list[Label], settings: ReaderSettings | None = None) -> tuple[Score, int]:
+    result = read_frame(frame, settings)
+    return score_photo([(r.value, r.box) for r in result.dice], labels), result.passes
+
+
+def plain_face() -> float:
+    image, labels = byler_sample()
+    return float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels]))
+
+
+def test_training_like_photo_takes_one_pass() -> None:
+    image, labels = byler_sample()
+    score, passes = scored(image, list(labels))
+    assert passes == 1
+    assert score.right >= 0.9 * score.dice
+
+
+@pytest.mark.parametrize("k, size, background", [
+    (1.0, (1920, 1440), (25, 20, 18)),   # small dice in a large frame, dark table around the tray
+    (0.6, (1280, 960), (15, 15, 15)),    # smaller still, nearly black around
+    (0.8, (1600, 1200), (200, 200, 200)),  # tiny in the coarse view (6 px faces), light around
+])
+def test_small_dice_in_a_large_frame_are_found_by_a_second_pass(
+        k: float, size: tuple[int, int], background: tuple[int, int, int]) -> None:
+    frame, labels = placed(k, size, background, (size[0] // 3, size[1] // 4))
+    # one look at 320 pixels sees the faces at a few pixels: most dice are missed
+    coarse = reader._one_per_face(reader.find_candidates(frame, 0.3))
+    hits = score_photo([(1, (c[0] - c[2] / 2, c[1] - c[2] / 2, c[2], c[2])) for c in coarse], labels)
+    assert hits.missed >= 0.5 * hits.dice
+    score, passes = scored(frame, labels)
+    assert passes >= 2
+    assert score.right >= 0.85 * score.dice, score
+    assert score.false_positives <= 1
+
+
+def test_large_dice_are_found_and_the_calibrated_size_reads_in_one_pass() -> None:
+    frame, labels = placed(2.0, (1600, 1600), (40, 30, 20), (100, 200))
+    auto, _ = scored(frame, labels)
+    assert auto.right >= 0.85 * auto.dice
+    calibrated, passes = scored(frame, labels, ReaderSettings(face_size=2.0 * plain_face()))
+    assert passes == 1
+    assert calibrated.right >= 0.85 * calibrated.dice
+
+
+def test_calibrated_face_size_finds_small_dice_in_one_pass() -> None:
+    k = 0.6
+    frame, labels = placed(k, (1280, 960), (15, 15, 15), (400, 250))
+    score, passes = scored(frame, labels, ReaderSettings(face_size=k * plain_face()))
+    assert passes == 1
+    assert score.right >= 0.85 * score.dice, score
+    # a face size far off (four times too large) loses most dice: the size is what makes it work
+    wrong, _ = scored(frame, labels, ReaderSettings(face_size=4 * k * plain_face()))
+    assert wrong.right < score.right
+
+
+def test_calibrate_measures_the_face_size_and_the_reader_takes_it_from_the_config() -> None:
+    k = 0.6
+    frame, labels = placed(k, (1280, 960), (15, 15, 15), (400, 250))
+    result = calibrate(None, frame, region=(300, 150, 800, 700))
+    assert result.face_size is not None
+    assert 0.75 * k * plain_face() <= result.face_size <= 1.35 * k * plain_face()
+    table = result.to_table()
+    assert table["face_size"] == round(result.face_size, 1)
+    settings = ReaderSettings.from_config(table)
+    assert settings.face_size == table["face_size"]
+    score, passes = scored(frame, labels, settings)
+    assert passes == 1 and score.right >= 0.85 * score.dice
+
+
+def test_face_size_in_the_config_is_checked() -> None:
+    from companion.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="tray.face_size"):
+        ReaderSettings.from_config({"face_size": "big"})
+    with pytest.raises(ConfigError, match="tray.face_size"):
+        ReaderSettings.from_config({"face_size": 1})
+    assert face_size([]) is None
+
+
+def test_large_finder_views_run_in_tiles_with_the_same_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, labels = placed(1.0, (1280, 960), (25, 20, 18), (300, 150))
+    settings = ReaderSettings(face_size=plain_face())
+    whole, _ = scored(frame, labels, settings)
+    monkeypatch.setattr(reader, "TILE", 320)  # the finder's view (about 720x540) in overlapping tiles
+    tiled, _ = scored(frame, labels, settings)
+    assert tiled.right >= whole.right - 1 and tiled.false_positives <= whole.false_positives + 1
+    assert tiled.right >= 0.85 * tiled.dice
+
+
