@@ -40,6 +40,7 @@ import tomlkit
 
 from companion import paths
 from companion.errors import CompanionError, ConfigError
+from companion.validate import Section, choice, flag, number, unknown_keys, whole_number
 
 if TYPE_CHECKING:
     from companion.packs import Packs
@@ -222,15 +223,14 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
         if key in OWN_SECTIONS + PART_SECTIONS and not isinstance(value, Mapping):
             raise ConfigError(f"{key}: expected a table ([{key}]), got {value!r}")
 
-    sim = _bool("sim", data["sim"]) if "sim" in data else None
+    sim = flag("sim", data["sim"], words=True) if "sim" in data else None
     web = _web(_table(data, "web"))
     data_dir = _data(_table(data, "data"), env)
     game = _game(_table(data, "game"))
     camera = _camera(_table(data, "camera"))
     dice = _dice(_table(data, "dice"))
-    log = _table(data, "log")
-    _only(log, "log", ("level",))
-    log_level = _choice("log.level", log.get("level", "info"), LOG_LEVELS)
+    log = Section(_table(data, "log"), "log", known=("level",))
+    log_level = log.choice("level", "info", LOG_LEVELS, fold=True)
 
     # Environment overrides: they name the variable in their errors.
     if env.get("COMPANION_HOST"):
@@ -240,9 +240,9 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
     if env.get("COMPANION_DATA_DIR"):
         data_dir = _dir("COMPANION_DATA_DIR", env["COMPANION_DATA_DIR"])
     if env.get("COMPANION_SIM"):
-        sim = _bool("COMPANION_SIM", env["COMPANION_SIM"])
+        sim = flag("COMPANION_SIM", env["COMPANION_SIM"], words=True)
     if env.get("COMPANION_LOG_LEVEL"):
-        log_level = _choice("COMPANION_LOG_LEVEL", env["COMPANION_LOG_LEVEL"], LOG_LEVELS)
+        log_level = choice("COMPANION_LOG_LEVEL", env["COMPANION_LOG_LEVEL"], LOG_LEVELS, fold=True)
     packs_key = "game.packs_dir"
     if env.get("COMPANION_PACKS_DIR"):
         packs_key = "COMPANION_PACKS_DIR"
@@ -273,48 +273,38 @@ def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value
 
 
-def _only(table: Mapping[str, Any], section: str, keys: tuple[str, ...]) -> None:
-    for key in table:
-        if key not in keys:
-            raise ConfigError(f"{section}.{key}: unknown key. Known keys of [{section}]: {', '.join(keys)}.")
-
-
 def _web(table: Mapping[str, Any]) -> WebConfig:
     host = _host("web.host", table["host"]) if "host" in table else None
     port = _port("web.port", table["port"]) if "port" in table else DEFAULT_PORT
-    threads = _int("web.threads", table["threads"], 4, 256) if "threads" in table else WebConfig.threads
+    threads = Section(table, "web").whole_number("threads", WebConfig.threads, 4, 256)
     extra = {k: _deep_copy(v) for k, v in table.items() if k not in ("host", "port", "threads")}
     return WebConfig(host=host, port=port, threads=threads, extra=extra)
 
 
 def _data(table: Mapping[str, Any], env: Mapping[str, str]) -> Path:
-    _only(table, "data", ("dir",))
+    unknown_keys("data", table, ("dir",))
     if "dir" in table:
         return _dir("data.dir", table["dir"])
     return paths.default_data_dir(env)
 
 
 def _game(table: Mapping[str, Any]) -> GameConfig:
-    _only(table, "game", ("players", "board", "ghost", "special_items", "physical", "seed", "packs_dir"))
-    defaults = GameConfig()
+    d = GameConfig()
+    game = Section(table, "game", known=GameConfig.__dataclass_fields__)
     return GameConfig(
-        players=_int("game.players", table["players"], 1, 4) if "players" in table else defaults.players,
-        board=_name("game.board", table["board"]) if "board" in table else None,
-        ghost=_name("game.ghost", table["ghost"]) if "ghost" in table else None,
-        special_items=(
-            _int("game.special_items", table["special_items"], 0, 20)
-            if "special_items" in table
-            else defaults.special_items
-        ),
-        physical=_bool("game.physical", table["physical"]) if "physical" in table else defaults.physical,
-        seed=_int("game.seed", table["seed"], 0, 2**63 - 1) if "seed" in table else None,
-        packs_dir=_packs_dir("game.packs_dir", table["packs_dir"]) if "packs_dir" in table else None,
+        players=game.whole_number("players", d.players, 1, 4),
+        board=game.value("board", _name, d.board),
+        ghost=game.value("ghost", _name, d.ghost),
+        special_items=game.whole_number("special_items", d.special_items, 0, 20),
+        physical=game.flag("physical", d.physical, words=True),
+        seed=game.value("seed", lambda key, value: whole_number(key, value, 0, 2**63 - 1), d.seed),
+        packs_dir=game.value("packs_dir", _packs_dir, d.packs_dir),
     )
 
 
 def _camera(table: Mapping[str, Any]) -> CameraConfig:
-    _only(table, "camera", tuple(f for f in CameraConfig.__dataclass_fields__))
     d = CameraConfig()
+    camera = Section(table, "camera", known=CameraConfig.__dataclass_fields__)
     source = table.get("source", d.source)
     if not isinstance(source, str) or not source.strip():
         raise ConfigError(
@@ -328,19 +318,19 @@ def _camera(table: Mapping[str, Any]) -> CameraConfig:
     if source.startswith("usb:") and not source[4:].isdigit():
         raise ConfigError(f"camera.source: expected usb:N with a number N (usb:0), got {source!r}")
     return CameraConfig(
-        enabled=_bool("camera.enabled", table["enabled"]) if "enabled" in table else d.enabled,
+        enabled=camera.flag("enabled", d.enabled, words=True),
         source=source,
-        width=_int("camera.width", table["width"], 160, 4608) if "width" in table else d.width,
-        height=_int("camera.height", table["height"], 120, 3496) if "height" in table else d.height,
-        interval=_float("camera.interval", table.get("interval", d.interval), 0.0, 5.0),
-        settle_s=_float("camera.settle_s", table.get("settle_s", d.settle_s), 0.0, 10.0),
-        retry_s=_float("camera.retry_s", table.get("retry_s", d.retry_s), 1.0, 3600.0),
-        sim_hold_s=_float("camera.sim_hold_s", table.get("sim_hold_s", d.sim_hold_s), 0.5, 600.0),
+        width=camera.whole_number("width", d.width, 160, 4608),
+        height=camera.whole_number("height", d.height, 120, 3496),
+        interval=camera.number("interval", d.interval, 0.0, 5.0),
+        settle_s=camera.number("settle_s", d.settle_s, 0.0, 10.0),
+        retry_s=camera.number("retry_s", d.retry_s, 1.0, 3600.0),
+        sim_hold_s=camera.number("sim_hold_s", d.sim_hold_s, 0.5, 600.0),
     )
 
 
 def _dice(table: Mapping[str, Any]) -> DiceConfig:
-    _only(table, "dice", ("auto_roll", "pips"))
+    dice = Section(table, "dice", known=DiceConfig.__dataclass_fields__)
     pips = table.get("pips", {})
     if not isinstance(pips, Mapping):
         raise ConfigError(f"dice.pips: expected a table per kind of die, like [dice.pips.clue], got {pips!r}")
@@ -352,33 +342,14 @@ def _dice(table: Mapping[str, Any]) -> DiceConfig:
         except CompanionError as exc:
             raise ConfigError(f"dice.pips: {exc}") from None
     return DiceConfig(
-        auto_roll=_bool("dice.auto_roll", table["auto_roll"]) if "auto_roll" in table else True,
+        auto_roll=dice.flag("auto_roll", DiceConfig.auto_roll, words=True),
         pips=_deep_copy(pips),
     )
 
 
 # ---------------------------------------------------------------------------------------------------
-# Values. Each names its key; TOML gives typed values, the environment gives strings.
-
-
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {value!r}")
-    try:
-        number = int(value)
-    except ValueError:
-        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {value!r}") from None
-    if not low <= number <= high:
-        raise ConfigError(f"{key}: expected a whole number {low}-{high}, got {number}")
-    return number
-
-
-def _float(key: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise ConfigError(f"{key}: expected a number {low:g}-{high:g}, got {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{key}: expected a number {low:g}-{high:g}, got {value!r}")
-    return float(value)
+# Values that need more than companion.validate's checks. Each names its key; TOML gives typed values,
+# the environment gives strings.
 
 
 def _port(key: str, value: Any) -> int:
@@ -407,24 +378,6 @@ def _host(key: str, value: Any) -> str:
             f"{key}: expected an IP address to listen on like 0.0.0.0 or 127.0.0.1, got {value!r}"
         ) from None
     return text.strip("[]")
-
-
-def _bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-    raise ConfigError(f"{key}: expected true or false, got {value!r}")
-
-
-def _choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
-    if isinstance(value, str) and value.strip().lower() in choices:
-        return value.strip().lower()
-    raise ConfigError(f"{key}: expected one of {', '.join(choices)}, got {value!r}")
 
 
 def _name(key: str, value: Any) -> str:

@@ -1,8 +1,9 @@
 """Settings of the table hardware: the `[hardware]` table of the configuration file.
 
-Every value is checked when it is read; a wrong one raises `ConfigError` naming the
-key in its dotted form (``hardware.servo.pulse_us.XII must be 500-2500 (got 3000)``)
-so the host can find it in the file.
+Every value is checked when it is read (by `companion.validate`); a wrong one raises
+`ConfigError` naming the key in its dotted form
+(``hardware.servo.pulse_us.XII: expected a whole number 500-2500, got 3000``) so the host
+can find it in the file. Each default is written once, in the dataclasses below.
 
 ```toml
 [hardware]
@@ -34,12 +35,12 @@ enabled = true
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from companion.errors import ConfigError
+from companion.validate import Section, whole_number
 
 MARKS: tuple[str, ...] = ("XII", "III", "VI", "IX")
 """The four marks of the clock, in the order the hand passes them."""
@@ -53,7 +54,6 @@ FRAME_US = 20_000  # 50 Hz, what hobby servos expect
 EASINGS = ("linear", "sine", "cubic")
 BACKENDS = ("gpiozero", "lgpio", "hwpwm")
 DRIVERS = ("ssd1306", "sh1106")
-I2C_PINS = (2, 3)  # SDA, SCL of I2C bus 1
 
 
 def default_pulses(kind: int = 270, direction: str = "cw") -> dict[str, int]:
@@ -72,80 +72,21 @@ def default_pulses(kind: int = 270, direction: str = "cw") -> dict[str, int]:
     return dict(zip(MARKS, pulses))
 
 
-# --- small checked readers --------------------------------------------------------------------
+# --- checked readers (companion.validate does the checking) -----------------------------------------
 
 
-def _key(prefix: str, name: str) -> str:
-    return f"{prefix}.{name}"
-
-
-def _int(data: Mapping[str, Any], prefix: str, name: str, default: int, lo: int, hi: int) -> int:
-    value = data.get(name, default)
-    if isinstance(value, str):
-        try:
-            value = int(value, 0)
-        except ValueError:
-            raise ConfigError(f"{_key(prefix, name)} must be a whole number {lo}-{hi} (got {value!r})") from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{_key(prefix, name)} must be a whole number {lo}-{hi} (got {value!r})")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{_key(prefix, name)} must be {lo}-{hi} (got {value})")
-    return value
-
-
-def _float(data: Mapping[str, Any], prefix: str, name: str, default: float, lo: float, hi: float) -> float:
-    value = data.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        raise ConfigError(f"{_key(prefix, name)} must be a number {lo:g}-{hi:g} (got {value!r})")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{_key(prefix, name)} must be {lo:g}-{hi:g} (got {value:g})")
-    return float(value)
-
-
-def _bool(data: Mapping[str, Any], prefix: str, name: str, default: bool) -> bool:
-    value = data.get(name, default)
-    if not isinstance(value, bool):
-        raise ConfigError(f"{_key(prefix, name)} must be true or false (got {value!r})")
-    return value
-
-
-def _choice(data: Mapping[str, Any], prefix: str, name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = data.get(name, default)
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{_key(prefix, name)} must be one of {', '.join(choices)} (got {value!r})")
-    return value
-
-
-def _text(data: Mapping[str, Any], prefix: str, name: str, default: str) -> str:
-    value = data.get(name, default)
-    if not isinstance(value, str):
-        raise ConfigError(f"{_key(prefix, name)} must be text (got {value!r})")
-    return value
-
-
-def _pin(data: Mapping[str, Any], prefix: str, name: str, default: int | None) -> int | None:
+def _pin(section: Section, name: str, default: int | None) -> int | None:
     """A BCM GPIO number 0-27, or None when the part is not fitted (false, "none", "" or -1)."""
-    value = data.get(name, default)
+    value = section.data.get(name, default)
     if value is None or value is False or value == -1 or (isinstance(value, str) and value.lower() in ("", "none")):
         return None
     if isinstance(value, str) and value.upper().startswith("GPIO"):
         value = value[4:]
-    return _int({name: value}, prefix, name, 0, 0, 27)
+    return whole_number(section.key(name), value, 0, 27)
 
 
-def _table(data: Mapping[str, Any], prefix: str, name: str) -> Mapping[str, Any]:
-    value = data.get(name, {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{_key(prefix, name)} must be a table (got {value!r})")
-    return value
-
-
-def _unknown(data: Mapping[str, Any], prefix: str, known: set[str]) -> None:
-    extra = sorted(set(data) - known)
-    if extra:
-        raise ConfigError(
-            f"{prefix}.{extra[0]} is not a setting; known settings of [{prefix}] are {', '.join(sorted(known))}"
-        )
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
 
 
 # --- the sections ------------------------------------------------------------------------------
@@ -168,9 +109,6 @@ class ServoConfig:
     pwm_chip: int = 0
     pwm_channel: int = 0
 
-    def pulse_for(self, mark: str) -> int:
-        return self.pulse_us[mark]
-
     def servo_degrees(self, pulse: float) -> float:
         """The servo shaft's angle for a pulse (0 at 500 us, `kind` degrees at 2500 us)."""
         return (pulse - PULSE_MIN_US) / (PULSE_MAX_US - PULSE_MIN_US) * self.kind
@@ -180,17 +118,13 @@ class ServoConfig:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any], prefix: str = "hardware.servo") -> ServoConfig:
-        _unknown(data, prefix, {f for f in ServoConfig.__dataclass_fields__})
-        kind = data.get("kind", 270)
-        if kind not in (180, 270) or isinstance(kind, bool):
-            raise ConfigError(f"{prefix}.kind must be 180 or 270 (degrees of servo travel; got {kind!r})")
-        direction = _choice(data, prefix, "direction", "cw", ("cw", "ccw"))
+        d = ServoConfig()
+        section = Section(data, prefix, known=_fields(ServoConfig))
+        kind = section.choice("kind", d.kind, (180, 270), what="180 or 270 (degrees of servo travel)")
+        direction = section.choice("direction", d.direction, ("cw", "ccw"))
         defaults = default_pulses(kind, direction)
-        raw = _table(data, prefix, "pulse_us")
-        _unknown(raw, f"{prefix}.pulse_us", set(MARKS))
-        pulses = {
-            mark: _int(raw, f"{prefix}.pulse_us", mark, defaults[mark], PULSE_MIN_US, PULSE_MAX_US) for mark in MARKS
-        }
+        raw = section.table("pulse_us", known=MARKS)
+        pulses = {mark: raw.whole_number(mark, defaults[mark], PULSE_MIN_US, PULSE_MAX_US) for mark in MARKS}
         seq = [pulses[m] for m in MARKS]
         rising = all(a < b for a, b in zip(seq, seq[1:]))
         falling = all(a > b for a, b in zip(seq, seq[1:]))
@@ -200,26 +134,19 @@ class ServoConfig:
                 f"(got {', '.join(f'{m}={pulses[m]}' for m in MARKS)}); run `companion hw calibrate`"
             )
         return ServoConfig(
-            pin=_int(data, prefix, "pin", 18, 0, 27),
+            pin=section.whole_number("pin", d.pin, 0, 27),
             kind=kind,
             direction=direction,
             pulse_us=pulses,
-            park=_choice(data, prefix, "park", "XII", MARKS),
-            speed_deg_s=_float(data, prefix, "speed_deg_s", 90.0, 5.0, 2000.0),
-            easing=_choice(data, prefix, "easing", "sine", EASINGS),
-            settle_s=_float(data, prefix, "settle_s", 0.4, 0.0, 5.0),
-            backend=_choice(data, prefix, "backend", "gpiozero", BACKENDS),
-            gpiochip=_int(data, prefix, "gpiochip", 0, 0, 15),
-            pwm_chip=_int(data, prefix, "pwm_chip", 0, 0, 15),
-            pwm_channel=_int(data, prefix, "pwm_channel", 0, 0, 15),
+            park=section.choice("park", d.park, MARKS),
+            speed_deg_s=section.number("speed_deg_s", d.speed_deg_s, 5.0, 2000.0),
+            easing=section.choice("easing", d.easing, EASINGS),
+            settle_s=section.number("settle_s", d.settle_s, 0.0, 5.0),
+            backend=section.choice("backend", d.backend, BACKENDS),
+            gpiochip=section.whole_number("gpiochip", d.gpiochip, 0, 15),
+            pwm_chip=section.whole_number("pwm_chip", d.pwm_chip, 0, 15),
+            pwm_channel=section.whole_number("pwm_channel", d.pwm_channel, 0, 15),
         )
-
-
-def _rotate(data: Mapping[str, Any], prefix: str) -> int:
-    value = data.get("rotate", 0)
-    if value not in (0, 2) or isinstance(value, bool):
-        raise ConfigError(f"{prefix}.rotate must be 0 or 2 (upside down); the screens are landscape (got {value!r})")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -239,22 +166,23 @@ class DisplayConfig:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any], prefix: str = "hardware.display") -> DisplayConfig:
-        _unknown(data, prefix, set(DisplayConfig.__dataclass_fields__))
-        contrast = _int(data, prefix, "contrast", 207, 1, 255)
-        dim = _int(data, prefix, "dim_contrast", 16, 0, 255)
+        d = DisplayConfig()
+        section = Section(data, prefix, known=_fields(DisplayConfig))
+        contrast = section.whole_number("contrast", d.contrast, 1, 255)
+        dim = section.whole_number("dim_contrast", d.dim_contrast, 0, 255)
         if dim > contrast:
             raise ConfigError(f"{prefix}.dim_contrast ({dim}) must not be brighter than {prefix}.contrast ({contrast})")
         return DisplayConfig(
-            enabled=_bool(data, prefix, "enabled", True),
-            driver=_choice(data, prefix, "driver", "ssd1306", DRIVERS),
-            i2c_port=_int(data, prefix, "i2c_port", 1, 0, 22),
-            address=_int(data, prefix, "address", 0x3C, 0x03, 0x77),
-            rotate=_rotate(data, prefix),
+            enabled=section.flag("enabled", d.enabled),
+            driver=section.choice("driver", d.driver, DRIVERS),
+            i2c_port=section.whole_number("i2c_port", d.i2c_port, 0, 22),
+            address=section.whole_number("address", d.address, 0x03, 0x77),
+            rotate=section.choice("rotate", d.rotate, (0, 2), what="0 or 2 (upside down); the screens are landscape"),
             contrast=contrast,
             dim_contrast=dim,
-            dim_after_s=_float(data, prefix, "dim_after_s", 600.0, 5.0, 86400.0),
-            shift_every_s=_float(data, prefix, "shift_every_s", 180.0, 5.0, 86400.0),
-            flash_s=_float(data, prefix, "flash_s", 6.0, 0.0, 60.0),
+            dim_after_s=section.number("dim_after_s", d.dim_after_s, 5.0, 86400.0),
+            shift_every_s=section.number("shift_every_s", d.shift_every_s, 5.0, 86400.0),
+            flash_s=section.number("flash_s", d.flash_s, 0.0, 60.0),
         )
 
 
@@ -271,16 +199,17 @@ class PinsConfig:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any], prefix: str = "hardware.pins") -> PinsConfig:
-        _unknown(data, prefix, set(PinsConfig.__dataclass_fields__))
-        debounce = _float(data, prefix, "debounce_s", 0.05, 0.0, 1.0)
-        long_press = _float(data, prefix, "long_press_s", 1.5, 0.3, 10.0)
+        d = PinsConfig()
+        section = Section(data, prefix, known=_fields(PinsConfig))
+        debounce = section.number("debounce_s", d.debounce_s, 0.0, 1.0)
+        long_press = section.number("long_press_s", d.long_press_s, 0.3, 10.0)
         if long_press <= debounce:
             raise ConfigError(f"{prefix}.long_press_s must be longer than {prefix}.debounce_s")
         return PinsConfig(
-            end_round=_pin(data, prefix, "end_round", 17),
-            read_dice=_pin(data, prefix, "read_dice", 27),
-            buzzer=_pin(data, prefix, "buzzer", 22),
-            led=_pin(data, prefix, "led", 23),
+            end_round=_pin(section, "end_round", d.end_round),
+            read_dice=_pin(section, "read_dice", d.read_dice),
+            buzzer=_pin(section, "buzzer", d.buzzer),
+            led=_pin(section, "led", d.led),
             long_press_s=long_press,
             debounce_s=debounce,
         )
@@ -299,16 +228,17 @@ class VoiceConfig:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any], prefix: str = "hardware.voice") -> VoiceConfig:
-        _unknown(data, prefix, set(VoiceConfig.__dataclass_fields__))
         from hardware.voice import LANGUAGES
 
+        d = VoiceConfig()
+        section = Section(data, prefix, known=_fields(VoiceConfig))
         return VoiceConfig(
-            enabled=_bool(data, prefix, "enabled", True),
-            voice=_text(data, prefix, "voice", ""),
-            volume=_int(data, prefix, "volume", 80, 0, 100),
-            language=_choice(data, prefix, "language", "en", tuple(LANGUAGES)),
-            speed=_int(data, prefix, "speed", 150, 80, 450),
-            quiet=_bool(data, prefix, "quiet", False),
+            enabled=section.flag("enabled", d.enabled),
+            voice=section.text("voice", d.voice),
+            volume=section.whole_number("volume", d.volume, 0, 100),
+            language=section.choice("language", d.language, tuple(LANGUAGES)),
+            speed=section.whole_number("speed", d.speed, 80, 450),
+            quiet=section.flag("quiet", d.quiet),
         )
 
 
@@ -325,16 +255,13 @@ class HardwareConfig:
     @staticmethod
     def from_dict(data: Mapping[str, Any] | None = None, prefix: str = "hardware") -> HardwareConfig:
         """Build from the `[hardware]` table (a plain dict as read from TOML); check every value."""
-        data = data or {}
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"{prefix} must be a table (got {data!r})")
-        _unknown(data, prefix, {"servo", "display", "pins", "voice", "retry_s"})
+        section = Section(data or {}, prefix, known=_fields(HardwareConfig))
         config = HardwareConfig(
-            servo=ServoConfig.from_dict(_table(data, prefix, "servo"), f"{prefix}.servo"),
-            display=DisplayConfig.from_dict(_table(data, prefix, "display"), f"{prefix}.display"),
-            pins=PinsConfig.from_dict(_table(data, prefix, "pins"), f"{prefix}.pins"),
-            voice=VoiceConfig.from_dict(_table(data, prefix, "voice"), f"{prefix}.voice"),
-            retry_s=_float(data, prefix, "retry_s", 30.0, 1.0, 3600.0),
+            servo=ServoConfig.from_dict(section.table("servo").data, f"{prefix}.servo"),
+            display=DisplayConfig.from_dict(section.table("display").data, f"{prefix}.display"),
+            pins=PinsConfig.from_dict(section.table("pins").data, f"{prefix}.pins"),
+            voice=VoiceConfig.from_dict(section.table("voice").data, f"{prefix}.voice"),
+            retry_s=section.number("retry_s", HardwareConfig.retry_s, 1.0, 3600.0),
         )
         config.check_pins(prefix)
         return config
