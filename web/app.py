@@ -23,8 +23,9 @@ from companion.errors import (
 )
 from web.assets import Assets, compressible
 from web.events import EventHub
+from web.guard import ForwardedFor, check_input
 from web.security import Refused, check_post
-from web.settings import Throttle, WebSettings, WebStore
+from web.settings import SaveError, Throttle, WebSettings, WebStore
 
 log = logging.getLogger("web")
 
@@ -44,8 +45,13 @@ class WebContext:
         self.hardware = hardware
         self.tray = tray
         self.store = WebStore(settings)
-        self.throttle = Throttle(settings.now)  # wrong host PINs
-        self.join_throttle = Throttle(settings.now, free=10, base=10.0)  # wrong join codes
+        data_dir = settings.data_dir
+        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together.
+        self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
+        # Wrong join codes: 10 per address; 100 in 10 minutes from all addresses together.
+        self.join_throttle = Throttle(
+            settings.now, free=10, base=10.0, cap=100, window=600.0, path=data_dir / "web-join-limits.json"
+        )
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self._packs: Any = None
@@ -126,6 +132,7 @@ STATUS_OF: list[tuple[type[BaseException], int]] = [
     (ConfigError, 400),
     (AuthError, 403),
     (HistoryError, 503),
+    (SaveError, 503),
 ]
 
 
@@ -160,11 +167,13 @@ def build_app(
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.wsgi_app = ForwardedFor(app.wsgi_app, web_settings.trusted_proxies)  # type: ignore[method-assign]
 
     @app.before_request
     def guard_posts() -> None:
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             check_post()
+        check_input()
 
     @app.errorhandler(Refused)
     def refused(exc: Refused) -> Response:
