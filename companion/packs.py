@@ -17,6 +17,7 @@ to copy the bundled files into DIR for editing.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import tomllib
@@ -28,7 +29,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.errors import PackError
+from companion.dice.faces import DieKind
+from companion.dice.requirement import RED_ICONS, Requirement
+from companion.errors import DiceError, PackError
 
 __all__ = [
     "Room",
@@ -54,8 +57,7 @@ COMMON_CARDS = 10  # "Environment Deck": ten Common Cards ...
 BOARD_CARDS = 5  # ... and five cards specific to each Environment
 EVIDENCE_COUNT = 7  # "Game Components": 7 Evidence Tokens
 DURATIONS = ("instant", "hour", "until_met")
-CLUE_ICONS = ("eye", "camera", "cobweb")
-RED_ICONS = ("timer", "disruption")
+CLUE_ICONS = tuple(face.value for face in DieKind.CLUE.icons)  # eye, camera, cobweb
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _FILES = ("ghosts.toml", "environment.toml", "evidence.toml")
 
@@ -210,18 +212,10 @@ class Packs:
 
 
 def icon_set_text(need: str) -> str:
-    """ "eye:2,camera:1,timer" -> "2 eyes, 1 camera (timer)". """
-    parts: list[str] = []
-    red: list[str] = []
-    for part in need.split(","):
-        part = part.strip()
-        if part in RED_ICONS:
-            red.append(part)
-            continue
-        icon, _, count = part.partition(":")
-        n = int(count or "1")
-        parts.append(f"{n} {icon}{'s' if n != 1 else ''}")
-    text = ", ".join(parts)
+    """ "eye:2,camera:1,timer" -> "2 eyes, 1 camera (timer)". The text is read by the dice' grammar."""
+    requirement = Requirement.parse(need)
+    text = ", ".join(f"{n} {face.value}{'s' if n != 1 else ''}" for face, n in requirement.need)
+    red = [name for name, on in zip(RED_ICONS, (requirement.timer, requirement.disruption)) if on]
     return f"{text} ({', '.join(red)})" if red else text
 
 
@@ -344,44 +338,22 @@ def _table_list(source: str, doc: Mapping[str, Any], name: str) -> list[Any]:
 
 
 def parse_requirement_text(text: str) -> str:
-    """Check an icon set text ("eye:2,camera:1,timer") and give it back in canonical form.
+    """Check a ghost's icon set and give it back in the dice' canonical form ("eye:2,camera:1,timer").
 
-    Raises ValueError with a readable message; the caller adds file, entry and field.
+    The grammar is the dice' own (`Requirement.parse`: "eye:2,camera:1", "2 eyes and a camera, with a
+    timer" ..., at most five clue dice); a pack adds that a ghost's sets use clue icons. Raises ValueError
+    with a readable message; the caller adds file, entry and field.
     """
-    counts: dict[str, int] = {}
-    red: list[str] = []
-    for raw in text.split(","):
-        part = raw.strip().lower()
-        if not part:
-            raise ValueError(f"has an empty part in {text!r}")
-        if part in RED_ICONS:
-            if part in red:
-                raise ValueError(f"names {part!r} twice in {text!r}")
-            red.append(part)
-            continue
-        icon, sep, count = part.partition(":")
-        icon = icon.strip()
-        if icon not in CLUE_ICONS:
-            raise ValueError(
-                f"has an unknown icon {icon!r} in {text!r}; icons are {', '.join(CLUE_ICONS)}, "
-                f"red icons {', '.join(RED_ICONS)}"
-            )
-        if icon in counts:
-            raise ValueError(f"names {icon!r} twice in {text!r}; give it once with its count")
-        try:
-            n = int(count) if sep else 1
-        except ValueError:
-            raise ValueError(f"has a bad count {count!r} in {text!r}; write icon:N, e.g. eye:2") from None
-        if not 1 <= n <= 5:
-            raise ValueError(f"asks for {n} {icon} in {text!r}; a count is 1 to 5 (at most five clue dice)")
-        counts[icon] = n
-    if not counts:
-        raise ValueError(f"needs at least one icon in {text!r}")
-    if sum(counts.values()) > 5:
-        raise ValueError(f"needs more than five icons in {text!r}; no roll uses more than five clue dice")
-    parts = [f"{icon}:{counts[icon]}" for icon in CLUE_ICONS if icon in counts]
-    parts += [r for r in RED_ICONS if r in red]
-    return ",".join(parts)
+    try:
+        requirement = Requirement.parse(text)
+    except DiceError as exc:
+        raise ValueError(str(exc)) from None
+    if requirement.kind is not DieKind.CLUE:
+        raise ValueError(
+            f"{text!r} asks for {requirement.kind.value} icons; a ghost's icon sets use the clue icons "
+            f"{', '.join(CLUE_ICONS)} (and the red icons {', '.join(RED_ICONS)})"
+        )
+    return str(requirement)
 
 
 def _load_toml(source: str, text: str) -> dict[str, Any]:
@@ -518,7 +490,7 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
             try:
                 sets.append(parse_requirement_text(text))
             except ValueError as exc:
-                entry.fail(f"entry {j + 1} {exc}", "icon_sets")
+                entry.fail(f"entry {j + 1}: {exc}", "icon_sets")
         out[gid] = Ghost(
             gid,
             entry.text("name"),
@@ -648,18 +620,30 @@ def export_bundled(target: str | Path) -> list[Path]:
     return written
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion packs", description="Check the data packs, or export the bundled ones to edit them."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = sub.add_parser("check", help="check a folder of edited pack files (or the bundled packs)")
+    check.add_argument("folder", nargs="?", metavar="DIR", help="the edited packs (default: the bundled ones)")
+    export = sub.add_parser("export", help="write the bundled packs into DIR, to edit them")
+    export.add_argument("folder", metavar="DIR")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m companion.packs check [DIR]`` / ``export DIR``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in ("check", "export") or (args[0] == "export" and len(args) != 2):
-        print("usage: python -m companion.packs check [DIR] | export DIR", file=sys.stderr)
-        return 2
+    """``companion packs check [DIR]`` / ``companion packs export DIR``."""
     try:
-        if args[0] == "export":
-            for path in export_bundled(args[1]):
+        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+        return int(exc.code or 0)
+    try:
+        if args.command == "export":
+            for path in export_bundled(args.folder):
                 print(f"wrote {path}")
             return 0
-        packs = load_packs(args[1] if len(args) > 1 else None)
+        packs = load_packs(args.folder)
     except PackError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

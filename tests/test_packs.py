@@ -167,3 +167,30 @@ def test_export_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     (tmp_path / "evidence.toml").write_text("[[symbols]]\nid = 'x'\n")
     assert main(["check", str(tmp_path)]) == 1
     assert "evidence.toml" in capsys.readouterr().err
+
+
+def test_the_command_line_is_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "required: COMMAND" in capsys.readouterr().err
+    assert main(["export"]) == 2  # export needs the folder
+    assert "DIR" in capsys.readouterr().err
+    assert main(["--help"]) == 0
+    assert "export" in capsys.readouterr().out
+    assert main(["check"]) == 0  # the bundled packs
+    assert "packs OK" in capsys.readouterr().out
+
+
+def test_icon_sets_use_the_dice_grammar_and_clue_icons(tmp_path: Path) -> None:
+    """A pack's icon set is read as the dice read one ("2 eyes and a camera"), stored canonically."""
+    from companion.packs import icon_set_text, parse_requirement_text
+
+    assert parse_requirement_text("2 eyes and a camera, with a timer") == "eye:2,camera:1,timer"
+    assert parse_requirement_text("cobweb:1,disruption") == "cobweb:1,disruption"
+    assert icon_set_text("eye:2,camera:1,timer") == "2 eyes, 1 camera (timer)"
+    with pytest.raises(ValueError, match="'key:2' asks for key icons; a ghost's icon sets use the clue icons"):
+        parse_requirement_text("key:2")
+    with pytest.raises(ValueError, match="at most 5"):
+        parse_requirement_text("eye:3,camera:3")
+    edited(tmp_path, "ghosts.toml", '"eye:2,camera:1", "cobweb:1,timer"', '"eye:2,camera:1", "key:1"')
+    with pytest.raises(PackError, match=r'"icon_sets".*entry 2: .key:1. asks for key icons|entry 2: .key:1. asks'):
+        load_packs(tmp_path)
