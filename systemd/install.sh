@@ -88,7 +88,7 @@ if [ ! -f "$SRC_DIR/pyproject.toml" ] || [ ! -f "$SRC_DIR/systemd/$UNIT_NAME" ];
   exit 1
 fi
 # The board's name; COMPANION_MODEL_FILE stands in for the device tree in tests.
-MODEL=$(tr -d '\0' < "${COMPANION_MODEL_FILE:-/proc/device-tree/model}" 2>/dev/null || true)
+MODEL=$(tr -d '\0' 2>/dev/null < "${COMPANION_MODEL_FILE:-/proc/device-tree/model}" || true)
 case "$MODEL" in
   *"Raspberry Pi"*) ;;
   *) warn "this does not look like a Raspberry Pi; installing anyway (the service simulates missing hardware)." ;;
@@ -228,6 +228,7 @@ fi
 if ! command -v systemctl >/dev/null 2>&1; then
   warn "systemctl not found: the unit is installed but not enabled (enable it where systemd runs)."
   START=0
+  ENABLED=0
 elif [ "$DRY_RUN" = 0 ] && [ ! -d /run/systemd/system ]; then
   # An image being built, or a chroot: enabling only makes the links; nothing can be started here.
   say "systemd is not running here: enabling $UNIT_NAME for the next boot"
@@ -244,7 +245,7 @@ if [ "$START" = 1 ]; then
     sleep 1
     systemctl --no-pager --lines=5 status "$UNIT_NAME" || true
   fi
-else
+elif [ "${ENABLED:-1}" = 1 ]; then
   say "enabled; it starts at the next boot (or: sudo systemctl start $UNIT_NAME)"
 fi
 say "done. The phone page is at http://$(hostname).local:8080/ (the join code is in: journalctl -u companion | grep 'join code')"

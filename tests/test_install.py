@@ -11,6 +11,7 @@ and the network, and runs only when COMPANION_TEST_DEBOOTSTRAP=1 (it takes sever
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -177,6 +178,10 @@ def test_install_in_a_bookworm_root(tmp_path: Path) -> None:
     root = tmp_path / "root"
     bookworm_root(root)
     shutil.copy("/etc/resolv.conf", root / "etc" / "resolv.conf")
+    # A TLS-inspecting proxy's certificate authority, when this machine has one, is trusted inside too.
+    local_cas = Path("/usr/local/share/ca-certificates")
+    if local_cas.is_dir():
+        shutil.copytree(local_cas, root / "usr" / "local" / "share" / "ca-certificates", dirs_exist_ok=True)
     checkout = root / "home" / "pi" / "skeptics-companion"
     subprocess.run(["tar", "-C", str(REPO), "--exclude=./.git", "--exclude=./.venv", "--exclude=__pycache__",
                     "--exclude=./.mypy_cache", "--exclude=./.pytest_cache", "-cf", str(tmp_path / "src.tar"), "."],
@@ -197,13 +202,14 @@ def test_install_in_a_bookworm_root(tmp_path: Path) -> None:
             "/opt/skeptics-companion/venv/bin/companion serve --check --config /etc/skeptics-companion/config.toml"
         )
         result = subprocess.run(["chroot", str(root), "/bin/bash", "-c", script], capture_output=True, text=True,
-                                timeout=1800, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"})
+                                timeout=1800, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+                                         "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt"})
         print(result.stdout[-6000:], result.stderr[-4000:], sep="\n--- stderr ---\n")
         assert result.returncode == 0, result.stderr[-4000:]
     finally:
         for target in reversed(mounted):
             subprocess.run(["umount", "-l", str(target)], check=False, timeout=30)
-    freeze = {line.split("==")[0].lower(): line.split("==")[1]
+    freeze = {re.sub(r"[-_.]+", "-", line.split("==")[0]).lower(): line.split("==")[1]
               for line in (root / "tmp" / "freeze.txt").read_text().splitlines() if "==" in line}
     locked = {}
     for line in REQUIREMENTS.read_text().splitlines():
