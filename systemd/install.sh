@@ -168,7 +168,7 @@ fi
 # nothing can fall back to it there.
 requirements="$REQUIREMENTS"
 case "$MODEL" in
-  "Raspberry Pi 5"*|"Raspberry Pi 500"*|"Raspberry Pi Compute Module 5"*)
+  "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*)  # the Pi 5 and the Pi 500
     say "a $MODEL: lgpio drives the GPIO, RPi.GPIO is not installed"
     requirements="$WORK/requirements.txt"
     awk '/^[^ #]/ { skip = ($0 ~ /^rpi-gpio==/) } !skip' "$REQUIREMENTS" > "$requirements"
