@@ -41,10 +41,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.config import Config, load_config, port_value, prefix_error
+from companion.config import CameraConfig, Config, load_config, port_value, prefix_error
 from companion.errors import CompanionError, ConfigError
+
+if TYPE_CHECKING:
+    from hardware.config import HardwareConfig
+    from vision.reader import DieReading
+    from vision.tray_loop import Reader, TraySettings
+    from web.settings import WebSettings
 
 log = logging.getLogger("companion.serve")
 
@@ -210,10 +216,10 @@ def page_urls(host: str, port: int, public_url: str | None = None) -> list[str]:
 class PartConfigs:
     """Each part's checked settings (its own types), built from the raw tables of ``Config``."""
 
-    hardware: Any = None
-    camera: Any = None
-    tray: Any = None
-    web: Any = None
+    hardware: HardwareConfig | None = None
+    camera: CameraConfig | None = None
+    tray: TraySettings | None = None
+    web: WebSettings | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -253,7 +259,7 @@ def _check_game(config: Config, packs: Any = None) -> dict[str, Any]:
     return setup
 
 
-def _check_hardware(config: Config) -> Any:
+def _check_hardware(config: Config) -> HardwareConfig:
     from hardware.config import HardwareConfig
 
     try:
@@ -262,221 +268,18 @@ def _check_hardware(config: Config) -> Any:
         raise prefix_error("hardware", exc) from None
 
 
-def _check_vision(config: Config, sim: bool) -> tuple[Any, Any]:
-    """``[tray]`` into the reader's settings and the colour-to-kind mapping; ``[dice.pips]`` into a PipMap."""
-    from companion.dice import PipMap
-    from vision.reader import ReaderSettings
-    from vision.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
+def _check_vision(config: Config, sim: bool) -> tuple[CameraConfig, TraySettings]:
+    """``[tray]`` and ``[dice.pips]``, checked by the vision part."""
+    from vision.tray_loop import tray_settings
 
-    table = config.section("tray")
-    try:
-        settings = ReaderSettings.from_config(table)
-    except ConfigError as exc:
-        raise prefix_error("tray", exc) from None
-    kinds_table = table.get("kinds", DEFAULT_COLOR_KINDS)
-    if not isinstance(kinds_table, Mapping):
-        raise ConfigError(f"tray.kinds: expected a table of colour = kind (blue = \"clue\"), got {kinds_table!r}")
-    for colour, kind in kinds_table.items():
-        try:
-            parse_color_kinds({colour: kind})
-        except CompanionError as exc:
-            raise ConfigError(f"tray.kinds.{colour}: {exc}") from None
-    kinds = parse_color_kinds(kinds_table)
-    pip_map = PipMap.from_dict(config.dice.pips) if config.dice.pips else PipMap.default()
-    return config.camera, TraySettings(reader=settings, kinds=kinds, pip_map=pip_map)
+    return config.camera, tray_settings(config.section("tray"), config.dice.pips)
 
 
-@dataclass(frozen=True)
-class TraySettings:
-    """The dice tray, checked: the reader's settings, which colour is which kind of die, the pip map."""
+def _check_web(config: Config) -> WebSettings:
+    """The ``[web]`` keys that belong to the phone page, checked by the web part."""
+    from web.settings import settings_from_config
 
-    reader: Any
-    kinds: Mapping[str, Any]
-    pip_map: Any
-
-
-_WEB_OWN = ("host", "port", "threads")
-
-
-def _check_web(config: Config) -> Any:
-    """The ``[web]`` keys that belong to the phone page, checked into ``web.settings.WebSettings``."""
-    from web.settings import PIN_MAX, PIN_MIN, WebSettings
-
-    extra = dict(config.web.extra)
-    known = [f for f in WebSettings.__dataclass_fields__ if f not in ("data_dir", "now")]
-    values: dict[str, Any] = {"data_dir": config.data_dir}
-    for key, value in extra.items():
-        name = f"web.{key}"
-        if key not in known:
-            raise ConfigError(f"{name}: unknown key. Known keys of [web]: {', '.join((*_WEB_OWN, *known))}.")
-        if key == "join_code":
-            if not isinstance(value, str) or not 4 <= len("".join(value.split())) <= 12 or not value.replace(" ", "").isalnum():
-                raise ConfigError(f"{name}: expected 4 to 12 letters and digits that players type to join, got {value!r}")
-        elif key == "host_pin":
-            if not isinstance(value, str) or not value.isdigit() or not PIN_MIN <= len(value) <= PIN_MAX:
-                raise ConfigError(f"{name}: expected {PIN_MIN} to {PIN_MAX} digits in quotes, like \"4817\", got {value!r}")
-        elif key == "public_url":
-            if not isinstance(value, str) or not value.startswith(("http://", "https://")):
-                raise ConfigError(f"{name}: expected an address like \"http://skeptics.local:8080\", got {value!r}")
-        elif key in ("heartbeat", "poll_fallback"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 600:
-                raise ConfigError(f"{name}: expected a number of seconds 1-600, got {value!r}")
-            value = float(value)
-        elif key == "max_streams":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
-                raise ConfigError(f"{name}: expected a whole number 1-1000, got {value!r}")
-        elif key == "secure_cookies":
-            if not isinstance(value, bool):
-                raise ConfigError(f"{name}: expected true or false, got {value!r}")
-        values[key] = value
-    settings = WebSettings.coerce(values)
-    if settings.max_streams > config.web.threads - 4:
-        raise ConfigError(
-            f"web.max_streams: {settings.max_streams} event streams need more than web.threads = "
-            f"{config.web.threads} server threads (each stream holds one, and pages need a few more); "
-            f"raise web.threads to at least {settings.max_streams + 4} or lower web.max_streams."
-        )
-    return settings
-
-
-# ---------------------------------------------------------------------------------------------------
-# The camera thread
-
-
-class TrayLoop:
-    """The camera above the dice tray, watched in its own thread.
-
-    Frames go into the ``TrayWatcher``; when the dice settle it reads them once and hands the
-    readings to ``on_readings(readings, why)`` (``why`` is "settled", or "button" after
-    ``request_read()``). A missing or unplugged camera is retried every ``retry_s`` seconds; in the
-    meantime the dice are entered on the page. The web page reads ``last_reading()`` and
-    ``annotated_jpeg()``.
-    """
-
-    def __init__(
-        self,
-        camera: Any,
-        tray: TraySettings,
-        *,
-        sim: bool,
-        on_readings: Callable[[list[Any], str], None],
-        monotonic: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = time.time,
-        reader: Callable[[Any, Any], list[Any]] | None = None,
-    ) -> None:
-        from vision.reader import read_dice
-        from vision.tray import TrayWatcher
-
-        self.reader = reader if reader is not None else read_dice
-        self.config = camera
-        self.tray = tray
-        self.sim = sim
-        self.on_readings = on_readings
-        self.wall = wall
-        self.watcher = TrayWatcher(
-            tray.reader, when_settled=lambda readings: self._readings(readings, "settled"),
-            now=monotonic, settle_seconds=camera.settle_s, reader=self.reader,
-        )
-        self.camera: Any = None
-        self.camera_name: str | None = None
-        self.error: str | None = None
-        self.last_at: float | None = None
-        self.frames = 0
-        self._stop = threading.Event()
-        self._read_now = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tray camera", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def open_camera(self) -> Any:
-        from vision.camera import ReplayCamera, open_camera, sample_paths
-
-        size = (self.config.width, self.config.height)
-        hold = max(1, round(self.config.sim_hold_s / max(self.config.interval, 0.01)))
-        if self.sim and not self.config.source.startswith("replay:"):
-            return ReplayCamera(sample_paths(), repeat=hold)
-        return open_camera(self.config.source, size, repeat=hold)
-
-    def request_read(self) -> None:
-        """Read the dice in the next frame, settled or not (the read-dice button)."""
-        self._read_now.set()
-
-    def _readings(self, readings: list[Any], why: str) -> None:
-        self.last_at = self.wall()
-        self.on_readings(readings, why)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            if self.camera is None:
-                try:
-                    self.camera = self.open_camera()
-                    self.camera_name = str(getattr(self.camera, "name", type(self.camera).__name__))
-                    self.error = None
-                    log.info("camera: %s", self.camera_name)
-                except Exception as exc:  # CameraError, or a camera library's own
-                    self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
-                    log.warning("no camera (%s); trying again in %.0f s", self.error, self.config.retry_s)
-                    self._stop.wait(self.config.retry_s)
-                    continue
-            try:
-                frame = self.camera.read()
-                self.frames += 1
-            except Exception as exc:
-                self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
-                log.warning("the camera stopped giving frames (%s); trying again in %.0f s", self.error,
-                            self.config.retry_s)
-                self._close_camera()
-                self._stop.wait(self.config.retry_s)
-                continue
-            try:
-                if self._read_now.is_set():
-                    self._read_now.clear()
-                    readings = self.reader(frame, self.tray.reader)
-                    self.watcher.last_readings, self.watcher.last_frame = readings, frame
-                    self.error = None
-                    self._readings(readings, "button")
-                elif self.watcher.feed(frame) is not None:
-                    self.error = None
-            except CompanionError as exc:
-                if str(exc) != self.error:  # once per new problem, not once per roll
-                    log.warning("the dice reader failed: %s", exc)
-                self.error = str(exc)
-            except Exception:
-                log.exception("the dice reader failed")
-            self._stop.wait(self.config.interval)
-
-    def _close_camera(self) -> None:
-        camera, self.camera = self.camera, None
-        if camera is not None:
-            try:
-                camera.close()
-            except Exception:
-                log.exception("the camera did not close cleanly")
-
-    # -- for the web page (any thread)
-
-    def last_reading(self) -> dict[str, Any] | None:
-        readings = self.watcher.last_readings
-        if readings is None and self.error is None:
-            return None
-        return {
-            "dice": [reading.to_dict() for reading in readings or []],
-            "at": self.last_at,
-            "camera": self.camera_name,
-            "error": self.error,
-            "settled": self.watcher.is_settled,
-        }
-
-    def annotated_jpeg(self) -> bytes | None:
-        data: bytes | None = self.watcher.annotated_jpeg()
-        return data
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        self._close_camera()
+    return settings_from_config(config.web.extra, data_dir=config.data_dir, threads=config.web.threads)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -495,7 +298,7 @@ class Companion:
         notifier: Notifier | None = None,
         rng: random.Random | None = None,
         monotonic: Callable[[], float] = time.monotonic,
-        tray_reader: Callable[[Any, Any], list[Any]] | None = None,
+        tray_reader: Reader | None = None,
     ) -> None:
         self.config = config
         self.tray_reader = tray_reader
@@ -595,9 +398,12 @@ class Companion:
         self.table.when_undo = lambda: self.post(self.undo_pressed)
 
     def _start_tray(self) -> None:
+        from vision.tray_loop import TrayLoop
+
         if not self.config.camera.enabled:
             log.info("camera: off (camera.enabled = false); dice are entered on the page")
             return
+        assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
         self.tray.start()
@@ -606,7 +412,10 @@ class Companion:
         from web import create_app
         from web.server import ServerThread
 
-        self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray)
+        assert self.parts.web is not None
+        # Dice typed as pips on the page use the table's pip map.
+        pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
+        self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray, pip_map=pip_map)
         # Binds and listens here: a port in use fails now, before READY=1.
         try:
             self.server = ServerThread(self.app, host=self.host, port=self.port, threads=self.config.web.threads)
@@ -616,13 +425,10 @@ class Companion:
                 "companion?) may be using the port: stop it, or choose another port with --port or web.port."
             ) from None
         self.port = self.server.port
-        self.urls = page_urls(self.host, self.port, getattr(self.parts.web, "public_url", None))
+        self.urls = page_urls(self.host, self.port, self.parts.web.public_url)
         self.join_code = self._read_join_code()
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
-        context = self.app.extensions.get("skeptics_web")
-        if context is not None and self.parts.tray is not None:
-            context._pip_map = self.parts.tray.pip_map  # dice typed as pips on the page use the table's map
         if self.table is not None and self.join_code and self.urls:
             # After every start the OLED shows the join QR code (phones join first), until the next command.
             self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=None)
@@ -661,45 +467,24 @@ class Companion:
             return
         self.tray.request_read()
 
-    def dice_read(self, readings: list[Any], why: str) -> None:
+    def dice_read(self, readings: list[DieReading], why: str) -> None:
         """Dice read in the tray: the roll of the attempt under way, when they are exactly its dice."""
-        from companion.dice import Attempt, action_kind
+        from companion.tray_reading import settle_reading
         from vision.roll import to_roll
 
-        state = self.service.state()
-        attempt = state.get("attempt") if self.config.dice.auto_roll else None
-        # Problems are shown at the table only when the reading was wanted: a button press, or an attempt
-        # waiting for its roll. Dice settling at other times (packing up, a sample photo) are only logged.
-        wanted = why == "button" or attempt is not None
+        assert self.parts.tray is not None
         try:
-            roll = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map)
+            roll, problem = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map), None
         except CompanionError as exc:
-            if wanted:
-                self.tell("Dice", str(exc))
-            else:
-                log.info("dice settled, not read for a roll: %s", exc)
-            return
-        seen = "; ".join(f"{kind.value}: {', '.join(face.value for face in faces)}" for kind, faces in roll.items())
-        seen = seen or "no dice"
-        if not self.config.dice.auto_roll:
-            log.info("dice read (%s): %s; dice.auto_roll is off, so the host enters them", why, seen)
-            return
-        if not attempt:
-            message = f"read {seen}; no attempt is under way, so nothing was rolled"
-            if why == "button":
-                self.tell("Dice", message + ". Start the attempt on the host page first.")
-            else:
-                log.info("dice settled: %s", message)
-            return
-        kind = action_kind(str(attempt["action"]))
-        need = Attempt.from_dict(attempt).dice_to_roll
-        faces = roll.get(kind, ())
-        if len(faces) != need:
-            self.tell("Dice", f"the {attempt['action']} roll needs {need} {kind.value} dice, the tray shows "
-                              f"{len(faces)} ({seen}); roll again, or enter them on the page.")
-            return
-        self.service.roll_from_readings(faces, source="tray")
-        log.info("tray: rolled %s for the %s attempt", ", ".join(face.value for face in faces), attempt["action"])
+            roll, problem = None, str(exc)
+        outcome = settle_reading(roll, self.service.state().get("attempt"), why=why,
+                                 auto_roll=self.config.dice.auto_roll, problem=problem)
+        if outcome.tell:
+            self.tell("Dice", outcome.tell)
+        if outcome.faces is not None:
+            self.service.roll_from_readings(outcome.faces, source="tray")
+        if outcome.note:
+            log.info("%s", outcome.note)
 
     # -- the main loop -------------------------------------------------------------------------
 

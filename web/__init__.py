@@ -27,8 +27,9 @@ def create_app(
     settings: WebSettings | Mapping[str, Any],
     hardware: Any | None = None,
     tray: Any | None = None,
+    pip_map: Any | None = None,
 ) -> Flask:
     """Build the Flask application around one game service. No module-global state: two apps can run side by side."""
     from web.app import build_app
 
-    return build_app(service, settings, hardware=hardware, tray=tray)
+    return build_app(service, settings, hardware=hardware, tray=tray, pip_map=pip_map)

@@ -39,7 +39,9 @@ CSP = (
 class WebContext:
     """Everything the blueprints share, kept on the app (`app.extensions["skeptics_web"]`)."""
 
-    def __init__(self, service: Any, settings: WebSettings, hardware: Any | None, tray: Any | None) -> None:
+    def __init__(
+        self, service: Any, settings: WebSettings, hardware: Any | None, tray: Any | None, pip_map: Any | None = None
+    ) -> None:
         self.service = service
         self.settings = settings
         self.hardware = hardware
@@ -55,7 +57,7 @@ class WebContext:
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self._packs: Any = None
-        self._pip_map: Any = None
+        self._pip_map: Any = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
 
     def packs(self) -> Any:
         packs = getattr(self.service, "packs", None)
@@ -143,11 +145,15 @@ def _error(status: int, message: str, **extra: Any) -> Response:
 
 
 def build_app(
-    service: Any, settings: WebSettings | Mapping[str, Any], hardware: Any | None = None, tray: Any | None = None
+    service: Any,
+    settings: WebSettings | Mapping[str, Any],
+    hardware: Any | None = None,
+    tray: Any | None = None,
+    pip_map: Any | None = None,
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
     app = Flask(__name__, static_folder=None, template_folder="templates")
-    ctx = WebContext(service, web_settings, hardware, tray)
+    ctx = WebContext(service, web_settings, hardware, tray, pip_map)
     app.extensions["skeptics_web"] = ctx
     app.config.update(
         SECRET_KEY=ctx.store.secret_key,
@@ -158,7 +164,6 @@ def build_app(
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),
         SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=64 * 1024,
-        JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]

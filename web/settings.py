@@ -551,3 +551,47 @@ class Throttle:
                 "recent": list(self._log),
                 "problem": self.problem,
             }
+
+
+# -- the [web] table of the configuration file ------------------------------------------------------------
+
+SERVER_KEYS = ("host", "port", "threads")  # the keys of [web] that companion.config reads for the server
+
+
+def settings_from_config(table: Mapping[str, Any], *, data_dir: Path, threads: int) -> WebSettings:
+    """The page's keys of ``[web]`` checked into `WebSettings`, for ``companion serve``.
+
+    Every error names the key ("web.max_streams: ..."); the join code, the host PIN and the proxies are
+    checked by `WebSettings` itself. ``threads`` is the server's ``web.threads``: every event stream
+    holds one thread, so ``max_streams`` must leave a few for the pages.
+    """
+    from companion.validate import flag, number, text, unknown_keys, whole_number
+
+    known = tuple(f.name for f in fields(WebSettings) if f.name not in ("data_dir", "now"))
+    unknown_keys("web", table, (*SERVER_KEYS, *known))
+
+    def url(key: str, value: Any) -> str:
+        if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+            raise ConfigError(f"{key}: expected an address like \"http://skeptics.local:8080\", got {value!r}")
+        return value
+
+    checks: dict[str, Callable[[str, Any], Any]] = {
+        "join_code": text,  # what a join code, a host PIN and a proxy address are, WebSettings says
+        "public_url": url,
+        "heartbeat": lambda key, value: number(key, value, 1, 600),
+        "poll_fallback": lambda key, value: number(key, value, 1, 600),
+        "max_streams": lambda key, value: whole_number(key, value, 1, 1000),
+        "secure_cookies": flag,
+    }
+    values: dict[str, Any] = {"data_dir": data_dir}
+    for name, value in table.items():
+        if name not in SERVER_KEYS:
+            values[name] = checks.get(name, lambda key, value: value)(f"web.{name}", value)
+    settings = WebSettings.coerce(values)
+    if settings.max_streams > threads - 4:
+        raise ConfigError(
+            f"web.max_streams: {settings.max_streams} event streams need more than web.threads = "
+            f"{threads} server threads (each stream holds one, and pages need a few more); "
+            f"raise web.threads to at least {settings.max_streams + 4} or lower web.max_streams."
+        )
+    return settings

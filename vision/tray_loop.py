@@ -1,0 +1,189 @@
+"""The camera above the dice tray, watched in a thread of its own, and the tray's checked settings.
+
+`tray_settings` checks the ``[tray]`` table (the reader's settings and which colour is which kind of die)
+and ``[dice.pips]``; `TrayLoop` opens the camera (retrying a missing one), feeds every frame to a
+`vision.tray.TrayWatcher` and hands each settled reading to a callback. ``companion serve`` builds both and
+wires the callback into its main loop; nothing here turns a reading into a game command.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.config import CameraConfig, prefix_error
+from companion.dice import DieKind, PipMap
+from companion.errors import CompanionError, ConfigError
+from vision.reader import DieReading, ReaderSettings, read_dice
+from vision.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
+from vision.tray import TrayWatcher
+
+log = logging.getLogger("companion.serve")
+
+Reader = Callable[[np.ndarray, ReaderSettings], list[DieReading]]
+
+
+@dataclass(frozen=True)
+class TraySettings:
+    """The dice tray, checked: the reader's settings, which colour is which kind of die, the pip map."""
+
+    reader: ReaderSettings
+    kinds: Mapping[str, DieKind]
+    pip_map: PipMap
+
+
+def tray_settings(table: Mapping[str, Any], pips: Mapping[str, Any] | None = None) -> TraySettings:
+    """``[tray]`` (and ``[dice.pips]``) checked into `TraySettings`; ConfigError names the key."""
+    try:
+        reader = ReaderSettings.from_config(table)
+    except ConfigError as exc:
+        raise prefix_error("tray", exc) from None
+    kinds_table = table.get("kinds", DEFAULT_COLOR_KINDS)
+    if not isinstance(kinds_table, Mapping):
+        raise ConfigError(f"tray.kinds: expected a table of colour = kind (blue = \"clue\"), got {kinds_table!r}")
+    for colour, kind in kinds_table.items():
+        try:
+            parse_color_kinds({colour: kind})
+        except CompanionError as exc:
+            raise ConfigError(f"tray.kinds.{colour}: {exc}") from None
+    pip_map = PipMap.from_dict(pips) if pips else PipMap.default()
+    return TraySettings(reader=reader, kinds=parse_color_kinds(kinds_table), pip_map=pip_map)
+
+
+class TrayLoop:
+    """The camera above the dice tray, watched in its own thread.
+
+    Frames go into the ``TrayWatcher``; when the dice settle it reads them once and hands the
+    readings to ``on_readings(readings, why)`` (``why`` is "settled", or "button" after
+    ``request_read()``). A missing or unplugged camera is retried every ``retry_s`` seconds; in the
+    meantime the dice are entered on the page. The web page reads ``last_reading()`` and
+    ``annotated_jpeg()``.
+    """
+
+    def __init__(
+        self,
+        camera: CameraConfig,
+        tray: TraySettings,
+        *,
+        sim: bool,
+        on_readings: Callable[[list[DieReading], str], None],
+        monotonic: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        reader: Reader | None = None,
+    ) -> None:
+        self.reader: Reader = reader if reader is not None else read_dice
+        self.config = camera
+        self.tray = tray
+        self.sim = sim
+        self.on_readings = on_readings
+        self.wall = wall
+        self.watcher = TrayWatcher(
+            tray.reader, when_settled=lambda readings: self._readings(readings, "settled"),
+            now=monotonic, settle_seconds=camera.settle_s, reader=self.reader,
+        )
+        self.camera: Any = None
+        self.camera_name: str | None = None
+        self.error: str | None = None
+        self.last_at: float | None = None
+        self.frames = 0
+        self._stop = threading.Event()
+        self._read_now = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tray camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def open_camera(self) -> Any:
+        from vision.camera import ReplayCamera, open_camera, sample_paths
+
+        size = (self.config.width, self.config.height)
+        hold = max(1, round(self.config.sim_hold_s / max(self.config.interval, 0.01)))
+        if self.sim and not self.config.source.startswith("replay:"):
+            return ReplayCamera(sample_paths(), repeat=hold)
+        return open_camera(self.config.source, size, repeat=hold)
+
+    def request_read(self) -> None:
+        """Read the dice in the next frame, settled or not (the read-dice button)."""
+        self._read_now.set()
+
+    def _readings(self, readings: list[DieReading], why: str) -> None:
+        self.last_at = self.wall()
+        self.on_readings(readings, why)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if self.camera is None:
+                try:
+                    self.camera = self.open_camera()
+                    self.camera_name = str(getattr(self.camera, "name", type(self.camera).__name__))
+                    self.error = None
+                    log.info("camera: %s", self.camera_name)
+                except Exception as exc:  # CameraError, or a camera library's own
+                    self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+                    log.warning("no camera (%s); trying again in %.0f s", self.error, self.config.retry_s)
+                    self._stop.wait(self.config.retry_s)
+                    continue
+            try:
+                frame = self.camera.read()
+                self.frames += 1
+            except Exception as exc:
+                self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+                log.warning("the camera stopped giving frames (%s); trying again in %.0f s", self.error,
+                            self.config.retry_s)
+                self._close_camera()
+                self._stop.wait(self.config.retry_s)
+                continue
+            try:
+                if self._read_now.is_set():
+                    self._read_now.clear()
+                    readings = self.reader(frame, self.tray.reader)
+                    self.watcher.last_readings, self.watcher.last_frame = readings, frame
+                    self.error = None
+                    self._readings(readings, "button")
+                elif self.watcher.feed(frame) is not None:
+                    self.error = None
+            except CompanionError as exc:
+                if str(exc) != self.error:  # once per new problem, not once per roll
+                    log.warning("the dice reader failed: %s", exc)
+                self.error = str(exc)
+            except Exception:
+                log.exception("the dice reader failed")
+            self._stop.wait(self.config.interval)
+
+    def _close_camera(self) -> None:
+        camera, self.camera = self.camera, None
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:
+                log.exception("the camera did not close cleanly")
+
+    # -- for the web page (any thread)
+
+    def last_reading(self) -> dict[str, Any] | None:
+        readings = self.watcher.last_readings
+        if readings is None and self.error is None:
+            return None
+        return {
+            "dice": [reading.to_dict() for reading in readings or []],
+            "at": self.last_at,
+            "camera": self.camera_name,
+            "error": self.error,
+            "settled": self.watcher.is_settled,
+        }
+
+    def annotated_jpeg(self) -> bytes | None:
+        data: bytes | None = self.watcher.annotated_jpeg()
+        return data
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._close_camera()
