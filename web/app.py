@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import (
     AuthError,
     BadCommand,
+    CardsNeeded,
     CompanionError,
     ConfigError,
     DiceError,
@@ -25,6 +26,7 @@ from web.assets import Assets, compressible
 from web.events import EventHub
 from web.guard import ForwardedFor, check_input
 from web.security import Refused, check_post
+from web.sessions import PhoneBook, follow_session, record_actions
 from web.settings import SaveError, Throttle, WebSettings, WebStore
 
 log = logging.getLogger("web")
@@ -54,6 +56,10 @@ class WebContext:
         self.join_throttle = Throttle(
             settings.now, free=10, base=10.0, cap=100, window=600.0, path=data_dir / "web-join-limits.json"
         )
+        self.phones = PhoneBook(data_dir / "web-phones.json", settings.now)
+        self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
+        self._record = lambda records, state: record_actions(records, state)
+        service.add_listener(self._record)
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self._packs: Any = None
@@ -122,8 +128,20 @@ class WebContext:
                     return bytes(data), mimetype
         return None
 
+    def problems(self) -> list[str]:
+        """What is wrong with the companion's files, in words for the host (empty when all is well)."""
+        found = [*self.store.problems, *self.startup_problems]
+        for part in (self.throttle, self.join_throttle, self.phones):
+            if part.problem:
+                found.append(part.problem)
+        return found
+
     def close(self) -> None:
         self.hub.close()
+        try:
+            self.service.remove_listener(self._record)
+        except (KeyError, ValueError):
+            pass
 
 
 STATUS_OF: list[tuple[type[BaseException], int]] = [
@@ -168,10 +186,12 @@ def build_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
-    from web import api, pages
+    from web import api, pages, sessions
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(sessions.bp)
+    app.after_request(follow_session)
     app.wsgi_app = ForwardedFor(app.wsgi_app, web_settings.trusted_proxies)  # type: ignore[method-assign]
 
     @app.before_request

@@ -1,9 +1,11 @@
 """Who may see and who may act: the join code (viewers), the host PIN (host), and CSRF defences.
 
 - A viewer is anyone whose session cookie carries the tag of the current join code (set by
-  opening the join link once), or a script sending the code in the `X-Join-Code` header.
+  opening the join link once) and a phone id the server still knows (`web.sessions`: the host
+  can remove a phone), or a script sending the code in the `X-Join-Code` header.
 - The host is a viewer whose session carries the current PIN epoch (set by signing in with the
-  PIN; a new PIN signs every host out).
+  PIN; a new PIN signs every host out) and whose phone id the server marks as the host's (signing
+  out, or the host removing the phone, ends it on the server: a copied cookie stops working).
 - Every POST must come from the page itself: the `X-CSRF-Token` header must equal the token in
   the session, the `Origin` (when sent) must be the companion's own, and `Sec-Fetch-Site` (when
   sent) must be same-origin. The session cookie is SameSite=Strict and HttpOnly.
@@ -41,7 +43,10 @@ def is_viewer() -> bool:
     store = _ctx().store
     tag = session.get("j")
     if isinstance(tag, str) and hmac.compare_digest(tag, store.join_tag()):
-        return True
+        phone = session.get("s")
+        # No phone id yet: the request that joined (the id is given out as it ends), or a cookie from before ids.
+        if phone is None or _ctx().phones.get(phone) is not None:
+            return True
     code = request.headers.get("X-Join-Code")
     if not code:
         return False
@@ -60,8 +65,12 @@ def is_host() -> bool:
 
 def _signed_in_as_host() -> bool:
     """The session carries the current PIN epoch (and a joined viewer's tag); `is_viewer` is checked apart."""
-    store = _ctx().store
-    return store.pin_set and session.get("h") == store.pin_epoch and bool(session.get("j"))
+    ctx = _ctx()
+    store = ctx.store
+    if not (store.pin_set and session.get("h") == store.pin_epoch and session.get("j")):
+        return False
+    phone = ctx.phones.get(session.get("s"))
+    return phone is not None and phone["host"] is True
 
 
 def csrf_token() -> str:
