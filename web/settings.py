@@ -558,6 +558,10 @@ class Throttle:
 SERVER_KEYS = ("host", "port", "threads")  # the keys of [web] that companion.config reads for the server
 
 
+def _as_given(key: str, value: Any) -> Any:
+    return value
+
+
 def settings_from_config(table: Mapping[str, Any], *, data_dir: Path, threads: int) -> WebSettings:
     """The page's keys of ``[web]`` checked into `WebSettings`, for ``companion serve``.
 
@@ -586,7 +590,7 @@ def settings_from_config(table: Mapping[str, Any], *, data_dir: Path, threads: i
     values: dict[str, Any] = {"data_dir": data_dir}
     for name, value in table.items():
         if name not in SERVER_KEYS:
-            values[name] = checks.get(name, lambda key, value: value)(f"web.{name}", value)
+            values[name] = checks.get(name, _as_given)(f"web.{name}", value)
     settings = WebSettings.coerce(values)
     if settings.max_streams > threads - 4:
         raise ConfigError(
