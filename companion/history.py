@@ -512,6 +512,40 @@ class GameStore:
                 row = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
         return int(row[0])
 
+    # -- backups ---------------------------------------------------------------------------
+
+    def backup_to(self, target: str | os.PathLike[str]) -> None:
+        """Copy the whole history into the file `target` with SQLite's backup API (consistent while games go on)."""
+        with self._read("make a backup"):
+            try:
+                dest = sqlite3.connect(os.fspath(target))
+            except sqlite3.Error as exc:
+                raise HistoryError(f"cannot create the backup {target}: {exc}. Check the folder and free space.") from exc
+            try:
+                self._db.backup(dest)
+                dest.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
+            finally:
+                dest.close()
+
+    def restore_from(self, source: str | os.PathLike[str]) -> None:
+        """Replace the whole history with the backup `source` (checked first: a damaged backup changes nothing)."""
+        self._check_header(Path(source))
+        try:
+            src = sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            raise HistoryError(f"cannot open the backup {source}: {exc}.") from exc
+        try:
+            app_id = src.execute("PRAGMA application_id").fetchone()[0]
+            problems = [row[0] for row in src.execute("PRAGMA quick_check").fetchall()]
+            if app_id != APPLICATION_ID or problems != ["ok"]:
+                raise HistoryError(f"the backup {source} is damaged or not a companion history; nothing was restored.")
+            with self._lock:
+                src.backup(self._connection())
+        except sqlite3.Error as exc:
+            raise HistoryError(f"could not restore {source}: {exc}. The history is as it was; try another backup.") from exc
+        finally:
+            src.close()
+
     # -- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from companion.errors import (
     PackError,
 )
 from web.assets import Assets, compressible
+from web.backups import Backups, protect_history
 from web.events import EventHub
 from web.guard import ForwardedFor, check_input
 from web.security import Refused, check_post
@@ -60,6 +61,12 @@ class WebContext:
         self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
         self._record = lambda records, state: record_actions(records, state)
         service.add_listener(self._record)
+        history = getattr(service, "store", None)
+        self.backups: Backups | None = None
+        if callable(getattr(history, "backup_to", None)) and getattr(history, "path", ":memory:") != ":memory:":
+            protect_history(str(history.path))  # type: ignore[union-attr]
+            self.backups = Backups(history, data_dir / "backups", settings.now)
+            service.add_listener(self.backups.on_commit)
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self._packs: Any = None
@@ -131,17 +138,19 @@ class WebContext:
     def problems(self) -> list[str]:
         """What is wrong with the companion's files, in words for the host (empty when all is well)."""
         found = [*self.store.problems, *self.startup_problems]
-        for part in (self.throttle, self.join_throttle, self.phones):
-            if part.problem:
+        for part in (self.throttle, self.join_throttle, self.phones, self.backups):
+            if part is not None and part.problem:
                 found.append(part.problem)
         return found
 
     def close(self) -> None:
         self.hub.close()
-        try:
-            self.service.remove_listener(self._record)
-        except (KeyError, ValueError):
-            pass
+        for listener in (self._record, self.backups.on_commit if self.backups else None):
+            try:
+                if listener is not None:
+                    self.service.remove_listener(listener)
+            except (KeyError, ValueError):
+                pass
 
 
 STATUS_OF: list[tuple[type[BaseException], int]] = [
@@ -186,11 +195,12 @@ def build_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
-    from web import api, pages, sessions
+    from web import api, backups, pages, sessions
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sessions.bp)
+    app.register_blueprint(backups.bp)
     app.after_request(follow_session)
     app.wsgi_app = ForwardedFor(app.wsgi_app, web_settings.trusted_proxies)  # type: ignore[method-assign]
 

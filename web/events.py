@@ -106,6 +106,22 @@ class EventHub:
                 lambda: len(self._subs) >= count if at_least else len(self._subs) <= count, timeout
             )
 
+    def drop_streams(self) -> int:
+        """End every open stream but stay open (the history was restored): phones reconnect and read afresh."""
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.behind = True
+            try:
+                sub.queue.put_nowait(_CLOSE)
+            except queue.Full:
+                try:
+                    sub.queue.get_nowait()
+                except queue.Empty:
+                    pass
+                sub.queue.put_nowait(_CLOSE)
+        return len(subs)
+
     def close(self) -> None:
         """End every stream now (server shutdown); phones reconnect to the next server."""
         with self._lock:
