@@ -44,7 +44,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from companion.config import CameraConfig, Config, load_config, port_value, prefix_error
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, HistoryError
 
 if TYPE_CHECKING:
     from hardware.config import HardwareConfig
@@ -320,6 +320,7 @@ class Companion:
         self.urls: list[str] = []
         self.join_code: str | None = None
         self.healthy = True
+        self.start_problems: list[str] = []  # damaged files found at start, for the page
         self.watchdog_every: float | None = None
         self.next_ping = 0.0
         self.next_probe = 0.0
@@ -344,7 +345,10 @@ class Companion:
         from companion.history import GameStore, ReplayError
         from companion.service import GameService
 
-        store = GameStore(self.config.history_path)
+        try:
+            store = GameStore(self.config.history_path)
+        except HistoryError as exc:
+            store = self._history_aside(exc)
         packs = self.parts.extra.get("packs")
         if packs is None:
             packs = self.config.load_packs()
@@ -365,6 +369,32 @@ class Companion:
             state = self.service.new_game(self._first_setup())
             log.info("no saved game in %s; started game %s with the [game] defaults",
                      self.config.history_path, state.get("game_id"))
+
+    def _history_aside(self, exc: HistoryError) -> Any:
+        """A history that cannot be opened: keep it byte for byte under another name, start a new one.
+
+        The clock, the buttons and the page work on the new history; the page says what happened
+        (``/api/problems``) and the host can restore a backup from ``DATA_DIR/backups``.
+        """
+        from companion.history import GameStore
+
+        path = Path(self.config.history_path)
+        kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                if Path(f"{path}{suffix}").exists():
+                    os.replace(f"{path}{suffix}", f"{kept}{suffix}")
+            store = GameStore(path)
+            where = f"it is kept, untouched, as {kept.name}, and a new history was started"
+        except (OSError, HistoryError) as again:
+            store = GameStore(":memory:")
+            where = (f"it could not be moved aside ({again}); this evening's games are kept in memory only "
+                     "until the companion restarts")
+        message = (f"the game history could not be opened: {exc} So that the table still works, {where}. "
+                   "Start a new game, or restore a backup (Host tab, backups).")
+        log.error("%s", message)
+        self.start_problems.append(message)
+        return store
 
     def _first_setup(self) -> Any:
         from companion.engine import Setup
@@ -427,6 +457,9 @@ class Companion:
         self.port = self.server.port
         self.urls = page_urls(self.host, self.port, self.parts.web.public_url)
         self.join_code = self._read_join_code()
+        context = self.app.extensions.get("skeptics_web")
+        if context is not None:
+            context.startup_problems.extend(self.start_problems)  # the page says what went wrong at start
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
         if self.table is not None and self.join_code and self.urls:
