@@ -10,17 +10,11 @@ import subprocess
 import sys
 
 import pytest
+from games import PACKS
+from games import new_game as new
 
 from companion.engine import CLOCK, COMMANDS, Command, Game, Outcome, Setup
 from companion.errors import BadCommand, CompanionError, IllegalCommand
-from companion.packs import load_packs
-
-PACKS = load_packs()
-
-
-def new(players: int = 3, seed: int | str = 1, physical: bool = False, ghost: str = "child") -> Game:
-    return Game.new(Setup(players=players, board="asylum", ghost=ghost, special_items=3, seed=seed, physical=physical), PACKS)
-
 
 # -- Command -------------------------------------------------------------------------------------
 

@@ -16,8 +16,6 @@ from hardware import cli
 from hardware.config import MARKS, HardwareConfig, ServoConfig, default_pulses
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 ROOT = Path(__file__).parent.parent
 
 
@@ -153,8 +151,9 @@ def test_run_test_counts_missing_parts(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_calibrate_without_gpio_says_to_use_sim(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    import hardware.factory
     from gpiozero.exc import BadPinFactory
+
+    import hardware.factory
 
     def no_factory(sim: bool) -> object:
         raise BadPinFactory("Unable to load any default pin factory!")

@@ -18,8 +18,6 @@ from hardware.config import HardwareConfig, PinsConfig
 from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 PINS = PinsConfig(end_round=17, read_dice=27, buzzer=22, led=23, long_press_s=1.5, debounce_s=0.05)
 
 
@@ -68,17 +66,24 @@ def test_gpiozero_hold_fires_undo_once_while_still_held(rig: Any) -> None:
     assert calls == ["undo"]
 
 
+def drive(pin: Any, level: int) -> None:
+    pin.drive_high() if level else pin.drive_low()
+
+
 def test_bouncing_contacts_count_once(rig: Any) -> None:
     controls, factory, clock, calls = rig
     pin17, pin27 = factory.pin(17), factory.pin(27)
     # Press with bounce: low, high after 5 ms, low again, then a clean release.
-    pin17.drive_low(); clock.advance(0.005); pin17.drive_high(); clock.advance(0.005); pin17.drive_low()
-    clock.advance(0.2)
-    pin17.drive_high(); clock.advance(0.01); pin17.drive_low(); clock.advance(0.01); pin17.drive_high()
+    for level, wait in ((0, 0.005), (1, 0.005), (0, 0.2), (1, 0.01), (0, 0.01)):
+        drive(pin17, level)
+        clock.advance(wait)
+    drive(pin17, 1)
     assert calls == ["end_round"]
     clock.advance(1)
     for _ in range(3):
-        pin27.drive_low(); clock.advance(0.01); pin27.drive_high(); clock.advance(0.01)
+        for level in (0, 1):
+            drive(pin27, level)
+            clock.advance(0.01)
     assert calls == ["end_round", "read_dice"]
     clock.advance(1)
     press(factory, clock, 27, 0.1)

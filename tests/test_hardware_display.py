@@ -25,8 +25,6 @@ from hardware.display import SHIFTS, StatusDisplay
 from hardware.factory import make_display_device
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 

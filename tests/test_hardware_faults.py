@@ -17,8 +17,6 @@ from hardware import Table, screens
 from hardware.config import FRAME_US, HardwareConfig
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 CONFIG = HardwareConfig.from_dict({"retry_s": 30})
 
 
@@ -183,8 +181,9 @@ def test_servo_failing_mid_sweep_is_survived(tmp_path: Path) -> None:
 
 def test_no_gpio_library_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not a Pi and not simulated: gpiozero finds no pin factory. The OLED still works."""
-    import hardware.table as table_module
     from gpiozero.exc import BadPinFactory
+
+    import hardware.table as table_module
 
     def no_factory(sim: bool) -> object:
         raise BadPinFactory("Unable to load any default pin factory!")

@@ -24,8 +24,6 @@ from hardware.config import FRAME_US, HardwareConfig
 from hardware.voice import ghost_hour_text
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 
 def press(factory: MockFactory, clock: FakeClock, pin: int, seconds: float) -> None:
     factory.pin(pin).drive_low()

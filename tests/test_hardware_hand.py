@@ -20,8 +20,6 @@ from hardware.factory import lgpio_duty_model_pin, make_servo_output
 from hardware.pulse import GpiozeroPulse, LgpioServoPulse, SysfsPWMPulse
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 # Calibrated like a real build: not evenly spaced, not on 200 us steps.
 CALIBRATED = {"XII": 560, "III": 1210, "VI": 1890, "IX": 2430}
 

@@ -18,8 +18,6 @@ from hardware.config import HardwareConfig
 from hardware.controls import GHOST_HOUR_PATTERN, timeline
 from hardware.table import OVERLAY_MIN_S, OVERLAY_POLL_S
 
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 MARKS = ["III", "VI", "IX", "XII"]
 # At most: one "show" job, one error, one join screen and one test screen waiting for the OLED,
 # one hand move, plus the job running in each lane (screen, hand). Ghost Hours and beeps come on top

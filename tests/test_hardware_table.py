@@ -8,7 +8,6 @@ impossible to miss: the hand on XII, the OLED flashing, the buzzer and LED, the 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -18,8 +17,6 @@ from hardware import Table, screens
 from hardware.config import FRAME_US, HardwareConfig
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
-pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
 # What the engine reports when the last round of an hour ends (docs/DESIGN.md, "Events").
 GHOST_HOUR_EVENTS = [
     {"type": "round_ended", "round": 4},
@@ -152,9 +149,15 @@ def test_a_real_worker_thread_does_the_work() -> None:
     factory = MockFactory(pin_class=MockPWMPin)
     with Table(config, sim=True, pin_factory=factory, voice=quiet_voice(), tick_s=0.05) as t:
         caller = threading.get_ident()
-        began = time.monotonic()
-        t.show(game_state(clock="IX"))
-        assert time.monotonic() - began < 0.05  # show() did not wait for the sweep
+        release = threading.Event()
+
+        def hold() -> None:
+            release.wait(30)
+
+        t.scheduler.submit("test", hold, "hold the worker")
+        t.show(game_state(clock="IX"))  # only queues: it returns while the worker is still held
+        assert t.hand_mark == "XII" and t.scheduler.pending() >= 2
+        release.set()
         assert t.scheduler.wait_idle(timeout=10)
         assert t.hand_mark == "IX" and t.display.name == "game"
         assert t.scheduler._thread is not None and t.scheduler._thread.ident != caller

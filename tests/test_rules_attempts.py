@@ -4,20 +4,14 @@
 from __future__ import annotations
 
 import pytest
+from games import PACKS, new_game, types
 
-from companion.engine import Game, Setup
+from companion.engine import Game
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
-
-PACKS = load_packs()
 
 
 def new(players: int = 2, ghost: str = "child") -> Game:
-    return Game.new(Setup(players, "asylum", ghost, 3, 1, False), PACKS)
-
-
-def types(events: list[dict[str, object]]) -> list[object]:
-    return [e["type"] for e in events]
+    return new_game(players, ghost=ghost)
 
 
 def test_search_keeps_dice_between_rolls() -> None:

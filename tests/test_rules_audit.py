@@ -9,22 +9,14 @@ end of the room deck, Ghost Mode, the séance, pulls, and undo of each of them.
 from __future__ import annotations
 
 import pytest
+from games import PACKS, types
+from games import new_game as new
 
-from companion.engine import Command, Game, Setup
+from companion.engine import Command, Game
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
 
-PACKS = load_packs()
 ASYLUM = PACKS.boards["asylum"]
 Events = list[dict[str, object]]
-
-
-def new(players: int = 3, seed: int = 1, ghost: str = "child", physical: bool = False) -> Game:
-    return Game.new(Setup(players, "asylum", ghost, 3, seed, physical), PACKS)
-
-
-def types(events: Events) -> list[object]:
-    return [e["type"] for e in events]
 
 
 def clocks(events: Events) -> list[tuple[object, object]]:

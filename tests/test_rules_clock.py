@@ -9,21 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
+from games import PACKS, types
+from games import new_game as new
 
 from companion.engine import Game, Setup
 from companion.errors import IllegalCommand
 from companion.packs import load_packs
-
-PACKS = load_packs()
-
-
-def new(players: int = 3, seed: int = 1, board: str = "asylum", physical: bool = False) -> Game:
-    return Game.new(Setup(players, board, "child", 3, seed, physical), PACKS)
-
-
-def types(events: list[dict[str, object]]) -> list[object]:
-    return [e["type"] for e in events]
-
 
 # -- Setup ------------------------------------------------------------------------------------------
 
@@ -156,7 +147,7 @@ def test_ghost_hour_environment_card_first_then_room_card() -> None:
     order = types(events)
     assert order.index("environment_drawn") < order.index("room_drawn") < order.index("ghost_appeared")
     assert [e["card"] for e in events if e["type"] == "environment_drawn"] == [env_top]
-    hour = [e for e in events if e["type"] == "ghost_hour"][0]
+    hour = next(e for e in events if e["type"] == "ghost_hour")
     assert hour["room"] == room_top
     assert hour["room_name"] == PACKS.boards["asylum"].space_name(room_top)
     view = game.view()
@@ -209,7 +200,7 @@ def test_environment_deck_reshuffles_when_empty() -> None:
     for _ in range(4):
         events = game.push("end-round")
     assert "environment_reshuffled" in types(events)
-    card = [e["card"] for e in events if e["type"] == "environment_drawn"][0]
+    card = next(e["card"] for e in events if e["type"] == "environment_drawn")
     assert card == expected[-1]
     assert game.state.env_reshuffles == 1
 

@@ -6,21 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from games import PACKS, types
+from games import new_game as new
 
 from companion.engine import Game, Setup
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
 
-PACKS = load_packs()
 ASYLUM = PACKS.boards["asylum"]
-
-
-def new(players: int = 3, seed: int = 1, ghost: str = "child", physical: bool = False) -> Game:
-    return Game.new(Setup(players, "asylum", ghost, 3, seed, physical), PACKS)
-
-
-def types(events: list[dict[str, object]]) -> list[object]:
-    return [e["type"] for e in events]
 
 
 def with_dice(game: Game, n: int = 1) -> None:
@@ -235,7 +227,7 @@ def test_clue_tokens_and_solving() -> None:
     assert game.view()["clues_revealed"] == 1
     top = game.state.evidence_left[-1]
     events = game.push("solve")
-    flipped = [e for e in events if e["type"] == "evidence_flipped"][0]
+    flipped = next(e for e in events if e["type"] == "evidence_flipped")
     assert flipped["symbol"] == top
     assert flipped["matched"] == (top in PACKS.ghosts["shadow"].seance_symbols)
     view = game.view()

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from games import new_game as new
+from games import types
 
-from companion.engine import Game, Setup
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
-
-PACKS = load_packs()
-
-
-def new(players: int = 3, seed: int = 1, physical: bool = False) -> Game:
-    return Game.new(Setup(players, "asylum", "child", 3, seed, physical), PACKS)
-
-
-def types(events: list[dict[str, object]]) -> list[object]:
-    return [e["type"] for e in events]
 
 
 def clocks(events: list[dict[str, object]]) -> list[tuple[object, object]]:
