@@ -21,11 +21,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.engine import Command, Game, Setup  # noqa: E402
-from companion.errors import CompanionError  # noqa: E402
-from companion.history import GameStore, replay_game  # noqa: E402
-from companion.packs import load_packs  # noqa: E402
-from companion.service import GameService  # noqa: E402
+from companion.engine import Command, Game, Setup
+from companion.errors import CompanionError
+from companion.history import GameStore, replay_game
+from companion.packs import load_packs
+from companion.service import GameService
 
 # What a table does most in a turn: actions and dice, with the odd clue, pull and prove.
 # (Timers, summons and Ghost Mode use up the room deck fast; they are left out so the game lasts.)

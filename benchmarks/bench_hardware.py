@@ -20,15 +20,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
-from hardware_fakes import FakeClock, FakeI2CBus, game_state  # noqa: E402
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hardware_fakes import FakeClock, FakeI2CBus, game_state
 
-from hardware import screens  # noqa: E402
-from hardware.clock_hand import ClockHand  # noqa: E402
-from hardware.config import DisplayConfig, ServoConfig  # noqa: E402
-from hardware.display import StatusDisplay  # noqa: E402
-from hardware.factory import make_display_device  # noqa: E402
-from hardware.pulse import GpiozeroPulse  # noqa: E402
+from hardware import screens
+from hardware.clock_hand import ClockHand
+from hardware.config import DisplayConfig, ServoConfig
+from hardware.display import StatusDisplay
+from hardware.factory import make_display_device
+from hardware.pulse import GpiozeroPulse
 
 EVENT = {"environment": "Fire", "room": 8, "room_name": "Bath"}
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.engine import Command, Game, Setup  # noqa: E402
-from companion.errors import CompanionError  # noqa: E402
-from companion.packs import Packs, load_packs  # noqa: E402
+from companion.engine import Command, Game, Setup
+from companion.errors import CompanionError
+from companion.packs import Packs, load_packs
 
 SETUPS = [
     Setup(players=2, board="asylum", ghost="child", seed=11),
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             Game.replay(setup, packs, commands)
             replay.append(time.perf_counter() - start)
         pushes, pops, views = [], [], []
-        for cmd in commands[-50:]:
+        for _ in commands[-50:]:
             game.pop()
         for cmd in commands[-50:]:
             start = time.perf_counter()

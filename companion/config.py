@@ -40,7 +40,7 @@ import tomlkit
 
 from companion import paths
 from companion.errors import CompanionError, ConfigError
-from companion.validate import Section, choice, flag, number, unknown_keys, whole_number
+from companion.validate import Section, choice, flag, unknown_keys, whole_number
 
 if TYPE_CHECKING:
     from companion.packs import Packs
@@ -421,7 +421,7 @@ def prefix_error(key: str, exc: Exception) -> ConfigError:
     ("hardware.servo.min_pulse"). A message that already starts with the section is left alone.
     """
     message = str(exc)
-    if message.startswith(f"{key}.") or message.startswith(f"{key}:"):
+    if message.startswith((f"{key}.", f"{key}:")):
         return ConfigError(message)
     head, sep, rest = message.partition(":")
     if sep and head and " " not in head.strip():

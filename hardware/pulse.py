@@ -116,7 +116,7 @@ class LgpioServoPulse:
 
     def set_pulse_us(self, pulse_us: float) -> None:
         _check_range(pulse_us)
-        width = int(round(pulse_us))
+        width = round(pulse_us)
         try:
             self.lgpio.tx_servo(self.handle, self.pin, width, 1_000_000 // FRAME_US)
         except Exception as exc:
@@ -185,7 +185,7 @@ class SysfsPWMPulse:
 
     def set_pulse_us(self, pulse_us: float) -> None:
         _check_range(pulse_us)
-        ns = int(round(pulse_us * 1000))
+        ns = round(pulse_us * 1000)
         try:
             self._write("duty_cycle", ns)
             self._write("enable", 1)

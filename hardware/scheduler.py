@@ -22,12 +22,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from typing import Optional
 
 log = logging.getLogger("hardware")
 
 Steps = Iterator[float]
-Job = Callable[[], Optional[Steps]]
+Job = Callable[[], Steps | None]
 
 
 class Scheduler:

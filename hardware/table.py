@@ -465,7 +465,7 @@ class Table:
             image = bright if k % 2 == 0 else dark
             steps.append((k * FLASH_PERIOD_S, 0, lambda image=image: self._put(image, "ghost_hour")))  # type: ignore[misc]
         for start, buzzer, led in timeline(GHOST_HOUR_PATTERN):
-            steps.append((start, 1, lambda b=buzzer, l=led: self.controls.set_outputs(b, l)))  # type: ignore[misc]
+            steps.append((start, 1, lambda b=buzzer, lit=led: self.controls.set_outputs(b, lit)))  # type: ignore[misc]
         end = max(flashes * FLASH_PERIOD_S, steps[-1][0])
         steps.append((end, 2, self._show_game))
         steps.sort(key=lambda s: (s[0], s[1]))

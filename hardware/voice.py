@@ -113,7 +113,7 @@ class Voice:
         argv = [self.path or "espeak-ng", "-v", self.voice_name(), "-a", str(amplitude), "-s", str(self.cfg.speed)]
         if wav is not None:
             argv += ["-w", str(wav)]
-        return argv + ["--", text]
+        return [*argv, "--", text]
 
     def say(self, text: str) -> bool:
         """Start speaking `text` in the background; False when quiet, off or espeak-ng is missing."""

@@ -228,7 +228,7 @@ def test_the_example_file_is_valid_and_equals_the_defaults() -> None:
 def _commented_or_set(text: str, key: str) -> bool:
     for line in text.splitlines():
         stripped = line.lstrip("# ").strip()
-        if stripped.startswith(f"{key} =") or stripped.startswith(f"{key}="):
+        if stripped.startswith((f"{key} =", f"{key}=")):
             return True
         if stripped.startswith("[") and (f".{key}]" in stripped or f".{key}." in stripped):
             return True  # a table such as [tray.kinds]

@@ -7,7 +7,6 @@ import pytest
 from companion.dice import ACTIONS, DieKind, Face, PipMap, Requirement, dice_for, parse_faces
 from companion.errors import CompanionError, DiceError
 
-
 # -- the dice ---------------------------------------------------------------------------------
 
 

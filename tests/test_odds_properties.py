@@ -40,7 +40,7 @@ def test_more_dice_never_hurt(req: Requirement, rolls: int) -> None:
 @given(requirements(), st.integers(3, 5))
 @settings(max_examples=60, deadline=None)
 def test_more_rolls_never_hurt(req: Requirement, dice: int) -> None:
-    values = [success_fraction(req, dice, rolls) for rolls in range(0, 4)]
+    values = [success_fraction(req, dice, rolls) for rolls in range(4)]
     assert values == sorted(values)
     assert all(0 <= v <= 1 for v in values)
 

@@ -71,7 +71,7 @@ class Served:
                     with urllib.request.urlopen(self.base + "/healthz", timeout=5) as response:
                         if response.status == 200:
                             return self.base
-                except (urllib.error.URLError, ConnectionError, socket.timeout):
+                except (TimeoutError, urllib.error.URLError, ConnectionError):
                     pass
             time.sleep(0.05)  # polling for readiness, bounded by the deadline
         raise AssertionError(f"companion serve did not answer within {deadline} s:\n{self.log()}")

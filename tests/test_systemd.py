@@ -113,7 +113,7 @@ def test_the_unit_and_the_config_agree_on_the_config_location(unit: dict[str, di
     from companion import paths
 
     assert unit["Service"]["ConfigurationDirectory"] == [paths.SYSTEM_CONFIG.parent.name]
-    assert paths.SYSTEM_CONFIG == Path("/etc/skeptics-companion/config.toml")
+    assert Path("/etc/skeptics-companion/config.toml") == paths.SYSTEM_CONFIG
     tomllib.loads((REPO / "systemd" / "config.example.toml").read_text(encoding="utf-8"))
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_fixtures import HOST_PIN, JOIN_CODE, Client, Table, shared_table, start_table, table  # noqa: F401
+from web_fixtures import HOST_PIN, JOIN_CODE, Client, Table, start_table
 
 
 def snapshot(table: Table) -> tuple[Any, Any]:

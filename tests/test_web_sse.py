@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_fixtures import SseStream, Table, start_table, table  # noqa: F401
+from web_fixtures import SseStream, Table, start_table
 
 from web.events import EventHub
 

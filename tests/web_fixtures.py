@@ -1,6 +1,7 @@
 """Fixtures for the web tests: the real game service on a real SQLite file, served by a real waitress.
 
-Use with `pytest_plugins = ["tests.web_fixtures"]` or import the helpers directly.
+The fixtures `table` and `shared_table` reach every test module through tests/conftest.py; import the
+helpers (Client, SseStream, start_table, serve_table ...) from here.
 """
 
 from __future__ import annotations

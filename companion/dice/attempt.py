@@ -202,7 +202,7 @@ class Attempt:
             rolls=self.rolls + 1,
             timers=self.timers + int(timer),
             succeeded=success,
-            history=self.history + (outcome,),
+            history=(*self.history, outcome),
         )
         return after, outcome
 

@@ -21,7 +21,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from companion.dice.faces import DieKind, Face
@@ -136,7 +136,7 @@ def clear_cache() -> None:
 # -- the dynamic programme ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _outcomes(chances: tuple[Fraction, ...], free: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every outcome of rolling `free` dice, as counts of each needed icon, with its exact chance.
 
@@ -155,7 +155,7 @@ def _outcomes(chances: tuple[Fraction, ...], free: int) -> tuple[tuple[tuple[int
     return tuple(result)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _useful(
     chances: tuple[Fraction, ...], missing: tuple[int, ...], free: int
 ) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
@@ -173,7 +173,7 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
     return (c for c in itertools.product(range(total + 1), repeat=parts) if sum(c) <= total)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(chances: tuple[Fraction, ...], missing: tuple[int, ...], free: int, rolls: int, policy: Policy) -> Fraction:
     """V(missing, free, rolls): the chance to complete the set from this state (see the module doc).
 
