@@ -1,0 +1,504 @@
+"""Synthetic photos of d6 dice, drawn from nothing but numbers: for training and for measuring the reader
+on tables it has never seen.
+
+Every scene is drawn with OpenCV and numpy from a seeded generator: a table (dark, wood, felt, cloth, a white
+or light tray), dice as cubes seen from above or under an oblique view (the top face and the side faces the
+camera sees, each shaded by a light from a random side), any body and pip colour, marbled bodies, rounded
+corners, symbol faces (a star, a ring, a letter, wings, a crest instead of the pips of one value), shadows,
+clusters of touching dice, then the camera's faults (a perspective tilt, light gradients, glare, motion
+blur, noise, JPEG artefacts).
+
+    from vision.training.synth import Style, render_scene
+    image, dice = render_scene(np.random.default_rng(7), Style())
+    # dice: [SynthDie(cx, cy, size, value, symbol, box)] for the top faces, in pixels of the image
+
+``python -m vision.training.synth OUT_DIR --count 40 --seed 1234 --style other`` writes a labelled set in the
+datasets' YOLO format (``images/NAME.jpg`` and ``labels/NAME.txt``; CLASS 0..5 for 1..6, the value of a symbol
+face included, and ``symbols.txt`` naming the symbol faces), which ``benchmarks/bench_vision.py`` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+TEXTURE = 96  # face textures are drawn at this size, then warped onto the scene
+
+# Pip centres on a unit face (0..1), the standard layouts
+PIPS = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+}
+# faces around the top face, in order (opposite faces sum to 7): for a top value, four side values
+AROUND = {1: (2, 3, 5, 4), 2: (1, 3, 6, 4), 3: (1, 5, 6, 2), 4: (1, 2, 6, 5), 5: (1, 4, 6, 3), 6: (2, 4, 5, 3)}
+
+
+@dataclass(frozen=True)
+class SynthDie:
+    """A die's top face in the image: centre, size (mean of its box's sides), value, whether a symbol
+    replaces its pips, and its axis-aligned box (x, y, w, h)."""
+
+    cx: float
+    cy: float
+    size: float
+    value: int
+    symbol: bool
+    box: tuple[float, float, float, float]
+    sides: tuple[tuple[float, float], ...] = ()  # centres of the side faces the camera sees
+
+
+@dataclass(frozen=True)
+class Style:
+    """What a scene may look like; every range is sampled uniformly per scene (or per die)."""
+
+    width: tuple[int, int] = (480, 960)
+    aspect: tuple[float, float] = (0.75, 1.0)  # height / width
+    face: tuple[float, float] = (18.0, 80.0)  # top face size in pixels
+    dice: tuple[int, int] = (1, 14)
+    backgrounds: tuple[str, ...] = ("dark", "wood", "dark_wood", "felt", "cloth", "white", "light")
+    body_colors: tuple[tuple[int, int, int], ...] = ()  # BGR; empty: any colour
+    pip_colors: tuple[tuple[int, int, int], ...] = ()  # BGR; empty: contrasting, any
+    marble: float = 0.3  # share of marbled dice
+    symbol_share: float = 0.12  # share of dice whose top face carries a symbol
+    symbol_value: int | None = None  # the value whose face carries the symbol (None: any)
+    tilt: tuple[float, float] = (0.0, 32.0)  # camera view angle from straight down, degrees
+    cluster: float = 0.35  # chance that a die is put touching the one before
+    lean: float = 0.06  # share of dice leaning (tilted a little)
+    glare: float = 0.2
+    motion_blur: float = 0.1
+    jpeg: tuple[int, int] = (35, 95)
+    perspective: float = 0.06  # corner shift of a final perspective warp, share of the size
+
+
+OTHER_TABLE = Style(  # like the issue's other table: blue dice with white pips, a white tray and a dark bowl
+    width=(1600, 2000),
+    aspect=(0.75, 0.75),
+    face=(55.0, 130.0),
+    dice=(3, 12),
+    backgrounds=("white", "dark_wood"),
+    body_colors=((170, 90, 30), (140, 60, 20), (200, 120, 50), (120, 50, 10)),
+    pip_colors=((245, 245, 245), (230, 235, 240)),
+    marble=0.5,
+    symbol_share=0.17,
+    symbol_value=6,
+    tilt=(15.0, 35.0),
+    cluster=0.4,
+    glare=0.3,
+    jpeg=(70, 92),
+)
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def _noise(rng: np.random.Generator, h: int, w: int, cell: float) -> np.ndarray:
+    """Smooth noise in 0..1 (random values on a grid of ``cell`` pixels, interpolated)."""
+    gh, gw = max(2, int(h / cell) + 2), max(2, int(w / cell) + 2)
+    grid = rng.random((gh, gw)).astype(np.float32)
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.ndarray:
+    """A table or tray floor of the given kind, float32 BGR 0..255."""
+    fine = _noise(rng, h, w, 3)[:, :, None]
+    if kind == "dark":
+        base = rng.uniform(8, 45, 3)
+        out = base + 18 * (_noise(rng, h, w, 60)[:, :, None] - 0.5) + 8 * (fine - 0.5)
+    elif kind in ("wood", "dark_wood"):
+        dark = kind == "dark_wood"
+        base = np.array([rng.uniform(20, 60), rng.uniform(50, 100), rng.uniform(90, 160)]) * (0.35 if dark else 1)
+        angle = rng.uniform(0, math.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        along = xx * math.cos(angle) + yy * math.sin(angle)
+        across = -xx * math.sin(angle) + yy * math.cos(angle)
+        warp = 25 * _noise(rng, h, w, 80)
+        grain = np.sin((across + warp) / rng.uniform(3, 9)) * 0.5 + 0.5
+        rings = np.sin((across + 3 * warp + 0.02 * along) / rng.uniform(15, 40)) * 0.5 + 0.5
+        out = base * (0.75 + 0.2 * grain[:, :, None] + 0.15 * rings[:, :, None]) + 6 * (fine - 0.5)
+    elif kind == "felt":
+        hue = rng.uniform(0, 180)
+        hsv = np.uint8([[[hue, rng.uniform(90, 220), rng.uniform(50, 150)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        out = base * (0.9 + 0.2 * fine) + 10 * (_noise(rng, h, w, 40)[:, :, None] - 0.5)
+    elif kind == "cloth":
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(30, 200), rng.uniform(60, 220)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period = rng.uniform(3, 8)
+        weave = (np.sin(xx / period * math.pi) * np.sin(yy / period * math.pi))[:, :, None]
+        out = base * (0.85 + 0.12 * weave + 0.1 * fine)
+    elif kind == "white":
+        base = rng.uniform(200, 250) + rng.uniform(-8, 8, 3)
+        out = base + 6 * (_noise(rng, h, w, 80)[:, :, None] - 0.5) + 4 * (fine - 0.5)
+    else:  # light: any pale colour
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(0, 70), rng.uniform(150, 240)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        out = base + 10 * (_noise(rng, h, w, 50)[:, :, None] - 0.5) + 5 * (fine - 0.5)
+    return np.asarray(out, np.float32).clip(0, 255)
+
+
+def _colour(rng: np.random.Generator) -> np.ndarray:
+    hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(20, 250)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
+def _luma(bgr: np.ndarray) -> float:
+    return float(0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2])
+
+
+def die_colours(rng: np.random.Generator, style: Style) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(body, pips, second marble colour or None)."""
+    if style.body_colors:
+        body = np.array(style.body_colors[rng.integers(len(style.body_colors))], np.float32)
+        body = (body + rng.uniform(-15, 15, 3)).clip(0, 255)
+    else:
+        body = _colour(rng)
+    if style.pip_colors:
+        pips = np.array(style.pip_colors[rng.integers(len(style.pip_colors))], np.float32)
+    else:
+        for _ in range(20):
+            roll = rng.random()
+            pips = (np.full(3, rng.uniform(225, 255), np.float32) if roll < 0.4 else
+                    np.full(3, rng.uniform(0, 35), np.float32) if roll < 0.75 else _colour(rng))
+            if abs(_luma(pips) - _luma(body)) >= 70:
+                break
+        else:
+            pips = np.full(3, 255.0 if _luma(body) < 128 else 0.0, np.float32)
+    marble = None
+    if rng.random() < style.marble:
+        marble = (body * rng.uniform(0.4, 1.5) + rng.uniform(-40, 40, 3)).clip(0, 255).astype(np.float32)
+    return body, pips, marble
+
+
+def _symbol_mask(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A symbol instead of pips, white on black: a star, a ring with a gap, a letter, wings, a crest."""
+    mask = np.zeros((size, size), np.uint8)
+    c = size / 2
+    r = size * rng.uniform(0.26, 0.38)
+    t = max(2, int(size * rng.uniform(0.05, 0.09)))
+    kind = rng.choice(["star", "ring", "letter", "wings", "crest", "moon"])
+    if kind == "star":
+        n = int(rng.choice([5, 6, 8]))
+        pts = [(c + (r if i % 2 == 0 else r * 0.45) * math.cos(math.pi * i / n - math.pi / 2),
+                c + (r if i % 2 == 0 else r * 0.45) * math.sin(math.pi * i / n - math.pi / 2)) for i in range(2 * n)]
+        cv2.fillPoly(mask, [np.array(pts, np.int32)], 255, cv2.LINE_AA)
+    elif kind == "ring":
+        start = rng.uniform(0, 360)
+        cv2.ellipse(mask, (int(c), int(c)), (int(r), int(r)), 0, start, start + rng.uniform(230, 320), 255, t,
+                    cv2.LINE_AA)
+    elif kind == "letter":
+        text = str(rng.choice(list("ABDEFGHKMNPRSTWXZ")))
+        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX]))
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, t)
+        scale = 2 * r / max(tw, th)
+        (tw, th), _ = cv2.getTextSize(text, font, scale, t)
+        cv2.putText(mask, text, (int(c - tw / 2), int(c + th / 2)), font, scale, 255, t, cv2.LINE_AA)
+    elif kind == "wings":  # a winged emblem: a body and two swept wings
+        cv2.ellipse(mask, (int(c), int(c)), (int(r * 0.25), int(r * 0.55)), 0, 0, 360, 255, -1, cv2.LINE_AA)
+        for side in (-1, 1):
+            pts = [(c + side * r * 0.2, c - r * 0.1), (c + side * r * 1.05, c - r * 0.6),
+                   (c + side * r * 0.9, c - r * 0.1), (c + side * r * 1.0, c + r * 0.1),
+                   (c + side * r * 0.2, c + r * 0.25)]
+            cv2.fillPoly(mask, [np.array(pts, np.int32)], 255, cv2.LINE_AA)
+    elif kind == "crest":
+        pts = [(c - r, c - r * 0.8), (c + r, c - r * 0.8), (c + r, c), (c, c + r), (c - r, c)]
+        cv2.polylines(mask, [np.array(pts, np.int32)], True, 255, t, cv2.LINE_AA)
+        cv2.circle(mask, (int(c), int(c - r * 0.1)), int(r * 0.3), 255, -1, cv2.LINE_AA)
+    else:
+        cv2.circle(mask, (int(c), int(c)), int(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, (int(c + r * 0.45), int(c - r * 0.1)), int(r * 0.85), 0, -1, cv2.LINE_AA)
+    rot = cv2.getRotationMatrix2D((c, c), rng.uniform(-30, 30), 1.0)
+    return cv2.warpAffine(mask, rot, (size, size))
+
+
+def face_texture(rng: np.random.Generator, value: int, body: np.ndarray, pips: np.ndarray,
+                 marble: np.ndarray | None, corner: float, pip_radius: float, symbol: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(texture float32 BGR, alpha 0..1) of one face: rounded square, pips (or a symbol) in their colour."""
+    n = TEXTURE
+    if marble is not None:
+        swirl = _noise(rng, n, n, rng.uniform(10, 30))
+        swirl = (np.sin(swirl * rng.uniform(8, 20)) * 0.5 + 0.5)[:, :, None]
+        tex = body * (1 - swirl) + marble * swirl
+    else:
+        tex = np.broadcast_to(body, (n, n, 3)).astype(np.float32).copy()
+    ink = np.zeros((n, n), np.uint8)
+    if symbol:
+        ink = _symbol_mask(rng, n)
+    else:
+        jitter = rng.uniform(-0.02, 0.02, (6, 2))
+        for i, (px, py) in enumerate(PIPS[value]):
+            cv2.circle(ink, (int((px + jitter[i, 0]) * n), int((py + jitter[i, 1]) * n)),
+                       max(2, int(pip_radius * n)), 255, -1, cv2.LINE_AA)
+    a = ink.astype(np.float32)[:, :, None] / 255.0
+    # pips are dents: a darker rim on their upper side
+    rim = cv2.GaussianBlur(ink, (0, 0), 1.5).astype(np.float32)[:, :, None] / 255.0
+    tex = tex * (1 - a) + pips * a
+    tex = tex * (1 - 0.25 * np.clip(rim - a, 0, 1))
+    alpha = np.zeros((n, n), np.uint8)
+    r = max(1, int(corner * n))
+    cv2.rectangle(alpha, (r, 0), (n - 1 - r, n - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (n - 1, n - 1 - r), 255, -1)
+    for x, y in ((r, r), (n - 1 - r, r), (r, n - 1 - r), (n - 1 - r, n - 1 - r)):
+        cv2.circle(alpha, (x, y), r, 255, -1, cv2.LINE_AA)
+    return tex.astype(np.float32), alpha.astype(np.float32) / 255.0
+
+
+def _rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    axis = axis / np.linalg.norm(axis)
+    x, y, z = axis
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c + x * x * (1 - c), x * y * (1 - c) - z * s, x * z * (1 - c) + y * s],
+                     [y * x * (1 - c) + z * s, c + y * y * (1 - c), y * z * (1 - c) - x * s],
+                     [z * x * (1 - c) - y * s, z * y * (1 - c) + x * s, c + z * z * (1 - c)]])
+
+
+# the six faces of a unit cube centred on 0: (normal, corner order u/v axes) ; top is +z
+_FACES = {
+    "top": (np.array([0, 0, 1.0]), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])),
+    "s0": (np.array([0, -1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, -1.0])),
+    "s1": (np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), np.array([0, 0, -1.0])),
+    "s2": (np.array([0, 1.0, 0]), np.array([-1.0, 0, 0]), np.array([0, 0, -1.0])),
+    "s3": (np.array([-1.0, 0, 0]), np.array([0, -1.0, 0]), np.array([0, 0, -1.0])),
+}
+
+
+@dataclass
+class _Die:
+    value: int
+    symbol: bool
+    x: float
+    y: float
+    side: float
+    yaw: float
+    lean: np.ndarray  # 3x3 rotation of the die itself (leaning), identity when flat
+
+
+def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """3D points of a die (unit cube coordinates) to image points."""
+    yaw = _rotation(np.array([0, 0, 1.0]), die.yaw)
+    world = (p @ (yaw @ die.lean).T) * die.side
+    world[:, 2] += die.side / 2
+    world[:, 0] += die.x
+    world[:, 1] += die.y
+    cam = world @ view.T
+    return cam[:, :2]
+
+
+def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.ndarray, list[SynthDie]]:
+    """One photo of dice (uint8 BGR) and its dice's top faces."""
+    w = int(rng.integers(style.width[0], style.width[1] + 1))
+    h = int(w * rng.uniform(*style.aspect))
+    kind = str(rng.choice(list(style.backgrounds)))
+    img = background(rng, kind, h, w)
+    tilt = math.radians(rng.uniform(*style.tilt))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    # the camera looks down, tilted by ``tilt`` towards ``azimuth``: world -> camera rotation
+    view = _rotation(np.array([math.cos(azimuth + math.pi / 2), math.sin(azimuth + math.pi / 2), 0.0]), tilt)
+    light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.6, 2.0)])
+    light /= np.linalg.norm(light)
+    face = rng.uniform(*style.face)
+    side = face / math.cos(tilt) ** 0.5  # the top face's image size is about ``face``
+    count = int(rng.integers(style.dice[0], style.dice[1] + 1))
+    symbol_value = style.symbol_value
+    dice: list[_Die] = []
+    margin = side * 1.2
+    for _ in range(count * 6):
+        if len(dice) >= count:
+            break
+        this_side = side * rng.uniform(0.92, 1.08)
+        if dice and rng.random() < style.cluster:
+            prev = dice[-1]
+            a = rng.uniform(0, 2 * math.pi)
+            d = rng.uniform(1.02, 1.25) * (this_side + prev.side) / 2 * (1.0 + 0.3 * abs(math.sin(2 * a)))
+            x, y = prev.x + d * math.cos(a), prev.y + d * math.sin(a)
+            yaw = prev.yaw + rng.uniform(-0.3, 0.3)
+        else:
+            x, y = rng.uniform(-w / 2 + margin, w / 2 - margin), rng.uniform(-h / 2 + margin, h / 2 - margin)
+            yaw = rng.uniform(0, 2 * math.pi)
+        if any(math.hypot(x - o.x, y - o.y) < 1.0 * (this_side + o.side) / 2 * 1.02 for o in dice):
+            continue
+        value = int(rng.integers(1, 7))
+        symbol = bool(rng.random() < style.symbol_share)
+        if symbol and symbol_value is not None:
+            value = symbol_value
+        lean = np.eye(3)
+        if rng.random() < style.lean:
+            lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]), math.radians(rng.uniform(5, 18)))
+        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean))
+    # draw far dice first (the camera is tilted towards +y of the view)
+    centre = np.array([w / 2, h / 2])
+    drawn: list[SynthDie] = []
+    shadow = np.zeros((h, w), np.float32)
+    cube = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
+    for die in dice:
+        hull = _project(die, view, cube) + centre
+        offset = -light[:2] / max(light[2], 0.3) * die.side * 0.35
+        cv2.fillConvexPoly(shadow, np.round(hull + offset).astype(np.int32), 1.0, cv2.LINE_AA)
+    if shadow.any():
+        blur = max(1.0, side * 0.12)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
+        img *= (1 - rng.uniform(0.3, 0.6) * shadow)[:, :, None]
+    order = sorted(dice, key=lambda d: (np.array([d.x, d.y, 0]) @ view.T)[2])
+    for die in order:
+        body, pips, marble = die_colours(rng, style)
+        corner = rng.uniform(0.08, 0.22)
+        pip_radius = rng.uniform(0.075, 0.105)
+        yawm = _rotation(np.array([0, 0, 1.0]), die.yaw) @ die.lean
+        hull = _project(die, view, cube) + centre
+        # draw in the die's own patch of the image: warps of the whole frame would be slow
+        rx0, ry0 = max(0, int(hull[:, 0].min()) - 2), max(0, int(hull[:, 1].min()) - 2)
+        rx1, ry1 = min(w, int(hull[:, 0].max()) + 3), min(h, int(hull[:, 1].max()) + 3)
+        if rx1 - rx0 < 4 or ry1 - ry0 < 4:
+            continue
+        pw, ph = rx1 - rx0, ry1 - ry0
+        origin = np.array([rx0, ry0], np.float64)
+        patch = img[ry0:ry1, rx0:rx1]
+        hull_i = cv2.convexHull(np.round((hull - origin) * 4).astype(np.int32))
+        # the body under the faces: the bevelled edges between them
+        edge = np.zeros((ph, pw), np.uint8)
+        cv2.fillConvexPoly(edge, hull_i, 255, cv2.LINE_AA, shift=2)
+        e = edge.astype(np.float32)[:, :, None] / 255.0
+        patch = patch * (1 - e) + body * 0.55 * e
+        around = AROUND[die.value]
+        start = int(rng.integers(4))
+        sides = []
+        top_seen = False
+        for name, (normal, u, v) in _FACES.items():
+            n_cam = view @ (yawm @ normal)
+            if n_cam[2] <= 0.05:
+                continue
+            if name == "top":
+                value, symbol = die.value, die.symbol
+            else:
+                value, symbol = around[(int(name[1]) + start) % 4], False
+                if n_cam[2] > 0.25:  # a side face seen well enough to show its pips
+                    c = _project(die, view, normal[None, :] * 0.5)[0] + centre
+                    sides.append((float(c[0]), float(c[1])))
+            tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol)
+            inset = 0.47  # a little inside the cube's edge: the bevel shows around every face
+            corners3 = np.array([normal * 0.5 - u * inset - v * inset, normal * 0.5 + u * inset - v * inset,
+                                 normal * 0.5 + u * inset + v * inset])
+            quad = _project(die, view, corners3) + centre - origin
+            src = np.float32([[0, 0], [TEXTURE - 1, 0], [TEXTURE - 1, TEXTURE - 1]])
+            m = cv2.getAffineTransform(src, quad.astype(np.float32))
+            lit = 0.35 + 0.65 * max(0.0, float((yawm @ normal) @ light))
+            warped = cv2.warpAffine(tex * lit, m, (pw, ph), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
+            a = cv2.warpAffine(alpha, m, (pw, ph), flags=cv2.INTER_LINEAR, borderValue=0)[:, :, None]
+            patch = patch * (1 - a) + warped * a
+            if name == "top":
+                top_seen = True
+                full = np.array([normal * 0.5 + su * u * 0.5 + sv * v * 0.5 for su in (-1, 1) for sv in (-1, 1)])
+                pts = _project(die, view, full) + centre
+                x0, y0 = pts.min(axis=0)
+                x1, y1 = pts.max(axis=0)
+                top_centre = _project(die, view, normal[None, :] * 0.5)[0] + centre
+                drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
+                                      die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0))))
+        if top_seen and sides:
+            drawn[-1] = replace(drawn[-1], sides=tuple(sides))
+        img[ry0:ry1, rx0:rx1] = patch
+    img = _camera(rng, img, style)
+    out, drawn = _perspective(rng, img, drawn, style)
+    inside = [d for d in drawn if 0 <= d.cx < out.shape[1] and 0 <= d.cy < out.shape[0]]
+    return out, inside
+
+
+def _camera(rng: np.random.Generator, img: np.ndarray, style: Style) -> np.ndarray:
+    h, w = img.shape[:2]
+    # light: a gradient across the frame, a colour cast, exposure
+    gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :, None] * rng.uniform(-40, 40)
+    gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None, None] * rng.uniform(-40, 40)
+    img = img * rng.uniform(0.75, 1.2) * rng.uniform(0.9, 1.1, 3).astype(np.float32) + gx + gy
+    if rng.random() < style.glare:
+        glare = np.zeros((h, w), np.float32)
+        cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        cv2.ellipse(glare, (cx, cy), (int(rng.uniform(0.05, 0.2) * w), int(rng.uniform(0.03, 0.12) * h)),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        glare = cv2.GaussianBlur(glare, (0, 0), 0.04 * w)
+        img = img + rng.uniform(60, 160) * glare[:, :, None]
+    if rng.random() < style.motion_blur:
+        k = int(rng.integers(3, 8))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0),
+                                (k, k))
+        kernel /= max(kernel.sum(), 1e-6)
+        img = cv2.filter2D(img, -1, kernel)
+    img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(style.jpeg[0], style.jpeg[1] + 1))
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else out
+
+
+def _perspective(rng: np.random.Generator, img: np.ndarray, dice: list[SynthDie],
+                 style: Style) -> tuple[np.ndarray, list[SynthDie]]:
+    h, w = img.shape[:2]
+    s = style.perspective
+    if s <= 0:
+        return img, dice
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.uniform(-s, s, (4, 2)).astype(np.float32) * np.float32([w, h])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    moved = []
+    for d in dice:
+        x, y, bw, bh = d.box
+        pts = np.float32([[[x, y]], [[x + bw, y]], [[x + bw, y + bh]], [[x, y + bh]], [[d.cx, d.cy]]]
+                         + [[[sx, sy]] for sx, sy in d.sides])
+        p = cv2.perspectiveTransform(pts, m)[:, 0]
+        x0, y0 = p[:4].min(axis=0)
+        x1, y1 = p[:4].max(axis=0)
+        scale = math.sqrt(abs(np.linalg.det(m[:2, :2]))) or 1.0
+        size = d.size * scale
+        moved.append(replace(d, cx=float(p[4, 0]), cy=float(p[4, 1]), size=float(size),
+                             box=(float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
+                             sides=tuple((float(q[0]), float(q[1])) for q in p[5:])))
+    return out, moved
+
+
+# ---------------------------------------------------------------- writing a labelled set
+
+
+def write_set(out: Path, count: int, seed: int, style: Style) -> None:
+    """``count`` photos in the datasets' YOLO format under ``out`` (images/, labels/, symbols.txt)."""
+    rng = np.random.default_rng(seed)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    symbols = []
+    for i in range(count):
+        image, dice = render_scene(rng, style)
+        name = f"synth_{seed}_{i:03d}"
+        cv2.imwrite(str(out / "images" / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        h, w = image.shape[:2]
+        lines = []
+        for k, d in enumerate(dice):
+            x, y, bw, bh = d.box
+            lines.append(f"{d.value - 1} {(x + bw / 2) / w:.6f} {(y + bh / 2) / h:.6f} {bw / w:.6f} {bh / h:.6f}")
+            if d.symbol:
+                symbols.append(f"{name} {k}")
+        (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (out / "symbols.txt").write_text("".join(f"{s}\n" for s in symbols), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--style", choices=["any", "other"], default="other")
+    args = parser.parse_args()
+    write_set(Path(args.out), args.count, args.seed, OTHER_TABLE if args.style == "other" else Style())
+
+
+if __name__ == "__main__":
+    main()
