@@ -1,7 +1,9 @@
 """`companion dice ...`: read dice from photos, set up the tray, watch a camera.
 
-    companion dice read IMAGE [IMAGE ...] [--json] [--annotate DIR] [--tray] [--config PATH]
+    companion dice read IMAGE [IMAGE ...] [--json] [--annotate DIR] [--tray] [--config PATH] [--taught PATH]
     companion dice calibrate --empty EMPTY.jpg --dice DICE.jpg [--region x,y,w,h] [--config PATH]
+    companion dice teach IMAGE [IMAGE ...] [--labels DIR] [--save PATH] [--config PATH]
+    companion dice teach --reset [--save PATH] [--config PATH]
     companion dice watch [--camera auto|pi|usb:N|/dev/videoN|sim|replay:PATH] [--sim] [--frames N]
 
 `read --json` prints one JSON line per image:
@@ -40,12 +42,28 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("--config", metavar="PATH", help="configuration file (implies --tray)")
     read.add_argument("--unsure-below", type=float, default=None, metavar="P",
                       help="report a die as unsure (null) below this confidence (default 0.5, the reader's)")
+    read.add_argument("--taught", metavar="PATH", help="read with the reader taught by companion dice teach")
 
     cal = sub.add_parser("calibrate", help="find the tray region and the dice colours; save them to the configuration")
     cal.add_argument("--empty", metavar="EMPTY.jpg", help="photo of the empty tray from the camera's place")
     cal.add_argument("--dice", metavar="DICE.jpg", required=True, help="photo of the tray with a few dice of each colour")
     cal.add_argument("--region", metavar="x,y,w,h", help="the tray region in pixels, instead of finding it")
     cal.add_argument("--config", metavar="PATH", help="configuration file to write (default: the one in use)")
+
+    teach = sub.add_parser("teach", help="teach the reader this table's dice from labelled photos",
+                           description="Adapt the reader to the table's own dice, camera and light from photos "
+                           "labelled in the datasets' YOLO format (one line per die: CLASS XC YC W H, CLASS 0-5 "
+                           "for 1-6 pips; label a symbol face with the value it stands for). The taught reader is "
+                           "saved to --save and recorded as [tray] taught in the configuration, so companion "
+                           "serve uses it; --reset goes back to the shipped reader.")
+    teach.add_argument("images", nargs="*", metavar="IMAGE")
+    teach.add_argument("--labels", metavar="DIR", help="folder of NAME.txt label files (default: beside each image, "
+                       "or ../labels/)")
+    teach.add_argument("--save", metavar="PATH", help="where to save the taught reader (default: DATA_DIR/dice/"
+                       "taught.npz)")
+    teach.add_argument("--reset", action="store_true", help="go back to the shipped reader: remove [tray] taught "
+                       "(and the file at --save)")
+    teach.add_argument("--config", metavar="PATH", help="configuration file to record the taught reader in")
 
     watch = sub.add_parser("watch", help="watch the camera and print each settled roll")
     watch.add_argument("--camera", default=None, help="auto, pi, usb, usb:N, /dev/videoN, sim, replay:PATH")
@@ -100,6 +118,12 @@ def cmd_read(args: argparse.Namespace) -> int:
         from dataclasses import replace
 
         settings = replace(settings, unsure_below=args.unsure_below)
+    if args.taught:
+        from dataclasses import replace
+
+        from vision.teach import load_taught
+
+        settings = replace(settings, taught=load_taught(args.taught))
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -155,6 +179,46 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _default_taught_path(config: str | None) -> Path:
+    from companion.config import load_config
+    from vision.teach import taught_path
+
+    return taught_path(load_config(config).data_dir)
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    from companion.config import save_section
+
+    target = _config_target(args.config)
+    table = _tray_table(str(target)) if target.is_file() else {}
+    if args.reset:
+        if args.images:
+            raise VisionError("--reset goes back to the shipped reader; give it no photos.")
+        removed = []
+        if table.pop("taught", None) is not None:
+            save_section(target, "tray", table)
+            removed.append(f"[tray] taught from {target}")
+        if args.save and Path(args.save).is_file():
+            Path(args.save).unlink()
+            removed.append(str(args.save))
+        print(f"the shipped reader is in use again ({'removed ' + ', '.join(removed) if removed else 'nothing was taught'}).")
+        return EXIT_OK
+    if not args.images:
+        raise VisionError("give the labelled photos to teach from (companion dice teach IMAGE... --labels DIR), "
+                          "or --reset to go back to the shipped reader.")
+    from vision.teach import load_examples, save_taught, teach
+
+    examples = load_examples(args.images, args.labels)
+    taught = teach(examples)
+    save = Path(args.save).expanduser() if args.save else _default_taught_path(args.config)
+    save_taught(taught, save)
+    table["taught"] = str(save.resolve())
+    save_section(target, "tray", table)
+    print(f"taught the reader {taught.dice} dice from {taught.photos} photos in {taught.seconds:.1f} s")
+    print(f"saved to {save}; recorded as [tray] taught in {target} (companion dice teach --reset undoes it).")
+    return EXIT_OK
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.camera import open_camera
     from vision.reader import ReaderSettings
@@ -195,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_read(args)
         if args.command == "calibrate":
             return cmd_calibrate(args)
+        if args.command == "teach":
+            return cmd_teach(args)
         return cmd_watch(args)
     except CompanionError as exc:
         print(f"companion dice {args.command}: {exc}", file=sys.stderr)

@@ -173,6 +173,7 @@ class _Nets(threading.local):
     find: Any = None
     read: Any = None
     read_outputs: list[str] = []  # the reader's features (before its last layer) and its output
+    find_outputs: list[str] = []  # the same for the finder
 
 
 _NETS = _Nets()
@@ -194,14 +195,18 @@ def _nets() -> tuple[Any, Any]:
                                   "or train it with vision/training/train.py.")
         find, read = _load(FIND_MODEL), _load(READ_MODEL)
         # the first pass sets each network up (memory, fused layers): do it now, not on the first roll
+        find_names = list(find.getLayerNames())
+        head = max((i for i, n in enumerate(find_names) if n.endswith("Conv")), default=None)
+        find_outputs = [find_names[head - 1], find_names[-1]] if head else []
         find.setInput(np.zeros((1, 3, FIND_SIZE, FIND_SIZE), np.float32))
-        find.forward()
+        find.forward(find_outputs or find_names[-1:])
         names = list(read.getLayerNames())
         gemm = next((i for i, n in enumerate(names) if n.endswith("Gemm")), None)
-        outputs = [names[gemm - 1], names[-1]] if gemm else [names[-1]]
+        # the pooled features before the last layer, the output, and the last feature map before pooling
+        outputs = [names[gemm - 1], names[-1], names[gemm - 2]] if gemm and gemm >= 2 else [names[-1]]
         read.setInput(np.zeros((1, 3, CROP, CROP), np.float32))
         read.forward(outputs)
-        _NETS.find, _NETS.read, _NETS.read_outputs = find, read, outputs
+        _NETS.find, _NETS.read, _NETS.read_outputs, _NETS.find_outputs = find, read, outputs, find_outputs
     return _NETS.find, _NETS.read
 
 
@@ -241,12 +246,36 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
 Candidate = tuple[float, float, float, float]  # cx, cy, face size (pixels of the image), finder score
 
 
-def _run_finder(view: np.ndarray) -> np.ndarray:
-    """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16."""
+def _run_finder(view: np.ndarray, taught: Any = None) -> np.ndarray:
+    """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16; with a taught
+    finder head (``taught.heat``), its heat map from the finder's last features instead of the shipped one."""
     finder, _ = _nets()
     finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
-    out: np.ndarray = finder.forward()[0]
+    if getattr(taught, "heat", None) is None or not _NETS.find_outputs:
+        out: np.ndarray = finder.forward()[0]
+        return out
+    feats, raw = finder.forward(_NETS.find_outputs)
+    out = np.array(raw[0])
+    out[0] = taught.heat(feats[0])
     return out
+
+
+def finder_features(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The finder's last features (16, H/4, W/4) and its output (5, H/4, W/4), for teaching its head."""
+    finder, _ = _nets()
+    finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
+    feats, raw = finder.forward(_NETS.find_outputs)
+    return np.asarray(feats[0]), np.asarray(raw[0])
+
+
+def finder_view(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` scaled by ``scale`` and padded to multiples of 16, as the finder sees it (one tile)."""
+    h, w = image.shape[:2]
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pw, ph = max(32, -(-sw // 16) * 16), max(32, -(-sh // 16) * 16)
+    fill = [float(v) for v in np.median(small[::4, ::4].reshape(-1, 3), axis=0)]
+    return cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_CONSTANT, value=fill)
 
 
 def _peaks(out: np.ndarray, threshold: float, x0: int, y0: int, scale: float, w: int, h: int) -> list[Candidate]:
@@ -263,7 +292,8 @@ def _peaks(out: np.ndarray, threshold: float, x0: int, y0: int, scale: float, w:
     return found
 
 
-def find_candidates(image: np.ndarray, threshold: float, scale: float | None = None) -> list[Candidate]:
+def find_candidates(image: np.ndarray, threshold: float, scale: float | None = None,
+                    taught: Any = None) -> list[Candidate]:
     """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``, strongest first.
 
     ``scale`` is the finder's input pixels per pixel of ``image``; None: the longer side becomes 320
@@ -283,7 +313,7 @@ def find_candidates(image: np.ndarray, threshold: float, scale: float | None = N
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_CONSTANT, value=fill)
     found: list[Candidate] = []
     if pw <= TILE and ph <= TILE:
-        found = _peaks(_run_finder(small), threshold, 0, 0, scale, w, h)
+        found = _peaks(_run_finder(small, taught), threshold, 0, 0, scale, w, h)
     else:
         overlap = 96  # more than two faces at the finder's size: every die lies whole in some tile
         step = TILE - overlap
@@ -291,7 +321,7 @@ def find_candidates(image: np.ndarray, threshold: float, scale: float | None = N
             for tx in range(0, max(1, pw - overlap), step):
                 y1, x1 = min(ty + TILE, ph), min(tx + TILE, pw)
                 y0, x0 = max(0, y1 - TILE), max(0, x1 - TILE)
-                found += _peaks(_run_finder(small[y0:y1, x0:x1]), threshold, x0, y0, scale, w, h)
+                found += _peaks(_run_finder(small[y0:y1, x0:x1], taught), threshold, x0, y0, scale, w, h)
     found.sort(key=lambda c: -c[3])
     return found
 
@@ -315,10 +345,10 @@ def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candida
     a look at twice the scale, taken only when the dice there are smaller and more. At most three passes."""
     h, w = image.shape[:2]
     top = min(2.0, math.sqrt(MAX_FIND_PIXELS / (w * h)))  # the largest scale the finder's input may have
-    face = settings.face_size or getattr(settings.taught, "face_size", None)
+    face = settings.face_size
 
     def run(scale: float | None) -> tuple[list[Candidate], list[Candidate]]:
-        found = _one_per_face(find_candidates(image, settings.find_threshold, scale))
+        found = _one_per_face(find_candidates(image, settings.find_threshold, scale, settings.taught))
         return found, [c for c in found if c[3] >= SIZE_PEAK]
 
     def median(strong: list[Candidate]) -> float:
@@ -398,13 +428,22 @@ def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> 
 
 
 def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The reader network on CROP x CROP crops: (features before its last layer, chances of the 8 classes)."""
+    """The reader network on CROP x CROP crops: (features, chances of the 8 classes). The features are the
+    pooled ones its last layer sees, then the same pooled over the four overlapping quarters of the crop
+    (where on the face the pips are)."""
     _, reader = _nets()
     reader.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
     outs = reader.forward(_NETS.read_outputs)
-    probs = np.asarray(outs[-1]).reshape(len(crops), -1)
-    feats = np.asarray(outs[0]).reshape(len(crops), -1) if len(outs) > 1 else probs
-    return feats, probs
+    if len(outs) < 3:
+        probs = np.asarray(outs[-1]).reshape(len(crops), -1)
+        return probs, probs
+    pooled, probs, grid = (np.asarray(o) for o in outs)
+    n = len(crops)
+    g = grid.shape[-1]
+    half = (g + 1) // 2
+    quarters = [grid[:, :, y : y + half, x : x + half].mean(axis=(2, 3))
+                for y in (0, g - half) for x in (0, g - half)]
+    return np.concatenate([pooled.reshape(n, -1), *quarters], axis=1), probs.reshape(n, -1)
 
 
 def classify(crops: Sequence[np.ndarray], taught: Any = None) -> np.ndarray:

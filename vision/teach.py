@@ -1,0 +1,504 @@
+"""Teach the reader a table's own dice, camera and light, on the table's own CPU (no PyTorch).
+
+The reader network ends in one linear layer over 64 features of the crop. Teaching keeps the network and
+fits a new last layer on the features of the table's labelled photos (computed through cv2.dnn, as at
+reading time), starting from the shipped layer and held near it, so values the photos do not show are
+still read as before. What the photos teach:
+
+- the table's dice as they look there: colours, pips, the camera's sharpness and light;
+- a symbol face as the value it is labelled with (a winged emblem on the six reads 6);
+- what the finder takes for a die there and is not one (peaks matching no label): "not a die".
+
+(The size of the dice in the frame is ``companion dice calibrate``'s part: ``[tray] face_size``.)
+
+    from vision.teach import teach, save_taught, load_taught
+    taught = teach([(frame, labels), ...])          # labels: vision.dataset.Label (value, box in pixels)
+    save_taught(taught, path)
+    read_dice(frame, ReaderSettings(taught=load_taught(path)))
+
+``companion dice teach IMAGE... --labels DIR --save PATH`` does this from photos labelled in the datasets'
+YOLO format; ``keep_example`` stores one corrected reading (its photo and labels) in a folder of examples,
+and ``teach_folder`` teaches from such a folder (the phone page's "Teach the reader").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import VisionError
+from vision.dataset import Label, read_labels, score_photo
+from vision.reader import (
+    CROP_SCALE,
+    FIND_MODEL,
+    NOT_A_DIE,
+    READ_MODEL,
+    STRIDE,
+    TILE,
+    DieReading,
+    ReaderSettings,
+    _nets,
+    check_frame,
+    crop_face,
+    find_dice,
+    finder_features,
+    finder_view,
+    reader_outputs,
+)
+
+FORMAT = 1
+ROTATIONS = (0.0, 90.0, 180.0, 270.0)
+
+
+def _reader_digest() -> str:
+    return hashlib.sha256(FIND_MODEL.read_bytes() + READ_MODEL.read_bytes()).hexdigest()[:16]
+
+
+def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
+    """The shipped reader's last layer: (weights classes x features, bias)."""
+    from vision.reader import _NETS
+
+    _, reader = _nets()
+    names = list(reader.getLayerNames())
+    gemm = next(n for n in names if n.endswith("Gemm"))
+    return np.array(reader.getParam(gemm, 0), np.float64), np.array(reader.getParam(gemm, 1), np.float64).reshape(-1)
+
+
+def _shipped_heat() -> tuple[np.ndarray, float]:
+    """The shipped finder's heat head: (weights over its last features, bias)."""
+    finder, _ = _nets()
+    names = list(finder.getLayerNames())
+    head = [n for n in names if n.endswith("Conv")][-1]
+    w = np.array(finder.getParam(head, 0), np.float64)[0, :, 0, 0]
+    b = float(np.array(finder.getParam(head, 1)).reshape(-1)[0])
+    return w, b
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+@dataclass(eq=False)
+class TaughtReader:
+    """A last layer for the reader fitted to one table, and the size of the dice in its frames."""
+
+    weight: np.ndarray  # classes x features
+    bias: np.ndarray
+    photos: int
+    dice: int
+    reader: str  # digest of the networks it was taught on
+    seconds: float = 0.0
+    heat_weight: np.ndarray | None = None  # the finder's heat head (features,), None: the shipped one
+    heat_bias: float = 0.0
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The chance of each class from the reader's features (``probs``, the shipped layer's, unused)."""
+        return _softmax(np.asarray(feats, np.float64) @ self.weight.T + self.bias).astype(np.float32)
+
+    @property
+    def heat(self) -> Any:
+        """The finder's heat map from its last features (C, H, W), or None to keep the shipped head."""
+        if self.heat_weight is None:
+            return None
+        w, b = self.heat_weight, self.heat_bias
+
+        def heat(feats: np.ndarray) -> np.ndarray:
+            logits = np.tensordot(w.astype(np.float32), feats, axes=(0, 0)) + np.float32(b)
+            out: np.ndarray = 1.0 / (1.0 + np.exp(-logits))
+            return out
+
+        return heat
+
+
+# ---------------------------------------------------------------- examples
+
+
+@dataclass(frozen=True)
+class _Example:
+    crop: np.ndarray
+    cls: int
+
+
+def _match(candidates: Sequence[tuple[float, float, float, float]], labels: Sequence[Label]) -> dict[int, int]:
+    """label index -> candidate index, by the datasets' rule (the candidate's centre in the label's box)."""
+    pairs = []
+    for c, (cx, cy, _, _) in enumerate(candidates):
+        for i, label in enumerate(labels):
+            x, y, w, h = label.box
+            if x <= cx <= x + w and y <= cy <= y + h:
+                mx, my = label.center
+                pairs.append(((cx - mx) ** 2 + (cy - my) ** 2, c, i))
+    pairs.sort()
+    used: set[int] = set()
+    matched: dict[int, int] = {}
+    for _, c, i in pairs:
+        if c not in used and i not in matched:
+            used.add(c)
+            matched[i] = c
+    return matched
+
+
+@dataclass
+class _Cells:
+    """Cells of the finder's grid for teaching its heat head: features, targets 0/1, weights."""
+
+    feats: np.ndarray
+    target: np.ndarray
+    weight: np.ndarray
+
+
+def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, sizes: dict[int, float],
+                  fallback: float, rng: np.random.Generator) -> _Cells | None:
+    """The finder's view of the photo at the scale it was read at: a positive cell on every labelled die's
+    centre, negatives elsewhere (weighted down near a die, as the finder was trained)."""
+    view = finder_view(frame, scale)
+    if max(view.shape[:2]) > TILE:
+        return None
+    feats, out = finder_features(view)
+    c, gh, gw = feats.shape
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    near = np.zeros((gh, gw), np.float32)
+    positive = np.zeros((gh, gw), bool)
+    for i, label in enumerate(labels):
+        cx, cy = label.center
+        gx, gy = cx * scale / STRIDE, cy * scale / STRIDE
+        ix, iy = int(gx), int(gy)
+        if not (0 <= ix < gw and 0 <= iy < gh):
+            continue
+        sigma = max(0.6, sizes.get(i, fallback) * scale / STRIDE / 5.0)
+        near = np.maximum(near, np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2)))
+        positive[iy, ix] = True
+    flat = feats.reshape(c, -1).T
+    neg_weight = ((1 - near) ** 4).ravel()
+    pos = positive.ravel()
+    # every positive, the negatives the finder is tempted by, and a sample of the rest
+    tempted = (out[0].ravel() > 0.05) & ~pos
+    rest = np.flatnonzero(~pos & ~tempted)
+    keep = np.concatenate([np.flatnonzero(pos), np.flatnonzero(tempted),
+                           rng.choice(rest, size=min(len(rest), 1500), replace=False)])
+    scale_rest = len(rest) / max(1, min(len(rest), 1500))
+    weight = np.where(pos, 1.0, neg_weight)
+    weight[rest] *= scale_rest
+    return _Cells(flat[keep], pos[keep].astype(np.float64), weight[keep])
+
+
+def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generator,
+              variants: int) -> tuple[list[_Example], _Cells | None]:
+    """Crops as the reader sees them at this table: at the finder's own peaks, the labelled ones with their
+    value, the others as "not a die"; labelled dice the finder missed at their labelled centres. And the
+    finder's cells for teaching its head."""
+    settings = ReaderSettings()
+    candidates, scale, _ = find_dice(frame, settings)
+    matched = _match(candidates, labels)
+    sizes = {i: candidates[c][2] for i, c in matched.items()}
+    fallback = float(np.median(list(sizes.values()))) if sizes else float(
+        np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels] or [40.0]))
+    out: list[_Example] = []
+    for i, label in enumerate(labels):
+        if i in matched:
+            cx, cy, size, _ = candidates[matched[i]]
+        else:
+            cx, cy = label.center
+            size = fallback
+        for k in range(variants):
+            angle = ROTATIONS[k % 4] + (rng.uniform(-20, 20) if k >= 4 else 0.0)
+            jitter = 0.0 if k == 0 else 0.06 * size
+            side = size * CROP_SCALE * (1.0 if k == 0 else math.exp(rng.uniform(math.log(0.9), math.log(1.2))))
+            crop = crop_face(frame, cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), side, angle)
+            out.append(_Example(crop, label.value - 1))
+    used = set(matched.values())
+    for c, (cx, cy, size, _) in enumerate(candidates):
+        if c in used:
+            continue
+        for k in range(max(2, variants // 2)):
+            out.append(_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[k % 4]), NOT_A_DIE))
+    cells = _finder_cells(frame, labels, scale, sizes, fallback, rng) if labels else None
+    return out, cells
+
+
+def _fit(feats: np.ndarray, classes: np.ndarray, w0: np.ndarray, b0: np.ndarray, strength: float,
+         sample_weights: np.ndarray | None = None, steps: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """Multinomial logistic regression from (w0, b0), held near it: weighted mean cross-entropy
+    + strength * |w - w0|^2, by gradient descent with momentum (Adam)."""
+    n, k = len(feats), len(b0)
+    onehot = np.zeros((n, k))
+    onehot[np.arange(n), classes] = 1.0
+    weights = np.ones(n) if sample_weights is None else np.asarray(sample_weights, np.float64)
+    weights = weights * n / weights.sum()
+    w, b = w0.copy(), b0.copy()
+    mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
+    lr, beta1, beta2 = 0.05, 0.9, 0.999
+    x = np.asarray(feats, np.float64)
+    for t in range(1, steps + 1):
+        p = _softmax(x @ w.T + b)
+        g = (p - onehot) * weights[:, None] / n
+        gw = g.T @ x + 2 * strength * (w - w0)
+        gb = g.sum(axis=0)
+        mw = beta1 * mw + (1 - beta1) * gw
+        vw = beta2 * vw + (1 - beta2) * gw**2
+        mb = beta1 * mb + (1 - beta1) * gb
+        vb = beta2 * vb + (1 - beta2) * gb**2
+        step = lr * math.sqrt(1 - beta2**t) / (1 - beta1**t)
+        w -= step * mw / (np.sqrt(vw) + 1e-8)
+        b -= step * mb / (np.sqrt(vb) + 1e-8)
+    return w, b
+
+
+def _features(crops: Sequence[_Example]) -> np.ndarray:
+    feats = [reader_outputs([c.crop for c in crops[i : i + 256]])[0] for i in range(0, len(crops), 256)]
+    return np.concatenate(feats) if feats else np.zeros((0, 0), np.float32)
+
+
+_REPLAY: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+
+_REPLAY_CELLS: dict[str, list[_Cells]] = {}
+
+
+def _replay_bank() -> tuple[np.ndarray, np.ndarray]:
+    """Features and classes of the dice in the bundled sample photos (vision/samples), made once."""
+    digest = _reader_digest()
+    if digest not in _REPLAY:
+        from vision.camera import sample_paths
+
+        rng = np.random.default_rng(1)
+        crops: list[_Example] = []
+        cells: list[_Cells] = []
+        for path in sample_paths():
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            label_file = path.with_suffix(".txt")
+            if frame is None or not label_file.is_file():
+                continue
+            found, grid = _examples(frame, read_labels(label_file, frame.shape[1], frame.shape[0]), rng, 4)
+            crops += found
+            if grid is not None:
+                cells.append(grid)
+        _REPLAY[digest] = (_features(crops), np.array([c.cls for c in crops], int))
+        _REPLAY_CELLS[digest] = cells
+    return _REPLAY[digest]
+
+
+def _replay_cells() -> list[_Cells]:
+    _replay_bank()
+    return _REPLAY_CELLS[_reader_digest()]
+
+
+def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: float,
+              steps: int = 300) -> tuple[np.ndarray, float]:
+    """The finder's heat head as a weighted logistic regression on its cells, held near (w0, b0); the
+    positives weigh as much as a quarter of the negatives together."""
+    x = np.concatenate([c.feats for c in cells]).astype(np.float64)
+    t = np.concatenate([c.target for c in cells])
+    wt = np.concatenate([c.weight for c in cells])
+    pos = t > 0.5
+    if not pos.any():
+        return w0, b0
+    wt = wt.copy()
+    wt[pos] *= 0.25 * wt[~pos].sum() / max(wt[pos].sum(), 1e-9)
+    wt /= wt.sum()
+    w, b = w0.copy(), float(b0)
+    mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), 0.0, 0.0
+    lr, beta1, beta2 = 0.02, 0.9, 0.999
+    for step in range(1, steps + 1):
+        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
+        g = (p - t) * wt
+        gw = g @ x + 2 * strength * (w - w0)
+        gb = float(g.sum())
+        mw = beta1 * mw + (1 - beta1) * gw
+        vw = beta2 * vw + (1 - beta2) * gw**2
+        mb = beta1 * mb + (1 - beta1) * gb
+        vb = beta2 * vb + (1 - beta2) * gb**2
+        k = lr * math.sqrt(1 - beta2**step) / (1 - beta1**step)
+        w -= k * mw / (np.sqrt(vw) + 1e-8)
+        b -= k * mb / (math.sqrt(vb) + 1e-8)
+    return w, b
+
+
+def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: int = 8, strength: float = 0.002,
+          replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, seed: int = 0) -> TaughtReader:
+    """A reader taught by labelled frames of one table: [(frame BGR, labels in pixels of the frame)].
+
+    VisionError when no photo holds a labelled die."""
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    crops: list[_Example] = []
+    cells: list[_Cells] = []
+    dice = photos = 0
+    for frame, labels in examples:
+        found, grid = _examples(check_frame(frame), labels, rng, variants)
+        crops += found
+        if grid is not None:
+            cells.append(grid)
+        dice += len(labels)
+        photos += 1
+    if dice == 0:
+        raise VisionError("the teaching photos hold no labelled dice; label the dice of each photo "
+                          "(one line per die: CLASS XC YC W H, CLASS 0-5 for 1-6 pips) and try again.")
+    x = _features(crops)
+    y = np.array([c.cls for c in crops])
+    sample_weights = np.ones(len(y))
+    if replay > 0:  # the bundled photos' dice, so values the table's photos do not show are not forgotten
+        rx, ry = _replay_bank()
+        x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
+        sample_weights = np.concatenate([sample_weights, np.full(len(ry), replay * len(crops) / max(1, len(ry)))])
+    w0, b0 = _shipped_layer()
+    if x.shape[1] > w0.shape[1]:  # the quarters' features start with no say
+        w0 = np.concatenate([w0, np.zeros((w0.shape[0], x.shape[1] - w0.shape[1]))], axis=1)
+    w, b = _fit(x, y, w0, b0, strength, sample_weights)
+    heat_w: np.ndarray | None = None
+    heat_b = 0.0
+    if finder and cells:
+        hw0, hb0 = _shipped_heat()
+        replay_cells = [_Cells(c.feats, c.target, c.weight * replay) for c in _replay_cells()] if replay > 0 else []
+        heat_w, heat_b = _fit_heat(cells + replay_cells, hw0, hb0, finder_strength)
+    return TaughtReader(w, b, photos, dice, _reader_digest(), time.perf_counter() - t0, heat_w, heat_b)
+
+
+# ---------------------------------------------------------------- files
+
+
+def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
+    """Write the taught reader (a small .npz) atomically."""
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"format": FORMAT, "photos": taught.photos, "dice": taught.dice,
+            "reader": taught.reader, "seconds": round(taught.seconds, 3)}
+    tmp = target.with_name(f".{target.name}.tmp")
+    with open(tmp, "wb") as handle:
+        heat = {} if taught.heat_weight is None else {"heat_weight": taught.heat_weight,
+                                                     "heat_bias": np.array(taught.heat_bias)}
+        np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)), **heat)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, target)
+    return target
+
+
+def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
+    """The taught reader saved at ``path``; VisionError when it is missing, broken or for another reader."""
+    source = Path(path).expanduser()
+    if not source.is_file():
+        raise VisionError(f"no taught reader at {source}; teach one with companion dice teach, or go back to the "
+                          "shipped reader with companion dice teach --reset.")
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            weight, bias, meta = data["weight"], data["bias"], json.loads(str(data["meta"]))
+            heat_w = data["heat_weight"].astype(np.float64) if "heat_weight" in data else None
+            heat_b = float(data["heat_bias"]) if "heat_bias" in data else 0.0
+    except (OSError, ValueError, KeyError) as exc:
+        raise VisionError(f"{source} is not a taught reader ({exc}); teach again with companion dice teach.") from None
+    if meta.get("format") != FORMAT or weight.ndim != 2 or bias.shape != (weight.shape[0],):
+        raise VisionError(f"{source} is a taught reader of another format; teach again with companion dice teach.")
+    if meta.get("reader") != _reader_digest():
+        raise VisionError(f"{source} was taught on another version of the reader network; teach again with "
+                          "companion dice teach (the photos it was taught with are still the right ones).")
+    return TaughtReader(weight.astype(np.float64), bias.astype(np.float64), int(meta.get("photos", 0)), int(meta.get("dice", 0)), str(meta["reader"]),
+                        float(meta.get("seconds", 0.0)), heat_w, heat_b)
+
+
+# ---------------------------------------------------------------- labelled photos and kept examples
+
+
+def taught_path(data_dir: str | os.PathLike[str]) -> Path:
+    """Where the table's taught reader is kept in the data folder."""
+    return Path(data_dir) / "dice" / "taught.npz"
+
+
+def examples_dir(data_dir: str | os.PathLike[str]) -> Path:
+    """Where corrected readings are kept as teaching examples in the data folder."""
+    return Path(data_dir) / "dice" / "examples"
+
+
+def label_file_for(image: Path, labels_dir: Path | None) -> Path:
+    """Where the YOLO labels of an image are: ``labels_dir/NAME.txt``, else beside it, else ../labels/."""
+    candidates = [labels_dir / f"{image.stem}.txt"] if labels_dir is not None else []
+    candidates += [image.with_suffix(".txt"), image.parent.parent / "labels" / f"{image.stem}.txt"]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise VisionError(f"no labels for {image} (looked for {candidates[0]}); write one line per die: "
+                      "CLASS XC YC W H (CLASS 0-5 for 1-6 pips, the rest fractions of the image).")
+
+
+def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None
+                  ) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
+    """Labelled photos for ``teach``: each image with its YOLO label file."""
+    out = []
+    folder = Path(labels_dir) if labels_dir is not None else None
+    for name in images:
+        path = Path(name)
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise VisionError(f"{path}: not an image OpenCV can read (JPEG, PNG, BMP ...).")
+        out.append((frame, read_labels(label_file_for(path, folder), frame.shape[1], frame.shape[0])))
+    return out
+
+
+def keep_example(folder: str | os.PathLike[str], frame: np.ndarray,
+                 dice: Sequence[tuple[int, tuple[float, float, float, float]]], name: str | None = None) -> Path:
+    """Keep one corrected reading as a teaching example: ``folder/NAME.jpg`` and ``folder/NAME.txt``.
+
+    ``dice`` are (value 1-6, box x, y, w, h in pixels of the frame) as the host corrected them (a symbol
+    face with the value it stands for). Returns the image's path."""
+    frame = check_frame(frame)
+    target = Path(folder).expanduser()
+    target.mkdir(parents=True, exist_ok=True)
+    stem = name or time.strftime("roll-%Y%m%d-%H%M%S")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", stem):
+        raise VisionError(f"an example's name may hold letters, digits, '-', '_' and '.', not {stem!r}.")
+    base, n = stem, 1
+    while (target / f"{stem}.jpg").exists():
+        n += 1
+        stem = f"{base}-{n}"
+    h, w = frame.shape[:2]
+    lines = []
+    for value, (x, y, bw, bh) in dice:
+        if not 1 <= int(value) <= 6:
+            raise VisionError(f"a die's value must be 1-6, got {value!r}.")
+        lines.append(f"{int(value) - 1} {(x + bw / 2) / w:.6f} {(y + bh / 2) / h:.6f} {bw / w:.6f} {bh / h:.6f}")
+    (target / f"{stem}.txt").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    if not cv2.imwrite(str(target / f"{stem}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+        raise VisionError(f"cannot write {target / f'{stem}.jpg'}; check the data folder's space and rights.")
+    return target / f"{stem}.jpg"
+
+
+def teach_folder(folder: str | os.PathLike[str], save: str | os.PathLike[str], **options: Any) -> TaughtReader:
+    """Teach from every example kept in ``folder`` (NAME.jpg beside NAME.txt) and save the result."""
+    images = sorted(p for p in Path(folder).expanduser().glob("*.jpg") if p.with_suffix(".txt").is_file())
+    if not images:
+        raise VisionError(f"no teaching examples in {folder}; correct a reading on the page first.")
+    taught = teach(load_examples(images), **options)
+    save_taught(taught, save)
+    return taught
+
+
+def readings_as_labels(readings: Sequence[DieReading]) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """Sure readings as (value, box) for ``keep_example`` (the page replaces the wrong and unsure ones)."""
+    return [(r.value, tuple(float(v) for v in r.box)) for r in readings if r.value is not None]  # type: ignore[misc]
+
+
+def score(taught: TaughtReader | None, examples: Sequence[tuple[np.ndarray, Sequence[Label]]]) -> tuple[int, int]:
+    """(labelled dice read right, labelled dice) on ``examples`` with the taught (or shipped) reader."""
+    from vision.reader import read_dice
+
+    right = total = 0
+    for frame, labels in examples:
+        readings = read_dice(frame, ReaderSettings(taught=taught))
+        s = score_photo([(r.value, r.box) for r in readings], labels)
+        right += s.right
+        total += s.dice
+    return right, total
