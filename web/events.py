@@ -36,6 +36,24 @@ class TooManyStreams(CompanionError):
     """Every event-stream slot is taken."""
 
 
+class _Commit:
+    """One commit as every stream sends it: encoded once, by the first stream that needs it."""
+
+    __slots__ = ("events", "state", "_encoded", "_lock")
+
+    def __init__(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        self.events = events
+        self.state = state
+        self._encoded: tuple[list[bytes], bytes] | None = None
+        self._lock = threading.Lock()
+
+    def encoded(self) -> tuple[list[bytes], bytes]:
+        with self._lock:
+            if self._encoded is None:
+                self._encoded = ([format_event(record) for record in self.events], format_state(self.state))
+            return self._encoded
+
+
 class _Subscriber:
     def __init__(self, size: int) -> None:
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=size)
@@ -77,8 +95,9 @@ class EventHub:
     def _on_commit(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
         with self._lock:
             subs = list(self._subs)
+        commit = _Commit(list(events), state)
         for sub in subs:
-            sub.offer((list(events), state))
+            sub.offer(commit)
 
     def subscribe(self) -> _Subscriber:
         with self._lock:
@@ -187,15 +206,16 @@ class EventHub:
                     yield format_state(state)
                     sent = max(sent, _state_id(state))
                     continue
-                events, state = item
-                fresh = [record for record in events if int(record["id"]) > sent]
+                events, state = item.events, item.state
+                fresh = [n for n, record in enumerate(events) if int(record["id"]) > sent]
                 if events and not fresh:
                     continue  # already sent from the history when this stream started
-                for record in fresh:
-                    yield format_event(record)
-                    sent = int(record["id"])
+                encoded_events, encoded_state = item.encoded()
+                for n in fresh:
+                    yield encoded_events[n]
+                    sent = int(events[n]["id"])
                 if _state_id(state) >= sent or not events:
-                    yield format_state(state)
+                    yield encoded_state
                     sent = max(sent, _state_id(state))
         finally:
             self.unsubscribe(sub)

@@ -88,6 +88,7 @@ def _server_classes() -> tuple[type, type]:
         request_began: float | None = None
 
         def received(self, data: bytes) -> bool:
+            self.server.bytes_in += len(data)
             if self.request is None and data:
                 self.request_began = time.monotonic()
             done = super().received(data)
@@ -107,6 +108,7 @@ def _server_classes() -> tuple[type, type]:
             self.refused = 0    # connections closed at once: over the per-address cap or no room
             self.evicted = 0    # idle connections closed to make room
             self.expired = 0    # requests closed for sending their headers or body too slowly
+            self.bytes_in = 0   # bytes read from all connections
             self.turns = 0      # turns of the event loop (the watchdog's sign of life)
             self.last_turn = time.monotonic()
             super().__init__(app, **kw)
@@ -269,13 +271,14 @@ class ServerThread:
 
     @property
     def counters(self) -> dict[str, int]:
-        """Connections refused (per-address cap, no room), evicted (idle, to make room), expired (too slow)."""
+        """Open connections; refused (per-address cap, no room), evicted (idle, to make room), expired (too slow); bytes read."""
         server = self._server
         return {
             "open": len(server.active_channels),
             "refused": server.refused,
             "evicted": server.evicted,
             "expired": server.expired,
+            "bytes_in": server.bytes_in,
         }
 
     def healthy(self, stalled_after: float = 10.0) -> bool:

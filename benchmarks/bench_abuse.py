@@ -1,0 +1,505 @@
+"""Abuse: a hostile or careless phone on the table's Wi-Fi, played on the loopback (issue 13).
+
+    uv run python benchmarks/bench_abuse.py [--minutes 10] [--streams 20] [--rate 2]
+
+The companion's page runs as a real process of its own (the GameService on an SQLite file, the
+Flask app behind waitress with its default limits, 48 threads, on 127.0.0.1), so that its memory
+are its own (VmRSS from /proc/PID; it counts the bytes it reads). The "phones" are this process; an
+attacker's sockets come from other loopback addresses (127.0.0.2 and up: all of 127/8 reaches the
+loopback on Linux), the host's from 127.0.0.1. Nothing leaves the machine.
+
+1. Idle sockets: 250 sockets from one address send "GET / HTTP/1.1\\r\\nHost: x\\r\\n" and wait
+   (closed ones are opened again, for at most 30 s); meanwhile the signed-in host sends commands.
+   The host's command latency (median, max; goal: under 1 s).
+2. A 200 MB body: the headers announce it and the body is sent as fast as the server takes it
+   (at most 15 s). How much the server read (its own count of bytes received) and stored (VmRSS and the free space of the
+   temporary folder; goal: under 1 MB); the same for 40 such uploads held half-sent.
+3. Wrong PINs: 50 at once from one address (goal: at most 5 checked), and 10 each from 20
+   addresses (goal: at most 20 checked in 10 minutes); VmRSS before and after (goal: under 50 MB).
+4. Streams: 20 event streams open while the host sends 2 commands a second (end of round, then
+   undo) for `--minutes`: p99 event delivery, from the command sent to each stream reading its
+   event (goal: under 100 ms), and VmRSS growth (goal: under 10 MB).
+
+Every loop is bounded in count and in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+JOIN = "BENCH7"
+PIN = "2468"
+HOST = "127.0.0.1"
+
+
+# -- the served companion (a child process) -------------------------------------------------------
+
+
+def serve_child(data_dir: str) -> None:
+    """`--serve DIR`: the real service and app behind waitress; prints the port, runs until stdin closes."""
+    import random
+
+    from companion.history import GameStore
+    from companion.packs import load_packs
+    from companion.service import GameService
+    from web import create_app
+    from web.server import ServerThread
+
+    data = Path(data_dir)
+    service = GameService(GameStore(data / "games.sqlite3"), load_packs(), rng=random.Random(7))
+    service.new_game({"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 7})
+    app = create_app(service, {"data_dir": data, "join_code": JOIN, "host_pin": PIN, "heartbeat": 15.0})
+    server = ServerThread(app, host=HOST, port=0, threads=48)
+    print(server.port, flush=True)
+    for _ in range(1_000_000):  # "counters" asks for the server's counters; the end of stdin stops
+        line = sys.stdin.readline()
+        if not line:
+            break
+        print(json.dumps(server.counters), flush=True)
+    server.stop()
+    service.close()
+
+
+class Child:
+    def __init__(self, data_dir: Path) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(data_dir)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.strip().isdigit():
+            raise SystemExit(f"the companion did not start (it printed {line!r})")
+        self.port = int(line)
+
+    def proc_value(self, name: str, key: str) -> int:
+        with open(f"/proc/{self.proc.pid}/{name}", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(key):
+                    return int(line.split()[1])
+        raise KeyError(key)
+
+    def counters(self) -> dict[str, int]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("counters\n")
+        self.proc.stdin.flush()
+        return dict(json.loads(self.proc.stdout.readline()))
+
+    def rss_mb(self) -> float:
+        return self.proc_value("status", "VmRSS:") / 1024
+
+    def bytes_in(self) -> int:
+        return int(self.counters()["bytes_in"])
+
+    def stop(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=5)
+
+
+# -- a phone ------------------------------------------------------------------------------------------
+
+
+class Phone:
+    """Cookies and the CSRF token, from one source address, over one keep-alive connection at a time."""
+
+    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
+        self.port, self.source = port, source
+        self.cookies: dict[str, str] = {}
+        self.csrf = ""
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30, source_address=(self.source, 0))
+            hdrs = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+            data = None
+            if body is not None:
+                data = json.dumps(body).encode()
+                hdrs["Content-Type"] = "application/json"
+            if method != "GET":
+                hdrs["Origin"] = f"http://{HOST}:{self.port}"
+                hdrs["X-CSRF-Token"] = self.csrf
+            hdrs.update(headers or {})
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                resp = self.conn.getresponse()
+                payload = resp.read()
+            except (ConnectionError, http.client.HTTPException, OSError):
+                self.close()
+                if attempt:
+                    raise
+                continue
+            for value in resp.headers.get_all("Set-Cookie") or []:
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+            if resp.getheader("Connection", "").lower() == "close":
+                self.close()
+            try:
+                return resp.status, json.loads(payload) if payload[:1] in (b"{", b"[") else payload
+            except ValueError:
+                return resp.status, payload
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def join(self) -> Phone:
+        for attempt in range(10):  # a refused connection (the address is at its cap for a moment) is tried again
+            try:
+                status, _ = self.request("GET", f"/join?code={JOIN}")
+                assert status == 200, status
+                status, session = self.request("GET", "/api/session")
+                self.csrf = session["csrf"]
+                break
+            except OSError:
+                self.close()
+                time.sleep(0.2 * (attempt + 1))
+        else:
+            raise SystemExit(f"a phone from {self.source} could not join")
+        self.close()  # a phone that waits holds no connection
+        return self
+
+    def sign_in(self) -> Phone:
+        status, body = self.request("POST", "/api/host/login", {"pin": PIN})
+        assert status == 200, (status, body)
+        return self
+
+
+def command(host: Phone, name: str) -> tuple[float, Any]:
+    started = time.perf_counter()
+    path = "/api/undo" if name == "undo" else "/api/command"
+    status, body = host.request("POST", path, None if name == "undo" else {"command": name, "args": {}})
+    if status != 200:
+        raise SystemExit(f"the host's {name} was refused: {status} {body!r:.200}")
+    return time.perf_counter() - started, body
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+# -- 1. idle sockets ------------------------------------------------------------------------------------
+
+
+def idle_sockets(child: Child, host: Phone, count: int = 250, seconds: float = 30.0) -> None:
+    stop = threading.Event()
+    held: list[socket.socket] = []
+    opened = [0]
+    lock = threading.Lock()
+
+    def open_one() -> None:
+        sock = socket.socket()
+        sock.setblocking(True)
+        sock.settimeout(2)
+        sock.bind(("127.0.0.2", 0))
+        try:
+            sock.connect((HOST, child.port))
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        except OSError:
+            sock.close()
+            return
+        sock.setblocking(False)
+        with lock:
+            held.append(sock)
+            opened[0] += 1
+
+    def flood() -> None:
+        end = time.monotonic() + seconds
+        for _ in range(100_000):  # bounded: at most this many connections in all
+            if stop.is_set() or time.monotonic() > end:
+                return
+            with lock:
+                alive = []
+                for sock in held:
+                    try:
+                        if sock.recv(1) == b"":
+                            sock.close()
+                            continue
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        sock.close()
+                        continue
+                    alive.append(sock)
+                held[:] = alive
+                missing = count - len(held)
+            for _ in range(missing):
+                open_one()
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=flood, daemon=True)
+    thread.start()
+    time.sleep(2.0)  # the 250 are up (or refused and reopened)
+    latencies = []
+    end = time.monotonic() + seconds - 4
+    for n in range(40):
+        if time.monotonic() > end:
+            break
+        elapsed, _ = command(host, "end-round" if n % 2 == 0 else "undo")
+        latencies.append(elapsed)
+        time.sleep(0.3)
+    stop.set()
+    thread.join(timeout=10)
+    with lock:
+        for sock in held:
+            sock.close()
+    counters = child.counters()
+    print(f"1. idle sockets: {count} held from 127.0.0.2 ({opened[0]} connections opened in all; the server refused "
+          f"{counters['refused']}, closed {counters['expired']} for slow headers, evicted {counters['evicted']} idle)")
+    print(f"   host command latency: median {ms(statistics.median(latencies))}, max {ms(max(latencies))} "
+          f"over {len(latencies)} commands (goal: under 1 s)")
+
+
+# -- 2. large bodies --------------------------------------------------------------------------------------
+
+
+def big_body(child: Child, size: int = 200 * 1024 * 1024, half_sent: int = 40) -> None:
+    tmp = tempfile.gettempdir()
+    free_before = shutil.disk_usage(tmp).free
+    rss_before, read_before = child.rss_mb(), child.bytes_in()
+    sock = socket.create_connection((HOST, child.port), timeout=5, source_address=("127.0.0.3", 0))
+    head = (f"POST /api/command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {size}\r\n\r\n").encode()
+    sent = 0
+    answer = b""
+    chunk = b" " * 65536
+    end = time.monotonic() + 15
+    try:
+        sock.sendall(head)
+        while sent < size and time.monotonic() < end:
+            try:
+                sent += sock.send(chunk)
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
+                break
+        try:
+            answer = sock.recv(4096)
+        except OSError:
+            pass
+    finally:
+        sock.close()
+    time.sleep(0.5)
+    read = child.bytes_in() - read_before
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "(closed)"
+    print(f"2. a {size // 2**20} MB body: answer {status!r}; the client got {sent / 2**20:.2f} MB into the socket "
+          f"before the server closed it")
+    print(f"   the server read {read / 2**20:.3f} MB of it, VmRSS {child.rss_mb() - rss_before:+.1f} MB, "
+          f"free space of {tmp} {(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB (goal: under 1 MB)")
+    socks = []
+    read_before, rss_before = child.bytes_in(), child.rss_mb()
+    free_before = shutil.disk_usage(tmp).free
+    refused = 0
+    for n in range(half_sent):
+        try:
+            s = socket.create_connection((HOST, child.port), timeout=5, source_address=(f"127.0.3.{1 + n}", 0))
+            s.sendall(head + b"{" + b" " * 60000)
+            socks.append(s)
+        except OSError:
+            refused += 1
+    time.sleep(1.0)
+    answers = 0
+    for s in socks:
+        try:
+            s.settimeout(2)
+            if b" 413 " in s.recv(4096).split(b"\r\n", 1)[0] + b" ":
+                answers += 1
+        except OSError:
+            pass
+        s.close()
+    print(f"   {half_sent} uploads held half-sent: {answers} answered 413 at once; the server read "
+          f"{(child.bytes_in() - read_before) / 2**20:.2f} MB, VmRSS {child.rss_mb() - rss_before:+.1f} MB, free space "
+          f"{(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB")
+
+
+# -- 3. wrong PINs --------------------------------------------------------------------------------------
+
+
+def burst(phones: list[Phone], tries: int) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    lock = threading.Lock()
+    barrier = threading.Barrier(len(phones))
+
+    def guess(phone: Phone) -> None:
+        try:
+            barrier.wait(timeout=30)
+        except threading.BrokenBarrierError:
+            return
+        for _ in range(tries):
+            try:
+                status, _ = phone.request("POST", "/api/host/login", {"pin": "0000"})
+            except OSError:
+                status = 0  # the connection was refused (over the per-address cap)
+            with lock:
+                counts[status] = counts.get(status, 0) + 1
+
+    threads = [threading.Thread(target=guess, args=(p,), daemon=True) for p in phones]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    return counts
+
+
+def wrong_pins(child: Child, host: Phone) -> None:
+    rss_before = child.rss_mb()
+    one = [Phone(child.port, "127.0.0.4").join() for _ in range(50)]
+    started = time.monotonic()
+    counts = burst(one, 1)
+    print(f"3. 50 wrong PINs at once from one address: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} told "
+          f"to wait (429), {counts.get(0, 0)} connections refused (goal: at most 5 checked) "
+          f"in {time.monotonic() - started:.1f} s")
+    many = [Phone(child.port, f"127.0.4.{1 + n}").join() for n in range(20)]
+    started = time.monotonic()
+    counts = burst(many, 10)
+    took = time.monotonic() - started
+    print(f"   10 wrong PINs from each of 20 addresses: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} "
+          f"told to wait, in {took:.1f} s (goal: at most 20 in 10 minutes; the 50 above count too)")
+    status, report = host.request("GET", "/api/host/security")
+    if status == 200:
+        print(f"   the host's report: {report['pin']['failures_in_window']} wrong PINs in the window, "
+              f"{len(report['pin']['locked'])} addresses locked, everyone waits {report['pin']['everyone_waits']} s")
+    for phone in one + many:
+        phone.close()
+    print(f"   VmRSS before {rss_before:.1f} MB, after {child.rss_mb():.1f} MB "
+          f"({child.rss_mb() - rss_before:+.1f} MB; goal: under 50 MB)")
+
+
+# -- 4. event streams --------------------------------------------------------------------------------------
+
+
+class Stream(threading.Thread):
+    def __init__(self, phone: Phone, seen: dict[int, list[float]], lock: threading.Lock, deadline: float) -> None:
+        super().__init__(daemon=True)
+        self.phone, self.seen, self.lock, self.deadline = phone, seen, lock, deadline
+        self.events = 0
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection(HOST, self.phone.port, timeout=20, source_address=(self.phone.source, 0))
+        cookie = "; ".join(f"{k}={v}" for k, v in self.phone.cookies.items())
+        conn.request("GET", "/api/events", headers={"Accept": "text/event-stream", "Cookie": cookie})
+        resp = conn.getresponse()
+        self.ready.set()
+        event = None
+        try:
+            for _ in range(10_000_000):  # bounded; ends at the deadline
+                if time.monotonic() > self.deadline:
+                    return
+                line = resp.readline()
+                if not line:
+                    return
+                if line.startswith(b"event: "):
+                    event = line[7:].strip()
+                elif line.startswith(b"id: ") and event is None:
+                    pass
+                elif line.startswith(b"data: ") and event == b"game":
+                    arrived = time.perf_counter()
+                    ident = json.loads(line[6:])["id"]
+                    with self.lock:
+                        self.seen.setdefault(int(ident), []).append(arrived)
+                    self.events += 1
+                elif line == b"\n":
+                    event = None
+        except (OSError, http.client.HTTPException):
+            return
+        finally:
+            resp.close()
+            conn.close()
+
+
+def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) -> None:
+    seen: dict[int, list[float]] = {}
+    lock = threading.Lock()
+    deadline = time.monotonic() + minutes * 60 + 30
+    readers = [Stream(Phone(child.port, f"127.0.5.{1 + n}").join(), seen, lock, deadline) for n in range(count)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.ready.wait(timeout=10)
+    time.sleep(1.0)
+    sent: dict[int, float] = {}
+    rss_start = child.rss_mb()
+    rss_minute = None
+    started = time.monotonic()
+    step = 1.0 / rate
+    n = 0
+    for n in range(int(minutes * 60 * rate) + 1):  # bounded by count and by the clock
+        due = started + n * step
+        now = time.monotonic()
+        if now > started + minutes * 60:
+            break
+        if due > now:
+            time.sleep(due - now)
+        t0 = time.perf_counter()
+        _, body = command(host, "end-round" if n % 2 == 0 else "undo")
+        for record in body.get("events", []):
+            sent[int(record["id"])] = t0
+        if rss_minute is None and time.monotonic() - started >= min(60.0, minutes * 30):
+            rss_minute = child.rss_mb()
+    time.sleep(2.0)
+    rss_end = child.rss_mb()
+    with lock:
+        delays = sorted(arrival - sent[ident] for ident, arrivals in seen.items() if ident in sent for arrival in arrivals)
+        missing = sum(max(0, count - len(seen.get(ident, []))) for ident in sent)
+    p = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [max(delays or [0.0])] * 99
+    print(f"4. {count} event streams, the host sending {rate:g} commands a second for {minutes:g} minutes "
+          f"({n} commands, {len(sent)} events, {len(delays)} deliveries, {missing} not delivered)")
+    print(f"   event delivery: median {ms(statistics.median(delays))}, p99 {ms(p[98])}, max {ms(max(delays))} "
+          f"(goal: p99 under 100 ms)")
+    baseline = rss_minute if rss_minute is not None else rss_start
+    print(f"   VmRSS: {rss_start:.1f} MB at the start, {baseline:.1f} MB after the first "
+          f"{'minute' if minutes >= 2 else 'half'}, {rss_end:.1f} MB at the end "
+          f"({rss_end - rss_start:+.1f} MB from the start, {rss_end - baseline:+.1f} MB after warm-up; goal: under 10 MB)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=10.0, help="length of the streaming part (default 10)")
+    parser.add_argument("--streams", type=int, default=20, help="event streams open (default 20)")
+    parser.add_argument("--rate", type=float, default=2.0, help="host commands a second while streaming (default 2)")
+    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve_child(args.serve)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
+        child = Child(Path(tmp))
+        try:
+            host = Phone(child.port).join().sign_in()
+            print(f"the companion: pid {child.proc.pid}, 127.0.0.1:{child.port}, VmRSS {child.rss_mb():.1f} MB at start")
+            idle_sockets(child, host)
+            big_body(child)
+            streams(child, host, args.streams, args.minutes, args.rate)
+            wrong_pins(child, host)  # last: the overall cap then locks sign-in for 10 minutes
+        finally:
+            child.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
