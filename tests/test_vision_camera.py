@@ -79,7 +79,7 @@ class ClosedCapture:
 
     released = False
 
-    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's spelling
+    def isOpened(self) -> bool:
         return False
 
     def release(self) -> None:
@@ -93,7 +93,7 @@ class DyingCapture:
         self.frames = 1
         self.props: dict[int, float] = {}
 
-    def isOpened(self) -> bool:  # noqa: N802
+    def isOpened(self) -> bool:
         return True
 
     def set(self, prop: int, value: float) -> bool:
@@ -154,7 +154,7 @@ class FakePicamera2Module:
         self.cameras = cameras
         self.started = self.closed = False
 
-    def Picamera2(self) -> Any:  # noqa: N802 - picamera2's spelling
+    def Picamera2(self) -> Any:
         if not self.cameras:
             raise IndexError("list index out of range")
         module = self

@@ -4,7 +4,6 @@ with the face size measured by calibration."""
 
 from __future__ import annotations
 
-
 import cv2
 import numpy as np
 import pytest

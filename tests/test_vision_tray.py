@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-import tomllib
 
 from companion.errors import CameraError, VisionError
 from vision import DieReading, ReaderSettings, read_dice

@@ -170,10 +170,11 @@ class ReadResult:
 class _Nets(threading.local):
     """One pair of networks per thread (a cv2.dnn.Net must not be shared between threads)."""
 
-    find: Any = None
-    read: Any = None
-    read_outputs: list[str] = []  # the reader's features (before its last layer) and its output
-    find_outputs: list[str] = []  # the same for the finder
+    def __init__(self) -> None:
+        self.find: Any = None
+        self.read: Any = None
+        self.read_outputs: list[str] = []  # the reader's features (before its last layer), output, last map
+        self.find_outputs: list[str] = []  # the finder's last features and its output
 
 
 _NETS = _Nets()
@@ -361,7 +362,7 @@ def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candida
     found, strong = run(None)
     scale, passes = coarse, 1
     sizing = strong or found  # only weak peaks: they still tell the size, unless they are clusters
-    if not sizing or len(strong) < 3 and 2 * len(strong) < len(found):
+    if not sizing or (len(strong) < 3 and 2 * len(strong) < len(found)):
         # nothing, or one or two strong peaks among more weak ones: look at twice the scale, and take
         # that look when it shows more and smaller dice (the coarse peaks were clusters of tiny dice)
         closer, strong2 = run(min(top, 2 * coarse))

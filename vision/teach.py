@@ -67,7 +67,6 @@ def _reader_digest() -> str:
 
 def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
     """The shipped reader's last layer: (weights classes x features, bias)."""
-    from vision.reader import _NETS
 
     _, reader = _nets()
     names = list(reader.getLayerNames())
@@ -379,9 +378,11 @@ def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
             "reader": taught.reader, "seconds": round(taught.seconds, 3)}
     tmp = target.with_name(f".{target.name}.tmp")
     with open(tmp, "wb") as handle:
-        heat = {} if taught.heat_weight is None else {"heat_weight": taught.heat_weight,
-                                                     "heat_bias": np.array(taught.heat_bias)}
-        np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)), **heat)
+        if taught.heat_weight is None:
+            np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)))
+        else:
+            np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)),
+                     heat_weight=taught.heat_weight, heat_bias=np.array(taught.heat_bias))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, target)
