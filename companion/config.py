@@ -409,6 +409,33 @@ def _packs_dir(key: str, value: Any) -> Path:
     return path
 
 
+def first_game_setup(config: Config, packs: Packs | None = None) -> dict[str, Any]:
+    """``[game]``: the setup of a first game (without its seed), checked against the packs.
+
+    A board or ghost the packs do not have, or a setup the rules refuse, raises ConfigError naming the key.
+    """
+    from companion.engine import Setup
+
+    game = config.game
+    if packs is None:
+        packs = config.load_packs()
+    for key, value, known in (("board", game.board, packs.boards), ("ghost", game.ghost, packs.ghosts)):
+        if value is not None and value not in known:
+            raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
+    setup: dict[str, Any] = {
+        "players": game.players,
+        "board": game.board or next(iter(packs.boards)),
+        "ghost": game.ghost or next(iter(packs.ghosts)),
+        "special_items": game.special_items,
+        "physical": game.physical,
+    }
+    try:
+        Setup(seed=0, **setup).check(packs)
+    except CompanionError as exc:
+        raise ConfigError(f"game: {exc}") from None
+    return setup
+
+
 def port_value(key: str, value: Any) -> int:
     """A port number from the command line or a file (0: any free port); ConfigError names ``key``."""
     return _port(key, value)

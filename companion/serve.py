@@ -43,7 +43,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from companion.config import CameraConfig, Config, load_config, port_value, prefix_error
+from companion.config import CameraConfig, Config, first_game_setup, load_config, port_value, prefix_error
+from companion.daemon import Notifier, setup_logging, watchdog_interval
 from companion.errors import CompanionError, ConfigError, HistoryError
 
 if TYPE_CHECKING:
@@ -89,99 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Logging: plain lines on stderr; journald reads the "<N>" priority prefix when it is attached.
-
-
-_SYSLOG_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
-
-
-class JournalFormatter(logging.Formatter):
-    """``<6>companion.serve: message`` under systemd, ``12:00:01 INFO companion.serve: message`` elsewhere.
-
-    journald stamps the time itself and turns the ``<N>`` prefix into the entry's priority, so
-    ``journalctl -p warning -u companion`` shows only the problems.
-    """
-
-    def __init__(self, journal: bool) -> None:
-        fmt = "%(name)s: %(message)s" if journal else "%(asctime)s %(levelname)s %(name)s: %(message)s"
-        super().__init__(fmt, datefmt="%H:%M:%S")
-        self.journal = journal
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        if not self.journal:
-            return text
-        level = max((lv for lv in _SYSLOG_PRIORITY if lv <= record.levelno), default=logging.DEBUG)
-        prefix = f"<{_SYSLOG_PRIORITY[level]}>"
-        # Every line of a traceback becomes its own journal entry; give each the priority.
-        return "\n".join(prefix + line for line in text.splitlines())
-
-
-def setup_logging(level: str, stream: Any = None, env: Mapping[str, str] | None = None) -> logging.Handler:
-    env = os.environ if env is None else env
-    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
-    handler.setFormatter(JournalFormatter(journal=bool(env.get("JOURNAL_STREAM"))))
-    root = logging.getLogger()
-    for old in list(root.handlers):
-        root.removeHandler(old)
-    root.addHandler(handler)
-    root.setLevel(getattr(logging, level.upper(), logging.INFO))
-    # waitress warns about every queued task when the streams use all threads; keep its errors.
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
-    return handler
-
-
-# ---------------------------------------------------------------------------------------------------
-# systemd notification
-
-
-class Notifier:
-    """sd_notify through sdnotify; silent when not started by systemd (no ``NOTIFY_SOCKET``)."""
-
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
-        env = os.environ if env is None else env
-        self._notifier: Any = None
-        if env.get("NOTIFY_SOCKET"):
-            import sdnotify
-
-            self._notifier = sdnotify.SystemdNotifier()
-        self.sent: list[str] = []
-
-    @property
-    def active(self) -> bool:
-        return self._notifier is not None
-
-    def notify(self, message: str) -> None:
-        self.sent.append(message)
-        if self._notifier is not None:
-            self._notifier.notify(message)
-
-
-def watchdog_interval(env: Mapping[str, str] | None = None, pid: int | None = None) -> float | None:
-    """Seconds between ``WATCHDOG=1`` messages: half of ``WatchdogSec``, or None without a watchdog."""
-    env = os.environ if env is None else env
-    usec = env.get("WATCHDOG_USEC")
-    if not usec:
-        return None
-    owner = env.get("WATCHDOG_PID")
-    if owner and owner.isdigit() and int(owner) != (os.getpid() if pid is None else pid):
-        return None
-    try:
-        value = int(usec)
-    except ValueError:
-        return None
-    return value / 1e6 / 2 if value > 0 else None
-
-
-# ---------------------------------------------------------------------------------------------------
 # Where we run
 
 
 def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
-    try:
-        return "raspberry pi" in model_file.read_text(encoding="utf-8", errors="replace").lower()
-    except OSError:
-        return False
+    from hardware.factory import board_model
+
+    return "raspberry pi" in board_model(model_file).lower()
 
 
 def listen_host(config: Config, sim: bool) -> str:
@@ -231,32 +146,8 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
     parts.web = _check_web(config)
     # game.packs_dir / COMPANION_PACKS_DIR: a broken pack file names the key, the file and the entry.
     parts.extra["packs"] = config.load_packs()
-    parts.extra["first_game"] = _check_game(config, parts.extra["packs"])
+    parts.extra["first_game"] = first_game_setup(config, parts.extra["packs"])
     return parts
-
-
-def _check_game(config: Config, packs: Any = None) -> dict[str, Any]:
-    """``[game]``: the setup of a first game, checked against the packs (without a seed)."""
-    from companion.engine import Setup
-
-    game = config.game
-    if packs is None:
-        packs = config.load_packs()
-    for key, value, known in (("board", game.board, packs.boards), ("ghost", game.ghost, packs.ghosts)):
-        if value is not None and value not in known:
-            raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
-    setup: dict[str, Any] = {
-        "players": game.players,
-        "board": game.board or next(iter(packs.boards)),
-        "ghost": game.ghost or next(iter(packs.ghosts)),
-        "special_items": game.special_items,
-        "physical": game.physical,
-    }
-    try:
-        Setup(seed=0, **setup).check(packs)
-    except CompanionError as exc:
-        raise ConfigError(f"game: {exc}") from None
-    return setup
 
 
 def _check_hardware(config: Config) -> HardwareConfig:
@@ -399,7 +290,7 @@ class Companion:
     def _first_setup(self) -> Any:
         from companion.engine import Setup
 
-        setup = dict(self.parts.extra.get("first_game") or _check_game(self.config))
+        setup = dict(self.parts.extra.get("first_game") or first_game_setup(self.config))
         seed = self.config.game.seed if self.config.game.seed is not None else self.rng.randrange(2**31)
         return Setup(seed=seed, **setup)
 
@@ -550,8 +441,8 @@ class Companion:
         if now >= self.next_probe:
             self.healthy = self.server_healthy()
             self.next_probe = now + min(self.watchdog_every or 10.0, 10.0)
-        if self.sim and now >= self.next_trim:
-            self.trim_mock_pins()
+        if self.sim and self.table is not None and now >= self.next_trim:
+            self.table.forget_pin_history()  # mock pins record every change; the servo's add up over an evening
             self.next_trim = now + MOCK_TRIM_EVERY
         if self.watchdog_every and now >= self.next_ping:
             if self.healthy:
@@ -559,22 +450,6 @@ class Companion:
             else:
                 log.error("the web server's loop has stopped; the watchdog is not fed, so systemd will restart the companion")
             self.next_ping = now + self.watchdog_every
-
-    def trim_mock_pins(self, keep: int = 1) -> int:
-        """Simulation only: forget the state history that gpiozero's mock pins record for tests.
-
-        A mock pin appends every change to its ``states`` list; the servo's PWM pin changes many times
-        per sweep, so over an evening that list would grow without end (about 1 MB per 1000 commands).
-        Returns the number of entries dropped.
-        """
-        factory = getattr(self.table, "pin_factory", None)
-        dropped = 0
-        for pin in list(getattr(factory, "pins", {}).values()):
-            states = getattr(pin, "states", None)
-            if isinstance(states, list) and len(states) > keep:
-                dropped += len(states) - keep
-                del states[:-keep]
-        return dropped
 
     def _run_job(self, job: Job) -> None:
         try:

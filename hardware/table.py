@@ -281,6 +281,21 @@ class Table:
             return None
         return self.display.png()
 
+    def forget_pin_history(self, keep: int = 1) -> int:
+        """Simulation: drop the state history gpiozero's mock pins record (for tests); returns the entries dropped.
+
+        A mock pin appends every change to its ``states`` list; the servo's PWM pin changes many times per
+        sweep, so over an evening the list would grow without end (about 1 MB per 1000 commands). Real pin
+        factories keep no such history, so on a Pi this drops nothing.
+        """
+        dropped = 0
+        for pin in list(getattr(self.pin_factory, "pins", {}).values()):
+            states = getattr(pin, "states", None)
+            if isinstance(states, list) and len(states) > keep:
+                dropped += len(states) - keep
+                del states[:-keep]
+        return dropped
+
     def status(self) -> dict[str, Any]:
         parts = {"servo": self.servo_part.status(), "display": self.display_part.status()}
         parts.update(self.controls.status())

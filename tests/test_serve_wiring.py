@@ -17,17 +17,9 @@ from typing import Any
 import pytest
 
 from companion.config import Config, parse_config
+from companion.daemon import JournalFormatter, Notifier, watchdog_interval
 from companion.errors import ConfigError
-from companion.serve import (
-    Companion,
-    JournalFormatter,
-    Notifier,
-    check_parts,
-    is_raspberry_pi,
-    listen_host,
-    page_urls,
-    watchdog_interval,
-)
+from companion.serve import Companion, check_parts, is_raspberry_pi, listen_host, page_urls
 
 DEADLINE = 20.0
 
