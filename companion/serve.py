@@ -48,9 +48,16 @@ from companion.daemon import Notifier, setup_logging, watchdog_interval
 from companion.errors import CompanionError, ConfigError, HistoryError
 
 if TYPE_CHECKING:
+    from flask import Flask
+
+    from companion.engine import Setup
+    from companion.history import GameStore
+    from companion.service import GameService
+    from hardware import Table
     from hardware.config import HardwareConfig
     from vision.reader import DieReading
-    from vision.tray_loop import Reader, TraySettings
+    from vision.tray_loop import Reader, TrayLoop, TraySettings
+    from web.server import ServerThread
     from web.settings import WebSettings
 
 log = logging.getLogger("companion.serve")
@@ -201,11 +208,11 @@ class Companion:
         self.inbox: queue.Queue[Job] = queue.Queue()
         self.stop_event = threading.Event()
         self.stop_reason = "stop requested"
-        self.service: Any = None
-        self.table: Any = None
-        self.tray: Any = None
-        self.app: Any = None
-        self.server: Any = None
+        self.service: GameService | None = None
+        self.table: Table | None = None
+        self.tray: TrayLoop | None = None
+        self.app: Flask | None = None
+        self.server: ServerThread | None = None
         self.host = listen_host(config, sim)
         self.port = config.web.port
         self.urls: list[str] = []
@@ -217,6 +224,13 @@ class Companion:
         self.next_probe = 0.0
         self.next_trim = 0.0
         self._stopped = False
+
+    @property
+    def game(self) -> GameService:
+        """The game service, which ``start()`` builds first; every other part is wired to it."""
+        if self.service is None:
+            raise CompanionError("the game service has not started yet")
+        return self.service
 
     # -- start ---------------------------------------------------------------------------------
 
@@ -261,7 +275,7 @@ class Companion:
             log.info("no saved game in %s; started game %s with the [game] defaults",
                      self.config.history_path, state.get("game_id"))
 
-    def _history_aside(self, exc: HistoryError) -> Any:
+    def _history_aside(self, exc: HistoryError) -> GameStore:
         """A history that cannot be opened: keep it byte for byte under another name, start a new one.
 
         The clock, the buttons and the page work on the new history; the page says what happened
@@ -287,7 +301,7 @@ class Companion:
         self.start_problems.append(message)
         return store
 
-    def _first_setup(self) -> Any:
+    def _first_setup(self) -> Setup:
         from companion.engine import Setup
 
         setup = dict(self.parts.extra.get("first_game") or first_game_setup(self.config))
@@ -312,8 +326,8 @@ class Companion:
         for item in missing:
             log.warning("hardware missing: %s", item)
         # The hand goes back to the game's hour, the OLED shows the game; then every commit updates both.
-        self.table.show(self.service.state())
-        self.service.add_listener(self.table.on_events)
+        self.table.show(self.game.state())
+        self.game.add_listener(self.table.on_events)
         self.table.when_end_round = lambda: self.post(self.end_round_pressed)
         self.table.when_read_dice = lambda: self.post(self.read_dice_pressed)
         self.table.when_undo = lambda: self.post(self.undo_pressed)
@@ -372,13 +386,13 @@ class Companion:
 
     def end_round_pressed(self) -> None:
         try:
-            self.service.do("end-round", source="button")
+            self.game.do("end-round", source="button")
         except CompanionError as exc:
             self.tell("End round", str(exc))
 
     def undo_pressed(self) -> None:
         try:
-            result = self.service.undo(source="button")
+            result = self.game.undo(source="button")
         except CompanionError as exc:
             self.tell("Undo", str(exc))
             return
@@ -401,12 +415,12 @@ class Companion:
             roll, problem = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map), None
         except CompanionError as exc:
             roll, problem = None, str(exc)
-        outcome = settle_reading(roll, self.service.state().get("attempt"), why=why,
+        outcome = settle_reading(roll, self.game.state().get("attempt"), why=why,
                                  auto_roll=self.config.dice.auto_roll, problem=problem)
         if outcome.tell:
             self.tell("Dice", outcome.tell)
         if outcome.faces is not None:
-            self.service.roll_from_readings(outcome.faces, source="tray")
+            self.game.roll_from_readings(outcome.faces, source="tray")
         if outcome.note:
             log.info("%s", outcome.note)
 
