@@ -183,3 +183,17 @@ def test_events_after_close_are_ignored() -> None:
     assert t.scheduler.pending() == 0 and t.status()["alarms"] == 0
     assert t.status()["screen"] == "paused"
     t.close()  # twice is harmless
+
+
+def test_the_mock_pins_history_can_be_forgotten(table: tuple[Table, MockFactory, FakeClock, RecordingSpawn]) -> None:
+    """Simulation: gpiozero's mock pins record every change; a long evening must not keep them all."""
+    t, factory, clock, spawn = table
+    t.show(game_state(clock="VI"))
+    t.run_pending()
+    servo = factory.pin(t.config.servo.pin)
+    recorded = len(servo.states)
+    assert recorded > 5
+    assert t.forget_pin_history() >= recorded - 1
+    assert len(servo.states) == 1 and t.hand_mark == "VI"
+    assert t.forget_pin_history() == 0
+    assert t.status()["pin_factory"] == "mock"
