@@ -34,6 +34,7 @@ __all__ = [
     "for_players",
     "need_words",
     "plain",
+    "setup_checklist",
 ]
 
 ENTRANCE = 0
@@ -558,8 +559,8 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
     sets = view.get("icon_sets") or []
     proven = sum(1 for s in sets if s.get("proven"))
     lines = [
-        f"{_count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')} "
-        f"after {_count(view.get('hour'), 'hour')}.",
+        f"{_count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')}"
+        + (f" after {_count(view.get('hour'), 'Ghost Hour')}." if view.get("hour") else "."),
         f"{proven} of {_count(len(sets), 'icon set')} proven.",
         f"{_count(len(view.get('rooms_revealed') or []), 'room card')} drawn and shown; "
         f"{view.get('room_cards_discarded_unseen') or 0} discarded unseen.",
@@ -572,3 +573,58 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
     if minutes is not None:
         lines.append(f"Time played: {int(minutes // 60)} h {int(minutes % 60)} min." if minutes >= 60 else f"Time played: {int(minutes)} min.")
     return {"won": won, "title": title, "why": _sentence(why) if why else "", "lines": lines}
+
+
+# -- before the first turn ------------------------------------------------------------------------------
+
+ROOMS_REMOVED_AT_SETUP = {1: 0, 2: 2, 3: 8, 4: 11}  # the rulebook's Setup, Room Deck; one player: all cards
+
+
+def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
+    """The rulebook's Setup as a list the host ticks off, for this game (digital or physical decks)."""
+    physical = bool(view.get("physical"))
+    players = int(view.get("players") or 1)
+    items_n = int(view.get("special_items") or 0)
+    removed = int(view.get("room_cards_removed") or ROOMS_REMOVED_AT_SETUP.get(players, 0))
+    board = names.board or str(view.get("board_name") or view.get("board") or "chosen")
+    ghost = view.get("ghost") or {}
+    ghost_name = names.ghost or str(ghost.get("name") or "ghost")
+    last = names.player(players - 1)
+    out: list[tuple[str, str]] = [
+        ("board", f"Lay the {board} board in the middle of the table."),
+        ("investigators", "Each player picks an Investigator and stands it on the Entrance."),
+        ("clues", "Shuffle the clue cards and lay seven face down along the top of the board; "
+                  "the rest go back in the box."),
+        ("clue-tokens", "Put the numbered clue tokens on the seven clue cards, in order."),
+        ("items", "Shuffle the item cards into a face-down deck within reach."),
+    ]
+    if physical:
+        out.append(("environment", f"Find the ten common environment cards and the five {board} cards; "
+                                   "shuffle them into a face-down deck."))
+        if removed:
+            out.append(("rooms", f"Shuffle the room cards and take {removed} away face down without looking; "
+                                 "they go back in the box."))
+        else:
+            out.append(("rooms", "Shuffle all twenty room cards into a face-down deck."))
+        out.append(("evidence", "Shuffle the seven evidence tokens face down beside the ghost card."))
+    else:
+        out.append(("decks", "The companion shuffles and draws the room cards, the environment cards and the "
+                             "evidence tokens: keep them beside you to read each card when it comes up."))
+    if items_n:
+        out.append(("special", f"Shuffle the special item cards and take {items_n} face down. Add {items_n} special "
+                               f"item search tokens to the search tokens and {items_n} search markers to free "
+                               "furniture on the board (not in the Entrance)."))
+    else:
+        out.append(("special", "Play without special item cards: leave them and their tokens in the box."))
+    out += [
+        ("search", "Shuffle the search tokens face down and lay one on each set of blue icons; "
+                   "none on the yellow magnifying glass or on doors."),
+        ("ghost", f"Put the {ghost_name} card and the ghost pawn within reach, and read its Ghost Hour ability "
+                  "and its lingering effect aloud."),
+        ("doors", "Put a green door marker on each green door space."),
+        ("dice", "Take three blue clue dice and three green key dice; set the other dice aside."),
+        ("clock", (f"The companion's clock hand stands at XII. {last} keeps an eye on it." if hand
+                   else f"Set the clock hand at XII and give the clock to {last}, the last player.")),
+        ("tokens", "Put the fire, timer, summon, barrier and corpse tokens and the red and blue markers within reach."),
+    ]
+    return [{"id": key, "text": text} for key, text in out]

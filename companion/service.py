@@ -22,9 +22,18 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError, HistoryError, IllegalCommand
+from companion.errors import CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict
-from companion.sentences import NO_NAMES, Names, action_label, announcement, command_sentence, describe_event, describe_events
+from companion.sentences import (
+    NO_NAMES,
+    Names,
+    action_label,
+    announcement,
+    command_sentence,
+    describe_event,
+    describe_events,
+    end_summary,
+)
 
 if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
@@ -256,7 +265,11 @@ class GameService:
                         "solve a clue first (each solved clue gives one)."
                     )
                 faces = self._roll(DieKind.SUMMON, count)
-                return self.do(command, {"faces": faces}, source=source)
+                try:
+                    return self.do(command, {"faces": faces}, source=source)
+                except CardsNeeded as exc:  # physical decks: the same dice again once the cards are named
+                    exc.faces = faces  # type: ignore[attr-defined]
+                    raise
             if command not in (None, "roll"):
                 raise IllegalCommand(f"virtual dice are rolled for an attempt, a summon or a pull, not for {command!r}.")
             attempt = state.attempt
@@ -266,7 +279,11 @@ class GameService:
                     "(search, solve, prove or unlock), or roll for a summon or a pull."
                 )
             faces = self._roll(action_kind(attempt.action), attempt.dice_to_roll)
-            return self.do("roll", {"faces": faces}, source=source)
+            try:
+                return self.do("roll", {"faces": faces}, source=source)
+            except CardsNeeded as exc:
+                exc.faces = faces  # type: ignore[attr-defined]
+                raise
 
     def replace_last(self, name: str, args: Mapping[str, Any], source: str = "host") -> CommandResult:
         """Correct the last roll, summon or pull (the tray misread a die): one operation under the lock.
@@ -444,6 +461,9 @@ class GameService:
             for action in game.legal_actions()
         ]
         state["redo"] = self._redo[-1][1] if self._redo else None
+        if state.get("outcome"):
+            info = self.store.game(game_id)
+            state["summary"] = end_summary(state, self._names, minutes=max(0.0, (info.updated - info.created) / 60))
         self._state = state
         return state
 

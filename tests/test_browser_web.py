@@ -92,8 +92,9 @@ def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[st
         phone.tab("host")
         page.fill("#pin-form input[name=pin]", HOST_PIN)
         page.click("#pin-btn")
-        page.wait_for_selector("button[data-cmd=end-round]", state="visible")
+        page.wait_for_selector("#logout", state="visible")
         phone.tab("game")
+        page.wait_for_selector("#turn-card button[data-legal=end-round]", state="visible")
     return phone
 
 
@@ -117,7 +118,7 @@ def test_the_state_shows_on_a_phone(browser: Any, live: Table) -> None:
         assert phone.page.locator("#map g.room").count() == len(board.rooms) + 1  # and the entrance
         assert phone.page.get_attribute("#hand", "transform") == "rotate(0)"
         # Nothing for the host on a viewer's phone.
-        assert not phone.page.is_visible("button[data-cmd=end-round]")
+        assert not phone.page.is_visible("#turn-card button[data-legal=end-round]")
         phone.shot("phone-game")
         phone.tab("ghost")
         assert phone.text("#ghost-name") == state["ghost"]["name"]
@@ -141,17 +142,22 @@ def test_a_host_command_appears_on_a_viewers_phone(browser: Any, live: Table) ->
     try:
         host.tab("host")
         host.shot("phone-host")
-        host.page.click("button[data-cmd=end-round]")
+        host.tab("game")
+        host.page.click("#turn-card button[data-legal=end-round]")
         wait_text(viewer, "#clock-label", "III")
         wait_text(viewer, "#round", "2")
         expect(viewer.page.locator("#hand")).to_have_attribute("transform", "rotate(90)")
         assert live.service.state()["clock"] == "III"
         viewer.tab("log")
-        # Newest first: number, time of day, the command in the terminal's spelling (the page's own source not repeated).
-        expect(viewer.page.locator("#history li").first).to_have_text(re.compile(r"^#1 \d\d:\d\d end-round$"))
-        # Undo from the host's Log tab takes it back on the viewer's phone too.
+        # Newest first: the time of day and what happened, in the sentence the terminal's history shows too.
+        said = live.service.history()[-1]["text"]
+        assert "moves to III" in said and "=" not in said
+        expect(viewer.page.locator("#history li").first).to_have_text(re.compile(r"^\d\d:\d\d" + re.escape(said) + "$"))
+        # Undo from the host's Log tab takes it back on the viewer's phone too (after asking once).
         host.tab("log")
-        host.page.click("#undo-btn")
+        host.page.click("#log-undo")
+        expect(host.page.locator("#sheet-body")).to_contain_text(said)
+        host.page.click("#sheet-ok")
         wait_text(viewer, "#round", "1")
         assert live.service.state()["round"] == 1
         host.check_clean()
@@ -222,7 +228,7 @@ def test_a_viewer_cannot_act(browser: Any, live: Table) -> None:
         before = (live.service.state(), live.service.history())
         viewer.tab("host")
         assert viewer.page.is_visible("#pin-form")
-        for selector in ("button[data-cmd=end-round]", "#undo-host", "#new-form", "#dice-form", "#undo-btn"):
+        for selector in ("#turn-card button[data-legal=end-round]", "#redo-btn", "#new-form", "#turn-card", "#undo-btn"):
             assert not viewer.page.is_visible(selector), selector
         viewer.check_clean()
         # A forged POST from the viewer's own page, with the page's CSRF token: still not the host.
@@ -279,29 +285,35 @@ def test_another_site_cannot_make_a_hosts_browser_act(browser: Any, live: Table)
 
 
 def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
-    """Action 3: Search: the host starts an attempt and taps the faces the dice show."""
+    """Action 3: Search: the host taps the search token's icons, then the faces the real dice show."""
     host = open_phone(browser, live, host=True)
     try:
-        host.tab("host")
-        host.page.fill("#attempt-form input[name=need]", "eye:1")
-        host.page.click("#attempt-form button:not([type])")
-        expect(host.page.locator("#attempt .need")).to_have_count(1)
+        host.page.click("#turn-card button[data-legal='attempt:search']")
+        host.page.click("#need-eye")
+        expect(host.page.locator("#need-words")).to_contain_text("Needs an eye with 3 dice")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#attempt")).to_contain_text("Needs an eye")
         assert live.service.state()["attempt"] is not None
-        host.tab("dice")
         expect(host.page.locator("#odds-now")).to_contain_text("%")
+        host.tab("game")
+        host.page.click("#roll-tap2")
         for face in ("camera", "cobweb", "camera"):
-            host.page.click(f"#face-pad button[data-face={face}]")
-        assert host.page.locator("#dice-entered .chip").count() == 3
+            host.page.click(f"#face-{face}")
+        assert host.page.locator("#faces-entered .chip").count() == 3
         host.shot("phone-dice-entry")
-        host.page.click("#dice-form button:not([type])")
-        expect(host.page.locator("#dice-entered .chip")).to_have_count(0)
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#sheet")).to_be_hidden()
+        # The host's own toast tells the result of the dice, as every phone's does.
+        expect(host.page.locator("#toast")).to_contain_text("Rolled camera, cobweb, camera: nothing counts")
         history = live.service.history()
         assert history[-1]["command"] == {"name": "roll", "args": {"faces": "camera,cobweb,camera"}}
         # A wrong face count is refused with the service's message shown on the page, the game unchanged.
         before = live.service.state()
-        host.page.click("#face-pad button[data-face=eye]")
-        host.page.click("#dice-form button:not([type])")
+        host.page.click("#roll-tap2")
+        host.page.click("#face-eye")
+        host.page.click("#sheet-ok")
         host.page.wait_for_selector("#toast.bad:not([hidden])")
+        assert "=" not in host.text("#toast")
         assert live.service.state() == before
         assert host.outside() == []
     finally:
@@ -345,6 +357,8 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         phone.tab("dice")
         expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
         expect(phone.page.locator("#tray-dice .chip.red")).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-photo")).to_be_hidden()  # folded away under the dice
+        phone.page.click("#tray-card summary")
         expect(phone.page.locator("#tray-photo")).to_be_visible()
         phone.shot("phone-tray")
         phone.check_clean()
@@ -362,18 +376,20 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         live.service.do("end-round", source="test")
     host = open_phone(browser, live, host=True)
     try:
-        host.tab("host")
-        expect(host.page.locator("#physical-card")).to_be_visible()
         card = sorted(live.service.packs.environment_deck("asylum"))[0]
-        host.page.select_option("#physical-form select[name=command]", "end-round")
-        host.page.fill("#physical-form input[name=room]", "8")
-        host.page.select_option("#physical-form select[name=environment]", card)
-        host.page.click("#physical-form button")
+        host.page.click("#turn-card button[data-legal=end-round]")
+        expect(host.page.locator("#sheet-title")).to_have_text("Which cards came up?")
+        host.page.select_option("#sheet select[data-card=room]", "8")
+        host.page.select_option("#sheet select[data-card=environment]", card)
+        host.shot("phone-host-physical")
+        host.page.click("#sheet-ok")
         wait_text(host, "#clock-label", "XII")
         state = live.service.state()
         assert state["ghost_room"] == 8 and state["rooms_revealed"] == [8]
-        assert live.service.history()[-1]["command"] == {"name": "end-round", "args": {"room": "8", "environment": card}}
-        host.shot("phone-host-physical")
-        host.check_clean()
+        assert live.service.history()[-1]["command"] == {"name": "end-round", "args": {"environment": card, "room": "8"}} \
+            or live.service.history()[-1]["command"] == {"name": "end-round", "args": {"room": "8", "environment": card}}
+        # The first tap was answered "which cards?" (a 400 the page turns into the question); nothing else.
+        assert len(host.errors) == 1 and "400" in host.errors[0], host.errors
+        assert host.outside() == []
     finally:
         host.context.close()

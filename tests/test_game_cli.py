@@ -87,7 +87,8 @@ def test_a_game_from_new_to_the_ghost_hour_and_back(tmp_path: Path) -> None:
 
     undo = run("undo", "--db", str(db))
     assert undo.returncode == 0, undo.stderr
-    assert "Undone: end-round." in undo.stdout
+    # Undo says in words what it took back: the end of the round and the Ghost Hour it brought.
+    assert undo.stdout.startswith("Undone: ") and "The clock moves to XII." in undo.stdout and "=" not in undo.stdout
     after = state_json(db)
     assert (after["clock"], after["rooms_revealed"], after["room_deck_left"]) == ("IX", [], 12)
     redo = run("do", "--db", str(db), "end-round")

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
-from companion.errors import CompanionError
+from companion.errors import AuthError, CompanionError
 from web.events import TooManyStreams
 from web.security import Refused, csrf_token, host_required, is_host, is_viewer, viewer_required
 
@@ -153,7 +153,10 @@ def set_first_pin() -> Response:
     pin = _pin_from_body()
     if ctx.store.pin_set:
         raise Refused(409, "a host PIN is already set; sign in with it on the Host tab.")
-    ctx.store.set_first_pin(pin)
+    try:
+        ctx.store.set_first_pin(pin)
+    except AuthError as exc:  # not a PIN the rule allows: say the rule, nothing was guessed
+        raise Refused(400, str(exc)) from None
     return _signed_in(ctx)
 
 
@@ -187,7 +190,10 @@ def host_logout() -> Response:
 def change_pin() -> Response:
     ctx = _ctx()
     pin = _pin_from_body()
-    ctx.store.change_pin(pin)
+    try:
+        ctx.store.change_pin(pin)
+    except AuthError as exc:
+        raise Refused(400, str(exc)) from None
     session["h"] = ctx.store.pin_epoch
     return jsonify({"host": True})
 
@@ -244,6 +250,14 @@ def undo() -> Response:
     return _result(_ctx().service.undo(source="web"))
 
 
+@bp.post("/redo")
+@host_required
+def redo() -> Response:
+    data = _body() if request.content_length else {}
+    _only_keys(data, ())
+    return _result(_ctx().service.redo(source="web"))
+
+
 @bp.post("/roll")
 @host_required
 def roll_virtual() -> Response:
@@ -290,11 +304,18 @@ def _faces_from(data: Mapping[str, Any]) -> list[str]:
 def enter_dice() -> Response:
     """Dice entered by hand, or a correction of the last roll read from the tray."""
     data = _body()
-    _only_keys(data, ("faces", "pips", "kind", "command", "replace", "keep"))
+    _only_keys(data, ("faces", "pips", "kind", "command", "replace", "keep", "cards"))
     service = _ctx().service
     target = _dice_command(data)
     replace = _flag(data, "replace")
     args = {"faces": ",".join(_faces_from(data))}
+    cards = data.get("cards")
+    if cards is not None:
+        # Physical decks: the cards this roll draws (a summon's room card, a clue's evidence token).
+        if not isinstance(cards, dict) or not set(cards) <= {"room", "environment", "evidence"}:
+            raise Refused(400, "\"cards\" names the cards drawn: {\"room\": \"8\", \"environment\": \"fire\", \"evidence\": \"...\"}.")
+        for key, value in cards.items():
+            args[key] = _arg_text(key, value)
     keep = data.get("keep")
     if keep is not None:
         # Which of this roll's dice the player sets aside (the rulebook lets them choose); the engine checks them.
@@ -308,27 +329,7 @@ def enter_dice() -> Response:
             raise Refused(400, "\"keep\" must be a list of faces of this roll, e.g. [\"eye\", \"eye\"], or \"none\".")
     if not replace:
         return _result(service.do(target, args, source="web"))
-    history = service.history()
-    last = history[-1] if history else None
-    last_cmd = _command_of(last) if last else None
-    if last_cmd is None or last_cmd[0] != target:
-        raise Refused(409, f"the last command is not a {target}; there is no read to correct. Enter the dice without replace.")
-    service.undo(source="web")
-    try:
-        return _result(service.do(target, args, source="web"))
-    except CompanionError:
-        service.do(last_cmd[0], last_cmd[1], source="web")  # put the roll back as it was
-        raise
-
-
-def _command_of(record: Mapping[str, Any]) -> tuple[str, dict[str, str]] | None:
-    cmd = record.get("command")
-    if isinstance(cmd, Mapping):
-        name = cmd.get("name")
-        args = cmd.get("args") or {}
-        if isinstance(name, str):
-            return name, {str(k): str(v) for k, v in args.items()}
-    return None
+    return _result(service.replace_last(target, args, source="web"))
 
 
 @bp.post("/new-game")
@@ -336,7 +337,7 @@ def _command_of(record: Mapping[str, Any]) -> tuple[str, dict[str, str]] | None:
 def new_game() -> Response:
     ctx = _ctx()
     data = _body()
-    _only_keys(data, ("players", "board", "ghost", "special_items", "seed", "physical", "confirm"))
+    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "confirm"))
     ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1)}
     setup: dict[str, Any] = {}
     for key, (low, high) in ints.items():
@@ -357,6 +358,12 @@ def new_game() -> Response:
             setup[key] = _first_id(packs, attr)
     if "physical" in data:
         setup["physical"] = _flag(data, "physical")
+    if "names" in data:
+        names = data["names"]
+        if not isinstance(names, list) or not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+            raise Refused(400, "\"names\" must be a list of 1 to 4 players' names, in turn order.")
+        setup["names"] = [n.strip() for n in names]
+        setup.setdefault("players", len(names))
     if "players" not in setup:
         raise Refused(400, "say how many players: \"players\": 1 to 4.")
     setup.setdefault("seed", secrets.randbelow(2**31))
@@ -373,6 +380,33 @@ def _first_id(packs: Any, attr: str) -> str:
     if isinstance(items, Mapping) and items:
         return str(next(iter(items)))
     raise Refused(400, f"say which {attr[:-1]} to play.")
+
+
+@bp.get("/setup-checklist")
+@viewer_required
+def setup_checklist() -> Response:
+    """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
+    from companion.sentences import setup_checklist as checklist
+
+    ctx = _ctx()
+    state = ctx.current_state()
+    if state is None:
+        raise Refused(409, "no game yet; the host starts one on the Host tab.")
+    return jsonify({"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)})
+
+
+@bp.get("/join-qr.svg")
+@host_required
+def join_qr() -> Response:
+    """The join link as a QR code, for the host to show to the others."""
+    import qrcode
+    import qrcode.image.svg
+
+    ctx = _ctx()
+    image = qrcode.make(ctx.join_url(request.host_url), image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    response = Response(image.to_string(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/setup-options")

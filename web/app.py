@@ -216,10 +216,18 @@ def build_app(
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError) -> Response:
+        from companion.sentences import for_players
+
+        say = for_players(str(exc))  # the same refusal in the page's words (no command spelling)
+        extra: dict[str, Any] = {"say": say}
+        if isinstance(exc, CardsNeeded):  # physical decks: the page asks which cards came up, then sends again
+            extra["needs"] = [arg for arg, _ in exc.needs]
+            if getattr(exc, "faces", None):
+                extra["faces"] = list(exc.faces)  # type: ignore[attr-defined]
         for kind, status in STATUS_OF:
             if isinstance(exc, kind):
-                return _error(status, str(exc))
-        return _error(400, str(exc))
+                return _error(status, str(exc), **extra)
+        return _error(400, str(exc), **extra)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:

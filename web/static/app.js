@@ -1,18 +1,19 @@
-// The Skeptics companion page: live state over Server-Sent Events, controls for the host.
-// No framework, no build step; every request goes to the companion itself.
+// The Skeptics companion page: live state over Server-Sent Events; the host plays by tapping what is legal now.
+// No framework, no build step; every request goes to the companion itself. Every sentence a player reads comes
+// from the companion (companion/sentences.py): events carry "text" and "story", refusals carry "say".
 "use strict";
 (() => {
   const $ = (s) => document.querySelector(s);
   const $$ = (s) => Array.from(document.querySelectorAll(s));
   const SVG = "http://www.w3.org/2000/svg";
   const HANDS = { XII: 0, III: 90, VI: 180, IX: 270 };
-  const FACES = ["eye", "camera", "cobweb", "key", "summon", "blank"];
   // Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
   const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "\u29D7", disruption: "\u21AF" };
-  const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "séance", manual: "put there by the host" };
-  const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until met: the host discards it then", once: "played at once" };
+  const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "called by the séance", manual: "placed by the host" };
+  const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until its objective is met", once: "played at once" };
   const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
-  const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, dice: [], scroll: {}, audio: null, wake: null };
+  const DIE_OF = { search: "clue", solve: "clue", prove: "clue", barrier: "clue", fire: "clue", unlock: "key" };
+  const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, scroll: {}, audio: null, wake: null, told: new Set(), pick: null, history: [] };
 
   const el = (tag, attrs, text) => {
     const n = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
@@ -23,14 +24,19 @@
   const fill = (node, items) => { node.replaceChildren(...items); };
   const chip = (text, cls) => el("span", { class: "chip " + (cls || "") }, text);
   const pct = (p) => (Math.round(p * 1000) / 10).toFixed(1) + " %";
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : (many || one + "s"));
+  const isHost = () => !!(app.session && app.session.host);
+  const ghostOn = (s) => s && s.ghost_room !== null && s.ghost_room !== undefined;
+  const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player " + (Number(i) + 1);
 
   function toast(msg, bad) {
+    if (!msg) return;
     const t = $("#toast");
     t.textContent = msg;
     t.className = bad ? "bad" : "";
     t.hidden = false;
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 2500);
+    toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
   }
 
   async function api(path, body) {
@@ -45,60 +51,74 @@
     try { res = await fetch(path, opts); } catch (e) { toast("The companion cannot be reached; check the Wi-Fi.", true); throw e; }
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
-      const err = new Error(data.error || ("HTTP " + res.status));
+      const err = new Error(data.say || data.error || ("The companion answered " + res.status + "."));
       err.status = res.status;
+      err.needs = data.needs || null;
+      err.faces = data.faces || null;
       throw err;
     }
     return data;
   }
 
-  async function act(path, body, okText) {
+  // A host action: send it, show its result in words (the same story every phone gets), or the refusal.
+  async function act(path, body) {
     try {
       const out = await api(path, body);
       if (out && out.state) render(out.state);
-      if (okText) toast(okText);
+      if (out && Array.isArray(out.events)) tell(out.events);
       return out;
     } catch (e) {
-      app.lastError = e.message;
-      if (e.status) toast(e.message, true);
+      if (e.needs && body) return askCards(path, body, e.needs, e.faces);
+      if (e.status) toast(capital(e.message), true);
       return null;
     }
   }
+  const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
+  const command = (name, args) => act("/api/command", { command: name, args: args || {} });
 
   // ---- rendering ----------------------------------------------------------------------------
   function fresher(s) {
     const cur = app.state;
     if (!cur) return true;
-    if (s.game_id !== cur.game_id) { app.lastResult = null; app.lastRoll = null; return true; }
+    if (s.game_id !== cur.game_id) return true;
     return (s.last_event_id ?? -1) >= (cur.last_event_id ?? -1);
   }
 
   function render(s) {
     if (!s || !fresher(s)) return;
+    const changedGame = !app.state || app.state.game_id !== s.game_id;
     app.state = s;
-    if (s.game_id === null || s.game_id === undefined) { $("#nogame").hidden = false; return; }
+    const none = s.game_id === null || s.game_id === undefined;
+    $("#nogame").hidden = !none;
+    $("#nogame-text").textContent = isHost() ? "Start a game: choose the players, the board and the ghost." : "The host starts a game; this page follows by itself.";
+    $$("#v-game > .card:not(#demo-note)").forEach((c) => { if (none) c.dataset.nogame = "1"; else delete c.dataset.nogame; });
+    document.body.classList.toggle("no-game", none);
+    if (none) { renderHostPanels(); return; }
     if (s.last_event_id !== null && s.last_event_id !== undefined) app.lastId = s.last_event_id;
-    $("#nogame").hidden = true;
+    $("#demo-note").hidden = !(s.name && /^demo/i.test(s.name));
+    $("#demo-note").textContent = "This is a demo game that --sim started, so there is something to look at. The host starts a real one on the Host tab.";
     $("#clock-label").textContent = s.clock;
     $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
     $("#round").textContent = s.round;
     $("#hour").textContent = s.hour;
-    $("#player").textContent = (s.current_player ?? 0) + 1;
+    $("#player").textContent = playerName(s, s.current_player ?? 0);
     $("#actions").textContent = s.actions_left ?? "–";
-    const g = s.ghost_room;
-    $("#ghost-line").textContent = g === null || g === undefined ? "The ghost is not on the board." :
-      "Ghost in room " + g + roomName(g, s.ghost_room_name) + (REASON[s.ghost_reason] ? " \u00B7 " + REASON[s.ghost_reason] : "");
+    $("#actions-word").textContent = s.actions_left === 1 ? "action" : "actions";
+    $("#ghost-line").textContent = ghostOn(s) ? "The ghost is in " + roomWords(s.ghost_room, s.ghost_room_name) + (REASON[s.ghost_reason] ? " (" + REASON[s.ghost_reason] + ")" : "") + "." : "The ghost is not on the board.";
     const out = $("#outcome");
     out.hidden = !s.outcome;
     out.textContent = s.outcome ? (s.outcome === "won" ? "Won!" : "Lost.") : "";
     out.className = "outcome " + (s.outcome || "");
     renderGlance(s);
+    renderEnd(s);
 
     fill($("#env"), (s.environment || []).map((c) => {
       const li = el("li");
-      li.append(el("b", {}, c.name), el("div", { class: "note" }, c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || c.duration || ""));
-      if (c.duration === "until_met" && isHost() && !s.outcome) {
-        const b = el("button", { type: "button", class: "host-only small", "data-discard": c.id }, "Met: discard it");
+      const unfilled = /^placeholder/i.test(c.effect || "");
+      li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || ""));
+      const legal = legalOf(s, "discard-environment").find((a) => a.args.card === c.id);
+      if (legal && isHost()) {
+        const b = el("button", { type: "button", class: "small", "data-discard": c.id }, "Met: discard it");
         b.addEventListener("click", () => command("discard-environment", { card: c.id }));
         li.append(b);
       }
@@ -115,54 +135,75 @@
     $("#removed-count").textContent = s.room_cards_removed ?? 0;
     $("#unseen-note").hidden = !s.room_cards_removed;
 
+    renderGhost(s);
+    renderAttempt(s);
+    renderTurn(s);
+    renderUndo(s);
+    renderHostPanels();
+    renderMap();
+    if (s.board && s.board !== app.boardId) loadBoard(s.board);
+    if (changedGame) { loadChecklist(); }
+    if ((s.history_length ?? 0) !== app.historyLength || changedGame) { app.historyLength = s.history_length; loadHistory(); }
+    if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
+    if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
+  }
+
+  function renderGhost(s) {
     const ghost = s.ghost || {};
     $("#ghost-name").textContent = ghost.name || "Ghost";
     $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
+    const filled = (t) => t && !/^placeholder/i.test(t);
+    $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
+      "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
+    const proveActs = legalOf(s, "attempt").filter((a) => a.args.action === "prove");
     fill($("#icon-sets"), (s.icon_sets || []).map((set) => {
-      const li = el("li", { class: "set" + (set.proven ? " proven" : ""), title: set.text || "" });
+      const li = el("li", { class: "set" + (set.proven ? " proven" : "") });
       const what = el("span", { class: "set-what" });
       what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need));
       li.append(what);
+      const legal = proveActs.find((a) => a.args.set === String(set.index));
       if (set.proven) li.append(el("span", { class: "note" }, "proven"));
-      else if (!s.outcome && isHost() && s.ghost_room !== null && s.ghost_room !== undefined) {
-        const b = el("button", { type: "button", class: "host-only try-set", "data-set": set.index, "aria-label": "Try to prove set " + set.index }, "Prove\u2026");
-        b.addEventListener("click", async () => { if (await command("attempt", { action: "prove", set: String(set.index) })) showView("dice"); });
+      else if (legal && isHost()) {
+        const b = el("button", { type: "button", class: "try-set", "data-set": set.index, "aria-label": "Try to prove set " + set.index }, "Prove\u2026");
+        b.addEventListener("click", async () => { if (await command("attempt", legal.args)) showView("dice"); });
         li.append(b);
       }
       return li;
     }));
-    $("#sets-note").textContent = s.outcome ? "" : s.ghost_room === null || s.ghost_room === undefined ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "";
+    $("#sets-note").textContent = s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "";
     const sym = (x) => (app.names && app.names[x]) || x;
-    fill($("#evidence"), (s.evidence || []).map((e) => chip(sym(e.symbol), e.matched ? "ok" : "")));
+    fill($("#evidence"), (s.evidence || []).map((e) => chip(e.name || sym(e.symbol), e.matched ? "ok" : "")));
     if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
     fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
-    $("#seance-state").textContent = s.seance_active ? "The séance is under way." : s.seance_declared ? "The séance is declared for the end of this round." :
-      s.seance_used ? "The séance has been held." : s.seance_available ? "Every symbol is matched: the host may declare the séance (not at IX)." : "Match every séance symbol with the evidence to hold a séance.";
+    $("#seance-state").textContent = s.seance_active ? "The séance is under way: the ghost is at the first player's space this round." : s.seance_declared ? "The séance is declared: at the end of this round the ghost comes to the first player's space." :
+      s.seance_used ? "The séance has been held." : s.seance_available ? "Every symbol is matched: the host may declare the séance." : "Match every séance symbol with the evidence to hold a séance.";
     $("#summon-dice").textContent = s.summon_dice;
     $("#summon-odds").textContent = typeof s.summon_odds === "number" ? "(a summon or pull succeeds " + pct(s.summon_odds) + ")" : "";
     $("#timers").textContent = s.timers;
     $("#clues-revealed").textContent = s.clues_revealed;
     $("#clues-solved").textContent = s.clues_solved;
-    $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour. " : "") + (s.pull_pending ? "A pull is pending: move the ghost." : "");
-    renderAttempt(s);
-    padHint();
-    $("#physical-card").hidden = !s.physical;
-    renderMap();
-    if (s.board && s.board !== app.boardId) loadBoard(s.board);
-    if ((s.history_length ?? 0) !== app.historyLength) { app.historyLength = s.history_length; loadHistory(); }
-    if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
-    if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
+    $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour, and no one can summon it. " : "") + (s.pull_pending ? "A pull is under way: the ghost may be moved up to two spaces." : "");
   }
 
   function needChips(need) {
     const span = el("span", { class: "need" });
-    const text = typeof need === "string" ? need : Object.entries(need || {}).map(([k, v]) => k + ":" + v).join(",");
-    for (const part of text.split(",").filter(Boolean)) {
+    for (const part of String(need || "").split(",").filter(Boolean)) {
       const [k, n] = part.split(":");
       span.append(chip((ICON[k] || "") + " " + k + (n && n !== "1" ? " \u00D7" + n : "")));
     }
     return span;
   }
+  const needWords = (need) => {
+    const parts = [], extra = [];
+    for (const p of String(need || "").split(",").filter(Boolean)) {
+      const [k, n] = p.split(":");
+      if (k === "timer" || k === "disruption") { extra.push(k); continue; }
+      const c = Number(n || 1);
+      parts.push(c === 1 ? ("aeiou".includes(k[0]) ? "an " : "a ") + k : c + " " + k + "s");
+    }
+    const w = parts.length ? (parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1]) : "nothing yet";
+    return w + (extra.length ? " (" + extra.map((x) => "a " + x + " set").join(" and ") + ")" : "");
+  };
 
   function oddsOf(s) {
     const o = s.odds;
@@ -170,8 +211,6 @@
     if (typeof o === "number") return o;
     return typeof o.probability === "number" ? o.probability : null;
   }
-
-  // What the need asks for that the kept dice do not give yet, e.g. "eye:2,camera:1" minus [eye] -> {eye:1, camera:1}.
   function missingOf(a) {
     const left = {};
     for (const part of String(a.need || "").split(",").filter(Boolean)) {
@@ -182,42 +221,30 @@
     for (const f of a.kept || []) if (left[f]) left[f] -= 1;
     return Object.entries(left).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
   }
-  const needText = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k + (n && n !== "1" ? " \u00D7" + n : ""); }).join(", ");
-  const attemptName = (a) => (ACTION_NAME[a.action] || a.action) + (a.set ? " set " + a.set : "") + (a.door ? " door " + a.door : "");
-  const kindOf = (need) => (/\bkey\b/.test(String(need || "")) ? "key" : "clue");
-  const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Barrier", fire: "Fight the fire" };
+  const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Break a barrier", fire: "Fight the fire" };
+  const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "");
 
   function renderAttempt(s) {
     const box = $("#attempt");
     const a = s.attempt;
-    $("#attempt-host").hidden = !(a && !a.succeeded && isHost());
-    if (!a) {
-      const r = app.lastResult;
-      if (!r) { box.textContent = "No roll under way."; return; }
-      fill(box, [el("div", {}, "No roll under way."), el("div", { id: "last-result", class: r.success ? "ok" : "note" },
-        "Last: " + r.what + " \u2013 rolled " + r.faces.join(", ") + (r.success ? ": success" : ""))]);
-      return;
-    }
+    $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
+    if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll : "No roll under way."; return; }
     const odds = oddsOf(s);
     const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
-    const missing = missingOf(a);
-    const what = attemptName(a);
+    const die = DIE_OF[a.action] || "clue";
     const rows = [
-      el("div", { class: "attempt-title" }, what + (a.timer ? " \u00B7 timer" : "") + (a.disruption ? " \u00B7 disruption (no keeping)" : "")),
-      el("div", {}, "Needs: "), el("div", { class: "note" }, ""),
+      el("div", { class: "attempt-title" }, playerName(s, s.current_player) + ": " + attemptName(a) + (a.disruption ? " (disruption: no dice may be kept)" : "")),
+      el("div", {}, "Needs " + needWords(a.need) + "."),
+      el("div", { class: "note" }, "Kept: " + ((a.kept || []).join(", ") || "none") + (a.succeeded ? "" : " \u00B7 still needs " + needWords(missingOf(a)))),
     ];
-    rows[1].append(needChips(a.need));
-    rows[2].textContent = "Kept: " + ((a.kept || []).join(", ") || "none") + (a.succeeded ? "" : " \u00B7 still needs: " + (needText(missing) || "–"));
     if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
     else {
-      rows.push(el("div", {}, "Next roll: " + toRoll + " " + kindOf(a.need) + (toRoll === 1 ? " die" : " dice") + " \u00B7 rolls so far: " + (Array.isArray(a.rolls) ? a.rolls.length : a.rolls)));
+      rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
       const left = s.actions_left ?? 0;
       rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-      rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + left + (left === 1 ? " action" : " actions") + " left this turn (keeping the best dice)" : "no action left this turn: end the turn"));
+      rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "action") + " left this turn (keeping the best dice)" : "no action left this turn"));
     }
-    if (app.lastRoll) rows.splice(3, 0, el("div", { id: "last-roll" }, "Last roll: " + app.lastRoll.join(", ")));
-    // The companion does not apply environment effects (docs/rules-engine.md): remind the table of them here.
-    for (const c of s.environment || []) if (c.effect) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
+    for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
     fill(box, rows);
   }
 
@@ -232,36 +259,261 @@
     ga.hidden = !a;
     if (a) {
       const o = oddsOf(s);
-      ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needText(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
-    }
-    const end = $("#end-card");
-    end.hidden = !s.outcome;
-    end.className = "card endcard " + (s.outcome || "");
-    if (s.outcome) {
-      $("#end-title").textContent = s.outcome === "won" ? "You won! The ghost is proven." : "Lost. The ghost got away.";
-      $("#end-reason").textContent = s.outcome_reason || "";
-      const rm = Array.isArray(s.removed_rooms) ? s.removed_rooms : null;
-      $("#end-removed").textContent = rm ? "Room cards removed face down at setup: " + (rm.join(", ") || "none") + "." : "";
-      $("#end-new").hidden = !isHost();
+      ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
     }
     const extra = [];
-    if (s.outcome) { $("#g-removed").hidden = true; return; }
-    if (s.ghost_mode) extra.push("Ghost Mode" + (s.ghost_mode_why ? ": " + s.ghost_mode_why : ""));
-    if (s.final_round) extra.push("Final round: the last room card is drawn");
-    if (s.pull_pending) extra.push("A pull is pending: move the ghost" + (isHost() ? " (tap a gold room on the map)" : ""));
-    if (s.seance_active) extra.push("Séance under way: the ghost is at the first player's space this round");
-    else if (s.seance_declared) extra.push("Séance declared: at the end of this round the ghost comes to the first player's space");
+    if (!s.outcome) {
+      if (s.ghost_mode) extra.push("Ghost Mode");
+      if (s.final_round) extra.push("Final round: the last room card is drawn");
+      if (s.pull_pending) extra.push("The ghost may be moved up to two spaces" + (isHost() ? ": tap a gold room on the map" : ""));
+      if (s.seance_active) extra.push("Séance under way: the ghost is at the first player's space this round");
+      else if (s.seance_declared) extra.push("Séance declared: at the end of this round the ghost comes to the first player's space");
+    }
     const gr = $("#g-removed");
     gr.hidden = !extra.length;
     gr.textContent = extra.join(" \u00B7 ");
   }
 
-  // " (Bath)"; nothing when the pack names the room only by its number ("Room 8").
-  function roomName(n, known) {
+  function renderEnd(s) {
+    const end = $("#end-card");
+    end.hidden = !s.outcome;
+    end.className = "card endcard " + (s.outcome || "");
+    if (!s.outcome) return;
+    const sum = s.summary || {};
+    $("#end-title").textContent = sum.title || (s.outcome === "won" ? "You won!" : "You lost.");
+    $("#end-reason").textContent = sum.why || "";
+    fill($("#end-lines"), (sum.lines || []).map((t) => el("li", {}, t)));
+    $("#end-new").hidden = !isHost();
+  }
+
+  // "room 8, the Bath"; "room 8" while the pack names it only by its number; "the Entrance".
+  function roomWords(n, known) {
     const b = app.board;
-    const r = b && (b.spaces || b.rooms || []).find((x) => Number(x.number ?? x.id) === Number(n));
+    const r = b && (b.spaces || []).find((x) => Number(x.number) === Number(n));
     const name = known || (r && r.name) || "";
-    return name && !/^(room\s*)?\d+$/i.test(name.trim()) ? " (" + name + ")" : "";
+    if (Number(n) === 0) return "the " + (name || "Entrance");
+    return "room " + n + (name && !/^(room\s*)?\d+$/i.test(name.trim()) ? ", the " + name : "");
+  }
+  const doorWords = (key) => { const [a, b] = String(key).split("-"); return "between " + roomWords(a) + " and " + roomWords(b); };
+
+  // ---- what the host may do now (the engine's legal actions) -------------------------------------
+  const legalOf = (s, name) => ((s && s.legal) || []).filter((a) => a.name === name);
+
+  function actButton(a, label, cls) {
+    const b = el("button", { type: "button", class: cls || "", "data-legal": a.name + (a.args.action ? ":" + a.args.action : "") }, label || a.label);
+    b.addEventListener("click", () => runLegal(a));
+    return b;
+  }
+
+  function renderTurn(s) {
+    const card = $("#turn-card");
+    const show = isHost() && !s.outcome;
+    card.hidden = !show;
+    if (!show) return;
+    $("#turn-title").textContent = playerName(s, s.current_player) + "'s turn \u00B7 " + plural(s.actions_left ?? 0, "action") + " left";
+    const legal = s.legal || [];
+    const rollBox = $("#turn-roll");
+    const rolls = legal.filter((a) => a.name === "roll");
+    if (rolls.length && s.attempt) {
+      fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
+        rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
+    } else fill(rollBox, []);
+    const main = [];
+    const attempts = legal.filter((a) => a.name === "attempt");
+    for (const kind of ["search", "solve", "fire", "barrier"]) {
+      const a = attempts.find((x) => x.args.action === kind);
+      if (a) main.push(actButton(a));
+    }
+    const proves = attempts.filter((x) => x.args.action === "prove");
+    if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
+    const unlocks = attempts.filter((x) => x.args.action === "unlock");
+    if (unlocks.length) main.push(button("Unlock a door", () => startPick("door", unlocks, "Tap the door to unlock on the map."), "", "unlock-pick"));
+    for (const name of ["summon", "pull"]) for (const a of legalOf(s, name)) main.push(actButton(a));
+    const moves = legalOf(s, "move-ghost");
+    if (moves.length) main.push(button("Move the ghost", () => startPick("room", moves, "Tap the gold room to move the ghost to."), "", "move-pick"));
+    for (const a of legalOf(s, "seance")) main.push(actButton(a));
+    fill($("#turn-main"), main);
+    fill($("#turn-spend-list"), legalOf(s, "action").map((a) => actButton(a)));
+    $("#turn-spend").hidden = !legalOf(s, "action").length;
+    const table = legal.filter((a) => ["reveal-clue", "timer", "solve", "prove", "unlock", "ghost-at"].includes(a.name));
+    const tableButtons = [];
+    for (const a of table) {
+      if (a.name === "prove" || a.name === "unlock") continue;
+      tableButtons.push(actButton(a));
+    }
+    const tproves = table.filter((a) => a.name === "prove");
+    if (tproves.length) tableButtons.push(button("An icon set was proven", () => pickFrom("Which icon set was proven at the table?", tproves), "", "tprove-pick"));
+    const tunlocks = table.filter((a) => a.name === "unlock");
+    if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened."), "", "tunlock-pick"));
+    fill($("#turn-table-list"), tableButtons);
+    const ends = [];
+    for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
+    for (const a of legalOf(s, "end-round")) ends.push(actButton(a, null, "quiet"));
+    fill($("#turn-end"), ends);
+    if (app.pick) {
+      const still = (app.pick.actions || []).filter((p) => legal.some((a) => a.name === p.name && JSON.stringify(a.args) === JSON.stringify(p.args)));
+      if (!still.length) endPick();
+    }
+  }
+
+  const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
+  const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
+
+  // One legal action: fill in what it still asks (icons, dice, a space), then send it.
+  async function runLegal(a) {
+    const asks = a.asks || [];
+    if (a.name === "attempt" && asks.includes("need")) return askNeed(a);
+    if (asks.includes("faces")) return askDice(a);
+    if (asks.includes("room")) {
+      const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
+      return startPick("space", [a], msg);
+    }
+    const out = await command(a.name, a.args);
+    if (out && a.name === "attempt") showView("dice");
+    return out;
+  }
+
+  // ---- sheets: icons, dice faces, cards, a choice, a confirmation --------------------------------
+  function sheet(title, body, okLabel, onOk) {
+    $("#sheet-title").textContent = title;
+    fill($("#sheet-body"), body);
+    const ok = $("#sheet-ok");
+    ok.textContent = okLabel || "OK";
+    ok.hidden = !onOk;
+    $("#sheet").hidden = false;
+    app.sheetOk = onOk;
+  }
+  const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; };
+
+  function askNeed(a) {
+    const counts = {};
+    let timer = false, disruption = false, dice = 3;
+    const words = el("div", { class: "big-ish", id: "need-words" });
+    const show = () => {
+      const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
+      words.textContent = "Needs " + needWords(need + (timer ? ",timer" : "") + (disruption ? ",disruption" : "")) + " with " + plural(dice, "die", "dice") + ".";
+      return need;
+    };
+    const pad = el("div", { class: "needpad" });
+    for (const f of ["eye", "camera", "cobweb"]) pad.append(button(ICON[f] + " + " + f, () => { counts[f] = (counts[f] || 0) + 1; show(); }, "", "need-" + f));
+    pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
+    const toggles = el("div", { class: "row" });
+    const tog = (label, get, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
+    toggles.append(tog("red timer icon", () => timer, (v) => { timer = v; }), tog("red disruption icon", () => disruption, (v) => { disruption = v; }));
+    const diceRow = rowOf([button("\u2212 die", () => { dice = Math.max(1, dice - 1); show(); }), button("+ die", () => { dice = Math.min(5, dice + 1); show(); })]);
+    const title = { search: "Search: tap the icons on the search token", solve: "Solve: tap the icons on the clue card", barrier: "Barrier: tap the icons of the barrier" }[a.args.action] || "Tap the icons";
+    sheet(title, [pad, words, toggles, el("div", { class: "note" }, "Dice: 3, or as an item or card says."), diceRow], "Start the roll", async () => {
+      const need = show();
+      if (!need) { toast("Tap the icons the roll needs first.", true); return false; }
+      const args = { ...a.args, need, dice: String(dice) };
+      if (timer) args.timer = "true";
+      if (disruption) args.disruption = "true";
+      const out = await command("attempt", args);
+      if (out) showView("dice");
+      return !!out;
+    });
+    show();
+  }
+
+  // A summon or a pull: the companion rolls the team's summon dice, or the host taps the real ones.
+  function askDice(a) {
+    const s = app.state;
+    if (a.name === "roll") return askFaces("roll");
+    const n = s.summon_dice || 0;
+    sheet(a.label, [el("p", {}, "Roll " + plural(n, "summon die", "summon dice") + (typeof s.summon_odds === "number" ? " (" + pct(s.summon_odds) + " to succeed)." : "."))],
+      null, null);
+    $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, "primary", "dice-me"),
+      button("Tap the real dice", () => { closeSheet(); askFaces(a.name); }, "", "dice-tap")]));
+  }
+
+  function askFaces(target, replace) {
+    const s = app.state || {};
+    const a = s.attempt;
+    const kind = target === "roll" ? (DIE_OF[a && a.action] || "clue") : "summon";
+    const want = target === "roll" ? (a ? a.dice_to_roll ?? a.dice : 0) : (s.summon_dice || 0);
+    const faces = [];
+    const shown = el("div", { class: "chips", id: "faces-entered" });
+    const count = el("div", { class: "note" });
+    const redraw = () => { fill(shown, faces.map((f) => chip((ICON[f] || "") + " " + f))); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; };
+    const pad = el("div", { class: "pad", id: "face-pad" });
+    for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
+    pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
+    const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + " show";
+    sheet(capital(title), [pad, shown, count], "Send the dice", async () => {
+      if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
+      const out = await act("/api/dice", { faces: faces.slice(), command: target, replace: !!replace });
+      return !!out;
+    });
+    redraw();
+  }
+
+  function pickFrom(title, actions) {
+    sheet(title, actions.map((a) => button(a.label, async () => { closeSheet(); await runLegal(a); }, "wide")), null, null);
+  }
+
+  // Physical deck mode: the command draws cards; the host says which came up, in the order drawn.
+  async function askCards(path, body, needs, faces) {
+    const s = app.state || {};
+    const o = app.options || {};
+    const selects = needs.map((n, i) => {
+      const sel = el("select", { "data-card": n });
+      let opts = [];
+      if (n === "room") opts = (s.rooms_unseen || []).map((r) => [String(r), roomWords(r)]);
+      else if (n === "environment") opts = (o.environment || []).map((c) => [c.id, c.name]);
+      else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
+      fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
+      const label = el("label", {}, ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n) + (needs.length > 1 ? " (" + (i + 1) + ")" : ""));
+      label.append(sel);
+      return label;
+    });
+    return new Promise((resolve) => {
+      sheet("Which cards came up?", [el("p", { class: "note" }, "You play with the real decks: draw the cards now and choose them here, in the order drawn.")].concat(selects), "Send", async () => {
+        const args = { ...(body.args || {}) };
+        const picked = {};
+        for (const l of selects) {
+          const sel = l.querySelector("select");
+          if (!sel.value) { toast("Choose every card that came up first.", true); return false; }
+          (picked[sel.dataset.card] = picked[sel.dataset.card] || []).push(sel.value);
+        }
+        const cards = {};
+        for (const k in picked) cards[k] = picked[k].join(",");
+        let out;
+        if (path === "/api/command") out = await act(path, { ...body, args: { ...args, ...cards } });
+        else if (faces || path === "/api/dice") {
+          // The dice already rolled stay as they fell; send them again with the cards.
+          const again = path === "/api/dice" ? { ...body } : { faces, command: body.command || "roll" };
+          out = await act("/api/dice", { ...again, cards });
+        } else out = null;
+        resolve(out);
+        return !!out;
+      });
+    });
+  }
+
+  function confirmSheet(title, text, okLabel, fn) {
+    sheet(title, [el("p", {}, text)], okLabel, async () => { await fn(); return true; });
+  }
+
+  // ---- picking on the map ----------------------------------------------------------------------------
+  function startPick(kind, actions, message) {
+    app.pick = { kind, actions };
+    $("#pick-note").hidden = false;
+    fill($("#pick-note"), [document.createTextNode(message + " "), button("Cancel", endPick, "small")]);
+    showView("game");
+    renderMap();
+    $(".map-card").scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+  function endPick() { app.pick = null; $("#pick-note").hidden = true; renderMap(); }
+  async function picked(value) {
+    const p = app.pick;
+    if (!p) return;
+    let a = null;
+    if (p.kind === "door") a = p.actions.find((x) => x.args.door === value);
+    else if (p.kind === "room") a = p.actions.find((x) => x.args.to === String(value));
+    else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
+    if (!a) return;
+    endPick();
+    await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") showView("dice"); });
   }
 
   // ---- the board map ----------------------------------------------------------------------------
@@ -270,85 +522,114 @@
     try { app.board = await api("/api/board"); } catch (e) { app.board = null; }
     renderMap();
   }
-
   function posOf(r) {
-    const p = r.pos || r.position || r.grid || [r.x, r.y];
+    const p = r.pos || [r.x, r.y];
     return Array.isArray(p) ? { x: Number(p[0]), y: Number(p[1]) } : { x: Number(p.x), y: Number(p.y) };
-  }
-
-  // Where a pull may move the ghost (Action 7: Pull Ghost): two spaces through open connections, one
-  // through a closed door, never through a secret passage. The engine checks the move again.
-  function reachable(b, s, start) {
-    const open = new Set(s.doors_open || []);
-    const closed = (c) => c.door && (c.lock || !open.has(c.key || c.between.join("-")));
-    const next = (n) => (b.connections || []).filter((c) => (c.between || []).includes(n)).map((c) => [c.between[0] === n ? c.between[1] : c.between[0], c]);
-    const out = new Set();
-    for (const [n1, c1] of next(start)) {
-      out.add(n1);
-      if (closed(c1)) continue;
-      for (const [n2, c2] of next(n1)) if (n2 !== start && !closed(c2)) out.add(n2);
-    }
-    return out;
   }
 
   function renderMap() {
     const svg = $("#map");
     const b = app.board;
     const s = app.state;
-    if (!b || !s) return;
-    const rooms = (b.spaces || b.rooms || []).map((r) => ({ n: Number(r.number ?? r.id), name: r.name, p: posOf(r) })).filter((r) => !Number.isNaN(r.p.x));
-    if (!rooms.length) { $("#map-note").textContent = "This board pack has no map positions."; return; }
+    if (!b || !s || s.game_id === null || s.game_id === undefined) return;
+    const rooms = (b.spaces || []).map((r) => ({ n: Number(r.number), name: r.name, p: posOf(r) })).filter((r) => !Number.isNaN(r.p.x));
+    if (!rooms.length) { $("#map-note").textContent = "This board has no map positions yet."; return; }
     const xs = rooms.map((r) => r.p.x), ys = rooms.map((r) => r.p.y);
     const minX = Math.min(...xs), minY = Math.min(...ys);
     const W = Math.max(...xs) - minX + 1, H = Math.max(...ys) - minY + 1;
-    const cell = 40;
+    const cell = 56, rw = 46, rh = 40;
     svg.setAttribute("viewBox", "0 0 " + W * cell + " " + H * cell);
     const at = {};
     for (const r of rooms) at[r.n] = { x: (r.p.x - minX) * cell + cell / 2, y: (r.p.y - minY) * cell + cell / 2 };
     const nodes = [];
-    const links = (b.connections || []).map((c) => ({ ends: c.between || [c.a, c.b], door: c.door, lock: c.lock }))
-      .concat((b.secret_passages || []).map((p) => ({ ends: p, secret: true })));
-    for (const c of links) {
-      const [a, z] = c.ends;
+    const open = new Set(s.doors_open || []);
+    const pick = app.pick;
+    const doorTargets = pick && pick.kind === "door" ? new Set(pick.actions.map((a) => a.args.door)) : new Set();
+    for (const c of b.connections || []) {
+      const [a, z] = c.between || [c.a, c.b];
       if (!at[a] || !at[z]) continue;
-      const kind = c.secret ? "secret" : c.door ? "door" : "open";
-      nodes.push(el("svg:line", { x1: at[a].x, y1: at[a].y, x2: at[z].x, y2: at[z].y, class: "link " + kind }));
-      if (kind === "door") nodes.push(el("svg:rect", { x: (at[a].x + at[z].x) / 2 - 4, y: (at[a].y + at[z].y) / 2 - 4, width: 8, height: 8, class: "door" }));
+      const key = c.key || Math.min(a, z) + "-" + Math.max(a, z);
+      const state = !c.door ? "open" : c.lock ? "locked" : open.has(key) ? "unlocked" : "closed";
+      nodes.push(el("svg:line", { x1: at[a].x, y1: at[a].y, x2: at[z].x, y2: at[z].y, class: "link " + state }));
+      if (c.door) {
+        const mx = (at[a].x + at[z].x) / 2, my = (at[a].y + at[z].y) / 2;
+        const g = el("svg:g", { transform: "translate(" + mx + " " + my + ")", class: "door " + state + (doorTargets.has(key) ? " target" : ""), "data-door": key });
+        if (state === "unlocked") g.append(el("svg:rect", { x: -7, y: -7, width: 14, height: 14, rx: 3, class: "door-open" }));
+        else g.append(el("svg:rect", { x: -8, y: -8, width: 16, height: 16, rx: 2 }));
+        if (c.keys && state !== "unlocked") g.append(el("svg:text", { y: 4 }, c.keys));
+        g.append(el("svg:title", {}, "Door " + doorWords(key) + ": " + (state === "unlocked" ? "unlocked" : state === "locked" ? "padlocked, " + plural(c.keys || 1, "key") : "closed, " + plural(c.keys || 1, "key"))));
+        if (doorTargets.has(key)) g.addEventListener("click", () => picked(key));
+        nodes.push(g);
+      }
     }
     const reds = new Set(s.red_markers || []);
-    const movable = !!(s.pull_pending && isHost() && s.ghost_room !== null && s.ghost_room !== undefined);
-    const reach = movable ? reachable(b, s, s.ghost_room) : new Set();
+    const moveTargets = pick && pick.kind === "room" ? new Set(pick.actions.map((a) => Number(a.args.to))) : new Set();
+    const spacePick = pick && pick.kind === "space";
+    const passages = {};
+    (b.secret_passages || []).forEach((p, i) => { for (const n of p) (passages[n] = passages[n] || []).push(String.fromCharCode(65 + i)); });
     for (const r of rooms) {
-      const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") + (reach.has(r.n) ? " target" : ""), "data-room": r.n });
-      if (reach.has(r.n)) g.addEventListener("click", () => command("move-ghost", { to: String(r.n) }));
-      g.append(el("svg:rect", { x: -16, y: -13, width: 32, height: 26, rx: 4 }), el("svg:text", { y: 5 }, r.n === 0 ? "E" : r.n));
-      const title = el("svg:title", {}, r.n + " " + (r.name || ""));
-      g.append(title);
-      if (reds.has(r.n)) g.append(el("svg:circle", { cx: 12, cy: -9, r: 4, class: "marker" }));
+      const target = moveTargets.has(r.n) || spacePick;
+      const g = el("svg:g", { transform: "translate(" + at[r.n].x + " " + at[r.n].y + ")", class: "room" + (reds.has(r.n) ? " red" : "") + (s.ghost_room === r.n ? " ghost" : "") + (target ? " target" : ""), "data-room": r.n });
+      g.addEventListener("click", () => { if (target) picked(r.n); else { $("#map-note").textContent = capital(roomWords(r.n, r.name)) + "."; } });
+      g.append(el("svg:rect", { x: -rw / 2, y: -rh / 2, width: rw, height: rh, rx: 5 }), el("svg:text", { x: -rw / 2 + 4, y: -rh / 2 + 12, class: "num" }, r.n === 0 ? "E" : r.n));
+      g.append(el("svg:title", {}, capital(roomWords(r.n, r.name))));
+      if (reds.has(r.n)) g.append(el("svg:circle", { cx: rw / 2 - 6, cy: -rh / 2 + 6, r: 4, class: "marker" }));
+      (passages[r.n] || []).forEach((letter, i) => {
+        const p = el("svg:g", { class: "passage", transform: "translate(" + (rw / 2 - 8 - i * 14) + " " + (rh / 2 - 7) + ")" });
+        p.append(el("svg:circle", { r: 6 }), el("svg:text", { y: 3 }, letter));
+        g.append(p);
+      });
+      if (s.ghost_room === r.n && ghostOn(s)) {
+        const pawn = el("svg:g", { transform: "translate(0 4)", class: "ghost-pawn", id: "ghost-pawn" });
+        pawn.append(el("svg:path", { d: "M-8 8V-3a8 8 0 0 1 16 0V8l-4-3L0 8l-4-3z" }), el("svg:circle", { cx: -3, cy: -2, r: 1.6, class: "eye" }), el("svg:circle", { cx: 3, cy: -2, r: 1.6, class: "eye" }));
+        g.append(pawn);
+      }
       nodes.push(g);
     }
-    if (s.ghost_room && at[s.ghost_room]) {
-      const p = at[s.ghost_room];
-      const pawn = el("svg:g", { transform: "translate(" + p.x + " " + (p.y - 14) + ")", class: "ghost-pawn", id: "ghost-pawn" });
-      pawn.append(el("svg:path", { d: "M-7 6V-2a7 7 0 0 1 14 0V6l-3.5-2.5L0 6l-3.5-2.5z" }), el("svg:circle", { cx: -2.5, cy: -2, r: 1.4, class: "eye" }), el("svg:circle", { cx: 2.5, cy: -2, r: 1.4, class: "eye" }));
-      nodes.push(pawn);
-    }
     fill(svg, nodes);
-    $("#map-note").textContent = movable ? "Pull: tap the room to move the ghost to (up to 2 spaces)." : "Red dot: red marker. Dashed: door. Dotted: secret passage.";
-    $("#map-note").classList.toggle("warn", movable);
+    const note = $("#map-note");
+    note.textContent = pick ? (pick.kind === "door" ? "Tap a gold door." : "Tap a gold room.") : "Tap a room to see its name.";
+    note.classList.toggle("warn", !!pick);
+    $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
   }
 
   // ---- history, hardware, tray ---------------------------------------------------------------
   async function loadHistory() {
     let items;
     try { items = await api("/api/history"); } catch (e) { return; }
-    app.historyItems = items;
-    padHint();
-    const hhmm = (t) => (t ? new Date(t * 1000).toTimeString().slice(0, 5) + " " : "");
-    fill($("#history"), items.slice().reverse().map((h) => el("li", {}, "#" + h.seq + " " + hhmm(h.at) + h.text + (h.source && h.source !== "web" ? " \u00B7 " + h.source : ""))));
-    const last = items[items.length - 1];
-    $("#undo-btn").textContent = last ? "Undo #" + last.seq + ": " + last.text : "Undo last";
+    app.history = items;
+    const hhmm = (t) => (t ? new Date(t * 1000).toTimeString().slice(0, 5) : "");
+    fill($("#history"), items.slice().reverse().map((h) => {
+      const li = el("li");
+      li.append(el("span", { class: "when" }, hhmm(h.at)), el("span", { class: "what" }, h.text));
+      return li;
+    }));
+    if (!items.length) fill($("#history"), [el("li", { class: "dim" }, "Nothing yet.")]);
+    renderUndo(app.state);
   }
+
+  function renderUndo(s) {
+    const last = app.history[app.history.length - 1];
+    const can = !!last && s && s.game_id !== null && s.game_id !== undefined;
+    for (const id of ["#undo-btn", "#log-undo"]) {
+      const b = $(id);
+      b.disabled = !can;
+      b.textContent = can ? "Undo: " + shorten(last.text) : "Nothing to undo";
+    }
+    for (const id of ["#redo-btn", "#log-redo"]) {
+      const b = $(id);
+      b.hidden = !(s && s.redo);
+      b.textContent = s && s.redo ? "Redo: " + shorten(s.redo) : "Redo";
+    }
+  }
+  const shorten = (t) => (t && t.length > 70 ? t.slice(0, 67) + "\u2026" : t || "");
+
+  function undoAsk() {
+    const last = app.history[app.history.length - 1];
+    if (!last) return;
+    confirmSheet("Take this back?", last.text, "Undo it", () => act("/api/undo", {}));
+  }
+  const redoNow = () => act("/api/redo", {});
 
   async function loadHardware() {
     try {
@@ -376,8 +657,8 @@
     } catch (e) { /* no tray */ }
   }
 
-  // ---- the Ghost Hour -----------------------------------------------------------------------------
-  function chime() {
+  // ---- telling the table: toasts, the Ghost Hour and the other big moments ---------------------------
+  function chime(notes) {
     if (localStorage.getItem("muted") === "1") return;
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
@@ -385,7 +666,7 @@
       const ctx = app.audio || (app.audio = new Ctx());
       if (ctx.state === "suspended") ctx.resume().catch(() => {});
       const t0 = ctx.currentTime;
-      [392, 330, 262, 196].forEach((f, i) => {
+      (notes || [392, 330, 262, 196]).forEach((f, i) => {
         const o = ctx.createOscillator(), g = ctx.createGain();
         o.type = "sine"; o.frequency.value = f;
         g.gain.setValueAtTime(0.0001, t0 + i * 0.6);
@@ -396,46 +677,54 @@
       });
     } catch (e) { /* audio not allowed yet */ }
   }
-
-  function ghostHour(ev) {
-    $("#banner-room").textContent = ev.room ? "The ghost appears in room " + ev.room + roomName(ev.room, ev.room_name) : "";
-    const eff = app.lastEnv && app.lastEnv.name === ev.environment && app.lastEnv.effect ? ": " + app.lastEnv.effect : "";
-    $("#banner-env").textContent = ev.environment ? "Environment: " + ev.environment + eff : "";
-    const b = $("#banner");
-    b.hidden = false;
-    b.dataset.eventId = ev.id;
-    app.bannerAt = performance.now();
+  function buzz(pattern) {
     const ua = navigator.userActivation;
-    if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate([400, 150, 400, 150, 800]);
-    chime();
+    if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate(pattern);
   }
 
-  function onGameEvent(ev) {
-    if (ev.type === "rolled") {
-      app.lastRoll = ev.faces || null;
-      const a = app.state && app.state.attempt;
-      app.lastResult = { what: a ? attemptName(a) : (ACTION_NAME[ev.action] || ev.action || "roll"), faces: ev.faces || [], success: !!ev.success };
-      toast("Rolled " + (ev.faces || []).join(", ") + (ev.success ? ": success!" : ev.kept && ev.kept.length ? ": kept " + ev.kept.join(", ") : ": nothing counts"));
-    } else if (ev.type === "attempt_started") { app.lastRoll = null; app.lastResult = null; }
-    else if (ev.type === "attempt_ended") app.lastRoll = null;
-    else if (ev.type === "set_proven") {
-      const t = $("#toast");
-      toast((!t.hidden && t.textContent.startsWith("Rolled") ? t.textContent + " " : "") + "Set " + ev.index + " proven!");
+  function showBanner(kind, title, line1, line2, id) {
+    $("#banner-title").textContent = title;
+    $("#banner-room").textContent = line1 || "";
+    $("#banner-env").textContent = line2 || "";
+    const b = $("#banner");
+    b.dataset.kind = kind;
+    b.dataset.eventId = id;
+    b.hidden = false;
+    app.bannerAt = performance.now();
+  }
+
+  // The records of one or more commands (from the host's own answer or the live stream), each told once.
+  function tell(records) {
+    const fresh = records.filter((r) => r.id === undefined || !app.told.has(r.id));
+    fresh.forEach((r) => { if (r.id !== undefined) app.told.add(r.id); });
+    if (!fresh.length) return;
+    const story = fresh.filter((r) => r.story).map((r) => r.story).join(" ");
+    let bannered = false;
+    const gh = fresh.find((r) => r.type === "ghost_hour");
+    if (gh) {
+      const env = fresh.find((r) => r.type === "environment_drawn");
+      const envLine = env ? "Environment: " + env.name + ". " + (/^placeholder/i.test(env.effect || "") ? "Its effect is not filled in yet: read it from your card." : env.effect || "") : gh.environment ? "Environment: " + gh.environment : "";
+      showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine, gh.id);
+      buzz([400, 150, 400, 150, 800]);
+      chime();
+      bannered = true;
     }
-    else if (ev.type === "summon" || ev.type === "pull") {
-      const moveNow = ev.success && isHost();
-      toast((ev.type === "summon" ? "Summon " : "Pull ") + (ev.success ? "succeeded" : "failed") + (ev.faces ? " (" + ev.faces.join(", ") + ")" : "") + (moveNow ? ": tap the room on the map to move the ghost." : ev.type === "pull" ? ": the ghost is gone." : "."), !ev.success);
-      if (moveNow) showView("game");
+    const big = fresh.filter((r) => r.announce);
+    if (big.length && !bannered) {
+      const last = big[big.length - 1];
+      const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
+      showBanner(last.announce.kind, last.announce.title, last.announce.text, rest, last.id);
+      buzz([200, 100, 200]);
+      chime(last.announce.kind === "lost" || last.announce.kind === "lost_card" ? [330, 262, 196] : [392, 494, 587]);
+    } else if (big.length) {
+      $("#banner-env").textContent += " " + big.map((r) => r.announce.text).join(" ");
     }
-    if (ev.type === "environment_drawn") app.lastEnv = ev;
-    else if (ev.type === "ghost_appeared" && ev.reason !== "ghost_hour" && !isHost()) toast("The ghost appears in room " + ev.room + roomName(ev.room, ev.room_name) + " (" + (REASON[ev.reason] || ev.reason) + ").");
-    if (ev.type === "ghost_hour") ghostHour(ev);
-    else if (ev.type === "undone") {
-      const ids = JSON.stringify(ev);
-      if (!$("#banner").hidden && ids.includes("ghost_hour")) $("#banner").hidden = true;
-      toast("Undone: " + (ev.text || (ev.command && ev.command.name) || "last command"));
-    } else if (ev.type === "game_won") toast("The ghost is proven. You won!");
-    else if (ev.type === "game_lost") toast("Lost: " + (ev.reason || "time ran out"), true);
+    const rolled = fresh.find((r) => r.type === "rolled");
+    if (rolled) app.lastRoll = rolled.text;
+    if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
+    if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+    const pulled = fresh.find((r) => (r.type === "summon" || r.type === "pull") && r.success);
+    if (pulled && isHost()) showView("game");
   }
 
   // ---- live updates -------------------------------------------------------------------------------
@@ -448,8 +737,14 @@
     app.es = es;
     es.onopen = () => { setConn(true); app.lastMsg = Date.now(); };
     es.addEventListener("state", (m) => { app.lastMsg = Date.now(); render(JSON.parse(m.data)); });
-    es.addEventListener("game", (m) => { app.lastMsg = Date.now(); onGameEvent(JSON.parse(m.data)); });
-    es.addEventListener("nogame", () => { app.lastMsg = Date.now(); $("#nogame").hidden = false; });
+    es.addEventListener("game", (m) => {
+      app.lastMsg = Date.now();
+      const r = JSON.parse(m.data);
+      clearTimeout(app.tellLater);
+      (app.pending = app.pending || []).push(r);
+      app.tellLater = setTimeout(() => { const rs = app.pending; app.pending = []; tell(rs); }, 60);
+    });
+    es.addEventListener("nogame", () => { app.lastMsg = Date.now(); render({ game_id: null }); });
     es.onerror = () => {
       setConn(false);
       if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (app.es === es) connect(); }, 3000);
@@ -461,16 +756,17 @@
       const s = await api("/api/state");
       render(s);
       app.lastMsg = Date.now();
-    } catch (e) { if (e.status === 409) $("#nogame").hidden = false; }
+    } catch (e) { /* offline: the connection dot says so */ }
   }
 
-  function watchdog() {
+  async function watchdog() {
     const quiet = (app.session && app.session.poll_after ? app.session.poll_after : 20) * 1000;
     if (Date.now() - app.lastMsg > quiet) poll();
     if (app.es && app.es.readyState === EventSource.CLOSED) connect();
+    // Before the host has chosen the PIN, follow that choice without a reload.
+    if (app.session && !app.session.pin_set) { try { await refreshSession(); } catch (e) { /* offline */ } }
   }
 
-  // ---- screen wake lock and install --------------------------------------------------------------
   async function keepAwake() {
     const body = document.body;
     if (!("wakeLock" in navigator)) { body.dataset.wake = "unsupported"; return; }
@@ -482,227 +778,161 @@
     } catch (e) { app.wake = null; body.dataset.wake = "refused"; }
   }
 
-  // ---- host controls ----------------------------------------------------------------------------
-  const isHost = () => !!(app.session && app.session.host);
-
+  // ---- the host: sign-in, invite, the new-game wizard and the setup checklist ----------------------
   function showHost() {
     const s = app.session;
     const host = !!(s && s.host);
     $$(".host-only").forEach((n) => { n.hidden = !host; });
     $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
     $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
-      s.pin_set ? "Only the host may change the game. Enter the host PIN." : "First start: choose a PIN of 4-12 digits. Whoever knows it may run the game.";
+      s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
     $("#pin-form").hidden = host;
-    $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set PIN";
-    $("#join-info").textContent = host && s.join_url ? "Players join with code " + s.join_code + " or the link " + s.join_url : "";
+    $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set the PIN";
+    if (host && s.join_url) {
+      $("#join-code").textContent = s.join_code;
+      $("#join-link").textContent = s.join_url;
+      if (!$("#join-qr").src) $("#join-qr").src = "/api/join-qr.svg";
+    }
     document.body.classList.toggle("is-host", host);
-    if (app.state) { const st = app.state; app.state = null; render(st); }
+    if (app.state) { const st = app.state; app.state = null; render(st); } else renderHostPanels();
+  }
+
+  function renderHostPanels() {
+    const s = app.state;
+    const none = !s || s.game_id === null || s.game_id === undefined;
+    const wizard = $("#wizard");
+    if (isHost()) {
+      wizard.hidden = !(none || (s && s.outcome) || app.wantWizard);
+      $("#nogame-start").hidden = !none;
+    }
   }
 
   async function refreshSession() {
+    const before = app.session && app.session.pin_set;
     app.session = await api("/api/session");
-    showHost();
+    if (before === undefined || before !== app.session.pin_set || !app.shownHost || app.shownHost !== app.session.host) { app.shownHost = app.session.host; showHost(); }
   }
 
-  // Physical decks: a command that draws cards was refused for want of them; open the form to enter them.
-  function openPhysical(name) {
-    const f = $("#physical-form");
-    if ([...f.command.options].some((o) => o.value === name)) f.command.value = name;
-    showView("host");
-    $("#physical-card").scrollIntoView({ block: "start" });
-    f.room.focus({ preventScroll: true });
-  }
-
-  // A short line for the host after a command, so a tap on the Host tab is never silent.
-  const SAY = {
-    clock_advanced: (e) => "Clock to " + e.clock, timer_added: (e) => "Timer " + e.timers + "/3", timers_reset: () => "Third timer: tokens discarded",
-    clue_revealed: (e) => "Clue " + e.count + "/7 revealed", clue_solved: (e) => "Clue solved: " + e.summon_dice + (e.summon_dice === 1 ? " summon die" : " summon dice"),
-    evidence_flipped: (e) => "flipped " + ((app.names && app.names[e.symbol]) || e.symbol) + (e.matched ? " (matches a séance symbol)" : ""),
-    ghost_mode_started: () => "Ghost Mode!", seance_declared: () => "Séance declared", seance_started: () => "Séance under way",
-    ghost_appeared: (e) => "Ghost in room " + e.room, ghost_moved: (e) => "Ghost moved to room " + e.to, ghost_disappeared: () => "The ghost is gone",
-    room_discarded_unseen: () => "A room card was discarded unseen", turn_started: (e) => "Player " + (e.player + 1) + "'s turn",
-    door_unlocked: (e) => "Door " + (e.door || "") + " unlocked", environment_ended: (e) => (e.name || e.card || "Environment card") + " ended",
-    final_round: () => "Final round!", attempt_started: (e) => "Roll under way: " + attemptName(e) + " needs " + needText(e.need), game_won: () => "Won!", game_lost: () => "Lost",
-  };
-  async function command(name, args) {
-    app.lastError = "";
-    const out = await act("/api/command", { command: name, args: args || {} });
-    if (!out && app.state && app.state.physical && /physical deck mode/.test(app.lastError || "")) openPhysical(name);
-    if (out && Array.isArray(out.events)) {
-      const said = out.events.map((e) => SAY[e.type] && SAY[e.type](e)).filter(Boolean);
-      const quiet = out.events.some((e) => ["rolled", "summon", "pull", "set_proven", "ghost_hour"].includes(e.type));
-      if (!quiet) toast(said.length ? said.join(" \u00B7 ") : "Done: " + name);
+  function nameInputs(n) {
+    const box = $("#names");
+    const have = $$("#names input").map((i) => i.value);
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const input = el("input", { name: "name" + i, maxlength: "24", autocomplete: "off", placeholder: "Player " + (i + 1), "aria-label": "Name of player " + (i + 1) });
+      input.value = have[i] || "";
+      const label = el("label", {}, (i + 1) + ". ");
+      label.append(input);
+      rows.push(label);
     }
-    return out;
+    fill(box, rows);
+    $("#add-player").disabled = n >= 4;
+    $("#drop-player").disabled = n <= 1;
+    $("#new-start").textContent = "Start the game for " + plural(n, "player");
   }
 
-  function parseText(text) {
-    const parts = text.trim().split(/\s+/);
-    const args = {};
-    for (const p of parts.slice(1)) {
-      const i = p.indexOf("=");
-      if (i > 0) args[p.slice(0, i)] = p.slice(i + 1); else args[p] = "true";
-    }
-    return { command: parts[0], args };
+  function openWizard() { app.wantWizard = true; renderHostPanels(); showView("host"); $("#wizard").scrollIntoView({ block: "start" }); }
+
+  async function startGame(e) {
+    e.preventDefault();
+    const f = e.target;
+    const names = $$("#names input").map((i, k) => i.value.trim() || "Player " + (k + 1));
+    const s = app.state;
+    const running = s && s.game_id !== null && s.game_id !== undefined && !s.outcome && s.history_length > 0;
+    const go = async () => {
+      const out = await act("/api/new-game", { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), physical: f.decks.value === "physical", confirm: !!running });
+      if (out) { app.wantWizard = false; renderHostPanels(); toast("The game starts. Set up the table, then " + names[0] + " begins."); showView("game"); }
+    };
+    if (running) confirmSheet("Leave the game under way?", "It stays in the history; a new game starts now.", "Start the new game", go); else await go();
   }
 
-  function formObj(form) {
-    const d = {};
-    for (const [k, v] of new FormData(form).entries()) d[k] = v;
-    return d;
-  }
-
-  // Summon and pull: the companion rolls the team's summon dice (one per solved clue).
-  const rollFor = (kind) => act("/api/roll", { command: kind });
-
-  function bindHost() {
-    $$("[data-cmd]").forEach((b) => b.addEventListener("click", () => command(b.dataset.cmd, b.dataset.args ? JSON.parse(b.dataset.args) : {})));
-    $$("[data-roll]").forEach((b) => b.addEventListener("click", () => rollFor(b.dataset.roll)));
-    const undo = () => act("/api/undo", {});
-    $("#undo-host").addEventListener("click", undo);
-    $("#undo-btn").addEventListener("click", undo);
-    $("#pin-form").addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const pin = e.target.pin.value;
-      const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
-      const ok = await act(path, { pin });
-      e.target.reset();
-      if (ok) { await refreshSession(); toast("Signed in as host."); }
-    });
-    $("#physical-form").addEventListener("submit", (e) => {
-      e.preventDefault();
-      const f = formObj(e.target);
-      const args = f.command === "summon" ? { success: "true" } : {};
-      for (const k of ["room", "environment", "evidence"]) if (f[k]) args[k] = f[k];
-      const form = e.target;
-      command(f.command, args).then((ok) => { if (ok) { form.room.value = ""; form.environment.value = ""; form.evidence.value = ""; } });
-    });
-    $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); toast("Signed out."); } });
-    $("#move-form").addEventListener("submit", (e) => { e.preventDefault(); command("move-ghost", { to: e.target.to.value }); });
-    $("#ghostat-form").addEventListener("submit", (e) => { e.preventDefault(); command("ghost-at", { room: e.target.room.value.trim() }); });
-    $("#prove-form").addEventListener("submit", (e) => { e.preventDefault(); command("prove", { set: e.target.set.value }); });
-    $("#cmd-form").addEventListener("submit", (e) => { e.preventDefault(); const c = parseText(e.target.text.value); command(c.command, c.args); });
-    $("#attempt-form").addEventListener("submit", (e) => {
-      e.preventDefault();
-      const f = formObj(e.target);
-      const args = { action: f.action, dice: f.dice };
-      if (f.need.trim()) args.need = f.need.trim();
-      if (f.set) args.set = f.set;
-      if (f.door && f.door.trim()) args.door = f.door.trim();
-      if (f.timer) args.timer = "true";
-      if (f.disruption) args.disruption = "true";
-      command("attempt", args).then((ok) => { if (ok) showView("dice"); });
-    });
-    $("#roll-btn").addEventListener("click", () => act("/api/roll", {}));
-    $("#roll-now").addEventListener("click", () => act("/api/roll", {}));
-    $$("[data-quick]").forEach((b) => b.addEventListener("click", () => (b.dataset.quick === "undo" ? undo() : command(b.dataset.quick))));
-    $("#new-form").addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const f = formObj(e.target);
-      const s = app.state;
-      const running = s && !s.outcome && s.history_length > 0;
-      if (running && !confirm("Leave the game under way and start a new one?")) return;
-      await act("/api/new-game", { players: Number(f.players), board: f.board, ghost: f.ghost, special_items: Number(f.special_items), physical: !!f.physical, confirm: running }, "New game started.");
-    });
-    const pad = $("#face-pad");
-    for (const f of FACES) {
-      const b = el("button", { type: "button", "data-face": f }, (ICON[f] || "") + " " + f);
-      b.addEventListener("click", () => { app.dice.push(f); showDice(); });
-      pad.append(b);
-    }
-    $("#dice-clear").addEventListener("click", () => { app.dice = []; showDice(); });
-    const df = $("#dice-form");
-    df.command.addEventListener("change", padHint);
-    df.replace.addEventListener("change", padHint);
-    $("#tray-form").addEventListener("submit", (e) => {
-      e.preventDefault();
-      const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
-      if (!pips.length || pips.some((p) => !p)) { toast("A die was not read; enter the dice by hand.", true); return; }
-      const f = formObj(e.target);
-      const cmd = f.kind === "summon" ? "summon" : "roll";
-      act("/api/dice", { pips, kind: f.kind, command: cmd, replace: !!f.replace }, "Dice sent.");
-    });
-    $("#dice-form").addEventListener("submit", async (e) => {
-      e.preventDefault();
-      if (!app.dice.length) { toast("Tap the faces the dice show first.", true); return; }
-      const f = formObj(e.target);
-      const body = { faces: app.dice, command: f.command, replace: !!f.replace };
-      if (f.command === "roll" && f.keep) body.keep = f.keep === "none" ? "none" : app.dice.filter((x) => x === f.keep);
-      const ok = await act("/api/dice", body, "Dice entered.");
-      if (ok) { app.dice = []; showDice(); }
-    });
-  }
-
-  // How many faces the host must tap, and of which die: the roll under way, the last roll to correct, or the summon dice.
-  function padWants() {
-    const s = app.state || {};
-    const f = $("#dice-form");
-    const cmd = f.command.value;
-    const replace = f.replace.checked;
-    const kind = cmd === "roll" ? kindOf(s.attempt && s.attempt.need) : "summon";
-    let count = null, why = "";
-    const last = (app.historyItems || [])[(app.historyItems || []).length - 1];
-    if (replace) {
-      if (last && last.command && last.command.name === cmd && last.command.args && last.command.args.faces) {
-        count = String(last.command.args.faces).split(",").length;
-        why = "to correct the last " + cmd + " (" + last.command.args.faces.replace(/,/g, ", ") + ")";
-      } else why = "the last command is not a " + cmd + ": nothing to correct";
-    } else if (cmd === "roll") {
-      const a = s.attempt;
-      if (!a || a.succeeded) why = "no roll is under way: start an attempt first (Host tab, or Ghost tab for an icon set)";
-      else { count = a.dice_to_roll ?? a.dice; why = "for the roll under way"; }
-    } else {
-      count = s.summon_dice || 0;
-      why = count ? "one per summon die the team holds" : "the team has no summon die yet";
-    }
-    return { kind, count, why };
-  }
-
-  function padHint() {
-    if (!$("#pad-hint")) return;
-    const w = padWants();
-    $("#pad-hint").textContent = w.count ? "Tap " + w.count + " " + w.kind + (w.count === 1 ? " die" : " dice") + " " + w.why + "." : w.why ? w.why.charAt(0).toUpperCase() + w.why.slice(1) + "." : "";
-    const faces = KIND_FACES[w.kind] || FACES;
-    $$("#face-pad button").forEach((b) => { b.hidden = !faces.includes(b.dataset.face); });
-    showDice();
-  }
-
-  // The player may keep fewer dice than count (the rulebook's choice): every die that counts, none, or one face only.
-  function keepOptions() {
-    const f = $("#dice-form");
-    if (!f || !f.keep) return;
-    const a = app.state && app.state.attempt;
-    const counting = a ? Object.fromEntries(missingOf(a).split(",").filter(Boolean).map((p) => p.split(":"))) : {};
-    const faces = [...new Set(app.dice)].filter((x) => counting[x]);
-    const show = f.command.value === "roll" && !!a && !a.disruption && app.dice.length > 0;
-    $("#keep-row").hidden = !show;
-    const was = f.keep.value;
-    const opts = [el("option", { value: "" }, "every die that counts"), el("option", { value: "none" }, "none (reroll them all)")]
-      .concat(faces.length > 1 ? faces.map((x) => el("option", { value: x }, "only the " + x + " dice")) : []);
-    fill(f.keep, opts);
-    if ([...f.keep.options].some((o) => o.value === was)) f.keep.value = was;
-  }
-
-  function showDice() {
-    fill($("#dice-entered"), app.dice.map((f) => chip((ICON[f] || "") + " " + f)));
-    keepOptions();
-    const w = $("#dice-form") ? padWants() : { count: null };
-    const n = $("#dice-count");
-    if (n) { n.textContent = w.count ? app.dice.length + " of " + w.count : ""; n.className = "note" + (w.count && app.dice.length > w.count ? " warn" : ""); }
+  async function loadChecklist() {
+    const card = $("#checklist-card");
+    const s = app.state;
+    if (!isHost() || !s || s.game_id === null || s.game_id === undefined || s.outcome || s.history_length > 0 || localStorage.getItem("setup-done-" + s.game_id)) { card.hidden = true; return; }
+    try {
+      const c = await api("/api/setup-checklist");
+      const key = "setup-" + c.game_id;
+      const ticked = new Set(JSON.parse(localStorage.getItem(key) || "[]"));
+      fill($("#checklist"), c.items.map((it) => {
+        const li = el("li");
+        const box = el("input", { type: "checkbox", "data-item": it.id });
+        box.checked = ticked.has(it.id);
+        box.addEventListener("change", () => { if (box.checked) ticked.add(it.id); else ticked.delete(it.id); localStorage.setItem(key, JSON.stringify([...ticked])); });
+        const label = el("label");
+        label.append(box, " " + it.text);
+        li.append(label);
+        return li;
+      }));
+      card.hidden = false;
+    } catch (e) { card.hidden = true; }
   }
 
   async function loadSetupOptions() {
     try {
       const o = await api("/api/setup-options");
-      fill($("#new-form").board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
-      fill($("#new-form").ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
-      const none = () => el("option", { value: "" }, "none");
+      app.options = o;
+      const f = $("#new-form");
+      fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
+      fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
       app.names = {};
       for (const c of o.evidence || []) app.names[c.id] = c.name;
       if (app.state) { const s = app.state; app.state = null; render(s); }
-      fill($("#physical-form").environment, [none()].concat((o.environment || []).map((c) => el("option", { value: c.id }, c.name))));
-      fill($("#physical-form").evidence, [none()].concat((o.evidence || []).map((c) => el("option", { value: c.id }, c.name))));
     } catch (e) { /* filled on the next visit */ }
+  }
+
+  function bindHost() {
+    $("#undo-btn").addEventListener("click", undoAsk);
+    $("#log-undo").addEventListener("click", undoAsk);
+    $("#redo-btn").addEventListener("click", redoNow);
+    $("#log-redo").addEventListener("click", redoNow);
+    $("#pin-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const pin = e.target.pin.value;
+      const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
+      const err = $("#pin-error");
+      try {
+        await api(path, { pin });
+        err.hidden = true;
+        e.target.reset();
+        await refreshSession();
+        showHost();
+        loadChecklist();
+        toast("Signed in as host.");
+      } catch (x) {
+        err.hidden = false;
+        err.textContent = capital(x.message);  // the field keeps what was typed
+      }
+    });
+    $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } });
+    $("#cmd-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const parts = e.target.text.value.trim().split(/\s+/);
+      const args = {};
+      for (const p of parts.slice(1)) { const i = p.indexOf("="); if (i > 0) args[p.slice(0, i)] = p.slice(i + 1); else args[p] = "true"; }
+      if (await command(parts[0], args)) e.target.reset();
+    });
+    $("#roll-now").addEventListener("click", () => act("/api/roll", {}));
+    $("#roll-tap").addEventListener("click", () => askFaces("roll"));
+    $("#tray-use").addEventListener("click", () => sendTray(false));
+    $("#tray-fix").addEventListener("click", () => sendTray(true));
+    $("#new-form").addEventListener("submit", startGame);
+    $("#add-player").addEventListener("click", () => nameInputs(Math.min(4, $$("#names input").length + 1)));
+    $("#drop-player").addEventListener("click", () => nameInputs(Math.max(1, $$("#names input").length - 1)));
+    nameInputs(3);
+    $("#end-new").addEventListener("click", openWizard);
+    $("#nogame-start").addEventListener("click", openWizard);
+    $("#checklist-done").addEventListener("click", () => { const s = app.state; if (s) localStorage.setItem("setup-done-" + s.game_id, "1"); $("#checklist-card").hidden = true; });
+  }
+
+  // The tray's reading, for the roll under way or a summon; or as a correction of the last roll.
+  function sendTray(replace) {
+    const s = app.state || {};
+    const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
+    if (!pips.length || pips.some((p) => !p)) { toast("A die was not read for sure: tap the real dice instead.", true); return; }
+    const a = s.attempt;
+    const target = a ? "roll" : "summon";
+    const kind = a ? DIE_OF[a.action] || "clue" : "summon";
+    act("/api/dice", { pips, kind, command: target, replace: !!replace });
   }
 
   // ---- start --------------------------------------------------------------------------------------
@@ -715,38 +945,52 @@
     if (name === "dice") loadTray();
   }
 
+  function oddsPad() {
+    const f = $("#odds-form");
+    const counts = { eye: 2, camera: 1 };
+    const show = () => { const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(","); f.need.value = need; $("#odds-need-words").textContent = needWords(need); };
+    const pad = $("#odds-pad");
+    for (const k of ["eye", "camera", "cobweb", "key"]) pad.append(button(ICON[k] + " + " + k, () => { counts[k] = (counts[k] || 0) + 1; show(); }));
+    pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
+    show();
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (!f.need.value) { toast("Tap the icons first.", true); return; }
+      const q = new URLSearchParams({ need: f.need.value, dice: f.dice.value, rolls: f.rolls.value, keep: f.disruption.checked ? "false" : "true" });
+      try { const o = await api("/api/odds?" + q); $("#odds-out").textContent = pct(o.probability); } catch (err) { if (err.status) toast(capital(err.message), true); }
+    });
+  }
+
+  function layoutControls() {
+    const params = new URLSearchParams(location.search);
+    if (params.has("table")) localStorage.setItem("table-view", params.get("table") === "0" ? "0" : "1");
+    const tv = $("#table-view");
+    const applyTable = () => { const on = localStorage.getItem("table-view") === "1"; document.body.classList.toggle("table", on); tv.setAttribute("aria-pressed", String(on)); tv.textContent = on ? "Phone view" : "Table view"; if (on) showView("game"); };
+    tv.addEventListener("click", () => { localStorage.setItem("table-view", localStorage.getItem("table-view") === "1" ? "0" : "1"); applyTable(); });
+    applyTable();
+    const sizes = ["16px", "19px", "22px"];
+    const applySize = () => { document.documentElement.style.fontSize = sizes[Number(localStorage.getItem("text-size") || 0)] || sizes[0]; document.body.dataset.textSize = localStorage.getItem("text-size") || "0"; };
+    $("#text-size").addEventListener("click", () => { localStorage.setItem("text-size", String((Number(localStorage.getItem("text-size") || 0) + 1) % sizes.length)); applySize(); });
+    applySize();
+  }
+
   async function start() {
     $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
     $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
-    $("#g-attempt").addEventListener("click", () => showView("dice"));
-    // Build an icon set with taps instead of typing "eye:2,camera:1" on a phone keyboard.
-    $$(".needpad button").forEach((b) => b.addEventListener("click", () => {
-      const input = document.getElementById(b.parentNode.dataset.for).need;
-      const counts = {};
-      for (const part of input.value.split(",").map((x) => x.trim()).filter(Boolean)) { const [k, n] = part.split(":"); counts[k] = (counts[k] || 0) + Number(n || 1); }
-      if (!b.dataset.add) { input.value = ""; return; }
-      counts[b.dataset.add] = (counts[b.dataset.add] || 0) + 1;
-      input.value = Object.entries(counts).map(([k, n]) => k + ":" + n).join(",");
-    }));
-    $("#end-new").addEventListener("click", () => { showView("host"); $("#new-form").scrollIntoView({ block: "start" }); });
     $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
+    $("#g-attempt").addEventListener("click", () => showView("dice"));
+    $("#sheet-cancel").addEventListener("click", closeSheet);
+    $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
     const mute = $("#mute");
     const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };
     mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
     showMute();
-    $("#odds-form").addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const f = formObj(e.target);
-      const q = new URLSearchParams({ need: f.need, dice: f.dice, rolls: f.rolls, keep: f.disruption ? "false" : "true" });
-      try { const o = await api("/api/odds?" + q); $("#odds-out").textContent = pct(o.probability); } catch (err) { if (err.status) toast(err.message, true); }
-    });
-    // Audio may only start after a tap: warm it up on the first one.
+    layoutControls();
+    oddsPad();
     document.addEventListener("pointerdown", () => {
       const Ctx = window.AudioContext || window.webkitAudioContext;
       if (Ctx && !app.audio) { try { app.audio = new Ctx(); } catch (e) { /* no audio */ } }
     }, { once: true });
-    // No companion (the phone opened the page from its cache, or the Wi-Fi is another one): say so, never show
-    // the page's placeholder clock as if it were the game, and keep trying.
     for (;;) {
       try { await refreshSession(); break; } catch (e) {
         $("#offline").hidden = false;
@@ -763,6 +1007,7 @@
       return;
     }
     bindHost();
+    showHost();
     loadSetupOptions();
     connect();
     setInterval(watchdog, 5000);

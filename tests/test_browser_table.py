@@ -1,0 +1,355 @@
+"""A whole game by taps, on two phones (host and viewer, Chromium at 390x844), from the first start to the end card.
+
+The host never types the terminal's spelling: every action is a tap on what the engine says is legal now. The
+viewer's phone records every toast and banner it shows; none may hold a `key=value`, a command name or a rulebook
+section. Screenshots of every view go to tests/artifacts/table/ (gitignored) for a person to look at, and the table
+display at 1280x800.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_web import ARTIFACTS, PHONE, Phone, browser  # noqa: F401  (fixture)
+from web_fixtures import JOIN_CODE, Table
+
+from companion.engine import COMMANDS
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
+from web import create_app
+from web.server import ServerThread
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "table"
+PIN = "2468"
+TABLE_VIEW = {"width": 1280, "height": 800}
+# Every toast, banner and sheet title the page shows is copied into a hidden list, so the test reads all of them.
+RECORDER = """
+addEventListener('DOMContentLoaded', () => {
+  const log = document.createElement('ol'); log.id = 'said'; log.hidden = true; document.body.append(log);
+  const keep = (node) => { const t = (node.innerText || node.textContent || '').trim();
+    if (t && !node.hidden) { const li = document.createElement('li'); li.textContent = t; log.append(li); } };
+  for (const id of ['toast', 'banner', 'sheet']) {
+    const node = document.getElementById(id); if (!node) continue;
+    new MutationObserver(() => keep(node)).observe(node, {subtree: true, childList: true, characterData: true, attributes: true});
+  }
+});
+"""
+COMMAND_WORDS = [name for name in COMMANDS if "-" in name] + ["need=", "faces=", "(Game End", "(Action ", "(FAQ", "Setup:"]
+
+
+@pytest.fixture
+def first_start(tmp_path: Path) -> Iterator[Table]:
+    """A companion switched on for the first time: no game, no host PIN."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    service = GameService(GameStore(data_dir / "games.sqlite"), load_packs(), rng=random.Random(5))
+    app = create_app(service, {"data_dir": data_dir, "join_code": JOIN_CODE, "heartbeat": 15.0})
+    server = ServerThread(app, threads=48)
+    table = Table(service, app, server, data_dir)
+    try:
+        yield table
+    finally:
+        server.stop()
+        service.close()
+
+
+def phone(browser: Any, table: Table, viewport: dict[str, int] = PHONE) -> Phone:
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=viewport is PHONE,
+                                  has_touch=viewport is PHONE)
+    context.add_init_script(RECORDER)
+    page = context.new_page()
+    p = Phone(context, page, table.url)
+    context.on("request", lambda r: p.requests.append(r.url))
+    page.on("console", lambda m: p.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: p.errors.append(f"page error: {e}"))
+    page.goto(f"{table.url}/join?code={JOIN_CODE}")
+    page.wait_for_url(f"{table.url}/")
+    page.wait_for_selector("#conn.on")
+    return p
+
+
+def shot(p: Phone, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def said(p: Phone) -> list[str]:
+    return [str(t) for t in p.page.locator("#said li").all_text_contents()]
+
+
+def dismiss(p: Phone) -> None:
+    """Every phone gets the big moments as a banner; the host reads it and taps OK before going on."""
+    if p.page.locator("#banner").is_visible():
+        p.page.locator("#banner-ok").click()
+
+
+def tap(p: Phone, selector: str) -> None:
+    dismiss(p)
+    p.page.locator(selector).first.click()
+
+
+def tap_text(p: Phone, text: str, within: str = "body") -> None:
+    dismiss(p)
+    p.page.locator(within).get_by_role("button", name=re.compile(text)).first.click()
+
+
+def sheet_ok(p: Phone) -> None:
+    p.page.locator("#sheet-ok").click()
+    expect(p.page.locator("#sheet")).to_be_hidden()
+
+
+def banner(p: Phone, title: str) -> None:
+    """The banner with `title` is up on this phone; dismiss it."""
+    expect(p.page.locator("#banner-title")).to_have_text(re.compile(title), timeout=5000)
+    p.page.locator("#banner-ok").click()
+    expect(p.page.locator("#banner")).to_be_hidden()
+
+
+def legal(table: Table, name: str, **args: str) -> bool:
+    return any(a["name"] == name and all(a["args"].get(k) == v for k, v in args.items())
+               for a in table.service.state()["legal"])
+
+
+def roll_faces(host: Phone, faces: list[str]) -> None:
+    """The host taps "Tap the real dice" and the faces the dice show."""
+    dismiss(host)
+    expect(host.page.locator("#roll-tap2")).to_be_visible()
+    host.page.locator("#roll-tap2").click()
+    for face in faces:
+        host.page.locator(f"#face-{face}").click()
+    sheet_ok(host)
+
+
+def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) -> None:
+    table = first_start
+    svc = table.service
+    viewer = phone(browser, table)
+    host = phone(browser, table)
+    try:
+        # First start: the viewer sees that the host must choose a PIN; a PIN too short is refused with the rule.
+        viewer.tab("host")
+        expect(viewer.page.locator("#pin-title")).to_have_text("Choose the host PIN")
+        host.tab("host")
+        host.page.fill("#pin-form input[name=pin]", "12")
+        host.page.click("#pin-btn")
+        expect(host.page.locator("#pin-error")).to_contain_text("4 to 12 digits")
+        assert host.page.input_value("#pin-form input[name=pin]") == "12"  # what was typed stays
+        assert [e for e in host.errors if "400" in e] and len(host.errors) == 1  # the refused PIN, and nothing else
+        host.errors.clear()
+        host.page.fill("#pin-form input[name=pin]", PIN)
+        host.page.click("#pin-btn")
+        expect(host.page.locator("#wizard")).to_be_visible()
+        # ... and the viewer's page follows the PIN choice without a reload.
+        expect(viewer.page.locator("#pin-title")).to_have_text("Host sign-in", timeout=8000)
+        expect(host.page.locator("#join-code")).to_have_text(JOIN_CODE)
+        shot(host, "01-host-first-start")
+
+        # The wizard: players by name, board, ghost, the decks.
+        tap(host, "#drop-player")
+        host.page.fill("#names input[name=name0]", "Anna")
+        host.page.fill("#names input[name=name1]", "Ben")
+        host.page.select_option("#new-form select[name=board]", "asylum")
+        host.page.select_option("#new-form select[name=ghost]", "child")
+        expect(host.page.locator("#new-start")).to_have_text("Start the game for 2 players")
+        host.page.click("#new-start")
+        expect(host.page.locator("#v-game")).to_be_visible()
+        state = svc.state()
+        assert state["player_names"] == ["Anna", "Ben"] and state["players"] == 2 and not state["physical"]
+        expect(host.page.locator("#checklist-card")).to_be_visible()
+        assert host.page.locator("#checklist li").count() >= 10
+        expect(host.page.locator("#checklist")).to_contain_text("Take 2 room cards away") if state["physical"] else None
+        shot(host, "02-host-setup-checklist")
+        for box in host.page.locator("#checklist input").all()[:3]:
+            box.check()
+        tap(host, "#checklist-done")
+        expect(host.page.locator("#checklist-card")).to_be_hidden()
+        expect(viewer.page.locator("#player")).to_have_text("Anna")
+        viewer.tab("game")
+        shot(viewer, "03-viewer-game")
+        shot(host, "04-host-turn-panel")
+
+        # The turn panel offers only what is legal: no summon, pull or séance yet; no free-text form in sight.
+        assert host.page.locator("#turn-main button", has_text="Summon").count() == 0
+        assert host.page.locator("#cmd-form").is_hidden()
+
+        # A clue is found and solved at the table; the round ends now (the clock to III).
+        host.page.locator("#turn-table summary").click()
+        tap_text(host, "A clue token was revealed", "#turn-table")
+        tap_text(host, "A clue was solved", "#turn-table")
+        tap_text(host, "End the round now", "#turn-end")
+        expect(viewer.page.locator("#clock-label")).to_have_text("III")
+
+        # A summon with the real dice: a blank fails, a room card is lost, and every phone is told.
+        assert legal(table, "summon")
+        tap_text(host, "Summon the ghost", "#turn-main")
+        host.page.locator("#dice-tap").click()
+        host.page.locator("#face-blank").click()
+        sheet_ok(host)
+        banner(viewer, "Summon failed")
+        expect(host.page.locator("#toast")).to_contain_text("the summon fails")
+
+        # Three timer tokens: the clock jumps, and the viewer is told.
+        for _ in range(3):
+            tap_text(host, "The team takes a timer token", "#turn-table")
+        banner(viewer, "Third timer")
+        expect(viewer.page.locator("#clock-label")).to_have_text("VI")
+
+        # Clues until every séance symbol is matched: Ghost Mode begins.
+        while not svc.state()["seance_available"] and svc.state()["clues_revealed"] < 7:
+            tap_text(host, "A clue token was revealed", "#turn-table")
+            host.page.wait_for_timeout(150)
+            if legal(table, "solve"):
+                tap_text(host, "A clue was solved", "#turn-table")
+                host.page.wait_for_timeout(150)
+        assert svc.state()["ghost_mode"]
+        banner(viewer, "Ghost Mode")
+        host.page.locator("#banner-ok").click() if host.page.locator("#banner").is_visible() else None
+        # The séance cannot be declared at IX; end the round(s) until it can.
+        while not legal(table, "seance"):
+            host.page.locator("#banner").is_visible() and host.page.locator("#banner-ok").click()
+            tap_text(host, "End the round now", "#turn-end")
+            host.page.wait_for_timeout(200)
+        host.page.locator("#banner").is_visible() and host.page.locator("#banner-ok").click()
+        viewer.page.locator("#banner").is_visible() and viewer.page.locator("#banner-ok").click()
+
+        # The séance asks for the first player's space, on the map; the ghost comes there.
+        tap_text(host, "Declare the séance", "#turn-main")
+        expect(host.page.locator("#pick-note")).to_contain_text("first player's space")
+        host.page.locator("#map g.room[data-room='3']").click()
+        banner(viewer, "Séance declared")
+        assert svc.state()["seance_declared"]
+        host.page.locator("#banner").is_visible() and host.page.locator("#banner-ok").click()
+        tap_text(host, "End the round now", "#turn-end")
+        banner(viewer, "The séance")
+        state = svc.state()
+        assert state["ghost_room"] == 3 and state["ghost_reason"] == "seance"
+        expect(viewer.page.locator("#ghost-line")).to_contain_text("room 3")
+        expect(viewer.page.locator("#map #ghost-pawn")).to_have_count(1)
+        host.page.locator("#banner").is_visible() and host.page.locator("#banner-ok").click()
+
+        # Undo says what it takes back and asks once; redo gives back exactly the state after the command.
+        host.page.locator("#turn-spend summary").click()
+        tap_text(host, "^Move$", "#turn-spend")
+        expect(host.page.locator("#undo-btn")).to_contain_text("moves")
+        after = svc.state()
+        host.page.locator("#undo-btn").click()
+        expect(host.page.locator("#sheet-body")).to_contain_text("moves")
+        shot(host, "05-host-undo-asks")
+        sheet_ok(host)
+        expect(host.page.locator("#redo-btn")).to_be_visible()
+        expect(viewer.page.locator("#actions")).to_have_text(str(after["actions_left"] + 1))
+        assert svc.state()["actions_left"] == after["actions_left"] + 1
+        host.page.locator("#redo-btn").click()
+        expect(host.page.locator("#redo-btn")).to_be_hidden()
+        expect(viewer.page.locator("#actions")).to_have_text(str(after["actions_left"]))
+        keys = ("clock", "round", "actions_left", "current_player", "ghost_room", "room_deck_left", "timers")
+        assert {k: svc.state()[k] for k in keys} == {k: after[k] for k in keys}
+
+        # Prove every icon set: pick the set, tap the real dice. The viewer hears each one.
+        faces = {"eye:1": ["eye", "cobweb", "cobweb"], "camera:1": ["camera", "cobweb", "cobweb"],
+                 "eye:1,camera:1": ["eye", "camera", "cobweb"], "eye:2": ["eye", "eye", "cobweb"],
+                 "cobweb:1": ["cobweb", "cobweb", "cobweb"]}
+        for icon_set in svc.state()["icon_sets"]:
+            if svc.state()["outcome"]:
+                break
+            if svc.state()["actions_left"] == 0:
+                tap_text(host, "turn$", "#turn-end")
+                host.page.wait_for_timeout(200)
+            host.page.locator("#tabs button[data-view=game]").click()
+            tap(host, "#prove-pick")
+            tap_text(host, f"Prove icon set {icon_set['index']}", "#sheet")
+            expect(host.page.locator("#v-dice")).to_be_visible()
+            host.tab("game")
+            roll_faces(host, faces[icon_set["need"]])
+            title = "You won" if all(s["proven"] for s in svc.state()["icon_sets"]) else "Icon set proven"
+            banner(viewer, title)
+            if host.page.locator("#banner").is_visible():
+                shot(host, "06-host-banner")
+                host.page.locator("#banner-ok").click()
+        state = svc.state()
+        assert state["outcome"] == "won"
+
+        # The end card: in plain words, and the host's turn controls are gone; "New game" opens the wizard.
+        expect(viewer.page.locator("#end-card")).to_be_visible()
+        expect(viewer.page.locator("#end-title")).to_contain_text("You won")
+        expect(viewer.page.locator("#end-lines")).to_contain_text("5 of 5 icon sets proven")
+        expect(host.page.locator("#turn-card")).to_be_hidden()
+        shot(viewer, "07-viewer-end-card")
+        for view in ("ghost", "dice", "log"):
+            viewer.tab(view)
+            shot(viewer, f"08-viewer-{view}")
+        viewer.tab("game")
+        history = svc.history()
+        log = viewer.page.locator("#history li").all_inner_texts()
+        assert len(log) == len(history)
+        assert {h["text"] for h in history} <= {re.sub(r"^\d\d:\d\d\s*", "", t) for t in log}
+
+        # Nothing a player read holds the terminal's spelling.
+        for p in (viewer, host):
+            texts = said(p) + log + [p.text("#end-card")]
+            assert len(texts) > 10
+            for text in texts:
+                assert "=" not in text, text
+                for word in COMMAND_WORDS:
+                    assert word not in text, (word, text)
+        host.page.locator("#end-new").click()
+        expect(host.page.locator("#wizard")).to_be_visible()
+
+        # The table display: clock, map, room and environment cards side by side, read from across the table.
+        board = phone(browser, table, TABLE_VIEW)
+        board.page.goto(f"{table.url}/?table=1")
+        board.page.wait_for_selector("#map g.room")
+        clock, board_map = board.page.locator("#clock-card").bounding_box(), board.page.locator(".map-card").bounding_box()
+        assert clock["x"] + clock["width"] <= board_map["x"] + 1 and abs(clock["y"] - board_map["y"]) < 40
+        shot(board, "09-table-display")
+        board.context.close()
+        viewer.check_clean()
+        host.check_clean()
+    finally:
+        viewer.context.close()
+        host.context.close()
+
+
+def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads_it(browser: Any, tmp_path: Path) -> None:
+    """Action 8: Summon (the free pull) and Action 7: Pull Ghost: only reachable rooms are offered, in gold."""
+    from web_fixtures import serve_table
+
+    from test_browser_web import open_phone
+
+    for table in serve_table(tmp_path):
+        svc = table.service
+        svc.do("end-round")  # III: summons are allowed
+        svc.do("reveal-clue")
+        svc.do("solve")
+        host = open_phone(browser, table, host=True)
+        viewer = open_phone(browser, table)
+        try:
+            host.page.click("#turn-card button[data-legal=summon]")
+            host.page.click("#dice-tap")
+            host.page.click("#face-summon")
+            host.page.click("#sheet-ok")
+            expect(viewer.page.locator("#toast")).to_contain_text("the summon succeeds")
+            assert "ghost is gone" not in viewer.text("#toast")
+            targets = sorted(int(a["args"]["to"]) for a in svc.state()["legal"] if a["name"] == "move-ghost")
+            assert targets
+            dismiss(host)
+            host.page.click("#move-pick")
+            expect(host.page.locator("#map g.room.target")).to_have_count(len(targets))
+            shot(host, "10-host-move-ghost")
+            host.page.click(f"#map g.room[data-room='{targets[0]}']")
+            expect(viewer.page.locator("#ghost-line")).to_contain_text(f"room {targets[0]}")
+            assert svc.state()["ghost_room"] == targets[0] and not svc.state()["pull_pending"]
+            host.check_clean()
+            viewer.check_clean()
+        finally:
+            host.context.close()
+            viewer.context.close()
