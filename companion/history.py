@@ -564,6 +564,34 @@ class GameStore:
         return f"GameStore({self.path!r})"
 
 
+def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore, str | None]:
+    """The history at ``path``, or, when it cannot be opened, a new one beside the damaged file kept as it was.
+
+    The damaged file (with its -wal and -shm) is renamed ``NAME.damaged-STAMP``, byte for byte, so that a
+    backup can be restored or the file examined; the table goes on with a new history. If even that fails,
+    the games are kept in memory until the next start. Returns the store and, when something was wrong, the
+    message for the log and the page (None when the file opened).
+    """
+    try:
+        return GameStore(path), None
+    except HistoryError as exc:
+        problem = exc
+    target = Path(path)
+    kept = target.with_name(f"{target.name}.damaged-{stamp}")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{target}{suffix}").exists():
+                os.replace(f"{target}{suffix}", f"{kept}{suffix}")
+        store = GameStore(target)
+        where = f"it is kept, untouched, as {kept.name}, and a new history was started"
+    except (OSError, HistoryError) as again:
+        store = GameStore(":memory:")
+        where = (f"it could not be moved aside ({again}); this evening's games are kept in memory only "
+                 "until the companion restarts")
+    return store, (f"the game history could not be opened: {problem} So that the table still works, {where}. "
+                   "Start a new game, or restore a backup (Host tab, backups).")
+
+
 def replay_game(store: GameStore, game_id: int, packs: Packs) -> Game:
     """Rebuild a game from its setup and commands through the rules engine.
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import queue
 import random
 import signal
@@ -45,13 +44,12 @@ from typing import TYPE_CHECKING, Any
 
 from companion.config import CameraConfig, Config, first_game_setup, load_config, port_value, prefix_error
 from companion.daemon import Notifier, setup_logging, watchdog_interval
-from companion.errors import CompanionError, ConfigError, HistoryError
+from companion.errors import CompanionError, ConfigError
 
 if TYPE_CHECKING:
     from flask import Flask
 
     from companion.engine import Setup
-    from companion.history import GameStore
     from companion.service import GameService
     from hardware import Table
     from hardware.config import HardwareConfig
@@ -247,13 +245,13 @@ class Companion:
         log.info("ready in %.1f s", self.monotonic() - started)
 
     def _start_service(self) -> None:
-        from companion.history import GameStore, ReplayError
+        from companion.history import ReplayError, open_history
         from companion.service import GameService
 
-        try:
-            store = GameStore(self.config.history_path)
-        except HistoryError as exc:
-            store = self._history_aside(exc)
+        store, problem = open_history(self.config.history_path, stamp=time.strftime("%Y%m%d-%H%M%S"))
+        if problem is not None:
+            log.error("%s", problem)
+            self.start_problems.append(problem)
         packs = self.parts.extra.get("packs")
         if packs is None:
             packs = self.config.load_packs()
@@ -274,32 +272,6 @@ class Companion:
             state = self.service.new_game(self._first_setup())
             log.info("no saved game in %s; started game %s with the [game] defaults",
                      self.config.history_path, state.get("game_id"))
-
-    def _history_aside(self, exc: HistoryError) -> GameStore:
-        """A history that cannot be opened: keep it byte for byte under another name, start a new one.
-
-        The clock, the buttons and the page work on the new history; the page says what happened
-        (``/api/problems``) and the host can restore a backup from ``DATA_DIR/backups``.
-        """
-        from companion.history import GameStore
-
-        path = Path(self.config.history_path)
-        kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
-            for suffix in ("", "-wal", "-shm"):
-                if Path(f"{path}{suffix}").exists():
-                    os.replace(f"{path}{suffix}", f"{kept}{suffix}")
-            store = GameStore(path)
-            where = f"it is kept, untouched, as {kept.name}, and a new history was started"
-        except (OSError, HistoryError) as again:
-            store = GameStore(":memory:")
-            where = (f"it could not be moved aside ({again}); this evening's games are kept in memory only "
-                     "until the companion restarts")
-        message = (f"the game history could not be opened: {exc} So that the table still works, {where}. "
-                   "Start a new game, or restore a backup (Host tab, backups).")
-        log.error("%s", message)
-        self.start_problems.append(message)
-        return store
 
     def _first_setup(self) -> Setup:
         from companion.engine import Setup

@@ -205,6 +205,25 @@ def test_a_truncated_file_is_refused(db: Path) -> None:
     assert str(db) in str(info.value)
 
 
+def test_open_history_keeps_a_damaged_file_aside_and_starts_a_new_one(db: Path) -> None:
+    from companion.history import open_history
+
+    _filled(db, 5)
+    damaged = db.read_bytes()[:60]
+    db.write_bytes(damaged)
+    store, problem = open_history(db, stamp="20261201-2000")
+    try:
+        kept = db.with_name(f"{db.name}.damaged-20261201-2000")
+        assert kept.read_bytes() == damaged  # byte for byte
+        assert problem is not None and kept.name in problem and "restore a backup" in problem
+        assert store.path == str(db) and store.list_games() == []
+    finally:
+        store.close()
+    store, problem = open_history(db, stamp="later")  # the new file opens: nothing to say
+    store.close()
+    assert problem is None
+
+
 def test_a_file_cut_inside_its_header_is_refused(db: Path) -> None:
     _filled(db, 5)
     data = db.read_bytes()
