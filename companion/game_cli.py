@@ -415,7 +415,7 @@ def _history(service: Any, ns: argparse.Namespace) -> int:
         return 0
     for record in records:
         when = time.strftime("%H:%M:%S", time.localtime(record["at"]))
-        print(f"{record['seq']:>4}. {record['text']:<40} {record['source']:<9} {when}")
+        print(f"{record['seq']:>4}. {when}  {record['text']}  ({record['source']})")
     return 0
 
 

@@ -97,7 +97,11 @@ def test_a_game_from_new_to_the_ghost_hour_and_back(tmp_path: Path) -> None:
 
     history = run("history", "--db", str(db))
     assert history.returncode == 0
-    assert [line.split()[1] for line in history.stdout.strip().splitlines()] == ["end-round"] * 4
+    lines = history.stdout.strip().splitlines()
+    assert len(lines) == 4 and all("Round" in line and "ends" in line and "=" not in line for line in lines)
+    records = json.loads(run("history", "--db", str(db), "--json").stdout)
+    assert [r["command"]["name"] for r in records] == ["end-round"] * 4
+    assert all(r["text"] in line for r, line in zip(records, lines, strict=True))  # the same sentences
 
 
 def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
