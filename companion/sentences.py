@@ -189,7 +189,8 @@ def _sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return ""
-    text = text[0].upper() + text[1:]
+    first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
+    text = text[:first] + text[first].upper() + text[first + 1:]
     return text if text[-1] in ".!?" else text + "."
 
 
@@ -526,7 +527,9 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bneed=\S*", "the icon set"),
     (r"\bdice=(\d+)", r"\1 dice"),
     (r"\bkind=\w+", ""),
-    (r"\b(?:room|to|door|card|set|faces|keep|success|environment|evidence)=(\S+)", r"\1"),
+    (r"\b(room|door|card|set)='?([^'\s]+)'?", r"\1 \2"),
+    (r"\bto='?([^'\s]+)'?", r"room \1"),
+    (r"\b(?:faces|keep|success|environment|evidence)='?([^'\s]+)'?", r"\1"),
     (r"\battempt action=\S+( need=\S+)?", "a roll"),
     (r"\bpull success=true\b", "a successful pull"),
     (r"`([^`]*)`", r"\1"),
