@@ -443,6 +443,7 @@ def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) 
         reader.ready.wait(timeout=10)
     time.sleep(1.0)
     sent: dict[int, float] = {}
+    answered: list[float] = []
     rss_start = child.rss_mb()
     rss_minute = None
     started = time.monotonic()
@@ -456,7 +457,8 @@ def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) 
         if due > now:
             time.sleep(due - now)
         t0 = time.perf_counter()
-        _, body = command(host, "end-round" if n % 2 == 0 else "undo")
+        took, body = command(host, "end-round" if n % 2 == 0 else "undo")
+        answered.append(took)
         for record in body.get("events", []):
             sent[int(record["id"])] = t0
         if rss_minute is None and time.monotonic() - started >= min(60.0, minutes * 30):
@@ -466,11 +468,19 @@ def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) 
     with lock:
         delays = sorted(arrival - sent[ident] for ident, arrivals in seen.items() if ident in sent for arrival in arrivals)
         missing = sum(max(0, count - len(seen.get(ident, []))) for ident in sent)
+        spread = sorted(max(times) - min(times) for ident, times in seen.items() if ident in sent and times)
     p = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [max(delays or [0.0])] * 99
     print(f"4. {count} event streams, the host sending {rate:g} commands a second for {minutes:g} minutes "
           f"({n} commands, {len(sent)} events, {len(delays)} deliveries, {missing} not delivered)")
     print(f"   event delivery: median {ms(statistics.median(delays))}, p99 {ms(p[98])}, max {ms(max(delays))} "
           f"(goal: p99 under 100 ms)")
+    r = statistics.quantiles(spread, n=100) if len(spread) >= 100 else [max(spread or [0.0])] * 99
+    print(f"   fan-out, from the first stream to read an event to the last: median {ms(statistics.median(spread))}, "
+          f"p99 {ms(r[98])}")
+    q = statistics.quantiles(answered, n=100) if len(answered) >= 100 else [max(answered)] * 99
+    print(f"   the host's command itself (written to SQLite with fsync, then answered): median "
+          f"{ms(statistics.median(answered))}, p99 {ms(q[98])}; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores")
     baseline = rss_minute if rss_minute is not None else rss_start
     print(f"   VmRSS: {rss_start:.1f} MB at the start, {baseline:.1f} MB after the first "
           f"{'minute' if minutes >= 2 else 'half'}, {rss_end:.1f} MB at the end "

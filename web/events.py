@@ -55,9 +55,10 @@ class _Commit:
 
 
 class _Subscriber:
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, who: str | None = None) -> None:
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=size)
         self.behind = False
+        self.who = who
 
     def offer(self, item: Any) -> None:
         try:
@@ -81,6 +82,7 @@ class EventHub:
         self._max = max_streams
         self._heartbeat = heartbeat
         self._queue_size = queue_size
+        self.per_address = 6  # streams from one address (trusted proxies are one address: see web.app)
         self._subs: set[_Subscriber] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -99,7 +101,8 @@ class EventHub:
         for sub in subs:
             sub.offer(commit)
 
-    def subscribe(self) -> _Subscriber:
+    def subscribe(self, who: str | None = None) -> _Subscriber:
+        """A stream's queue; at most `per_address` streams from one address `who` (a phone with a few tabs)."""
         with self._lock:
             if self._closed:
                 raise TooManyStreams("the companion is shutting down; the page reconnects by itself.")
@@ -108,7 +111,12 @@ class EventHub:
                     f"all {self._max} live-update slots are in use; the page falls back to polling. "
                     "Close the companion page on phones that are not in use."
                 )
-            sub = _Subscriber(self._queue_size)
+            if who is not None and sum(1 for s in self._subs if s.who == who) >= self.per_address:
+                raise TooManyStreams(
+                    f"this phone already has {self.per_address} live pages open; close the companion page in "
+                    "the other tabs (this one falls back to polling)."
+                )
+            sub = _Subscriber(self._queue_size, who)
             self._subs.add(sub)
             self._changed.notify_all()
             return sub
@@ -162,7 +170,7 @@ class EventHub:
         `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
         it is checked at least once a second, so a closed page frees its slot quickly.
         """
-        sub = self.subscribe()
+        sub = self.subscribe(_address())
         return self._generate(sub, last_event_id, gone or (lambda: False))
 
     def _generate(self, sub: _Subscriber, last_event_id: int | None, gone: Callable[[], bool]) -> Iterator[bytes]:
@@ -219,6 +227,17 @@ class EventHub:
                     sent = max(sent, _state_id(state))
         finally:
             self.unsubscribe(sub)
+
+
+def _address() -> str | None:
+    """The address of the phone whose request opens the stream (None outside a request)."""
+    try:
+        from flask import has_request_context, request
+    except ImportError:  # pragma: no cover - Flask is installed with the web part
+        return None
+    if not has_request_context():
+        return None
+    return request.remote_addr
 
 
 def _state_id(state: dict[str, Any]) -> int:

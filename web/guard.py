@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -23,6 +24,7 @@ from flask import request
 
 from web.security import Refused
 
+log = logging.getLogger("web.guard")
 MAX_DEPTH = 32            # JSON nesting (the API's bodies are 3 deep at most)
 MAX_DIGITS = 19           # a number: 2**63 - 1 (the largest seed) has 19 digits
 MAX_QUERY = 2048          # characters of the query string
@@ -49,6 +51,7 @@ class ForwardedFor:
     def __init__(self, app: Callable[..., Any], trusted: Iterable[str]) -> None:
         self.app = app
         self.trusted = frozenset(trusted)
+        self.warned = False
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if self.trusted and environ.get("REMOTE_ADDR") in self.trusted:
@@ -64,6 +67,14 @@ class ForwardedFor:
             proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).split(",")[-1].strip().lower()
             if proto in ("http", "https"):
                 environ["wsgi.url_scheme"] = proto
+        elif not self.warned and "HTTP_X_FORWARDED_FOR" in environ:
+            self.warned = True
+            log.warning(
+                "a request from %s names another address in X-Forwarded-For, which is ignored. If the companion "
+                "is behind a reverse proxy, list the proxy's address under [web] trusted_proxies; otherwise every "
+                "phone counts as that one address (one connection limit, one limit of wrong PINs for all).",
+                environ.get("REMOTE_ADDR"),
+            )
         for key in FORWARDED:
             environ.pop(key, None)
         return self.app(environ, start_response)
