@@ -58,6 +58,9 @@ OVERLAY_POLL_S = 0.25  # after that, how often it looks for newer work waiting f
 Callback = Callable[[], Any]
 
 
+ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game screen comes back
+
+
 class Table:
     """The table hardware behind one small interface (see docs/DESIGN.md, "Hardware")."""
 
@@ -217,6 +220,7 @@ class Table:
         if self._closed:
             return
         route: list[str] = []  # the marks this command moves the clock through ("Timers": maybe two)
+        banners: list[tuple[str, str]] = []
         for event in events:
             kind = event.get("type")
             room, name = event.get("room"), event.get("room_name") or event.get("name")
@@ -232,9 +236,30 @@ class Table:
                 self.scheduler.submit(
                     "screen", lambda ev=ev: self._ghost_hour(ev), "ghost_hour", key=key  # type: ignore[misc]
                 )
+            banner = event.get("announce")
+            if isinstance(banner, Mapping) and banner.get("title"):
+                banners.append((str(banner["title"]), str(banner.get("text") or "")))
         if route:
             self._queue_hand(*route)
         self.show(state)
+        for title, text in banners:  # after the state they belong to, so that routine redraw does not cut them off
+            self._announce(title, text)
+
+    def _announce(self, title: str, text: str) -> None:
+        """A big moment other than the Ghost Hour (Ghost Mode, the séance, a proven set, the end): the OLED shows
+        it for a few seconds and the voice says it (in English, the language of the companion's sentences)."""
+        image = screens.error_screen(title, text)
+
+        def job() -> Steps | None:
+            if self.voice is not None and self.voice.cfg.language == "en":
+                try:
+                    self.voice.say(f"{title}. {text}")
+                except Exception:  # the voice is a nicety: a failure must never stop the clock
+                    log.exception("the announcement could not be spoken")
+            return self._show_for(image, "announce", ANNOUNCE_S)
+
+        # In the OLED's queue, so a Ghost Hour in the same command is shown and spoken in its turn, not cut off.
+        self.scheduler.submit("screen", job, "announce", key="announce " + title + text)
 
     def show_join(self, url: str, code: str, seconds: float | None = None) -> None:
         """The join screen (QR code of the phone page and the join code); back to the game after `seconds`."""

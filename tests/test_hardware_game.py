@@ -102,3 +102,44 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
         assert table.hand_mark == "VI"
         assert servo.states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us["VI"])
         assert servo.frequency is None
+
+
+def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None:
+    """Ghost Mode, a proven set, the end: the OLED shows the companion's sentence for a few seconds and the voice says it."""
+    from companion.sentences import announcement
+
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    spawn = RecordingSpawn()
+    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
+            Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+                  voice=quiet_voice(spawn)) as table:
+        service.new_game(Setup(players=2, board="asylum", ghost="child", seed=3))
+        wire(table, service)
+        table.show(service.state())
+        table.run_pending()
+        shown: list[tuple[str, bytes]] = []
+        put = table._put
+
+        def record(image: Any, name: str, wake: bool = True) -> None:  # every frame the OLED is given, by name
+            put(image, name, wake)
+            shown.append((name, table.oled_png() or b""))
+
+        table._put = record  # type: ignore[method-assign]
+        said: list[dict[str, Any]] = []
+        service.add_listener(lambda evs, state: said.extend(e for e in evs if e.get("announce")))
+        while not service.state()["ghost_mode"]:
+            service.do("reveal-clue")
+            if service.state()["clues_solved"] < service.state()["clues_revealed"]:
+                service.do("solve")
+        table.run_pending()
+        banner = said[-1]["announce"]
+        assert banner == announcement(said[-1], service.names)
+        assert banner["title"] == "Ghost Mode" and spawn.calls[-1][-1] == f"{banner['title']}. {banner['text']}"
+        names = [name for name, _ in shown]
+        assert "announce" in names and names[-1] == "game"  # shown, then the game screen comes back
+        announced = dict(shown)["announce"]
+        assert announced != dict(shown)["game"]
+        clock.advance(10)
+        table.run_pending()
+        assert table.status()["screen"] == "game"
