@@ -353,3 +353,48 @@ def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads
         finally:
             host.context.close()
             viewer.context.close()
+
+
+def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words(browser: Any, tmp_path: Path) -> None:
+    """Player Turn (keep and reroll: the player chooses what to set aside) and Game End: Losing."""
+    from web_fixtures import serve_table
+
+    from test_browser_web import open_phone
+
+    for table in serve_table(tmp_path):
+        svc = table.service
+        host = open_phone(browser, table, host=True)
+        viewer = open_phone(browser, table)
+        try:
+            host.page.click("#turn-card button[data-legal='attempt:search']")
+            host.page.click("#need-eye")
+            host.page.click("#need-eye")
+            host.page.click("#sheet-ok")
+            expect(host.page.locator("#attempt")).to_contain_text("Needs 2 eyes")
+            host.tab("game")
+            host.page.click("#roll-tap2")
+            for face in ("eye", "camera", "cobweb"):
+                host.page.click(f"#face-{face}")
+            expect(host.page.locator("#keep-row")).to_be_visible()
+            host.page.select_option("#keep-choice", "none")
+            host.page.click("#sheet-ok")
+            expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: nothing counts")
+            assert svc.state()["attempt"]["kept"] == []
+            assert svc.history()[-1]["command"]["args"]["keep"] == "none"
+            # The game runs out of room cards: every phone says it is lost, and why, in words.
+            while svc.state()["outcome"] is None:
+                svc.do("end-round", source="test")
+            expect(viewer.page.locator("#end-title")).to_contain_text("You lost")
+            reason = viewer.text("#end-reason")
+            assert reason and "=" not in reason and "(Game End" not in reason
+            expect(viewer.page.locator("#end-lines")).to_contain_text("removed face down at setup")
+            expect(host.page.locator("#turn-card")).to_be_hidden()
+            banner(viewer, "The ghost got away")
+            shot(viewer, "11-viewer-lost")
+            tap(host, "#end-new")
+            expect(host.page.locator("#wizard")).to_be_visible()
+            host.check_clean()
+            viewer.check_clean()
+        finally:
+            host.context.close()
+            viewer.context.close()

@@ -434,14 +434,29 @@
     const faces = [];
     const shown = el("div", { class: "chips", id: "faces-entered" });
     const count = el("div", { class: "note" });
-    const redraw = () => { fill(shown, faces.map((f) => chip((ICON[f] || "") + " " + f))); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; };
+    // The rulebook lets the player choose which dice to set aside: every one that counts, none, or one face only.
+    const keep = el("select", { id: "keep-choice", "aria-label": "which dice to keep" });
+    const keepRow = el("label", { id: "keep-row" }, "Keep ");
+    keepRow.append(keep);
+    const counting = a && target === "roll" ? Object.fromEntries(missingOf(a).split(",").filter(Boolean).map((p) => p.split(":"))) : {};
+    const keepOptions = () => {
+      const was = keep.value;
+      const useful = [...new Set(faces)].filter((x) => counting[x]);
+      fill(keep, [el("option", { value: "" }, "every die that counts"), el("option", { value: "none" }, "none (roll them all again)")]
+        .concat(useful.length > 1 ? useful.map((x) => el("option", { value: x }, "only the " + x + " dice")) : []));
+      if ([...keep.options].some((o) => o.value === was)) keep.value = was;
+      keepRow.hidden = !(target === "roll" && a && !a.disruption && faces.length);
+    };
+    const redraw = () => { fill(shown, faces.map((f) => chip((ICON[f] || "") + " " + f))); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
     const pad = el("div", { class: "pad", id: "face-pad" });
     for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
     pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
     const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + " show";
-    sheet(capital(title), [pad, shown, count], "Send the dice", async () => {
+    sheet(capital(title), [pad, shown, count, keepRow], "Send the dice", async () => {
       if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
-      const out = await act("/api/dice", { faces: faces.slice(), command: target, replace: !!replace });
+      const body = { faces: faces.slice(), command: target, replace: !!replace };
+      if (!keepRow.hidden && keep.value) body.keep = keep.value === "none" ? "none" : faces.filter((x) => x === keep.value);
+      const out = await act("/api/dice", body);
       return !!out;
     });
     redraw();
@@ -698,10 +713,13 @@
     const fresh = records.filter((r) => r.id === undefined || !app.told.has(r.id));
     fresh.forEach((r) => { if (r.id !== undefined) app.told.add(r.id); });
     if (!fresh.length) return;
-    const story = fresh.filter((r) => r.story).map((r) => r.story).join(" ");
+    // One command's story at a time: after a catch-up (a phone that slept) only the newest is toasted; the Log has all.
+    const stories = fresh.filter((r) => r.story).map((r) => r.story);
+    const story = stories.length ? stories[stories.length - 1] : "";
     let bannered = false;
     const gh = fresh.find((r) => r.type === "ghost_hour");
-    if (gh) {
+    const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
+    if (gh && !ending) {
       const env = fresh.find((r) => r.type === "environment_drawn");
       const envLine = env ? "Environment: " + env.name + ". " + (/^placeholder/i.test(env.effect || "") ? "Its effect is not filled in yet: read it from your card." : env.effect || "") : gh.environment ? "Environment: " + gh.environment : "";
       showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine, gh.id);
