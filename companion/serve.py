@@ -28,6 +28,7 @@ luma's dummy display and a camera that replays the bundled photos of dice, on 12
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import queue
 import random
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from companion.config import CameraConfig, Config, first_game_setup, load_config, port_value, prefix_error
 from companion.daemon import Notifier, setup_logging, watchdog_interval
 from companion.errors import CompanionError, ConfigError
+from companion.paths import default_data_dir
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -65,6 +67,7 @@ EXIT_FAILURE = 1
 EXIT_CONFIG = 2
 
 PI_MODEL_FILE = Path("/proc/device-tree/model")
+DEMO_GAME_NAME = "Demo game (started by --sim)"
 MOCK_TRIM_EVERY = 60.0  # seconds between trims of the simulated pins' state history
 
 Job = Callable[[], None]
@@ -268,10 +271,13 @@ class Companion:
         if state is not None:
             log.info("resumed game %s (%s commands) from %s", state.get("game_id"),
                      state.get("history_length"), self.config.history_path)
-        else:
-            state = self.service.new_game(self._first_setup())
-            log.info("no saved game in %s; started game %s with the [game] defaults",
+        elif self.sim:
+            # Something to look at on a laptop: a demo game, named so, which the page says it is.
+            state = self.service.new_game(self._first_setup(), name=DEMO_GAME_NAME)
+            log.info("no saved game in %s; started a demo game (%s) for the simulation",
                      self.config.history_path, state.get("game_id"))
+        else:
+            log.info("no saved game in %s; the host starts one on the phone page", self.config.history_path)
 
     def _first_setup(self) -> Setup:
         from companion.engine import Setup
@@ -537,6 +543,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONFIG
     setup_logging(config.log_level)
     sim = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
+    if sim and config.data_dir == default_data_dir():
+        # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
+        config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
+        print(f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr)
     if config.sim is None and sim:
         log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
     try:

@@ -312,3 +312,16 @@ def test_a_port_in_use_is_a_clear_message(tmp_path: Path) -> None:
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr
     assert "stopped" in result.stderr  # what had started was stopped again
+
+
+def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> None:
+    """`--sim` on a laptop never writes the PIN and the games into the user's real data folder."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") and k != "XDG_STATE_HOME"}
+    env.update(HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--check", "--sim"],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith("data directory: "))
+    folder = Path(line.removeprefix("data directory: "))
+    assert folder.name == "sim" and str(folder).startswith(str(tmp_path / "home"))
+    assert f"kept in {folder}" in result.stderr

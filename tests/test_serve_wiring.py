@@ -346,6 +346,8 @@ def test_a_roll_settling_in_the_tray_becomes_the_attempts_roll(tmp_path: Path) -
     served._start_hardware = lambda: None  # type: ignore[method-assign]
     served.start()
     try:
+        assert served.service.state()["game_id"] is None  # off --sim, no game starts by itself: the host starts one
+        served.service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 1})
         served.service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
         until(served, lambda: served.service.state()["history_length"] == 2, "a roll from the tray")
         last = served.service.history()[-1]
@@ -374,6 +376,7 @@ def test_a_missing_camera_is_reported_and_the_game_goes_on(tmp_path: Path) -> No
             time.sleep(0.02)
         assert "no camera at /dev/video-not-here" in served.tray.error
         assert served.tray.last_reading()["error"] == served.tray.error
+        served.service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 1})
         served.service.do("end-round")  # the game does not need the camera
         assert served.service.state()["clock"] == "III"
     finally:
@@ -420,3 +423,24 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
     clock[0] += 60.0
     companion.step()
     assert len(servo.states) == 1
+
+
+def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Path) -> None:
+    """First start: a real table gets no silent default game (the host's wizard starts it); --sim shows a demo."""
+    from companion.serve import DEMO_GAME_NAME
+
+    real = Companion(config_for(tmp_path / "real"), sim=False, notifier=Notifier(env={}))
+    real._start_hardware = lambda: None  # type: ignore[method-assign]
+    real._start_tray = lambda: None  # type: ignore[method-assign]
+    real.start()
+    try:
+        assert real.service.state()["game_id"] is None
+    finally:
+        real.shutdown()
+    demo = Companion(config_for(tmp_path / "sim"), sim=True, notifier=Notifier(env={}))
+    demo.start()
+    try:
+        state = demo.service.state()
+        assert state["game_id"] is not None and state["name"] == DEMO_GAME_NAME
+    finally:
+        demo.shutdown()
