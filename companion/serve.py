@@ -377,6 +377,8 @@ class Companion:
         undone = result.events[-1].get("text") if result.events else None
         log.info("button: undid %s", undone or "the last command")
 
+    _last_note: str | None = None
+
     def read_dice_pressed(self) -> None:
         if self.tray is None:
             self.tell("Read dice", "no camera is set up (camera.enabled = false); enter the dice on the page.")
@@ -400,7 +402,11 @@ class Companion:
         if outcome.faces is not None:
             self.game.roll_from_readings(outcome.faces, source="tray")
         if outcome.note:
-            log.info("%s", outcome.note)
+            # Dice settling between rolls say the same thing each time (the simulation's photos every few
+            # seconds): a note is logged once, then only when it changes.
+            repeated = outcome.note == self._last_note
+            self._last_note = outcome.note
+            log.log(logging.DEBUG if repeated else logging.INFO, "%s", outcome.note)
 
     # -- the main loop -------------------------------------------------------------------------
 

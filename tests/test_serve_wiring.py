@@ -444,3 +444,13 @@ def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Pat
         assert state["game_id"] is not None and state["name"] == DEMO_GAME_NAME
     finally:
         demo.shutdown()
+
+
+def test_dice_settling_the_same_way_again_are_logged_once(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+    """The simulation replays a photo every few seconds: the same note does not fill the log."""
+    with caplog.at_level(logging.INFO, logger="companion.serve"):
+        for _ in range(5):
+            companion.dice_read([die(6, "red")], "settled")
+        companion.dice_read([die(2, "red")], "settled")
+    notes = [r for r in caplog.records if r.getMessage().startswith("dice settled")]
+    assert len(notes) == 2 and notes[0].getMessage() != notes[1].getMessage()
