@@ -342,3 +342,13 @@ def test_secret_files_are_readable_by_the_owner_only(table: Table) -> None:
 def test_join_codes_are_six_or_more_letters_and_digits(tmp_path: Path, code: str) -> None:
     with pytest.raises(ConfigError, match="web.join_code"):
         WebSettings(data_dir=tmp_path, join_code=code)
+
+
+def test_a_right_code_sent_with_every_request_writes_nothing(table: Table) -> None:
+    limits = table.data_dir / "web-join-limits.json"
+    for _ in range(20):
+        assert table.client().get("/api/state", headers={"X-Join-Code": JOIN_CODE}).status == 200
+    assert not limits.exists()
+    assert table.client().get("/api/state", headers={"X-Join-Code": "WRONG9"}).status == 403
+    assert limits.exists()
+    assert table.app.extensions["skeptics_web"].join_throttle.report()["failures_in_window"] == 1

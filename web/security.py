@@ -54,6 +54,7 @@ def is_viewer() -> bool:
     if throttle.wait_left(who) > 0:
         return False
     if store.join_code_matches(code):
+        throttle.succeeded(who)  # the attempt was booked by wait_left: give it back
         return True
     throttle.failed(who)
     return False

@@ -509,7 +509,8 @@ class Throttle:
             self._recent.append((now, who))
             while len(self._recent) > self._cap:
                 self._recent.popleft()
-        self._save()
+        # Counted in memory at once (that is what stops simultaneous guesses); written to the file by
+        # failed(), so that a right code sent with every request of a script costs no write.
 
     def failed(self, who: str) -> None:
         """The booked attempt was wrong: noted for the host (with the lockout it caused, if any)."""
@@ -527,12 +528,13 @@ class Throttle:
     def succeeded(self, who: str) -> None:
         """The booked attempt was right: it is given back, and `who`'s failures are forgotten."""
         with self._lock:
-            self._entries.pop(who, None)
+            entry = self._entries.pop(who, None)
             for index in range(len(self._recent) - 1, -1, -1):
                 if self._recent[index][1] == who:
                     del self._recent[index]
                     break
-            self._save()
+            if entry is not None and entry[0] > 1:  # earlier failures of `who` were written: forget them there too
+                self._save()
 
     def report(self) -> dict[str, Any]:
         """For the host: the addresses locked out now, the overall wait, and the last failures."""
