@@ -235,9 +235,8 @@ def follow_session(response: Response) -> Response:
         session["s"] = book.replace(current, _address(), _agent(), host=True)
         if endpoint == "api.change_pin":
             book.demote_hosts(keep=session["s"])
-    elif endpoint == "api.host_logout":
-        session["s"] = book.replace(current, _address(), _agent(), host=False)
-    elif endpoint == "pages.join" or current is None:
+    elif endpoint in ("api.host_logout", "pages.join") or current is None:
+        # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
         session["s"] = book.replace(current, _address(), _agent(), host=False)
     elif isinstance(current, str):
         book.seen(current, _address())
