@@ -398,3 +398,36 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
         finally:
             host.context.close()
             viewer.context.close()
+
+
+def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser: Any, tmp_path: Path) -> None:
+    from web_fixtures import serve_table
+
+    from test_browser_web import open_phone
+
+    for table in serve_table(tmp_path):
+        viewer = open_phone(browser, table)
+        host = open_phone(browser, table, host=True)
+        try:
+            viewer.tab("host")
+            viewer.page.fill("#phone-form input[name=name]", "Ben's phone")
+            viewer.page.click("#phone-form button")
+            expect(viewer.page.locator("#toast")).to_contain_text("This phone is called Ben's phone")
+            assert viewer.page.locator("#phones-card").is_hidden()  # only the host looks after the phones
+            host.tab("host")
+            expect(host.page.locator("#phones")).to_contain_text("Ben's phone")
+            expect(host.page.locator("#security")).to_contain_text("No wrong PIN")
+            host.page.click("#backup-now")
+            expect(host.page.locator("#backups li")).to_contain_text("made by hand")
+            shot(host, "12-host-phones-backups")
+            host.page.locator("#phones li", has_text="Ben's phone").get_by_role("button", name="Remove").click()
+            expect(host.page.locator("#sheet-body")).to_contain_text("Ben's phone leaves the table")
+            host.page.click("#sheet-ok")
+            expect(host.page.locator("#phones")).not_to_contain_text("Ben's phone")
+            # The removed phone is a stranger now: the page asks for the join code again.
+            viewer.page.reload()
+            expect(viewer.page.locator("#join")).to_be_visible()
+            host.check_clean()
+        finally:
+            host.context.close()
+            viewer.context.close()

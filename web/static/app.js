@@ -821,6 +821,7 @@
     const wizard = $("#wizard");
     if (isHost()) {
       wizard.hidden = !(none || (s && s.outcome) || app.wantWizard);
+      $("#new-game-card").hidden = !wizard.hidden;
       $("#nogame-start").hidden = !none;
     }
   }
@@ -885,6 +886,58 @@
     } catch (e) { card.hidden = true; }
   }
 
+  // ---- what the host looks after: problems, phones, sign-in attempts, backups ----------------------
+  const ago = (t) => { const m = Math.round((Date.now() / 1000 - t) / 60); return m < 1 ? "just now" : m < 60 ? m + " min ago" : Math.round(m / 60) + " h ago"; };
+
+  async function loadProblems() {
+    try {
+      const p = await api("/api/problems");
+      const items = p.problems || [];
+      $("#problems").hidden = !items.length;
+      fill($("#problems-list"), items.map((t) => el("li", {}, t)));
+    } catch (e) { /* shown again on the next look */ }
+  }
+
+  async function loadPhone() {
+    try { const me = await api("/api/phone"); if (me.name && !$("#phone-form").name.value) $("#phone-form").name.value = me.name; } catch (e) { /* optional */ }
+  }
+
+  async function loadHostCare() {
+    if (!isHost()) return;
+    try {
+      const ph = await api("/api/host/phones");
+      fill($("#phones"), (ph.phones || []).map((x) => {
+        const li = el("li", { class: "row" });
+        li.append(el("span", { class: "grow" }, (x.name || "A phone without a name") + (x.host ? " (host)" : "") + (x.this ? " · this phone" : "") + " · seen " + ago(x.seen)));
+        if (!x.this) li.append(button("Remove", () => confirmSheet("Remove this phone?", (x.name || "This phone") + " leaves the table; it can join again with the join code.", "Remove it", async () => { await act("/api/host/phones/remove", { id: x.id }); loadHostCare(); }), "small danger"));
+        return li;
+      }));
+    } catch (e) { /* not offered by this companion */ }
+    try {
+      const sec = await api("/api/host/security");
+      const lines = [];
+      for (const [key, what] of [["pin", "wrong host PINs"], ["join", "wrong join codes"]]) {
+        const r = sec[key] || {};
+        if (r.failures_in_window) lines.push(r.failures_in_window + " " + what + " lately.");
+        for (const l of r.locked || []) lines.push("A phone at " + l.address + " must wait " + Math.ceil(l.wait) + " s after " + l.failures + " " + what + ".");
+        if (r.everyone_waits) lines.push("Too many " + what + " from everywhere: everyone waits " + Math.ceil(r.everyone_waits) + " s.");
+      }
+      $("#security").textContent = lines.join(" ") || "No wrong PIN or join code lately.";
+    } catch (e) { $("#security").textContent = ""; }
+    try {
+      const b = await api("/api/host/backups");
+      const why = { "game-end": "at the end of a game", daily: "daily", manual: "made by hand", "before-restore": "before a restore" };
+      fill($("#backups"), (b.backups || []).slice(0, 6).map((x) => {
+        const li = el("li", { class: "row" });
+        li.append(el("span", { class: "grow" }, new Date(x.at * 1000).toLocaleString() + " · " + (why[x.reason] || x.reason)));
+        li.append(button("Restore", () => confirmSheet("Go back to this backup?", "Every game returns to how it was then. A backup of now is made first, so this can be undone.", "Restore it",
+          async () => { if (await act("/api/host/backups/restore", { name: x.name, confirm: true })) toast("The games are back as they were " + new Date(x.at * 1000).toLocaleString() + "."); loadHostCare(); }), "small"));
+        return li;
+      }));
+      if (!(b.backups || []).length) fill($("#backups"), [el("li", { class: "dim" }, "No backup yet.")]);
+    } catch (e) { /* not offered by this companion */ }
+  }
+
   async function loadSetupOptions() {
     try {
       const o = await api("/api/setup-options");
@@ -939,6 +992,14 @@
     nameInputs(3);
     $("#end-new").addEventListener("click", openWizard);
     $("#nogame-start").addEventListener("click", openWizard);
+    $("#open-wizard").addEventListener("click", openWizard);
+    $("#phone-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = e.target.name.value.trim();
+      if (!name) { toast("Give this phone a name first.", true); return; }
+      if (await act("/api/phone/name", { name })) { toast("This phone is called " + name + "."); loadHostCare(); }
+    });
+    $("#backup-now").addEventListener("click", async () => { if (await act("/api/host/backups", {})) { toast("A backup of every game is made."); loadHostCare(); } });
     $("#checklist-done").addEventListener("click", () => { const s = app.state; if (s) localStorage.setItem("setup-done-" + s.game_id, "1"); $("#checklist-card").hidden = true; });
   }
 
@@ -961,6 +1022,7 @@
     window.scrollTo(0, app.scroll["v-" + name] || 0);
     $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
     if (name === "dice") loadTray();
+    if (name === "host") loadHostCare();
   }
 
   function oddsPad() {
@@ -1027,6 +1089,9 @@
     bindHost();
     showHost();
     loadSetupOptions();
+    loadProblems();
+    loadPhone();
+    setInterval(loadProblems, 30000);
     connect();
     setInterval(watchdog, 5000);
     if (app.session.hardware) setInterval(loadHardware, 10000);
