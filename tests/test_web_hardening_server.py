@@ -241,3 +241,17 @@ def test_one_phone_opens_at_most_six_event_streams(tmp_path: Path) -> None:
             s.close()
         table.server.stop()
         table.service.close()
+
+
+def test_a_trusted_proxy_is_not_held_to_the_per_address_cap(tmp_path: Path) -> None:
+    table = start(tmp_path, Limits(connections=12, per_address=4, header_timeout=5.0), trusted_proxies=["127.0.0.1"])
+    held = [half_request(table, "127.0.0.1") for _ in range(8)]  # the proxy's pooled connections
+    try:
+        wait_for(lambda: table.server.counters["open"] >= 8, "eight connections from the proxy")
+        assert table.server.counters["refused"] == 0
+        assert Client(table.url).get("/healthz").status == 200
+    finally:
+        for s in held:
+            s.close()
+        table.server.stop()
+        table.service.close()

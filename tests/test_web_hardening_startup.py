@@ -53,6 +53,12 @@ def test_the_watchdog_is_fed_while_every_connection_is_held(tmp_path: Path) -> N
             sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
             held.append(sock)
         assert companion.server_healthy()
+        # The buttons and the clock go on meanwhile.
+        table = companion.table
+        pin = table.pin_factory.pin(table.config.pins.end_round)
+        pin.drive_low()
+        pin.drive_high()
+        until(companion, lambda: companion.service.state()["history_length"] == 1, "the end-round button")
     finally:
         for sock in held:
             sock.close()
