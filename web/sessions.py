@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import os
 import secrets
 import threading
 from collections import deque
@@ -191,7 +192,8 @@ class PhoneBook:
             with self._lock:
                 self._actions.append(item)
         try:
-            with self.actions_path.open("a", encoding="utf-8") as handle:
+            fd = os.open(self.actions_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as handle:
                 handle.write("".join(line + "\n" for line in lines))
             if self.actions_path.stat().st_size > 400 * (self._actions.maxlen or 1000):
                 with self._lock:
