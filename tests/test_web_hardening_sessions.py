@@ -159,3 +159,22 @@ def test_the_phone_book_is_bounded_and_keeps_the_hosts(tmp_path: Path) -> None:
         book.add(f"10.0.1.{n}", "iPhone")
     assert len(book.phones()) <= 10 and book.get(host) is not None
     assert HOST_PIN  # the fixtures' PIN signs in above
+
+
+def test_an_old_id_reads_a_few_seconds_then_is_gone(tmp_path: Path) -> None:
+    """Requests already under way when the phone signs in or out still read; a copy kept longer does not."""
+    clock = [5000.0]
+    table = start_table(tmp_path, now=lambda: clock[0])
+    try:
+        host = table.host()
+        stolen = copy_of(host)
+        assert host.post("/api/host/logout", {}).status == 200
+        assert stolen.get("/api/state").status == 200  # within the grace: reads
+        assert end_round(stolen) == 403  # but never acts
+        clock[0] += 11
+        assert stolen.get("/api/state").status == 403
+        assert host.get("/api/state").status == 200
+        assert len(host.sign_in().get("/api/host/phones").json()["phones"]) == 1  # old ids are not listed
+    finally:
+        table.server.stop()
+        table.service.close()

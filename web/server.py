@@ -152,7 +152,8 @@ def _server_classes() -> tuple[type, type]:
                 pass
 
         def _make_room(self, channels: list[Any]) -> bool:
-            idle = [c for c in channels if not c.requests and not c.will_close]
+            # Idle: no request being answered and nothing left to send (a response in flight is never cut).
+            idle = [c for c in channels if not c.requests and not c.will_close and not c.total_outbufs_len]
             if not idle:
                 return False
             oldest = min(idle, key=lambda c: c.last_activity)

@@ -41,6 +41,7 @@ from web.security import Refused, host_required, viewer_required
 from web.settings import write_private
 
 NAME_MAX = 40
+GRACE = 10.0  # s an old id still reads (never acts) after it was replaced: requests already under way
 
 bp = Blueprint("phones", __name__, url_prefix="/api")
 
@@ -78,6 +79,8 @@ class PhoneBook:
                 entry["host"] = entry.get("host") is True
                 entry["name"] = str(entry.get("name") or "phone")[:NAME_MAX]
                 entry["seen"] = float(entry.get("seen") or 0.0)
+                if "retired" in entry:
+                    entry["retired"] = float(entry["retired"])
             self._phones = phones
         except FileNotFoundError:
             pass
@@ -102,9 +105,12 @@ class PhoneBook:
             self.problem = f"cannot save {self.path.name} ({exc.strerror or exc}); removed phones come back at a restart."
 
     def _make_room(self) -> None:
+        now = self._now()
+        for phone_id in [k for k, v in self._phones.items() if v.get("retired", now + 1) <= now]:
+            del self._phones[phone_id]
         while len(self._phones) >= self._cap:
             guests = [k for k, v in self._phones.items() if not v["host"]] or list(self._phones)
-            del self._phones[min(guests, key=lambda k: self._phones[k]["seen"])]
+            del self._phones[min(guests, key=lambda k: ("retired" not in self._phones[k], self._phones[k]["seen"]))]
 
     def add(self, address: str, agent: str, *, host: bool = False, name: str | None = None) -> str:
         now = self._now()
@@ -126,6 +132,9 @@ class PhoneBook:
             return None
         with self._lock:
             entry = self._phones.get(phone_id)
+            if entry is not None and entry.get("retired", float("inf")) <= self._now():
+                del self._phones[phone_id]
+                entry = None
             return dict(entry) if entry is not None else None
 
     def seen(self, phone_id: str, address: str) -> None:
@@ -136,9 +145,16 @@ class PhoneBook:
                 entry["address"] = address
 
     def replace(self, old: object, address: str, agent: str, *, host: bool) -> str:
-        """A new id for the phone that had `old` (its name kept); `old` stops working."""
+        """A new id for the phone that had `old` (its name kept).
+
+        `old` loses the host's rights at once; it may still read for `GRACE` seconds (the page's
+        requests already under way carry it), then it is gone: a copy of the old cookie stops working.
+        """
         with self._lock:
-            entry = self._phones.pop(old, None) if isinstance(old, str) else None
+            entry = self._phones.get(old) if isinstance(old, str) else None
+            if entry is not None:
+                entry["host"] = False
+                entry["retired"] = self._now() + GRACE
         return self.add(address, agent, host=host, name=entry["name"] if entry else None)
 
     def rename(self, phone_id: str, name: str) -> None:
@@ -170,7 +186,7 @@ class PhoneBook:
 
     def phones(self) -> list[dict[str, Any]]:
         with self._lock:
-            items = [{"id": k, **v} for k, v in self._phones.items()]
+            items = [{"id": k, **v} for k, v in self._phones.items() if "retired" not in v]
         return sorted(items, key=lambda e: -float(e["seen"]))
 
     def acted(self, records: list[dict[str, Any]], phone_id: str) -> None:
