@@ -31,15 +31,15 @@ from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
 __all__ = [
-    "Game",
-    "Setup",
-    "Command",
-    "Outcome",
-    "State",
-    "COMMANDS",
-    "CLOCK",
-    "ROOMS_REMOVED",
     "ACTIONS_PER_TURN",
+    "CLOCK",
+    "COMMANDS",
+    "ROOMS_REMOVED",
+    "Command",
+    "Game",
+    "Outcome",
+    "Setup",
+    "State",
 ]
 
 CLOCK = ("XII", "III", "VI", "IX")  # "Advancing the Clock"
@@ -611,7 +611,7 @@ class Game:
         s = self._state
         possible = {
             "room": [str(n) for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
-            "environment": [c for c in s.env_deck] or list(self.packs.environment_deck(self.setup.board)),
+            "environment": list(s.env_deck) or list(self.packs.environment_deck(self.setup.board)),
             "evidence": [sym for sym in self.packs.evidence if sym not in s.evidence_flipped],
         }
         args = dict(probe.args)

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
-
 from companion.sentences import NO_NAMES, describe_event, describe_events, faces_words
 
-__all__ = ["main", "describe_event", "describe_events", "format_state", "build_parser"]
+__all__ = ["build_parser", "describe_event", "describe_events", "format_state", "main"]
 
 _EXIT_USAGE = 2
 _EXIT_REFUSED = 1
@@ -394,8 +393,8 @@ def _list(service: Any, ns: argparse.Namespace, db: Path) -> int:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
         mark = "*" if g["id"] == last else ""
         print(
-            f"{mark:1} {g['id']:>3}  {str(g['name'] or '-'):<14.14} {str(setup.get('board', '?')):<7} "
-            f"{str(setup.get('ghost', '?')):<12.12} {str(setup.get('players', '?')):>2}  {g['status']:<8} "
+            f"{mark:1} {g['id']:>3}  {g['name'] or '-'!s:<14.14} {setup.get('board', '?')!s:<7} "
+            f"{setup.get('ghost', '?')!s:<12.12} {setup.get('players', '?')!s:>2}  {g['status']:<8} "
             f"{g['commands']:>4}  {started}"
         )
     print("* the current game (the one `do`, `undo` and `state` use without --game)")

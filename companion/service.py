@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
     from companion.packs import Packs
 
-__all__ = ["CommandResult", "GameService", "Listener", "NO_GAME_MESSAGE", "no_game_state"]
+__all__ = ["NO_GAME_MESSAGE", "CommandResult", "GameService", "Listener", "no_game_state"]
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import PHONE, TABLET, Phone, browser, live, open_phone, wait_text  # noqa: F401  (fixtures)
+from test_browser_web import Phone, open_phone, wait_text
 from web_fixtures import Table
-
-from companion.engine import Command
-from companion.history import replay_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import ARTIFACTS, PHONE, Phone, browser  # noqa: F401  (fixture)
+from test_browser_web import ARTIFACTS, PHONE, Phone
 from web_fixtures import JOIN_CODE, Table
 
 from companion.engine import COMMANDS
@@ -321,9 +321,8 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
 
 def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads_it(browser: Any, tmp_path: Path) -> None:
     """Action 8: Summon (the free pull) and Action 7: Pull Ghost: only reachable rooms are offered, in gold."""
-    from web_fixtures import serve_table
-
     from test_browser_web import open_phone
+    from web_fixtures import serve_table
 
     for table in serve_table(tmp_path):
         svc = table.service
@@ -357,9 +356,8 @@ def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads
 
 def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words(browser: Any, tmp_path: Path) -> None:
     """Player Turn (keep and reroll: the player chooses what to set aside) and Game End: Losing."""
-    from web_fixtures import serve_table
-
     from test_browser_web import open_phone
+    from web_fixtures import serve_table
 
     for table in serve_table(tmp_path):
         svc = table.service
@@ -401,9 +399,8 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
 
 
 def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser: Any, tmp_path: Path) -> None:
-    from web_fixtures import serve_table
-
     from test_browser_web import open_phone
+    from web_fixtures import serve_table
 
     for table in serve_table(tmp_path):
         viewer = open_phone(browser, table)

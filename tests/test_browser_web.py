@@ -8,40 +8,25 @@ as an error. Screenshots of the main views go to tests/artifacts/ (gitignored).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from web_fixtures import HOST_PIN, JOIN_CODE, Table, serve_table, settled_tray, start_table
+from web_fixtures import (
+    HOST_PIN,
+    JOIN_CODE,
+    Table,
+    settled_tray,
+    start_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Table]:
-    yield from serve_table(tmp_path)
 
 
 @dataclass
@@ -197,7 +182,7 @@ def test_the_ghost_hour_banner_reaches_a_viewer(browser: Any, live: Table) -> No
         reply = host.post("/api/command", {"command": "end-round"})
         viewer.page.wait_for_selector("#banner:not([hidden])", timeout=10_000)
         assert reply.status == 200
-        struck = [e for e in reply.json()["events"] if e["type"] == "ghost_hour"][0]
+        struck = next(e for e in reply.json()["events"] if e["type"] == "ghost_hour")
         assert f"room {struck['room']}" in viewer.text("#banner-room")
         assert viewer.page.get_attribute("#banner", "data-event-id") == str(struck["id"])
         viewer.shot("phone-ghost-hour")

@@ -375,9 +375,9 @@ def test_a_setup_that_no_longer_fits_the_packs_is_reported(db: Path, packs: Pack
     raw.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps({**stored, "ghost": "banshee"}), gid))
     raw.commit()
     raw.close()
-    with GameService(GameStore(db), packs) as svc:
-        with pytest.raises(HistoryError, match=f"game {gid}.*cannot be set up again.*banshee"):
-            svc.resume_last()
+    with GameService(GameStore(db), packs) as svc, \
+            pytest.raises(HistoryError, match=f"game {gid}.*cannot be set up again.*banshee"):
+        svc.resume_last()
 
 
 def test_setup_as_plain_json_starts_the_same_game(service: GameService, packs: Packs) -> None:

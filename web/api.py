@@ -16,9 +16,16 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 
-from companion.errors import AuthError, CompanionError
+from companion.errors import AuthError
 from web.events import TooManyStreams
-from web.security import Refused, csrf_token, host_required, is_host, is_viewer, viewer_required
+from web.security import (
+    Refused,
+    csrf_token,
+    host_required,
+    is_host,
+    is_viewer,
+    viewer_required,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
