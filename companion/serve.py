@@ -387,7 +387,6 @@ class Companion:
 
     def dice_read(self, readings: list[DieReading], why: str) -> None:
         """Dice read in the tray: the roll of the attempt under way, when they are exactly its dice."""
-        from companion.tray_reading import settle_reading
         from vision.roll import to_roll
 
         assert self.parts.tray is not None
@@ -395,12 +394,13 @@ class Companion:
             roll, problem = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map), None
         except CompanionError as exc:
             roll, problem = None, str(exc)
-        outcome = settle_reading(roll, self.game.state().get("attempt"), why=why,
-                                 auto_roll=self.config.dice.auto_roll, problem=problem)
+        try:
+            outcome, _ = self.game.roll_from_tray(roll, why=why, auto_roll=self.config.dice.auto_roll, problem=problem)
+        except CompanionError as exc:  # no game yet, or the roll refused: the table is told, nothing changes
+            self.tell("Dice", str(exc))
+            return
         if outcome.tell:
             self.tell("Dice", outcome.tell)
-        if outcome.faces is not None:
-            self.game.roll_from_readings(outcome.faces, source="tray")
         if outcome.note:
             # Dice settling between rolls say the same thing each time (the simulation's photos every few
             # seconds): a note is logged once, then only when it changes.

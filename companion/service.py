@@ -38,6 +38,7 @@ from companion.sentences import (
 if TYPE_CHECKING:
     from companion.engine import Command, Game, Setup
     from companion.packs import Packs
+    from companion.tray_reading import TrayOutcome
 
 __all__ = ["NO_GAME_MESSAGE", "CommandResult", "GameService", "Listener", "no_game_state"]
 
@@ -242,6 +243,23 @@ class GameService:
         with self._lock:
             game, game_id = self._require_game()
             return self._apply(game, game_id, Command.parse(text), source)
+
+    def roll_from_tray(
+        self, roll: Mapping[Any, Any] | None, *, why: str, auto_roll: bool, problem: str | None = None
+    ) -> tuple[TrayOutcome, CommandResult | None]:
+        """Dice read in the tray (faces per kind of die, or why they could not be read): settled against the
+        attempt under way, from the engine's own state, and rolled if they are exactly its dice. One operation
+        under the lock, so no other command can come between the look at the attempt and the roll."""
+        from companion.engine import Command
+        from companion.tray_reading import settle_reading
+
+        with self._lock:
+            game, game_id = self._require_game()
+            outcome = settle_reading(roll, game.state.attempt, why=why, auto_roll=auto_roll, problem=problem)
+            if outcome.faces is None:
+                return outcome, None
+            command = Command("roll", {"faces": ",".join(face.value for face in outcome.faces)})
+            return outcome, self._apply(game, game_id, command, "tray")
 
     def roll_from_readings(self, faces: Iterable[Any], source: str = "tray") -> CommandResult:
         """Dice read by the camera (or typed in): one `roll` of the attempt under way."""

@@ -32,7 +32,7 @@ def describe_roll(roll: Mapping[DieKind, Sequence[Face]]) -> str:
 
 def settle_reading(
     roll: Mapping[DieKind, Sequence[Face]] | None,
-    attempt: Mapping[str, Any] | None,
+    attempt: Attempt | Mapping[str, Any] | None,
     *,
     why: str,
     auto_roll: bool,
@@ -58,9 +58,10 @@ def settle_reading(
         if why == "button":
             return TrayOutcome(tell=message + ". Start the attempt on the host page first.")
         return TrayOutcome(note=f"dice settled: {message}")
-    action = str(attempt["action"])
+    typed = attempt if isinstance(attempt, Attempt) else Attempt.from_dict(attempt)
+    action = typed.action
     kind = action_kind(action)
-    need = Attempt.from_dict(attempt).dice_to_roll
+    need = typed.dice_to_roll
     faces = tuple(roll.get(kind, ()))
     if len(faces) != need:
         return TrayOutcome(

@@ -386,3 +386,20 @@ def test_setup_as_plain_json_starts_the_same_game(service: GameService, packs: P
     with pytest.raises(BadCommand):
         service.new_game({"players": 3, "board": "asylum"})
     assert service.state()["game_id"] == state["game_id"]
+
+
+def test_a_tray_reading_is_settled_and_rolled_in_one_call(service: GameService) -> None:
+    """The look at the attempt under way and its roll are one operation: exactly its dice are rolled, others told."""
+    from companion.dice import DieKind, Face
+
+    service.new_game(setup())
+    outcome, result = service.roll_from_tray({DieKind.CLUE: (Face.EYE,)}, why="settled", auto_roll=True)
+    assert result is None and outcome.faces is None and outcome.note  # no attempt: nothing rolled, only logged
+    service.do("attempt", {"action": "search", "need": "eye:2"})
+    outcome, result = service.roll_from_tray({DieKind.CLUE: (Face.EYE, Face.EYE)}, why="settled", auto_roll=True)
+    assert result is None and outcome.tell and "needs 3 clue dice" in outcome.tell
+    three = {DieKind.CLUE: (Face.EYE, Face.CAMERA, Face.EYE)}
+    outcome, result = service.roll_from_tray(three, why="settled", auto_roll=True)
+    assert result is not None and service.history()[-1]["source"] == "tray"
+    assert service.history()[-1]["command"] == {"name": "roll", "args": {"faces": "eye,camera,eye"}}
+    assert service.state()["attempt"] is None  # two eyes: the search succeeded
