@@ -98,6 +98,15 @@ def main(argv: list[str] | None = None) -> int:
             game.push(command)
             engine_samples.append(time.perf_counter() - start)
 
+    # 1b. What the host's panel offers after each command: the legal actions (each one checked by the engine).
+    legal_samples: list[float] = []
+    game = Game.new(setup, packs)
+    for command in commands:
+        game.push(command)
+        start = time.perf_counter()
+        game.legal_actions()
+        legal_samples.append(time.perf_counter() - start)
+
     # 2. One command through the service: check, SQLite transaction (fsync), publish, listeners.
     service_samples: list[float] = []
     with tempfile.TemporaryDirectory(dir=ns.db_dir) as tmp:
@@ -133,10 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"long game: {n} commands (2 players, asylum, child ghost, seed 7)")
     print(f"one command, engine only            median {engine:9.4f} ms  ({len(engine_samples)} samples; "
           f"mean {statistics.fmean(engine_samples) * 1000:.4f} ms)")
+    legal = median_ms(legal_samples)
+    print(f"legal actions after a command        median {legal:9.4f} ms  ({len(legal_samples)} samples)")
     print(f"one command, service + SQLite commit median {service:9.4f} ms  ({len(service_samples)} samples)")
     print(f"replay {n} commands, engine only     median {replay:9.2f} ms  ({ns.repeat} runs)")
     print(f"replay {n} commands from the file    median {from_file:9.2f} ms  ({ns.repeat} runs)")
     print(f"ratio service / engine per command:           {service / engine:8.1f}x")
+    print(f"ratio legal actions / one engine push:        {legal / engine:8.1f}x")
     print(f"ratio replay per command / one engine push:   {replay / n / engine:8.2f}x  "
           f"(against the mean push: {replay / n / (statistics.fmean(engine_samples) * 1000):.2f}x)")
     print(f"ratio replay from file / replay in memory:    {from_file / replay:8.2f}x")
