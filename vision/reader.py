@@ -369,6 +369,9 @@ def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candida
         passes += 1
         if len(strong2) >= max(2, len(strong) + 1) and (
                 not sizing or median(strong2) < 0.6 * median(sizing)):
+            strong2 = _read_as_dice(image, strong2, settings)  # not the pips of a large die
+        if len(strong2) >= max(2, len(strong) + 1) and (
+                not sizing or median(strong2) < 0.6 * median(sizing)):
             found, sizing, scale = closer, strong2, min(top, 2 * coarse)
         elif not sizing:
             return found, coarse, passes
@@ -383,6 +386,27 @@ def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candida
     if len(strong3) >= len([c for c in found if c[3] >= SIZE_PEAK]):
         return again, wanted, passes
     return found, scale, passes
+
+
+def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
+    """Dice in one tray are one size: with three or more strong peaks, a face size far from their median
+    (two touching dice seen as one large face, a tilted one seen too large) is brought within 0.8-1.25 of it,
+    so that the reader's crop holds one face."""
+    strong = [c[2] for c in candidates if c[3] >= SIZE_PEAK]
+    if len(strong) < 3:
+        return candidates
+    median = float(np.median(strong))
+    return [(cx, cy, float(np.clip(size, 0.8 * median, 1.25 * median)), score) for cx, cy, size, score in candidates]
+
+
+def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSettings) -> list[Candidate]:
+    """The peaks the reader reads as a die with a value (not "not a die", not a logo, sure enough)."""
+    side = CROP_SCALE * getattr(settings.taught, "crop_factor", 1.0)
+    probs = classify([crop_face(image, cx, cy, size * side) for cx, cy, size, _ in peaks], settings.taught)
+    best = probs[:, :NOT_A_DIE].max(axis=1)
+    logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(peaks))
+    ok = (probs[:, NOT_A_DIE] <= settings.not_a_die_above) & (best >= settings.unsure_below) & (logo < best)
+    return [p for p, good in zip(peaks, ok) if good]
 
 
 def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> ReadResult:
@@ -400,21 +424,25 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
                               "frame; calibrate the tray again (companion dice calibrate).")
         ox, oy = x, y
     kept, scale, passes = find_dice(image, settings)
-    kept = kept[: settings.max_dice]
+    kept = _even_sizes(kept[: settings.max_dice])
     if not kept:
         return ReadResult([], 0, scale, passes)
-    crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
+    side = CROP_SCALE * getattr(settings.taught, "crop_factor", 1.0)  # a taught reader may crop tighter
+    crops = [crop_face(image, cx, cy, size * side) for cx, cy, size, _ in kept]
     probs = classify(crops, settings.taught)
     readings = []
     dropped = 0
     for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
         not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
-        if not_a_die and score < settings.strong_peak:
-            dropped += 1
-            continue
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
         logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
+        # a weak peak is dropped unless the reader takes it for a die with some value (the values together
+        # more likely than "not a die" and "logo": the clutter of a desk reads as logos); a strong one stays
+        # as an unsure die
+        if score < settings.strong_peak and float(p[:NOT_A_DIE].sum()) < settings.not_a_die_above:
+            dropped += 1
+            continue
         sure = confidence >= settings.unsure_below and not logo and not not_a_die
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))

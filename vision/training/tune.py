@@ -232,7 +232,7 @@ def render_pool(count: int, seed: int) -> list[tuple[np.ndarray, list[Face], lis
 
 def tune_finder(model: Finder, real: list[tuple[np.ndarray, list[Face]]],
                 pool: list[tuple[np.ndarray, list[Face], list[tuple[float, float, float]]]],
-                steps: int, rng: random.Random, lr: float) -> Finder:
+                steps: int, rng: random.Random, lr: float, real_share: float = 0.5) -> Finder:
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     model.train()
@@ -240,7 +240,7 @@ def tune_finder(model: Finder, real: list[tuple[np.ndarray, list[Face]]],
     for step in range(steps):
         xs, ts = [], []
         for _ in range(16):
-            if rng.random() < 0.5:
+            if rng.random() < real_share or not pool:
                 img, faces = rng.choice(real)
             else:
                 img, faces, _ = rng.choice(pool)
@@ -316,6 +316,13 @@ def main() -> None:
     parser.add_argument("--reader-steps", type=int, default=2600)
     parser.add_argument("--only", choices=["finder", "reader"], default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--real-share", type=float, default=0.5, help="share of the finder's windows from real photos")
+    parser.add_argument("--finder-lr", type=float, default=None)
+    parser.add_argument("--without", choices=["byler-train", "matteop65"], default=None,
+                        help="leave this set out (for the benchmark's leave-one-set-out rows)")
+    parser.add_argument("--scratch", action="store_true",
+                        help="start from random weights, not the shipped ones (which saw every set); "
+                        "with --without, the only honest leave-one-set-out")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -326,21 +333,28 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = load_training(args.data)  # never a held-out photo
+    if args.without:
+        data = [(photo, img) for photo, img in data if not photo.set_name.startswith(args.without)]
     real = [(img, [(cx, cy, s, v - 1) for cx, cy, s, v in face_boxes(photo)]) for photo, img in data]
     pool = render_pool(args.scenes, args.seed)
     print(f"{len(real)} real photos, {len(pool)} synthetic scenes ({time.time() - t0:.0f}s)", flush=True)
     models = Path(args.models)
     if args.only in (None, "finder"):
-        finder = from_onnx(_fold_batch_norms(Finder()), models / "dice_find.onnx")
-        finder = tune_finder(finder, real, pool, args.finder_steps, rng, lr=3e-4)
+        finder = _fold_batch_norms(Finder())
+        if not args.scratch:
+            finder = from_onnx(finder, models / "dice_find.onnx")
+        lr = args.finder_lr or (3e-3 if args.scratch else 3e-4)
+        finder = tune_finder(finder, real, pool, args.finder_steps, rng, lr=lr, real_share=args.real_share)
         export(finder, (1, 3, FIND_SIZE, FIND_SIZE), out / "dice_find.onnx")
     if args.only in (None, "reader"):
         finder_path = out / "dice_find.onnx" if (out / "dice_find.onnx").is_file() else models / "dice_find.onnx"
         peaks = mine(data, finder_path, rng, variants=1)
         mined = [(data[i][1], cx, cy, s, c) for i, cx, cy, s, c in peaks]
-        reader = from_onnx(_fold_batch_norms(Reader()), models / "dice_read.onnx")
+        reader = _fold_batch_norms(Reader())
+        if not args.scratch:
+            reader = from_onnx(reader, models / "dice_read.onnx")
         assert reader.fc.out_features == CLASSES
-        reader = tune_reader(reader, real, pool, mined, args.reader_steps, rng, lr=3e-4)
+        reader = tune_reader(reader, real, pool, mined, args.reader_steps, rng, lr=3e-3 if args.scratch else 3e-4)
         export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
