@@ -1,86 +1,245 @@
-"""Accuracy and speed of the dice reader on the labelled photos (one OpenCV thread).
+"""Accuracy, generalisation and speed of the dice reader (one OpenCV thread).
 
-    uv run python benchmarks/bench_vision.py [--data DIR] [--held-out-only] [--errors]
+    uv run python benchmarks/bench_vision.py [--data DIR] [--models DIR] [--all] [--errors] [--loso DIR]
 
-For each set (byler-train, matteop65/Train, matteop65/Valid) and for the held-out fifth of
-all three (photos never used in training, see vision.dataset.is_held_out) it prints the
-per-die accuracy by the dataset README's rule, the dice read unsure / wrong / missed, the
-false positives per 20 photos and the median milliseconds per photo of ``read_dice``
-(decoding the JPEG is not counted). ``--errors`` lists every die that was not read right.
+Every figure is per die, by the dataset README's rule (a reading matches the labelled die whose box holds its
+centre; an unsure die is not right; a reading matching no die is a false positive):
+
+1. the held-out fifth of each real set (photos no training step saw, vision.dataset.is_held_out); ``--all``
+   adds every photo of each set (most of them trained on);
+2. "other table": synthetic photos made by vision/training/synth.py with a seed no training used (12 MP-like
+   frames of blue marbled and solid dice with white pips on a white tray or a dark wooden bowl, oblique
+   views, 17% of the faces a symbol on the six); its symbol faces should come out unsure, and the row after
+   it counts them;
+3. teach-in: accuracy on the rest of a set after teaching (vision.teach) with 0, 2, 5 and 10 of its photos
+   (the same rest for every n: the photos after the first ten of a fixed shuffle);
+4. leave-one-set-out, with ``--loso DIR``: models trained without a set (DIR/byler-train/ and DIR/matteop65/
+   holding dice_*.onnx, made by ``vision/training/tune.py --scratch --without SET --out DIR/SET``) measured on
+   all photos of that set;
+5. speed: the median milliseconds of ``read_dice`` for a 640x640 photo, and for a 1280x960 (1.2 MP) frame,
+   with the face size found by the two passes and with the size measured by calibration.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.dataset import SETS, Photo, Score, dataset_root, load_set, score_photo  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+import vision.reader as reader
+from vision.dataset import SETS, Label, Photo, Score, dataset_root, load_set, read_labels, score_photo
+from vision.reader import ReaderSettings, read_dice
+
+OTHER_SEED = 777  # training scenes use seeds 1 and up (vision/training/tune.py)
+OTHER_COUNT = 40
+TEACH_IN = (0, 2, 5, 10)
+
+Example = tuple[str, np.ndarray, tuple[Label, ...]]
 
 
-def run(photos: list[Photo], errors: bool) -> tuple[Score, list[float], Score]:
-    total, held = Score(), Score()
-    times = []
-    for photo in photos:
-        image = cv2.imread(str(photo.image))
+def use_models(folder: Path) -> None:
+    reader.FIND_MODEL, reader.READ_MODEL = folder / "dice_find.onnx", folder / "dice_read.onnx"
+    reader._NETS.find = None
+
+
+def examples(photos: Sequence[Photo]) -> list[Example]:
+    return [(p.image.stem, cv2.imread(str(p.image)), p.labels) for p in photos]
+
+
+def run(items: Sequence[Example], settings: ReaderSettings | None = None, errors: bool = False,
+        name: str = "") -> tuple[Score, list[float]]:
+    total, times = Score(), []
+    for stem, image, labels in items:
         t0 = time.perf_counter()
-        readings = read_dice(image)
+        readings = read_dice(image, settings)
         times.append((time.perf_counter() - t0) * 1000)
-        score = score_photo([(r.value, r.box) for r in readings], photo.labels)
+        score = score_photo([(r.value, r.box) for r in readings], labels)
         total.add(score)
-        if photo.held_out:
-            held.add(score)
         if errors and (score.right != score.dice or score.false_positives):
             got = " ".join(f"{r.value or '?'}@{r.center[0]:.0f},{r.center[1]:.0f}({r.confidence:.2f})" for r in readings)
-            want = " ".join(f"{lab.value}@{lab.center[0]:.0f},{lab.center[1]:.0f}" for lab in photo.labels)
-            print(f"  {photo.set_name}/{photo.image.name}{' [held out]' if photo.held_out else ''}: "
-                  f"right {score.right}/{score.dice} unsure {score.unsure} wrong {score.wrong} "
+            want = " ".join(f"{lab.value}@{lab.center[0]:.0f},{lab.center[1]:.0f}" for lab in labels)
+            print(f"  {name}/{stem}: right {score.right}/{score.dice} unsure {score.unsure} wrong {score.wrong} "
                   f"missed {score.missed} fp {score.false_positives}\n    read: {got}\n    want: {want}")
-    return total, times, held
+    return total, times
 
 
-def line(name: str, score: Score, times: list[float]) -> str:
-    ms = f"{statistics.median(times):6.2f}" if times else "   -  "
-    return (f"{name:<28} {score.photos:>6} {score.dice:>5} {100 * score.accuracy:>8.2f}% {score.unsure:>6} "
+def line(name: str, score: Score, times: Sequence[float]) -> str:
+    ms = f"{statistics.median(times):7.2f}" if times else "      -"
+    return (f"{name:<30} {score.photos:>6} {score.dice:>5} {100 * score.accuracy:>8.2f}% {score.unsure:>6} "
             f"{score.wrong:>5} {score.missed:>6} {score.fp_per_20:>8.2f} {ms}")
+
+
+def other_table(cache: Path) -> tuple[list[Example], set[tuple[str, int]]]:
+    """The synthetic other table (made once into ``cache``), and its symbol faces (photo, label index)."""
+    from vision.training.synth import OTHER_TABLE, write_set
+
+    folder = cache / f"other-table-{OTHER_SEED}-{OTHER_COUNT}"
+    if not (folder / "symbols.txt").is_file():
+        write_set(folder, OTHER_COUNT, OTHER_SEED, OTHER_TABLE)
+    items: list[Example] = []
+    for image in sorted((folder / "images").glob("*.jpg")):
+        frame = cv2.imread(str(image))
+        items.append((image.stem, frame, read_labels(folder / "labels" / f"{image.stem}.txt", frame.shape[1],
+                                                     frame.shape[0])))
+    symbols = set()
+    for row in (folder / "symbols.txt").read_text(encoding="utf-8").split("\n"):
+        if row.strip():
+            stem, index = row.split()
+            symbols.add((stem, int(index)))
+    return items, symbols
+
+
+def symbol_faces(items: Sequence[Example], symbols: set[tuple[str, int]],
+                 taught: object = None) -> tuple[int, int, int, int]:
+    """(symbol faces, unsure or missed, wrong, read as their value)."""
+    total = unsure = wrong = right = 0
+    for stem, image, labels in items:
+        readings = [(r.value, r.box) for r in read_dice(image, ReaderSettings(taught=taught))]
+        for i, label in enumerate(labels):
+            if (stem, i) not in symbols:
+                continue
+            one = score_photo(readings, [label])
+            total += 1
+            unsure += one.unsure + one.missed
+            wrong += one.wrong
+            right += one.right
+    return total, unsure, wrong, right
+
+
+def teach_in(items: Sequence[Example], seed: int = 5) -> tuple[list[float], float, int]:
+    """Accuracy on the rest after teaching 0, 2, 5, 10 photos; seconds to teach 10; dice measured."""
+    from vision.teach import teach
+
+    order = list(items)
+    random.Random(seed).shuffle(order)
+    rest = order[max(TEACH_IN):]
+    out, seconds = [], 0.0
+    dice = 0
+    for n in TEACH_IN:
+        taught = None
+        if n:
+            t0 = time.perf_counter()
+            taught = teach([(image, labels) for _, image, labels in order[:n]])
+            if n == max(TEACH_IN):
+                seconds = time.perf_counter() - t0
+        score, _ = run(rest, ReaderSettings(taught=taught))
+        out.append(score.accuracy)
+        dice = score.dice
+    return out, seconds, dice
+
+
+def speed(items_640: Sequence[Example], other: Sequence[Example]) -> list[tuple[str, float]]:
+    """Median ms: 640x640 photos; 1280x960 frames (the other table's photos, resized), auto and calibrated."""
+    rows = []
+    times = [run([item])[1][0] for item in items_640]
+    rows.append(("640x640 photo (held-out byler-train)", statistics.median(times)))
+    auto, calibrated = [], []
+    for _, image, labels in other[:20]:
+        k = 1280 / image.shape[1]
+        frame = cv2.resize(image, (1280, 960), interpolation=cv2.INTER_AREA)
+        face = float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels])) * k
+        for target, settings in ((auto, ReaderSettings()), (calibrated, ReaderSettings(face_size=face))):
+            t0 = time.perf_counter()
+            read_dice(frame, settings)
+            target.append((time.perf_counter() - t0) * 1000)
+    rows.append(("1280x960 frame, two-pass size", statistics.median(auto)))
+    rows.append(("1280x960 frame, calibrated size", statistics.median(calibrated)))
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=None)
-    parser.add_argument("--held-out-only", action="store_true")
-    parser.add_argument("--errors", action="store_true")
+    parser.add_argument("--models", default=None, help="a folder with dice_find.onnx and dice_read.onnx to measure")
+    parser.add_argument("--all", action="store_true", help="also every photo of each set (most trained on)")
+    parser.add_argument("--errors", action="store_true", help="list every die not read right")
+    parser.add_argument("--loso", default=None, help="folder of leave-one-set-out models (DIR/SET/dice_*.onnx)")
+    parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "dice-bench"),
+                        help="where the synthetic other table is made (once)")
+    parser.add_argument("--no-teach", action="store_true", help="leave out the teach-in curves")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     root = dataset_root(args.data)
     if not (root / SETS[0]).is_dir():
         raise SystemExit(f"no dataset at {root}; give --data DIR (the folder holding byler-train/ and matteop65/).")
-    read_dice(cv2.imread(str(next((root / SETS[0] / "images").glob("*.jpg")))))  # load the networks
-    print(f"dice reader on {root} (cv2 {cv2.__version__}, {cv2.getNumThreads()} thread)")
-    print(f"{'set':<28} {'photos':>6} {'dice':>5} {'accuracy':>9} {'unsure':>6} {'wrong':>5} {'missed':>6} "
-          f"{'fp/20ph':>8} {'ms med':>6}")
+    if args.models:
+        use_models(Path(args.models))
+    reader.load_models()
+    other, symbols = other_table(Path(args.cache))
+    models = args.models or "vision/models"
+    print(f"dice reader on {root} (cv2 {cv2.__version__}, {cv2.getNumThreads()} thread, models {models})")
+    header = (f"{'set':<30} {'photos':>6} {'dice':>5} {'accuracy':>9} {'unsure':>6} {'wrong':>5} {'missed':>6} "
+              f"{'fp/20ph':>8} {'ms med':>7}")
+    print(header)
     held_all, held_times = Score(), []
-    held_by_set = []
+    held_sets: dict[str, list[Example]] = {}
     for set_name in SETS:
         photos = load_set(set_name, root)
-        if args.held_out_only:
-            photos = [p for p in photos if p.held_out]
-        total, times, held = run(photos, args.errors)
-        held_all.add(held)
-        held_times += [t for p, t in zip(photos, times) if p.held_out]
-        held_by_set.append((set_name, held, [t for p, t in zip(photos, times) if p.held_out]))
-        if not args.held_out_only:
+        held = examples([p for p in photos if p.held_out])
+        held_sets[set_name] = held
+        if args.all:
+            total, times = run(examples(photos), errors=False)
             print(line(f"{set_name} (all)", total, times))
-    for set_name, held, times in held_by_set:
-        print(line(f"{set_name} (held out)", held, times))
+        score, times = run(held, errors=args.errors, name=set_name)
+        held_all.add(score)
+        held_times += times
+        print(line(f"{set_name} (held out)", score, times))
     print(line("held out, all sets", held_all, held_times))
+    score, times = run(other, errors=args.errors, name="other")
+    print(line(f"other table (synthetic, seed {OTHER_SEED})", score, times))
+    n, unsure, wrong, right = symbol_faces(other, symbols)
+    pips = score.dice - n
+    print(f"  of which symbol faces: {n}: unsure or missed {unsure}, wrong {wrong}; pip faces right "
+          f"{score.right - right}/{pips} = {100 * (score.right - right) / max(1, pips):.2f}%")
+    if args.loso:
+        print("\nleave-one-set-out (models trained without the set, measured on all of its photos)")
+        for set_name in SETS:
+            folder = Path(args.loso) / set_name.split("/")[0]  # matteop65/Train and /Valid are left out together
+            if not (folder / "dice_find.onnx").is_file():
+                print(f"{set_name:<30} no models in {folder}")
+                continue
+            use_models(folder)
+            score, times = run(examples(load_set(set_name, root)))
+            print(line(f"{set_name} (without it)", score, times))
+        use_models(Path(args.models) if args.models else reader.MODELS)
+    if not args.no_teach:
+        print("\nteach-in: accuracy on the rest of a set after teaching n of its photos "
+              "(held-out photos; a fixed shuffle)")
+        print(f"{'set':<30} {'rest dice':>9} " + " ".join(f"{'n=' + str(n):>7}" for n in TEACH_IN)
+              + f" {'teach 10 s':>10}")
+        curves = [(f"{s} (held out)", held_sets[s]) for s in SETS] + [("other table (synthetic)", other)]
+        for name, items in curves:
+            if len(items) <= max(TEACH_IN):
+                print(f"{name:<30} too few photos ({len(items)})")
+                continue
+            accs, seconds, dice = teach_in(items)
+            print(f"{name:<30} {dice:>9} " + " ".join(f"{100 * a:>6.2f}%" for a in accs) + f" {seconds:>10.2f}")
+        from vision.teach import teach
+
+        twenty = held_sets[SETS[0]][:20]
+        t0 = time.perf_counter()
+        taught = teach([(image, labels) for _, image, labels in twenty])
+        print(f"  teaching 20 photos ({sum(len(lab) for _, _, lab in twenty)} dice, byler-train held out) took "
+              f"{time.perf_counter() - t0:.2f} s")
+        order = list(other)
+        random.Random(5).shuffle(order)
+        taught = teach([(image, labels) for _, image, labels in order[:5]])
+        n, unsure, wrong, right = symbol_faces(order[10:], symbols, taught)
+        print(f"  other table taught 5 photos: symbol faces {n}: read as their value {right}, unsure or missed "
+              f"{unsure}, wrong {wrong}")
+    print("\nspeed (median ms of read_dice, one thread)")
+    for name, ms in speed(held_sets[SETS[0]], other):
+        print(f"{name:<40} {ms:8.2f}")
 
 
 if __name__ == "__main__":
