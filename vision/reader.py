@@ -401,8 +401,7 @@ def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
 
 def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSettings) -> list[Candidate]:
     """The peaks the reader reads as a die with a value (not "not a die", not a logo, sure enough)."""
-    side = CROP_SCALE * getattr(settings.taught, "crop_factor", 1.0)
-    probs = classify([crop_face(image, cx, cy, size * side) for cx, cy, size, _ in peaks], settings.taught)
+    probs = classify([crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught)
     best = probs[:, :NOT_A_DIE].max(axis=1)
     logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(peaks))
     ok = (probs[:, NOT_A_DIE] <= settings.not_a_die_above) & (best >= settings.unsure_below) & (logo < best)
@@ -427,8 +426,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     kept = _even_sizes(kept[: settings.max_dice])
     if not kept:
         return ReadResult([], 0, scale, passes)
-    side = CROP_SCALE * getattr(settings.taught, "crop_factor", 1.0)  # a taught reader may crop tighter
-    crops = [crop_face(image, cx, cy, size * side) for cx, cy, size, _ in kept]
+    crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
     probs = classify(crops, settings.taught)
     readings = []
     dropped = 0

@@ -103,7 +103,6 @@ class TaughtReader:
     seconds: float = 0.0
     heat_weight: np.ndarray | None = None  # the finder's heat head (features,), None: the shipped one
     heat_bias: float = 0.0
-    crop_factor: float = 1.0  # the reader's crops are this much larger than the shipped reader's
 
     def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The chance of each class from the reader's features (``probs``, the shipped layer's, unused)."""
@@ -205,32 +204,12 @@ def _find(frame: np.ndarray, labels: Sequence[Label]) -> Found:
     return candidates, scale, _match(candidates, labels)
 
 
-def crop_factor(found: Sequence[tuple[Sequence[Label], Found]]) -> float:
-    """How much larger or smaller the labelled faces are than the finder's sizes at this table (the finder
-    sees tilted faces too large), when the labels box the whole face: 1.0 when they box something else
-    (a set that boxes the pips only has much smaller boxes on the 1s than on the 6s) or are too few."""
-    ratios: dict[int, list[float]] = {}
-    for labels, (candidates, _, matched) in found:
-        for i, c in matched.items():
-            label = labels[i]
-            ratios.setdefault(label.value, []).append((label.box[2] + label.box[3]) / 2 / candidates[c][2])
-    every = [r for rs in ratios.values() for r in rs]
-    if len(every) < 5:
-        return 1.0
-    overall = float(np.median(every))
-    per_value = [float(np.median(rs)) for rs in ratios.values() if len(rs) >= 2]
-    if any(not 0.8 <= v / overall <= 1.25 for v in per_value):
-        return 1.0
-    return float(np.clip(overall, 0.6, 1.25))
-
-
 def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generator,
-              variants: int, factor: float = 1.0, found: Found | None = None) -> tuple[list[_Example], _Cells | None]:
+              variants: int, found: Found | None = None) -> tuple[list[_Example], _Cells | None]:
     """Crops as the reader sees them at this table: at the finder's own peaks, the labelled ones with their
     value, the others as "not a die"; labelled dice the finder missed at their labelled centres. And the
     finder's cells for teaching its head."""
     candidates, scale, matched = found or _find(frame, labels)
-    candidates = [(cx, cy, size * factor, score) for cx, cy, size, score in candidates]
     sizes = {i: candidates[c][2] for i, c in matched.items()}
     fallback = float(np.median(list(sizes.values()))) if sizes else float(
         np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels] or [40.0]))
@@ -365,11 +344,8 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     crops: list[_Example] = []
     cells: list[_Cells] = []
     dice = photos = 0
-    frames = [(check_frame(frame), labels) for frame, labels in examples]
-    finds = [_find(frame, labels) for frame, labels in frames]
-    factor = crop_factor([(labels, f) for (_, labels), f in zip(frames, finds)])
-    for (frame, labels), f in zip(frames, finds):
-        found, grid = _examples(frame, labels, rng, variants, factor, f)
+    for frame, labels in examples:
+        found, grid = _examples(check_frame(frame), labels, rng, variants)
         crops += found
         if grid is not None:
             cells.append(grid)
@@ -395,7 +371,7 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
         hw0, hb0 = _shipped_heat()
         replay_cells = [_Cells(c.feats, c.target, c.weight * replay) for c in _replay_cells()] if replay > 0 else []
         heat_w, heat_b = _fit_heat(cells + replay_cells, hw0, hb0, finder_strength)
-    return TaughtReader(w, b, photos, dice, _reader_digest(), time.perf_counter() - t0, heat_w, heat_b, factor)
+    return TaughtReader(w, b, photos, dice, _reader_digest(), time.perf_counter() - t0, heat_w, heat_b)
 
 
 # ---------------------------------------------------------------- files
@@ -405,7 +381,7 @@ def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
     """Write the taught reader (a small .npz) atomically."""
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"format": FORMAT, "photos": taught.photos, "dice": taught.dice, "crop_factor": taught.crop_factor,
+    meta = {"format": FORMAT, "photos": taught.photos, "dice": taught.dice,
             "reader": taught.reader, "seconds": round(taught.seconds, 3)}
     tmp = target.with_name(f".{target.name}.tmp")
     with open(tmp, "wb") as handle:
@@ -439,7 +415,7 @@ def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
         raise VisionError(f"{source} was taught on another version of the reader network; teach again with "
                           "companion dice teach (the photos it was taught with are still the right ones).")
     return TaughtReader(weight.astype(np.float64), bias.astype(np.float64), int(meta.get("photos", 0)), int(meta.get("dice", 0)), str(meta["reader"]),
-                        float(meta.get("seconds", 0.0)), heat_w, heat_b, float(meta.get("crop_factor", 1.0)))
+                        float(meta.get("seconds", 0.0)), heat_w, heat_b)
 
 
 # ---------------------------------------------------------------- labelled photos and kept examples
