@@ -362,7 +362,8 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
     for table in serve_table(tmp_path):
         svc = table.service
         host = open_phone(browser, table, host=True)
-        viewer = open_phone(browser, table)
+        viewer = phone(browser, table)  # records every toast and banner it shows
+        viewer.page.wait_for_selector("#map g.room")
         try:
             host.page.click("#turn-card button[data-legal='attempt:search']")
             host.page.click("#need-eye")
@@ -383,6 +384,7 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
             while svc.state()["outcome"] is None:
                 svc.do("end-round", source="test")
             expect(viewer.page.locator("#end-title")).to_contain_text("You lost")
+            assert any("final round" in text.lower() for text in said(viewer))  # the last room card was announced
             reason = viewer.text("#end-reason")
             assert reason and "=" not in reason and "(Game End" not in reason
             expect(viewer.page.locator("#end-lines")).to_contain_text("removed face down at setup")
