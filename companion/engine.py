@@ -743,6 +743,10 @@ class Game:
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
         }
+        if self.setup.physical:
+            # The host holds the real decks: the cards that can come up next are no secret.
+            pool = s.env_deck or sorted(s.env_discard)
+            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
         if s.outcome is not None:
             view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
             view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)

@@ -200,9 +200,12 @@ _SECTION = re.compile(
 )
 
 
+_QUOTE = re.compile(r":?\s*'[A-Z][^']{12,}'")  # a sentence quoted from the rulebook
+
+
 def plain(text: Any) -> str:
-    """Drop rulebook references ("(Game End: Losing: '...')") from a sentence made by the engine."""
-    out = _SECTION.sub("", str(text or ""))
+    """Drop rulebook references ("(Game End: Losing: '...')", quoted rules) from a sentence made by the engine."""
+    out = _QUOTE.sub("", _SECTION.sub("", str(text or "")))
     return re.sub(r"\s{2,}", " ", out).strip()
 
 
@@ -497,7 +500,8 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
     """A banner for every phone at the big moments other than the Ghost Hour (which has its own)."""
     kind = str(event.get("type"))
     if kind == "clock_advanced" and event.get("reason") == "timer":
-        return {"kind": "timer", "title": "Third timer", "text": describe_event(event, names)}
+        text = f"The third timer token moves the clock to {event.get('clock')}, and the turn ends."
+        return {"kind": "timer", "title": "Third timer", "text": text}
     if kind == "summon" and not event.get("success"):
         return {"kind": "lost_card", "title": "Summon failed", "text": "A room card is lost, face down."}
     if kind in _ANNOUNCE_TITLES:
@@ -571,7 +575,11 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
     ]
     removed = view.get("removed_rooms")
     if isinstance(removed, list):
-        rooms = ", ".join(names.room(r) for r in removed) or "none"
+        def short(n: Any) -> str:
+            full = names.room(n)
+            return f"{n} ({full.split(', the ', 1)[1]})" if ", the " in full else str(n)
+
+        rooms = ", ".join(short(r) for r in removed) or "none"
         lines.append(f"The room cards removed face down at setup were: {rooms}.")
     if minutes is not None:
         lines.append(f"Time played: {int(minutes // 60)} h {int(minutes % 60)} min." if minutes >= 60 else f"Time played: {int(minutes)} min.")

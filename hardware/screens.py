@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.sentences import plain
 from hardware.config import MARK_ANGLE
 
 WIDTH, HEIGHT = 128, 64
@@ -146,7 +147,7 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
 def _outcome_screen(img: Image.Image, draw: ImageDraw.ImageDraw, state: Mapping[str, Any]) -> Image.Image:
     won = state.get("outcome") == "won"
     _centered(draw, 2, "PROVEN!" if won else "TIME IS UP", 20 if won else 17)
-    reason = str(state.get("outcome_reason") or ("The ghost is proven." if won else "The ghost wins."))
+    reason = plain(state.get("outcome_reason")) or ("The ghost is proven." if won else "The ghost wins.")
     for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 3)):
         _centered(draw, 28 + 11 * i, line, 10)
     return img

@@ -129,6 +129,8 @@ def test_a_host_command_appears_on_a_viewers_phone(browser: Any, live: Table) ->
         host.shot("phone-host")
         host.tab("game")
         host.page.click("#turn-card button[data-legal=end-round]")
+        expect(host.page.locator("#sheet-body")).to_contain_text("have not played this round yet")
+        host.page.click("#sheet-ok")
         wait_text(viewer, "#clock-label", "III")
         wait_text(viewer, "#round", "2")
         expect(viewer.page.locator("#hand")).to_have_attribute("transform", "rotate(90)")
@@ -363,6 +365,8 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
     try:
         card = sorted(live.service.packs.environment_deck("asylum"))[0]
         host.page.click("#turn-card button[data-legal=end-round]")
+        expect(host.page.locator("#sheet-title")).to_have_text("End the round now?")
+        host.page.click("#sheet-ok")
         expect(host.page.locator("#sheet-title")).to_have_text("Which cards came up?")
         host.page.select_option("#sheet select[data-card=room]", "8")
         host.page.select_option("#sheet select[data-card=environment]", card)

@@ -8,7 +8,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const HANDS = { XII: 0, III: 90, VI: 180, IX: 270 };
   // Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
-  const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "\u29D7", disruption: "\u21AF" };
+  const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "", disruption: "" };
   const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "called by the séance", manual: "placed by the host" };
   const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until its objective is met", once: "played at once" };
   const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
@@ -133,7 +133,7 @@
     $("#unseen-discards").textContent = s.room_cards_discarded_unseen ?? 0;
     fill($("#rooms-unseen"), (s.rooms_unseen || []).map((r) => chip(r)));
     $("#removed-count").textContent = s.room_cards_removed ?? 0;
-    $("#unseen-note").hidden = !s.room_cards_removed;
+    $("#unseen-note").hidden = !s.room_cards_removed || !!s.outcome;
 
     renderGhost(s);
     renderAttempt(s);
@@ -242,7 +242,7 @@
       rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
       const left = s.actions_left ?? 0;
       rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-      rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "action") + " left this turn (keeping the best dice)" : "no action left this turn"));
+      rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "action") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : "no action left this turn"));
     }
     for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
     fill(box, rows);
@@ -348,7 +348,12 @@
     fill($("#turn-table-list"), tableButtons);
     const ends = [];
     for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
-    for (const a of legalOf(s, "end-round")) ends.push(actButton(a, null, "quiet"));
+    for (const a of legalOf(s, "end-round")) {
+      const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
+      const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
+      b.addEventListener("click", () => (waiting.length ? confirmSheet("End the round now?", waiting.join(", ") + (waiting.length === 1 ? " has" : " have") + " not played this round yet. The clock moves on.", "End the round", () => runLegal(a)) : runLegal(a)));
+      ends.push(b);
+    }
     fill($("#turn-end"), ends);
     if (app.pick) {
       const still = (app.pick.actions || []).filter((p) => legal.some((a) => a.name === p.name && JSON.stringify(a.args) === JSON.stringify(p.args)));
@@ -400,9 +405,10 @@
     const toggles = el("div", { class: "row" });
     const tog = (label, get, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
     toggles.append(tog("red timer icon", () => timer, (v) => { timer = v; }), tog("red disruption icon", () => disruption, (v) => { disruption = v; }));
-    const diceRow = rowOf([button("\u2212 die", () => { dice = Math.max(1, dice - 1); show(); }), button("+ die", () => { dice = Math.min(5, dice + 1); show(); })]);
+    const most = a.args.action === "barrier" || a.args.action === "fire" ? 3 : 5;  // no items on environment cards; five at most
+    const diceRow = rowOf([button("\u2212 die", () => { dice = Math.max(1, dice - 1); show(); }), button("+ die", () => { dice = Math.min(most, dice + 1); show(); })]);
     const title = { search: "Search: tap the icons on the search token", solve: "Solve: tap the icons on the clue card", barrier: "Barrier: tap the icons of the barrier" }[a.args.action] || "Tap the icons";
-    sheet(title, [pad, words, toggles, el("div", { class: "note" }, "Dice: 3, or as an item or card says."), diceRow], "Start the roll", async () => {
+    sheet(title, [pad, words, toggles, el("div", { class: "note" }, most === 3 ? "Dice: 3 at most (no item helps against an environment card); fewer if a card takes dice away." : "Dice: 3, or as an item or card says (five at most)."), diceRow], "Start the roll", async () => {
       const need = show();
       if (!need) { toast("Tap the icons the roll needs first.", true); return false; }
       const args = { ...a.args, need, dice: String(dice) };
@@ -474,7 +480,7 @@
       const sel = el("select", { "data-card": n });
       let opts = [];
       if (n === "room") opts = (s.rooms_unseen || []).map((r) => [String(r), roomWords(r)]);
-      else if (n === "environment") opts = (o.environment || []).map((c) => [c.id, c.name]);
+      else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name]);
       else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
       fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
       const label = el("label", {}, ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n) + (needs.length > 1 ? " (" + (i + 1) + ")" : ""));
@@ -511,7 +517,7 @@
 
   // ---- picking on the map ----------------------------------------------------------------------------
   function startPick(kind, actions, message) {
-    app.pick = { kind, actions };
+    app.pick = { kind, actions, message };
     $("#pick-note").hidden = false;
     fill($("#pick-note"), [document.createTextNode(message + " "), button("Cancel", endPick, "small")]);
     showView("game");
@@ -573,7 +579,10 @@
         else g.append(el("svg:rect", { x: -8, y: -8, width: 16, height: 16, rx: 2 }));
         if (c.keys && state !== "unlocked") g.append(el("svg:text", { y: 4 }, c.keys));
         g.append(el("svg:title", {}, "Door " + doorWords(key) + ": " + (state === "unlocked" ? "unlocked" : state === "locked" ? "padlocked, " + plural(c.keys || 1, "key") : "closed, " + plural(c.keys || 1, "key"))));
-        if (doorTargets.has(key)) g.addEventListener("click", () => picked(key));
+        if (doorTargets.has(key)) {
+          g.prepend(el("svg:circle", { r: 18, class: "hit" }));  // a finger-sized target around the small square
+          g.addEventListener("click", () => picked(key));
+        }
         nodes.push(g);
       }
     }
@@ -603,7 +612,7 @@
     }
     fill(svg, nodes);
     const note = $("#map-note");
-    note.textContent = pick ? (pick.kind === "door" ? "Tap a gold door." : "Tap a gold room.") : "Tap a room to see its name.";
+    note.textContent = pick ? pick.message : "Tap a room to see its name.";
     note.classList.toggle("warn", !!pick);
     $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
   }
@@ -664,6 +673,9 @@
       fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.value ?? "?") + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
       if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
       $("#tray-at").textContent = t.at ? "read at " + new Date(t.at * 1000).toTimeString().slice(0, 5) : "";
+      const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
+      $("#tray-fix").hidden = !["roll", "summon", "pull"].includes(lastName);
+      $("#tray-use").hidden = !(app.state && (app.state.attempt || legalOf(app.state, "summon").length));
       $("#tray-error").hidden = !t.error;
       $("#tray-error").textContent = t.error || "";
       const img = $("#tray-photo");
@@ -727,7 +739,7 @@
       chime();
       bannered = true;
     }
-    const big = fresh.filter((r) => r.announce);
+    const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce);
     if (big.length && !bannered) {
       const last = big[big.length - 1];
       const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
@@ -738,11 +750,16 @@
       $("#banner-env").textContent += " " + big.map((r) => r.announce.text).join(" ");
     }
     const rolled = fresh.find((r) => r.type === "rolled");
-    if (rolled) app.lastRoll = rolled.text;
+    if (rolled) { app.lastRoll = rolled.text; if (app.state) renderAttempt(app.state); }
     if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
     if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
     const pulled = fresh.find((r) => (r.type === "summon" || r.type === "pull") && r.success);
-    if (pulled && isHost()) showView("game");
+    if (pulled && isHost()) {
+      // The ghost may be moved now: the reachable rooms light up on the map at once.
+      const moves = legalOf(app.state, "move-ghost");
+      if (moves.length) startPick("room", moves, "Tap the gold room to move the ghost to (up to two spaces), or Cancel to leave it.");
+      else showView("game");
+    }
   }
 
   // ---- live updates -------------------------------------------------------------------------------
@@ -1006,11 +1023,13 @@
   // The tray's reading, for the roll under way or a summon; or as a correction of the last roll.
   function sendTray(replace) {
     const s = app.state || {};
+    const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
+    if (replace && !["roll", "summon", "pull"].includes(lastName)) { toast("The last thing done was not a roll, so there is no roll to correct.", true); return; }
     const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
     if (!pips.length || pips.some((p) => !p)) { toast("A die was not read for sure: tap the real dice instead.", true); return; }
     const a = s.attempt;
-    const target = a ? "roll" : "summon";
-    const kind = a ? DIE_OF[a.action] || "clue" : "summon";
+    const target = replace ? lastName : a ? "roll" : "summon";
+    const kind = target === "roll" ? DIE_OF[(a || {}).action] || "clue" : "summon";
     act("/api/dice", { pips, kind, command: target, replace: !!replace });
   }
 
