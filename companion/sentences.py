@@ -313,7 +313,12 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         why = f" ({plain(e('why'))})" if e("why") else ""
         return f"The {ACTION_NOUNS.get(str(e('action')), 'attempt')} roll is over{why}."
     if kind == "attempt_succeeded":
-        return ""  # told by the roll and what follows ("Icon set 2 is proven!", "A clue is solved ...")
+        # A prove, a solve and an unlock are told by what follows ("Icon set 2 is proven!"); these are not.
+        return {
+            "search": "The search succeeds: turn over the search token.",
+            "fire": "The fire is out: take the fire token off its space.",
+            "barrier": "The barrier is broken: take it off the board.",
+        }.get(str(e("action")), "")
     if kind == "rolled":
         if e("success"):
             result = "that does it"

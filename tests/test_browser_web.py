@@ -284,9 +284,11 @@ def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
         expect(host.page.locator("#odds-now")).to_contain_text("%")
         host.tab("game")
         host.page.click("#roll-tap2")
-        for face in ("camera", "cobweb", "camera"):
+        for face in ("camera", "cobweb", "eye"):
             host.page.click(f"#face-{face}")
-        assert host.page.locator("#faces-entered .chip").count() == 3
+        host.page.click("#faces-entered button[aria-label='take back eye']")  # a wrong tap, taken back
+        host.page.click("#face-camera")
+        assert host.page.locator("#faces-entered button").count() == 3
         host.shot("phone-dice-entry")
         host.page.click("#sheet-ok")
         expect(host.page.locator("#sheet")).to_be_hidden()

@@ -453,12 +453,12 @@
       if ([...keep.options].some((o) => o.value === was)) keep.value = was;
       keepRow.hidden = !(target === "roll" && a && !a.disruption && faces.length);
     };
-    const redraw = () => { fill(shown, faces.map((f) => chip((ICON[f] || "") + " " + f))); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
+    const redraw = () => { fill(shown, faces.map((f, i) => { const c = button((ICON[f] || "") + " " + f + " \u00D7", () => { faces.splice(i, 1); redraw(); }, "chip-button"); c.setAttribute("aria-label", "take back " + f); return c; })); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
     const pad = el("div", { class: "pad", id: "face-pad" });
     for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
     pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
     const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + " show";
-    sheet(capital(title), [pad, shown, count, keepRow], "Send the dice", async () => {
+    sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
       if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
       const body = { faces: faces.slice(), command: target, replace: !!replace };
       if (!keepRow.hidden && keep.value) body.keep = keep.value === "none" ? "none" : faces.filter((x) => x === keep.value);
