@@ -171,7 +171,14 @@ def _check_vision(config: Config, sim: bool) -> tuple[CameraConfig, TraySettings
     """``[tray]`` and ``[dice.pips]``, checked by the vision part."""
     from vision.tray_loop import tray_settings
 
-    return config.camera, tray_settings(config.section("tray"), config.dice.pips)
+    tray = dict(config.section("tray"))
+    if sim and "kinds" not in tray:
+        # The replayed photos are of ordinary dice in every colour: in the simulation they all read as clue dice
+        # (green key dice and red summon dice stay as on a real table), so the photos and the rules agree.
+        from vision.tray_loop import sim_color_kinds
+
+        tray["kinds"] = sim_color_kinds()
+    return config.camera, tray_settings(tray, config.dice.pips)
 
 
 def _check_web(config: Config) -> WebSettings:

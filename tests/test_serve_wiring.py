@@ -454,3 +454,16 @@ def test_dice_settling_the_same_way_again_are_logged_once(companion: Companion, 
         companion.dice_read([die(2, "red")], "settled")
     notes = [r for r in caplog.records if r.getMessage().startswith("dice settled")]
     assert len(notes) == 2 and notes[0].getMessage() != notes[1].getMessage()
+
+
+def test_the_simulation_reads_its_photos_dice_as_clue_dice(tmp_path: Path) -> None:
+    """--sim replays photos of ordinary dice in many colours: they read as the table's dice, not as unknown colours."""
+    from companion.serve import check_parts
+
+    parts = check_parts(config_for(tmp_path), sim=True)
+    assert parts.tray is not None
+    kinds = {colour: kind.value for colour, kind in parts.tray.kinds.items()}
+    assert kinds["white"] == kinds["black"] == kinds["purple"] == kinds["blue"] == "clue"
+    assert (kinds["green"], kinds["red"]) == ("key", "summon")
+    real = check_parts(config_for(tmp_path), sim=False)
+    assert real.tray is not None and "white" not in real.tray.kinds  # a real table keeps its own colours

@@ -38,6 +38,15 @@ class TraySettings:
     pip_map: PipMap
 
 
+def sim_color_kinds() -> dict[str, str]:
+    """For the simulation's replayed photos of ordinary dice: every colour the reader names is a clue die,
+    except green (key) and red (summon), as on a real table."""
+    from vision.reader import HUE_NAMES
+
+    names = sorted({name for _, name in HUE_NAMES} | {"black", "white", "grey", "brown", "gold"})
+    return {**dict.fromkeys(names, "clue"), **DEFAULT_COLOR_KINDS}
+
+
 def tray_settings(table: Mapping[str, Any], pips: Mapping[str, Any] | None = None) -> TraySettings:
     """``[tray]`` (and ``[dice.pips]``) checked into `TraySettings`; ConfigError names the key."""
     try:
