@@ -126,7 +126,7 @@
     }));
     if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
     $("#deck-left").textContent = s.room_deck_left;
-    $("#final-round").hidden = !s.final_round;
+    $("#final-round").hidden = !s.final_round || !!s.outcome;
     const reds = new Set(s.red_markers || []);
     fill($("#rooms-drawn"), (s.rooms_revealed || []).map((r) => chip(r, reds.has(r) ? "red" : "")));
     if (!(s.rooms_revealed || []).length) fill($("#rooms-drawn"), [el("span", { class: "dim" }, "none yet")]);
