@@ -7,7 +7,7 @@ centre; an unsure die is not right; a reading matching no die is a false positiv
 
 1. the held-out fifth of each real set (photos no training step saw, vision.dataset.is_held_out); ``--all``
    adds every photo of each set (most of them trained on);
-2. "other table": synthetic photos made by vision/training/synth.py with a seed no training used (12 MP-like
+2. "other table": synthetic photos made by vision/training/synth.py with a seed no training used (3 MP
    frames of blue marbled and solid dice with white pips on a white tray or a dark wooden bowl, oblique
    views, 17% of the faces a symbol on the six); its symbol faces should come out unsure, and the row after
    it counts them;
