@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import ARTIFACTS, PHONE, Phone
+from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import JOIN_CODE, Table
 
 from companion.engine import COMMANDS
@@ -63,18 +64,23 @@ def first_start(tmp_path: Path) -> Iterator[Table]:
 
 
 def phone(browser: Any, table: Table, viewport: dict[str, int] = PHONE) -> Phone:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=viewport is PHONE,
-                                  has_touch=viewport is PHONE)
-    context.add_init_script(RECORDER)
-    page = context.new_page()
-    p = Phone(context, page, table.url)
-    context.on("request", lambda r: p.requests.append(r.url))
-    page.on("console", lambda m: p.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: p.errors.append(f"page error: {e}"))
-    page.goto(f"{table.url}/join?code={JOIN_CODE}")
-    page.wait_for_url(f"{table.url}/")
-    page.wait_for_selector("#conn.on")
-    return p
+    """A phone that joined (no game needed yet) and records every toast and banner it shows."""
+    return open_phone(browser, table, viewport=viewport, init_script=RECORDER, wait_map=False, scale=1)
+
+
+@contextmanager
+def host_and_viewer(browser: Any, table: Table) -> Iterator[tuple[Phone, Phone]]:
+    """The host's phone and a player's (which records what it shows); both must end clean."""
+    host = open_phone(browser, table, host=True)
+    viewer = phone(browser, table)
+    viewer.page.wait_for_selector("#map g.room")
+    try:
+        yield host, viewer
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
 
 
 def shot(p: Phone, name: str) -> None:
@@ -327,117 +333,84 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         host.context.close()
 
 
-def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads_it(browser: Any, tmp_path: Path) -> None:
+def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads_it(browser: Any, live: Table) -> None:
     """Action 8: Summon (the free pull) and Action 7: Pull Ghost: only reachable rooms are offered, in gold."""
-    from test_browser_web import open_phone
-    from web_fixtures import serve_table
-
-    for table in serve_table(tmp_path):
-        svc = table.service
-        svc.do("end-round")  # III: summons are allowed
-        svc.do("reveal-clue")
-        svc.do("solve")
-        host = open_phone(browser, table, host=True)
-        viewer = open_phone(browser, table)
-        try:
-            host.page.click("#turn-card button[data-legal=summon]")
-            host.page.click("#dice-tap")
-            host.page.click("#face-summon")
-            host.page.click("#sheet-ok")
-            expect(viewer.page.locator("#toast")).to_contain_text("the summon succeeds")
-            assert "ghost is gone" not in viewer.text("#toast")
-            targets = sorted(int(a["args"]["to"]) for a in svc.state()["legal"] if a["name"] == "move-ghost")
-            assert targets
-            dismiss(host)
-            host.page.click("#move-pick")
-            expect(host.page.locator("#map g.room.target")).to_have_count(len(targets))
-            shot(host, "10-host-move-ghost")
-            host.page.click(f"#map g.room[data-room='{targets[0]}']")
-            expect(viewer.page.locator("#ghost-line")).to_contain_text(f"room {targets[0]}")
-            assert svc.state()["ghost_room"] == targets[0] and not svc.state()["pull_pending"]
-            host.check_clean()
-            viewer.check_clean()
-        finally:
-            host.context.close()
-            viewer.context.close()
+    svc = live.service
+    svc.do("end-round")  # III: summons are allowed
+    svc.do("reveal-clue")
+    svc.do("solve")
+    with host_and_viewer(browser, live) as (host, viewer):
+        host.page.click("#turn-card button[data-legal=summon]")
+        host.page.click("#dice-tap")
+        host.page.click("#face-summon")
+        host.page.click("#sheet-ok")
+        expect(viewer.page.locator("#toast")).to_contain_text("the summon succeeds")
+        assert "ghost is gone" not in viewer.text("#toast")
+        targets = sorted(int(a["args"]["to"]) for a in svc.state()["legal"] if a["name"] == "move-ghost")
+        assert targets
+        # The reachable rooms light up at once, with what to do beside the map.
+        expect(host.page.locator("#map g.room.target")).to_have_count(len(targets))
+        expect(host.page.locator("#map-note")).to_contain_text("move the ghost")
+        shot(host, "10-host-move-ghost")
+        host.page.click(f"#map g.room[data-room='{targets[0]}']")
+        expect(viewer.page.locator("#ghost-line")).to_contain_text(f"room {targets[0]}")
+        assert svc.state()["ghost_room"] == targets[0] and not svc.state()["pull_pending"]
 
 
-def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words(browser: Any, tmp_path: Path) -> None:
+def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words(browser: Any, live: Table) -> None:
     """Player Turn (keep and reroll: the player chooses what to set aside) and Game End: Losing."""
-    from test_browser_web import open_phone
-    from web_fixtures import serve_table
-
-    for table in serve_table(tmp_path):
-        svc = table.service
-        host = open_phone(browser, table, host=True)
-        viewer = phone(browser, table)  # records every toast and banner it shows
-        viewer.page.wait_for_selector("#map g.room")
-        try:
-            host.page.click("#turn-card button[data-legal='attempt:search']")
-            host.page.click("#need-eye")
-            host.page.click("#need-eye")
-            host.page.click("#sheet-ok")
-            expect(host.page.locator("#attempt")).to_contain_text("Needs 2 eyes")
-            host.tab("game")
-            host.page.click("#roll-tap2")
-            for face in ("eye", "camera", "cobweb"):
-                host.page.click(f"#face-{face}")
-            expect(host.page.locator("#keep-row")).to_be_visible()
-            host.page.select_option("#keep-choice", "none")
-            host.page.click("#sheet-ok")
-            expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: nothing counts")
-            assert svc.state()["attempt"]["kept"] == []
-            assert svc.history()[-1]["command"]["args"]["keep"] == "none"
-            # The game runs out of room cards: every phone says it is lost, and why, in words.
-            final = False
-            while svc.state()["outcome"] is None:
-                svc.do("end-round", source="test")
-                if svc.state()["final_round"] and not final:
-                    final = True  # every phone hears it, whatever else that command brought
-                    expect(viewer.page.locator("#said")).to_contain_text(re.compile("final round", re.I))
-            expect(viewer.page.locator("#end-title")).to_contain_text("You lost")
-            reason = viewer.text("#end-reason")
-            assert reason and "=" not in reason and "(Game End" not in reason
-            expect(viewer.page.locator("#end-lines")).to_contain_text("removed face down at setup")
-            expect(host.page.locator("#turn-card")).to_be_hidden()
-            banner(viewer, "The ghost got away")
-            shot(viewer, "11-viewer-lost")
-            tap(host, "#end-new")
-            expect(host.page.locator("#wizard")).to_be_visible()
-            host.check_clean()
-            viewer.check_clean()
-        finally:
-            host.context.close()
-            viewer.context.close()
+    svc = live.service
+    with host_and_viewer(browser, live) as (host, viewer):
+        host.page.click("#turn-card button[data-legal='attempt:search']")
+        host.page.click("#need-eye")
+        host.page.click("#need-eye")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#attempt")).to_contain_text("Needs 2 eyes")
+        host.tab("game")
+        host.page.click("#roll-tap2")
+        for face in ("eye", "camera", "cobweb"):
+            host.page.click(f"#face-{face}")
+        expect(host.page.locator("#keep-row")).to_be_visible()
+        host.page.select_option("#keep-choice", "none")
+        host.page.click("#sheet-ok")
+        expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: nothing counts")
+        assert svc.state()["attempt"]["kept"] == []
+        assert svc.history()[-1]["command"]["args"]["keep"] == "none"
+        # The game runs out of room cards: every phone says it is lost, and why, in words.
+        final = False
+        while svc.state()["outcome"] is None:
+            svc.do("end-round", source="test")
+            if svc.state()["final_round"] and not final:
+                final = True  # every phone hears it, whatever else that command brought
+                expect(viewer.page.locator("#said")).to_contain_text(re.compile("final round", re.I))
+        expect(viewer.page.locator("#end-title")).to_contain_text("You lost")
+        reason = viewer.text("#end-reason")
+        assert reason and "=" not in reason and "(Game End" not in reason
+        expect(viewer.page.locator("#end-lines")).to_contain_text("removed face down at setup")
+        expect(host.page.locator("#turn-card")).to_be_hidden()
+        banner(viewer, "The ghost got away")
+        shot(viewer, "11-viewer-lost")
+        tap(host, "#end-new")
+        expect(host.page.locator("#wizard")).to_be_visible()
 
 
-def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser: Any, tmp_path: Path) -> None:
-    from test_browser_web import open_phone
-    from web_fixtures import serve_table
-
-    for table in serve_table(tmp_path):
-        viewer = open_phone(browser, table)
-        host = open_phone(browser, table, host=True)
-        try:
-            viewer.tab("host")
-            viewer.page.fill("#phone-form input[name=name]", "Ben's phone")
-            viewer.page.click("#phone-form button")
-            expect(viewer.page.locator("#toast")).to_contain_text("This phone is called Ben's phone")
-            assert viewer.page.locator("#phones-card").is_hidden()  # only the host looks after the phones
-            host.tab("host")
-            expect(host.page.locator("#phones")).to_contain_text("Ben's phone")
-            expect(host.page.locator("#security")).to_contain_text("No wrong PIN")
-            host.page.click("#backup-now")
-            expect(host.page.locator("#backups li")).to_contain_text("made by hand")
-            shot(host, "12-host-phones-backups")
-            host.page.locator("#phones li", has_text="Ben's phone").get_by_role("button", name="Remove").click()
-            expect(host.page.locator("#sheet-body")).to_contain_text("Ben's phone leaves the table")
-            host.page.click("#sheet-ok")
-            expect(host.page.locator("#phones")).not_to_contain_text("Ben's phone")
-            # The removed phone is a stranger now: the page asks for the join code again.
-            viewer.page.reload()
-            expect(viewer.page.locator("#join")).to_be_visible()
-            host.check_clean()
-        finally:
-            host.context.close()
-            viewer.context.close()
+def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser: Any, live: Table) -> None:
+    with host_and_viewer(browser, live) as (host, viewer):
+        viewer.tab("host")
+        viewer.page.fill("#phone-form input[name=name]", "Ben's phone")
+        viewer.page.click("#phone-form button")
+        expect(viewer.page.locator("#toast")).to_contain_text("This phone is called Ben's phone")
+        assert viewer.page.locator("#phones-card").is_hidden()  # only the host looks after the phones
+        host.tab("host")
+        expect(host.page.locator("#phones")).to_contain_text("Ben's phone")
+        expect(host.page.locator("#security")).to_contain_text("No wrong PIN")
+        host.page.click("#backup-now")
+        expect(host.page.locator("#backups li")).to_contain_text("made by hand")
+        shot(host, "12-host-phones-backups")
+        host.page.locator("#phones li", has_text="Ben's phone").get_by_role("button", name="Remove").click()
+        expect(host.page.locator("#sheet-body")).to_contain_text("Ben's phone leaves the table")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#phones")).not_to_contain_text("Ben's phone")
+        # The removed phone is a stranger now: the page asks for the join code again.
+        viewer.page.reload()
+        expect(viewer.page.locator("#join")).to_be_visible()

@@ -59,8 +59,9 @@ class Phone:
 
 
 def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[str, int] = PHONE,
-               init_script: str | None = None) -> Phone:
-    context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=viewport is PHONE,
+               init_script: str | None = None, wait_map: bool = True, scale: int = 2) -> Phone:
+    """A phone that joined the table (and signed in as the host with `host`), its requests and errors recorded."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=scale, is_mobile=viewport is PHONE,
                                   has_touch=viewport is PHONE)
     if init_script:
         context.add_init_script(init_script)
@@ -72,7 +73,8 @@ def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[st
     page.goto(f"{table.url}/join?code={JOIN_CODE}")
     page.wait_for_url(f"{table.url}/")
     page.wait_for_selector("#conn.on")
-    page.wait_for_selector("#map g.room")
+    if wait_map:
+        page.wait_for_selector("#map g.room")
     if host:
         phone.tab("host")
         page.fill("#pin-form input[name=pin]", HOST_PIN)
