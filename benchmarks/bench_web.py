@@ -229,7 +229,7 @@ def ghost_hour_fanout(service: GameService, server: ServerThread, streams: int, 
         resp = conn.getresponse()
         body = json.loads(resp.read())
         assert resp.status == 200, body
-        ident = [e for e in body["events"] if e["type"] == "ghost_hour"][0]["id"]
+        ident = next(e for e in body["events"] if e["type"] == "ghost_hour")["id"]
         arrivals = [r.wait_for(ident, 10) for r in readers]
         assert all(a is not None for a in arrivals), "a stream missed the Ghost Hour"
         times = sorted(float(a) - t0 for a in arrivals if a is not None)
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="skip the first-load measure")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        service, app, server, counter = start(Path(tmp), args.streams)
+        service, _app, server, counter = start(Path(tmp), args.streams)
         try:
             if not args.no_browser and Path(CHROMIUM).exists():
                 load = first_load(server, counter)
