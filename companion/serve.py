@@ -335,7 +335,9 @@ class Companion:
         assert self.parts.web is not None
         # Dice typed as pips on the page use the table's pip map.
         pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
-        self.app = create_app(self.service, self.parts.web, hardware=self.table, tray=self.tray, pip_map=pip_map)
+        # The page says what went wrong at start (a damaged history kept aside).
+        self.app = create_app(self.game, self.parts.web, hardware=self.table, tray=self.tray, pip_map=pip_map,
+                              startup_problems=self.start_problems)
         # Binds and listens here: a port in use fails now, before READY=1.
         try:
             self.server = ServerThread(self.app, host=self.host, port=self.port, threads=self.config.web.threads)
@@ -347,9 +349,6 @@ class Companion:
         self.port = self.server.port
         self.urls = page_urls(self.host, self.port, self.parts.web.public_url)
         self.join_code = self._read_join_code()
-        context = self.app.extensions.get("skeptics_web")
-        if context is not None:
-            context.startup_problems.extend(self.start_problems)  # the page says what went wrong at start
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
         if self.table is not None and self.join_code and self.urls:

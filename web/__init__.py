@@ -13,23 +13,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from flask import Flask
 
+    from companion.dice import PipMap
+    from companion.service import GameService
     from web.settings import WebSettings
 
 __all__ = ["create_app"]
 
 
 def create_app(
-    service: Any,
+    service: GameService,
     settings: WebSettings | Mapping[str, Any],
     hardware: Any | None = None,
     tray: Any | None = None,
-    pip_map: Any | None = None,
+    pip_map: PipMap | None = None,
+    startup_problems: Sequence[str] = (),
 ) -> Flask:
-    """Build the Flask application around one game service. No module-global state: two apps can run side by side."""
+    """Build the Flask application around one game service. No module-global state: two apps can run side by side.
+
+    ``startup_problems``: what the composition root found wrong at start (a damaged history), shown on the page.
+    """
     from web.app import build_app
 
-    return build_app(service, settings, hardware=hardware, tray=tray, pip_map=pip_map)
+    return build_app(service, settings, hardware=hardware, tray=tray, pip_map=pip_map,
+                     startup_problems=startup_problems)

@@ -12,9 +12,9 @@ import enum
 import re
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request, session
 
 from companion.errors import AuthError
 from web.events import TooManyStreams
@@ -27,14 +27,19 @@ from web.security import (
     viewer_required,
 )
 
+if TYPE_CHECKING:
+    from web.app import WebContext
+
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 COMMAND_NAME = re.compile(r"^[a-z][a-z-]{0,31}$")
 ARG_NAME = re.compile(r"^[a-z][a-z_-]{0,31}$")
 
 
-def _ctx() -> Any:
-    return current_app.extensions["skeptics_web"]
+def _ctx() -> WebContext:
+    from web.app import context  # at call time: web.app imports this blueprint
+
+    return context()
 
 
 def _body() -> dict[str, Any]:

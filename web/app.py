@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import gzip
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import (
@@ -30,6 +30,11 @@ from web.security import Refused, check_post
 from web.sessions import PhoneBook, follow_session, record_actions
 from web.settings import SaveError, Throttle, WebSettings, WebStore
 
+if TYPE_CHECKING:
+    from companion.dice import PipMap
+    from companion.packs import Packs
+    from companion.service import GameService
+
 log = logging.getLogger("web")
 
 CSP = (
@@ -43,7 +48,12 @@ class WebContext:
     """Everything the blueprints share, kept on the app (`app.extensions["skeptics_web"]`)."""
 
     def __init__(
-        self, service: Any, settings: WebSettings, hardware: Any | None, tray: Any | None, pip_map: Any | None = None
+        self,
+        service: GameService,
+        settings: WebSettings,
+        hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
+        tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
+        pip_map: PipMap | None = None,
     ) -> None:
         self.service = service
         self.settings = settings
@@ -69,21 +79,13 @@ class WebContext:
             service.add_listener(self.backups.on_commit)
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
-        self._packs: Any = None
-        self._pip_map: Any = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
+        self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
 
-    def packs(self) -> Any:
-        packs = getattr(self.service, "packs", None)
-        if packs is not None:
-            return packs
-        if self._packs is None:
-            from companion.packs import load_packs
-
-            self._packs = load_packs()
-        return self._packs
+    def packs(self) -> Packs:
+        return self.service.packs
 
     @property
-    def pip_map(self) -> Any:
+    def pip_map(self) -> PipMap:
         if self._pip_map is None:
             from companion.dice import PipMap
 
@@ -165,6 +167,13 @@ STATUS_OF: list[tuple[type[BaseException], int]] = [
 ]
 
 
+def context() -> WebContext:
+    """The WebContext of the app that serves this request (what every blueprint works with)."""
+    ctx = current_app.extensions["skeptics_web"]
+    assert isinstance(ctx, WebContext)
+    return ctx
+
+
 def _error(status: int, message: str, **extra: Any) -> Response:
     response = jsonify({"error": message, "status": status, **extra})
     response.status_code = status
@@ -172,15 +181,17 @@ def _error(status: int, message: str, **extra: Any) -> Response:
 
 
 def build_app(
-    service: Any,
+    service: GameService,
     settings: WebSettings | Mapping[str, Any],
     hardware: Any | None = None,
     tray: Any | None = None,
-    pip_map: Any | None = None,
+    pip_map: PipMap | None = None,
+    startup_problems: Sequence[str] = (),
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
     app = Flask(__name__, static_folder=None, template_folder="templates")
     ctx = WebContext(service, web_settings, hardware, tray, pip_map)
+    ctx.startup_problems.extend(startup_problems)  # what `companion serve` found wrong at start
     app.extensions["skeptics_web"] = ctx
     app.config.update(
         SECRET_KEY=ctx.store.secret_key,

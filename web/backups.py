@@ -23,6 +23,7 @@ Endpoints (host only; POSTs need the page's X-CSRF-Token):
 
 from __future__ import annotations
 
+import builtins
 import logging
 import os
 import re
@@ -30,12 +31,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from companion.errors import CompanionError
 from web.security import Refused, host_required
+
+if TYPE_CHECKING:
+    from web.app import WebContext
 
 log = logging.getLogger("web.backups")
 
@@ -127,7 +131,7 @@ class Backups:
 
         threading.Thread(target=run, name=f"backup-{reason}", daemon=True).start()
 
-    def on_commit(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    def on_commit(self, records: builtins.list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A service listener: a backup when a game ends, and once a day while games are played."""
         outcome = state.get("outcome")
         if outcome is not None:
@@ -153,15 +157,17 @@ class Backups:
         return safety, state
 
 
-def _ctx() -> Any:
-    return current_app.extensions["skeptics_web"]
+def _ctx() -> WebContext:
+    from web.app import context  # at call time: web.app imports this blueprint
+
+    return context()
 
 
 def _backups() -> Backups:
     backups = _ctx().backups
     if backups is None:
         raise Refused(404, "this companion's history cannot be backed up (it is not a file).")
-    return backups  # type: ignore[no-any-return]
+    return backups
 
 
 @bp.get("/host/backups")

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, current_app, render_template, request, session
+from flask import Blueprint, Response, render_template, request, session
 
 from web.assets import Asset, make_asset
 from web.security import Refused
 
+if TYPE_CHECKING:
+    from web.app import WebContext
+
 bp = Blueprint("pages", __name__)
 
 
-def _ctx() -> Any:
-    return current_app.extensions["skeptics_web"]
+def _ctx() -> WebContext:
+    from web.app import context  # at call time: web.app imports this blueprint
+
+    return context()
 
 
 def send_asset(asset: Asset, cache: str) -> Response:

@@ -17,10 +17,13 @@ import hmac
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import current_app, request, session
+from flask import request, session
+
+if TYPE_CHECKING:
+    from web.app import WebContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,8 +38,10 @@ class Refused(Exception):
         self.extra = extra
 
 
-def _ctx() -> Any:
-    return current_app.extensions["skeptics_web"]
+def _ctx() -> WebContext:
+    from web.app import context  # at call time: web.app imports this blueprint
+
+    return context()
 
 
 def is_viewer() -> bool:

@@ -117,7 +117,7 @@ def _server_classes() -> tuple[type, type]:
             # waitress stops accepting at connection_limit; here accepting goes on, and handle_accept
             # makes room by closing the connection idle longest (or refuses when none is idle).
             now = time.time()
-            if now >= self.next_channel_cleanup:
+            if now >= self.next_channel_cleanup:  # type: ignore[has-type]  # set by waitress, which is untyped
                 self.next_channel_cleanup = now + self.adj.cleanup_interval
                 self.maintenance(now)
             return bool(self.accepting)

@@ -33,12 +33,15 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request, session
 
 from web.security import Refused, host_required, viewer_required
 from web.settings import write_private
+
+if TYPE_CHECKING:
+    from web.app import WebContext
 
 NAME_MAX = 40
 GRACE = 10.0  # s an old id still reads (never acts) after it was replaced: requests already under way
@@ -223,8 +226,10 @@ class PhoneBook:
             return list(self._actions)
 
 
-def _ctx() -> Any:
-    return current_app.extensions["skeptics_web"]
+def _ctx() -> WebContext:
+    from web.app import context  # at call time: web.app imports this blueprint
+
+    return context()
 
 
 def _address() -> str:
