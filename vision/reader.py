@@ -104,37 +104,40 @@ class ReaderSettings:
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> ReaderSettings:
         """Settings from the ``[tray]`` table of the configuration (checked; ConfigError names the key)."""
-        known = {"region", "find_threshold", "strong_peak", "unsure_below", "colors", "color_distance", "kinds",
-                 "face_size", "taught"}
-        for key in table:
-            if key not in known:
-                raise ConfigError(f"tray.{key}: unknown key; the [tray] table knows {', '.join(sorted(known))}.")
-        region = table.get("region")
-        if region is not None:
+        from companion.validate import Section, number
+
+        tray = Section(table, "tray", known=("region", "find_threshold", "strong_peak", "unsure_below", "colors",
+                                             "color_distance", "kinds", "face_size", "taught"))
+
+        def check_region(key: str, region: Any) -> tuple[int, int, int, int]:
             if (not isinstance(region, (list, tuple)) or len(region) != 4
                     or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in region)
                     or region[2] < 8 or region[3] < 8):
-                raise ConfigError(f"tray.region: expected [x, y, w, h] in whole pixels (w, h >= 8), got {region!r}.")
-            region = tuple(region)
-        colors: dict[str, tuple[float, float, float]] = {}
-        for name, lab in dict(table.get("colors", {})).items():
-            if not isinstance(lab, (list, tuple)) or len(lab) != 3 or not all(
-                    isinstance(v, (int, float)) and 0 <= v <= 255 for v in lab):
-                raise ConfigError(f"tray.colors.{name}: expected [L, a, b] (0-255 each), got {lab!r}.")
-            colors[str(name)] = (float(lab[0]), float(lab[1]), float(lab[2]))
-        values: dict[str, Any] = {"region": region, "colors": colors}
+                raise ConfigError(f"{key}: expected [x, y, w, h] in whole pixels (w, h >= 8), got {region!r}.")
+            return (region[0], region[1], region[2], region[3])
+
+        def check_lab(key: str, lab: Any) -> tuple[float, float, float]:
+            if not isinstance(lab, (list, tuple)) or len(lab) != 3:
+                raise ConfigError(f"{key}: expected [L, a, b] (0-255 each), got {lab!r}.")
+            return (number(key, lab[0], 0, 255), number(key, lab[1], 0, 255), number(key, lab[2], 0, 255))
+
+        def check_face(key: str, size: Any) -> float:
+            try:
+                return number(key, size, 4, 2000)
+            except ConfigError as exc:
+                raise ConfigError(f"{exc}: a die's face size in pixels; measure it again with companion dice "
+                                  "calibrate, or remove the key.") from None
+
+        shades = tray.table("colors")
+        values: dict[str, Any] = {
+            "region": tray.value("region", check_region, None),
+            "colors": {str(name): shades.value(str(name), check_lab, (0.0, 0.0, 0.0)) for name in shades.data},
+        }
         for key in ("find_threshold", "strong_peak", "unsure_below", "color_distance"):
-            if key in table:
-                v = table[key]
-                if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-                    raise ConfigError(f"tray.{key}: expected a number >= 0, got {v!r}.")
-                values[key] = float(v)
-        if "face_size" in table:
-            v = table["face_size"]
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 4 <= v <= 2000:
-                raise ConfigError(f"tray.face_size: expected a die's face size in pixels (4-2000), got {v!r}; "
-                                  "measure it again with companion dice calibrate, or remove the key.")
-            values["face_size"] = float(v)
+            if key in tray:
+                values[key] = tray.number(key, 0.0, 0.0, math.inf)
+        if "face_size" in tray:
+            values["face_size"] = tray.value("face_size", check_face, 0.0)
         if table.get("taught"):
             from vision.teach import load_taught
 
