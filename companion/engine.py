@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
-from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS, action_kind
+from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS, action_kind, an
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
@@ -85,6 +85,7 @@ _OWN_ROOM = ("ghost-at", "seance")
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
+BOX_DICE = {"clue": 5, "key": 4, "summon": 7}  # "Game Components": 5 Clue Dice, 4 Key Dice, 7 Summon Dice
 _SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
 MAX_NAME = 24  # letters in a player's name
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
@@ -910,6 +911,20 @@ class _Rules:
             self.drop_attempt("another action")
         self.s.pull_pending = False
 
+    def same_need(self, given: str, fixed: str, what: str, words: str) -> None:
+        """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused."""
+        if not given:
+            return
+        try:
+            same = Requirement.parse(given) == Requirement.parse(fixed)
+        except DiceError as exc:
+            raise BadCommand(f"attempt: {exc}") from None
+        if not same:
+            self.illegal(
+                f"{what} needs {fixed}, not {given}: {words} come from the card and the board, "
+                "with their red icons. Leave need= out."
+            )
+
     def drop_attempt(self, why: str) -> None:
         s = self.s
         if s.attempt is not None:
@@ -1032,8 +1047,15 @@ class _Rules:
                 self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="hour")
         if not s.env_deck:
             if not s.env_discard:
-                self.emit("environment_deck_empty")
-                return
+                # Every card is in play (they last until met): "If there are no cards left, reshuffle the deck and
+                # play one" (Ghost Hour Sequence). The card in play longest ends and is shuffled back, so a card
+                # is always played. docs/rules-engine.md, Interpretations.
+                if not s.env_active:
+                    self.emit("environment_deck_empty")
+                    return
+                oldest = s.env_active.pop(0)
+                s.env_discard.append(oldest)
+                self.emit("environment_ended", card=oldest, name=self.packs.environment[oldest].name, why="reshuffled")
             s.env_reshuffles += 1
             pile = sorted(s.env_discard)
             s.env_discard = []
@@ -1310,7 +1332,9 @@ class _Rules:
             self.check_ghost_on_board("a prove attempt is made")
             if s.proven[set_index - 1]:
                 self.illegal(f"icon set {set_index} is already proven; choose another set.")
-            need = need or self.ghost.icon_sets[set_index - 1]
+            fixed = self.ghost.icon_sets[set_index - 1]
+            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+            need = fixed
         elif action == "unlock":
             if "door" not in cmd.args:
                 raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
@@ -1319,12 +1343,23 @@ class _Rules:
             assert conn is not None
             if not self.closed(conn.key, conn.door, conn.lock):
                 self.illegal(f"door {door} is already open.")
-            need = need or f"key:{conn.keys}"
+            fixed = f"key:{conn.keys}"
+            self.same_need(need, fixed, f"door {door}", "the keys")
+            need = fixed
         elif action == "solve":
             if s.clues_solved >= s.clues_revealed:
                 self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
         elif action == "fire":
             need = need or "cobweb:1"
+        kind = action_kind(action)
+        most = BOX_DICE[kind.value]
+        if dice > most:
+            # The box holds 5 clue dice and 4 key dice ("Game Components"); FAQ: "The maximum amount of Clue Dice
+            # you can roll is five".
+            self.illegal(
+                f"{an(action)} {action} roll uses {kind.value} dice, and the box has {most} of them; "
+                f"roll {most} at most (bonuses beyond that do not count)."
+            )
         if action in NO_ITEM_ACTIONS and dice > BASE_DICE:
             self.illegal(
                 f"a {action} roll uses {BASE_DICE} clue dice at most: 'Items, including Magnifying Glasses, cannot be "
@@ -1333,10 +1368,14 @@ class _Rules:
             )
         if not need:
             raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
-        if "timer" in cmd.args and _bool(cmd, "timer") and "timer" not in need:
-            need += ",timer"
-        if "disruption" in cmd.args and _bool(cmd, "disruption") and "disruption" not in need:
-            need += ",disruption"
+        for red in ("timer", "disruption"):
+            if red in cmd.args and _bool(cmd, red) and red not in need:
+                if action in ("prove", "unlock"):
+                    self.illegal(
+                        f"the {red} icon is not on {'that icon set' if action == 'prove' else 'that door'}; "
+                        f"a {action} attempt takes its red icons from the card, so leave {red}= out."
+                    )
+                need += f",{red}"
         if s.actions_left <= 0 and not self.free():
             self.illegal(
                 "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "

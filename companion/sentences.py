@@ -245,7 +245,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
     if kind == "environment_drawn":
         return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
     if kind == "environment_ended":
-        why = " (its objective is met)" if e("why") == "met" else ""
+        why = {"met": " (its objective is met)",
+               "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
         return f"The environment card {e('name') or e('card')} ends{why}."
     if kind == "environment_reshuffled":
         return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."

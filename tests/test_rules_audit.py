@@ -12,7 +12,7 @@ import pytest
 from games import PACKS, types
 from games import new_game as new
 
-from companion.engine import Command, Game
+from companion.engine import Command, Game, Setup
 from companion.errors import BadCommand, IllegalCommand
 
 ASYLUM = PACKS.boards["asylum"]
@@ -860,3 +860,45 @@ def test_undo_of_the_seance_and_of_a_timer_that_ends_it(players: int) -> None:
         assert game.state == before and game.view() == view
         assert game.push(text) == events
     assert game.view()["seance_used"] and not game.view()["seance_active"]
+
+
+def test_a_prove_and_an_unlock_take_their_icons_from_the_card_and_the_door() -> None:
+    """Action 6: Prove ('Players must call the icon set they are proving') and Action 2: Unlock (the door's keys):
+    a contradicting need= is refused, the set's red icons always apply; the box has 5 clue and 4 key dice."""
+    game = new(players=2, seed=3)
+    for _ in range(4):
+        game.push("end-round")  # the Ghost Hour: the ghost is on the board
+    sets = game.view()["icon_sets"]
+    wrong = "eye:3" if sets[0]["need"] != "eye:3" else "camera:3"
+    refused(game, f"attempt action=prove set=1 need={wrong}", "needs")
+    game.push(f"attempt action=prove set=1 need={sets[0]['need']}")  # the same set, typed, is fine
+    assert game.view()["attempt"]["need"] == sets[0]["need"]
+    door = next(d for d in game.board.doors if d.keys >= 2)
+    refused(game, f"attempt action=unlock door={door.key} need=key:1", "needs")
+    refused(game, f"attempt action=unlock door={door.key} dice=5", "4 of them")
+    refused(game, "attempt action=search need=eye:1 dice=6", "5 of them")
+    game.push(f"attempt action=unlock door={door.key} dice=4")
+    assert game.view()["attempt"]["need"] == f"key:{door.keys}"
+    timer_sets = [s for s in sets if "timer" not in s["need"]]
+    refused(game, f"attempt action=prove set={timer_sets[0]['index']} timer=true", "not on that icon set")
+
+
+def test_the_ghost_hour_always_plays_an_environment_card() -> None:
+    """Ghost Hour Sequence: 'If there are no cards left, reshuffle the deck and play one', even with every card
+    in play (they last until met): the card in play longest ends and comes back."""
+    from dataclasses import replace
+
+    lasting = replace(PACKS, environment={k: replace(c, duration="until_met") for k, c in PACKS.environment.items()})
+    game = Game.new(Setup(players=1, board="asylum", ghost="child", seed=5), lasting)
+    hours = reshuffled = 0
+    while game.outcome is None and hours < 30:
+        events = game.push("end-round")
+        if any(e["type"] == "ghost_hour" for e in events):
+            hours += 1
+            assert [e for e in events if e["type"] == "environment_drawn"], f"Ghost Hour {hours} played no card"
+            assert not [e for e in events if e["type"] == "environment_deck_empty"]
+            reshuffled += sum(1 for e in events if e.get("why") == "reshuffled")
+            state = game.state
+            assert len(state.env_deck) + len(state.env_discard) + len(state.env_active) == \
+                len(PACKS.environment_deck(game.setup.board))
+    assert hours > 15 and reshuffled > 0  # the deck ran dry with every card in play, and a card was still played
