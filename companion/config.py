@@ -193,13 +193,22 @@ def find_config_file(explicit: str | os.PathLike[str] | None = None, env: Mappin
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """The configuration file's TOML. A UTF-8 byte-order mark (some Windows editors write one) is accepted."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}). Fix the file and start again.") from exc
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}). Check its permissions.") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}: line {line} is not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8 and start again."
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}). Fix the file and start again.") from exc
 
 
 def load_config(

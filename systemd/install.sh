@@ -192,8 +192,12 @@ run install -d -m 0755 "$CONFIG_DIR"
 if [ -f "$CONFIG_DIR/config.toml" ]; then
   say "keeping your $CONFIG_DIR/config.toml (the example is at $PREFIX/src/systemd/config.example.toml)"
 else
-  run install -m 0644 "$SRC_DIR/systemd/config.example.toml" "$CONFIG_DIR/config.toml"
+  run install -m 0640 "$SRC_DIR/systemd/config.example.toml" "$CONFIG_DIR/config.toml"
 fi
+# It may hold the host PIN: readable by root and the companion's group only.
+run chmod 0640 "$CONFIG_DIR/config.toml"
+run chgrp "$SERVICE_USER" "$CONFIG_DIR/config.toml" 2>/dev/null \
+  || warn "$CONFIG_DIR/config.toml could not be given to the group $SERVICE_USER: run sudo chgrp $SERVICE_USER $CONFIG_DIR/config.toml"
 if [ "$DRY_RUN" = 0 ]; then
   "$VENV/bin/companion" serve --check --config "$CONFIG_DIR/config.toml" \
     || { warn "fix $CONFIG_DIR/config.toml (the message above names the key), then run me again."; exit 1; }

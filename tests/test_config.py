@@ -273,3 +273,16 @@ def test_config_is_frozen() -> None:
     config = Config()
     with pytest.raises(AttributeError):
         config.log_level = "debug"  # type: ignore[misc]
+
+
+def test_a_byte_order_mark_is_accepted_and_bad_bytes_are_a_clear_error(tmp_path: Path) -> None:
+    """A config saved by an editor that writes a BOM still loads; bytes that are not UTF-8 name the line."""
+    from companion.config import read_toml
+
+    with_bom = tmp_path / "bom.toml"
+    with_bom.write_bytes(b"\xef\xbb\xbf[web]\nport = 8081\n")
+    assert read_toml(with_bom) == {"web": {"port": 8081}}
+    broken = tmp_path / "broken.toml"
+    broken.write_bytes(b"[web]\nport = 8081\n# caf\xe9\n")
+    with pytest.raises(ConfigError, match=r"line 3 is not UTF-8 text"):
+        read_toml(broken)

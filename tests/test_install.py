@@ -116,6 +116,7 @@ def test_install_into_a_fake_prefix_on_a_pi4(tmp_path: Path) -> None:
     assert (run.prefix / "src" / "systemd" / "requirements.txt").is_file()
     assert not (run.prefix / "src" / ".venv").exists() and not (run.prefix / "src" / ".git").exists()
     assert (run.etc / "config.toml").read_text() == (REPO / "systemd" / "config.example.toml").read_text()
+    assert (run.etc / "config.toml").stat().st_mode & 0o777 == 0o640  # it may hold the host PIN
     unit = (run.units / "companion.service").read_text()
     assert f"ExecStart={run.prefix}/venv/bin/companion serve" in unit
     assert run.calls("companion") == [f"serve --check --config {run.etc}/config.toml"]
