@@ -1428,6 +1428,7 @@ class _Rules:
             kept=[f.value for f in out.kept],
             success=out.success,
             actions_left=s.actions_left,
+            **({"chose": True} if keep is not None else {}),  # the player chose what to keep (keep=)
         )
         if out.success:
             set_index, door = s.attempt_set, s.attempt_door

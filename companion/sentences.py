@@ -325,6 +325,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
             result = "that does it"
         elif e("kept"):
             result = f"keeping {faces_words(e('kept'))}"
+        elif e("chose"):
+            result = "none kept, all to roll again"
         else:
             result = "nothing counts"
         return f"Rolled {faces_words(e('faces'))}: {result}."

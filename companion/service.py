@@ -123,6 +123,7 @@ class GameService:
         self._closed = False
         self._state: dict[str, Any] = no_game_state()
         self._names: Names = NO_NAMES
+        self._started = 0.0
         self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
 
     # -- games -------------------------------------------------------------------------------
@@ -412,6 +413,7 @@ class GameService:
     def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]]) -> dict[str, Any]:
         """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
+        self._started = self.store.game(game_id).created
         self._names = Names.of_game(game)
         self._redo = []
         state = self._publish()
@@ -479,6 +481,7 @@ class GameService:
             for action in game.legal_actions()
         ]
         state["redo"] = self._redo[-1][1] if self._redo else None
+        state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = end_summary(state, self._names, minutes=max(0.0, (info.updated - info.created) / 60))

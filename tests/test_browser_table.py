@@ -184,6 +184,8 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         for box in host.page.locator("#checklist input").all()[:3]:
             box.check()
         tap(host, "#checklist-done")
+        expect(host.page.locator("#sheet-body")).to_contain_text("steps are not ticked yet")  # asked once
+        sheet_ok(host)
         expect(host.page.locator("#checklist-card")).to_be_hidden()
         expect(viewer.page.locator("#player")).to_have_text("Anna")
         viewer.tab("game")
@@ -373,9 +375,18 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
         expect(host.page.locator("#keep-row")).to_be_visible()
         host.page.select_option("#keep-choice", "none")
         host.page.click("#sheet-ok")
-        expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: nothing counts")
+        expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: none kept, all to roll again")
         assert svc.state()["attempt"]["kept"] == []
         assert svc.history()[-1]["command"]["args"]["keep"] == "none"
+        # The search succeeds: the page asks what was under the token, and a clue is one tap.
+        host.page.click("#roll-tap2")
+        for face in ("eye", "eye", "camera"):
+            host.page.click(f"#face-{face}")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#sheet-title")).to_have_text("What was under the search token?")
+        host.page.click("#found-clue")
+        expect(viewer.page.locator("#clues-revealed")).to_have_text("1")
+        assert svc.state()["clues_revealed"] == 1
         # The game runs out of room cards: every phone says it is lost, and why, in words.
         final = False
         while svc.state()["outcome"] is None:

@@ -343,7 +343,8 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
     phone = open_phone(browser, t, host=True)
     try:
         expect(phone.page.locator("#hw-card")).to_be_visible()
-        expect(phone.page.locator("#hw-angle")).to_have_text(f"{round(hw.hand_angle)}°")
+        mark = {0: "XII", 90: "III", 180: "VI", 270: "IX"}[round(hw.hand_angle) % 360]
+        expect(phone.page.locator("#hw-angle")).to_have_text(f"at {mark}")  # the hand's mark, not its angle
         expect(phone.page.locator("#oled")).to_have_attribute("src", re.compile(r"/api/hardware/oled\.png"))
         phone.tab("dice")
         expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
@@ -371,9 +372,10 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         host.page.click("#turn-card button[data-legal=end-round]")
         expect(host.page.locator("#sheet-title")).to_have_text("End the round now?")
         host.page.click("#sheet-ok")
-        expect(host.page.locator("#sheet-title")).to_have_text("Which cards came up?")
+        expect(host.page.locator("#sheet-title")).to_have_text("What did you draw?")
         host.page.select_option("#sheet select[data-card=room]", "8")
         host.page.select_option("#sheet select[data-card=environment]", card)
+        expect(host.page.locator("#sheet-body")).to_contain_text("The room card for the Ghost Hour")  # why each card
         host.shot("phone-host-physical")
         host.page.click("#sheet-ok")
         wait_text(host, "#clock-label", "XII")

@@ -233,6 +233,7 @@ def build_app(
         extra: dict[str, Any] = {"say": say}
         if isinstance(exc, CardsNeeded):  # physical decks: the page asks which cards came up, then sends again
             extra["needs"] = [arg for arg, _ in exc.needs]
+            extra["needs_why"] = [why for _, why in exc.needs]  # "the room card for the Ghost Hour", ...
             if getattr(exc, "faces", None):
                 extra["faces"] = list(exc.faces)  # type: ignore[attr-defined]
         for kind, status in STATUS_OF:

@@ -55,6 +55,7 @@
       err.status = res.status;
       err.needs = data.needs || null;
       err.faces = data.faces || null;
+      err.whys = data.needs_why || null;
       throw err;
     }
     return data;
@@ -68,7 +69,7 @@
       if (out && Array.isArray(out.events)) tell(out.events);
       return out;
     } catch (e) {
-      if (e.needs && body) return askCards(path, body, e.needs, e.faces);
+      if (e.needs && body) return askCards(path, body, e.needs, e.faces, e.whys);
       if (e.status) toast(capital(e.message), true);
       return null;
     }
@@ -96,7 +97,7 @@
     if (none) { renderHostPanels(); return; }
     if (s.last_event_id !== null && s.last_event_id !== undefined) app.lastId = s.last_event_id;
     $("#demo-note").hidden = !(s.name && /^demo/i.test(s.name));
-    $("#demo-note").textContent = "This is a demo game that --sim started, so there is something to look at. The host starts a real one on the Host tab.";
+    $("#demo-note").textContent = "This is a demo game, so there is something to look at while the companion runs as a simulation. The host starts a real one on the Host tab.";
     $("#clock-label").textContent = s.clock;
     $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
     $("#round").textContent = s.round;
@@ -351,7 +352,9 @@
     for (const a of legalOf(s, "end-round")) {
       const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
       const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
-      b.addEventListener("click", () => (waiting.length ? confirmSheet("End the round now?", waiting.join(", ") + (waiting.length === 1 ? " has" : " have") + " not played this round yet. The clock moves on.", "End the round", () => runLegal(a)) : runLegal(a)));
+      const still = s.actions_left ? playerName(s, s.current_player) + " still has " + plural(s.actions_left, "action") + ". " : "";
+      const words = still + (waiting.length ? waiting.join(" and ") + (waiting.length === 1 ? " has" : " have") + " not played this round yet. " : "");
+      b.addEventListener("click", () => (words ? confirmSheet("End the round now?", words + "The clock moves on.", "End the round", () => runLegal(a)) : runLegal(a)));
       ends.push(b);
     }
     fill($("#turn-end"), ends);
@@ -453,11 +456,11 @@
       if ([...keep.options].some((o) => o.value === was)) keep.value = was;
       keepRow.hidden = !(target === "roll" && a && !a.disruption && faces.length);
     };
-    const redraw = () => { fill(shown, faces.map((f, i) => { const c = button((ICON[f] || "") + " " + f + " \u00D7", () => { faces.splice(i, 1); redraw(); }, "chip-button"); c.setAttribute("aria-label", "take back " + f); return c; })); count.textContent = faces.length + " of " + want + " dice"; count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
+    const redraw = () => { fill(shown, faces.map((f, i) => { const c = button((ICON[f] || "") + " " + f + " \u00D7", () => { faces.splice(i, 1); redraw(); }, "chip-button"); c.setAttribute("aria-label", "take back " + f); return c; })); count.textContent = faces.length + " of " + plural(want, "die", "dice"); count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
     const pad = el("div", { class: "pad", id: "face-pad" });
     for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
     pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
-    const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + " show";
+    const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + (want === 1 ? " shows" : " show");
     sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
       if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
       const body = { faces: faces.slice(), command: target, replace: !!replace };
@@ -473,7 +476,7 @@
   }
 
   // Physical deck mode: the command draws cards; the host says which came up, in the order drawn.
-  async function askCards(path, body, needs, faces) {
+  async function askCards(path, body, needs, faces, whys) {
     const s = app.state || {};
     const o = app.options || {};
     const selects = needs.map((n, i) => {
@@ -483,12 +486,13 @@
       else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name]);
       else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
       fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
-      const label = el("label", {}, ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n) + (needs.length > 1 ? " (" + (i + 1) + ")" : ""));
+      const why = whys && whys[i] ? capital(whys[i]) : ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n);
+      const label = el("label", {}, why + (needs.length > 1 ? " (" + (i + 1) + " of " + needs.length + ")" : ""));
       label.append(sel);
       return label;
     });
     return new Promise((resolve) => {
-      sheet("Which cards came up?", [el("p", { class: "note" }, "You play with the real decks: draw the cards now and choose them here, in the order drawn.")].concat(selects), "Send", async () => {
+      sheet(needs.every((n) => n === "evidence") ? "Which evidence token came up?" : "What did you draw?", [el("p", { class: "note" }, "You play with the real decks: draw now and choose here what came up, in the order drawn.")].concat(selects), "Send", async () => {
         const args = { ...(body.args || {}) };
         const picked = {};
         for (const l of selects) {
@@ -659,7 +663,9 @@
     try {
       const hw = await api("/api/hardware");
       $("#hw-card").hidden = false;
-      $("#hw-angle").textContent = hw.hand_angle === null ? "–" : Math.round(hw.hand_angle) + "\u00B0";
+      const marks = { 0: "XII", 90: "III", 180: "VI", 270: "IX" };
+      const angle = hw.hand_angle === null ? null : ((Math.round(hw.hand_angle) % 360) + 360) % 360;
+      $("#hw-angle").textContent = angle === null ? "–" : marks[angle] ? "at " + marks[angle] : "turning";
       $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
     } catch (e) { /* hardware is optional */ }
   }
@@ -753,6 +759,12 @@
     if (rolled) { app.lastRoll = rolled.text; if (app.state) renderAttempt(app.state); }
     if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
     if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+    const searched = fresh.find((r) => r.type === "attempt_succeeded" && r.action === "search");
+    if (searched && isHost()) {
+      const reveal = legalOf(app.state, "reveal-clue")[0];
+      sheet("What was under the search token?", [el("p", {}, "Turn the search token over.")].concat(reveal ? [button("A clue token", async () => { closeSheet(); await runLegal(reveal); }, "wide", "found-clue")] : [])
+        .concat([button("An item, a special item or nothing", closeSheet, "wide", "found-other")]), null, null);
+    }
     const pulled = fresh.find((r) => (r.type === "summon" || r.type === "pull") && r.success);
     if (pulled && isHost()) {
       // The ghost may be moved now: the reachable rooms light up on the map at once.
@@ -884,10 +896,11 @@
   async function loadChecklist() {
     const card = $("#checklist-card");
     const s = app.state;
-    if (!isHost() || !s || s.game_id === null || s.game_id === undefined || s.outcome || s.history_length > 0 || localStorage.getItem("setup-done-" + s.game_id)) { card.hidden = true; return; }
+    const gameKey = s ? s.game_id + "-" + (s.started || 0) : "";
+    if (!isHost() || !s || s.game_id === null || s.game_id === undefined || s.outcome || s.history_length > 0 || localStorage.getItem("setup-done-" + gameKey)) { card.hidden = true; return; }
     try {
       const c = await api("/api/setup-checklist");
-      const key = "setup-" + c.game_id;
+      const key = "setup-" + gameKey;
       const ticked = new Set(JSON.parse(localStorage.getItem(key) || "[]"));
       fill($("#checklist"), c.items.map((it) => {
         const li = el("li");
@@ -935,7 +948,7 @@
       const lines = [];
       for (const [key, what] of [["pin", "wrong host PINs"], ["join", "wrong join codes"]]) {
         const r = sec[key] || {};
-        if (r.failures_in_window) lines.push(r.failures_in_window + " " + what + " lately.");
+        if (r.failures_in_window) lines.push(r.failures_in_window + " " + (r.failures_in_window === 1 ? what.replace(/s$/, "").replace("PINs", "PIN") : what) + " lately.");
         for (const l of r.locked || []) lines.push("A phone at " + l.address + " must wait " + Math.ceil(l.wait) + " s after " + l.failures + " " + what + ".");
         if (r.everyone_waits) lines.push("Too many " + what + " from everywhere: everyone waits " + Math.ceil(r.everyone_waits) + " s.");
       }
@@ -1017,7 +1030,12 @@
       if (await act("/api/phone/name", { name })) { toast("This phone is called " + name + "."); loadHostCare(); }
     });
     $("#backup-now").addEventListener("click", async () => { if (await act("/api/host/backups", {})) { toast("A backup of every game is made."); loadHostCare(); } });
-    $("#checklist-done").addEventListener("click", () => { const s = app.state; if (s) localStorage.setItem("setup-done-" + s.game_id, "1"); $("#checklist-card").hidden = true; });
+    $("#checklist-done").addEventListener("click", () => {
+      const s = app.state;
+      const done = () => { if (s) localStorage.setItem("setup-done-" + s.game_id + "-" + (s.started || 0), "1"); $("#checklist-card").hidden = true; };
+      const left = $$("#checklist input").filter((b) => !b.checked).length;
+      if (left) confirmSheet("Is the table set up?", plural(left, "step is", "steps are") + " not ticked yet.", "Yes, start playing", done); else done();
+    });
   }
 
   // The tray's reading, for the roll under way or a summon; or as a correction of the last roll.
