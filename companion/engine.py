@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
-from companion.dice.requirement import BASE_DICE, NO_ITEM_ACTIONS, action_kind, an
+from companion.dice.requirement import BASE_DICE, GLASS_ACTIONS, NO_ITEM_ACTIONS, action_kind, an, dice_for
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
@@ -63,7 +63,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "action": (("kind",), ("free",), "spend one action on a move, pick-up, give or other"),
         "attempt": (
             ("action",),
-            ("need", "timer", "disruption", "dice", "set", "door", "free"),
+            ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items"),
             "start a keep-and-reroll attempt",
         ),
         "roll": (("faces",), ("keep", "free"), "one roll of the attempt under way (one action)"),
@@ -324,6 +324,7 @@ class State:
     attempt: Attempt | None = None
     attempt_set: int | None = None
     attempt_door: str | None = None
+    attempt_counted: str = ""  # how the attempt's dice were worked out ("3 dice − Watching Eyes: 2 to roll")
     final_round: bool = False
     outcome: Outcome | None = None
 
@@ -760,6 +761,7 @@ class Game:
         out = s.attempt.to_dict()
         out["set"] = s.attempt_set
         out["door"] = s.attempt_door
+        out["counted"] = s.attempt_counted
         return out
 
     def _seance_ready(self) -> bool:
@@ -910,6 +912,41 @@ class _Rules:
         if not keep_attempt:
             self.drop_attempt("another action")
         self.s.pull_pending = False
+
+    def dice_counted(self, action: str) -> tuple[int, str]:
+        """The dice an attempt rolls, worked out from what is in play, and how ("3 dice − Watching Eyes: 2 to roll").
+
+        FAQ: a card that reduces the dice is applied first, then the bonuses (a magnifying glass, the aid die on a
+        prove, items that add dice), and never more than five clue dice are rolled."""
+        cmd = self.cmd
+        kind = action_kind(action).value
+        glass = "glass" in cmd.args and _bool(cmd, "glass")
+        aid = "aid" in cmd.args and _bool(cmd, "aid")
+        items = _int(cmd, "items", 0, 5) if "items" in cmd.args else 0
+        if glass and action not in GLASS_ACTIONS:
+            self.illegal(f"a magnifying glass adds a die to a search, a solve or a prove, not to {an(action)} {action}.")
+        if aid and action != "prove":
+            self.illegal("the aid die is added to a prove only (a player on the same space helps).")
+        if items and action in NO_ITEM_ACTIONS:
+            self.illegal("items cannot be used on environment cards, so this roll takes no item dice.")
+        minus = 0
+        words = [f"{BASE_DICE} dice"]
+        if kind == "clue":
+            for card in self.s.env_active:
+                info = self.packs.environment[card]
+                if info.clue_dice:
+                    minus -= info.clue_dice
+                    words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
+        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, f"+ {items} from items")):
+            if on:
+                words.append(word)
+        try:
+            dice = dice_for(action, glass=glass, aid=aid, items=items, minus=max(0, minus))
+        except DiceError as exc:
+            self.illegal(str(exc))
+        if minus < 0:  # a card that adds dice (none in the rulebook): after the reduction, before the cap
+            dice = min(dice - minus, BOX_DICE[kind])
+        return dice, (" ".join(words) + f": {dice} to roll" if len(words) > 1 else "")
 
     def same_need(self, given: str, fixed: str, what: str, words: str) -> None:
         """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused."""
@@ -1314,7 +1351,11 @@ class _Rules:
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s
         action = _choice(cmd, "action", ATTEMPT_ACTIONS)
-        dice = _int(cmd, "dice", 1, 7) if "dice" in cmd.args else 3
+        counted = ""
+        if "dice" in cmd.args:
+            dice = _int(cmd, "dice", 1, 7)  # the host counted the dice at the table
+        else:
+            dice, counted = self.dice_counted(action)
         set_index: int | None = None
         door: str | None = None
         need = cmd.args.get("need", "").strip()
@@ -1390,9 +1431,10 @@ class _Rules:
         s.attempt = attempt
         s.attempt_set = set_index
         s.attempt_door = door
+        s.attempt_counted = counted
         self.emit(
             "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
-            player=s.current,
+            player=s.current, **({"counted": counted} if counted else {}),
         )
 
     def do_roll(self) -> None:

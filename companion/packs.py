@@ -175,6 +175,7 @@ class EnvironmentCard:
     effect: str
     placeholder: bool = False
     note: str = ""
+    clue_dice: int = 0  # while in play, every roll of clue dice starts with this many more (-1: the Watching Eyes)
 
 
 @dataclass(frozen=True)
@@ -509,7 +510,8 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
 def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
     decks = ("common", *boards)
     out: dict[str, EnvironmentCard] = {}
-    for entry in _id_entries(source, doc, "cards", ("id", "name", "deck", "duration", "effect", "placeholder", "note")):
+    fields = ("id", "name", "deck", "duration", "effect", "placeholder", "note", "clue_dice")
+    for entry in _id_entries(source, doc, "cards", fields):
         cid = entry.new_id(out, "card")
         deck = entry.text("deck")
         if deck not in decks:
@@ -525,6 +527,7 @@ def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str
             entry.text("effect"),
             entry.flag("placeholder"),
             entry.note(),
+            entry.integer("clue_dice", -3, 3, 0),
         )
     for deck in decks:
         count = sum(1 for c in out.values() if c.deck == deck)

@@ -308,6 +308,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
             verb += f" {door_words(e('door'), names)}"
         dice = e("dice")
         with_dice = f" with {_count(dice, 'die', 'dice')}" if dice else ""
+        if e("counted"):
+            with_dice += f" ({e('counted')})"
         subject = names.player(e("player")) if e("player") is not None else "The player"
         return f"{subject} {verb}: needs {need_words(e('need'))}{with_dice}."
     if kind == "attempt_ended":

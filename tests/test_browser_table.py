@@ -283,6 +283,8 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
             host.page.locator("#tabs button[data-view=game]").click()
             tap(host, "#prove-pick")
             tap_text(host, f"Prove icon set {icon_set['index']}", "#sheet")
+            expect(host.page.locator("#bonus-words")).to_have_text("3 dice.")  # what adds dice, asked before the roll
+            sheet_ok(host)
             expect(host.page.locator("#v-dice")).to_be_visible()
             host.tab("game")
             roll_faces(host, faces[icon_set["need"]])

@@ -279,25 +279,28 @@ def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
     try:
         host.page.click("#turn-card button[data-legal='attempt:search']")
         host.page.click("#need-eye")
-        expect(host.page.locator("#need-words")).to_contain_text("Needs an eye with 3 dice")
+        expect(host.page.locator("#need-words")).to_have_text("Needs an eye: 3 dice.")
+        host.page.click("#bonus-glass")  # a magnifying glass: the companion adds the die
+        expect(host.page.locator("#need-words")).to_have_text("Needs an eye: 3 dice + glass.")
         host.page.click("#sheet-ok")
         expect(host.page.locator("#attempt")).to_contain_text("Needs an eye")
-        assert live.service.state()["attempt"] is not None
+        attempt = live.service.state()["attempt"]
+        assert attempt is not None and attempt["dice"] == 4 and attempt["counted"] == "3 dice + magnifying glass: 4 to roll"
         expect(host.page.locator("#odds-now")).to_contain_text("%")
         host.tab("game")
         host.page.click("#roll-tap2")
-        for face in ("camera", "cobweb", "eye"):
+        for face in ("camera", "cobweb", "eye", "cobweb"):
             host.page.click(f"#face-{face}")
         host.page.click("#faces-entered button[aria-label='take back eye']")  # a wrong tap, taken back
         host.page.click("#face-camera")
-        assert host.page.locator("#faces-entered button").count() == 3
+        assert host.page.locator("#faces-entered button").count() == 4
         host.shot("phone-dice-entry")
         host.page.click("#sheet-ok")
         expect(host.page.locator("#sheet")).to_be_hidden()
         # The host's own toast tells the result of the dice, as every phone's does.
-        expect(host.page.locator("#toast")).to_contain_text("Rolled camera, cobweb, camera: nothing counts")
+        expect(host.page.locator("#toast")).to_contain_text("Rolled camera, cobweb, cobweb, camera: nothing counts")
         history = live.service.history()
-        assert history[-1]["command"] == {"name": "roll", "args": {"faces": "camera,cobweb,camera"}}
+        assert history[-1]["command"] == {"name": "roll", "args": {"faces": "camera,cobweb,cobweb,camera"}}
         # A wrong face count is refused with the service's message shown on the page, the game unchanged.
         before = live.service.state()
         host.page.click("#roll-tap2")

@@ -902,3 +902,33 @@ def test_the_ghost_hour_always_plays_an_environment_card() -> None:
             assert len(state.env_deck) + len(state.env_discard) + len(state.env_active) == \
                 len(PACKS.environment_deck(game.setup.board))
     assert hours > 15 and reshuffled > 0  # the deck ran dry with every card in play, and a card was still played
+
+
+def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_order() -> None:
+    """FAQ ('the Environment Card is played out first and the bonuses added after', 'The maximum amount of Clue
+    Dice you can roll is five'): under the Watching Eyes a clue roll starts with 2 dice; a glass, the aid die and
+    items are added after, to five at most; key dice are not reduced; the odds use the dice worked out."""
+    from companion.dice import Requirement, success_probability
+    from companion.service import _odds
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
+    for _ in range(3):
+        game.push("end-round")
+    game.push("end-round room=8 environment=watching_eyes")  # the Ghost Hour draws the Watching Eyes
+    assert "watching_eyes" in game.state.env_active and game.view()["ghost_room"] == 8
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 2
+    assert game.view()["attempt"]["counted"] == "3 dice − Watching Eyes: 2 to roll"
+    game.push("attempt action=search need=eye:1 glass=true")
+    assert game.view()["attempt"]["dice"] == 3
+    # The FAQ's example: an EVP recorder, a glass and the aid die under the Watching Eyes: six counted, five rolled.
+    game.push("attempt action=prove set=1 glass=true aid=true items=2")
+    view = game.view()
+    assert view["attempt"]["dice"] == 5
+    assert _odds({**view, "odds": None}) == pytest.approx(
+        success_probability(Requirement.parse(view["icon_sets"][0]["need"]), dice=5, rolls=view["actions_left"]))
+    door = game.board.doors[0]
+    game.push(f"attempt action=unlock door={door.key}")
+    assert game.view()["attempt"]["dice"] == 3  # key dice: the Watching Eyes takes clue dice only
+    refused(game, "attempt action=unlock door=" + door.key + " glass=true", "magnifying glass")
+    refused(game, "attempt action=fire items=1", "items cannot be used")

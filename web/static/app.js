@@ -166,7 +166,7 @@
       if (set.proven) li.append(el("span", { class: "note" }, "proven"));
       else if (legal && isHost()) {
         const b = el("button", { type: "button", class: "try-set", "data-set": set.index, "aria-label": "Try to prove set " + set.index }, "Prove\u2026");
-        b.addEventListener("click", async () => { if (await command("attempt", legal.args)) showView("dice"); });
+        b.addEventListener("click", () => runLegal(legal));
         li.append(b);
       }
       return li;
@@ -235,7 +235,7 @@
     const die = DIE_OF[a.action] || "clue";
     const rows = [
       el("div", { class: "attempt-title" }, playerName(s, s.current_player) + ": " + attemptName(a) + (a.disruption ? " (disruption: no dice may be kept)" : "")),
-      el("div", {}, "Needs " + needWords(a.need) + "."),
+      el("div", {}, "Needs " + needWords(a.need) + "." + (a.counted ? " Dice: " + a.counted + "." : "")),
       el("div", { class: "note" }, "Kept: " + ((a.kept || []).join(", ") || "none") + (a.succeeded ? "" : " \u00B7 still needs " + needWords(missingOf(a)))),
     ];
     if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
@@ -376,6 +376,7 @@
       const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
       return startPick("space", [a], msg);
     }
+    if (a.name === "attempt" && ["prove", "unlock"].includes(a.args.action)) return askBonus(a);
     const out = await command(a.name, a.args);
     if (out && a.name === "attempt") showView("dice");
     return out;
@@ -393,28 +394,49 @@
   }
   const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; };
 
+  // What the player holds that adds dice (the companion counts them with the cards in play, FAQ order, five at most).
+  function bonusControls(action, onChange) {
+    const bonus = { glass: false, aid: false, items: 0 };
+    const box = el("div", { class: "stack bonus" });
+    const tog = (label, key, id) => {
+      const l = el("label");
+      const c = el("input", { type: "checkbox", id });
+      c.addEventListener("change", () => { bonus[key] = c.checked; onChange(); });
+      l.append(c, " " + label);
+      return l;
+    };
+    if (["search", "solve", "prove"].includes(action)) box.append(tog("a magnifying glass (+1 die)", "glass", "bonus-glass"));
+    if (action === "prove") box.append(tog("a player on the same space helps (+1 die)", "aid", "bonus-aid"));
+    if (!["barrier", "fire"].includes(action)) {
+      const n = el("span", { id: "bonus-items" }, "0");
+      box.append(rowOf([el("span", {}, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }),
+        n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "", "bonus-item-plus")]));
+    } else box.append(el("div", { class: "note" }, "No item helps against an environment card: 3 dice, fewer if a card takes dice away."));
+    const args = () => { const o = {}; if (bonus.glass) o.glass = "true"; if (bonus.aid) o.aid = "true"; if (bonus.items) o.items = String(bonus.items); return o; };
+    return { box, args, words: () => (bonus.glass ? " + glass" : "") + (bonus.aid ? " + aid" : "") + (bonus.items ? " + " + bonus.items + " from items" : "") };
+  }
+
   function askNeed(a) {
     const counts = {};
-    let timer = false, disruption = false, dice = 3;
+    let timer = false, disruption = false;
     const words = el("div", { class: "big-ish", id: "need-words" });
+    const bonus = bonusControls(a.args.action, () => show());
     const show = () => {
       const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
-      words.textContent = "Needs " + needWords(need + (timer ? ",timer" : "") + (disruption ? ",disruption" : "")) + " with " + plural(dice, "die", "dice") + ".";
+      words.textContent = "Needs " + needWords(need + (timer ? ",timer" : "") + (disruption ? ",disruption" : "")) + ": 3 dice" + bonus.words() + ".";
       return need;
     };
     const pad = el("div", { class: "needpad" });
     for (const f of ["eye", "camera", "cobweb"]) pad.append(button(ICON[f] + " + " + f, () => { counts[f] = (counts[f] || 0) + 1; show(); }, "", "need-" + f));
     pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
     const toggles = el("div", { class: "row" });
-    const tog = (label, get, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
-    toggles.append(tog("red timer icon", () => timer, (v) => { timer = v; }), tog("red disruption icon", () => disruption, (v) => { disruption = v; }));
-    const most = a.args.action === "barrier" || a.args.action === "fire" ? 3 : 5;  // no items on environment cards; five at most
-    const diceRow = rowOf([button("\u2212 die", () => { dice = Math.max(1, dice - 1); show(); }), button("+ die", () => { dice = Math.min(most, dice + 1); show(); })]);
+    const tog = (label, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
+    toggles.append(tog("red timer icon", (v) => { timer = v; }), tog("red disruption icon", (v) => { disruption = v; }));
     const title = { search: "Search: tap the icons on the search token", solve: "Solve: tap the icons on the clue card", barrier: "Barrier: tap the icons of the barrier" }[a.args.action] || "Tap the icons";
-    sheet(title, [pad, words, toggles, el("div", { class: "note" }, most === 3 ? "Dice: 3 at most (no item helps against an environment card); fewer if a card takes dice away." : "Dice: 3, or as an item or card says (five at most)."), diceRow], "Start the roll", async () => {
+    sheet(title, [pad, words, toggles, bonus.box, el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.")], "Start the roll", async () => {
       const need = show();
       if (!need) { toast("Tap the icons the roll needs first.", true); return false; }
-      const args = { ...a.args, need, dice: String(dice) };
+      const args = { ...a.args, need, ...bonus.args() };
       if (timer) args.timer = "true";
       if (disruption) args.disruption = "true";
       const out = await command("attempt", args);
@@ -422,6 +444,17 @@
       return !!out;
     });
     show();
+  }
+
+  // A prove or an unlock: the icons come from the card or the door; the player says what adds dice.
+  function askBonus(a) {
+    const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
+    const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice.");
+    sheet(a.label, [line, bonus.box], "Start the roll", async () => {
+      const out = await command("attempt", { ...a.args, ...bonus.args() });
+      if (out) showView("dice");
+      return !!out;
+    });
   }
 
   // A summon or a pull: the companion rolls the team's summon dice, or the host taps the real ones.
@@ -538,6 +571,7 @@
     else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
     if (!a) return;
     endPick();
+    if (a.name === "attempt" && a.args.action === "unlock") { askBonus(a); return; }
     await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") showView("dice"); });
   }
 
