@@ -105,6 +105,7 @@ class Setup:
     seed: int | str = 0
     physical: bool = False
     names: tuple[str, ...] = ()  # the players' names in turn order; empty: "Player 1", "Player 2", ...
+    easier: int = 0  # "Variant Rules: Easier Play": remove one or two fewer room cards at setup (0, 1 or 2)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -117,13 +118,15 @@ class Setup:
         }
         if self.names:
             out["names"] = list(self.names)
+        if self.easier:
+            out["easier"] = self.easier
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"a setup is a JSON object with players, board and ghost, not {data!r}.")
-        allowed = ("players", "board", "ghost", "special_items", "seed", "physical", "names")
+        allowed = ("players", "board", "ghost", "special_items", "seed", "physical", "names", "easier")
         unknown = [k for k in data if k not in allowed]
         if unknown:
             raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
@@ -138,6 +141,7 @@ class Setup:
             seed=data.get("seed", 0),
             physical=data.get("physical", False),
             names=tuple(data["names"]) if isinstance(data.get("names"), (list, tuple)) else data.get("names", ()),
+            easier=data.get("easier", 0),
         )
 
     def check(self, packs: Packs) -> None:
@@ -161,6 +165,10 @@ class Setup:
             raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
+        if not isinstance(self.easier, int) or isinstance(self.easier, bool) or not 0 <= self.easier <= 2:
+            raise BadCommand(
+                f"easier must be 0, 1 or 2 (Easier Play: one or two fewer room cards removed), not {self.easier!r}."
+            )
         if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
             raise BadCommand("the players' names must be a list of texts, one per player.")
         if self.names:
@@ -485,7 +493,7 @@ class Game:
         s = State()
         ghost = packs.ghosts[setup.ghost]
         s.proven = [False] * len(ghost.icon_sets)
-        removed = ROOMS_REMOVED[setup.players]
+        removed = max(0, ROOMS_REMOVED[setup.players] - setup.easier)  # "Easier Play": 1 or 2 fewer removed
         env_ids = list(packs.environment_deck(setup.board))
         symbols = list(packs.evidence)
         if setup.physical:
@@ -683,6 +691,7 @@ class Game:
             "players": self.setup.players,
             "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
             "special_items": self.setup.special_items,
+            "easier": self.setup.easier,
             "physical": self.setup.physical,
             "current_player": s.current,
             "actions_left": s.actions_left,

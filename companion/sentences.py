@@ -598,15 +598,12 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
 
 # -- before the first turn ------------------------------------------------------------------------------
 
-ROOMS_REMOVED_AT_SETUP = {1: 0, 2: 2, 3: 8, 4: 11}  # the rulebook's Setup, Room Deck; one player: all cards
-
-
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
     """The rulebook's Setup as a list the host ticks off, for this game (digital or physical decks)."""
     physical = bool(view.get("physical"))
     players = int(view.get("players") or 1)
     items_n = int(view.get("special_items") or 0)
-    removed = int(view.get("room_cards_removed") or ROOMS_REMOVED_AT_SETUP.get(players, 0))
+    removed = int(view.get("room_cards_removed") or 0)
     board = names.board or str(view.get("board_name") or view.get("board") or "chosen")
     ghost = view.get("ghost") or {}
     ghost_name = names.ghost or str(ghost.get("name") or "ghost")

@@ -284,6 +284,7 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
             tap(host, "#prove-pick")
             tap_text(host, f"Prove icon set {icon_set['index']}", "#sheet")
             expect(host.page.locator("#bonus-words")).to_have_text("3 dice.")  # what adds dice, asked before the roll
+            expect(host.page.locator("#lingering")).to_contain_text("top row")  # the ghost's lingering rule, warned
             sheet_ok(host)
             expect(host.page.locator("#v-dice")).to_be_visible()
             host.tab("game")

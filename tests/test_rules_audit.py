@@ -932,3 +932,21 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     assert game.view()["attempt"]["dice"] == 3  # key dice: the Watching Eyes takes clue dice only
     refused(game, "attempt action=unlock door=" + door.key + " glass=true", "magnifying glass")
     refused(game, "attempt action=fire items=1", "items cannot be used")
+
+
+@pytest.mark.parametrize("players,easier,removed", [(2, 1, 1), (3, 2, 6), (4, 1, 10), (2, 2, 0), (1, 2, 0)])
+def test_easier_play_removes_one_or_two_fewer_room_cards(players: int, easier: int, removed: int) -> None:
+    """Variant Rules, Easier Play: 'Players may remove one or two fewer Room Cards during setup.'"""
+    from companion.sentences import Names, setup_checklist
+
+    game = Game.new(Setup(players=players, board="asylum", ghost="child", seed=2, easier=easier), PACKS)
+    view = game.view()
+    assert (view["room_cards_removed"], view["room_deck_left"], view["easier"]) == (removed, 20 - removed, easier)
+    assert Game.replay(game.setup, PACKS, []).state == game.state
+    assert Setup.from_dict(game.setup.to_dict()) == game.setup
+    physical = Game.new(Setup(players=players, board="asylum", ghost="child", seed=2, easier=easier, physical=True),
+                        PACKS)
+    rooms = {i["id"]: i["text"] for i in setup_checklist(physical.view(), Names.of_game(physical))}["rooms"]
+    assert (f"take {removed} away" in rooms) if removed else ("all twenty" in rooms)
+    with pytest.raises(BadCommand, match="Easier Play"):
+        Game.new(Setup(players=players, board="asylum", ghost="child", seed=2, easier=3), PACKS)

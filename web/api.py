@@ -349,8 +349,8 @@ def enter_dice() -> Response:
 def new_game() -> Response:
     ctx = _ctx()
     data = _body()
-    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "confirm"))
-    ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1)}
+    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm"))
+    ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
     setup: dict[str, Any] = {}
     for key, (low, high) in ints.items():
         if key in data:

@@ -450,7 +450,10 @@
   function askBonus(a) {
     const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
     const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice.");
-    sheet(a.label, [line, bonus.box], "Start the roll", async () => {
+    const ghost = (app.state && app.state.ghost) || {};
+    const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
+      ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
+    sheet(a.label, [line, bonus.box, ...lingering], "Start the roll", async () => {
       const out = await command("attempt", { ...a.args, ...bonus.args() });
       if (out) showView("dice");
       return !!out;
@@ -921,7 +924,7 @@
     const s = app.state;
     const running = s && s.game_id !== null && s.game_id !== undefined && !s.outcome && s.history_length > 0;
     const go = async () => {
-      const out = await act("/api/new-game", { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), physical: f.decks.value === "physical", confirm: !!running });
+      const out = await act("/api/new-game", { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), easier: Number(f.easier.value), physical: f.decks.value === "physical", confirm: !!running });
       if (out) { app.wantWizard = false; renderHostPanels(); toast("The game starts. Set up the table, then " + names[0] + " begins."); showView("game"); }
     };
     if (running) confirmSheet("Leave the game under way?", "It stays in the history; a new game starts now.", "Start the new game", go); else await go();
