@@ -621,7 +621,7 @@ class Game:
         s = self._state
         possible = {
             "room": [str(n) for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
-            "environment": list(s.env_deck) or list(self.packs.environment_deck(self.setup.board)),
+            "environment": self._drawable_environment(),
             "evidence": [sym for sym in self.packs.evidence if sym not in s.evidence_flipped],
         }
         args = dict(probe.args)
@@ -638,6 +638,20 @@ class Game:
         except (BadCommand, IllegalCommand):
             return False
         return True
+
+    def _drawable_environment(self) -> list[str]:
+        """The environment cards the next Ghost Hour can draw, as `draw_environment` works it out: the deck; when it
+        is empty, the discards with the cards that last an hour (they end first); when every card is in play, the
+        card in play longest."""
+        s = self._state
+        if s.env_deck:
+            return sorted(s.env_deck)
+        ending = [c for c in s.env_active if self.packs.environment[c].duration == "hour"]
+        pool = sorted({*s.env_discard, *ending})
+        if not pool:
+            lasting = [c for c in s.env_active if c not in ending]
+            pool = lasting[:1]
+        return pool
 
     def _reachable_now(self) -> set[int]:
         rules = _Rules(self, self._state.copy(), Command("move-ghost", {"to": "0"}))
@@ -756,7 +770,7 @@ class Game:
         }
         if self.setup.physical:
             # The host holds the real decks: the cards that can come up next are no secret.
-            pool = s.env_deck or sorted(s.env_discard)
+            pool = self._drawable_environment()
             view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
         if s.outcome is not None:
             view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
@@ -954,7 +968,8 @@ class _Rules:
         except DiceError as exc:
             self.illegal(str(exc))
         if minus < 0:  # a card that adds dice (none in the rulebook): after the reduction, before the cap
-            dice = min(dice - minus, BOX_DICE[kind])
+            dice -= minus
+        dice = min(dice, BOX_DICE[kind])  # bonuses beyond the box's dice do not count (FAQ: five clue dice at most)
         return dice, (" ".join(words) + f": {dice} to roll" if len(words) > 1 else "")
 
     def same_need(self, given: str, fixed: str, what: str, words: str) -> None:

@@ -527,6 +527,7 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bend-round\b", "End round"),
     (r"\breveal-clue\b", "Reveal a clue"),
     (r"\bmove-ghost\b", "moving the ghost"),
+    (r"\(seance room=N\)", ""),
     (r"\bghost-at room=N\b", "placing the ghost on the map"),
     (r"\bghost-at\b", "placing the ghost"),
     (r"\bdiscard-environment\b", "discarding the card"),

@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.config import CameraConfig, Config, first_game_setup, load_config, port_value, prefix_error
 from companion.daemon import Notifier, setup_logging, watchdog_interval
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CardsNeeded, CompanionError, ConfigError
 from companion.paths import default_data_dir
+from companion.sentences import for_players
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -402,8 +403,11 @@ class Companion:
             roll, problem = None, str(exc)
         try:
             outcome, _ = self.game.roll_from_tray(roll, why=why, auto_roll=self.config.dice.auto_roll, problem=problem)
+        except CardsNeeded:  # physical decks: this roll draws a card, which only the host can name
+            self.tell("Dice", "this roll draws a card from the real decks: enter it on the host's phone.")
+            return
         except CompanionError as exc:  # no game yet, or the roll refused: the table is told, nothing changes
-            self.tell("Dice", str(exc))
+            self.tell("Dice", for_players(str(exc)))
             return
         if outcome.tell:
             self.tell("Dice", outcome.tell)

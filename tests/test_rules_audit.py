@@ -930,6 +930,8 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     door = game.board.doors[0]
     game.push(f"attempt action=unlock door={door.key}")
     assert game.view()["attempt"]["dice"] == 3  # key dice: the Watching Eyes takes clue dice only
+    game.push(f"attempt action=unlock door={door.key} items=2")
+    assert game.view()["attempt"]["dice"] == 4  # 3 + 2 from items, but the box has 4 key dice
     refused(game, "attempt action=unlock door=" + door.key + " glass=true", "magnifying glass")
     refused(game, "attempt action=fire items=1", "items cannot be used")
 

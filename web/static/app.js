@@ -144,7 +144,10 @@
     renderMap();
     if (s.board && s.board !== app.boardId) loadBoard(s.board);
     if (changedGame) { loadChecklist(); }
-    if ((s.history_length ?? 0) !== app.historyLength || changedGame) { app.historyLength = s.history_length; loadHistory(); }
+    // The log follows every change (a corrected roll keeps the length but changes the last entry).
+    if ((s.history_length ?? 0) !== app.historyLength || s.last_event_id !== app.historyEvent || changedGame) {
+      app.historyLength = s.history_length; app.historyEvent = s.last_event_id; loadHistory();
+    }
     if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
     if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
   }
@@ -450,10 +453,11 @@
   function askBonus(a) {
     const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
     const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice.");
+    const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
     const ghost = (app.state && app.state.ghost) || {};
     const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
       ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
-    sheet(a.label, [line, bonus.box, ...lingering], "Start the roll", async () => {
+    sheet(a.label, [line, bonus.box, note, ...lingering], "Start the roll", async () => {
       const out = await command("attempt", { ...a.args, ...bonus.args() });
       if (out) showView("dice");
       return !!out;
