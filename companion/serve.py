@@ -414,9 +414,10 @@ class Companion:
         if outcome.note:
             # Dice settling between rolls say the same thing each time (the simulation's photos every few
             # seconds): a note is logged once, then only when it changes.
+            # Dice at rest with no roll waiting (a tray left full, the simulation's photos) are only debug lines.
             repeated = outcome.note == self._last_note
             self._last_note = outcome.note
-            log.log(logging.DEBUG if repeated else logging.INFO, "%s", outcome.note)
+            log.log(logging.DEBUG if repeated or outcome.quiet else logging.INFO, "%s", outcome.note)
 
     # -- the main loop -------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ class TrayOutcome:
     faces: tuple[Face, ...] | None = None
     tell: str | None = None  # shown at the table (the OLED and a warning in the log)
     note: str | None = None  # only logged
+    quiet: bool = False  # dice that came to rest with no roll waiting for them: logged for debugging only
 
 
 def describe_roll(roll: Mapping[DieKind, Sequence[Face]]) -> str:
@@ -49,7 +50,9 @@ def settle_reading(
     wanted = why == "button" or attempt is not None
     if roll is None:
         message = problem or "the dice could not be read"
-        return TrayOutcome(tell=message) if wanted else TrayOutcome(note=f"dice settled, not read for a roll: {message}")
+        if wanted:
+            return TrayOutcome(tell=message)
+        return TrayOutcome(note=f"dice settled, not read for a roll: {message}", quiet=True)
     seen = describe_roll(roll)
     if not auto_roll:
         return TrayOutcome(note=f"dice read ({why}): {seen}; dice.auto_roll is off, so the host enters them")
@@ -57,7 +60,7 @@ def settle_reading(
         message = f"read {seen}; no attempt is under way, so nothing was rolled"
         if why == "button":
             return TrayOutcome(tell=message + ". Start the attempt on the host page first.")
-        return TrayOutcome(note=f"dice settled: {message}")
+        return TrayOutcome(note=f"dice settled: {message}", quiet=True)
     typed = attempt if isinstance(attempt, Attempt) else Attempt.from_dict(attempt)
     action = typed.action
     kind = action_kind(action)

@@ -146,11 +146,11 @@ def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Comp
 
 def test_dice_without_an_attempt_change_nothing_and_stay_quiet(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
     before = companion.service.state()
-    with caplog.at_level(logging.INFO, logger="companion.serve"):
+    with caplog.at_level(logging.DEBUG, logger="companion.serve"):
         companion.dice_read([die(6, "red")], "settled")
         companion.dice_read([die(None, "red"), die(3, "white")], "settled")  # dice put away, not a roll
     assert companion.service.state() == before
-    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO]  # quiet: a debug line at most
     assert "no attempt is under way" in caplog.text
     with caplog.at_level(logging.INFO, logger="companion.serve"):
         companion.dice_read([die(None, "red")], "button")  # asked for: the table is told
@@ -447,13 +447,19 @@ def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Pat
 
 
 def test_dice_settling_the_same_way_again_are_logged_once(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
-    """The simulation replays a photo every few seconds: the same note does not fill the log."""
-    with caplog.at_level(logging.INFO, logger="companion.serve"):
+    """The simulation replays a photo every few seconds: dice at rest with no roll waiting stay out of the log
+    (debug lines only), and a note that repeats is logged once."""
+    with caplog.at_level(logging.DEBUG, logger="companion.serve"):
         for _ in range(5):
             companion.dice_read([die(6, "red")], "settled")
         companion.dice_read([die(2, "red")], "settled")
     notes = [r for r in caplog.records if r.getMessage().startswith("dice settled")]
-    assert len(notes) == 2 and notes[0].getMessage() != notes[1].getMessage()
+    assert len(notes) == 6 and all(r.levelno == logging.DEBUG for r in notes)
+    companion.service.do("attempt", {"action": "search", "need": "eye:1"})
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="companion.serve"):
+        companion.dice_read([die(1, "blue"), die(6, "blue"), die(3, "blue")], "settled")  # the roll: worth a line
+    assert [r.levelno for r in caplog.records if r.getMessage().startswith("tray: rolled")] == [logging.INFO]
 
 
 def test_the_simulation_reads_its_photos_dice_as_clue_dice(tmp_path: Path) -> None:
