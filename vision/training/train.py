@@ -149,6 +149,21 @@ class Finder(nn.Module):
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], dim=1)
 
 
+def paint_face(target: np.ndarray, xs: np.ndarray, ys: np.ndarray, px: float, py: float, size: float) -> None:
+    """Mark one top face at (px, py) of the finder's input, `size` pixels across, on the finder's target:
+    a Gaussian heat peak (1 at its cell), the log size, the offsets within the cell and the mask."""
+    gx, gy = px / STRIDE, py / STRIDE
+    ix, iy = int(gx), int(gy)
+    sigma = max(0.6, size / STRIDE / 5.0)
+    g = np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2))
+    target[0] = np.maximum(target[0], g)
+    target[0, iy, ix] = 1.0
+    target[1, iy, ix] = math.log(max(size, 1.0) / STRIDE)
+    target[2, iy, ix] = gx - ix
+    target[3, iy, ix] = gy - iy
+    target[4, iy, ix] = 1.0
+
+
 def finder_sample(photo: Photo, img: np.ndarray, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
     h, w = img.shape[:2]
     base = FIND_SIZE / max(h, w)
@@ -176,17 +191,7 @@ def finder_sample(photo: Photo, img: np.ndarray, rng: random.Random) -> tuple[np
             px = FIND_SIZE - 1 - px
         if not (0 <= px < FIND_SIZE and 0 <= py < FIND_SIZE):
             continue
-        s = size * scale
-        gx, gy = px / STRIDE, py / STRIDE
-        ix, iy = int(gx), int(gy)
-        sigma = max(0.6, s / STRIDE / 5.0)
-        g = np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2))
-        target[0] = np.maximum(target[0], g)
-        target[0, iy, ix] = 1.0
-        target[1, iy, ix] = math.log(max(s, 1.0) / STRIDE)
-        target[2, iy, ix] = gx - ix
-        target[3, iy, ix] = gy - iy
-        target[4, iy, ix] = 1.0
+        paint_face(target, xs, ys, px, py, size * scale)
     # train on a random window of the view: the network is fully convolutional, and a window
     # costs a third of the whole view
     wx, wy = rng.randrange(0, FIND_SIZE - TRAIN_WINDOW + 1, STRIDE), rng.randrange(0, FIND_SIZE - TRAIN_WINDOW + 1, STRIDE)

@@ -54,6 +54,7 @@ from vision.training.train import (  # noqa: E402
     finder_loss,
     load_training,
     mine,
+    paint_face,
     to_blob,
 )
 
@@ -170,17 +171,7 @@ def finder_window(img: np.ndarray, faces: list[Face], rng: random.Random, face_p
         px, py = q[0] / q[2], q[1] / q[2]
         if not (0 <= px < TRAIN_WINDOW and 0 <= py < TRAIN_WINDOW):
             continue
-        s = size * local
-        gx, gy = px / STRIDE, py / STRIDE
-        ix, iy = int(gx), int(gy)
-        sigma = max(0.6, s / STRIDE / 5.0)
-        g = np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2))
-        target[0] = np.maximum(target[0], g)
-        target[0, iy, ix] = 1.0
-        target[1, iy, ix] = math.log(max(s, 1.0) / STRIDE)
-        target[2, iy, ix] = gx - ix
-        target[3, iy, ix] = gy - iy
-        target[4, iy, ix] = 1.0
+        paint_face(target, xs, ys, px, py, size * local)
     return to_blob(view), target
 
 
