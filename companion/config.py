@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -491,14 +490,4 @@ def save_section(path: str | os.PathLike[str], section: str, values: Mapping[str
     for key, value in values.items():
         new[key] = value
     table[parts[-1]] = new
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(tomlkit.dumps(doc))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    paths.write_atomic(target, tomlkit.dumps(doc))

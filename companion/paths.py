@@ -19,6 +19,7 @@ Data directory (the game history ``games.sqlite3`` lives there), the first that 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -63,3 +64,20 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
 def history_path(data_dir: str | os.PathLike[str]) -> Path:
     """The SQLite game history inside a data directory."""
     return Path(data_dir) / HISTORY_FILE
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` so that a power cut leaves the old file or the new one, never half of either
+    (a temporary file beside it, fsync, rename). The file is readable by its owner only (0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

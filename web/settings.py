@@ -13,7 +13,6 @@ import ipaddress
 import json
 import os
 import secrets
-import tempfile
 import threading
 import time
 from collections import deque
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import AuthError, CompanionError, ConfigError
+from companion.paths import write_atomic
 
 # No 0/O, 1/I/L: the code is read aloud and typed on phones.
 JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -148,19 +148,8 @@ class SaveError(CompanionError):
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (temp file, fsync, rename), readable by the owner only (0600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write `text` to `path` atomically, readable by the owner only (0600)."""
+    write_atomic(path, text)
 
 
 def _hex(value: object, length: int | None = None) -> bool:
