@@ -113,6 +113,14 @@ def _result(result: Any) -> Response:
     return jsonify({"events": _jsonable(list(result.events)), "state": _jsonable(result.state)})
 
 
+def _game_state() -> dict[str, Any]:
+    """The state of the game under way; 409 when there is none yet."""
+    state = _ctx().current_state()
+    if state is None:
+        raise Refused(409, "no game yet; the host starts one on the Host tab.")
+    return state
+
+
 def _state() -> dict[str, Any]:
     state: dict[str, Any] = _ctx().service.state()
     return state
@@ -401,9 +409,7 @@ def setup_checklist() -> Response:
     from companion.sentences import setup_checklist as checklist
 
     ctx = _ctx()
-    state = ctx.current_state()
-    if state is None:
-        raise Refused(409, "no game yet; the host starts one on the Host tab.")
+    state = _game_state()
     return jsonify({"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)})
 
 
@@ -438,11 +444,7 @@ def setup_options() -> Response:
 @bp.get("/board")
 @viewer_required
 def board() -> Response:
-    ctx = _ctx()
-    state = ctx.current_state()
-    if state is None:
-        raise Refused(409, "no game yet; the host starts one on the Host tab.")
-    return board_by_id(str(state.get("board")))
+    return board_by_id(str(_game_state().get("board")))
 
 
 @bp.get("/boards/<board_id>")
