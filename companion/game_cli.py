@@ -44,17 +44,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------------------------
-# Words for events
-
-
-def _command_text(command: Any) -> str:
-    if not isinstance(command, Mapping):
-        return str(command)
-    args = command.get("args") or {}
-    return " ".join([str(command.get("name"))] + [f"{k}={v}" for k, v in dict(args).items()])
-
-
-# --------------------------------------------------------------------------------------------
 # The state in words
 
 
