@@ -339,13 +339,11 @@ class GameService:
             if not game.history:
                 raise IllegalCommand("there is nothing to undo: no command has been given in this game yet.")
             seq = len(game.history)
-            said = command_sentence(game.history[-1].to_dict(), self._names,
-                                    self.store.command_events(game_id).get(seq, []))
             command = game.pop()
             try:
                 record = self.store.undo(
                     game_id, seq, source=source, at=self._now(),
-                    status=self._status(game), extra={"text": "Undone: " + said, "history_length": seq - 1},
+                    status=self._status(game), extra={"history_length": seq - 1},
                 )
             except StaleGameError:
                 self._reload()
@@ -353,6 +351,8 @@ class GameService:
             except BaseException:
                 game.push(command)  # the file still has it, so the game keeps it too
                 raise
+            # What was taken back, in words, from the events the undo record carries (no second read of the file).
+            said = command_sentence(command.to_dict(), self._names, record.get("events") or [])
             self._redo.append((command, said))
             state = self._publish()
             records = self._narrate([record])
@@ -502,9 +502,7 @@ class GameService:
             record = dict(record)
             kind = record.get("type")
             if kind == "undone":
-                record["text"] = str(record.get("text") or describe_event(record, names))
-                if not str(record["text"]).startswith("Undone"):
-                    record["text"] = describe_event(record, names)
+                record["text"] = describe_event(record, names)  # "Undone: " and what the command did
             else:
                 record["text"] = describe_event(record, names)
                 banner = announcement(record, names)
