@@ -124,6 +124,11 @@ class Config:
         default = self.data_dir / "packs"
         return default if default.is_dir() else None
 
+    @property
+    def box_dir(self) -> Path:
+        """Where the "Your box" page keeps the owner's pack files: ``game.packs_dir``, else ``DATA_DIR/packs``."""
+        return self.game.packs_dir if self.game.packs_dir is not None else self.data_dir / "packs"
+
     def load_packs(self) -> Packs:
         """The packs with the edited files of ``packs_dir``; a broken pack raises ConfigError naming the key.
 

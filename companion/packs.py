@@ -49,6 +49,8 @@ __all__ = [
     "CLUE_ICONS",
     "RED_ICONS",
     "icon_set_text",
+    "ClueCard",
+    "CLUE_CARDS",
 ]
 
 ENTRANCE = 0  # the Entrance is space 0: a space on the board, not a room card
@@ -56,10 +58,12 @@ ROOM_COUNT = 20  # "Game Components": 20 Room Cards
 COMMON_CARDS = 10  # "Environment Deck": ten Common Cards ...
 BOARD_CARDS = 5  # ... and five cards specific to each Environment
 EVIDENCE_COUNT = 7  # "Game Components": 7 Evidence Tokens
+CLUE_CARDS = 16  # "Game Components": 16 Clue Cards
+MAX_FIRES = 4  # "Game Components": 4 Fires
 DURATIONS = ("instant", "hour", "until_met")
 CLUE_ICONS = tuple(face.value for face in DieKind.CLUE.icons)  # eye, camera, cobweb
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_FILES = ("ghosts.toml", "environment.toml", "evidence.toml")
+_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml")
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,7 @@ class Ghost:
     closes_doors: bool = False
     placeholder: bool = False
     note: str = ""
+    first_sets: int = 0  # lingering: the first N icon sets must be proven before any other (the Child Ghost's top row)
 
 
 @dataclass(frozen=True)
@@ -176,6 +181,14 @@ class EnvironmentCard:
     placeholder: bool = False
     note: str = ""
     clue_dice: int = 0  # while in play, every roll of clue dice starts with this many more (-1: the Watching Eyes)
+    actions: int = 0  # while in play, each turn has at most this many actions other than moves (2: the Corpse)
+    fires: int = 0  # fire tokens it puts on the board; it ends when the last is put out (the Fire)
+    icon_sets: tuple[str, ...] = ()  # sets rolled with three clue dice, no items; it ends when all are (the Barrier)
+
+    @property
+    def ends_by_itself(self) -> bool:
+        """True when the companion ends the card: its fires are out or its icon sets are rolled."""
+        return bool(self.fires or self.icon_sets)
 
 
 @dataclass(frozen=True)
@@ -186,12 +199,28 @@ class EvidenceSymbol:
 
 
 @dataclass(frozen=True)
+class ClueCard:
+    """One of the 16 clue cards: the icon set a Solve rolls for ("Action 4: Solve")."""
+
+    number: int
+    icon_set: str  # requirement text, "eye:2,camera:1,timer"
+    name: str = ""
+    placeholder: bool = False
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or f"Clue card {self.number}"
+
+
+@dataclass(frozen=True)
 class Packs:
     boards: Mapping[str, Board]
     ghosts: Mapping[str, Ghost]
     environment: Mapping[str, EnvironmentCard]
     evidence: Mapping[str, EvidenceSymbol]
     sources: tuple[str, ...] = ()
+    clues: Mapping[int, ClueCard] = field(default_factory=lambda: MappingProxyType({}))
 
     def environment_deck(self, board: str) -> tuple[str, ...]:
         """The ids of the cards used with `board`: the common cards, then the board's own."""
@@ -209,6 +238,7 @@ class Packs:
         out += [f"ghost {g.id} ({g.name})" for g in self.ghosts.values() if g.placeholder]
         out += [f"environment card {c.id} ({c.name})" for c in self.environment.values() if c.placeholder]
         out += [f"evidence symbol {e.id} ({e.name})" for e in self.evidence.values() if e.placeholder]
+        out += [f"clue card {c.number}" for c in self.clues.values() if c.placeholder]
         return out
 
 
@@ -473,7 +503,7 @@ def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSy
 def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, EvidenceSymbol]) -> dict[str, Ghost]:
     out: dict[str, Ghost] = {}
     fields = ("id", "name", "difficulty", "seance_symbols", "icon_sets", "ability", "lingering", "closes_doors",
-              "placeholder", "note")
+              "placeholder", "note", "first_sets")
     for entry in _id_entries(source, doc, "ghosts", fields):
         gid = entry.new_id(out, "ghost")
         symbols = entry.texts("seance_symbols")
@@ -486,12 +516,7 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
                 )
         if len(set(symbols)) != len(symbols):
             entry.fail("names a symbol twice; list each séance symbol once", "seance_symbols")
-        sets: list[str] = []
-        for j, text in enumerate(entry.texts("icon_sets")):
-            try:
-                sets.append(parse_requirement_text(text))
-            except ValueError as exc:
-                entry.fail(f"entry {j + 1}: {exc}", "icon_sets")
+        sets = list(_icon_sets(entry))
         out[gid] = Ghost(
             gid,
             entry.text("name"),
@@ -503,14 +528,52 @@ def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, Ev
             entry.flag("closes_doors"),
             entry.flag("placeholder"),
             entry.note(),
+            entry.integer("first_sets", 0, max(len(sets) - 1, 0), 0),
         )
     return out
+
+
+def _icon_sets(entry: _Entry, name: str = "icon_sets") -> tuple[str, ...]:
+    sets: list[str] = []
+    for j, text in enumerate(entry.texts(name)):
+        try:
+            sets.append(parse_requirement_text(text))
+        except ValueError as exc:
+            entry.fail(f"entry {j + 1}: {exc}", name)
+    return tuple(sets)
+
+
+def _parse_clues(source: str, doc: Mapping[str, Any]) -> dict[int, ClueCard]:
+    out: dict[int, ClueCard] = {}
+    for i, raw in enumerate(_table_list(source, doc, "cards")):
+        label = f"cards[{i}]"
+        if isinstance(raw, dict) and isinstance(raw.get("number"), int):
+            label += f" (clue card {raw['number']})"
+        entry = _Entry(source, label, raw)
+        entry.check_keys(("number", "name", "icon_set", "placeholder", "note"))
+        number = entry.integer("number", 1, CLUE_CARDS)
+        if number in out:
+            entry.fail(f"repeats clue card {number}; each card 1-{CLUE_CARDS} appears once", "number")
+        try:
+            need = parse_requirement_text(entry.text("icon_set"))
+        except ValueError as exc:
+            entry.fail(str(exc), "icon_set")
+        name = entry.text("name") if "name" in entry.data else ""
+        out[number] = ClueCard(number, need, name, entry.flag("placeholder"), entry.note())
+    missing = [n for n in range(1, CLUE_CARDS + 1) if n not in out]
+    if missing:
+        raise PackError(
+            f"{source}: clue cards {', '.join(map(str, missing))} are missing; the game has {CLUE_CARDS} clue cards, "
+            "one [[cards]] entry each. Add them (see docs/packs.md)."
+        )
+    return dict(sorted(out.items()))
 
 
 def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
     decks = ("common", *boards)
     out: dict[str, EnvironmentCard] = {}
-    fields = ("id", "name", "deck", "duration", "effect", "placeholder", "note", "clue_dice")
+    fields = ("id", "name", "deck", "duration", "effect", "placeholder", "note", "clue_dice", "actions", "fires",
+              "icon_sets")
     for entry in _id_entries(source, doc, "cards", fields):
         cid = entry.new_id(out, "card")
         deck = entry.text("deck")
@@ -528,7 +591,17 @@ def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str
             entry.flag("placeholder"),
             entry.note(),
             entry.integer("clue_dice", -3, 3, 0),
+            entry.integer("actions", 0, 2, 0),
+            entry.integer("fires", 0, MAX_FIRES, 0),
+            _icon_sets(entry) if "icon_sets" in entry.data else (),
         )
+        card = out[cid]
+        if card.ends_by_itself and card.duration != "until_met":
+            entry.fail(
+                'must be "until_met": a card with fires or icon sets lasts until they are all dealt with', "duration"
+            )
+        if card.fires and card.icon_sets:
+            entry.fail("cannot be given with fires; a card ends by its fires or by its icon sets, not both", "icon_sets")
     for deck in decks:
         count = sum(1 for c in out.values() if c.deck == deck)
         want = COMMON_CARDS if deck == "common" else BOARD_CARDS
@@ -558,11 +631,13 @@ def _read(base: Traversable, relative: str) -> str:
     return node.read_text(encoding="utf-8")
 
 
-def load_packs(extra_dir: str | Path | None = None) -> Packs:
+def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, tuple[str, str]] | None = None) -> Packs:
     """Load and validate the bundled packs; files in `extra_dir` replace those of the same path.
 
-    `extra_dir` holds any of ``ghosts.toml``, ``environment.toml``, ``evidence.toml`` and
-    ``boards/NAME.toml`` (a new NAME adds a board). Raises PackError naming file, entry and field.
+    `extra_dir` holds any of ``ghosts.toml``, ``environment.toml``, ``evidence.toml``, ``clues.toml`` and
+    ``boards/NAME.toml`` (a new NAME adds a board). `overrides` (relative path -> (source label, text)) replace
+    files once more without writing them, so an edit is checked before it is saved. Raises PackError naming
+    file, entry and field.
     """
     bundled = bundled_dir()
     texts: dict[str, tuple[str, str]] = {}  # relative path -> (source label, text)
@@ -582,6 +657,25 @@ def load_packs(extra_dir: str | Path | None = None) -> Packs:
                 texts[rel] = (str(path), path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError) as exc:
                 raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
+    texts.update(overrides or {})
+    return _from_texts(texts)
+
+
+def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:
+    """The text of every pack file in use: the file of `extra_dir` where there is one, else the bundled one."""
+    bundled = bundled_dir()
+    out = {rel: _read(bundled, rel) for rel in _bundled_files(bundled)}
+    if extra_dir is not None and Path(extra_dir).is_dir():
+        extra = Path(extra_dir)
+        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
+        if (extra / "boards").is_dir():
+            found += sorted((extra / "boards").glob("*.toml"))
+        for path in found:
+            out[path.relative_to(extra).as_posix()] = path.read_text(encoding="utf-8")
+    return out
+
+
+def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
     boards: dict[str, Board] = {}
     for rel in sorted(r for r in texts if r.startswith("boards/")):
         source, text = texts[rel]
@@ -599,12 +693,15 @@ def load_packs(extra_dir: str | Path | None = None) -> Packs:
     ghosts = _parse_ghosts(src, _load_toml(src, text), evidence)
     src, text = texts["environment.toml"]
     environment = _parse_environment(src, _load_toml(src, text), boards)
+    src, text = texts["clues.toml"]
+    clues = _parse_clues(src, _load_toml(src, text))
     return Packs(
         MappingProxyType(boards),
         MappingProxyType(ghosts),
         MappingProxyType(environment),
         MappingProxyType(evidence),
         tuple(source for source, _ in texts.values()),
+        MappingProxyType(clues),
     )
 
 

@@ -551,9 +551,29 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
+_PACK_ERROR = re.compile(
+    r"^.*?\.toml: (?P<label>.+?)(?:: field \"(?P<field>\w+)\")? (?P<msg>(?:must|is|has|repeats|names|puts|connects|"
+    r"cannot|asks|entry).*?)\. Fix the file.*$",
+    re.S,
+)
+BOX_FIELD_WORDS = {
+    "name": "The name", "difficulty": "The difficulty", "seance_symbols": "The séance symbols",
+    "icon_sets": "The icon sets", "icon_set": "The icon set", "ability": "The Ghost Hour ability",
+    "lingering": "The lingering effect", "first_sets": "The number of sets proven first",
+    "clue_dice": "The change to the clue dice", "actions": "The number of actions", "fires": "The number of fires",
+    "duration": "How long it lasts", "pos": "The place on the map", "between": "The way between two spaces",
+    "keys": "The number of keys", "effect": "The effect",
+}
+
+
 def for_players(message: Any) -> str:
     """A refusal from the engine, in the page's words: no command names, no ``key=value``, no sections."""
     text = str(message or "")
+    pack = _PACK_ERROR.match(text)
+    if pack:  # a pack file's error (the box editor): the field in the form's words, without the file
+        field_name = pack.group("field")
+        subject = BOX_FIELD_WORDS.get(field_name or "", "This entry")
+        text = f"{subject} {pack.group('msg')}"
     text = re.sub(r"^[a-z][a-z-]*: ", "", text)  # "summon: no summon at ..." -> "no summon at ..."
     for pattern, words in _PAGE_WORDS:
         text = re.sub(pattern, words, text)

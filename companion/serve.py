@@ -268,7 +268,9 @@ class Companion:
             packs = self.config.load_packs()
         if self.config.packs_dir is not None:
             log.info("packs: the bundled files, with the edited ones of %s", self.config.packs_dir)
-        self.service = GameService(store, packs, rng=self.rng)
+        from companion.box import Box
+
+        self.service = GameService(store, packs, rng=self.rng, box=Box(self.config.box_dir))
         try:
             state = self.service.resume_last()
         except ReplayError as exc:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.errors import CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict
 from companion.sentences import (
@@ -33,6 +34,7 @@ from companion.sentences import (
     describe_event,
     describe_events,
     end_summary,
+    for_players,
 )
 
 if TYPE_CHECKING:
@@ -110,9 +112,11 @@ class GameService:
         packs: Packs,
         rng: random.Random | None = None,
         now: Callable[[], float] = time.time,
+        box: Box | None = None,
     ) -> None:
         self.store = store
         self.packs = packs
+        self.box = box if box is not None else Box(None)
         self._rng = rng if rng is not None else random.Random()
         self._now = now
         self._lock = threading.RLock()
@@ -369,6 +373,62 @@ class GameService:
             redo = self._redo[:-1]
             result = self._apply(game, game_id, command, source, keep_redo=redo)
             return result
+
+    # -- your box ----------------------------------------------------------------------------
+
+    def box_view(self) -> dict[str, Any]:
+        """The cards of the copy on the table as the "Your box" page shows them (companion.box.box_view)."""
+        with self._lock:
+            return box_view(self.packs, self.box)
+
+    def edit_box(self, section: str, key: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill in one entry of the box; returns {"said", "box"}. The game in play goes on with the new cards.
+
+        Raises BadCommand for a malformed edit and PackError when the packs' validation refuses it (naming
+        the entry and the field) or when the game in play no longer fits (nothing is written then)."""
+        with self._lock:
+            self._check_open()
+            change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
+            return self._use_box(change, f"Saved: {change.what}.")
+
+    def import_box(self, data: Any) -> dict[str, Any]:
+        """Replace the whole box with a box file (as export_box makes it); returns {"said", "box"}."""
+        with self._lock:
+            self._check_open()
+            change = self.box.parse_import(data)
+            return self._use_box(change, "Your box is back as the file had it.")
+
+    def export_box(self) -> dict[str, Any]:
+        """The whole box as one value to save in a file and share (companion.box.Box.export)."""
+        with self._lock:
+            return self.box.export()
+
+    def _use_box(self, change: BoxChange, said: str) -> dict[str, Any]:
+        from companion.engine import Game
+        from companion.errors import PackError
+
+        if not self.box.is_writable:
+            raise PackError("this companion has no folder to keep your box in; set game.packs_dir in the "
+                            "configuration file (docs/packs.md).")
+        packs = self.box.check(change)
+        game = None
+        if self._game is not None:
+            try:
+                game = Game.replay(self._game.setup, packs, self._game.history)
+            except CompanionError as exc:
+                raise PackError(
+                    "that change does not fit the game being played, so nothing was saved "
+                    f"({for_players(str(exc))}). Make it between games."
+                ) from None
+        self.box.save(change)
+        self.packs = packs
+        if game is not None and self._game_id is not None:
+            redo = self._redo
+            self._game = game
+            self._names = Names.of_game(game)
+            self._redo = redo
+            self._notify([], self._publish())
+        return {"said": said, "box": box_view(self.packs, self.box)}
 
     # -- listeners    # -- listeners ---------------------------------------------------------------------------
 

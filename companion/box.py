@@ -1,0 +1,367 @@
+"""Your box: the cards of the copy on the table, filled in on the phone and kept as pack files.
+
+The bundled packs hold placeholders wherever the rulebook names no card (docs/packs.md). The host's page
+fills them in one entry at a time; each edit is made here on the text of the pack file it belongs to (with
+tomlkit, so the file's comments stay), checked by :func:`companion.packs.load_packs` exactly as a file edited
+by hand would be, and only then written into the box folder (the data folder's ``packs``, or
+``game.packs_dir``) as the same files ``companion packs export`` writes. A whole box is exported as one
+file and imported the same way, so owners can share a filled-in box::
+
+    box = Box(folder)
+    change = box.edit(packs, BoxEdit("ghost", "shadow", {"name": "Shadow Ghost", "difficulty": 3}))
+    new_packs = box.check(change)      # PackError names file, entry and field
+    box.save(change)                   # atomic, one file per pack file changed
+
+Nothing here knows about a game in play: the service checks that the game still replays with the
+new packs before it saves (a table operation is one service call).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.items import AoT, Table
+
+from companion import paths
+from companion.errors import BadCommand, PackError
+from companion.packs import ROOM_COUNT, Packs, load_packs, pack_texts
+
+__all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
+
+SECTIONS = ("ghost", "environment", "evidence", "clue", "space", "connection", "passage")
+EXPORT_KIND = "skeptics companion box"
+EXPORT_VERSION = 1
+MAX_FILE = 256 * 1024  # one pack file; the bundled ones are under 10 KB
+_BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
+_PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml")
+_TEXT_MAX = 300
+_WORDS = {"name": "name", "ability": "Ghost Hour ability", "lingering": "lingering effect", "effect": "effect"}
+
+# the fields the page may set, per section, and their kinds
+_FIELDS: Mapping[str, Mapping[str, str]] = {
+    "ghost": {"name": "text", "difficulty": "int", "seance_symbols": "texts", "icon_sets": "texts",
+              "ability": "text", "lingering": "text", "first_sets": "int0", "closes_doors": "flag0"},
+    "environment": {"name": "text", "duration": "text", "effect": "text", "clue_dice": "int0", "actions": "int0",
+                    "fires": "int0", "icon_sets": "texts0"},
+    "evidence": {"name": "text"},
+    "clue": {"icon_set": "text", "name": "text0"},
+    "space": {"name": "text", "pos": "pair"},
+    "connection": {"kind": "text", "keys": "int", "lock": "flag0"},
+    "passage": {"on": "flag"},
+}
+
+
+@dataclass(frozen=True)
+class BoxEdit:
+    """One entry filled in: `section` (see SECTIONS), its `key` and the fields the page sent.
+
+    Keys: a ghost's or an environment card's or an evidence symbol's id; a clue card's number; a board
+    space "BOARD:N" (0 is the Entrance); a connection or a secret passage "BOARD:A-B". ``fields`` may hold
+    ``placeholder: true`` to mark the entry as not filled in again; any other edit marks it filled in.
+    """
+
+    section: str
+    key: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BoxChange:
+    """The new texts of the pack files an edit or an import changes (relative path -> text)."""
+
+    files: Mapping[str, str]
+    what: str  # "the Shadow Ghost", "door 7-8 of the Asylum": for the sentence the page shows
+
+
+class Box:
+    """The box folder: where the owner's pack files are kept. ``folder=None``: the bundled packs, read only."""
+
+    def __init__(self, folder: str | Path | None) -> None:
+        self.folder = Path(folder) if folder is not None else None
+
+    @property
+    def is_writable(self) -> bool:
+        return self.folder is not None
+
+    def texts(self) -> dict[str, str]:
+        """Every pack file's text as in use now (the box folder's where there is one)."""
+        return pack_texts(self.folder)
+
+    # -- edits -------------------------------------------------------------------------------
+
+    def edit(self, packs: Packs, edit: BoxEdit) -> BoxChange:
+        """The file text that `edit` makes (not yet checked nor saved). BadCommand for a malformed edit."""
+        if edit.section not in SECTIONS:
+            raise BadCommand(f"box: unknown part {edit.section!r}; the parts are {', '.join(SECTIONS)}.")
+        values = _clean_fields(edit.section, edit.fields)
+        texts = self.texts()
+        if edit.section in ("space", "connection", "passage"):
+            board_id, _, rest = edit.key.partition(":")
+            if board_id not in packs.boards:
+                raise BadCommand(f"box: there is no board {board_id!r}; the boards are {', '.join(packs.boards)}.")
+            rel = f"boards/{board_id}.toml"
+            doc = _parse(rel, texts[rel])
+            what = _edit_board(doc, packs, board_id, edit.section, rest, values)
+        else:
+            rel = {"ghost": "ghosts.toml", "environment": "environment.toml", "evidence": "evidence.toml",
+                   "clue": "clues.toml"}[edit.section]
+            doc = _parse(rel, texts[rel])
+            what = _edit_card(doc, packs, edit.section, edit.key, values)
+        return BoxChange({rel: tomlkit.dumps(doc)}, what)
+
+    def check(self, change: BoxChange) -> Packs:
+        """The packs as they would be with `change`, validated like files edited by hand (PackError)."""
+        where = self.folder if self.folder is not None else Path("your box")
+        overrides = {rel: (str(where / rel), text) for rel, text in change.files.items()}
+        return load_packs(self.folder if self.folder is not None and self.folder.is_dir() else None,
+                          overrides=overrides)
+
+    def save(self, change: BoxChange) -> None:
+        """Write the changed files into the box folder, each atomically (a power cut keeps the old or the new)."""
+        if self.folder is None:
+            raise PackError("this companion has no box folder to keep your cards in; set game.packs_dir "
+                            "in the configuration file (docs/packs.md).")
+        for rel, text in change.files.items():
+            paths.write_atomic(self.folder / rel, text)
+
+    # -- one file for the whole box ----------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """The whole box as one JSON-able value: every pack file in use, by its path."""
+        return {"kind": EXPORT_KIND, "version": EXPORT_VERSION, "files": self.texts()}
+
+    def parse_import(self, data: Any) -> BoxChange:
+        """A box file (as :meth:`export` writes it) as a change; BadCommand says what is wrong with the file."""
+        if isinstance(data, (bytes, str)):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                raise BadCommand("box: that file is not a box file (it is not JSON); choose the file that "
+                                 "\"Save my box to a file\" made.") from None
+        if not isinstance(data, dict) or data.get("kind") != EXPORT_KIND:
+            raise BadCommand("box: that file is not a box file; choose the file that \"Save my box to a file\" made.")
+        if data.get("version") != EXPORT_VERSION:
+            raise BadCommand(f"box: that box file is version {data.get('version')!r}; this companion reads "
+                             f"version {EXPORT_VERSION}. Update the companion that made it, or this one.")
+        files = data.get("files")
+        if not isinstance(files, dict) or not files:
+            raise BadCommand("box: that box file holds no pack files.")
+        out: dict[str, str] = {}
+        for rel, text in files.items():
+            if not isinstance(rel, str) or not (rel in _PACK_FILES or _BOARD_FILE.match(rel)):
+                raise BadCommand(f"box: that box file holds {str(rel)[:60]!r}, which is not a pack file.")
+            if not isinstance(text, str) or len(text) > MAX_FILE:
+                raise BadCommand(f"box: {rel} in that box file is not a pack file's text (or is too long).")
+            out[rel] = text
+        return BoxChange(out, "the box from the file")
+
+
+def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:
+    try:
+        return tomlkit.parse(text)
+    except tomlkit.exceptions.TOMLKitError as exc:
+        raise PackError(f"{rel}: is not valid TOML ({exc}). Fix the file (see docs/packs.md).") from None
+
+
+def _clean_fields(section: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's fields, checked for their kind only; the packs' validation checks the values."""
+    if not isinstance(raw, Mapping):
+        raise BadCommand("box: the fields must be an object.")
+    kinds = _FIELDS[section]
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "placeholder":
+            if not isinstance(value, bool):
+                raise BadCommand("box: placeholder must be true or false.")
+            out[key] = value
+            continue
+        kind = kinds.get(key)
+        if kind is None:
+            raise BadCommand(f"box: a {section} has no field {key!r}; the fields are {', '.join(kinds)}.")
+        base = kind.rstrip("0")
+        ok = {
+            "text": isinstance(value, str) and len(value) <= _TEXT_MAX,
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "flag": isinstance(value, bool),
+            "texts": isinstance(value, list) and len(value) <= 12
+            and all(isinstance(v, str) and len(v) <= _TEXT_MAX for v in value),
+            "pair": isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+        }[base]
+        if not ok:
+            raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
+        out[key] = value.strip() if isinstance(value, str) else value
+    return out
+
+
+def _entries(doc: tomlkit.TOMLDocument, name: str) -> AoT | list[Any]:
+    value = doc.get(name)
+    return value if isinstance(value, (AoT, list)) else []
+
+
+def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+    """Set the fields on a TOML table; an optional field set to its empty value ("", 0, false, []) goes away."""
+    for key, value in values.items():
+        if key == "placeholder":
+            continue
+        optional = kinds.get(key, "").endswith("0")
+        if optional and value in ("", 0, False, []):
+            if key in entry:
+                del entry[key]
+        else:
+            entry[key] = value
+    if values.get("placeholder") is True:
+        entry["placeholder"] = True
+        return
+    if "placeholder" in entry:
+        del entry["placeholder"]
+    note = entry.get("note")
+    if isinstance(note, str) and "placeholder" in note.lower():
+        del entry["note"]  # the bundled note says what was a stand-in; the owner has filled it in
+    for key in ("name", "ability", "lingering", "effect"):
+        value = entry.get(key)
+        if isinstance(value, str) and value.strip().lower().startswith("placeholder"):
+            raise BadCommand(
+                f"box: the {_WORDS.get(key, key)} still says it is a placeholder; copy it from your card "
+                "in your own short words."
+            )
+
+
+def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, values: Mapping[str, Any]) -> str:
+    list_name, key_field = {"ghost": ("ghosts", "id"), "environment": ("cards", "id"),
+                            "evidence": ("symbols", "id"), "clue": ("cards", "number")}[section]
+    wanted: Any = key
+    if section == "clue":
+        if not key.isdigit():
+            raise BadCommand(f"box: a clue card is named by its number, not {key!r}.")
+        wanted = int(key)
+    for entry in _entries(doc, list_name):
+        if isinstance(entry, (Table, dict)) and entry.get(key_field) == wanted:
+            _apply(entry, values, _FIELDS[section])
+            break
+    else:
+        raise BadCommand(f"box: there is no {section} {key!r} in the box.")
+    if section == "ghost":
+        return packs.ghosts[key].name if key in packs.ghosts else key
+    if section == "environment":
+        return packs.environment[key].name if key in packs.environment else key
+    if section == "evidence":
+        return "the evidence symbol"
+    return f"clue card {key}"
+
+
+def _pair_key(text: str, low: int) -> tuple[int, int]:
+    a_text, sep, b_text = text.partition("-")
+    if not sep or not a_text.isdigit() or not b_text.isdigit():
+        raise BadCommand(f"box: name two spaces like 7-8, not {text!r}.")
+    a, b = sorted((int(a_text), int(b_text)))
+    if a < low or b > ROOM_COUNT or a == b:
+        raise BadCommand(f"box: {text!r} does not name two different spaces of the board.")
+    return a, b
+
+
+def _edit_board(doc: tomlkit.TOMLDocument, packs: Packs, board_id: str, section: str, rest: str,
+                values: Mapping[str, Any]) -> str:
+    board = packs.boards[board_id]
+    if section == "space":
+        if not rest.isdigit() or int(rest) > ROOM_COUNT:
+            raise BadCommand(f"box: name a space by its number 0-{ROOM_COUNT}, not {rest!r}.")
+        number = int(rest)
+        if number == 0:
+            table = doc.get("entrance")
+            if not isinstance(table, (Table, dict)):
+                raise PackError(f"boards/{board_id}.toml: has no [entrance] table.")
+            _apply(table, values, _FIELDS["space"])
+        else:
+            for entry in _entries(doc, "rooms"):
+                if entry.get("number") == number:
+                    _apply(entry, values, _FIELDS["space"])
+                    break
+            else:
+                raise BadCommand(f"box: the {board.name} has no room {number}.")
+        return f"{'the Entrance' if number == 0 else f'room {number}'} of the {board.name}"
+    if section == "passage":
+        a, b = _pair_key(rest, 1)
+        passages = doc.get("secret_passages")
+        kept = [p for p in (passages or []) if sorted(p.get("between", [])) != [a, b]]
+        if values.get("on", True):
+            kept.append({"between": [a, b]})
+        if "secret_passages" in doc:
+            del doc["secret_passages"]
+        if kept:
+            aot = tomlkit.aot()
+            for p in kept:
+                t = tomlkit.table()
+                for k, v in p.items():
+                    t[k] = v
+                aot.append(t)
+            doc["secret_passages"] = aot
+        return f"the secret passage {a}-{b} of the {board.name}"
+    a, b = _pair_key(rest, 0)
+    kind = values.get("kind", "door")
+    if kind not in ("none", "open", "door"):
+        raise BadCommand("box: a connection is none, open or door.")
+    entries = _entries(doc, "connections")
+    found = None
+    for index, entry in enumerate(entries):
+        if sorted(entry.get("between", [])) == [a, b]:
+            found = index
+            break
+    if kind == "none":
+        if found is not None:
+            del entries[found]
+        return f"the way between {a} and {b} on the {board.name}"
+    if found is None:
+        table = tomlkit.table()
+        table["between"] = [a, b]
+        entries.append(table)
+        found = len(entries) - 1
+    entry = entries[found]
+    for name in ("door", "keys", "lock", "placeholder"):
+        if name in entry:
+            del entry[name]
+    if kind == "door":
+        entry["door"] = True
+        entry["keys"] = values.get("keys", 1)
+        if values.get("lock"):
+            entry["lock"] = True
+    if values.get("placeholder") is True:
+        entry["placeholder"] = True
+    return f"{'door' if kind == 'door' else 'the way'} {a}-{b} of the {board.name}"
+
+
+def box_view(packs: Packs, box: Box) -> dict[str, Any]:
+    """What the "Your box" page shows: every entry with what is filled in, and what is still to do."""
+    ghosts = [
+        {"id": g.id, "name": g.name, "difficulty": g.difficulty, "seance_symbols": list(g.seance_symbols),
+         "icon_sets": list(g.icon_sets), "ability": g.ability, "lingering": g.lingering,
+         "first_sets": g.first_sets, "closes_doors": g.closes_doors, "filled": not g.placeholder}
+        for g in packs.ghosts.values()
+    ]
+    environment = [
+        {"id": c.id, "name": c.name, "deck": c.deck, "duration": c.duration, "effect": c.effect,
+         "clue_dice": c.clue_dice, "actions": c.actions, "fires": c.fires, "icon_sets": list(c.icon_sets),
+         "filled": not c.placeholder}
+        for c in packs.environment.values()
+    ]
+    evidence = [{"id": e.id, "name": e.name, "filled": not e.placeholder} for e in packs.evidence.values()]
+    clues = [{"number": c.number, "name": c.name, "icon_set": c.icon_set, "filled": not c.placeholder}
+             for c in packs.clues.values()]
+    boards = []
+    for board in packs.boards.values():
+        data = board.to_dict()
+        data["connections"] = [
+            {**conn, "filled": not c.placeholder} for conn, c in zip(data["connections"], board.connections)
+        ]
+        data["spaces"] = [{**sp, "filled": not sp["placeholder"]} for sp in data["spaces"]]
+        boards.append(data)
+    left = len(packs.placeholders)
+    return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "boards": boards,
+            "left": left, "writable": box.is_writable,
+            "folder": str(box.folder) if box.folder is not None else None}
