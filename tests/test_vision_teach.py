@@ -5,6 +5,7 @@ and `companion dice teach --reset`; corrected readings kept as examples and taug
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from companion.errors import ConfigError, VisionError
 from vision.camera import sample_paths
 from vision.cli import main as dice_main
 from vision.dataset import Label, score_photo
-from vision.reader import ReaderSettings, read_dice
+from vision.reader import ReaderSettings, find_dice, read_dice
 from vision.teach import (
     examples_dir,
     keep_example,
@@ -84,12 +85,46 @@ def test_teaching_reads_the_table_better(taught_table: tuple) -> None:
     assert scores[1] > scores[0], scores
 
 
+def size_error(photos: list[tuple[np.ndarray, list[Label], list[bool]]], taught: object) -> float:
+    """The median log(finder's face size / labelled face size) over the dice the finder found."""
+    errors = []
+    for image, labels, _ in photos:
+        candidates, _, _ = find_dice(image, ReaderSettings(taught=taught))
+        for label in labels:
+            x, y, w, h = label.box
+            sizes = [size for cx, cy, size, _ in candidates if x <= cx <= x + w and y <= cy <= y + h]
+            if sizes:
+                errors.append(math.log(sizes[0] / ((w + h) / 2)))
+    return float(np.median(errors))
+
+
+def shrunk(photos: list[tuple[np.ndarray, list[Label], list[bool]]], k: float
+           ) -> list[tuple[np.ndarray, list[Label], list[bool]]]:
+    """The photos with every label's box ``k`` times as large about its centre."""
+    out = []
+    for image, labels, symbols in photos:
+        boxes = [Label(lab.value, (lab.center[0] - k * lab.box[2] / 2, lab.center[1] - k * lab.box[3] / 2,
+                                   k * lab.box[2], k * lab.box[3])) for lab in labels]
+        out.append((image, boxes, symbols))
+    return out
+
+
+def test_teaching_teaches_the_finder_the_size_of_the_faces(taught_table: tuple) -> None:
+    taught, photos = taught_table
+    assert taught.size_weight is not None
+    # a table whose labels box 0.75 of what the finder calls a face: the taught finder gives their size
+    small = teach([(image, labels) for image, labels, _ in shrunk(table_photos(101, 5), 0.75)])
+    untaught, learned = size_error(shrunk(photos, 0.75), None), size_error(shrunk(photos, 0.75), small)
+    assert untaught > 0.2 and abs(learned) < 0.5 * untaught, (untaught, learned)
+
+
 def test_taught_reader_saves_and_loads(tmp_path: Path, taught_table: tuple) -> None:
     taught, photos = taught_table
     path = save_taught(taught, tmp_path / "dice" / "taught.npz")
     loaded = load_taught(path)
     assert loaded.photos == 5 and loaded.dice == taught.dice
     assert np.allclose(loaded.weight, taught.weight) and loaded.heat_bias == pytest.approx(taught.heat_bias)
+    assert np.allclose(loaded.size_weight, taught.size_weight) and loaded.size_bias == pytest.approx(taught.size_bias)
     image = photos[0][0]
     assert read_dice(image, ReaderSettings(taught=loaded)) == read_dice(image, ReaderSettings(taught=taught))
     # the [tray] table names it; a missing or broken file is an error naming the key

@@ -252,15 +252,20 @@ Candidate = tuple[float, float, float, float]  # cx, cy, face size (pixels of th
 
 def _run_finder(view: np.ndarray, taught: Any = None) -> np.ndarray:
     """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16; with a taught
-    finder head (``taught.heat``), its heat map from the finder's last features instead of the shipped one."""
+    finder head (``taught.heat``, ``taught.size``), its heat map and face sizes from the finder's last
+    features instead of the shipped ones."""
     finder, _ = _nets()
     finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
-    if getattr(taught, "heat", None) is None or not _NETS.find_outputs:
+    heat, size = getattr(taught, "heat", None), getattr(taught, "size", None)
+    if (heat is None and size is None) or not _NETS.find_outputs:
         out: np.ndarray = finder.forward()[0]
         return out
     feats, raw = finder.forward(_NETS.find_outputs)
     out = np.array(raw[0])
-    out[0] = taught.heat(feats[0])
+    if heat is not None:
+        out[0] = heat(feats[0])
+    if size is not None:
+        out[1] = size(feats[0])
     return out
 
 

@@ -7,9 +7,10 @@ still read as before. What the photos teach:
 
 - the table's dice as they look there: colours, pips, the camera's sharpness and light;
 - a symbol face as the value it is labelled with (a winged emblem on the six reads 6);
-- what the finder takes for a die there and is not one (peaks matching no label): "not a die".
-
-(The size of the dice in the frame is ``companion dice calibrate``'s part: ``[tray] face_size``.)
+- what the finder takes for a die there and is not one (peaks matching no label): "not a die";
+- the finder's heads: where the dice are on this table (its heat map) and how large their top faces are
+  (its size head, from the labels' boxes), so that the reader's crops hold the top face and not the side
+  faces an oblique camera shows.
 
     from vision.teach import teach, save_taught, load_taught
     taught = teach([(frame, labels), ...])          # labels: vision.dataset.Label (value, box in pixels)
@@ -74,14 +75,15 @@ def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
     return np.array(reader.getParam(gemm, 0), np.float64), np.array(reader.getParam(gemm, 1), np.float64).reshape(-1)
 
 
-def _shipped_heat() -> tuple[np.ndarray, float]:
-    """The shipped finder's heat head: (weights over its last features, bias)."""
+def _shipped_heads() -> tuple[np.ndarray, float, np.ndarray, float]:
+    """The shipped finder's heat and size heads: (heat weights over its last features, heat bias, size
+    weights, size bias)."""
     finder, _ = _nets()
     names = list(finder.getLayerNames())
     head = [n for n in names if n.endswith("Conv")][-1]
-    w = np.array(finder.getParam(head, 0), np.float64)[0, :, 0, 0]
-    b = float(np.array(finder.getParam(head, 1)).reshape(-1)[0])
-    return w, b
+    w = np.array(finder.getParam(head, 0), np.float64)[:, :, 0, 0]
+    b = np.array(finder.getParam(head, 1), np.float64).reshape(-1)
+    return w[0], float(b[0]), w[1], float(b[1])
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -103,6 +105,8 @@ class TaughtReader:
     seconds: float = 0.0
     heat_weight: np.ndarray | None = None  # the finder's heat head (features,), None: the shipped one
     heat_bias: float = 0.0
+    size_weight: np.ndarray | None = None  # the finder's size head (features,), None: the shipped one
+    size_bias: float = 0.0
 
     def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The chance of each class from the reader's features (``probs``, the shipped layer's, unused)."""
@@ -121,6 +125,19 @@ class TaughtReader:
             return out
 
         return heat
+
+    @property
+    def size(self) -> Any:
+        """The finder's log face size (in its grid cells) from its last features, or None (the shipped head)."""
+        if self.size_weight is None:
+            return None
+        w, b = self.size_weight, self.size_bias
+
+        def size(feats: np.ndarray) -> np.ndarray:
+            out: np.ndarray = np.tensordot(w.astype(np.float32), feats, axes=(0, 0)) + np.float32(b)
+            return out
+
+        return size
 
 
 # ---------------------------------------------------------------- examples
@@ -153,17 +170,21 @@ def _match(candidates: Sequence[tuple[float, float, float, float]], labels: Sequ
 
 @dataclass
 class _Cells:
-    """Cells of the finder's grid for teaching its heat head: features, targets 0/1, weights."""
+    """Cells of the finder's grid for teaching its heads: features, heat targets 0/1 and their weights, and
+    the cells around each labelled die's centre with the log of its face size in cells (the size head)."""
 
     feats: np.ndarray
     target: np.ndarray
     weight: np.ndarray
+    size_feats: np.ndarray
+    size_target: np.ndarray
 
 
 def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, sizes: dict[int, float],
-                  fallback: float, rng: np.random.Generator) -> _Cells | None:
+                  rng: np.random.Generator) -> _Cells | None:
     """The finder's view of the photo at the scale it was read at: a positive cell on every labelled die's
-    centre, negatives elsewhere (weighted down near a die, as the finder was trained)."""
+    centre, negatives elsewhere (weighted down near a die, as the finder was trained); ``sizes`` are the
+    face sizes (pixels of the frame) the finder should give for each label."""
     view = finder_view(frame, scale)
     if max(view.shape[:2]) > TILE:
         return None
@@ -172,15 +193,21 @@ def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, size
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     near = np.zeros((gh, gw), np.float32)
     positive = np.zeros((gh, gw), bool)
+    size_feats, size_target = [], []
     for i, label in enumerate(labels):
         cx, cy = label.center
         gx, gy = cx * scale / STRIDE, cy * scale / STRIDE
         ix, iy = int(gx), int(gy)
         if not (0 <= ix < gw and 0 <= iy < gh):
             continue
-        sigma = max(0.6, sizes.get(i, fallback) * scale / STRIDE / 5.0)
+        cells = sizes[i] * scale / STRIDE
+        sigma = max(0.6, cells / 5.0)
         near = np.maximum(near, np.exp(-((xs - gx + 0.5) ** 2 + (ys - gy + 0.5) ** 2) / (2 * sigma**2)))
         positive[iy, ix] = True
+        # the peak may land on a neighbouring cell: the size is taught on the 3x3 cells around the centre
+        block = feats[:, max(0, iy - 1) : iy + 2, max(0, ix - 1) : ix + 2].reshape(c, -1).T
+        size_feats.append(block)
+        size_target += [math.log(max(cells, 0.25))] * len(block)
     flat = feats.reshape(c, -1).T
     neg_weight = ((1 - near) ** 4).ravel()
     pos = positive.ravel()
@@ -192,34 +219,58 @@ def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, size
     scale_rest = len(rest) / max(1, min(len(rest), 1500))
     weight = np.where(pos, 1.0, neg_weight)
     weight[rest] *= scale_rest
-    return _Cells(flat[keep], pos[keep].astype(np.float64), weight[keep])
+    return _Cells(flat[keep], pos[keep].astype(np.float64), weight[keep],
+                  np.concatenate(size_feats) if size_feats else np.zeros((0, c), np.float32),
+                  np.array(size_target, np.float64))
 
 
 Found = tuple[list[tuple[float, float, float, float]], float, dict[int, int]]
 
 
-def _find(frame: np.ndarray, labels: Sequence[Label]) -> Found:
-    """The shipped finder's candidates in a teaching photo, its scale, and which candidate is which label."""
-    candidates, scale, _ = find_dice(frame, ReaderSettings())
+def _find(frame: np.ndarray, labels: Sequence[Label], taught: Any = None) -> Found:
+    """The finder's candidates in a teaching photo (shipped, or with ``taught``'s heads), its scale, and which
+    candidate is which label."""
+    candidates, scale, _ = find_dice(frame, ReaderSettings(taught=taught))
     return candidates, scale, _match(candidates, labels)
 
 
-def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generator,
-              variants: int, found: Found | None = None) -> tuple[list[_Example], _Cells | None]:
-    """Crops as the reader sees them at this table: at the finder's own peaks, the labelled ones with their
-    value, the others as "not a die"; labelled dice the finder missed at their labelled centres. And the
-    finder's cells for teaching its head."""
-    candidates, scale, matched = found or _find(frame, labels)
-    sizes = {i: candidates[c][2] for i, c in matched.items()}
-    fallback = float(np.median(list(sizes.values()))) if sizes else float(
+def _face_sizes(labels: Sequence[Label], found: Found, label_sizes: bool) -> dict[int, float]:
+    """The face size of each label, in pixels of the frame: its box's (the labels box the top face), or
+    with ``label_sizes`` False the size the finder gave it (the median for a die it missed)."""
+    candidates, _, matched = found
+    given = {i: candidates[c][2] for i, c in matched.items()}
+    fallback = float(np.median(list(given.values()))) if given else float(
         np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels] or [40.0]))
+    if label_sizes:
+        return {i: (lab.box[2] + lab.box[3]) / 2 for i, lab in enumerate(labels)}
+    return {i: given.get(i, fallback) for i in range(len(labels))}
+
+
+def _boxes_are_faces(frames: Sequence[tuple[np.ndarray, Sequence[Label]]], found: Sequence[Found]) -> bool:
+    """Whether the labels box what the finder calls a top face: their sizes are, in the median, within
+    0.67-1.5 of the finder's (an oblique view makes the finder's a little large). Labels around the pip
+    pattern (the matteop65 photos: a 1 is a box around one pip) are about half of it."""
+    ratios = []
+    for (_, labels), (candidates, _, matched) in zip(frames, found):
+        for i, c in matched.items():
+            _, _, w, h = labels[i].box
+            ratios.append(math.log(max(1e-3, (w + h) / 2) / candidates[c][2]))
+    return bool(ratios) and math.log(0.67) <= float(np.median(ratios)) <= math.log(1.5)
+
+
+def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generator, variants: int,
+              found: Found, sizes: dict[int, float]) -> list[_Example]:
+    """Crops as the reader sees them at this table: at the finder's own peaks (``found``), the labelled ones
+    with their value, the others as "not a die"; labelled dice the finder missed at their labelled centres
+    and ``sizes``."""
+    candidates, _, matched = found
     out: list[_Example] = []
     for i, label in enumerate(labels):
         if i in matched:
             cx, cy, size, _ = candidates[matched[i]]
         else:
             cx, cy = label.center
-            size = fallback
+            size = sizes[i]
         for k in range(variants):
             angle = ROTATIONS[k % 4] + (rng.uniform(-20, 20) if k >= 4 else 0.0)
             jitter = 0.0 if k == 0 else 0.06 * size
@@ -232,8 +283,7 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
             continue
         for k in range(max(2, variants // 2)):
             out.append(_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[k % 4]), NOT_A_DIE))
-    cells = _finder_cells(frame, labels, scale, sizes, fallback, rng) if labels else None
-    return out, cells
+    return out
 
 
 def _fit(feats: np.ndarray, classes: np.ndarray, w0: np.ndarray, b0: np.ndarray, strength: float,
@@ -276,7 +326,9 @@ _REPLAY_CELLS: dict[str, list[_Cells]] = {}
 
 
 def _replay_bank() -> tuple[np.ndarray, np.ndarray]:
-    """Features and classes of the dice in the bundled sample photos (vision/samples), made once."""
+    """Features and classes of the dice in the bundled sample photos (vision/samples), made once; their
+    finder cells teach the finder's heads with the shipped finder's own sizes (some of those photos' labels
+    box the pips, not the face)."""
     digest = _reader_digest()
     if digest not in _REPLAY:
         from vision.camera import sample_paths
@@ -289,8 +341,11 @@ def _replay_bank() -> tuple[np.ndarray, np.ndarray]:
             label_file = path.with_suffix(".txt")
             if frame is None or not label_file.is_file():
                 continue
-            found, grid = _examples(frame, read_labels(label_file, frame.shape[1], frame.shape[0]), rng, 4)
-            crops += found
+            labels = read_labels(label_file, frame.shape[1], frame.shape[0])
+            found = _find(frame, labels)
+            sizes = _face_sizes(labels, found, label_sizes=False)
+            crops += _examples(frame, labels, rng, 4, found, sizes)
+            grid = _finder_cells(frame, labels, found[1], sizes, rng) if labels else None
             if grid is not None:
                 cells.append(grid)
         _REPLAY[digest] = (_features(crops), np.array([c.cls for c in crops], int))
@@ -334,44 +389,80 @@ def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: floa
     return w, b
 
 
+def _fit_size(cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float,
+              strength: float) -> tuple[np.ndarray, float]:
+    """The finder's size head as ridge regression on the cells around each die (each set of cells with its
+    weight), held near (w0, b0): least squares on the log size + strength * |w - w0|^2, in closed form."""
+    rows = [(c.size_feats.astype(np.float64), c.size_target, weight) for c, weight in cells if len(c.size_target)]
+    if not rows:
+        return w0, b0
+    x = np.concatenate([np.hstack([f, np.ones((len(f), 1))]) for f, _, _ in rows])
+    t = np.concatenate([tt for _, tt, _ in rows])
+    wt = np.concatenate([np.full(len(tt), weight) for _, tt, weight in rows])
+    wt = wt / wt.sum()
+    start = np.append(w0, b0)
+    # the features' scale sets how far "near" is: the penalty is relative to their mean square
+    ridge = strength * float((wt[:, None] * x[:, :-1] ** 2).sum(axis=0).mean()) * np.eye(len(start))
+    ridge[-1, -1] = 1e-6
+    solved = np.linalg.solve(x.T @ (wt[:, None] * x) + ridge, x.T @ (wt * t) + ridge @ start)
+    return solved[:-1], float(solved[-1])
+
+
 def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: int = 8, strength: float = 0.002,
-          replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, seed: int = 0) -> TaughtReader:
+          replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, size_strength: float = 0.05,
+          label_sizes: bool | None = None, seed: int = 0) -> TaughtReader:
     """A reader taught by labelled frames of one table: [(frame BGR, labels in pixels of the frame)].
 
+    First the finder's heads (where the dice are, and how large: the size of each label's box, or with
+    ``label_sizes`` False the size the shipped finder gives; None: the labels' sizes when they box about
+    what the finder calls a face, see ``_boxes_are_faces``), then the reader's last layer on crops at the
+    taught finder's peaks, as it will read them.
     VisionError when no photo holds a labelled die."""
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
-    crops: list[_Example] = []
-    cells: list[_Cells] = []
-    dice = photos = 0
-    for frame, labels in examples:
-        found, grid = _examples(check_frame(frame), labels, rng, variants)
-        crops += found
-        if grid is not None:
-            cells.append(grid)
-        dice += len(labels)
-        photos += 1
+    frames = [(check_frame(frame), tuple(labels)) for frame, labels in examples]
+    dice = sum(len(labels) for _, labels in frames)
     if dice == 0:
         raise VisionError("the teaching photos hold no labelled dice; label the dice of each photo "
                           "(one line per die: CLASS XC YC W H, CLASS 0-5 for 1-6 pips) and try again.")
+    w0, b0 = _shipped_layer()
+    rx, ry = _replay_bank()
+    if rx.shape[1] > w0.shape[1]:  # the quarters' features start with no say
+        w0 = np.concatenate([w0, np.zeros((w0.shape[0], rx.shape[1] - w0.shape[1]))], axis=1)
+    taught = TaughtReader(w0, b0, len(frames), dice, _reader_digest())
+    shipped = [_find(frame, labels) for frame, labels in frames]
+    if label_sizes is None:
+        label_sizes = _boxes_are_faces(frames, shipped)
+    sizes = [_face_sizes(labels, found, label_sizes) for (_, labels), found in zip(frames, shipped)]
+    if finder:
+        cells: list[_Cells] = []
+        for k, (frame, labels) in enumerate(frames):
+            grid = _finder_cells(frame, labels, shipped[k][1], sizes[k], rng) if labels else None
+            if grid is not None:
+                cells.append(grid)
+        if cells:
+            hw0, hb0, sw0, sb0 = _shipped_heads()
+            replay_cells = [_Cells(c.feats, c.target, c.weight * replay, c.size_feats, c.size_target)
+                            for c in _replay_cells()] if replay > 0 else []
+            taught.heat_weight, taught.heat_bias = _fit_heat(cells + replay_cells, hw0, hb0, finder_strength)
+            own = sum(len(c.size_target) for c in cells)
+            other = sum(len(c.size_target) for c in replay_cells)
+            taught.size_weight, taught.size_bias = _fit_size(
+                [(c, 1.0) for c in cells] + [(c, replay * own / max(1, other)) for c in replay_cells],
+                sw0, sb0, size_strength)
+    crops: list[_Example] = []
+    for k, (frame, labels) in enumerate(frames):
+        found = _find(frame, labels, taught) if finder else shipped[k]
+        crops += _examples(frame, labels, rng, variants, found, sizes[k])
     x = _features(crops)
     y = np.array([c.cls for c in crops])
     sample_weights = np.ones(len(y))
     if replay > 0:  # the bundled photos' dice, so values the table's photos do not show are not forgotten
-        rx, ry = _replay_bank()
         x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
         sample_weights = np.concatenate([sample_weights, np.full(len(ry), replay * len(crops) / max(1, len(ry)))])
-    w0, b0 = _shipped_layer()
-    if x.shape[1] > w0.shape[1]:  # the quarters' features start with no say
-        w0 = np.concatenate([w0, np.zeros((w0.shape[0], x.shape[1] - w0.shape[1]))], axis=1)
-    w, b = _fit(x, y, w0, b0, strength, sample_weights)
-    heat_w: np.ndarray | None = None
-    heat_b = 0.0
-    if finder and cells:
-        hw0, hb0 = _shipped_heat()
-        replay_cells = [_Cells(c.feats, c.target, c.weight * replay) for c in _replay_cells()] if replay > 0 else []
-        heat_w, heat_b = _fit_heat(cells + replay_cells, hw0, hb0, finder_strength)
-    return TaughtReader(w, b, photos, dice, _reader_digest(), time.perf_counter() - t0, heat_w, heat_b)
+    taught.weight, taught.bias = _fit(x, y, w0, b0, strength, sample_weights)
+    taught.seconds = time.perf_counter() - t0
+    return taught
 
 
 # ---------------------------------------------------------------- files
@@ -384,12 +475,13 @@ def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
     meta = {"format": FORMAT, "photos": taught.photos, "dice": taught.dice,
             "reader": taught.reader, "seconds": round(taught.seconds, 3)}
     tmp = target.with_name(f".{target.name}.tmp")
+    arrays: dict[str, Any] = {"weight": taught.weight, "bias": taught.bias, "meta": np.array(json.dumps(meta))}
+    if taught.heat_weight is not None:
+        arrays.update(heat_weight=taught.heat_weight, heat_bias=np.array(taught.heat_bias))
+    if taught.size_weight is not None:
+        arrays.update(size_weight=taught.size_weight, size_bias=np.array(taught.size_bias))
     with open(tmp, "wb") as handle:
-        if taught.heat_weight is None:
-            np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)))
-        else:
-            np.savez(handle, weight=taught.weight, bias=taught.bias, meta=np.array(json.dumps(meta)),
-                     heat_weight=taught.heat_weight, heat_bias=np.array(taught.heat_bias))
+        np.savez(handle, **arrays)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, target)
@@ -407,6 +499,8 @@ def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
             weight, bias, meta = data["weight"], data["bias"], json.loads(str(data["meta"]))
             heat_w = data["heat_weight"].astype(np.float64) if "heat_weight" in data else None
             heat_b = float(data["heat_bias"]) if "heat_bias" in data else 0.0
+            size_w = data["size_weight"].astype(np.float64) if "size_weight" in data else None
+            size_b = float(data["size_bias"]) if "size_bias" in data else 0.0
     except (OSError, ValueError, KeyError) as exc:
         raise VisionError(f"{source} is not a taught reader ({exc}); teach again with companion dice teach.") from None
     if meta.get("format") != FORMAT or weight.ndim != 2 or bias.shape != (weight.shape[0],):
@@ -415,7 +509,7 @@ def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
         raise VisionError(f"{source} was taught on another version of the reader network; teach again with "
                           "companion dice teach (the photos it was taught with are still the right ones).")
     return TaughtReader(weight.astype(np.float64), bias.astype(np.float64), int(meta.get("photos", 0)), int(meta.get("dice", 0)), str(meta["reader"]),
-                        float(meta.get("seconds", 0.0)), heat_w, heat_b)
+                        float(meta.get("seconds", 0.0)), heat_w, heat_b, size_w, size_b)
 
 
 # ---------------------------------------------------------------- labelled photos and kept examples
