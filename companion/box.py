@@ -247,12 +247,13 @@ def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, 
             break
     else:
         raise BadCommand(f"box: there is no {section} {key!r} in the box.")
+    new_name = values.get("name")
     if section == "ghost":
-        return packs.ghosts[key].name if key in packs.ghosts else key
+        return new_name or (packs.ghosts[key].name if key in packs.ghosts else key)
     if section == "environment":
-        return packs.environment[key].name if key in packs.environment else key
+        return f"the environment card {new_name or (packs.environment[key].name if key in packs.environment else key)}"
     if section == "evidence":
-        return "the evidence symbol"
+        return f"the evidence symbol {new_name}" if new_name else "the evidence symbol"
     return f"clue card {key}"
 
 

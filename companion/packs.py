@@ -219,7 +219,7 @@ class Packs:
     ghosts: Mapping[str, Ghost]
     environment: Mapping[str, EnvironmentCard]
     evidence: Mapping[str, EvidenceSymbol]
-    sources: tuple[str, ...] = ()
+    sources: tuple[str, ...] = field(default=(), compare=False)  # where the files came from, not what they say
     clues: Mapping[int, ClueCard] = field(default_factory=lambda: MappingProxyType({}))
 
     def environment_deck(self, board: str) -> tuple[str, ...]:
