@@ -1,5 +1,5 @@
 """Never a silent drop (issue 12): a strong finder peak that the reader calls "not a die" comes out as an
-unsure die, a reading says how many dice it found, and a roll is not settled when that number is not
+unsure die (a weak one is dropped unless the reader gives it a value more likely than not), a reading says how many dice it found, and a roll is not settled when that number is not
 the number rolled."""
 
 from __future__ import annotations
@@ -48,6 +48,25 @@ def test_strong_peaks_the_reader_rejects_become_unsure_dice_not_drops() -> None:
     # with the strong-peak rule switched off (threshold above any peak) they are all dropped, as before
     dropped_all = read_frame(image, ReaderSettings(taught=CallsEverythingNotADie(), strong_peak=1.01))
     assert dropped_all.found == 0 and dropped_all.dropped == rejecting.found + rejecting.dropped
+
+
+class Doubtful:
+    """A taught head that gives every candidate a value, but none more likely than not (0.4 for a 3)."""
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        out = np.full_like(probs, 0.6 / (probs.shape[1] - 1))
+        out[:, 2] = 0.4
+        return out
+
+
+def test_weak_peaks_read_without_a_likely_value_are_dropped_strong_ones_stay_unsure() -> None:
+    image = sample()
+    doubtful = read_frame(image, ReaderSettings(taught=Doubtful()))
+    assert doubtful.found > 0 and all(r.value is None for r in doubtful.dice)
+    everything = read_frame(image, ReaderSettings(taught=Doubtful(), strong_peak=0.0))
+    assert everything.dropped == 0 and everything.found == doubtful.found + doubtful.dropped
+    # what stays is the strong peaks: raising the bar for "strong" drops more of them
+    assert read_frame(image, ReaderSettings(taught=Doubtful(), strong_peak=1.01)).found == 0
 
 
 def test_a_roll_with_an_unsure_die_is_not_settled() -> None:

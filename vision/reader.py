@@ -16,9 +16,9 @@ target, a second pass runs at the right scale (in tiles for large frames).
 
 A face whose best value is below ``ReaderSettings.unsure_below``, or that looks more like a
 logo than like its best value, comes out with value None (unsure): a logo, a die on its
-edge, a blurred die. A weak candidate the reader calls "not a die" is dropped; a strong one
-(finder peak at least ``ReaderSettings.strong_peak``) is kept as an unsure die, so a roll is
-never settled with a die silently missing. The colour is the median of the face (pips are the
+edge, a blurred die. A weak candidate that the reader gives no value more likely than not is
+dropped; a strong one (finder peak at least ``ReaderSettings.strong_peak``) is kept as an unsure
+die, so a roll is never settled with a die silently missing. The colour is the median of the face (pips are the
 minority) named by hue, or by the nearest calibrated colour reference of the table.
 """
 
@@ -153,8 +153,8 @@ class ReadResult:
     """One frame read: the dice, and how they were found.
 
     ``found`` is the number of dice the finder found and kept (sure or unsure): compare it with the
-    number of dice rolled before settling a roll. ``dropped`` counts weak candidates the reader called
-    "not a die". ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
+    number of dice rolled before settling a roll. ``dropped`` counts weak candidates the reader gave no
+    value more likely than not. ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
 
     dice: list[DieReading]
     dropped: int = 0
@@ -443,10 +443,11 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
         logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
-        # a weak peak is dropped unless the reader takes it for a die with some value (the values together
-        # more likely than "not a die" and "logo": the clutter of a desk reads as logos); a strong one stays
-        # as an unsure die
-        if score < settings.strong_peak and float(p[:NOT_A_DIE].sum()) < settings.not_a_die_above:
+        # a weak peak is dropped unless the reader gives it a value more likely than not (it is the clutter
+        # of a desk, the side face of an oblique die, half of two touching dice); a strong one stays, unsure
+        # when it is not read for sure, so that a die is never silently missing from a roll
+        valued = confidence > settings.not_a_die_above and not logo and not not_a_die
+        if score < settings.strong_peak and not valued:
             dropped += 1
             continue
         sure = confidence >= settings.unsure_below and not logo and not not_a_die

@@ -60,6 +60,7 @@ from vision.reader import (
 
 FORMAT = 1
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
+CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 
 
 def _reader_digest() -> str:
@@ -274,7 +275,7 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
         for k in range(variants):
             angle = ROTATIONS[k % 4] + (rng.uniform(-20, 20) if k >= 4 else 0.0)
             jitter = 0.0 if k == 0 else 0.06 * size
-            side = size * CROP_SCALE * (1.0 if k == 0 else math.exp(rng.uniform(math.log(0.9), math.log(1.2))))
+            side = size * CROP_SCALE * (1.0 if k == 0 else math.exp(rng.uniform(*CROP_JITTER)))
             crop = crop_face(frame, cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), side, angle)
             out.append(_Example(crop, label.value - 1))
     used = set(matched.values())
