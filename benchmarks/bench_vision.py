@@ -13,9 +13,10 @@ centre; an unsure die is not right; a reading matching no die is a false positiv
    it counts them;
 3. teach-in: accuracy on the rest of a set after teaching (vision.teach) with 0, 2, 5 and 10 of its photos
    (the same rest for every n: the photos after the first ten of a fixed shuffle);
-4. leave-one-set-out, with ``--loso DIR``: models trained without a set (DIR/byler-train/ and DIR/matteop65/
-   holding dice_*.onnx, made by ``vision/training/tune.py --scratch --without SET --out DIR/SET``) measured on
-   all photos of that set;
+4. leave-one-set-out, with ``--loso DIR``: networks trained from scratch without a set (DIR/byler-train/ and
+   DIR/matteop65/ holding dice_*.onnx, made by ``vision/training/tune.py --scratch --without SET --out DIR/SET``:
+   the other real set and the synthetic scenes) measured on all photos of that set, and its teach-in curve
+   there (the replayed sample photos of vision/samples include three of byler-train and two of matteop65);
 5. speed: the median milliseconds of ``read_dice`` for a 640x640 photo, and for a 1280x960 (1.2 MP) frame,
    with the face size found by the two passes and with the size measured by calibration.
 """
@@ -202,15 +203,21 @@ def main() -> None:
     print(f"  of which symbol faces: {n}: unsure or missed {unsure}, wrong {wrong}; pip faces right "
           f"{score.right - right}/{pips} = {100 * (score.right - right) / max(1, pips):.2f}%")
     if args.loso:
-        print("\nleave-one-set-out (models trained without the set, measured on all of its photos)")
+        print("\nleave-one-set-out: networks trained from scratch without the set (its photos never seen), "
+              "measured on all of its photos; then taught n of them (teach-in on the rest, as below)")
+        print(header + " " + " ".join(f"{'n=' + str(n):>7}" for n in TEACH_IN))
         for set_name in SETS:
             folder = Path(args.loso) / set_name.split("/")[0]  # matteop65/Train and /Valid are left out together
             if not (folder / "dice_find.onnx").is_file():
                 print(f"{set_name:<30} no models in {folder}")
                 continue
             use_models(folder)
-            score, times = run(examples(load_set(set_name, root)))
-            print(line(f"{set_name} (without it)", score, times))
+            items = examples(load_set(set_name, root))
+            score, times = run(items)
+            curve = ""
+            if not args.no_teach and len(items) > max(TEACH_IN):
+                curve = " " + " ".join(f"{100 * a:>6.2f}%" for a in teach_in(items)[0])
+            print(line(f"{set_name} (without it)", score, times) + curve)
         use_models(Path(args.models) if args.models else reader.MODELS)
     if not args.no_teach:
         print("\nteach-in: accuracy on the rest of a set after teaching n of its photos "
@@ -226,11 +233,12 @@ def main() -> None:
             print(f"{name:<30} {dice:>9} " + " ".join(f"{100 * a:>6.2f}%" for a in accs) + f" {seconds:>10.2f}")
         from vision.teach import teach
 
-        twenty = held_sets[SETS[0]][:20]
-        t0 = time.perf_counter()
-        taught = teach([(image, labels) for _, image, labels in twenty])
-        print(f"  teaching 20 photos ({sum(len(lab) for _, _, lab in twenty)} dice, byler-train held out) took "
-              f"{time.perf_counter() - t0:.2f} s")
+        for what, twenty in (("640x640, byler-train held out", held_sets[SETS[0]][:20]),
+                             ("about 3 MP, the other table", other[:20])):
+            t0 = time.perf_counter()
+            teach([(image, labels) for _, image, labels in twenty])
+            print(f"  teaching 20 photos ({sum(len(lab) for _, _, lab in twenty)} dice, {what}) took "
+                  f"{time.perf_counter() - t0:.2f} s")
         order = list(other)
         random.Random(5).shuffle(order)
         taught = teach([(image, labels) for _, image, labels in order[:5]])

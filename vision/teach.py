@@ -42,9 +42,7 @@ from companion.errors import VisionError
 from vision.dataset import Label, read_labels, score_photo
 from vision.reader import (
     CROP_SCALE,
-    FIND_MODEL,
     NOT_A_DIE,
-    READ_MODEL,
     STRIDE,
     TILE,
     DieReading,
@@ -64,7 +62,10 @@ CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes 
 
 
 def _reader_digest() -> str:
-    return hashlib.sha256(FIND_MODEL.read_bytes() + READ_MODEL.read_bytes()).hexdigest()[:16]
+    """The networks in use (read through the module, so a benchmark that swaps them is followed)."""
+    import vision.reader
+
+    return hashlib.sha256(vision.reader.FIND_MODEL.read_bytes() + vision.reader.READ_MODEL.read_bytes()).hexdigest()[:16]
 
 
 def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
