@@ -1,0 +1,430 @@
+"""Elder Sign's data packs: Ancient Ones, investigators, adventures, Other Worlds and Mythos cards (TOML).
+
+The bundled files live in ``companion/games/elder_sign/packs/``. The rules text ships no card text, so
+every entry is a placeholder (``placeholder = true``) that the owner fills in from the cards of the copy
+on the table, then deletes that line; docs/elder-sign.md lists the fields. A file of the same name in an
+extra directory replaces the bundled one. Every file is validated on load, and a PackError names the
+file, the entry and the field::
+
+    adventures.toml: adventures[3] (id "adv04"): field "tasks": task 2 cannot read 'inv4' ...
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.errors import DiceError, PackError
+from companion.games.elder_sign.dice import Colour, Need
+
+__all__ = [
+    "Effect",
+    "TaskCard",
+    "Adventure",
+    "AncientOne",
+    "Investigator",
+    "MythosCard",
+    "ElderSignPacks",
+    "load_packs",
+    "parse_tasks",
+    "FILES",
+]
+
+FILES = ("ancient_ones.toml", "investigators.toml", "adventures.toml", "other_worlds.toml", "mythos.toml")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+LINGERING = ("until_next", "at_midnight")  # elder-sign-rules.txt:317
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a reward, penalty, terror or Mythos half does that the companion counts; `text` is the rest.
+
+    Sanity and stamina are changes (-1 loses one); on an adventure they fall on the active investigator,
+    on a Mythos card on every investigator (elder-sign-rules.txt:321: "All of us investigators will lose 2
+    Stamina"). `clock` is hours the clock moves (multiples of 3).
+    """
+
+    elder_signs: int = 0
+    clues: int = 0
+    doom: int = 0
+    sanity: int = 0
+    stamina: int = 0
+    monsters: int = 0
+    gate: bool = False
+    clock: int = 0
+    text: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return self == Effect(text=self.text) and not self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: v for k, v in self.__dict__.items() if v}
+        return out
+
+
+@dataclass(frozen=True)
+class TaskCard:
+    """One task (row of symbols) as printed: what it needs, and what completing it costs (:185)."""
+
+    need: Need
+    sanity: int = 0
+    stamina: int = 0
+    clock: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"need": str(self.need)}
+        for key in ("sanity", "stamina", "clock"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True)
+class Adventure:
+    """An Adventure or Other World card (:84, :115, :273-283)."""
+
+    id: str
+    name: str
+    tasks: tuple[TaskCard, ...]
+    ordered: bool = False  # the arrow on the left side (:281-283)
+    trophies: int = 1
+    lock: Colour | None = None  # a locked die icon (:397-403)
+    reward: Effect = field(default_factory=Effect)
+    penalty: Effect = field(default_factory=Effect)
+    terror: Effect = field(default_factory=Effect)
+    other_world: bool = False
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AncientOne:
+    """An Ancient One card (:74, :245, :419-461)."""
+
+    id: str
+    name: str
+    doom: int  # spaces on its doom track
+    elder_signs: int  # the Elder Sign limit printed on the card
+    monster_spaces: tuple[int, ...]  # doom track spaces (1-based) with a monster icon
+    combat: Need  # the combat task (:439)
+    attack: str
+    monster_masks: bool = False  # Nyarlathotep's mask monsters (:82)
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Investigator:
+    id: str
+    name: str
+    sanity: int
+    stamina: int
+    clues: int = 0
+    ability: str = ""
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class MythosCard:
+    """A Mythos card: the immediate half (top) and the lingering half (bottom) (:313-321)."""
+
+    id: str
+    name: str
+    immediate: Effect
+    lingering: str
+    lingering_kind: str  # "until_next" (in force until the next Mythos card) or "at_midnight"
+    at_midnight: Effect = field(default_factory=Effect)  # the lingering half's At Midnight effect
+    terror: Effect = field(default_factory=Effect)  # resolved with a failed roll showing terror (:202)
+    lock: Colour | None = None
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ElderSignPacks:
+    ancient_ones: Mapping[str, AncientOne]
+    investigators: Mapping[str, Investigator]
+    adventures: Mapping[str, Adventure]
+    other_worlds: Mapping[str, Adventure]
+    mythos: Mapping[str, MythosCard]
+    sources: tuple[str, ...] = ()
+
+    def card(self, card_id: str) -> Adventure:
+        return self.adventures.get(card_id) or self.other_worlds[card_id]
+
+    @property
+    def placeholders(self) -> list[str]:
+        out = [f"ancient one {a.id} ({a.name})" for a in self.ancient_ones.values() if a.placeholder]
+        out += [f"investigator {i.id} ({i.name})" for i in self.investigators.values() if i.placeholder]
+        out += [f"adventure {a.id} ({a.name})" for a in self.adventures.values() if a.placeholder]
+        out += [f"other world {a.id} ({a.name})" for a in self.other_worlds.values() if a.placeholder]
+        out += [f"mythos card {m.id} ({m.name})" for m in self.mythos.values() if m.placeholder]
+        return out
+
+
+# -- validation ----------------------------------------------------------------------------------------
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+class _Entry:
+    """One TOML table; every PackError names the file, the entry and the field."""
+
+    def __init__(self, source: str, label: str, data: Any) -> None:
+        self.source = source
+        self.label = label
+        if not isinstance(data, dict):
+            self.fail(f"must be a table (key = value lines), not {_show(data)}")
+        self.data: dict[str, Any] = data
+
+    def fail(self, message: str, name: str | None = None) -> NoReturn:
+        where = f"{self.source}: {self.label}" + (f': field "{name}"' if name else "")
+        raise PackError(f"{where} {message}. Fix the file (see docs/elder-sign.md) or remove it to use the bundled one.")
+
+    def check_keys(self, allowed: Iterable[str]) -> None:
+        allowed = tuple(allowed)
+        for key in self.data:
+            if key not in allowed:
+                self.fail(f"has an unknown field {key!r}; the fields are: {', '.join(allowed)}")
+
+    def text(self, name: str, default: str | None = None) -> str:
+        value = self.data.get(name, default)
+        if value is None:
+            self.fail("is missing; add it as text in quotes", name)
+        if not isinstance(value, str) or (not value.strip() and default is None):
+            self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
+        return value.strip()
+
+    def ident(self, name: str) -> str:
+        value = self.text(name)
+        if not _ID.match(value):
+            self.fail(f"must be a short lowercase id (letters, digits, _; starting with a letter), not {value!r}", name)
+        return value
+
+    def integer(self, name: str, low: int, high: int, default: int | None = None) -> int:
+        value = self.data.get(name, default)
+        if value is None:
+            self.fail(f"is missing; add a whole number {low} to {high}", name)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            self.fail(f"must be a whole number {low} to {high}, not {_show(value)}", name)
+        return value
+
+    def flag(self, name: str) -> bool:
+        value = self.data.get(name, False)
+        if not isinstance(value, bool):
+            self.fail(f"must be true or false, not {_show(value)}", name)
+        return value
+
+    def colour(self, name: str) -> Colour | None:
+        if name not in self.data:
+            return None
+        value = self.data[name]
+        try:
+            return Colour.parse(value) if isinstance(value, str) else Colour.parse("?")
+        except DiceError:
+            self.fail(f'must be "green", "yellow" or "red", not {_show(value)}', name)
+
+    def need(self, name: str) -> Need:
+        value = self.text(name)
+        try:
+            return Need.parse(value)
+        except DiceError as exc:
+            self.fail(f"is not a task ({exc})", name)
+
+    def effect(self, name: str) -> Effect:
+        value = self.data.get(name, {})
+        sub = _Entry(self.source, f'{self.label}: field "{name}"', value)
+        sub.check_keys(("elder_signs", "clues", "doom", "sanity", "stamina", "monsters", "gate", "clock", "text"))
+        clock = sub.integer("clock", 0, 12, 0)
+        if clock % 3:
+            sub.fail("must be a multiple of 3 hours (the hand only stops on XII, III, VI and IX)", "clock")
+        return Effect(
+            elder_signs=sub.integer("elder_signs", -20, 20, 0),
+            clues=sub.integer("clues", -10, 10, 0),
+            doom=sub.integer("doom", -20, 20, 0),
+            sanity=sub.integer("sanity", -10, 10, 0),
+            stamina=sub.integer("stamina", -10, 10, 0),
+            monsters=sub.integer("monsters", 0, 5, 0),
+            gate=sub.flag("gate"),
+            clock=clock,
+            text=sub.text("text", ""),
+        )
+
+    def note(self) -> str:
+        return self.text("note", "") if "note" in self.data else ""
+
+
+def parse_tasks(value: Any) -> tuple[TaskCard, ...]:
+    """Tasks from a list of texts ("inv:4,lore:1") or tables ({need = "inv:4", sanity = -1}); also the text
+    "inv:4; lore:1,peril:1" (tasks split by ';'). Raises ValueError with a readable message."""
+    if isinstance(value, str):
+        value = [part for part in value.split(";") if part.strip()]
+    if not isinstance(value, list) or not value:
+        raise ValueError('must be a non-empty list of tasks like ["inv:4,lore:1", "peril:1"]')
+    tasks = []
+    for i, item in enumerate(value, 1):
+        try:
+            if isinstance(item, str):
+                tasks.append(TaskCard(Need.parse(item)))
+                continue
+            if not isinstance(item, dict):
+                raise ValueError(f'is {_show(item)}; write it as text "inv:4" or a table {{need = "inv:4"}}')
+            unknown = [k for k in item if k not in ("need", "sanity", "stamina", "clock")]
+            if unknown:
+                raise ValueError(f"has unknown key(s) {', '.join(unknown)}; use need, sanity, stamina, clock")
+            costs = {}
+            for key in ("sanity", "stamina", "clock"):
+                v = item.get(key, 0)
+                if not isinstance(v, int) or isinstance(v, bool) or not -10 <= v <= 12:
+                    raise ValueError(f"{key} must be a whole number, not {_show(v)}")
+                costs[key] = v
+            if costs["clock"] % 3 or costs["clock"] < 0:
+                raise ValueError("clock must be 0, 3, 6, 9 or 12 hours")
+            tasks.append(TaskCard(Need.parse(str(item.get("need", ""))), **costs))
+        except DiceError as exc:
+            raise ValueError(f"task {i} {exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"task {i} {exc}") from None
+    return tuple(tasks)
+
+
+def _entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[str, ...]) -> Iterable[_Entry]:
+    raw = doc.get(name)
+    if not isinstance(raw, list) or not raw:
+        raise PackError(f"{source}: has no [[{name}]] entries; add them (see docs/elder-sign.md).")
+    for key in doc:
+        if key != name:
+            raise PackError(f"{source}: unknown section {key!r}; this file holds [[{name}]] entries only.")
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        label = f"{name}[{i}]" + (f' (id "{item["id"]}")' if isinstance(item, dict) and "id" in item else "")
+        entry = _Entry(source, label, item)
+        entry.check_keys(fields)
+        ident = entry.ident("id")
+        if ident in seen:
+            entry.fail(f"repeats the id {ident!r}; each entry needs its own", "id")
+        seen.add(ident)
+        yield entry
+
+
+_ADV_FIELDS = ("id", "name", "tasks", "ordered", "trophies", "lock", "reward", "penalty", "terror", "placeholder",
+               "note")
+
+
+def _adventures(source: str, doc: Mapping[str, Any], name: str, other: bool) -> dict[str, Adventure]:
+    out = {}
+    for e in _entries(source, doc, name, _ADV_FIELDS):
+        try:
+            tasks = parse_tasks(e.data.get("tasks"))
+        except ValueError as exc:
+            e.fail(str(exc), "tasks")
+        card = Adventure(
+            id=e.ident("id"), name=e.text("name"), tasks=tasks, ordered=e.flag("ordered"),
+            trophies=e.integer("trophies", 0, 10, 1), lock=e.colour("lock"), reward=e.effect("reward"),
+            penalty=e.effect("penalty"), terror=e.effect("terror"), other_world=other,
+            placeholder=e.flag("placeholder"), note=e.note(),
+        )
+        out[card.id] = card
+    return out
+
+
+def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
+    docs = {}
+    for rel, (source, text) in texts.items():
+        try:
+            docs[rel] = (source, tomllib.loads(text))
+        except tomllib.TOMLDecodeError as exc:
+            raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/elder-sign.md).") from None
+    ancients: dict[str, AncientOne] = {}
+    source, doc = docs["ancient_ones.toml"]
+    for e in _entries(source, doc, "ancient_ones", ("id", "name", "doom", "elder_signs", "monster_spaces", "combat",
+                                                     "attack", "monster_masks", "placeholder", "note")):
+        doom = e.integer("doom", 1, 30)
+        spaces = e.data.get("monster_spaces", [])
+        if not isinstance(spaces, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= doom for n in spaces
+        ):
+            e.fail(f"must be a list of doom track spaces 1 to {doom}, not {_show(spaces)}", "monster_spaces")
+        one = AncientOne(
+            id=e.ident("id"), name=e.text("name"), doom=doom, elder_signs=e.integer("elder_signs", 1, 30),
+            monster_spaces=tuple(sorted(set(spaces))), combat=e.need("combat"), attack=e.text("attack"),
+            monster_masks=e.flag("monster_masks"), placeholder=e.flag("placeholder"), note=e.note(),
+        )
+        ancients[one.id] = one
+    investigators: dict[str, Investigator] = {}
+    source, doc = docs["investigators.toml"]
+    for e in _entries(source, doc, "investigators", ("id", "name", "sanity", "stamina", "clues", "ability",
+                                                       "placeholder", "note")):
+        inv = Investigator(
+            id=e.ident("id"), name=e.text("name"), sanity=e.integer("sanity", 1, 12),
+            stamina=e.integer("stamina", 1, 12), clues=e.integer("clues", 0, 10, 0), ability=e.text("ability", ""),
+            placeholder=e.flag("placeholder"), note=e.note(),
+        )
+        investigators[inv.id] = inv
+    source, doc = docs["adventures.toml"]
+    adventures = _adventures(source, doc, "adventures", False)
+    source, doc = docs["other_worlds.toml"]
+    other_worlds = _adventures(source, doc, "other_worlds", True)
+    for card_id in other_worlds:
+        if card_id in adventures:
+            raise PackError(f"{source}: other_worlds (id \"{card_id}\"): field \"id\" is also an adventure's id; "
+                            "give each card its own id. Fix the file (see docs/elder-sign.md).")
+    mythos: dict[str, MythosCard] = {}
+    source, doc = docs["mythos.toml"]
+    for e in _entries(source, doc, "mythos", ("id", "name", "immediate", "lingering", "lingering_kind",
+                                              "at_midnight", "terror", "lock", "placeholder", "note")):
+        kind = e.text("lingering_kind", "until_next")
+        if kind not in LINGERING:
+            e.fail(f"must be one of {', '.join(LINGERING)}, not {kind!r}", "lingering_kind")
+        card = MythosCard(
+            id=e.ident("id"), name=e.text("name"), immediate=e.effect("immediate"), lingering=e.text("lingering"),
+            lingering_kind=kind, at_midnight=e.effect("at_midnight"), terror=e.effect("terror"),
+            lock=e.colour("lock"), placeholder=e.flag("placeholder"), note=e.note(),
+        )
+        if kind == "until_next" and card.at_midnight != Effect():
+            e.fail('is only read when lingering_kind = "at_midnight"', "at_midnight")
+        mythos[card.id] = card
+    return ElderSignPacks(
+        MappingProxyType(ancients), MappingProxyType(investigators), MappingProxyType(adventures),
+        MappingProxyType(other_worlds), MappingProxyType(mythos), tuple(source for source, _ in texts.values()),
+    )
+
+
+def load_packs(extra_dir: str | Path | None = None) -> ElderSignPacks:
+    """Load and validate the bundled Elder Sign packs; a file of the same name in `extra_dir` replaces one."""
+    bundled = resources.files("companion.games.elder_sign").joinpath("packs")
+    texts = {name: (name, bundled.joinpath(name).read_text(encoding="utf-8")) for name in FILES}
+    if extra_dir is not None:
+        extra = Path(extra_dir)
+        if not extra.is_dir():
+            raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
+        for name in FILES:
+            path = extra / name
+            if path.is_file():
+                try:
+                    texts[name] = (str(path), path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError) as exc:
+                    raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
+    return _parse(texts)
+
+
+def parse_pack_texts(texts: Mapping[str, str]) -> ElderSignPacks:
+    """Packs from file texts by name (tests): names left out are the bundled files."""
+    bundled = resources.files("companion.games.elder_sign").joinpath("packs")
+    all_texts = {name: (name, texts[name] if name in texts else bundled.joinpath(name).read_text(encoding="utf-8"))
+                 for name in FILES}
+    return _parse(all_texts)
