@@ -60,10 +60,10 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free",), "spend one action on a move, pick-up, give or other"),
+        "action": (("kind",), ("free", "run"), "spend one action on a move, pick-up, give or other"),
         "attempt": (
             ("action",),
-            ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items"),
+            ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items", "clue", "card"),
             "start a keep-and-reroll attempt",
         ),
         "roll": (("faces",), ("keep", "free"), "one roll of the attempt under way (one action)"),
@@ -71,8 +71,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "pull": ((), ("faces", "success", "free"), "Action 7: Pull Ghost (one action)"),
         "move-ghost": (("to",), (), "move the ghost after a successful pull or summon"),
         "ghost-at": (("room",), (), "host correction: put the ghost in a room, or room=none"),
-        "reveal-clue": ((), (), "a clue search token was revealed"),
-        "solve": ((), (), "a clue card was solved"),
+        "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
+        "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
         "seance": ((), ("room",), "declare the séance"),
@@ -333,8 +333,18 @@ class State:
     attempt_set: int | None = None
     attempt_door: str | None = None
     attempt_counted: str = ""  # how the attempt's dice were worked out ("3 dice − Watching Eyes: 2 to roll")
+    attempt_clue: int | None = None  # a solve: the position of its clue in clue_found
+    attempt_card: str | None = None  # a barrier: the environment card rolled against
     final_round: bool = False
     outcome: Outcome | None = None
+    # this turn's actions, for Running and cards that limit the actions other than moves ("Running", "Corpse")
+    turn_moves: int = 0
+    turn_others: int = 0
+    ran: bool = False
+    fires: int = 0  # fire tokens on the board ("Fire Card")
+    sets_done: list[str] = field(default_factory=list)  # "CARD:N": icon sets of environment cards rolled (Barrier)
+    clue_found: list[int] = field(default_factory=list)  # the clue card of each revealed clue, in order (0: unknown)
+    clue_done: list[int] = field(default_factory=list)  # positions in clue_found that are solved
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -584,8 +594,17 @@ class Game:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
             offer("roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))})
-        for action in ("search", "solve", "barrier"):
-            offer("attempt", "attempt", {"action": action}, asks=("need",), sample={"need": "eye:1"})
+        offer("attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
+        if self._solve_card() is not None:
+            offer("attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
+        else:
+            offer("attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
+        barriers = [c for c in s.env_active if self.packs.environment[c].icon_sets]
+        for card in barriers:
+            for index in range(1, len(self.packs.environment[card].icon_sets) + 1):
+                offer("attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
+        if not barriers:
+            offer("attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         offer("attempt", "attempt", {"action": "fire"})
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
@@ -601,6 +620,7 @@ class Game:
         offer("ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
         for kind in ACTION_KINDS:
             offer("spend", "action", {"kind": kind})
+        offer("spend", "action", {"kind": "move", "run": "true"})
         offer("team", "reveal-clue")
         offer("team", "timer")
         offer("table", "solve")
@@ -638,6 +658,15 @@ class Game:
         except (BadCommand, IllegalCommand):
             return False
         return True
+
+    def _solve_card(self) -> Any:
+        """The filled-in clue card the next solve is for (its icons are known), or None."""
+        s = self._state
+        waiting = [i for i in range(s.clues_revealed) if i not in s.clue_done]
+        if not waiting or waiting[0] >= len(s.clue_found):
+            return None
+        card = self.packs.clues.get(s.clue_found[waiting[0]])
+        return card if card is not None and not card.placeholder else None
 
     def _drawable_environment(self) -> list[str]:
         """The environment cards the next Ghost Hour can draw, as `draw_environment` works it out: the deck; when it
@@ -701,6 +730,8 @@ class Game:
                 "difficulty": ghost.difficulty,
                 "ability": ghost.ability,
                 "lingering": ghost.lingering,
+                "first_sets": ghost.first_sets,
+                "placeholder": ghost.placeholder,
             },
             "players": self.setup.players,
             "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
@@ -732,6 +763,10 @@ class Game:
                     "name": packs.environment[c].name,
                     "effect": packs.environment[c].effect,
                     "duration": packs.environment[c].duration,
+                    "clue_dice": packs.environment[c].clue_dice,
+                    "actions": packs.environment[c].actions,
+                    "fires": packs.environment[c].fires,
+                    "placeholder": packs.environment[c].placeholder,
                 }
                 for c in s.env_active
             ],
@@ -742,6 +777,36 @@ class Game:
             "clues_revealed": s.clues_revealed,
             "clues_solved": s.clues_solved,
             "clue_cards_revealed": list(s.clue_cards[: s.clues_revealed]),
+            "clues": [
+                {
+                    "card": number or None,
+                    "label": packs.clues[number].label if number in packs.clues else None,
+                    "need": packs.clues[number].icon_set
+                    if number in packs.clues and not packs.clues[number].placeholder else None,
+                    "solved": i in s.clue_done,
+                }
+                for i, number in enumerate(s.clue_found)
+            ],
+            "clue_cards_to_name": [
+                {"card": c.number, "label": c.label, "need": c.icon_set}
+                for c in packs.clues.values() if not c.placeholder and c.number not in s.clue_found
+            ],
+            "fires": s.fires,
+            "barriers": [
+                {
+                    "card": c,
+                    "name": packs.environment[c].name,
+                    "sets": [
+                        {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
+                        for i, need in enumerate(packs.environment[c].icon_sets, start=1)
+                    ],
+                }
+                for c in s.env_active if packs.environment[c].icon_sets
+            ],
+            "other_actions_limit": min(
+                (packs.environment[c].actions for c in s.env_active if packs.environment[c].actions), default=0
+            ),
+            "other_actions_used": s.turn_others,
             "evidence": [
                 {"symbol": sym, "name": packs.evidence[sym].name, "matched": sym in ghost.seance_symbols}
                 for sym in s.evidence_flipped
@@ -919,19 +984,45 @@ class _Rules:
     def free(self) -> bool:
         return "free" in self.cmd.args and _bool(self.cmd, "free")
 
-    def need_action(self) -> None:
-        if not self.free() and self.s.actions_left <= 0:
+    def need_action(self, kind: str = "other") -> None:
+        s = self.s
+        if self.free():
+            return
+        if s.actions_left <= 0:
             self.illegal(
-                f"player {self.s.current + 1} has used all {ACTIONS_PER_TURN} actions of this turn "
+                f"player {s.current + 1} has used all {ACTIONS_PER_TURN} actions of this turn "
                 "(Player Turn: up to three actions). End the turn with end-turn, or add free=true if an item "
                 "gives a free action."
+                + (" Three moves in a row let the player run a fourth space: action kind=move run=true."
+                   if kind == "move" and self.may_run() else "")
+            )
+        limit, card = self.other_actions_limit()
+        if kind != "move" and limit and s.turn_others >= limit:
+            self.illegal(
+                f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+                "moves, and they are used; move, or end the turn."
             )
 
-    def spend_action(self, keep_attempt: bool = False) -> None:
+    def other_actions_limit(self) -> tuple[int, str]:
+        """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name."""
+        limits = [(self.packs.environment[c].actions, self.packs.environment[c].name) for c in self.s.env_active
+                  if self.packs.environment[c].actions]
+        return min(limits) if limits else (0, "")
+
+    def may_run(self) -> bool:
+        """ "Running": all three actions of the turn were moves, and the fourth space is not yet run."""
+        s = self.s
+        return s.actions_left <= 0 and s.turn_moves >= ACTIONS_PER_TURN and s.turn_others == 0 and not s.ran
+
+    def spend_action(self, keep_attempt: bool = False, kind: str = "other") -> None:
         """One action is used ("Player Turn"); a different action ends the attempt and a pending pull."""
-        self.need_action()
+        self.need_action(kind)
         if not self.free():
             self.s.actions_left -= 1
+            if kind == "move":
+                self.s.turn_moves += 1
+            else:
+                self.s.turn_others += 1
         if not keep_attempt:
             self.drop_attempt("another action")
         self.s.pull_pending = False
@@ -993,6 +1084,63 @@ class _Rules:
             s.attempt = None
             s.attempt_set = None
             s.attempt_door = None
+            s.attempt_clue = None
+            s.attempt_card = None
+
+    # -- environment cards the companion applies (Fire, Barrier) ------------------------------
+    def barrier_card(self) -> str:
+        """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
+        cmd, s = self.cmd, self.s
+        cards = [c for c in s.env_active if self.packs.environment[c].icon_sets or c == "barrier"]
+        if "card" in cmd.args:
+            card = cmd.args["card"].strip().lower()
+            if card not in cards:
+                self.illegal(f"{card!r} is not a barrier card in play; the barriers in play are: "
+                             f"{', '.join(cards) or 'none'}.")
+            return card
+        if not cards:
+            self.illegal("no barrier is in play: a barrier attempt is made while its environment card is in play.")
+        return cards[0]
+
+    def end_card(self, card: str) -> None:
+        s = self.s
+        if card in s.env_active:
+            s.env_active.remove(card)
+            s.env_discard.append(card)
+            self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
+        s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
+
+    def fire_out(self) -> None:
+        """ "Fire Card": a fire is put out; "Fires remain on the board until extinguished", then the card ends."""
+        s = self.s
+        s.fires = max(0, s.fires - 1)
+        self.emit("fire_out", left=s.fires)
+        if s.fires == 0:
+            for card in [c for c in s.env_active if self.packs.environment[c].fires]:
+                self.end_card(card)
+
+    def barrier_set_done(self, card: str, index: int) -> None:
+        """ "Barrier": "As each icon set is resolved, a blue marker is added ... When all sets are satisfied, the
+        Barrier is removed." """
+        s = self.s
+        s.sets_done.append(f"{card}:{index}")
+        sets = self.packs.environment[card].icon_sets
+        left = [i for i in range(1, len(sets) + 1) if f"{card}:{i}" not in s.sets_done]
+        self.emit("barrier_set_done", card=card, index=index, left=len(left))
+        if not left:
+            self.end_card(card)
+
+    def clue_target(self) -> int:
+        """The revealed clue a solve is for: clue=N names its card, else the oldest unsolved one."""
+        s = self.s
+        waiting = [i for i in range(s.clues_revealed) if i not in s.clue_done]
+        if "clue" in self.cmd.args:
+            number = _int(self.cmd, "clue", 1, CLUE_CARDS)
+            for i in waiting:
+                if i < len(s.clue_found) and s.clue_found[i] == number:
+                    return i
+            self.illegal(f"clue card {number} is not a revealed clue waiting to be solved.")
+        return waiting[0]
 
     def summon_dice_or_refuse(self, what: str) -> None:
         if self.s.clues_solved < 1:
@@ -1135,6 +1283,10 @@ class _Rules:
             s.env_discard.append(card)
         else:
             s.env_active.append(card)
+            if info.fires:
+                # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
+                s.fires = info.fires
+                self.emit("fires_placed", count=info.fires, card=card)
 
     # -- the ghost ------------------------------------------------------------------
     def appear(self, room: int | None, reason: str) -> None:
@@ -1197,7 +1349,7 @@ class _Rules:
         return door and (lock or key not in self.s.open_doors)
 
     # -- evidence and ghost mode -----------------------------------------------------
-    def solve_clue(self) -> None:
+    def solve_clue(self, at: int | None = None) -> None:
         """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols."""
         s = self.s
         if s.clues_solved >= s.clues_revealed:
@@ -1205,8 +1357,13 @@ class _Rules:
                 f"no revealed clue is waiting to be solved ({s.clues_revealed} revealed, {s.clues_solved} solved). "
                 "A clue card is solved after its clue token was revealed: use reveal-clue first."
             )
+        if at is None:
+            at = self.clue_target()
+        s.clue_done.append(at)
         s.clues_solved += 1
-        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved)
+        number = s.clue_found[at] if at < len(s.clue_found) else 0
+        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved,
+                  **({"clue_card": number} if number else {}))
         if self.setup.physical:
             symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
             s.evidence_left.remove(symbol)
@@ -1267,6 +1424,8 @@ class _Rules:
 
     def start_turn(self) -> None:
         s = self.s
+        s.turn_moves = s.turn_others = 0
+        s.ran = False
         self.emit("turn_started", player=s.current)
         if s.ghost_present and s.ghost_reason == "summon" and s.summoner == s.current:
             # "Action 8: Summon": the ghost disappears at the beginning of the summoner's next turn.
@@ -1368,9 +1527,25 @@ class _Rules:
         self.end_round()
 
     def do_action(self) -> None:
+        s = self.s
         kind = _choice(self.cmd, "kind", ACTION_KINDS)
-        self.spend_action()
-        self.emit("action", kind=kind, player=self.s.current, actions_left=self.s.actions_left)
+        if "run" in self.cmd.args and _bool(self.cmd, "run"):
+            # "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
+            # fourth space as long as the path ... is not blocked by a door or another obstacle."
+            if kind != "move":
+                self.illegal("running is a fourth move; use kind=move.")
+            if not self.may_run():
+                self.illegal(
+                    "a player runs a fourth space only after all three actions of the turn were moves"
+                    + (", and only once a turn." if s.ran else ".")
+                )
+            s.ran = True
+            self.drop_attempt("another action")
+            s.pull_pending = False
+            self.emit("action", kind="move", player=s.current, actions_left=0, run=True)
+            return
+        self.spend_action(kind="move" if kind == "move" else "other")
+        self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
 
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s
@@ -1383,8 +1558,14 @@ class _Rules:
         set_index: int | None = None
         door: str | None = None
         need = cmd.args.get("need", "").strip()
-        if "set" in cmd.args and action != "prove":
-            raise BadCommand("attempt: set= is only for action=prove.")
+        if "set" in cmd.args and action not in ("prove", "barrier"):
+            raise BadCommand("attempt: set= is only for action=prove and action=barrier.")
+        if "clue" in cmd.args and action != "solve":
+            raise BadCommand("attempt: clue= is only for action=solve.")
+        if "card" in cmd.args and action != "barrier":
+            raise BadCommand("attempt: card= is only for action=barrier.")
+        barrier_card: str | None = None
+        clue_at: int | None = None
         if "door" in cmd.args and action != "unlock":
             raise BadCommand("attempt: door= is only for action=unlock.")
         if action == "prove":
@@ -1397,6 +1578,7 @@ class _Rules:
             self.check_ghost_on_board("a prove attempt is made")
             if s.proven[set_index - 1]:
                 self.illegal(f"icon set {set_index} is already proven; choose another set.")
+            self.check_first_sets(set_index)
             fixed = self.ghost.icon_sets[set_index - 1]
             self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
             need = fixed
@@ -1414,8 +1596,34 @@ class _Rules:
         elif action == "solve":
             if s.clues_solved >= s.clues_revealed:
                 self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
+            clue_at = self.clue_target()
+            number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
+            card = self.packs.clues.get(number)
+            if card is not None and not card.placeholder:
+                # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
+                self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
+                need = card.icon_set
         elif action == "fire":
+            if s.fires <= 0:
+                self.illegal("there is no fire on the board to put out.")
             need = need or "cobweb:1"
+            if Requirement.parse(need) != Requirement.parse("cobweb:1"):
+                self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
+        elif action == "barrier":
+            barrier_card = self.barrier_card()
+            sets = self.packs.environment[barrier_card].icon_sets
+            if sets:
+                if "set" not in cmd.args:
+                    raise BadCommand(
+                        f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
+                    )
+                set_index = _int(cmd, "set", 1, len(sets))
+                if f"{barrier_card}:{set_index}" in s.sets_done:
+                    self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
+                self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
+                need = sets[set_index - 1]
+            elif "set" in cmd.args:
+                raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
         kind = action_kind(action)
         most = BOX_DICE[kind.value]
         if dice > most:
@@ -1446,6 +1654,7 @@ class _Rules:
                 "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
                 "add free=true if an item gives a free action (FAQ)."
             )
+        self.need_action()  # and a card that limits the actions other than moves (the Corpse)
         try:
             attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
         except DiceError as exc:
@@ -1455,6 +1664,8 @@ class _Rules:
         s.attempt = attempt
         s.attempt_set = set_index
         s.attempt_door = door
+        s.attempt_card = barrier_card
+        s.attempt_clue = clue_at
         s.attempt_counted = counted
         self.emit(
             "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
@@ -1497,19 +1708,25 @@ class _Rules:
             **({"chose": True} if keep is not None else {}),  # the player chose what to keep (keep=)
         )
         if out.success:
-            set_index, door = s.attempt_set, s.attempt_door
+            set_index, door, clue_at, card = s.attempt_set, s.attempt_door, s.attempt_clue, s.attempt_card
             s.attempt = None
             s.attempt_set = None
             s.attempt_door = None
+            s.attempt_clue = None
+            s.attempt_card = None
             self.emit("attempt_succeeded", action=attempt.action)
             if attempt.action == "solve":
-                self.solve_clue()
+                self.solve_clue(clue_at)
             elif attempt.action == "prove":
                 assert set_index is not None
                 self.prove_set(set_index)
             elif attempt.action == "unlock":
                 assert door is not None
                 self.open_door(door)
+            elif attempt.action == "fire":
+                self.fire_out()
+            elif attempt.action == "barrier" and card is not None and set_index is not None:
+                self.barrier_set_done(card, set_index)
         elif out.timer:
             self.add_timer()
 
@@ -1601,8 +1818,15 @@ class _Rules:
         s = self.s
         if s.clues_revealed >= CLUE_TOKENS:
             self.illegal(f"all {CLUE_TOKENS} clue tokens are already revealed.")
+        if "card" in self.cmd.args:
+            # the host names the clue card that came up (drawn in order from the seven face-down ones)
+            card: int | None = _int(self.cmd, "card", 1, CLUE_CARDS)
+            if card in s.clue_found:
+                self.illegal(f"clue card {card} is already revealed.")
+        else:
+            card = s.clue_cards[s.clues_revealed] if s.clue_cards else None
         s.clues_revealed += 1
-        card = s.clue_cards[s.clues_revealed - 1] if s.clue_cards else None
+        s.clue_found.append(card or 0)
         self.emit("clue_revealed", count=s.clues_revealed, clue_card=card)
         if s.clues_revealed == CLUE_TOKENS:
             self.start_ghost_mode("all seven clue tokens are revealed")
@@ -1616,7 +1840,19 @@ class _Rules:
         self.check_ghost_on_board("a set is proven")
         if s.proven[index - 1]:
             self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
+        self.check_first_sets(index)
         self.prove_set(index)
+
+    def check_first_sets(self, index: int) -> None:
+        """The ghost's lingering effect "these sets first" ("Ghost Card: Lingering Effects": "the Child Ghost requires
+        the top row of icons to be solved before any other icon sets can be resolved")."""
+        first = self.ghost.first_sets
+        waiting = [i + 1 for i in range(first) if not self.s.proven[i]]
+        if index > first and waiting:
+            self.illegal(
+                f"the ghost's lingering effect: its first {first} icon sets (the top row) are proven before any "
+                f"other; prove set {' or '.join(map(str, waiting))} first."
+            )
 
     def _unproven(self) -> str:
         return ", ".join(str(i + 1) for i, p in enumerate(self.s.proven) if not p) or "none"
@@ -1681,7 +1917,7 @@ class _Rules:
             )
         if card not in s.env_active:
             self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
-        s.env_active.remove(card)
-        s.env_discard.append(card)
-        self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
+        self.end_card(card)
+        if self.packs.environment[card].fires:
+            s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
 

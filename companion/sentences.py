@@ -82,6 +82,7 @@ class Names:
     doors: Mapping[str, int] = field(default_factory=dict)  # door key -> key icons needed
     icon_sets: tuple[str, ...] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
+    clues: Mapping[int, str] = field(default_factory=dict)  # clue card number -> what the table calls it
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -91,8 +92,17 @@ class Names:
         players = tuple(game.setup.names) or tuple(f"Player {i + 1}" for i in range(game.setup.players))
         doors = {d.key: d.keys for d in board.doors}
         environment = {card.id: card.name for card in game.packs.environment.values()}
+        clues = {card.number: card.label for card in game.packs.clues.values()}
         return cls(players=players, rooms=rooms, evidence=evidence, board=board.name, ghost=game.ghost.name,
-                   doors=doors, icon_sets=tuple(game.ghost.icon_sets), environment=environment)
+                   doors=doors, icon_sets=tuple(game.ghost.icon_sets), environment=environment, clues=clues)
+
+    def clue(self, number: Any) -> str:
+        try:
+            n = int(number)
+        except (TypeError, ValueError):
+            return "the clue card"
+        label = self.clues.get(n, f"Clue card {n}")
+        return label if label == f"Clue card {n}" else f"clue card {n}, {label}"
 
     def player(self, index: Any) -> str:
         try:
@@ -287,14 +297,31 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
     if kind == "timers_reset":
         return "The three timer tokens are set aside."
     if kind == "clue_revealed":
-        return f"A clue token is revealed ({e('count')} of 7)."
+        card = f": {names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]}" if e("clue_card") else ""
+        return f"A clue token is revealed ({e('count')} of 7){card}."
     if kind == "clue_solved":
-        return f"A clue is solved: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
+        card = f" ({names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]})" if e("clue_card") else ""
+        return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
+    if kind == "fires_placed":
+        card = names.environment.get(str(e("card")), "environment")
+        return (f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
+                "or shares a space with a fire can do nothing more until it is out.")
+    if kind == "fire_out":
+        burning = int(e("left") or 0)
+        return ("The last fire is out." if not burning
+                else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}.")
+    if kind == "barrier_set_done":
+        card = names.environment.get(str(e("card")), "barrier")
+        sets_left = int(e("left") or 0)
+        tail = "the barrier is removed" if not sets_left else f"{_count(sets_left, 'set')} to go"
+        return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
     if kind == "evidence_flipped":
         match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
         return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
     if kind == "set_proven":
         return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
+    if kind == "action" and e("run"):
+        return f"{who} runs a fourth space."
     if kind == "action":
         left = e("actions_left")
         tail = f" ({_count(left, 'action')} left)" if left is not None else ""
@@ -462,6 +489,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
             keys = names.doors.get(str(args.get("door")))
             tail = f" ({_count(keys, 'key')})" if keys else ""
             return f"Unlock {door_words(args.get('door'), names)}{tail}"
+        if kind == "barrier" and args.get("set"):
+            card = names.environment.get(str(args.get("card")), "barrier")
+            return f"Break through the {card}: icon set {args.get('set')}"
         return {"search": "Search a room", "solve": "Solve a clue", "barrier": "Break through a barrier",
                 "fire": "Fight a fire"}.get(str(kind), "Roll for something")
     if name == "summon":
@@ -472,6 +502,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return f"Move the ghost to {names.room(args.get('to'))}"
     if name == "seance":
         return "Declare the séance"
+    if name == "action" and args.get("run"):
+        return "Run a fourth space (not while carrying the Corpse)"
     if name == "action":
         return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item",
                 "other": "Another action"}.get(str(args.get("kind")), "Another action")

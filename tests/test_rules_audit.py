@@ -60,6 +60,16 @@ def refused(game: Game, text: str, *words: str, kind: type[Exception] = IllegalC
     return str(info.value)
 
 
+def card_in_play(card: str, players: int = 2) -> Game:
+    """A physical-deck game whose first Ghost Hour drew `card` (on its board: the Barrier is the Museum's)."""
+    board = "museum" if card == "barrier" else "asylum"
+    game = Game.new(Setup(players=players, board=board, ghost="child", seed=4, physical=True), PACKS)
+    to_clock(game, "IX")
+    game.push(f"end-round room=8 environment={card}")
+    assert card in [c["id"] for c in game.view()["environment"]]
+    return game
+
+
 def seance_ready(players: int = 3) -> Game:
     """A physical-deck Child Ghost game whose séance symbols are all matched (so Ghost Mode is on)."""
     game = new(players=players, seed=5, physical=True)
@@ -801,7 +811,7 @@ def test_environment_card_rolls_take_no_item_dice(action: str) -> None:
     """Environment Cards: 'Items, including Magnifying Glasses, cannot be used on Environment Cards'; the Fire
     Card is put out 'by rolling one Cobweb with three Clue Dice, as an action, without help from Items', the
     Barrier with 'three Clue Dice without the use of Items'."""
-    game = new(players=2)
+    game = card_in_play(action)
     need = "" if action == "fire" else " need=eye:1,camera:1"
     refused(game, f"attempt action={action}{need} dice=4", "Environment Cards", "dice=3")
     game.push(f"attempt action={action}{need} dice=2")  # fewer is fine (Watching Eyes)
@@ -933,7 +943,7 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     game.push(f"attempt action=unlock door={door.key} items=2")
     assert game.view()["attempt"]["dice"] == 4  # 3 + 2 from items, but the box has 4 key dice
     refused(game, "attempt action=unlock door=" + door.key + " glass=true", "magnifying glass")
-    refused(game, "attempt action=fire items=1", "items cannot be used")
+    refused(card_in_play("fire"), "attempt action=fire items=1", "items cannot be used")
 
 
 @pytest.mark.parametrize("players,easier,removed", [(2, 1, 1), (3, 2, 6), (4, 1, 10), (2, 2, 0), (1, 2, 0)])

@@ -117,6 +117,10 @@
       const li = el("li");
       const unfilled = /^placeholder/i.test(c.effect || "");
       li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || ""));
+      if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
+      const barrier = (s.barriers || []).find((x) => x.card === c.id);
+      if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
+      if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
       const legal = legalOf(s, "discard-environment").find((a) => a.args.card === c.id);
       if (legal && isHost()) {
         const b = el("button", { type: "button", class: "small", "data-discard": c.id }, "Met: discard it");
@@ -157,6 +161,8 @@
     $("#ghost-name").textContent = ghost.name || "Ghost";
     $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
     const filled = (t) => t && !/^placeholder/i.test(t);
+    $("#ghost-standin").hidden = !ghost.placeholder;
+    $("#ghost-standin").textContent = "This ghost card is not filled in yet, so the icon sets below are stand-ins: play by your card, and the host fills it in under Host, Your box.";
     $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
       "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
     const proveActs = legalOf(s, "attempt").filter((a) => a.args.action === "prove");
@@ -324,10 +330,11 @@
     } else fill(rollBox, []);
     const main = [];
     const attempts = legal.filter((a) => a.name === "attempt");
-    for (const kind of ["search", "solve", "fire", "barrier"]) {
+    for (const kind of ["search", "solve", "fire"]) {
       const a = attempts.find((x) => x.args.action === kind);
       if (a) main.push(actButton(a));
     }
+    for (const a of attempts.filter((x) => x.args.action === "barrier")) main.push(actButton(a));
     const proves = attempts.filter((x) => x.args.action === "prove");
     if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
     const unlocks = attempts.filter((x) => x.args.action === "unlock");
@@ -379,7 +386,8 @@
       const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
       return startPick("space", [a], msg);
     }
-    if (a.name === "attempt" && ["prove", "unlock"].includes(a.args.action)) return askBonus(a);
+    if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return askBonus(a);
+    if (a.name === "reveal-clue" && ((app.state && app.state.clue_cards_to_name) || []).length) return askClueCard(a);
     const out = await command(a.name, a.args);
     if (out && a.name === "attempt") showView("dice");
     return out;
@@ -457,11 +465,22 @@
     const ghost = (app.state && app.state.ghost) || {};
     const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
       ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
-    sheet(a.label, [line, bonus.box, note, ...lingering], "Start the roll", async () => {
+    const clue = a.args.action === "solve" ? ((app.state && app.state.clues) || []).find((c) => !c.solved && c.need) : null;
+    const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")] : [];
+    sheet(a.label, [...needs, line, bonus.box, note, ...lingering], "Start the roll", async () => {
       const out = await command("attempt", { ...a.args, ...bonus.args() });
       if (out) showView("dice");
       return !!out;
     });
+  }
+
+  // A clue token came up: which clue card is it? (Only the cards filled in can be named; their icons are then known.)
+  function askClueCard(a) {
+    const cards = app.state.clue_cards_to_name || [];
+    const pick = async (args) => { closeSheet(); await command(a.name, args); };
+    sheet("Which clue card came up?", [el("p", { class: "note" }, "Turn over the next clue card. If it is one you filled in, tap it: the Solve then knows its icons.")]
+      .concat(cards.map((c) => button(c.label + ": " + needWords(c.need), () => pick({ ...a.args, card: String(c.card) }), "wide", "clue-card-" + c.card)))
+      .concat([button("A card not filled in yet", () => pick(a.args), "wide", "clue-card-other")]), null, null);
   }
 
   // A summon or a pull: the companion rolls the team's summon dice, or the host taps the real ones.

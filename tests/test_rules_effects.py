@@ -1,0 +1,198 @@
+"""The rules that the owner's box data switches on, each checked against the rulebook section it cites
+(../shared/rules/skeptics-rulebook.txt): the Corpse's two actions, Running, the Fire's tokens, the Barrier's icon
+sets, the ghost's "these sets first" lingering effect and the clue cards' icon sets on a Solve."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from games import PACKS
+from test_rules_audit import card_in_play, refused, to_clock
+
+from companion.engine import Game, Setup
+from companion.errors import BadCommand, IllegalCommand
+from companion.packs import Packs
+
+
+def with_card(**changes: object) -> Packs:
+    """The packs with the Barrier given icon sets, or other changes to one environment card."""
+    card = str(changes.pop("card"))
+    environment = dict(PACKS.environment)
+    environment[card] = replace(environment[card], **changes)  # type: ignore[arg-type]
+    return replace(PACKS, environment=environment)
+
+
+def test_the_corpse_leaves_two_actions_other_than_moves_and_every_move() -> None:
+    """Corpse (Asylum Board): 'reduce all players to two Actions per turn, excluding Move Actions. So, players have
+    all their Move Actions available but are limited to only two other Action types.'"""
+    game = card_in_play("corpse")
+    assert PACKS.environment["corpse"].actions == 2 and game.view()["other_actions_limit"] == 2
+    game.push("action kind=other")
+    game.push("action kind=pickup")
+    message = refused(game, "action kind=give", "Corpse", "2 actions other than moves", "move")
+    assert "end the turn" in message
+    refused(game, "attempt action=search need=eye:1", "Corpse")  # a search is an action other than a move too
+    game.push("action kind=move")  # the third action is a move: allowed
+    assert game.view()["actions_left"] == 0
+    game.push("end-turn")
+    game.push("action kind=give")  # the next player has two again
+    assert game.view()["other_actions_used"] == 1
+
+
+def test_without_the_corpse_three_actions_of_any_kind() -> None:
+    """Player Turn: 'up to three actions'; no card limits them."""
+    game = card_in_play("fire")
+    for kind in ("other", "pickup", "give"):
+        game.push(f"action kind={kind}")
+    assert game.view()["actions_left"] == 0
+
+
+def test_three_moves_in_a_row_let_the_player_run_a_fourth_space_once() -> None:
+    """Running: 'If all three consecutive actions in a turn are Move Actions, a player may run. When running, the
+    player may move a fourth space.'"""
+    game = card_in_play("fire")
+    refused(game, "action kind=move run=true", "after all three actions of the turn were moves")
+    for _ in range(3):
+        game.push("action kind=move")
+    message = refused(game, "action kind=move", "run a fourth space")
+    assert "used all 3 actions" in message
+    assert any(a.name == "action" and a.args.get("run") == "true" for a in game.legal_actions())
+    events = game.push("action kind=move run=true")
+    assert events[0]["run"] is True
+    refused(game, "action kind=move run=true", "only once a turn")
+    refused(game, "action kind=other run=true", "fourth move")
+
+
+def test_no_run_after_an_action_that_is_not_a_move() -> None:
+    """Running: only when 'all three consecutive actions in a turn are Move Actions'."""
+    game = card_in_play("fire")
+    game.push("action kind=move")
+    game.push("action kind=other")
+    game.push("action kind=move")
+    refused(game, "action kind=move run=true", "all three actions")
+    assert not any(a.args.get("run") for a in game.legal_actions())
+
+
+def test_the_fire_puts_its_tokens_out_one_cobweb_each_and_ends_with_the_last() -> None:
+    """Fire Card: 'one Fire Token is placed onto each Fire icon ... A fire is extinguished by rolling one Cobweb
+    with three Clue Dice, as an action, without help from Items. Fires remain on the board until extinguished.'"""
+    fires = 2
+    packs = with_card(card="fire", fires=fires)
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), packs)
+    refused(game, "attempt action=fire", "no fire")
+    to_clock(game, "IX")
+    events = game.push("end-round room=8 environment=fire")
+    assert {"type": "fires_placed", "count": fires, "card": "fire"} in events
+    refused(game, "attempt action=fire need=eye:1", "one cobweb")
+    for left in range(fires - 1, -1, -1):
+        game.push("attempt action=fire")
+        assert game.view()["attempt"]["dice"] == 3 and game.view()["attempt"]["need"] == "cobweb:1"
+        events = game.push("roll faces=cobweb,eye,eye")
+        assert {"type": "fire_out", "left": left} in events
+        assert game.view()["fires"] == left
+        if left:
+            game.push("end-turn")
+    assert "fire" not in game.state.env_active and "fire" in game.state.env_discard
+    refused(game, "attempt action=fire", "no fire")
+
+
+def test_the_barrier_is_removed_when_each_of_its_icon_sets_is_rolled() -> None:
+    """Barrier (Museum Board): 'it can only be removed when all icons on the token are satisfied. Players roll three
+    Clue Dice without the use of Items ... As each icon set is resolved, a blue marker is added to that icon set.
+    When all sets are satisfied, the Barrier is removed.'"""
+    packs = with_card(card="barrier", icon_sets=("eye:1", "camera:2"))
+    game = Game.new(Setup(players=2, board="museum", ghost="child", seed=4, physical=True), packs)
+    refused(game, "attempt action=barrier set=1", "no barrier")
+    to_clock(game, "IX")
+    game.push("end-round room=8 environment=barrier")
+    offered = sorted(a.args["set"] for a in game.legal_actions() if a.args.get("action") == "barrier")
+    assert offered == ["1", "2"]
+    with pytest.raises(BadCommand, match="set=N"):
+        game.push("attempt action=barrier")
+    refused(game, "attempt action=barrier set=1 need=cobweb:1", "icon set 1 of the barrier")
+    refused(game, "attempt action=barrier set=1 items=1", "items cannot be used")
+    game.push("attempt action=barrier set=1")
+    events = game.push("roll faces=eye,blank,blank".replace("blank", "cobweb"))
+    assert {"type": "barrier_set_done", "card": "barrier", "index": 1, "left": 1} in events
+    assert [s["done"] for s in game.view()["barriers"][0]["sets"]] == [True, False]
+    refused(game, "attempt action=barrier set=1", "already rolled")
+    game.push("attempt action=barrier set=2")
+    events = game.push("roll faces=camera,camera,eye")
+    assert any(e["type"] == "environment_ended" and e["card"] == "barrier" for e in events)
+    assert game.view()["barriers"] == [] and "barrier" in game.state.env_discard
+
+
+def test_the_child_ghosts_top_row_is_proven_before_any_other_set() -> None:
+    """Ghost Card: Lingering Effects: 'the Child Ghost requires the top row of icons to be solved before any other
+    icon sets can be resolved.'"""
+    first = PACKS.ghosts["child"].first_sets
+    assert first >= 1
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    game.push("ghost-at room=3")
+    offered = sorted(int(a.args["set"]) for a in game.legal_actions() if a.args.get("action") == "prove")
+    assert offered == list(range(1, first + 1))
+    message = refused(game, f"attempt action=prove set={first + 1}", "lingering effect", "first")
+    assert f"prove set {' or '.join(str(i) for i in range(1, first + 1))} first" in message
+    refused(game, f"prove set={first + 1}", "lingering effect")
+    for index in range(1, first + 1):
+        game.push(f"prove set={index}")
+    game.push(f"attempt action=prove set={first + 1}")  # the top row is proven: every set is open
+    assert game.view()["attempt"]["set"] == first + 1
+
+
+def test_a_ghost_without_the_rule_takes_its_sets_in_any_order() -> None:
+    """Action 6: Prove: 'Players must match the icons in a chosen set.'"""
+    assert PACKS.ghosts["shadow"].first_sets == 0
+    game = Game.new(Setup(players=2, board="asylum", ghost="shadow", seed=4), PACKS)
+    game.push("ghost-at room=3")
+    assert len([a for a in game.legal_actions() if a.args.get("action") == "prove"]) == len(PACKS.ghosts["shadow"].icon_sets)
+
+
+def clue_packs(number: int, need: str) -> Packs:
+    clues = dict(PACKS.clues)
+    clues[number] = replace(clues[number], icon_set=need, placeholder=False)
+    return replace(PACKS, clues=clues)
+
+
+def test_a_solve_starts_with_the_icons_of_the_clue_card_that_came_up() -> None:
+    """Action 4: Solve: 'The dice must match all of the icons on the Clue Card.'; Setup: seven Clue Cards drawn."""
+    packs = clue_packs(9, "eye:2,timer")
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), packs)
+    game.push("reveal-clue card=9")
+    refused(game, "reveal-clue card=9", "already revealed")
+    solve = [a for a in game.legal_actions() if a.args.get("action") == "solve"]
+    assert solve and solve[0].asks == ()  # the card is filled in: nothing to tap
+    refused(game, "attempt action=solve need=cobweb:1", "clue card 9")
+    game.push("attempt action=solve")
+    assert game.view()["attempt"]["need"] == "eye:2,timer"
+    game.push("roll faces=eye,camera,cobweb")
+    assert game.view()["timers"] == 1  # the card's red timer icon: a failed roll gives a timer (Red Icons)
+    events = game.push("roll faces=eye,cobweb evidence=" + PACKS.ghosts["child"].seance_symbols[0])
+    assert any(e["type"] == "clue_solved" and e.get("clue_card") == 9 for e in events)
+    assert game.view()["clues"] == [{"card": 9, "label": "Clue card 9", "need": "eye:2,timer", "solved": True}]
+
+
+def test_a_clue_card_not_filled_in_asks_for_its_icons() -> None:
+    """Until the owner fills the card in, the table taps the icons (docs/packs.md)."""
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
+    game.push("reveal-clue card=3")
+    solve = [a for a in game.legal_actions() if a.args.get("action") == "solve"]
+    assert solve and solve[0].asks == ("need",)
+    with pytest.raises(BadCommand, match="need="):
+        game.push("attempt action=solve")
+    game.push("attempt action=solve need=camera:1")
+    assert game.view()["attempt"]["need"] == "camera:1"
+
+
+def test_solve_names_its_clue_when_two_wait() -> None:
+    """Setting Up the Clue Card: numbered clue tokens show which card lies where, so either may be solved first."""
+    packs = clue_packs(2, "eye:1")
+    packs = replace(packs, clues={**packs.clues, 5: replace(packs.clues[5], icon_set="camera:1", placeholder=False)})
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), packs)
+    game.push("reveal-clue card=2")
+    game.push("reveal-clue card=5")
+    game.push("attempt action=solve clue=5")
+    assert game.view()["attempt"]["need"] == "camera:1"
+    with pytest.raises(IllegalCommand, match="not a revealed clue"):
+        game.push("attempt action=solve clue=7")
