@@ -426,7 +426,7 @@ def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[
     groups: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Fraction] = {}
     for outcome, chance in _outcomes(card, pool):
         codes = (*outcome[0], *outcome[1], *outcome[2], *held)
-        per_task = []
+        per_task: list[tuple[int, ...]] = []
         for need in card.needs:
             if not _covers(need, codes):
                 per_task.append(())
@@ -439,13 +439,11 @@ def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[
         fails = tuple(sorted(card.id(lo) for lo in _fails(outcome, pool, held, can_hold)))
         key = (tuple(per_task), fails)
         groups[key] = groups.get(key, Fraction(0)) + chance
-    result = [(chance, per_task, fails) for (per_task, fails), chance in groups.items()]
-    if len(result) > 1:
-        merged: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Fraction] = {}
-        for chance, per_task, fails in result:
-            key = (tuple(_undominated(card, leads) for leads in per_task), _undominated(card, fails))
-            merged[key] = merged.get(key, Fraction(0)) + chance
-        result = [(chance, per_task, fails) for (per_task, fails), chance in merged.items()]
+    merged: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Fraction] = {}
+    for (tasks_leads, fail_leads), chance in groups.items():
+        key = (tuple(_undominated(card, leads) for leads in tasks_leads), _undominated(card, fail_leads))
+        merged[key] = merged.get(key, Fraction(0)) + chance
+    result = [(chance, tasks_leads, fail_leads) for (tasks_leads, fail_leads), chance in merged.items()]
     card.classes[(pool, held)] = result
     return result
 

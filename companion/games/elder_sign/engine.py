@@ -1,0 +1,1455 @@
+"""The rules engine of Elder Sign: pure, checked, with an explicit history (push/pop) and exact replay.
+
+    from companion.games.elder_sign.engine import Game, Setup, Command
+    from companion.games.elder_sign.packs import load_packs
+
+    game = Game.new(Setup(players=2, seed=7), load_packs())
+    game.push("move to=3")                        # BadCommand / IllegalCommand; the state is unchanged on error
+    game.push("roll faces=inv1,inv2,inv3,lore,peril,terror")
+    game.pop()                                    # undo the last command
+    game.view()                                   # JSON-safe, for the page and the OLED
+    game.legal_actions()                          # what may be done now
+
+Nothing here does I/O, reads a clock or uses the global random generator: the decks are shuffled at
+setup by ``random.Random(f"{seed}:setup")`` (a reshuffled Mythos deck by ``random.Random(f"{seed}:mythos:{n}")``)
+and every die face is written in the command. A command is applied to a copy of the state, which replaces
+the state only when the whole command went through. docs/elder-sign.md explains how the rules text is read;
+the comments cite its lines ("elder-sign-rules.txt:309" is written ":309").
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
+from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
+from companion.games.elder_sign.packs import Adventure, AncientOne, Effect, ElderSignPacks, TaskCard, parse_tasks
+
+__all__ = ["CLOCK", "COMMANDS", "Command", "Game", "LegalAction", "Outcome", "Setup", "State", "RULES"]
+
+RULES = "elder-sign"
+CLOCK = ("XII", "III", "VI", "IX")  # :307 (the text's "K" is IX)
+HOURS_PER_TURN = 3  # :307
+ADVENTURES_IN_PLAY = 6  # :84: six cards faceup in two rows of three
+MAX_PLAYERS = 8  # the text gives no player count (docs/elder-sign.md, gaps)
+BOX_DICE = {Colour.GREEN: GREEN_DICE, Colour.YELLOW: 1, Colour.RED: 1}  # :60-62
+MAX_NAME = 24
+ENTRANCE = "entrance"
+ANCIENT_ONE = "ancient-one"
+STATS = ("sanity", "stamina")
+
+# name -> (required args, optional args, what it does)
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
+    "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
+    "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
+    "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
+    "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
+    "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
+    "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
+    "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
+    "adjust": (("player",), ("sanity", "stamina", "clues", "max_sanity", "max_stamina"),
+               "a card effect changes an investigator's sanity, stamina or clues"),
+    "doom": (("n",), (), "a card effect adds (or removes) doom tokens (:271, :417-423)"),
+    "elder-signs": (("n",), (), "a card effect gives Elder Signs (:245)"),
+    "clock": (("hours",), (), "a card effect moves the clock during the turn (:185, :309)"),
+    "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
+    "set-tasks": (("adventure", "tasks"), ("ordered",), "enter the tasks of an adventure in play from its card"),
+})
+DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+
+
+# -- values ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the table chose before the first turn (:78-87)."""
+
+    players: int
+    ancient_one: str = ""  # empty: drawn at random from the seed (:81)
+    investigators: tuple[str, ...] = ()  # one per player; empty: dealt at random (:84)
+    seed: int | str = 0
+    physical: bool = False  # the table draws the Mythos, Adventure and Other World cards from the real decks
+    names: tuple[str, ...] = ()
+    first_mythos: str = ""  # physical mode: the Mythos card drawn at setup (:87)
+    adventures: tuple[str, ...] = ()  # physical mode: the six adventures dealt at setup (:84)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rules": RULES, "players": self.players, "seed": self.seed, "physical": self.physical}
+        for key in ("ancient_one", "first_mythos"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        for key in ("investigators", "names", "adventures"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        if not isinstance(data, Mapping):
+            raise BadCommand(f"an Elder Sign setup is a JSON object with players, not {data!r}.")
+        allowed = ("rules", "players", "ancient_one", "investigators", "seed", "physical", "names", "first_mythos",
+                   "adventures")
+        unknown = [k for k in data if k not in allowed]
+        if unknown:
+            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+        if data.get("rules", RULES) != RULES:
+            raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
+        if "players" not in data:
+            raise BadCommand("the setup lacks players; give the number of players.")
+
+        def texts(key: str) -> tuple[str, ...]:
+            value = data.get(key, ())
+            return tuple(value) if isinstance(value, (list, tuple)) else value
+
+        return cls(players=data["players"], ancient_one=data.get("ancient_one", ""),
+                   investigators=texts("investigators"), seed=data.get("seed", 0),
+                   physical=data.get("physical", False), names=texts("names"),
+                   first_mythos=data.get("first_mythos", ""), adventures=texts("adventures"))
+
+    def check(self, packs: ElderSignPacks) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 1 <= self.players <= MAX_PLAYERS:
+            raise BadCommand(f"Elder Sign is played here by 1 to {MAX_PLAYERS} players, not {self.players!r}.")
+        if self.ancient_one and self.ancient_one not in packs.ancient_ones:
+            raise BadCommand(f"unknown Ancient One {self.ancient_one!r}; they are: {', '.join(packs.ancient_ones)}.")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
+            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        if not isinstance(self.physical, bool):
+            raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
+        for key in ("investigators", "names", "adventures"):
+            value = getattr(self, key)
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise BadCommand(f"{key} must be a list of texts.")
+        if self.investigators:
+            if len(self.investigators) != self.players:
+                raise BadCommand(f"give one investigator per player: {self.players} players, "
+                                 f"{len(self.investigators)} investigators.")
+            for inv in self.investigators:
+                if inv not in packs.investigators:
+                    raise BadCommand(f"unknown investigator {inv!r}; they are: {', '.join(packs.investigators)}.")
+            if len(set(self.investigators)) != len(self.investigators):
+                raise BadCommand("two players have the same investigator; each needs their own.")
+        if self.players > len(packs.investigators):
+            raise BadCommand(f"the packs hold {len(packs.investigators)} investigators, too few for {self.players} players.")
+        if self.names:
+            cleaned = [n.strip() for n in self.names]
+            if len(cleaned) != self.players:
+                raise BadCommand(f"give one name per player: {self.players} players, {len(cleaned)} names.")
+            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
+            if len({n.casefold() for n in cleaned}) != len(cleaned):
+                raise BadCommand("two players have the same name; give each player a name of their own.")
+        if self.physical:
+            if not self.first_mythos:
+                raise CardsNeeded("the setup draws a Mythos card (:87); give first_mythos=ID, the card drawn.",
+                                  [("first_mythos", "the Mythos card drawn at setup")])
+            if self.first_mythos not in packs.mythos:
+                raise BadCommand(f"unknown Mythos card {self.first_mythos!r}; they are: {', '.join(packs.mythos)}.")
+            if len(self.adventures) != ADVENTURES_IN_PLAY or len(set(self.adventures)) != ADVENTURES_IN_PLAY:
+                raise CardsNeeded(f"the setup deals {ADVENTURES_IN_PLAY} different adventures (:84); give them in "
+                                  "adventures, first row then second.", [("adventures", "the six adventures dealt")])
+            for card in self.adventures:
+                if card not in packs.adventures:
+                    raise BadCommand(f"unknown adventure {card!r}; they are: {', '.join(packs.adventures)}.")
+        elif self.first_mythos or self.adventures:
+            raise BadCommand("first_mythos and adventures are only given in physical deck mode; leave them out.")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command, as typed (``Command.parse("roll faces=inv1,lore,terror")``); args stay strings."""
+
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise BadCommand(f"a command name is text, not {self.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        if not isinstance(self.args, Mapping):
+            raise BadCommand(f"command arguments are key=value pairs, not {self.args!r}.")
+        args: dict[str, str] = {}
+        for key, value in self.args.items():
+            if not isinstance(key, str) or not key:
+                raise BadCommand(f"an argument name must be text, not {key!r}.")
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            elif isinstance(value, (list, tuple)):
+                value = ",".join(str(v) for v in value)
+            elif not isinstance(value, str):
+                value = str(value)
+            args[key] = value
+        object.__setattr__(self, "args", MappingProxyType(args))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def parse(cls, text: str) -> Command:
+        if not isinstance(text, str):
+            raise BadCommand(f"a command is text such as 'end-turn', not {text!r}.")
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise BadCommand(f"cannot read the command {text!r} ({exc}); check the quotes.") from None
+        if not words:
+            raise BadCommand(f"the command is empty; the commands are: {', '.join(COMMANDS)}.")
+        args: dict[str, str] = {}
+        for word in words[1:]:
+            key, sep, value = word.partition("=")
+            if not sep or not key:
+                raise BadCommand(f"the argument {word!r} of {words[0]!r} is not key=value; write it like to=3.")
+            if key in args:
+                raise BadCommand(f"the argument {key!r} is given twice in {text!r}; give it once.")
+            args[key] = value
+        return cls(words[0], args)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Command:
+        if not isinstance(data, Mapping) or "name" not in data:
+            raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
+        args = data.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise BadCommand(f"the args of a command are a JSON object of key: value, not {args!r}.")
+        return cls(str(data["name"]), dict(args))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    def __str__(self) -> str:
+        return " ".join([shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()])
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One thing the table may do now; ``asks`` names what the caller still fills in (``faces``, ``need``,
+    ``tasks``, ``player``, ``n``, ``hours``) and ``cards`` the cards of the real decks it draws (physical mode)."""
+
+    group: str
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    asks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def command(self, **more: str) -> Command:
+        return Command(self.name, {**dict(self.args), **more})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
+                "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: str  # "won" | "lost"
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"result": self.result, "reason": self.reason}
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.reason}"
+
+
+@dataclass
+class InvestigatorState:
+    id: str
+    name: str
+    player: int
+    sanity: int
+    stamina: int
+    max_sanity: int
+    max_stamina: int
+    clues: int
+    place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
+    devoured: bool = False
+    elder_signs: int = 0  # trophies are the host's; the companion counts what the rules need
+
+
+@dataclass
+class TaskState:
+    task: TaskCard
+    done: bool = False
+    monster: bool = False
+
+
+@dataclass
+class CardState:
+    slot: str
+    card: str
+    name: str
+    tasks: list[TaskState]
+    ordered: bool
+    other_world: bool
+    lock: Colour | None
+
+
+@dataclass
+class AttemptState:
+    """The rolls of the active player's turn, at an adventure or at the Ancient One (:105-219, :439-449)."""
+
+    place: str
+    free: dict[str, int]  # colour -> dice in the pool, not placed, held or lost
+    last: list[str] | None = None  # the faces of the last roll (Die spellings)
+    failed: bool = False  # the last roll completed nothing: the next roll loses one of its dice
+    holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (face, "focus"|"assist"|"spell", player)
+    rolls: int = 0
+    added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
+
+
+@dataclass
+class State:
+    turn: int = 1
+    current: int = 0  # the active player, 0-based
+    clock: int = 0  # index into CLOCK
+    midnights: int = 0
+    midnight_pending: int = 0  # midnights reached during the turn, resolved at its end (:309)
+    doom: int = 0
+    elder_signs: int = 0
+    awake: bool = False
+    monsters_pending: int = 0
+    monsters_met: int = 0
+    investigators: list[InvestigatorState] = field(default_factory=list)
+    players: list[int | None] = field(default_factory=list)  # player -> index into investigators (None: out)
+    unused: list[str] = field(default_factory=list)  # investigators not yet in play, in dealing order
+    cards: list[CardState] = field(default_factory=list)  # adventures and Other Worlds in play
+    next_slot: int = ADVENTURES_IN_PLAY + 1
+    adventure_deck: list[str] = field(default_factory=list)  # top card last
+    other_world_deck: list[str] = field(default_factory=list)
+    mythos_deck: list[str] = field(default_factory=list)
+    mythos_discard: list[str] = field(default_factory=list)
+    mythos_reshuffles: int = 0
+    mythos: str | None = None  # the card in play (its lingering half)
+    mythos_active: bool = False  # False once the Ancient One is awake (:431)
+    moved: bool = False
+    attempted: bool = False  # the adventure step of this turn is over
+    first_aid: bool = False
+    attempt: AttemptState | None = None
+    outcome: Outcome | None = None
+
+    def copy(self) -> State:
+        return copy.deepcopy(self)
+
+
+# -- argument reading ---------------------------------------------------------------------------------------------
+
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+def _bool(cmd: Command, key: str) -> bool:
+    value = cmd.args[key].strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} must be true or false.")
+
+
+def _int(cmd: Command, key: str, low: int, high: int) -> int:
+    text = cmd.args[key].strip()
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadCommand(f"{cmd.name}: {key}={text!r} must be a whole number {low} to {high}.") from None
+    if not low <= value <= high:
+        raise BadCommand(f"{cmd.name}: {key}={value} is out of range; give a whole number {low} to {high}.")
+    return value
+
+
+def _choice(cmd: Command, key: str, choices: Sequence[str]) -> str:
+    value = cmd.args[key].strip().lower()
+    if value not in choices:
+        raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
+    return value
+
+
+# -- the game ------------------------------------------------------------------------------------------------------
+
+
+class Game:
+    """A game of Elder Sign: the setup, the current state and the explicit history of commands."""
+
+    rules = RULES
+
+    def __init__(self, setup: Setup, packs: ElderSignPacks, state: State, ancient: AncientOne) -> None:
+        self.setup = setup
+        self.packs = packs
+        self.ancient = ancient
+        self._state = state
+        self._stack: list[tuple[Command, State, list[dict[str, Any]]]] = []
+        self.setup_events: list[dict[str, Any]] = []
+
+    @classmethod
+    def new(cls, setup: Setup, packs: ElderSignPacks) -> Game:
+        """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
+        with full sanity and stamina, and the first Mythos card drawn and resolved."""
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
+        setup.check(packs)
+        rng = random.Random(f"{setup.seed}:setup")
+        ancient_id = setup.ancient_one or rng.choice(sorted(packs.ancient_ones))
+        ancient = packs.ancient_ones[ancient_id]
+        s = State()
+        pool = sorted(packs.investigators)
+        rng.shuffle(pool)
+        chosen = list(setup.investigators) or pool[: setup.players]
+        s.unused = [i for i in pool if i not in chosen]
+        for player, inv_id in enumerate(chosen):
+            s.investigators.append(_investigator(packs, inv_id, player))
+            s.players.append(player)
+        adventures = sorted(packs.adventures)
+        rng.shuffle(adventures)
+        worlds = sorted(packs.other_worlds)
+        rng.shuffle(worlds)
+        mythos = sorted(packs.mythos)
+        rng.shuffle(mythos)
+        if setup.physical:
+            dealt = list(setup.adventures)
+            s.adventure_deck = sorted(c for c in packs.adventures if c not in dealt)
+            s.other_world_deck = sorted(packs.other_worlds)
+            s.mythos_deck = sorted(packs.mythos)
+        else:
+            dealt = [adventures.pop() for _ in range(min(ADVENTURES_IN_PLAY, len(adventures)))]
+            s.adventure_deck = adventures
+            s.other_world_deck = worlds
+            s.mythos_deck = mythos
+        for slot, card_id in enumerate(dealt, 1):
+            s.cards.append(_card_state(packs.adventures[card_id], str(slot)))
+        game = cls(setup, packs, s, ancient)
+        rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
+        rules.draw_mythos("setup")
+        rules.check_end()
+        game.setup_events = rules.events
+        return game
+
+    @classmethod
+    def replay(cls, setup: Setup, packs: ElderSignPacks, commands: Iterable[Command | Mapping[str, Any] | str]) -> Game:
+        game = cls.new(setup, packs)
+        for cmd in commands:
+            if isinstance(cmd, str):
+                cmd = Command.parse(cmd)
+            elif not isinstance(cmd, Command):
+                cmd = Command.from_dict(cmd)
+            game.push(cmd)
+        return game
+
+    # -- history ----------------------------------------------------------------------------
+    def push(self, command: Command | str) -> list[dict[str, Any]]:
+        """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""
+        if isinstance(command, str):
+            command = Command.parse(command)
+        new, events = self._apply(command)
+        self._stack.append((command, self._state, events))
+        self._state = new
+        return events
+
+    def pop(self) -> Command:
+        """Undo the last command and return it; IllegalCommand if there is none."""
+        if not self._stack:
+            raise IllegalCommand("there is nothing to undo: no command has been played in this game yet.")
+        command, state, _ = self._stack.pop()
+        self._state = state
+        return command
+
+    def check(self, command: Command | str) -> None:
+        if isinstance(command, str):
+            command = Command.parse(command)
+        self._apply(command)
+
+    def is_legal(self, command: Command | str) -> bool:
+        try:
+            self.check(command)
+        except (BadCommand, IllegalCommand):
+            return False
+        return True
+
+    @property
+    def history(self) -> list[Command]:
+        return [command for command, _, _ in self._stack]
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._state.outcome
+
+    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
+        if not isinstance(command, Command):
+            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
+        rules = _Rules(self, self._state.copy(), command)
+        rules.run()
+        return rules.s, rules.events
+
+    # -- what may be done ----------------------------------------------------------------------
+    def legal_actions(self) -> list[LegalAction]:
+        """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
+        s = self._state
+        if s.outcome is not None:
+            return []
+        out: list[LegalAction] = []
+
+        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
+                  sample: Mapping[str, str] | None = None) -> None:
+            real = dict(args or {})
+            probe = Command(name, {**real, **dict(sample or {})})
+            cards: tuple[str, ...] = ()
+            try:
+                self.check(probe)
+            except CardsNeeded as exc:
+                cards = tuple(arg for arg, _ in exc.needs)
+            except (BadCommand, IllegalCommand):
+                return
+            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks), cards))
+
+        offer("turn", "end-turn")
+        for card in s.cards:
+            offer("move", "move", {"to": card.slot})
+        offer("move", "move", {"to": ENTRANCE})
+        offer("roll", "roll", asks=("faces",), sample={"faces": self._sample_faces(lose=True), "task": "none"})
+        offer("roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"})
+        offer("roll", "give-up")
+        for colour in ("yellow", "red"):
+            offer("roll", "add-die", {"colour": colour})
+        offer("entrance", "first-aid")
+        offer("table", "adjust", asks=("player",), sample={"player": "1", "clues": "0"})
+        offer("table", "doom", asks=("n",), sample={"n": "0"})
+        offer("table", "elder-signs", asks=("n",), sample={"n": "0"})
+        offer("table", "clock", asks=("hours",), sample={"hours": "0"})
+        for card in s.cards:
+            offer("table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
+            offer("table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+        return out
+
+    def _sample_faces(self, lose: bool) -> str:
+        """Faces of the right dice for probing a roll (lose: after a failed roll, the die set aside by default)."""
+        a = self._state.attempt
+        if a is None:
+            return ",".join(["inv1"] * max(1, self.green_dice()))
+        free = dict(a.free)
+        if lose and a.failed and a.last:
+            colours = [Die.parse(f).colour.value for f in a.last]
+            free[next(c for c in ("green", "yellow", "red") if c in colours)] -= 1
+        faces = ["inv1"] * free["green"] + ["yellow:inv2"] * free["yellow"] + ["red:inv2"] * free["red"]
+        return ",".join(faces) or "inv1"
+
+    def dice_to_roll(self) -> int:
+        """How many dice the next roll throws (the free dice; one fewer after a failed roll)."""
+        s = self._state
+        if s.attempt is None:
+            return self.green_dice()
+        return sum(s.attempt.free.values()) - (1 if s.attempt.failed else 0)
+
+    def locked(self) -> dict[Colour, int]:
+        """The dice locked on adventures and the Mythos card in play (:397-403)."""
+        s = self._state
+        out = dict.fromkeys(Colour, 0)
+        for card in s.cards:
+            if card.lock is not None:
+                out[card.lock] += 1
+        if s.mythos is not None and s.mythos_active:
+            lock = self.packs.mythos[s.mythos].lock
+            if lock is not None:
+                out[lock] += 1
+        return out
+
+    def green_dice(self) -> int:
+        return max(0, GREEN_DICE - self.locked()[Colour.GREEN])
+
+    # -- reading -------------------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """What everyone at the table may see, JSON-safe."""
+        s = self._state
+        a = self.ancient
+        current = s.players[s.current] if s.players else None
+        mythos = self.packs.mythos[s.mythos] if s.mythos else None
+        names = list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)]
+        return {
+            "rules": RULES,
+            "players": self.setup.players,
+            "player_names": names,
+            "physical": self.setup.physical,
+            "turn": s.turn,
+            "current_player": s.current,
+            "clock": CLOCK[s.clock],
+            "turns_to_midnight": (len(CLOCK) - s.clock) % len(CLOCK) or len(CLOCK),
+            "midnights": s.midnights,
+            "midnight_pending": s.midnight_pending > 0,
+            "doom": s.doom,
+            "doom_max": a.doom,
+            "monster_spaces": list(a.monster_spaces),
+            "elder_signs": s.elder_signs,
+            "elder_signs_needed": a.elder_signs,
+            "ancient_one": {"id": a.id, "name": a.name, "combat": str(a.combat), "attack": a.attack},
+            "ancient_one_awake": s.awake,
+            "monsters_pending": s.monsters_pending,
+            "investigators": [
+                {"id": inv.id, "name": inv.name, "player": inv.player, "sanity": inv.sanity, "stamina": inv.stamina,
+                 "max_sanity": inv.max_sanity, "max_stamina": inv.max_stamina, "clues": inv.clues, "place": inv.place,
+                 "devoured": inv.devoured, "active": index == current}
+                for index, inv in enumerate(s.investigators)
+            ],
+            "active_investigator": s.investigators[current].name if current is not None else None,
+            "players_out": [p for p, inv in enumerate(s.players) if inv is None],
+            "adventures": [
+                {"slot": c.slot, "id": c.card, "name": c.name, "ordered": c.ordered, "other_world": c.other_world,
+                 "lock": c.lock.value if c.lock else None,
+                 "tasks": [{"index": i + 1, "need": str(t.task.need), "done": t.done, "monster": t.monster}
+                           for i, t in enumerate(c.tasks)]}
+                for c in s.cards
+            ],
+            "adventure_deck_left": len(s.adventure_deck),
+            "other_world_deck_left": len(s.other_world_deck),
+            "mythos": (None if mythos is None else {
+                "id": mythos.id, "name": mythos.name, "lingering": mythos.lingering, "kind": mythos.lingering_kind,
+                "active": s.mythos_active}),
+            "mythos_deck_left": len(s.mythos_deck),
+            "locked": {c.value: n for c, n in self.locked().items() if n},
+            "moved": s.moved,
+            "attempt": self._attempt_view(),
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+
+    def _attempt_view(self) -> dict[str, Any] | None:
+        a = self._state.attempt
+        if a is None:
+            return None
+        return {"place": a.place, "free": dict(a.free), "last": list(a.last) if a.last else None, "failed": a.failed,
+                "held": [{"face": f, "how": how, "player": p} for f, how, p in a.holds], "rolls": a.rolls,
+                "dice_to_roll": self.dice_to_roll()}
+
+    def open_tasks(self) -> list[tuple[int, Need]]:
+        """The tasks the next roll may complete, as (1-based index, need): at the adventure of the attempt, or
+        the Ancient One's combat task."""
+        s = self._state
+        place = s.attempt.place if s.attempt else None
+        if place == ANCIENT_ONE:
+            return [(1, self.ancient.combat)]
+        card = next((c for c in s.cards if c.slot == place), None)
+        if card is None:
+            return []
+        return _open(card)
+
+    def __repr__(self) -> str:
+        s = self._state
+        return f"<ElderSign {self.ancient.id} {self.setup.players}p turn {s.turn} {CLOCK[s.clock]} doom {s.doom}>"
+
+
+def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> InvestigatorState:
+    inv = packs.investigators[inv_id]
+    return InvestigatorState(inv.id, inv.name, player, inv.sanity, inv.stamina, inv.sanity, inv.stamina, inv.clues)
+
+
+def _card_state(card: Adventure, slot: str) -> CardState:
+    return CardState(slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world,
+                     card.lock)
+
+
+def _open(card: CardState) -> list[tuple[int, Need]]:
+    left = [(i + 1, t.task.need) for i, t in enumerate(card.tasks) if not t.done]
+    if card.ordered:
+        # the arrow (:281-283): top to bottom; a monster marker's task is added under the bottom task (:391)
+        return left[:1]
+    return left
+
+
+# -- the rules ---------------------------------------------------------------------------------------------------
+
+
+class _Rules:
+    """Applies one command to a copy of the state, collecting its events."""
+
+    def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        self.game = game
+        self.packs = game.packs
+        self.ancient = game.ancient
+        self.physical = game.setup.physical
+        self.s = state
+        self.cmd = cmd
+        self.events: list[dict[str, Any]] = []
+        self.needs: list[tuple[str, str]] = []
+        self.given = {k: [v.strip() for v in cmd.args.get(k, "").split(",") if v.strip()] for k in DRAW_ARGS}
+
+    def run(self) -> None:
+        cmd = self.cmd
+        spec = COMMANDS.get(cmd.name)
+        if spec is None:
+            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        required, optional, _ = spec
+        for key in cmd.args:
+            if key in required or key in optional:
+                continue
+            if key in DRAW_ARGS:
+                if not self.physical:
+                    raise BadCommand(f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its "
+                                     "own cards. Leave it out.")
+                continue
+            valid = [*required, *optional]
+            raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
+                             + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
+        for key in required:
+            if key not in cmd.args:
+                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+        if self.s.outcome is not None:
+            raise IllegalCommand(f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, "
+                                 "or start a new game.")
+        getattr(self, "do_" + cmd.name.replace("-", "_"))()
+        self.check_end()
+        if self.needs:
+            text = " and ".join(f"{arg}=ID ({why})" for arg, why in self.needs)
+            raise CardsNeeded(f"{cmd.name}: this command draws {len(self.needs)} card(s) from the real decks. Add {text}.",
+                              list(self.needs))
+        for arg, values in self.given.items():
+            if values:
+                raise BadCommand(f"{cmd.name}: {arg}= names a card this command does not draw; leave it out.")
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event: dict[str, Any] = {"type": type_}
+        event.update(data)
+        self.events.append(event)
+
+    def illegal(self, message: str) -> NoReturn:
+        raise IllegalCommand(f"{self.cmd.name}: {message}")
+
+    # -- who -----------------------------------------------------------------------------------
+    def active(self) -> InvestigatorState | None:
+        index = self.s.players[self.s.current]
+        return None if index is None else self.s.investigators[index]
+
+    def need_active(self) -> InvestigatorState:
+        inv = self.active()
+        if inv is None:
+            self.illegal(f"player {self.s.current + 1} has no investigator left (:415); end the turn.")
+        if inv.devoured:
+            self.illegal(f"{inv.name} was devoured this turn; the turn still ends with the clock (:413). End the turn.")
+        return inv
+
+    def player_arg(self, key: str = "player") -> InvestigatorState:
+        number = _int(self.cmd, key, 1, len(self.s.players))
+        index = self.s.players[number - 1]
+        if index is None or self.s.investigators[index].devoured:
+            self.illegal(f"player {number} has no investigator in play.")
+        return self.s.investigators[index]
+
+    def card(self, slot: str) -> CardState:
+        found = next((c for c in self.s.cards if c.slot == slot), None)
+        if found is None:
+            self.illegal(f"there is no adventure in place {slot!r}; the adventures in play are "
+                         f"{', '.join(c.slot for c in self.s.cards)}.")
+        return found
+
+    # -- cards -----------------------------------------------------------------------------------
+    def take(self, arg: str, why: str, deck: list[str], known: Mapping[str, Any]) -> str | None:
+        """The next card of a deck: the top card (virtual), or the card the host names (physical mode)."""
+        if not self.physical:
+            return deck.pop() if deck else None
+        if not deck:
+            return None
+        if not self.given[arg]:
+            self.needs.append((arg, why))
+            return None
+        card = self.given[arg].pop(0)
+        if card not in known:
+            raise BadCommand(f"{self.cmd.name}: unknown card {card!r} for {arg}=; the cards are: {', '.join(known)}.")
+        if card not in deck:
+            raise BadCommand(f"{self.cmd.name}: {card!r} is not in its deck now; the cards left are: "
+                             f"{', '.join(sorted(deck)) or 'none'}.")
+        deck.remove(card)
+        return card
+
+    def draw_mythos(self, why: str) -> None:
+        """Draw a Mythos card and resolve its immediate half; its lingering half replaces the last one (:311-321)."""
+        s = self.s
+        if not s.mythos_deck and not self.physical:
+            s.mythos_reshuffles += 1
+            deck = sorted(s.mythos_discard)
+            random.Random(f"{self.game.setup.seed}:mythos:{s.mythos_reshuffles}").shuffle(deck)
+            s.mythos_deck, s.mythos_discard = deck, []
+            self.emit("mythos_reshuffled")
+        if self.physical and not s.mythos_deck:
+            s.mythos_deck, s.mythos_discard = sorted(s.mythos_discard), []
+        card_id = self.take("mythos", f"the Mythos card drawn at {why}", s.mythos_deck, self.packs.mythos)
+        if card_id is None:
+            return
+        if s.mythos is not None:
+            s.mythos_discard.append(s.mythos)
+        s.mythos = card_id
+        s.mythos_active = True
+        card = self.packs.mythos[card_id]
+        self.emit("mythos_drawn", card=card.id, name=card.name, immediate=card.immediate.to_dict(),
+                  lingering=card.lingering, kind=card.lingering_kind, reason=why)
+        if card.lock is not None:
+            self.emit("die_locked", colour=card.lock.value, by="mythos", name=card.name)
+        self.effect(card.immediate, everyone=True, why="mythos")
+
+    def draw_adventure(self, slot: str) -> None:
+        card_id = self.take("adventure_card", f"the adventure drawn into place {slot}", self.s.adventure_deck,
+                            self.packs.adventures)
+        if card_id is None:
+            if not self.physical:
+                self.emit("adventure_deck_empty", slot=slot)
+            return
+        card = self.packs.adventures[card_id]
+        self.s.cards.append(_card_state(card, slot))
+        self.s.cards.sort(key=lambda c: int(c.slot))
+        self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
+
+    def draw_other_world(self) -> None:
+        """A gate: an Other World card goes below the six adventures (:247, :275-277)."""
+        s = self.s
+        card_id = self.take("other_world", "the Other World card of a gate", s.other_world_deck,
+                            self.packs.other_worlds)
+        if card_id is None:
+            if not self.physical:
+                self.emit("other_world_deck_empty")
+            return
+        slot = str(s.next_slot)
+        s.next_slot += 1
+        card = self.packs.other_worlds[card_id]
+        s.cards.append(_card_state(card, slot))
+        self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
+
+    # -- effects -------------------------------------------------------------------------------
+    def effect(self, effect: Effect, everyone: bool, why: str) -> None:
+        """Apply what the companion counts of an effect; the rest (`text`) is read out."""
+        s = self.s
+        if effect.text:
+            self.emit("effect_text", text=effect.text, why=why)
+        if effect.elder_signs:
+            self.elder_signs(effect.elder_signs, why)
+        targets = [inv for inv in s.investigators if not inv.devoured and self.in_play(inv)]
+        if not everyone:
+            active = self.active()
+            targets = [active] if active is not None and not active.devoured else []
+        for inv in targets:
+            if effect.clues:
+                inv.clues = max(0, inv.clues + effect.clues)
+                self.emit("clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues,
+                          change=effect.clues)
+            if effect.sanity or effect.stamina:
+                self.change(inv, effect.sanity, effect.stamina, why)
+        if effect.monsters:
+            self.monsters(effect.monsters, why)
+        if effect.gate:
+            self.draw_other_world()
+        if effect.clock:
+            self.move_clock(effect.clock, why)
+        if effect.doom:
+            self.add_doom(effect.doom, why)
+
+    def in_play(self, inv: InvestigatorState) -> bool:
+        index = self.s.players[inv.player]
+        return index is not None and self.s.investigators[index] is inv
+
+    def change(self, inv: InvestigatorState, sanity: int, stamina: int, why: str) -> None:
+        inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
+        inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
+        self.emit("investigator_changed", player=inv.player, investigator=inv.name, sanity=inv.sanity,
+                  stamina=inv.stamina, sanity_change=sanity, stamina_change=stamina, why=why)
+        if inv.sanity <= 0 or inv.stamina <= 0:
+            self.devour(inv)
+
+    def devour(self, inv: InvestigatorState) -> None:
+        """:405-415: devoured at 0 sanity or stamina: a doom token, and a new investigator for the player
+        (none once the Ancient One is awake, :453)."""
+        s = self.s
+        if inv.devoured:
+            return
+        inv.devoured = True
+        inv.place = "box"
+        inv.clues = 0
+        self.emit("investigator_devoured", player=inv.player, investigator=inv.name)
+        if s.attempt is not None and inv is self.active():
+            self.end_attempt()
+        if s.awake:
+            s.players[inv.player] = None
+            self.emit("player_out", player=inv.player, why="devoured in the battle")
+        elif s.unused:
+            new_id = s.unused.pop(0)
+            s.investigators.append(_investigator(self.packs, new_id, inv.player))
+            s.players[inv.player] = len(s.investigators) - 1
+            self.emit("investigator_joins", player=inv.player, investigator=s.investigators[-1].name)
+        else:
+            s.players[inv.player] = None
+            self.emit("player_out", player=inv.player, why="no investigator left")
+        self.add_doom(1, "devoured")
+
+    def elder_signs(self, n: int, why: str) -> None:
+        s = self.s
+        s.elder_signs = max(0, s.elder_signs + n)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.ancient.elder_signs, why=why)
+
+    def monsters(self, n: int, why: str) -> None:
+        self.s.monsters_pending += n
+        self.emit("monster_appears", count=n, pending=self.s.monsters_pending, why=why)
+
+    def add_doom(self, n: int, why: str) -> None:
+        """Doom tokens on the track, left to right (:419-423); a monster at a monster space; the last space
+        wakes the Ancient One (:427). While it is awake, tokens come off by combat (:439)."""
+        s = self.s
+        full = self.ancient.doom
+        if n > 0:
+            for _ in range(n):
+                if s.doom >= full:
+                    break
+                s.doom += 1
+                self.emit("doom", doom=s.doom, doom_max=full, change=1, why=why)
+                if s.doom in self.ancient.monster_spaces and not s.awake:
+                    self.monsters(1, "doom track")
+            if s.doom >= full and not s.awake:
+                self.awaken("the doom track is full")
+        elif n < 0:
+            before = s.doom
+            s.doom = max(0, s.doom + n)
+            if s.doom != before:
+                self.emit("doom", doom=s.doom, doom_max=full, change=s.doom - before, why=why)
+
+    def awaken(self, why: str) -> None:
+        """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
+        Mythos effect ends, and the active player goes on to advance the clock."""
+        s = self.s
+        s.awake = True
+        s.doom = self.ancient.doom
+        s.mythos_active = False
+        s.monsters_pending = 0
+        for inv in s.investigators:
+            if not inv.devoured:
+                inv.place = ANCIENT_ONE
+        if s.attempt is not None:
+            self.end_attempt()
+        s.attempted = True
+        s.moved = True
+        self.emit("ancient_one_awakens", name=self.ancient.name, why=why)
+
+    def move_clock(self, hours: int, why: str) -> None:
+        s = self.s
+        for _ in range(hours // HOURS_PER_TURN):
+            s.clock = (s.clock + 1) % len(CLOCK)
+            self.emit("clock_advanced", clock=CLOCK[s.clock], why=why)
+            if s.clock == 0:
+                s.midnight_pending += 1
+
+    def check_end(self) -> None:
+        s = self.s
+        if s.outcome is not None:
+            return
+        if s.elder_signs >= self.ancient.elder_signs:
+            s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.name} away")
+            self.emit("game_won", reason=s.outcome.reason)
+        elif s.awake and s.doom == 0:
+            s.outcome = Outcome("won", f"the last doom token is removed: {self.ancient.name} is sent back")
+            self.emit("game_won", reason=s.outcome.reason)
+        elif all(p is None for p in s.players):
+            reason = ("every investigator is devoured in the battle" if s.awake
+                      else "no investigator is left to play")
+            s.outcome = Outcome("lost", reason)
+            self.emit("game_lost", reason=reason)
+
+    # -- the turn ----------------------------------------------------------------------------------
+    def end_attempt(self) -> None:
+        s = self.s
+        s.attempt = None
+        s.attempted = True
+
+    def do_end_turn(self) -> None:
+        """:305-323: three hours at the end of every turn; at midnight, the At Midnight effects, then a Mythos
+        card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn."""
+        s = self.s
+        if s.attempt is not None:
+            self.fail_attempt("the turn ended")
+        player = s.current
+        self.emit("turn_ended", player=player, turn=s.turn)
+        self.move_clock(HOURS_PER_TURN, "turn")
+        while s.midnight_pending and s.outcome is None:
+            s.midnight_pending -= 1
+            self.midnight()
+            self.check_end()
+        # :413: a devoured investigator's player still advances the clock; the next player with an investigator
+        n = len(s.players)
+        for step in range(1, n + 1):
+            nxt = (player + step) % n
+            if s.players[nxt] is not None:
+                s.current = nxt
+                break
+        s.turn += 1
+        s.moved = s.attempted = s.first_aid = False
+        if s.awake:
+            s.moved = True
+        active = self.active()
+        self.emit("turn_started", player=s.current, turn=s.turn,
+                  investigator=active.name if active is not None else None)
+
+    def midnight(self) -> None:
+        s = self.s
+        s.midnights += 1
+        self.emit("midnight", midnights=s.midnights, awake=s.awake)
+        if s.mythos is not None and s.mythos_active:
+            card = self.packs.mythos[s.mythos]
+            if card.lingering_kind == "at_midnight":
+                self.emit("at_midnight", card=card.id, name=card.name, text=card.lingering)
+                self.effect(card.at_midnight, everyone=True, why="at midnight")
+        if s.outcome is not None:
+            return
+        if s.awake:
+            self.attack()
+        else:
+            self.draw_mythos("midnight")
+
+    def attack(self) -> None:
+        """:457-459: each investigator lowers maximum sanity or maximum stamina by 1 (attack=sanity,stamina,...
+        in player order; sanity when not said), then a doom token unless the track is full."""
+        s = self.s
+        choices = [c.strip().lower() for c in self.cmd.args.get("attack", "").split(",") if c.strip()]
+        for c in choices:
+            if c not in STATS:
+                raise BadCommand(f"{self.cmd.name}: attack= lists sanity or stamina for each player, not {c!r}.")
+        self.emit("ancient_one_attack", name=self.ancient.name, text=self.ancient.attack)
+        for player, index in enumerate(s.players):
+            if index is None:
+                continue
+            inv = s.investigators[index]
+            which = choices[player] if player < len(choices) else "sanity"
+            if which == "sanity":
+                inv.max_sanity -= 1
+                inv.sanity = min(inv.sanity, inv.max_sanity)
+            else:
+                inv.max_stamina -= 1
+                inv.stamina = min(inv.stamina, inv.max_stamina)
+            self.emit("maximum_lowered", player=player, investigator=inv.name, stat=which,
+                      max_sanity=inv.max_sanity, max_stamina=inv.max_stamina)
+            if inv.sanity <= 0 or inv.stamina <= 0:
+                self.devour(inv)
+        if s.doom < self.ancient.doom:
+            s.doom += 1
+            self.emit("doom", doom=s.doom, doom_max=self.ancient.doom, change=1, why="attack")
+        elif "attack" in self.cmd.args and not choices:
+            raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
+
+    def do_move(self) -> None:
+        """:93, :99-103: the active player moves to an adventure card or the Entrance, once, before rolling."""
+        s = self.s
+        inv = self.need_active()
+        if s.awake:
+            self.illegal("the Ancient One is awake: every investigator stays on its card (:431).")
+        if s.moved:
+            self.illegal("this turn's move is made; the investigator moves once, at the start of the turn (:93).")
+        to = self.cmd.args["to"].strip().lower()
+        if to != ENTRANCE:
+            to = self.card(to).slot
+        inv.place = to
+        s.moved = True
+        self.emit("moved", player=s.current, investigator=inv.name, to=to,
+                  name=None if to == ENTRANCE else self.card(to).name)
+
+    def start_attempt(self) -> None:
+        s = self.s
+        inv = self.need_active()
+        if s.attempted:
+            self.illegal("this turn's dice are rolled; end the turn to advance the clock.")
+        if s.awake:
+            place = ANCIENT_ONE
+        elif inv.place == ENTRANCE or not s.moved:
+            self.illegal("the investigator is not on an adventure card; move to one first (:103, :107).")
+        else:
+            place = inv.place
+        locked = self.game.locked()
+        s.attempt = AttemptState(place, {"green": max(0, GREEN_DICE - locked[Colour.GREEN]), "yellow": 0, "red": 0})
+        self.emit("attempt_started", player=s.current, investigator=inv.name, place=place,
+                  name=self.ancient.name if place == ANCIENT_ONE else self.card(place).name,
+                  green=s.attempt.free["green"])
+
+    def do_add_die(self) -> None:
+        """:109, :329-341: an item adds the yellow or the red die before a roll; a locked die cannot be added."""
+        s = self.s
+        colour = Colour.parse(_choice(self.cmd, "colour", ("yellow", "red")))
+        if s.attempt is None:
+            self.start_attempt()
+        a = s.attempt
+        assert a is not None
+        if self.game.locked()[colour] >= BOX_DICE[colour]:
+            self.illegal(f"the {colour.value} die is locked on a card (:111, :403).")
+        if a.added.count(colour.value) + self.game.locked()[colour] >= BOX_DICE[colour]:
+            self.illegal(f"the {colour.value} die was already added this turn; the box has one (:61-62, :341).")
+        if a.failed:
+            self.illegal("dice are added before a roll (:329); set aside a die of the failed roll by rolling again "
+                         "first, or add it before the first roll.")
+        a.added.append(colour.value)
+        a.free[colour.value] += 1
+        self.emit("die_added", colour=colour.value, player=s.current)
+
+    def do_roll(self) -> None:
+        s = self.s
+        if s.attempt is None:
+            self.start_attempt()
+        a = s.attempt
+        assert a is not None
+        if a.failed:
+            self.after_failure(a)
+        elif "lose" in self.cmd.args or "hold" in self.cmd.args:
+            self.illegal("lose= and hold= follow a roll that completed nothing; the last roll completed a task "
+                         "(or this is the first roll), so no die is lost.")
+        elif "spell" in self.cmd.args:
+            self.spell(a)
+        self.settle(a, self.read_faces(a), clue=False)
+
+    def after_failure(self, a: AttemptState) -> None:
+        """:211-215: one die of the failed roll is set aside; one other may be held (focus or assist, :363-373)
+        or put on a spell (:345); the rest are rolled again."""
+        assert a.last is not None
+        last = [Die.parse(f) for f in a.last]
+        colours = [d.colour.value for d in last]
+        if "lose" in self.cmd.args:
+            lose = _choice(self.cmd, "lose", ("green", "yellow", "red"))
+            if lose not in colours:
+                self.illegal(f"the last roll had no {lose} die to set aside; it showed {', '.join(a.last)}.")
+        else:
+            lose = next(c for c in ("green", "yellow", "red") if c in colours)
+        a.free[lose] -= 1
+        remaining = list(last)
+        remaining.remove(next(d for d in last if d.colour.value == lose))
+        self.emit("die_lost", colour=lose, player=self.s.current)
+        if "hold" in self.cmd.args:
+            if self.s.awake:
+                self.illegal("no one may focus or assist while battling the Ancient One (:449).")
+            die = self.pick(remaining, self.cmd.args["hold"], "hold")
+            remaining.remove(die)
+            on = self.s.current
+            if "on" in self.cmd.args:
+                on = _int(self.cmd, "on", 1, len(self.s.players)) - 1
+            how = "focus" if on == self.s.current else "assist"
+            target = self.s.players[on]
+            if target is None or self.s.investigators[target].devoured:
+                self.illegal(f"player {on + 1} has no investigator to put the die on.")
+            if how == "assist" and self.s.investigators[target].place != a.place:
+                self.illegal(f"player {on + 1}'s investigator is not on this adventure card; assisting needs the "
+                             "same card (:365, :369).")
+            if any(p == on and h in ("focus", "assist") for _, h, p in a.holds):
+                self.illegal(f"player {on + 1}'s investigator marker already holds a die; one die a marker (:371).")
+            a.free[die.colour.value] -= 1
+            a.holds.append((die.face.value, how, on))
+            self.emit("die_held", face=die.face.value, how=how, player=on)
+        elif "on" in self.cmd.args:
+            raise BadCommand(f"{self.cmd.name}: on= says whose marker gets the die of hold=; give hold= too.")
+        if "spell" in self.cmd.args:
+            die = self.pick(remaining, self.cmd.args["spell"], "spell")
+            remaining.remove(die)
+            a.free[die.colour.value] -= 1
+            a.holds.append((die.face.value, "spell", None))
+            self.emit("die_held", face=die.face.value, how="spell", player=None)
+        a.failed = False
+
+    def spell(self, a: AttemptState) -> None:
+        """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
+        if a.last is None:
+            self.illegal("there is no roll yet to take a die from for the spell.")
+        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        a.free[die.colour.value] -= 1
+        a.holds.append((die.face.value, "spell", None))
+        self.emit("die_held", face=die.face.value, how="spell", player=None)
+
+    def pick(self, dice: list[Die], text: str, key: str) -> Die:
+        try:
+            wanted = Die.parse(text)
+        except DiceError as exc:
+            raise BadCommand(f"{self.cmd.name}: {key}={text!r}: {exc}") from None
+        found = next((d for d in dice if d == wanted), None)
+        if found is None:
+            self.illegal(f"{key}={text}: the last roll has no such die left to take; it has "
+                         f"{', '.join(map(str, dice)) or 'none'}.")
+        return found
+
+    def read_faces(self, a: AttemptState) -> list[Die]:
+        try:
+            dice = list(parse_dice(self.cmd.args["faces"]))
+        except DiceError as exc:
+            raise BadCommand(f"{self.cmd.name}: faces: {exc}") from None
+        for colour in Colour:
+            have = sum(1 for d in dice if d.colour is colour)
+            want = a.free[colour.value]
+            if have != want:
+                total = sum(a.free.values())
+                raise BadCommand(
+                    f"{self.cmd.name}: the pool rolls {total} dice ({a.free['green']} green, {a.free['yellow']} yellow, "
+                    f"{a.free['red']} red); faces= gives {have} {colour.value} instead of {want}. Write a yellow or red "
+                    "die as yellow:inv4 or red:wild.")
+        if not dice:
+            self.illegal("no dice are left to roll; give up to end the attempt.")
+        return dice
+
+    def do_clue(self) -> None:
+        """:357-361: a clue token re-rolls the dice of a roll that completed nothing (no die is lost)."""
+        s = self.s
+        a = s.attempt
+        inv = self.need_active()
+        if a is None or not a.failed:
+            self.illegal("a clue re-rolls a roll that completed nothing; there is none to re-roll.")
+        if inv.clues <= 0:
+            self.illegal(f"{inv.name} has no clue token.")
+        inv.clues -= 1
+        self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
+        a.failed = False
+        self.settle(a, self.read_faces(a), clue=True)
+
+    def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:
+        """:177-191: one task per roll, met by this roll's dice with the held ones; its dice are placed and
+        the others rolled again. Nothing met: the roll fails (:200-217)."""
+        s = self.s
+        a.rolls += 1
+        a.last = [str(d) for d in dice]
+        held = [Face(f) for f, _, _ in a.holds]
+        open_tasks = self.game_open(a)
+        inv = self.need_active()
+        chosen: tuple[int, Need] | None = None
+        if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
+            chosen = None  # :179: the player chooses not to meet a task
+        elif "task" in self.cmd.args:
+            number = _int(self.cmd, "task", 1, 20)
+            match = next((t for t in open_tasks if t[0] == number), None)
+            if match is None:
+                self.illegal(f"task {number} is not open now; the open tasks are "
+                             f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
+            if not covers(match[1], [d.face for d in dice] + held):
+                self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
+            if not self.affordable(inv, a, number):
+                self.illegal(f"task {number} would take {inv.name}'s sanity or stamina below 0 (:189).")
+            chosen = match
+        else:
+            chosen = next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
+                           and self.affordable(inv, a, t[0])), None)
+        self.emit("rolled", player=s.current, dice=a.last, held=[f for f, _, _ in a.holds], clue=clue,
+                  task=chosen[0] if chosen else None, place=a.place)
+        if chosen is None:
+            self.failed_roll(a, dice)
+            return
+        used = placement(chosen[1], dice, held)
+        assert used is not None
+        free_used, held_used = used
+        for i in free_used:
+            a.free[dice[i].colour.value] -= 1
+        for i in sorted(held_used, reverse=True):
+            a.holds.pop(i)
+        placed = [str(dice[i]) for i in free_used] + [held[i].value for i in held_used]
+        if a.place == ANCIENT_ONE:
+            self.emit("combat_task_completed", dice=placed, name=self.ancient.name)
+            self.add_doom(-1, "combat")
+            self.continue_or_stop(a)
+            return
+        card = self.card(a.place)
+        task = card.tasks[chosen[0] - 1]
+        task.done = True
+        self.emit("task_completed", slot=card.slot, name=card.name, task=chosen[0], need=str(chosen[1]), dice=placed,
+                  monster=task.monster)
+        if task.task.sanity or task.task.stamina:
+            self.change(inv, task.task.sanity, task.task.stamina, "task")
+        if task.task.clock:
+            self.move_clock(task.task.clock, "task")
+        if s.attempt is None:
+            return
+        if all(t.done for t in card.tasks):
+            self.complete(card)
+            return
+        self.continue_or_stop(a)
+
+    def affordable(self, inv: InvestigatorState, a: AttemptState, number: int) -> bool:
+        if a.place == ANCIENT_ONE:
+            return True
+        task = self.card(a.place).tasks[number - 1].task
+        return inv.sanity + task.sanity >= 0 and inv.stamina + task.stamina >= 0
+
+    def game_open(self, a: AttemptState) -> list[tuple[int, Need]]:
+        if a.place == ANCIENT_ONE:
+            return [(1, self.ancient.combat)]
+        return _open(self.card(a.place))
+
+    def continue_or_stop(self, a: AttemptState) -> None:
+        """After a completed task the unused dice are rolled again (:191); with none left, the step ends."""
+        a.failed = False
+        if sum(a.free.values()) == 0 and not self.held_meets(a):
+            if a.place == ANCIENT_ONE:
+                self.emit("attack_ended", why="no dice left")
+                self.end_attempt()
+            else:
+                self.fail_attempt("no dice left")
+
+    def held_meets(self, a: AttemptState) -> bool:
+        held = [Face(f) for f, _, _ in a.holds]
+        return bool(held) and any(covers(need, held) for _, need in self.game_open(a))
+
+    def failed_roll(self, a: AttemptState, dice: list[Die]) -> None:
+        """:200-217: a roll that completes nothing: terror results are resolved (the card's and the Mythos
+        card's terror effects), then the player tries again (losing a die) or stops."""
+        s = self.s
+        a.failed = True
+        terror = sum(1 for d in dice if d.face is Face.TERROR)
+        self.emit("roll_failed", player=s.current, dice=a.last, terror=terror)
+        if terror and a.place != ANCIENT_ONE:
+            card = self.packs.card(self.card(a.place).card)
+            mythos = self.packs.mythos[s.mythos] if s.mythos and s.mythos_active else None
+            self.emit("terror", player=s.current, count=terror, slot=a.place, name=card.name,
+                      effect=card.terror.to_dict(), mythos=(mythos.terror.to_dict() if mythos else {}))
+            self.effect(card.terror, everyone=False, why="terror")
+            if mythos is not None and s.attempt is not None:
+                self.effect(mythos.terror, everyone=False, why="terror")
+        if s.attempt is None:
+            return
+        # :217: with the dice left (one is lost) no open task can be met: the card fails at once
+        left = sum(a.free.values()) - 1 + len(a.holds)
+        need = min((n.min_dice for _, n in self.game_open(a)), default=99)
+        if left < need or sum(a.free.values()) - 1 == 0:
+            inv = self.active()
+            if inv is not None and inv.clues > 0:
+                return  # a clue may still re-roll this roll; the player gives up or re-rolls
+            if a.place == ANCIENT_ONE:
+                self.emit("attack_ended", why="no dice left")
+                self.end_attempt()
+            else:
+                self.fail_attempt("the dice left cannot complete a task")
+
+    def complete(self, card: CardState) -> None:
+        """:193-198: the rewards; every investigator on the card goes to the Entrance; a new adventure is drawn
+        (Other Worlds are not replaced, :277); then on to the clock."""
+        s = self.s
+        pack_card = self.packs.card(card.card)
+        monsters = sum(1 for t in card.tasks if t.monster)
+        s.monsters_met += monsters
+        s.cards.remove(card)
+        self.emit("adventure_completed", slot=card.slot, card=card.card, name=card.name, reward=pack_card.reward.to_dict(),
+                  monsters=monsters, player=s.current)
+        for inv in s.investigators:
+            if inv.place == card.slot:
+                inv.place = ENTRANCE
+        self.end_attempt()
+        self.effect(pack_card.reward, everyone=False, why="reward")
+        if not card.other_world and not s.awake:
+            self.draw_adventure(card.slot)
+
+    def fail_attempt(self, why: str) -> None:
+        """:217-219, :373, :395: the penalties; the dice come off (locks stay); assisting investigators lose 1
+        sanity or stamina; completed monster tasks are still won."""
+        s = self.s
+        a = s.attempt
+        if a is None:
+            return
+        if a.place == ANCIENT_ONE:
+            self.emit("attack_ended", why=why)
+            self.end_attempt()
+            return
+        card = self.card(a.place)
+        pack_card = self.packs.card(card.card)
+        won = [t for t in card.tasks if t.done and t.monster]
+        for t in won:
+            card.tasks.remove(t)
+            s.monsters_met += 1
+        for t in card.tasks:
+            t.done = False
+        helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None})
+        self.emit("adventure_failed", slot=card.slot, card=card.card, name=card.name,
+                  penalty=pack_card.penalty.to_dict(), why=why, player=s.current, monsters_won=len(won))
+        self.end_attempt()
+        self.effect(pack_card.penalty, everyone=False, why="penalty")
+        stat = "sanity"
+        if "assist" in self.cmd.args:
+            stat = _choice(self.cmd, "assist", STATS)
+        for p in helpers:
+            index = s.players[p]
+            if index is not None and not s.investigators[index].devoured:
+                inv = s.investigators[index]
+                self.change(inv, -1 if stat == "sanity" else 0, -1 if stat == "stamina" else 0, "assist")
+
+    def do_give_up(self) -> None:
+        s = self.s
+        if s.attempt is None:
+            inv = self.need_active()
+            if s.attempted or inv.place == ENTRANCE or not s.moved:
+                self.illegal("there is no roll under way to give up.")
+            self.start_attempt()
+        self.fail_attempt("given up")
+
+    def do_first_aid(self) -> None:
+        """:289-291: at the Entrance: 1 stamina and 1 sanity for free; full= (paid with trophies) restores all
+        of one or both."""
+        s = self.s
+        inv = self.need_active()
+        if not s.moved or inv.place != ENTRANCE or s.awake:
+            self.illegal("first aid is an activity of the Entrance; move there first (:289).")
+        if s.first_aid:
+            self.illegal("one Entrance activity a turn (:289).")
+        full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
+        sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
+        stamina = inv.max_stamina - inv.stamina if full in ("stamina", "both") else min(1, inv.max_stamina - inv.stamina)
+        s.first_aid = True
+        s.attempted = True
+        self.change(inv, sanity, stamina, "first aid")
+
+    def do_adjust(self) -> None:
+        inv = self.player_arg()
+        values = {}
+        for key in ("sanity", "stamina", "clues", "max_sanity", "max_stamina"):
+            if key in self.cmd.args:
+                values[key] = _int(self.cmd, key, -20, 20)
+        if not values:
+            raise BadCommand("adjust: give sanity=, stamina=, clues=, max_sanity= or max_stamina= (changes, e.g. -1).")
+        inv.max_sanity = max(0, inv.max_sanity + values.get("max_sanity", 0))
+        inv.max_stamina = max(0, inv.max_stamina + values.get("max_stamina", 0))
+        if values.get("clues"):
+            inv.clues = max(0, inv.clues + values["clues"])
+            self.emit("clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues,
+                      change=values["clues"])
+        self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
+
+    def do_doom(self) -> None:
+        n = _int(self.cmd, "n", -30, 30)
+        if n == 0:
+            return
+        if self.s.awake and n > 0:
+            self.illegal("the Ancient One is awake; its track is full (:429).")
+        self.add_doom(n, "card")
+
+    def do_elder_signs(self) -> None:
+        n = _int(self.cmd, "n", -30, 30)
+        if n:
+            self.elder_signs(n, "card")
+
+    def do_clock(self) -> None:
+        hours = _int(self.cmd, "hours", 0, 12)
+        if hours % HOURS_PER_TURN:
+            raise BadCommand("clock: hours= is a multiple of 3 (the hand stops on XII, III, VI and IX, :307).")
+        self.move_clock(hours, "card")
+
+    def do_monster(self) -> None:
+        """:377-391: a monster marker placed on an adventure; here its task is added to the card."""
+        s = self.s
+        if s.awake:
+            self.illegal("no monsters are placed once the Ancient One is awake.")
+        card = self.card(self.cmd.args["adventure"].strip())
+        try:
+            need = Need.parse(self.cmd.args["need"])
+        except DiceError as exc:
+            raise BadCommand(f"monster: need: {exc}") from None
+        card.tasks.append(TaskState(TaskCard(need), monster=True))
+        if s.monsters_pending:
+            s.monsters_pending -= 1
+        self.emit("monster_placed", slot=card.slot, name=card.name, need=str(need), pending=s.monsters_pending)
+
+    def do_set_tasks(self) -> None:
+        s = self.s
+        card = self.card(self.cmd.args["adventure"].strip())
+        if any(t.done for t in card.tasks) or (s.attempt is not None and s.attempt.place == card.slot):
+            self.illegal("the tasks of a card being rolled for cannot be changed; finish or give up first.")
+        try:
+            tasks = parse_tasks(self.cmd.args["tasks"])
+        except ValueError as exc:
+            raise BadCommand(f"set-tasks: tasks {exc}.") from None
+        monsters = [t for t in card.tasks if t.monster]
+        card.tasks = [TaskState(t) for t in tasks] + monsters
+        if "ordered" in self.cmd.args:
+            card.ordered = _bool(self.cmd, "ordered")
+        self.emit("tasks_set", slot=card.slot, name=card.name, tasks=[str(t.need) for t in tasks], ordered=card.ordered)
