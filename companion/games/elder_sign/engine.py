@@ -518,7 +518,7 @@ class Game:
         for colour in ("yellow", "red"):
             offer("roll", "add-die", {"colour": colour})
         offer("entrance", "first-aid")
-        offer("table", "adjust", asks=("player",), sample={"player": "1", "clues": "0"})
+        offer("table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         offer("table", "doom", asks=("n",), sample={"n": "0"})
         offer("table", "elder-signs", asks=("n",), sample={"n": "0"})
         offer("table", "clock", asks=("hours",), sample={"hours": "0"})
@@ -527,17 +527,23 @@ class Game:
             offer("table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
         return out
 
-    def _sample_faces(self, lose: bool) -> str:
-        """Faces of the right dice for probing a roll (lose: after a failed roll, the die set aside by default)."""
+    def next_roll_dice(self, clue: bool = False) -> list[Colour]:
+        """The colours of the dice the next roll throws (green first), for rolling virtual dice or asking the
+        table for faces: after a failed roll one die is set aside (by default a green one), unless a clue
+        re-rolls (`clue=True`: every die of the failed roll)."""
         a = self._state.attempt
         if a is None:
-            return ",".join(["inv1"] * max(1, self.green_dice()))
+            return [Colour.GREEN] * self.green_dice()
         free = dict(a.free)
-        if lose and a.failed and a.last:
+        if not clue and a.failed and a.last:
             colours = [Die.parse(f).colour.value for f in a.last]
             free[next(c for c in ("green", "yellow", "red") if c in colours)] -= 1
-        faces = ["inv1"] * free["green"] + ["yellow:inv2"] * free["yellow"] + ["red:inv2"] * free["red"]
-        return ",".join(faces) or "inv1"
+        return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
+
+    def _sample_faces(self, lose: bool) -> str:
+        """Faces of the right dice for probing a roll."""
+        faces = [f"{c.value}:inv2" for c in self.next_roll_dice(clue=not lose)]
+        return ",".join(faces) or "inv2"
 
     def dice_to_roll(self) -> int:
         """How many dice the next roll throws (the free dice; one fewer after a failed roll)."""
@@ -866,6 +872,9 @@ class _Rules:
         inv.devoured = True
         inv.place = "box"
         inv.clues = 0
+        if inv.player == s.current:
+            # :413: the player controls the new investigator from their next turn; this one ends with the clock
+            s.moved = s.attempted = s.first_aid = True
         self.emit("investigator_devoured", player=inv.player, investigator=inv.name)
         if s.attempt is not None and inv is self.active():
             self.end_attempt()
@@ -1114,7 +1123,10 @@ class _Rules:
             lose = next(c for c in ("green", "yellow", "red") if c in colours)
         a.free[lose] -= 1
         remaining = list(last)
-        remaining.remove(next(d for d in last if d.colour.value == lose))
+        wanted = [self.cmd.args[k].strip().lower() for k in ("hold", "spell") if k in self.cmd.args]
+        of_colour = [d for d in last if d.colour.value == lose]
+        spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
+        remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
         if "hold" in self.cmd.args:
             if self.s.awake:

@@ -1,0 +1,588 @@
+"""Elder Sign's rules engine, rule by rule; every test cites the lines of elder-sign-rules.txt it checks.
+
+The packs are small test packs (so each rule can be set up), built from the same loader and validator as
+the bundled ones; expectations are worked out from those packs and the rules, not copied from a run.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.errors import BadCommand, CardsNeeded, IllegalCommand
+from companion.games.elder_sign.dice import GREEN_DICE
+from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
+from companion.games.elder_sign.packs import ElderSignPacks, load_packs, parse_pack_texts
+
+ANCIENT = """
+[[ancient_ones]]
+id = "old"
+name = "The Old One"
+doom = 5
+elder_signs = 3
+monster_spaces = [2]
+combat = "inv:2"
+attack = "test attack"
+"""
+INVESTIGATORS = "\n".join(
+    f'[[investigators]]\nid = "inv{i}"\nname = "Investigator {i}"\nsanity = {3 + i % 2}\nstamina = {4 - i % 2}\n'
+    f"clues = 1\n"
+    for i in range(1, 6)
+)
+ADVENTURES = """
+[[adventures]]
+id = "easy"
+name = "Easy"
+tasks = ["inv:1"]
+reward = { elder_signs = 1 }
+penalty = { doom = 1 }
+
+[[adventures]]
+id = "two"
+name = "Two Tasks"
+tasks = ["lore:1", "inv:3"]
+reward = { clues = 1 }
+penalty = { sanity = -1 }
+terror = { stamina = -1, text = "the lights go out" }
+
+[[adventures]]
+id = "arrow"
+name = "Arrow"
+tasks = ["inv:2", "lore:1"]
+ordered = true
+
+[[adventures]]
+id = "costly"
+name = "Costly"
+tasks = [{ need = "inv:1", sanity = -3 }, "peril:1"]
+
+[[adventures]]
+id = "gate"
+name = "Gate"
+tasks = ["peril:1"]
+reward = { gate = true }
+
+[[adventures]]
+id = "locked"
+name = "Locked"
+tasks = ["inv:12"]
+lock = "green"
+
+[[adventures]]
+id = "spare1"
+name = "Spare 1"
+tasks = ["inv:2"]
+
+[[adventures]]
+id = "spare2"
+name = "Spare 2"
+tasks = ["inv:2"]
+"""
+WORLDS = """
+[[other_worlds]]
+id = "world"
+name = "World"
+tasks = ["inv:1"]
+reward = { elder_signs = 1 }
+"""
+MYTHOS_DOOM = "\n".join(
+    f'[[mythos]]\nid = "m{i}"\nname = "Mythos {i}"\nimmediate = {{ doom = 1 }}\nlingering = "x"\n' for i in range(1, 6)
+)
+MYTHOS_MIDNIGHT = "\n".join(
+    f'[[mythos]]\nid = "n{i}"\nname = "Night {i}"\nimmediate = {{}}\nlingering = "lose stamina"\n'
+    f'lingering_kind = "at_midnight"\nat_midnight = {{ stamina = -1 }}\n'
+    for i in range(1, 4)
+)
+MYTHOS_QUIET = "\n".join(
+    f'[[mythos]]\nid = "q{i}"\nname = "Quiet {i}"\nimmediate = {{}}\nlingering = "nothing"\n' for i in range(1, 4)
+)
+
+
+def packs(mythos: str = MYTHOS_QUIET, ancient: str = ANCIENT) -> ElderSignPacks:
+    return parse_pack_texts({"ancient_ones.toml": ancient, "investigators.toml": INVESTIGATORS,
+                             "adventures.toml": ADVENTURES, "other_worlds.toml": WORLDS, "mythos.toml": mythos})
+
+
+def new(players: int = 2, mythos: str = MYTHOS_QUIET, seed: int = 1, **kw: object) -> Game:
+    return Game.new(Setup(players=players, seed=seed, **kw), packs(mythos))  # type: ignore[arg-type]
+
+
+def slot(game: Game, card: str) -> str:
+    for adv in game.view()["adventures"]:
+        if adv["id"] == card:
+            return str(adv["slot"])
+    raise LookupError(card)
+
+
+def game_with(card: str, players: int = 2, mythos: str = MYTHOS_QUIET) -> Game:
+    """A game (some seed) where `card` is among the six adventures dealt (and the card that locks a green die
+    is not, unless it is the one asked for)."""
+    for seed in range(500):
+        game = new(players, mythos, seed)
+        dealt = {a["id"] for a in game.view()["adventures"]}
+        if card in dealt and (card == "locked" or "locked" not in dealt):
+            return game
+    raise LookupError(card)
+
+
+def rest_green(game: Game, face: str = "peril") -> str:
+    """Faces for every die of the next roll, all `face` (green)."""
+    return ",".join([face] * game.dice_to_roll())
+
+
+# -- setup and the clock ---------------------------------------------------------------------------------
+
+
+def test_setup_puts_the_clock_at_midnight_deals_six_adventures_and_full_investigators() -> None:
+    """elder-sign-rules.txt:80 (XII), :84 (six adventures; investigators with their stamina and sanity), :87."""
+    game = new(players=3)
+    view = game.view()
+    assert view["rules"] == "elder-sign"
+    assert view["clock"] == CLOCK[0] == "XII"
+    assert len(view["adventures"]) == 6
+    assert len({a["id"] for a in view["adventures"]}) == 6
+    assert view["turn"] == 1 and view["current_player"] == 0
+    pack = packs()
+    for inv in view["investigators"]:
+        card = pack.investigators[inv["id"]]
+        assert (inv["sanity"], inv["stamina"], inv["clues"]) == (card.sanity, card.stamina, card.clues)
+        assert inv["place"] == "entrance"
+    assert view["doom_max"] == pack.ancient_ones["old"].doom
+    assert view["elder_signs_needed"] == pack.ancient_ones["old"].elder_signs
+    assert view["mythos"] is not None  # :87: one Mythos card drawn at setup
+    assert view["outcome"] is None and view["ancient_one_awake"] is False
+
+
+def test_the_setup_mythos_card_is_resolved() -> None:
+    """elder-sign-rules.txt:87, :315: the immediate half of the setup's Mythos card happens at once."""
+    game = new(mythos=MYTHOS_DOOM)
+    assert game.view()["doom"] == packs(MYTHOS_DOOM).mythos[game.view()["mythos"]["id"]].immediate.doom
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    assert new(seed=5).view() == new(seed=5).view()
+    views = {str(new(seed=s).view()["adventures"]) for s in range(6)}
+    assert len(views) > 1
+
+
+def test_the_clock_moves_three_hours_at_the_end_of_every_turn_and_midnight_draws_a_mythos_card() -> None:
+    """elder-sign-rules.txt:307 (three hours: XII, III, VI, IX), :309-311 (at XII a Mythos card), :323 (next player)."""
+    game = new(players=2, mythos=MYTHOS_DOOM)
+    doom = game.view()["doom"]
+    seen = []
+    for turn in range(4):
+        events = game.push("end-turn")
+        seen.append(game.view()["clock"])
+        assert game.view()["current_player"] == (turn + 1) % 2
+        drew = [e for e in events if e["type"] == "mythos_drawn"]
+        assert len(drew) == (1 if turn == 3 else 0)
+    assert seen == [CLOCK[1], CLOCK[2], CLOCK[3], CLOCK[0]]
+    assert game.view()["midnights"] == 1
+    assert game.view()["doom"] == doom + 1  # each test Mythos card adds one doom token
+
+
+def test_a_card_that_moves_the_clock_to_midnight_mid_turn_is_resolved_at_the_end_of_the_turn() -> None:
+    """elder-sign-rules.txt:309: "or if you did it at any time during your turn"."""
+    game = new(mythos=MYTHOS_DOOM)
+    game.push("end-turn")  # III
+    events = game.push("clock hours=9")  # III -> XII during the turn
+    assert game.view()["clock"] == "XII"
+    assert not [e for e in events if e["type"] in ("midnight", "mythos_drawn")]
+    assert game.view()["midnight_pending"] is True
+    events = game.push("end-turn")
+    types = [e["type"] for e in events]
+    assert types.count("midnight") == 1 and types.count("mythos_drawn") == 1
+    assert types.index("midnight") > types.index("clock_advanced")
+    assert game.view()["clock"] == "III"
+
+
+def test_at_midnight_effects_come_before_the_new_mythos_card() -> None:
+    """elder-sign-rules.txt:319-321: At Midnight effects first (all investigators lose stamina), then the draw."""
+    game = new(mythos=MYTHOS_MIDNIGHT)
+    before = [i["stamina"] for i in game.view()["investigators"]]
+    card = packs(MYTHOS_MIDNIGHT).mythos[game.view()["mythos"]["id"]]
+    events = []
+    for _ in range(4):
+        events = game.push("end-turn")
+    types = [e["type"] for e in events]
+    assert types.index("at_midnight") < types.index("mythos_drawn")
+    after = [i["stamina"] for i in game.view()["investigators"]]
+    assert after == [b + card.at_midnight.stamina for b in before]
+
+
+# -- doom, monsters, the Ancient One ---------------------------------------------------------------
+
+
+def test_doom_on_a_monster_space_brings_a_monster_and_the_last_space_wakes_the_ancient_one() -> None:
+    """elder-sign-rules.txt:419-423 (left to right; a monster icon), :427 (the last space), :431 (to its card)."""
+    game = new()
+    spaces = packs().ancient_ones["old"].monster_spaces
+    events = game.push(f"doom n={spaces[0]}")
+    assert [e for e in events if e["type"] == "monster_appears"]
+    assert game.view()["monsters_pending"] == 1
+    full = game.view()["doom_max"]
+    events = game.push(f"doom n={full - game.view()['doom']}")
+    assert [e for e in events if e["type"] == "ancient_one_awakens"]
+    view = game.view()
+    assert view["ancient_one_awake"] and view["doom"] == full
+    assert {i["place"] for i in view["investigators"]} == {"ancient-one"}
+    assert view["mythos"]["active"] is False  # :431: the lingering effect is forgotten
+
+
+def test_waking_during_a_roll_sends_the_active_player_to_the_clock_step() -> None:
+    """elder-sign-rules.txt:427 (the penalty is taken first), :433 (straight to Advance the Clock)."""
+    game = game_with("easy")
+    game.push(f"doom n={game.view()['doom_max'] - 1 - game.view()['doom']}")
+    game.push(f"move to={slot(game, 'easy')}")
+    game.push("give-up")  # Easy's penalty is one doom token: the last space
+    view = game.view()
+    assert view["ancient_one_awake"] and view["attempt"] is None
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=" + ",".join(["inv1"] * GREEN_DICE))
+    game.push("end-turn")
+
+
+def test_the_ancient_one_attacks_at_every_later_midnight() -> None:
+    """elder-sign-rules.txt:441, :451, :457-459: at midnight no Mythos card; each investigator lowers a maximum
+    by 1; a doom token is added unless the track is full."""
+    game = new()
+    game.push(f"doom n={game.view()['doom_max']}")
+    game.push("end-turn")
+    game.push("roll faces=inv2," + ",".join(["lore"] * (game.dice_to_roll() - 1)))  # combat task inv:2: one doom off
+    doom = game.view()["doom"]
+    assert doom == game.view()["doom_max"] - 1
+    maxima = [(i["max_sanity"], i["max_stamina"]) for i in game.view()["investigators"]]
+    game.push("end-turn")
+    game.push("end-turn")
+    events = game.push("end-turn attack=sanity,stamina")
+    types = [e["type"] for e in events]
+    assert "ancient_one_attack" in types and "mythos_drawn" not in types
+    after = [(i["max_sanity"], i["max_stamina"]) for i in game.view()["investigators"]]
+    assert after == [(maxima[0][0] - 1, maxima[0][1]), (maxima[1][0], maxima[1][1] - 1)]
+    assert game.view()["doom"] == doom + 1
+
+
+def test_removing_the_last_doom_token_in_the_battle_wins() -> None:
+    """elder-sign-rules.txt:439, :443 (the task may be completed again with the dice left), :461."""
+    game = new()
+    game.push(f"doom n={game.view()['doom_max']}")
+    game.push("end-turn")
+    for _ in range(game.view()["doom_max"] - 2):
+        game.push("doom n=-1")
+    assert game.view()["doom"] == 2
+    dice = game.dice_to_roll()
+    game.push("roll faces=inv2,inv2," + ",".join(["lore"] * (dice - 2)))  # one combat task per roll
+    assert game.view()["doom"] == 1 and game.outcome is None
+    assert game.dice_to_roll() == dice - 1  # the die placed on the task is not rolled again
+    game.push("roll faces=inv3," + ",".join(["lore"] * (dice - 2)))
+    assert game.outcome is not None and game.outcome.result == "won"
+
+
+def test_no_focus_or_assist_against_the_ancient_one() -> None:
+    """elder-sign-rules.txt:449."""
+    game = new()
+    game.push(f"doom n={game.view()['doom_max']}")
+    game.push("end-turn")
+    game.push("roll faces=" + rest_green(game, "lore"))
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=" + ",".join(["lore"] * (game.dice_to_roll() - 1)) + " hold=lore")
+
+
+def test_enough_elder_signs_win() -> None:
+    """elder-sign-rules.txt:74, :245, :461: Elder Signs equal to the limit win."""
+    game = game_with("easy")
+    needed = game.view()["elder_signs_needed"]
+    game.push(f"elder-signs n={needed - 1}")
+    assert game.outcome is None
+    game.push(f"move to={slot(game, 'easy')}")
+    game.push("roll faces=inv1," + ",".join(["peril"] * (GREEN_DICE - 1)))  # Easy rewards one Elder Sign
+    assert game.outcome is not None and game.outcome.result == "won"
+    assert game.legal_actions() == []
+
+
+def test_a_devoured_investigator_adds_doom_and_the_player_takes_a_new_one() -> None:
+    """elder-sign-rules.txt:407 (doom token), :411-413 (a new investigator, full; the clock still advances)."""
+    game = new()
+    doom = game.view()["doom"]
+    first = game.view()["investigators"][0]
+    events = game.push(f"adjust player=1 sanity=-{first['sanity']}")
+    assert [e for e in events if e["type"] == "investigator_devoured"]
+    view = game.view()
+    assert view["doom"] == doom + 1
+    new_one = view["investigators"][-1]
+    card = packs().investigators[new_one["id"]]
+    assert new_one["player"] == 0 and new_one["id"] != first["id"]
+    assert (new_one["sanity"], new_one["stamina"]) == (card.sanity, card.stamina)
+    with pytest.raises(IllegalCommand):
+        game.push("move to=entrance")  # devoured this turn: only the clock is left
+    game.push("end-turn")
+    assert game.view()["clock"] == "III"
+
+
+def test_every_investigator_devoured_in_the_battle_loses() -> None:
+    """elder-sign-rules.txt:453, :463."""
+    game = new(players=2)
+    game.push(f"doom n={game.view()['doom_max']}")
+    for player in (1, 2):
+        inv = next(i for i in game.view()["investigators"] if i["player"] == player - 1 and not i["devoured"])
+        game.push(f"adjust player={player} stamina=-{inv['stamina']}")
+    assert game.outcome is not None and game.outcome.result == "lost"
+
+
+# -- rolling at an adventure -----------------------------------------------------------------------------
+
+
+def test_one_task_per_roll_and_placed_dice_are_not_rolled_again() -> None:
+    """elder-sign-rules.txt:185 (placed dice are not rolled again), :189 (one task per roll), :191."""
+    game = game_with("two")
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=lore,inv3,peril,peril,peril,peril")  # meets both tasks: only one is done
+    done = [e for e in events if e["type"] == "task_completed"]
+    assert len(done) == 1
+    tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert sum(t["done"] for t in tasks) == 1
+    assert game.dice_to_roll() == GREEN_DICE - len(done[0]["dice"])
+    with pytest.raises(BadCommand):
+        game.push("roll faces=" + ",".join(["inv3"] * GREEN_DICE))  # the placed die is not rolled again
+
+
+def test_a_roll_that_completes_nothing_loses_a_die_and_may_hold_one() -> None:
+    """elder-sign-rules.txt:211 (one die set aside), :213 and :367-371 (focus: one die on the marker, counted)."""
+    game = game_with("two")
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=inv1,inv1,peril,peril,peril,peril")
+    assert [e for e in events if e["type"] == "roll_failed"]
+    assert game.dice_to_roll() == GREEN_DICE - 1
+    game.push("roll faces=inv2,lore,peril,peril hold=inv1")  # one lost, one held: four dice rolled
+    attempt = game.view()["attempt"]
+    assert [h["face"] for h in attempt["held"]] == [] or attempt["held"][0]["how"] == "focus"
+    # lore met "lore:1" with the roll; the held inv1 stays for the next roll (inv:3 = inv2 + held inv1)
+    tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert [t["done"] for t in tasks] == [True, False]
+    before = game.view()["elder_signs"]
+    events = game.push("roll faces=inv2,peril,peril")
+    assert [e for e in events if e["type"] == "adventure_completed"]
+    assert game.view()["elder_signs"] == before  # Two Tasks rewards a clue, not an Elder Sign
+
+
+def test_one_die_on_each_investigator_marker() -> None:
+    """elder-sign-rules.txt:371: a marker that holds a die takes no other."""
+    game = game_with("locked")
+    game.push(f"move to={slot(game, 'locked')}")
+    game.push("roll faces=" + rest_green(game))
+    game.push("roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " hold=peril")
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " hold=peril")
+
+
+def test_a_spell_holds_one_die() -> None:
+    """elder-sign-rules.txt:345-347: after a roll one die goes on the spell card, is not rolled again, counts."""
+    game = game_with("locked")
+    game.push(f"move to={slot(game, 'locked')}")
+    game.push("roll faces=inv3,inv3," + ",".join(["peril"] * (game.dice_to_roll() - 2)))
+    game.push("roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 2)) + " hold=inv3 spell=inv3")
+    held = game.view()["attempt"]["held"]
+    assert sorted(h["how"] for h in held) == ["focus", "spell"]
+
+
+def test_a_clue_rerolls_without_losing_a_die() -> None:
+    """elder-sign-rules.txt:359-361."""
+    game = game_with("two")
+    game.push(f"move to={slot(game, 'two')}")
+    clues = game.view()["investigators"][0]["clues"]
+    game.push("roll faces=" + rest_green(game))
+    dice = game.view()["attempt"]["free"]["green"]
+    game.push("clue faces=" + ",".join(["peril"] * dice))
+    assert game.view()["attempt"]["free"]["green"] == dice
+    assert game.view()["investigators"][0]["clues"] == clues - 1
+
+
+def test_a_locked_die_stays_out_of_the_roll() -> None:
+    """elder-sign-rules.txt:111, :399-403: a green die locked on a card is not rolled."""
+    game = game_with("locked")
+    assert game.view()["locked"] == {"green": 1}
+    assert game.dice_to_roll() == GREEN_DICE - 1
+
+
+def test_a_terror_result_on_a_failed_roll_is_announced_and_its_effect_resolved() -> None:
+    """elder-sign-rules.txt:202: a failed roll showing terror resolves the card's terror effects."""
+    game = game_with("two")
+    stamina = game.view()["investigators"][0]["stamina"]
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=terror,inv1,peril,peril,peril,peril")
+    terror = [e for e in events if e["type"] == "terror"]
+    assert terror and terror[0]["count"] == 1
+    assert game.view()["investigators"][0]["stamina"] == stamina + packs().adventures["two"].terror.stamina
+
+
+def test_ordered_tasks_go_top_to_bottom() -> None:
+    """elder-sign-rules.txt:281-283: the arrow; a lower task cannot be done before the one above."""
+    game = game_with("arrow")
+    game.push(f"move to={slot(game, 'arrow')}")
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=lore,peril,peril,peril,peril,peril task=2")
+    events = game.push("roll faces=lore,peril,peril,peril,peril,peril")
+    assert not [e for e in events if e["type"] == "task_completed"]  # lore alone cannot do the first task
+
+
+def test_completing_a_card_gives_its_reward_moves_markers_to_the_entrance_and_deals_a_new_card() -> None:
+    """elder-sign-rules.txt:193-198."""
+    game = game_with("easy")
+    place = slot(game, "easy")
+    game.push(f"move to={place}")
+    events = game.push("roll faces=inv1," + ",".join(["peril"] * (GREEN_DICE - 1)))
+    types = [e["type"] for e in events]
+    assert "adventure_completed" in types and "adventure_drawn" in types
+    view = game.view()
+    assert view["elder_signs"] == packs().adventures["easy"].reward.elder_signs
+    assert view["investigators"][0]["place"] == "entrance"
+    assert len(view["adventures"]) == 6 and slot(game, view["adventures"][int(place) - 1]["id"]) == place
+    assert "easy" not in {a["id"] for a in view["adventures"]}
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=inv1")  # on to the clock
+
+
+def test_failing_a_card_takes_the_penalty_resets_its_tasks_and_costs_assistants() -> None:
+    """elder-sign-rules.txt:217-219 (penalty; dice removed), :373 (assisting investigators lose 1)."""
+    game = game_with("two", players=2)
+    place = slot(game, "two")
+    game.push("end-turn")
+    game.push(f"move to={place}")  # player 2 waits on the card
+    game.push("end-turn")
+    game.push(f"move to={place}")
+    game.push("roll faces=lore,inv1,peril,peril,peril,peril")  # lore:1 done
+    game.push("roll faces=inv1,inv1,peril,peril,peril")  # inv:3 not met
+    helper = game.view()["investigators"][1]
+    me = game.view()["investigators"][0]
+    game.push("roll faces=peril,peril,peril hold=inv1 on=2")
+    game.push("give-up assist=stamina")
+    view = game.view()
+    tasks = next(a for a in view["adventures"] if a["id"] == "two")["tasks"]
+    assert not any(t["done"] for t in tasks)
+    assert view["investigators"][1]["stamina"] == helper["stamina"] - 1
+    assert view["investigators"][0]["sanity"] == me["sanity"] + packs().adventures["two"].penalty.sanity
+
+
+def test_a_task_may_not_take_sanity_below_zero() -> None:
+    """elder-sign-rules.txt:189."""
+    game = game_with("costly")
+    for inv in range(2):
+        game.push(f"adjust player={inv + 1} sanity=-{game.view()['investigators'][inv]['sanity'] - 1}")
+    game.push(f"move to={slot(game, 'costly')}")
+    with pytest.raises(IllegalCommand):
+        game.push("roll faces=inv1,peril,peril,peril,peril,peril task=1")
+    events = game.push("roll faces=inv1,peril,peril,peril,peril,peril")
+    done = [e["task"] for e in events if e["type"] == "task_completed"]
+    assert done == [2]  # the engine takes the task it may complete
+
+
+def test_a_gate_brings_an_other_world_below_the_adventures() -> None:
+    """elder-sign-rules.txt:247, :275-277 (not replaced once resolved)."""
+    game = game_with("gate")
+    game.push(f"move to={slot(game, 'gate')}")
+    game.push("roll faces=peril," + ",".join(["inv1"] * (GREEN_DICE - 1)))
+    worlds = [a for a in game.view()["adventures"] if a["other_world"]]
+    assert len(worlds) == 1 and int(worlds[0]["slot"]) > 6
+
+
+def test_items_add_the_yellow_and_red_dice_once() -> None:
+    """elder-sign-rules.txt:109, :329-341."""
+    game = game_with("two")
+    game.push(f"move to={slot(game, 'two')}")
+    game.push("add-die colour=yellow")
+    with pytest.raises(IllegalCommand):
+        game.push("add-die colour=yellow")
+    assert game.dice_to_roll() == GREEN_DICE + 1
+    with pytest.raises(BadCommand):
+        game.push("roll faces=" + ",".join(["inv1"] * (GREEN_DICE + 1)))  # the yellow die must be named
+    game.push("roll faces=yellow:inv4," + ",".join(["peril"] * GREEN_DICE))
+
+
+# -- history, legal actions, physical decks ------------------------------------------------------------
+
+
+def test_undo_puts_back_exactly_the_state_before() -> None:
+    game = game_with("two", mythos=MYTHOS_DOOM)
+    commands = [f"move to={slot(game, 'two')}", "roll faces=lore,inv1,peril,peril,peril,peril", "end-turn",
+                "end-turn", "end-turn", "end-turn"]
+    views = [game.view()]
+    for cmd in commands:
+        game.push(cmd)
+        views.append(game.view())
+    replayed = Game.replay(game.setup, game.packs, game.history)
+    assert replayed.view() == game.view()
+    for expected in reversed(views[:-1]):
+        game.pop()
+        view = game.view()
+        assert view == expected
+    with pytest.raises(IllegalCommand):
+        game.pop()
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    game = game_with("two")
+    before = game.view()
+    for bad in ("fly", "move", "move to=99", "roll faces=inv1", "doom n=many", "clock hours=4"):
+        with pytest.raises((BadCommand, IllegalCommand)):
+            game.push(bad)
+        assert game.view() == before
+
+
+def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
+    rng = random.Random(3)
+    game = game_with("two", mythos=MYTHOS_DOOM)
+    for _ in range(60):
+        if game.outcome is not None:
+            break
+        actions = game.legal_actions()
+        assert actions and all(a.name != "give-up" or game.view()["attempt"] or game.view()["moved"] for a in actions)
+        def faces(clue: bool) -> str:
+            return ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(clue))
+
+        for action in actions:
+            fill = {"faces": faces(action.name == "clue"), "need": "inv:2", "tasks": "inv:2", "player": "1",
+                    "sanity": "0", "n": "0", "hours": "3"}
+            args = {k: fill[k] for k in action.asks}
+            game.check(action.command(**args))
+        choice = rng.choice([a for a in actions if a.group in ("turn", "move", "roll")])
+        game.push(choice.command(**{k: faces(choice.name == "clue") for k in choice.asks}))
+
+
+def test_physical_decks_ask_for_the_mythos_card_at_midnight() -> None:
+    """Physical deck mode: the table draws, the host names the card; refused without it, with what to add."""
+    pack = packs(MYTHOS_DOOM)
+    with pytest.raises(CardsNeeded):
+        Game.new(Setup(players=1, physical=True), pack)
+    dealt = tuple(list(pack.adventures)[:6])
+    game = Game.new(Setup(players=1, physical=True, first_mythos="m1", adventures=dealt), pack)
+    assert game.view()["mythos"]["id"] == "m1"
+    for _ in range(3):
+        game.push("end-turn")
+    before = game.view()
+    with pytest.raises(CardsNeeded) as refused:
+        game.push("end-turn")
+    assert refused.value.needs[0][0] == "mythos"
+    assert game.view() == before
+    with pytest.raises(BadCommand):
+        game.push("end-turn mythos=m1")  # already drawn: not in the deck
+    game.push("end-turn mythos=m3")
+    assert game.view()["mythos"]["id"] == "m3"
+
+
+def test_commands_round_trip_through_text_and_dicts() -> None:
+    cmd = Command.parse("roll faces=inv1,yellow:inv4 hold=lore")
+    assert Command.parse(str(cmd)) == cmd
+    assert Command.from_dict(cmd.to_dict()) == cmd
+    setup = Setup(players=2, seed=3, names=("Ann", "Bo"))
+    assert Setup.from_dict(setup.to_dict()) == setup
+
+
+def test_the_bundled_packs_set_up_a_game() -> None:
+    pack = load_packs()
+    game = Game.new(Setup(players=4, seed=11), pack)
+    view = game.view()
+    for key in ("rules", "clock", "turn", "doom", "doom_max", "elder_signs", "elder_signs_needed",
+                "ancient_one_awake", "outcome"):
+        assert key in view
+    assert view["ancient_one"]["id"] in pack.ancient_ones
