@@ -34,12 +34,12 @@ from companion.packs import ROOM_COUNT, Packs, load_packs, pack_texts
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
-SECTIONS = ("ghost", "environment", "evidence", "clue", "space", "connection", "passage")
+SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage")
 EXPORT_KIND = "skeptics companion box"
 EXPORT_VERSION = 1
 MAX_FILE = 256 * 1024  # one pack file; the bundled ones are under 10 KB
 _BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
-_PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml")
+_PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 _TEXT_MAX = 300
 _WORDS = {"name": "name", "ability": "Ghost Hour ability", "lingering": "lingering effect", "effect": "effect"}
 
@@ -51,6 +51,7 @@ _FIELDS: Mapping[str, Mapping[str, str]] = {
                     "fires": "int0", "icon_sets": "texts0"},
     "evidence": {"name": "text"},
     "clue": {"icon_set": "text", "name": "text0"},
+    "item": {"name": "text", "effect": "text", "dice": "int0", "actions": "texts0"},
     "space": {"name": "text", "pos": "pair"},
     "connection": {"kind": "text", "keys": "int", "lock": "flag0"},
     "passage": {"on": "flag"},
@@ -110,7 +111,7 @@ class Box:
             what = _edit_board(doc, packs, board_id, edit.section, rest, values)
         else:
             rel = {"ghost": "ghosts.toml", "environment": "environment.toml", "evidence": "evidence.toml",
-                   "clue": "clues.toml"}[edit.section]
+                   "clue": "clues.toml", "item": "items.toml"}[edit.section]
             doc = _parse(rel, texts[rel])
             what = _edit_card(doc, packs, edit.section, edit.key, values)
         return BoxChange({rel: tomlkit.dumps(doc)}, what)
@@ -235,7 +236,8 @@ def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapp
 
 def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, values: Mapping[str, Any]) -> str:
     list_name, key_field = {"ghost": ("ghosts", "id"), "environment": ("cards", "id"),
-                            "evidence": ("symbols", "id"), "clue": ("cards", "number")}[section]
+                            "evidence": ("symbols", "id"), "clue": ("cards", "number"),
+                            "item": ("items", "id")}[section]
     wanted: Any = key
     if section == "clue":
         if not key.isdigit():
@@ -254,6 +256,8 @@ def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, 
         return f"the environment card {new_name or (packs.environment[key].name if key in packs.environment else key)}"
     if section == "evidence":
         return f"the evidence symbol {new_name}" if new_name else "the evidence symbol"
+    if section == "item":
+        return f"the item {new_name or (packs.items[key].name if key in packs.items else key)}"
     return f"clue card {key}"
 
 
@@ -354,6 +358,8 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
     evidence = [{"id": e.id, "name": e.name, "filled": not e.placeholder} for e in packs.evidence.values()]
     clues = [{"number": c.number, "name": c.name, "icon_set": c.icon_set, "filled": not c.placeholder}
              for c in packs.clues.values()]
+    items = [{"id": i.id, "name": i.name, "effect": i.effect, "dice": i.dice, "actions": list(i.actions),
+              "filled": not i.placeholder} for i in packs.items.values()]
     boards = []
     for board in packs.boards.values():
         data = board.to_dict()
@@ -363,6 +369,7 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
         data["spaces"] = [{**sp, "filled": not sp["placeholder"]} for sp in data["spaces"]]
         boards.append(data)
     left = len(packs.placeholders)
-    return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "boards": boards,
+    return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
+            "boards": boards,
             "left": left, "writable": box.is_writable,
             "folder": str(box.folder) if box.folder is not None else None}

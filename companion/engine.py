@@ -50,6 +50,7 @@ CLUE_CARDS = 16  # "Game Components": 16 Clue Cards
 TIMERS_TO_ADVANCE = 3  # "Red Icons: Timers"
 MAX_SPECIAL_ITEMS = 3  # "Setup: Special Item Deck"
 PULL_SPACES = 2  # "Action 7: Pull Ghost"
+MAX_ITEMS = 3  # "Search: Item": "a player may only hold up to three Items at a time"
 
 ACTION_KINDS = ("move", "pickup", "give", "other")
 ATTEMPT_ACTIONS = ("search", "solve", "prove", "unlock", "barrier", "fire")
@@ -60,7 +61,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free", "run"), "spend one action on a move, pick-up, give or other"),
+        "action": (("kind",), ("free", "run", "glass"), "spend one action on a move, pick-up, give or other"),
         "attempt": (
             ("action",),
             ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items", "clue", "card"),
@@ -78,6 +79,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "seance": ((), ("room",), "declare the séance"),
         "unlock": (("door",), (), "a door was unlocked"),
         "discard-environment": (("card",), (), "an environment card that lasts until met ends"),
+        "hold": (("item",), ("player",), "an investigator now holds an item card (drawn, given or picked up)"),
+        "drop": (("item",), (), "an item is dropped or leaves the game (no action)"),
     }
 )
 # commands whose own argument is called "room" (so it is not a card drawn in physical mode)
@@ -345,6 +348,9 @@ class State:
     sets_done: list[str] = field(default_factory=list)  # "CARD:N": icon sets of environment cards rolled (Barrier)
     clue_found: list[int] = field(default_factory=list)  # the clue card of each revealed clue, in order (0: unknown)
     clue_done: list[int] = field(default_factory=list)  # positions in clue_found that are solved
+    glass: list[int] = field(default_factory=list)  # each investigator's magnifying glass: uses left (0: none)
+    held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
+    attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -523,6 +529,7 @@ class Game:
             s.evidence_left = symbols
             s.clue_cards = rng.sample(range(1, CLUE_CARDS + 1), CLUE_TOKENS)
         s.room_deck_left = ROOM_COUNT - removed
+        s.glass = [0] * setup.players
         return cls(setup, packs, s)
 
     @classmethod
@@ -621,6 +628,7 @@ class Game:
         for kind in ACTION_KINDS:
             offer("spend", "action", {"kind": kind})
         offer("spend", "action", {"kind": "move", "run": "true"})
+        offer("spend", "action", {"kind": "pickup", "glass": "true"})
         offer("team", "reveal-clue")
         offer("team", "timer")
         offer("table", "solve")
@@ -807,6 +815,22 @@ class Game:
                 (packs.environment[c].actions for c in s.env_active if packs.environment[c].actions), default=0
             ),
             "other_actions_used": s.turn_others,
+            "hands": [
+                {
+                    "player": p,
+                    "glass": s.glass[p] if p < len(s.glass) else 0,
+                    "items": [
+                        {"id": i, "name": packs.items[i].name, "dice": packs.items[i].dice,
+                         "actions": list(packs.items[i].actions), "placeholder": packs.items[i].placeholder}
+                        for e in s.held for who, _, i in [e.partition(":")] if int(who) == p and i in packs.items
+                    ],
+                }
+                for p in range(self.setup.players)
+            ],
+            "items_free": [
+                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
+                for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
+            ],
             "evidence": [
                 {"symbol": sym, "name": packs.evidence[sym].name, "matched": sym in ghost.seance_symbols}
                 for sym in s.evidence_flipped
@@ -1036,7 +1060,8 @@ class _Rules:
         kind = action_kind(action).value
         glass = "glass" in cmd.args and _bool(cmd, "glass")
         aid = "aid" in cmd.args and _bool(cmd, "aid")
-        items = _int(cmd, "items", 0, 5) if "items" in cmd.args else 0
+        held = self.held_dice(action)
+        items = _int(cmd, "items", 0, 5) if "items" in cmd.args else sum(n for _, n in held)
         if glass and action not in GLASS_ACTIONS:
             self.illegal(f"a magnifying glass adds a die to a search, a solve or a prove, not to {an(action)} {action}.")
         if aid and action != "prove":
@@ -1051,7 +1076,9 @@ class _Rules:
                 if info.clue_dice:
                     minus -= info.clue_dice
                     words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
-        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, f"+ {items} from items")):
+        item_words = (" ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args
+                      else f"+ {items} from items")
+        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
             if on:
                 words.append(word)
         try:
@@ -1062,6 +1089,18 @@ class _Rules:
             dice -= minus
         dice = min(dice, BOX_DICE[kind])  # bonuses beyond the box's dice do not count (FAQ: five clue dice at most)
         return dice, (" ".join(words) + f": {dice} to roll" if len(words) > 1 else "")
+
+    def held_dice(self, action: str) -> list[tuple[str, int]]:
+        """The current investigator's items that add dice to `action`, by name: [("EVP Recorder", 1)]."""
+        if action in NO_ITEM_ACTIONS:
+            return []
+        out = []
+        for entry in self.s.held:
+            player, _, item_id = entry.partition(":")
+            item = self.packs.items.get(item_id)
+            if int(player) == self.s.current and item is not None and item.dice and action in item.actions:
+                out.append((item.name, item.dice))
+        return out
 
     def same_need(self, given: str, fixed: str, what: str, words: str) -> None:
         """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused."""
@@ -1077,8 +1116,20 @@ class _Rules:
                 "with their red icons. Leave need= out."
             )
 
+    def glass_expires(self) -> None:
+        """ "Magnifying Glass": "The use of the Magnifying Glass remains in effect until the player performs a different
+        action ... or runs out of actions. The player orients the token to the next number down after the action has
+        expired"; "Once the player expires the last use, the token is discarded." """
+        s = self.s
+        if not s.attempt_glass:
+            return
+        s.attempt_glass = False
+        s.glass[s.current] = max(0, s.glass[s.current] - 1)
+        self.emit("glass_used", player=s.current, left=s.glass[s.current])
+
     def drop_attempt(self, why: str) -> None:
         s = self.s
+        self.glass_expires()
         if s.attempt is not None:
             self.emit("attempt_ended", action=s.attempt.action, why=why, kept=[f.value for f in s.attempt.kept])
             s.attempt = None
@@ -1544,8 +1595,16 @@ class _Rules:
             s.pull_pending = False
             self.emit("action", kind="move", player=s.current, actions_left=0, run=True)
             return
+        glass = "glass" in self.cmd.args and _bool(self.cmd, "glass")
+        if glass and kind != "pickup":
+            self.illegal("taking a magnifying glass is a pick-up action: use kind=pickup.")
         self.spend_action(kind="move" if kind == "move" else "other")
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        if glass:
+            # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
+            # the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action".
+            s.glass[s.current] = 3
+            self.emit("glass_taken", player=s.current, left=3)
 
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s
@@ -1666,6 +1725,11 @@ class _Rules:
         s.attempt_door = door
         s.attempt_card = barrier_card
         s.attempt_clue = clue_at
+        if "glass" in cmd.args and _bool(cmd, "glass"):
+            if not s.glass[s.current]:
+                # ticked without a glass on record: the player has a fresh one (the host knows the table)
+                s.glass[s.current] = 3
+            s.attempt_glass = True
         s.attempt_counted = counted
         self.emit(
             "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
@@ -1709,6 +1773,7 @@ class _Rules:
         )
         if out.success:
             set_index, door, clue_at, card = s.attempt_set, s.attempt_door, s.attempt_clue, s.attempt_card
+            self.glass_expires()
             s.attempt = None
             s.attempt_set = None
             s.attempt_door = None
@@ -1906,6 +1971,38 @@ class _Rules:
             return
         self.s.open_doors.append(key)
         self.emit("door_unlocked", door=key, relocks=False)
+
+    def item_arg(self) -> str:
+        item = self.cmd.args["item"].strip().lower()
+        if item not in self.packs.items:
+            raise BadCommand(f"{self.cmd.name}: unknown item {item!r}; the items are: {', '.join(self.packs.items)}.")
+        return item
+
+    def do_hold(self) -> None:
+        """ "Search: Item": "a player may only hold up to three Items at a time"; an item is held by one player."""
+        s = self.s
+        item = self.item_arg()
+        player = _int(self.cmd, "player", 1, self.setup.players) - 1 if "player" in self.cmd.args else s.current
+        before = next((e for e in s.held if e.endswith(f":{item}")), None)
+        if before == f"{player}:{item}":
+            self.illegal(f"player {player + 1} already holds it.")
+        if sum(1 for e in s.held if e.startswith(f"{player}:")) >= MAX_ITEMS:
+            self.illegal(f"player {player + 1} holds {MAX_ITEMS} items already, the most a player may carry; drop one "
+                         "first (dropping is not an action).")
+        if before is not None:
+            s.held.remove(before)
+        s.held.append(f"{player}:{item}")
+        self.emit("item_held", player=player, item=item, name=self.packs.items[item].name,
+                  **({"from": int(before.partition(":")[0])} if before is not None else {}))
+
+    def do_drop(self) -> None:
+        s = self.s
+        item = self.item_arg()
+        entry = next((e for e in s.held if e.endswith(f":{item}")), None)
+        if entry is None:
+            self.illegal(f"nobody holds {self.packs.items[item].name}.")
+        s.held.remove(entry)
+        self.emit("item_dropped", player=int(entry.partition(":")[0]), item=item, name=self.packs.items[item].name)
 
     def do_discard_environment(self) -> None:
         s = self.s

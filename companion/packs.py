@@ -51,6 +51,8 @@ __all__ = [
     "icon_set_text",
     "ClueCard",
     "CLUE_CARDS",
+    "Item",
+    "ITEM_ACTIONS",
 ]
 
 ENTRANCE = 0  # the Entrance is space 0: a space on the board, not a room card
@@ -63,7 +65,9 @@ MAX_FIRES = 4  # "Game Components": 4 Fires
 DURATIONS = ("instant", "hour", "until_met")
 CLUE_ICONS = tuple(face.value for face in DieKind.CLUE.icons)  # eye, camera, cobweb
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml")
+_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
+ITEM_CARDS = 10  # "Game Components": 10 Item Cards
+ITEM_ACTIONS = ("search", "solve", "prove", "unlock")
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,19 @@ class ClueCard:
 
 
 @dataclass(frozen=True)
+class Item:
+    """An item card: the dice it adds to some actions ("Items provide the owner bonuses for Key or Clue Dice rolls")."""
+
+    id: str
+    name: str
+    effect: str
+    dice: int = 0
+    actions: tuple[str, ...] = ()
+    placeholder: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Packs:
     boards: Mapping[str, Board]
     ghosts: Mapping[str, Ghost]
@@ -221,6 +238,7 @@ class Packs:
     evidence: Mapping[str, EvidenceSymbol]
     sources: tuple[str, ...] = field(default=(), compare=False)  # where the files came from, not what they say
     clues: Mapping[int, ClueCard] = field(default_factory=lambda: MappingProxyType({}))
+    items: Mapping[str, Item] = field(default_factory=lambda: MappingProxyType({}))
 
     def environment_deck(self, board: str) -> tuple[str, ...]:
         """The ids of the cards used with `board`: the common cards, then the board's own."""
@@ -239,6 +257,7 @@ class Packs:
         out += [f"environment card {c.id} ({c.name})" for c in self.environment.values() if c.placeholder]
         out += [f"evidence symbol {e.id} ({e.name})" for e in self.evidence.values() if e.placeholder]
         out += [f"clue card {c.number}" for c in self.clues.values() if c.placeholder]
+        out += [f"item {i.id} ({i.name})" for i in self.items.values() if i.placeholder]
         return out
 
 
@@ -569,6 +588,27 @@ def _parse_clues(source: str, doc: Mapping[str, Any]) -> dict[int, ClueCard]:
     return dict(sorted(out.items()))
 
 
+def _parse_items(source: str, doc: Mapping[str, Any]) -> dict[str, Item]:
+    out: dict[str, Item] = {}
+    for entry in _id_entries(source, doc, "items", ("id", "name", "effect", "dice", "actions", "placeholder", "note")):
+        iid = entry.new_id(out, "item")
+        actions = entry.texts("actions") if "actions" in entry.data else []
+        for action in actions:
+            if action not in ITEM_ACTIONS:
+                entry.fail(f"names {action!r}; an item adds dice to {', '.join(ITEM_ACTIONS)}", "actions")
+        dice = entry.integer("dice", 0, 2, 0)
+        if dice and not actions:
+            entry.fail("is given without actions; say which actions the dice are for", "dice")
+        out[iid] = Item(iid, entry.text("name"), entry.text("effect"), dice, tuple(dict.fromkeys(actions)),
+                        entry.flag("placeholder"), entry.note())
+    if len(out) != ITEM_CARDS:
+        raise PackError(
+            f"{source}: has {len(out)} items; the game has {ITEM_CARDS} item cards, one [[items]] entry each. "
+            "Fix the file (see docs/packs.md)."
+        )
+    return out
+
+
 def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
     decks = ("common", *boards)
     out: dict[str, EnvironmentCard] = {}
@@ -695,6 +735,8 @@ def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
     environment = _parse_environment(src, _load_toml(src, text), boards)
     src, text = texts["clues.toml"]
     clues = _parse_clues(src, _load_toml(src, text))
+    src, text = texts["items.toml"]
+    items = _parse_items(src, _load_toml(src, text))
     return Packs(
         MappingProxyType(boards),
         MappingProxyType(ghosts),
@@ -702,6 +744,7 @@ def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
         MappingProxyType(evidence),
         tuple(source for source, _ in texts.values()),
         MappingProxyType(clues),
+        MappingProxyType(items),
     )
 
 

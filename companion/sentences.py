@@ -320,6 +320,17 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
     if kind == "set_proven":
         return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
+    if kind == "glass_taken":
+        return f"{who} takes a magnifying glass: 3 uses."
+    if kind == "glass_used":
+        uses = int(e("left") or 0)
+        return (f"{who}'s magnifying glass turns to {uses}." if uses
+                else f"{who}'s magnifying glass is used up: put it back on the pile.")
+    if kind == "item_held":
+        giver = f" from {names.player(e('from'))}" if e("from") is not None else ""
+        return f"{who} now holds the {e('name') or e('item')}{giver}."
+    if kind == "item_dropped":
+        return f"{who} drops the {e('name') or e('item')}."
     if kind == "action" and e("run"):
         return f"{who} runs a fourth space."
     if kind == "action":
@@ -502,6 +513,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return f"Move the ghost to {names.room(args.get('to'))}"
     if name == "seance":
         return "Declare the séance"
+    if name == "action" and args.get("glass"):
+        return "Take a magnifying glass (or turn it back to 3)"
     if name == "action" and args.get("run"):
         return "Run a fourth space (not while carrying the Corpse)"
     if name == "action":

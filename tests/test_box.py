@@ -217,3 +217,13 @@ def test_the_box_api_is_the_hosts_and_round_trips_a_file(table: Table) -> None:
     assert back.status == 200, back.body
     assert table.service.packs.evidence["evidence1"].name == "Footprint"
     assert host.request("PUT", "/api/box/file", body={"kind": "x"}).status == 400
+
+
+def test_an_item_is_filled_in_with_the_dice_it_adds(box: Box) -> None:
+    packs = fill(box, "item", "item5", name="Flashlight", effect="One more die on a search.", dice=1, actions=["search"])
+    item = packs.items["item5"]
+    assert (item.name, item.dice, item.actions, item.placeholder) == ("Flashlight", 1, ("search",), False)
+    with pytest.raises(PackError, match="without actions"):
+        box.check(box.edit(packs, BoxEdit("item", "item5", {"dice": 2, "actions": []})))
+    with pytest.raises(PackError, match="adds dice to"):
+        box.check(box.edit(packs, BoxEdit("item", "item5", {"actions": ["summon"], "dice": 1})))

@@ -196,3 +196,61 @@ def test_solve_names_its_clue_when_two_wait() -> None:
     assert game.view()["attempt"]["need"] == "camera:1"
     with pytest.raises(IllegalCommand, match="not a revealed clue"):
         game.push("attempt action=solve clue=7")
+
+
+def test_the_magnifying_glass_is_held_and_turns_down_with_each_use() -> None:
+    """Magnifying Glass: 'the player may use one action to take a Magnifying Glass Token ... point the number '3'
+    toward them ... The use of the Magnifying Glass remains in effect until the player performs a different action
+    ... The player orients the token to the next number down after the action has expired ... Once the player
+    expires the last use, the token is discarded.'"""
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    events = game.push("action kind=pickup glass=true")
+    assert {"type": "glass_taken", "player": 0, "left": 3} in events
+    refused(game, "action kind=move glass=true", "pick-up")
+    for left in (2, 1, 0):
+        game.push("attempt action=search need=eye:1 glass=true")
+        assert game.view()["attempt"]["dice"] == 4
+        game.push("roll faces=camera,camera,camera,camera")  # a failed roll: the glass stays in effect
+        assert game.view()["hands"][0]["glass"] == left + 1
+        events = game.push("roll faces=eye,camera,camera,camera" if left else "end-turn")
+        assert {"type": "glass_used", "player": 0, "left": left} in events
+        assert game.view()["hands"][0]["glass"] == left
+        if left:
+            game.push("end-turn")
+            game.push("end-turn")  # round 2: player 1 again
+        assert game.view()["hands"][1]["glass"] == 0  # the other investigator holds none
+
+
+def test_items_that_add_dice_are_held_per_investigator_and_counted_on_their_rolls() -> None:
+    """Search: Item: 'Items provide the owner bonuses for Key or Clue Dice rolls ... a player may only hold up to three
+    Items at a time'; FAQ: the EVP Recorder, a Magnifying Glass and the aid die under the Watching Eyes: six, five
+    rolled."""
+    evp = PACKS.items["evp_recorder"]
+    assert (evp.dice, evp.actions) == (1, ("prove",))
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
+    game.push("hold item=evp_recorder player=1")
+    game.push("ghost-at room=3")
+    game.push("attempt action=prove set=1")
+    assert game.view()["attempt"]["dice"] == 4 and "EVP Recorder" in game.view()["attempt"]["counted"]
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 3  # the recorder adds nothing to a search
+    game.push("attempt action=prove set=1 items=0")  # the host's count wins
+    assert game.view()["attempt"]["dice"] == 3
+    events = game.push("hold item=evp_recorder player=2")  # given to the other player
+    assert events[0]["from"] == 0 and game.view()["hands"][1]["items"][0]["id"] == "evp_recorder"
+    game.push("attempt action=prove set=1")
+    assert game.view()["attempt"]["dice"] == 3  # player 1 no longer holds it
+    for item in ("boots", "thermal_camera", "investigator_bag"):
+        game.push(f"hold item={item} player=1")
+    refused(game, "hold item=item5 player=1", "3 items already")
+    game.push("drop item=boots")
+    game.push("hold item=item5 player=1")
+    refused(game, "drop item=boots", "nobody holds")
+    with pytest.raises(BadCommand, match="unknown item"):
+        game.push("hold item=crowbar")
+    # the FAQ's count: EVP Recorder + glass + aid = six, under the Watching Eyes five are rolled
+    to_clock(game, "IX")
+    game.push("end-round room=8 environment=watching_eyes")
+    game.push("end-turn")
+    game.push("attempt action=prove set=1 glass=true aid=true")
+    assert game.view()["current_player"] == 1 and game.view()["attempt"]["dice"] == 5

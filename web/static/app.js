@@ -141,6 +141,7 @@
     $("#unseen-note").hidden = !s.room_cards_removed || !!s.outcome;
 
     renderGhost(s);
+    renderHands(s);
     renderAttempt(s);
     renderTurn(s);
     renderUndo(s);
@@ -193,6 +194,32 @@
     $("#clues-revealed").textContent = s.clues_revealed;
     $("#clues-solved").textContent = s.clues_solved;
     $("#mode").textContent = (s.ghost_mode ? "Ghost Mode: the ghost appears every quarter hour, and no one can summon it. " : "") + (s.pull_pending ? "A pull is under way: the ghost may be moved up to two spaces." : "");
+  }
+
+  const itemWords = (it) => it.name + (it.dice ? " (+" + it.dice + " on " + it.actions.join(", ") + ")" : "");
+  function renderHands(s) {
+    fill($("#hands"), (s.hands || []).map((h) => {
+      const li = el("li", { class: "hand", id: "hand-" + h.player });
+      const head = el("div", { class: "row" });
+      head.append(el("b", { class: "grow" }, playerName(s, h.player)), el("span", { class: "note" }, h.glass ? "magnifying glass: " + plural(h.glass, "use") + " left" : "no magnifying glass"));
+      const items = el("div", { class: "chips" });
+      for (const it of h.items) {
+        const c = chip(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""));
+        if (isHost()) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
+        items.append(c);
+      }
+      if (!h.items.length) items.append(el("span", { class: "dim" }, "no items"));
+      li.append(head, items);
+      if (isHost()) li.append(button("Gets an item\u2026", () => askItem(s, h.player), "small", "hold-" + h.player));
+      return li;
+    }));
+  }
+  function askItem(s, player) {
+    const others = (s.hands || []).filter((h) => h.player !== player).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
+    const pick = async (id) => { closeSheet(); await command("hold", { item: id, player: String(player + 1) }); };
+    const rows = (s.items_free || []).map((it) => button(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""), () => pick(it.id), "wide", "item-" + it.id));
+    const given = others.map((it) => button(itemWords(it) + " · from " + playerName(s, it.from), () => pick(it.id), "wide", "item-" + it.id));
+    sheet(playerName(s, player) + " gets an item", [el("p", { class: "note" }, "From the Item deck after a search, or given by another player (the give or pick-up action is tapped in the turn panel).")].concat(rows, given), null, null);
   }
 
   function needChips(need) {
@@ -416,14 +443,21 @@
       l.append(c, " " + label);
       return l;
     };
-    if (["search", "solve", "prove"].includes(action)) box.append(tog("a magnifying glass (+1 die)", "glass", "bonus-glass"));
+    const st = app.state || {};
+    const hand = (st.hands || [])[st.current_player] || { glass: 0, items: [] };
+    const glassWords = hand.glass ? "the magnifying glass (+1 die; " + plural(hand.glass, "use") + " left, this roll uses one)" : "a magnifying glass (+1 die; a fresh one: 3 uses)";
+    if (["search", "solve", "prove"].includes(action)) box.append(tog(glassWords, "glass", "bonus-glass"));
+    const held = hand.items.filter((it) => it.dice && it.actions.includes(action));
+    const heldDice = held.reduce((n, it) => n + it.dice, 0);
+    bonus.items = heldDice;
+    if (held.length) box.append(el("div", { class: "note", id: "bonus-held" }, "Counted from " + playerName(st, st.current_player) + "'s items: " + held.map((it) => it.name + " +" + it.dice).join(", ") + "."));
     if (action === "prove") box.append(tog("a player on the same space helps (+1 die)", "aid", "bonus-aid"));
     if (!["barrier", "fire"].includes(action)) {
-      const n = el("span", { id: "bonus-items" }, "0");
+      const n = el("span", { id: "bonus-items" }, String(bonus.items));
       box.append(rowOf([el("span", {}, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }),
         n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "", "bonus-item-plus")]));
     } else box.append(el("div", { class: "note" }, "No item helps against an environment card: 3 dice, fewer if a card takes dice away."));
-    const args = () => { const o = {}; if (bonus.glass) o.glass = "true"; if (bonus.aid) o.aid = "true"; if (bonus.items) o.items = String(bonus.items); return o; };
+    const args = () => { const o = {}; if (bonus.glass) o.glass = "true"; if (bonus.aid) o.aid = "true"; if (bonus.items !== heldDice) o.items = String(bonus.items); return o; };
     return { box, args, words: () => (bonus.glass ? " + glass" : "") + (bonus.aid ? " + aid" : "") + (bonus.items ? " + " + bonus.items + " from items" : "") };
   }
 
@@ -460,7 +494,7 @@
   // A prove or an unlock: the icons come from the card or the door; the player says what adds dice.
   function askBonus(a) {
     const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
-    const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice.");
+    const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice" + bonus.words() + ".");
     const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
     const ghost = (app.state && app.state.ghost) || {};
     const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
@@ -682,7 +716,7 @@
   }
 
   // ---- your box: the cards of the copy on the table, filled in once (companion/box.py) -----------------------
-  const BOX_TABS = [["ghosts", "Ghosts"], ["environment", "Environment cards"], ["evidence", "Evidence"], ["clues", "Clue cards"], ["board", "Board"]];
+  const BOX_TABS = [["ghosts", "Ghosts"], ["environment", "Environment cards"], ["evidence", "Evidence"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"]];
   const UNFILLED = "not filled in yet";
   const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
   const setText = (need) => {  // "eye:2,camera:1,timer" -> {eye: 2, camera: 1, timer: true}
@@ -729,6 +763,7 @@
     if (app.boxTab === "ghosts") fill(list, b.ghosts.map((g) => row(g.name, g.filled, g.filled ? g.icon_sets.length + " icon sets · difficulty " + g.difficulty : "", () => editGhost(g), "box-ghost-" + g.id)));
     else if (app.boxTab === "environment") fill(list, b.environment.map((c) => row(c.name, c.filled, (c.deck === "common" ? "Common" : capital(c.deck)) + " card" + (c.filled ? " · " + (LASTS[c.duration] || "") : ""), () => editEnv(c), "box-env-" + c.id)));
     else if (app.boxTab === "evidence") fill(list, b.evidence.map((e) => row(e.name, e.filled, "", () => editEvidence(e), "box-ev-" + e.id)));
+    else if (app.boxTab === "items") fill(list, b.items.map((it) => row(it.name, it.filled, it.dice ? "+" + it.dice + " on " + it.actions.join(", ") : "", () => editItem(it), "box-item-" + it.id)));
     else if (app.boxTab === "clues") fill(list, b.clues.map((c) => row(c.name || "Clue card " + c.number, c.filled, c.filled ? "Needs " + needWords(c.icon_set) : "", () => editClue(c), "box-clue-" + c.number)));
     else { fill(list, []); renderBoxMap(); }
   }
@@ -827,6 +862,24 @@
   function editEvidence(e) {
     const name = textIn(e.filled ? e.name : "", "name", "the symbol's name, e.g. Handprint");
     sheet("Evidence token", [field("Name of the symbol", name)], "Save", () => !name.value.trim() ? (toast("Give the symbol its name first.", true), false) : saveBox("evidence", e.id, { name: name.value }));
+  }
+
+  function editItem(it) {
+    const name = textIn(it.name, "name");
+    const effect = textArea(it.effect, "effect");
+    const dice = selectIn("dice", [[0, "none"], [1, "one die"], [2, "two dice"]], it.dice);
+    const acts = el("div", { class: "row" });
+    for (const a of ["search", "solve", "prove", "unlock"]) {
+      const l = el("label"); const cb = el("input", { type: "checkbox", value: a }); cb.checked = it.actions.includes(a);
+      l.append(cb, " " + a); acts.append(l);
+    }
+    sheet("Item card: " + it.name, [field("Name", name), field("Its effect", effect), field("Dice it adds to a roll", dice, "Key dice for an unlock, clue dice otherwise. The companion counts them on every roll of its owner."), field("On which actions", acts)],
+      "Save the item", () => {
+        const actions = Array.from(acts.querySelectorAll("input:checked")).map((c) => c.value);
+        if (!name.value.trim() || !effect.value.trim()) { toast("Give the item its name and its effect first.", true); return false; }
+        if (Number(dice.value) && !actions.length) { toast("Tick the actions the dice are for.", true); return false; }
+        return saveBox("item", it.id, { name: name.value, effect: effect.value, dice: Number(dice.value), actions: Number(dice.value) ? actions : [] });
+      });
   }
 
   function editClue(c) {
