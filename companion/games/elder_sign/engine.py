@@ -332,7 +332,24 @@ class State:
     outcome: Outcome | None = None
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        """A copy whose lists and records may change without touching this one (the values are immutable)."""
+        new = copy.copy(self)
+        for name in ("players", "unused", "adventure_deck", "other_world_deck", "mythos_deck", "mythos_discard"):
+            setattr(new, name, list(getattr(self, name)))
+        new.investigators = [copy.copy(inv) for inv in self.investigators]
+        new.cards = []
+        for card in self.cards:
+            twin = copy.copy(card)
+            twin.tasks = [copy.copy(t) for t in card.tasks]
+            new.cards.append(twin)
+        if self.attempt is not None:
+            a = copy.copy(self.attempt)
+            a.free = dict(a.free)
+            a.last = None if a.last is None else list(a.last)
+            a.holds = list(a.holds)
+            a.added = list(a.added)
+            new.attempt = a
+        return new
 
 
 # -- argument reading ---------------------------------------------------------------------------------------------

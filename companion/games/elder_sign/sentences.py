@@ -1,0 +1,337 @@
+"""Every sentence a player reads or hears about an Elder Sign game, made in one place (pure: no I/O).
+
+The engine's events are data (``{"type": "mythos_drawn", "name": "Mythos 3", ...}``); this module turns them
+into plain words with the table's names ("Anna's turn ends.", "Midnight strikes."). No command spelling
+(``key=value``), command name or line of the rules text reaches a player.
+
+    names = Names.of_game(game)
+    describe_events(events, names)     # ["Anna's turn ends.", "The clock moves to III."]
+    announcement(event, names)         # {"kind": "midnight", "title": "Midnight", "text": ...} or None
+    for_players(refusal_message)       # a refusal in the page's words
+    action_label(action, names)        # a button of the host's panel
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.games.elder_sign.engine import Game
+
+__all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
+           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary"]
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names the table uses: the players (in turn order) and the adventures in play by place."""
+
+    players: tuple[str, ...] = ()
+    ancient_one: str = "the Ancient One"
+
+    @classmethod
+    def of_game(cls, game: Game) -> Names:
+        view = game.view()
+        return cls(tuple(view["player_names"]), str(view["ancient_one"]["name"]))
+
+    def player(self, index: Any) -> str:
+        if isinstance(index, int) and 0 <= index < len(self.players):
+            return self.players[index]
+        if isinstance(index, int):
+            return f"Player {index + 1}"
+        return "The active player"
+
+
+NO_NAMES = Names()
+
+_FACE_WORDS = {"inv1": "1 investigation", "inv2": "2 investigation", "inv3": "3 investigation",
+               "inv4": "4 investigation", "lore": "lore", "peril": "peril", "terror": "terror", "wild": "wild"}
+_SYMBOL_WORDS = {"lore": ("lore", "lore"), "peril": ("peril", "perils"), "terror": ("terror", "terrors")}
+
+
+def _count(n: Any, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def need_words(need: Any) -> str:
+    """ "inv:4,lore:1" -> "4 investigation and 1 lore"."""
+    parts = []
+    for part in str(need).split(","):
+        name, _, number = part.partition(":")
+        if not number:
+            continue
+        n = int(number)
+        if name == "inv":
+            parts.append(f"{n} investigation")
+        elif name in _SYMBOL_WORDS:
+            one, many = _SYMBOL_WORDS[name]
+            parts.append(f"{n} {one if n == 1 else many}")
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def dice_words(dice: Any) -> str:
+    """["inv2", "yellow:inv4", "lore"] -> "2 investigation, yellow 4 investigation, lore"."""
+    out = []
+    for die in dice or ():
+        colour, sep, face = str(die).partition(":")
+        if not sep:
+            colour, face = "", colour
+        word = _FACE_WORDS.get(face, face)
+        out.append(f"{colour} {word}" if colour else word)
+    return ", ".join(out) if out else "no dice"
+
+
+def effect_words(effect: Mapping[str, Any] | None) -> str:
+    """What an effect does: "1 Elder Sign, 1 clue" (its own text last)."""
+    if not effect:
+        return "nothing"
+    parts = []
+    for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"),
+                     ("monsters", "monster")):
+        n = effect.get(key)
+        if n:
+            parts.append(_count(n, one) if n > 0 else f"{_count(-n, one)} less")
+    for key in ("sanity", "stamina"):
+        n = effect.get(key)
+        if n:
+            parts.append(f"{'+' if n > 0 else '-'}{abs(n)} {key}")
+    if effect.get("gate"):
+        parts.append("a gate to an Other World")
+    if effect.get("clock"):
+        parts.append(f"the clock {effect['clock']} hours on")
+    if effect.get("text"):
+        parts.append(str(effect["text"]).rstrip("."))
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+def _place(event: Mapping[str, Any]) -> str:
+    name = event.get("name")
+    return str(name) if name else "the adventure"
+
+
+def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """One event in plain words."""
+    kind = str(event.get("type"))
+    who = names.player(event.get("player"))
+    inv = event.get("investigator")
+    ao = names.ancient_one
+    text: str
+    if kind == "turn_ended":
+        text = f"{who}'s turn ends"
+    elif kind == "turn_started":
+        text = f"{who}'s turn" + (f": {inv}" if inv else "")
+    elif kind == "clock_advanced":
+        text = f"the clock moves to {event.get('clock')}" + (" (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else "")
+    elif kind == "midnight":
+        text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
+    elif kind == "at_midnight":
+        text = f"at midnight, {event.get('name')}: {event.get('text')}"
+    elif kind == "mythos_drawn":
+        immediate = effect_words(event.get("immediate"))
+        text = f"Mythos card: {event.get('name')}" + (f"; now: {immediate}" if immediate != "nothing" else "")
+        if event.get("lingering"):
+            text += f"; until the next one: {event.get('lingering')}"
+    elif kind == "mythos_reshuffled":
+        text = "the Mythos cards are shuffled into a new deck"
+    elif kind == "die_locked":
+        text = f"a {event.get('colour')} die is locked on {event.get('name')}"
+    elif kind == "effect_text":
+        text = str(event.get("text"))
+    elif kind == "clues_changed":
+        text = f"{inv} has {_count(event.get('clues'), 'clue token')}"
+    elif kind == "investigator_changed":
+        text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
+    elif kind == "maximum_lowered":
+        text = f"{inv} loses 1 maximum {event.get('stat')}"
+    elif kind == "investigator_devoured":
+        text = f"{inv} is devoured"
+    elif kind == "investigator_joins":
+        text = f"{inv} joins the investigation for {who}"
+    elif kind == "player_out":
+        text = f"{who} is out of the game" + (": no investigator is left" if event.get("why") == "no investigator left" else "")
+    elif kind == "elder_signs":
+        text = f"Elder Signs: {event.get('elder_signs')} of {event.get('needed')}"
+    elif kind == "monster_appears":
+        text = "a monster appears" if event.get("count") == 1 else f"{event.get('count')} monsters appear"
+        text += ": place it on a monster task"
+    elif kind == "monster_placed":
+        text = f"a monster joins {event.get('name')}: {need_words(event.get('need'))}"
+    elif kind == "doom":
+        change = event.get("change", 0)
+        text = (f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}" if change > 0
+                else f"doom is now {event.get('doom')} of {event.get('doom_max')}")
+    elif kind == "ancient_one_awakens":
+        text = f"{ao} awakens! Every investigator faces it"
+    elif kind == "ancient_one_attack":
+        text = f"{ao} attacks: {event.get('text')}"
+    elif kind == "moved":
+        text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event))
+    elif kind == "attempt_started":
+        text = f"{inv} rolls at {_place(event)}"
+    elif kind == "die_added":
+        text = f"the {event.get('colour')} die joins the roll"
+    elif kind == "die_lost":
+        text = f"a {event.get('colour')} die is set aside"
+    elif kind == "die_held":
+        how = event.get("how")
+        face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+        if how == "spell":
+            text = f"a {face} die goes on the spell"
+        elif how == "assist":
+            text = f"a {face} die goes on {who}'s investigator (assist)"
+        else:
+            text = f"{who} focuses: a {face} die is held"
+    elif kind == "clue_spent":
+        text = f"{inv} spends a clue and rolls again ({_count(event.get('clues'), 'clue')} left)"
+    elif kind == "rolled":
+        text = f"{who} rolls {dice_words(event.get('dice'))}"
+        if event.get("held"):
+            text += f", with {dice_words(event.get('held'))} held"
+    elif kind == "task_completed":
+        text = f"task {event.get('task')} of {_place(event)} is done ({need_words(event.get('need'))})"
+    elif kind == "combat_task_completed":
+        text = f"a blow against {ao}: a doom token comes off"
+    elif kind == "roll_failed":
+        text = "the roll completes no task"
+    elif kind == "terror":
+        text = f"terror! {_place(event)}'s terror effect: {effect_words(event.get('effect'))}"
+        if event.get("mythos"):
+            text += f"; the Mythos card's: {effect_words(event.get('mythos'))}"
+    elif kind == "adventure_completed":
+        text = f"{_place(event)} is completed: {effect_words(event.get('reward'))}"
+    elif kind == "adventure_failed":
+        why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
+               "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
+        text = f"{_place(event)} fails" + (f" ({why})" if why else "") + f": {effect_words(event.get('penalty'))}"
+    elif kind == "attack_ended":
+        text = f"the attack on {ao} ends"
+    elif kind == "adventure_drawn":
+        text = (f"a gate opens: {_place(event)}" if event.get("other_world") else f"a new adventure: {_place(event)}")
+    elif kind == "adventure_deck_empty":
+        text = "no adventure is left to deal"
+    elif kind == "other_world_deck_empty":
+        text = "no Other World is left to open"
+    elif kind == "tasks_set":
+        tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
+        text = f"the tasks of {_place(event)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
+    elif kind == "game_won":
+        text = f"the investigators win: {event.get('reason')}"
+    elif kind == "game_lost":
+        text = f"the investigators lose: {event.get('reason')}"
+    else:
+        text = "something happens on the table"
+    return _sentence(text)
+
+
+def describe_events(events: Sequence[Mapping[str, Any]], names: Names = NO_NAMES) -> list[str]:
+    return [describe_event(e, names) for e in events]
+
+
+_ANNOUNCE = {
+    "midnight": ("midnight", "Midnight"),
+    "mythos_drawn": ("mythos", "Mythos"),
+    "terror": ("terror", "Terror"),
+    "ancient_one_awakens": ("awakening", "The Ancient One awakens"),
+    "ancient_one_attack": ("attack", "The Ancient One attacks"),
+    "investigator_devoured": ("devoured", "Devoured"),
+    "monster_appears": ("monster", "A monster appears"),
+    "adventure_completed": ("completed", "Adventure completed"),
+    "game_won": ("won", "Victory"),
+    "game_lost": ("lost", "Defeat"),
+}
+
+
+def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
+    """A banner (and the voice's line) for the big moments; None for the others."""
+    kind = str(event.get("type"))
+    if kind not in _ANNOUNCE:
+        return None
+    key, title = _ANNOUNCE[kind]
+    return {"kind": key, "title": title, "text": describe_event(event, names)}
+
+
+_ACTION_LABELS = {
+    "end-turn": "End the turn", "give-up": "Stop rolling", "first-aid": "First aid",
+    "roll": "Roll the dice", "clue": "Spend a clue and roll again", "adjust": "Change sanity, stamina or clues",
+    "doom": "Change the doom track", "elder-signs": "Add Elder Signs", "clock": "Move the clock",
+}
+
+
+def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """The words of a button for one of ``game.legal_actions()`` (given as its ``to_dict()``)."""
+    name = str(action.get("name"))
+    args = action.get("args") or {}
+    if name == "move":
+        return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to adventure {args.get('to')}"
+    if name == "add-die":
+        return f"Add the {args.get('colour')} die"
+    if name == "monster":
+        return f"Place a monster on adventure {args.get('adventure')}"
+    if name == "set-tasks":
+        return f"Enter the tasks of adventure {args.get('adventure')}"
+    return _ACTION_LABELS.get(name, "Do it")
+
+
+def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Mapping[str, Any]] = ()) -> str:
+    """A history entry in words: the events the command caused, or what it was."""
+    if events:
+        return " ".join(describe_events(events, names))
+    name = getattr(command, "name", str(command).split(" ", 1)[0])
+    return _sentence(_ACTION_LABELS.get(name, "a correction on the table"))
+
+
+_PAGE_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
+    (r"\bend-turn\b", "End the turn"),
+    (r"\bgive up\b", "stop rolling"),
+    (r"\bgive-up\b", "stop rolling"),
+    (r"\blose= and hold=", "Setting a die aside and holding one"),
+    (r"\bhold=(\S+)", r"holding \1"),
+    (r"\bspell=(\S+)", r"the spell's \1"),
+    (r"\bon= says whose marker gets the die of hold=; give hold= too", "say which die to hold"),
+    (r"\btask=(\d+)", r"task \1"),
+    (r"leave task= out to let the roll fail", "let the roll fail instead"),
+    (r"\bfaces=", "the dice "),
+    (r"\battack=", "the attack's losses "),
+    (r"\b(mythos|adventure_card|other_world)=ID\b", "the card"),
+    (r"\b([a-z_]+)=(\S+)", r"\1 \2"),
+    (r"\b([a-z_]+)=", r"\1 "),
+    (r"yellow:(\w+)", r"yellow \1"),
+    (r"red:(\w+)", r"red \1"),
+)
+_COMMAND_PREFIX = re.compile(r"^(?:[a-z]+(?:-[a-z]+)*): ")
+
+
+def for_players(message: Any) -> str:
+    """A refusal from the engine, in the page's words: no command names, no ``key=value``, no line numbers."""
+    text = _COMMAND_PREFIX.sub("", str(message).strip())
+    for pattern, words in _PAGE_WORDS:
+        text = re.sub(pattern, words, text)
+    text = re.sub(r"\s{2,}", " ", text).replace(" .", ".")
+    return _sentence(text)
+
+
+def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
+    """The end card: who won, why, and the counts."""
+    won = view.get("outcome") == "won"
+    return {
+        "title": "The investigators win" if won else "The investigators lose",
+        "text": _sentence(str(view.get("outcome_reason") or "")),
+        "lines": [
+            f"Elder Signs: {view.get('elder_signs')} of {view.get('elder_signs_needed')}.",
+            f"Doom: {view.get('doom')} of {view.get('doom_max')}.",
+            f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
+        ],
+    }

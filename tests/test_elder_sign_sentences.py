@@ -1,0 +1,103 @@
+"""Elder Sign's sentences: every event in words, banners at the big moments, refusals in the page's words."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.errors import BadCommand, IllegalCommand
+from companion.games.elder_sign import sentences
+from companion.games.elder_sign.engine import COMMANDS, Game, Setup
+from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.sentences import Names, announcement, describe_event, for_players
+
+ENGINE = Path(sentences.__file__).with_name("engine.py")
+EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
+FALLBACK = describe_event({"type": "no_such_event"})
+SPELLINGS = re.compile(r"\b[a-z_]+=|\(:\d+|" + "|".join(re.escape(c) for c in COMMANDS if "-" in c))
+
+
+def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
+    """Events of random games played through the engine's own legal actions (with random faces)."""
+    out: list[dict[str, object]] = []
+    packs = load_packs()
+    for seed in range(games):
+        rng = random.Random(seed)
+        game = Game.new(Setup(players=2, seed=seed), packs)
+        out += game.setup_events
+        for _ in range(steps):
+            actions = [a for a in game.legal_actions() if a.group in ("turn", "move", "roll")]
+            if not actions or game.outcome is not None:
+                break
+            action = rng.choice(actions)
+            faces = ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(action.name == "clue"))
+            out += game.push(action.command(**dict.fromkeys(action.asks, faces)))
+        if game.outcome is None and not game.view()["ancient_one_awake"]:
+            out += game.push(f"doom n={game.ancient.doom}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def events() -> list[dict[str, object]]:
+    return played_events()
+
+
+def test_every_event_the_engine_emits_has_its_own_sentence() -> None:
+    assert len(EMITTED) > 30
+    for kind in EMITTED:
+        text = describe_event({"type": kind, "player": 0, "investigator": "Ann", "name": "Card", "dice": ["inv2"]})
+        assert text != FALLBACK, kind
+        assert text[0].isupper() and text[-1] in ".!?", (kind, text)
+
+
+def test_the_sentences_of_played_games_carry_no_command_spelling(events: list[dict[str, object]]) -> None:
+    kinds = {e["type"] for e in events}
+    assert {"turn_ended", "midnight", "mythos_drawn", "rolled"} <= kinds
+    names = Names(("Ann", "Bo"))
+    for event in events:
+        text = describe_event(event, names)
+        assert text != FALLBACK
+        assert not SPELLINGS.search(text), text
+        assert "None" not in text, (event, text)
+
+
+def test_the_big_moments_have_banners(events: list[dict[str, object]]) -> None:
+    midnight = next(e for e in events if e["type"] == "midnight")
+    banner = announcement(midnight)
+    assert banner is not None and banner["kind"] == "midnight" and banner["text"]
+    terror = announcement({"type": "terror", "count": 1, "name": "Card", "effect": {"sanity": -1}})
+    assert terror is not None and "sanity" in terror["text"]
+    assert announcement({"type": "rolled", "dice": ["inv1"]}) is None
+
+
+def test_words_for_tasks_dice_and_effects() -> None:
+    assert sentences.need_words("inv:4,lore:1") == "4 investigation and 1 lore"
+    assert sentences.dice_words(["inv2", "yellow:inv4", "red:wild"]) == "2 investigation, yellow 4 investigation, red wild"
+    assert "Elder Sign" in sentences.effect_words({"elder_signs": 1, "clues": 2})
+
+
+def refusals() -> list[str]:
+    packs = load_packs()
+    game = Game.new(Setup(players=2, seed=4), packs)
+    tries = ["move to=99", "roll faces=inv1", "clue faces=inv1", "give-up", "first-aid", "clock hours=4",
+             "adjust player=1", "add-die colour=yellow", "monster adventure=1 need=nothing", "move to=1",
+             "roll faces=inv1 hold=lore", "set-tasks adventure=1 tasks=wrong", "end-turn attack=legs"]
+    out = []
+    for text in tries:
+        try:
+            game.push(text)
+        except (BadCommand, IllegalCommand) as exc:
+            out.append(str(exc))
+    return out
+
+
+def test_refusals_are_put_in_the_page_s_words() -> None:
+    messages = refusals()
+    assert len(messages) >= 8
+    for message in messages:
+        words = for_players(message)
+        assert not SPELLINGS.search(words), (message, words)
+        assert words and words[0].isupper()
