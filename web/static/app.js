@@ -121,6 +121,7 @@
       const barrier = (s.barriers || []).find((x) => x.card === c.id);
       if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
       if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
+      if (c.placeholder && isHost()) li.append(button("Fill it in from the card", () => fillIn("environment", c.id), "small", "fill-env-" + c.id));
       const legal = legalOf(s, "discard-environment").find((a) => a.args.card === c.id);
       if (legal && isHost()) {
         const b = el("button", { type: "button", class: "small", "data-discard": c.id }, "Met: discard it");
@@ -163,6 +164,7 @@
     $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
     const filled = (t) => t && !/^placeholder/i.test(t);
     $("#ghost-standin").hidden = !ghost.placeholder;
+    $("#ghost-fill").hidden = !(ghost.placeholder && isHost());
     $("#ghost-standin").textContent = "This ghost card is not filled in yet, so the icon sets below are stand-ins: play by your card, and the host fills it in under Host, Your box.";
     $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
       "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
@@ -735,7 +737,17 @@
     try { app.box = await api("/api/box"); } catch (e) { toast(capital(e.message), true); return; }
     renderBox();
   }
-  function openBox() { showView("box"); loadBox(); }
+  function openBox() { showView("box"); }
+  // From the game: open the box at one entry's sheet ("Fill it in from the card").
+  async function fillIn(tab, id) {
+    app.boxTab = tab;
+    showView("box");
+    await app.boxLoading;
+    const b = app.box;
+    if (!b) return;
+    if (tab === "environment") { const c = b.environment.find((x) => x.id === id); if (c) editEnv(c); }
+    if (tab === "ghosts") { const g = b.ghosts.find((x) => x.id === id); if (g) editGhost(g); }
+  }
 
   function boxSummary() {
     const b = app.box;
@@ -1349,6 +1361,7 @@
 
   function bindHost() {
     $("#open-box").addEventListener("click", openBox);
+    $("#ghost-fill").addEventListener("click", () => fillIn("ghosts", app.state && app.state.ghost && app.state.ghost.id));
     $("#box-back").addEventListener("click", () => showView("host"));
     $("#box-board").addEventListener("change", (e) => { app.boxBoard = e.target.value; app.boxFrom = null; renderBoxMap(); });
     $("#box-file").addEventListener("change", (e) => { importBox(e.target.files[0]); e.target.value = ""; });
@@ -1430,7 +1443,7 @@
     $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
     if (name === "dice") loadTray();
     if (name === "host") loadHostCare();
-    if (name === "box") loadBox();
+    if (name === "box") app.boxLoading = loadBox();
   }
 
   function oddsPad() {
