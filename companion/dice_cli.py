@@ -6,6 +6,7 @@
     companion odds "eye:1,camera:1" --dice 3 --rolls 2 --rolled eye,eye,cobweb
     companion odds "eye:2,camera:1" --kept eye --rolls 2 --rolled eye,cobweb
     companion odds --summon 4
+    companion odds --rules elder-sign "inv:4,lore:1" --dice 6 --rolls 3 --yellow 1 --json
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from companion.dice.odds import keep_all_fraction
 from companion.dice.requirement import an
 from companion.errors import CompanionError
 
+RULES = ("skeptics", "elder-sign")
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -39,7 +42,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog='Icon sets: "eye:2,camera:1", "key:3", "cobweb:1,timer", "eye:1,camera:1,disruption", '
         '"2 eyes and a camera". See docs/dice.md.',
     )
-    parser.add_argument("need", nargs="?", help='the icon set, e.g. "eye:2,camera:1"')
+    parser.add_argument("need", nargs="?", help='the icon set, e.g. "eye:2,camera:1" (Elder Sign: a task, "inv:4,lore:1")')
+    parser.add_argument("--rules", choices=RULES, default="skeptics",
+                        help="the game whose dice are rolled (default skeptics); see docs/elder-sign.md")
+    parser.add_argument("--yellow", type=int, default=0, help="Elder Sign: yellow dice added by items (0-2)")
+    parser.add_argument("--red", type=int, default=0, help="Elder Sign: red dice added by items (0-2)")
+    parser.add_argument("--holds", type=int, default=1,
+                        help="Elder Sign: places to hold a die after a failed roll (focus, assist, spells; default 1)")
     parser.add_argument("--dice", type=int, help="dice rolled (default: 3, or worked out from --action and bonuses)")
     parser.add_argument("--rolls", type=int, default=3, help=f"rolls (actions) available, 1-{MAX_ROLLS} (default 3)")
     parser.add_argument("--no-keep", action="store_true", help="no dice may be kept (as under Disruption)")
@@ -64,6 +73,10 @@ def _pct(value: float) -> str:
 
 def report(args: argparse.Namespace) -> dict[str, Any]:
     """The answer as a JSON-safe dict (the table is printed from it)."""
+    if args.rules == "elder-sign":
+        return elder_sign_report(args)
+    if args.yellow or args.red or args.holds != 1:
+        raise CompanionError("--yellow, --red and --holds are Elder Sign's; add --rules elder-sign.")
     if args.summon is not None:
         exact = summon_fraction(args.summon)
         return {"summon_dice": args.summon, "probability": float(exact), "percent": _pct(float(exact)),
@@ -123,11 +136,42 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def elder_sign_report(args: argparse.Namespace) -> dict[str, Any]:
+    """Elder Sign: the chance to complete one task with the green dice (and yellow and red ones) within 1, 2, ...
+    --rolls rolls, each failed roll losing a die, with the best play (companion.games.elder_sign.odds)."""
+    from companion.games.elder_sign.dice import Need
+    from companion.games.elder_sign.odds import odds_table
+    from companion.games.elder_sign.sentences import need_words
+
+    if not args.need:
+        raise CompanionError('give a task such as "inv:4,lore:1"; see --help.')
+    skeptics_only = [flag for flag, on in (("--summon", args.summon is not None), ("--no-keep", args.no_keep),
+                                           ("--action", args.action is not None), ("--kept", bool(args.kept)),
+                                           ("--rolled", args.rolled is not None), ("--glass", args.glass),
+                                           ("--aid", args.aid), ("--items", bool(args.items)),
+                                           ("--minus", bool(args.minus))) if on]
+    if skeptics_only:
+        raise CompanionError(f"Skeptics' options ({', '.join(skeptics_only)}) do not apply to Elder Sign, which "
+                             "takes --dice, --yellow, --red, --holds and --rolls.")
+    need = Need.parse(args.need)
+    green = 6 if args.dice is None else args.dice
+    rows = odds_table(need, green=green, yellow=args.yellow, red=args.red, rolls=args.rolls, holds=args.holds)
+    return {"rules": "elder-sign", "need": str(need), "words": need_words(str(need)), "dice": green, "green": green,
+            "yellow": args.yellow, "red": args.red, "holds": args.holds, "rows": rows}
+
+
 def _any_action(kind: DieKind) -> str:
     return next(action for action, k in ACTIONS.items() if k is kind)
 
 
 def render(result: dict[str, Any]) -> str:
+    if result.get("rules") == "elder-sign":
+        extra = "".join(f", {result[c]} {c}" for c in ("yellow", "red") if result[c])
+        held = f"{result['holds']} place{'s' if result['holds'] != 1 else ''} to hold a die"
+        lines = [f"{result['need']} ({result['words']}) with {result['green']} green dice{extra}; a failed roll "
+                 f"loses a die; {held}", "", f"{'rolls':>5}  {'chance':>7}  exact"]
+        lines += [f"{row['rolls']:>5}  {row['percent']:>7}  {row['fraction']}" for row in result["rows"]]
+        return "\n".join(lines)
     if "summon_dice" in result:
         return (f"summon or pull with {result['summon_dice']} summon dice: "
                 f"{result['percent']} ({result['fraction']})")

@@ -191,7 +191,8 @@ def test_odds_table_rows_have_the_shape_of_skeptics_odds() -> None:
 def test_impossible_questions_are_refused(bad: dict[str, int]) -> None:
     args = {"green": 6, "yellow": 0, "red": 0, "rolls": 3, "holds": 1} | bad
     with pytest.raises(DiceError):
-        task_fraction("inv:4", **args)
+        task_fraction("inv:4", green=args["green"], yellow=args["yellow"], red=args["red"], rolls=args["rolls"],
+                      holds=args["holds"])
 
 
 def test_cached_answers_are_the_same_exact_value() -> None:
@@ -251,7 +252,7 @@ def test_a_simulation_playing_the_brute_forces_choices_agrees_with_the_programme
             options = oracle.options(tasks, free, held, clues, rolls, faces)
             if not options:
                 break
-            state = max(options, key=lambda o: oracle.value(*o[1:]))[1:]  # type: ignore[assignment]
+            state = max(options, key=lambda o: oracle.value(*o[1:]))[1:]
         if not state[0]:
             wins += 1
     error = math.sqrt(float(exact) * (1 - float(exact)) / games)
