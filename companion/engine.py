@@ -730,6 +730,7 @@ class Game:
         board, ghost, packs = self.board, self.ghost, self.packs
         matched = [sym for sym in s.evidence_flipped if sym in ghost.seance_symbols]
         view: dict[str, Any] = {
+            "rules": "skeptics",
             "board": board.id,
             "board_name": board.name,
             "ghost": {

@@ -35,8 +35,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import CompanionError, HistoryError
 
 if TYPE_CHECKING:
-    from companion.engine import Game, Setup
-    from companion.packs import Packs
+    from companion.engine import Setup
 
 __all__ = [
     "APPLICATION_ID",
@@ -592,17 +591,21 @@ def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore
                    "Start a new game, or restore a backup (Host tab, backups).")
 
 
-def replay_game(store: GameStore, game_id: int, packs: Packs) -> Game:
-    """Rebuild a game from its setup and commands through the rules engine.
+def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) -> Any:
+    """Rebuild a game from its setup and commands through its rules engine (its game module's; Skeptics' when the
+    setup names no rules and no module is given).
 
     A stored command the engine refuses (the packs were edited since, or the file was
     changed by hand) raises :class:`ReplayError` naming the game, the command and why.
     """
-    from companion.engine import Command, Game
+    from companion.games.base import module_for, rules_of
 
     info = store.game(game_id)
+    if module is None:
+        module = module_for(rules_of(info.setup))
+    Command = module.command
     try:
-        game = Game.new(setup_from_dict(info.setup), packs)
+        game = module.new(module.setup_from_dict(info.setup), packs)
     except CompanionError as exc:
         raise HistoryError(
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "

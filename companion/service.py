@@ -24,16 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.errors import CardsNeeded, CompanionError, HistoryError, IllegalCommand
-from companion.history import GameStore, StaleGameError, replay_game, setup_from_dict
+from companion.games.base import DEFAULT_RULES, GameModule, module_for, rules_of
+from companion.history import GameStore, StaleGameError, replay_game
 from companion.sentences import (
     NO_NAMES,
-    Names,
-    action_label,
-    announcement,
-    command_sentence,
     describe_event,
-    describe_events,
-    end_summary,
     for_players,
 )
 
@@ -126,7 +121,9 @@ class GameService:
         self._name: str | None = None
         self._closed = False
         self._state: dict[str, Any] = no_game_state()
-        self._names: Names = NO_NAMES
+        self._names: Any = NO_NAMES
+        self._module: GameModule = module_for(DEFAULT_RULES)
+        self._packs_of: dict[str, Any] = {}  # the packs of the other games, loaded when one is first played
         self._started = 0.0
         self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
 
@@ -134,17 +131,39 @@ class GameService:
 
     def new_game(self, setup: Setup | Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
         """Start and save a new game; it becomes the current one. Returns its state."""
-        from companion.engine import Game
-
         with self._lock:
             self._check_open()
-            real_setup = setup_from_dict(setup) if isinstance(setup, Mapping) else setup
-            game = Game.new(real_setup, self.packs)  # checks the setup before anything is written
-            setup_json = real_setup.to_dict()
+            if isinstance(setup, Mapping):
+                module = module_for(rules_of(setup))
+                real_setup = module.setup_from_dict(setup)
+            else:
+                module = module_for(rules_of(setup.to_dict()))
+                real_setup = setup
+            game = module.new(real_setup, self.packs_for(module.rules))  # checks the setup before anything is written
+            setup_json = module.setup_to_dict(real_setup)
             started: dict[str, Any] = {"type": "game_started"}
-            started.update({key: setup_json[key] for key in ("players", "board", "ghost") if key in setup_json})
+            if module.rules != DEFAULT_RULES:
+                started["rules"] = module.rules
+            started.update({key: setup_json[key] for key in module.started_keys if key in setup_json})
             game_id = self.store.create_game(setup_json, name=name, events=[started], at=self._now())
-            return self._switch_to(game_id, game, name, self.store.events(game_id))
+            return self._switch_to(game_id, game, name, self.store.events(game_id), module)
+
+    def packs_for(self, rules: str) -> Any:
+        """The packs of a game's rules: Skeptics' are the service's own (the box edits them), the others' load once."""
+        if rules == DEFAULT_RULES:
+            return self.packs
+        if rules not in self._packs_of:
+            self._packs_of[rules] = module_for(rules).load_packs(None)
+        return self._packs_of[rules]
+
+    def _replay(self, game_id: int) -> tuple[Any, GameModule]:
+        module = module_for(rules_of(self.store.game(game_id).setup))
+        return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
+
+    @property
+    def rules(self) -> str:
+        """The rules of the current game ("skeptics", "elder-sign", ...)."""
+        return self._module.rules
 
     def load_game(self, game_id: int, *, make_current: bool = True) -> dict[str, Any]:
         """Load a saved game (replaying its commands) and return its state.
@@ -155,10 +174,10 @@ class GameService:
         with self._lock:
             self._check_open()
             info = self.store.game(game_id)
-            game = replay_game(self.store, game_id, self.packs)
+            game, module = self._replay(game_id)
             if make_current:
                 self.store.touch(game_id, at=self._now())
-            return self._switch_to(game_id, game, info.name, [])
+            return self._switch_to(game_id, game, info.name, [], module)
 
     def resume_last(self) -> dict[str, Any] | None:
         """Make the most recently played game the current one; None if the history is empty.
@@ -172,8 +191,8 @@ class GameService:
             if game_id is None:
                 return None
             info = self.store.game(game_id)
-            game = replay_game(self.store, game_id, self.packs)
-            return self._switch_to(game_id, game, info.name, [])
+            game, module = self._replay(game_id)
+            return self._switch_to(game_id, game, info.name, [], module)
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every saved game (id, name, setup, created, updated, status, commands, current)."""
@@ -185,7 +204,7 @@ class GameService:
         return self._game_id
 
     @property
-    def names(self) -> Names:
+    def names(self) -> Any:
         """The current game's names (players, spaces, symbols) for :mod:`companion.sentences`."""
         return self._names
 
@@ -212,7 +231,7 @@ class GameService:
             {
                 "seq": record.seq,
                 "command": record.command,
-                "text": command_sentence(record.command, names, events.get(record.seq, [])),
+                "text": self._module.command_sentence(record.command, names, events.get(record.seq, [])),
                 "source": record.source,
                 "at": record.at,
             }
@@ -234,20 +253,18 @@ class GameService:
         Raises BadCommand / IllegalCommand (nothing changed) or HistoryError (nothing changed:
         the command could not be written, so it was taken back).
         """
-        from companion.engine import Command
-
         with self._lock:
             game, game_id = self._require_game()
-            command = Command.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}})
+            command = self._module.command.from_dict(
+                {"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}}
+            )
             return self._apply(game, game_id, command, source)
 
     def do_text(self, text: str, source: str = "host") -> CommandResult:
         """The same as :meth:`do` for the text form, e.g. ``"summon success=true"``."""
-        from companion.engine import Command
-
         with self._lock:
             game, game_id = self._require_game()
-            return self._apply(game, game_id, Command.parse(text), source)
+            return self._apply(game, game_id, self._module.command.parse(text), source)
 
     def roll_from_tray(
         self, roll: Mapping[Any, Any] | None, *, why: str, auto_roll: bool, problem: str | None = None
@@ -260,6 +277,7 @@ class GameService:
 
         with self._lock:
             game, game_id = self._require_game()
+            self._skeptics_only("dice read in the tray")
             outcome = settle_reading(roll, game.state.attempt, why=why, auto_roll=auto_roll, problem=problem)
             if outcome.faces is None:
                 return outcome, None
@@ -279,6 +297,9 @@ class GameService:
 
         with self._lock:
             game, _ = self._require_game()
+            if self._module.rules != DEFAULT_RULES:
+                name, args = self._module_roll(game)
+                return self.do(name, args, source=source)
             state = game.state
             if command in ("summon", "pull"):
                 count = state.clues_solved  # one summon die per solved clue
@@ -314,14 +335,13 @@ class GameService:
         The last command must be a ``name``; it is taken back and ``name`` with ``args`` is played in its
         place. If the new one is refused, the old one is put back exactly and the refusal is raised.
         """
-        from companion.engine import Command
-
         with self._lock:
             game, game_id = self._require_game()
+            command_type = self._module.command
             if not game.history or game.history[-1].name != name:
                 raise IllegalCommand(f"the last command is not a {name}, so there is no read to correct.")
             old = game.history[-1]
-            new = Command.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
+            new = command_type.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
             game.pop()
             try:
                 game.check(new)
@@ -331,6 +351,18 @@ class GameService:
             game.push(old)
             self.undo(source=source)
             return self._apply(game, game_id, new, source)
+
+    def _skeptics_only(self, what: str) -> None:
+        if self._module.rules != DEFAULT_RULES:
+            raise IllegalCommand(f"{what} are for Skeptics' dice; this game is {self._module.title}.")
+
+    def _module_roll(self, game: Any) -> tuple[str, dict[str, Any]]:
+        """Another game's virtual roll: its module says which dice and how they are written."""
+        roll = getattr(self._module, "virtual_roll", None)
+        if roll is None:
+            raise IllegalCommand(f"the companion does not roll dice for {self._module.title}; enter the roll.")
+        result: tuple[str, dict[str, Any]] = roll(game, self._rng)
+        return result
 
     def _roll(self, kind: Any, count: int) -> list[str]:
         sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
@@ -356,7 +388,7 @@ class GameService:
                 game.push(command)  # the file still has it, so the game keeps it too
                 raise
             # What was taken back, in words, from the events the undo record carries (no second read of the file).
-            said = command_sentence(command.to_dict(), self._names, record.get("events") or [])
+            said = self._module.command_sentence(command.to_dict(), self._names, record.get("events") or [])
             self._redo.append((command, said))
             state = self._publish()
             records = self._narrate([record])
@@ -412,7 +444,7 @@ class GameService:
                             "configuration file (docs/packs.md).")
         packs = self.box.check(change)
         game = None
-        if self._game is not None:
+        if self._game is not None and self._module.rules == DEFAULT_RULES:
             try:
                 game = Game.replay(self._game.setup, packs, self._game.history)
             except CompanionError as exc:
@@ -425,7 +457,7 @@ class GameService:
         if game is not None and self._game_id is not None:
             redo = self._redo
             self._game = game
-            self._names = Names.of_game(game)
+            self._names = self._module.names(game)
             self._redo = redo
             self._notify([], self._publish())
         return {"said": said, "box": box_view(self.packs, self.box)}
@@ -470,11 +502,13 @@ class GameService:
             raise IllegalCommand(NO_GAME_MESSAGE)
         return self._game, self._game_id
 
-    def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]]) -> dict[str, Any]:
+    def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]],
+                   module: GameModule | None = None) -> dict[str, Any]:
         """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
+        self._module = module if module is not None else module_for(DEFAULT_RULES)
         self._started = self.store.game(game_id).created
-        self._names = Names.of_game(game)
+        self._names = self._module.names(game)
         self._redo = []
         state = self._publish()
         self._notify(records, state)
@@ -484,7 +518,7 @@ class GameService:
         """Rebuild the current game from the file (after another program changed it)."""
         if self._game_id is None:
             return
-        game = replay_game(self.store, self._game_id, self.packs)
+        game, _ = self._replay(self._game_id)
         self._game = game
         self._redo = []
         self._publish()
@@ -533,25 +567,27 @@ class GameService:
         state["game_id"] = game_id
         state["name"] = self._name
         state["last_event_id"] = self.store.last_event_id(game_id) if last_event_id is None else last_event_id
-        state["odds"] = _odds(state)
-        state["summon_odds"] = _summon_odds(state)
+        module = self._module
+        state.setdefault("rules", module.rules)
+        state["rules_title"] = module.title
+        state.update(module.publish(state))
         current = state.get("current_player")
         state["legal"] = [
-            {**action.to_dict(), "label": action_label(action.to_dict(), self._names, current)}
+            {**action.to_dict(), "label": module.action_label(action.to_dict(), self._names, current)}
             for action in game.legal_actions()
         ]
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if state.get("outcome"):
             info = self.store.game(game_id)
-            state["summary"] = end_summary(state, self._names, minutes=max(0.0, (info.updated - info.created) / 60))
+            state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))
         self._state = state
         return state
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",
         and the big moments an "announce" banner for every phone."""
-        names = self._names
+        names, module = self._names, self._module
         by_seq: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for record in records:
             key = ("undo" if record.get("type") == "undone" else "command", int(record.get("seq") or 0))
@@ -561,18 +597,21 @@ class GameService:
         for record in records:
             record = dict(record)
             kind = record.get("type")
-            if kind == "undone":
+            if kind == "undone" and module.rules != DEFAULT_RULES:
+                record["text"] = "Undone: " + module.command_sentence(record.get("command"), names,
+                                                                      record.get("events") or [])
+            elif kind == "undone":
                 record["text"] = describe_event(record, names)  # "Undone: " and what the command did
             else:
-                record["text"] = describe_event(record, names)
-                banner = announcement(record, names)
+                record["text"] = module.describe_event(record, names)
+                banner = module.announcement(record, names)
                 if banner is not None:
                     record["announce"] = banner
             key = ("undo" if kind == "undone" else "command", int(record.get("seq") or 0))
             if key not in told:
                 told.add(key)
                 group = by_seq[key]
-                record["story"] = record["text"] if kind == "undone" else " ".join(describe_events(group, names))
+                record["story"] = record["text"] if kind == "undone" else " ".join(module.describe_events(group, names))
             out.append(record)
         return out
 
@@ -598,32 +637,14 @@ def no_game_state() -> dict[str, Any]:
 
 
 def _odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that the attempt under way succeeds with the current player's actions left."""
-    attempt = state.get("attempt")
-    if not attempt:
-        return None
-    try:
-        from companion.dice import Attempt
+    """The chance that the attempt under way succeeds (companion.games.skeptics.attempt_odds)."""
+    from companion.games.skeptics import attempt_odds
 
-        current = Attempt.from_dict(attempt)
-        rolls_left = int(state.get("actions_left") or 0)
-        if current.succeeded:
-            return 1.0
-        if rolls_left <= 0:
-            return 0.0
-        return float(current.odds(rolls_left))
-    except (CompanionError, KeyError, TypeError, ValueError, ImportError):
-        return None
+    return attempt_odds(state)
 
 
 def _summon_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that a summon or pull with all the team's summon dice succeeds."""
-    try:
-        count = int(state.get("summon_dice") or 0)
-        if count < 1:
-            return None
-        from companion.dice import summon_probability
+    """The chance that a summon or pull succeeds (companion.games.skeptics.summon_odds)."""
+    from companion.games.skeptics import summon_odds
 
-        return float(summon_probability(count))
-    except (CompanionError, TypeError, ValueError, ImportError):
-        return None
+    return summon_odds(state)
