@@ -586,3 +586,23 @@ def test_the_bundled_packs_set_up_a_game() -> None:
                 "ancient_one_awake", "outcome"):
         assert key in view
     assert view["ancient_one"]["id"] in pack.ancient_ones
+
+
+def test_the_odds_question_for_the_next_roll() -> None:
+    """The arguments the odds need before a roll: the tasks left, the dice, the holds (:367-371), the clues."""
+    from companion.games.elder_sign.odds import card_fraction
+
+    game = game_with("two")
+    assert game.odds_question() is None  # not on a card yet
+    game.push(f"move to={slot(game, 'two')}")
+    question = game.odds_question()
+    assert question is not None
+    assert question["tasks"] == ["lore:1", "inv:3"] and question["green"] == GREEN_DICE and question["holds"] == 1
+    game.push("roll faces=lore,inv1,peril,peril,peril,peril")
+    question = game.odds_question()
+    assert question is not None and question["tasks"] == ["inv:3"] and question["green"] == GREEN_DICE - 1
+    assert 0 < card_fraction(**question) < 1
+    game.push("roll faces=inv1,peril,peril,peril,peril")
+    game.push("roll faces=inv1,peril,peril hold=inv1")
+    question = game.odds_question()
+    assert question is not None and question["held"] == ["inv1"] and question["holds"] == 1

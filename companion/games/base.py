@@ -58,6 +58,8 @@ class GameModule:
     publish: Callable[[Mapping[str, Any]], Mapping[str, Any]] = field(default=lambda view: {})
     # the setup keys the "game_started" event repeats (for the log and the history list)
     started_keys: tuple[str, ...] = ("players",)
+    # virtual dice: (game, random.Random) -> the command that rolls them; None where the service rolls them itself
+    virtual_roll: Callable[[Any, Any], tuple[str, dict[str, Any]]] | None = None
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

@@ -661,6 +661,42 @@ class Game:
             return []
         return _open(card)
 
+    def odds_question(self) -> dict[str, Any] | None:
+        """The arguments of ``companion.games.elder_sign.odds.card_fraction`` for the next roll of the active
+        player, or None when no roll is due: the tasks left (all of them; ``ordered`` says whether only the top
+        one is open), the dice of the next roll (after a failed roll, one green die set aside), the dice held,
+        the places to hold one (the held ones included: the own marker and the markers of investigators on the
+        same card, none against the Ancient One, :449) and the active investigator's clues."""
+        s = self._state
+        index = s.players[s.current] if s.players else None
+        if s.outcome is not None or index is None or s.attempted:
+            return None
+        inv = s.investigators[index]
+        place = s.attempt.place if s.attempt else (ANCIENT_ONE if s.awake else inv.place)
+        if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
+            return None
+        if place == ANCIENT_ONE:
+            tasks, ordered = [str(self.ancient.combat)], False
+        else:
+            card = next(c for c in s.cards if c.slot == place)
+            tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
+        dice = self.next_roll_dice()
+        holds = list(s.attempt.holds) if s.attempt else []
+        markers = 0
+        if place != ANCIENT_ONE:
+            for other in s.investigators:
+                if other.devoured or other.place != place or not self._in_play(other):
+                    continue
+                if not any(h in ("focus", "assist") and p == other.player for _, h, p in holds):
+                    markers += 1
+        return {"tasks": tasks, "ordered": ordered, "green": dice.count(Colour.GREEN),
+                "yellow": dice.count(Colour.YELLOW), "red": dice.count(Colour.RED),
+                "held": [face for face, _, _ in holds], "holds": len(holds) + markers, "clues": inv.clues}
+
+    def _in_play(self, inv: InvestigatorState) -> bool:
+        index = self._state.players[inv.player]
+        return index is not None and self._state.investigators[index] is inv
+
     def __repr__(self) -> str:
         s = self._state
         return f"<ElderSign {self.ancient.id} {self.setup.players}p turn {s.turn} {CLOCK[s.clock]} doom {s.doom}>"

@@ -160,7 +160,7 @@ def odds_table(need: Need | str, green: int = GREEN_DICE, yellow: int = 0, red: 
 
 def clear_cache() -> None:
     """Forget every memoised answer (the benchmark measures cold times with it)."""
-    for fn in (_float, _card, _outcomes, _colour_outcomes, _greens_needed, _green_profile, _masks):
+    for fn in (_float, _card, _outcomes, _capped, _colour_outcomes, _greens_needed, _green_profile, _masks):
         fn.cache_clear()
 
 
@@ -174,7 +174,8 @@ class _Card:
     dynamic programme indexes lists instead of hashing tuples.
     """
 
-    __slots__ = ("needs", "ordered", "holds", "shape", "caps", "dists", "ids", "leftovers", "classes", "memo")
+    __slots__ = ("needs", "ordered", "holds", "shape", "caps", "dists", "ids", "leftovers", "classes", "memo",
+                 "undominated")
 
     def __init__(self, needs: tuple[Need, ...], ordered: bool, holds: int) -> None:
         self.needs: tuple[NeedT, ...] = tuple((n.inv, n.lore, n.peril, n.terror) for n in needs)
@@ -192,6 +193,7 @@ class _Card:
         self.classes: dict[Leftover, list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
         # (tasks left, clues, rolls) -> value of each leftover id (None: not worked out yet)
         self.memo: dict[tuple[tuple[int, ...], int, int], list[Fraction | None]] = {}
+        self.undominated: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def id(self, leftover: Leftover) -> int:
         found = self.ids.get(leftover)
@@ -418,34 +420,72 @@ def _fails(outcome: Outcome, pool: Pool, held: Held, can_hold: bool) -> frozense
 
 def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
     """The outcomes of rolling `pool`, summed by the choices they allow: per task, where completing it leads
-    (empty if the roll does not meet it), and where failing leads (as leftover ids)."""
+    (empty if the roll does not meet it), and where failing leads (as leftover ids).
+
+    The yellow and red dice and the held ones are the outer loop; for each of their outcomes the green
+    outcomes are the inner one, so what depends only on the outer dice is worked out once.
+    """
     found = card.classes.get((pool, held))
     if found is not None:
         return found
     can_hold = len(held) < card.holds
-    groups: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Fraction] = {}
-    for outcome, chance in _outcomes(card, pool):
-        codes = (*outcome[0], *outcome[1], *outcome[2], *held)
-        per_task: list[tuple[int, ...]] = []
-        for need in card.needs:
-            if not _covers(need, codes):
-                per_task.append(())
-                continue
-            leads = sorted({
-                card.id(((pool[0] - used[0], pool[1] - used[1], pool[2] - used[2]), _minus(held, uh)))
-                for used, uh in _usages(need, outcome, held)
-            })
-            per_task.append(tuple(leads))
-        fails = tuple(sorted(card.id(lo) for lo in _fails(outcome, pool, held, can_hold)))
-        key = (tuple(per_task), fails)
-        groups[key] = groups.get(key, Fraction(0)) + chance
-    merged: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], Fraction] = {}
-    for (tasks_leads, fail_leads), chance in groups.items():
+    greens = _capped(card, 0, pool[0])
+    groups: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], int] = {}
+    needs = card.needs
+    for (ys, wy), (rs, wr) in itertools.product(_capped(card, 1, pool[1]), _capped(card, 2, pool[2])):
+        others = (*((1, c) for c in ys), *((2, c) for c in rs), *((3, c) for c in held))
+        masks = _masks(others)
+        everything = masks[-1][1]
+        leads_of: dict[tuple[int, int], int] = {}
+        fails_of: dict[tuple[int, frozenset[int]], tuple[int, ...]] = {}
+        outer = wy * wr
+        for gs, wg in greens:
+            per_task: list[tuple[int, ...]] = []
+            for need in needs:
+                if _greens_needed(need, gs, everything) is None:
+                    per_task.append(())
+                    continue
+                ways: list[tuple[int, int]] = []
+                for mask, summary, _, _ in masks:
+                    n = _greens_needed(need, gs, summary)
+                    if n is None or any(m2 & mask == m2 and n2 <= n for m2, n2 in ways):
+                        continue
+                    ways.append((mask, n))
+                leads = set()
+                for mask, n in ways:
+                    lead = leads_of.get((mask, n))
+                    if lead is None:
+                        _, _, (uy, ur), uh = masks[mask]
+                        lead = leads_of[(mask, n)] = card.id(((pool[0] - n, pool[1] - uy, pool[2] - ur),
+                                                              _minus(held, uh)))
+                    leads.add(lead)
+                per_task.append(tuple(sorted(leads)))
+            shape = (min(len(gs), 2), frozenset(gs))
+            fails = fails_of.get(shape)
+            if fails is None:
+                fails = fails_of[shape] = tuple(sorted(card.id(lo) for lo in _fails((gs, ys, rs), pool, held,
+                                                                                     can_hold)))
+            key = (tuple(per_task), fails)
+            groups[key] = groups.get(key, 0) + wg * outer
+    scale = Fraction(1, 6 ** sum(pool))
+    merged: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], int] = {}
+    for (tasks_leads, fail_leads), weight in groups.items():
         key = (tuple(_undominated(card, leads) for leads in tasks_leads), _undominated(card, fail_leads))
-        merged[key] = merged.get(key, Fraction(0)) + chance
-    result = [(chance, tasks_leads, fail_leads) for (tasks_leads, fail_leads), chance in merged.items()]
+        merged[key] = merged.get(key, 0) + weight
+    result = [(weight * scale, tasks_leads, fail_leads) for (tasks_leads, fail_leads), weight in merged.items()]
     card.classes[(pool, held)] = result
     return result
+
+
+@cache
+def _capped(card: _Card, colour: int, n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The outcomes of `n` dice of one colour with the faces beyond what a task can use blanked (see
+    `_outcomes`), merged, with integer weights (chance times 6**n)."""
+    merged: dict[tuple[int, ...], int] = {}
+    for faces, weight in _colour_outcomes(card.dists[colour], n):
+        key = _cap(faces, card.caps)
+        merged[key] = merged.get(key, 0) + weight
+    return tuple(merged.items())
 
 
 def _dominates(terror: bool, a: Pool, b: Pool) -> bool:
@@ -467,6 +507,9 @@ def _undominated(card: _Card, leads: tuple[int, ...]) -> tuple[int, ...]:
     needs them)."""
     if len(leads) < 2:
         return leads
+    known = card.undominated.get(leads)
+    if known is not None:
+        return known
     terror = card.shape[3]
     states = [card.leftovers[i] for i in leads]
     keep = []
@@ -480,7 +523,8 @@ def _undominated(card: _Card, leads: tuple[int, ...]) -> tuple[int, ...]:
                 break
         if not beaten:
             keep.append(leads[i])
-    return tuple(keep)
+    result = card.undominated[leads] = tuple(keep)
+    return result
 
 
 def _value(card: _Card, tasks: tuple[int, ...], pool: Pool, held: Held, clues: int, rolls: int) -> Fraction:
