@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.games.elder_sign.odds import card_fraction, card_probability, clear_cache, odds_table  # noqa: E402
-from companion.games.elder_sign.packs import Adventure, load_packs  # noqa: E402
+from companion.games.elder_sign.odds import card_fraction, card_probability, clear_cache, odds_table
+from companion.games.elder_sign.packs import Adventure, load_packs
 
 
 def cold(card: Adventure, dice: tuple[int, int, int], repeats: int) -> list[float]:
