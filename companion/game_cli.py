@@ -75,6 +75,8 @@ def status_line(state: Mapping[str, Any]) -> str:
     """One line: where the game stands."""
     if state.get("game_id") is None:
         return str(state.get("message", "No game yet."))
+    if state.get("rules") == "elder-sign":
+        return _elder_sign_line(state)
     ghost = (
         f"ghost in {_room(state.get('ghost_room'), state.get('ghost_room_name'))}"
         if state.get("ghost_room") is not None
@@ -92,10 +94,33 @@ def status_line(state: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _elder_sign_line(state: Mapping[str, Any]) -> str:
+    parts = [
+        f"Turn {state.get('turn')}",
+        f"clock {state.get('clock')}",
+        f"{_player(state.get('current_player'), state)} to play",
+        f"doom {state.get('doom')} of {state.get('doom_max')}",
+        f"Elder Signs {state.get('elder_signs')} of {state.get('elder_signs_needed')}",
+    ]
+    if state.get("ancient_one_awake"):
+        parts.append("the Ancient One is awake")
+    if state.get("outcome"):
+        parts.append(f"game {state.get('outcome')}")
+    return " · ".join(parts)
+
+
 def format_state(state: Mapping[str, Any]) -> str:
     """The state for a person at the table (the JSON form is `--json`)."""
     if state.get("game_id") is None:
         return str(state.get("message", "No game yet."))
+    if state.get("rules") == "elder-sign":
+        title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
+        ancient = (state.get("ancient_one") or {}).get("name", "the Ancient One")
+        lines = [f"{title}: Elder Sign against {ancient}, {state.get('players')} players", _elder_sign_line(state)]
+        for inv in state.get("investigators") or []:
+            lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
+                         f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
+        return "\n".join(lines)
     g = state.get
     ghost = g("ghost") or {}
     lines = []
@@ -215,14 +240,17 @@ def build_parser() -> argparse.ArgumentParser:
     pick = _Parser(add_help=False)
     pick.add_argument("--game", type=int, metavar="ID", help="a saved game (default: the last one played)")
 
-    parser = _Parser(prog="companion game", description="Play Skeptics from the terminal.")
+    parser = _Parser(prog="companion game", description="Play Skeptics (or Elder Sign) from the terminal.")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
-    new.add_argument("--players", type=int, required=True, metavar="N", help="1 to 4")
-    new.add_argument("--board", required=True, metavar="NAME",
-                     help="board id: asylum, museum, or one added with --packs (the packs decide)")
-    new.add_argument("--ghost", required=True, metavar="NAME", help="ghost id: child, poltergeist, shadow, ...")
+    new.add_argument("--rules", default="skeptics", metavar="GAME",
+                     help="the game: skeptics (the default) or elder-sign")
+    new.add_argument("--players", type=int, required=True, metavar="N", help="1 to 4 (Elder Sign: 1 to 8)")
+    new.add_argument("--board", metavar="NAME",
+                     help="Skeptics: board id: asylum, museum, or one added with --packs (the packs decide)")
+    new.add_argument("--ghost", metavar="NAME", help="Skeptics: ghost id: child, poltergeist, shadow, ...")
+    new.add_argument("--ancient-one", metavar="ID", help="Elder Sign: the Ancient One (default: one drawn by the seed)")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")
     new.add_argument("--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them")
@@ -323,7 +351,7 @@ def _run(ns: argparse.Namespace) -> int:
         if ns.json:
             _print_json(result.to_dict())
         else:
-            sentences = describe_events(result.events, service.names)
+            sentences = service.describe(result.events)
             print(" ".join(sentences) if sentences else "Done.")
             print(status_line(result.state))
         return 0
@@ -352,12 +380,29 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
     from companion.engine import Setup
+    from companion.games.base import DEFAULT_RULES, module_for
 
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-    setup = Setup(
-        players=ns.players, board=ns.board, ghost=ns.ghost, special_items=ns.special_items,
-        seed=seed, physical=ns.physical,
-    )
+    module = module_for(ns.rules)
+    if module.rules == DEFAULT_RULES:
+        missing = [flag for flag, value in (("--board", ns.board), ("--ghost", ns.ghost)) if not value]
+        if missing:
+            raise _UsageError(f"companion game new: a Skeptics game needs {' and '.join(missing)}.")
+        if ns.ancient_one:
+            raise _UsageError("companion game new: --ancient-one is for --rules elder-sign.")
+        setup: Any = Setup(
+            players=ns.players, board=ns.board, ghost=ns.ghost, special_items=ns.special_items,
+            seed=seed, physical=ns.physical,
+        )
+    else:
+        given = [flag for flag, value in (("--board", ns.board), ("--ghost", ns.ghost)) if value]
+        if given:
+            raise _UsageError(f"companion game new: {' and '.join(given)} {'are' if len(given) > 1 else 'is'} for "
+                              f"Skeptics, not {module.title}; leave {'them' if len(given) > 1 else 'it'} out.")
+        data: dict[str, Any] = {"rules": module.rules, "players": ns.players, "seed": seed, "physical": ns.physical}
+        if ns.ancient_one:
+            data["ancient_one"] = ns.ancient_one
+        setup = data
     state = service.new_game(setup, name=ns.name)
     if ns.json:
         _print_json(state)

@@ -160,6 +160,10 @@ class GameService:
         module = module_for(rules_of(self.store.game(game_id).setup))
         return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
 
+    def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """The sentences of events of the current game (its module's words, its table's names)."""
+        return list(self._module.describe_events(list(events), self._names))
+
     @property
     def rules(self) -> str:
         """The rules of the current game ("skeptics", "elder-sign", ...)."""
@@ -358,7 +362,7 @@ class GameService:
 
     def _module_roll(self, game: Any) -> tuple[str, dict[str, Any]]:
         """Another game's virtual roll: its module says which dice and how they are written."""
-        roll = getattr(self._module, "virtual_roll", None)
+        roll = self._module.virtual_roll
         if roll is None:
             raise IllegalCommand(f"the companion does not roll dice for {self._module.title}; enter the roll.")
         result: tuple[str, dict[str, Any]] = roll(game, self._rng)

@@ -1,0 +1,93 @@
+"""The game-module seam (companion/games/base.py): Skeptics and Elder Sign behind one interface, through the
+service on a real SQLite file and through the terminal's console script."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from test_game_cli import assert_clean_error, run, state_json
+
+from companion.errors import BadCommand
+from companion.games.base import DEFAULT_RULES, RULES, module_for, rules_of
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
+
+ELDER_SIGN_KEYS = ("rules", "clock", "turn", "doom", "doom_max", "elder_signs", "elder_signs_needed",
+                   "ancient_one_awake", "outcome")
+
+
+def test_every_game_has_a_module_and_an_unknown_one_is_named() -> None:
+    for rules in RULES:
+        module = module_for(rules)
+        assert module.rules == rules and module.title == RULES[rules][0]
+    assert module_for(None).rules == DEFAULT_RULES == rules_of({"players": 2, "board": "asylum"})
+    with pytest.raises(BadCommand, match="skeptics, elder-sign"):
+        module_for("chess")
+
+
+def test_an_elder_sign_game_is_played_undone_and_resumed_from_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    service = GameService(GameStore(db), load_packs(), rng=random.Random(3))
+    state = service.new_game({"rules": "elder-sign", "players": 2, "seed": 7, "names": ["Ada", "Bo"]})
+    assert service.rules == "elder-sign" and all(key in state for key in ELDER_SIGN_KEYS)
+    assert state["rules"] == "elder-sign" and state["clock"] == "XII"
+    assert state["legal"][0]["label"] == "End the turn"
+    assert all("=" not in a["label"] for a in state["legal"])
+    result = service.do("end-turn")
+    assert result.state["clock"] == "III" and result.state["current_player"] == 1
+    assert any("Ada" in (record.get("story") or "") for record in result.events)
+    assert service.history()[0]["text"].startswith("Ada's turn ends")
+    undone = service.undo()
+    assert undone.state["clock"] == "XII" and undone.events[0]["text"].startswith("Undone: Ada's turn ends")
+    service.redo()
+    service.close()
+    again = GameService(GameStore(db), load_packs(), rng=random.Random(3))
+    resumed = again.resume_last()
+    assert resumed is not None and resumed["rules"] == "elder-sign" and resumed["clock"] == "III"
+    # a Skeptics game in the same file next to it: each is replayed by its own module
+    skeptics = again.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 1})
+    assert skeptics["rules"] == "skeptics" and "rules" not in again.store.game(skeptics["game_id"]).setup
+    assert again.load_game(resumed["game_id"])["rules"] == "elder-sign"
+    again.close()
+
+
+def test_the_companion_rolls_elder_sign_dice_with_its_random(tmp_path: Path) -> None:
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    game = service._game
+    assert game is not None
+    count = len(game.next_roll_dice())
+    name, args = module_for("elder-sign").virtual_roll(game, random.Random(5))  # type: ignore[misc]
+    assert name == "roll" and len(args["faces"].split(",")) == count
+    with pytest.raises(Exception, match="Skeptics"):
+        service.roll_from_tray({"clue": ["eye"]}, why="test", auto_roll=True)
+    service.close()
+
+
+@pytest.mark.slow
+def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: Path) -> None:
+    db = tmp_path / "es.sqlite"
+    done = run("new", "--rules", "elder-sign", "--players", "2", "--seed", "9", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "Elder Sign" in done.stdout
+    done = run("do", "--db", str(db), "end-turn")
+    assert done.returncode == 0, done.stderr
+    state = state_json(db)
+    assert all(key in state for key in ELDER_SIGN_KEYS) and state["rules"] == "elder-sign"
+    assert state["clock"] == "III" and state["turn"] == 2
+    history = run("history", "--db", str(db))
+    assert "turn ends" in history.stdout and "=" not in history.stdout.split("(terminal)")[0]
+    listed = json.loads(run("list", "--db", str(db), "--json").stdout)
+    assert listed[0]["setup"]["rules"] == "elder-sign"
+    assert_clean_error(run("new", "--rules", "elder-sign", "--players", "2", "--ghost", "child", "--db", str(db)),
+                       2, "--ghost is for Skeptics")
+    assert_clean_error(run("new", "--players", "2", "--db", str(db)), 2, "needs --board and --ghost")
+    assert_clean_error(run("new", "--rules", "go", "--players", "2", "--db", str(db)), 2, "unknown rules 'go'")
+    # the Skeptics spellings are unchanged
+    done = run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seed", "3", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert state_json(db)["rules"] == "skeptics"
