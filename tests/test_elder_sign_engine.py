@@ -606,3 +606,59 @@ def test_the_odds_question_for_the_next_roll() -> None:
     game.push("roll faces=inv1,peril,peril hold=inv1")
     question = game.odds_question()
     assert question is not None and question["held"] == ["inv1"] and question["holds"] == 1
+
+
+def test_an_other_world_is_not_replaced_once_resolved() -> None:
+    """elder-sign-rules.txt:277: "once you resolve them, they aren't replaced"."""
+    game = game_with("gate")
+    game.push(f"move to={slot(game, 'gate')}")
+    game.push("roll faces=peril," + ",".join(["inv1"] * (GREEN_DICE - 1)))
+    world = next(a for a in game.view()["adventures"] if a["other_world"])
+    count = len(game.view()["adventures"])
+    game.push("end-turn")
+    game.push(f"move to={world['slot']}")
+    events = game.push("roll faces=inv1," + ",".join(["peril"] * (game.dice_to_roll() - 1)))
+    assert [e for e in events if e["type"] == "adventure_completed"]
+    assert not [e for e in events if e["type"] == "adventure_drawn"]
+    assert len(game.view()["adventures"]) == count - 1
+
+
+def test_a_locked_die_comes_back_when_its_card_is_resolved() -> None:
+    """elder-sign-rules.txt:403: locked "until the Adventure card is resolved"."""
+    game = game_with("locked")
+    game.push(f"move to={slot(game, 'locked')}")
+    need = packs().adventures["locked"].tasks[0].need.inv
+    threes = -(-need // 3)
+    game.push("roll faces=" + ",".join(["inv3"] * threes + ["peril"] * (game.dice_to_roll() - threes)))
+    assert "locked" not in {a["id"] for a in game.view()["adventures"]}
+    assert game.view()["locked"] == {}
+    game.push("end-turn")
+    assert game.dice_to_roll() == GREEN_DICE
+
+
+def test_a_monster_adds_a_task_that_must_be_done_and_is_won_even_when_the_card_fails() -> None:
+    """elder-sign-rules.txt:377-381 (the monster's task joins the card), :395 (won before a failure)."""
+    game = game_with("two")
+    place = slot(game, "two")
+    game.push(f"monster adventure={place} need=peril:1")
+    tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert tasks[-1] == {"index": 3, "need": "peril:1", "done": False, "monster": True}
+    game.push(f"move to={place}")
+    events = game.push("roll faces=peril,inv1,inv1,inv1,inv1,inv1 task=3")
+    assert [e for e in events if e["type"] == "task_completed" and e["monster"]]
+    game.push("give-up")
+    tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert len(tasks) == 2 and not any(t["done"] for t in tasks)
+
+
+def test_an_investigator_devoured_by_terror_ends_the_roll() -> None:
+    """elder-sign-rules.txt:202 (terror effects), :407 (devoured), :413 (the turn ends with the clock)."""
+    game = game_with("two")
+    stamina = game.view()["investigators"][0]["stamina"]
+    game.push(f"adjust player=1 stamina={1 - stamina}")
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=terror,inv1,peril,peril,peril,peril")
+    types = [e["type"] for e in events]
+    assert types.index("terror") < types.index("investigator_devoured")
+    assert game.view()["attempt"] is None
+    assert [a.name for a in game.legal_actions() if a.group != "table"] == ["end-turn"]
