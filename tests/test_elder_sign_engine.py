@@ -662,3 +662,39 @@ def test_an_investigator_devoured_by_terror_ends_the_roll() -> None:
     assert types.index("terror") < types.index("investigator_devoured")
     assert game.view()["attempt"] is None
     assert [a.name for a in game.legal_actions() if a.group != "table"] == ["end-turn"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
+    """Long games of random commands (legal or not, random faces and options): every refusal is a
+    BadCommand or IllegalCommand and changes nothing; the history replays to the same state; undo walks back."""
+    rng = random.Random(f"fuzz:{seed}")
+    game = Game.new(Setup(players=rng.randint(1, 4), seed=seed), load_packs())
+    extras = ["", " task=none", " task=1", " task=2", " lose=yellow", " hold=lore", " hold=inv3 on=2", " spell=peril",
+              " hold=inv2 spell=lore"]
+    views = [game.view()]
+    for _ in range(120):
+        if game.outcome is not None:
+            break
+        actions = game.legal_actions()
+        action = rng.choice(actions)
+        clue = action.name == "clue"
+        faces = ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(clue))
+        fill = {"faces": faces, "need": rng.choice(["inv:3", "peril:1", "lore:1,inv:2"]), "tasks": "inv:2;lore:1",
+                "player": str(rng.randint(1, game.setup.players)), "sanity": str(rng.choice([-2, -1, 0, 1])),
+                "n": str(rng.choice([-1, 1, 2])), "hours": rng.choice(["3", "6"])}
+        text = str(action.command(**{k: fill[k] for k in action.asks}))
+        if action.name == "roll":
+            text += rng.choice(extras)
+        before = game.view()
+        try:
+            game.push(text)
+        except (BadCommand, IllegalCommand):
+            assert game.view() == before
+            continue
+        views.append(game.view())
+    assert len(game.history) > 20 and (game.view()["midnights"] > 0 or game.outcome is not None)
+    assert Game.replay(game.setup, game.packs, game.history).view() == game.view()
+    for expected in reversed(views[:-1]):
+        game.pop()
+        assert game.view() == expected
