@@ -698,3 +698,22 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
     for expected in reversed(views[:-1]):
         game.pop()
         assert game.view() == expected
+
+
+def test_a_die_on_a_spell_stays_after_the_turn_and_any_active_player_may_use_it() -> None:
+    """elder-sign-rules.txt:347-349: it stays "until it is used to complete a task"; "the active player can
+    always use a die on a Spell card"."""
+    game = game_with("two", players=2)
+    game.push(f"move to={slot(game, 'two')}")
+    game.push("roll faces=inv1,inv1,peril,peril,peril,peril")
+    game.push("roll faces=peril,peril,peril,peril spell=inv1")
+    game.push("give-up")
+    game.push("end-turn")
+    assert game.view()["spell_dice"] == ["inv1"]
+    assert game.dice_to_roll() == GREEN_DICE - 1  # the die on the spell is not in the new pool
+    place = slot(game, "two")
+    game.push(f"move to={place}")
+    events = game.push("roll faces=inv2,lore,peril,peril,peril task=2")  # inv:3 = inv2 + the spell's inv1
+    done = next(e for e in events if e["type"] == "task_completed")
+    assert done["task"] == 2 and "inv1" in done["dice"]
+    assert game.view()["spell_dice"] == []

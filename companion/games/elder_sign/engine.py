@@ -296,7 +296,7 @@ class AttemptState:
     free: dict[str, int]  # colour -> dice in the pool, not placed, held or lost
     last: list[str] | None = None  # the faces of the last roll (Die spellings)
     failed: bool = False  # the last roll completed nothing: the next roll loses one of its dice
-    holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (face, "focus"|"assist"|"spell", player)
+    holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
 
@@ -325,6 +325,7 @@ class State:
     mythos_reshuffles: int = 0
     mythos: str | None = None  # the card in play (its lingering half)
     mythos_active: bool = False  # False once the Ancient One is awake (:431)
+    spells: list[str] = field(default_factory=list)  # dice left on spell cards between turns (:349), as "inv3"
     moved: bool = False
     attempted: bool = False  # the adventure step of this turn is over
     first_aid: bool = False
@@ -334,7 +335,8 @@ class State:
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
         new = copy.copy(self)
-        for name in ("players", "unused", "adventure_deck", "other_world_deck", "mythos_deck", "mythos_discard"):
+        for name in ("players", "unused", "adventure_deck", "other_world_deck", "mythos_deck", "mythos_discard",
+                     "spells"):
             setattr(new, name, list(getattr(self, name)))
         new.investigators = [copy.copy(inv) for inv in self.investigators]
         new.cards = []
@@ -583,7 +585,9 @@ class Game:
         return out
 
     def green_dice(self) -> int:
-        return max(0, GREEN_DICE - self.locked()[Colour.GREEN])
+        """The green dice a new roll starts with: six, less those locked on cards and left on spells."""
+        spells = [Die.parse(d) for d in self._state.spells]
+        return max(0, GREEN_DICE - self.locked()[Colour.GREEN] - sum(1 for d in spells if d.colour is Colour.GREEN))
 
     # -- reading -------------------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -634,6 +638,8 @@ class Game:
                 "active": s.mythos_active}),
             "mythos_deck_left": len(s.mythos_deck),
             "locked": {c.value: n for c, n in self.locked().items() if n},
+            "spell_dice": list(s.spells) if s.attempt is None else [d for d, how, _ in s.attempt.holds
+                                                                     if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
             "outcome": s.outcome.result if s.outcome else None,
@@ -646,7 +652,8 @@ class Game:
         if a is None:
             return None
         return {"place": a.place, "free": dict(a.free), "last": list(a.last) if a.last else None, "failed": a.failed,
-                "held": [{"face": f, "how": how, "player": p} for f, how, p in a.holds], "rolls": a.rolls,
+                "held": [{"face": _face(d).value, "die": d, "how": how, "player": p} for d, how, p in a.holds],
+                "rolls": a.rolls,
                 "dice_to_roll": self.dice_to_roll()}
 
     def open_tasks(self) -> list[tuple[int, Need]]:
@@ -681,7 +688,7 @@ class Game:
             card = next(c for c in s.cards if c.slot == place)
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
         dice = self.next_roll_dice()
-        holds = list(s.attempt.holds) if s.attempt else []
+        holds = list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -691,7 +698,7 @@ class Game:
                     markers += 1
         return {"tasks": tasks, "ordered": ordered, "green": dice.count(Colour.GREEN),
                 "yellow": dice.count(Colour.YELLOW), "red": dice.count(Colour.RED),
-                "held": [face for face, _, _ in holds], "holds": len(holds) + markers, "clues": inv.clues}
+                "held": [_face(d).value for d, _, _ in holds], "holds": len(holds) + markers, "clues": inv.clues}
 
     def _in_play(self, inv: InvestigatorState) -> bool:
         index = self._state.players[inv.player]
@@ -710,6 +717,10 @@ def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> Investigat
 def _card_state(card: Adventure, slot: str) -> CardState:
     return CardState(slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world,
                      card.lock)
+
+
+def _face(die: str) -> Face:
+    return Die.parse(die).face
 
 
 def _open(card: CardState) -> list[tuple[int, Need]]:
@@ -1017,7 +1028,10 @@ class _Rules:
 
     # -- the turn ----------------------------------------------------------------------------------
     def end_attempt(self) -> None:
+        """The rolls of the turn end: the dice come back, but a die on a spell card stays there (:347-349)."""
         s = self.s
+        if s.attempt is not None:
+            s.spells = [d for d, how, _ in s.attempt.holds if how == "spell"]
         s.attempt = None
         s.attempted = True
 
@@ -1122,8 +1136,9 @@ class _Rules:
             self.illegal("the investigator is not on an adventure card; move to one first (:103, :107).")
         else:
             place = inv.place
-        locked = self.game.locked()
-        s.attempt = AttemptState(place, {"green": max(0, GREEN_DICE - locked[Colour.GREEN]), "yellow": 0, "red": 0})
+        s.attempt = AttemptState(place, {"green": self.game.green_dice(), "yellow": 0, "red": 0},
+                                 holds=[(d, "spell", None) for d in s.spells])
+        s.spells = []
         self.emit("attempt_started", player=s.current, investigator=inv.name, place=place,
                   name=self.ancient.name if place == ANCIENT_ONE else self.card(place).name,
                   green=s.attempt.free["green"])
@@ -1138,7 +1153,8 @@ class _Rules:
         assert a is not None
         if self.game.locked()[colour] >= BOX_DICE[colour]:
             self.illegal(f"the {colour.value} die is locked on a card (:111, :403).")
-        if a.added.count(colour.value) + self.game.locked()[colour] >= BOX_DICE[colour]:
+        on_spells = sum(1 for d, how, _ in a.holds if how == "spell" and Die.parse(d).colour is colour)
+        if a.added.count(colour.value) + self.game.locked()[colour] + on_spells >= BOX_DICE[colour]:
             self.illegal(f"the {colour.value} die was already added this turn; the box has one (:61-62, :341).")
         if a.failed:
             self.illegal("dice are added before a roll (:329); set aside a die of the failed roll by rolling again "
@@ -1199,7 +1215,7 @@ class _Rules:
             if any(p == on and h in ("focus", "assist") for _, h, p in a.holds):
                 self.illegal(f"player {on + 1}'s investigator marker already holds a die; one die a marker (:371).")
             a.free[die.colour.value] -= 1
-            a.holds.append((die.face.value, how, on))
+            a.holds.append((str(die), how, on))
             self.emit("die_held", face=die.face.value, how=how, player=on)
         elif "on" in self.cmd.args:
             raise BadCommand(f"{self.cmd.name}: on= says whose marker gets the die of hold=; give hold= too.")
@@ -1207,7 +1223,7 @@ class _Rules:
             die = self.pick(remaining, self.cmd.args["spell"], "spell")
             remaining.remove(die)
             a.free[die.colour.value] -= 1
-            a.holds.append((die.face.value, "spell", None))
+            a.holds.append((str(die), "spell", None))
             self.emit("die_held", face=die.face.value, how="spell", player=None)
         a.failed = False
 
@@ -1217,7 +1233,7 @@ class _Rules:
             self.illegal("there is no roll yet to take a die from for the spell.")
         die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
         a.free[die.colour.value] -= 1
-        a.holds.append((die.face.value, "spell", None))
+        a.holds.append((str(die), "spell", None))
         self.emit("die_held", face=die.face.value, how="spell", player=None)
 
     def pick(self, dice: list[Die], text: str, key: str) -> Die:
@@ -1269,7 +1285,7 @@ class _Rules:
         s = self.s
         a.rolls += 1
         a.last = [str(d) for d in dice]
-        held = [Face(f) for f, _, _ in a.holds]
+        held = [_face(d) for d, _, _ in a.holds]
         open_tasks = self.game_open(a)
         inv = self.need_active()
         chosen: tuple[int, Need] | None = None
@@ -1289,7 +1305,7 @@ class _Rules:
         else:
             chosen = next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
                            and self.affordable(inv, a, t[0])), None)
-        self.emit("rolled", player=s.current, dice=a.last, held=[f for f, _, _ in a.holds], clue=clue,
+        self.emit("rolled", player=s.current, dice=a.last, held=[d for d, _, _ in a.holds], clue=clue,
                   task=chosen[0] if chosen else None, place=a.place)
         if chosen is None:
             self.failed_roll(a, dice)
@@ -1345,7 +1361,7 @@ class _Rules:
                 self.fail_attempt("no dice left")
 
     def held_meets(self, a: AttemptState) -> bool:
-        held = [Face(f) for f, _, _ in a.holds]
+        held = [_face(d) for d, _, _ in a.holds]
         return bool(held) and any(covers(need, held) for _, need in self.game_open(a))
 
     def failed_roll(self, a: AttemptState, dice: list[Die]) -> None:
