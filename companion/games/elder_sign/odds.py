@@ -160,7 +160,7 @@ def odds_table(need: Need | str, green: int = GREEN_DICE, yellow: int = 0, red: 
 
 def clear_cache() -> None:
     """Forget every memoised answer (the benchmark measures cold times with it)."""
-    for fn in (_float, _card, _outcomes, _capped, _colour_outcomes, _greens_needed, _green_profile, _masks):
+    for fn in (_float, _card, _outcomes, _capped, _colour_outcomes, _greens_needed, _green_profile, _masks, _plan):
         fn.cache_clear()
 
 
@@ -350,6 +350,26 @@ def _greens_needed(need: NeedT, greens: tuple[int, ...], used: Summary) -> int |
 
 
 @cache
+def _plan(need: NeedT, others: tuple[tuple[int, int], ...]) -> tuple[tuple[int, Summary], ...]:
+    """The parts of the non-green dice worth trying for `need`: those made of dice whose face can count toward
+    it (a part with a die that cannot is never better than the part without it), smallest masks first."""
+    def useful(code: int) -> bool:
+        if code == WILD:
+            return True
+        if code in (LORE, PERIL, TERROR):
+            return bool(need[code - LORE + 1])
+        return code > 0 and need[0] > 0
+
+    bits = [i for i, (_, code) in enumerate(others) if useful(code)]
+    out = []
+    for chosen in range(1 << len(bits)):
+        mask = sum(1 << bits[k] for k in range(len(bits)) if chosen >> k & 1)
+        out.append((mask, _summary(others[bits[k]][1] for k in range(len(bits)) if chosen >> k & 1)))
+    out.sort(key=lambda item: item[0])
+    return tuple(out)
+
+
+@cache
 def _masks(others: tuple[tuple[int, int], ...]) -> tuple[tuple[int, Summary, tuple[int, int], Held], ...]:
     """Every part of the non-green dice (yellow 1, red 2, held 3; with their faces): its bit mask, what its
     faces add up to, the yellow and red dice it uses and the held faces it uses."""
@@ -435,18 +455,18 @@ def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[
     for (ys, wy), (rs, wr) in itertools.product(_capped(card, 1, pool[1]), _capped(card, 2, pool[2])):
         others = (*((1, c) for c in ys), *((2, c) for c in rs), *((3, c) for c in held))
         masks = _masks(others)
-        everything = masks[-1][1]
+        plans = [_plan(need, others) for need in needs]
         leads_of: dict[tuple[int, int], int] = {}
         fails_of: dict[tuple[int, frozenset[int]], tuple[int, ...]] = {}
         outer = wy * wr
         for gs, wg in greens:
             per_task: list[tuple[int, ...]] = []
-            for need in needs:
-                if _greens_needed(need, gs, everything) is None:
+            for need, plan in zip(needs, plans):
+                if _greens_needed(need, gs, plan[-1][1]) is None:
                     per_task.append(())
                     continue
                 ways: list[tuple[int, int]] = []
-                for mask, summary, _, _ in masks:
+                for mask, summary in plan:
                     n = _greens_needed(need, gs, summary)
                     if n is None or any(m2 & mask == m2 and n2 <= n for m2, n2 in ways):
                         continue
