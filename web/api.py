@@ -357,7 +357,10 @@ def enter_dice() -> Response:
 def new_game() -> Response:
     ctx = _ctx()
     data = _body()
-    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm"))
+    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm",
+                      "rules", "ancient_one"))
+    if data.get("rules", "skeptics") != "skeptics":
+        return _new_other_game(ctx, data)
     ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
     setup: dict[str, Any] = {}
     for key, (low, high) in ints.items():
@@ -390,6 +393,39 @@ def new_game() -> Response:
     confirm = _flag(data, "confirm")
     current = ctx.current_state()
     if current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0 and not confirm:
+        raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
+    state = ctx.service.new_game(setup)
+    return jsonify({"events": [], "state": _jsonable(state)})
+
+
+def _new_other_game(ctx: WebContext, data: Mapping[str, Any]) -> Response:
+    """A new game of another module (Elder Sign): its own setup, checked by its engine."""
+    from companion.games.base import RULES
+
+    rules = data.get("rules")
+    if not isinstance(rules, str) or rules not in RULES:
+        raise Refused(400, f"\"rules\" must be one of {', '.join(RULES)}, not {rules!r}.")
+    setup: dict[str, Any] = {"rules": rules}
+    for key in ("board", "ghost", "special_items", "easier"):
+        if key in data:
+            raise Refused(400, f"\"{key}\" is a Skeptics choice; leave it out for {RULES[rules][0]}.")
+    names = data.get("names")
+    if names is not None:
+        if not isinstance(names, list) or not 1 <= len(names) <= 8 or not all(isinstance(n, str) for n in names):
+            raise Refused(400, "\"names\" must be a list of 1 to 8 players' names, in turn order.")
+        setup["names"] = [n.strip() for n in names]
+    players = data.get("players", len(names) if isinstance(names, list) else None)
+    if type(players) is not int or not 1 <= players <= 8:
+        raise Refused(400, "say how many players: \"players\": 1 to 8.")
+    setup["players"] = players
+    if data.get("ancient_one"):
+        setup["ancient_one"] = str(data["ancient_one"])
+    if "physical" in data:
+        setup["physical"] = _flag(data, "physical")
+    setup["seed"] = data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)
+    current = ctx.current_state()
+    running = current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0
+    if running and not _flag(data, "confirm"):
         raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
     state = ctx.service.new_game(setup)
     return jsonify({"events": [], "state": _jsonable(state)})
@@ -430,8 +466,14 @@ def join_qr() -> Response:
 @bp.get("/setup-options")
 @viewer_required
 def setup_options() -> Response:
-    packs = _ctx().packs()
+    ctx = _ctx()
+    packs = ctx.packs()
     out: dict[str, Any] = {}
+    try:
+        others = ctx.service.packs_for("elder-sign")
+        out["ancient_ones"] = [{"id": a.id, "name": a.name} for a in others.ancient_ones.values()]
+    except Exception:  # noqa: BLE001 - a broken Elder Sign pack must not take the Skeptics setup down
+        out["ancient_ones"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):
         items = getattr(packs, attr, {}) or {}
         out[attr] = [

@@ -29,8 +29,55 @@ def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict
     return sentences.end_summary(view, names)
 
 
-def _publish(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    return {"odds": None, "summon_odds": None}
+def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
+    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds: the chance to
+    complete the adventure the active investigator is at (or would roll at), and each of its open tasks, with the
+    dice in the pool, the held dice and the clues, with the best play (companion.games.elder_sign.odds)."""
+    from companion.errors import CompanionError
+    from companion.games.elder_sign.dice import Colour
+    from companion.games.elder_sign.odds import card_probability, task_probability
+
+    colours = [c.value for c in game.next_roll_dice()]
+    packs = game.packs
+    cards = {**packs.adventures, **packs.other_worlds}
+    out: dict[str, Any] = {
+        # the cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real
+        "stand_ins": {
+            "adventures": [c["slot"] for c in view.get("adventures") or []
+                           if c.get("id") in cards and cards[c["id"]].placeholder],
+            "investigators": [i["player"] for i in view.get("investigators") or []
+                              if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
+            "ancient_one": bool(game.ancient.placeholder),
+            "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
+        },
+        "next_dice": colours,
+        "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
+        "odds": None,
+        "summon_odds": None,
+    }
+    attempt = view.get("attempt") or {}
+    active = next((i for i in view.get("investigators") or [] if i.get("active")), None)
+    place = attempt.get("place") or (active or {}).get("place")
+    card = next((c for c in view.get("adventures") or [] if c.get("slot") == place), None)
+    if card is None:
+        return out
+    tasks = [t for t in card["tasks"] if not t["done"]]
+    if not tasks:
+        return out
+    count = {c: colours.count(c) for c in ("green", "yellow", "red")}
+    held = [h["face"] for h in attempt.get("held") or []]
+    clues = int((active or {}).get("clues") or 0)
+    try:
+        whole = card_probability([t["need"] for t in tasks], bool(card.get("ordered")), count["green"],
+                                 count["yellow"], count["red"], None, 1, min(clues, 2), held)
+        each = [{"task": t["index"], "need": t["need"],
+                 "probability": task_probability(t["need"], count["green"], count["yellow"], count["red"], None, 1,
+                                                 min(clues, 2), held)} for t in tasks]
+    except (CompanionError, ValueError, KeyError):
+        return out
+    out["odds"] = whole
+    out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each}
+    return out
 
 
 def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:

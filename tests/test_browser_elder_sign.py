@@ -1,0 +1,150 @@
+"""Elder Sign on two phones (Chromium at 390x844): the host starts it in the wizard and plays by taps through two
+midnights; the other phone follows the clock, the doom track, the Mythos banner and the rolls. Nothing a player
+reads holds a command's spelling or a line number of the rules text. Screenshots go to tests/artifacts/elder_sign/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_table import COMMAND_WORDS, RECORDER
+from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
+from web_fixtures import JOIN_CODE, Table
+
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
+from web import create_app
+from web.server import ServerThread
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "elder_sign"
+LINE_NUMBER = re.compile(r"\(:\d+|:\d{2,3}\b")
+
+
+@pytest.fixture
+def skeptics_table(tmp_path: Path) -> Iterator[Table]:
+    """A companion with a Skeptics game under way: the host starts Elder Sign from the wizard."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    service = GameService(GameStore(data_dir / "games.sqlite"), load_packs(), rng=random.Random(4))
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
+    service.do("end-turn")
+    app = create_app(service, {"data_dir": data_dir, "join_code": JOIN_CODE, "heartbeat": 15.0, "host_pin": "4321"})
+    server = ServerThread(app, threads=32)
+    table = Table(service, app, server, data_dir)
+    try:
+        yield table
+    finally:
+        server.stop()
+        service.close()
+
+
+def shot(phone: Phone, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_for(check: Any, timeout: float = 5.0) -> None:
+    import time
+
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "the companion did not take the roll"
+        time.sleep(0.05)
+
+
+def dismiss(phone: Phone) -> None:
+    """A banner covers the page until it is tapped away, as at the table."""
+    if phone.page.locator("#banner").is_visible():
+        phone.page.click("#banner-ok")
+
+
+def said(phone: Phone) -> list[str]:
+    return [t for t in phone.page.locator("#said li").all_inner_texts() if t.strip()]
+
+
+def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, skeptics_table: Table) -> None:
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    viewer = open_phone(browser, table, viewport=PHONE, init_script=RECORDER, wait_map=False, scale=1)
+    page = host.page
+    try:
+        host.tab("host")
+        page.click("#open-wizard")
+        page.select_option("#new-form select[name=rules]", "elder-sign")
+        expect(page.locator("#new-form select[name=board]")).to_be_hidden()
+        inputs = page.locator("#names input")
+        while inputs.count() > 2:
+            page.click("#drop-player")
+        inputs.nth(0).fill("Ada")
+        inputs.nth(1).fill("Bo")
+        shot(host, "01-wizard")
+        page.click("#new-start")
+        page.click("#sheet-ok")  # leave the Skeptics game under way (it stays in the history)
+        expect(page.locator("#es-turn-title")).to_have_text("Ada's turn", timeout=5000)
+        state = table.service.state()
+        assert state["rules"] == "elder-sign" and state["player_names"] == ["Ada", "Bo"]
+        expect(viewer.page.locator("#es-line")).to_contain_text("Ada", timeout=5000)
+        expect(viewer.page.locator("nav#tabs button[data-view=ghost]")).to_be_hidden()
+        shot(viewer, "02-viewer-start")
+
+        midnights = state["midnights"]
+        turns = 0
+        while table.service.state()["midnights"] < midnights + 2 and turns < 12:
+            turns += 1
+            turn = table.service.state()["turn"]
+            dismiss(host)
+            page.click("#es-move")
+            page.locator("#sheet-body button", has_text="adventure").first.click()
+            expect(page.locator("#es-roll-me")).to_be_visible()
+            length = table.service.state()["history_length"]
+            if turns == 1:  # the real dice, tapped die by die
+                page.click("#es-roll-tap")
+                dice = len(table.service.state()["next_dice"])
+                for i in range(1, dice + 1):
+                    page.locator(f"#sheet-body button[id^='es-die-{i}-']").first.click()
+                expect(page.locator("#es-faces-words")).not_to_contain_text("?")
+                page.click("#sheet-ok")
+            else:
+                page.click("#es-roll-me")
+            wait_for(lambda: table.service.state()["history_length"] > length)
+            dismiss(host)
+            if turns == 1:
+                shot(host, "03-host-roll")
+                shot(viewer, "04-viewer-roll")
+            dismiss(host)
+            page.click("#es-main button[data-legal=end-turn]")
+            expect(viewer.page.locator("#es-line")).to_contain_text(f"Turn {turn + 1}", timeout=5000)
+            if table.service.state()["outcome"]:
+                break
+            if viewer.page.locator("#banner").is_visible():
+                shot(viewer, f"05-banner-turn-{turns}")
+                viewer.page.click("#banner-ok")
+        state = table.service.state()
+        assert state["midnights"] >= midnights + 2 or state["outcome"], state
+        expect(viewer.page.locator("#clock-label")).to_have_text(state["clock"])
+        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom {state['doom']} of {state['doom_max']}")
+        texts = said(viewer)
+        assert any("Midnight" in t or "Mythos" in t for t in texts), texts
+        for text in texts:
+            for word in COMMAND_WORDS:
+                assert word not in text, (word, text)
+            assert not LINE_NUMBER.search(text), text
+            assert not re.search(r"\b[a-z_]+=\S", text), text
+        dismiss(viewer)
+        viewer.tab("log")
+        expect(viewer.page.locator("#history li").first).to_be_visible()
+        shot(viewer, "06-viewer-log")
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
