@@ -115,7 +115,7 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
                 page.click("#sheet-ok")
             else:
                 page.click("#es-roll-me")
-            wait_for(lambda: table.service.state()["history_length"] > length)
+            wait_for(lambda length=length: table.service.state()["history_length"] > length)
             dismiss(host)
             if turns == 1:
                 shot(host, "03-host-roll")

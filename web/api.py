@@ -472,7 +472,7 @@ def setup_options() -> Response:
     try:
         others = ctx.service.packs_for("elder-sign")
         out["ancient_ones"] = [{"id": a.id, "name": a.name} for a in others.ancient_ones.values()]
-    except Exception:  # noqa: BLE001 - a broken Elder Sign pack must not take the Skeptics setup down
+    except Exception:  # a broken Elder Sign pack must not take the Skeptics setup down
         out["ancient_ones"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):
         items = getattr(packs, attr, {}) or {}
