@@ -427,11 +427,11 @@ def _fails(outcome: Outcome, pool: Pool, held: Held, can_hold: bool) -> frozense
             faces = outcome[colour]
             if len(faces) - (1 if colour == lost else 0) <= 0:
                 continue
-            for code in set(faces):
-                if colour == lost and len(faces) == 1:
-                    continue
-                if code == BLANK:
-                    continue  # holding a face no task can use never helps
+            # a blank face never helps held; of the investigation faces only the highest is worth holding
+            # (a held 3 does whatever a held 1 would)
+            values = [c for c in faces if 0 < c < LORE]
+            candidates = {c for c in faces if c >= LORE} | ({max(values)} if values else set())
+            for code in candidates:
                 kept = list(after)
                 kept[colour] -= 1
                 out.add((tuple(kept), tuple(sorted((*held, code)))))  # type: ignore[arg-type]
