@@ -192,7 +192,7 @@ class _Card:
         self.leftovers: list[Leftover] = []
         self.classes: dict[Leftover, list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
         # (tasks left, clues, rolls) -> value of each leftover id (None: not worked out yet)
-        self.memo: dict[tuple[tuple[int, ...], int, int], list[Fraction | None]] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, int], list[tuple[Fraction, float] | None]] = {}
         self.undominated: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def id(self, leftover: Leftover) -> int:
@@ -549,10 +549,14 @@ def _undominated(card: _Card, leads: tuple[int, ...]) -> tuple[int, ...]:
 
 def _value(card: _Card, tasks: tuple[int, ...], pool: Pool, held: Held, clues: int, rolls: int) -> Fraction:
     """V(tasks left, free dice, held faces, clues, rolls): see the module's docstring."""
-    return _value_of(card, tasks, card.id((pool, held)), clues, rolls)
+    return _value_of(card, tasks, card.id((pool, held)), clues, rolls)[0]
 
 
-def _value_of(card: _Card, tasks: tuple[int, ...], state: int, clues: int, rolls: int) -> Fraction:
+Valued = tuple[Fraction, float]  # the exact value, and the same as a float to compare quickly
+_CLOSE = 1e-9  # floats closer than this are compared exactly
+
+
+def _value_of(card: _Card, tasks: tuple[int, ...], state: int, clues: int, rolls: int) -> Valued:
     table = card.memo.get((tasks, clues, rolls))
     if table is None:
         table = card.memo[(tasks, clues, rolls)] = []
@@ -563,7 +567,8 @@ def _value_of(card: _Card, tasks: tuple[int, ...], state: int, clues: int, rolls
     else:
         table.extend([None] * (len(card.leftovers) - len(table)))
     pool, held = card.leftovers[state]
-    value = _work_out(card, tasks, pool, held, clues, rolls)
+    exact = _work_out(card, tasks, pool, held, clues, rolls)
+    value = (exact, float(exact))
     if state >= len(table):
         table.extend([None] * (state + 1 - len(table)))
     table[state] = value
@@ -571,6 +576,8 @@ def _value_of(card: _Card, tasks: tuple[int, ...], state: int, clues: int, rolls
 
 
 def _work_out(card: _Card, tasks: tuple[int, ...], pool: Pool, held: Held, clues: int, rolls: int) -> Fraction:
+    """The sum over the outcome classes of their chance times the best choice. The choices are compared as
+    floats, and exactly whenever two floats are too close to tell apart, so the maximum is exact."""
     if not tasks:
         return Fraction(1)
     if rolls == 0:
@@ -580,24 +587,23 @@ def _work_out(card: _Card, tasks: tuple[int, ...], pool: Pool, held: Held, clues
     after = rolls - 1 if rolls > 0 else -1
     open_tasks = tasks[:1] if card.ordered else tasks
     rests = {t: tuple(x for x in tasks if x != t) for t in open_tasks}
-    reroll = Fraction(0)
+    reroll: Valued = (Fraction(0), 0.0)
     if clues > 0 and sum(pool) > 0:
         reroll = _value_of(card, tasks, card.id((pool, held)), clues - 1, rolls)
-    one = Fraction(1)
     total = Fraction(0)
     for chance, per_task, fails in _classes(card, pool, held):
-        best = reroll
+        best, fbest = reroll
         for t in open_tasks:
             for lead in per_task[t]:
-                v = _value_of(card, rests[t], lead, clues, after)
-                if v > best:
-                    best = v
-            if best == one:
+                v, fv = _value_of(card, rests[t], lead, clues, after)
+                if fv > fbest + _CLOSE or (fv > fbest - _CLOSE and v > best):
+                    best, fbest = v, fv
+            if fbest >= 1.0 and best == 1:
                 break
-        if best < one:
+        if best < 1:
             for lead in fails:
-                v = _value_of(card, tasks, lead, clues, after)
-                if v > best:
-                    best = v
+                v, fv = _value_of(card, tasks, lead, clues, after)
+                if fv > fbest + _CLOSE or (fv > fbest - _CLOSE and v > best):
+                    best, fbest = v, fv
         total += chance * best
     return total
