@@ -17,7 +17,8 @@ from companion.games.elder_sign.sentences import Names, announcement, describe_e
 ENGINE = Path(sentences.__file__).with_name("engine.py")
 EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
 FALLBACK = describe_event({"type": "no_such_event"})
-SPELLINGS = re.compile(r"\b[a-z_]+=|\(:\d+|" + "|".join(re.escape(c) for c in COMMANDS if "-" in c))
+SPELLINGS = re.compile(r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\b(?:inv|lore|peril|terror):\d|\.\.|"
+                       + "|".join(re.escape(c) for c in COMMANDS if "-" in c))
 
 
 def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
@@ -84,7 +85,8 @@ def refusals() -> list[str]:
     game = Game.new(Setup(players=2, seed=4), packs)
     tries = ["move to=99", "roll faces=inv1", "clue faces=inv1", "give-up", "first-aid", "clock hours=4",
              "adjust player=1", "add-die colour=yellow", "monster adventure=1 need=nothing", "move to=1",
-             "roll faces=inv1 hold=lore", "set-tasks adventure=1 tasks=wrong", "end-turn attack=legs"]
+             "roll faces=inv1 hold=lore", "set-tasks adventure=1 tasks=wrong", "end-turn attack=legs",
+             "clock hours=5", "move to=entrance", "first-aid full=all"]
     out = []
     for text in tries:
         try:

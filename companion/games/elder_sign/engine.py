@@ -1528,7 +1528,7 @@ class _Rules:
         try:
             tasks = parse_tasks(self.cmd.args["tasks"])
         except ValueError as exc:
-            raise BadCommand(f"set-tasks: tasks {exc}.") from None
+            raise BadCommand(f"set-tasks: tasks {str(exc).rstrip('.')}.") from None
         monsters = [t for t in card.tasks if t.monster]
         card.tasks = [TaskState(t) for t in tasks] + monsters
         if "ordered" in self.cmd.args:

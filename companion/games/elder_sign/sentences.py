@@ -294,6 +294,9 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
+    (r"\binv:(\d+)", r"\1 investigation"),
+    (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),
+    (r",?\s+:\d+(?:-\d+)?(?=[\s,)])", ""),
     (r"\bend-turn\b", "End the turn"),
     (r"\bgive up\b", "stop rolling"),
     (r"\bgive-up\b", "stop rolling"),
@@ -306,6 +309,7 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfaces=", "the dice "),
     (r"\battack=", "the attack's losses "),
     (r"\b(mythos|adventure_card|other_world)=ID\b", "the card"),
+    (r"\b([a-z_]+)=(?=[,\s.)]|$)", r"\1"),
     (r"\b([a-z_]+)=(\S+)", r"\1 \2"),
     (r"\b([a-z_]+)=", r"\1 "),
     (r"yellow:(\w+)", r"yellow \1"),
@@ -319,7 +323,7 @@ def for_players(message: Any) -> str:
     text = _COMMAND_PREFIX.sub("", str(message).strip())
     for pattern, words in _PAGE_WORDS:
         text = re.sub(pattern, words, text)
-    text = re.sub(r"\s{2,}", " ", text).replace(" .", ".")
+    text = re.sub(r"\s{2,}", " ", text).replace(" .", ".").replace("..", ".")
     return _sentence(text)
 
 
