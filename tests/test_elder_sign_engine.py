@@ -717,3 +717,20 @@ def test_a_die_on_a_spell_stays_after_the_turn_and_any_active_player_may_use_it(
     done = next(e for e in events if e["type"] == "task_completed")
     assert done["task"] == 2 and "inv1" in done["dice"]
     assert game.view()["spell_dice"] == []
+
+
+def test_physical_decks_ask_for_the_adventure_that_replaces_a_completed_one_and_the_gate_s_world() -> None:
+    """Physical deck mode: :198 (a new adventure is drawn), :247 (a gate draws an Other World)."""
+    pack = packs()
+    dealt = ("easy", "two", "arrow", "costly", "gate", "spare1")
+    game = Game.new(Setup(players=1, physical=True, first_mythos="q1", adventures=dealt), pack)
+    game.push("move to=5")  # Gate
+    roll = "roll faces=peril," + ",".join(["inv1"] * (GREEN_DICE - 1))
+    with pytest.raises(CardsNeeded) as refused:
+        game.push(roll)
+    assert [arg for arg, _ in refused.value.needs] == ["other_world", "adventure_card"]
+    with pytest.raises(BadCommand):
+        game.push(roll + " other_world=world adventure_card=easy")  # Easy is on the table already
+    game.push(roll + " other_world=world adventure_card=spare2")
+    ids = [a["id"] for a in game.view()["adventures"]]
+    assert ids[4] == "spare2" and ids[-1] == "world"
