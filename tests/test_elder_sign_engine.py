@@ -11,7 +11,7 @@ import random
 import pytest
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
-from companion.games.elder_sign.dice import GREEN_DICE
+from companion.games.elder_sign.dice import GREEN_DICE, Colour
 from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs, parse_pack_texts
 
@@ -734,3 +734,16 @@ def test_physical_decks_ask_for_the_adventure_that_replaces_a_completed_one_and_
     game.push(roll + " other_world=world adventure_card=spare2")
     ids = [a["id"] for a in game.view()["adventures"]]
     assert ids[4] == "spare2" and ids[-1] == "world"
+
+
+def test_an_item_may_add_its_die_before_the_roll_after_a_failed_one() -> None:
+    """elder-sign-rules.txt:329 (items before a roll), :341 (the die stays until set aside or used)."""
+    game = game_with("two")
+    game.push(f"move to={slot(game, 'two')}")
+    game.push("roll faces=" + rest_green(game))
+    game.push("add-die colour=red")
+    assert game.next_roll_dice().count(Colour.RED) == 1
+    assert len(game.next_roll_dice()) == GREEN_DICE  # one green set aside, the red die added
+    game.push("roll faces=red:wild," + ",".join(["peril"] * (GREEN_DICE - 1)))
+    tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert tasks[0]["done"]  # the wild served as the lore

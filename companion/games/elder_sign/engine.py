@@ -267,7 +267,6 @@ class InvestigatorState:
     clues: int
     place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
     devoured: bool = False
-    elder_signs: int = 0  # trophies are the host's; the companion counts what the rules need
 
 
 @dataclass
@@ -1156,9 +1155,6 @@ class _Rules:
         on_spells = sum(1 for d, how, _ in a.holds if how == "spell" and Die.parse(d).colour is colour)
         if a.added.count(colour.value) + self.game.locked()[colour] + on_spells >= BOX_DICE[colour]:
             self.illegal(f"the {colour.value} die was already added this turn; the box has one (:61-62, :341).")
-        if a.failed:
-            self.illegal("dice are added before a roll (:329); set aside a die of the failed roll by rolling again "
-                         "first, or add it before the first roll.")
         a.added.append(colour.value)
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
