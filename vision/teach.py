@@ -58,6 +58,7 @@ from vision.reader import (
 
 FORMAT = 1
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
+SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 
 
@@ -279,6 +280,12 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
             side = size * CROP_SCALE * (1.0 if k == 0 else math.exp(rng.uniform(*CROP_JITTER)))
             crop = crop_face(frame, cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), side, angle)
             out.append(_Example(crop, label.value - 1))
+        # half a face and more off the centre is a side face, the table or a neighbour's edge: not a die
+        for _ in range(SIDE_NEGATIVES):
+            a = rng.uniform(0, 2 * math.pi)
+            x, y = cx + rng.uniform(0.55, 0.85) * size * math.cos(a), cy + rng.uniform(0.55, 0.85) * size * math.sin(a)
+            if all(math.hypot(x - lab.center[0], y - lab.center[1]) > 0.5 * size for lab in labels):
+                out.append(_Example(crop_face(frame, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
     used = set(matched.values())
     for c, (cx, cy, size, _) in enumerate(candidates):
         if c in used:

@@ -260,7 +260,7 @@ def tune_finder(model: Finder, real: list[tuple[np.ndarray, list[Face]]],
 def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]],
                 pool: list[tuple[np.ndarray, list[Face], list[tuple[float, float, float]]]],
                 mined: list[tuple[np.ndarray, float, float, float, int]], steps: int, rng: random.Random,
-                lr: float, real_share: float = 0.4) -> Reader:
+                lr: float, real_share: float = 0.4, mined_share: float = 0.15) -> Reader:
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     model.train()
@@ -272,7 +272,7 @@ def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]],
             if r < real_share:
                 img, faces = rng.choice(real)
                 crops = reader_crops(img, faces, rng, negatives=1)
-            elif r < real_share + 0.15 and mined:
+            elif r < real_share + mined_share and mined:
                 img, cx, cy, size, cls = rng.choice(mined)
                 j = 0.06 * size
                 side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.9), math.log(1.15)))
@@ -327,7 +327,9 @@ def main() -> None:
     parser.add_argument("--real-share", type=float, default=0.5, help="share of the finder's windows from real photos")
     parser.add_argument("--finder-lr", type=float, default=None)
     parser.add_argument("--reader-real-share", type=float, default=0.4,
-                        help="share of the reader's crops from real photos (another 0.15 from the mined peaks)")
+                        help="share of the reader's crops from real photos")
+    parser.add_argument("--mined-share", type=float, default=0.15,
+                        help="share of the reader's crops at the finder's own peaks on the real photos")
     parser.add_argument("--reader-lr", type=float, default=None)
     parser.add_argument("--without", choices=["byler-train", "matteop65"], default=None,
                         help="leave this set out (for the benchmark's leave-one-set-out rows)")
@@ -374,7 +376,8 @@ def main() -> None:
             reader = from_onnx(reader, models / "dice_read.onnx")
         assert reader.fc.out_features == CLASSES
         reader = tune_reader(reader, real, pool, mined, args.reader_steps, rng,
-                             lr=args.reader_lr or (3e-3 if args.scratch else 3e-4), real_share=args.reader_real_share)
+                             lr=args.reader_lr or (3e-3 if args.scratch else 3e-4), real_share=args.reader_real_share,
+                             mined_share=args.mined_share)
         export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
