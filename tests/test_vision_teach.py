@@ -214,3 +214,14 @@ def test_kept_examples_teach_from_the_data_folder(tmp_path: Path) -> None:
         keep_example(folder, image, [(7, (1.0, 1.0, 5.0, 5.0))])
     with pytest.raises(VisionError, match="no teaching examples"):
         teach_folder(tmp_path / "empty", tmp_path / "t.npz")
+
+
+def test_values_the_table_hardly_shows_keep_their_replayed_weight() -> None:
+    from vision.teach import _replay_weights
+
+    own = np.array([0] * 30 + [2] * 30)  # photos of 1s and 3s only
+    replayed = np.array([0, 0, 1, 1, 2, 5])
+    weights = _replay_weights(own, replayed, 0.5)
+    assert weights[:2].sum() == pytest.approx(0.5 * 30)  # half the table's own 1s
+    assert weights[2:4].sum() == pytest.approx(0.5 * 60 / 6)  # a value it never shows: half its mean per value
+    assert weights[5] == pytest.approx(0.5 * 10) and weights[4] == pytest.approx(15)

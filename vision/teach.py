@@ -42,6 +42,7 @@ from companion.errors import VisionError
 from vision.dataset import Label, read_labels, score_photo
 from vision.reader import (
     CROP_SCALE,
+    LOGO,
     NOT_A_DIE,
     STRIDE,
     TILE,
@@ -58,6 +59,7 @@ from vision.reader import (
 
 FORMAT = 1
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
+POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 
@@ -367,10 +369,24 @@ def _replay_cells() -> list[_Cells]:
     return _REPLAY_CELLS[_reader_digest()]
 
 
+def _replay_weights(own: np.ndarray, replayed: np.ndarray, replay: float) -> np.ndarray:
+    """Weights of the replayed examples: in each class together ``replay`` times the table's own examples of
+    it, and never less than ``replay`` times the table's mean per value, so that a value the table's photos
+    hardly show (photos of 1s, 3s and 5s only) keeps its say."""
+    own_counts = np.bincount(own, minlength=LOGO + 1).astype(np.float64)
+    floor = own_counts[:NOT_A_DIE].mean()
+    weights = np.zeros(len(replayed))
+    for k in range(LOGO + 1):
+        mine = replayed == k
+        if mine.any():
+            weights[mine] = replay * max(own_counts[k], floor) / mine.sum()
+    return weights
+
+
 def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: float,
               steps: int = 300) -> tuple[np.ndarray, float]:
     """The finder's heat head as a weighted logistic regression on its cells, held near (w0, b0); the
-    positives weigh as much as a quarter of the negatives together."""
+    positives weigh ``POSITIVE_SHARE`` of the negatives together (more makes it find clutter on a new table)."""
     x = np.concatenate([c.feats for c in cells]).astype(np.float64)
     t = np.concatenate([c.target for c in cells])
     wt = np.concatenate([c.weight for c in cells])
@@ -378,7 +394,7 @@ def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: floa
     if not pos.any():
         return w0, b0
     wt = wt.copy()
-    wt[pos] *= 0.25 * wt[~pos].sum() / max(wt[pos].sum(), 1e-9)
+    wt[pos] *= POSITIVE_SHARE * wt[~pos].sum() / max(wt[pos].sum(), 1e-9)
     wt /= wt.sum()
     w, b = w0.copy(), float(b0)
     mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), 0.0, 0.0
@@ -468,7 +484,7 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     sample_weights = np.ones(len(y))
     if replay > 0:  # the bundled photos' dice, so values the table's photos do not show are not forgotten
         x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
-        sample_weights = np.concatenate([sample_weights, np.full(len(ry), replay * len(crops) / max(1, len(ry)))])
+        sample_weights = np.concatenate([sample_weights, _replay_weights(y[: len(crops)], ry, replay)])
     taught.weight, taught.bias = _fit(x, y, w0, b0, strength, sample_weights)
     taught.seconds = time.perf_counter() - t0
     return taught
