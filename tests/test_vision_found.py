@@ -88,3 +88,33 @@ def test_read_dice_is_read_frame_dice_and_settings_stay_comparable() -> None:
     assert read_dice(image) == read_frame(image).dice
     settings = ReaderSettings()
     assert replace(settings, strong_peak=0.85) == settings
+
+
+class SureOnSecondLook:
+    """A taught head that is doubtful about every die in the first crop and reads a 4 in the looks after;
+    with ``logo`` the first look takes every die for a logo."""
+
+    def __init__(self, logo: bool = False) -> None:
+        self.calls = 0
+        self.logo = logo
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        out = np.full_like(probs, 0.01)
+        if self.calls == 1:
+            out[:, 1 if not self.logo else -1] = 0.45 if not self.logo else 0.9
+            out[:, 2] = 0.3
+        else:
+            out[:, 3] = 0.9
+        return out
+
+
+def test_a_doubtful_die_is_looked_at_again_but_a_logo_stays_unsure() -> None:
+    image = sample()
+    strong = ReaderSettings(strong_peak=0.0)  # every candidate stays, so the count does not change
+    second = SureOnSecondLook()
+    dice = read_dice(image, replace(strong, taught=second))
+    assert second.calls == 2 and dice and all(r.value == 4 for r in dice)
+    logo = SureOnSecondLook(logo=True)
+    dice = read_dice(image, replace(strong, taught=logo))
+    assert logo.calls == 1 and dice and all(r.value is None for r in dice)

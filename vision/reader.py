@@ -49,6 +49,7 @@ SIZE_PEAK = 0.7  # peaks at least this strong measure the faces' size for the ne
 MAX_FIND_PIXELS = 1600 * 1200  # a second pass never makes the finder's input larger than this
 CROP = 40
 CROP_SCALE = 1.35
+RETRY_SCALES = (0.85, 1.2)  # a doubtful die is looked at again in crops this many times as large
 NOT_A_DIE = 6
 LOGO = 7
 
@@ -436,6 +437,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
     probs = classify(crops, settings.taught)
+    probs = _retry_doubtful(image, kept, probs, settings)
     readings = []
     dropped = 0
     for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
@@ -456,6 +458,34 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
+
+
+def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray,
+                    settings: ReaderSettings) -> np.ndarray:
+    """The reader's chances, with every doubtful die (no value likely enough, or "not a die") looked at
+    again in crops ``RETRY_SCALES`` times as large: the finder's size is often off on a tilted or small
+    face, and the crop then cuts pips off or takes in a side face. A look that reads a value for sure (not
+    a logo, not "not a die"), more likely than the first look's best, replaces it. A die that looked more
+    like a logo than a value is not looked at again, so a symbol face stays unsure."""
+    out = np.array(probs)
+    best = out[:, :NOT_A_DIE].max(axis=1)
+    logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
+    doubtful = [i for i in range(len(kept))
+                if (best[i] < settings.unsure_below or out[i, NOT_A_DIE] > settings.not_a_die_above)
+                and logo[i] < best[i]]
+    if not doubtful:
+        return out
+    crops = [crop_face(image, kept[i][0], kept[i][1], kept[i][2] * CROP_SCALE * k)
+             for i in doubtful for k in RETRY_SCALES]
+    again = classify(crops, settings.taught).reshape(len(doubtful), len(RETRY_SCALES), -1)
+    for j, i in enumerate(doubtful):
+        for look in again[j]:
+            value = float(look[:NOT_A_DIE].max())
+            look_logo = float(look[LOGO]) if len(look) > LOGO else 0.0
+            if (value >= settings.unsure_below and look_logo < value and look[NOT_A_DIE] <= settings.not_a_die_above
+                    and value > float(out[i, :NOT_A_DIE].max())):
+                out[i] = look
+    return out
 
 
 def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> list[DieReading]:
