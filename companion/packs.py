@@ -510,7 +510,11 @@ def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSy
     out: dict[str, EvidenceSymbol] = {}
     for entry in _id_entries(source, doc, "symbols", ("id", "name", "placeholder", "note")):
         sid = entry.new_id(out, "symbol")
-        out[sid] = EvidenceSymbol(sid, entry.text("name"), entry.flag("placeholder"))
+        name = entry.text("name")
+        twin = next((e for e in out.values() if e.name.casefold() == name.casefold()), None)
+        if twin is not None:
+            entry.fail(f"repeats the name {name!r} of symbol {twin.id!r}; each symbol has its own name", "name")
+        out[sid] = EvidenceSymbol(sid, name, entry.flag("placeholder"))
     if len(out) != EVIDENCE_COUNT:
         raise PackError(
             f"{source}: has {len(out)} symbols; the game has {EVIDENCE_COUNT} evidence tokens, one [[symbols]] "

@@ -619,6 +619,10 @@ def for_players(message: Any) -> str:
         field_name = pack.group("field")
         subject = BOX_FIELD_WORDS.get(field_name or "", "This entry")
         text = f"{subject} {pack.group('msg')}"
+        place = re.match(r"^The place on the map puts (room \d+) on \[(\d+), (\d+)\], where (.+) already is", text)
+        if place:  # the map counts from 0 in the file, from 1 on the form
+            text = (f"{place.group(1).capitalize()} would sit in column {int(place.group(2)) + 1}, row "
+                    f"{int(place.group(3)) + 1}, where {place.group(4)} already is: choose another place")
     text = re.sub(r"^[a-z][a-z-]*: ", "", text)  # "summon: no summon at ..." -> "no summon at ..."
     for pattern, words in _PAGE_WORDS:
         text = re.sub(pattern, words, text)

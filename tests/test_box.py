@@ -227,3 +227,16 @@ def test_an_item_is_filled_in_with_the_dice_it_adds(box: Box) -> None:
         box.check(box.edit(packs, BoxEdit("item", "item5", {"dice": 2, "actions": []})))
     with pytest.raises(PackError, match="adds dice to"):
         box.check(box.edit(packs, BoxEdit("item", "item5", {"actions": ["summon"], "dice": 1})))
+
+
+def test_two_evidence_symbols_cannot_share_a_name_and_a_clash_on_the_map_is_said_in_the_forms_words(box: Box) -> None:
+    packs = fill(box, "evidence", "evidence1", name="Cold Spot")
+    with pytest.raises(PackError) as err:
+        box.check(box.edit(packs, BoxEdit("evidence", "evidence2", {"name": "cold spot"})))
+    assert for_players(str(err.value)) == "The name repeats the name 'cold spot' of symbol 'evidence1'; each symbol has its own name."
+    other = packs.boards["asylum"].rooms[1].pos
+    with pytest.raises(PackError) as err:
+        box.check(box.edit(packs, BoxEdit("space", "asylum:9", {"pos": list(other)})))
+    assert for_players(str(err.value)) == (
+        f"Room 9 would sit in column {other[0] + 1}, row {other[1] + 1}, where room 1 already is: choose another place."
+    )

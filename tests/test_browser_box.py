@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import ARTIFACTS, Phone, open_phone
+from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import JOIN_CODE, Table
 
 from companion.box import Box
@@ -50,8 +50,9 @@ def boxed(tmp_path: Path) -> Iterator[Table]:
 
 
 def shot(phone: Phone, name: str) -> None:
+    """What the phone's screen shows (a whole-page shot would resize the page under an open sheet)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    phone.page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def open_box(host: Phone, tab: str) -> None:
@@ -62,6 +63,7 @@ def open_box(host: Phone, tab: str) -> None:
 
 
 def save_sheet(host: Phone) -> None:
+    assert host.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # nothing sticks out
     host.page.click("#sheet-ok")
     expect(host.page.locator("#sheet")).to_be_hidden()
     expect(host.page.locator("#toast")).to_contain_text("Saved")
@@ -79,12 +81,19 @@ def test_a_ghost_and_an_environment_card_filled_in_reach_the_ghost_hour(browser:
         page = host.page
         page.fill("#sheet-body input[name=name]", "Little Mary")
         page.select_option("#sheet-body select[name=difficulty]", "2")
+        assert page.locator("#sheet-body input[value^=evidence]:checked").count() == 0
+        page.click("#sheet-body .field >> text=Séance symbols")  # a tap on a heading changes nothing
+        assert page.locator("#sheet-body input[value^=evidence]:checked").count() == 0
+        for symbol in ("evidence1", "evidence4"):
+            page.check(f"#sheet-body input[value={symbol}]")
         page.click("#ghost-sets-add")
         page.click("#ghost-sets-1-eye")
         page.click("#ghost-sets-1-eye")
         page.click("#ghost-sets-add")
         page.click("#ghost-sets-2-camera")
         page.click("#ghost-sets-2-cobweb")
+        page.click("#sheet-body .field >> text=Icon sets")  # no set is removed by a tap on the heading
+        expect(page.locator("#ghost-sets-words-2")).to_have_text("a camera and a cobweb")
         expect(page.locator("#ghost-sets-words-1")).to_have_text("2 eyes")
         page.fill("#sheet-body textarea[name=ability]", "Slams every door next to her room.")
         page.fill("#sheet-body textarea[name=lingering]", "Her first set must be proven before the other.")
@@ -103,7 +112,7 @@ def test_a_ghost_and_an_environment_card_filled_in_reach_the_ghost_hour(browser:
         shot(host, "03-box-environment")
 
         state = service.state()
-        assert state["ghost"]["name"] == "Little Mary"
+        assert state["ghost"]["name"] == "Little Mary" and state["seance_symbols"] == ["evidence1", "evidence4"]
         assert [s["need"] for s in state["icon_sets"]] == ["eye:2", "camera:1,cobweb:1"]
         # saved as the pack files `companion packs export` writes: they load as packs
         saved = load_packs(boxed.data_dir / "packs")
@@ -122,6 +131,7 @@ def test_a_ghost_and_an_environment_card_filled_in_reach_the_ghost_hour(browser:
         expect(banner).to_be_visible(timeout=5000)
         expect(banner).to_contain_text("Cold Spot")
         expect(banner).to_contain_text("Everyone shivers")
+        expect(banner).to_contain_text("Little Mary's Ghost Hour ability: Slams every door")
         assert "placeholder" not in banner.inner_text().lower()
         shot(viewer, "04-ghost-hour-banner")
         viewer.page.click("#banner-ok")

@@ -477,7 +477,7 @@ def setup_options() -> Response:
     for attr in ("boards", "ghosts", "environment", "evidence"):
         items = getattr(packs, attr, {}) or {}
         out[attr] = [
-            {"id": str(key), "name": str(getattr(item, "name", key))}
+            {"id": str(key), "name": str(getattr(item, "name", key)), "placeholder": bool(getattr(item, "placeholder", False))}
             for key, item in (items.items() if isinstance(items, Mapping) else [])
         ]
     return jsonify(out)

@@ -199,8 +199,9 @@
       return li;
     }));
     $("#sets-note").textContent = s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "";
-    const sym = (x) => (app.names && app.names[x]) || x;
-    fill($("#evidence"), (s.evidence || []).map((e) => chip(e.name || sym(e.symbol), e.matched ? "ok" : "")));
+    const standIn = (x) => (app.evStandIn && app.evStandIn.has(x) ? " (not filled in yet)" : "");
+    const sym = (x) => ((app.names && app.names[x]) || x) + standIn(x);
+    fill($("#evidence"), (s.evidence || []).map((e) => chip((e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
     if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
     fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
     $("#seance-state").textContent = s.seance_active ? "The séance is under way: the ghost is at the first player's space this round." : s.seance_declared ? "The séance is declared: at the end of this round the ghost comes to the first player's space." :
@@ -774,7 +775,7 @@
     const b = app.box;
     if (!b) return;
     $("#box-left").textContent = b.left ? plural(b.left, "entry", "entries") + " " + (b.left === 1 ? "is" : "are") + " " + UNFILLED + "." : "Every card of your box is filled in.";
-    $("#box-folder").textContent = b.writable ? "Kept in " + b.folder + "." : "This companion has no folder for your box: set game.packs_dir in its configuration.";
+    $("#box-folder").textContent = b.writable ? "Your box is kept on the companion, with the games (in " + b.folder + ")." : "This companion has no folder for your box yet: the installer's configuration sets one (docs/packs.md).";
     fill($("#box-tabs"), BOX_TABS.map(([k, label]) => button(label, () => { app.boxTab = k; renderBox(); }, app.boxTab === k ? "on" : "", "box-tab-" + k)));
     const list = $("#box-list");
     const row = (title, filled, detail, onEdit, id) => {
@@ -801,11 +802,18 @@
       app.box = out.box;
       toast(out.said);
       renderBox();
+      loadSetupOptions();
       return true;
     } catch (e) { toast(capital(e.message), true); return false; }
   }
 
-  const field = (label, input, note) => { const l = el("label", { class: "field" }); l.append(el("span", {}, label), input); if (note) l.append(el("div", { class: "note" }, note)); return l; };
+  const field = (label, input, note) => {
+    const single = ["INPUT", "SELECT", "TEXTAREA"].includes(input.tagName);
+    const l = el(single ? "label" : "div", { class: "field" });
+    l.append(el("span", {}, label), input);
+    if (note) l.append(el("div", { class: "note" }, note));
+    return l;
+  };
   const textIn = (value, name, hint) => { const i = el("input", { name, maxlength: "120", autocomplete: "off", placeholder: hint || "" }); i.value = isStandIn(value) ? "" : value || ""; return i; };
   const textArea = (value, name, hint) => { const i = el("textarea", { name, rows: "3", maxlength: "300", placeholder: hint || "Copy it from your card, in your own short words" }); i.value = isStandIn(value) ? "" : value || ""; return i; };
   const selectIn = (name, options, value) => { const s = el("select", { name }); for (const [v, label] of options) { const o = el("option", { value: String(v) }, label); if (String(v) === String(value)) o.selected = true; s.append(o); } return s; };
@@ -814,40 +822,45 @@
   function iconSetsEditor(sets, max, id) {
     const rows = sets.map(setText);
     const box = el("div", { class: "stack iconsets", id });
+    const pre = id || "set";
+    // A tap on an icon changes its row's words only: the list is rebuilt just when a set is added or removed,
+    // so the sheet does not jump under the finger.
     const draw = () => {
       fill(box, rows.map((c, i) => {
         const r = el("div", { class: "iconset" });
         const head = el("div", { class: "row" });
-        head.append(el("b", {}, (max === 1 ? "Icons" : "Set " + (i + 1)) + ": "), el("span", { class: "grow", id: (id || "set") + "-words-" + (i + 1) }, needWords(setOf(c))));
-        if (max > 1) head.append(button("Remove", () => { rows.splice(i, 1); draw(); }, "small danger"));
+        const words = el("span", { class: "grow", id: pre + "-words-" + (i + 1) }, needWords(setOf(c)));
+        const update = () => { words.textContent = needWords(setOf(c)); };
+        head.append(el("b", {}, (max === 1 ? "Icons" : "Set " + (i + 1)) + ": "), words);
+        if (max > 1) head.append(button("Remove", () => { rows.splice(i, 1); draw(); }, "small danger", pre + "-remove-" + (i + 1)));
         const pad = el("div", { class: "row" });
         for (const f of ["eye", "camera", "cobweb"]) {
-          pad.append(button(ICON[f] + " " + f + " +", () => { if (["eye", "camera", "cobweb"].reduce((n, k) => n + c[k], 0) < 5) c[f] += 1; draw(); }, "small", (id || "set") + "-" + (i + 1) + "-" + f));
+          pad.append(button(ICON[f] + " " + f + " +", () => { if (["eye", "camera", "cobweb"].reduce((n, k) => n + c[k], 0) < 5) c[f] += 1; update(); }, "small", pre + "-" + (i + 1) + "-" + f));
         }
-        pad.append(button("Clear", () => { c.eye = c.camera = c.cobweb = 0; draw(); }, "small"));
+        pad.append(button("Clear", () => { c.eye = c.camera = c.cobweb = 0; update(); }, "small"));
         const reds = el("div", { class: "row" });
         for (const red of ["timer", "disruption"]) {
           const l = el("label"); const cb = el("input", { type: "checkbox" }); cb.checked = c[red];
-          cb.addEventListener("change", () => { c[red] = cb.checked; draw(); });
+          cb.addEventListener("change", () => { c[red] = cb.checked; update(); });
           l.append(cb, " red " + red + " icon"); reds.append(l);
         }
         r.append(head, pad, reds);
         return r;
       }));
-      if (rows.length < max) box.append(button(max === 1 ? "Tap the icons" : "Add an icon set", () => { rows.push(setText("")); draw(); }, "", (id || "set") + "-add"));
+      if (rows.length < max) box.append(button(max === 1 ? "Tap the icons" : "Add an icon set", () => { rows.push(setText("")); draw(); }, "", pre + "-add"));
     };
     draw();
-    return { node: box, value: () => rows.map(setOf).filter(Boolean) };
+    return { node: box, value: () => rows.map(setOf).filter(Boolean), empty: () => rows.some((c) => !["eye", "camera", "cobweb"].some((k) => c[k] > 0)) };
   }
 
   function editGhost(g) {
     const b = app.box;
-    const name = textIn(g.name, "name");
+    const name = textIn(!g.filled && /^Ghost \d+$/.test(g.name) ? "" : g.name, "name", "the name on your card");
     const diff = selectIn("difficulty", Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), g.difficulty);
     const symbols = el("div", { class: "row" });
     for (const e of b.evidence) {
-      const l = el("label"); const cb = el("input", { type: "checkbox", value: e.id }); cb.checked = g.seance_symbols.includes(e.id);
-      l.append(cb, " " + e.name); symbols.append(l);
+      const l = el("label"); const cb = el("input", { type: "checkbox", value: e.id }); cb.checked = g.filled && g.seance_symbols.includes(e.id);
+      l.append(cb, " " + e.name + (e.filled ? "" : " (not filled in yet)")); symbols.append(l);
     }
     const sets = iconSetsEditor(g.filled ? g.icon_sets : [], 8, "ghost-sets");
     const ability = textArea(g.ability, "ability");
@@ -860,7 +873,9 @@
       field("Name", name), field("Difficulty", diff), field("Séance symbols", symbols), field("Icon sets", sets.node),
       field("Ghost Hour ability", ability), field("Lingering effect", lingering),
       field("Must some sets be proven before the others?", first, "The companion then offers only those sets until they are proven."), doorsLabel,
-    ], "Save the ghost", () => !name.value.trim() ? (toast("Give the ghost its name first.", true), false) : !sets.value().length ? (toast("Tap the icon sets of the card first.", true), false) : saveBox("ghost", g.id, {
+    ], "Save the ghost", () => !name.value.trim() ? (toast("Give the ghost its name first.", true), false) : !sets.value().length ? (toast("Tap the icon sets of the card first.", true), false)
+      : sets.empty() ? (toast("One icon set has no icon: tap its icons, or remove it.", true), false)
+      : !symbols.querySelector("input:checked") ? (toast("Tick the séance symbols printed on the card first.", true), false) : saveBox("ghost", g.id, {
       name: name.value, difficulty: Number(diff.value), seance_symbols: Array.from(symbols.querySelectorAll("input:checked")).map((c) => c.value),
       icon_sets: sets.value(), ability: ability.value, lingering: lingering.value, first_sets: Number(first.value), closes_doors: doors.checked,
     }));
@@ -877,7 +892,7 @@
     sheet("Environment card: " + c.name, [
       el("p", { class: "note" }, "Copy the card's name and effect. Where the effect changes the numbers, say how, and the companion applies it."),
       field("Name", name), field("How long it lasts", lasts), field("Its effect", effect),
-      field("Clue dice on every roll while it is in play", dice), field("Actions other than moves, each turn", actions, "Moves stay free; nobody runs while it is in play."),
+      field("Clue dice on every roll while it is in play", dice), field("Actions other than moves, each turn", actions, "With a limit, moves stay free (the Corpse: whoever carries it cannot run)."),
       field("Fire tokens it puts on the board", fires, "Each is put out with a cobweb on three clue dice; the card ends with the last."),
       field("Icon sets to roll to end it (three clue dice, no items)", sets.node),
     ], "Save the card", () => !name.value.trim() || !effect.value.trim() ? (toast("Give the card its name and its effect first.", true), false) : saveBox("environment", c.id, {
@@ -962,7 +977,7 @@
       ? "Now tap the space on the other side of the way from " + spaceLabel(board, app.boxFrom) + ", or the same space again to name it."
       : "Tap a space to name it or to set the way to another space. Dashed: not filled in yet.";
   }
-  const spaceLabel = (board, n) => { const sp = board.spaces.find((x) => Number(x.number) === n); return n === 0 ? "the Entrance" : "room " + n + (sp && sp.filled ? ", " + sp.name : ""); };
+  const spaceLabel = (board, n) => { const sp = board.spaces.find((x) => Number(x.number) === n); return n === 0 ? "the Entrance" : "room " + n + (sp && sp.filled ? " (" + sp.name + ")" : ""); };
 
   function boxTapSpace(board, r) {
     const from = app.boxFrom;
@@ -1046,7 +1061,7 @@
       li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
         c.tasks.map((t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + (t.monster ? " (monster)" : "")).join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
       if ((standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
-      if (odds && odds.slot === c.slot) li.append(el("div", { class: "warn" }, "Chance to complete it with the best play: " + pct(odds.probability)));
+      if (odds && odds.slot === c.slot && typeof odds.probability === "number") li.append(el("div", { class: "warn" }, "Chance to complete it with the best play: " + pct(odds.probability)));
       return li;
     }));
     const a = s.attempt;
@@ -1056,7 +1071,7 @@
       const parts = [el("p", {}, "At " + (a.place === "ancient-one" ? s.ancient_one.name : "adventure " + a.place) + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
       if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
       if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
-      if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, "Chance to complete " + odds.name + ": " + pct(odds.probability) + "; " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ")));
+      if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, (typeof odds.probability === "number" ? "Chance to complete " + odds.name + ": " + pct(odds.probability) + ". " : "") + "Each task alone: " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + (odds.clues ? " (spending up to " + plural(odds.clues, "clue") + ")" : "") + "."));
       fill(box, parts);
     }
     renderESTurn(s);
@@ -1245,8 +1260,11 @@
     const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
     if (gh && !ending) {
       const env = fresh.find((r) => r.type === "environment_drawn");
-      const envLine = env ? "Environment: " + env.name + ". " + (/^placeholder/i.test(env.effect || "") ? "Its effect is not filled in yet: read it from your card." : env.effect || "") : gh.environment ? "Environment: " + gh.environment : "";
-      showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine, gh.id);
+      const standInEnv = env && /^placeholder/i.test(env.effect || "");
+      const envLine = env ? (standInEnv ? "Environment: a card not filled in yet came up (\u201C" + env.name + "\u201D in Your box). Play the real deck's top card, or the host fills the cards in." : "Environment: " + env.name + ". " + (env.effect || "")) : gh.environment ? "Environment: " + gh.environment : "";
+      const ghost = (app.state && app.state.ghost) || {};
+      const ability = ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";
+      showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine + ability, gh.id);
       buzz([400, 150, 400, 150, 800]);
       chime();
       bannered = true;
@@ -1484,10 +1502,11 @@
       app.options = o;
       const f = $("#new-form");
       fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
-      fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name)));
+      fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name + (g.placeholder ? " (not filled in yet)" : ""))));
       fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.name))));
       app.names = {};
-      for (const c of o.evidence || []) app.names[c.id] = c.name;
+      app.evStandIn = new Set();
+      for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.placeholder) app.evStandIn.add(c.id); }
       if (app.state) { const s = app.state; app.state = null; render(s); }
     } catch (e) { /* filled on the next visit */ }
   }

@@ -68,15 +68,18 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     held = [h["face"] for h in attempt.get("held") or []]
     clues = int((active or {}).get("clues") or 0)
     try:
-        whole = card_probability([t["need"] for t in tasks], bool(card.get("ordered")), count["green"],
-                                 count["yellow"], count["red"], None, 1, min(clues, 2), held)
+        # the whole card with yellow or red dice in the pool costs seconds cold (benchmarks/bench_elder_sign_odds.py):
+        # too long for a tap's answer, so the phones then show each task's chance only
+        whole = (card_probability([t["need"] for t in tasks], bool(card.get("ordered")), count["green"], 0, 0, None, 1,
+                                  min(clues, 2), held) if not (count["yellow"] or count["red"]) else None)
         each = [{"task": t["index"], "need": t["need"],
                  "probability": task_probability(t["need"], count["green"], count["yellow"], count["red"], None, 1,
                                                  min(clues, 2), held)} for t in tasks]
     except (CompanionError, ValueError, KeyError):
         return out
     out["odds"] = whole
-    out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each}
+    out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each,
+                        "clues": min(clues, 2)}
     return out
 
 
