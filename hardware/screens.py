@@ -108,6 +108,8 @@ def dial(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, angle: float | Non
 
 def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) -> Image.Image:
     """The game at a glance: clock, round, hour, where the ghost is, room cards left, summon dice."""
+    if state.get("rules") == "elder-sign":
+        return elder_sign_screen(state)
     img = blank()
     draw = ImageDraw.Draw(img)
     outcome = state.get("outcome")
@@ -142,6 +144,52 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
     text, size = fit(bottom, right - x, (11, 10, 9))
     draw.text((x, 47), text, font=font(size), fill=WHITE)
     return img
+
+
+def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
+    """Elder Sign at a glance: the clock, turns to midnight, the active investigator, doom, Elder Signs and the
+    lingering Mythos effect."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    x, right = 48, WIDTH - MARGIN
+    outcome = state.get("outcome")
+    if outcome in ("won", "lost"):
+        _centered(draw, 2, "SEALED!" if outcome == "won" else "DEVOURED", 18)
+        reason = plain(state.get("outcome_reason")) or ""
+        for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 3)):
+            _centered(draw, 28 + 11 * i, line, 10)
+        return img
+    clock = str(state.get("clock") or "XII")
+    dial(draw, 22, 21, 19, MARK_ANGLE.get(clock))
+    label, size = fit(clock, 40, (16, 14, 12))
+    draw.text((round(22 - text_width(label, size) / 2), 44), label, font=font(size), fill=WHITE)
+    turns = state.get("turns_to_midnight")
+    lines = [
+        (f"Midnight in {turns}" if turns not in (None, 0) else "Midnight", (11, 10, 9)),
+        (_active_player(state), (11, 10, 9)),
+        (f"Doom {state.get('doom', '-')}/{state.get('doom_max', '-')}"
+         + ("  AWAKE" if state.get("ancient_one_awake") else ""), (11, 10, 9)),
+        (f"Signs {state.get('elder_signs', '-')}/{state.get('elder_signs_needed', '-')}", (11, 10, 9)),
+    ]
+    for i, (line, sizes) in enumerate(lines):
+        text, size = fit(line, right - x, sizes)
+        draw.text((x, 1 + 13 * i), text, font=font(size), fill=WHITE)
+    mythos = state.get("mythos") or {}
+    lingering = mythos.get("lingering") if mythos.get("active", True) else None
+    if lingering and not str(lingering).lower().startswith("placeholder"):
+        text, size = fit(str(lingering), WIDTH - 2 * MARGIN, (9, 8))
+        draw.text((MARGIN, 54), text, font=font(size), fill=WHITE)
+    return img
+
+
+def _active_player(state: Mapping[str, Any]) -> str:
+    """Whose turn it is: the player's name, and the investigator's when the owner has filled its card in."""
+    names = state.get("player_names") or []
+    current = state.get("current_player")
+    player = names[current] if isinstance(current, int) and 0 <= current < len(names) else "-"
+    stand_ins = (state.get("stand_ins") or {}).get("investigators") or []
+    investigator = state.get("active_investigator")
+    return f"{player}: {investigator}" if investigator and current not in stand_ins else str(player)
 
 
 def _outcome_screen(img: Image.Image, draw: ImageDraw.ImageDraw, state: Mapping[str, Any]) -> Image.Image:

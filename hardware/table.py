@@ -61,6 +61,9 @@ Callback = Callable[[], Any]
 ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game screen comes back
 
 
+ALARM_KINDS = ("midnight", "terror", "awakening")  # announcements that also sound the buzzer
+
+
 class Table:
     """The table hardware behind one small interface (see docs/DESIGN.md, "Hardware")."""
 
@@ -239,6 +242,8 @@ class Table:
             banner = event.get("announce")
             if isinstance(banner, Mapping) and banner.get("title"):
                 banners.append((str(banner["title"]), str(banner.get("text") or "")))
+                if banner.get("kind") in ALARM_KINDS:  # Elder Sign's midnight and terror: the buzzer too
+                    self.beep()
         if route:
             self._queue_hand(*route)
         self.show(state)

@@ -143,3 +143,38 @@ def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None
         clock.advance(10)
         table.run_pending()
         assert table.status()["screen"] == "game"
+
+
+def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> None:
+    """Elder Sign (elder-sign-rules.txt:305-323): three hours at the end of every turn; midnight is announced on the
+    OLED, by the voice and by the buzzer. The OLED shows the turns to midnight, doom and Elder Signs."""
+    from hardware import screens
+
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    spawn = RecordingSpawn()
+    config = HardwareConfig()
+    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
+            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+                  voice=quiet_voice(spawn)) as table:
+        service.new_game({"rules": "elder-sign", "players": 2, "seed": 4, "names": ["Ada", "Bo"]})
+        wire(table, service)
+        table.show(service.state())
+        table.run_pending()
+        shown = table.display.screen
+        assert shown is not None and shown.tobytes() == screens.elder_sign_screen(service.state()).tobytes()
+        assert shown.tobytes() != screens.game_screen({**service.state(), "rules": "skeptics"}).tobytes()
+        buzzes = sum(1 for s in factory.pin(config.pins.buzzer).states if s.state)
+        marks = []
+        for _ in range(4):
+            service.do("end-turn")
+            table.run_pending()
+            clock.advance(10)
+            table.run_pending()
+            marks.append(table.hand_mark)
+        state = service.state()
+        assert marks == ["III", "VI", "IX", "XII"] and state["clock"] == "XII" and state["midnights"] == 1
+        assert any("Midnight" in " ".join(map(str, call)) for call in spawn.calls)  # spoken
+        assert sum(1 for s in factory.pin(config.pins.buzzer).states if s.state) > buzzes  # the buzzer sounded
+        assert table.display.screen is not None
+        assert table.display.screen.tobytes() == screens.elder_sign_screen(state).tobytes()
