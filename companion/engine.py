@@ -61,7 +61,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free", "run", "glass"), "spend one action on a move, pick-up, give or other"),
+        "action": (("kind",), ("free", "run", "glass", "item", "to"),
+                   "spend one action on a move, pick-up, give or other (item=ID to=N: which item goes to whom)"),
         "attempt": (
             ("action",),
             ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items", "clue", "card"),
@@ -1599,8 +1600,17 @@ class _Rules:
         glass = "glass" in self.cmd.args and _bool(self.cmd, "glass")
         if glass and kind != "pickup":
             self.illegal("taking a magnifying glass is a pick-up action: use kind=pickup.")
+        item = self.item_arg() if "item" in self.cmd.args else None
+        if (item or "to" in self.cmd.args) and kind not in ("give", "pickup"):
+            raise BadCommand("action: item= and to= are for kind=give and kind=pickup.")
+        if "to" in self.cmd.args and item is None:
+            raise BadCommand("action: to= says who gets the item of item=; give item= too.")
         self.spend_action(kind="move" if kind == "move" else "other")
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        if item is not None:
+            # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
+            to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
+            self.move_item(item, to)
         if glass:
             # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
             # the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action".
@@ -1984,6 +1994,10 @@ class _Rules:
         s = self.s
         item = self.item_arg()
         player = _int(self.cmd, "player", 1, self.setup.players) - 1 if "player" in self.cmd.args else s.current
+        self.move_item(item, player)
+
+    def move_item(self, item: str, player: int) -> None:
+        s = self.s
         before = next((e for e in s.held if e.endswith(f":{item}")), None)
         if before == f"{player}:{item}":
             self.illegal(f"player {player + 1} already holds it.")

@@ -254,3 +254,16 @@ def test_items_that_add_dice_are_held_per_investigator_and_counted_on_their_roll
     game.push("end-turn")
     game.push("attempt action=prove set=1 glass=true aid=true")
     assert game.view()["current_player"] == 1 and game.view()["attempt"]["dice"] == 5
+
+
+def test_a_give_action_hands_the_item_over_in_the_same_action() -> None:
+    """Action 5: Pick Up/Give/Exchange Item: 'a player may use one action to give an Item to another player'."""
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    game.push("hold item=evp_recorder")
+    events = game.push("action kind=give item=evp_recorder to=2")
+    assert [e["type"] for e in events] == ["action", "item_held"] and events[1]["from"] == 0
+    assert game.view()["actions_left"] == 2 and game.view()["hands"][1]["items"][0]["id"] == "evp_recorder"
+    with pytest.raises(BadCommand, match="kind=give"):
+        game.push("action kind=move item=evp_recorder")
+    game.push("action kind=pickup item=boots")  # a dropped item picked up
+    assert [i["id"] for i in game.view()["hands"][0]["items"]] == ["boots"]

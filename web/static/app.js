@@ -232,6 +232,21 @@
       return li;
     }));
   }
+  // A give or a pick-up action: which item changes hands, and who gets it, in the same action.
+  function askHandOver(a) {
+    const s = app.state;
+    const give = a.args.kind === "give";
+    const held = (s.hands || []).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
+    const items = give ? held : (s.items_free || []);
+    const who = selectIn("to", (s.hands || []).map((h) => [h.player + 1, playerName(s, h.player)]), give ? ((s.current_player + 1) % Math.max(1, (s.hands || []).length)) + 1 : s.current_player + 1);
+    const send = async (args) => { closeSheet(); await command("action", args); };
+    sheet(give ? "Give an item" : "Pick up an item", [
+      field(give ? "Who gets it" : "Who picks it up", who),
+      ...items.map((it) => button(itemWords(it) + (it.from !== undefined ? " · from " + playerName(s, it.from) : ""), () => send({ ...a.args, item: it.id, to: who.value }), "wide", "hand-" + it.id)),
+      button(give ? "Another item, or an exchange (the companion is not told)" : "Something else (a special item, a dropped glass)", () => send(a.args), "wide", "hand-other"),
+    ], null, null);
+  }
+
   function askItem(s, player) {
     const others = (s.hands || []).filter((h) => h.player !== player).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
     const pick = async (id) => { closeSheet(); await command("hold", { item: id, player: String(player + 1) }); };
@@ -433,6 +448,7 @@
     }
     if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return askBonus(a);
     if (a.name === "reveal-clue" && ((app.state && app.state.clue_cards_to_name) || []).length) return askClueCard(a);
+    if (a.name === "action" && ["give", "pickup"].includes(a.args.kind) && !a.args.glass) return askHandOver(a);
     const out = await command(a.name, a.args);
     if (out && a.name === "attempt") showView("dice");
     return out;
