@@ -168,6 +168,8 @@ def main() -> None:
     parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "dice-bench"),
                         help="where the synthetic other table is made (once)")
     parser.add_argument("--no-teach", action="store_true", help="leave out the teach-in curves")
+    parser.add_argument("--speed", action="store_true", help="only the speed rows (repeated 3 times, the best "
+                        "median of each kept: the least disturbed by other work on the machine)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     root = dataset_root(args.data)
@@ -178,6 +180,13 @@ def main() -> None:
     reader.load_models()
     other, symbols = other_table(Path(args.cache))
     models = args.models or "vision/models"
+    if args.speed:
+        held = examples([p for p in load_set(SETS[0], root) if p.held_out])
+        runs = [speed(held, other) for _ in range(3)]
+        print(f"speed (best of 3 medians of read_dice, ms, one thread; models {models})")
+        for i, (name, _) in enumerate(runs[0]):
+            print(f"{name:<40} {min(r[i][1] for r in runs):8.2f}   (medians {', '.join(f'{r[i][1]:.2f}' for r in runs)})")
+        return
     print(f"dice reader on {root} (cv2 {cv2.__version__}, {cv2.getNumThreads()} thread, models {models})")
     header = (f"{'set':<30} {'photos':>6} {'dice':>5} {'accuracy':>9} {'unsure':>6} {'wrong':>5} {'missed':>6} "
               f"{'fp/20ph':>8} {'ms med':>7}")

@@ -462,17 +462,20 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
 
 def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray,
                     settings: ReaderSettings) -> np.ndarray:
-    """The reader's chances, with every doubtful die (no value likely enough, or "not a die") looked at
-    again in crops ``RETRY_SCALES`` times as large: the finder's size is often off on a tilted or small
-    face, and the crop then cuts pips off or takes in a side face. A look that reads a value for sure (not
-    a logo, not "not a die"), more likely than the first look's best, replaces it. A die that looked more
+    """The reader's chances, with every doubtful die looked at again in crops ``RETRY_SCALES`` times as
+    large: the finder's size is often off on a tilted or small face, and the crop then takes in a side
+    face or cuts pips off.
+    Doubtful: no value likely enough, or "not a die" on a strong peak (a weak peak that is "not a die" is
+    dust or the table, and each look costs about a millisecond). A look that reads a value for sure (not a
+    logo, not "not a die"), more likely than the first look's best, replaces it. A die that looked more
     like a logo than a value is not looked at again, so a symbol face stays unsure."""
     out = np.array(probs)
     best = out[:, :NOT_A_DIE].max(axis=1)
     logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
     doubtful = [i for i in range(len(kept))
                 if (best[i] < settings.unsure_below or out[i, NOT_A_DIE] > settings.not_a_die_above)
-                and logo[i] < best[i]]
+                and logo[i] < best[i]
+                and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)]
     if not doubtful:
         return out
     crops = [crop_face(image, kept[i][0], kept[i][1], kept[i][2] * CROP_SCALE * k)
