@@ -19,12 +19,12 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from companion.commands import CommandBase, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int, arg_list
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
 from companion.dice.requirement import BASE_DICE, GLASS_ACTIONS, NO_ITEM_ACTIONS, action_kind, an, dice_for
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
@@ -185,77 +185,13 @@ class Setup:
                 raise BadCommand("two players have the same name; give each player a name of their own.")
 
 
-@dataclass(frozen=True)
-class Command:
-    """One command, as typed (``Command.parse("summon success=true")``); args stay strings."""
+class Command(CommandBase):
+    """One Skeptics command, as typed (``Command.parse("summon success=true")``); args stay strings."""
 
-    name: str
-    args: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise BadCommand(f"a command name is text, not {self.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        if not isinstance(self.args, Mapping):
-            raise BadCommand(f"command arguments are key=value pairs, not {self.args!r}.")
-        args: dict[str, str] = {}
-        for key, value in self.args.items():
-            if not isinstance(key, str) or not key:
-                raise BadCommand(f"an argument name must be text, not {key!r}.")
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            elif isinstance(value, (list, tuple)):
-                value = ",".join(str(v) for v in value)
-            elif value is None:
-                value = "none"
-            elif not isinstance(value, str):
-                value = str(value)
-            args[key] = value
-        object.__setattr__(self, "args", MappingProxyType(args))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @classmethod
-    def parse(cls, text: str) -> Command:
-        """``"end-round"``, ``"summon success=true"``, ``"roll faces=eye,eye,blank"``."""
-        if not isinstance(text, str):
-            raise BadCommand(f"a command is text such as 'end-turn', not {text!r}.")
-        try:
-            words = shlex.split(text)
-        except ValueError as exc:
-            raise BadCommand(f"cannot read the command {text!r} ({exc}); check the quotes.") from None
-        if not words:
-            raise BadCommand(f"the command is empty; the commands are: {', '.join(COMMANDS)}.")
-        name, args = words[0], {}
-        for word in words[1:]:
-            key, sep, value = word.partition("=")
-            if not sep or not key:
-                raise BadCommand(
-                    f"the argument {word!r} of {name!r} is not key=value; write it like success=true."
-                )
-            if key in args:
-                raise BadCommand(f"the argument {key!r} is given twice in {text!r}; give it once.")
-            args[key] = value
-        return cls(name, args)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Command:
-        if not isinstance(data, Mapping) or "name" not in data:
-            raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
-        args = data.get("args") or {}
-        if not isinstance(args, Mapping):
-            raise BadCommand(f"the args of a command are a JSON object of key: value, not {args!r}.")
-        return cls(str(data["name"]), dict(args))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "args": dict(self.args)}
-
-    def __str__(self) -> str:
-        parts = [shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()]
-        return " ".join(parts)
+    names = tuple(COMMANDS)
 
 
-@dataclass(frozen=True)
-class LegalAction:
+class LegalAction(LegalActionBase):
     """One thing the table may do now (see :meth:`Game.legal_actions`).
 
     ``asks`` names what the caller still chooses: ``"faces"`` (the dice: roll them or tap the real
@@ -263,32 +199,7 @@ class LegalAction:
     ``cards`` names the cards drawn from the real decks in physical deck mode, in order.
     """
 
-    group: str
-    name: str
-    args: Mapping[str, str] = field(default_factory=dict)
-    asks: tuple[str, ...] = ()
-    cards: tuple[str, ...] = ()
-
-    def command(self, **more: str) -> Command:
-        return Command(self.name, {**dict(self.args), **more})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
-                "cards": list(self.cards)}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the game ended: ``Outcome("won", ...)`` or ``Outcome("lost", reason)``."""
-
-    result: str  # "won" | "lost"
-    reason: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"result": self.result, "reason": self.reason}
-
-    def __str__(self) -> str:
-        return f"{self.result}: {self.reason}"
+    command_type = Command
 
 
 @dataclass(eq=True)
@@ -371,39 +282,10 @@ _LIST_FIELDS = tuple(
 
 # -- argument reading ---------------------------------------------------------------------------
 
-_TRUE = ("true", "yes", "1", "on")
-_FALSE = ("false", "no", "0", "off")
-
-
-def _bool(cmd: Command, key: str) -> bool:
-    value = cmd.args[key].strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} must be true or false.")
-
-
-def _int(cmd: Command, key: str, low: int, high: int) -> int:
-    text = cmd.args[key].strip()
-    try:
-        value = int(text)
-    except ValueError:
-        raise BadCommand(f"{cmd.name}: {key}={text!r} must be a whole number {low} to {high}.") from None
-    if not low <= value <= high:
-        raise BadCommand(f"{cmd.name}: {key}={value} is out of range; give a whole number {low} to {high}.")
-    return value
-
-
-def _choice(cmd: Command, key: str, choices: Sequence[str]) -> str:
-    value = cmd.args[key].strip().lower()
-    if value not in choices:
-        raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
-    return value
-
-
-def _list(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+_bool = arg_bool
+_int = arg_int
+_choice = arg_choice
+_list = arg_list
 
 
 class _Supply:

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import copy
 import random
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from companion.commands import CommandBase, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
 from companion.games.elder_sign.packs import Adventure, AncientOne, Effect, ElderSignPacks, TaskCard, parse_tasks
@@ -161,98 +161,17 @@ class Setup:
             raise BadCommand("first_mythos and adventures are only given in physical deck mode; leave them out.")
 
 
-@dataclass(frozen=True)
-class Command:
-    """One command, as typed (``Command.parse("roll faces=inv1,lore,terror")``); args stay strings."""
+class Command(CommandBase):
+    """One Elder Sign command, as typed (``Command.parse("roll faces=inv1,lore,terror")``); args stay strings."""
 
-    name: str
-    args: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise BadCommand(f"a command name is text, not {self.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        if not isinstance(self.args, Mapping):
-            raise BadCommand(f"command arguments are key=value pairs, not {self.args!r}.")
-        args: dict[str, str] = {}
-        for key, value in self.args.items():
-            if not isinstance(key, str) or not key:
-                raise BadCommand(f"an argument name must be text, not {key!r}.")
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            elif isinstance(value, (list, tuple)):
-                value = ",".join(str(v) for v in value)
-            elif not isinstance(value, str):
-                value = str(value)
-            args[key] = value
-        object.__setattr__(self, "args", MappingProxyType(args))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @classmethod
-    def parse(cls, text: str) -> Command:
-        if not isinstance(text, str):
-            raise BadCommand(f"a command is text such as 'end-turn', not {text!r}.")
-        try:
-            words = shlex.split(text)
-        except ValueError as exc:
-            raise BadCommand(f"cannot read the command {text!r} ({exc}); check the quotes.") from None
-        if not words:
-            raise BadCommand(f"the command is empty; the commands are: {', '.join(COMMANDS)}.")
-        args: dict[str, str] = {}
-        for word in words[1:]:
-            key, sep, value = word.partition("=")
-            if not sep or not key:
-                raise BadCommand(f"the argument {word!r} of {words[0]!r} is not key=value; write it like to=3.")
-            if key in args:
-                raise BadCommand(f"the argument {key!r} is given twice in {text!r}; give it once.")
-            args[key] = value
-        return cls(words[0], args)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Command:
-        if not isinstance(data, Mapping) or "name" not in data:
-            raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
-        args = data.get("args") or {}
-        if not isinstance(args, Mapping):
-            raise BadCommand(f"the args of a command are a JSON object of key: value, not {args!r}.")
-        return cls(str(data["name"]), dict(args))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "args": dict(self.args)}
-
-    def __str__(self) -> str:
-        return " ".join([shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()])
+    names = tuple(COMMANDS)
 
 
-@dataclass(frozen=True)
-class LegalAction:
+class LegalAction(LegalActionBase):
     """One thing the table may do now; ``asks`` names what the caller still fills in (``faces``, ``need``,
     ``tasks``, ``player``, ``n``, ``hours``) and ``cards`` the cards of the real decks it draws (physical mode)."""
 
-    group: str
-    name: str
-    args: Mapping[str, str] = field(default_factory=dict)
-    asks: tuple[str, ...] = ()
-    cards: tuple[str, ...] = ()
-
-    def command(self, **more: str) -> Command:
-        return Command(self.name, {**dict(self.args), **more})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
-                "cards": list(self.cards)}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    result: str  # "won" | "lost"
-    reason: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"result": self.result, "reason": self.reason}
-
-    def __str__(self) -> str:
-        return f"{self.result}: {self.reason}"
+    command_type = Command
 
 
 @dataclass
@@ -355,35 +274,9 @@ class State:
 
 # -- argument reading ---------------------------------------------------------------------------------------------
 
-_TRUE = ("true", "yes", "1", "on")
-_FALSE = ("false", "no", "0", "off")
-
-
-def _bool(cmd: Command, key: str) -> bool:
-    value = cmd.args[key].strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} must be true or false.")
-
-
-def _int(cmd: Command, key: str, low: int, high: int) -> int:
-    text = cmd.args[key].strip()
-    try:
-        value = int(text)
-    except ValueError:
-        raise BadCommand(f"{cmd.name}: {key}={text!r} must be a whole number {low} to {high}.") from None
-    if not low <= value <= high:
-        raise BadCommand(f"{cmd.name}: {key}={value} is out of range; give a whole number {low} to {high}.")
-    return value
-
-
-def _choice(cmd: Command, key: str, choices: Sequence[str]) -> str:
-    value = cmd.args[key].strip().lower()
-    if value not in choices:
-        raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
-    return value
+_bool = arg_bool
+_int = arg_int
+_choice = arg_choice
 
 
 # -- the game ------------------------------------------------------------------------------------------------------

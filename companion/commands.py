@@ -1,0 +1,155 @@
+"""What every game's engine shares (pure): a command as typed, the legal actions offered, the outcome, and the
+reading of a command's arguments. Each engine subclasses ``CommandBase`` with its own command names, so its
+messages list its commands; Skeptics' is ``companion.engine.Command``, Elder Sign's
+``companion.games.elder_sign.engine.Command``."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeVar
+
+from companion.errors import BadCommand
+
+__all__ = ["CommandBase", "LegalActionBase", "Outcome", "arg_bool", "arg_choice", "arg_int", "arg_list"]
+
+C = TypeVar("C", bound="CommandBase")
+_TRUE = ("true", "yes", "1", "on")
+_FALSE = ("false", "no", "0", "off")
+
+
+@dataclass(frozen=True)
+class CommandBase:
+    """One command, as typed (``Command.parse("summon success=true")``); args stay strings."""
+
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    names: ClassVar[Sequence[str]] = ()  # the game's commands, for the messages
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise BadCommand(f"a command name is text, not {self.name!r}; the commands are: {', '.join(self.names)}.")
+        if not isinstance(self.args, Mapping):
+            raise BadCommand(f"command arguments are key=value pairs, not {self.args!r}.")
+        args: dict[str, str] = {}
+        for key, value in self.args.items():
+            if not isinstance(key, str) or not key:
+                raise BadCommand(f"an argument name must be text, not {key!r}.")
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            elif isinstance(value, (list, tuple)):
+                value = ",".join(str(v) for v in value)
+            elif value is None:
+                value = "none"
+            elif not isinstance(value, str):
+                value = str(value)
+            args[key] = value
+        object.__setattr__(self, "args", MappingProxyType(args))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def parse(cls: type[C], text: str) -> C:
+        """``"end-round"``, ``"summon success=true"``, ``"roll faces=eye,eye,blank"``."""
+        if not isinstance(text, str):
+            raise BadCommand(f"a command is text such as 'end-turn', not {text!r}.")
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise BadCommand(f"cannot read the command {text!r} ({exc}); check the quotes.") from None
+        if not words:
+            raise BadCommand(f"the command is empty; the commands are: {', '.join(cls.names)}.")
+        name, args = words[0], {}
+        for word in words[1:]:
+            key, sep, value = word.partition("=")
+            if not sep or not key:
+                raise BadCommand(f"the argument {word!r} of {name!r} is not key=value; write it like key=value.")
+            if key in args:
+                raise BadCommand(f"the argument {key!r} is given twice in {text!r}; give it once.")
+            args[key] = value
+        return cls(name, args)
+
+    @classmethod
+    def from_dict(cls: type[C], data: Mapping[str, Any]) -> C:
+        if not isinstance(data, Mapping) or "name" not in data:
+            raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
+        args = data.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise BadCommand(f"the args of a command are a JSON object of key: value, not {args!r}.")
+        return cls(str(data["name"]), dict(args))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    def __str__(self) -> str:
+        return " ".join([shlex.quote(self.name)] + [f"{shlex.quote(k)}={shlex.quote(v)}" for k, v in self.args.items()])
+
+
+@dataclass(frozen=True)
+class LegalActionBase:
+    """One thing the table may do now (an engine's ``legal_actions()``).
+
+    ``asks`` names what the caller still chooses (the faces of the dice, the icons of a set, a space, a number
+    ...); ``cards`` names the cards drawn from the real decks in physical deck mode, in order.
+    """
+
+    group: str
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    asks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    command_type: ClassVar[type[CommandBase]] = CommandBase
+
+    def command(self, **more: str) -> Any:
+        return self.command_type(self.name, {**dict(self.args), **more})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
+                "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``Outcome("won", ...)`` or ``Outcome("lost", reason)``."""
+
+    result: str  # "won" | "lost"
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"result": self.result, "reason": self.reason}
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.reason}"
+
+
+def arg_bool(cmd: CommandBase, key: str) -> bool:
+    value = cmd.args[key].strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} must be true or false.")
+
+
+def arg_int(cmd: CommandBase, key: str, low: int, high: int) -> int:
+    text = cmd.args[key].strip()
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadCommand(f"{cmd.name}: {key}={text!r} must be a whole number {low} to {high}.") from None
+    if not low <= value <= high:
+        raise BadCommand(f"{cmd.name}: {key}={value} is out of range; give a whole number {low} to {high}.")
+    return value
+
+
+def arg_choice(cmd: CommandBase, key: str, choices: Sequence[str]) -> str:
+    value = cmd.args[key].strip().lower()
+    if value not in choices:
+        raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
+    return value
+
+
+def arg_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
