@@ -27,7 +27,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from companion.dice.faces import DieKind
 from companion.dice.requirement import RED_ICONS, Requirement
@@ -272,8 +272,11 @@ def icon_set_text(need: str) -> str:
 # -- validation ------------------------------------------------------------------------------
 
 
-class _Entry:
-    """Reads fields of one TOML table, raising PackError that names file, entry and field."""
+class Entry:
+    """Reads fields of one TOML table, raising PackError that names file, entry and field (every game's packs use
+    it; ``docs`` is the page the message points to)."""
+
+    docs: ClassVar[str] = "docs/packs.md"
 
     def __init__(self, source: str, label: str, data: Any) -> None:
         self.source = source
@@ -286,7 +289,7 @@ class _Entry:
         where = f"{self.source}: {self.label}"
         if field_name is not None:
             where += f': field "{field_name}"'
-        raise PackError(f"{where} {message}. Fix the file (see docs/packs.md) or remove it to use the bundled one.")
+        raise PackError(f"{where} {message}. Fix the file (see {self.docs}) or remove it to use the bundled one.")
 
     def check_keys(self, allowed: Iterable[str]) -> None:
         allowed = tuple(allowed)
@@ -357,6 +360,14 @@ class _Entry:
             self.fail(f'must be a non-empty list of texts like ["a", "b"], not {_show(value)}', name)
         assert isinstance(value, list)
         return [str(v).strip() for v in value]
+
+
+_Entry = Entry
+
+
+def show_value(value: Any) -> str:
+    """A value of a pack file as its owner wrote it, for a message."""
+    return _show(value)
 
 
 def _show(value: Any) -> str:

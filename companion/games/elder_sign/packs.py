@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
+from companion.packs import Entry, show_value
 
 __all__ = [
     "Effect",
@@ -173,61 +174,23 @@ class ElderSignPacks:
 # -- validation ----------------------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
+_show = show_value
 
 
-class _Entry:
-    """One TOML table; every PackError names the file, the entry and the field."""
+class _Entry(Entry):
+    """One TOML table of an Elder Sign pack; every PackError names the file, the entry and the field."""
 
-    def __init__(self, source: str, label: str, data: Any) -> None:
-        self.source = source
-        self.label = label
-        if not isinstance(data, dict):
-            self.fail(f"must be a table (key = value lines), not {_show(data)}")
-        self.data: dict[str, Any] = data
-
-    def fail(self, message: str, name: str | None = None) -> NoReturn:
-        where = f"{self.source}: {self.label}" + (f': field "{name}"' if name else "")
-        raise PackError(f"{where} {message}. Fix the file (see docs/elder-sign.md) or remove it to use the bundled one.")
-
-    def check_keys(self, allowed: Iterable[str]) -> None:
-        allowed = tuple(allowed)
-        for key in self.data:
-            if key not in allowed:
-                self.fail(f"has an unknown field {key!r}; the fields are: {', '.join(allowed)}")
+    docs = "docs/elder-sign.md"
 
     def text(self, name: str, default: str | None = None) -> str:
+        """As Entry.text, but a field with a default may be left empty ("")."""
         value = self.data.get(name, default)
         if value is None:
             self.fail("is missing; add it as text in quotes", name)
         if not isinstance(value, str) or (not value.strip() and default is None):
             self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
+        assert isinstance(value, str)
         return value.strip()
-
-    def ident(self, name: str) -> str:
-        value = self.text(name)
-        if not _ID.match(value):
-            self.fail(f"must be a short lowercase id (letters, digits, _; starting with a letter), not {value!r}", name)
-        return value
-
-    def integer(self, name: str, low: int, high: int, default: int | None = None) -> int:
-        value = self.data.get(name, default)
-        if value is None:
-            self.fail(f"is missing; add a whole number {low} to {high}", name)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            self.fail(f"must be a whole number {low} to {high}, not {_show(value)}", name)
-        return value
-
-    def flag(self, name: str) -> bool:
-        value = self.data.get(name, False)
-        if not isinstance(value, bool):
-            self.fail(f"must be true or false, not {_show(value)}", name)
-        return value
 
     def colour(self, name: str) -> Colour | None:
         if name not in self.data:
