@@ -399,6 +399,18 @@ class Companion:
         from vision.roll import to_roll
 
         assert self.parts.tray is not None
+        if self.game is not None and self.game.rules != "skeptics":
+            # another game's stand-in dice: its module reads colours and pips (Elder Sign's pip map)
+            if not self.config.dice.auto_roll:
+                return
+            try:
+                self.game.roll_from_dice_seen([(r.color, r.value) for r in readings])
+            except CompanionError as exc:
+                if why == "button":
+                    self.tell("Dice", for_players(str(exc)))
+                else:
+                    log.debug("dice settled, not a roll: %s", exc)
+            return
         try:
             roll, problem = to_roll(readings, self.parts.tray.kinds, self.parts.tray.pip_map), None
         except CompanionError as exc:

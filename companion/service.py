@@ -18,7 +18,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -287,6 +287,20 @@ class GameService:
                 return outcome, None
             command = Command("roll", {"faces": ",".join(face.value for face in outcome.faces)})
             return outcome, self._apply(game, game_id, command, "tray")
+
+    def roll_from_dice_seen(self, dice: Sequence[tuple[str, int | None]], source: str = "tray") -> CommandResult:
+        """Dice read in the tray by a game whose module settles them itself (Elder Sign's stand-in dice): the
+        colours and pips become its roll, or IllegalCommand says in the table's words why they are not one."""
+        with self._lock:
+            game, _ = self._require_game()
+            settle = self._module.tray_roll
+            if settle is None:
+                raise IllegalCommand("this game settles the tray's dice by their kinds; use roll_from_tray.")
+            found = settle(game, list(dice))
+            if isinstance(found, str):
+                raise IllegalCommand(found)
+            name, args = found
+            return self.do(name, args, source=source)
 
     def roll_from_readings(self, faces: Iterable[Any], source: str = "tray") -> CommandResult:
         """Dice read by the camera (or typed in): one `roll` of the attempt under way."""
@@ -574,7 +588,7 @@ class GameService:
         module = self._module
         state.setdefault("rules", module.rules)
         state["rules_title"] = module.title
-        state.update(module.publish(state))
+        state.update(module.publish(state, game))
         current = state.get("current_player")
         state["legal"] = [
             {**action.to_dict(), "label": module.action_label(action.to_dict(), self._names, current)}

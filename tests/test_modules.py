@@ -91,3 +91,27 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     done = run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seed", "3", "--db", str(db))
     assert done.returncode == 0, done.stderr
     assert state_json(db)["rules"] == "skeptics"
+
+
+def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Path) -> None:
+    """Stand-in pipped dice of three colours with a face map (docs/elder-sign.md, "The dice"), read by the camera."""
+    from companion.games.elder_sign.dice import Colour, PipMap
+
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    card = service.state()["adventures"][0]["slot"]
+    service.do("move", {"to": card})
+    colours = service.state()["next_dice"]
+    pips = [(i % 6) + 1 for i in range(len(colours))]
+    with pytest.raises(Exception, match="this roll throws"):
+        service.roll_from_dice_seen([(c, p) for c, p in zip(colours[:-1], pips)])
+    with pytest.raises(Exception, match="blue die"):
+        service.roll_from_dice_seen([("blue", 3)] + [(c, p) for c, p in zip(colours[1:], pips)])
+    with pytest.raises(Exception, match="could not be read"):
+        service.roll_from_dice_seen([(colours[0], None)] + [(c, p) for c, p in zip(colours[1:], pips[1:])])
+    assert service.state()["history_length"] == 1  # nothing was rolled by the refusals
+    result = service.roll_from_dice_seen([(c, p) for c, p in zip(colours, pips)])
+    rolled = next(e for e in result.events if e["type"] == "rolled")
+    faces = PipMap.default()
+    assert rolled["dice"] == [faces.face(Colour.parse(c), p).value for c, p in zip(colours, pips)]
+    service.close()

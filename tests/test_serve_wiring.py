@@ -132,6 +132,24 @@ def test_a_settled_roll_of_the_attempts_dice_becomes_its_roll(companion: Compani
     assert last["command"] == {"name": "roll", "args": {"faces": "eye,camera,cobweb"}}
 
 
+def test_elder_sign_dice_in_the_tray_are_read_by_its_pip_map(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+    """Elder Sign's stand-in dice (docs/elder-sign.md): green, yellow and red pipped dice, read by the same camera."""
+    from companion.games.elder_sign.dice import Colour, PipMap
+
+    service = companion.service
+    service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+    colours = service.state()["next_dice"]
+    with caplog.at_level(logging.WARNING, logger="companion.serve"):
+        companion.dice_read([die(3, colour) for colour in colours[:-1]], "button")  # a die short: told, not rolled
+    assert service.state()["history_length"] == 1 and "this roll throws" in caplog.text
+    companion.dice_read([die(4, colour) for colour in colours], "settled")
+    last = service.history()[-1]
+    assert last["source"] == "tray" and last["command"]["name"] == "roll"
+    faces = [PipMap.default().face(Colour.parse(c), 4).value for c in colours]
+    assert last["command"]["args"]["faces"] == ",".join(f"{c}:{f}" for c, f in zip(colours, faces))
+
+
 def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
     service = companion.service
     service.do("attempt", {"action": "search", "need": "eye:2"})

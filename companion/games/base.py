@@ -54,12 +54,15 @@ class GameModule:
     end_summary: Callable[[Mapping[str, Any], Any, float | None], dict[str, Any]]
     for_players: Callable[[Any], str]
     no_names: Any = None
-    # extra keys of the published state worked out from the view (Skeptics: the odds of the roll under way)
-    publish: Callable[[Mapping[str, Any]], Mapping[str, Any]] = field(default=lambda view: {})
+    # extra keys of the published state worked out from the view and the game (the odds of the roll under way)
+    publish: Callable[[Mapping[str, Any], Any], Mapping[str, Any]] = field(default=lambda view, game: {})
     # the setup keys the "game_started" event repeats (for the log and the history list)
     started_keys: tuple[str, ...] = ("players",)
     # virtual dice: (game, random.Random) -> the command that rolls them; None where the service rolls them itself
     virtual_roll: Callable[[Any, Any], tuple[str, dict[str, Any]]] | None = None
+    # dice read in the tray: (game, [(colour name, pips 1-6 or None), ...]) -> the command that rolls them, or a
+    # sentence saying why they are not a roll; None where the service settles tray readings itself (Skeptics)
+    tray_roll: Callable[[Any, Sequence[tuple[str, int | None]]], tuple[str, dict[str, Any]] | str] | None = None
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

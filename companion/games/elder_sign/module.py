@@ -89,6 +89,30 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     return "roll", {"faces": ",".join(faces)}
 
 
+def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
+    """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
+    pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
+    from companion.errors import DiceError
+    from companion.games.elder_sign.dice import Colour, PipMap
+
+    pip_map = PipMap.default()
+    faces: list[str] = []
+    for colour_name, pips in dice:
+        try:
+            colour = Colour.parse(colour_name)
+        except DiceError:
+            return f"a {colour_name} die lies in the tray; Elder Sign is rolled with green, yellow and red dice."
+        if pips is None:
+            return f"one {colour.value} die could not be read: turn it flat, or tap the dice in on the phone."
+        faces.append(f"{colour.value}:{pip_map.face(colour, pips).value}")
+    wanted = sorted(c.value for c in game.next_roll_dice())
+    seen = sorted(face.split(":")[0] for face in faces)
+    if seen != wanted:
+        return (f"the tray shows {len(faces)} dice ({', '.join(seen) or 'none'}), but this roll throws "
+                f"{len(wanted)} ({', '.join(wanted)}): add or take away dice, then read again.")
+    return "roll", {"faces": ",".join(faces)}
+
+
 MODULE = GameModule(
     rules="elder-sign",
     title="Elder Sign",
@@ -108,4 +132,5 @@ MODULE = GameModule(
     publish=_publish,
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,
+    tray_roll=tray_roll,
 )
