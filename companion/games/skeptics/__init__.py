@@ -63,7 +63,7 @@ def summon_odds(state: Mapping[str, Any]) -> float | None:
         return None
 
 
-def _publish(view: Mapping[str, Any]) -> Mapping[str, Any]:
+def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
     return {"odds": attempt_odds(view), "summon_odds": summon_odds(view)}
 
 
