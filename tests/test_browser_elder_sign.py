@@ -67,6 +67,20 @@ def dismiss(phone: Phone) -> None:
         phone.page.click("#banner-ok")
 
 
+def tap(phone: Phone, selector: str) -> None:
+    """Tap a button; a banner that comes up meanwhile (it covers the page until tapped away) is tapped away first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(6):
+        dismiss(phone)
+        try:
+            phone.page.click(selector, timeout=2500)
+            return
+        except PlaywrightTimeout:
+            continue
+    phone.page.click(selector)
+
+
 def said(phone: Phone) -> list[str]:
     return [t for t in phone.page.locator("#said li").all_inner_texts() if t.strip()]
 
@@ -101,27 +115,25 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         while table.service.state()["midnights"] < midnights + 2 and turns < 12:
             turns += 1
             turn = table.service.state()["turn"]
-            dismiss(host)
-            page.click("#es-move")
+            tap(host, "#es-move")
             page.locator("#sheet-body button", has_text="adventure").first.click()
             expect(page.locator("#es-roll-me")).to_be_visible()
             length = table.service.state()["history_length"]
             if turns == 1:  # the real dice, tapped die by die
-                page.click("#es-roll-tap")
+                tap(host, "#es-roll-tap")
                 dice = len(table.service.state()["next_dice"])
                 for i in range(1, dice + 1):
                     page.locator(f"#sheet-body button[id^='es-die-{i}-']").first.click()
                 expect(page.locator("#es-faces-words")).not_to_contain_text("?")
                 page.click("#sheet-ok")
             else:
-                page.click("#es-roll-me")
+                tap(host, "#es-roll-me")
             wait_for(lambda length=length: table.service.state()["history_length"] > length)
             dismiss(host)
             if turns == 1:
                 shot(host, "03-host-roll")
                 shot(viewer, "04-viewer-roll")
-            dismiss(host)
-            page.click("#es-main button[data-legal=end-turn]")
+            tap(host, "#es-main button[data-legal=end-turn]")
             expect(viewer.page.locator("#es-line")).to_contain_text(f"Turn {turn + 1}", timeout=5000)
             if table.service.state()["outcome"]:
                 break

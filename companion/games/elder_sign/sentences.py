@@ -31,11 +31,20 @@ class Names:
 
     players: tuple[str, ...] = ()
     ancient_one: str = "the Ancient One"
+    stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
         view = game.view()
-        return cls(tuple(view["player_names"]), str(view["ancient_one"]["name"]))
+        packs = game.packs
+        groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
+        stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
+        ancient = str(view["ancient_one"]["name"])
+        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins)
+
+    def card(self, name: Any, instead: str) -> str:
+        """A card's name, or `instead` while the card is a stand-in."""
+        return instead if not name or str(name) in self.stand_ins else str(name)
 
     def player(self, index: Any) -> str:
         if isinstance(index, int) and 0 <= index < len(self.players):
@@ -116,37 +125,40 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _place(event: Mapping[str, Any]) -> str:
-    name = event.get("name")
-    return str(name) if name else "the adventure"
+def _place(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """Where it happens: the adventure's name, or its place on the table while its card is a stand-in."""
+    slot = event.get("slot") or event.get("place") or event.get("to")
+    return names.card(event.get("name"), f"adventure {slot}" if slot not in (None, "") else "the adventure")
 
 
 def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """One event in plain words."""
     kind = str(event.get("type"))
     who = names.player(event.get("player"))
-    inv = event.get("investigator")
+    inv = names.card(event.get("investigator"), who if event.get("player") is not None else "the investigator")
     ao = names.ancient_one
     text: str
     if kind == "turn_ended":
         text = f"{who}'s turn ends"
     elif kind == "turn_started":
-        text = f"{who}'s turn" + (f": {inv}" if inv else "")
+        text = f"{who}'s turn" + (f": {inv}" if inv != who else "")
     elif kind == "clock_advanced":
         text = f"the clock moves to {event.get('clock')}" + (" (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else "")
     elif kind == "midnight":
         text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
     elif kind == "at_midnight":
         text = f"at midnight, {event.get('name')}: {event.get('text')}"
+    elif kind == "mythos_drawn" and str(event.get("name")) in names.stand_ins:
+        text = "a Mythos card comes up that is not filled in yet: read it from the card drawn"
     elif kind == "mythos_drawn":
         immediate = effect_words(event.get("immediate"))
         text = f"Mythos card: {event.get('name')}" + (f"; now: {immediate}" if immediate != "nothing" else "")
-        if event.get("lingering"):
+        if event.get("lingering") and not str(event.get("lingering")).lower().startswith("placeholder"):
             text += f"; until the next one: {event.get('lingering')}"
     elif kind == "mythos_reshuffled":
         text = "the Mythos cards are shuffled into a new deck"
     elif kind == "die_locked":
-        text = f"a {event.get('colour')} die is locked on {event.get('name')}"
+        text = f"a {event.get('colour')} die is locked on {_place(event, names)}"
     elif kind == "effect_text":
         text = str(event.get("text"))
     elif kind == "clues_changed":
@@ -167,7 +179,7 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         text = "a monster appears" if event.get("count") == 1 else f"{event.get('count')} monsters appear"
         text += ": place it on a monster task"
     elif kind == "monster_placed":
-        text = f"a monster joins {event.get('name')}: {need_words(event.get('need'))}"
+        text = f"a monster joins {_place(event, names)}: {need_words(event.get('need'))}"
     elif kind == "doom":
         change = event.get("change", 0)
         text = (f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}" if change > 0
@@ -177,9 +189,9 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     elif kind == "ancient_one_attack":
         text = f"{ao} attacks: {event.get('text')}"
     elif kind == "moved":
-        text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event))
+        text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event, names))
     elif kind == "attempt_started":
-        text = f"{inv} rolls at {_place(event)}"
+        text = f"{inv} rolls at {_place(event, names)}"
     elif kind == "die_added":
         text = f"the {event.get('colour')} die joins the roll"
     elif kind == "die_lost":
@@ -200,32 +212,32 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         if event.get("held"):
             text += f", with {dice_words(event.get('held'))} held"
     elif kind == "task_completed":
-        text = f"task {event.get('task')} of {_place(event)} is done ({need_words(event.get('need'))})"
+        text = f"task {event.get('task')} of {_place(event, names)} is done ({need_words(event.get('need'))})"
     elif kind == "combat_task_completed":
         text = f"a blow against {ao}: a doom token comes off"
     elif kind == "roll_failed":
         text = "the roll completes no task"
     elif kind == "terror":
-        text = f"terror! {_place(event)}'s terror effect: {effect_words(event.get('effect'))}"
+        text = f"terror! {_place(event, names)}'s terror effect: {effect_words(event.get('effect'))}"
         if event.get("mythos"):
             text += f"; the Mythos card's: {effect_words(event.get('mythos'))}"
     elif kind == "adventure_completed":
-        text = f"{_place(event)} is completed: {effect_words(event.get('reward'))}"
+        text = f"{_place(event, names)} is completed: {effect_words(event.get('reward'))}"
     elif kind == "adventure_failed":
         why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
                "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
-        text = f"{_place(event)} fails" + (f" ({why})" if why else "") + f": {effect_words(event.get('penalty'))}"
+        text = f"{_place(event, names)} fails" + (f" ({why})" if why else "") + f": {effect_words(event.get('penalty'))}"
     elif kind == "attack_ended":
         text = f"the attack on {ao} ends"
     elif kind == "adventure_drawn":
-        text = (f"a gate opens: {_place(event)}" if event.get("other_world") else f"a new adventure: {_place(event)}")
+        text = (f"a gate opens: {_place(event, names)}" if event.get("other_world") else f"a new adventure: {_place(event, names)}")
     elif kind == "adventure_deck_empty":
         text = "no adventure is left to deal"
     elif kind == "other_world_deck_empty":
         text = "no Other World is left to open"
     elif kind == "tasks_set":
         tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
-        text = f"the tasks of {_place(event)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
+        text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
     elif kind == "game_won":
         text = f"the investigators win: {event.get('reason')}"
     elif kind == "game_lost":
