@@ -220,6 +220,7 @@ class Companion:
         self.service: GameService | None = None
         self.table: Table | None = None
         self.tray: TrayLoop | None = None
+        self.teacher: Any = None  # vision.teach.Teacher while a tray camera runs
         self.app: Flask | None = None
         self.server: ServerThread | None = None
         self.host = listen_host(config, sim)
@@ -329,7 +330,25 @@ class Companion:
         assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
+        self._start_teacher()
         self.tray.start()
+
+    def _start_teacher(self) -> None:
+        """The page's "Teach the reader": photos kept in the data folder; a reader taught there is used again."""
+        from dataclasses import replace
+
+        from vision.teach import Teacher, load_taught, taught_path
+
+        assert self.tray is not None
+        watcher = self.tray.watcher
+        saved = taught_path(self.config.data_dir)
+        if watcher.settings.taught is None and saved.is_file():
+            try:
+                watcher.settings = replace(watcher.settings, taught=load_taught(saved))
+                log.info("tray: the reader taught on the page (%s)", saved)
+            except CompanionError as exc:
+                log.warning("tray: the reader taught on the page cannot be used (%s); the shipped one reads", exc)
+        self.teacher = Teacher(self.config.data_dir, watcher)
 
     def _start_web(self) -> None:
         from web import create_app
@@ -340,6 +359,7 @@ class Companion:
         pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
         # The page says what went wrong at start (a damaged history kept aside).
         self.app = create_app(self.game, self.parts.web, hardware=self.table, tray=self.tray, pip_map=pip_map,
+                              teacher=self.teacher,
                               startup_problems=self.start_problems)
         # Binds and listens here: a port in use fails now, before READY=1.
         try:

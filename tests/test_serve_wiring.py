@@ -491,3 +491,28 @@ def test_the_simulation_reads_its_photos_dice_as_clue_dice(tmp_path: Path) -> No
     assert (kinds["green"], kinds["red"]) == ("key", "summon")
     real = check_parts(config_for(tmp_path), sim=False)
     assert real.tray is not None and "white" not in real.tray.kinds  # a real table keeps its own colours
+
+
+def test_a_reader_taught_on_the_page_is_used_again_at_the_next_start(tmp_path: Path) -> None:
+    """Issue 12, "Teach it your dice": the reader taught from the phone is kept in the data folder and `companion
+    serve` reads the tray with it after a restart; the page's teacher is wired to the tray's watcher."""
+    from vision.teach import load_examples, save_taught, taught_path, teach
+
+    photos = sample_photos()
+    labelled = [p for p in photos if p.with_suffix(".txt").is_file()][:1]
+    taught = teach(load_examples(labelled))
+    save_taught(taught, taught_path(tmp_path / "data"))
+    folder = tmp_path / "tray"
+    folder.mkdir()
+    (folder / photos[0].name).write_bytes(photos[0].read_bytes())
+    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
+                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=lambda frame, settings: [])
+    served._start_hardware = lambda: None  # type: ignore[method-assign]
+    served.start()
+    try:
+        assert served.tray is not None and served.teacher is not None
+        assert served.tray.watcher.settings.taught is not None
+        assert served.teacher.status()["in_use"] and served.teacher.watcher is served.tray.watcher
+    finally:
+        served.shutdown()

@@ -629,3 +629,81 @@ def score(taught: TaughtReader | None, examples: Sequence[tuple[np.ndarray, Sequ
         right += s.right
         total += s.dice
     return right, total
+
+
+class Teacher:
+    """Teaching the reader from the phone (issue 12): the tray's last photo is kept with the values the host gives
+    its dice, and the reader is taught from every photo kept, in a thread of its own (seconds here, about half a
+    minute on a Pi 4), then used by the tray at once. The taught reader is kept in the data folder, where
+    ``companion serve`` finds it at the next start; ``reset`` goes back to the shipped one."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], watcher: Any,
+                 spawn: Any = None) -> None:
+        import threading
+
+        self.folder = examples_dir(data_dir)
+        self.save_to = taught_path(data_dir)
+        self.watcher = watcher
+        self._lock = threading.Lock()
+        self._spawn = spawn or (lambda fn: threading.Thread(target=fn, name="teach the reader", daemon=True).start())
+        self._running = False
+        self.taught: dict[str, Any] | None = None
+        self.error: str | None = None
+
+    def kept(self) -> int:
+        """How many photos are kept for teaching."""
+        if not self.folder.is_dir():
+            return 0
+        return sum(1 for p in self.folder.glob("*.jpg") if p.with_suffix(".txt").is_file())
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            return {"kept": self.kept(), "running": self._running, "taught": self.taught, "error": self.error,
+                    "in_use": getattr(self.watcher.settings, "taught", None) is not None}
+
+    def keep(self, dice: Sequence[tuple[int | None, tuple[float, float, float, float]]]) -> Path:
+        """Keep the tray's last photo with these values (None: not a die, left out). VisionError says what is
+        missing."""
+        frame = self.watcher.last_frame
+        if frame is None:
+            raise VisionError("there is no photo of the tray yet: roll the dice into the tray, then keep it.")
+        labels = [(int(value), box) for value, box in dice if value is not None]
+        if not labels:
+            raise VisionError("give at least one die of the photo its value before keeping it.")
+        return keep_example(self.folder, frame, labels)
+
+    def start(self) -> bool:
+        """Teach from every photo kept, in the background; False when teaching is already under way."""
+        with self._lock:
+            if self._running:
+                return False
+            if not self.kept():
+                raise VisionError("no photo is kept for teaching yet: correct a reading of the tray and keep it.")
+            self._running, self.error = True, None
+        self._spawn(self._run)
+        return True
+
+    def _run(self) -> None:
+        from dataclasses import replace
+
+        try:
+            taught = teach_folder(self.folder, self.save_to)
+            self.watcher.settings = replace(self.watcher.settings, taught=taught)
+            result: dict[str, Any] | None = {"photos": taught.photos, "dice": taught.dice,
+                                             "seconds": round(taught.seconds, 1)}
+            error = None
+        except Exception as exc:  # a failure is reported on the page; the shipped or earlier reader stays in use
+            result, error = None, str(exc)
+        with self._lock:
+            self._running = False
+            self.taught = result if result is not None else self.taught
+            self.error = error
+
+    def reset(self) -> None:
+        """Back to the shipped reader (the kept photos stay, to teach again)."""
+        from dataclasses import replace
+
+        self.save_to.unlink(missing_ok=True)
+        self.watcher.settings = replace(self.watcher.settings, taught=None)
+        with self._lock:
+            self.taught = None

@@ -31,12 +31,14 @@ def create_app(
     tray: Any | None = None,
     pip_map: PipMap | None = None,
     startup_problems: Sequence[str] = (),
+    teacher: Any | None = None,
 ) -> Flask:
     """Build the Flask application around one game service. No module-global state: two apps can run side by side.
 
     ``startup_problems``: what the composition root found wrong at start (a damaged history), shown on the page.
+    ``teacher``: vision's Teacher (keep the tray's photo with corrected values, teach the reader), or None.
     """
     from web.app import build_app
 
     return build_app(service, settings, hardware=hardware, tray=tray, pip_map=pip_map,
-                     startup_problems=startup_problems)
+                     startup_problems=startup_problems, teacher=teacher)

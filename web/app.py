@@ -54,8 +54,10 @@ class WebContext:
         hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
         tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
         pip_map: PipMap | None = None,
+        teacher: Any | None = None,  # vision's Teacher: the tray's photos kept for teaching, and the teaching
     ) -> None:
         self.service = service
+        self.teacher = teacher
         self.settings = settings
         self.hardware = hardware
         self.tray = tray
@@ -123,6 +125,7 @@ class WebContext:
         dice = [d.to_dict() if hasattr(d, "to_dict") else d for d in raw.get("dice") or []]
         out: dict[str, Any] = _jsonable({**raw, "dice": dice})
         out["photo"] = self.tray_photo() is not None
+        out["teach"] = self.teacher is not None  # the page offers "Teach the reader" only where it can be done
         return out
 
     def tray_photo(self) -> tuple[bytes, str] | None:
@@ -187,10 +190,11 @@ def build_app(
     tray: Any | None = None,
     pip_map: PipMap | None = None,
     startup_problems: Sequence[str] = (),
+    teacher: Any | None = None,
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
     app = Flask(__name__, static_folder=None, template_folder="templates")
-    ctx = WebContext(service, web_settings, hardware, tray, pip_map)
+    ctx = WebContext(service, web_settings, hardware, tray, pip_map, teacher)
     ctx.startup_problems.extend(startup_problems)  # what `companion serve` found wrong at start
     app.extensions["skeptics_web"] = ctx
     app.config.update(

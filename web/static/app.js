@@ -1224,7 +1224,38 @@
       const img = $("#tray-photo");
       img.hidden = !t.photo;
       if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
+      if (isHost() && t.teach) renderTeach(t);
     } catch (e) { /* no tray */ }
+  }
+
+  // Teaching the reader: each die of the last photo gets the value the host sees (vision.teach.Teacher).
+  function renderTeach(t) {
+    $("#teach").hidden = false;
+    fill($("#teach-dice"), (t.dice || []).map((d, i) => {
+      const li = el("li", { class: "row" });
+      const pick = selectIn("value", [["", d.value ? "read " + d.value + ": right" : "unsure: choose"]].concat([1, 2, 3, 4, 5, 6].map((v) => [v, String(v)]), [["none", "not a die"]]), "");
+      pick.dataset.die = i;
+      li.append(el("span", { class: "grow" }, "Die " + (i + 1) + (d.color ? " (" + d.color + ")" : "") + ": read " + (d.value ?? "?")), pick);
+      return li;
+    }));
+    if (!(t.dice || []).length) fill($("#teach-dice"), [el("li", { class: "dim" }, "No dice in the last photo.")]);
+    loadTeach();
+  }
+  async function loadTeach(status) {
+    try {
+      const st = status || await api("/api/host/teach");
+      $("#teach-status").textContent = (st.running ? "Teaching the reader\u2026 (about half a minute on the Pi)" : st.error ? capital(st.error) : st.taught ? "Taught from " + plural(st.taught.photos, "photo") + " (" + plural(st.taught.dice, "die", "dice") + ") in " + st.taught.seconds + " s." : "")
+        + " " + plural(st.kept, "photo") + " kept for teaching." + (st.in_use ? " The tray reads with the taught reader." : " The tray reads with the shipped reader.");
+      $("#teach-run").disabled = st.running || !st.kept;
+      if (st.running) setTimeout(() => loadTeach(), 2000);
+    } catch (e) { $("#teach").hidden = true; }
+  }
+  async function keepTeach() {
+    const dice = (app.tray && app.tray.dice) || [];
+    const chosen = $$("#teach-dice select").map((sel) => { const d = dice[Number(sel.dataset.die)]; const v = sel.value === "" ? d.value : sel.value === "none" ? null : Number(sel.value); return { value: v ?? null, box: d.box, unsure: sel.value === "" && !d.value }; });
+    if (chosen.some((c) => c.unsure)) { toast("Choose a value for every die the reader was unsure of (or \u201Cnot a die\u201D).", true); return; }
+    const out = await act("/api/host/teach/keep", { dice: chosen.map((c) => ({ value: c.value, box: c.box })) });
+    if (out) { toast("The photo is kept for teaching."); loadTeach(out); }
   }
 
   // ---- telling the table: toasts, the Ghost Hour and the other big moments ---------------------------
@@ -1567,6 +1598,9 @@
     $("#roll-tap").addEventListener("click", () => askFaces("roll"));
     $("#tray-use").addEventListener("click", () => sendTray(false));
     $("#tray-fix").addEventListener("click", () => sendTray(true));
+    $("#teach-keep").addEventListener("click", keepTeach);
+    $("#teach-run").addEventListener("click", async () => { const out = await act("/api/host/teach/run", {}); if (out) loadTeach(out); });
+    $("#teach-reset").addEventListener("click", () => confirmSheet("Back to the shipped reader?", "The photos stay kept, so the reader can be taught again.", "Go back", async () => { const out = await act("/api/host/teach/reset", {}); if (out) loadTeach(out); }));
     $("#new-form").addEventListener("submit", startGame);
     $("#new-form").rules.addEventListener("change", (e) => {
       const es = e.target.value === "elder-sign";
