@@ -134,7 +134,8 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
     if room is None:
         ghost = "Ghost: away"
     else:
-        ghost = f"Ghost: {room}" + (f" {ghost_room_name}" if ghost_room_name else "")
+        named = ghost_room_name and ghost_room_name.strip().lower() != f"room {room}"  # a stand-in name says nothing
+        ghost = f"Ghost: {room}" + (f" {ghost_room_name}" if named else "")
     text, size = fit(ghost, right - x, (11, 10, 9))
     draw.text((x, 31), text, font=font(size), fill=WHITE)
 

@@ -198,7 +198,9 @@
       }
       return li;
     }));
-    $("#sets-note").textContent = s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "";
+    const first = ghost.first_sets ? (ghost.first_sets === 1 ? "set 1" : "sets 1 to " + ghost.first_sets) : "";
+    $("#sets-note").textContent = (first ? "The lingering effect: " + first + " (the top row) must be proven before any other. " : "") +
+      (s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "");
     const standIn = (x) => (app.evStandIn && app.evStandIn.has(x) ? " (not filled in yet)" : "");
     const sym = (x) => ((app.names && app.names[x]) || x) + standIn(x);
     fill($("#evidence"), (s.evidence || []).map((e) => chip((e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
@@ -479,7 +481,7 @@
     };
     const st = app.state || {};
     const hand = (st.hands || [])[st.current_player] || { glass: 0, items: [] };
-    const glassWords = hand.glass ? "the magnifying glass (+1 die; " + plural(hand.glass, "use") + " left, this roll uses one)" : "a magnifying glass (+1 die; a fresh one: 3 uses)";
+    const glassWords = hand.glass ? "the magnifying glass (+1 die; " + plural(hand.glass, "use") + " left, this roll uses one)" : "a magnifying glass (+1 die): tick it if " + playerName(st, st.current_player) + " holds one; it counts as just taken, 3 uses";
     if (["search", "solve", "prove"].includes(action)) box.append(tog(glassWords, "glass", "bonus-glass"));
     const held = hand.items.filter((it) => it.dice && it.actions.includes(action));
     const heldDice = held.reduce((n, it) => n + it.dice, 0);
@@ -610,7 +612,8 @@
       const sel = el("select", { "data-card": n });
       let opts = [];
       if (n === "room") opts = (s.rooms_unseen || []).map((r) => [String(r), roomWords(r)]);
-      else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name]);
+      else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name])
+        .sort((x, y) => x[1].localeCompare(y[1], undefined, { numeric: true }));  // "card 4" before "card 10"
       else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
       fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
       const why = whys && whys[i] ? capital(whys[i]) : ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n);
