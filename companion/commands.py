@@ -9,13 +9,20 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.errors import BadCommand
+from companion.errors import BadCommand, IllegalCommand
 
-__all__ = ["CommandBase", "LegalActionBase", "Outcome", "arg_bool", "arg_choice", "arg_int", "arg_list"]
+__all__ = ["CommandBase", "GameHistory", "LegalActionBase", "Outcome", "arg_bool", "arg_choice", "arg_int", "arg_list"]
 
 C = TypeVar("C", bound="CommandBase")
+
+
+class _HasOutcome(Protocol):
+    outcome: Any
+
+
+S = TypeVar("S", bound=_HasOutcome)
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
@@ -153,3 +160,78 @@ def arg_choice(cmd: CommandBase, key: str, choices: Sequence[str]) -> str:
 
 def arg_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class GameHistory(Generic[S]):
+    """The explicit history every engine keeps, as python-chess's Board keeps its move stack: ``push`` checks and
+    applies a command (nothing changes when it is refused), ``pop`` takes the last one back, ``replay`` rebuilds a
+    game from its commands. An engine's Game subclasses it, names its ``command_type`` and supplies ``new`` and
+    ``_apply`` (the command on a copy of the state: the new state and its events, or a refusal)."""
+
+    command_type: ClassVar[type[CommandBase]] = CommandBase
+
+    def __init__(self, state: S) -> None:
+        self._state: S = state
+        self._stack: list[tuple[Any, S]] = []
+
+    @classmethod
+    def new(cls, setup: Any, packs: Any) -> Any:  # pragma: no cover - every engine defines it
+        raise NotImplementedError
+
+    def _apply(self, command: Any) -> tuple[S, list[dict[str, Any]]]:  # pragma: no cover - every engine
+        raise NotImplementedError
+
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one (raises like push on the first refused one)."""
+        game = cls.new(setup, packs)
+        for cmd in commands:
+            if isinstance(cmd, str):
+                cmd = cls.command_type.parse(cmd)
+            elif not isinstance(cmd, cls.command_type):
+                cmd = cls.command_type.from_dict(cmd)
+            game.push(cmd)
+        return game
+
+    def push(self, command: Any) -> list[dict[str, Any]]:
+        """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""
+        if isinstance(command, str):
+            command = self.command_type.parse(command)
+        new, events = self._apply(command)
+        self._stack.append((command, self._state))
+        self._state = new
+        return events
+
+    def pop(self) -> Any:
+        """Undo the last command and return it; IllegalCommand if there is none."""
+        if not self._stack:
+            raise IllegalCommand("there is nothing to undo: no command has been played in this game yet.")
+        command, state = self._stack.pop()
+        self._state = state
+        return command
+
+    def check(self, command: Any) -> None:
+        """Raise BadCommand/IllegalCommand if `command` would be refused now; change nothing."""
+        if isinstance(command, str):
+            command = self.command_type.parse(command)
+        self._apply(command)
+
+    def is_legal(self, command: Any) -> bool:
+        try:
+            self.check(command)
+        except (BadCommand, IllegalCommand):
+            return False
+        return True
+
+    @property
+    def history(self) -> list[Any]:
+        return [command for command, _ in self._stack]
+
+    @property
+    def state(self) -> S:
+        """The current state (read it, do not change it; use push)."""
+        return self._state
+
+    @property
+    def outcome(self) -> Any:
+        return self._state.outcome

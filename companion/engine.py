@@ -19,12 +19,21 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int, arg_list
+from companion.commands import (
+    CommandBase,
+    GameHistory,
+    LegalActionBase,
+    Outcome,
+    arg_bool,
+    arg_choice,
+    arg_int,
+    arg_list,
+)
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
 from companion.dice.requirement import BASE_DICE, GLASS_ACTIONS, NO_ITEM_ACTIONS, action_kind, an, dice_for
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
@@ -370,16 +379,17 @@ class _Supply:
 # -- the game -----------------------------------------------------------------------------------
 
 
-class Game:
+class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
+
+    command_type = Command
 
     def __init__(self, setup: Setup, packs: Packs, state: State) -> None:
         self.setup = setup
         self.packs = packs
         self.board: Board = packs.boards[setup.board]
         self.ghost: Ghost = packs.ghosts[setup.ghost]
-        self._state = state
-        self._stack: list[tuple[Command, State]] = []
+        super().__init__(state)
 
     # -- building ---------------------------------------------------------------
     @classmethod
@@ -414,41 +424,6 @@ class Game:
         s.room_deck_left = ROOM_COUNT - removed
         s.glass = [0] * setup.players
         return cls(setup, packs, s)
-
-    @classmethod
-    def replay(cls, setup: Setup, packs: Packs, commands: Iterable[Command | Mapping[str, Any] | str]) -> Game:
-        """The game after pushing `commands` one by one (raises like push on the first refused one)."""
-        game = cls.new(setup, packs)
-        for cmd in commands:
-            if isinstance(cmd, str):
-                cmd = Command.parse(cmd)
-            elif not isinstance(cmd, Command):
-                cmd = Command.from_dict(cmd)
-            game.push(cmd)
-        return game
-
-    # -- history ------------------------------------------------------------------
-    def push(self, command: Command | str) -> list[dict[str, Any]]:
-        """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""
-        if isinstance(command, str):
-            command = Command.parse(command)
-        new, events = self._apply(command)
-        self._stack.append((command, self._state))
-        self._state = new
-        return events
-
-    def check(self, command: Command | str) -> None:
-        """Raise BadCommand/IllegalCommand if `command` would be refused now; change nothing."""
-        if isinstance(command, str):
-            command = Command.parse(command)
-        self._apply(command)
-
-    def is_legal(self, command: Command | str) -> bool:
-        try:
-            self.check(command)
-        except (BadCommand, IllegalCommand):
-            return False
-        return True
 
     def legal_actions(self) -> list[LegalAction]:
         """What the table may do now, as python-chess offers its legal moves: each one is accepted by push().
@@ -577,27 +552,6 @@ class Game:
         rules = _Rules(self, self._state.copy(), Command("move-ghost", {"to": "0"}))
         assert self._state.ghost_room is not None
         return set(rules.reachable(self._state.ghost_room))
-
-    def pop(self) -> Command:
-        """Undo the last command and return it; IllegalCommand if there is none."""
-        if not self._stack:
-            raise IllegalCommand("there is nothing to undo: no command has been played in this game yet.")
-        command, state = self._stack.pop()
-        self._state = state
-        return command
-
-    @property
-    def history(self) -> list[Command]:
-        return [command for command, _ in self._stack]
-
-    @property
-    def state(self) -> State:
-        """The current state (read it, do not change it; use push)."""
-        return self._state
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._state.outcome
 
     def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
         if not isinstance(command, Command):

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
+from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
 from companion.games.elder_sign.packs import Adventure, AncientOne, Effect, ElderSignPacks, TaskCard, parse_tasks
@@ -282,8 +282,10 @@ _choice = arg_choice
 # -- the game ------------------------------------------------------------------------------------------------------
 
 
-class Game:
+class Game(GameHistory[State]):
     """A game of Elder Sign: the setup, the current state and the explicit history of commands."""
+
+    command_type = Command
 
     rules = RULES
 
@@ -291,8 +293,7 @@ class Game:
         self.setup = setup
         self.packs = packs
         self.ancient = ancient
-        self._state = state
-        self._stack: list[tuple[Command, State, list[dict[str, Any]]]] = []
+        super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
 
     @classmethod
@@ -337,59 +338,6 @@ class Game:
         rules.check_end()
         game.setup_events = rules.events
         return game
-
-    @classmethod
-    def replay(cls, setup: Setup, packs: ElderSignPacks, commands: Iterable[Command | Mapping[str, Any] | str]) -> Game:
-        game = cls.new(setup, packs)
-        for cmd in commands:
-            if isinstance(cmd, str):
-                cmd = Command.parse(cmd)
-            elif not isinstance(cmd, Command):
-                cmd = Command.from_dict(cmd)
-            game.push(cmd)
-        return game
-
-    # -- history ----------------------------------------------------------------------------
-    def push(self, command: Command | str) -> list[dict[str, Any]]:
-        """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""
-        if isinstance(command, str):
-            command = Command.parse(command)
-        new, events = self._apply(command)
-        self._stack.append((command, self._state, events))
-        self._state = new
-        return events
-
-    def pop(self) -> Command:
-        """Undo the last command and return it; IllegalCommand if there is none."""
-        if not self._stack:
-            raise IllegalCommand("there is nothing to undo: no command has been played in this game yet.")
-        command, state, _ = self._stack.pop()
-        self._state = state
-        return command
-
-    def check(self, command: Command | str) -> None:
-        if isinstance(command, str):
-            command = Command.parse(command)
-        self._apply(command)
-
-    def is_legal(self, command: Command | str) -> bool:
-        try:
-            self.check(command)
-        except (BadCommand, IllegalCommand):
-            return False
-        return True
-
-    @property
-    def history(self) -> list[Command]:
-        return [command for command, _, _ in self._stack]
-
-    @property
-    def state(self) -> State:
-        return self._state
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._state.outcome
 
     def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
         if not isinstance(command, Command):
