@@ -160,6 +160,10 @@ class GameService:
         module = module_for(rules_of(self.store.game(game_id).setup))
         return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
 
+    def say(self, message: str) -> str:
+        """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections)."""
+        return self._module.for_players(message)
+
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""
         return list(self._module.describe_events(list(events), self._names))

@@ -115,3 +115,16 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
     faces = PipMap.default()
     assert rolled["dice"] == [faces.face(Colour.parse(c), p).value for c, p in zip(colours, pips)]
     service.close()
+
+
+def test_a_refusal_on_the_page_is_said_in_the_words_of_the_game_in_play(tmp_path: Path) -> None:
+    """Elder Sign's refusals cite the rules text's lines (":211"); the page's words leave them and the spellings out."""
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+    with pytest.raises(Exception) as err:
+        service.do("roll", {"faces": "inv1"})  # too few dice
+    said = service.say(str(err.value))
+    assert "faces=" in str(err.value) and "faces=" not in said and "=" not in said
+    assert said == module_for("elder-sign").for_players(str(err.value))
+    service.close()

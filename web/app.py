@@ -231,9 +231,12 @@ def build_app(
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError) -> Response:
+        from companion.errors import PackError
         from companion.sentences import for_players
 
-        say = for_players(str(exc))  # the same refusal in the page's words (no command spelling)
+        # The same refusal in the page's words (no command spelling), by the sentences of the game in play; the
+        # box's pack errors are Skeptics' packs whatever is played.
+        say = for_players(str(exc)) if isinstance(exc, PackError) else context().service.say(str(exc))
         extra: dict[str, Any] = {"say": say}
         if isinstance(exc, CardsNeeded):  # physical decks: the page asks which cards came up, then sends again
             extra["needs"] = [arg for arg, _ in exc.needs]

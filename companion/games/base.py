@@ -53,7 +53,6 @@ class GameModule:
     command_sentence: Callable[[Any, Any, Sequence[Mapping[str, Any]]], str]
     end_summary: Callable[[Mapping[str, Any], Any, float | None], dict[str, Any]]
     for_players: Callable[[Any], str]
-    no_names: Any = None
     # extra keys of the published state worked out from the view and the game (the odds of the roll under way)
     publish: Callable[[Mapping[str, Any], Any], Mapping[str, Any]] = field(default=lambda view, game: {})
     # the setup keys the "game_started" event repeats (for the log and the history list)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from companion.games.base import GameModule
@@ -13,16 +12,8 @@ from companion.games.elder_sign.engine import Command, Game, Setup
 from companion.games.elder_sign.packs import load_packs
 
 
-def _load(folder: Path | None) -> Any:
-    return load_packs(folder)
-
-
 def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
     return sentences.action_label(action, names)
-
-
-def _sentence(command: Any, names: Any, events: Sequence[Mapping[str, Any]]) -> str:
-    return sentences.command_sentence(command, names, events)
 
 
 def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
@@ -119,16 +110,15 @@ MODULE = GameModule(
     game=Game,
     setup=Setup,
     command=Command,
-    load_packs=_load,
+    load_packs=load_packs,
     names=sentences.Names.of_game,
     describe_event=sentences.describe_event,
     describe_events=sentences.describe_events,
     announcement=sentences.announcement,
     action_label=_label,
-    command_sentence=_sentence,
+    command_sentence=sentences.command_sentence,
     end_summary=_summary,
     for_players=sentences.for_players,
-    no_names=sentences.NO_NAMES,
     publish=_publish,
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,

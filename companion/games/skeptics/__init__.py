@@ -4,8 +4,7 @@ tests and the history files are unchanged; this module only names them for the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from companion import sentences
@@ -15,16 +14,8 @@ from companion.games.base import GameModule
 from companion.packs import load_packs
 
 
-def _load(folder: Path | None) -> Any:
-    return load_packs(folder)
-
-
 def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
     return sentences.action_label(action, names, current)
-
-
-def _sentence(command: Any, names: Any, events: Sequence[Mapping[str, Any]]) -> str:
-    return sentences.command_sentence(command, names, events)
 
 
 def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
@@ -73,16 +64,15 @@ MODULE = GameModule(
     game=Game,
     setup=Setup,
     command=Command,
-    load_packs=_load,
+    load_packs=load_packs,
     names=sentences.Names.of_game,
     describe_event=sentences.describe_event,
     describe_events=sentences.describe_events,
     announcement=sentences.announcement,
     action_label=_label,
-    command_sentence=_sentence,
+    command_sentence=sentences.command_sentence,
     end_summary=_summary,
     for_players=sentences.for_players,
-    no_names=sentences.NO_NAMES,
     publish=_publish,
     started_keys=("players", "board", "ghost"),
 )
