@@ -389,6 +389,22 @@ def _id_entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[st
         yield entry
 
 
+def _numbered_entries(source: str, doc: Mapping[str, Any], name: str, what: str, each: str, count: int,
+                      fields: tuple[str, ...], taken: Mapping[int, Any]) -> Iterator[tuple[int, _Entry]]:
+    """The [[name]] tables of a file whose entries are numbered 1-`count` (rooms, clue cards), each labelled,
+    checked for unknown fields, and refused when its number is already in `taken` (which the caller fills)."""
+    for i, raw in enumerate(_table_list(source, doc, name)):
+        label = f"{name}[{i}]"
+        if isinstance(raw, dict) and isinstance(raw.get("number"), int):
+            label += f" ({what} {raw['number']})"
+        entry = _Entry(source, label, raw)
+        entry.check_keys(fields)
+        number = entry.integer("number", 1, count)
+        if number in taken:
+            entry.fail(f"repeats {what} {number}; each {each} 1-{count} appears once", "number")
+        yield number, entry
+
+
 def _table_list(source: str, doc: Mapping[str, Any], name: str) -> list[Any]:
     value = doc.get(name)
     if value is None:
@@ -445,15 +461,8 @@ def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
     )
     rooms: dict[int, Room] = {}
     positions: dict[tuple[int, int], str] = {entrance.pos: "the Entrance"}
-    for i, raw in enumerate(_table_list(source, doc, "rooms")):
-        label = f"rooms[{i}]"
-        if isinstance(raw, dict) and isinstance(raw.get("number"), int):
-            label += f" (room {raw['number']})"
-        entry = _Entry(source, label, raw)
-        entry.check_keys(("number", "name", "pos", "placeholder", "note"))
-        number = entry.integer("number", 1, ROOM_COUNT)
-        if number in rooms:
-            entry.fail(f"repeats room {number}; each room 1-{ROOM_COUNT} appears once", "number")
+    for number, entry in _numbered_entries(source, doc, "rooms", "room", "room", ROOM_COUNT,
+                                           ("number", "name", "pos", "placeholder", "note"), rooms):
         pos = entry.pair("pos", 0, 99)
         if pos in positions:
             entry.fail(f"puts room {number} on {list(pos)}, where {positions[pos]} already is", "pos")
@@ -579,15 +588,8 @@ def _icon_sets(entry: _Entry, name: str = "icon_sets") -> tuple[str, ...]:
 
 def _parse_clues(source: str, doc: Mapping[str, Any]) -> dict[int, ClueCard]:
     out: dict[int, ClueCard] = {}
-    for i, raw in enumerate(_table_list(source, doc, "cards")):
-        label = f"cards[{i}]"
-        if isinstance(raw, dict) and isinstance(raw.get("number"), int):
-            label += f" (clue card {raw['number']})"
-        entry = _Entry(source, label, raw)
-        entry.check_keys(("number", "name", "icon_set", "placeholder", "note"))
-        number = entry.integer("number", 1, CLUE_CARDS)
-        if number in out:
-            entry.fail(f"repeats clue card {number}; each card 1-{CLUE_CARDS} appears once", "number")
+    for number, entry in _numbered_entries(source, doc, "cards", "clue card", "card", CLUE_CARDS,
+                                           ("number", "name", "icon_set", "placeholder", "note"), out):
         try:
             need = parse_requirement_text(entry.text("icon_set"))
         except ValueError as exc:
