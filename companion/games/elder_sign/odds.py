@@ -277,18 +277,7 @@ def _cap(faces: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _covers(need: NeedT, codes: Iterable[int]) -> bool:
-    inv = lore = peril = terror = wild = 0
-    for code in codes:
-        if code == LORE:
-            lore += 1
-        elif code == PERIL:
-            peril += 1
-        elif code == TERROR:
-            terror += 1
-        elif code == WILD:
-            wild += 1
-        else:
-            inv += code
+    inv, lore, peril, terror, wild = _summary(codes)
     short = max(0, need[1] - lore) + max(0, need[2] - peril) + max(0, need[3] - terror)
     return short <= wild and inv + wild - short >= need[0]
 
