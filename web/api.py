@@ -390,12 +390,17 @@ def new_game() -> Response:
     if "players" not in setup:
         raise Refused(400, "say how many players: \"players\": 1 to 4.")
     setup.setdefault("seed", secrets.randbelow(2**31))
-    confirm = _flag(data, "confirm")
-    current = ctx.current_state()
-    if current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0 and not confirm:
-        raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
+    _leave_only_if_confirmed(ctx, data)
     state = ctx.service.new_game(setup)
     return jsonify({"events": [], "state": _jsonable(state)})
+
+
+def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
+    """A new game leaves one under way (it stays in the history) only with "confirm": true."""
+    current = ctx.current_state()
+    running = current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0
+    if running and not _flag(data, "confirm"):
+        raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
 
 
 def _new_other_game(ctx: WebContext, data: Mapping[str, Any]) -> Response:
@@ -423,10 +428,7 @@ def _new_other_game(ctx: WebContext, data: Mapping[str, Any]) -> Response:
     if "physical" in data:
         setup["physical"] = _flag(data, "physical")
     setup["seed"] = data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)
-    current = ctx.current_state()
-    running = current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0
-    if running and not _flag(data, "confirm"):
-        raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
+    _leave_only_if_confirmed(ctx, data)
     state = ctx.service.new_game(setup)
     return jsonify({"events": [], "state": _jsonable(state)})
 
