@@ -397,9 +397,10 @@ def new_game() -> Response:
 
 def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
     """A new game leaves one under way (it stays in the history) only with "confirm": true."""
+    confirm = _flag(data, "confirm")  # checked whether or not a game is under way
     current = ctx.current_state()
     running = current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0
-    if running and not _flag(data, "confirm"):
+    if running and not confirm:
         raise Refused(409, "a game is under way; send \"confirm\": true to leave it and start a new one (it stays in the history).")
 
 
