@@ -16,15 +16,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
-from web_fixtures import JOIN_CODE, Table
+from web_fixtures import Table, serve_table
 
 from companion.box import Box
 from companion.history import GameStore
 from companion.packs import load_packs
 from companion.service import GameService
 from hardware.voice import ghost_hour_text
-from web import create_app
-from web.server import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,18 +33,10 @@ SHOTS = ARTIFACTS / "box"
 def boxed(tmp_path: Path) -> Iterator[Table]:
     """A companion with a box folder and a two-player game on the Asylum with the Child Ghost."""
     data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    box = Box(data_dir / "packs")
-    service = GameService(GameStore(data_dir / "games.sqlite"), load_packs(), rng=random.Random(3), box=box)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(3),
+                          box=Box(data_dir / "packs"))
     service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 11, "names": ["Anna", "Ben"]})
-    app = create_app(service, {"data_dir": data_dir, "join_code": JOIN_CODE, "heartbeat": 15.0})
-    server = ServerThread(app, threads=32)
-    table = Table(service, app, server, data_dir)
-    try:
-        yield table
-    finally:
-        server.stop()
-        service.close()
+    yield from serve_table(tmp_path, service=service, threads=32)
 
 
 def shot(phone: Phone, name: str) -> None:

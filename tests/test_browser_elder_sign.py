@@ -15,13 +15,11 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_table import COMMAND_WORDS, RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
-from web_fixtures import JOIN_CODE, Table
+from web_fixtures import Table, serve_table
 
 from companion.history import GameStore
 from companion.packs import load_packs
 from companion.service import GameService
-from web import create_app
-from web.server import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,19 +30,10 @@ LINE_NUMBER = re.compile(r"\(:\d+|:\d{2,3}\b")
 @pytest.fixture
 def skeptics_table(tmp_path: Path) -> Iterator[Table]:
     """A companion with a Skeptics game under way: the host starts Elder Sign from the wizard."""
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    service = GameService(GameStore(data_dir / "games.sqlite"), load_packs(), rng=random.Random(4))
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
     service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
     service.do("end-turn")
-    app = create_app(service, {"data_dir": data_dir, "join_code": JOIN_CODE, "heartbeat": 15.0, "host_pin": "4321"})
-    server = ServerThread(app, threads=32)
-    table = Table(service, app, server, data_dir)
-    try:
-        yield table
-    finally:
-        server.stop()
-        service.close()
+    yield from serve_table(tmp_path, service=service, threads=32)
 
 
 def shot(phone: Phone, name: str) -> None:

@@ -9,12 +9,10 @@ from typing import Any
 
 import cv2
 import pytest
-from web_fixtures import Table, make_service
+from web_fixtures import Table, serve_table
 
 from vision.teach import Teacher, taught_path
 from vision.tray import TrayWatcher
-from web import create_app
-from web.server import ServerThread
 
 SAMPLE = Path(__file__).resolve().parents[1] / "vision" / "samples" / "four_45.jpg"
 
@@ -33,20 +31,10 @@ def labelled_dice(image: Path, width: int, height: int) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def taught_table(tmp_path: Path) -> Any:
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    service = make_service(data_dir / "games.sqlite")
     watcher = TrayWatcher(now=lambda: 0.0)
-    teacher = Teacher(data_dir, watcher, spawn=lambda fn: fn())  # taught at once, so the test need not wait
-    app = create_app(service, {"data_dir": data_dir, "join_code": "TABLE7", "host_pin": "4321", "heartbeat": 15.0},
-                     tray=watcher, teacher=teacher)
-    server = ServerThread(app, threads=8)
-    table = Table(service, app, server, data_dir)
-    try:
+    teacher = Teacher(tmp_path / "data", watcher, spawn=lambda fn: fn())  # taught at once: the test need not wait
+    for table in serve_table(tmp_path, tray=watcher, teacher=teacher, threads=8):
         yield table, watcher, teacher
-    finally:
-        server.stop()
-        service.close()
 
 
 def test_the_host_keeps_a_corrected_photo_and_teaches_the_reader(taught_table: Any) -> None:

@@ -146,14 +146,16 @@ class Table:
         return Client(self.url).join().sign_in()
 
 
-def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, **settings: Any) -> Table:
+def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, service: Any = None, teacher: Any = None,
+                threads: int = 48, **settings: Any) -> Table:
+    """A companion served from `tmp_path / "data"`: `service` (default: make_service's) behind the real app."""
     data_dir = tmp_path / "data"
     data_dir.mkdir(exist_ok=True)
-    service = make_service(data_dir / "games.sqlite")
+    service = service if service is not None else make_service(data_dir / "games.sqlite")
     conf = {"data_dir": data_dir, "join_code": JOIN_CODE, "host_pin": HOST_PIN, "heartbeat": 15.0}
     conf.update(settings)
-    app = create_app(service, conf, hardware=hardware, tray=tray)
-    server = ServerThread(app, threads=48)
+    app = create_app(service, conf, hardware=hardware, tray=tray, teacher=teacher)
+    server = ServerThread(app, threads=threads)
     return Table(service, app, server, data_dir)
 
 
@@ -168,9 +170,9 @@ def table(tmp_path: Path) -> Iterator[Table]:
     yield from serve_table(tmp_path)
 
 
-def serve_table(path: Path) -> Iterator[Table]:
+def serve_table(path: Path, **parts: Any) -> Iterator[Table]:
     """A companion on `path` for a fixture to yield; stopped (server, then service) when the fixture ends."""
-    t = start_table(path)
+    t = start_table(path, **parts)
     try:
         yield t
     finally:
