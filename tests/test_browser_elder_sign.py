@@ -143,6 +143,9 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         dismiss(viewer)
         viewer.tab("log")
         expect(viewer.page.locator("#history li").first).to_be_visible()
+        texts += [*viewer.page.locator("#history li").all_inner_texts(), viewer.page.locator("#v-game").inner_text()]
+        for text in texts:
+            assert "placeholder" not in text.lower(), text
         shot(viewer, "06-viewer-log")
         host.check_clean()
         viewer.check_clean()

@@ -1053,14 +1053,15 @@
   const isES = (s) => !!(s && s.rules === "elder-sign");
 
   function renderES(s) {
-    const standIn = s.stand_ins || {};
     const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by your card. The host enters its tasks under Card effects and corrections.");
-    $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (s.active_investigator ? " (" + s.active_investigator + ")" : "") + " · " +
+    const standIn = s.stand_ins || {};
+    const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
+    $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
       (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
     fill($("#es-glance"), [
       el("span", { id: "es-doom" }, "Doom " + s.doom + " of " + s.doom_max),
       el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + " of " + s.elder_signs_needed),
-      el("span", {}, s.ancient_one.name + (s.ancient_one_awake ? " is awake!" : " sleeps") + (standIn.ancient_one ? " (its card is not filled in yet: doom and Elder Signs are stand-ins)" : "")),
+      el("span", {}, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") + (standIn.ancient_one ? " (its card is not filled in yet: doom and Elder Signs are stand-ins)" : "")),
     ]);
     const out = $("#outcome");
     out.hidden = !s.outcome;
@@ -1070,11 +1071,12 @@
     $("#es-mythos").textContent = m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
     fill($("#es-investigators"), (s.investigators || []).map((inv) => {
       const li = el("li", { class: inv.active ? "active" : "" });
-      li.append(el("b", {}, playerName(s, inv.player) + ": " + inv.name), el("div", { class: "note" },
+      const named = !(standIn.investigators || []).includes(inv.player);
+      li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" },
         inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + (inv.place === "entrance" ? "at the Entrance" : inv.place ? "at adventure " + inv.place : "not on an adventure")));
       return li;
     }));
-    const odds = s.card_odds;
+    const odds = s.card_odds && (standIn.adventures || []).includes(s.card_odds.slot) ? { ...s.card_odds, name: "adventure " + s.card_odds.slot } : s.card_odds;
     fill($("#es-adventures"), (s.adventures || []).map((c) => {
       const li = el("li", { id: "es-adv-" + c.slot });
       li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
@@ -1087,7 +1089,7 @@
     const box = $("#es-attempt");
     if (!a) fill(box, [el("p", { class: "note" }, "No roll under way. " + (odds ? "At " + odds.name + ": " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + " (each task alone)." : ""))]);
     else {
-      const parts = [el("p", {}, "At " + (a.place === "ancient-one" ? s.ancient_one.name : "adventure " + a.place) + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
+      const parts = [el("p", {}, "At " + (a.place === "ancient-one" ? (standIn.ancient_one ? "the Ancient One" : s.ancient_one.name) : "adventure " + a.place) + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
       if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
       if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
       if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, (typeof odds.probability === "number" ? "Chance to complete " + odds.name + ": " + pct(odds.probability) + ". " : "") + "Each task alone: " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + (odds.clues ? " (spending up to " + plural(odds.clues, "clue") + ")" : "") + "."));

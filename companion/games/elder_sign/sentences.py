@@ -147,7 +147,7 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     elif kind == "midnight":
         text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
     elif kind == "at_midnight":
-        text = f"at midnight, {event.get('name')}: {event.get('text')}"
+        text = f"at midnight, {names.card(event.get('name'), 'a card in play')}: {event.get('text')}"
     elif kind == "mythos_drawn" and str(event.get("name")) in names.stand_ins:
         text = "a Mythos card comes up that is not filled in yet: read it from the card drawn"
     elif kind == "mythos_drawn":
@@ -244,7 +244,12 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         text = f"the investigators lose: {event.get('reason')}"
     else:
         text = "something happens on the table"
+    # A card's words the owner has not filled in yet are never said as if they were the card's
+    text = _STAND_IN_WORDS.sub("not filled in yet: read it from the card", text)
     return _sentence(text)
+
+
+_STAND_IN_WORDS = re.compile(r"[Pp]laceholder:[^.;]*\.?")
 
 
 def describe_events(events: Sequence[Mapping[str, Any]], names: Names = NO_NAMES) -> list[str]:
