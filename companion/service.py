@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
-from companion.errors import CardsNeeded, CompanionError, HistoryError, IllegalCommand
+from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.games.base import DEFAULT_RULES, GameModule, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
 from companion.sentences import (
@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 
 #: fn(events, state): called after every commit, in commit order, from the committing thread.
 Listener = Callable[[list[dict[str, Any]], dict[str, Any]], None]
+
+# a script read out (GameService.narrate): the pause after each step, by default and at most, and how fast the
+# voice speaks (espeak-ng's default 175 words a minute, a little slower so the phones never run ahead of it)
+DEFAULT_PAUSE_S = 4.0
+MIN_PAUSE_S, MAX_PAUSE_S = 0.5, 30.0
+SPEECH_WORDS_PER_S = 2.5
 
 NO_GAME_MESSAGE = (
     "No game yet. Start one: `companion game new --players 3 --board asylum --ghost child`, "
@@ -108,8 +114,10 @@ class GameService:
         rng: random.Random | None = None,
         now: Callable[[], float] = time.time,
         box: Box | None = None,
+        speech_language: str = "en",
     ) -> None:
         self.store = store
+        self.speech_language = speech_language  # the voice's language: a script read out is spoken in it
         self.packs = packs
         self.box = box if box is not None else Box(None)
         self._rng = rng if rng is not None else random.Random()
@@ -126,6 +134,8 @@ class GameService:
         self._packs_of: dict[str, Any] = {}  # the packs of the other games, loaded when one is first played
         self._started = 0.0
         self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
+        self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
+        self._narrations = 0
 
     # -- games -------------------------------------------------------------------------------
 
@@ -390,6 +400,59 @@ class GameService:
         sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
         return [self._rng.choice(sides) for _ in range(count)]
 
+    # -- scripts read out ------------------------------------------------------------------------
+
+    def narrate(self, kind: str, pause_s: float | None = None) -> dict[str, Any]:
+        """Read out one of the game's scripts (Among Cultists' night, the vote's "3, 2, 1, point!") on the voice,
+        the OLED and every phone at once: each step gets its time ("at", seconds from the start: its words at
+        SPEECH_WORDS_PER_S, then its pause), and the published state carries the script under "narration" with a
+        new id, so every listener plays it once. It is no command of the game: nothing is written, and the next
+        command, undo or :meth:`stop_narration` ends it. Returns the state."""
+        with self._lock:
+            game, game_id = self._require_game()
+            module = self._module
+            if module.scripts is None or kind not in module.script_kinds:
+                offered = ", ".join(module.script_kinds.values()) or "nothing"
+                raise IllegalCommand(f"{module.title} has no {kind!r} to read out (it reads out: {offered}).")
+            pause = DEFAULT_PAUSE_S if pause_s is None else pause_s
+            if (not isinstance(pause, (int, float)) or isinstance(pause, bool) or pause != pause
+                    or not MIN_PAUSE_S <= pause <= MAX_PAUSE_S):
+                raise BadCommand(f"a pause is {MIN_PAUSE_S:g} to {MAX_PAUSE_S:g} seconds, not {pause_s!r}.")
+            steps = [dict(step) for step in module.scripts(game, self._names, kind, float(pause), "en")]
+            if self.speech_language != "en":
+                try:
+                    spoken = module.scripts(game, self._names, kind, float(pause), self.speech_language)
+                except (CompanionError, KeyError, ValueError):
+                    spoken = []  # the game has no script in the voice's language: the OLED and phones only
+                if len(spoken) == len(steps):
+                    for step, other in zip(steps, spoken, strict=True):
+                        step["say"] = str(other.get("text") or "")
+                else:
+                    for step in steps:
+                        step["say"] = ""
+            at = 0.0
+            for step in steps:
+                step["at"] = round(at, 2)
+                words = len(str(step.get("say") or step.get("text") or "").split())
+                at += words / SPEECH_WORDS_PER_S + float(step.get("pause") or 0)
+            self._narrations += 1
+            self._narration = {"id": f"{game_id}.{self._narrations}", "kind": kind, "title": module.script_kinds[kind],
+                               "pause": float(pause), "steps": steps, "length": round(at, 2)}
+            state = self._publish()
+            self._notify([], state)
+            return _copy_state(state)
+
+    def stop_narration(self) -> dict[str, Any]:
+        """Stop the script being read out (the voice stops, the OLED and phones go back to the game)."""
+        with self._lock:
+            self._check_open()
+            if self._narration is None:
+                return _copy_state(self._state)
+            self._narration = None
+            state = self._publish()
+            self._notify([], state)
+            return _copy_state(state)
+
     def undo(self, source: str = "host") -> CommandResult:
         """Take back the last command; undoing a draw puts exactly that card back. :meth:`redo` plays it again."""
         with self._lock:
@@ -412,6 +475,7 @@ class GameService:
             # What was taken back, in words, from the events the undo record carries (no second read of the file).
             said = self._module.command_sentence(command.to_dict(), self._names, record.get("events") or [])
             self._redo.append((command, said))
+            self._narration = None
             state = self._publish()
             records = self._narrate([record])
             self._notify(records, state)
@@ -532,6 +596,7 @@ class GameService:
         self._started = self.store.game(game_id).created
         self._names = self._module.names(game)
         self._redo = []
+        self._narration = None
         state = self._publish()
         self._notify(records, state)
         return _copy_state(state)
@@ -575,6 +640,7 @@ class GameService:
             game.pop()  # not written, so not played
             raise
         self._redo = keep_redo if keep_redo is not None else []
+        self._narration = None  # a command ends the script being read out
         records = self._narrate(records)
         state = self._publish(records[-1]["id"] if records else None)
         self._notify(records, state)
@@ -600,6 +666,8 @@ class GameService:
         ]
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
+        if self._narration is not None:  # a script being read out (none: the key is left out)
+            state["narration"] = self._narration
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))

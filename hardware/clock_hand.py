@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 
-from hardware.config import MARK_ANGLE, MARKS, ServoConfig
+from hardware.config import HOUR_ANGLE, HOUR_MARKS, MARK_ANGLE, MARKS, ServoConfig
 from hardware.pulse import PulseOutput
 
 STEP_S = 0.02  # one servo frame
@@ -118,9 +118,9 @@ class ClockHand:
         The Table's scheduler runs this beside the OLED's flashing in one thread; `move_to`
         runs it alone.
         """
-        if mark not in MARK_ANGLE:
-            raise ValueError(f"unknown clock mark {mark!r}; use one of {', '.join(MARKS)}")
-        target = MARK_ANGLE[mark]
+        if mark not in HOUR_ANGLE:
+            raise ValueError(f"unknown clock mark {mark!r}; use one of {', '.join(HOUR_MARKS)}")
+        target = HOUR_ANGLE[mark]
         start = self._angle
         duration = abs(target - start) / self.cfg.speed_deg_s
         steps = max(1, math.ceil(duration / self.step_s))

@@ -48,6 +48,13 @@ MARKS: tuple[str, ...] = ("XII", "III", "VI", "IX")
 MARK_ANGLE: dict[str, float] = {"XII": 0.0, "III": 90.0, "VI": 180.0, "IX": 270.0}
 """Where each mark sits on the clock face, in degrees clockwise from XII."""
 
+HOUR_MARKS: tuple[str, ...] = ("XII", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+"""Every hour the hand can reach (XII to IX, the servo's 270 degrees): a round clock of ten rounds (Among
+Cultists) stands on one each. The four calibrated MARKS are among them; the hours between are interpolated."""
+
+HOUR_ANGLE: dict[str, float] = {mark: 30.0 * i for i, mark in enumerate(HOUR_MARKS)}
+"""Where each hour sits on the clock face, in degrees clockwise from XII (MARK_ANGLE is a part of it)."""
+
 PULSE_MIN_US = 500
 PULSE_MAX_US = 2500
 FRAME_US = 20_000  # 50 Hz, what hobby servos expect

@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.sentences import plain
-from hardware.config import MARK_ANGLE
+from hardware.config import HOUR_ANGLE, MARK_ANGLE
 
 WIDTH, HEIGHT = 128, 64
 WHITE, BLACK = 255, 0
@@ -110,6 +110,10 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
     """The game at a glance: clock, round, hour, where the ghost is, room cards left, summon dice."""
     if state.get("rules") == "elder-sign":
         return elder_sign_screen(state)
+    if state.get("rules") == "among-cultists":
+        return among_cultists_screen(state)
+    if state.get("rules") == "spooks":
+        return spooks_screen(state)
     img = blank()
     draw = ImageDraw.Draw(img)
     outcome = state.get("outcome")
@@ -180,6 +184,105 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     if lingering and not str(lingering).lower().startswith("placeholder"):
         text, size = fit(str(lingering), WIDTH - 2 * MARGIN, (9, 8))
         draw.text((MARGIN, 54), text, font=font(size), fill=WHITE)
+    return img
+
+
+PHASE_WORDS = {"night": "Night", "movement": "Movement", "event": "Event", "action": "Action",
+               "cleanup": "Clean-up", "over": "Over"}
+
+
+def _seat_name(state: Mapping[str, Any], seat: Any) -> str:
+    """A seat (from 1) said by the player's name, or "Seat N" without one."""
+    names = state.get("names") or state.get("player_names") or []
+    if isinstance(seat, int) and 1 <= seat <= len(names) and names[seat - 1]:
+        return str(names[seat - 1])
+    return f"Seat {seat}" if isinstance(seat, int) else "-"
+
+
+def among_cultists_screen(state: Mapping[str, Any]) -> Image.Image:
+    """Among Cultists at a glance: the round clock (one hour a round), the round and phase, who holds the
+    knife, the round's event and whether the vote is still to come. Never a role: the companion knows none."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    outcome = state.get("outcome")
+    if isinstance(outcome, Mapping) or outcome in ("won", "lost"):
+        result = outcome.get("result") if isinstance(outcome, Mapping) else outcome
+        reason = outcome.get("reason") if isinstance(outcome, Mapping) else state.get("outcome_reason")
+        _centered(draw, 2, "INVESTIGATORS" if result == "won" else "CULTISTS WIN", 15)
+        for i, line in enumerate(wrap(plain(reason) or "", WIDTH - 2 * MARGIN, 10, 3)):
+            _centered(draw, 26 + 11 * i, line, 10)
+        return img
+    clock = str(state.get("clock") or "XII")
+    dial(draw, 22, 21, 19, HOUR_ANGLE.get(clock))
+    x, right = 48, WIDTH - MARGIN
+    rnd, rounds = state.get("round"), state.get("rounds") or 10
+    phase = str(state.get("phase") or "")
+    lines = [
+        (f"Round {rnd}/{rounds}" if phase != "night" else "The night", (13, 12, 11)),
+        (PHASE_WORDS.get(phase, phase.capitalize()) + (" phase" if phase in ("movement", "event", "action") else ""),
+         (11, 10, 9)),
+        ("Knife: " + _seat_name(state, state.get("start_player")), (11, 10, 9)),
+        ("Vote: done" if state.get("vote_used") else "Vote: still open", (11, 10, 9)),
+    ]
+    for i, (line, sizes) in enumerate(lines):
+        text, size = fit(line, right - x, sizes)
+        draw.text((x, 1 + 12 * i), text, font=font(size), fill=WHITE)
+    event = state.get("event")
+    if isinstance(event, Mapping):
+        name = "not filled in yet" if event.get("placeholder") else str(event.get("name") or "")
+        text, size = fit("Event: " + name, WIDTH - 2 * MARGIN, (10, 9, 8))
+        draw.text((MARGIN, 52), text, font=font(size), fill=WHITE)
+    return img
+
+
+def spooks_screen(state: Mapping[str, Any]) -> Image.Image:
+    """Spooks at a glance: who deals, the direction of play (and backward runs), every score against the limit."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    scores = list(state.get("scores") or [])
+    out = set(state.get("out") or [])
+    winner = state.get("winner")
+    if state.get("outcome") and isinstance(winner, int):
+        head = f"{_seat_name(state, winner)} wins"
+    else:
+        head = f"Hand {len(state.get('hands') or []) + 1} · deals {_seat_name(state, state.get('dealer'))}"
+    text, size = fit(head, WIDTH - 2 * MARGIN, (11, 10, 9))
+    draw.text((MARGIN, 0), text, font=font(size), fill=WHITE)
+    direction = state.get("direction")
+    rule = ("Play left" if direction in ("left", "clockwise") else "Play right" if direction else "")
+    if state.get("backward_runs"):
+        rule += (" · " if rule else "") + "runs go down"
+    if rule:
+        text, size = fit(rule, WIDTH - 2 * MARGIN, (10, 9))
+        draw.text((MARGIN, 12), text, font=font(size), fill=WHITE)
+    rows = [f"{'x ' if seat in out else ''}{_seat_name(state, seat)} {score}" for seat, score in enumerate(scores, 1)]
+    per_column = 4
+    columns = [rows[:per_column], rows[per_column:2 * per_column]]
+    if len(rows) > 2 * per_column:  # many players: the scores only, in seat order
+        columns = [[f"{seat}:{score}" for seat, score in enumerate(scores, 1)][i::2] for i in (0, 1)]
+    width = (WIDTH - 2 * MARGIN) // 2
+    for c, column in enumerate(columns):
+        for r, row in enumerate(column[:per_column + 1]):
+            text, size = fit(row, width - 2, (10, 9, 8))
+            draw.text((MARGIN + c * width, 23 + 10 * r), text, font=font(size), fill=WHITE)
+    return img
+
+
+def narration_screen(title: str, text: str) -> Image.Image:
+    """One step of a script read out (the night, the vote's countdown): a small title, then the words, large."""
+    img = blank()
+    draw = ImageDraw.Draw(img)
+    head, size = fit(title, WIDTH - 2 * MARGIN, (10, 9))
+    _centered(draw, 0, head, size)
+    words = plain(text) or ""
+    for size in (40, 30, 22, 16, 13, 11, 10):
+        lines = wrap(words, WIDTH - 2 * MARGIN, size, 4)
+        tall = len(lines) * (size + 2)
+        if tall <= HEIGHT - 14 and not lines[-1].endswith("…"):
+            break
+    top = 13 + max(0, (HEIGHT - 13 - len(lines) * (size + 2)) // 2)
+    for i, line in enumerate(lines):
+        _centered(draw, top + i * (size + 2), line, size)
     return img
 
 

@@ -36,7 +36,7 @@ from PIL import Image
 from companion.errors import PinError
 from hardware import screens
 from hardware.clock_hand import ClockHand
-from hardware.config import MARK_ANGLE, HardwareConfig
+from hardware.config import HOUR_ANGLE, MARK_ANGLE, HardwareConfig
 from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
 from hardware.display import StatusDisplay
 from hardware.factory import (
@@ -62,6 +62,8 @@ ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game scre
 
 
 ALARM_KINDS = ("midnight", "terror", "awakening")  # announcements that also sound the buzzer
+POINT_PATTERN: tuple[tuple[float, bool, bool], ...] = ((0.6, True, True), (0.05, False, False))  # "point!"
+NARRATION_HOLD_S = 2.0  # the last step of a script stays on the OLED this long before the game comes back
 
 
 class Table:
@@ -94,6 +96,8 @@ class Table:
         self._last_angle: float = MARK_ANGLE[self.config.servo.park]
         self._closed = False
         self.alarms = 0
+        self._narration_id: Any = None  # the script being read out (Among Cultists' night, a vote's countdown)
+        self.narrated: list[str] = []  # the steps shown and spoken, in order (for status and tests)
         cfg = self.config
         retry = cfg.retry_s
 
@@ -155,7 +159,7 @@ class Table:
             with self._lock:
                 self._hand_queued = None
                 state = self._state
-            if state is not None and state.get("clock") in MARK_ANGLE:
+            if state is not None and state.get("clock") in HOUR_ANGLE:
                 self._queue_hand(str(state["clock"]))
 
         self.servo_part: Part[ClockHand] = Part(
@@ -215,8 +219,9 @@ class Table:
         # One waiting "show" job at most: it draws whatever state is newest when it runs.
         self.scheduler.submit("screen", lambda: self._show_game(), "show", key="show")
         clock = snapshot.get("clock")
-        if isinstance(clock, str) and clock in MARK_ANGLE:
+        if isinstance(clock, str) and clock in HOUR_ANGLE:
             self._queue_hand(clock)
+        self._follow_narration(snapshot.get("narration"))
 
     def on_events(self, events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]) -> None:
         """A game service listener: react to the events of one command, then show the new state."""
@@ -230,7 +235,7 @@ class Table:
             if kind in ("room_drawn", "ghost_hour") and isinstance(room, int) and isinstance(name, str) and name:
                 with self._lock:
                     self._room_names[room] = name
-            if kind == "clock_advanced" and event.get("clock") in MARK_ANGLE:
+            if kind == "clock_advanced" and event.get("clock") in HOUR_ANGLE:
                 route.append(str(event["clock"]))
             elif kind == "ghost_hour":
                 ev = dict(event)
@@ -266,6 +271,56 @@ class Table:
         # In the OLED's queue, so a Ghost Hour in the same command is shown and spoken in its turn, not cut off.
         self.scheduler.submit("screen", job, "announce", key="announce " + title + text)
 
+    def _follow_narration(self, narration: Any) -> None:
+        """A script the service reads out: each step on the OLED, in the voice (and the buzzer where a step says
+        so) at its time, the same times every phone shows it at. A newer script, or none (stopped, or a command
+        was played), ends the one under way."""
+        ident = narration.get("id") if isinstance(narration, Mapping) else None
+        with self._lock:
+            if ident == self._narration_id:
+                return
+            self._narration_id = ident
+        if ident is None:
+            if self.voice is not None:
+                self.voice.stop()
+            return
+        assert isinstance(narration, Mapping)
+        title = str(narration.get("title") or "")
+        steps = [dict(step) for step in narration.get("steps") or [] if isinstance(step, Mapping)]
+        self.scheduler.submit("screen", lambda: self._narrate(ident, title, steps), "narration", key="narration")
+
+    def _narrate(self, ident: Any, title: str, steps: list[dict[str, Any]]) -> Iterator[float]:
+        t0 = self._now()
+        for step in steps:
+            at = step.get("at")
+            due = t0 + (float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else 0.0)
+            # the step before is still being said: let it finish (never talk over it), then keep to the times
+            while self._narration_id == ident:
+                now = self._now()
+                if now < due:
+                    yield min(due, now + OVERLAY_POLL_S)
+                elif self.voice is not None and self.voice.is_speaking:
+                    yield now + OVERLAY_POLL_S
+                else:
+                    break
+            if self._narration_id != ident:
+                return
+            text = str(step.get("text") or "")
+            self._put(screens.narration_screen(title, str(step.get("screen") or text)), "narration")
+            self.narrated.append(text)
+            if step.get("buzz"):
+                self.beep(POINT_PATTERN)
+            words = step.get("say") or (text if self.voice is None or self.voice.cfg.language == "en" else "")
+            if words and self.voice is not None:
+                try:
+                    self.voice.say(str(words))
+                except Exception:  # the voice is a nicety: the script goes on on the OLED and the phones
+                    log.exception("a step of the script could not be spoken")
+        while self._narration_id == ident and self.voice is not None and self.voice.is_speaking:
+            yield self._now() + OVERLAY_POLL_S
+        yield self._now() + NARRATION_HOLD_S
+        self._show_game()
+
     def show_join(self, url: str, code: str, seconds: float | None = None) -> None:
         """The join screen (QR code of the phone page and the join code); back to the game after `seconds`."""
         image = screens.join_screen(url, code)
@@ -285,7 +340,7 @@ class Table:
 
     def move_hand(self, mark: str) -> None:
         """Queue a sweep to `mark` (for `companion hw test`; the game moves the hand through `show`)."""
-        if mark not in MARK_ANGLE:
+        if mark not in HOUR_ANGLE:
             raise ValueError(f"unknown clock mark {mark!r}")
         self._queue_hand(mark, force=True)
 

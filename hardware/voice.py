@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,19 @@ class Voice:
         self.spoken.append(text)
         return True
 
+    @property
+    def is_speaking(self) -> bool:
+        """True while the last `say` is still being spoken."""
+        return self._proc is not None and getattr(self._proc, "poll", lambda: 0)() is None
+
+    def stop(self) -> None:
+        """Cut off what is being said (a script read out that was stopped)."""
+        if self.is_speaking:
+            try:
+                self._proc.terminate()
+            except OSError:
+                pass
+
     def announce_ghost_hour(self, event: Mapping[str, Any]) -> bool:
         return self.say(ghost_hour_text(event, self.cfg.language))
 
@@ -144,6 +157,42 @@ class Voice:
         result = subprocess.run(self.argv(text, wav), capture_output=True, text=True, timeout=timeout)
         if result.returncode != 0:
             raise HardwareError(f"espeak-ng failed ({result.returncode}): {result.stderr.strip()}")
+        return Path(wav)
+
+    def render_script(self, steps: Sequence[Mapping[str, Any]], wav: str | Path, timeout: float = 120) -> Path:
+        """A script read out (the night, the vote's countdown) as one WAV file, each step at its time: its words
+        from its "at" seconds on (or right after the step before when it has none), silence in between; for tests
+        and `hw test`. The words are the step's "say" (the voice's language), else its "text"."""
+        import tempfile
+        import wave
+
+        frames: list[bytes] = []
+        params: Any = None
+        written = 0  # frames so far
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, step in enumerate(steps):
+                words = str(step.get("say") or step.get("text") or "").strip()
+                if not words:
+                    continue
+                part = self.render(words, Path(tmp) / f"{i}.wav", timeout=timeout)
+                with wave.open(str(part), "rb") as w:
+                    if params is None:
+                        params = w.getparams()
+                    at = step.get("at")
+                    if isinstance(at, (int, float)) and not isinstance(at, bool):
+                        start = round(float(at) * params.framerate)
+                        if start > written:
+                            frames.append(b"\0" * (start - written) * params.sampwidth * params.nchannels)
+                            written = start
+                    n = w.getnframes()
+                    frames.append(w.readframes(n))
+                    written += n
+        if params is None:
+            raise HardwareError("the script has no words to speak")
+        with wave.open(str(wav), "wb") as out:
+            out.setparams(params)
+            for chunk in frames:
+                out.writeframes(chunk)
         return Path(wav)
 
     def close(self) -> None:

@@ -62,6 +62,10 @@ class GameModule:
     # dice read in the tray: (game, [(colour name, pips 1-6 or None), ...]) -> the command that rolls them, or a
     # sentence saying why they are not a roll; None where the service settles tray readings itself (Skeptics)
     tray_roll: Callable[[Any, Sequence[tuple[str, int | None]]], tuple[str, dict[str, Any]] | str] | None = None
+    # scripts the companion reads out with the voice, the OLED and every phone at once (Among Cultists' night, the
+    # vote's countdown): (game, names, kind, pause seconds, language) -> steps [{"text", "pause", "screen", "buzz"}]
+    scripts: Callable[[Any, Any, str, float, str], list[dict[str, Any]]] | None = None
+    script_kinds: Mapping[str, str] = field(default_factory=dict)  # kind -> its title ("night" -> "The night")
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""
