@@ -1,0 +1,614 @@
+"""The rules core of Spooks: a score pad and rules reminder, pure, checked, with an explicit history and exact replay.
+
+    from companion.games.spooks.engine import Game, Setup, Command
+
+    game = Game.new(Setup(players=3, names=("Ada", "Bo", "Cy")), None)
+    game.push("top suit=spiders number=8")       # BadCommand / IllegalCommand; the state is unchanged on error
+    game.push("hand points=0,14,31")             # one hand's points in seat order; the deal moves on
+    game.push("hand cards=;5+9+M;cat+10")         # the same, from the cards left in each hand
+    game.pop()                                   # undo the last command
+    game.view()                                  # JSON-safe, for the page and the OLED
+
+The companion does not follow the cards played; the table tells it the top card of the discard pile, the Masters
+played (their optional effects) and the cards left at the end of each hand. Nothing here does I/O, reads a clock or
+draws a random number. Seats are numbered from 1 in the order play normally goes round the table.
+
+The rules text is a damaged extraction (two long lines); the comments cite it by a short fragment copied exactly
+as it stands there, between guillemets: «until three players are left». docs/spooks.md lists the gaps and the
+readings chosen.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_choice, arg_int
+from companion.errors import BadCommand, IllegalCommand
+
+__all__ = ["CARD_POINTS", "CAT", "COMMANDS", "LOSS_LIMIT", "MASTER", "MAX_PLAYERS", "MIN_PLAYERS", "SUITS",
+           "VARIANTS", "Command", "Game", "LegalAction", "Outcome", "Setup", "State", "RULES", "card_value",
+           "deck_points", "follow", "hand_points", "lasting_master", "parse_cards", "rank_of"]
+
+RULES = "spooks"
+SUITS = ("spiders", "spooks", "goblins", "bones", "bats")  # «Spiders, Spooks, Goblins,Bones, and Bats»
+MASTER = "M"
+CAT = "cat"  # «one BlackCat card»
+NUMBERS = tuple(range(1, 11))  # «1 through 10, plus the Master»
+MIN_PLAYERS = 3  # «a card game for 3 or more players»
+MAX_PLAYERS = 10  # the text sets no upper bound: ten keeps five cards a hand with one deck (docs/spooks.md)
+LOSS_LIMIT = 200  # «When one person hits 200»
+LAST_THREE = 3  # «until three players are left»
+DECKS = (1, 2)  # «simply combine two decks!»
+VARIANTS = ("short", "long")  # «or a longer game:»
+MAX_NAME = 24
+# «CardPoints1-10face valueM20Cat30»: what one card left in a losing hand costs
+CARD_POINTS: Mapping[str, int] = MappingProxyType({**{str(n): n for n in NUMBERS}, MASTER: 20, CAT: 30})
+_CARD_SPELLINGS: Mapping[str, str] = MappingProxyType({
+    **{str(n): str(n) for n in NUMBERS}, "m": MASTER, "master": MASTER, "cat": CAT, "c": CAT, "blackcat": CAT,
+    "black-cat": CAT})
+# the Masters whose effect lasts (the rest happen once, when the Master is played): «The Bones and Bats effects
+# last until the end ofthe game»
+LASTING = ("bones", "bats")
+OUT = "-"  # a seat already out, in `hand points=` and `hand cards=`
+
+# name -> (required args, optional args, what it does)
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
+    "hand": ((), ("points", "cards", "winner"),
+             "a hand is over: its points per seat (points=A,B,C or cards=5+9+M;;cat+10); the deal moves on"),
+    "top": (("suit",), ("number",), "the top card of the discard pile (suit=spiders number=8, or suit=cat)"),
+    "master": (("suit",), ("seat",), "a Master was played normally, with its optional effect"),
+    "end": ((), (), "the hand is given up without a score (a misdeal): the deal moves on"),
+})
+
+
+# -- the cards (one place for each rule) --------------------------------------------------------------------------
+
+
+def card_value(token: str) -> str:
+    """A card's value as written: "1".."10", "M" (a Master, also "m" or "master") or "cat" (the Black Cat)."""
+    text = str(token).strip().lower().replace(" ", "")
+    if text not in _CARD_SPELLINGS:
+        raise BadCommand(f"{token!r} is not a card value; write 1 to 10, M for a Master or cat for the Black Cat.")
+    return _CARD_SPELLINGS[text]
+
+
+def hand_points(cards: Iterable[str]) -> int:
+    """What the cards left in a losing hand count: 1-10 their face value, a Master 20, the Black Cat 30."""
+    return sum(CARD_POINTS[card_value(card)] for card in cards)
+
+
+def deck_points(decks: int = 1) -> int:
+    """Every card of the deck(s) counted (the most a hand can cost a player): 405 for one deck."""
+    per_suit = sum(NUMBERS) + CARD_POINTS[MASTER]
+    return decks * (len(SUITS) * per_suit + CARD_POINTS[CAT])
+
+
+def copies(value: str, decks: int) -> int:
+    """How many cards of a value the deck(s) hold: each number and the Master once per suit, one Cat per deck."""
+    return decks * (1 if value == CAT else len(SUITS))
+
+
+def parse_cards(text: str) -> list[str]:
+    """ "5+9+M" -> ["5", "9", "M"]; "" (the player who went out) -> []."""
+    return [card_value(part) for part in str(text).split("+") if part.strip()]
+
+
+def rank_of(number: str) -> int:
+    """The place of a card in a suit's sequence: 1..10, then the Master («9…10…M»)."""
+    return 11 if number == MASTER else int(number)
+
+
+def _number_of(rank: int) -> str | None:
+    if 1 <= rank <= 10:
+        return str(rank)
+    return MASTER if rank == 11 else None
+
+
+def lasting_master(suit: str) -> bool:
+    return suit in LASTING
+
+
+def follow(suit: str | None, number: str | None, backward: bool = False) -> dict[str, Any]:
+    """What may be played on the top card (data; companion.games.spooks.sentences says it in words).
+
+    ``rule`` is "lead" (no top card), "any" (the Black Cat), "sequence" (Spiders, Spooks: ``next`` is the number
+    that follows, None when none can; ``step`` "up", or "down" while runs go backward), "trick" (Goblins:
+    ``lowest_wins`` while runs go backward) or "match" (Bones, Bats: ``number``, any suit, or any card of ``suit``).
+    The Black Cat may be played on any card («It can be played on any card.»)."""
+    if suit is None:
+        return {"rule": "lead", "suit": None, "number": None}
+    if suit == CAT:
+        return {"rule": "any", "suit": CAT, "number": None}  # «The next player can then play any card he chooses»
+    assert number is not None
+    if suit in ("spiders", "spooks"):  # «SpidersNext number in sequence», «SpooksNext number in sequence»
+        step = -1 if backward else 1  # «played backwardin sequence, so low numbers areplayed on high ones»
+        return {"rule": "sequence", "suit": suit, "number": number, "step": "down" if backward else "up",
+                "next": _number_of(rank_of(number) + step)}
+    if suit == "goblins":  # «GreenGoblinsPlay a trickŽ round»
+        return {"rule": "trick", "suit": suit, "number": number, "lowest_wins": backward}
+    # «BonesPlay the number OR the same suit»; Bats' column is lost («BatsPlay the TM»): read as Bones'
+    return {"rule": "match", "suit": suit, "number": number}
+
+
+# -- values ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the table chose before the first hand."""
+
+    players: int
+    names: tuple[str, ...] = ()  # one per seat, in the order play goes; empty: "Player 1" ...
+    decks: int = 1
+    variant: str = "short"
+    master_effects: bool = False  # the optional rule «add these effects forMaster cards»
+    dealer: int = 1  # the seat (from 1) that deals the first hand
+    loss_limit: int = LOSS_LIMIT
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rules": RULES, "players": self.players, "decks": self.decks, "variant": self.variant,
+                               "master_effects": self.master_effects, "dealer": self.dealer,
+                               "loss_limit": self.loss_limit}
+        if self.names:
+            out["names"] = list(self.names)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        if not isinstance(data, Mapping):
+            raise BadCommand(f"a Spooks setup is a JSON object with players, not {data!r}.")
+        allowed = ("rules", "players", "names", "decks", "variant", "master_effects", "dealer", "loss_limit")
+        unknown = [k for k in data if k not in allowed]
+        if unknown:
+            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+        if data.get("rules", RULES) != RULES:
+            raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
+        names = data.get("names", ())
+        names = tuple(names) if isinstance(names, (list, tuple)) else names
+        if "players" not in data:
+            if not names:
+                raise BadCommand("the setup lacks players; give the number of players or their names.")
+            players: Any = len(names)
+        else:
+            players = data["players"]
+        return cls(players=players, names=names, decks=data.get("decks", 1), variant=data.get("variant", "short"),
+                   master_effects=data.get("master_effects", False), dealer=data.get("dealer", 1),
+                   loss_limit=data.get("loss_limit", LOSS_LIMIT))
+
+    def check(self) -> None:
+        def whole(value: Any) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        if not whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise BadCommand(f"Spooks is played by {MIN_PLAYERS} to {MAX_PLAYERS} players here, not {self.players!r}.")
+        if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
+            raise BadCommand("names must be a list of texts, one per player.")
+        if self.names:
+            cleaned = [n.strip() for n in self.names]
+            if len(cleaned) != self.players:
+                raise BadCommand(f"give one name per player: {self.players} players, {len(cleaned)} names.")
+            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
+            if len({n.casefold() for n in cleaned}) != len(cleaned):
+                raise BadCommand("two players have the same name; give each player a name of their own.")
+        if not whole(self.decks) or self.decks not in DECKS:
+            raise BadCommand(f"Spooks is played with 1 deck or 2 decks combined, not {self.decks!r}.")
+        if self.variant not in VARIANTS:
+            raise BadCommand(f"the variant is short (the first to reach the limit loses) or long (players drop out "
+                             f"until three are left), not {self.variant!r}.")
+        if not isinstance(self.master_effects, bool):
+            raise BadCommand(f"master_effects must be true or false, not {self.master_effects!r}.")
+        if not whole(self.dealer) or not 1 <= self.dealer <= self.players:
+            raise BadCommand(f"the first dealer is a seat 1 to {self.players}, not {self.dealer!r}.")
+        if not whole(self.loss_limit) or not 1 <= self.loss_limit <= 10000:
+            raise BadCommand(f"the loss limit is a whole number of points 1 to 10000 (the rules say {LOSS_LIMIT}), "
+                             f"not {self.loss_limit!r}.")
+
+    def seat_names(self) -> list[str]:
+        return [n.strip() for n in self.names] if self.names else [f"Player {i + 1}" for i in range(self.players)]
+
+
+class Command(CommandBase):
+    """One Spooks command, as typed (``Command.parse("hand points=0,14,31")``); args stay strings."""
+
+    names = tuple(COMMANDS)
+
+
+class LegalAction(LegalActionBase):
+    """One thing the table may do now; ``asks`` names what the caller still fills in (``points``, ``cards``,
+    ``number``)."""
+
+    command_type = Command
+
+
+@dataclass
+class State:
+    scores: list[int] = field(default_factory=list)  # per seat, in seat order
+    hands: list[list[int | None]] = field(default_factory=list)  # per hand, points per seat (None: out then)
+    hand_winners: list[int] = field(default_factory=list)  # per hand, the seat that went out
+    dealer: int = 1  # seat from 1
+    out: list[int] = field(default_factory=list)  # seats grabbed in the long game, in the order they dropped out
+    backward: bool = False  # Spooks and Spiders runs go backward (Master of Bats), until the hand ends
+    reversed: bool = False  # the direction of play is reversed (Master of Bones), until the hand ends
+    masters: dict[str, int] = field(default_factory=dict)  # suit -> Masters played normally this hand
+    top: tuple[str, str | None] | None = None  # (suit or "cat", number or None)
+    winners: list[int] = field(default_factory=list)
+    losers: list[int] = field(default_factory=list)
+    outcome: Outcome | None = None
+
+    def copy(self) -> State:
+        new = copy.copy(self)
+        new.scores = list(self.scores)
+        new.hands = [list(h) for h in self.hands]
+        new.hand_winners = list(self.hand_winners)
+        new.out = list(self.out)
+        new.masters = dict(self.masters)
+        new.winners = list(self.winners)
+        new.losers = list(self.losers)
+        return new
+
+
+def in_force(s: State) -> list[str]:
+    """The suits whose Master's lasting effect is in force now ("bones": play reversed, "bats": runs backward)."""
+    return [suit for suit, on in (("bones", s.reversed), ("bats", s.backward)) if on]
+
+
+def direction_of(reversed_: bool) -> str:
+    """The way play goes round the table: counterclockwise, clockwise after a Master of Bones («The direction of
+    play reverses. Regular play now goesclockwise.»)."""
+    return "clockwise" if reversed_ else "counterclockwise"
+
+
+# -- the game ------------------------------------------------------------------------------------------------------
+
+
+class Game(GameHistory[State]):
+    """A game of Spooks: the setup, the current state and the explicit history of commands."""
+
+    command_type = Command
+    rules = RULES
+
+    def __init__(self, setup: Setup, state: State) -> None:
+        self.setup = setup
+        self.packs = None
+        super().__init__(state)
+        self.setup_events: list[dict[str, Any]] = []
+
+    @classmethod
+    def new(cls, setup: Setup, packs: Any = None) -> Game:
+        """A new game: every score 0, the first dealer's deal, no top card yet."""
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
+        setup.check()
+        return cls(setup, State(scores=[0] * setup.players, dealer=setup.dealer))
+
+    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
+        if not isinstance(command, Command):
+            raise BadCommand(f"push needs a Command (Command.parse('hand points=0,5,9')), not {command!r}.")
+        rules = _Rules(self.setup, self._state.copy(), command)
+        rules.run()
+        return rules.s, rules.events
+
+    # -- what may be done ----------------------------------------------------------------------
+    def legal_actions(self) -> list[LegalAction]:
+        """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
+        if self._state.outcome is not None:
+            return []
+        out: list[LegalAction] = []
+        seats_in = self.seats_in()
+        sample_points = ",".join("0" if i == 0 else "1" for i in range(len(seats_in)))
+
+        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
+                  sample: Mapping[str, str] | None = None) -> None:
+            real = dict(args or {})
+            try:
+                self.check(Command(name, {**real, **dict(sample or {})}))
+            except (BadCommand, IllegalCommand):
+                return
+            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks)))
+
+        offer("hand", "hand", asks=("points",), sample={"points": sample_points})
+        offer("hand", "hand", asks=("cards",), sample={"cards": ";".join("" if p == "0" else "1"
+                                                                         for p in sample_points.split(","))})
+        for suit in SUITS:
+            offer("top", "top", {"suit": suit}, asks=("number",), sample={"number": "1"})
+        offer("top", "top", {"suit": CAT})
+        for suit in SUITS:
+            offer("master", "master", {"suit": suit})
+        offer("hand", "end")
+        return out
+
+    # -- reading -------------------------------------------------------------------------------------------
+    def seats_in(self) -> list[int]:
+        return [seat for seat in range(1, self.setup.players + 1) if seat not in self._state.out]
+
+    def follow(self) -> dict[str, Any]:
+        """What may be played on the top card now (:func:`follow` with the runs' direction in force)."""
+        top = self._state.top
+        return follow(top[0] if top else None, top[1] if top else None, self._state.backward)
+
+    def view(self) -> dict[str, Any]:
+        """What everyone at the table may see, JSON-safe."""
+        from companion.games.spooks.sentences import may_play
+
+        s = self._state
+        top = {"suit": s.top[0], "number": s.top[1]} if s.top else None
+        return {
+            "rules": RULES,
+            "players": self.setup.players,
+            "names": self.setup.seat_names(),
+            "player_names": self.setup.seat_names(),
+            "variant": self.setup.variant,
+            "decks": self.setup.decks,
+            "master_effects": self.setup.master_effects,
+            "loss_limit": self.setup.loss_limit,
+            "hand": len(s.hands) + 1,
+            "scores": list(s.scores),
+            "hands": [list(h) for h in s.hands],
+            "hand_winners": list(s.hand_winners),
+            "dealer": s.dealer,
+            "out": list(s.out),
+            "seats_in": self.seats_in(),
+            "direction": direction_of(s.reversed),
+            "backward_runs": s.backward,
+            "masters": in_force(s),
+            "masters_played": dict(s.masters),
+            "top": top,
+            "follow": self.follow(),
+            "may_play": may_play(self.follow(), self.setup.master_effects, s.reversed),
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "winner": s.winners[0] if len(s.winners) == 1 else None,
+            "winners": list(s.winners),
+            "losers": list(s.losers),
+            "current_player": None,  # the companion does not follow the cards played, so not whose turn it is
+            "history_length": len(self._stack),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Spooks {self.setup.players}p {self.setup.variant} hand {len(self._state.hands) + 1} {self._state.scores}>"
+
+
+# -- the rules ---------------------------------------------------------------------------------------------------
+
+
+class _Rules:
+    """Applies one command to a copy of the state, collecting its events."""
+
+    def __init__(self, setup: Setup, state: State, cmd: Command) -> None:
+        self.setup = setup
+        self.names = setup.seat_names()
+        self.s = state
+        self.cmd = cmd
+        self.events: list[dict[str, Any]] = []
+
+    def run(self) -> None:
+        cmd = self.cmd
+        spec = COMMANDS.get(cmd.name)
+        if spec is None:
+            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        required, optional, _ = spec
+        for key in cmd.args:
+            if key not in required and key not in optional:
+                valid = [*required, *optional]
+                raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
+                                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
+        for key in required:
+            if key not in cmd.args:
+                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+        if self.s.outcome is not None:
+            raise IllegalCommand(f"the game is over ({self.s.outcome.reason}). Undo the last command if it was a "
+                                 "mistake, or start a new game.")
+        getattr(self, "do_" + cmd.name)()
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event: dict[str, Any] = {"type": type_}
+        event.update(data)
+        self.events.append(event)
+
+    def illegal(self, message: str) -> NoReturn:
+        raise IllegalCommand(f"{self.cmd.name}: {message}")
+
+    def bad(self, message: str) -> NoReturn:
+        raise BadCommand(f"{self.cmd.name}: {message}")
+
+    def seats_in(self) -> list[int]:
+        return [seat for seat in range(1, self.setup.players + 1) if seat not in self.s.out]
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.names[seat - 1]})"
+
+    # -- a hand's scores --------------------------------------------------------------------------
+    def per_seat(self, key: str, parts: list[str]) -> dict[int, str]:
+        """The values of `points=`/`cards=` by seat: one per seat (``-`` where a seat is out), or one per seat
+        still in, in seat order."""
+        seats, every = self.seats_in(), self.setup.players
+        if len(parts) == every:
+            given: dict[int, str] = {}
+            for seat, part in zip(range(1, every + 1), parts):
+                if seat in self.s.out:
+                    if part.strip() != OUT:
+                        self.bad(f"{self.who(seat)} is out of the game; write {OUT} in its place in {key}=, or "
+                                 f"give only the {len(seats)} seats still in.")
+                    continue
+                if part.strip() == OUT:
+                    self.bad(f"{OUT} marks a seat that is out, but {self.who(seat)} is still in; give its points.")
+                given[seat] = part
+            return given
+        if len(parts) == len(seats):
+            if any(p.strip() == OUT for p in parts):
+                self.bad(f"give the {len(seats)} seats still in without {OUT}, or all {every} seats with {OUT} "
+                         "where a seat is out.")
+            return dict(zip(seats, parts))
+        also = f" (or {len(seats)}, only the seats still in)" if len(seats) != every else ""
+        self.bad(f"{key}= gives {len(parts)} values; give {every}{also}, one per seat in seat order.")
+
+    def do_hand(self) -> None:
+        cmd, s = self.cmd, self.s
+        if ("points" in cmd.args) == ("cards" in cmd.args):
+            self.bad("give points=A,B,C (one number per seat) or cards=5+9+M;;cat+10 (the cards left in each hand, "
+                     "seats split by ;), not both or neither.")
+        cards: dict[int, list[str]] | None = None
+        limit = deck_points(self.setup.decks)
+        if "points" in cmd.args:
+            points: dict[int, int] = {}
+            for seat, text in self.per_seat("points", cmd.args["points"].split(",")).items():
+                try:
+                    value = int(text.strip())
+                except ValueError:
+                    self.bad(f"{text.strip()!r} for {self.who(seat)} is not a number of points; write a whole number.")
+                if not 0 <= value <= limit:
+                    self.bad(f"{value} points for {self.who(seat)} cannot be: a hand counts 0 to {limit} points "
+                             f"with {self.setup.decks} deck(s).")
+                points[seat] = value
+        else:
+            try:
+                cards = {seat: parse_cards(text)
+                         for seat, text in self.per_seat("cards", cmd.args["cards"].split(";")).items()}
+            except BadCommand as exc:
+                self.bad(f"{exc} Seats are split by ; and the cards of a seat by +.")
+            for kind in (*map(str, NUMBERS), MASTER, CAT):
+                held = sum(hand.count(kind) for hand in cards.values())
+                if held > copies(kind, self.setup.decks):
+                    word = {"M": "Masters", CAT: "Black Cats"}.get(kind, f"{kind}s")
+                    self.bad(f"the hands hold {held} {word}, but {self.setup.decks} deck(s) have only "
+                             f"{copies(kind, self.setup.decks)}; check the cards.")
+            points = {seat: hand_points(hand) for seat, hand in cards.items()}
+        # «The first player to empty his handwins»: exactly one player has no card (and no point) left
+        zero = [seat for seat, value in points.items() if value == 0]
+        if len(zero) != 1:
+            self.bad("a hand ends when one player has no card left: exactly one seat scores 0 "
+                     f"(here {len(zero)} do); check the points.")
+        winner = zero[0]
+        if "winner" in cmd.args:
+            noted = arg_int(cmd, "winner", 1, self.setup.players)
+            if noted != winner:
+                self.bad(f"the winner noted is {self.who(noted)}, but {self.who(winner)} is the one scoring 0; "
+                         "the player who went out scores 0.")
+        number = len(s.hands) + 1
+        # «tally the points in each losing hand»
+        for seat, value in points.items():
+            s.scores[seat - 1] += value
+        s.hands.append([points.get(seat) for seat in range(1, self.setup.players + 1)])
+        s.hand_winners.append(winner)
+        row = [points.get(seat) for seat in range(1, self.setup.players + 1)]
+        event: dict[str, Any] = {"hand": number, "points": row, "scores": list(s.scores), "winner": winner}
+        if cards is not None:
+            event["cards"] = [cards.get(seat) for seat in range(1, self.setup.players + 1)]
+        self.emit("hand_scored", **event)
+        self.settle()
+        if s.outcome is None:
+            self.next_hand()
+
+    def settle(self) -> None:
+        """Who the monsters grab at the limit, who drops out and who wins (docs/spooks.md, "The end")."""
+        s, limit = self.s, self.setup.loss_limit
+        before = self.seats_in()
+        reached = [seat for seat in before if s.scores[seat - 1] >= limit]
+        if not reached:
+            return
+        for seat in reached:
+            self.emit("limit_reached", seat=seat, score=s.scores[seat - 1], limit=limit)
+        if self.setup.variant == "long" and len(before) > LAST_THREE:
+            # «he drops out andthe others keep playing until three players are left»
+            for count, seat in enumerate(reached, 1):
+                s.out.append(seat)
+                self.emit("player_out", seat=seat, score=s.scores[seat - 1], left=len(before) - count)
+            left = self.seats_in()
+            if len(left) >= LAST_THREE:
+                return
+            # more than one grabbed at once, fewer than three left: the game ends among those still in
+            pool, losers = left, reached
+        else:
+            # «When one person hits 200, hes grabbed by the monsters and loses»; in the long game «When one of
+            # those three hits 200, the game endsand the player with the lowest score wins.»
+            pool, losers = before, reached
+        low = min(s.scores[seat - 1] for seat in pool)
+        s.winners = [seat for seat in pool if s.scores[seat - 1] == low]
+        s.losers = list(losers)
+        names = [self.names[seat - 1] for seat in s.winners]
+        grabbed = " and ".join(self.names[seat - 1] for seat in losers)
+        if len(names) == 1:
+            reason = f"{grabbed} reached {limit}; {names[0]} has the lowest score, {low}, and wins"
+        else:
+            reason = f"{grabbed} reached {limit}; {' and '.join(names)} share the lowest score, {low}, and the win"
+        s.outcome = Outcome("won", reason)
+        self.emit("game_won", winners=list(s.winners), losers=list(losers), score=low, scores=list(s.scores),
+                  reason=reason)
+
+    def next_hand(self) -> None:
+        """The hand is over: the top card and the Masters' effects are cleared and the deal passes to the next
+        seat still in (docs/spooks.md: the text says neither who deals next nor when the effects end but «until the
+        end ofthe game», read as the hand)."""
+        s = self.s
+        if s.reversed:
+            s.reversed = False
+            self.emit("direction_changed", direction=direction_of(False), why="new hand")
+        if s.backward:
+            s.backward = False
+            self.emit("runs_changed", backward=False, why="new hand")
+        s.top = None
+        s.masters = {}
+        seats = self.seats_in()
+        after = [seat for seat in seats if seat > s.dealer]
+        s.dealer = after[0] if after else seats[0]
+        self.emit("deal_passed", dealer=s.dealer, hand=len(s.hands) + 1)
+
+    def do_end(self) -> None:
+        """A hand given up unscored (a misdeal): nothing is counted, it is dealt again by the next dealer."""
+        self.emit("hand_given_up", hand=len(self.s.hands) + 1)
+        self.next_hand()
+
+    # -- the table ----------------------------------------------------------------------------------
+    def card_arg(self) -> tuple[str, str | None]:
+        cmd = self.cmd
+        suit = arg_choice(cmd, "suit", (*SUITS, CAT))
+        if suit == CAT:
+            if "number" in cmd.args:
+                self.bad("the Black Cat has no number; leave number= out.")
+            return CAT, None
+        if "number" not in cmd.args:
+            self.bad(f"give the number of the {suit.title()} card: number=1 to 10, or number=M for its Master.")
+        try:
+            value = card_value(cmd.args["number"])
+        except BadCommand:
+            self.bad(f"number={cmd.args['number']!r} is not a card of a suit; give 1 to 10, or M for its Master "
+                     "(the Black Cat is suit=cat).")
+        if value == CAT:
+            return CAT, None
+        return suit, value
+
+    def do_top(self) -> None:
+        suit, number = self.card_arg()
+        self.s.top = (suit, number)
+        self.emit("top_set", suit=suit, number=number)
+
+    def do_master(self) -> None:
+        cmd, s = self.cmd, self.s
+        suit = arg_choice(cmd, "suit", SUITS)
+        if not self.setup.master_effects:
+            self.illegal("this game is played without the Masters' effects (an optional rule chosen at the start); "
+                         f"a Master of {suit.title()} is an ordinary card: set it as the top card instead.")
+        seat = arg_int(cmd, "seat", 1, self.setup.players) if "seat" in cmd.args else None
+        if seat is not None and seat in s.out:
+            self.illegal(f"{self.who(seat)} is out of the game and plays no cards.")
+        played = s.masters.get(suit, 0)
+        if played >= self.setup.decks:
+            self.illegal(f"{self.setup.decks} deck(s) hold {self.setup.decks} Master(s) of {suit.title()}, and "
+                         f"{played} has been played this hand already; undo the wrong one, or start the next hand.")
+        s.masters[suit] = played + 1
+        s.top = (suit, MASTER)
+        self.emit("master_played", suit=suit, seat=seat, count=played + 1, lasting=lasting_master(suit),
+                  direction=direction_of(s.reversed))
+        # «the second Master of Bones reverses theirst one and puts the directions back to normal. Thesame holds
+        # true for Bats.»: each Master of Bones or Bats turns its effect over
+        if suit == "bones":
+            s.reversed = not s.reversed
+            self.emit("direction_changed", direction=direction_of(s.reversed), why="master")
+        elif suit == "bats":
+            s.backward = not s.backward
+            self.emit("runs_changed", backward=s.backward, why="master")

@@ -1,0 +1,57 @@
+"""Spooks behind the game-module seam (companion.games.base): its engine and sentences, named once. Spooks has no
+packs (the suits' rules are fixed text, in the engine and the sentences) and no dice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import GameModule
+from companion.games.spooks import sentences
+from companion.games.spooks.engine import Command, Game, Setup
+
+
+def load_packs(path: Path | None = None) -> None:
+    """Spooks has no packs: nothing to load (the engine takes None)."""
+    return None
+
+
+def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
+    return sentences.action_label(action, names)
+
+
+def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
+    return sentences.end_summary(view, names)
+
+
+def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
+    """What the page shows beside the view: the card tally table and what each Master does now (with the direction
+    of play in force)."""
+    return {
+        "tally": sentences.tally_table(),
+        "master_rules": sentences.master_rules(view.get("direction") == "clockwise")
+        if view.get("master_effects") else {},
+    }
+
+
+MODULE = GameModule(
+    rules="spooks",
+    title="Spooks",
+    game=Game,
+    setup=Setup,
+    command=Command,
+    load_packs=load_packs,
+    names=sentences.Names.of_game,
+    describe_event=sentences.describe_event,
+    describe_events=sentences.describe_events,
+    announcement=sentences.announcement,
+    action_label=_label,
+    command_sentence=sentences.command_sentence,
+    end_summary=_summary,
+    for_players=sentences.for_players,
+    publish=_publish,
+    started_keys=("players", "variant"),
+    virtual_roll=None,
+    tray_roll=None,
+)
