@@ -1,0 +1,630 @@
+"""The rules engine of Among Cultists: pure, checked, with an explicit history (push/pop) and exact replay.
+
+    from companion.games.among_cultists.engine import Game, Setup, Command
+    from companion.games.among_cultists.packs import load_packs
+
+    game = Game.new(Setup(players=6, seed=7), load_packs())
+    game.push("night-done")                  # BadCommand / IllegalCommand; the state is unchanged on error
+    game.push("next-phase")                  # movement -> event
+    game.push("draw-event")                  # the round's event marker from the companion's bag
+    game.push("next-phase")                  # event -> action
+    game.push("vote seat=3 last=no")         # the cafeteria vote: seat 3's character is out
+    game.push("end-round")                   # the clean-up: the knife passes, the clock moves one hour
+    game.pop()                               # undo the last command
+    game.view()                              # JSON-safe, for the page and the OLED
+    game.legal_actions()                     # what may be done now
+
+The companion is the table's clock, score pad and event bag. It never knows or stores who is a cultist or the
+seer: the roles stay in the envelopes, and the host only enters what the table sees (who was voted out, whether
+that player revealed the last cultist). Nothing here does I/O, reads a clock or uses the global random
+generator: the event bag is shuffled by ``random.Random(f"{seed}:events:{n}")`` (n counts the refills). A command
+is applied to a copy of the state, which replaces the state only when the whole command went through.
+
+docs/among-cultists.md explains how the review the rules come from is read; the comments cite its lines
+("seance-deduction-rules-de.txt:52" is written ":52").
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
+from companion.errors import BadCommand, IllegalCommand
+from companion.games.among_cultists.packs import AmongCultistsPacks
+
+__all__ = ["CLOCK", "COMMANDS", "PHASES", "RULES", "ROUNDS", "Command", "Game", "LegalAction", "Outcome", "Setup",
+           "State", "default_cultists"]
+
+RULES = "among-cultists"
+ROUNDS = 10  # :26 "über maximal 10 Runden"
+# :57: the hand of the round clock moves one hour a round; it starts at twelve (docs/among-cultists.md)
+CLOCK = ("XII", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+NIGHT, MOVEMENT, EVENT, ACTION, CLEANUP, OVER = "night", "movement", "event", "action", "cleanup", "over"
+PHASES = (MOVEMENT, EVENT, ACTION, CLEANUP)  # :26-31, in this order every round
+MIN_PLAYERS, MAX_PLAYERS = 4, 8  # the box says 4-8; the review gives no player count
+DEFAULT_POINTS_NEEDED = 5  # the review gives no threshold (docs/among-cultists.md, gaps): the host sets it
+MAX_POINTS = 99
+MAX_NAME = 24
+CAFETERIA, BODY = "cafeteria", "body"
+NOBODY = "none"
+
+# name -> (required args, optional args, what it does)
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
+    "night-done": ((), (), "the night is over and everyone has opened their eyes: round 1 begins (:18-24)"),
+    "next-phase": ((), (), "on to the next phase of the round: movement, event, action, then clean-up (:26-31)"),
+    "draw-event": ((), (), "the companion draws the round's event marker from its bag (:37)"),
+    "event": ((), ("id", "name"), "enter the event marker the table drew: its id in the pack, or its name (:37)"),
+    "vote": (("seat",), ("last", "called"),
+             "the result of a vote: the seat voted out (none on a tie), last=yes when that player revealed the last "
+             "cultist; called=body for the vote a found body calls (:52)"),
+    "found-dead": (("seat",), (), "a check found a character dead: the seat plays on as a ghost and a vote "
+                                  "follows (:44, :52)"),
+    "points": (("n",), (), "the investigators gain (or, with a minus, lose) victory points (:51)"),
+    "cultists-win": ((), (), "the cultists have removed as many investigators as their win needs (:60)"),
+    "end-round": ((), (), "the clean-up: the vote marker turns back, then the game ends after round 10, or the "
+                          "start player's knife passes on and the clock moves one hour (:57)"),
+})
+
+
+def default_cultists(players: int) -> int:
+    """How many cultists play by default: one with 4-6 players, two with 7 or 8 (a reading: the review says only
+    that a game may have two, :9 and :21; docs/among-cultists.md)."""
+    return 2 if players >= 7 else 1
+
+
+# -- values ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the table chose before the night (:3-15). ``cultists`` 0 means "from the player count"; it is
+    resolved when the setup is made, so the stored setup always names the number."""
+
+    players: int
+    cultists: int = 0
+    seer: bool = False  # the seer variant (:21-24)
+    seed: int | str = 0
+    points_needed: int = DEFAULT_POINTS_NEEDED
+    physical: bool = False  # the table draws the event markers from its own bag and the host enters them
+    names: tuple[str, ...] = ()
+    start_player: int = 1  # the seat given the start player's knife (:15)
+
+    def __post_init__(self) -> None:
+        if (self.cultists == 0 and isinstance(self.players, int) and not isinstance(self.players, bool)
+                and MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+            object.__setattr__(self, "cultists", default_cultists(self.players))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rules": RULES, "players": self.players, "cultists": self.cultists, "seer": self.seer,
+                               "seed": self.seed, "points_needed": self.points_needed, "physical": self.physical,
+                               "start_player": self.start_player}
+        if self.names:
+            out["names"] = list(self.names)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setup:
+        if not isinstance(data, Mapping):
+            raise BadCommand(f"an Among Cultists setup is a JSON object with players, not {data!r}.")
+        allowed = ("rules", "players", "cultists", "seer", "seed", "points_needed", "physical", "names",
+                   "start_player")
+        unknown = [k for k in data if k not in allowed]
+        if unknown:
+            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+        if data.get("rules", RULES) != RULES:
+            raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
+        if "players" not in data:
+            raise BadCommand(f"the setup lacks players; give the number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).")
+        names = data.get("names", ())
+        return cls(players=data["players"], cultists=data.get("cultists", 0), seer=data.get("seer", False),
+                   seed=data.get("seed", 0), points_needed=data.get("points_needed", DEFAULT_POINTS_NEEDED),
+                   physical=data.get("physical", False),
+                   names=tuple(names) if isinstance(names, (list, tuple)) else names,
+                   start_player=data.get("start_player", 1))
+
+    def check(self, packs: AmongCultistsPacks | None = None) -> None:
+        """BadCommand, naming the field and what to give, when the setup cannot be played."""
+        if (not isinstance(self.players, int) or isinstance(self.players, bool)
+                or not MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+            raise BadCommand(f"Among Cultists is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}.")
+        if not isinstance(self.cultists, int) or isinstance(self.cultists, bool) or self.cultists not in (1, 2):
+            raise BadCommand(f"the game has 1 or 2 cultists, not {self.cultists!r}; leave cultists out to take "
+                             f"{default_cultists(self.players)} for {self.players} players.")
+        for key in ("seer", "physical"):
+            if not isinstance(getattr(self, key), bool):
+                raise BadCommand(f"{key} must be true or false, not {getattr(self, key)!r}.")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
+            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        if (not isinstance(self.points_needed, int) or isinstance(self.points_needed, bool)
+                or not 1 <= self.points_needed <= MAX_POINTS):
+            raise BadCommand(f"points_needed is the investigators' victory points to win, a whole number 1 to "
+                             f"{MAX_POINTS}, not {self.points_needed!r}.")
+        if (not isinstance(self.start_player, int) or isinstance(self.start_player, bool)
+                or not 1 <= self.start_player <= self.players):
+            raise BadCommand(f"start_player is the seat that holds the knife first, 1 to {self.players}, "
+                             f"not {self.start_player!r}.")
+        if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
+            raise BadCommand("names must be a list of texts, one per seat.")
+        if self.names:
+            cleaned = [n.strip() for n in self.names]
+            if len(cleaned) != self.players:
+                raise BadCommand(f"give one name per seat: {self.players} players, {len(cleaned)} names.")
+            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
+            if len({n.casefold() for n in cleaned}) != len(cleaned):
+                raise BadCommand("two players have the same name; give each player a name of their own.")
+
+    def seat_names(self) -> list[str]:
+        return [n.strip() for n in self.names] if self.names else [f"Player {i}" for i in range(1, self.players + 1)]
+
+
+class Command(CommandBase):
+    """One Among Cultists command, as typed (``Command.parse("vote seat=3 last=no")``); args stay strings."""
+
+    names = tuple(COMMANDS)
+
+
+class LegalAction(LegalActionBase):
+    """One thing the table may do now; ``asks`` names what the host still chooses: ``seat`` (or ``none``),
+    ``last``, ``n``, ``id`` (an event marker)."""
+
+    command_type = Command
+
+
+@dataclass(frozen=True)
+class RoundEvent:
+    """The event of the round (:37): a marker of the pack, or one the host named that the pack lacks."""
+
+    id: str | None
+    name: str
+    text: str = ""
+    placeholder: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "text": self.text, "placeholder": self.placeholder}
+
+
+@dataclass
+class State:
+    phase: str = NIGHT
+    round: int = 1
+    start_player: int = 1  # a seat, from 1
+    vote_used: bool = False  # the vote marker shows its used side (:52, :57)
+    body_votes: int = 0  # votes called by a found body and not yet entered (:52)
+    voted_out: list[int] = field(default_factory=list)  # seats, in the order they went (:52)
+    found_dead: list[int] = field(default_factory=list)  # seats a check found dead (:44, :52)
+    votes: list[dict[str, Any]] = field(default_factory=list)  # {"round", "seat", "called", "last"}
+    event: RoundEvent | None = None
+    bag: list[str] = field(default_factory=list)  # the event markers left in the companion's bag, next one last
+    refills: int = 0
+    points: int = 0
+    winner: str | None = None  # "investigators" | "cultists"
+    outcome: Outcome | None = None
+
+    def copy(self) -> State:
+        """A copy whose lists may change without touching this one (the values in them are immutable)."""
+        new = copy.copy(self)
+        new.voted_out = list(self.voted_out)
+        new.found_dead = list(self.found_dead)
+        new.votes = [dict(v) for v in self.votes]
+        new.bag = list(self.bag)
+        return new
+
+    def ghosts(self) -> list[int]:
+        """The seats whose character is out and who play on as ghosts (:52)."""
+        return sorted(set(self.voted_out) | set(self.found_dead))
+
+
+_bool = arg_bool
+_int = arg_int
+_choice = arg_choice
+
+
+# -- the game ------------------------------------------------------------------------------------------------------
+
+
+class Game(GameHistory[State]):
+    """A game of Among Cultists: the setup, the current state and the explicit history of commands."""
+
+    command_type = Command
+    rules = RULES
+
+    def __init__(self, setup: Setup, packs: AmongCultistsPacks, state: State) -> None:
+        self.setup = setup
+        self.packs = packs
+        super().__init__(state)
+        self.setup_events: list[dict[str, Any]] = []
+
+    @classmethod
+    def new(cls, setup: Setup, packs: AmongCultistsPacks) -> Game:
+        """Set up a game: the start player holds the knife (:15), the clock stands at round 1, the companion's
+        event bag is filled (unless the table draws from its own), and the night comes first (:18)."""
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
+        if not isinstance(packs, AmongCultistsPacks):
+            raise BadCommand(f"Game.new needs the Among Cultists packs (load_packs()), not {packs!r}.")
+        setup.check(packs)
+        s = State(start_player=setup.start_player)
+        if not setup.physical:
+            s.bag = _filled_bag(setup, packs, 0)
+        game = cls(setup, packs, s)
+        game.setup_events = [{"type": "night_started", "players": setup.players, "cultists": setup.cultists,
+                              "seer": setup.seer}]
+        return game
+
+    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
+        if not isinstance(command, Command):
+            raise BadCommand(f"push needs a Command (Command.parse('end-round')), not {command!r}.")
+        rules = _Rules(self, self._state.copy(), command)
+        rules.run()
+        return rules.s, rules.events
+
+    # -- what may be done ----------------------------------------------------------------------
+    def legal_actions(self) -> list[LegalAction]:
+        """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
+        s = self._state
+        if s.outcome is not None:
+            return []
+        out: list[LegalAction] = []
+
+        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
+                  sample: Mapping[str, str] | None = None) -> None:
+            real = dict(args or {})
+            try:
+                self.check(Command(name, {**real, **dict(sample or {})}))
+            except (BadCommand, IllegalCommand):
+                return
+            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks)))
+
+        offer("round", "night-done")
+        offer("round", "next-phase")
+        offer("event", "draw-event")
+        offer("event", "event", asks=("id",), sample={"id": next(iter(self.packs.events))})
+        in_play = self.in_play()
+        offer("vote", "vote", asks=("seat", "last"), sample={"seat": NOBODY})
+        offer("vote", "vote", {"called": BODY}, asks=("seat", "last"), sample={"seat": NOBODY})
+        if in_play:
+            offer("table", "found-dead", asks=("seat",), sample={"seat": str(in_play[0])})
+        offer("table", "points", asks=("n",), sample={"n": "1"})
+        offer("round", "end-round")
+        offer("table", "cultists-win")
+        return out
+
+    def in_play(self) -> list[int]:
+        """The seats whose character is still on the board (not voted out, not found dead)."""
+        out = set(self._state.ghosts())
+        return [seat for seat in range(1, self.setup.players + 1) if seat not in out]
+
+    def order(self) -> list[int]:
+        """The seats in player order this round, from the start player (:34), characters in play only."""
+        s = self._state
+        seats = [(s.start_player - 1 + i) % self.setup.players + 1 for i in range(self.setup.players)]
+        ghosts = set(s.ghosts())
+        return [seat for seat in seats if seat not in ghosts]
+
+    # -- reading -------------------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """What everyone at the table may see, JSON-safe. No role is in it: the companion knows none."""
+        s = self._state
+        names = self.setup.seat_names()
+        voted, dead = set(s.voted_out), set(s.found_dead)
+        return {
+            "rules": RULES,
+            "players": self.setup.players,
+            "player_names": names,
+            "seats": [{"seat": seat, "name": names[seat - 1], "start": seat == s.start_player,
+                       "out": "voted" if seat in voted else ("dead" if seat in dead else None)}
+                      for seat in range(1, self.setup.players + 1)],
+            "cultists": self.setup.cultists,
+            "seer": self.setup.seer,
+            "physical": self.setup.physical,
+            "round": s.round,
+            "rounds": ROUNDS,
+            "rounds_left": ROUNDS - s.round,
+            "phase": s.phase,
+            "clock": CLOCK[s.round - 1],
+            "start_player": s.start_player,
+            "current_player": None,  # each phase is played by everyone (:34, :40); the order is "order"
+            "order": self.order(),
+            "eliminated": list(s.voted_out),
+            "found_dead": list(s.found_dead),
+            "ghosts": s.ghosts(),
+            "vote_used": s.vote_used,
+            "body_votes": s.body_votes,
+            "votes": [dict(v) for v in s.votes],
+            "event": s.event.to_dict() if s.event else None,
+            "events_left": None if self.setup.physical else len(s.bag),
+            "points": s.points,
+            "points_needed": self.setup.points_needed,
+            "winner": s.winner,
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+
+    def __repr__(self) -> str:
+        s = self._state
+        return f"<AmongCultists {self.setup.players}p round {s.round} {s.phase} points {s.points}>"
+
+
+def _filled_bag(setup: Setup, packs: AmongCultistsPacks, refills: int) -> list[str]:
+    """Every event marker of the pack, shuffled by the seed; the next one drawn is the last."""
+    bag = sorted(packs.events)
+    random.Random(f"{setup.seed}:events:{refills}").shuffle(bag)
+    return bag
+
+
+# -- the rules ---------------------------------------------------------------------------------------------------
+
+
+class _Rules:
+    """Applies one command to a copy of the state, collecting its events."""
+
+    def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        self.game = game
+        self.setup = game.setup
+        self.packs = game.packs
+        self.s = state
+        self.cmd = cmd
+        self.events: list[dict[str, Any]] = []
+
+    def run(self) -> None:
+        cmd = self.cmd
+        spec = COMMANDS.get(cmd.name)
+        if spec is None:
+            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
+        required, optional, _ = spec
+        for key in cmd.args:
+            if key not in required and key not in optional:
+                valid = [*required, *optional]
+                raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
+                                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
+        for key in required:
+            if key not in cmd.args:
+                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+        if self.s.outcome is not None:
+            raise IllegalCommand(f"the game is over: the {self.s.winner} have won ({self.s.outcome.reason}). Undo "
+                                 "the last command if it was a mistake, or start a new game.")
+        getattr(self, "do_" + cmd.name.replace("-", "_"))()
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event: dict[str, Any] = {"type": type_}
+        event.update(data)
+        self.events.append(event)
+
+    def illegal(self, message: str) -> NoReturn:
+        raise IllegalCommand(f"{self.cmd.name}: {message}")
+
+    def need_phase(self, *phases: str, doing: str) -> None:
+        """The phase a command belongs to; the refusal says which phase it is and what comes next."""
+        phase = self.s.phase
+        if phase in phases:
+            return
+        wanted = " or ".join(_PHASE_WORDS[p] for p in phases)
+        if phase == NIGHT:
+            self.illegal(f"{doing} belongs to the {wanted}, and the night is not over yet; when everyone has "
+                         "opened their eyes, end the night (:18).")
+        self.illegal(f"{doing} belongs to the {wanted}; this is the {_PHASE_WORDS[phase]} of round {self.s.round}.")
+
+    def end(self, winner: str, reason: str) -> None:
+        s = self.s
+        s.winner = winner
+        s.phase = OVER
+        s.outcome = Outcome("won" if winner == "investigators" else "lost", reason)
+        self.emit("game_won" if winner == "investigators" else "game_lost", reason=reason, winner=winner,
+                  round=s.round, points=s.points, needed=self.setup.points_needed)
+
+    def seat_arg(self, allow_nobody: bool) -> int | None:
+        text = self.cmd.args["seat"].strip().lower()
+        if allow_nobody and text in (NOBODY, "nobody", "0", "tie"):
+            return None
+        seat = _int(self.cmd, "seat", 1, self.setup.players)
+        if seat in self.s.voted_out:
+            self.illegal(f"seat {seat}'s character was already voted out and plays on as a ghost (:52); "
+                         "name a player whose character is still in play.")
+        if seat in self.s.found_dead:
+            self.illegal(f"seat {seat}'s character was already found dead and plays on as a ghost; "
+                         "name a player whose character is still in play.")
+        return seat
+
+    # -- the night and the phases -------------------------------------------------------------------
+    def do_night_done(self) -> None:
+        """:18-24: the night comes once, at the start; then round 1 begins with its movement phase."""
+        s = self.s
+        if s.phase != NIGHT:
+            self.illegal("the night comes only once, at the start of the game (:18), and it is over.")
+        self.emit("night_ended")
+        self.start_round()
+
+    def start_round(self) -> None:
+        s = self.s
+        s.phase = MOVEMENT
+        self.emit("round_started", round=s.round, rounds=ROUNDS, clock=CLOCK[s.round - 1], start_player=s.start_player)
+        self.emit("phase_started", phase=MOVEMENT, round=s.round, start_player=s.start_player)
+
+    def do_next_phase(self) -> None:
+        """:26-31: movement, event, action, clean-up, in that order; the clean-up is done by ending the round."""
+        s = self.s
+        if s.phase == NIGHT:
+            self.illegal("the night comes first (:18); when everyone has opened their eyes, end the night.")
+        if s.phase == CLEANUP:
+            self.illegal("this is the clean-up, the last phase of the round; end the round to go on (:57).")
+        if s.phase == EVENT and s.event is None:
+            self.illegal("the event of the round is not drawn yet (:37); draw it, or enter the marker the table drew.")
+        if s.phase == ACTION:
+            self.need_no_body_vote()
+        s.phase = PHASES[PHASES.index(s.phase) + 1]
+        self.emit("phase_started", phase=s.phase, round=s.round, start_player=s.start_player)
+
+    def need_no_body_vote(self) -> None:
+        if self.s.body_votes:
+            self.illegal("a character was found dead, and that calls a vote (:52); enter its result first.")
+
+    # -- the event ------------------------------------------------------------------------------------------
+    def need_event_open(self) -> None:
+        self.need_phase(EVENT, doing="drawing the event marker")
+        s = self.s
+        if s.event is not None:
+            self.illegal(f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was "
+                         "the wrong one.")
+
+    def do_draw_event(self) -> None:
+        """:37: a marker from the bag; the companion's bag is refilled with every marker once it is empty."""
+        self.need_event_open()
+        s = self.s
+        if self.setup.physical:
+            self.illegal("this table draws the event markers from its own bag; enter the marker that was drawn.")
+        if not s.bag:
+            s.refills += 1
+            s.bag = _filled_bag(self.setup, self.packs, s.refills)
+            self.emit("events_refilled", count=len(s.bag))
+        marker = self.packs.events[s.bag.pop()]
+        self.set_event(RoundEvent(marker.id, marker.name, marker.text, marker.placeholder), "companion")
+
+    def do_event(self) -> None:
+        """:37: the host enters the marker the table drew: by its id in the pack, or by a name the pack lacks."""
+        self.need_event_open()
+        s = self.s
+        has_id, has_name = "id" in self.cmd.args, "name" in self.cmd.args
+        if has_id == has_name:
+            raise BadCommand("event: give the marker drawn, either id=ID (an event of the pack) or name=TEXT (one "
+                             "the pack lacks).")
+        if has_id:
+            ident = self.cmd.args["id"].strip()
+            if ident not in self.packs.events:
+                raise BadCommand(f"event: unknown event {ident!r}; the pack's events are: {', '.join(self.packs.events)}. "
+                                 "Give name=TEXT for one the pack lacks.")
+            marker = self.packs.events[ident]
+            if ident in s.bag:
+                s.bag.remove(ident)  # the marker is out of the bag now, as at the table
+            event = RoundEvent(marker.id, marker.name, marker.text, marker.placeholder)
+        else:
+            name = self.cmd.args["name"].strip()
+            if not name or len(name) > 60 or not name.isprintable():
+                raise BadCommand("event: name= is the marker's name, 1 to 60 letters.")
+            known = next((m for m in self.packs.events.values() if m.name.casefold() == name.casefold()), None)
+            if known is not None:
+                if known.id in s.bag:
+                    s.bag.remove(known.id)
+                event = RoundEvent(known.id, known.name, known.text, known.placeholder)
+            else:
+                event = RoundEvent(None, name)
+        self.set_event(event, "table")
+
+    def set_event(self, event: RoundEvent, by: str) -> None:
+        s = self.s
+        s.event = event
+        self.emit("event_drawn", round=s.round, by=by, left=None if self.setup.physical else len(s.bag),
+                  **event.to_dict())
+
+    # -- the vote ---------------------------------------------------------------------------------------------
+    def do_vote(self) -> None:
+        """:52: the vote is a room action of the cafeteria, once a round (the vote marker); everyone points at
+        once and a simple majority puts that character out (a tie or no majority: nobody). A found body calls a
+        vote of its own, which does not use the marker. The last cultist voted out wins for the investigators."""
+        s = self.s
+        called = _choice(self.cmd, "called", (CAFETERIA, BODY)) if "called" in self.cmd.args else CAFETERIA
+        self.need_phase(ACTION, doing="a vote")
+        if called == CAFETERIA and s.vote_used:
+            self.illegal("the vote was already held this round: it is held only once a round, in the cafeteria "
+                         "(:52). The vote marker turns back in the clean-up (:57).")
+        if called == BODY and not s.body_votes:
+            self.illegal("no character was found dead this phase, so no vote is called by a body (:52); the "
+                         "cafeteria vote is the other way to vote.")
+        seat = self.seat_arg(allow_nobody=True)
+        last = _bool(self.cmd, "last") if "last" in self.cmd.args else False
+        if last and seat is None:
+            raise BadCommand("vote: last=yes says the player voted out revealed the last cultist; give that "
+                             "player's seat, or last=no when nobody was voted out.")
+        if called == CAFETERIA:
+            s.vote_used = True
+        else:
+            s.body_votes -= 1
+        if seat is not None:
+            s.voted_out.append(seat)
+        s.votes.append({"round": s.round, "seat": seat, "called": called, "last": last})
+        self.emit("vote", round=s.round, seat=seat, called=called, last=last)
+        if last:
+            self.end("investigators", "the last cultist is voted out of the game")
+
+    def do_found_dead(self) -> None:
+        """:44, :52: a check of a character's condition finds them dead: they play on as a ghost, and a vote is
+        called (entered with the body's vote)."""
+        s = self.s
+        self.need_phase(ACTION, doing="checking a character's condition")
+        seat = self.seat_arg(allow_nobody=False)
+        assert seat is not None
+        s.found_dead.append(seat)
+        s.body_votes += 1
+        self.emit("found_dead", seat=seat, round=s.round, ghosts=len(s.ghosts()))
+
+    # -- the score and the end -------------------------------------------------------------------------------------
+    def do_points(self) -> None:
+        """:51: the investigators score victory points; counted against the threshold at the end of round 10
+        (:57), not before."""
+        s = self.s
+        if s.phase == NIGHT:
+            self.illegal("no victory points are scored in the night; end the night first (:18).")
+        n = _int(self.cmd, "n", -MAX_POINTS, MAX_POINTS)
+        if n == 0:
+            raise BadCommand("points: n=0 changes nothing; give the points won, such as n=2, or lost, such as n=-1.")
+        if s.points + n < 0:
+            self.illegal(f"the investigators have {s.points} victory points; they cannot lose {-n}.")
+        s.points += n
+        self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
+
+    def do_cultists_win(self) -> None:
+        """:60: the cultists win by removing a number of investigators the review does not give; the host ends
+        the game when the table sees that it is reached."""
+        if self.s.phase == NIGHT:
+            self.illegal("no one is removed in the night; end the night first (:18).")
+        self.end("cultists", "the cultists have removed enough investigators")
+
+    def do_end_round(self) -> None:
+        """:57: the clean-up: the vote marker turns to its active side; after round 10 the game ends (the cultists
+        win unless the investigators have the points needed); else the start player's knife passes on and the
+        clock moves one hour."""
+        s = self.s
+        self.need_phase(ACTION, CLEANUP, doing="the clean-up")
+        if s.phase == ACTION:
+            self.need_no_body_vote()
+            s.phase = CLEANUP
+            self.emit("phase_started", phase=CLEANUP, round=s.round, start_player=s.start_player)
+        if s.vote_used:
+            s.vote_used = False
+            self.emit("vote_marker_reset", round=s.round)
+        s.event = None
+        self.emit("round_ended", round=s.round)
+        if s.round >= ROUNDS:
+            if s.points >= self.setup.points_needed:
+                self.end("investigators", f"{s.points} victory points within {ROUNDS} rounds")
+            else:
+                self.end("cultists", f"round {ROUNDS} is over with {s.points} of {self.setup.points_needed} victory "
+                                     "points: the investigation was sabotaged long enough")
+            return
+        before = s.start_player
+        s.start_player = self.next_seat(before)
+        self.emit("start_player_passed", seat=before, to=s.start_player)
+        s.round += 1
+        self.emit("clock_advanced", round=s.round, clock=CLOCK[s.round - 1])
+        self.start_round()
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat round the table whose character is in play (a reading: a ghost has no character to hold
+        the knife with; docs/among-cultists.md)."""
+        players = self.setup.players
+        ghosts = set(self.s.ghosts())
+        for step in range(1, players + 1):
+            nxt = (seat - 1 + step) % players + 1
+            if nxt not in ghosts:
+                return nxt
+        return seat % players + 1
+
+
+_PHASE_WORDS = {NIGHT: "night", MOVEMENT: "movement phase", EVENT: "event phase", ACTION: "action phase",
+                CLEANUP: "clean-up", OVER: "end of the game"}
