@@ -271,7 +271,9 @@ class Companion:
             log.info("packs: the bundled files, with the edited ones of %s", self.config.packs_dir)
         from companion.box import Box
 
-        self.service = GameService(store, packs, rng=self.rng, box=Box(self.config.box_dir))
+        # a script read out (Among Cultists' night) is spoken in the voice's language
+        language = self.parts.hardware.voice.language if self.parts.hardware is not None else "en"
+        self.service = GameService(store, packs, rng=self.rng, box=Box(self.config.box_dir), speech_language=language)
         try:
             state = self.service.resume_last()
         except ReplayError as exc:

@@ -34,6 +34,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 COMMAND_NAME = re.compile(r"^[a-z][a-z-]{0,31}$")
 ARG_NAME = re.compile(r"^[a-z][a-z_-]{0,31}$")
+MAX_NAMES = 12  # the most players any game here seats (each engine checks its own number)
 
 
 def _ctx() -> WebContext:
@@ -278,6 +279,28 @@ def redo() -> Response:
     return _result(_ctx().service.redo(source="web"))
 
 
+@bp.post("/host/narrate")
+@host_required
+def narrate() -> Response:
+    """Read a script out on the voice, the OLED and every phone: {"kind": "night"|"vote", "pause": seconds}."""
+    data = _body()
+    _only_keys(data, ("kind", "pause"))
+    kind, pause = data.get("kind"), data.get("pause")
+    if not isinstance(kind, str):
+        raise Refused(400, "say what to read out: \"kind\".")
+    if pause is not None and (not isinstance(pause, (int, float)) or isinstance(pause, bool)):
+        raise Refused(400, "\"pause\" is a number of seconds.")
+    return jsonify({"events": [], "state": _jsonable(_ctx().service.narrate(kind, pause))})
+
+
+@bp.post("/host/narrate/stop")
+@host_required
+def stop_narration() -> Response:
+    data = _body() if request.content_length else {}
+    _only_keys(data, ())
+    return jsonify({"events": [], "state": _jsonable(_ctx().service.stop_narration())})
+
+
 @bp.post("/roll")
 @host_required
 def roll_virtual() -> Response:
@@ -357,10 +380,10 @@ def enter_dice() -> Response:
 def new_game() -> Response:
     ctx = _ctx()
     data = _body()
-    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm",
-                      "rules", "ancient_one"))
     if data.get("rules", "skeptics") != "skeptics":
         return _new_other_game(ctx, data)
+    _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm",
+                      "rules", "ancient_one"))
     ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
     setup: dict[str, Any] = {}
     for key, (low, high) in ints.items():
@@ -405,29 +428,43 @@ def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
 
 
 def _new_other_game(ctx: WebContext, data: Mapping[str, Any]) -> Response:
-    """A new game of another module (Elder Sign): its own setup, checked by its engine."""
-    from companion.games.base import RULES
+    """A new game of another module (Elder Sign, Among Cultists, Spooks): the players, their names and the
+    choices its module names (GameModule.setup_choices), checked by its engine."""
+    from companion.games.base import RULES, module_for
 
     rules = data.get("rules")
     if not isinstance(rules, str) or rules not in RULES:
         raise Refused(400, f"\"rules\" must be one of {', '.join(RULES)}, not {rules!r}.")
-    setup: dict[str, Any] = {"rules": rules}
+    module = module_for(rules)
     for key in ("board", "ghost", "special_items", "easier"):
         if key in data:
-            raise Refused(400, f"\"{key}\" is a Skeptics choice; leave it out for {RULES[rules][0]}.")
+            raise Refused(400, f"\"{key}\" is a Skeptics choice; leave it out for {module.title}.")
+    _only_keys(data, ("players", "names", "seed", "confirm", "rules", *module.setup_choices))
+    setup: dict[str, Any] = {"rules": rules}
     names = data.get("names")
     if names is not None:
-        if not isinstance(names, list) or not 1 <= len(names) <= 8 or not all(isinstance(n, str) for n in names):
-            raise Refused(400, "\"names\" must be a list of 1 to 8 players' names, in turn order.")
+        if (not isinstance(names, list) or not 1 <= len(names) <= MAX_NAMES
+                or not all(isinstance(n, str) for n in names)):
+            raise Refused(400, f"\"names\" must be a list of 1 to {MAX_NAMES} players' names, in seat order.")
         setup["names"] = [n.strip() for n in names]
     players = data.get("players", len(names) if isinstance(names, list) else None)
-    if type(players) is not int or not 1 <= players <= 8:
-        raise Refused(400, "say how many players: \"players\": 1 to 8.")
+    if type(players) is not int or not 1 <= players <= MAX_NAMES:
+        raise Refused(400, f"say how many players: \"players\": 1 to {MAX_NAMES}.")
     setup["players"] = players
-    if data.get("ancient_one"):
-        setup["ancient_one"] = str(data["ancient_one"])
-    if "physical" in data:
-        setup["physical"] = _flag(data, "physical")
+    for key, kind in module.setup_choices.items():
+        if key not in data or data[key] in (None, ""):
+            continue
+        value = data[key]
+        if kind == "bool":
+            setup[key] = _flag(data, key)
+        elif kind == "int":
+            if type(value) is not int or not 0 <= value <= 10_000:
+                raise Refused(400, f"\"{key}\" must be a whole number, not {value!r}.")
+            setup[key] = value
+        else:
+            if not isinstance(value, str) or len(value) > 64:
+                raise Refused(400, f"\"{key}\" must be a short text, not {value!r}.")
+            setup[key] = value
     setup["seed"] = data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)
     _leave_only_if_confirmed(ctx, data)
     state = ctx.service.new_game(setup)

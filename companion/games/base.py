@@ -66,6 +66,9 @@ class GameModule:
     # vote's countdown): (game, names, kind, pause seconds, language) -> steps [{"text", "pause", "screen", "buzz"}]
     scripts: Callable[[Any, Any, str, float, str], list[dict[str, Any]]] | None = None
     script_kinds: Mapping[str, str] = field(default_factory=dict)  # kind -> its title ("night" -> "The night")
+    # what the host chooses at the start besides the players and their names, by kind ("bool", "int", "text"):
+    # the page's wizard sends these keys and the engine's Setup checks their values
+    setup_choices: Mapping[str, str] = field(default_factory=dict)
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

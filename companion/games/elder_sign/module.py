@@ -123,4 +123,5 @@ MODULE = GameModule(
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,
     tray_roll=tray_roll,
+    setup_choices={"ancient_one": "text", "physical": "bool"},
 )
