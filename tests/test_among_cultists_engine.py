@@ -1,0 +1,564 @@
+"""Among Cultists' rules engine, rule by rule; every test cites the lines of seance-deduction-rules-de.txt it checks
+(":52" is line 52). Where the review is silent the test names the reading of docs/among-cultists.md instead.
+
+The event packs are the bundled stand-ins or small packs from the same loader; expectations are worked out from
+the review and those packs, not copied from a run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.errors import BadCommand, IllegalCommand
+from companion.games.among_cultists.engine import (
+    CLOCK,
+    COMMANDS,
+    DEFAULT_POINTS_NEEDED,
+    ROUNDS,
+    Command,
+    Game,
+    Setup,
+    default_cultists,
+)
+from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs, parse_pack_texts
+
+TWO_EVENTS = """
+[[events]]
+id = "storm"
+name = "Storm"
+text = "The lights flicker."
+
+[[events]]
+id = "fog"
+name = "Fog"
+text = "Nobody sees far."
+"""
+
+
+@pytest.fixture(scope="module")
+def packs() -> AmongCultistsPacks:
+    return load_packs()
+
+
+def new(packs: AmongCultistsPacks, **setup: Any) -> Game:
+    setup.setdefault("players", 5)
+    return Game.new(Setup(**setup), packs)
+
+
+def to_action(game: Game) -> None:
+    """From the night (or a round's movement phase) to the action phase, with the event drawn."""
+    if game.view()["phase"] == "night":
+        game.push("night-done")
+    game.push("next-phase")
+    game.push("draw-event")
+    game.push("next-phase")
+    assert game.view()["phase"] == "action"
+
+
+def play_rounds(game: Game, n: int) -> None:
+    for _ in range(n):
+        to_action(game)
+        game.push("end-round")
+
+
+# -- the setup (:3-15) -------------------------------------------------------------------------------------------
+
+
+def test_the_default_cultists_follow_the_player_count_and_seven_or_eight_have_two() -> None:
+    # :9 ("je eine Lebend-Karte") and :21 ("falls mit zwei Kultisten gespielt wird"): a game has one or two;
+    # the count by players is the reading of docs/among-cultists.md
+    assert [default_cultists(p) for p in range(4, 9)] == [1, 1, 1, 2, 2]
+    assert Setup(players=4).cultists == 1 and Setup(players=7).cultists == 2
+    assert Setup(players=7, cultists=1).cultists == 1
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"players": 3}, "4 to 8 players"),
+    ({"players": 9}, "4 to 8 players"),
+    ({"players": 5, "cultists": 3}, "1 or 2 cultists"),
+    ({"players": 5, "points_needed": 0}, "points_needed"),
+    ({"players": 5, "start_player": 6}, "start_player"),
+    ({"players": 4, "names": ("Ann", "Bo")}, "one name per seat"),
+    ({"players": 4, "names": ("Ann", "Bo", "ann", "Cy")}, "same name"),
+    ({"players": 4, "seer": "yes"}, "true or false"),
+])
+def test_a_setup_that_cannot_be_played_is_refused_with_what_to_give(packs: AmongCultistsPacks,
+                                                                    fields: dict[str, Any], words: str) -> None:
+    with pytest.raises(BadCommand, match=words):
+        Game.new(Setup(**fields), packs)
+
+
+def test_the_setup_round_trips_through_its_stored_form_and_names_its_rules() -> None:
+    setup = Setup(players=6, seer=True, seed="x", points_needed=7, names=tuple("ABCDEF"), start_player=3)
+    stored = setup.to_dict()
+    assert stored["rules"] == "among-cultists" and stored["cultists"] == 1
+    assert Setup.from_dict(json.loads(json.dumps(stored))) == setup
+    with pytest.raises(BadCommand, match="unknown setup field"):
+        Setup.from_dict({"players": 5, "ghost": "child"})
+    with pytest.raises(BadCommand, match="lacks players"):
+        Setup.from_dict({})
+
+
+def test_the_points_needed_have_a_default_the_host_may_change(packs: AmongCultistsPacks) -> None:
+    # the review gives no threshold (:57 "genug Siegpunkte", :60 "ausreichend viele"): a setup field
+    assert new(packs).view()["points_needed"] == DEFAULT_POINTS_NEEDED
+    assert new(packs, points_needed=9).view()["points_needed"] == 9
+
+
+def test_the_start_player_holds_the_knife_from_the_setup(packs: AmongCultistsPacks) -> None:
+    # :15: the start player is chosen and given the knife
+    assert new(packs).view()["start_player"] == 1
+    assert new(packs, start_player=4).view()["start_player"] == 4
+
+
+# -- the night (:18-24) ------------------------------------------------------------------------------------------
+
+
+def test_the_game_begins_with_the_night_and_only_its_end_is_offered(packs: AmongCultistsPacks) -> None:
+    # :18: the night phase opens the séance
+    game = new(packs)
+    view = game.view()
+    assert view["phase"] == "night" and view["round"] == 1
+    assert [a.name for a in game.legal_actions() if a.group == "round"] == ["night-done"]
+    with pytest.raises(IllegalCommand, match="night comes first"):
+        game.push("next-phase")
+    with pytest.raises(IllegalCommand, match="night"):
+        game.push("vote seat=none")
+    assert game.setup_events[0]["type"] == "night_started"
+
+
+def test_the_night_comes_only_once(packs: AmongCultistsPacks) -> None:
+    # :18 "Das passiert nur einmal im ganzen Spiel"
+    game = new(packs)
+    events = game.push("night-done")
+    assert [e["type"] for e in events] == ["night_ended", "round_started", "phase_started"]
+    assert game.view()["phase"] == "movement"
+    with pytest.raises(IllegalCommand, match="only once"):
+        game.push("night-done")
+
+
+# -- the rounds and their four phases (:26-31) -------------------------------------------------------------------
+
+
+def test_every_round_has_the_four_phases_in_order(packs: AmongCultistsPacks) -> None:
+    # :26-31: movement, event, action, clean-up
+    game = new(packs)
+    game.push("night-done")
+    seen = [game.view()["phase"]]
+    for command in ("next-phase", "draw-event", "next-phase", "next-phase"):
+        game.push(command)
+        seen.append(game.view()["phase"])
+    assert seen == ["movement", "event", "event", "action", "cleanup"]
+    with pytest.raises(IllegalCommand, match="end the round"):
+        game.push("next-phase")
+    game.push("end-round")
+    assert (game.view()["round"], game.view()["phase"]) == (2, "movement")
+
+
+def test_the_game_lasts_at_most_ten_rounds(packs: AmongCultistsPacks) -> None:
+    # :26 "maximal 10 Runden", :57 "Falls es die 10. Runde war, endet das Spiel"
+    game = new(packs)
+    assert game.view()["rounds"] == ROUNDS == 10
+    play_rounds(game, 9)
+    assert game.view()["round"] == 10 and game.outcome is None
+    play_rounds(game, 1)
+    assert game.view()["phase"] == "over" and game.outcome is not None
+
+
+def test_the_movement_order_starts_with_the_start_player(packs: AmongCultistsPacks) -> None:
+    # :34 "in Spielerreihenfolge"; everyone moves, so no single player is current
+    game = new(packs, players=5, start_player=4)
+    assert game.view()["order"] == [4, 5, 1, 2, 3] and game.view()["current_player"] is None
+
+
+# -- the event (:36-37) ------------------------------------------------------------------------------------------
+
+
+def test_the_event_is_drawn_in_the_event_phase_once_and_shown_until_the_clean_up(packs: AmongCultistsPacks) -> None:
+    # :37: one marker from the bag; its effect lasts the current round only
+    game = new(packs)
+    game.push("night-done")
+    with pytest.raises(IllegalCommand, match="event phase"):
+        game.push("draw-event")
+    game.push("next-phase")
+    with pytest.raises(IllegalCommand, match="not drawn yet"):
+        game.push("next-phase")
+    (drawn,) = game.push("draw-event")
+    assert drawn["type"] == "event_drawn" and drawn["id"] in packs.events and drawn["placeholder"] is True
+    event = game.view()["event"]
+    assert event == {"id": drawn["id"], "name": drawn["name"], "text": drawn["text"], "placeholder": True}
+    with pytest.raises(IllegalCommand, match="already"):
+        game.push("draw-event")
+    game.push("next-phase")
+    assert game.view()["event"] == event  # still shown in the action phase
+    game.push("end-round")
+    assert game.view()["event"] is None
+
+
+def test_the_bag_is_seeded_draws_no_marker_twice_and_refills_when_empty() -> None:
+    # :37 "aus dem Beutel gezogen"; the refill is the reading of docs/among-cultists.md
+    small = parse_pack_texts({"events.toml": TWO_EVENTS})
+
+    def drawn(seed: int, rounds: int) -> tuple[list[str], list[str]]:
+        game = Game.new(Setup(players=4, seed=seed), small)
+        names, kinds = [], []
+        game.push("night-done")
+        for _ in range(rounds):
+            game.push("next-phase")
+            events = game.push("draw-event")
+            kinds += [e["type"] for e in events]
+            names.append(game.view()["event"]["id"])
+            game.push("next-phase")
+            game.push("end-round")
+        return names, kinds
+
+    first, kinds = drawn(3, 5)
+    assert sorted(first[:2]) == ["fog", "storm"] and sorted(first[2:4]) == ["fog", "storm"]
+    assert kinds.count("events_refilled") == 2  # before rounds 3 and 5
+    assert drawn(3, 5)[0] == first
+    orders = {tuple(drawn(seed, 2)[0]) for seed in range(12)}
+    assert len(orders) == 2  # both orders happen: the seed shuffles
+
+
+def test_the_host_enters_the_marker_the_table_drew_by_id_or_by_name(packs: AmongCultistsPacks) -> None:
+    # :37: the table may draw from the box's own bag; the companion only records it
+    small = parse_pack_texts({"events.toml": TWO_EVENTS})
+    game = Game.new(Setup(players=4, seed=1), small)
+    game.push("night-done")
+    game.push("next-phase")
+    game.push("event id=fog")
+    assert game.view()["event"] == {"id": "fog", "name": "Fog", "text": "Nobody sees far.", "placeholder": False}
+    assert game.view()["events_left"] == 1  # the marker left the companion's bag too
+    game.push("next-phase")
+    game.push("end-round")
+    game.push("next-phase")
+    game.push('event name="Blood Moon"')
+    assert game.view()["event"] == {"id": None, "name": "Blood Moon", "text": "", "placeholder": False}
+    game.pop()
+    game.push("event name=storm")  # a name of the pack is that marker
+    assert game.view()["event"]["id"] == "storm" and game.view()["events_left"] == 0
+    game.pop()
+    with pytest.raises(BadCommand, match="unknown event 'gale'"):
+        game.push("event id=gale")
+    with pytest.raises(BadCommand, match="either"):
+        game.push("event")
+
+
+def test_a_table_drawing_from_its_own_bag_enters_every_event(packs: AmongCultistsPacks) -> None:
+    game = new(packs, physical=True)
+    game.push("night-done")
+    game.push("next-phase")
+    assert game.view()["events_left"] is None
+    with pytest.raises(IllegalCommand, match="its own bag"):
+        game.push("draw-event")
+    assert [a.name for a in game.legal_actions() if a.group == "event"] == ["event"]
+    game.push("event id=event03")
+    assert game.view()["event"]["name"] == "Event 3"
+
+
+# -- the vote (:52) --------------------------------------------------------------------------------------------
+
+
+def test_the_vote_is_an_action_of_the_action_phase(packs: AmongCultistsPacks) -> None:
+    # :40, :52: "Abstimmung einleiten" is a room action, taken in the action phase
+    game = new(packs)
+    game.push("night-done")
+    with pytest.raises(IllegalCommand, match="action phase"):
+        game.push("vote seat=2")
+    assert not [a for a in game.legal_actions() if a.name == "vote"]
+    to_action(game)
+    assert [a.asks for a in game.legal_actions() if a.name == "vote"] == [("seat", "last")]
+
+
+def test_a_simple_majority_votes_a_character_out_and_they_play_on_as_a_ghost(packs: AmongCultistsPacks) -> None:
+    # :52: simple majority eliminates; the disc is turned and the player goes on as a ghost
+    game = new(packs)
+    to_action(game)
+    (vote,) = game.push("vote seat=3")
+    assert vote == {"type": "vote", "round": 1, "seat": 3, "called": "cafeteria", "last": False}
+    view = game.view()
+    assert view["eliminated"] == [3] and view["ghosts"] == [3] and view["vote_used"] is True
+    assert view["seats"][2]["out"] == "voted" and game.outcome is None
+
+
+def test_a_tie_votes_nobody_out(packs: AmongCultistsPacks) -> None:
+    # :52: only a simple majority eliminates
+    game = new(packs)
+    to_action(game)
+    game.push("vote seat=none")
+    assert game.view()["eliminated"] == [] and game.view()["vote_used"] is True
+
+
+def test_a_second_vote_in_a_round_is_refused_and_the_marker_turns_back_in_the_clean_up(packs: AmongCultistsPacks) -> None:
+    # :52 "nur einmal pro Runde und nur in der Cafeteria"; :57 the vote marker turns to its active side
+    game = new(packs)
+    to_action(game)
+    game.push("vote seat=none")
+    with pytest.raises(IllegalCommand, match="already held this round") as err:
+        game.push("vote seat=2")
+    assert "once a round" in str(err.value) and "clean-up" in str(err.value)
+    assert not [a for a in game.legal_actions() if a.name == "vote"]
+    events = game.push("end-round")
+    assert "vote_marker_reset" in [e["type"] for e in events] and game.view()["vote_used"] is False
+    to_action(game)
+    game.push("vote seat=2")
+    assert game.view()["eliminated"] == [2]
+
+
+def test_a_player_already_out_cannot_be_voted_out_again(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    to_action(game)
+    game.push("vote seat=2")
+    game.push("end-round")
+    to_action(game)
+    with pytest.raises(IllegalCommand, match="already voted out"):
+        game.push("vote seat=2")
+    with pytest.raises(BadCommand, match="1 to 5"):
+        game.push("vote seat=6")
+
+
+def test_voting_out_the_last_cultist_wins_at_once_for_the_investigators(packs: AmongCultistsPacks) -> None:
+    # :52: the cultists reveal when the last of them is voted out; the investigators win immediately
+    game = new(packs, players=8)
+    to_action(game)
+    events = game.push("vote seat=5 last=yes")
+    assert [e["type"] for e in events] == ["vote", "game_won"]
+    view = game.view()
+    assert view["outcome"] == "won" and view["winner"] == "investigators" and view["phase"] == "over"
+    assert "last cultist" in view["outcome_reason"]
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalCommand, match="the game is over"):
+        game.push("end-round")
+
+
+def test_the_last_cultist_is_revealed_only_by_a_player_voted_out(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    to_action(game)
+    with pytest.raises(BadCommand, match="give that player's seat"):
+        game.push("vote seat=none last=yes")
+
+
+def test_a_body_found_calls_a_vote_that_does_not_use_the_marker(packs: AmongCultistsPacks) -> None:
+    # :44 a check finds a character dead; :52 "Eine Abstimmung wird auch eingeleitet" (the reading: not the
+    # once-a-round cafeteria vote)
+    game = new(packs)
+    to_action(game)
+    with pytest.raises(IllegalCommand, match="no character was found dead"):
+        game.push("vote seat=1 called=body")
+    game.push("vote seat=none")
+    game.push("found-dead seat=4")
+    assert game.view()["found_dead"] == [4] and game.view()["body_votes"] == 1
+    with pytest.raises(IllegalCommand, match="found dead"):
+        game.push("next-phase")
+    with pytest.raises(IllegalCommand, match="found dead"):
+        game.push("end-round")
+    assert [a.args.get("called") for a in game.legal_actions() if a.name == "vote"] == ["body"]
+    game.push("vote seat=2 called=body")
+    view = game.view()
+    assert view["ghosts"] == [2, 4] and view["body_votes"] == 0 and view["vote_used"] is True
+    with pytest.raises(IllegalCommand, match="already found dead"):
+        game.push("found-dead seat=4")
+
+
+# -- victory points and the end (:51, :57, :60) ------------------------------------------------------------------
+
+
+def test_the_host_adds_and_removes_victory_points(packs: AmongCultistsPacks) -> None:
+    # :51: the investigators score victory points
+    game = new(packs)
+    with pytest.raises(IllegalCommand, match="night"):
+        game.push("points n=1")
+    game.push("night-done")
+    (event,) = game.push("points n=+2")
+    assert event == {"type": "points", "points": 2, "change": 2, "needed": DEFAULT_POINTS_NEEDED}
+    game.push("points n=-1")
+    assert game.view()["points"] == 1
+    with pytest.raises(IllegalCommand, match="cannot lose 2"):
+        game.push("points n=-2")
+    with pytest.raises(BadCommand, match="changes nothing"):
+        game.push("points n=0")
+
+
+def test_enough_points_before_round_ten_do_not_end_the_game(packs: AmongCultistsPacks) -> None:
+    # :57 checks the points only when round 10 ends (the reading of docs/among-cultists.md)
+    game = new(packs, points_needed=3)
+    game.push("night-done")
+    game.push("points n=5")
+    play_rounds(game, 3)
+    assert game.outcome is None and game.view()["round"] == 4
+
+
+def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCultistsPacks) -> None:
+    # :57 "endet das Spiel mit einem Sieg für die Kultisten, sofern die Ermittler nicht genug Siegpunkte ..."
+    game = new(packs, points_needed=4)
+    game.push("night-done")
+    game.push("points n=3")
+    play_rounds(game, 9)
+    to_action(game)
+    events = game.push("end-round")
+    assert events[-1]["type"] == "game_lost" and events[-1]["winner"] == "cultists"
+    assert "start_player_passed" not in [e["type"] for e in events]  # :57 "Ansonsten": no knife after round 10
+    assert game.view()["outcome"] == "lost" and game.view()["round"] == 10
+
+
+def test_after_round_ten_enough_points_win_for_the_investigators(packs: AmongCultistsPacks) -> None:
+    # :57, :60 "innerhalb der maximalen Rundenanzahl ausreichend viele Siegpunkte"
+    game = new(packs, points_needed=4)
+    game.push("night-done")
+    play_rounds(game, 9)
+    to_action(game)
+    game.push("points n=4")
+    events = game.push("end-round")
+    assert events[-1]["type"] == "game_won" and game.view()["winner"] == "investigators"
+
+
+def test_the_host_ends_the_game_for_the_cultists_when_they_removed_enough(packs: AmongCultistsPacks) -> None:
+    # :60 "eine bestimmte Anzahl von Ermittlern beseitigt": the number is not in the review
+    game = new(packs)
+    with pytest.raises(IllegalCommand, match="night"):
+        game.push("cultists-win")
+    game.push("night-done")
+    (event,) = game.push("cultists-win")
+    assert event["type"] == "game_lost" and game.view()["winner"] == "cultists"
+    assert game.view()["outcome"] == "lost"
+
+
+# -- the clean-up (:56-57) --------------------------------------------------------------------------------------
+
+
+def test_the_clean_up_passes_the_knife_and_moves_the_clock_one_hour(packs: AmongCultistsPacks) -> None:
+    # :57: the start player's knife passes on, the hand of the round clock moves one hour
+    game = new(packs, players=4, start_player=4)
+    to_action(game)
+    events = game.push("end-round")
+    kinds = [e["type"] for e in events]
+    assert kinds[:2] == ["phase_started", "round_ended"]  # ending the round from the action phase cleans up
+    passed = next(e for e in events if e["type"] == "start_player_passed")
+    assert (passed["seat"], passed["to"]) == (4, 1)
+    view = game.view()
+    assert (view["round"], view["clock"], view["start_player"]) == (2, "I", 1)
+    play_rounds(game, 8)
+    assert (game.view()["round"], game.view()["clock"]) == (10, "IX")
+    assert CLOCK == ("XII", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+
+
+def test_the_knife_passes_over_a_ghost(packs: AmongCultistsPacks) -> None:
+    # the reading of docs/among-cultists.md: a ghost has no character to take the start player's part (:46)
+    game = new(packs, players=4)
+    to_action(game)
+    game.push("vote seat=2")
+    game.push("end-round")
+    assert game.view()["start_player"] == 3 and game.view()["order"] == [3, 4, 1]
+
+
+def test_end_round_belongs_to_the_action_phase_or_the_clean_up(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    game.push("night-done")
+    with pytest.raises(IllegalCommand, match="movement phase of round 1"):
+        game.push("end-round")
+
+
+# -- commands, undo and replay ---------------------------------------------------------------------------------
+
+
+def test_unknown_commands_and_arguments_are_named(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    with pytest.raises(BadCommand, match="end-round"):
+        game.push("roll")
+    with pytest.raises(BadCommand, match="takes no arguments"):
+        game.push("night-done now=yes")
+    with pytest.raises(BadCommand, match="seat= is missing"):
+        game.push("vote")
+    assert {"night-done", "next-phase", "draw-event", "event", "vote", "found-dead", "points", "cultists-win",
+            "end-round"} == set(COMMANDS)
+
+
+def test_a_refused_command_changes_nothing(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    to_action(game)
+    game.push("vote seat=none")
+    before = game.view()
+    with pytest.raises(IllegalCommand):
+        game.push("vote seat=1")
+    assert game.view() == before
+
+
+def test_undo_puts_back_exactly_the_state_before(packs: AmongCultistsPacks) -> None:
+    game = new(packs)
+    to_action(game)
+    views = [game.view()]
+    for command in ("vote seat=3", "points n=2", "end-round", "next-phase", "draw-event"):
+        game.push(command)
+        views.append(game.view())
+    for expected in reversed(views[:-1]):
+        game.pop()
+        assert {k: v for k, v in game.view().items() if k != "history_length"} == \
+            {k: v for k, v in expected.items() if k != "history_length"}
+    with pytest.raises(IllegalCommand, match="nothing to undo"):
+        Game.new(Setup(players=4), packs).pop()
+
+
+def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:
+    """A game played through its own legal actions, what they ask filled at random."""
+    rng = random.Random(seed)
+    game = Game.new(Setup(players=rng.randint(4, 8), seer=rng.random() < 0.5, seed=seed), packs)
+    for _ in range(steps):
+        actions = [a for a in game.legal_actions() if a.name != "cultists-win"]
+        if not actions:
+            break
+        action = rng.choice(actions)
+        fill: dict[str, str] = {}
+        for ask in action.asks:
+            if ask == "seat":
+                fill["seat"] = rng.choice([*map(str, game.in_play()), "none"] if action.name == "vote"
+                                          else list(map(str, game.in_play())))
+            elif ask == "last":
+                fill["last"] = "yes" if fill.get("seat") != "none" and rng.random() < 0.05 else "no"
+            elif ask == "n":
+                fill["n"] = str(rng.randint(1, 2))
+            elif ask == "id":
+                fill["id"] = rng.choice(sorted(packs.events))
+        game.push(action.command(**fill))
+    return game
+
+
+def test_every_legal_action_is_accepted_once_its_asks_are_filled(packs: AmongCultistsPacks) -> None:
+    for seed in range(15):
+        game = random_game(packs, seed)
+        assert len(game.history) > 10
+
+
+def test_replaying_a_whole_history_gives_the_same_view(packs: AmongCultistsPacks) -> None:
+    ended = 0
+    for seed in range(15):
+        game = random_game(packs, seed, steps=200)
+        ended += game.outcome is not None
+        stored = [c.to_dict() for c in game.history]
+        again = Game.replay(game.setup, packs, json.loads(json.dumps(stored)))
+        assert again.view() == game.view()
+        typed = Game.replay(game.setup, packs, [str(c) for c in game.history])
+        assert typed.view() == game.view()
+    assert ended > 0
+
+
+def test_the_view_is_json_safe_and_holds_no_role(packs: AmongCultistsPacks) -> None:
+    game = new(packs, players=6, seer=True, names=("Ann", "Bo", "Cy", "Di", "Ed", "Flo"))
+    to_action(game)
+    view = game.view()
+    assert json.loads(json.dumps(view)) == view
+    for key in ("rules", "round", "rounds", "phase", "outcome", "start_player", "players", "player_names",
+                "eliminated", "vote_used", "event", "points", "points_needed", "cultists", "seer", "current_player"):
+        assert key in view, key
+    assert view["rules"] == "among-cultists" and view["cultists"] == 1 and view["seer"] is True
+    # the companion knows the number of cultists, never who they are
+    assert not any("role" in key or "alignment" in key for key in view)
+    assert all(set(seat) == {"seat", "name", "start", "out"} for seat in view["seats"])
+
+
+def test_commands_parse_and_print_back() -> None:
+    command = Command.parse("vote seat=3 last=yes")
+    assert command.args == {"seat": "3", "last": "yes"} and str(command) == "vote seat=3 last=yes"
