@@ -467,7 +467,7 @@ class _Rules:
 
     # -- the event ------------------------------------------------------------------------------------------
     def need_event_open(self) -> None:
-        self.need_phase(EVENT, doing="drawing the event marker")
+        self.need_phase(EVENT, doing="the event marker")
         s = self.s
         if s.event is not None:
             self.illegal(f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was "
@@ -506,7 +506,7 @@ class _Rules:
         else:
             name = self.cmd.args["name"].strip()
             if not name or len(name) > 60 or not name.isprintable():
-                raise BadCommand("event: name= is the marker's name, 1 to 60 letters.")
+                raise BadCommand("event: give the marker's name, 1 to 60 letters.")
             known = next((m for m in self.packs.events.values() if m.name.casefold() == name.casefold()), None)
             if known is not None:
                 if known.id in s.bag:
@@ -574,7 +574,8 @@ class _Rules:
         if n == 0:
             raise BadCommand("points: n=0 changes nothing; give the points won, such as n=2, or lost, such as n=-1.")
         if s.points + n < 0:
-            self.illegal(f"the investigators have {s.points} victory points; they cannot lose {-n}.")
+            self.illegal(f"the investigators have {s.points} victory point{'' if s.points == 1 else 's'}; they "
+                         f"cannot lose {-n}.")
         s.points += n
         self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
 
@@ -583,14 +584,14 @@ class _Rules:
         the game when the table sees that it is reached."""
         if self.s.phase == NIGHT:
             self.illegal("no one is removed in the night; end the night first (:18).")
-        self.end("cultists", "the cultists have removed enough investigators")
+        self.end("cultists", "enough investigators have been removed")
 
     def do_end_round(self) -> None:
         """:57: the clean-up: the vote marker turns to its active side; after round 10 the game ends (the cultists
         win unless the investigators have the points needed); else the start player's knife passes on and the
         clock moves one hour."""
         s = self.s
-        self.need_phase(ACTION, CLEANUP, doing="the clean-up")
+        self.need_phase(ACTION, CLEANUP, doing="ending the round")
         if s.phase == ACTION:
             self.need_no_body_vote()
             s.phase = CLEANUP

@@ -1,0 +1,62 @@
+"""Among Cultists behind the game-module seam (companion.games.base): its engine, pack and sentences, named once.
+
+There are no dice (``virtual_roll`` and ``tray_roll`` are None). What the published state adds: the hour the
+round clock's hand points at, whether the round's event is still a stand-in, and the narrator's scripts of the
+night and of the vote's countdown (with the default pause), which the page shows and the voice plays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.among_cultists import sentences
+from companion.games.among_cultists.engine import CLOCK, Command, Game, Setup
+from companion.games.among_cultists.packs import load_packs
+from companion.games.base import GameModule
+
+
+def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
+    return sentences.action_label(action, names)
+
+
+def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
+    return sentences.end_summary(view, names)
+
+
+def clock_of(round_: int) -> str:
+    """The hour mark of the round clock's hand: round 1 is XII, each round one hour on, round 10 is IX (:57)."""
+    return CLOCK[max(1, min(len(CLOCK), int(round_))) - 1]
+
+
+def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
+    event = view.get("event") or None
+    names = sentences.Names.of_game(game)
+    return {
+        "clock": clock_of(int(view.get("round") or 1)),
+        # the round's event is a marker the owner has not filled in yet: the page says so instead of its words
+        "stand_ins": bool(event and event.get("placeholder")),
+        "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
+        "vote_script": sentences.vote_script(names),
+    }
+
+
+MODULE = GameModule(
+    rules="among-cultists",
+    title="Among Cultists",
+    game=Game,
+    setup=Setup,
+    command=Command,
+    load_packs=load_packs,
+    names=sentences.Names.of_game,
+    describe_event=sentences.describe_event,
+    describe_events=sentences.describe_events,
+    announcement=sentences.announcement,
+    action_label=_label,
+    command_sentence=sentences.command_sentence,
+    end_summary=_summary,
+    for_players=sentences.for_players,
+    publish=_publish,
+    started_keys=("players", "cultists", "seer"),
+    virtual_roll=None,
+    tray_roll=None,
+)
