@@ -72,7 +72,8 @@ def card_value(token: str) -> str:
     """A card's value as written: "1".."10", "M" (a Master, also "m" or "master") or "cat" (the Black Cat)."""
     text = str(token).strip().lower().replace(" ", "")
     if text not in _CARD_SPELLINGS:
-        raise BadCommand(f"{token!r} is not a card value; write 1 to 10, M for a Master or cat for the Black Cat.")
+        raise BadCommand(f"the card {token!r} is not one of the game's; write 1 to 10, M for a Master or cat for the "
+                         "Black Cat.")
     return _CARD_SPELLINGS[text]
 
 
@@ -419,6 +420,9 @@ class _Rules:
     def seats_in(self) -> list[int]:
         return [seat for seat in range(1, self.setup.players + 1) if seat not in self.s.out]
 
+    def decks(self) -> str:
+        return "one deck" if self.setup.decks == 1 else "two decks"
+
     def who(self, seat: int) -> str:
         return f"seat {seat} ({self.names[seat - 1]})"
 
@@ -460,10 +464,11 @@ class _Rules:
                 try:
                     value = int(text.strip())
                 except ValueError:
-                    self.bad(f"{text.strip()!r} for {self.who(seat)} is not a number of points; write a whole number.")
+                    self.bad(f"{self.who(seat)} has {text.strip()!r}, which is not a number of points; write a "
+                             "whole number.")
                 if not 0 <= value <= limit:
-                    self.bad(f"{value} points for {self.who(seat)} cannot be: a hand counts 0 to {limit} points "
-                             f"with {self.setup.decks} deck(s).")
+                    self.bad(f"{self.who(seat)} cannot have {value} points from one hand: a hand counts 0 to "
+                             f"{limit} points with {self.decks()}.")
                 points[seat] = value
         else:
             try:
@@ -475,14 +480,15 @@ class _Rules:
                 held = sum(hand.count(kind) for hand in cards.values())
                 if held > copies(kind, self.setup.decks):
                     word = {"M": "Masters", CAT: "Black Cats"}.get(kind, f"{kind}s")
-                    self.bad(f"the hands hold {held} {word}, but {self.setup.decks} deck(s) have only "
-                             f"{copies(kind, self.setup.decks)}; check the cards.")
+                    self.bad(f"the hands hold {held} {word}, but {self.decks()} {'has' if self.setup.decks == 1 else 'have'} "
+                             f"only {copies(kind, self.setup.decks)}; check the cards.")
             points = {seat: hand_points(hand) for seat, hand in cards.items()}
         # «The first player to empty his handwins»: exactly one player has no card (and no point) left
         zero = [seat for seat, value in points.items() if value == 0]
         if len(zero) != 1:
-            self.bad("a hand ends when one player has no card left: exactly one seat scores 0 "
-                     f"(here {len(zero)} do); check the points.")
+            here = "none does" if not zero else f"{len(zero)} do"
+            self.bad(f"a hand ends when one player has no card left: exactly one seat scores 0 (here {here}); "
+                     "check the points.")
         winner = zero[0]
         if "winner" in cmd.args:
             noted = arg_int(cmd, "winner", 1, self.setup.players)
@@ -576,8 +582,8 @@ class _Rules:
         try:
             value = card_value(cmd.args["number"])
         except BadCommand:
-            self.bad(f"number={cmd.args['number']!r} is not a card of a suit; give 1 to 10, or M for its Master "
-                     "(the Black Cat is suit=cat).")
+            self.bad(f"the number {cmd.args['number']!r} is not a card of a suit; give 1 to 10, or M for its "
+                     "Master (the Black Cat is suit=cat).")
         if value == CAT:
             return CAT, None
         return suit, value
@@ -598,8 +604,10 @@ class _Rules:
             self.illegal(f"{self.who(seat)} is out of the game and plays no cards.")
         played = s.masters.get(suit, 0)
         if played >= self.setup.decks:
-            self.illegal(f"{self.setup.decks} deck(s) hold {self.setup.decks} Master(s) of {suit.title()}, and "
-                         f"{played} has been played this hand already; undo the wrong one, or start the next hand.")
+            held = "one Master" if self.setup.decks == 1 else "two Masters"
+            self.illegal(f"{self.decks()} {'holds' if self.setup.decks == 1 else 'hold'} {held} of {suit.title()}, "
+                         f"and {'it has' if played == 1 else 'both have'} been played this hand already; undo the wrong "
+                         "one, or start the next hand.")
         s.masters[suit] = played + 1
         s.top = (suit, MASTER)
         self.emit("master_played", suit=suit, seat=seat, count=played + 1, lasting=lasting_master(suit),

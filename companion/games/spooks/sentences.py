@@ -308,7 +308,6 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"number=1 to 10, or number=M for its Master", "a number 1 to 10, or its Master"),
     (r"leave number= out", "give it no number"),
     (r"\(the Black Cat is suit=cat\)", "(the Black Cat has a button of its own)"),
-    (r"\bnumber=('?[^'\s]*'?) is not", r"\1 is not"),
     (r"\b(points|cards)= gives", r"the \1 give"),
     (r"\bthe argument ([a-z_]+)= is missing", r"the \1 is missing"),
     (r"\bunknown argument '([a-z_]+)'; the arguments are: [^.]*\.", r"\1 is not something this asks for."),
