@@ -605,8 +605,8 @@ class _Rules:
             if s.points >= self.setup.points_needed:
                 self.end("investigators", f"{s.points} victory points within {ROUNDS} rounds")
             else:
-                self.end("cultists", f"round {ROUNDS} is over with {s.points} of {self.setup.points_needed} victory "
-                                     "points: the investigation was sabotaged long enough")
+                self.end("cultists", f"the {ROUNDS} rounds are over with {s.points} of {self.setup.points_needed} "
+                                     "victory points: the investigation was sabotaged long enough")
             return
         before = s.start_player
         s.start_player = self.next_seat(before)

@@ -84,7 +84,7 @@ _PHASE_SENTENCES = {
                 "whoever ends up alone with them",
     "event": "Event phase: an event marker comes out of the bag; what it does lasts this round",
     "action": "Action phase: each character takes one action or passes",
-    "cleanup": "Clean-up: tidy the board for the next round",
+    "cleanup": "Clean-up: the round comes to its end",
 }
 
 
