@@ -267,6 +267,8 @@ def test_the_module_plays_a_game_and_publishes_the_clock_the_stand_ins_and_the_s
     stored = MODULE.setup_to_dict(setup)
     assert stored["rules"] == "among-cultists"
     assert all(key in stored for key in MODULE.started_keys)
+    assert set(MODULE.setup_choices) <= set(stored)  # every choice of the wizard is a setup field
+    assert MODULE.setup_from_dict({"players": 7, "cultists": 0}).cultists == 2  # 0: from the player count
     game = MODULE.new(setup, MODULE.load_packs(None))
     names = MODULE.names(game)
     clocks = []

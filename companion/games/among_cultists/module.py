@@ -57,6 +57,9 @@ MODULE = GameModule(
     for_players=sentences.for_players,
     publish=_publish,
     started_keys=("players", "cultists", "seer"),
+    # the host's choices in the new-game wizard (cultists 0 or left out: from the player count)
+    setup_choices={"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool",
+                   "start_player": "int"},
     virtual_roll=None,
     tray_roll=None,
 )
