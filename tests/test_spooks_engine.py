@@ -6,12 +6,14 @@ docs/spooks.md explains the convention and lists the readings chosen where the t
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
 
 from companion.errors import BadCommand, IllegalCommand
+from companion.games import base
 from companion.games.spooks.engine import (
     CARD_POINTS,
     LOSS_LIMIT,
@@ -26,6 +28,9 @@ from companion.games.spooks.engine import (
     parse_cards,
 )
 from companion.games.spooks.module import MODULE
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
 
 REPO = Path(__file__).resolve().parents[1]
 TEXT = REPO.parent / "shared" / "rules" / "spooks-rules.txt"
@@ -421,6 +426,40 @@ def test_the_module_names_the_game_for_the_seam() -> None:
     g.push("master suit=bones")
     assert "left" in MODULE.publish(g.view(), g)["master_rules"]["spooks"]  # reversed: Spooks pass to the left
     assert all(key in MODULE.setup_to_dict(g.setup) for key in MODULE.started_keys)
+
+
+def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As tests/test_modules.py drives Elder Sign: the service on a real SQLite file, through the module."""
+    monkeypatch.setattr(base, "RULES", {**base.RULES, "spooks": ("Spooks", "companion.games.spooks.module")})
+    db = tmp_path / "games.sqlite"
+    service = GameService(GameStore(db), load_packs(), rng=random.Random(3))
+    state = service.new_game({"rules": "spooks", "names": ["Ada", "Bo", "Cy"], "master_effects": True,
+                              "variant": "long"})
+    assert service.rules == "spooks" and state["rules_title"] == "Spooks" and all(key in state for key in VIEW_KEYS)
+    assert state["tally"][1] == {"card": "Master", "points": 20} and "spooks" in state["master_rules"]
+    assert state["legal"] and all("=" not in a["label"] for a in state["legal"])
+    started = service.store.events(state["game_id"])[0]
+    assert started["type"] == "game_started" and started["variant"] == "long" and started["players"] == 3
+    result = service.do("master", {"suit": "bones", "seat": "2"})
+    assert result.state["direction"] == "clockwise"
+    assert any(record.get("announce", {}).get("kind") == "direction" for record in result.events)
+    service.do("hand", {"cards": "5+9+M;;cat+10"})
+    assert service.state()["scores"] == [34, 0, 40] and service.state()["dealer"] == 2
+    assert service.history()[-1]["text"].startswith("Hand 1: Bo goes out; Ada 34 (5, 9, Master)")
+    undone = service.undo()
+    assert undone.state["scores"] == [0, 0, 0] and undone.events[0]["text"].startswith("Undone: Hand 1: Bo goes out")
+    service.redo()
+    with pytest.raises(BadCommand) as err:
+        service.do("hand", {"points": "0,1"})
+    assert "=" not in service.say(str(err.value))
+    service.close()
+    again = GameService(GameStore(db), load_packs(), rng=random.Random(3))
+    resumed = again.resume_last()
+    assert resumed is not None and resumed["rules"] == "spooks" and resumed["scores"] == [34, 0, 40]
+    ended = again.do("hand", {"points": "0,50,160"}).state
+    assert ended["outcome"] == "won" and ended["winner"] == 1 and ended["summary"]["title"] == "Ada wins"
+    again.close()
 
 
 # -- the citations ---------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from companion.games.spooks.sentences import (
     for_players,
     master_rule,
     suit_rule,
+    top_rule,
 )
 
 ENGINE = Path(sentences.__file__).with_name("engine.py")
@@ -125,6 +126,9 @@ def test_what_may_follow_each_top_card_in_words() -> None:
     assert suit_rule(follow("cat", None)) == ["The Black Cat is wild: the next player may play any card at all."]
     assert "1 of Spiders" in suit_rule(follow(None, None))[0]
     assert bones[-1] == "The Black Cat may be played on any card."
+    # the page's and the OLED's helper for any card, with the state's backward runs and direction
+    assert top_rule("spiders", "8", backward=True)[0] == "Spiders: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+    assert "going clockwise" in top_rule("bats", "3", reversed_=True)[1]
 
 
 def test_the_view_says_what_may_be_played_now() -> None:

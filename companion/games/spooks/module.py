@@ -52,6 +52,7 @@ MODULE = GameModule(
     for_players=sentences.for_players,
     publish=_publish,
     started_keys=("players", "variant"),
+    setup_choices={"variant": "text", "decks": "int", "master_effects": "bool", "dealer": "int", "loss_limit": "int"},
     virtual_roll=None,
     tray_roll=None,
 )

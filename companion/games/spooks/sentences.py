@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
 
 __all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "end_summary", "card_words", "suit_rule", "may_play", "master_rule", "tally_table"]
+           "command_sentence", "end_summary", "card_words", "suit_rule", "may_play", "top_rule", "master_rule", "master_rules",
+           "tally_table"]
 
 _ONE = {"spiders": "Spider", "spooks": "Spook", "goblins": "Goblin", "bones": "Bone", "bats": "Bat"}
 
