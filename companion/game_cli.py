@@ -77,6 +77,10 @@ def status_line(state: Mapping[str, Any]) -> str:
         return str(state.get("message", "No game yet."))
     if state.get("rules") == "elder-sign":
         return _elder_sign_line(state)
+    if state.get("rules") == "among-cultists":
+        return _among_cultists_line(state)
+    if state.get("rules") == "spooks":
+        return _spooks_line(state)
     ghost = (
         f"ghost in {_room(state.get('ghost_room'), state.get('ghost_room_name'))}"
         if state.get("ghost_room") is not None
@@ -109,6 +113,54 @@ def _elder_sign_line(state: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+_PHASES = {"night": "the night", "movement": "movement phase", "event": "event phase", "action": "action phase",
+           "cleanup": "clean-up", "over": "over"}
+
+
+def _seat(state: Mapping[str, Any], seat: Any) -> str:
+    names = state.get("player_names") or state.get("names") or []
+    if isinstance(seat, int) and 1 <= seat <= len(names) and names[seat - 1]:
+        return str(names[seat - 1])
+    return f"seat {seat}"
+
+
+def _outcome_words(state: Mapping[str, Any]) -> str | None:
+    outcome = state.get("outcome")
+    if isinstance(outcome, Mapping):
+        return f"game {outcome.get('result')}: {outcome.get('reason')}"
+    return f"game {outcome}" if outcome else None
+
+
+def _among_cultists_line(state: Mapping[str, Any]) -> str:
+    parts = [
+        f"Round {state.get('round')} of {state.get('rounds')}",
+        str(_PHASES.get(str(state.get("phase")), state.get("phase"))),
+        f"the knife with {_seat(state, state.get('start_player'))}",
+        f"victory points {state.get('points')} of {state.get('points_needed')}",
+        "vote used" if state.get("vote_used") else "vote open",
+    ]
+    event = state.get("event")
+    if isinstance(event, Mapping):
+        parts.append("event " + ("not filled in yet" if event.get("placeholder") else str(event.get("name"))))
+    said = _outcome_words(state)
+    if said:
+        parts.append(said)
+    return " · ".join(parts)
+
+
+def _spooks_line(state: Mapping[str, Any]) -> str:
+    scores = state.get("scores") or []
+    parts = [", ".join(f"{_seat(state, seat)} {score}" for seat, score in enumerate(scores, 1))]
+    if not state.get("outcome"):
+        parts.append(f"{_seat(state, state.get('dealer'))} deals")
+    said = _outcome_words(state)
+    if said:
+        parts.append(said)
+    if isinstance(state.get("winner"), int):
+        parts.append(f"{_seat(state, state.get('winner'))} wins")
+    return " · ".join(parts)
+
+
 def format_state(state: Mapping[str, Any]) -> str:
     """The state for a person at the table (the JSON form is `--json`)."""
     if state.get("game_id") is None:
@@ -121,6 +173,9 @@ def format_state(state: Mapping[str, Any]) -> str:
             lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
                          f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
         return "\n".join(lines)
+    if state.get("rules") in ("among-cultists", "spooks"):
+        title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
+        return f"{title}: {state.get('rules_title')}, {state.get('players')} players\n" + status_line(state)
     g = state.get
     ghost = g("ghost") or {}
     lines = []
@@ -245,12 +300,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
     new.add_argument("--rules", default="skeptics", metavar="GAME",
-                     help="the game: skeptics (the default) or elder-sign")
-    new.add_argument("--players", type=int, required=True, metavar="N", help="1 to 4 (Elder Sign: 1 to 8)")
+                     help="the game: skeptics (the default), elder-sign, among-cultists or spooks")
+    new.add_argument("--players", type=int, required=True, metavar="N",
+                     help="1 to 4 (Elder Sign: 1 to 8; Among Cultists: 4 to 8; Spooks: 3 or more)")
     new.add_argument("--board", metavar="NAME",
                      help="Skeptics: board id: asylum, museum, or one added with --packs (the packs decide)")
     new.add_argument("--ghost", metavar="NAME", help="Skeptics: ghost id: child, poltergeist, shadow, ...")
     new.add_argument("--ancient-one", metavar="ID", help="Elder Sign: the Ancient One (default: one drawn by the seed)")
+    new.add_argument("--cultists", type=int, choices=(1, 2), help="Among Cultists: one or two cultists "
+                     "(default: by the number of players)")
+    new.add_argument("--seer", action="store_true", help="Among Cultists: play with the seer")
+    new.add_argument("--points-needed", type=int, metavar="N",
+                     help="Among Cultists: the victory points the investigators need")
+    new.add_argument("--variant", choices=("short", "long"), help="Spooks: short (the first to 200 loses) or long "
+                     "(players drop out at 200 until three are left)")
+    new.add_argument("--decks", type=int, choices=(1, 2), help="Spooks: one deck or two")
+    new.add_argument("--master-effects", action="store_true", help="Spooks: play the Masters' optional effects")
+    new.add_argument("--names", metavar="A,B,C", help="the players' names, in seat order, with commas")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")
     new.add_argument("--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them")
@@ -378,6 +444,12 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
     raise IllegalCommand(f"there is no history file at {db} yet. {NO_GAME_MESSAGE}")
 
 
+# the flags of `game new` that are another game's choices (GameModule.setup_choices): (flag, setup key)
+_MODULE_FLAGS = (("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
+                 ("points-needed", "points_needed"), ("variant", "variant"), ("decks", "decks"),
+                 ("master-effects", "master_effects"))
+
+
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
     from companion.engine import Setup
     from companion.games.base import DEFAULT_RULES, module_for
@@ -390,6 +462,9 @@ def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
             raise _UsageError(f"companion game new: a Skeptics game needs {' and '.join(missing)}.")
         if ns.ancient_one:
             raise _UsageError("companion game new: --ancient-one is for --rules elder-sign.")
+        others = [flag for flag, key in _MODULE_FLAGS[2:] if getattr(ns, key) not in (None, False)]
+        if others or ns.names:
+            raise _UsageError(f"companion game new: --{(others or ['names'])[0]} is not a choice of Skeptics.")
         setup: Any = Setup(
             players=ns.players, board=ns.board, ghost=ns.ghost, special_items=ns.special_items,
             seed=seed, physical=ns.physical,
@@ -399,15 +474,27 @@ def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
         if given:
             raise _UsageError(f"companion game new: {' and '.join(given)} {'are' if len(given) > 1 else 'is'} for "
                               f"Skeptics, not {module.title}; leave {'them' if len(given) > 1 else 'it'} out.")
-        data: dict[str, Any] = {"rules": module.rules, "players": ns.players, "seed": seed, "physical": ns.physical}
-        if ns.ancient_one:
-            data["ancient_one"] = ns.ancient_one
+        data: dict[str, Any] = {"rules": module.rules, "players": ns.players}
+        if module.seeded:
+            data["seed"] = seed
+        elif ns.seed is not None:
+            raise _UsageError(f"companion game new: {module.title} shuffles nothing, so --seed is not a choice of it.")
+        for flag, key in _MODULE_FLAGS:
+            value = getattr(ns, key)
+            if value in (None, False):
+                continue
+            if key not in module.setup_choices:
+                raise _UsageError(f"companion game new: --{flag} is not a choice of {module.title}; leave it out.")
+            data[key] = value
+        if ns.names:
+            data["names"] = [name.strip() for name in ns.names.split(",")]
         setup = data
     state = service.new_game(setup, name=ns.name)
     if ns.json:
         _print_json(state)
         return 0
-    print(f"New game {state['game_id']} saved in {db} (seed {seed}).")
+    seeded = module.seeded
+    print(f"New game {state['game_id']} saved in {db}" + (f" (seed {seed})." if seeded else "."))
     print(format_state(state))
     return 0
 

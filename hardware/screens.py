@@ -193,7 +193,7 @@ PHASE_WORDS = {"night": "Night", "movement": "Movement", "event": "Event", "acti
 
 def _seat_name(state: Mapping[str, Any], seat: Any) -> str:
     """A seat (from 1) said by the player's name, or "Seat N" without one."""
-    names = state.get("names") or state.get("player_names") or []
+    names = state.get("player_names") or state.get("names") or []
     if isinstance(seat, int) and 1 <= seat <= len(names) and names[seat - 1]:
         return str(names[seat - 1])
     return f"Seat {seat}" if isinstance(seat, int) else "-"

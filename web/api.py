@@ -465,7 +465,10 @@ def _new_other_game(ctx: WebContext, data: Mapping[str, Any]) -> Response:
             if not isinstance(value, str) or len(value) > 64:
                 raise Refused(400, f"\"{key}\" must be a short text, not {value!r}.")
             setup[key] = value
-    setup["seed"] = data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)
+    if module.seeded:
+        setup["seed"] = data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)
+    elif "seed" in data:
+        raise Refused(400, f"{module.title} shuffles nothing, so it takes no \"seed\"; leave it out.")
     _leave_only_if_confirmed(ctx, data)
     state = ctx.service.new_game(setup)
     return jsonify({"events": [], "state": _jsonable(state)})
@@ -514,6 +517,11 @@ def setup_options() -> Response:
         out["ancient_ones"] = [{"id": a.id, "name": a.name} for a in others.ancient_ones.values()]
     except Exception:  # a broken Elder Sign pack must not take the Skeptics setup down
         out["ancient_ones"] = []
+    try:
+        events = ctx.service.packs_for("among-cultists").events
+        out["ac_events"] = [{"id": e.id, "name": e.name, "placeholder": bool(e.placeholder)} for e in events.values()]
+    except Exception:  # nor a broken Among Cultists pack
+        out["ac_events"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):
         items = getattr(packs, attr, {}) or {}
         out[attr] = [

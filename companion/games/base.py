@@ -32,6 +32,8 @@ DEFAULT_RULES = "skeptics"
 RULES: Mapping[str, tuple[str, str]] = {
     "skeptics": ("Skeptics", "companion.games.skeptics"),
     "elder-sign": ("Elder Sign", "companion.games.elder_sign.module"),
+    "among-cultists": ("Among Cultists", "companion.games.among_cultists.module"),
+    "spooks": ("Spooks", "companion.games.spooks.module"),
 }
 
 
@@ -69,6 +71,7 @@ class GameModule:
     # what the host chooses at the start besides the players and their names, by kind ("bool", "int", "text"):
     # the page's wizard sends these keys and the engine's Setup checks their values
     setup_choices: Mapping[str, str] = field(default_factory=dict)
+    seeded: bool = True  # its setup takes a seed (its shuffles); a game with nothing to shuffle (Spooks) takes none
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

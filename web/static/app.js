@@ -6,7 +6,8 @@
   const $ = (s) => document.querySelector(s);
   const $$ = (s) => Array.from(document.querySelectorAll(s));
   const SVG = "http://www.w3.org/2000/svg";
-  const HANDS = { XII: 0, III: 90, VI: 180, IX: 270 };
+  // the hand's angle at each hour it can stand on (Among Cultists' round clock uses the hours between the marks)
+  const HANDS = { XII: 0, I: 30, II: 60, III: 90, IV: 120, V: 150, VI: 180, VII: 210, VIII: 240, IX: 270 };
   // Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
   const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "", disruption: "" };
   const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "called by the séance", manual: "placed by the host" };
@@ -96,13 +97,22 @@
     document.body.classList.toggle("no-game", none);
     if (none) { renderHostPanels(); return; }
     if (s.last_event_id !== null && s.last_event_id !== undefined) app.lastId = s.last_event_id;
+    const other = isES(s) || isAC(s) || isSP(s);
     document.body.classList.toggle("es", isES(s));
+    document.body.classList.toggle("ac", isAC(s));
+    document.body.classList.toggle("sp", isSP(s));
+    document.body.classList.toggle("other", other);
     $("#title").textContent = s.rules_title || "Skeptics";
-    $("#clock-label").textContent = s.clock;
+    $("#clock-label").textContent = isAC(s) ? (s.phase === "night" ? "Night" : s.phase === "over" ? "Game over" : (AC_PHASES.find((p) => p[0] === s.phase) || [0, s.phase])[1]) : s.clock || "";
     $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
-    if (isES(s)) {
+    const live = !!app.rendered;
+    app.rendered = true;
+    playNarration(s, live);
+    if (other) {
       $("#demo-note").hidden = true;
-      renderES(s);
+      if (isES(s)) renderES(s);
+      if (isAC(s)) renderAC(s);
+      if (isSP(s)) renderSP(s);
       renderEnd(s);
       renderUndo(s);
       renderHostPanels();
@@ -1163,6 +1173,278 @@
     } else runLegal(a);
   }
 
+  // ---- Among Cultists (companion/games/among_cultists): the night read out, ten rounds of four phases, the vote ----
+  const isAC = (s) => !!(s && s.rules === "among-cultists");
+  const isSP = (s) => !!(s && s.rules === "spooks");
+  const seatName = (s, seat) => playerName(s, Number(seat) - 1);
+  const AC_PHASES = [["movement", "Movement"], ["event", "Event"], ["action", "Action"], ["cleanup", "Clean-up"]];
+  const AC_HINT = {
+    night: "Everyone closes their eyes while the companion reads the night out; the host starts it when the table is ready.",
+    movement: "In turn from the knife, each player moves their character.",
+    event: "The event of the round is drawn from the bag; it holds for this round only.",
+    action: "In turn from the knife, each player does their action. The vote may be called once this round, in the cafeteria.",
+    cleanup: "The vote marker turns back and the knife passes to the next player; then the clock moves on.",
+  };
+  const PAUSES = [[2, "short pauses (2 s)"], [4, "pauses of 4 s"], [6, "pauses of 6 s"], [9, "long pauses (9 s)"], [14, "very long pauses (14 s)"]];
+  const pauseNow = () => Number(localStorage.getItem("narration-pause") || 4);
+
+  function pauseSelect() {
+    const sel = selectIn("pause", PAUSES, pauseNow());
+    sel.id = "narration-pause";
+    sel.addEventListener("change", () => localStorage.setItem("narration-pause", sel.value));
+    return field("Between the steps", sel);
+  }
+
+  async function readOut(kind) {
+    return act("/api/host/narrate", { kind, pause: pauseNow() });
+  }
+
+  function renderAC(s) {
+    const night = s.phase === "night";
+    $("#ac-line").textContent = night ? "Before round 1" : s.phase === "over" ? "After " + plural(s.round, "round") : "Round " + s.round + " of " + s.rounds;
+    fill($("#ac-glance"), [
+      el("span", { id: "ac-knife" }, "The knife: " + seatName(s, s.start_player)),
+      el("span", { id: "ac-points" }, "Victory points " + s.points + " of " + s.points_needed),
+      el("span", {}, plural(s.cultists, "cultist") + (s.seer ? ", with the seer" : "")),
+    ]);
+    const out = $("#outcome");
+    out.hidden = !s.outcome;
+    out.textContent = s.outcome ? (s.outcome === "won" ? "The investigators win!" : "The cultists win.") : "";
+    out.className = "outcome " + (s.outcome || "");
+    fill($("#ac-phases"), [el("li", { class: night ? "on" : "done" }, "The night")].concat(AC_PHASES.map(([key, word], i) => {
+      const at = AC_PHASES.findIndex((p) => p[0] === s.phase);
+      return el("li", { class: key === s.phase ? "on" : (!night && at > i) || s.phase === "over" ? "done" : "" }, word);
+    })));
+    const ev = s.event;
+    $("#ac-event").textContent = ev ? (ev.placeholder ? "An event marker not filled in yet came up: read it from the marker itself. The owner fills the events in from their own box." : ev.name + (ev.text ? ": " + ev.text : ""))
+      : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
+    const votes = s.votes || [];
+    const last = votes[votes.length - 1];
+    $("#ac-vote").textContent = (s.vote_used ? "The vote has been used this round; it comes back in the clean-up." : "The vote is still open this round: it may be called once, and only in the cafeteria.") +
+      (last ? " Last vote (round " + last.round + "): " + (last.seat ? seatName(s, last.seat) + " was voted out" + (last.last ? ", and was the last cultist." : ".") : "nobody had a majority.") : "");
+    fill($("#ac-seats"), (s.seats || []).map((x) => {
+      const li = el("li", { class: x.start ? "active" : "" });
+      li.append(el("b", {}, x.name), el("span", { class: "note" }, " " + [x.start ? "holds the knife" : "", x.out === "voted" ? "voted out: plays on as a ghost" : x.out === "dead" ? "found dead: plays on as a ghost" : ""].filter(Boolean).join(" \u00B7 ")));
+      return li;
+    }));
+    renderACNight(s);
+    renderACHost(s);
+  }
+
+  function renderACNight(s) {
+    const card = $("#ac-night");
+    const night = s.phase === "night";
+    card.hidden = !night;
+    if (!night) return;
+    const script = s.night_script || [];
+    $("#ac-night-note").textContent = "The companion reads this out with the voice, the table's screen and every phone, with pauses for the eyes to open and close.";
+    fill($("#ac-night-steps"), script.map((st) => el("li", {}, st.text)));
+    if (!isHost()) return;
+    fill($("#ac-night-host"), [pauseSelect(),
+      rowOf([button(s.narration && s.narration.kind === "night" ? "Read the night again" : "Read the night out", () => readOut("night"), "primary", "ac-read-night")]),
+      ...legalOf(s, "night-done").map((a) => actButton(a, null, "wide"))]);
+  }
+
+  function renderACHost(s) {
+    const card = $("#ac-host");
+    const show = isHost() && !s.outcome && s.phase !== "night";
+    card.hidden = !show;
+    if (!show) return;
+    $("#ac-host-title").textContent = (AC_PHASES.find((p) => p[0] === s.phase) || [0, "This"])[1] + " phase \u00B7 round " + s.round;
+    $("#ac-phase-hint").textContent = AC_HINT[s.phase] || "";
+    const legal = s.legal || [];
+    const main = [];
+    for (const a of legal.filter((x) => x.name === "draw-event")) main.push(actButton(a, null, "primary"));
+    const entered = legal.filter((x) => x.name === "event");
+    if (entered.length) main.push(button(s.physical ? "The event marker drawn\u2026" : "Enter the marker drawn from the real bag\u2026", () => acEvent(entered[0], s), "", "ac-event-enter"));
+    const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
+    if (votes.length) {
+      main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown"));
+      main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));
+    }
+    for (const a of legal.filter((x) => x.name === "next-phase" || x.name === "end-round")) main.push(actButton(a, null, "wide"));
+    fill($("#ac-main"), main);
+    const fix = [];
+    for (const a of legal.filter((x) => x.name === "points")) {
+      fix.push(button("The investigators gain a victory point", () => command("points", { n: "1" }), "small", "ac-point-plus"));
+      fix.push(button("Take a victory point back", () => command("points", { n: "-1" }), "small", "ac-point-minus"));
+    }
+    for (const a of legal.filter((x) => x.name === "found-dead")) fix.push(button(a.label + "\u2026", () => acSeat(a, s, "Whose character was found dead?"), "small", "ac-dead"));
+    for (const a of legal.filter((x) => x.name === "vote" && x.args.called)) fix.push(button(a.label + "\u2026", () => acVote(a, s), "small", "ac-body-vote"));
+    for (const a of legal.filter((x) => x.name === "cultists-win")) fix.push(button(a.label, () => confirmSheet("The cultists win?", "Only when the cultists have reached their win at the table. The game ends.", "They win", () => runLegal(a)), "small", "ac-cultists-win"));
+    fill($("#ac-fix-list"), fix);
+    fill($("#ac-vote-host"), []);
+  }
+
+  function acSeat(a, s, title) {
+    const seats = (s.seats || []).filter((x) => !x.out);
+    sheet(title, seats.map((x) => button(x.name, async () => { closeSheet(); await command(a.name, { ...a.args, seat: String(x.seat) }); }, "wide")), null, null);
+  }
+
+  function acVote(a, s) {
+    const seats = (s.seats || []).filter((x) => !x.out);
+    let picked = null;
+    const shown = el("div", { class: "big-ish", id: "ac-vote-picked" }, "Nobody chosen yet.");
+    const lastBox = el("input", { type: "checkbox", name: "last", id: "ac-vote-last" });
+    const lastLabel = el("label"); lastLabel.append(lastBox, " The player voted out showed the last cultist's card");
+    const pick = (seat, words) => { picked = seat; shown.textContent = words; };
+    const rows = seats.map((x) => button(x.name, () => pick(String(x.seat), x.name + " is voted out."), "", "ac-vote-seat-" + x.seat));
+    rows.push(button("Nobody: no majority", () => { pick("none", "Nobody is voted out."); lastBox.checked = false; }, "", "ac-vote-none"));
+    sheet("The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, lastLabel], "Send the result", async () => {
+      if (!picked) { toast("Tap who was voted out, or nobody, first.", true); return false; }
+      const args = { ...a.args, seat: picked };
+      if (lastBox.checked && picked !== "none") args.last = "yes";
+      return !!(await command("vote", args));
+    });
+  }
+
+  function acEvent(a, s) {
+    const options = (app.options && app.options.ac_events) || [];
+    const sel = selectIn("id", [["", "choose\u2026"], ...options.map((e) => [e.id, e.name + (e.placeholder ? " (not filled in yet)" : "")])], "");
+    sheet("Which event marker came out of the bag?", [field("The marker", sel)], "Send", async () => {
+      if (!sel.value) { toast("Choose the marker first.", true); return false; }
+      return !!(await command("event", { id: sel.value }));
+    });
+  }
+
+  // ---- the script read out (the night, the countdown): big on every phone, in step with the voice ----
+  function playNarration(s, live) {
+    const n = s && s.narration;
+    const box = $("#narration");
+    if (!n) { if (app.narration) stopNarrationView(); return; }
+    if (app.narration && app.narration.id === n.id) return;
+    if (app.narration) stopNarrationView();
+    app.narration = { id: n.id, timers: [] };
+    if (!live) return;  // a page opened after it began: the steps are on the page, not played over again
+    $("#narration-title").textContent = n.title || "";
+    $("#narration-stop").hidden = !isHost();
+    fill($("#narration-steps"), (n.steps || []).map((st, i) => el("span", { class: "dot", id: "narration-dot-" + i })));
+    box.hidden = false;
+    (n.steps || []).forEach((st, i) => {
+      app.narration.timers.push(setTimeout(() => {
+        $("#narration-text").textContent = st.text;
+        $$("#narration-steps .dot").forEach((d, k) => d.classList.toggle("on", k <= i));
+        if (st.buzz) { buzz([500]); chime([523, 659, 784]); }
+      }, Math.max(0, (st.at || 0) * 1000)));
+    });
+    const end = ((n.length || 0) + 2.5) * 1000;
+    app.narration.timers.push(setTimeout(() => { box.hidden = true; }, end));
+  }
+
+  function stopNarrationView() {
+    if (app.narration) app.narration.timers.forEach((t) => clearTimeout(t));
+    app.narration = null;
+    $("#narration").hidden = true;
+  }
+
+  // ---- Spooks (companion/games/spooks): the score pad, and what the top card allows ----
+  const SP_SUITS = [["spiders", "Spiders"], ["spooks", "Spooks"], ["goblins", "Goblins"], ["bones", "Bones"], ["bats", "Bats"]];
+  const SP_CARDS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "M", "cat"];
+  const cardWord = (c) => (c === "M" ? "Master" : c === "cat" ? "Black Cat" : c);
+
+  function renderSP(s) {
+    const over = !!s.outcome;
+    $("#sp-line").textContent = over ? "Game over after " + plural((s.hands || []).length, "hand") + "." :
+      "Hand " + s.hand + " \u00B7 " + seatName(s, s.dealer) + " deals";
+    const out = $("#outcome");
+    out.hidden = !over;
+    out.textContent = over ? (s.winner ? seatName(s, s.winner) + " wins with the lowest score!" : (s.winners || []).map((w) => seatName(s, w)).join(" and ") + " share the win!") : "";
+    out.className = "outcome " + (over ? "won" : "");
+    const limit = s.loss_limit || 200;
+    const head = el("tr"); head.append(el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "to " + limit));
+    const rows = (s.scores || []).map((score, i) => {
+      const seat = i + 1;
+      const tr = el("tr", { class: (s.out || []).includes(seat) ? "out" : seat === s.winner ? "won" : "" , id: "sp-score-" + seat });
+      const bar = el("div", { class: "bar" }); const fillBar = el("span"); fillBar.style.width = Math.min(100, (100 * score) / limit) + "%"; bar.append(fillBar);
+      const who = el("td"); who.append(el("b", {}, seatName(s, seat)), el("span", { class: "note" }, (seat === s.dealer && !over ? " deals" : "") + ((s.out || []).includes(seat) ? " out" : "")));
+      const sc = el("td", { class: "num" }, String(score)); const br = el("td"); br.append(bar);
+      tr.append(who, sc, br);
+      return tr;
+    });
+    fill($("#sp-scores"), [head, ...rows]);
+    $("#sp-limit").textContent = s.variant === "long" ? "A player who reaches " + limit + " drops out, until three are left; then the lowest score wins." : "When a player reaches " + limit + ", the game ends and the lowest score wins.";
+    const top = s.top;
+    $("#sp-top").textContent = top ? "On top: " + (top.suit === "cat" ? "the Black Cat" : cardWord(String(top.number ?? "")) + " of " + (SP_SUITS.find((x) => x[0] === top.suit) || [0, top.suit])[1]) : "No top card entered.";
+    fill($("#sp-may"), [].concat(s.may_play || []).map((t) => el("li", {}, t)));
+    fill($("#sp-rules"), (s.rules_in_force || []).map((t) => el("li", {}, t)));
+    const hh = el("tr"); hh.append(el("th", {}, "Hand"), ...(s.player_names || []).map((n) => el("th", { class: "num" }, n)));
+    fill($("#sp-hands"), [hh, ...(s.hands || []).map((h, k) => { const tr = el("tr"); tr.append(el("td", {}, String(k + 1)), ...h.map((p) => el("td", { class: "num" }, p === null || p === undefined ? "\u2013" : String(p)))); return tr; })]);
+    if (!(s.hands || []).length) fill($("#sp-hands"), [el("tr", {}, "")]);
+    renderSPHost(s);
+  }
+
+  function renderSPHost(s) {
+    const card = $("#sp-host");
+    const show = isHost() && !s.outcome;
+    card.hidden = !show;
+    fill($("#sp-top-host"), []);
+    if (!show) return;
+    $("#sp-host-title").textContent = "Hand " + s.hand + " \u00B7 " + seatName(s, s.dealer) + " deals";
+    const legal = s.legal || [];
+    const hands = legal.filter((x) => x.name === "hand");
+    const main = [];
+    if (hands.length) {
+      main.push(button("Count the cards left in each hand\u2026", () => spCards(s), "primary", "sp-count"));
+      main.push(button("Type each player's points\u2026", () => spPoints(s), "", "sp-points"));
+    }
+    fill($("#sp-main"), main);
+    const tops = legal.filter((x) => x.name === "top");
+    if (tops.length) fill($("#sp-top-host"), [button("Set the top card\u2026", () => spTop(s), "", "sp-top-set")]);
+    const fix = [];
+    for (const a of legal.filter((x) => x.name === "master")) {
+      const rule = (s.master_rules || {})[a.args.suit];
+      fix.push(button(a.label, () => (rule ? confirmSheet(a.label + "?", rule, "Yes, it was played", () => runLegal(a)) : runLegal(a)), "small", "sp-master-" + a.args.suit));
+    }
+    for (const a of legal.filter((x) => x.name === "end")) fix.push(button(a.label, () => confirmSheet("No score for this hand?", "The hand is given up (a misdeal) and the deal moves on.", "Give it up", () => runLegal(a)), "small", "sp-end"));
+    fill($("#sp-fix-list"), fix);
+  }
+
+  function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
+
+  function spPoints(s) {
+    const seats = spSeatsIn(s);
+    const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", value: "", inputmode: "numeric", placeholder: "0", id: "sp-p-" + seat }); return field(seatName(s, seat), i); });
+    sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs], "Add the hand", async () => {
+      const points = (s.scores || []).map((_, i) => { const inp = $("#sp-p-" + (i + 1)); return inp ? String(Number(inp.value || 0)) : "0"; });
+      return !!(await command("hand", { points: points.join(",") }));
+    });
+  }
+
+  function spCards(s) {
+    const seats = spSeatsIn(s);
+    const left = {}; seats.forEach((seat) => { left[seat] = []; });
+    const value = s.card_points || {};
+    const rows = seats.map((seat) => {
+      const box = el("div", { class: "stack sp-seat" });
+      const words = el("div", { class: "note", id: "sp-left-" + seat });
+      const show = () => {
+        const sum = left[seat].reduce((t, c) => t + (value[c] || 0), 0);
+        words.textContent = left[seat].length ? left[seat].map(cardWord).join(", ") + " = " + sum + " points" : "No cards left (0 points).";
+      };
+      const pad = el("div", { class: "chips" });
+      for (const c of SP_CARDS) pad.append(button(cardWord(c), () => { left[seat].push(c); show(); }, "small", "sp-card-" + seat + "-" + c));
+      pad.append(button("Take back", () => { left[seat].pop(); show(); }, "small quiet", "sp-undo-" + seat));
+      box.append(el("b", {}, seatName(s, seat)), pad, words);
+      show();
+      return box;
+    });
+    sheet("The cards left in each hand", [el("p", { class: "note" }, "Tap each card still in a player's hand. The companion counts them."), ...rows], "Add the hand", async () => {
+      const cards = (s.scores || []).map((_, i) => (left[i + 1] || []).join("+"));
+      return !!(await command("hand", { cards: cards.join(";") }));
+    });
+  }
+
+  function spTop(s) {
+    let suit = null;
+    const nums = el("div", { class: "chips", id: "sp-top-numbers" });
+    const suits = el("div", { class: "chips" });
+    for (const [key, word] of SP_SUITS) suits.append(button(word, () => { suit = key; nums.hidden = false; }, "small", "sp-suit-" + key));
+    suits.append(button("The Black Cat", async () => { closeSheet(); await command("top", { suit: "cat" }); }, "small", "sp-suit-cat"));
+    nums.hidden = true;
+    for (const c of SP_CARDS.slice(0, 11)) nums.append(button(cardWord(c), async () => { if (!suit) return; closeSheet(); await command("top", { suit, number: c }); }, "small", "sp-num-" + c));
+    sheet("The card on top of the discard pile", [el("p", { class: "note" }, "Its suit, then its number."), suits, nums], null, null);
+  }
+
   // ---- history, hardware, tray ---------------------------------------------------------------
   async function loadHistory() {
     let items;
@@ -1449,10 +1731,15 @@
       rows.push(label);
     }
     fill(box, rows);
-    $("#add-player").disabled = n >= 4;
-    $("#drop-player").disabled = n <= 1;
+    const [low, high] = seatsOf($("#new-form").rules.value);
+    $("#add-player").disabled = n >= high;
+    $("#drop-player").disabled = n <= low;
     $("#new-start").textContent = "Start the game for " + plural(n, "player");
   }
+
+  // how many players each game seats (its engine checks it again)
+  const SEATS = { skeptics: [1, 4], "elder-sign": [1, 8], "among-cultists": [4, 8], spooks: [3, 10] };
+  const seatsOf = (rules) => SEATS[rules] || [1, 4];
 
   function openWizard() { app.wantWizard = true; renderHostPanels(); showView("host"); $("#wizard").scrollIntoView({ block: "start" }); }
 
@@ -1462,12 +1749,18 @@
     const names = $$("#names input").map((i, k) => i.value.trim() || "Player " + (k + 1));
     const s = app.state;
     const running = s && s.game_id !== null && s.game_id !== undefined && !s.outcome && s.history_length > 0;
-    const es = f.rules.value === "elder-sign";
-    const body = es ? { rules: "elder-sign", names, ancient_one: f.ancient_one.value || undefined, confirm: !!running }
-      : { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), easier: Number(f.easier.value), physical: f.decks.value === "physical", confirm: !!running };
+    const rules = f.rules.value;
+    let body;
+    if (rules === "elder-sign") body = { rules, names, ancient_one: f.ancient_one.value || undefined, confirm: !!running };
+    else if (rules === "among-cultists") body = { rules, names, cultists: f.cultists.value ? Number(f.cultists.value) : undefined, seer: f.seer.checked, points_needed: f.points_needed.value ? Number(f.points_needed.value) : undefined, physical: f.ac_physical.checked, confirm: !!running };
+    else if (rules === "spooks") body = { rules, names, variant: f.variant.value, decks: Number(f.sp_decks.value), master_effects: f.master_effects.checked, confirm: !!running };
+    else body = { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), easier: Number(f.easier.value), physical: f.decks.value === "physical", confirm: !!running };
     const go = async () => {
       const out = await act("/api/new-game", body);
-      if (out) { app.wantWizard = false; renderHostPanels(); toast("The game starts. Set up the table, then " + names[0] + " begins."); showView("game"); }
+      if (out) {
+        app.wantWizard = false; renderHostPanels(); showView("game");
+        toast(rules === "among-cultists" ? "The game starts with the night: deal the envelopes, then read the night out." : rules === "spooks" ? "The game starts: " + names[0] + " deals the first hand." : "The game starts. Set up the table, then " + names[0] + " begins.");
+      }
     };
     if (running) confirmSheet("Leave the game under way?", "It stays in the history; a new game starts now.", "Start the new game", go); else await go();
   }
@@ -1608,12 +1901,18 @@
     $("#teach-reset").addEventListener("click", () => confirmSheet("Back to the shipped reader?", "The photos stay kept, so the reader can be taught again.", "Go back", async () => { const out = await act("/api/host/teach/reset", {}); if (out) loadTeach(out); }));
     $("#new-form").addEventListener("submit", startGame);
     $("#new-form").rules.addEventListener("change", (e) => {
-      const es = e.target.value === "elder-sign";
-      $$("#new-form .sk-setup").forEach((n) => { n.hidden = es; });
-      $$("#new-form .es-setup").forEach((n) => { n.hidden = !es; });
+      const rules = e.target.value;
+      $$("#new-form .sk-setup").forEach((n) => { n.hidden = rules !== "skeptics"; });
+      $$("#new-form .es-setup").forEach((n) => { n.hidden = rules !== "elder-sign"; });
+      $$("#new-form .ac-setup").forEach((n) => { n.hidden = rules !== "among-cultists"; });
+      $$("#new-form .sp-setup").forEach((n) => { n.hidden = rules !== "spooks"; });
+      const [low, high] = seatsOf(rules);
+      nameInputs(Math.min(high, Math.max(low, $$("#names input").length)));
     });
-    $("#add-player").addEventListener("click", () => nameInputs(Math.min(4, $$("#names input").length + 1)));
-    $("#drop-player").addEventListener("click", () => nameInputs(Math.max(1, $$("#names input").length - 1)));
+    $("#add-player").addEventListener("click", () => nameInputs(Math.min(seatsOf($("#new-form").rules.value)[1], $$("#names input").length + 1)));
+    $("#drop-player").addEventListener("click", () => nameInputs(Math.max(seatsOf($("#new-form").rules.value)[0], $$("#names input").length - 1)));
+    $("#narration-close").addEventListener("click", () => { $("#narration").hidden = true; });
+    $("#narration-stop").addEventListener("click", () => act("/api/host/narrate/stop", {}));
     nameInputs(3);
     $("#end-new").addEventListener("click", openWizard);
     $("#nogame-start").addEventListener("click", openWizard);

@@ -40,6 +40,16 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     }
 
 
+def _scripts(game: Game, names: Any, kind: str, pause_s: float, language: str) -> list[dict[str, Any]]:
+    """The scripts the companion reads out (GameService.narrate): the night, with the host's pause, and the vote's
+    countdown (its pace is fixed: the whole table points at once)."""
+    if kind == "night":
+        return sentences.night_script(game.setup, names, pause_s, language)
+    if kind == "vote":
+        return sentences.vote_script(names, language)
+    raise KeyError(kind)
+
+
 MODULE = GameModule(
     rules="among-cultists",
     title="Among Cultists",
@@ -62,4 +72,6 @@ MODULE = GameModule(
                    "start_player": "int"},
     virtual_roll=None,
     tray_roll=None,
+    scripts=_scripts,
+    script_kinds={"night": "The night", "vote": "The vote"},
 )

@@ -28,7 +28,11 @@ def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     """What the page shows beside the view: the card tally table and what each Master does now (with the direction
     of play in force)."""
+    from companion.games.spooks.engine import CARD_POINTS
+
     return {
+        "rules_in_force": sentences.rules_in_force(view),
+        "card_points": dict(CARD_POINTS),  # what a card left in a losing hand costs (the phone's card pad adds them)
         "tally": sentences.tally_table(),
         "master_rules": sentences.master_rules(view.get("direction") == "clockwise")
         if view.get("master_effects") else {},
@@ -55,4 +59,5 @@ MODULE = GameModule(
     setup_choices={"variant": "text", "decks": "int", "master_effects": "bool", "dealer": "int", "loss_limit": "int"},
     virtual_roll=None,
     tray_roll=None,
+    seeded=False,
 )

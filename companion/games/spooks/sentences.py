@@ -162,6 +162,19 @@ def master_rule(suit: str, reversed_: bool = False) -> str:
     return "This card has no Master effect."
 
 
+def rules_in_force(view: Mapping[str, Any]) -> list[str]:
+    """What holds for the hand under way, for the page: the way play goes, the way runs go, and the Masters."""
+    clockwise = view.get("direction") == "clockwise"
+    lines = [("Play goes clockwise, to each player's left (a Master of Bones turned it), and so do bat bites."
+              if clockwise else "Play goes counterclockwise, to each player's right."),
+             ("Spooks and Spiders run backward, a lower number on a higher one; the lowest Goblin takes a trick "
+              "(a Master of Bats)." if view.get("backward_runs") else "Spooks and Spiders run up, the next number on "
+              "the one before.")]
+    lines.append("The Masters' effects are played; a Master of Bones or Bats holds until the hand ends."
+                 if view.get("master_effects") else "The Masters' effects are not played in this game.")
+    return lines
+
+
 def master_rules(reversed_: bool = False) -> dict[str, str]:
     return {suit: master_rule(suit, reversed_) for suit in SUITS}
 

@@ -1,0 +1,289 @@
+"""Among Cultists and Spooks on two phones (Chromium at 390x844). The host chooses the game in the wizard and plays
+by taps; the other phone follows.
+
+Among Cultists: the night is read out on every phone at once (and stopped), a whole round goes through its four
+phases, the event is drawn, the vote is counted down ("3, 2, 1, point!") and its result entered; the knife passes
+on and the clock moves an hour. Spooks: hands are entered by points and by tapping the cards left, the top card's
+rule is shown, and the game ends at 200 with the lowest score winning.
+
+Nothing a player reads holds a command's spelling, a key=value or a line of the rules texts, and a stand-in's
+"placeholder" words never show as content. Screenshots go to tests/artifacts/more_games/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_elder_sign import dismiss, said, tap, wait_for
+from test_browser_table import RECORDER
+from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
+from web_fixtures import Table, serve_table
+
+from companion.games.among_cultists.engine import COMMANDS as AC_COMMANDS
+from companion.games.spooks.engine import COMMANDS as SP_COMMANDS
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import GameService
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "more_games"
+COMMAND_WORDS = [name for name in (*AC_COMMANDS, *SP_COMMANDS) if "-" in name] + ["points=", "cards=", "seat="]
+KEY_VALUE = re.compile(r"\b[a-z_]+=\S")
+LINE_NUMBER = re.compile(r"\(:\d+|:\d{2,3}\b")
+
+
+@pytest.fixture
+def skeptics_table(tmp_path: Path) -> Iterator[Table]:
+    """A companion with a Skeptics game under way: the host chooses another game in the wizard."""
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
+    service.do("end-turn")
+    yield from serve_table(tmp_path, service=service, threads=32)
+
+
+def shot(phone: Phone, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def start(host: Phone, rules: str, names: list[str], confirm: bool = True) -> None:
+    page = host.page
+    host.tab("host")
+    page.click("#open-wizard")
+    page.select_option("#new-form select[name=rules]", rules)
+    expect(page.locator("#new-form select[name=board]")).to_be_hidden()
+    inputs = page.locator("#names input")
+    while inputs.count() < len(names):
+        page.click("#add-player")
+    while inputs.count() > len(names):
+        page.click("#drop-player")
+    for i, name in enumerate(names):
+        inputs.nth(i).fill(name)
+
+
+def check_words(texts: list[str]) -> None:
+    for text in texts:
+        for word in COMMAND_WORDS:
+            assert word not in text, (word, text)
+        assert not KEY_VALUE.search(text), text
+        assert not LINE_NUMBER.search(text), text
+        assert "placeholder" not in text.lower(), text
+
+
+def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: Table) -> None:
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    viewer = open_phone(browser, table, viewport=PHONE, init_script=RECORDER, wait_map=False, scale=1)
+    page, view = host.page, viewer.page
+    names = ["Ada", "Bo", "Cy", "Di", "Ed"]
+    try:
+        start(host, "among-cultists", names)
+        page.check("#new-form input[name=seer]")
+        expect(page.locator("#add-player")).to_be_enabled()  # up to eight seats
+        shot(host, "ac-01-wizard")
+        page.click("#new-start")
+        page.click("#sheet-ok")  # leave the Skeptics game under way (it stays in the history)
+        expect(view.locator("#ac-line")).to_have_text("Before round 1", timeout=5000)
+        expect(view.locator("#clock-label")).to_have_text("Night")
+        state = table.service.state()
+        assert state["rules"] == "among-cultists" and state["player_names"] == names and state["seer"] is True
+        expect(view.locator("nav#tabs button[data-view=dice]")).to_be_hidden()
+        # the night's steps are on every phone; the seer's step is among them
+        steps = state["night_script"]
+        expect(view.locator("#ac-night-steps li")).to_have_count(len(steps))
+        assert any("seer" in step["text"].lower() for step in steps)
+        shot(viewer, "ac-02-viewer-night")
+        shot(host, "ac-02-host-night")
+
+        # the host reads the night out: every phone shows its first step at once, big
+        page.select_option("#narration-pause", "2")
+        page.click("#ac-read-night")
+        expect(view.locator("#narration")).to_be_visible(timeout=3000)
+        expect(view.locator("#narration-text")).to_have_text(steps[0]["text"], timeout=3000)
+        narration = table.service.state()["narration"]
+        assert narration["kind"] == "night" and narration["pause"] == 2.0
+        assert [s["text"] for s in narration["steps"]] == [s["text"] for s in steps]
+        second = narration["steps"][1]
+        assert second["at"] > 0
+        expect(view.locator("#narration-text")).to_have_text(second["text"], timeout=1000 * (second["at"] + 3))
+        shot(viewer, "ac-03-viewer-night-read")
+        expect(page.locator("#narration-stop")).to_be_visible()
+        page.click("#narration-stop")
+        expect(view.locator("#narration")).to_be_hidden(timeout=3000)
+        assert "narration" not in table.service.state()
+
+        tap(host, "#ac-night-host button[data-legal=night-done]")
+        expect(view.locator("#ac-line")).to_contain_text("Round 1 of 10", timeout=5000)
+        expect(view.locator("#ac-phases li.on")).to_have_text("Movement")
+        expect(view.locator("#clock-label")).to_have_text("Movement")
+        expect(view.locator("#ac-knife")).to_have_text("The knife: Ada")
+        expect(view.locator("#hand")).to_have_attribute("transform", "rotate(0)")
+
+        tap(host, "#ac-main button[data-legal=next-phase]")
+        expect(view.locator("#ac-phases li.on")).to_have_text("Event", timeout=5000)
+        tap(host, "#ac-main button[data-legal=draw-event]")
+        expect(view.locator("#ac-event")).to_contain_text("not filled in yet", timeout=5000)
+        assert table.service.state()["event"]["placeholder"] is True
+        dismiss(viewer)
+        tap(host, "#ac-main button[data-legal=next-phase]")
+        expect(view.locator("#ac-phases li.on")).to_have_text("Action", timeout=5000)
+        expect(view.locator("#ac-vote")).to_contain_text("still open")
+
+        # the countdown on every phone, then the result the table pointed out
+        tap(host, "#ac-countdown")
+        expect(view.locator("#narration")).to_be_visible(timeout=3000)
+        vote = table.service.state()["narration"]
+        assert vote["kind"] == "vote" and any(step.get("buzz") for step in vote["steps"])
+        point = next(step for step in vote["steps"] if step.get("buzz"))
+        expect(view.locator("#narration-text")).to_have_text(point["text"], timeout=1000 * (point["at"] + 3))
+        shot(viewer, "ac-04-viewer-point")
+        expect(view.locator("#narration")).to_be_hidden(timeout=1000 * (vote["length"] + 5))
+        tap(host, "#ac-vote-result")
+        page.click("#ac-vote-seat-2")
+        expect(page.locator("#ac-vote-picked")).to_have_text("Bo is voted out.")
+        page.click("#sheet-ok")
+        expect(view.locator("#ac-vote")).to_contain_text("Bo was voted out", timeout=5000)
+        expect(view.locator("#ac-seats li").nth(1)).to_contain_text("voted out")
+        dismiss(viewer)
+        dismiss(host)
+        assert table.service.state()["vote_used"] is True
+        expect(page.locator("#ac-countdown")).to_have_count(0)  # once a round
+        shot(host, "ac-05-host-after-vote")
+
+        tap(host, "#ac-main button[data-legal=next-phase]")
+        expect(view.locator("#ac-phases li.on")).to_have_text("Clean-up", timeout=5000)
+        tap(host, "#ac-main button[data-legal=end-round]")
+        expect(view.locator("#ac-line")).to_contain_text("Round 2 of 10", timeout=5000)
+        expect(view.locator("#ac-knife")).to_have_text("The knife: Cy")  # Bo plays on as a ghost: the knife skips him
+        expect(view.locator("#hand")).to_have_attribute("transform", "rotate(30)")
+        expect(view.locator("#ac-vote")).to_contain_text("still open")
+        dismiss(viewer)
+        shot(viewer, "ac-06-viewer-round-2")
+
+        # undo takes the clean-up back on every phone
+        dismiss(host)
+        page.click("#undo-btn")
+        page.click("#sheet-ok")
+        expect(view.locator("#ac-line")).to_contain_text("Round 1 of 10", timeout=5000)
+        tap(host, "#ac-main button[data-legal=end-round]")
+        expect(view.locator("#ac-line")).to_contain_text("Round 2 of 10", timeout=5000)
+
+        # the other rounds at the table's pace, then the end on every phone
+        service = table.service
+        while service.state()["outcome"] is None:
+            phase = service.state()["phase"]
+            service.do("end-round" if phase == "cleanup" else "next-phase" if phase != "event" else "draw-event")
+            if service.state()["phase"] == "event" and service.state()["event"] is not None:
+                service.do("next-phase")
+        expect(view.locator("#end-card")).to_be_visible(timeout=5000)
+        dismiss(viewer)
+        shot(viewer, "ac-07-viewer-end")
+        viewer.tab("log")
+        expect(view.locator("#history li").first).to_be_visible()
+        texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
+        check_words(texts)
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
+
+
+def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> None:
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    viewer = open_phone(browser, table, viewport=PHONE, init_script=RECORDER, wait_map=False, scale=1)
+    page, view = host.page, viewer.page
+    names = ["Ada", "Bo", "Cy", "Di"]
+    try:
+        start(host, "spooks", names)
+        page.check("#new-form input[name=master_effects]")
+        shot(host, "sp-01-wizard")
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(view.locator("#sp-line")).to_have_text("Hand 1 \u00b7 Ada deals", timeout=5000)
+        expect(view.locator("#clock")).to_be_hidden()
+        shot(host, "sp-01-host-start")
+        state = table.service.state()
+        assert state["rules"] == "spooks" and state["scores"] == [0, 0, 0, 0] and state["master_effects"] is True
+
+        # hand 1 by points typed in
+        tap(host, "#sp-points")
+        for seat, points in ((1, 0), (2, 35), (3, 12), (4, 7)):
+            page.fill(f"#sp-p-{seat}", str(points))
+        page.click("#sheet-ok")
+        expect(view.locator("#sp-score-2 td.num")).to_have_text("35", timeout=5000)
+        expect(view.locator("#sp-line")).to_have_text("Hand 2 \u00b7 Bo deals")
+        dismiss(viewer)
+
+        # hand 2 by tapping the cards left: Ada went out; a 2 for Bo; a Master (20), a Cat (30) and a 9 for Cy;
+        # a 4 for Di. First with Bo's card forgotten: two hands with no card left is refused, in words
+        tap(host, "#sp-count")
+        page.click("#sp-card-3-9")
+        page.click("#sheet-ok")
+        expect(page.locator("#toast")).to_be_visible(timeout=3000)
+        refusal = page.locator("#toast").inner_text()
+        assert "0" in refusal or "no card" in refusal.lower(), refusal
+        check_words([refusal])
+        assert table.service.state()["hands"] == [[0, 35, 12, 7]]
+        assert [e for e in host.errors if "400" in e] and len(host.errors) == 1  # the refusal, and nothing else
+        host.errors.clear()
+        page.click("#sp-undo-3")
+        page.click("#sp-card-2-2")
+        for card in ("M", "cat", "9"):
+            page.click(f"#sp-card-3-{card}")
+        page.click("#sp-card-4-4")
+        page.click("#sp-card-4-10")
+        page.click("#sp-undo-4")  # a card tapped by mistake is taken back
+        expect(page.locator("#sp-left-3")).to_contain_text("59 points")
+        shot(host, "sp-02-host-count")
+        page.click("#sheet-ok")
+        expect(view.locator("#sp-score-3 td.num")).to_have_text("71", timeout=5000)  # 12 + 59
+        expect(view.locator("#sp-score-4 td.num")).to_have_text("11")
+        assert table.service.state()["scores"] == [0, 37, 71, 11]
+        dismiss(viewer)
+
+        # the top card and what may be played on it; a Bones Master turns the play round
+        tap(host, "#sp-top-set")
+        page.click("#sp-suit-spiders")
+        page.click("#sp-num-8")
+        expect(view.locator("#sp-top")).to_contain_text("8 of Spiders", timeout=5000)
+        expect(view.locator("#sp-may li").first).to_be_visible()
+        before = table.service.state()["direction"]
+        page.locator("#sp-fix summary").click()
+        page.click("#sp-master-bones")
+        page.click("#sheet-ok")
+        wait_for(lambda: table.service.state()["direction"] != before)
+        dismiss(viewer)
+        dismiss(host)
+        shot(viewer, "sp-03-viewer-rules")
+
+        # hands until someone reaches 200: the lowest score wins
+        service = table.service
+        while service.state()["outcome"] is None:
+            seats = service.state()["seats_in"]
+            points = [0 if seat == 1 else 40 if seat == 3 else 10 for seat in range(1, len(names) + 1)]
+            points = [p if seat in seats else 0 for seat, p in enumerate(points, 1)]
+            service.do("hand", {"points": ",".join(map(str, points))})
+        final = service.state()
+        assert final["winner"] == 1
+        expect(view.locator("#end-card")).to_be_visible(timeout=5000)
+        expect(view.locator("#outcome")).to_contain_text("Ada wins")
+        dismiss(viewer)
+        shot(viewer, "sp-04-viewer-end")
+        viewer.tab("log")
+        expect(view.locator("#history li").first).to_be_visible()
+        texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
+        check_words(texts)
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
