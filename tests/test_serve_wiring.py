@@ -516,3 +516,22 @@ def test_a_reader_taught_on_the_page_is_used_again_at_the_next_start(tmp_path: P
         assert served.teacher.status()["in_use"] and served.teacher.watcher is served.tray.watcher
     finally:
         served.shutdown()
+
+
+def test_among_cultists_started_on_the_page_moves_the_hand_and_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
+    """Issue 16: the host chooses the game in `companion serve`; its night is spoken in hardware.voice.language and
+    the hand follows the round clock."""
+    config = config_for(tmp_path, hardware={"voice": {"quiet": True, "language": "de"}})
+    served = Companion(config, sim=True, notifier=Notifier(env={}))
+    served.start()
+    try:
+        assert served.service is not None and served.service.speech_language == "de"
+        served.service.new_game({"rules": "among-cultists", "players": 4, "seed": 2})
+        night = served.service.narrate("night")["narration"]
+        assert night["steps"][0]["say"] and night["steps"][0]["say"] != night["steps"][0]["text"]
+        for command in ("night-done", "next-phase", "draw-event", "next-phase", "end-round"):
+            served.service.do(command)
+        assert served.table is not None
+        until(served, lambda: served.table is not None and served.table.hand_mark == "I", "the hand on I")
+    finally:
+        served.shutdown()

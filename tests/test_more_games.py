@@ -1,0 +1,247 @@
+"""Among Cultists and Spooks behind the seam: through the service on a real SQLite file (undo, the file, resuming),
+the terminal's documented spellings (issue 16's interface), the scripts read out (GameService.narrate) and the
+table's hardware (the round clock on the hand, the OLED, the voice of the night as rendered audio)."""
+
+from __future__ import annotations
+
+import random
+import wave
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
+from test_game_cli import assert_clean_error, run, state_json
+
+from companion.errors import BadCommand, IllegalCommand
+from companion.games.base import module_for
+from companion.history import GameStore
+from companion.packs import load_packs
+from companion.service import SPEECH_WORDS_PER_S, GameService
+from hardware import Table, screens
+from hardware.config import HardwareConfig, VoiceConfig
+from hardware.voice import Voice
+
+AC_KEYS = ("rules", "round", "phase", "outcome")
+SPOOKS_KEYS = ("rules", "scores", "outcome", "winner")
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed"]
+
+
+def service_on(path: Path, seed: int = 3) -> GameService:
+    return GameService(GameStore(path), load_packs(), rng=random.Random(seed))
+
+
+def new_among_cultists(service: GameService, **more: Any) -> dict[str, Any]:
+    return service.new_game({"rules": "among-cultists", "players": 5, "seed": 4, "names": NAMES, **more})
+
+
+# -- the service -----------------------------------------------------------------------------------------------
+
+
+def test_among_cultists_is_played_undone_and_resumed_from_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    service = service_on(db)
+    state = new_among_cultists(service, seer=True)
+    assert all(key in state for key in AC_KEYS) and state["phase"] == "night" and state["clock"] == "XII"
+    assert all("=" not in a["label"] for a in state["legal"])
+    service.do("night-done")
+    for name in ("next-phase", "draw-event", "next-phase"):
+        service.do(name)
+    assert service.state()["phase"] == "action"
+    result = service.do("vote", {"seat": "2"})
+    assert any("Bo" in (record.get("story") or "") for record in result.events)
+    service.do("next-phase")
+    after = service.do("end-round").state
+    assert after["round"] == 2 and after["clock"] == "I" and after["start_player"] == 3  # Bo is a ghost: skipped
+    undone = service.undo()
+    assert undone.state["round"] == 1 and undone.state["phase"] == "cleanup"
+    assert undone.events[0]["text"].startswith("Undone: ")
+    service.redo()
+    service.close()
+    again = service_on(db)
+    resumed = again.resume_last()
+    assert resumed is not None and resumed["rules"] == "among-cultists"
+    assert (resumed["round"], resumed["start_player"], resumed["eliminated"]) == (2, 3, [2])
+    assert again.store.game(resumed["game_id"]).setup["rules"] == "among-cultists"
+    again.close()
+
+
+def test_spooks_keeps_score_and_ends_at_200_with_the_lowest_winning(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    service = service_on(db)
+    state = service.new_game({"rules": "spooks", "players": 3, "names": ["Ada", "Bo", "Cy"]})
+    assert all(key in state for key in SPOOKS_KEYS) and state["scores"] == [0, 0, 0]
+    assert "seed" not in service.store.game(state["game_id"]).setup  # it shuffles nothing
+    with pytest.raises(BadCommand):
+        service.new_game({"rules": "spooks", "players": 3, "seed": 4})
+    service.do("hand", {"points": "0,40,25"})
+    service.do("hand", {"cards": "M+cat;;9"})  # Ada: a Master and the Cat (50); Bo went out; Cy: a 9
+    assert service.state()["scores"] == [50, 40, 34]
+    while service.state()["outcome"] is None:
+        service.do("hand", {"points": "0,60,10"})
+    final = service.state()
+    assert final["outcome"] and final["winner"] == 1 and max(final["scores"]) >= 200
+    assert final["summary"]["lines"]
+    service.undo()
+    assert service.state()["outcome"] is None
+    service.close()
+    resumed = service_on(db).resume_last()
+    assert resumed is not None and resumed["rules"] == "spooks" and resumed["outcome"] is None
+
+
+# -- the scripts read out --------------------------------------------------------------------------------------
+
+
+def test_the_night_is_read_out_with_the_hosts_pause_and_ended_by_the_next_command(tmp_path: Path) -> None:
+    service = service_on(tmp_path / "g.sqlite")
+    new_among_cultists(service, seer=True)
+    heard: list[dict[str, Any]] = []
+    service.add_listener(lambda events, state: heard.append(state))
+    short = service.narrate("night", 1.0)["narration"]
+    long = service.narrate("night", 6.0)["narration"]
+    assert short["id"] != long["id"] and short["kind"] == "night" and short["title"] == "The night"
+    assert [s["text"] for s in short["steps"]] == [s["text"] for s in long["steps"]]
+    assert any("seer" in s["text"].lower() for s in long["steps"])
+    assert long["length"] > short["length"]
+    # each step's time: the words before it at the voice's pace, then their pauses
+    at = 0.0
+    for step in long["steps"]:
+        assert step["at"] == pytest.approx(at, abs=0.01)
+        at += len(step["text"].split()) / SPEECH_WORDS_PER_S + step["pause"]
+    assert heard and heard[-1]["narration"]["id"] == long["id"]  # every listener hears of it (the phones, the Table)
+    assert service.state()["history_length"] == 0  # nothing was written: it is no command of the game
+    service.do("night-done")
+    assert "narration" not in service.state()
+    # the countdown: a fixed pace, the buzzer on "point"
+    vote = service.narrate("vote")["narration"]
+    assert vote["kind"] == "vote" and sum(1 for s in vote["steps"] if s.get("buzz")) == 1
+    assert "narration" not in service.stop_narration()
+    for bad in (0.1, 31, float("nan"), True, "4"):
+        with pytest.raises(BadCommand, match="seconds"):
+            service.narrate("night", bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalCommand, match="reads out: The night, The vote"):
+        service.narrate("story")
+    service.new_game({"rules": "spooks", "players": 3})
+    with pytest.raises(IllegalCommand, match="Spooks has no"):
+        service.narrate("night")
+    service.close()
+
+
+def test_the_night_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1), speech_language="de")
+    new_among_cultists(service)
+    steps = service.narrate("night")["narration"]["steps"]
+    german = module_for("among-cultists").scripts(service._game, service._names, "night", 4.0, "de")  # type: ignore[misc]
+    assert [s["say"] for s in steps] == [s["text"] for s in german]
+    assert all(s["say"] != s["text"] for s in steps)  # the phones read the companion's English
+    service.close()
+
+
+# -- the terminal ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -> None:
+    db = tmp_path / "more.sqlite"
+    done = run("new", "--rules", "among-cultists", "--players", "6", "--cultists", "2", "--seer", "--seed", "5",
+               "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "Among Cultists" in done.stdout and "seed 5" in done.stdout
+    state = state_json(db)
+    assert all(key in state for key in AC_KEYS) and state["cultists"] == 2 and state["seer"] is True
+    for command in ("night-done", "next-phase", "draw-event", "next-phase"):
+        done = run("do", "--db", str(db), command)
+        assert done.returncode == 0, (command, done.stderr)
+    assert state_json(db)["phase"] == "action"
+    assert_clean_error(run("do", "--db", str(db), "vote", "seat=9"), 2)  # no such seat
+    done = run("do", "--db", str(db), "vote", "seat=2")
+    assert done.returncode == 0 and "voted out" in done.stdout, done.stderr
+    assert_clean_error(run("do", "--db", str(db), "vote", "seat=3"), 1, "once")  # one vote a round
+    for command in ("next-phase", "end-round"):
+        assert run("do", "--db", str(db), command).returncode == 0
+    state = state_json(db)
+    assert (state["round"], state["phase"], state["vote_used"], state["outcome"]) == (2, "movement", False, None)
+    assert_clean_error(run("new", "--rules", "among-cultists", "--players", "6", "--variant", "long", "--db", str(db)),
+                       2, "--variant is not a choice of Among Cultists")
+    assert_clean_error(run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),
+                       2, "--seer is not a choice of Skeptics")
+
+    db2 = tmp_path / "spooks.sqlite"
+    done = run("new", "--rules", "spooks", "--players", "3", "--names", "Ada,Bo,Cy", "--db", str(db2))
+    assert done.returncode == 0, done.stderr
+    assert "seed" not in done.stdout
+    done = run("do", "--db", str(db2), "hand", "points=0,12,35")
+    assert done.returncode == 0, done.stderr
+    state = state_json(db2)
+    assert all(key in state for key in SPOOKS_KEYS) and state["scores"] == [0, 12, 35] and state["winner"] is None
+    assert "Bo 12" in run("state", "--db", str(db2)).stdout
+    assert_clean_error(run("do", "--db", str(db2), "hand", "points=0,12"), 2, "give 3")
+    assert_clean_error(run("new", "--rules", "spooks", "--players", "3", "--seed", "2", "--db", str(db2)), 2,
+                       "shuffles nothing")
+
+
+# -- the hardware -------------------------------------------------------------------------------------------------
+
+
+def test_the_table_follows_among_cultists_and_reads_the_night_out(tmp_path: Path) -> None:
+    clock = FakeClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    spawn = RecordingSpawn()
+    service = service_on(tmp_path / "g.sqlite")
+    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
+               voice=quiet_voice(spawn)) as table:
+        service.add_listener(table.on_events)
+        new_among_cultists(service, seer=True)
+        table.run_pending()
+        state = service.narrate("night", 1.0)
+        table.run_pending()
+        steps = state["narration"]["steps"]
+        assert [argv[-1] for argv in spawn.calls[-len(steps):]] == [s["text"] for s in steps]
+        assert table.narrated == [s["text"] for s in steps]
+        service.do("night-done")
+        for name in ("next-phase", "draw-event", "next-phase", "next-phase", "end-round", "next-phase"):
+            service.do(name)
+            table.run_pending()
+        after = service.state()
+        assert after["round"] == 2 and table.hand_mark == "I" and table.hand_angle == 30.0
+        assert table.display.screen is not None
+        assert table.display.screen.tobytes() == screens.game_screen(after).tobytes()
+        assert table.display.screen.tobytes() == screens.among_cultists_screen(after).tobytes()
+    service.close()
+
+
+def test_spooks_on_the_oled_shows_every_score(tmp_path: Path) -> None:
+    service = service_on(tmp_path / "g.sqlite")
+    service.new_game({"rules": "spooks", "players": 4, "names": ["Ada", "Bo", "Cy", "Di"]})
+    service.do("hand", {"points": "0,35,12,7"})
+    state = service.state()
+    image = screens.game_screen(state)
+    assert image.tobytes() == screens.spooks_screen(state).tobytes()
+    other = screens.spooks_screen({**state, "scores": [0, 36, 12, 7]})
+    assert image.tobytes() != other.tobytes()  # a score is drawn, not a fixed picture
+    service.close()
+
+
+@pytest.mark.skipif(Voice(VoiceConfig()).path is None, reason="espeak-ng is not installed")
+def test_the_voice_of_the_night_renders_as_speech_with_its_pauses(tmp_path: Path) -> None:
+    service = service_on(tmp_path / "g.sqlite")
+    new_among_cultists(service, seer=True)
+    steps = service.narrate("night", 2.0)["narration"]["steps"]
+    service.close()
+    wav = Voice(VoiceConfig()).render_script(steps, tmp_path / "night.wav")
+    with wave.open(str(wav), "rb") as w:
+        rate, n, frames = w.getframerate(), w.getnframes(), w.readframes(w.getnframes())
+    import array
+
+    samples = array.array("h", frames)
+
+    def loud(t0: float, t1: float) -> bool:
+        return max((abs(x) for x in samples[int(t0 * rate):int(t1 * rate)]), default=0) > 1000
+
+    assert n / rate > steps[-1]["at"]
+    for step in steps:
+        assert loud(step["at"], step["at"] + 0.8), step["text"]  # each step is heard at its time
+    for before, step in zip(steps, steps[1:], strict=False):
+        if step["at"] - before["at"] > 3.0:  # a long pause: silence just before the next step
+            assert not loud(step["at"] - 0.5, step["at"] - 0.05), step["text"]
