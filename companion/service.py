@@ -163,7 +163,9 @@ class GameService:
         if rules == DEFAULT_RULES:
             return self.packs
         if rules not in self._packs_of:
-            self._packs_of[rules] = module_for(rules).load_packs(None)
+            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics'
+            folder = self.box.folder if self.box.folder is not None and self.box.folder.is_dir() else None
+            self._packs_of[rules] = module_for(rules).load_packs(folder)
         return self._packs_of[rules]
 
     def _replay(self, game_id: int) -> tuple[Any, GameModule]:

@@ -114,9 +114,16 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         assert second["at"] > 0
         expect(view.locator("#narration-text")).to_have_text(second["text"], timeout=1000 * (second["at"] + 3))
         shot(viewer, "ac-03-viewer-night-read")
+        expect(view.locator("#ac-night-steps li.on")).to_have_text(second["text"])  # the step read now, marked
+        view.click("#narration-close")  # a player hides it: a bar says it goes on, and brings it back
+        expect(view.locator("#narrating")).to_be_visible()
+        expect(view.locator("#narrating-step")).to_contain_text("step 2 of")
+        view.click("#narrating-show")
+        expect(view.locator("#narration")).to_be_visible()
         expect(page.locator("#narration-stop")).to_be_visible()
         page.click("#narration-stop")
         expect(view.locator("#narration")).to_be_hidden(timeout=3000)
+        expect(view.locator("#toast")).to_contain_text("The reading was stopped.")
         assert "narration" not in table.service.state()
 
         tap(host, "#ac-night-host button[data-legal=night-done]")
@@ -128,9 +135,16 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
 
         tap(host, "#ac-main button[data-legal=next-phase]")
         expect(view.locator("#ac-phases li.on")).to_have_text("Event", timeout=5000)
-        tap(host, "#ac-main button[data-legal=draw-event]")
-        expect(view.locator("#ac-event")).to_contain_text("not filled in yet", timeout=5000)
-        assert table.service.state()["event"]["placeholder"] is True
+        # the pack's markers are stand-ins, so the wizard chose the real bag: the host types the marker drawn
+        assert table.service.state()["physical"] is True
+        expect(page.locator("#ac-main button[data-legal=draw-event]")).to_have_count(0)
+        tap(host, "#ac-event-enter")
+        page.click("#sheet-ok")
+        expect(page.locator("#toast.top")).to_contain_text("Type the marker's name first")  # above the sheet
+        page.fill("#ac-event-name", "Power cut")
+        page.click("#sheet-ok")
+        expect(view.locator("#ac-event")).to_have_text("Power cut", timeout=5000)
+        assert table.service.state()["event"]["name"] == "Power cut"
         dismiss(viewer)
         tap(host, "#ac-main button[data-legal=next-phase]")
         expect(view.locator("#ac-phases li.on")).to_have_text("Action", timeout=5000)
@@ -179,9 +193,10 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         service = table.service
         while service.state()["outcome"] is None:
             phase = service.state()["phase"]
-            service.do("end-round" if phase == "cleanup" else "next-phase" if phase != "event" else "draw-event")
-            if service.state()["phase"] == "event" and service.state()["event"] is not None:
-                service.do("next-phase")
+            if phase == "event" and service.state()["event"] is None:
+                service.do("event", {"name": "Storm"})
+                continue
+            service.do("end-round" if phase == "cleanup" else "next-phase")
         expect(view.locator("#end-card")).to_be_visible(timeout=5000)
         dismiss(viewer)
         shot(viewer, "ac-07-viewer-end")

@@ -123,8 +123,11 @@ def test_the_cards_left_record_the_same_hand_as_its_points() -> None:
 def test_exactly_one_player_goes_out_with_no_points() -> None:
     # «The first player to empty his handwins»: every other hand holds a card, and every card counts
     g = game()
-    for wrong in ("hand points=5,14,31", "hand points=0,0,31", "hand cards=;;"):
-        with pytest.raises(BadCommand, match="exactly one seat scores 0"):
+    names = g.setup.seat_names()
+    for wrong, said in (("hand points=5,14,31", "nobody has nothing left"),
+                        ("hand points=0,0,31", f"{names[0]} and {names[1]} all have nothing left"),
+                        ("hand cards=;;", f"{names[0]}, {names[1]} and {names[2]} all have nothing left")):
+        with pytest.raises(BadCommand, match=said):
             g.push(wrong)
     with pytest.raises(BadCommand, match="the one scoring 0"):
         g.push("hand points=0,14,31 winner=2")
@@ -141,7 +144,7 @@ def test_the_cards_of_a_hand_cannot_be_more_than_the_decks_hold() -> None:
     # «There are 11 cards in each suit»: each number and the Master five times a deck, one Black Cat a deck
     with pytest.raises(BadCommand, match="2 Black Cats, but one deck has only 1"):
         game().push("hand cards=;cat;cat")
-    with pytest.raises(BadCommand, match="6 7s, but one deck has only 5"):
+    with pytest.raises(BadCommand, match="6 cards numbered 7, but one deck has only 5"):
         game().push("hand cards=;7+7+7;7+7+7")
     assert game(decks=2).push("hand cards=;cat;cat")[0]["points"] == [0, 30, 30]
 

@@ -67,7 +67,7 @@ def test_a_played_game_is_told_in_plain_words_with_the_tables_names() -> None:
     assert "Hand 1: Bo goes out; Ada 34 (5, 9, Master), Cy 40 (Black Cat, 10), Di 1 (1), Ed 2 (2)." in said[
         [e["type"] for e in events].index("hand_scored")]
     assert "Bo plays the Master of Bones." in said
-    assert any(line.startswith("Di reaches 200 of 200: grabbed by the monsters") for line in said)
+    assert any(line.startswith("Di has 200 points, 200 or more: grabbed by the monsters") for line in said)
     assert "Di drops out of the game with 200; 4 players are left." in said
     assert "Ed drops out of the game with 202; 3 players are left." in said
     assert said[-1] == "Bo has the lowest score, 35, and is first out the door: Bo wins!"
@@ -164,7 +164,7 @@ def test_the_buttons_and_the_history_say_what_they_do_in_words() -> None:
     game = Game.new(Setup(players=3, master_effects=True), None)
     labels = [action_label(a.to_dict(), NAMES) for a in game.legal_actions()]
     assert "Enter the hand's points" in labels and "Count the cards left in each hand" in labels
-    assert "The Black Cat is on top" in labels and "Play the Master of Bats" in labels and "A Goblin is on top" in labels
+    assert "The Black Cat is on top" in labels and "The Master of Bats was played" in labels and "A Goblin is on top" in labels
     assert all("=" not in label and label != "Do it" for label in labels)
     assert command_sentence(game.history[0] if game.history else "top suit=cat", NAMES) == "The top card."
     assert command_sentence({"name": "hand", "args": {}}, NAMES) == "A hand's scores."

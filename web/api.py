@@ -520,6 +520,9 @@ def setup_options() -> Response:
     try:
         events = ctx.service.packs_for("among-cultists").events
         out["ac_events"] = [{"id": e.id, "name": e.name, "placeholder": bool(e.placeholder)} for e in events.values()]
+        from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
+
+        out["ac_points_needed"] = DEFAULT_POINTS_NEEDED
     except Exception:  # nor a broken Among Cultists pack
         out["ac_events"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):

@@ -34,7 +34,8 @@
     if (!msg) return;
     const t = $("#toast");
     t.textContent = msg;
-    t.className = bad ? "bad" : "";
+    // over an open sheet the message goes to the top, so it never covers the field it is about
+    t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top");
     t.hidden = false;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
@@ -363,7 +364,7 @@
     if (!s.outcome) return;
     const sum = s.summary || {};
     $("#end-title").textContent = sum.title || (s.outcome === "won" ? "You won!" : "You lost.");
-    $("#end-reason").textContent = sum.why || "";
+    $("#end-reason").textContent = sum.why || sum.text || "";
     fill($("#end-lines"), (sum.lines || []).map((t) => el("li", {}, t)));
     $("#end-new").hidden = !isHost();
   }
@@ -1216,11 +1217,11 @@
       return el("li", { class: key === s.phase ? "on" : (!night && at > i) || s.phase === "over" ? "done" : "" }, word);
     })));
     const ev = s.event;
-    $("#ac-event").textContent = ev ? (ev.placeholder ? "An event marker not filled in yet came up: read it from the marker itself. The owner fills the events in from their own box." : ev.name + (ev.text ? ": " + ev.text : ""))
+    $("#ac-event").textContent = ev ? (ev.placeholder ? "The companion's event markers are not filled in yet: draw one from your bag and read it out." + (isHost() ? " Enter its name with \u201CThe marker drawn from the real bag\u201D, and every phone shows it." : "") : ev.name + (ev.text ? ": " + ev.text : ""))
       : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
     const votes = s.votes || [];
     const last = votes[votes.length - 1];
-    $("#ac-vote").textContent = (s.vote_used ? "The vote has been used this round; it comes back in the clean-up." : "The vote is still open this round: it may be called once, and only in the cafeteria.") +
+    $("#ac-vote").textContent = (s.body_votes ? "A body was found: the table votes now. " : "") + (s.vote_used ? "The vote has been used this round; it comes back in the clean-up." : "The vote is still open this round: it may be called once, and only in the cafeteria.") +
       (last ? " Last vote (round " + last.round + "): " + (last.seat ? seatName(s, last.seat) + " was voted out" + (last.last ? ", and was the last cultist." : ".") : "nobody had a majority.") : "");
     fill($("#ac-seats"), (s.seats || []).map((x) => {
       const li = el("li", { class: x.start ? "active" : "" });
@@ -1256,9 +1257,14 @@
     const main = [];
     for (const a of legal.filter((x) => x.name === "draw-event")) main.push(actButton(a, null, "primary"));
     const entered = legal.filter((x) => x.name === "event");
-    if (entered.length) main.push(button(s.physical ? "The event marker drawn\u2026" : "Enter the marker drawn from the real bag\u2026", () => acEvent(entered[0], s), "", "ac-event-enter"));
+    if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.placeholder)) ? "primary" : "", "ac-event-enter"));
     const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
-    if (votes.length) {
+    const bodyVotes = legal.filter((x) => x.name === "vote" && x.args.called);
+    if (s.body_votes && bodyVotes.length) {
+      main.push(el("p", { class: "warn", id: "ac-body-note" }, "A body was found: the table votes now, before the round goes on. This vote does not use up the cafeteria's vote."));
+      main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown-body"));
+      main.push(button("Who was voted out?\u2026", () => acVote(bodyVotes[0], s, true), "primary", "ac-body-vote"));
+    } else if (votes.length) {
       main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown"));
       main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));
     }
@@ -1267,10 +1273,10 @@
     const fix = [];
     for (const a of legal.filter((x) => x.name === "points")) {
       fix.push(button("The investigators gain a victory point", () => command("points", { n: "1" }), "small", "ac-point-plus"));
-      fix.push(button("Take a victory point back", () => command("points", { n: "-1" }), "small", "ac-point-minus"));
+      if (s.points > 0) fix.push(button("Take a victory point back", () => command("points", { n: "-1" }), "small", "ac-point-minus"));
     }
     for (const a of legal.filter((x) => x.name === "found-dead")) fix.push(button(a.label + "\u2026", () => acSeat(a, s, "Whose character was found dead?"), "small", "ac-dead"));
-    for (const a of legal.filter((x) => x.name === "vote" && x.args.called)) fix.push(button(a.label + "\u2026", () => acVote(a, s), "small", "ac-body-vote"));
+
     for (const a of legal.filter((x) => x.name === "cultists-win")) fix.push(button(a.label, () => confirmSheet("The cultists win?", "Only when the cultists have reached their win at the table. The game ends.", "They win", () => runLegal(a)), "small", "ac-cultists-win"));
     fill($("#ac-fix-list"), fix);
     fill($("#ac-vote-host"), []);
@@ -1281,16 +1287,18 @@
     sheet(title, seats.map((x) => button(x.name, async () => { closeSheet(); await command(a.name, { ...a.args, seat: String(x.seat) }); }, "wide")), null, null);
   }
 
-  function acVote(a, s) {
+  function acVote(a, s, body) {
     const seats = (s.seats || []).filter((x) => !x.out);
     let picked = null;
     const shown = el("div", { class: "big-ish", id: "ac-vote-picked" }, "Nobody chosen yet.");
     const lastBox = el("input", { type: "checkbox", name: "last", id: "ac-vote-last" });
     const lastLabel = el("label"); lastLabel.append(lastBox, " The player voted out showed the last cultist's card");
     const pick = (seat, words) => { picked = seat; shown.textContent = words; };
-    const rows = seats.map((x) => button(x.name, () => pick(String(x.seat), x.name + " is voted out."), "", "ac-vote-seat-" + x.seat));
-    rows.push(button("Nobody: no majority", () => { pick("none", "Nobody is voted out."); lastBox.checked = false; }, "", "ac-vote-none"));
-    sheet("The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, lastLabel], "Send the result", async () => {
+    const mark = (b) => { rows.forEach((r) => r.classList.toggle("on", r === b)); };
+    const rows = seats.map((x) => { const b = button(x.name, () => { pick(String(x.seat), x.name + " is voted out."); mark(b); }, "", "ac-vote-seat-" + x.seat); return b; });
+    const nobody = button("Nobody: no majority", () => { pick("none", "Nobody is voted out."); lastBox.checked = false; mark(nobody); }, "", "ac-vote-none");
+    rows.push(nobody);
+    sheet(body ? "The vote the body called" : "The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, lastLabel], "Send the result", async () => {
       if (!picked) { toast("Tap who was voted out, or nobody, first.", true); return false; }
       const args = { ...a.args, seat: picked };
       if (lastBox.checked && picked !== "none") args.last = "yes";
@@ -1299,11 +1307,18 @@
   }
 
   function acEvent(a, s) {
-    const options = (app.options && app.options.ac_events) || [];
-    const sel = selectIn("id", [["", "choose\u2026"], ...options.map((e) => [e.id, e.name + (e.placeholder ? " (not filled in yet)" : "")])], "");
-    sheet("Which event marker came out of the bag?", [field("The marker", sel)], "Send", async () => {
-      if (!sel.value) { toast("Choose the marker first.", true); return false; }
-      return !!(await command("event", { id: sel.value }));
+    const options = ((app.options && app.options.ac_events) || []).filter((e) => !e.placeholder);
+    const name = el("input", { name: "event-name", maxlength: "40", autocomplete: "off", placeholder: "as printed on the marker", id: "ac-event-name" });
+    const body = [field("Its name", name)];
+    let sel = null;
+    if (options.length) {
+      sel = selectIn("id", [["", "choose\u2026"], ...options.map((e) => [e.id, e.name])], "");
+      body.unshift(field("The marker, from your box", sel));
+    }
+    sheet("Which event marker came out of the bag?", body, "Send", async () => {
+      if (sel && sel.value) return !!(await command("event", { id: sel.value }));
+      if (!name.value.trim()) { toast(options.length ? "Choose the marker, or type its name, first." : "Type the marker's name first.", true); return false; }
+      return !!(await command("event", { name: name.value.trim() }));
     });
   }
 
@@ -1311,30 +1326,45 @@
   function playNarration(s, live) {
     const n = s && s.narration;
     const box = $("#narration");
-    if (!n) { if (app.narration) stopNarrationView(); return; }
+    if (!n) {
+      if (app.narration) {
+        const ended = app.narration.ended;
+        stopNarrationView();
+        if (!ended && live) toast("The reading was stopped.");
+      }
+      return;
+    }
     if (app.narration && app.narration.id === n.id) return;
     if (app.narration) stopNarrationView();
-    app.narration = { id: n.id, timers: [] };
+    app.narration = { id: n.id, timers: [], ended: false };
     if (!live) return;  // a page opened after it began: the steps are on the page, not played over again
     $("#narration-title").textContent = n.title || "";
+    $("#narrating-title").textContent = (n.title || "The reading") + " is being read out";
     $("#narration-stop").hidden = !isHost();
     fill($("#narration-steps"), (n.steps || []).map((st, i) => el("span", { class: "dot", id: "narration-dot-" + i })));
     box.hidden = false;
     (n.steps || []).forEach((st, i) => {
       app.narration.timers.push(setTimeout(() => {
         $("#narration-text").textContent = st.text;
+        $("#narrating-step").textContent = "step " + (i + 1) + " of " + n.steps.length + ": " + st.text;
         $$("#narration-steps .dot").forEach((d, k) => d.classList.toggle("on", k <= i));
+        if (n.kind === "night") $$("#ac-night-steps li").forEach((li, k) => li.classList.toggle("on", k === i));
         if (st.buzz) { buzz([500]); chime([523, 659, 784]); }
       }, Math.max(0, (st.at || 0) * 1000)));
     });
     const end = ((n.length || 0) + 2.5) * 1000;
-    app.narration.timers.push(setTimeout(() => { box.hidden = true; }, end));
+    app.narration.timers.push(setTimeout(() => {
+      box.hidden = true; $("#narrating").hidden = true; if (app.narration) app.narration.ended = true;
+      $$("#ac-night-steps li").forEach((li) => li.classList.remove("on"));
+    }, end));
   }
 
   function stopNarrationView() {
     if (app.narration) app.narration.timers.forEach((t) => clearTimeout(t));
     app.narration = null;
     $("#narration").hidden = true;
+    $("#narrating").hidden = true;
+    $$("#ac-night-steps li").forEach((li) => li.classList.remove("on"));
   }
 
   // ---- Spooks (companion/games/spooks): the score pad, and what the top card allows ----
@@ -1363,6 +1393,8 @@
     });
     fill($("#sp-scores"), [head, ...rows]);
     $("#sp-limit").textContent = s.variant === "long" ? "A player who reaches " + limit + " drops out, until three are left; then the lowest score wins." : "When a player reaches " + limit + ", the game ends and the lowest score wins.";
+    $("#sp-top-card").hidden = over;
+    $("#sp-rules-card").hidden = over;
     const top = s.top;
     $("#sp-top").textContent = top ? "On top: " + (top.suit === "cat" ? "the Black Cat" : cardWord(String(top.number ?? "")) + " of " + (SP_SUITS.find((x) => x[0] === top.suit) || [0, top.suit])[1]) : "No top card entered.";
     fill($("#sp-may"), [].concat(s.may_play || []).map((t) => el("li", {}, t)));
@@ -1379,7 +1411,7 @@
     card.hidden = !show;
     fill($("#sp-top-host"), []);
     if (!show) return;
-    $("#sp-host-title").textContent = "Hand " + s.hand + " \u00B7 " + seatName(s, s.dealer) + " deals";
+    $("#sp-host-title").textContent = "When hand " + s.hand + " is over";
     const legal = s.legal || [];
     const hands = legal.filter((x) => x.name === "hand");
     const main = [];
@@ -1403,9 +1435,11 @@
 
   function spPoints(s) {
     const seats = spSeatsIn(s);
-    const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", value: "", inputmode: "numeric", placeholder: "0", id: "sp-p-" + seat }); return field(seatName(s, seat), i); });
+    const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", value: "", inputmode: "numeric", id: "sp-p-" + seat }); return field(seatName(s, seat), i); });
     sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs], "Add the hand", async () => {
-      const points = (s.scores || []).map((_, i) => { const inp = $("#sp-p-" + (i + 1)); return inp ? String(Number(inp.value || 0)) : "0"; });
+      const blank = seats.filter((seat) => !$("#sp-p-" + seat).value.trim());
+      if (blank.length) { toast("Give " + blank.map((seat) => seatName(s, seat)).join(" and ") + " a number: 0 for the player who went out.", true); return false; }
+      const points = seats.map((seat) => String(Number($("#sp-p-" + seat).value)));  // the seats still in
       return !!(await command("hand", { points: points.join(",") }));
     });
   }
@@ -1421,7 +1455,7 @@
         const sum = left[seat].reduce((t, c) => t + (value[c] || 0), 0);
         words.textContent = left[seat].length ? left[seat].map(cardWord).join(", ") + " = " + sum + " points" : "No cards left (0 points).";
       };
-      const pad = el("div", { class: "chips" });
+      const pad = el("div", { class: "pad" });
       for (const c of SP_CARDS) pad.append(button(cardWord(c), () => { left[seat].push(c); show(); }, "small", "sp-card-" + seat + "-" + c));
       pad.append(button("Take back", () => { left[seat].pop(); show(); }, "small quiet", "sp-undo-" + seat));
       box.append(el("b", {}, seatName(s, seat)), pad, words);
@@ -1429,16 +1463,19 @@
       return box;
     });
     sheet("The cards left in each hand", [el("p", { class: "note" }, "Tap each card still in a player's hand. The companion counts them."), ...rows], "Add the hand", async () => {
-      const cards = (s.scores || []).map((_, i) => (left[i + 1] || []).join("+"));
+      const cards = seats.map((seat) => left[seat].join("+"));  // the seats still in, in seat order
       return !!(await command("hand", { cards: cards.join(";") }));
     });
   }
 
   function spTop(s) {
     let suit = null;
-    const nums = el("div", { class: "chips", id: "sp-top-numbers" });
-    const suits = el("div", { class: "chips" });
-    for (const [key, word] of SP_SUITS) suits.append(button(word, () => { suit = key; nums.hidden = false; }, "small", "sp-suit-" + key));
+    const nums = el("div", { class: "pad", id: "sp-top-numbers" });
+    const suits = el("div", { class: "chips sp-suits" });
+    for (const [key, word] of SP_SUITS) {
+      const b = button(word, () => { suit = key; nums.hidden = false; $$("#sheet-body .sp-suits button").forEach((x) => x.classList.toggle("on", x === b)); }, "small", "sp-suit-" + key);
+      suits.append(b);
+    }
     suits.append(button("The Black Cat", async () => { closeSheet(); await command("top", { suit: "cat" }); }, "small", "sp-suit-cat"));
     nums.hidden = true;
     for (const c of SP_CARDS.slice(0, 11)) nums.append(button(cardWord(c), async () => { if (!suit) return; closeSheet(); await command("top", { suit, number: c }); }, "small", "sp-num-" + c));
@@ -1849,6 +1886,11 @@
       fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
       fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name + (g.placeholder ? " (not filled in yet)" : ""))));
       fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.name))));
+      const standIns = (o.ac_events || []).every((e) => e.placeholder);
+      f.points_needed.placeholder = String(o.ac_points_needed || "");
+      f.ac_physical.checked = standIns;
+      $("#ac-setup-note").textContent = "Leave the victory points empty for " + (o.ac_points_needed || "the default") + ", or give your box's number. The first name above holds the knife." +
+        (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
       app.names = {};
       app.evStandIn = new Set();
       for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.placeholder) app.evStandIn.add(c.id); }
@@ -1911,7 +1953,8 @@
     });
     $("#add-player").addEventListener("click", () => nameInputs(Math.min(seatsOf($("#new-form").rules.value)[1], $$("#names input").length + 1)));
     $("#drop-player").addEventListener("click", () => nameInputs(Math.max(seatsOf($("#new-form").rules.value)[0], $$("#names input").length - 1)));
-    $("#narration-close").addEventListener("click", () => { $("#narration").hidden = true; });
+    $("#narration-close").addEventListener("click", () => { $("#narration").hidden = true; if (app.narration && !app.narration.ended) $("#narrating").hidden = false; });
+    $("#narrating-show").addEventListener("click", () => { $("#narrating").hidden = true; $("#narration").hidden = false; });
     $("#narration-stop").addEventListener("click", () => act("/api/host/narrate/stop", {}));
     nameInputs(3);
     $("#end-new").addEventListener("click", openWizard);

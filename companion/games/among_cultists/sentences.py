@@ -198,7 +198,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
 def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Mapping[str, Any]] = ()) -> str:
     """A history entry in words: the events the command caused, or what it was."""
     if events:
-        return " ".join(describe_events(events, names))
+        # the round's end first (the clean-up's vote marker and knife follow it), so an undo names what it takes back
+        ordered = sorted(events, key=lambda e: 0 if e.get("type") == "round_ended" else 1)
+        return " ".join(describe_events(ordered, names))
     name = getattr(command, "name", str(command).split(" ", 1)[0])
     return _sentence(_ACTION_LABELS.get(name, "a correction on the table"))
 

@@ -479,16 +479,19 @@ class _Rules:
             for kind in (*map(str, NUMBERS), MASTER, CAT):
                 held = sum(hand.count(kind) for hand in cards.values())
                 if held > copies(kind, self.setup.decks):
-                    word = {"M": "Masters", CAT: "Black Cats"}.get(kind, f"{kind}s")
+                    word = {"M": "Masters", CAT: "Black Cats"}.get(kind, f"cards numbered {kind}")
                     self.bad(f"the hands hold {held} {word}, but {self.decks()} {'has' if self.setup.decks == 1 else 'have'} "
                              f"only {copies(kind, self.setup.decks)}; check the cards.")
             points = {seat: hand_points(hand) for seat, hand in cards.items()}
         # «The first player to empty his handwins»: exactly one player has no card (and no point) left
         zero = [seat for seat, value in points.items() if value == 0]
         if len(zero) != 1:
-            here = "none does" if not zero else f"{len(zero)} do"
-            self.bad(f"a hand ends when one player has no card left: exactly one seat scores 0 (here {here}); "
-                     "check the points.")
+            if zero:
+                named = [self.names[seat - 1] for seat in zero]
+                who = ", ".join(named[:-1]) + " and " + named[-1]
+                self.bad(f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
+                         "scores 0; give the others the cards (or points) they still hold.")
+            self.bad("nobody has nothing left, but a hand ends when one player goes out: give that player 0.")
         winner = zero[0]
         if "winner" in cmd.args:
             noted = arg_int(cmd, "winner", 1, self.setup.players)

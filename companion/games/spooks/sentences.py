@@ -212,7 +212,7 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         text = f"hand {event.get('hand')}: {winner} goes out; {', '.join(parts) or 'nobody else scores'}"
         text += f". Totals: {totals}" if totals else ""
     elif kind == "limit_reached":
-        text = f"{who} reaches {event.get('score')} of {event.get('limit')}: grabbed by the monsters!"
+        text = f"{who} has {event.get('score')} points, {event.get('limit')} or more: grabbed by the monsters!"
     elif kind == "player_out":
         left = event.get("left")
         text = f"{who} drops out of the game with {event.get('score')}; {left} players are left"
@@ -280,6 +280,10 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
 _ACTION_LABELS = {"end": "Give the hand up and deal again"}
 
 
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """The words of a button for one of ``game.legal_actions()`` (given as its ``to_dict()``)."""
     name = str(action.get("name"))
@@ -291,7 +295,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         suit = args.get("suit")
         return "The Black Cat is on top" if suit == CAT else f"A {_ONE.get(str(suit), str(suit))} is on top"
     if name == "master":
-        return f"Play {card_words(args.get('suit'), MASTER)}"
+        return f"{capital(card_words(args.get('suit'), MASTER))} was played"
     return _ACTION_LABELS.get(name, "Do it")
 
 
