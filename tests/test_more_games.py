@@ -245,3 +245,21 @@ def test_the_voice_of_the_night_renders_as_speech_with_its_pauses(tmp_path: Path
     for before, step in zip(steps, steps[1:], strict=False):
         if step["at"] - before["at"] > 3.0:  # a long pause: silence just before the next step
             assert not loud(step["at"] - 0.5, step["at"] - 0.05), step["text"]
+
+
+def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) -> None:
+    """docs/among-cultists.md, "The event pack": the owner's events.toml beside Skeptics' pack files replaces the
+    stand-ins; the wizard then lets the companion draw from it (its markers are filled in)."""
+    from companion.box import Box
+
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    (folder / "events.toml").write_text('[[events]]\nid = "power"\nname = "Power cut"\ntext = "No light this round."\n',
+                                        encoding="utf-8")
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1), box=Box(folder))
+    new_among_cultists(service)
+    for name in ("night-done", "next-phase", "draw-event"):
+        service.do(name)
+    event = service.state()["event"]
+    assert (event["name"], event["placeholder"], service.state()["stand_ins"]) == ("Power cut", False, False)
+    service.close()
