@@ -34,14 +34,17 @@ from companion.packs import ROOM_COUNT, Packs, load_packs, pack_texts
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
-SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage")
+SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage", "event")
+# the pack files of the other games the box keeps beside Skeptics' (file -> the game's rules)
+OTHER_FILES: Mapping[str, str] = {"events.toml": "among-cultists"}
 EXPORT_KIND = "skeptics companion box"
 EXPORT_VERSION = 1
 MAX_FILE = 256 * 1024  # one pack file; the bundled ones are under 10 KB
 _BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
 _PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 _TEXT_MAX = 300
-_WORDS = {"name": "name", "ability": "Ghost Hour ability", "lingering": "lingering effect", "effect": "effect"}
+_WORDS = {"name": "name", "ability": "Ghost Hour ability", "lingering": "lingering effect", "effect": "effect",
+          "text": "what it does"}
 
 # the fields the page may set, per section, and their kinds
 _FIELDS: Mapping[str, Mapping[str, str]] = {
@@ -55,6 +58,7 @@ _FIELDS: Mapping[str, Mapping[str, str]] = {
     "space": {"name": "text", "pos": "pair"},
     "connection": {"kind": "text", "keys": "int", "lock": "flag0"},
     "passage": {"on": "flag"},
+    "event": {"name": "text", "text": "text", "note": "text0"},  # Among Cultists' event markers
 }
 
 
@@ -91,8 +95,27 @@ class Box:
         return self.folder is not None
 
     def texts(self) -> dict[str, str]:
-        """Every pack file's text as in use now (the box folder's where there is one)."""
-        return pack_texts(self.folder)
+        """Every pack file's text as in use now (the box folder's where there is one), the other games' too."""
+        return {**pack_texts(self.folder), **self.other_texts()}
+
+    def other_texts(self) -> dict[str, str]:
+        """The other games' pack files the box keeps (OTHER_FILES): the box folder's, else the bundled one."""
+        from companion.games.among_cultists.packs import bundled_text
+
+        out: dict[str, str] = {}
+        for rel in OTHER_FILES:
+            path = self.folder / rel if self.folder is not None else None
+            out[rel] = path.read_text(encoding="utf-8") if path is not None and path.is_file() else bundled_text(rel)
+        return out
+
+    def among_cultists_packs(self, change: BoxChange | None = None) -> Any:
+        """Among Cultists' packs as they are (or would be with `change`), validated like a file edited by hand."""
+        from companion.games.among_cultists.packs import parse_pack_texts
+
+        texts = self.other_texts()
+        if change is not None:
+            texts.update({rel: text for rel, text in change.files.items() if rel in OTHER_FILES})
+        return parse_pack_texts(texts, where=self.folder if self.folder is not None else Path("your box"))
 
     # -- edits -------------------------------------------------------------------------------
 
@@ -102,7 +125,11 @@ class Box:
             raise BadCommand(f"box: unknown part {edit.section!r}; the parts are {', '.join(SECTIONS)}.")
         values = _clean_fields(edit.section, edit.fields)
         texts = self.texts()
-        if edit.section in ("space", "connection", "passage"):
+        if edit.section == "event":
+            rel = "events.toml"
+            doc = _parse(rel, texts[rel])
+            what = _edit_event(doc, edit.key, values)
+        elif edit.section in ("space", "connection", "passage"):
             board_id, _, rest = edit.key.partition(":")
             if board_id not in packs.boards:
                 raise BadCommand(f"box: there is no board {board_id!r}; the boards are {', '.join(packs.boards)}.")
@@ -119,7 +146,9 @@ class Box:
     def check(self, change: BoxChange) -> Packs:
         """The packs as they would be with `change`, validated like files edited by hand (PackError)."""
         where = self.folder if self.folder is not None else Path("your box")
-        overrides = {rel: (str(where / rel), text) for rel, text in change.files.items()}
+        if any(rel in OTHER_FILES for rel in change.files):
+            self.among_cultists_packs(change)  # PackError names the file, the entry and the field
+        overrides = {rel: (str(where / rel), text) for rel, text in change.files.items() if rel not in OTHER_FILES}
         return load_packs(self.folder if self.folder is not None and self.folder.is_dir() else None,
                           overrides=overrides)
 
@@ -155,7 +184,7 @@ class Box:
             raise BadCommand("box: that box file holds no pack files.")
         out: dict[str, str] = {}
         for rel, text in files.items():
-            if not isinstance(rel, str) or not (rel in _PACK_FILES or _BOARD_FILE.match(rel)):
+            if not isinstance(rel, str) or not (rel in _PACK_FILES or rel in OTHER_FILES or _BOARD_FILE.match(rel)):
                 raise BadCommand(f"box: that box file holds {str(rel)[:60]!r}, which is not a pack file.")
             if not isinstance(text, str) or len(text) > MAX_FILE:
                 raise BadCommand(f"box: {rel} in that box file is not a pack file's text (or is too long).")
@@ -225,7 +254,7 @@ def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapp
     note = entry.get("note")
     if isinstance(note, str) and "placeholder" in note.lower():
         del entry["note"]  # the bundled note says what was a stand-in; the owner has filled it in
-    for key in ("name", "ability", "lingering", "effect"):
+    for key in ("name", "ability", "lingering", "effect", "text"):
         value = entry.get(key)
         if isinstance(value, str) and value.strip().lower().startswith("placeholder"):
             raise BadCommand(
@@ -259,6 +288,15 @@ def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, 
     if section == "item":
         return f"the item {new_name or (packs.items[key].name if key in packs.items else key)}"
     return f"clue card {key}"
+
+
+def _edit_event(doc: tomlkit.TOMLDocument, key: str, values: Mapping[str, Any]) -> str:
+    """One of Among Cultists' event markers, as the owner's bag has it."""
+    for entry in _entries(doc, "events"):
+        if isinstance(entry, (Table, dict)) and entry.get("id") == key:
+            _apply(entry, values, _FIELDS["event"])
+            return f"the event marker {values.get('name') or entry.get('name') or key}"
+    raise BadCommand(f"box: there is no event marker {key!r} in the box.")
 
 
 def _pair_key(text: str, low: int) -> tuple[int, int]:
@@ -369,7 +407,12 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
         data["spaces"] = [{**sp, "filled": not sp["placeholder"]} for sp in data["spaces"]]
         boards.append(data)
     left = len(packs.placeholders)
+    try:
+        markers = box.among_cultists_packs().events.values()
+    except PackError:  # a broken file of the other game must not hide Skeptics' box
+        markers = []
+    events = [{"id": e.id, "name": e.name, "text": e.text, "filled": not e.placeholder} for e in markers]
     return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
-            "boards": boards,
+            "boards": boards, "events": events, "events_left": sum(1 for e in events if not e["filled"]),
             "left": left, "writable": box.is_writable,
             "folder": str(box.folder) if box.folder is not None else None}

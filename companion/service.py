@@ -530,18 +530,25 @@ class GameService:
         if not self.box.is_writable:
             raise PackError("this companion has no folder to keep your box in; set game.packs_dir in the "
                             "configuration file (docs/packs.md).")
+        from companion.box import OTHER_FILES
+
         packs = self.box.check(change)
+        others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
-        if self._game is not None and self._module.rules == DEFAULT_RULES:
-            try:
+        try:
+            if self._game is not None and self._module.rules == DEFAULT_RULES:
                 game = Game.replay(self._game.setup, packs, self._game.history)
-            except CompanionError as exc:
-                raise PackError(
-                    "that change does not fit the game being played, so nothing was saved "
-                    f"({for_players(str(exc))}). Make it between games."
-                ) from None
+            elif self._game is not None and self._module.rules in others:
+                game = self._module.replay(self._game.setup, self.box.among_cultists_packs(change), self._game.history)
+        except CompanionError as exc:
+            raise PackError(
+                "that change does not fit the game being played, so nothing was saved "
+                f"({for_players(str(exc))}). Make it between games."
+            ) from None
         self.box.save(change)
         self.packs = packs
+        for rules in others:
+            self._packs_of.pop(rules, None)  # loaded again, from the box folder, when next needed
         if game is not None and self._game_id is not None:
             redo = self._redo
             self._game = game

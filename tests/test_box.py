@@ -240,3 +240,40 @@ def test_two_evidence_symbols_cannot_share_a_name_and_a_clash_on_the_map_is_said
     assert for_players(str(err.value)) == (
         f"Room 9 would sit in column {other[0] + 1}, row {other[1] + 1}, where room 1 already is: choose another place."
     )
+
+
+def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_way(tmp_path: Path) -> None:
+    """The box keeps Among Cultists' events.toml beside Skeptics' files: an event marker filled in on the page is
+    checked like a file edited by hand, saved with its comments, and the game under way shows it at once."""
+    svc = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(2), box=Box(tmp_path / "packs"))
+    try:
+        svc.new_game({"rules": "among-cultists", "players": 4, "seed": 3})
+        for name in ("night-done", "next-phase", "draw-event"):
+            svc.do(name)
+        drawn = svc.state()["event"]
+        assert drawn["placeholder"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
+        with pytest.raises(BadCommand, match="what it does still says it is a placeholder"):
+            svc.edit_box("event", drawn["id"], {"name": "Power cut"})
+        with pytest.raises(BadCommand, match="no event marker"):
+            svc.edit_box("event", "nothing", {"name": "Power cut", "text": "No light."})
+        out = svc.edit_box("event", drawn["id"], {"name": "Power cut", "text": "No light in the house this round."})
+        assert out["said"] == "Saved: the event marker Power cut."
+        assert next(e for e in out["box"]["events"] if e["id"] == drawn["id"])["filled"]
+        state = svc.state()
+        assert state["event"]["name"] == "Power cut" and not state["event"]["placeholder"] and not state["stand_ins"]
+        assert svc.box.folder is not None
+        text = (svc.box.folder / "events.toml").read_text(encoding="utf-8")
+        assert text.startswith("# Among Cultists") and "Power cut" in text  # the comments stay
+        exported = svc.export_box()["files"]
+        assert "Power cut" in exported["events.toml"] and "ghosts.toml" in exported
+        # the owner's file is what the next game draws from
+        svc.new_game({"rules": "among-cultists", "players": 4, "seed": 3})
+        for name in ("night-done", "next-phase", "draw-event"):
+            svc.do(name)
+        assert svc.state()["event"]["name"] == "Power cut"
+        # a whole box brought back from a file keeps its event markers
+        svc.import_box({**svc.export_box(), "files": {**exported, "events.toml": exported["events.toml"].replace(
+            "Power cut", "Blackout")}})
+        assert svc.state()["event"]["name"] == "Blackout"
+    finally:
+        svc.close()

@@ -25,6 +25,7 @@ from test_browser_table import RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import Table, serve_table
 
+from companion.box import Box
 from companion.games.among_cultists.engine import COMMANDS as AC_COMMANDS
 from companion.games.spooks.engine import COMMANDS as SP_COMMANDS
 from companion.history import GameStore
@@ -42,7 +43,8 @@ LINE_NUMBER = re.compile(r"\(:\d+|:\d{2,3}\b")
 @pytest.fixture
 def skeptics_table(tmp_path: Path) -> Iterator[Table]:
     """A companion with a Skeptics game under way: the host chooses another game in the wizard."""
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4),
+                          box=Box(tmp_path / "packs"))
     service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
     service.do("end-turn")
     yield from serve_table(tmp_path, service=service, threads=32)
@@ -188,6 +190,24 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#ac-line")).to_contain_text("Round 1 of 10", timeout=5000)
         tap(host, "#ac-main button[data-legal=end-round]")
         expect(view.locator("#ac-line")).to_contain_text("Round 2 of 10", timeout=5000)
+
+        # the owner fills in a marker of the bag in Your box: the companion can then draw it
+        dismiss(host)
+        host.tab("host")
+        page.click("#open-box")
+        page.wait_for_selector("#box-list li")
+        page.click("#box-tab-events")
+        expect(page.locator("#box-list li")).to_have_count(len(table.service.packs_for("among-cultists").events))
+        page.click("#box-event-event01 button")
+        page.fill("#sheet-body input[name=name]", "Power cut")
+        page.fill("#sheet-body textarea[name=text]", "No light in the house this round.")
+        page.click("#sheet-ok")
+        expect(page.locator("#toast")).to_contain_text("Saved: the event marker Power cut.")
+        expect(page.locator("#box-event-event01")).to_contain_text("filled in")
+        assert table.service.packs_for("among-cultists").events["event01"].name == "Power cut"
+        shot(host, "ac-06b-host-box-events")
+        page.click("#box-back")
+        host.tab("game")
 
         # the other rounds at the table's pace, then the end on every phone
         service = table.service

@@ -764,7 +764,7 @@
   }
 
   // ---- your box: the cards of the copy on the table, filled in once (companion/box.py) -----------------------
-  const BOX_TABS = [["ghosts", "Ghosts"], ["environment", "Environment cards"], ["evidence", "Evidence"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"]];
+  const BOX_TABS = [["ghosts", "Ghosts"], ["environment", "Environment cards"], ["evidence", "Evidence"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"]];
   const UNFILLED = "not filled in yet";
   const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
   const setText = (need) => {  // "eye:2,camera:1,timer" -> {eye: 2, camera: 1, timer: true}
@@ -793,6 +793,7 @@
     if (!b) return;
     if (tab === "environment") { const c = b.environment.find((x) => x.id === id); if (c) editEnv(c); }
     if (tab === "ghosts") { const g = b.ghosts.find((x) => x.id === id); if (g) editGhost(g); }
+    if (tab === "events") { const ev = (b.events || []).find((x) => x.id === id); if (ev) editEvent(ev); }
   }
 
   function boxSummary() {
@@ -823,6 +824,7 @@
     else if (app.boxTab === "evidence") fill(list, b.evidence.map((e) => row(e.name, e.filled, "", () => editEvidence(e), "box-ev-" + e.id)));
     else if (app.boxTab === "items") fill(list, b.items.map((it) => row(it.name, it.filled, it.dice ? "+" + it.dice + " on " + it.actions.join(", ") : "", () => editItem(it), "box-item-" + it.id)));
     else if (app.boxTab === "clues") fill(list, b.clues.map((c) => row(c.name || "Clue card " + c.number, c.filled, c.filled ? "Needs " + needWords(c.icon_set) : "", () => editClue(c), "box-clue-" + c.number)));
+    else if (app.boxTab === "events") fill(list, (b.events || []).map((e) => row(e.name, e.filled, e.filled ? e.text : "", () => editEvent(e), "box-event-" + e.id)));
     else { fill(list, []); renderBoxMap(); }
   }
 
@@ -929,6 +931,14 @@
       name: name.value, duration: Number(fires.value) || sets.value().length ? "until_met" : lasts.value, effect: effect.value,
       clue_dice: Number(dice.value), actions: Number(actions.value), fires: Number(fires.value), icon_sets: sets.value(),
     }));
+  }
+
+  // Among Cultists: one event marker of the bag, as printed (the companion draws it, and every phone shows it).
+  function editEvent(e) {
+    const name = textIn(e.filled ? e.name : "", "name", "the marker's name, e.g. Power cut");
+    const text = textArea(e.filled ? e.text : "", "text");
+    sheet("Event marker", [field("Its name", name), field("What it does this round, in a few words of your own", text)], "Save", () =>
+      !name.value.trim() || !text.value.trim() ? (toast("Give the marker its name and what it does first.", true), false) : saveBox("event", e.id, { name: name.value, text: text.value }));
   }
 
   function editEvidence(e) {
@@ -1219,6 +1229,7 @@
     const ev = s.event;
     $("#ac-event").textContent = ev ? (ev.placeholder ? "The companion's event markers are not filled in yet: draw one from your bag and read it out." + (isHost() ? " Enter its name with \u201CThe marker drawn from the real bag\u201D, and every phone shows it." : "") : ev.name + (ev.text ? ": " + ev.text : ""))
       : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
+    $("#ac-event-fill").hidden = !(ev && ev.placeholder && isHost() && ev.id);
     const votes = s.votes || [];
     const last = votes[votes.length - 1];
     $("#ac-vote").textContent = (s.body_votes ? "A body was found: the table votes now. " : "") + (s.vote_used ? "The vote has been used this round; it comes back in the clean-up." : "The vote is still open this round: it may be called once, and only in the cafeteria.") +
@@ -1954,6 +1965,7 @@
     $("#add-player").addEventListener("click", () => nameInputs(Math.min(seatsOf($("#new-form").rules.value)[1], $$("#names input").length + 1)));
     $("#drop-player").addEventListener("click", () => nameInputs(Math.max(seatsOf($("#new-form").rules.value)[0], $$("#names input").length - 1)));
     $("#narration-close").addEventListener("click", () => { $("#narration").hidden = true; if (app.narration && !app.narration.ended) $("#narrating").hidden = false; });
+    $("#ac-event-fill").addEventListener("click", () => { const ev = app.state && app.state.event; if (ev) fillIn("events", ev.id); });
     $("#narrating-show").addEventListener("click", () => { $("#narrating").hidden = true; $("#narration").hidden = false; });
     $("#narration-stop").addEventListener("click", () => act("/api/host/narrate/stop", {}));
     nameInputs(3);

@@ -103,6 +103,11 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
     return AmongCultistsPacks(MappingProxyType(events), tuple(source for source, _ in texts.values()))
 
 
+def bundled_text(name: str) -> str:
+    """The bundled text of one of the pack's files (the box keeps the owner's copy beside Skeptics' files)."""
+    return _bundled(name)
+
+
 def _bundled(name: str) -> str:
     return resources.files("companion.games.among_cultists").joinpath("packs").joinpath(name).read_text(encoding="utf-8")
 
@@ -124,6 +129,10 @@ def load_packs(extra_dir: str | Path | None = None) -> AmongCultistsPacks:
     return _parse(texts)
 
 
-def parse_pack_texts(texts: Mapping[str, str]) -> AmongCultistsPacks:
-    """Packs from file texts by name (tests): names left out are the bundled files."""
-    return _parse({name: (name, texts[name] if name in texts else _bundled(name)) for name in FILES})
+def parse_pack_texts(texts: Mapping[str, str], where: str | Path | None = None) -> AmongCultistsPacks:
+    """Packs from file texts by name (tests, the box's edits): names left out are the bundled files; `where` is the
+    folder the messages name them in."""
+    def source(name: str) -> str:
+        return str(Path(where) / name) if where is not None else name
+
+    return _parse({name: (source(name), texts[name] if name in texts else _bundled(name)) for name in FILES})
