@@ -394,10 +394,20 @@ class Companion:
             self.table.show_error(title, message)
 
     def end_round_pressed(self) -> None:
+        """The table's button: Skeptics' end of the round, Elder Sign's end of the turn, Among Cultists' next phase
+        (GameModule.button_commands: the first legal now)."""
+        from companion.games.base import module_for
+
+        module = module_for(self.game.rules)
+        if not module.button_commands:
+            self.tell("End round", f"{module.title} is played on the phones; the button does nothing in it.")
+            return
+        legal = {action.get("name") for action in self.game.state().get("legal") or []}
+        name = next((n for n in module.button_commands if n in legal), module.button_commands[0])
         try:
-            self.game.do("end-round", source="button")
+            self.game.do(name, source="button")
         except CompanionError as exc:
-            self.tell("End round", str(exc))
+            self.tell("End round", self.game.say(str(exc)))
 
     def undo_pressed(self) -> None:
         try:

@@ -535,3 +535,22 @@ def test_among_cultists_started_on_the_page_moves_the_hand_and_is_spoken_in_the_
         until(served, lambda: served.table is not None and served.table.hand_mark == "I", "the hand on I")
     finally:
         served.shutdown()
+
+
+def test_the_button_plays_each_games_next_step(companion: Companion) -> None:
+    """The one button: Among Cultists' night ends, then its phases follow; Spooks is played on the phones, and the
+    OLED says so (nothing is played)."""
+    assert companion.service is not None and companion.table is not None
+    companion.service.new_game({"rules": "among-cultists", "players": 4, "seed": 2})
+    table = companion.table
+    pin = table.pin_factory.pin(table.config.pins.end_round)
+    for phase in ("movement", "event"):
+        pin.drive_low()
+        pin.drive_high()
+        until(companion, lambda phase=phase: companion.service.state()["phase"] == phase, f"the {phase} phase")
+    assert companion.service.history()[-1]["source"] == "button"
+    companion.service.new_game({"rules": "spooks", "players": 3})
+    pin.drive_low()
+    pin.drive_high()
+    until(companion, lambda: table.display.name == "error", "the OLED's message")
+    assert companion.service.state()["history_length"] == 0

@@ -72,6 +72,8 @@ class GameModule:
     # the page's wizard sends these keys and the engine's Setup checks their values
     setup_choices: Mapping[str, str] = field(default_factory=dict)
     seeded: bool = True  # its setup takes a seed (its shuffles); a game with nothing to shuffle (Spooks) takes none
+    # what the table's one button plays: the first of these that is legal now (none: the game is played on the phones)
+    button_commands: tuple[str, ...] = ("end-round",)
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

@@ -74,4 +74,5 @@ MODULE = GameModule(
     tray_roll=None,
     scripts=_scripts,
     script_kinds={"night": "The night", "vote": "The vote"},
+    button_commands=("night-done", "next-phase", "end-round"),
 )

@@ -124,4 +124,5 @@ MODULE = GameModule(
     virtual_roll=virtual_roll,
     tray_roll=tray_roll,
     setup_choices={"ancient_one": "text", "physical": "bool"},
+    button_commands=("end-turn",),
 )

@@ -60,4 +60,5 @@ MODULE = GameModule(
     virtual_roll=None,
     tray_roll=None,
     seeded=False,
+    button_commands=(),
 )
