@@ -5,15 +5,17 @@ messages list its commands; Skeptics' is ``companion.engine.Command``, Elder Sig
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.errors import BadCommand, IllegalCommand
+from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 
-__all__ = ["CommandBase", "GameHistory", "LegalActionBase", "Outcome", "arg_bool", "arg_choice", "arg_int", "arg_list"]
+__all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "arg_bool", "arg_choice",
+           "arg_int", "arg_list", "check_args", "page_words"]
 
 C = TypeVar("C", bound="CommandBase")
 
@@ -158,6 +160,37 @@ def arg_choice(cmd: CommandBase, key: str, choices: Sequence[str]) -> str:
     return value
 
 
+def check_args(cmd: CommandBase, commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]],
+               extra: Sequence[str] = ()) -> None:
+    """A command's name and arguments against its game's COMMANDS (name -> (required, optional, what it does)):
+    BadCommand names an unknown command, an unknown or a missing argument. `extra`: arguments the engine checks
+    itself (Elder Sign's cards drawn in physical deck mode)."""
+    spec = commands.get(cmd.name)
+    if spec is None:
+        raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(commands)}.")
+    required, optional, _ = spec
+    for key in cmd.args:
+        if key not in required and key not in optional and key not in extra:
+            valid = [*required, *optional]
+            raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
+                             + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
+    for key in required:
+        if key not in cmd.args:
+            raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+
+
+COMMAND_PREFIX = re.compile(r"^(?:[a-z]+(?:-[a-z]+)*): ")
+
+
+def page_words(message: Any, patterns: Sequence[tuple[str, str]], prefix: re.Pattern[str] = COMMAND_PREFIX) -> str:
+    """An engine's refusal in a player's words: the command's name taken off the front, then each game's
+    (pattern, words) in order (its spellings, ``key=value`` and line numbers), and the spaces tidied."""
+    text = prefix.sub("", str(message).strip())
+    for pattern, words in patterns:
+        text = re.sub(pattern, words, text)
+    return re.sub(r"\s{2,}", " ", text).replace(" .", ".").replace("..", ".").replace(" ;", ";")
+
+
 def arg_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -169,6 +202,7 @@ class GameHistory(Generic[S]):
     ``_apply`` (the command on a copy of the state: the new state and its events, or a refusal)."""
 
     command_type: ClassVar[type[CommandBase]] = CommandBase
+    legal_type: ClassVar[type[LegalActionBase]] = LegalActionBase
 
     def __init__(self, state: S) -> None:
         self._state: S = state
@@ -215,6 +249,28 @@ class GameHistory(Generic[S]):
         if isinstance(command, str):
             command = self.command_type.parse(command)
         self._apply(command)
+
+    def offer(self, out: list[Any], group: str, name: str, args: Mapping[str, str] | None = None,
+              asks: Sequence[str] = (), sample: Mapping[str, str] | None = None) -> None:
+        """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
+        tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
+        offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
+        real = dict(args or {})
+        probe = self.command_type(name, {**real, **dict(sample or {})})
+        cards: tuple[str, ...] = ()
+        try:
+            self.check(probe)
+        except CardsNeeded as exc:
+            cards = tuple(arg for arg, _ in exc.needs)
+            if not self._legal_with_cards(probe, exc.needs):
+                return
+        except (BadCommand, IllegalCommand):
+            return
+        out.append(self.legal_type(group, name, MappingProxyType(real), tuple(asks), cards))
+
+    def _legal_with_cards(self, probe: Any, needs: Any) -> bool:
+        """Whether a command that needs cards from the real decks would be accepted with them (an engine checks)."""
+        return True
 
     def is_legal(self, command: Any) -> bool:
         try:

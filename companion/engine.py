@@ -383,6 +383,7 @@ class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    legal_type = LegalAction
 
     def __init__(self, setup: Setup, packs: Packs, state: State) -> None:
         self.setup = setup
@@ -437,69 +438,55 @@ class Game(GameHistory[State]):
             return []
         out: list[LegalAction] = []
 
-        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
-                  sample: Mapping[str, str] | None = None) -> None:
-            real = dict(args or {})
-            probe = Command(name, {**real, **dict(sample or {})})
-            cards: tuple[str, ...] = ()
-            try:
-                self.check(probe)
-            except CardsNeeded as exc:
-                cards = tuple(arg for arg, _ in exc.needs)
-                if not self._legal_with_cards(probe, exc.needs):
-                    return
-            except (BadCommand, IllegalCommand):
-                return
-            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks), cards))
 
         ghost_on_board = s.ghost_present and s.ghost_room is not None
-        offer("turn", "end-turn")
-        offer("turn", "end-round")
+        self.offer(out, "turn", "end-turn")
+        self.offer(out, "turn", "end-round")
         if s.attempt is not None:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
-            offer("roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))})
-        offer("attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
+            self.offer(out, "roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))})
+        self.offer(out, "attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
         if self._solve_card() is not None:
-            offer("attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
+            self.offer(out, "attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
         else:
-            offer("attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
+            self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
         barriers = [c for c in s.env_active if self.packs.environment[c].icon_sets]
         for card in barriers:
             for index in range(1, len(self.packs.environment[card].icon_sets) + 1):
-                offer("attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
+                self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers:
-            offer("attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
-        offer("attempt", "attempt", {"action": "fire"})
+            self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
+        self.offer(out, "attempt", "attempt", {"action": "fire"})
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                offer("attempt", "attempt", {"action": "prove", "set": str(index)})
+                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)})
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                offer("attempt", "attempt", {"action": "unlock", "door": door.key})
-        offer("ghost", "summon", asks=("faces",), sample={"success": "false"})
-        offer("ghost", "pull", asks=("faces",), sample={"success": "false"})
+                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key})
+        self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
+        self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
             for to in sorted(self._reachable_now()):
-                offer("ghost", "move-ghost", {"to": str(to)})
-        offer("ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+                self.offer(out, "ghost", "move-ghost", {"to": str(to)})
+        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
         for kind in ACTION_KINDS:
-            offer("spend", "action", {"kind": kind})
-        offer("spend", "action", {"kind": "move", "run": "true"})
-        offer("spend", "action", {"kind": "pickup", "glass": "true"})
-        offer("team", "reveal-clue")
-        offer("team", "timer")
-        offer("table", "solve")
+            self.offer(out, "spend", "action", {"kind": kind})
+        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+        self.offer(out, "team", "reveal-clue")
+        self.offer(out, "team", "timer")
+        self.offer(out, "table", "solve")
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                offer("table", "prove", {"set": str(index)})
+                self.offer(out, "table", "prove", {"set": str(index)})
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                offer("table", "unlock", {"door": door.key})
+                self.offer(out, "table", "unlock", {"door": door.key})
         for card in s.env_active:
             if self.packs.environment[card].duration == "until_met":
-                offer("table", "discard-environment", {"card": card})
-        offer("fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+                self.offer(out, "table", "discard-environment", {"card": card})
+        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
         return out
 
     def _legal_with_cards(self, probe: Command, needs: Sequence[tuple[str, str]]) -> bool:

@@ -28,12 +28,21 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
+from companion.commands import (
+    CommandBase,
+    GameHistory,
+    LegalActionBase,
+    Outcome,
+    arg_bool,
+    arg_choice,
+    arg_int,
+    check_args,
+)
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.among_cultists.packs import AmongCultistsPacks
 
@@ -232,6 +241,7 @@ class Game(GameHistory[State]):
     """A game of Among Cultists: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    legal_type = LegalAction
     rules = RULES
 
     def __init__(self, setup: Setup, packs: AmongCultistsPacks, state: State) -> None:
@@ -272,27 +282,19 @@ class Game(GameHistory[State]):
             return []
         out: list[LegalAction] = []
 
-        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
-                  sample: Mapping[str, str] | None = None) -> None:
-            real = dict(args or {})
-            try:
-                self.check(Command(name, {**real, **dict(sample or {})}))
-            except (BadCommand, IllegalCommand):
-                return
-            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks)))
 
-        offer("round", "night-done")
-        offer("round", "next-phase")
-        offer("event", "draw-event")
-        offer("event", "event", asks=("id",), sample={"id": next(iter(self.packs.events))})
+        self.offer(out, "round", "night-done")
+        self.offer(out, "round", "next-phase")
+        self.offer(out, "event", "draw-event")
+        self.offer(out, "event", "event", asks=("id",), sample={"id": next(iter(self.packs.events))})
         in_play = self.in_play()
-        offer("vote", "vote", asks=("seat", "last"), sample={"seat": NOBODY})
-        offer("vote", "vote", {"called": BODY}, asks=("seat", "last"), sample={"seat": NOBODY})
+        self.offer(out, "vote", "vote", asks=("seat", "last"), sample={"seat": NOBODY})
+        self.offer(out, "vote", "vote", {"called": BODY}, asks=("seat", "last"), sample={"seat": NOBODY})
         if in_play:
-            offer("table", "found-dead", asks=("seat",), sample={"seat": str(in_play[0])})
-        offer("table", "points", asks=("n",), sample={"n": "1"})
-        offer("round", "end-round")
-        offer("table", "cultists-win")
+            self.offer(out, "table", "found-dead", asks=("seat",), sample={"seat": str(in_play[0])})
+        self.offer(out, "table", "points", asks=("n",), sample={"n": "1"})
+        self.offer(out, "round", "end-round")
+        self.offer(out, "table", "cultists-win")
         return out
 
     def in_play(self) -> list[int]:
@@ -375,18 +377,7 @@ class _Rules:
 
     def run(self) -> None:
         cmd = self.cmd
-        spec = COMMANDS.get(cmd.name)
-        if spec is None:
-            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        required, optional, _ = spec
-        for key in cmd.args:
-            if key not in required and key not in optional:
-                valid = [*required, *optional]
-                raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
-                                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
-        for key in required:
-            if key not in cmd.args:
-                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+        check_args(cmd, COMMANDS)
         if self.s.outcome is not None:
             raise IllegalCommand(f"the game is over: the {self.s.winner} have won ({self.s.outcome.reason}). Undo "
                                  "the last command if it was a mistake, or start a new game.")

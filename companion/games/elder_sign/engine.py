@@ -21,12 +21,21 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_bool, arg_choice, arg_int
+from companion.commands import (
+    CommandBase,
+    GameHistory,
+    LegalActionBase,
+    Outcome,
+    arg_bool,
+    arg_choice,
+    arg_int,
+    check_args,
+)
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
 from companion.games.elder_sign.packs import Adventure, AncientOne, Effect, ElderSignPacks, TaskCard, parse_tasks
@@ -286,6 +295,7 @@ class Game(GameHistory[State]):
     """A game of Elder Sign: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    legal_type = LegalAction
 
     rules = RULES
 
@@ -354,36 +364,24 @@ class Game(GameHistory[State]):
             return []
         out: list[LegalAction] = []
 
-        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
-                  sample: Mapping[str, str] | None = None) -> None:
-            real = dict(args or {})
-            probe = Command(name, {**real, **dict(sample or {})})
-            cards: tuple[str, ...] = ()
-            try:
-                self.check(probe)
-            except CardsNeeded as exc:
-                cards = tuple(arg for arg, _ in exc.needs)
-            except (BadCommand, IllegalCommand):
-                return
-            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks), cards))
 
-        offer("turn", "end-turn")
+        self.offer(out, "turn", "end-turn")
         for card in s.cards:
-            offer("move", "move", {"to": card.slot})
-        offer("move", "move", {"to": ENTRANCE})
-        offer("roll", "roll", asks=("faces",), sample={"faces": self._sample_faces(lose=True), "task": "none"})
-        offer("roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"})
-        offer("roll", "give-up")
+            self.offer(out, "move", "move", {"to": card.slot})
+        self.offer(out, "move", "move", {"to": ENTRANCE})
+        self.offer(out, "roll", "roll", asks=("faces",), sample={"faces": self._sample_faces(lose=True), "task": "none"})
+        self.offer(out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"})
+        self.offer(out, "roll", "give-up")
         for colour in ("yellow", "red"):
-            offer("roll", "add-die", {"colour": colour})
-        offer("entrance", "first-aid")
-        offer("table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
-        offer("table", "doom", asks=("n",), sample={"n": "0"})
-        offer("table", "elder-signs", asks=("n",), sample={"n": "0"})
-        offer("table", "clock", asks=("hours",), sample={"hours": "0"})
+            self.offer(out, "roll", "add-die", {"colour": colour})
+        self.offer(out, "entrance", "first-aid")
+        self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
+        self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
+        self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
+        self.offer(out, "table", "clock", asks=("hours",), sample={"hours": "0"})
         for card in s.cards:
-            offer("table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
-            offer("table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+            self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
+            self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
         return out
 
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
@@ -590,24 +588,12 @@ class _Rules:
 
     def run(self) -> None:
         cmd = self.cmd
-        spec = COMMANDS.get(cmd.name)
-        if spec is None:
-            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        required, optional, _ = spec
+        check_args(cmd, COMMANDS, extra=DRAW_ARGS)
+        required, optional, _ = COMMANDS[cmd.name]
         for key in cmd.args:
-            if key in required or key in optional:
-                continue
-            if key in DRAW_ARGS:
-                if not self.physical:
-                    raise BadCommand(f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its "
-                                     "own cards. Leave it out.")
-                continue
-            valid = [*required, *optional]
-            raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
-                             + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
-        for key in required:
-            if key not in cmd.args:
-                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+            if key in DRAW_ARGS and key not in required and key not in optional and not self.physical:
+                raise BadCommand(f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its "
+                                 "own cards. Leave it out.")
         if self.s.outcome is not None:
             raise IllegalCommand(f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, "
                                  "or start a new game.")

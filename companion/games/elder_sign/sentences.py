@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.commands import page_words
+
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
@@ -332,16 +334,11 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"yellow:(\w+)", r"yellow \1"),
     (r"red:(\w+)", r"red \1"),
 )
-_COMMAND_PREFIX = re.compile(r"^(?:[a-z]+(?:-[a-z]+)*): ")
 
 
 def for_players(message: Any) -> str:
     """A refusal from the engine, in the page's words: no command names, no ``key=value``, no line numbers."""
-    text = _COMMAND_PREFIX.sub("", str(message).strip())
-    for pattern, words in _PAGE_WORDS:
-        text = re.sub(pattern, words, text)
-    text = re.sub(r"\s{2,}", " ", text).replace(" .", ".").replace("..", ".")
-    return _sentence(text)
+    return _sentence(page_words(message, _PAGE_WORDS))
 
 
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:

@@ -21,12 +21,12 @@ readings chosen.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_choice, arg_int
+from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_choice, arg_int, check_args
 from companion.errors import BadCommand, IllegalCommand
 
 __all__ = ["CARD_POINTS", "CAT", "COMMANDS", "LOSS_LIMIT", "MASTER", "MAX_PLAYERS", "MIN_PLAYERS", "SUITS",
@@ -271,6 +271,7 @@ class Game(GameHistory[State]):
     """A game of Spooks: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    legal_type = LegalAction
     rules = RULES
 
     def __init__(self, setup: Setup, state: State) -> None:
@@ -303,24 +304,16 @@ class Game(GameHistory[State]):
         seats_in = self.seats_in()
         sample_points = ",".join("0" if i == 0 else "1" for i in range(len(seats_in)))
 
-        def offer(group: str, name: str, args: Mapping[str, str] | None = None, asks: Sequence[str] = (),
-                  sample: Mapping[str, str] | None = None) -> None:
-            real = dict(args or {})
-            try:
-                self.check(Command(name, {**real, **dict(sample or {})}))
-            except (BadCommand, IllegalCommand):
-                return
-            out.append(LegalAction(group, name, MappingProxyType(real), tuple(asks)))
 
-        offer("hand", "hand", asks=("points",), sample={"points": sample_points})
-        offer("hand", "hand", asks=("cards",), sample={"cards": ";".join("" if p == "0" else "1"
+        self.offer(out, "hand", "hand", asks=("points",), sample={"points": sample_points})
+        self.offer(out, "hand", "hand", asks=("cards",), sample={"cards": ";".join("" if p == "0" else "1"
                                                                          for p in sample_points.split(","))})
         for suit in SUITS:
-            offer("top", "top", {"suit": suit}, asks=("number",), sample={"number": "1"})
-        offer("top", "top", {"suit": CAT})
+            self.offer(out, "top", "top", {"suit": suit}, asks=("number",), sample={"number": "1"})
+        self.offer(out, "top", "top", {"suit": CAT})
         for suit in SUITS:
-            offer("master", "master", {"suit": suit})
-        offer("hand", "end")
+            self.offer(out, "master", "master", {"suit": suit})
+        self.offer(out, "hand", "end")
         return out
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -389,18 +382,7 @@ class _Rules:
 
     def run(self) -> None:
         cmd = self.cmd
-        spec = COMMANDS.get(cmd.name)
-        if spec is None:
-            raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        required, optional, _ = spec
-        for key in cmd.args:
-            if key not in required and key not in optional:
-                valid = [*required, *optional]
-                raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
-                                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
-        for key in required:
-            if key not in cmd.args:
-                raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
+        check_args(cmd, COMMANDS)
         if self.s.outcome is not None:
             raise IllegalCommand(f"the game is over ({self.s.outcome.reason}). Undo the last command if it was a "
                                  "mistake, or start a new game.")

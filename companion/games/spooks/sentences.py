@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.commands import page_words
 from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direction_of, follow
 
 if TYPE_CHECKING:
@@ -338,11 +339,7 @@ _COMMAND_PREFIX = re.compile(r"^(?:hand|top|master|end|push|Game\.new): ")
 
 def for_players(message: Any) -> str:
     """A refusal from the engine, in the page's words: no command names, no ``key=value``."""
-    text = _COMMAND_PREFIX.sub("", str(message).strip())
-    for pattern, words in _PAGE_WORDS:
-        text = re.sub(pattern, words, text)
-    text = re.sub(r"\s{2,}", " ", text).replace(" .", ".").replace("..", ".")
-    return _sentence(text)
+    return _sentence(page_words(message, _PAGE_WORDS, _COMMAND_PREFIX))
 
 
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
