@@ -18,7 +18,8 @@ centre; an unsure die is not right; a reading matching no die is a false positiv
    the other real set and the synthetic scenes) measured on all photos of that set, and its teach-in curve
    there (the replayed sample photos of vision/samples include three of byler-train and two of matteop65);
 5. speed: the median milliseconds of ``read_dice`` for a 640x640 photo, and for a 1280x960 (1.2 MP) frame,
-   with the face size found by the two passes and with the size measured by calibration.
+   with the face size found by the two passes, with the size measured by calibration, and with that size and
+   a reader taught by five other frames of the table.
 """
 
 from __future__ import annotations
@@ -139,22 +140,36 @@ def teach_in(items: Sequence[Example], seed: int = 5) -> tuple[list[float], floa
     return out, seconds, dice
 
 
+def scaled(item: Example, width: int = 1280, height: int = 960) -> tuple[np.ndarray, tuple[Label, ...]]:
+    """A photo and its labels resized to ``width`` x ``height``."""
+    _, image, labels = item
+    kx, ky = width / image.shape[1], height / image.shape[0]
+    frame = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    return frame, tuple(Label(lab.value, (lab.box[0] * kx, lab.box[1] * ky, lab.box[2] * kx, lab.box[3] * ky))
+                        for lab in labels)
+
+
 def speed(items_640: Sequence[Example], other: Sequence[Example]) -> list[tuple[str, float]]:
-    """Median ms: 640x640 photos; 1280x960 frames (the other table's photos, resized), auto and calibrated."""
+    """Median ms: 640x640 photos; 1280x960 frames (the other table's photos, resized), auto and calibrated, and
+    calibrated with a reader taught by five other of those frames (a taught reader looks again at doubtful dice)."""
+    from vision.teach import teach
+
     rows = []
     times = [run([item])[1][0] for item in items_640]
     rows.append(("640x640 photo (held-out byler-train)", statistics.median(times)))
-    auto, calibrated = [], []
-    for _, image, labels in other[:20]:
-        k = 1280 / image.shape[1]
-        frame = cv2.resize(image, (1280, 960), interpolation=cv2.INTER_AREA)
-        face = float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels])) * k
-        for target, settings in ((auto, ReaderSettings()), (calibrated, ReaderSettings(face_size=face))):
+    taught = teach([scaled(item) for item in other[20:25]])
+    auto, calibrated, with_taught = [], [], []
+    for item in other[:20]:
+        frame, labels = scaled(item)
+        face = float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels]))
+        for target, settings in ((auto, ReaderSettings()), (calibrated, ReaderSettings(face_size=face)),
+                                 (with_taught, ReaderSettings(face_size=face, taught=taught))):
             t0 = time.perf_counter()
             read_dice(frame, settings)
             target.append((time.perf_counter() - t0) * 1000)
     rows.append(("1280x960 frame, two-pass size", statistics.median(auto)))
     rows.append(("1280x960 frame, calibrated size", statistics.median(calibrated)))
+    rows.append(("1280x960 frame, calibrated, taught", statistics.median(with_taught)))
     return rows
 
 

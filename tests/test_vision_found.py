@@ -118,3 +118,27 @@ def test_a_doubtful_die_is_looked_at_again_but_a_logo_stays_unsure() -> None:
     logo = SureOnSecondLook(logo=True)
     dice = read_dice(image, replace(strong, taught=logo))
     assert logo.calls == 1 and dice and all(r.value is None for r in dice)
+
+
+class FairlySure:
+    """A taught head that reads every candidate as a 3 with a chance of 0.6: more likely than not, not sure."""
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        out = np.full_like(probs, 0.4 / (probs.shape[1] - 1))
+        out[:, 2] = 0.6
+        return out
+
+
+def test_faint_peaks_need_a_surer_value_than_weak_ones() -> None:
+    from vision.reader import find_dice
+
+    image = sample()
+    settings = ReaderSettings(taught=FairlySure())
+    candidates, _, _ = find_dice(image, settings)
+    faint = sum(c[3] < settings.faint_peak for c in candidates)
+    assert faint > 0
+    kept = read_frame(image, settings)
+    every = read_frame(image, replace(settings, faint_peak=0.0))
+    # the faint peaks read at 0.6 are dropped (below faint_sure 0.7); the other weak and the strong ones stay
+    assert every.found - kept.found == faint and kept.dropped - every.dropped == faint
+    assert read_frame(image, replace(settings, faint_sure=0.55)).found == every.found

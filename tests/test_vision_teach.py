@@ -225,3 +225,48 @@ def test_values_the_table_hardly_shows_keep_their_replayed_weight() -> None:
     assert weights[:2].sum() == pytest.approx(0.5 * 30)  # half the table's own 1s
     assert weights[2:4].sum() == pytest.approx(0.5 * 60 / 6)  # a value it never shows: half its mean per value
     assert weights[5] == pytest.approx(0.5 * 10) and weights[4] == pytest.approx(15)
+
+
+class Counting:
+    """A taught head that counts the crops it is shown, and is ``sure`` of each (0.95) or not (0.6)."""
+
+    def __init__(self, sure: bool) -> None:
+        self.sure = sure
+        self.seen: list[int] = []
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        self.seen.append(len(feats))
+        out = np.full_like(probs, 0.05 / (probs.shape[1] - 1) if self.sure else 0.4 / (probs.shape[1] - 1))
+        out[:, 2] = 0.95 if self.sure else 0.6
+        return out
+
+
+def test_a_taught_reader_looks_again_at_a_doubtful_crop_turned_and_mirrored() -> None:
+    from vision.reader import classify, dihedral
+
+    crop = np.random.default_rng(3).integers(0, 255, (40, 40, 3), dtype=np.uint8)
+    views = [dihedral(crop, k) for k in range(8)]
+    assert len({v.tobytes() for v in views}) == 8 and all(v.shape == crop.shape for v in views)
+    sure, doubtful = Counting(True), Counting(False)
+    classify([crop, crop], sure)
+    classify([crop, crop], doubtful)
+    assert sure.seen == [2] and doubtful.seen == [2, 14]  # each doubtful crop seen in 7 more ways
+    once = Counting(False)
+    assert np.allclose(classify([crop], once, looks=False)[0, 2], 0.6) and once.seen == [1]
+
+
+def test_teaching_keeps_the_tables_crops_and_they_vote(tmp_path: Path, taught_table: tuple) -> None:
+    taught, photos = taught_table
+    assert taught.bank is not None and taught.bank_cls is not None
+    assert len(taught.bank) == len(taught.bank_cls) > 10 * taught.dice // 2
+    assert np.allclose(np.linalg.norm(taught.bank.astype(np.float32), axis=1), 1.0, atol=1e-2)
+    loaded = load_taught(save_taught(taught, tmp_path / "t.npz"))
+    assert np.array_equal(loaded.bank, taught.bank) and np.array_equal(loaded.bank_cls, taught.bank_cls)
+    # without its crops the taught reader reads by its layer alone, and differently
+    image = photos[0][0]
+    alone = replace(taught, bank=None, bank_cls=None)
+    with_votes = read_dice(image, ReaderSettings(taught=taught))
+    assert [r.confidence for r in read_dice(image, ReaderSettings(taught=alone))] != [r.confidence for r in with_votes]
+    broken = replace(taught, bank_cls=np.full(len(taught.bank_cls), 99, np.int16))
+    with pytest.raises(VisionError, match="taught crops do not fit"):
+        load_taught(save_taught(broken, tmp_path / "broken.npz"))

@@ -50,6 +50,7 @@ MAX_FIND_PIXELS = 1600 * 1200  # a second pass never makes the finder's input la
 CROP = 40
 CROP_SCALE = 1.35
 RETRY_SCALES = (0.85, 1.2)  # a doubtful die is looked at again in crops this many times as large
+TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
 NOT_A_DIE = 6
 LOGO = 7
 
@@ -82,6 +83,8 @@ class ReaderSettings:
     ``region``: (x, y, w, h) of the tray in the frame, None for the whole frame.
     ``find_threshold``: the finder's peak height that makes a candidate die.
     ``strong_peak``: a candidate this strong that the reader calls "not a die" is kept as unsure.
+    ``faint_peak``, ``faint_sure``: a candidate weaker than ``faint_peak`` is kept only when its value's chance
+    is at least ``faint_sure`` (on the training photos such peaks read less surely were clutter, 11 of 12).
     ``unsure_below``: a value whose chance is lower than this is reported as None.
     ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
     a die is given the nearest reference's name when it is closer than ``color_distance``.
@@ -96,6 +99,8 @@ class ReaderSettings:
     strong_peak: float = 0.85
     unsure_below: float = 0.5
     not_a_die_above: float = 0.5
+    faint_peak: float = 0.5
+    faint_sure: float = 0.7
     colors: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     color_distance: float = 40.0
     max_dice: int = 60
@@ -410,7 +415,8 @@ def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
 
 def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSettings) -> list[Candidate]:
     """The peaks the reader reads as a die with a value (not "not a die", not a logo, sure enough)."""
-    probs = classify([crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught)
+    probs = classify([crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught,
+                     looks=False)
     best = probs[:, :NOT_A_DIE].max(axis=1)
     logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(peaks))
     ok = (probs[:, NOT_A_DIE] <= settings.not_a_die_above) & (best >= settings.unsure_below) & (logo < best)
@@ -449,6 +455,8 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # of a desk, the side face of an oblique die, half of two touching dice); a strong one stays, unsure
         # when it is not read for sure, so that a die is never silently missing from a roll
         valued = confidence > settings.not_a_die_above and not logo and not not_a_die
+        if score < settings.faint_peak:  # a faint peak (desk clutter, a tray's hole) needs a surer value
+            valued = valued and confidence >= settings.faint_sure
         if score < settings.strong_peak and not valued:
             dropped += 1
             continue
@@ -480,7 +488,7 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
         return out
     crops = [crop_face(image, kept[i][0], kept[i][1], kept[i][2] * CROP_SCALE * k)
              for i in doubtful for k in RETRY_SCALES]
-    again = classify(crops, settings.taught).reshape(len(doubtful), len(RETRY_SCALES), -1)
+    again = classify(crops, settings.taught, looks=False).reshape(len(doubtful), len(RETRY_SCALES), -1)
     for j, i in enumerate(doubtful):
         for look in again[j]:
             value = float(look[:NOT_A_DIE].max())
@@ -515,13 +523,30 @@ def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     return np.concatenate([pooled.reshape(n, -1), *quarters], axis=1), probs.reshape(n, -1)
 
 
-def classify(crops: Sequence[np.ndarray], taught: Any = None) -> np.ndarray:
-    """The chance of each class for each crop: the shipped reader's, or the taught reader's."""
+def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
+    """The crop turned by ``k % 4`` quarter turns, mirrored when ``k >= 4``: a die face seen so shows the same
+    value (its pips' layout is mirror-symmetric up to a turn)."""
+    out = np.rot90(crop, k % 4)
+    return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
+
+
+def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True) -> np.ndarray:
+    """The chance of each class for each crop: the shipped reader's, or the taught reader's.
+
+    With ``looks``, the taught reader looks again at every crop it is not sure of (no class at ``TAUGHT_SURE``
+    or more): in the seven other turns and mirror images of the crop, and the eight looks' chances are averaged
+    (a small network does not see a face exactly alike in every turn, and the average is steadier)."""
     feats, probs = reader_outputs(crops)
-    if taught is not None:
-        taught_probs: np.ndarray = taught.probs(feats, probs)
-        return taught_probs
-    return probs
+    if taught is None:
+        return probs
+    out = np.array(taught.probs(feats, probs))
+    doubtful: list[int] = [int(i) for i in np.flatnonzero(out.max(axis=1) < TAUGHT_SURE)] if looks else []
+    if doubtful:
+        views = [dihedral(crops[i], k) for k in range(1, 8) for i in doubtful]
+        more_feats, more_probs = reader_outputs(views)
+        more = np.asarray(taught.probs(more_feats, more_probs)).reshape(7, len(doubtful), -1)
+        out[doubtful] = (out[doubtful] + more.sum(axis=0)) / 8
+    return out
 
 
 # ---------------------------------------------------------------- colour

@@ -62,6 +62,9 @@ ROTATIONS = (0.0, 90.0, 180.0, 270.0)
 POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
+NEIGHBOURS = 7  # a taught reader also asks the nearest of the table's own taught crops
+NEIGHBOUR_SHARE = 0.3  # their votes' share of the chances
+NEIGHBOUR_WIDTH = 0.05  # a neighbour's vote weighs exp(-(its distance in cosine past the nearest's) / this)
 
 
 def _reader_digest() -> str:
@@ -91,6 +94,27 @@ def _shipped_heads() -> tuple[np.ndarray, float, np.ndarray, float]:
     return w[0], float(b[0]), w[1], float(b[1])
 
 
+def _unit(feats: np.ndarray) -> np.ndarray:
+    x = np.asarray(feats, np.float32)
+    out: np.ndarray = x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-9)
+    return out
+
+
+def _votes(feats: np.ndarray, bank: np.ndarray, bank_cls: np.ndarray, classes: int) -> np.ndarray:
+    """The classes of the ``NEIGHBOURS`` taught crops nearest to each crop (cosine of their features), each
+    vote weighed by how near it is: (crops, classes), rows summing to 1."""
+    f = _unit(feats[:, : bank.shape[1]])
+    sim = f @ bank.astype(np.float32).T
+    k = min(NEIGHBOURS, bank.shape[0])
+    top = np.argpartition(-sim, k - 1, axis=1)[:, :k]
+    near = np.take_along_axis(sim, top, axis=1)
+    weight = np.exp((near - near.max(axis=1, keepdims=True)) / NEIGHBOUR_WIDTH)
+    votes = np.zeros((len(f), classes))
+    np.add.at(votes, (np.repeat(np.arange(len(f)), k), bank_cls[top].ravel()), weight.ravel())
+    out: np.ndarray = votes / votes.sum(axis=1, keepdims=True)
+    return out
+
+
 def _softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -112,10 +136,17 @@ class TaughtReader:
     heat_bias: float = 0.0
     size_weight: np.ndarray | None = None  # the finder's size head (features,), None: the shipped one
     size_bias: float = 0.0
+    bank: np.ndarray | None = None  # the table's own taught crops: their features (unit length, float16)
+    bank_cls: np.ndarray | None = None  # and their classes
 
     def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The chance of each class from the reader's features (``probs``, the shipped layer's, unused)."""
-        return _softmax(np.asarray(feats, np.float64) @ self.weight.T + self.bias).astype(np.float32)
+        """The chance of each class from the reader's features (``probs``, the shipped layer's, unused): the
+        taught layer's, blended with the votes of the nearest taught crops (``NEIGHBOURS``, ``NEIGHBOUR_SHARE``)."""
+        x = np.asarray(feats, np.float64)
+        out = _softmax(x @ self.weight.T + self.bias)
+        if self.bank is not None and len(self.bank) and self.bank_cls is not None:
+            out = (1 - NEIGHBOUR_SHARE) * out + NEIGHBOUR_SHARE * _votes(x, self.bank, self.bank_cls, out.shape[1])
+        return out.astype(np.float32)
 
     @property
     def heat(self) -> Any:
@@ -486,6 +517,8 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
         x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
         sample_weights = np.concatenate([sample_weights, _replay_weights(y[: len(crops)], ry, replay)])
     taught.weight, taught.bias = _fit(x, y, w0, b0, strength, sample_weights)
+    taught.bank = _unit(x[: len(crops)]).astype(np.float16)
+    taught.bank_cls = y[: len(crops)].astype(np.int16)
     taught.seconds = time.perf_counter() - t0
     return taught
 
@@ -505,6 +538,8 @@ def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
         arrays.update(heat_weight=taught.heat_weight, heat_bias=np.array(taught.heat_bias))
     if taught.size_weight is not None:
         arrays.update(size_weight=taught.size_weight, size_bias=np.array(taught.size_bias))
+    if taught.bank is not None and taught.bank_cls is not None:
+        arrays.update(bank=taught.bank, bank_cls=taught.bank_cls)
     with open(tmp, "wb") as handle:
         np.savez(handle, **arrays)
         handle.flush()
@@ -526,15 +561,22 @@ def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
             heat_b = float(data["heat_bias"]) if "heat_bias" in data else 0.0
             size_w = data["size_weight"].astype(np.float64) if "size_weight" in data else None
             size_b = float(data["size_bias"]) if "size_bias" in data else 0.0
+            bank = data["bank"].astype(np.float16) if "bank" in data else None
+            bank_cls = data["bank_cls"].astype(np.int16) if "bank_cls" in data else None
     except (OSError, ValueError, KeyError) as exc:
         raise VisionError(f"{source} is not a taught reader ({exc}); teach again with companion dice teach.") from None
+    if bank is not None and (bank_cls is None or bank.ndim != 2 or bank_cls.shape != (len(bank),)
+                             or bank.shape[1] > weight.shape[1] or (len(bank_cls) and (
+                                 bank_cls.min() < 0 or bank_cls.max() >= weight.shape[0]))):
+        raise VisionError(f"{source} is not a taught reader (its taught crops do not fit its layer); teach again "
+                          "with companion dice teach.")
     if meta.get("format") != FORMAT or weight.ndim != 2 or bias.shape != (weight.shape[0],):
         raise VisionError(f"{source} is a taught reader of another format; teach again with companion dice teach.")
     if meta.get("reader") != _reader_digest():
         raise VisionError(f"{source} was taught on another version of the reader network; teach again with "
                           "companion dice teach (the photos it was taught with are still the right ones).")
     return TaughtReader(weight.astype(np.float64), bias.astype(np.float64), int(meta.get("photos", 0)), int(meta.get("dice", 0)), str(meta["reader"]),
-                        float(meta.get("seconds", 0.0)), heat_w, heat_b, size_w, size_b)
+                        float(meta.get("seconds", 0.0)), heat_w, heat_b, size_w, size_b, bank, bank_cls)
 
 
 # ---------------------------------------------------------------- labelled photos and kept examples
