@@ -144,7 +144,10 @@ def test_unsure_threshold_turns_doubtful_dice_into_none() -> None:
     _, image = labelled_samples()[0]
     sure = read_dice(image)
     doubtful = read_dice(image, ReaderSettings(unsure_below=1.01))
-    assert len(doubtful) == len(sure) and all(r.value is None for r in doubtful)
+    # the same dice come out unsure; only a weak peak that a second look had read for sure can go (nothing is
+    # sure now, so that look cannot save it)
+    assert all(r.value is None for r in doubtful) and {r.box for r in doubtful} <= {r.box for r in sure}
+    assert len(doubtful) >= len(sure) - 2
     with pytest.raises(VisionError, match="could not be read for sure"):
         to_roll(doubtful, {r.color: "clue" for r in doubtful})
 

@@ -194,7 +194,7 @@ def test_calibrate_saves_region_and_colours(tmp_path: Path) -> None:
     assert {r.color for r in named} <= set(data["tray"]["colors"])
     # (the saved face size makes the reader look once at its own scale: pair the dice by their centres)
     assert data["tray"]["face_size"] > 0 and settings.face_size == data["tray"]["face_size"]
-    assert len(named) == len(readings)
+    assert len(named) >= len(readings)  # at the calibrated size, a die the two passes missed may be found too
     same = sum(a.color == min(readings, key=lambda b: abs(a.center[0] - b.center[0]) + abs(a.center[1] - b.center[1])).color
                for a in named)
     assert same >= 0.75 * len(readings)

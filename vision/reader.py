@@ -84,7 +84,7 @@ class ReaderSettings:
     ``find_threshold``: the finder's peak height that makes a candidate die.
     ``strong_peak``: a candidate this strong that the reader calls "not a die" is kept as unsure.
     ``faint_peak``, ``faint_sure``: a candidate weaker than ``faint_peak`` is kept only when its value's chance
-    is at least ``faint_sure`` (on the training photos such peaks read less surely were clutter, 11 of 12).
+    is at least ``faint_sure`` (on the training photos nearly all such peaks read less surely were clutter).
     ``unsure_below``: a value whose chance is lower than this is reported as None.
     ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
     a die is given the nearest reference's name when it is closer than ``color_distance``.
