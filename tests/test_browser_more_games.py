@@ -192,9 +192,9 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#ac-line")).to_contain_text("Round 2 of 10", timeout=5000)
 
         # the owner fills in a marker of the bag in Your box: the companion can then draw it
-        dismiss(host)
-        host.tab("host")
-        page.click("#open-box")
+        tap(host, "#tabs button[data-view=host]")  # a round's banner may come up meanwhile: tapped away first
+        page.wait_for_selector("#v-host:not([hidden])")
+        tap(host, "#open-box")
         page.wait_for_selector("#box-list li")
         page.click("#box-tab-events")
         expect(page.locator("#box-list li")).to_have_count(len(table.service.packs_for("among-cultists").events))
@@ -207,7 +207,7 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         assert table.service.packs_for("among-cultists").events["event01"].name == "Power cut"
         shot(host, "ac-06b-host-box-events")
         page.click("#box-back")
-        host.tab("game")
+        tap(host, "#tabs button[data-view=game]")
 
         # the other rounds at the table's pace, then the end on every phone
         service = table.service
@@ -220,7 +220,7 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#end-card")).to_be_visible(timeout=5000)
         dismiss(viewer)
         shot(viewer, "ac-07-viewer-end")
-        viewer.tab("log")
+        tap(viewer, "#tabs button[data-view=log]")
         expect(view.locator("#history li").first).to_be_visible()
         texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
         check_words(texts)
@@ -313,7 +313,7 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         expect(view.locator("#outcome")).to_contain_text("Ada wins")
         dismiss(viewer)
         shot(viewer, "sp-04-viewer-end")
-        viewer.tab("log")
+        tap(viewer, "#tabs button[data-view=log]")
         expect(view.locator("#history li").first).to_be_visible()
         texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
         check_words(texts)
