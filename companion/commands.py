@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 
 __all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "arg_bool", "arg_choice",
-           "arg_int", "arg_list", "check_args", "page_words"]
+           "arg_int", "arg_list", "check_args", "check_names", "page_words", "seat_names"]
 
 C = TypeVar("C", bound="CommandBase")
 
@@ -158,6 +158,28 @@ def arg_choice(cmd: CommandBase, key: str, choices: Sequence[str]) -> str:
     if value not in choices:
         raise BadCommand(f"{cmd.name}: {key}={cmd.args[key]!r} is not valid; use one of: {', '.join(choices)}.")
     return value
+
+
+MAX_NAME = 24  # letters in a player's name, in every game
+
+
+def check_names(names: Sequence[str], players: int, per: str = "player") -> None:
+    """The players' names of a setup (texts already; empty: none given): one per `per` ("player", "seat"), each
+    1 to MAX_NAME printable letters, no two the same. BadCommand says which is wrong."""
+    if not names:
+        return
+    cleaned = [n.strip() for n in names]
+    if len(cleaned) != players:
+        raise BadCommand(f"give one name per {per}: {players} players, {len(cleaned)} names.")
+    if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+        raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
+    if len({n.casefold() for n in cleaned}) != len(cleaned):
+        raise BadCommand("two players have the same name; give each player a name of their own.")
+
+
+def seat_names(names: Sequence[str], players: int) -> list[str]:
+    """The name of each seat in order: the names given, else "Player 1" ..."""
+    return [n.strip() for n in names] if names else [f"Player {i}" for i in range(1, players + 1)]
 
 
 def check_args(cmd: CommandBase, commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]],

@@ -33,6 +33,7 @@ from companion.commands import (
     arg_choice,
     arg_int,
     arg_list,
+    check_names,
 )
 from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
 from companion.dice.requirement import BASE_DICE, GLASS_ACTIONS, NO_ITEM_ACTIONS, action_kind, an, dice_for
@@ -100,7 +101,6 @@ _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter ho
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
 BOX_DICE = {"clue": 5, "key": 4, "summon": 7}  # "Game Components": 5 Clue Dice, 4 Key Dice, 7 Summon Dice
 _SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
-MAX_NAME = 24  # letters in a player's name
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
 
 
@@ -184,14 +184,7 @@ class Setup:
             )
         if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
             raise BadCommand("the players' names must be a list of texts, one per player.")
-        if self.names:
-            if len(self.names) != self.players:
-                raise BadCommand(f"give one name per player: {self.players} players, {len(self.names)} names.")
-            cleaned = [n.strip() for n in self.names]
-            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
-                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
-            if len({n.casefold() for n in cleaned}) != len(cleaned):
-                raise BadCommand("two players have the same name; give each player a name of their own.")
+        check_names(self.names, self.players)
 
 
 class Command(CommandBase):
@@ -437,8 +430,6 @@ class Game(GameHistory[State]):
         if s.outcome is not None:
             return []
         out: list[LegalAction] = []
-
-
         ghost_on_board = s.ghost_present and s.ghost_room is not None
         self.offer(out, "turn", "end-turn")
         self.offer(out, "turn", "end-round")

@@ -42,6 +42,8 @@ from companion.commands import (
     arg_choice,
     arg_int,
     check_args,
+    check_names,
+    seat_names,
 )
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.among_cultists.packs import AmongCultistsPacks
@@ -58,7 +60,6 @@ PHASES = (MOVEMENT, EVENT, ACTION, CLEANUP)  # :26-31, in this order every round
 MIN_PLAYERS, MAX_PLAYERS = 4, 8  # the box says 4-8; the review gives no player count
 DEFAULT_POINTS_NEEDED = 5  # the review gives no threshold (docs/among-cultists.md, gaps): the host sets it
 MAX_POINTS = 99
-MAX_NAME = 24
 CAFETERIA, BODY = "cafeteria", "body"
 NOBODY = "none"
 
@@ -159,17 +160,10 @@ class Setup:
                              f"not {self.start_player!r}.")
         if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
             raise BadCommand("names must be a list of texts, one per seat.")
-        if self.names:
-            cleaned = [n.strip() for n in self.names]
-            if len(cleaned) != self.players:
-                raise BadCommand(f"give one name per seat: {self.players} players, {len(cleaned)} names.")
-            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
-                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
-            if len({n.casefold() for n in cleaned}) != len(cleaned):
-                raise BadCommand("two players have the same name; give each player a name of their own.")
+        check_names(self.names, self.players, per="seat")
 
     def seat_names(self) -> list[str]:
-        return [n.strip() for n in self.names] if self.names else [f"Player {i}" for i in range(1, self.players + 1)]
+        return seat_names(self.names, self.players)
 
 
 class Command(CommandBase):
@@ -281,8 +275,6 @@ class Game(GameHistory[State]):
         if s.outcome is not None:
             return []
         out: list[LegalAction] = []
-
-
         self.offer(out, "round", "night-done")
         self.offer(out, "round", "next-phase")
         self.offer(out, "event", "draw-event")

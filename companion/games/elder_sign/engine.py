@@ -35,6 +35,7 @@ from companion.commands import (
     arg_choice,
     arg_int,
     check_args,
+    check_names,
 )
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
@@ -48,7 +49,6 @@ HOURS_PER_TURN = 3  # :307
 ADVENTURES_IN_PLAY = 6  # :84: six cards faceup in two rows of three
 MAX_PLAYERS = 8  # the text gives no player count (docs/elder-sign.md, gaps)
 BOX_DICE = {Colour.GREEN: GREEN_DICE, Colour.YELLOW: 1, Colour.RED: 1}  # :60-62
-MAX_NAME = 24
 ENTRANCE = "entrance"
 ANCIENT_ONE = "ancient-one"
 STATS = ("sanity", "stamina")
@@ -146,14 +146,7 @@ class Setup:
                 raise BadCommand("two players have the same investigator; each needs their own.")
         if self.players > len(packs.investigators):
             raise BadCommand(f"the packs hold {len(packs.investigators)} investigators, too few for {self.players} players.")
-        if self.names:
-            cleaned = [n.strip() for n in self.names]
-            if len(cleaned) != self.players:
-                raise BadCommand(f"give one name per player: {self.players} players, {len(cleaned)} names.")
-            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
-                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
-            if len({n.casefold() for n in cleaned}) != len(cleaned):
-                raise BadCommand("two players have the same name; give each player a name of their own.")
+        check_names(self.names, self.players)
         if self.physical:
             if not self.first_mythos:
                 raise CardsNeeded("the setup draws a Mythos card (:87); give first_mythos=ID, the card drawn.",
@@ -363,8 +356,6 @@ class Game(GameHistory[State]):
         if s.outcome is not None:
             return []
         out: list[LegalAction] = []
-
-
         self.offer(out, "turn", "end-turn")
         for card in s.cards:
             self.offer(out, "move", "move", {"to": card.slot})

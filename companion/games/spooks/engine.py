@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from companion.commands import CommandBase, GameHistory, LegalActionBase, Outcome, arg_choice, arg_int, check_args
+from companion.commands import (
+    CommandBase,
+    GameHistory,
+    LegalActionBase,
+    Outcome,
+    arg_choice,
+    arg_int,
+    check_args,
+    check_names,
+    seat_names,
+)
 from companion.errors import BadCommand, IllegalCommand
 
 __all__ = ["CARD_POINTS", "CAT", "COMMANDS", "LOSS_LIMIT", "MASTER", "MAX_PLAYERS", "MIN_PLAYERS", "SUITS",
@@ -44,7 +54,6 @@ LOSS_LIMIT = 200  # «When one person hits 200»
 LAST_THREE = 3  # «until three players are left»
 DECKS = (1, 2)  # «simply combine two decks!»
 VARIANTS = ("short", "long")  # «or a longer game:»
-MAX_NAME = 24
 # «CardPoints1-10face valueM20Cat30»: what one card left in a losing hand costs
 CARD_POINTS: Mapping[str, int] = MappingProxyType({**{str(n): n for n in NUMBERS}, MASTER: 20, CAT: 30})
 _CARD_SPELLINGS: Mapping[str, str] = MappingProxyType({
@@ -188,14 +197,7 @@ class Setup:
             raise BadCommand(f"Spooks is played by {MIN_PLAYERS} to {MAX_PLAYERS} players here, not {self.players!r}.")
         if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
             raise BadCommand("names must be a list of texts, one per player.")
-        if self.names:
-            cleaned = [n.strip() for n in self.names]
-            if len(cleaned) != self.players:
-                raise BadCommand(f"give one name per player: {self.players} players, {len(cleaned)} names.")
-            if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
-                raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
-            if len({n.casefold() for n in cleaned}) != len(cleaned):
-                raise BadCommand("two players have the same name; give each player a name of their own.")
+        check_names(self.names, self.players)
         if not whole(self.decks) or self.decks not in DECKS:
             raise BadCommand(f"Spooks is played with 1 deck or 2 decks combined, not {self.decks!r}.")
         if self.variant not in VARIANTS:
@@ -210,7 +212,7 @@ class Setup:
                              f"not {self.loss_limit!r}.")
 
     def seat_names(self) -> list[str]:
-        return [n.strip() for n in self.names] if self.names else [f"Player {i + 1}" for i in range(self.players)]
+        return seat_names(self.names, self.players)
 
 
 class Command(CommandBase):
