@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.errors import BadCommand
 
-__all__ = ["DEFAULT_RULES", "RULES", "GameModule", "module_for", "rules_of"]
+__all__ = ["DEFAULT_RULES", "RULES", "GameModule", "module_for", "rules_of", "sentences_of"]
 
 DEFAULT_RULES = "skeptics"
 # rules id -> (title, the module that defines MODULE)
@@ -91,6 +91,22 @@ class GameModule:
 
     def replay(self, setup: Any, packs: Any, commands: Sequence[Any]) -> Any:
         return self.game.replay(setup, packs, commands)
+
+
+def sentences_of(words: Any) -> dict[str, Any]:
+    """A module's sentence fields from a game's sentences module (Elder Sign's, Among Cultists', Spooks'): its
+    ``Names.of_game``, ``describe_event(s)``, ``announcement``, ``command_sentence``, ``for_players``, and its
+    ``action_label`` and ``end_summary``, which need neither the current player nor the minutes played."""
+
+    def label(action: Mapping[str, Any], names: Any, current: Any) -> str:
+        return str(words.action_label(action, names))
+
+    def summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
+        return dict(words.end_summary(view, names))
+
+    return {"names": words.Names.of_game, "describe_event": words.describe_event,
+            "describe_events": words.describe_events, "announcement": words.announcement, "action_label": label,
+            "command_sentence": words.command_sentence, "end_summary": summary, "for_players": words.for_players}
 
 
 _LOADED: dict[str, GameModule] = {}

@@ -12,15 +12,7 @@ from typing import Any
 from companion.games.among_cultists import sentences
 from companion.games.among_cultists.engine import CLOCK, Command, Game, Setup
 from companion.games.among_cultists.packs import load_packs
-from companion.games.base import GameModule
-
-
-def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-    return sentences.action_label(action, names)
-
-
-def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-    return sentences.end_summary(view, names)
+from companion.games.base import GameModule, sentences_of
 
 
 def clock_of(round_: int) -> str:
@@ -57,14 +49,7 @@ MODULE = GameModule(
     setup=Setup,
     command=Command,
     load_packs=load_packs,
-    names=sentences.Names.of_game,
-    describe_event=sentences.describe_event,
-    describe_events=sentences.describe_events,
-    announcement=sentences.announcement,
-    action_label=_label,
-    command_sentence=sentences.command_sentence,
-    end_summary=_summary,
-    for_players=sentences.for_players,
+    **sentences_of(sentences),
     publish=_publish,
     started_keys=("players", "cultists", "seer"),
     # the host's choices in the new-game wizard (cultists 0 or left out: from the player count)

@@ -6,18 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import GameModule
+from companion.games.base import GameModule, sentences_of
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Command, Game, Setup
 from companion.games.elder_sign.packs import load_packs
-
-
-def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-    return sentences.action_label(action, names)
-
-
-def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-    return sentences.end_summary(view, names)
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -111,14 +103,7 @@ MODULE = GameModule(
     setup=Setup,
     command=Command,
     load_packs=load_packs,
-    names=sentences.Names.of_game,
-    describe_event=sentences.describe_event,
-    describe_events=sentences.describe_events,
-    announcement=sentences.announcement,
-    action_label=_label,
-    command_sentence=sentences.command_sentence,
-    end_summary=_summary,
-    for_players=sentences.for_players,
+    **sentences_of(sentences),
     publish=_publish,
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,

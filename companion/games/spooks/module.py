@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import GameModule
+from companion.games.base import GameModule, sentences_of
 from companion.games.spooks import sentences
 from companion.games.spooks.engine import Command, Game, Setup
 
@@ -15,14 +15,6 @@ from companion.games.spooks.engine import Command, Game, Setup
 def load_packs(path: Path | None = None) -> None:
     """Spooks has no packs: nothing to load (the engine takes None)."""
     return None
-
-
-def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-    return sentences.action_label(action, names)
-
-
-def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-    return sentences.end_summary(view, names)
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -46,14 +38,7 @@ MODULE = GameModule(
     setup=Setup,
     command=Command,
     load_packs=load_packs,
-    names=sentences.Names.of_game,
-    describe_event=sentences.describe_event,
-    describe_events=sentences.describe_events,
-    announcement=sentences.announcement,
-    action_label=_label,
-    command_sentence=sentences.command_sentence,
-    end_summary=_summary,
-    for_players=sentences.for_players,
+    **sentences_of(sentences),
     publish=_publish,
     started_keys=("players", "variant"),
     setup_choices={"variant": "text", "decks": "int", "master_effects": "bool", "dealer": "int", "loss_limit": "int"},
