@@ -10,11 +10,11 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 
-__all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "arg_bool", "arg_choice",
+__all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "RulesBase", "arg_bool", "arg_choice",
            "arg_int", "arg_list", "check_args", "check_names", "page_words", "seat_names"]
 
 C = TypeVar("C", bound="CommandBase")
@@ -215,6 +215,26 @@ def page_words(message: Any, patterns: Sequence[tuple[str, str]], prefix: re.Pat
 
 def arg_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+ST = TypeVar("ST")
+CT = TypeVar("CT", bound=CommandBase)
+
+
+class RulesBase(Generic[ST, CT]):
+    """One command applied to a copy of a game's state, collecting its events: what each engine's ``_Rules``
+    shares (the state ``s``, the command, ``emit`` an event, ``illegal`` a refusal by the rules)."""
+
+    def __init__(self, state: ST, cmd: CT) -> None:
+        self.s = state
+        self.cmd = cmd
+        self.events: list[dict[str, Any]] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        self.events.append({"type": type_, **data})
+
+    def illegal(self, message: str) -> NoReturn:
+        raise IllegalCommand(f"{self.cmd.name}: {message}")
 
 
 class GameHistory(Generic[S]):

@@ -22,13 +22,14 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from companion.commands import (
     CommandBase,
     GameHistory,
     LegalActionBase,
     Outcome,
+    RulesBase,
     arg_bool,
     arg_choice,
     arg_int,
@@ -720,18 +721,16 @@ class Game(GameHistory[State]):
 # -- the rules ------------------------------------------------------------------------------------
 
 
-class _Rules:
+class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
     def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        super().__init__(state, cmd)
         self.game = game
         self.setup = game.setup
         self.board = game.board
         self.ghost = game.ghost
         self.packs = game.packs
-        self.s = state
-        self.cmd = cmd
-        self.events: list[dict[str, Any]] = []
         self.supply = _Supply(self.setup.physical, [], [], [])
 
     # -- entry --------------------------------------------------------------------
@@ -811,14 +810,6 @@ class _Rules:
                     f"{cmd.name}: unknown evidence symbol {sym!r}; the symbols are: {', '.join(self.packs.evidence)}."
                 )
         self.supply = _Supply(True, rooms, envs, symbols)
-
-    def emit(self, type_: str, **data: Any) -> None:
-        event: dict[str, Any] = {"type": type_}
-        event.update(data)
-        self.events.append(event)
-
-    def illegal(self, message: str) -> NoReturn:
-        raise IllegalCommand(f"{self.cmd.name}: {message}")
 
     # -- helpers ------------------------------------------------------------------
     def free(self) -> bool:

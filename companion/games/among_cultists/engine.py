@@ -31,13 +31,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from companion.commands import (
     CommandBase,
     GameHistory,
     LegalActionBase,
     Outcome,
+    RulesBase,
     arg_bool,
     arg_choice,
     arg_int,
@@ -356,16 +357,14 @@ def _filled_bag(setup: Setup, packs: AmongCultistsPacks, refills: int) -> list[s
 # -- the rules ---------------------------------------------------------------------------------------------------
 
 
-class _Rules:
+class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
     def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        super().__init__(state, cmd)
         self.game = game
         self.setup = game.setup
         self.packs = game.packs
-        self.s = state
-        self.cmd = cmd
-        self.events: list[dict[str, Any]] = []
 
     def run(self) -> None:
         cmd = self.cmd
@@ -374,14 +373,6 @@ class _Rules:
             raise IllegalCommand(f"the game is over: the {self.s.winner} have won ({self.s.outcome.reason}). Undo "
                                  "the last command if it was a mistake, or start a new game.")
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
-
-    def emit(self, type_: str, **data: Any) -> None:
-        event: dict[str, Any] = {"type": type_}
-        event.update(data)
-        self.events.append(event)
-
-    def illegal(self, message: str) -> NoReturn:
-        raise IllegalCommand(f"{self.cmd.name}: {message}")
 
     def need_phase(self, *phases: str, doing: str) -> None:
         """The phase a command belongs to; the refusal says which phase it is and what comes next."""

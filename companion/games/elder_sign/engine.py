@@ -24,13 +24,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from companion.commands import (
     CommandBase,
     GameHistory,
     LegalActionBase,
     Outcome,
+    RulesBase,
     arg_bool,
     arg_choice,
     arg_int,
@@ -563,17 +564,15 @@ def _open(card: CardState) -> list[tuple[int, Need]]:
 # -- the rules ---------------------------------------------------------------------------------------------------
 
 
-class _Rules:
+class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
     def __init__(self, game: Game, state: State, cmd: Command) -> None:
+        super().__init__(state, cmd)
         self.game = game
         self.packs = game.packs
         self.ancient = game.ancient
         self.physical = game.setup.physical
-        self.s = state
-        self.cmd = cmd
-        self.events: list[dict[str, Any]] = []
         self.needs: list[tuple[str, str]] = []
         self.given = {k: [v.strip() for v in cmd.args.get(k, "").split(",") if v.strip()] for k in DRAW_ARGS}
 
@@ -597,14 +596,6 @@ class _Rules:
         for arg, values in self.given.items():
             if values:
                 raise BadCommand(f"{cmd.name}: {arg}= names a card this command does not draw; leave it out.")
-
-    def emit(self, type_: str, **data: Any) -> None:
-        event: dict[str, Any] = {"type": type_}
-        event.update(data)
-        self.events.append(event)
-
-    def illegal(self, message: str) -> NoReturn:
-        raise IllegalCommand(f"{self.cmd.name}: {message}")
 
     # -- who -----------------------------------------------------------------------------------
     def active(self) -> InvestigatorState | None:

@@ -31,6 +31,7 @@ from companion.commands import (
     GameHistory,
     LegalActionBase,
     Outcome,
+    RulesBase,
     arg_choice,
     arg_int,
     check_args,
@@ -372,15 +373,13 @@ class Game(GameHistory[State]):
 # -- the rules ---------------------------------------------------------------------------------------------------
 
 
-class _Rules:
+class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
     def __init__(self, setup: Setup, state: State, cmd: Command) -> None:
+        super().__init__(state, cmd)
         self.setup = setup
         self.names = setup.seat_names()
-        self.s = state
-        self.cmd = cmd
-        self.events: list[dict[str, Any]] = []
 
     def run(self) -> None:
         cmd = self.cmd
@@ -389,14 +388,6 @@ class _Rules:
             raise IllegalCommand(f"the game is over ({self.s.outcome.reason}). Undo the last command if it was a "
                                  "mistake, or start a new game.")
         getattr(self, "do_" + cmd.name)()
-
-    def emit(self, type_: str, **data: Any) -> None:
-        event: dict[str, Any] = {"type": type_}
-        event.update(data)
-        self.events.append(event)
-
-    def illegal(self, message: str) -> NoReturn:
-        raise IllegalCommand(f"{self.cmd.name}: {message}")
 
     def bad(self, message: str) -> NoReturn:
         raise BadCommand(f"{self.cmd.name}: {message}")
