@@ -30,7 +30,7 @@ from tomlkit.items import AoT, Table
 
 from companion import paths
 from companion.errors import BadCommand, PackError
-from companion.packs import ROOM_COUNT, Packs, load_packs, pack_texts
+from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, pack_texts
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
@@ -100,13 +100,9 @@ class Box:
 
     def other_texts(self) -> dict[str, str]:
         """The other games' pack files the box keeps (OTHER_FILES): the box folder's, else the bundled one."""
-        from companion.games.among_cultists.packs import bundled_text
-
-        out: dict[str, str] = {}
-        for rel in OTHER_FILES:
-            path = self.folder / rel if self.folder is not None else None
-            out[rel] = path.read_text(encoding="utf-8") if path is not None and path.is_file() else bundled_text(rel)
-        return out
+        folder = self.folder if self.folder is not None and self.folder.is_dir() else None
+        texts = game_pack_texts("companion.games.among_cultists", list(OTHER_FILES), folder)
+        return {rel: text for rel, (_, text) in texts.items()}
 
     def among_cultists_packs(self, change: BoxChange | None = None) -> Any:
         """Among Cultists' packs as they are (or would be with `change`), validated like a file edited by hand."""

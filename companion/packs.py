@@ -701,21 +701,45 @@ def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, t
     for rel in _bundled_files(bundled):
         texts[rel] = (rel, _read(bundled, rel))
     if extra_dir is not None:
-        extra = Path(extra_dir)
-        if not extra.is_dir():
-            raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
+        extra = owner_folder(extra_dir)
         found = [p for p in (extra / name for name in _FILES) if p.is_file()]
         boards_dir = extra / "boards"
         if boards_dir.is_dir():
             found += sorted(boards_dir.glob("*.toml"))
         for path in found:
-            rel = path.relative_to(extra).as_posix()
-            try:
-                texts[rel] = (str(path), path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError) as exc:
-                raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
+            texts[path.relative_to(extra).as_posix()] = owner_text(path)
     texts.update(overrides or {})
     return _from_texts(texts)
+
+
+def owner_folder(extra_dir: str | Path) -> Path:
+    """The owner's packs folder (game.packs_dir, the box folder); PackError when it does not exist."""
+    extra = Path(extra_dir)
+    if not extra.is_dir():
+        raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
+    return extra
+
+
+def owner_text(path: Path) -> tuple[str, str]:
+    """One of the owner's pack files as (source label, text); PackError when it cannot be read."""
+    try:
+        return str(path), path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
+
+
+def game_pack_texts(package: str, names: Sequence[str],
+                    extra_dir: str | Path | None = None) -> dict[str, tuple[str, str]]:
+    """Another game's pack files by name, as (source label, text): the bundled file in `package`'s ``packs``
+    folder, replaced by the owner's file of the same name in `extra_dir` (Elder Sign's, Among Cultists')."""
+    bundled = resources.files(package).joinpath("packs")
+    texts = {name: (name, bundled.joinpath(name).read_text(encoding="utf-8")) for name in names}
+    if extra_dir is not None:
+        extra = owner_folder(extra_dir)
+        for name in names:
+            if (extra / name).is_file():
+                texts[name] = owner_text(extra / name)
+    return texts
 
 
 def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.errors import PackError
-from companion.packs import Entry
+from companion.packs import Entry, game_pack_texts
 
 __all__ = ["FILES", "AmongCultistsPacks", "EventMarker", "load_packs", "parse_pack_texts"]
 
@@ -103,30 +103,13 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
     return AmongCultistsPacks(MappingProxyType(events), tuple(source for source, _ in texts.values()))
 
 
-def bundled_text(name: str) -> str:
-    """The bundled text of one of the pack's files (the box keeps the owner's copy beside Skeptics' files)."""
-    return _bundled(name)
-
-
 def _bundled(name: str) -> str:
     return resources.files("companion.games.among_cultists").joinpath("packs").joinpath(name).read_text(encoding="utf-8")
 
 
 def load_packs(extra_dir: str | Path | None = None) -> AmongCultistsPacks:
     """Load and validate the bundled pack; ``events.toml`` in `extra_dir` (the owner's folder) replaces it."""
-    texts = {name: (name, _bundled(name)) for name in FILES}
-    if extra_dir is not None:
-        extra = Path(extra_dir)
-        if not extra.is_dir():
-            raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
-        for name in FILES:
-            path = extra / name
-            if path.is_file():
-                try:
-                    texts[name] = (str(path), path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError) as exc:
-                    raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
-    return _parse(texts)
+    return _parse(game_pack_texts("companion.games.among_cultists", FILES, extra_dir))
 
 
 def parse_pack_texts(texts: Mapping[str, str], where: str | Path | None = None) -> AmongCultistsPacks:

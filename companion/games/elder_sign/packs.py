@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
-from companion.packs import Entry, show_value
+from companion.packs import Entry, game_pack_texts, show_value
 
 __all__ = [
     "Effect",
@@ -369,20 +369,7 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
 
 def load_packs(extra_dir: str | Path | None = None) -> ElderSignPacks:
     """Load and validate the bundled Elder Sign packs; a file of the same name in `extra_dir` replaces one."""
-    bundled = resources.files("companion.games.elder_sign").joinpath("packs")
-    texts = {name: (name, bundled.joinpath(name).read_text(encoding="utf-8")) for name in FILES}
-    if extra_dir is not None:
-        extra = Path(extra_dir)
-        if not extra.is_dir():
-            raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
-        for name in FILES:
-            path = extra / name
-            if path.is_file():
-                try:
-                    texts[name] = (str(path), path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError) as exc:
-                    raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
-    return _parse(texts)
+    return _parse(game_pack_texts("companion.games.elder_sign", FILES, extra_dir))
 
 
 def parse_pack_texts(texts: Mapping[str, str]) -> ElderSignPacks:
