@@ -125,9 +125,7 @@ def _seat(state: Mapping[str, Any], seat: Any) -> str:
 
 
 def _outcome_words(state: Mapping[str, Any]) -> str | None:
-    outcome = state.get("outcome")
-    if isinstance(outcome, Mapping):
-        return f"game {outcome.get('result')}: {outcome.get('reason')}"
+    outcome = state.get("outcome")  # "won" or "lost", as every game's view gives it
     return f"game {outcome}" if outcome else None
 
 
@@ -493,8 +491,7 @@ def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
     if ns.json:
         _print_json(state)
         return 0
-    seeded = module.seeded
-    print(f"New game {state['game_id']} saved in {db}" + (f" (seed {seed})." if seeded else "."))
+    print(f"New game {state['game_id']} saved in {db}" + (f" (seed {seed})." if module.seeded else "."))
     print(format_state(state))
     return 0
 

@@ -205,11 +205,9 @@ def among_cultists_screen(state: Mapping[str, Any]) -> Image.Image:
     img = blank()
     draw = ImageDraw.Draw(img)
     outcome = state.get("outcome")
-    if isinstance(outcome, Mapping) or outcome in ("won", "lost"):
-        result = outcome.get("result") if isinstance(outcome, Mapping) else outcome
-        reason = outcome.get("reason") if isinstance(outcome, Mapping) else state.get("outcome_reason")
-        _centered(draw, 2, "INVESTIGATORS" if result == "won" else "CULTISTS WIN", 15)
-        for i, line in enumerate(wrap(plain(reason) or "", WIDTH - 2 * MARGIN, 10, 3)):
+    if outcome in ("won", "lost"):
+        _centered(draw, 2, "INVESTIGATORS" if outcome == "won" else "CULTISTS WIN", 15)
+        for i, line in enumerate(wrap(plain(state.get("outcome_reason")) or "", WIDTH - 2 * MARGIN, 10, 3)):
             _centered(draw, 26 + 11 * i, line, 10)
         return img
     clock = str(state.get("clock") or "XII")

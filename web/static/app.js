@@ -1290,7 +1290,6 @@
 
     for (const a of legal.filter((x) => x.name === "cultists-win")) fix.push(button(a.label, () => confirmSheet("The cultists win?", "Only when the cultists have reached their win at the table. The game ends.", "They win", () => runLegal(a)), "small", "ac-cultists-win"));
     fill($("#ac-fix-list"), fix);
-    fill($("#ac-vote-host"), []);
   }
 
   function acSeat(a, s, title) {
