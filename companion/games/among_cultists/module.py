@@ -10,21 +10,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.among_cultists import sentences
-from companion.games.among_cultists.engine import CLOCK, Command, Game, Setup
+from companion.games.among_cultists.engine import Command, Game, Setup
 from companion.games.among_cultists.packs import load_packs
 from companion.games.base import GameModule, sentences_of
-
-
-def clock_of(round_: int) -> str:
-    """The hour mark of the round clock's hand: round 1 is XII, each round one hour on, round 10 is IX (:57)."""
-    return CLOCK[max(1, min(len(CLOCK), int(round_))) - 1]
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     event = view.get("event") or None
     names = sentences.Names.of_game(game)
     return {
-        "clock": clock_of(int(view.get("round") or 1)),
+        "clock": view["clock"],  # the engine's round clock (CLOCK): the hand's hour, XII for round 1 to IX
         # the round's event is a marker the owner has not filled in yet: the page says so instead of its words
         "stand_ins": bool(event and event.get("placeholder")),
         "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
