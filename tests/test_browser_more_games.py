@@ -79,6 +79,17 @@ def check_words(texts: list[str]) -> None:
         assert "placeholder" not in text.lower(), text
 
 
+def check_everything_read(host: Phone, viewer: Phone) -> None:
+    """At the end: every toast, banner and sheet the viewer read, its log and its game view hold no command
+    spelling, key=value, line number or stand-in's words; neither phone logged an error or reached outside."""
+    tap(viewer, "#tabs button[data-view=log]")
+    expect(viewer.page.locator("#history li").first).to_be_visible()
+    check_words(said(viewer) + viewer.page.locator("#history li .what").all_inner_texts()
+                + [viewer.page.locator("#v-game").inner_text()])
+    host.check_clean()
+    viewer.check_clean()
+
+
 def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: Table) -> None:
     table = skeptics_table
     host = open_phone(browser, table, host=True)
@@ -220,12 +231,7 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#end-card")).to_be_visible(timeout=5000)
         dismiss(viewer)
         shot(viewer, "ac-07-viewer-end")
-        tap(viewer, "#tabs button[data-view=log]")
-        expect(view.locator("#history li").first).to_be_visible()
-        texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
-        check_words(texts)
-        host.check_clean()
-        viewer.check_clean()
+        check_everything_read(host, viewer)
     finally:
         host.context.close()
         viewer.context.close()
@@ -314,12 +320,7 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         expect(view.locator("#outcome")).to_contain_text("Ada wins")
         dismiss(viewer)
         shot(viewer, "sp-04-viewer-end")
-        tap(viewer, "#tabs button[data-view=log]")
-        expect(view.locator("#history li").first).to_be_visible()
-        texts = said(viewer) + view.locator("#history li .what").all_inner_texts() + [view.locator("#v-game").inner_text()]
-        check_words(texts)
-        host.check_clean()
-        viewer.check_clean()
+        check_everything_read(host, viewer)
     finally:
         host.context.close()
         viewer.context.close()
