@@ -125,3 +125,34 @@ def test_large_finder_views_run_in_tiles_with_the_same_dice(monkeypatch: pytest.
     assert tiled.right >= 0.85 * tiled.dice
 
 
+
+
+def test_small_oblique_dice_in_a_large_frame_get_a_closer_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blue dice seen obliquely, 45-62 pixels wide in frames of about 1900x1400: the coarse pass measures their
+    faces at about the finder's size although they are half of it, so it would stand and miss many dice; the
+    closer look finds them."""
+    from dataclasses import replace
+
+    from vision.training.synth import OTHER_TABLE, render_scene
+
+    style = replace(OTHER_TABLE, face=(45.0, 62.0), symbol_share=0.0, dice=(8, 12))
+    scenes = []
+    for seed in range(6):
+        image, dice = render_scene(np.random.default_rng(9000 + seed), style)
+        scenes.append((image, [Label(d.value, d.box) for d in dice]))
+
+    def total() -> tuple[Score, list[int]]:
+        score, passes = Score(), []
+        for image, labels in scenes:
+            one, n = scored(image, labels)
+            score.add(one)
+            passes.append(n)
+        return score, passes
+
+    closer, passes = total()
+    assert all(n >= 2 for n in passes)
+    assert closer.right >= 0.9 * closer.dice, closer
+    assert closer.false_positives <= 2
+    monkeypatch.setattr(reader, "CLOSER_FRAMES", 0.0)  # never look closer
+    coarse, _ = total()
+    assert coarse.right <= closer.right - 5, (coarse, closer)
