@@ -142,3 +142,39 @@ def test_faint_peaks_need_a_surer_value_than_weak_ones() -> None:
     # the faint peaks read at 0.6 are dropped (below faint_sure 0.7); the other weak and the strong ones stay
     assert every.found - kept.found == faint and kept.dropped - every.dropped == faint
     assert read_frame(image, replace(settings, faint_sure=0.55)).found == every.found
+
+
+def test_faint_peaks_are_candidates_only_against_a_found_die() -> None:
+    from vision.reader import _touching
+
+    found = [(100.0, 100.0, 40.0, 0.9), (400.0, 100.0, 30.0, 0.8)]
+    faint = [(140.0, 100.0, 90.0, 0.25),   # one face to the right of the first die: kept, with its size
+             (150.0, 105.0, 20.0, 0.22),   # the same face again: one per face
+             (110.0, 100.0, 40.0, 0.28),   # on the first die itself (a quarter face off): not a second die
+             (250.0, 250.0, 40.0, 0.29),   # alone on the table: not a candidate
+             (400.0, 146.0, 30.0, 0.21)]   # below the second die, 1.5 faces: kept, with its size
+    assert _touching(found, faint, ReaderSettings()) == [(140.0, 100.0, 40.0, 0.25), (400.0, 146.0, 30.0, 0.21)]
+    assert _touching([], faint, ReaderSettings()) == []
+
+
+def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
+    """Touching dice: the finder's peak on one of them is often under its threshold. Such a peak, against a found
+    die, is read, and kept only when the reader is sure of its value."""
+    from vision.dataset import Label, score_photo
+    from vision.reader import find_dice
+    from vision.training.synth import OTHER_TABLE, render_scene
+
+    style = replace(OTHER_TABLE, cluster=0.9, symbol_share=0.0, dice=(8, 12), width=(900, 1100))
+    image, dice = render_scene(np.random.default_rng(7003), style)
+    labels = [Label(d.value, d.box) for d in dice]
+    settings = ReaderSettings()
+    candidates, _, _ = find_dice(image, settings)
+    assert any(c[3] < settings.find_threshold for c in candidates)
+    with_faint = score_photo([(r.value, r.box) for r in read_frame(image).dice], labels)
+    without = score_photo([(r.value, r.box) for r in read_frame(image, replace(settings, touch_peak=0.3)).dice],
+                          labels)
+    assert with_faint.right > without.right and with_faint.false_positives <= without.false_positives
+    # a reader only fairly sure of every die (0.6) keeps none of them: the faint ones are dropped
+    fairly = read_frame(image, ReaderSettings(taught=FairlySure()))
+    fairly_without = read_frame(image, ReaderSettings(taught=FairlySure(), touch_peak=0.3))
+    assert fairly.found == fairly_without.found

@@ -91,6 +91,9 @@ class ReaderSettings:
     ``strong_peak``: a candidate this strong that the reader calls "not a die" is kept as unsure.
     ``faint_peak``, ``faint_sure``: a candidate weaker than ``faint_peak`` is kept only when its value's chance
     is at least ``faint_sure`` (on the training photos nearly all such peaks read less surely were clutter).
+    ``touch_peak``, ``touch_sure``: a peak under ``find_threshold`` but at least ``touch_peak``, lying against
+    a candidate (touching dice: the finder's peak on the second is often faint), is read too, and kept only
+    when its value's chance is at least ``touch_sure``.
     ``unsure_below``: a value whose chance is lower than this is reported as None.
     ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
     a die is given the nearest reference's name when it is closer than ``color_distance``.
@@ -107,6 +110,8 @@ class ReaderSettings:
     not_a_die_above: float = 0.5
     faint_peak: float = 0.5
     faint_sure: float = 0.7
+    touch_peak: float = 0.2
+    touch_sure: float = 0.85
     colors: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     color_distance: float = 40.0
     max_dice: int = 60
@@ -357,7 +362,31 @@ def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
 
 
 def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], float, int]:
-    """The finder's candidates at the right scale: (candidates, finder scale, passes).
+    """The finder's candidates at the right scale: (candidates, finder scale, passes), with the faint peaks
+    against them (``_touching``) after the others."""
+    faint: dict[float, list[Candidate]] = {}
+    found, scale, passes = _find_dice(image, settings, faint)
+    return found + _touching(found, faint.get(scale, []), settings), scale, passes
+
+
+def _touching(found: Sequence[Candidate], faint: Sequence[Candidate], settings: ReaderSettings) -> list[Candidate]:
+    """The faint peaks (under ``find_threshold``) that lie against a found die, 0.55-1.6 of its face from its
+    centre, one per face, with that die's face size (the finder's size on a faint peak is often far off)."""
+    out: list[Candidate] = []
+    for cx, cy, _, score in faint:
+        gaps = [math.hypot(cx - k[0], cy - k[1]) / k[2] for k in found]
+        if not gaps or not 0.55 <= min(gaps) <= 1.6:
+            continue
+        if any(math.hypot(cx - e[0], cy - e[1]) < 0.55 * e[2] for e in out):
+            continue
+        out.append((cx, cy, found[int(np.argmin(gaps))][2], score))
+    return out
+
+
+def _find_dice(image: np.ndarray, settings: ReaderSettings,
+               faint: dict[float, list[Candidate]]) -> tuple[list[Candidate], float, int]:
+    """The finder's candidates at the right scale: (candidates, finder scale, passes); ``faint`` is given the
+    peaks between ``touch_peak`` and ``find_threshold`` of each pass, by its scale.
 
     With a known face size, one pass at the scale that brings faces to ``FACE_TARGET``. Otherwise a
     coarse pass at 320 pixels, which stands when its faces lie in the trained range (but a large frame whose
@@ -371,7 +400,10 @@ def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candida
     face = settings.face_size
 
     def run(scale: float | None) -> tuple[list[Candidate], list[Candidate]]:
-        found = _one_per_face(find_candidates(image, settings.find_threshold, scale, settings.taught))
+        low = min(settings.touch_peak, settings.find_threshold)
+        every = _one_per_face(find_candidates(image, low, scale, settings.taught))
+        found = [c for c in every if c[3] >= settings.find_threshold]
+        faint[FIND_SIZE / max(h, w) if scale is None else scale] = [c for c in every if c[3] < settings.find_threshold]
         return found, [c for c in found if c[3] >= SIZE_PEAK]
 
     def median(strong: list[Candidate]) -> float:
@@ -467,6 +499,8 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         valued = confidence > settings.not_a_die_above and not logo and not not_a_die
         if score < settings.faint_peak:  # a faint peak (desk clutter, a tray's hole) needs a surer value
             valued = valued and confidence >= settings.faint_sure
+        if score < settings.find_threshold:  # a faint peak against a die: kept only when read for sure
+            valued = valued and confidence >= settings.touch_sure
         if score < settings.strong_peak and not valued:
             dropped += 1
             continue
