@@ -178,3 +178,27 @@ def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
     fairly = read_frame(image, ReaderSettings(taught=FairlySure()))
     fairly_without = read_frame(image, ReaderSettings(taught=FairlySure(), touch_peak=0.3))
     assert fairly.found == fairly_without.found
+
+
+def test_a_doubtful_die_off_centre_is_looked_at_moved_and_moves_unless_another_die_is_there() -> None:
+    """The finder's centre on one of two touching dice is often pulled towards the other: a doubtful die is
+    looked at again in crops moved a little each way, and a sure moved look moves the die, but never onto
+    another candidate."""
+    from vision.reader import RETRY_SHIFT, _retry_doubtful
+    from vision.training.synth import Style, render_scene
+
+    style = Style(dice=(1, 1), tilt=(0.0, 0.0), symbol_share=0.0, width=(480, 480), face=(60.0, 60.0),
+                  cluster=0.0, lean=0.0, glare=0.0, motion_blur=0.0)
+    doubtful = np.full((1, 8), 0.1, np.float32)
+    doubtful[0, 2] = 0.3  # a 3, not likely enough
+    for seed in range(4):
+        image, dice = render_scene(np.random.default_rng(seed), style)
+        die = dice[0]
+        off = (die.cx + 0.22 * die.size, die.cy, die.size, 0.9)
+        probs, moved = _retry_doubtful(image, [off], doubtful, ReaderSettings())
+        assert int(np.argmax(probs[0, :NOT_A_DIE])) + 1 == die.value and probs[0].max() >= 0.5
+        assert moved[0][0] == pytest.approx(off[0] - RETRY_SHIFT * die.size) and moved[0][1] == off[1]
+        # another candidate where the moved look would land: the die stays where the finder put it
+        other = (die.cx + 0.05 * die.size, die.cy, die.size, 0.95)
+        _, moved2 = _retry_doubtful(image, [off, other], np.concatenate([doubtful, doubtful]), ReaderSettings())
+        assert moved2[0] == off

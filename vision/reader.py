@@ -56,6 +56,7 @@ CLOSER = 1.5
 CROP = 40
 CROP_SCALE = 1.35
 RETRY_SCALES = (0.85, 1.2)  # a doubtful die is looked at again in crops this many times as large
+RETRY_SHIFT = 0.15  # and in crops moved this share of its face left, right, up and down
 TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
 NOT_A_DIE = 6
 LOGO = 7
@@ -485,7 +486,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
     probs = classify(crops, settings.taught)
-    probs = _retry_doubtful(image, kept, probs, settings)
+    probs, kept = _retry_doubtful(image, kept, probs, settings)
     readings = []
     dropped = 0
     for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
@@ -513,34 +514,51 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
 
 
 def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray,
-                    settings: ReaderSettings) -> np.ndarray:
-    """The reader's chances, with every doubtful die looked at again in crops ``RETRY_SCALES`` times as
-    large: the finder's size is often off on a tilted or small face, and the crop then takes in a side
-    face or cuts pips off.
-    Doubtful: no value likely enough, or "not a die" on a strong peak (a weak peak that is "not a die" is
-    dust or the table, and each look costs about a millisecond). A look that reads a value for sure (not a
-    logo, not "not a die"), more likely than the first look's best, replaces it. A die that looked more
-    like a logo than a value is not looked at again, so a symbol face stays unsure."""
-    out = np.array(probs)
+                    settings: ReaderSettings) -> tuple[np.ndarray, list[Candidate]]:
+    """The reader's chances and the candidates, with every doubtful die looked at again: in crops
+    ``RETRY_SCALES`` times as large (the finder's size is often off on a tilted or small face, and the crop
+    then takes in a side face or cuts pips off), and in crops moved ``RETRY_SHIFT`` of its face each way (the
+    finder's centre on one of two touching dice is often pulled towards the other).
+    Doubtful: no value likely enough, or not as sure as its peak needs (a faint peak, one against another
+    die), or "not a die" on a strong peak (a weak peak that is "not a die" is dust or the table, and each look
+    costs about a millisecond). A look that reads a value for sure (not a logo, not "not a die"), more likely
+    than the first look's best, replaces it; a moved look moves the die, unless it lands on another
+    candidate (that die is read already). A die that looked more like a logo than a value is not looked at
+    again, so a symbol face stays unsure."""
+    out, moved = np.array(probs), list(kept)
     best = out[:, :NOT_A_DIE].max(axis=1)
     logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
+
+    def needs(i: int) -> float:
+        score = kept[i][3]
+        return max(settings.unsure_below, settings.faint_sure if score < settings.faint_peak else 0.0,
+                   settings.touch_sure if score < settings.find_threshold else 0.0)
+
     doubtful = [i for i in range(len(kept))
-                if (best[i] < settings.unsure_below or out[i, NOT_A_DIE] > settings.not_a_die_above)
+                if (best[i] < needs(i) or out[i, NOT_A_DIE] > settings.not_a_die_above)
                 and logo[i] < best[i]
                 and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)]
     if not doubtful:
-        return out
-    crops = [crop_face(image, kept[i][0], kept[i][1], kept[i][2] * CROP_SCALE * k)
-             for i in doubtful for k in RETRY_SCALES]
-    again = classify(crops, settings.taught, looks=False).reshape(len(doubtful), len(RETRY_SCALES), -1)
+        return out, moved
+    looks = [(k, 0.0, 0.0) for k in RETRY_SCALES] + [
+        (1.0, dx * RETRY_SHIFT, dy * RETRY_SHIFT) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    crops = [crop_face(image, kept[i][0] + dx * kept[i][2], kept[i][1] + dy * kept[i][2], kept[i][2] * CROP_SCALE * k)
+             for i in doubtful for k, dx, dy in looks]
+    again = classify(crops, settings.taught, looks=False).reshape(len(doubtful), len(looks), -1)
     for j, i in enumerate(doubtful):
-        for look in again[j]:
+        cx, cy, size, score = kept[i]
+        for (_, dx, dy), look in zip(looks, again[j]):
             value = float(look[:NOT_A_DIE].max())
             look_logo = float(look[LOGO]) if len(look) > LOGO else 0.0
-            if (value >= settings.unsure_below and look_logo < value and look[NOT_A_DIE] <= settings.not_a_die_above
+            if not (value >= settings.unsure_below and look_logo < value and look[NOT_A_DIE] <= settings.not_a_die_above
                     and value > float(out[i, :NOT_A_DIE].max())):
-                out[i] = look
-    return out
+                continue
+            x, y = cx + dx * size, cy + dy * size
+            if (dx or dy) and any(math.hypot(x - k[0], y - k[1]) < 0.5 * k[2] for m, k in enumerate(kept) if m != i):
+                continue
+            out[i] = look
+            moved[i] = (x, y, size, score)
+    return out, moved
 
 
 def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> list[DieReading]:
