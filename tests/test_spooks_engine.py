@@ -449,7 +449,7 @@ def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
     assert any(record.get("announce", {}).get("kind") == "direction" for record in result.events)
     service.do("hand", {"cards": "5+9+M;;cat+10"})
     assert service.state()["scores"] == [34, 0, 40] and service.state()["dealer"] == 2
-    assert service.history()[-1]["text"].startswith("Hand 1: Bo goes out; Ada 34 (5, 9, Master)")
+    assert service.history()[-1]["text"].startswith("Hand 1: Bo goes out; Ada 34 points (left: 5, 9, Master)")
     undone = service.undo()
     assert undone.state["scores"] == [0, 0, 0] and undone.events[0]["text"].startswith("Undone: Hand 1: Bo goes out")
     service.redo()

@@ -64,7 +64,7 @@ def test_a_played_game_is_told_in_plain_words_with_the_tables_names() -> None:
     said = MODULE.describe_events(events, MODULE.names(game))
     for line in said:
         assert not SPELLINGS.search(line), line
-    assert "Hand 1: Bo goes out; Ada 34 (5, 9, Master), Cy 40 (Black Cat, 10), Di 1 (1), Ed 2 (2)." in said[
+    assert "Hand 1: Bo goes out; Ada 34 points (left: 5, 9, Master), Cy 40 points (left: Black Cat, 10), Di 1 point (left: 1), Ed 2 points (left: 2)." in said[
         [e["type"] for e in events].index("hand_scored")]
     assert "Bo plays the Master of Bones." in said
     assert any(line.startswith("Di has 200 points, 200 or more: grabbed by the monsters") for line in said)
@@ -169,7 +169,7 @@ def test_the_buttons_and_the_history_say_what_they_do_in_words() -> None:
     assert command_sentence(game.history[0] if game.history else "top suit=cat", NAMES) == "The top card."
     assert command_sentence({"name": "hand", "args": {}}, NAMES) == "A hand's scores."
     events = game.push("hand points=0,4,5")
-    assert command_sentence(None, NAMES, events).startswith("Hand 1: Ada goes out; Bo 4, Cy 5.")
+    assert command_sentence(None, NAMES, events).startswith("Hand 1: Ada goes out; Bo 4 points, Cy 5 points.")
 
 
 def test_the_end_card_names_the_winner_and_the_scores_lowest_first() -> None:

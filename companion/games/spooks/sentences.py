@@ -203,9 +203,9 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         for seat, value in enumerate(points, 1):
             if value is None or seat == event.get("winner"):
                 continue
-            shown = f"{names.seat(seat)} {value}"
+            shown = f"{names.seat(seat)} {value} {'point' if value == 1 else 'points'}"
             if cards is not None and cards[seat - 1]:
-                shown += f" ({_cards_words(cards[seat - 1])})"
+                shown += f" (left: {_cards_words(cards[seat - 1])})"
             parts.append(shown)
         scores = list(event.get("scores") or [])
         totals = ", ".join(f"{names.seat(seat)} {score}" for seat, score in enumerate(scores, 1)
