@@ -135,7 +135,7 @@ def test_faint_peaks_need_a_surer_value_than_weak_ones() -> None:
     image = sample()
     settings = ReaderSettings(taught=FairlySure())
     candidates, _, _ = find_dice(image, settings)
-    faint = sum(c[3] < settings.faint_peak for c in candidates)
+    faint = sum(settings.find_threshold <= c[3] < settings.faint_peak for c in candidates)
     assert faint > 0
     kept = read_frame(image, settings)
     every = read_frame(image, replace(settings, faint_peak=0.0))
@@ -153,8 +153,8 @@ def test_faint_peaks_are_candidates_only_against_a_found_die() -> None:
              (110.0, 100.0, 40.0, 0.28),   # on the first die itself (a quarter face off): not a second die
              (250.0, 250.0, 40.0, 0.29),   # alone on the table: not a candidate
              (400.0, 146.0, 30.0, 0.21)]   # below the second die, 1.5 faces: kept, with its size
-    assert _touching(found, faint, ReaderSettings()) == [(140.0, 100.0, 40.0, 0.25), (400.0, 146.0, 30.0, 0.21)]
-    assert _touching([], faint, ReaderSettings()) == []
+    assert _touching(found, faint) == [(140.0, 100.0, 40.0, 0.25), (400.0, 146.0, 30.0, 0.21)]
+    assert _touching([], faint) == []
 
 
 def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
@@ -174,10 +174,23 @@ def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
     without = score_photo([(r.value, r.box) for r in read_frame(image, replace(settings, touch_peak=0.3)).dice],
                           labels)
     assert with_faint.right > without.right and with_faint.false_positives <= without.false_positives
-    # a reader only fairly sure of every die (0.6) keeps none of them: the faint ones are dropped
-    fairly = read_frame(image, ReaderSettings(taught=FairlySure()))
-    fairly_without = read_frame(image, ReaderSettings(taught=FairlySure(), touch_peak=0.3))
-    assert fairly.found == fairly_without.found
+    # a reader 0.8 sure of every die: surer than a faint peak needs, not as sure as a touching one needs
+    touching = sum(c[3] < settings.find_threshold for c in candidates)
+    sure = ReaderSettings(taught=SureOf(0.8))
+    kept, without_rule = read_frame(image, sure), read_frame(image, replace(sure, touch_sure=0.75))
+    assert without_rule.found - kept.found == touching and kept.dropped - without_rule.dropped == touching
+
+
+class SureOf:
+    """A taught head that reads every candidate as a 4 with the given chance."""
+
+    def __init__(self, chance: float) -> None:
+        self.chance = chance
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        out = np.full_like(probs, (1 - self.chance) / (probs.shape[1] - 1))
+        out[:, 3] = self.chance
+        return out
 
 
 def test_a_doubtful_die_off_centre_is_looked_at_moved_and_moves_unless_another_die_is_there() -> None:

@@ -57,6 +57,8 @@ CROP = 40
 CROP_SCALE = 1.35
 RETRY_SCALES = (0.85, 1.2)  # a doubtful die is looked at again in crops this many times as large
 RETRY_SHIFT = 0.15  # and in crops moved this share of its face left, right, up and down
+SAME_FACE = 0.45  # two peaks closer than this share of a face are on one face
+TOUCHING = (0.55, 1.6)  # a die touching another lies this many of its faces from its centre
 TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
 NOT_A_DIE = 6
 LOGO = 7
@@ -94,7 +96,7 @@ class ReaderSettings:
     is at least ``faint_sure`` (on the training photos nearly all such peaks read less surely were clutter).
     ``touch_peak``, ``touch_sure``: a peak under ``find_threshold`` but at least ``touch_peak``, lying against
     a candidate (touching dice: the finder's peak on the second is often faint), is read too, and kept only
-    when its value's chance is at least ``touch_sure``.
+    when its value's chance is at least ``touch_sure`` (and ``faint_sure``: it is faint too).
     ``unsure_below``: a value whose chance is lower than this is reported as None.
     ``colors``: name -> Lab reference (OpenCV's 8-bit Lab) measured by ``companion dice calibrate``;
     a die is given the nearest reference's name when it is closer than ``color_distance``.
@@ -172,7 +174,7 @@ class ReadResult:
 
     ``found`` is the number of dice the finder found and kept (sure or unsure): compare it with the
     number of dice rolled before settling a roll. ``dropped`` counts weak candidates the reader gave no
-    value more likely than not. ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
+    value as sure as their peak needs (more likely than not; surer for a faint one, see ``ReaderSettings``). ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
 
     dice: list[DieReading]
     dropped: int = 0
@@ -357,7 +359,7 @@ def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
     """Two peaks on one face (or in the overlap of two tiles): keep the stronger."""
     kept: list[Candidate] = []
     for c in candidates:
-        if all(math.hypot(c[0] - k[0], c[1] - k[1]) > 0.45 * max(c[2], k[2]) for k in kept):
+        if all(math.hypot(c[0] - k[0], c[1] - k[1]) > SAME_FACE * max(c[2], k[2]) for k in kept):
             kept.append(c)
     return kept
 
@@ -365,84 +367,88 @@ def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
 def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], float, int]:
     """The finder's candidates at the right scale: (candidates, finder scale, passes), with the faint peaks
     against them (``_touching``) after the others."""
-    faint: dict[float, list[Candidate]] = {}
-    found, scale, passes = _find_dice(image, settings, faint)
-    return found + _touching(found, faint.get(scale, []), settings), scale, passes
+    found, faint, scale, passes = _find_dice(image, settings)
+    return found + _touching(found, faint), scale, passes
 
 
-def _touching(found: Sequence[Candidate], faint: Sequence[Candidate], settings: ReaderSettings) -> list[Candidate]:
-    """The faint peaks (under ``find_threshold``) that lie against a found die, 0.55-1.6 of its face from its
-    centre, one per face, with that die's face size (the finder's size on a faint peak is often far off)."""
+def _touching(found: Sequence[Candidate], faint: Sequence[Candidate]) -> list[Candidate]:
+    """The faint peaks (strongest first) that lie against a found die, ``TOUCHING`` of its face from its centre,
+    one per face, with that die's face size (the finder's size on a faint peak is often far off)."""
     out: list[Candidate] = []
     for cx, cy, _, score in faint:
         gaps = [math.hypot(cx - k[0], cy - k[1]) / k[2] for k in found]
-        if not gaps or not 0.55 <= min(gaps) <= 1.6:
+        if not gaps or not TOUCHING[0] <= min(gaps) <= TOUCHING[1]:
             continue
-        if any(math.hypot(cx - e[0], cy - e[1]) < 0.55 * e[2] for e in out):
+        if any(math.hypot(cx - e[0], cy - e[1]) < TOUCHING[0] * e[2] for e in out):
             continue
         out.append((cx, cy, found[int(np.argmin(gaps))][2], score))
     return out
 
 
-def _find_dice(image: np.ndarray, settings: ReaderSettings,
-               faint: dict[float, list[Candidate]]) -> tuple[list[Candidate], float, int]:
-    """The finder's candidates at the right scale: (candidates, finder scale, passes); ``faint`` is given the
-    peaks between ``touch_peak`` and ``find_threshold`` of each pass, by its scale.
+Pass = tuple[list[Candidate], list[Candidate], list[Candidate]]  # one pass's candidates, strong ones, faint peaks
+
+
+def _find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], list[Candidate], float, int]:
+    """The finder's candidates at the right scale: (candidates, the faint peaks of the same pass (between
+    ``touch_peak`` and ``find_threshold``), finder scale, passes).
 
     With a known face size, one pass at the scale that brings faces to ``FACE_TARGET``. Otherwise a
     coarse pass at 320 pixels, which stands when its faces lie in the trained range (but a large frame whose
-    faces measure under ``SMALL_FACE`` there is looked at again ``CLOSER`` times as close: the size head
-    measures faces of half its size about as large); when they do not,
-    another pass at the scale that brings them to the target; when it found nothing, or only one or
-    two strong peaks among more weak ones (a cluster of dice too small to tell apart looks like one die),
-    a look at twice the scale, taken only when the dice there are smaller and more. At most three passes."""
+    faces measure under ``SMALL_FACE`` there is looked at again ``CLOSER`` times as close, and that look is
+    taken when it shows as many strong peaks: the size head measures faces of half its size about as large);
+    when they do not, another pass at the scale that brings them to the target; when it found nothing, or
+    only one or two strong peaks among more weak ones (a cluster of dice too small to tell apart looks like
+    one die), a look at twice the scale, taken only when the dice there are smaller and more. At most three
+    passes."""
     h, w = image.shape[:2]
     top = min(2.0, math.sqrt(MAX_FIND_PIXELS / (w * h)))  # the largest scale the finder's input may have
     face = settings.face_size
 
-    def run(scale: float | None) -> tuple[list[Candidate], list[Candidate]]:
-        low = min(settings.touch_peak, settings.find_threshold)
-        every = _one_per_face(find_candidates(image, low, scale, settings.taught))
-        found = [c for c in every if c[3] >= settings.find_threshold]
-        faint[FIND_SIZE / max(h, w) if scale is None else scale] = [c for c in every if c[3] < settings.find_threshold]
-        return found, [c for c in found if c[3] >= SIZE_PEAK]
+    def run(scale: float | None) -> Pass:
+        every = find_candidates(image, min(settings.touch_peak, settings.find_threshold), scale, settings.taught)
+        found = _one_per_face([c for c in every if c[3] >= settings.find_threshold])
+        return found, [c for c in found if c[3] >= SIZE_PEAK], [c for c in every if c[3] < settings.find_threshold]
 
     def median(strong: list[Candidate]) -> float:
         return float(np.median([c[2] for c in strong]))
 
     if face:
         scale = min(top, FACE_TARGET / face)
-        return run(scale)[0], scale, 1
+        found, _, faint = run(scale)
+        return found, faint, scale, 1
     coarse = FIND_SIZE / max(h, w)
-    found, strong = run(None)
+    found, strong, faint = run(None)
     scale, passes = coarse, 1
     sizing = strong or found  # only weak peaks: they still tell the size, unless they are clusters
     if not sizing or (len(strong) < 3 and 2 * len(strong) < len(found)):
         # nothing, or one or two strong peaks among more weak ones: look at twice the scale, and take
         # that look when it shows more and smaller dice (the coarse peaks were clusters of tiny dice)
-        closer, strong2 = run(min(top, 2 * coarse))
+        closer, strong2, faint2 = run(min(top, 2 * coarse))
         passes += 1
         if len(strong2) >= max(2, len(strong) + 1) and (
                 not sizing or median(strong2) < 0.6 * median(sizing)):
             strong2 = _read_as_dice(image, strong2, settings)  # not the pips of a large die
         if len(strong2) >= max(2, len(strong) + 1) and (
                 not sizing or median(strong2) < 0.6 * median(sizing)):
-            found, sizing, scale = closer, strong2, min(top, 2 * coarse)
+            found, sizing, faint, scale = closer, strong2, faint2, min(top, 2 * coarse)
         elif not sizing:
-            return found, coarse, passes
+            return found, faint, coarse, passes
     if scale == coarse and FACE_OK[0] <= median(sizing) * coarse <= FACE_OK[1]:
         if coarse <= CLOSER_FRAMES and median(sizing) * coarse < SMALL_FACE and top >= coarse * CLOSER:
-            return run(coarse * CLOSER)[0], coarse * CLOSER, passes + 1
-        return found, coarse, passes
+            nearer, strong_nearer, faint_nearer = run(coarse * CLOSER)
+            if len(strong_nearer) >= len(strong):
+                return nearer, faint_nearer, coarse * CLOSER, passes + 1
+            return found, faint, coarse, passes + 1
+        return found, faint, coarse, passes
     # bring the faces to the finder's size, unless they are near it already
     wanted = min(top, FACE_TARGET / median(sizing))
     if abs(wanted / scale - 1) < 0.2:
-        return found, scale, passes
-    again, strong3 = run(wanted)
+        return found, faint, scale, passes
+    again, strong3, faint3 = run(wanted)
     passes += 1
     if len(strong3) >= len([c for c in found if c[3] >= SIZE_PEAK]):
-        return again, wanted, passes
-    return found, scale, passes
+        return again, faint3, wanted, passes
+    return found, faint, scale, passes
 
 
 def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
@@ -486,7 +492,10 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
     probs = classify(crops, settings.taught)
-    probs, kept = _retry_doubtful(image, kept, probs, settings)
+    probs, moved = _retry_doubtful(image, kept, probs, settings)
+    crops = [crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
+             for crop, m, k in zip(crops, moved, kept)]
+    kept = moved
     readings = []
     dropped = 0
     for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
@@ -497,11 +506,8 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # a weak peak is dropped unless the reader gives it a value more likely than not (it is the clutter
         # of a desk, the side face of an oblique die, half of two touching dice); a strong one stays, unsure
         # when it is not read for sure, so that a die is never silently missing from a roll
-        valued = confidence > settings.not_a_die_above and not logo and not not_a_die
-        if score < settings.faint_peak:  # a faint peak (desk clutter, a tray's hole) needs a surer value
-            valued = valued and confidence >= settings.faint_sure
-        if score < settings.find_threshold:  # a faint peak against a die: kept only when read for sure
-            valued = valued and confidence >= settings.touch_sure
+        valued = (confidence > settings.not_a_die_above and not logo and not not_a_die
+                  and confidence >= _needed(score, settings))
         if score < settings.strong_peak and not valued:
             dropped += 1
             continue
@@ -513,6 +519,13 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     return ReadResult(readings, dropped, scale, passes)
 
 
+def _needed(score: float, settings: ReaderSettings) -> float:
+    """The chance of its value a candidate with this finder peak needs to be kept: a faint peak (desk clutter,
+    a tray's hole) ``faint_sure``, one under the finder's threshold (against another die) ``touch_sure``."""
+    return max(settings.faint_sure if score < settings.faint_peak else 0.0,
+               settings.touch_sure if score < settings.find_threshold else 0.0)
+
+
 def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray,
                     settings: ReaderSettings) -> tuple[np.ndarray, list[Candidate]]:
     """The reader's chances and the candidates, with every doubtful die looked at again: in crops
@@ -522,20 +535,16 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
     Doubtful: no value likely enough, or not as sure as its peak needs (a faint peak, one against another
     die), or "not a die" on a strong peak (a weak peak that is "not a die" is dust or the table, and each look
     costs about a millisecond). A look that reads a value for sure (not a logo, not "not a die"), more likely
-    than the first look's best, replaces it; a moved look moves the die, unless it lands on another
-    candidate (that die is read already). A die that looked more like a logo than a value is not looked at
+    than the first look's best, replaces it, and a moved one moves the die; a moved look that would
+    land on another candidate (as it stands then, moved or not) is not used. A die that looked more like a logo than a value is not looked at
     again, so a symbol face stays unsure."""
     out, moved = np.array(probs), list(kept)
     best = out[:, :NOT_A_DIE].max(axis=1)
     logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
 
-    def needs(i: int) -> float:
-        score = kept[i][3]
-        return max(settings.unsure_below, settings.faint_sure if score < settings.faint_peak else 0.0,
-                   settings.touch_sure if score < settings.find_threshold else 0.0)
-
     doubtful = [i for i in range(len(kept))
-                if (best[i] < needs(i) or out[i, NOT_A_DIE] > settings.not_a_die_above)
+                if (best[i] < max(settings.unsure_below, _needed(kept[i][3], settings))
+                    or out[i, NOT_A_DIE] > settings.not_a_die_above)
                 and logo[i] < best[i]
                 and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)]
     if not doubtful:
@@ -554,8 +563,9 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
                     and value > float(out[i, :NOT_A_DIE].max())):
                 continue
             x, y = cx + dx * size, cy + dy * size
-            if (dx or dy) and any(math.hypot(x - k[0], y - k[1]) < 0.5 * k[2] for m, k in enumerate(kept) if m != i):
-                continue
+            if (dx or dy) and any(math.hypot(x - k[0], y - k[1]) < TOUCHING[0] * k[2]
+                                  for m, k in enumerate(moved) if m != i):
+                continue  # it would land on another die (where it is now, moved or not)
             out[i] = look
             moved[i] = (x, y, size, score)
     return out, moved
