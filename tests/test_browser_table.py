@@ -428,3 +428,31 @@ def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser:
         # The removed phone is a stranger now: the page asks for the join code again.
         viewer.page.reload()
         expect(viewer.page.locator("#join")).to_be_visible()
+
+
+def test_the_table_view_keeps_its_cards_in_columns_and_fits_a_phone(browser: Any, live: Table) -> None:
+    """On a tablet the items card sits in the third column under the room cards, not alone above the clock; on a
+    phone the table view is one column, with nothing to scroll sideways."""
+    board = open_phone(browser, live, viewport=TABLE_VIEW, scale=1)
+    try:
+        board.page.goto(f"{live.url}/?table=1")
+        board.page.wait_for_selector("#map g.room")
+        clock = board.page.locator("#clock-card").bounding_box()
+        board_map = board.page.locator(".map-card").bounding_box()
+        hands = board.page.locator(".hands-card").bounding_box()
+        rooms = board.page.locator(".rooms-card").bounding_box()
+        assert hands["x"] >= board_map["x"] + board_map["width"] - 1 and hands["y"] >= rooms["y"] + rooms["height"] - 1
+        assert hands["y"] > clock["y"]
+    finally:
+        board.context.close()
+    phone = open_phone(browser, live)
+    try:
+        phone.page.goto(f"{live.url}/?table=1")
+        phone.page.wait_for_selector("#map g.room")
+        assert phone.page.evaluate("document.body.classList.contains('table')")
+        width = phone.page.evaluate("document.documentElement.clientWidth")
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= width
+        assert phone.page.locator(".map-card").bounding_box()["width"] <= width
+        phone.check_clean()
+    finally:
+        phone.context.close()
