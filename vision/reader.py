@@ -174,7 +174,8 @@ class ReadResult:
 
     ``found`` is the number of dice the finder found and kept (sure or unsure): compare it with the
     number of dice rolled before settling a roll. ``dropped`` counts weak candidates the reader gave no
-    value as sure as their peak needs (more likely than not; surer for a faint one, see ``ReaderSettings``). ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
+    value as sure as their peak needs (more likely than not; surer for a faint one, see ``ReaderSettings``).
+    ``finder_scale`` is the finder's input pixels per frame pixel of the (last) pass."""
 
     dice: list[DieReading]
     dropped: int = 0
@@ -466,10 +467,16 @@ def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSet
     """The peaks the reader reads as a die with a value (not "not a die", not a logo, sure enough)."""
     probs = classify([crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught,
                      looks=False)
+    return [p for p, good in zip(peaks, _surely(probs, settings)) if good]
+
+
+def _surely(probs: np.ndarray, settings: ReaderSettings) -> np.ndarray:
+    """For each row of the reader's chances, whether it reads a value for sure: the best value's chance at least
+    ``unsure_below``, more likely than a logo, and not "not a die"."""
     best = probs[:, :NOT_A_DIE].max(axis=1)
-    logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(peaks))
-    ok = (probs[:, NOT_A_DIE] <= settings.not_a_die_above) & (best >= settings.unsure_below) & (logo < best)
-    return [p for p, good in zip(peaks, ok) if good]
+    logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(probs))
+    sure: np.ndarray = (best >= settings.unsure_below) & (logo < best) & (probs[:, NOT_A_DIE] <= settings.not_a_die_above)
+    return sure
 
 
 def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> ReadResult:
@@ -498,7 +505,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     kept = moved
     readings = []
     dropped = 0
-    for (cx, cy, size, score), p, patch in zip(kept, probs, crops):
+    for (cx, cy, size, score), p, patch, sure in zip(kept, probs, crops, _surely(probs, settings)):
         not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
@@ -511,7 +518,6 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         if score < settings.strong_peak and not valued:
             dropped += 1
             continue
-        sure = confidence >= settings.unsure_below and not logo and not not_a_die
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
@@ -535,13 +541,12 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
     Doubtful: no value likely enough, or not as sure as its peak needs (a faint peak, one against another
     die), or "not a die" on a strong peak (a weak peak that is "not a die" is dust or the table, and each look
     costs about a millisecond). A look that reads a value for sure (not a logo, not "not a die"), more likely
-    than the first look's best, replaces it, and a moved one moves the die; a moved look that would
-    land on another candidate (as it stands then, moved or not) is not used. A die that looked more like a logo than a value is not looked at
-    again, so a symbol face stays unsure."""
+    than the first look's best, replaces it, and a moved one moves the die; a moved look that would land on
+    another candidate (as it stands then, moved or not) is not used. A die that looked more like a logo than a
+    value is not looked at again, so a symbol face stays unsure."""
     out, moved = np.array(probs), list(kept)
     best = out[:, :NOT_A_DIE].max(axis=1)
     logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
-
     doubtful = [i for i in range(len(kept))
                 if (best[i] < max(settings.unsure_below, _needed(kept[i][3], settings))
                     or out[i, NOT_A_DIE] > settings.not_a_die_above)
@@ -553,14 +558,13 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
         (1.0, dx * RETRY_SHIFT, dy * RETRY_SHIFT) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
     crops = [crop_face(image, kept[i][0] + dx * kept[i][2], kept[i][1] + dy * kept[i][2], kept[i][2] * CROP_SCALE * k)
              for i in doubtful for k, dx, dy in looks]
-    again = classify(crops, settings.taught, looks=False).reshape(len(doubtful), len(looks), -1)
+    flat = classify(crops, settings.taught, looks=False)
+    again = flat.reshape(len(doubtful), len(looks), -1)
+    sure = _surely(flat, settings).reshape(len(doubtful), len(looks))
     for j, i in enumerate(doubtful):
         cx, cy, size, score = kept[i]
-        for (_, dx, dy), look in zip(looks, again[j]):
-            value = float(look[:NOT_A_DIE].max())
-            look_logo = float(look[LOGO]) if len(look) > LOGO else 0.0
-            if not (value >= settings.unsure_below and look_logo < value and look[NOT_A_DIE] <= settings.not_a_die_above
-                    and value > float(out[i, :NOT_A_DIE].max())):
+        for (_, dx, dy), look, look_sure in zip(looks, again[j], sure[j]):
+            if not (look_sure and float(look[:NOT_A_DIE].max()) > float(out[i, :NOT_A_DIE].max())):
                 continue
             x, y = cx + dx * size, cy + dy * size
             if (dx or dy) and any(math.hypot(x - k[0], y - k[1]) < TOUCHING[0] * k[2]
