@@ -26,6 +26,19 @@ class CallsEverythingNotADie:
         return out
 
 
+class ReadsEvery:
+    """A taught head that reads every candidate as ``value`` with the given chance, the rest spread evenly: 0.4 is
+    doubtful (not more likely than not), 0.6 fairly sure, 0.8 sure enough for a faint peak."""
+
+    def __init__(self, value: int, chance: float) -> None:
+        self.index, self.chance = value - 1, chance
+
+    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        out = np.full_like(probs, (1 - self.chance) / (probs.shape[1] - 1))
+        out[:, self.index] = self.chance
+        return out
+
+
 def sample() -> np.ndarray:
     image = cv2.imread(str(sample_paths()[0]))
     assert image is not None
@@ -50,23 +63,14 @@ def test_strong_peaks_the_reader_rejects_become_unsure_dice_not_drops() -> None:
     assert dropped_all.found == 0 and dropped_all.dropped == rejecting.found + rejecting.dropped
 
 
-class Doubtful:
-    """A taught head that gives every candidate a value, but none more likely than not (0.4 for a 3)."""
-
-    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        out = np.full_like(probs, 0.6 / (probs.shape[1] - 1))
-        out[:, 2] = 0.4
-        return out
-
-
 def test_weak_peaks_read_without_a_likely_value_are_dropped_strong_ones_stay_unsure() -> None:
     image = sample()
-    doubtful = read_frame(image, ReaderSettings(taught=Doubtful()))
+    doubtful = read_frame(image, ReaderSettings(taught=ReadsEvery(3, 0.4)))
     assert doubtful.found > 0 and all(r.value is None for r in doubtful.dice)
-    everything = read_frame(image, ReaderSettings(taught=Doubtful(), strong_peak=0.0))
+    everything = read_frame(image, ReaderSettings(taught=ReadsEvery(3, 0.4), strong_peak=0.0))
     assert everything.dropped == 0 and everything.found == doubtful.found + doubtful.dropped
     # what stays is the strong peaks: raising the bar for "strong" drops more of them
-    assert read_frame(image, ReaderSettings(taught=Doubtful(), strong_peak=1.01)).found == 0
+    assert read_frame(image, ReaderSettings(taught=ReadsEvery(3, 0.4), strong_peak=1.01)).found == 0
 
 
 def test_a_roll_with_an_unsure_die_is_not_settled() -> None:
@@ -120,20 +124,11 @@ def test_a_doubtful_die_is_looked_at_again_but_a_logo_stays_unsure() -> None:
     assert logo.calls == 1 and dice and all(r.value is None for r in dice)
 
 
-class FairlySure:
-    """A taught head that reads every candidate as a 3 with a chance of 0.6: more likely than not, not sure."""
-
-    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        out = np.full_like(probs, 0.4 / (probs.shape[1] - 1))
-        out[:, 2] = 0.6
-        return out
-
-
 def test_faint_peaks_need_a_surer_value_than_weak_ones() -> None:
     from vision.reader import find_dice
 
     image = sample()
-    settings = ReaderSettings(taught=FairlySure())
+    settings = ReaderSettings(taught=ReadsEvery(3, 0.6))
     candidates, _, _ = find_dice(image, settings)
     faint = sum(settings.find_threshold <= c[3] < settings.faint_peak for c in candidates)
     assert faint > 0
@@ -176,21 +171,9 @@ def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
     assert with_faint.right > without.right and with_faint.false_positives <= without.false_positives
     # a reader 0.8 sure of every die: surer than a faint peak needs, not as sure as a touching one needs
     touching = sum(c[3] < settings.find_threshold for c in candidates)
-    sure = ReaderSettings(taught=SureOf(0.8))
+    sure = ReaderSettings(taught=ReadsEvery(4, 0.8))
     kept, without_rule = read_frame(image, sure), read_frame(image, replace(sure, touch_sure=0.75))
     assert without_rule.found - kept.found == touching and kept.dropped - without_rule.dropped == touching
-
-
-class SureOf:
-    """A taught head that reads every candidate as a 4 with the given chance."""
-
-    def __init__(self, chance: float) -> None:
-        self.chance = chance
-
-    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        out = np.full_like(probs, (1 - self.chance) / (probs.shape[1] - 1))
-        out[:, 3] = self.chance
-        return out
 
 
 def test_a_doubtful_die_off_centre_is_looked_at_moved_and_moves_unless_another_die_is_there() -> None:
