@@ -1280,7 +1280,6 @@
       main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));
     }
     for (const a of legal.filter((x) => x.name === "next-phase" || x.name === "end-round")) main.push(actButton(a, null, "wide"));
-    fill($("#ac-main"), main);
     const fix = [];
     for (const a of legal.filter((x) => x.name === "points")) {
       fix.push(button("The investigators gain a victory point", () => command("points", { n: "1" }), "small", "ac-point-plus"));
@@ -1288,6 +1287,8 @@
     }
     for (const a of legal.filter((x) => x.name === "found-dead")) fix.push(button(a.label + "\u2026", () => acSeat(a, s, "Whose character was found dead?"), "small", "ac-dead"));
 
+    for (const a of legal.filter((x) => x.name === "points-win")) main.push(button(a.label, () => confirmSheet("The investigators win?", "They have " + s.points + " of the " + s.points_needed + " victory points they need. The game ends.", "They win", () => runLegal(a)), "primary", "ac-points-win"));
+    fill($("#ac-main"), main);
     for (const a of legal.filter((x) => x.name === "cultists-win")) fix.push(button(a.label, () => confirmSheet("The cultists win?", "Only when the cultists have reached their win at the table. The game ends.", "They win", () => runLegal(a)), "small", "ac-cultists-win"));
     fill($("#ac-fix-list"), fix);
   }
@@ -1308,7 +1309,8 @@
     const rows = seats.map((x) => { const b = button(x.name, () => { pick(String(x.seat), x.name + " is voted out."); mark(b); }, "", "ac-vote-seat-" + x.seat); return b; });
     const nobody = button("Nobody: no majority", () => { pick("none", "Nobody is voted out."); lastBox.checked = false; mark(nobody); }, "", "ac-vote-none");
     rows.push(nobody);
-    sheet(body ? "The vote the body called" : "The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, lastLabel], "Send the result", async () => {
+    const canBeLast = (a.asks || []).includes("last"); // with two cultists, not before a first one is out
+    sheet(body ? "The vote the body called" : "The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, ...(canBeLast ? [lastLabel] : [])], "Send the result", async () => {
       if (!picked) { toast("Tap who was voted out, or nobody, first.", true); return false; }
       const args = { ...a.args, seat: picked };
       if (lastBox.checked && picked !== "none") args.last = "yes";
