@@ -607,3 +607,21 @@ def test_the_view_is_json_safe_and_holds_no_role(packs: AmongCultistsPacks) -> N
 def test_commands_parse_and_print_back() -> None:
     command = Command.parse("vote seat=3 last=yes")
     assert command.args == {"seat": "3", "last": "yes"} and str(command) == "vote seat=3 last=yes"
+
+
+def test_a_stand_in_marker_the_companion_draws_says_nothing_of_its_own_and_the_host_enters_the_real_one(
+        packs: AmongCultistsPacks) -> None:
+    # :37 "Ein Ereignismarker wird aus dem Beutel gezogen und abgehandelt": a stand-in is no marker of the box, so
+    # the companion asks for the one the table drew instead of reading out words that are not the marker's
+    game = new(packs)
+    game.push("night-done")
+    game.push("next-phase")
+    game.push("draw-event")
+    event = game.view()["event"]
+    assert event["placeholder"] is True and event["text"] == ""
+    assert "placeholder" not in json.dumps(game.view()).replace('"placeholder":', "").lower()
+    assert "event" in [a.name for a in game.legal_actions()]
+    game.push("event name=Blackout")
+    assert game.view()["event"]["name"] == "Blackout" and game.view()["event"]["placeholder"] is False
+    with pytest.raises(IllegalCommand, match="already Blackout"):
+        game.push("event name=Storm")

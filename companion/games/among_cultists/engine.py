@@ -47,7 +47,7 @@ from companion.commands import (
     seat_names,
 )
 from companion.errors import BadCommand, IllegalCommand
-from companion.games.among_cultists.packs import AmongCultistsPacks
+from companion.games.among_cultists.packs import AmongCultistsPacks, EventMarker
 
 __all__ = ["CLOCK", "COMMANDS", "PHASES", "RULES", "ROUNDS", "Command", "Game", "LegalAction", "Outcome", "Setup",
            "State", "default_cultists"]
@@ -190,6 +190,15 @@ class RoundEvent:
     name: str
     text: str = ""
     placeholder: bool = False
+
+    @classmethod
+    def of(cls, marker: EventMarker) -> RoundEvent:
+        """The round's event from a marker of the pack; a stand-in's words are not the card's, so none are kept."""
+        return cls(marker.id, marker.name, "" if marker.placeholder else marker.text, marker.placeholder)
+
+    @property
+    def stand_in(self) -> bool:
+        return self.placeholder
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "text": self.text, "placeholder": self.placeholder}
@@ -451,9 +460,13 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("a character was found dead, and that calls a vote (:52); enter its result first.")
 
     # -- the event ------------------------------------------------------------------------------------------
-    def need_event_open(self) -> None:
+    def need_event_open(self, table: bool = False) -> None:
+        """One marker a round (:37); the marker the table drew may still replace a stand-in the companion drew
+        (it names no effect of its own: the host enters the real one)."""
         self.need_phase(EVENT, doing="the event marker")
         s = self.s
+        if table and s.event is not None and s.event.stand_in:
+            return
         if s.event is not None:
             self.illegal(f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was "
                          "the wrong one.")
@@ -469,11 +482,11 @@ class _Rules(RulesBase[State, Command]):
             s.bag = _filled_bag(self.setup, self.packs, s.refills)
             self.emit("events_refilled", count=len(s.bag))
         marker = self.packs.events[s.bag.pop()]
-        self.set_event(RoundEvent(marker.id, marker.name, marker.text, marker.placeholder), "companion")
+        self.set_event(RoundEvent.of(marker), "companion")
 
     def do_event(self) -> None:
         """:37: the host enters the marker the table drew: by its id in the pack, or by a name the pack lacks."""
-        self.need_event_open()
+        self.need_event_open(table=True)
         s = self.s
         has_id, has_name = "id" in self.cmd.args, "name" in self.cmd.args
         if has_id == has_name:
@@ -487,7 +500,7 @@ class _Rules(RulesBase[State, Command]):
             marker = self.packs.events[ident]
             if ident in s.bag:
                 s.bag.remove(ident)  # the marker is out of the bag now, as at the table
-            event = RoundEvent(marker.id, marker.name, marker.text, marker.placeholder)
+            event = RoundEvent.of(marker)
         else:
             name = self.cmd.args["name"].strip()
             if not name or len(name) > 60 or not name.isprintable():
@@ -496,7 +509,7 @@ class _Rules(RulesBase[State, Command]):
             if known is not None:
                 if known.id in s.bag:
                     s.bag.remove(known.id)
-                event = RoundEvent(known.id, known.name, known.text, known.placeholder)
+                event = RoundEvent.of(known)
             else:
                 event = RoundEvent(None, name)
         self.set_event(event, "table")
