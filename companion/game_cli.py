@@ -170,6 +170,12 @@ def format_state(state: Mapping[str, Any]) -> str:
         for inv in state.get("investigators") or []:
             lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
                          f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
+        if state.get("card_question"):
+            # a card not filled in yet came up and played nothing: the taps of the page, spelled as commands
+            taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+                    for a in state.get("legal") or [] if a.get("name") == "card-did"]
+            lines.append(f"Asked: {state['card_question']}")
+            lines.append("  Tell it with: " + " | ".join(taps))
         return "\n".join(lines)
     if state.get("rules") in ("among-cultists", "spooks"):
         title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
