@@ -241,7 +241,9 @@ def format_state(state: Mapping[str, Any]) -> str:
     attempt = g("attempt")
     if isinstance(attempt, Mapping):
         kept = _faces(attempt.get("kept")) if attempt.get("kept") else "nothing"
-        odds = f"; {_pct(g('odds'))} to succeed with the actions left" if g("odds") is not None else ""
+        rolls = g("attempt_rolls_left")
+        left = f"in the {_count(rolls, 'roll')} it has left" if isinstance(rolls, int) else "with the actions left"
+        odds = f"; {float(g('odds')) * 100:.1f}% to succeed {left}" if isinstance(g("odds"), (int, float)) else ""
         lines.append(
             f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
             f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"

@@ -19,7 +19,7 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -380,6 +380,14 @@ class _Supply:
 # -- the game -----------------------------------------------------------------------------------
 
 
+
+def other_actions_limit(packs: Packs, in_play: Iterable[str]) -> tuple[int, str]:
+    """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name; (0, "")
+    when no card limits them."""
+    limits = [(packs.environment[c].actions, packs.environment[c].name) for c in in_play
+              if packs.environment[c].actions]
+    return min(limits) if limits else (0, "")
+
 class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
@@ -547,6 +555,23 @@ class Game(GameHistory[State]):
         return rules.s, rules.events
 
     # -- reading --------------------------------------------------------------------
+    def rolls_left(self) -> int | None:
+        """How many more rolls the attempt under way can really have this turn (None without one): the actions left
+        ("Player Turn"), no more than the actions other than moves a card still allows ("Corpse": "two Actions per
+        turn, excluding Move Actions"; a roll is such an action), and on a timer set no more than the rolls until
+        the third timer ("Red Icons: Timers": the unsuccessful roll that gives it ends the turn). Free rolls an item
+        gives are not foreseen."""
+        s = self._state
+        if s.attempt is None:
+            return None
+        rolls = s.actions_left
+        limit, _ = other_actions_limit(self.packs, s.env_active)
+        if limit:
+            rolls = min(rolls, limit - s.turn_others)
+        if s.attempt.requirement.timer:
+            rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
+        return max(0, rolls)
+
     def view(self) -> dict[str, Any]:
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
         s = self._state
@@ -572,6 +597,7 @@ class Game(GameHistory[State]):
             "physical": self.setup.physical,
             "current_player": s.current,
             "actions_left": s.actions_left,
+            "attempt_rolls_left": self.rolls_left(),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
@@ -635,9 +661,7 @@ class Game(GameHistory[State]):
                 }
                 for c in s.env_active if packs.environment[c].icon_sets
             ],
-            "other_actions_limit": min(
-                (packs.environment[c].actions for c in s.env_active if packs.environment[c].actions), default=0
-            ),
+            "other_actions_limit": other_actions_limit(packs, s.env_active)[0],
             "other_actions_used": s.turn_others,
             "hands": [
                 {
@@ -842,10 +866,7 @@ class _Rules(RulesBase[State, Command]):
             )
 
     def other_actions_limit(self) -> tuple[int, str]:
-        """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name."""
-        limits = [(self.packs.environment[c].actions, self.packs.environment[c].name) for c in self.s.env_active
-                  if self.packs.environment[c].actions]
-        return min(limits) if limits else (0, "")
+        return other_actions_limit(self.packs, self.s.env_active)
 
     def may_run(self) -> bool:
         """ "Running": all three actions of the turn were moves, and the fourth space is not yet run."""
