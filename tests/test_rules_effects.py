@@ -267,3 +267,52 @@ def test_a_give_action_hands_the_item_over_in_the_same_action() -> None:
         game.push("action kind=move item=evp_recorder")
     game.push("action kind=pickup item=boots")  # a dropped item picked up
     assert [i["id"] for i in game.view()["hands"][0]["items"]] == ["boots"]
+
+
+def test_a_used_up_magnifying_glass_is_not_replaced_for_free() -> None:
+    """Magnifying Glass: 'Once the player expires the last use, the token is discarded. The player may go back to the
+    Magnifying Glass icon on the game board at any point of the game to reset their Magnifying Glass or pick up a new
+    one. This counts as an action, even if the player is just resetting the Glass.'"""
+    game = Game.new(Setup(players=1, board="asylum", ghost="child", seed=4), PACKS)
+    game.push("action kind=pickup glass=true")
+    for _ in range(3):
+        game.push("attempt action=search need=eye:1 glass=true")
+        game.push("roll faces=eye,camera,camera,camera")
+        game.push("end-turn")
+    assert game.view()["hands"][0]["glass"] == 0
+    refused(game, "attempt action=search need=eye:1 glass=true", "used up", "counts as an action")
+    before = game.view()["actions_left"]
+    game.push("action kind=pickup glass=true")
+    assert game.view()["actions_left"] == before - 1 and game.view()["hands"][0]["glass"] == 3
+    game.push("attempt action=search need=eye:1 glass=true")
+    assert game.view()["attempt"]["dice"] == 4
+
+
+def test_no_run_while_carrying_the_corpse() -> None:
+    """Corpse (Asylum Board): 'Players, however, cannot run with a fourth Move Action if in possession of the
+    Corpse.' The Corpse 'will be attached to that player until another player moves on the space and decides to
+    take over'."""
+    game = card_in_play("corpse")
+    first = game.view()["current_player"]
+    game.push("action kind=move corpse=true")
+    assert game.view()["corpse_holder"] == first
+    game.push("action kind=move")
+    game.push("action kind=move")
+    refused(game, "action kind=move run=true", "in possession of the Corpse")
+    game.push("end-turn")
+    # the other player takes it over: now the first may run again, the second may not
+    game.push("action kind=move corpse=true")
+    assert game.view()["corpse_holder"] == 1 - first
+    game.push("action kind=move")
+    game.push("action kind=move")
+    refused(game, "action kind=move run=true", "in possession of the Corpse")
+    game.push("end-turn")
+    for _ in range(3):
+        game.push("action kind=move")
+    game.push("action kind=move run=true")
+    refused(game, "action kind=give corpse=true", "kind=move")
+
+
+def test_no_corpse_to_carry_without_the_card() -> None:
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    refused(game, "action kind=move corpse=true", "no Corpse")

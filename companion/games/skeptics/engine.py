@@ -79,7 +79,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free", "run", "glass", "item", "to"),
+        "action": (("kind",), ("free", "run", "glass", "item", "to", "corpse"),
                    "spend one action on a move, pick-up, give or other (item=ID to=N: which item goes to whom)"),
         "attempt": (
             ("action",),
@@ -271,6 +271,8 @@ class State:
     clue_found: list[int] = field(default_factory=list)  # the clue card of each revealed clue, in order (0: unknown)
     clue_done: list[int] = field(default_factory=list)  # positions in clue_found that are solved
     glass: list[int] = field(default_factory=list)  # each investigator's magnifying glass: uses left (0: none)
+    glass_spent: list[int] = field(default_factory=list)  # the investigators whose glass was used up and discarded
+    corpse_holder: int | None = None  # the investigator moving the Corpse ("Corpse": attached until taken over)
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
 
@@ -480,6 +482,7 @@ class Game(GameHistory[State]):
         for kind in ACTION_KINDS:
             self.offer(out, "spend", "action", {"kind": kind})
         self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
         self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
@@ -663,6 +666,7 @@ class Game(GameHistory[State]):
             ],
             "other_actions_limit": other_actions_limit(packs, s.env_active)[0],
             "other_actions_used": s.turn_others,
+            "corpse_holder": s.corpse_holder if other_actions_limit(packs, s.env_active)[0] else None,
             "hands": [
                 {
                     "player": p,
@@ -960,6 +964,8 @@ class _Rules(RulesBase[State, Command]):
             return
         s.attempt_glass = False
         s.glass[s.current] = max(0, s.glass[s.current] - 1)
+        if not s.glass[s.current] and s.current not in s.glass_spent:
+            s.glass_spent.append(s.current)  # "Once the player expires the last use, the token is discarded"
         self.emit("glass_used", player=s.current, left=s.glass[s.current])
 
     def drop_attempt(self, why: str) -> None:
@@ -1169,6 +1175,8 @@ class _Rules(RulesBase[State, Command]):
             s.env_discard.append(card)
         else:
             s.env_active.append(card)
+            if info.actions:
+                s.corpse_holder = None  # a Corpse come anew lies where the clue die says, carried by nobody yet
             if info.fires:
                 # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
                 s.fires = info.fires
@@ -1415,7 +1423,20 @@ class _Rules(RulesBase[State, Command]):
     def do_action(self) -> None:
         s = self.s
         kind = _choice(self.cmd, "kind", ACTION_KINDS)
+        carries = "corpse" in self.cmd.args and _bool(self.cmd, "corpse")
+        if carries:
+            # "Corpse": "To move the Corpse, a player must land on its space and then start moving toward the
+            # Entrance. The Corpse will be attached to that player until another player moves on the space and
+            # decides to take over."
+            if kind != "move":
+                self.illegal("the Corpse is moved with Move Actions: use kind=move corpse=true.")
+            limit, _ = self.other_actions_limit()
+            if not limit:
+                self.illegal("no Corpse is in play to carry.")
         if "run" in self.cmd.args and _bool(self.cmd, "run"):
+            if (carries or s.corpse_holder == s.current) and self.other_actions_limit()[0]:
+                self.illegal("'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
+                             "(Corpse): this player carries it. Hand it over first, or end the turn.")
             # "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
             # fourth space as long as the path ... is not blocked by a door or another obstacle."
             if kind != "move":
@@ -1440,6 +1461,9 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("action: to= says who gets the item of item=; give item= too.")
         self.spend_action(kind="move" if kind == "move" else "other")
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        if carries and s.corpse_holder != s.current:
+            s.corpse_holder = s.current
+            self.emit("corpse_carried", player=s.current)
         if item is not None:
             # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
             to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
@@ -1448,6 +1472,8 @@ class _Rules(RulesBase[State, Command]):
             # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
             # the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action".
             s.glass[s.current] = 3
+            if s.current in s.glass_spent:
+                s.glass_spent.remove(s.current)
             self.emit("glass_taken", player=s.current, left=3)
 
     def do_attempt(self) -> None:
@@ -1570,6 +1596,12 @@ class _Rules(RulesBase[State, Command]):
         s.attempt_card = barrier_card
         s.attempt_clue = clue_at
         if "glass" in cmd.args and _bool(cmd, "glass"):
+            if not s.glass[s.current] and s.current in s.glass_spent:
+                self.illegal(
+                    f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
+                    "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
+                    "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
+                )
             if not s.glass[s.current]:
                 # ticked without a glass on record: the player has a fresh one (the host knows the table)
                 s.glass[s.current] = 3

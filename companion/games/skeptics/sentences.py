@@ -322,6 +322,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
     if kind == "glass_taken":
         return f"{who} takes a magnifying glass: 3 uses."
+    if kind == "corpse_carried":
+        return f"{who} carries the Corpse toward the Entrance, and cannot run while carrying it."
     if kind == "glass_used":
         uses = int(e("left") or 0)
         return (f"{who}'s magnifying glass turns to {uses}." if uses
@@ -515,6 +517,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return "Declare the séance"
     if name == "action" and args.get("glass"):
         return "Take a magnifying glass (or turn it back to 3)"
+    if name == "action" and args.get("corpse"):
+        return "Move, carrying the Corpse"
     if name == "action" and args.get("run"):
         return "Run a fourth space (not while carrying the Corpse)"
     if name == "action":
