@@ -1682,6 +1682,12 @@ class _Rules(RulesBase[State, Command]):
             )
         if s.ghost_mode:
             self.illegal("the ghost is in Ghost Mode: players lose the Summon action for the rest of the game.")
+        if s.ghost_present:
+            # "Action 8: Summon": a summon attempts "to Summon the Ghost", and "When successfully Summoned, the Ghost
+            # is revealed": with the ghost on the board already there is nothing to summon
+            how = "summoned" if s.ghost_reason == "summon" else "on the board"
+            self.illegal(f"the ghost is already {how}; a summon brings the ghost when it is not on the board. Prove "
+                         "or pull it while it stays.")
         if s.room_deck_left <= 0:
             self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
         success = self.summon_roll("summon")
