@@ -316,3 +316,21 @@ def test_no_run_while_carrying_the_corpse() -> None:
 def test_no_corpse_to_carry_without_the_card() -> None:
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
     refused(game, "action kind=move corpse=true", "no Corpse")
+
+
+def test_the_watching_eyes_take_no_die_from_a_fire_roll() -> None:
+    """Fire Card: 'A fire is extinguished by rolling one Cobweb with three Clue Dice, as an action, without help from
+    Items'; Barrier: 'Players roll three Clue Dice without the use of Items'. The Watching Eyes (FAQ: 'reducing one
+    Clue Die from their rolls') reduce the other clue rolls, not these three."""
+    from test_rules_audit import to_clock
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
+    to_clock(game, "IX")
+    game.push("end-round room=8 environment=fire")
+    to_clock(game, "IX")
+    game.push("end-round room=9 environment=watching_eyes")
+    assert {c["id"] for c in game.view()["environment"]} == {"fire", "watching_eyes"}
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 2  # the Watching Eyes: one die fewer
+    game.push("attempt action=fire")
+    assert game.view()["attempt"]["dice"] == 3

@@ -909,7 +909,10 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("items cannot be used on environment cards, so this roll takes no item dice.")
         minus = 0
         words = [f"{BASE_DICE} dice"]
-        if kind == "clue":
+        # a Fire or a Barrier is rolled with "three Clue Dice" ("Fire Card": "rolling one Cobweb with three Clue
+        # Dice"; "Barrier": "Players roll three Clue Dice without the use of Items"): a card that takes dice away
+        # (the Watching Eyes) reduces the other clue rolls, not these
+        if kind == "clue" and action not in NO_ITEM_ACTIONS:
             for card in self.s.env_active:
                 info = self.packs.environment[card]
                 if info.clue_dice:
