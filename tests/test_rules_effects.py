@@ -334,3 +334,23 @@ def test_the_watching_eyes_take_no_die_from_a_fire_roll() -> None:
     assert game.view()["attempt"]["dice"] == 2  # the Watching Eyes: one die fewer
     game.push("attempt action=fire")
     assert game.view()["attempt"]["dice"] == 3
+
+
+def test_a_revealed_clue_is_the_next_card_of_the_row_said_by_its_place() -> None:
+    """Search Tokens and Cards, Clue: 'A Clue Card is drawn, in order, from the face-down cards at the top of the Game
+    Board'; Setup, Clue Deck: seven cards 'face-down side by side along the top of the board'. Which of the sixteen
+    it is, nobody knows: the companion never names a number of its own, it says where the card lies."""
+    from companion.games.skeptics.sentences import Names, describe_event
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    names = Names.of_game(game)
+    for position in (1, 2, 3):
+        (event,) = game.push("reveal-clue")
+        assert event["position"] == position and event["clue_card"] is None
+        text = describe_event(event, names)
+        assert ("first", "second", "third")[position - 1] + " from the left" in text
+        assert not any(f"clue card {n}" in text.lower() for n in range(1, 17))
+    assert game.view()["clue_cards_revealed"] == [] and [c["card"] for c in game.view()["clues"]] == [None] * 3
+    events = game.push("solve")
+    solved = next(e for e in events if e["type"] == "clue_solved")
+    assert solved["position"] == 1 and "first from the left" in describe_event(solved, names)

@@ -637,7 +637,7 @@ class Game(GameHistory[State]):
             "timers": s.timers,
             "clues_revealed": s.clues_revealed,
             "clues_solved": s.clues_solved,
-            "clue_cards_revealed": list(s.clue_cards[: s.clues_revealed]),
+            "clue_cards_revealed": [number for number in s.clue_found if number],  # the cards the host named
             "clues": [
                 {
                     "card": number or None,
@@ -1259,7 +1259,7 @@ class _Rules(RulesBase[State, Command]):
         s.clue_done.append(at)
         s.clues_solved += 1
         number = s.clue_found[at] if at < len(s.clue_found) else 0
-        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved,
+        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved, position=at + 1,
                   **({"clue_card": number} if number else {}))
         if self.setup.physical:
             symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
@@ -1774,10 +1774,13 @@ class _Rules(RulesBase[State, Command]):
             if card in s.clue_found:
                 self.illegal(f"clue card {card} is already revealed.")
         else:
-            card = s.clue_cards[s.clues_revealed] if s.clue_cards else None
+            # "A Clue Card is drawn, in order, from the face-down cards at the top of the Game Board": the next card
+            # of the row laid out at setup; which of the sixteen it is nobody knows until the host names it, so the
+            # companion says it by its place in the row (and its numbered token), never by a number of its own
+            card = None
         s.clues_revealed += 1
         s.clue_found.append(card or 0)
-        self.emit("clue_revealed", count=s.clues_revealed, clue_card=card)
+        self.emit("clue_revealed", count=s.clues_revealed, clue_card=card, position=s.clues_revealed)
         if s.clues_revealed == CLUE_TOKENS:
             self.start_ghost_mode("all seven clue tokens are revealed")
 

@@ -222,6 +222,21 @@ def plain(text: Any) -> str:
 # -- events ---------------------------------------------------------------------------------------
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def _clue_place(position: Any) -> str:
+    """Where a clue card lies: "the clue card third from the left" (Setup: the seven "face-down side by side along the
+    top of the board", drawn "in order"); "" when the place is not known."""
+    if isinstance(position, int) and not isinstance(position, bool) and 1 <= position <= len(_ORDINALS):
+        return f"the clue card {_ORDINALS[position - 1]} from the left"
+    return ""
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | None = None) -> str:
     """One event in words ("The clock moves to XII."); "" for an event that says nothing by itself."""
     if not isinstance(names, Names):
@@ -297,10 +312,15 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
     if kind == "timers_reset":
         return "The three timer tokens are set aside."
     if kind == "clue_revealed":
-        card = f": {names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]}" if e("clue_card") else ""
-        return f"A clue token is revealed ({e('count')} of 7){card}."
+        place = _clue_place(e("position") or e("count"))
+        if e("clue_card"):
+            return f"A clue token is revealed ({e('count')} of 7): {_lower(names.clue(e('clue_card')))}, {place}."
+        token = e("position") or e("count")
+        return (f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
+                "and on the search icon.")
     if kind == "clue_solved":
-        card = f" ({names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]})" if e("clue_card") else ""
+        card = _lower(names.clue(e("clue_card"))) if e("clue_card") else _clue_place(e("position"))
+        card = f" ({card})" if card else ""
         return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
     if kind == "fires_placed":
         card = names.environment.get(str(e("card")), "environment")
