@@ -159,6 +159,15 @@ def _spooks_line(state: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _asked(state: Mapping[str, Any], command: str) -> list[str]:
+    """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
+    if not state.get("card_question"):
+        return []
+    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+            for a in state.get("legal") or [] if a.get("name") == command]
+    return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]
+
+
 def format_state(state: Mapping[str, Any]) -> str:
     """The state for a person at the table (the JSON form is `--json`)."""
     if state.get("game_id") is None:
@@ -170,13 +179,7 @@ def format_state(state: Mapping[str, Any]) -> str:
         for inv in state.get("investigators") or []:
             lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
                          f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
-        if state.get("card_question"):
-            # a card not filled in yet came up and played nothing: the taps of the page, spelled as commands
-            taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
-                    for a in state.get("legal") or [] if a.get("name") == "card-did"]
-            lines.append(f"Asked: {state['card_question']}")
-            lines.append("  Tell it with: " + " | ".join(taps))
-        return "\n".join(lines)
+        return "\n".join(lines + _asked(state, "card-did"))
     if state.get("rules") in ("among-cultists", "spooks"):
         title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
         return f"{title}: {state.get('rules_title')}, {state.get('players')} players\n" + status_line(state)
@@ -255,7 +258,7 @@ def format_state(state: Mapping[str, Any]) -> str:
         if removed:
             lines.append(f"The removed room cards were: {', '.join(str(r) for r in removed)}")
     lines.append(f"Commands so far: {g('history_length')}")
-    return "\n".join(lines)
+    return "\n".join(lines + _asked(state, "tell-card"))
 
 
 # --------------------------------------------------------------------------------------------

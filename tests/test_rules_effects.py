@@ -354,3 +354,32 @@ def test_a_revealed_clue_is_the_next_card_of_the_row_said_by_its_place() -> None
     events = game.push("solve")
     solved = next(e for e in events if e["type"] == "clue_solved")
     assert solved["position"] == 1 and "first from the left" in describe_event(solved, names)
+
+
+def test_a_stand_in_environment_card_plays_nothing_until_the_host_tells_what_it_does() -> None:
+    """Environment Cards: 'Make sure to read the card thoroughly for its effects': a card not filled in yet is not the
+    card on the table, so the companion plays none of its own and asks; the host taps the kind the engine knows
+    (fewer clue dice as the Watching Eyes, two actions as the Corpse, fire tokens as the Fire) or nothing."""
+    import json
+
+    from test_rules_audit import card_in_play
+
+    assert PACKS.environment["common3"].placeholder
+    game = card_in_play("common3")
+    view = game.view()
+    assert view["question"] == {"card": "common3", "kind": "environment", "left": 0}
+    assert view["other_actions_limit"] == 0 and view["fires"] == 0
+    assert "placeholder:" not in json.dumps(view).lower()
+    offered = [a.args["effect"] for a in game.legal_actions() if a.name == "tell-card"]
+    assert offered == ["clue-dice", "actions", "fires", "nothing"]
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 3  # nothing taken yet
+    game.push("tell-card effect=clue-dice")
+    game.push("tell-card effect=actions")
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 2 and game.view()["other_actions_limit"] == 2
+    game.push("tell-card effect=nothing")
+    assert game.view()["question"] is None
+    refused(game, "tell-card effect=fires", "no environment card is waiting")
+    game.push("discard-environment card=common3")
+    assert game.view()["other_actions_limit"] == 0

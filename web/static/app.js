@@ -402,6 +402,9 @@
         rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
     } else fill(rollBox, []);
     const main = [];
+    // an environment card not filled in yet came up: it plays nothing until the host taps what the real card does
+    const told = legal.filter((a) => a.name === "tell-card");
+    if (told.length && s.card_question) main.push(el("div", { class: "warn", id: "card-question" }, s.card_question), rowOf(told.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small"))));
     const attempts = legal.filter((a) => a.name === "attempt");
     for (const kind of ["search", "solve", "fire"]) {
       const a = attempts.find((x) => x.args.action === kind);

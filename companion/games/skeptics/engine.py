@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -46,7 +46,16 @@ from companion.games.skeptics.dice.requirement import (
     an,
     dice_for,
 )
-from companion.games.skeptics.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
+from companion.games.skeptics.packs import (
+    ENTRANCE,
+    ROOM_COUNT,
+    Board,
+    EnvironmentCard,
+    Ghost,
+    Packs,
+    icon_set_text,
+)
+from companion.pack_files import card_words
 
 __all__ = [
     "ACTIONS_PER_TURN",
@@ -92,6 +101,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move-ghost": (("to",), (), "move the ghost after a successful pull or summon"),
         "ghost-at": (("room",), (), "host correction: put the ghost in a room, or room=none"),
         "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
+        "tell-card": (("effect",), ("n",), "what the real environment card did, for one not filled in yet: one "
+                                           "effect a tap, then effect=nothing"),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
@@ -273,6 +284,8 @@ class State:
     glass: list[int] = field(default_factory=list)  # each investigator's magnifying glass: uses left (0: none)
     glass_spent: list[int] = field(default_factory=list)  # the investigators whose glass was used up and discarded
     corpse_holder: int | None = None  # the investigator moving the Corpse ("Corpse": attached until taken over)
+    env_asks: list[str] = field(default_factory=list)  # stand-in environment cards drawn, not told yet (first first)
+    env_told: list[str] = field(default_factory=list)  # "card:kind:value": what the host said a stand-in does
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
 
@@ -383,11 +396,37 @@ class _Supply:
 
 
 
-def other_actions_limit(packs: Packs, in_play: Iterable[str]) -> tuple[int, str]:
+# what the host may say a stand-in environment card did (tell-card effect=...): the kinds of effect the engine
+# plays, with what a tap gives ("Environment Cards"; the kinds of docs/rules-engine.md, "Rules the box data
+# switches on")
+ENV_EFFECTS: Mapping[str, str] = MappingProxyType({
+    "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
+    "actions": "two actions other than moves a turn (as the Corpse)",
+    "fires": "fire tokens on the board (as the Fire)",
+    "nothing": "nothing the companion counts",
+})
+
+
+ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType({  # effect -> (a tap's amount, lowest, highest)
+    "clue-dice": (-1, -2, 2), "actions": (2, 1, 3), "fires": (4, 1, 10), "nothing": (0, 0, 0),
+})
+
+
+def environment_card(packs: Packs, told: Iterable[str], card: str) -> EnvironmentCard:
+    """The environment card as it plays: the pack's card once filled in; a stand-in plays no effect of its own,
+    only what the host told (`told`: "card:kind:value" entries of tell-card)."""
+    info = packs.environment[card]
+    if not info.placeholder:
+        return info
+    said = {kind: int(value) for entry in told for c, kind, value in [entry.split(":")] if c == card}
+    return replace(info, clue_dice=said.get("clue-dice", 0), actions=said.get("actions", 0),
+                   fires=said.get("fires", 0), icon_sets=())
+
+
+def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name; (0, "")
     when no card limits them."""
-    limits = [(packs.environment[c].actions, packs.environment[c].name) for c in in_play
-              if packs.environment[c].actions]
+    limits = [(c.actions, c.name) for c in cards if c.actions]
     return min(limits) if limits else (0, "")
 
 class Game(GameHistory[State]):
@@ -460,9 +499,9 @@ class Game(GameHistory[State]):
             self.offer(out, "attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
         else:
             self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
-        barriers = [c for c in s.env_active if self.packs.environment[c].icon_sets]
+        barriers = [c for c in s.env_active if self.env(c).icon_sets]
         for card in barriers:
-            for index in range(1, len(self.packs.environment[card].icon_sets) + 1):
+            for index in range(1, len(self.env(card).icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers:
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
@@ -484,6 +523,9 @@ class Game(GameHistory[State]):
         self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
         self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
         self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+        if s.env_asks:
+            for effect in ENV_TAPS:
+                self.offer(out, "card", "tell-card", {"effect": effect})
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
         self.offer(out, "table", "solve")
@@ -558,6 +600,13 @@ class Game(GameHistory[State]):
         return rules.s, rules.events
 
     # -- reading --------------------------------------------------------------------
+    def env(self, card: str) -> EnvironmentCard:
+        """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
+        return environment_card(self.packs, self._state.env_told, card)
+
+    def env_in_play(self) -> list[EnvironmentCard]:
+        return [self.env(c) for c in self._state.env_active]
+
     def rolls_left(self) -> int | None:
         """How many more rolls the attempt under way can really have this turn (None without one): the actions left
         ("Player Turn"), no more than the actions other than moves a card still allows ("Corpse": "two Actions per
@@ -568,7 +617,7 @@ class Game(GameHistory[State]):
         if s.attempt is None:
             return None
         rolls = s.actions_left
-        limit, _ = other_actions_limit(self.packs, s.env_active)
+        limit, _ = other_actions_limit(self.env_in_play())
         if limit:
             rolls = min(rolls, limit - s.turn_others)
         if s.attempt.requirement.timer:
@@ -588,8 +637,8 @@ class Game(GameHistory[State]):
                 "id": ghost.id,
                 "name": ghost.name,
                 "difficulty": ghost.difficulty,
-                "ability": ghost.ability,
-                "lingering": ghost.lingering,
+                "ability": card_words(ghost.ability),
+                "lingering": card_words(ghost.lingering),
                 "first_sets": ghost.first_sets,
                 "placeholder": ghost.placeholder,
             },
@@ -601,6 +650,8 @@ class Game(GameHistory[State]):
             "current_player": s.current,
             "actions_left": s.actions_left,
             "attempt_rolls_left": self.rolls_left(),
+            "question": ({"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
+                         if s.env_asks else None),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
@@ -622,11 +673,11 @@ class Game(GameHistory[State]):
                 {
                     "id": c,
                     "name": packs.environment[c].name,
-                    "effect": packs.environment[c].effect,
+                    "effect": card_words(packs.environment[c].effect),
                     "duration": packs.environment[c].duration,
-                    "clue_dice": packs.environment[c].clue_dice,
-                    "actions": packs.environment[c].actions,
-                    "fires": packs.environment[c].fires,
+                    "clue_dice": self.env(c).clue_dice,
+                    "actions": self.env(c).actions,
+                    "fires": self.env(c).fires,
                     "placeholder": packs.environment[c].placeholder,
                 }
                 for c in s.env_active
@@ -659,14 +710,14 @@ class Game(GameHistory[State]):
                     "name": packs.environment[c].name,
                     "sets": [
                         {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
-                        for i, need in enumerate(packs.environment[c].icon_sets, start=1)
+                        for i, need in enumerate(self.env(c).icon_sets, start=1)
                     ],
                 }
-                for c in s.env_active if packs.environment[c].icon_sets
+                for c in s.env_active if self.env(c).icon_sets
             ],
-            "other_actions_limit": other_actions_limit(packs, s.env_active)[0],
+            "other_actions_limit": other_actions_limit(self.env_in_play())[0],
             "other_actions_used": s.turn_others,
-            "corpse_holder": s.corpse_holder if other_actions_limit(packs, s.env_active)[0] else None,
+            "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
             "hands": [
                 {
                     "player": p,
@@ -870,7 +921,11 @@ class _Rules(RulesBase[State, Command]):
             )
 
     def other_actions_limit(self) -> tuple[int, str]:
-        return other_actions_limit(self.packs, self.s.env_active)
+        return other_actions_limit(self.env(c) for c in self.s.env_active)
+
+    def env(self, card: str) -> EnvironmentCard:
+        """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
+        return environment_card(self.packs, self.s.env_told, card)
 
     def may_run(self) -> bool:
         """ "Running": all three actions of the turn were moves, and the fourth space is not yet run."""
@@ -914,7 +969,7 @@ class _Rules(RulesBase[State, Command]):
         # (the Watching Eyes) reduces the other clue rolls, not these
         if kind == "clue" and action not in NO_ITEM_ACTIONS:
             for card in self.s.env_active:
-                info = self.packs.environment[card]
+                info = self.env(card)
                 if info.clue_dice:
                     minus -= info.clue_dice
                     words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
@@ -986,7 +1041,7 @@ class _Rules(RulesBase[State, Command]):
     def barrier_card(self) -> str:
         """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
         cmd, s = self.cmd, self.s
-        cards = [c for c in s.env_active if self.packs.environment[c].icon_sets or c == "barrier"]
+        cards = [c for c in s.env_active if self.env(c).icon_sets or c == "barrier"]
         if "card" in cmd.args:
             card = cmd.args["card"].strip().lower()
             if card not in cards:
@@ -997,11 +1052,18 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("no barrier is in play: a barrier attempt is made while its environment card is in play.")
         return cards[0]
 
+    def forget_card(self, card: str) -> None:
+        """A card leaves play: what the host told of a stand-in, and the question about it, go with it."""
+        s = self.s
+        s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:")]
+        s.env_asks = [c for c in s.env_asks if c != card]
+
     def end_card(self, card: str) -> None:
         s = self.s
         if card in s.env_active:
             s.env_active.remove(card)
             s.env_discard.append(card)
+            self.forget_card(card)
             self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
         s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
 
@@ -1011,7 +1073,7 @@ class _Rules(RulesBase[State, Command]):
         s.fires = max(0, s.fires - 1)
         self.emit("fire_out", left=s.fires)
         if s.fires == 0:
-            for card in [c for c in s.env_active if self.packs.environment[c].fires]:
+            for card in [c for c in s.env_active if self.env(c).fires]:
                 self.end_card(card)
 
     def barrier_set_done(self, card: str, index: int) -> None:
@@ -1019,7 +1081,7 @@ class _Rules(RulesBase[State, Command]):
         Barrier is removed." """
         s = self.s
         s.sets_done.append(f"{card}:{index}")
-        sets = self.packs.environment[card].icon_sets
+        sets = self.env(card).icon_sets
         left = [i for i in range(1, len(sets) + 1) if f"{card}:{i}" not in s.sets_done]
         self.emit("barrier_set_done", card=card, index=index, left=len(left))
         if not left:
@@ -1148,6 +1210,7 @@ class _Rules(RulesBase[State, Command]):
             if self.packs.environment[card].duration == "hour":
                 s.env_active.remove(card)
                 s.env_discard.append(card)
+                self.forget_card(card)
                 self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="hour")
         if not s.env_deck:
             if not s.env_discard:
@@ -1159,6 +1222,7 @@ class _Rules(RulesBase[State, Command]):
                     return
                 oldest = s.env_active.pop(0)
                 s.env_discard.append(oldest)
+                self.forget_card(oldest)
                 self.emit("environment_ended", card=oldest, name=self.packs.environment[oldest].name, why="reshuffled")
             s.env_reshuffles += 1
             pile = sorted(s.env_discard)
@@ -1173,11 +1237,16 @@ class _Rules(RulesBase[State, Command]):
         else:
             card = s.env_deck.pop()
         info = self.packs.environment[card]
-        self.emit("environment_drawn", card=card, name=info.name, effect=info.effect, duration=info.duration)
+        self.emit("environment_drawn", card=card, name=info.name, effect=card_words(info.effect),
+                  duration=info.duration, **({"stand_in": True} if info.placeholder else {}))
+        info = self.env(card)  # a stand-in plays nothing of its own until the host tells what the real card did
         if info.duration == "instant":
             s.env_discard.append(card)
         else:
             s.env_active.append(card)
+            if info.placeholder:
+                s.env_asks.append(card)
+                self.emit("card_asked", card=card, name=info.name, kind="environment")
             if info.actions:
                 s.corpse_holder = None  # a Corpse come anew lies where the clue die says, carried by nobody yet
             if info.fires:
@@ -1380,7 +1449,7 @@ class _Rules(RulesBase[State, Command]):
         env = [e for e in self.events if e["type"] == "environment_drawn"]
         self.emit(
             "ghost_hour",
-            environment=env[-1]["name"] if env else None,
+            environment=env[-1]["name"] if env and not env[-1].get("stand_in") else None,
             room=room,
             room_name=self.board.space_name(room),
         )
@@ -1543,7 +1612,7 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
         elif action == "barrier":
             barrier_card = self.barrier_card()
-            sets = self.packs.environment[barrier_card].icon_sets
+            sets = self.env(barrier_card).icon_sets
             if sets:
                 if "set" not in cmd.args:
                     raise BadCommand(
@@ -1764,6 +1833,32 @@ class _Rules(RulesBase[State, Command]):
         else:
             self.appear(room, "manual")
 
+    def do_tell_card(self) -> None:
+        """An environment card not filled in yet came up and played nothing: the host says what the real card does,
+        one effect a tap, and effect=nothing when that was all (docs/rules-engine.md, "Cards not filled in yet")."""
+        s = self.s
+        if not s.env_asks:
+            self.illegal("no environment card is waiting to be told: the cards in play are filled in, or told.")
+        card = s.env_asks[0]
+        effect = _choice(self.cmd, "effect", tuple(ENV_TAPS))
+        if effect == "nothing":
+            if "n" in self.cmd.args:
+                raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+            s.env_asks.pop(0)
+            self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
+            return
+        tap, low, high = ENV_TAPS[effect]
+        n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
+        if n == 0:
+            raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+        s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
+        self.emit("card_effect", card=card, name=self.packs.environment[card].name, kind="environment",
+                  effect=effect, n=n)
+        if effect == "fires":
+            # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
+            s.fires = n
+            self.emit("fires_placed", count=n, card=card)
+
     def do_reveal_clue(self) -> None:
         s = self.s
         if s.clues_revealed >= CLUE_TOKENS:
@@ -1907,6 +2002,6 @@ class _Rules(RulesBase[State, Command]):
         if card not in s.env_active:
             self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
         self.end_card(card)
-        if self.packs.environment[card].fires:
+        if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
 

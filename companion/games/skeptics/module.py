@@ -57,7 +57,10 @@ def summon_odds(state: Mapping[str, Any]) -> float | None:
 
 
 def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
-    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view)}
+    question = view.get("question")
+    # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card actions)
+    asked = sentences.describe_event({"type": "card_asked", **question}) if question else None
+    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
 
 
 MODULE = GameModule(

@@ -68,6 +68,9 @@ ACTION_NOUNS = {
 }
 SPEND_WORDS = {"move": "moves", "pickup": "picks up an item", "give": "gives an item", "other": "uses an action"}
 PLACEHOLDER_EFFECT = "its effect is not filled in yet: read it from your card"
+_TELL_LABELS = {"clue-dice": "One clue die fewer (as the Watching Eyes)",
+                "actions": "Two actions other than moves (as the Corpse)",
+                "fires": "Fire tokens on the fire icons (as the Fire)", "nothing": "Nothing (more): that was all"}
 
 
 @dataclass(frozen=True)
@@ -267,8 +270,21 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         if e("reason") == "timer":
             return f"The third timer token moves the clock to {e('clock')}."
         return f"The clock moves to {e('clock')}."
+    if kind == "environment_drawn" and e("stand_in"):
+        return "An environment card comes up that is not filled in yet: read it from the card drawn."
     if kind == "environment_drawn":
         return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
+    if kind == "card_asked":
+        return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
+                "card do?")
+    if kind == "card_effect":
+        n = int(e("n") or 0)
+        told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
+                "actions": f"{_count(n, 'action')} other than moves a turn",
+                "fires": f"{_count(n, 'fire token')} on the fire icons"}.get(str(e("effect")), "an effect")
+        return f"The environment card in play: {told}."
+    if kind == "card_told":
+        return "The environment card in play: that was all."
     if kind == "environment_ended":
         why = {"met": " (its objective is met)",
                "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
@@ -422,7 +438,7 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return f"The team loses{why}."
     if kind == "undone":
         what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
-        return f"Undone: {what}" if what.endswith((".", "!")) else f"Undone: {what}."
+        return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
     if kind == "redone":
         return ""
     # Any other event: its name in words, no field spellings.
@@ -458,7 +474,11 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             continue  # told by "The ghost appears in ..."
         if kind == "environment_drawn" and ghost_hour:
             # "Ghost Hour: Fire." tells the card; its effect follows the story.
-            notes.append(f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            notes.append(describe_event(event, names) if event.get("stand_in") else
+                         f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            continue
+        if kind == "card_asked" and ghost_hour:
+            notes.append(describe_event(event, names))  # after the card it asks about
             continue
         if kind in ("turn_started", "action") and len(events) > 1:
             continue  # said by the status line that follows
@@ -537,6 +557,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return "Declare the séance"
     if name == "action" and args.get("glass"):
         return "Take a magnifying glass (or turn it back to 3)"
+    if name == "tell-card":
+        return _TELL_LABELS.get(str(args.get("effect")), "Do it")
     if name == "action" and args.get("corpse"):
         return "Move, carrying the Corpse"
     if name == "action" and args.get("run"):
