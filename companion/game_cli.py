@@ -246,7 +246,8 @@ def format_state(state: Mapping[str, Any]) -> str:
         kept = _faces(attempt.get("kept")) if attempt.get("kept") else "nothing"
         rolls = g("attempt_rolls_left")
         left = f"in the {_count(rolls, 'roll')} it has left" if isinstance(rolls, int) else "with the actions left"
-        odds = f"; {float(g('odds')) * 100:.1f}% to succeed {left}" if isinstance(g("odds"), (int, float)) else ""
+        chance = g("odds")
+        odds = f"; {float(chance) * 100:.1f}% to succeed {left}" if isinstance(chance, (int, float)) else ""
         lines.append(
             f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
             f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"

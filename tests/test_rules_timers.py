@@ -264,8 +264,9 @@ def test_the_odds_of_a_timer_set_with_two_timers_are_one_rolls() -> None:
 def test_the_odds_with_the_corpse_count_two_rolls_of_three_actions() -> None:
     """Corpse (Asylum Board): 'reduce all players to two Actions per turn, excluding Move Actions': a roll is such an
     action, so with three actions left an attempt has two rolls (1 - (5/6)^6 for one cobweb, 66.5%)."""
-    from companion.games.skeptics.module import MODULE
     from test_rules_audit import card_in_play
+
+    from companion.games.skeptics.module import MODULE
 
     game = card_in_play("corpse")
     while game.view()["current_player"] != 0 or game.view()["actions_left"] != 3:
