@@ -404,7 +404,7 @@
     const main = [];
     // an environment card not filled in yet came up: it plays nothing until the host taps what the real card does
     const told = legal.filter((a) => a.name === "tell-card");
-    if (told.length && s.card_question) main.push(el("div", { class: "warn", id: "card-question" }, s.card_question), rowOf(told.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small"))));
+    if (told.length && s.card_question) main.push(...cardQuestion("card-question", s.card_question, told));
     const attempts = legal.filter((a) => a.name === "attempt");
     for (const kind of ["search", "solve", "fire"]) {
       const a = attempts.find((x) => x.args.action === kind);
@@ -452,6 +452,14 @@
 
   const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
   const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
+  // A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
+  // the whole width of the panel ("Nothing (more)" closes it).
+  const cardQuestion = (id, text, taps) => {
+    const q = el("div", { class: "warn span-all", id }, text);
+    const r = rowOf(taps.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small")));
+    r.classList.add("span-all");
+    return [q, r];
+  };
 
   // One legal action: fill in what it still asks (icons, dice, a space), then send it.
   async function runLegal(a) {
@@ -1142,8 +1150,7 @@
     // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did
     const told = legal.filter((x) => x.name === "card-did");
     if (told.length && s.card_question) {
-      main.unshift(el("div", { class: "warn", id: "es-card-question" }, s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : "")),
-        rowOf(told.map((x) => actButton(x, null, x.args.effect === "nothing" ? "primary" : "small"))));
+      main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
     }
     fill($("#es-main"), main);
     fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
