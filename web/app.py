@@ -23,7 +23,7 @@ from companion.errors import (
     IllegalCommand,
     PackError,
 )
-from companion.sentences import for_players
+from companion.games.skeptics.sentences import for_players
 from web import pages
 from web.api import BLUEPRINTS
 from web.assets import compressible
@@ -35,7 +35,7 @@ from web.security import check_post
 from web.settings import SaveError, WebSettings
 
 if TYPE_CHECKING:
-    from companion.dice import PipMap
+    from companion.games.skeptics.dice import PipMap
     from companion.service import GameService
 
 log = logging.getLogger("web")

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, has_request_context, session
 
-from companion.dice import PipMap
 from companion.errors import CompanionError
+from companion.games.skeptics.dice import PipMap
 from web.assets import Assets
 from web.backups import Backups, protect_history
 from web.events import EventHub
@@ -22,7 +22,7 @@ from web.sessions import PhoneBook, record_actions
 from web.settings import Throttle, WebSettings, WebStore
 
 if TYPE_CHECKING:
-    from companion.packs import Packs
+    from companion.games.skeptics.packs import Packs
     from companion.service import GameService
 
 __all__ = ["EXTENSION", "WebContext", "context", "context_of"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.dice import DieKind, Requirement, parse_face, success_probability, summon_probability
+from companion.games.skeptics.dice import DieKind, Requirement, parse_face, success_probability, summon_probability
 from web.api.body import arg_text, body, flag, only_keys, optional_body, result
 from web.context import context
 from web.errors import Refused

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
 from companion.games.base import RULES, GameModule, module_for
-from companion.sentences import setup_checklist as checklist
+from companion.games.skeptics.sentences import setup_checklist as checklist
 from web.api.body import body, flag, game_state, only_keys, state_answer
 from web.context import WebContext, context
 from web.errors import Refused
