@@ -412,15 +412,25 @@ ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType({  # effect -> (
 })
 
 
-def environment_card(packs: Packs, told: Iterable[str], card: str) -> EnvironmentCard:
+def environment_card(packs: Packs, told: Iterable[str], card: str,
+                     memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] | None = None) -> EnvironmentCard:
     """The environment card as it plays: the pack's card once filled in; a stand-in plays no effect of its own,
-    only what the host told (`told`: "card:kind:value" entries of tell-card)."""
+    only what the host told (`told`: "card:kind:value" entries of tell-card). `memo` keeps the stand-ins already
+    made for one game's packs (they are values)."""
     info = packs.environment[card]
     if not info.placeholder:
         return info
-    said = {kind: int(value) for entry in told for c, kind, value in [entry.split(":")] if c == card}
-    return replace(info, clue_dice=said.get("clue-dice", 0), actions=said.get("actions", 0),
-                   fires=said.get("fires", 0), icon_sets=())
+    prefix = card + ":"
+    said = tuple(entry for entry in told if entry.startswith(prefix))
+    key = (card, said)
+    if memo is not None and key in memo:
+        return memo[key]
+    kinds = {kind: int(value) for entry in said for kind, value in [entry[len(prefix):].split(":")]}
+    made = replace(info, clue_dice=kinds.get("clue-dice", 0), actions=kinds.get("actions", 0),
+                   fires=kinds.get("fires", 0), icon_sets=())
+    if memo is not None:
+        memo[key] = made
+    return made
 
 
 def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
@@ -440,6 +450,7 @@ class Game(GameHistory[State]):
         self.packs = packs
         self.board: Board = packs.boards[setup.board]
         self.ghost: Ghost = packs.ghosts[setup.ghost]
+        self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         super().__init__(state)
 
     # -- building ---------------------------------------------------------------
@@ -602,7 +613,7 @@ class Game(GameHistory[State]):
     # -- reading --------------------------------------------------------------------
     def env(self, card: str) -> EnvironmentCard:
         """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
-        return environment_card(self.packs, self._state.env_told, card)
+        return environment_card(self.packs, self._state.env_told, card, self.env_memo)
 
     def env_in_play(self) -> list[EnvironmentCard]:
         return [self.env(c) for c in self._state.env_active]
@@ -925,7 +936,7 @@ class _Rules(RulesBase[State, Command]):
 
     def env(self, card: str) -> EnvironmentCard:
         """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
-        return environment_card(self.packs, self.s.env_told, card)
+        return environment_card(self.packs, self.s.env_told, card, self.game.env_memo)
 
     def may_run(self) -> bool:
         """ "Running": all three actions of the turn were moves, and the fourth space is not yet run."""
