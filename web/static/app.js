@@ -310,7 +310,11 @@ function bindGame() {
 }
 
 async function start() {
-  Object.assign(page, { render, tell, showView, askFor: skeptics.askFor, askCards: skeptics.askCards });
+  Object.assign(page, {
+    render, tell, showView,
+    askFor: async (a) => (await skeptics.turn()).askFor(a),
+    askCards: async (...args) => (await skeptics.turn()).askCards(...args),
+  });
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
   $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });

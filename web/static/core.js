@@ -19,7 +19,7 @@ export const page = {
   render: () => {},
   tell: () => {},
   showView: () => {},
-  askFor: () => null,
+  askFor: async () => null,
   askCards: async () => null,
 };
 
@@ -29,6 +29,7 @@ export const modules = {
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
   tray: once(() => import("./tray.js?v=__VERSION__")),
+  skepticsTurn: once(() => import("./skeptics_turn.js?v=__VERSION__")),
   "elder-sign": once(() => import("./elder_sign.js?v=__VERSION__")),
   "among-cultists": once(() => import("./among_cultists.js?v=__VERSION__")),
   spooks: once(() => import("./spooks.js?v=__VERSION__")),
@@ -113,7 +114,7 @@ export const rowOf = (items) => { const r = el("div", { class: "row" }); r.appen
 
 // One legal action: fill in what it still asks (icons, dice, a space: the game's sheet), then send it.
 export async function runLegal(a) {
-  const ask = page.askFor(a);
+  const ask = await page.askFor(a);
   if (ask) return ask();
   const out = await command(a.name, a.args);
   if (out && a.name === "attempt") page.showView("dice");

@@ -3,7 +3,7 @@
 import {
   $, $$, app, el, fill, plural, capital, isHost, toast, api, act, command, confirmSheet, modules, page,
 } from "./core.js?v=__VERSION__";
-import { askFaces } from "./skeptics.js?v=__VERSION__";
+import { turn } from "./skeptics.js?v=__VERSION__";
 
 // The host's cares (the box's summary, the phones, the sign-in attempts, the backups), for the host only.
 export const hostCare = () => { if (isHost()) modules.care().then((m) => m.loadHostCare()); };
@@ -171,7 +171,7 @@ export function bindHost() {
     if (await command(parts[0], args)) e.target.reset();
   });
   $("#roll-now").addEventListener("click", () => act("/api/roll", {}));
-  $("#roll-tap").addEventListener("click", () => askFaces("roll"));
+  $("#roll-tap").addEventListener("click", () => turn().then((m) => m.askFaces("roll")));
   $("#tray-use").addEventListener("click", () => tray((m) => m.sendTray(false)));
   $("#tray-fix").addEventListener("click", () => tray((m) => m.sendTray(true)));
   $("#teach-keep").addEventListener("click", () => tray((m) => m.keepTeach()));
