@@ -913,3 +913,15 @@ def test_a_stand_in_adventure_plays_no_terror_penalty_or_reward_of_its_own() -> 
     assert game.view()["question"]["part"] == "penalty" and game.view()["question"]["player"] == 0
     game.push("card-did effect=doom")
     assert game.view()["doom"] == 1 and game.view()["investigators"][0]["stamina"] == before["stamina"] - 1
+
+
+def test_a_stand_in_ancient_ones_monster_spaces_bring_no_monster() -> None:
+    """elder-sign-rules.txt:423 "when a Doom token is put on a space with a monster icon ... a monster shows up": the
+    icons of an Ancient One not filled in yet are not the card's, so no monster is called by them."""
+    stand_in = ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true')
+    game = Game.new(Setup(players=2, seed=1), packs(ancient=stand_in))
+    events = game.push("doom n=2")  # space 2 shows a monster on the stand-in's track
+    assert "monster_appears" not in types(events) and game.view()["monsters_pending"] == 0
+    assert game.view()["monster_spaces"] == []
+    filled = new()
+    assert "monster_appears" in types(filled.push("doom n=2"))

@@ -484,7 +484,7 @@ class Game(GameHistory[State]):
             "midnight_pending": s.midnight_pending > 0,
             "doom": s.doom,
             "doom_max": a.doom,
-            "monster_spaces": list(a.monster_spaces),
+            "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
             "ancient_one": {"id": a.id, "name": a.name, "combat": str(a.combat), "attack": a.attack},
@@ -851,7 +851,8 @@ class _Rules(RulesBase[State, Command]):
                     break
                 s.doom += 1
                 self.emit("doom", doom=s.doom, doom_max=full, change=1, why=why)
-                if s.doom in self.ancient.monster_spaces and not s.awake:
+                # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
+                if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
             if s.doom >= full and not s.awake:
                 self.awaken("the doom track is full")
