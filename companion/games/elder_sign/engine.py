@@ -231,7 +231,8 @@ class CardState:
 class Question:
     """A card not filled in yet came up: the companion played nothing of it and asks the host what the real card
     did. `part` is the half of the card that would have acted: "immediate" or "at_midnight" (a Mythos card),
-    "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on (None: every investigator, a Mythos card)."""
+    "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on
+    (None: every investigator, a Mythos card)."""
 
     card: str
     kind: str  # "mythos" | "adventure"
