@@ -307,7 +307,8 @@ class Game(GameHistory[State]):
     def last_cultist_possible(self) -> bool:
         """Whether a vote now could put out the last cultist: :60 has the investigators win when they "alle Kultisten
         durch Abstimmung aus dem Spiel genommen" have, so with two cultists one must already be voted out; the
-        companion knows no roles, so it asks only that someone was voted out before (a reading, docs/among-cultists.md)."""
+        companion knows no roles, so it asks only that someone was voted out before (a reading,
+        docs/among-cultists.md)."""
         return len(self._state.voted_out) >= self.setup.cultists - 1
 
     def in_play(self) -> list[int]:

@@ -272,7 +272,8 @@ _PART_WORDS = {"immediate": " when it was drawn", "at_midnight": " at midnight",
                "reward": " as its reward", "penalty": " as its penalty",
                "task": " for the task just done (sanity, stamina or time it cost)"}
 _TOLD = {"doom": ("a doom token", "doom tokens"), "monster": ("a monster appears", "monsters appear"),
-         "gate": ("a gate opens", "gates open"), "clues": ("clue", "clues"), "elder-signs": ("Elder Sign", "Elder Signs")}
+         "gate": ("a gate opens", "gates open"), "clues": ("clue", "clues"),
+         "elder-signs": ("Elder Sign", "Elder Signs")}
 
 
 def _asked_card(event: Mapping[str, Any], names: Names) -> str:
