@@ -451,6 +451,7 @@ class Game(GameHistory[State]):
         self.board: Board = packs.boards[setup.board]
         self.ghost: Ghost = packs.ghosts[setup.ghost]
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
+        self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
         super().__init__(state)
 
     # -- building ---------------------------------------------------------------
@@ -615,8 +616,17 @@ class Game(GameHistory[State]):
         """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
         return environment_card(self.packs, self._state.env_told, card, self.env_memo)
 
-    def env_in_play(self) -> list[EnvironmentCard]:
-        return [self.env(c) for c in self._state.env_active]
+    def env_in_play(self) -> tuple[EnvironmentCard, ...]:
+        return self.cards_in_play(self._state.env_active, self._state.env_told)
+
+    def cards_in_play(self, active: Sequence[str], told: Sequence[str]) -> tuple[EnvironmentCard, ...]:
+        """The environment cards in play as they play, in order; made once for each (cards, told) of this game."""
+        key = (tuple(active), tuple(told))
+        cards = self.in_play_memo.get(key)
+        if cards is None:
+            cards = tuple(environment_card(self.packs, told, c, self.env_memo) for c in active)
+            self.in_play_memo[key] = cards
+        return cards
 
     def rolls_left(self) -> int | None:
         """How many more rolls the attempt under way can really have this turn (None without one): the actions left
@@ -932,7 +942,7 @@ class _Rules(RulesBase[State, Command]):
             )
 
     def other_actions_limit(self) -> tuple[int, str]:
-        return other_actions_limit(self.env(c) for c in self.s.env_active)
+        return other_actions_limit(self.game.cards_in_play(self.s.env_active, self.s.env_told))
 
     def env(self, card: str) -> EnvironmentCard:
         """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
@@ -979,8 +989,7 @@ class _Rules(RulesBase[State, Command]):
         # Dice"; "Barrier": "Players roll three Clue Dice without the use of Items"): a card that takes dice away
         # (the Watching Eyes) reduces the other clue rolls, not these
         if kind == "clue" and action not in NO_ITEM_ACTIONS:
-            for card in self.s.env_active:
-                info = self.env(card)
+            for info in self.game.cards_in_play(self.s.env_active, self.s.env_told):
                 if info.clue_dice:
                     minus -= info.clue_dice
                     words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
