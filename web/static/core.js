@@ -23,8 +23,16 @@ export const page = {
   askCards: async () => null,
 };
 
-// The modules loaded only when their game or view is first in use (each once; a failed load is tried again).
-const once = (load) => { let p = null; return () => (p = p || load().catch((e) => { p = null; throw e; })); };
+// The modules loaded only when their game or view is first in use (each once; a failed load is tried again). A
+// module that fails because the companion was updated since this page opened (this version's files are gone:
+// 404) reloads the page, so that every module is of one version.
+const once = (load) => { let p = null; return () => (p = p || load().catch((e) => { p = null; reloadIfOutdated(); throw e; })); };
+async function reloadIfOutdated() {
+  try {
+    const res = await fetch(import.meta.url, { method: "HEAD", cache: "no-store" });
+    if (res.status === 404) location.reload();
+  } catch (e) { /* offline: the page tries again later */ }
+}
 export const modules = {
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
