@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import shutil
 import wave
-from pathlib import Path
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware_fakes import FakeClock, RecordingSpawn, ToneEngine, quiet_voice

@@ -5,9 +5,8 @@ table's hardware (the round clock on the hand, the OLED, the voice of the night 
 from __future__ import annotations
 
 import math
-import shutil
-
 import random
+import shutil
 import wave
 from pathlib import Path
 from typing import Any
