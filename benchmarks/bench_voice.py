@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.engine import Setup
+from companion.games.skeptics.engine import Setup
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 from hardware import Table
 from hardware.config import HardwareConfig, VoiceConfig
@@ -67,9 +68,12 @@ def first_sample_ms(engine: str, data_dir: Path, repeat: int, cold: bool) -> lis
             voice.prepare(["Ghost Hour."]).join()  # type: ignore[union-attr]  # what the Table does at start
         elif engine == "piper":
             voice.engine.render("Loaded.")  # the model is loaded at start; only the sentence is not cached
-        with GameService(GameStore(folder / "games.sqlite3"), load_packs()) as service, \
-                Table(HardwareConfig(), sim=True, pin_factory=MockFactory(pin_class=MockPWMPin), voice=voice,
-                      tick_s=0.05) as table:
+        with (
+            GameService(GameStore(folder / "games.sqlite3"), load_packs()) as service,
+            Table(
+                HardwareConfig(), sim=True, pin_factory=MockFactory(pin_class=MockPWMPin), voice=voice, tick_s=0.05
+            ) as table,
+        ):
             service.new_game(Setup(players=3, board="asylum", ghost="child", special_items=3, seed=11 + i))
             service.add_listener(table.on_events)
             for _ in range(3):
@@ -114,30 +118,40 @@ def main() -> None:
     factor = args.pi4_factor
     engines = [e for e, ok in (("piper", piper_installed()), ("espeak-ng", bool(shutil.which("espeak-ng")))) if ok]
     out = "aplay -D null" if shutil.which("aplay") else "cat > /dev/null (no alsa-utils)"
-    print(f"first audio sample after the Ghost Hour command (output: {out}; {args.repeat} runs each; budget "
-          f"{BUDGET_MS:.0f} ms; the Pi 4 column = this machine x {factor:g}, an estimate)")
+    print(
+        f"first audio sample after the Ghost Hour command (output: {out}; {args.repeat} runs each; budget "
+        f"{BUDGET_MS:.0f} ms; the Pi 4 column = this machine x {factor:g}, an estimate)"
+    )
     print(f"{'engine':<10} {'cache':<6} {'median ms':>10} {'max ms':>8} {'/budget':>8} {'Pi 4 est. ms':>13}")
     with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:
         for engine in engines:
             for cold in (False, True):
-                ms = first_sample_ms(engine, Path(tmp) / engine, args.repeat if not cold else max(3, args.repeat // 3),
-                                     cold)
+                ms = first_sample_ms(
+                    engine, Path(tmp) / engine, args.repeat if not cold else max(3, args.repeat // 3), cold
+                )
                 med = statistics.median(ms)
-                print(f"{engine:<10} {'cold' if cold else 'warm':<6} {med:>10.1f} {max(ms):>8.1f} "
-                      f"{med / BUDGET_MS:>8.2f} {med * factor:>13.0f}")
+                print(
+                    f"{engine:<10} {'cold' if cold else 'warm':<6} {med:>10.1f} {max(ms):>8.1f} "
+                    f"{med / BUDGET_MS:>8.2f} {med * factor:>13.0f}"
+                )
         print()
         print(f"{'engine':<10} {'line':<22} {'render s':>9} {'speech s':>9} {'RTF':>6} {'Pi 4 est. s':>12}")
         for engine in engines:
             voice = Voice(VoiceConfig(engine=engine), data_dir=Path(tmp) / "render")
             if engine == "piper":
                 assert voice.engine is not None
-                load = timed(lambda: voice.engine.render("Loaded."))  # type: ignore[union-attr]
+                load = timed(partial(voice.engine.render, "Loaded."))
                 print(f"{engine:<10} {'model load + 1 word':<22} {load:>9.2f} {'':>9} {'':>6} {load * factor:>12.1f}")
-            for name, text in (("Ghost Hour. (fixed)", "Ghost Hour."), ("the Ghost Hour line", GHOST_LINE),
-                               ("the night's first line", NIGHT_LINE)):
+            for name, text in (
+                ("Ghost Hour. (fixed)", "Ghost Hour."),
+                ("the Ghost Hour line", GHOST_LINE),
+                ("the night's first line", NIGHT_LINE),
+            ):
                 seconds, length = render_s(voice, text, 5)
-                print(f"{engine:<10} {name:<22} {seconds:>9.3f} {length:>9.2f} {seconds / length:>6.3f} "
-                      f"{seconds * factor:>12.2f}")
+                print(
+                    f"{engine:<10} {name:<22} {seconds:>9.3f} {length:>9.2f} {seconds / length:>6.3f} "
+                    f"{seconds * factor:>12.2f}"
+                )
 
 
 if __name__ == "__main__":

@@ -218,8 +218,8 @@ def play_night(tmp_path: Path, engine: Any, kind: str = "night", pause: float = 
     when its first sample was written and when its last one has played."""
     import random
 
+    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
-    from companion.packs import load_packs
     from companion.service import GameService
 
     clock = FakeClock()

@@ -89,8 +89,9 @@ def test_piper_renders_the_ghost_hour_as_speech_at_22050_hz(tmp_path: Path) -> N
 def test_espeak_renders_speech_and_the_volume_is_applied_when_played(tmp_path: Path) -> None:
     loud_out, quiet_out = RecordingSpawn(), RecordingSpawn()
     for volume, out in ((100, loud_out), (25, quiet_out)):
-        voice = Voice(VoiceConfig(engine="espeak-ng", volume=volume), data_dir=tmp_path,
-                      player=Player(spawn=out, threaded=False))
+        voice = Voice(
+            VoiceConfig(engine="espeak-ng", volume=volume), data_dir=tmp_path, player=Player(spawn=out, threaded=False)
+        )
         assert voice.engine is not None and voice.engine.name == "espeak-ng"
         voice.render(LINE, tmp_path / f"espeak-{volume}.wav")
         assert voice.say(LINE)
@@ -110,11 +111,21 @@ def test_hw_say_writes_a_wav_of_speech(tmp_path: Path, engine: str) -> None:
     if engine == "espeak-ng" and shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
     out = tmp_path / "F.wav"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config"),
-           "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / ".config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
     env.pop("COMPANION_CONFIG", None)
-    result = subprocess.run([sys.executable, "-m", "companion", "hw", "say", LINE, "--voice", engine, "--out", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "hw", "say", LINE, "--voice", engine, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     rate, seconds, _ = wav_facts(out)
     assert rate == 22_050 and 2.0 <= seconds <= 8.0
@@ -122,8 +133,9 @@ def test_hw_say_writes_a_wav_of_speech(tmp_path: Path, engine: str) -> None:
     speech_like(out)
 
 
-def test_hw_say_without_words_or_engine_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hw_say_without_words_or_engine_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from hardware import cli
 
     assert cli.main(["say", "  ", "--out", str(tmp_path / "x.wav")]) == 2
@@ -140,8 +152,9 @@ def test_hw_say_without_words_or_engine_says_what_to_do(tmp_path: Path, capsys: 
 
 
 @needs_espeak
-def test_without_piper_espeak_speaks_and_says_why(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-                                                  tmp_path: Path) -> None:
+def test_without_piper_espeak_speaks_and_says_why(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
     monkeypatch.setattr(voice_module, "piper_installed", lambda: False)
     caplog.set_level(logging.WARNING, logger="hardware.voice")
     voice = Voice(VoiceConfig(engine="piper"), data_dir=tmp_path)
@@ -158,12 +171,14 @@ def test_a_piper_voice_of_another_language_gives_way_to_espeak(tmp_path: Path) -
     assert "speaks 'en', the table 'de'" in german.why
 
 
-def test_without_any_engine_silence_and_one_log_line(monkeypatch: pytest.MonkeyPatch,
-                                                     caplog: pytest.LogCaptureFixture) -> None:
+def test_without_any_engine_silence_and_one_log_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setattr(voice_module, "piper_installed", lambda: False)
     caplog.set_level(logging.WARNING, logger="hardware.voice")
-    voice = Voice(VoiceConfig(), program="espeak-ng-not-installed-here", player=Player(spawn=RecordingSpawn(),
-                                                                                         threaded=False))
+    voice = Voice(
+        VoiceConfig(), program="espeak-ng-not-installed-here", player=Player(spawn=RecordingSpawn(), threaded=False)
+    )
     assert voice.engine is None
     assert voice.announce_ghost_hour(EVENT) is False and voice.announce_ghost_hour(EVENT) is False
     assert voice.length("Night falls.") is None
@@ -195,7 +210,9 @@ def test_quiet_mode_and_disabled_say_nothing() -> None:
 
 def test_each_sentence_is_rendered_once_and_kept_on_disk(tmp_path: Path) -> None:
     engine = ToneEngine()
-    voice = Voice(VoiceConfig(), data_dir=tmp_path, engine=engine, player=Player(spawn=RecordingSpawn(), threaded=False))
+    voice = Voice(
+        VoiceConfig(), data_dir=tmp_path, engine=engine, player=Player(spawn=RecordingSpawn(), threaded=False)
+    )
     first = voice.length(ghost_hour_text(EVENT))
     assert engine.rendered == ["Ghost Hour.", "Fire.", "The ghost appears in room 8, the Bath."]
     other = {**EVENT, "environment": "Darkness", "room": 3, "room_name": "Kitchen"}
@@ -205,7 +222,9 @@ def test_each_sentence_is_rendered_once_and_kept_on_disk(tmp_path: Path) -> None
     assert len(files) == 5
     # another start of the companion: read from the disk, nothing rendered again, the same length
     again = ToneEngine()
-    restarted = Voice(VoiceConfig(), data_dir=tmp_path, engine=again, player=Player(spawn=RecordingSpawn(), threaded=False))
+    restarted = Voice(
+        VoiceConfig(), data_dir=tmp_path, engine=again, player=Player(spawn=RecordingSpawn(), threaded=False)
+    )
     assert restarted.length(ghost_hour_text(EVENT)) == first and again.rendered == []
     # a damaged file is rendered again, not played
     for f in files:
