@@ -726,6 +726,10 @@ class Voice:
         note = f" ({self.why})" if self.why else ""
         return {"found": True, "configured": True, "message": f"{self.engine.description}, volume {self.cfg.volume}{note}"}
 
+    def test_sentence(self) -> str:
+        """The sound test's sentence, in the table's language."""
+        return LANGUAGES[self.cfg.language]["test"]
+
     def voice_name(self) -> str:
         """espeak-ng's voice for the table's language."""
         return self.cfg.voice or LANGUAGES[self.cfg.language]["voice"]

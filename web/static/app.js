@@ -1852,7 +1852,8 @@
   }
 
   async function loadHostCare() {
-    if (!isHost()) return;
+    if (!isHost()) { $("#voice-card").hidden = true; return; } // loadVoice shows it when the table has a voice
+    loadVoice();
     api("/api/box").then((b) => { app.box = b; $("#box-card-note").textContent = boxSummary(); }).catch(() => { $("#box-card-note").textContent = ""; });
     try {
       const ph = await api("/api/host/phones");
@@ -1886,6 +1887,23 @@
       }));
       if (!(b.backups || []).length) fill($("#backups"), [el("li", { class: "dim" }, "No backup yet.")]);
     } catch (e) { /* not offered by this companion */ }
+  }
+
+  // ---- the narrator's voice (host): engine, Piper voice, volume; the choice is kept on the companion ----------
+  async function loadVoice(v) {
+    const card = $("#voice-card"), f = $("#voice-form");
+    try { v = v || await api("/api/host/voice"); } catch (e) { card.hidden = true; return; }
+    card.hidden = false;
+    f.engine.value = v.engine;
+    fill(f.piper_voice, (v.voices || []).map((x) => el("option", { value: x.id }, x.name + (x.found ? "" : " (not installed)"))));
+    f.piper_voice.value = v.piper_voice;
+    f.piper_voice.disabled = v.engine !== "piper";
+    f.volume.value = v.volume; f.shown.value = v.volume + " %";
+    $("#voice-status").textContent = "Speaking now: " + v.status + (v.piper_installed ? "" : ". Piper is not installed on this companion.");
+    $("#voice-files").textContent = "Another Piper voice (a German one for the night, say): put its NAME.onnx and NAME.onnx.json in " + v.voices_folder + " and reload.";
+  }
+  async function chooseVoice(change) {
+    try { loadVoice(await api("/api/host/voice", change)); } catch (e) { toast(capital(e.message), true); loadVoice(); }
   }
 
   async function loadSetupOptions() {
@@ -1977,6 +1995,12 @@
       if (!name) { toast("Give this phone a name first.", true); return; }
       if (await act("/api/phone/name", { name })) { toast("This phone is called " + name + "."); loadHostCare(); }
     });
+    const vf = $("#voice-form");
+    vf.engine.addEventListener("change", () => chooseVoice({ engine: vf.engine.value }));
+    vf.piper_voice.addEventListener("change", () => chooseVoice({ piper_voice: vf.piper_voice.value }));
+    vf.volume.addEventListener("input", () => { vf.shown.value = vf.volume.value + " %"; });
+    vf.volume.addEventListener("change", () => chooseVoice({ volume: Number(vf.volume.value) }));
+    $("#voice-test").addEventListener("click", async () => { const r = await act("/api/host/voice/test", {}); if (r) toast(r.spoken ? "Listen to the table: a chime, then the voice." : "The table is silent: " + r.status + ".", !r.spoken); });
     $("#backup-now").addEventListener("click", async () => { if (await act("/api/host/backups", {})) { toast("A backup of every game is made."); loadHostCare(); } });
     $("#checklist-done").addEventListener("click", () => {
       const s = app.state;
