@@ -578,6 +578,8 @@ class Voice:
         self.spoken: list[str] = []
         self.engine: Engine | None = None
         self.why: str = ""  # why the chosen engine does not speak ("" when it does)
+        self._preparing: list[threading.Thread] = []
+        self._closing = False
         self._choose()
         if warm:
             self.prepare(fixed_phrases(self.cfg.language))
@@ -767,12 +769,14 @@ class Voice:
 
     def prepare(self, texts: Iterable[str]) -> threading.Thread | None:
         """Render `texts` into the cache in the background (the fixed phrases, a game's scripts)."""
-        if self.engine is None or not self.cfg.enabled:
+        if not self.is_active:  # off, quiet or nothing to speak with: nothing to get ready
             return None
         todo = [s for text in texts for s in sentences(text)]
 
         def run() -> None:
             for s in todo:
+                if self._closing:
+                    return
                 try:
                     self.sentence(s)
                 except Exception as exc:
@@ -780,6 +784,7 @@ class Voice:
                     return
 
         thread = threading.Thread(target=run, name="voice-prepare", daemon=True)
+        self._preparing = [t for t in self._preparing if t.is_alive()] + [thread]
         thread.start()
         return thread
 
@@ -860,6 +865,11 @@ class Voice:
         return self.say(ghost_hour_text(event, self.cfg.language))
 
     def close(self) -> None:
+        """Let what is queued be said, and the sentence being rendered in the background end (onnxruntime's
+        threads must not be running when the program exits)."""
+        self._closing = True
+        for thread in self._preparing:
+            thread.join(60)
         self.player.close()
 
 
