@@ -224,8 +224,13 @@ def run_test(
         if voice and table.voice.is_active:
             # the chime, then the sentence, through the one player the game uses: heard from the speaker
             spoken = table.voice.say(LANGUAGE_TEST.get(config.voice.language, LANGUAGE_TEST["en"]), chime_first=True)
+            until = time.monotonic() + 30
+            while spoken and table.voice.is_speaking and time.monotonic() < until:
+                time.sleep(0.05)  # heard to the end, so what went wrong can be told
             described = table.voice.status()["message"]
-            print(f"  voice: {'a chime, then speaking' if spoken else 'silent'} ({described})", file=out)
+            problem = table.voice.player.problem
+            heard = "silent" if not spoken else f"not heard: {problem}" if problem else "a chime, then speaking"
+            print(f"  voice: {heard} ({described})", file=out)
         else:
             print(f"  voice: {table.voice.status()['message'] if voice else 'skipped (--no-voice)'}", file=out)
         print("all parts found" if missing == 0 else f"{missing} part(s) missing; see the messages above", file=out)

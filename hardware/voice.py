@@ -418,19 +418,20 @@ class Player:
         self.device = device
         self.volume = volume
         self._spawn = spawn or (lambda argv: subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         self._threaded = threaded
         self._now = now
         self._queue: queue.Queue[tuple[int, list[Part], Callable[[float], None] | None] | None] = queue.Queue()
         self._lock = threading.Lock()
         self._proc: Any = None
-        self._playing = False
+        self._pending = 0  # utterances queued or playing (threaded)
         self._generation = 0  # stop() raises it: utterances queued before are dropped
         self._thread: threading.Thread | None = None
         self._closed = False
         self.first_sample_at: float | None = None  # when the last utterance's first samples were written
         self._first_of: Any = None
         self.played = 0  # utterances played
+        self.problem: str | None = None  # why the last utterance was not heard (aplay's complaint), else None
 
     @property
     def is_available(self) -> bool:
@@ -452,13 +453,14 @@ class Player:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._worker, name="voice-player", daemon=True)
                 self._thread.start()
+            self._pending += 1  # counted until it has been played (or dropped): `busy` never blinks between
             self._queue.put(item)
         return True
 
     @property
     def busy(self) -> bool:
         """Something is queued or being played."""
-        if not self._queue.empty() or self._playing:
+        if self._pending:
             return True
         proc = self._proc
         return proc is not None and proc.poll() is None
@@ -468,8 +470,14 @@ class Player:
         self._generation += 1
         while True:
             try:
-                self._queue.get_nowait()
+                item = self._queue.get_nowait()
             except queue.Empty:
+                break
+            if item is not None:
+                with self._lock:
+                    self._pending -= 1
+            else:
+                self._queue.put(None)  # close() asked the worker to end: it still must
                 break
         proc = self._proc
         if proc is not None and proc.poll() is None:
@@ -498,13 +506,13 @@ class Player:
             except Exception:  # the voice is a nicety: one bad utterance never stops the next
                 log.exception("a sound could not be played")
             finally:
-                self._playing = False
+                with self._lock:
+                    self._pending -= 1
 
     def _run(self, item: tuple[int, list[Part], Callable[[float], None] | None], *, wait: bool) -> None:
         generation, parts, on_first = item
         if generation != self._generation:
             return
-        self._playing = wait
         proc: Any = None
         rate = RATE
         gain = self.volume / 100
@@ -542,9 +550,23 @@ class Player:
         self.played += 1
         if wait:
             try:
-                proc.wait(timeout=600)
+                code = proc.wait(timeout=600)
             except Exception:
                 proc.terminate()
+                return
+            self._check(proc, code, generation)
+
+    def _check(self, proc: Any, code: Any, generation: int) -> None:
+        """aplay's exit: a failure (no sound card, a wrong device) is logged once and kept for `hw test`."""
+        if code == 0 or generation != self._generation or not isinstance(code, int):
+            self.problem = None if code == 0 else self.problem
+            return
+        stderr = getattr(proc, "stderr", None)
+        said = stderr.read().decode("utf-8", "replace").strip().splitlines() if stderr is not None else []
+        problem = f"aplay could not play on ALSA device {self.device!r} ({said[-1] if said else f'exit {code}'})"
+        if problem != self.problem:
+            log.warning("%s; set hardware.voice.device (aplay -L lists the devices)", problem)
+        self.problem = problem
 
 
 # -- the voice ----------------------------------------------------------------------------------------------------
@@ -725,6 +747,8 @@ class Voice:
                     "message": "aplay is not installed, so nothing is heard (sudo apt install alsa-utils)"}
         if self.cfg.quiet:
             return {"found": True, "configured": True, "message": "quiet mode (hardware.voice.quiet = true)"}
+        if self.player.problem:
+            return {"found": False, "configured": True, "message": f"{self.engine.description}, but {self.player.problem}"}
         note = f" ({self.why})" if self.why else ""
         return {"found": True, "configured": True, "message": f"{self.engine.description}, volume {self.cfg.volume}{note}"}
 

