@@ -15,29 +15,22 @@ Endpoints (host only; POSTs need the page's X-CSRF-Token):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from companion.errors import HardwareError
-from web.security import Refused, host_required
-
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.context import context
+from web.errors import Refused
+from web.security import host_required
 
 bp = Blueprint("voice", __name__, url_prefix="/api")
 
 CHOICES = ("engine", "piper_voice", "volume")
 
 
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
-
-
 def _voice() -> Any:
-    voice = getattr(_ctx().hardware, "voice", None)
+    voice = getattr(context().hardware, "voice", None)
     if voice is None or not hasattr(voice, "choices"):
         raise Refused(404, "this companion runs without the table's voice.")
     return voice
