@@ -322,6 +322,9 @@ class Companion:
         self.game.add_listener(self.table.on_events)
         # a script read out is timed by its rendered lines: each pause starts when the voice has said its step
         self.game.speech_length = self.table.voice.length
+        # and rendered ahead, in the background: this game's lines now, each next game's when it starts
+        self.game.speech_prepare = self.table.voice.prepare
+        self.table.voice.prepare(self.game.script_lines())
         self.table.when_end_round = lambda: self.post(self.end_round_pressed)
         self.table.when_read_dice = lambda: self.post(self.read_dice_pressed)
         self.table.when_undo = lambda: self.post(self.undo_pressed)

@@ -121,8 +121,10 @@ class GameService:
     ) -> None:
         self.store = store
         self.speech_language = speech_language  # the voice's language: a script read out is spoken in it
-        # how long the voice takes to say a line (the hardware renders it), None where nothing speaks it
+        # how long the voice takes to say a line (the hardware renders it), None where nothing speaks it; and
+        # what renders a game's script lines ahead, in the background, when the game becomes the current one
         self.speech_length = speech_length
+        self.speech_prepare: Callable[[list[str]], object] | None = None
         self.packs = packs
         self.box = box if box is not None else Box(None)
         self._rng = rng if rng is not None else random.Random()
@@ -454,6 +456,22 @@ class GameService:
             self._notify([], state)
             return _copy_state(state)
 
+    def script_lines(self) -> list[str]:
+        """Every line the current game's scripts have the voice say (in its language, with the default pause), so
+        the voice can render them before they are read out."""
+        with self._lock:
+            module, game = self._module, self._game
+            if game is None or module.scripts is None:
+                return []
+            lines: list[str] = []
+            for kind in module.script_kinds:
+                try:
+                    steps = module.scripts(game, self._names, kind, DEFAULT_PAUSE_S, self.speech_language)
+                except (CompanionError, KeyError, ValueError):
+                    continue  # no script in the voice's language: narrate says nothing aloud either
+                lines += [str(step.get("text") or "") for step in steps]
+            return [line for line in dict.fromkeys(lines) if line.strip()]
+
     def _speech_seconds(self, words: str) -> float:
         """How long the voice takes to say `words`: measured by the hardware when it can, else estimated."""
         measured = None
@@ -628,6 +646,11 @@ class GameService:
         self._narration = None
         state = self._publish()
         self._notify(records, state)
+        if self.speech_prepare is not None:
+            try:
+                self.speech_prepare(self.script_lines())
+            except Exception:  # the voice is a nicety: a game starts whatever it says
+                log.exception("the game's script lines could not be rendered ahead")
         return _copy_state(state)
 
     def _reload(self) -> None:

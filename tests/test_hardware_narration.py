@@ -299,3 +299,35 @@ def test_the_countdown_lands_on_the_beat(tmp_path: Path) -> None:
     assert [steps[i + 1]["at"] - steps[i]["at"] for i in (1, 2, 3)] == pytest.approx([1.0, 1.0, 1.0], abs=0.011)
     # "ready" is said whole, then its pause, before the count starts
     assert onsets[1] >= sounds[0][1] + steps[0]["pause"] - 1e-6
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_new_games_script_lines_are_rendered_ahead_so_reading_them_out_renders_nothing(
+        tmp_path: Path, language: str) -> None:
+    import random
+
+    from companion.games.skeptics.packs import load_packs
+    from companion.history import GameStore
+    from companion.service import GameService
+    from hardware.voice import sentences
+
+    engine = ToneEngine(0.01)
+    voice = Voice(VoiceConfig(language=language), data_dir=tmp_path, engine=engine,
+                  player=Player(spawn=RecordingSpawn(), threaded=False))
+    with GameService(GameStore(tmp_path / "g.sqlite3"), load_packs(), rng=random.Random(3),
+                     speech_language=language, speech_length=voice.length) as service:
+        threads: list[Any] = []
+        service.speech_prepare = lambda lines: threads.append(voice.prepare(lines))  # what companion serve wires
+        service.new_game({"rules": "among-cultists", "players": 5, "seed": 4, "seer": True})
+        for thread in threads:
+            thread.join()
+        ahead = list(engine.rendered)
+        night = service.narrate("night")["narration"]["steps"]
+        vote = service.narrate("vote")["narration"]["steps"]
+        spoken = [str(step.get("say") or step["text"]) for step in night + vote]
+        assert {s for line in spoken for s in sentences(line)} <= set(ahead)
+        assert engine.rendered == ahead  # read out from the cache: nothing rendered while the host waits
+        if language == "de":
+            assert "Es wird Nacht." in ahead and "Drei" in ahead
+        service.new_game({"rules": "skeptics", "players": 3, "board": "asylum", "ghost": "child", "seed": 1})
+        assert service.script_lines() == []  # Skeptics reads nothing out
