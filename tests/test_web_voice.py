@@ -44,6 +44,7 @@ def test_the_host_chooses_the_voice_and_the_volume_and_hears_it(
     viewer = t.viewer()
     assert viewer.get("/api/host/voice").status == 403  # the host's alone
     host = t.host()
+    assert host.get("/api/session").json()["voice"] is True
     shown = host.get("/api/host/voice").json()
     assert shown["engine"] == "piper" and shown["volume"] == 80 and shown["engines"] == ["piper", "espeak-ng"]
     changed = host.post("/api/host/voice", {"engine": "espeak-ng", "volume": 40})
@@ -69,7 +70,9 @@ def test_the_host_chooses_the_voice_and_the_volume_and_hears_it(
 def test_a_companion_without_the_table_has_no_voice_settings(tmp_path: Path) -> None:
     t = start_table(tmp_path)
     try:
-        assert t.host().get("/api/host/voice").status == 404
+        host = t.host()
+        assert host.get("/api/session").json()["voice"] is False  # the page offers no voice card
+        assert host.get("/api/host/voice").status == 404
     finally:
         t.server.stop()
         t.service.close()

@@ -1892,6 +1892,7 @@
   // ---- the narrator's voice (host): engine, Piper voice, volume; the choice is kept on the companion ----------
   async function loadVoice(v) {
     const card = $("#voice-card"), f = $("#voice-form");
+    if (!app.session || !app.session.voice) { card.hidden = true; return; } // a table without a voice
     try { v = v || await api("/api/host/voice"); } catch (e) { card.hidden = true; return; }
     card.hidden = false;
     f.engine.value = v.engine;
