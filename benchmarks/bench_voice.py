@@ -8,17 +8,20 @@ the voice takes the sentence "Ghost Hour." from the cache (or renders it: "cold"
 device here, where there is no sound card; ``cat`` into /dev/null without alsa-utils) and writes the first samples
 into its pipe. The clock stops when they are written. The budget is 300 ms.
 
-Also measured: what one line costs to render (the night's first line, and the Ghost Hour), the real-time factor
-(seconds of work per second of speech), and Piper's model load, which the Table does at start.
+Also measured: what one line costs to render (the night's first line, and the Ghost Hour), in wall time and in CPU
+time (the work, which other programs on a shared machine do not stretch), the real-time factor (CPU seconds per
+second of speech), and Piper's model load, which the Table does at start.
 
-The Pi 4 column is an estimate, not a measurement: this machine's figure times `--pi4-factor` (6 by default: a
-Pi 4's Cortex-A72 at 1.8 GHz runs Python and onnxruntime's single-thread kernels about five to seven times slower
-than a current x86 core). Run the benchmark on the Pi itself for its real figures.
+The Pi 4 column is an estimate, not a measurement: this machine's figure (CPU seconds for the renders) times
+`--pi4-factor` (6 by default: a Pi 4's Cortex-A72 at 1.8 GHz runs Python and onnxruntime's kernels about five to
+seven times slower per core than a current x86 core; the Pi's four cores are not counted, so the estimate is on the
+slow side). Run the benchmark on the Pi itself for its real figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -92,16 +95,25 @@ def first_sample_ms(engine: str, data_dir: Path, repeat: int, cold: bool) -> lis
     return out
 
 
-def render_s(voice: Voice, text: str, repeat: int) -> tuple[float, float]:
-    """Median seconds to render `text` (not from the cache) and the seconds of speech it makes."""
+def render_s(voice: Voice, text: str, repeat: int) -> tuple[float, float, float]:
+    """Median wall seconds and CPU seconds (this process and its children: espeak-ng runs as one) to render `text`
+    (not from the cache), and the seconds of speech it makes."""
     assert voice.engine is not None
-    times, length = [], 0.0
+    times, cpu, length = [], [], 0.0
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), cpu_s()
         speech = voice.engine.render(text)
         times.append(time.perf_counter() - started)
+        cpu.append(cpu_s() - used)
         length = speech.seconds - 2 * EDGE_S
-    return statistics.median(times), length
+    return statistics.median(times), statistics.median(cpu), length
+
+
+def cpu_s() -> float:
+    """CPU seconds of this process and its finished children: the work, which other programs on the machine do not
+    stretch the way they stretch wall time."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -135,22 +147,29 @@ def main() -> None:
                     f"{med / BUDGET_MS:>8.2f} {med * factor:>13.0f}"
                 )
         print()
-        print(f"{'engine':<10} {'line':<22} {'render s':>9} {'speech s':>9} {'RTF':>6} {'Pi 4 est. s':>12}")
+        print(
+            f"{'engine':<10} {'line':<22} {'render s':>9} {'CPU s':>7} {'speech s':>9} {'RTF':>6} {'Pi 4 est. s':>12}"
+        )
         for engine in engines:
             voice = Voice(VoiceConfig(engine=engine), data_dir=Path(tmp) / "render")
             if engine == "piper":
                 assert voice.engine is not None
+                used = cpu_s()
                 load = timed(partial(voice.engine.render, "Loaded."))
-                print(f"{engine:<10} {'model load + 1 word':<22} {load:>9.2f} {'':>9} {'':>6} {load * factor:>12.1f}")
+                used = cpu_s() - used
+                print(
+                    f"{engine:<10} {'model load + 1 word':<22} {load:>9.2f} {used:>7.2f} {'':>9} {'':>6} "
+                    f"{used * factor:>12.1f}"
+                )
             for name, text in (
                 ("Ghost Hour. (fixed)", "Ghost Hour."),
                 ("the Ghost Hour line", GHOST_LINE),
                 ("the night's first line", NIGHT_LINE),
             ):
-                seconds, length = render_s(voice, text, 5)
+                seconds, used, length = render_s(voice, text, 5)
                 print(
-                    f"{engine:<10} {name:<22} {seconds:>9.3f} {length:>9.2f} {seconds / length:>6.3f} "
-                    f"{seconds * factor:>12.2f}"
+                    f"{engine:<10} {name:<22} {seconds:>9.3f} {used:>7.3f} {length:>9.2f} {used / length:>6.3f} "
+                    f"{used * factor:>12.2f}"
                 )
 
 
