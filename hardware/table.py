@@ -64,6 +64,7 @@ ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game scre
 ALARM_KINDS = ("midnight", "terror", "awakening")  # announcements that also sound the buzzer
 POINT_PATTERN: tuple[tuple[float, bool, bool], ...] = ((0.6, True, True), (0.05, False, False))  # "point!"
 NARRATION_HOLD_S = 2.0  # the last step of a script stays on the OLED this long before the game comes back
+VOICE_POLL_S = 0.05  # how often a step held back by the words before it asks whether they have ended
 
 
 class Table:
@@ -304,7 +305,7 @@ class Table:
                 if now < due:
                     yield min(due, now + OVERLAY_POLL_S)
                 elif self.voice is not None and self.voice.is_speaking:
-                    yield now + OVERLAY_POLL_S
+                    yield now + VOICE_POLL_S
                 else:
                     break
             if self._narration_id != ident:
