@@ -183,10 +183,10 @@ class RecordingSpawn:
         return self.voice.spoken if self.voice is not None else []
 
 
-def quiet_voice(spawn: RecordingSpawn | None = None, *, engine: Any = None, **cfg: Any) -> Voice:
+def quiet_voice(spawn: RecordingSpawn | None = None, *, engine: Any = None, now: Any = None, **cfg: Any) -> Voice:
     """A Voice with a stand-in engine (a tone) and a stand-in aplay, played in the caller's thread."""
     spawn = spawn or RecordingSpawn()
-    player = Player(spawn=spawn, threaded=False, volume=cfg.get("volume", 80))
+    player = Player(spawn=spawn, threaded=False, volume=cfg.get("volume", 80), **({"now": now} if now else {}))
     voice = Voice(VoiceConfig(**cfg), engine=engine or ToneEngine(), player=player)
     spawn.voice = voice
     return voice

@@ -2,8 +2,10 @@
 
 The service publishes a script under "narration" with each step's time ("at", seconds from the start); the
 Table shows each step on the OLED and speaks it at that time, never over the step before, and sounds the buzzer on
-the step that asks for it. A newer script, or a state without one, stops it. The hand stands on the hours between
-the four calibrated marks too: ten rounds, one hour each, from XII to IX.
+the step that asks for it. A newer script, or a state without one, stops it. With the voice's `length` wired in
+(as `companion serve` does), the service times the steps by the rendered lines: each pause starts when the audio
+of its line has ended, with Piper where it is installed. The hand stands on the hours between the four calibrated
+marks too: ten rounds, one hour each, from XII to IX.
 """
 
 from __future__ import annotations
@@ -45,8 +47,7 @@ def parts() -> Iterator[tuple[Table, MockFactory, FakeClock, Callable[[], list[t
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn(clock)
-    voice = quiet_voice(spawn, engine=FixedLength(4.0))
-    voice.player._now = clock.now
+    voice = quiet_voice(spawn, engine=FixedLength(4.0), now=clock.now)
     t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
               voice=voice)
 
