@@ -103,6 +103,8 @@ def test_the_voice_card_on_the_hosts_phone_and_the_table(
             assert hw.voice.cfg.engine == "espeak-ng" and hw.voice.cfg.volume == 55
             card.scroll_into_view_if_needed()
             card.screenshot(path=str(Path(__file__).parent / "artifacts" / f"{name}-voice-card.png"))
+            phone.page.click("#logout")  # signed out: the voice is the host's alone
+            expect(card).to_be_hidden()
             phone.check_clean()
         finally:
             phone.context.close()
