@@ -12,6 +12,7 @@ export function showHost() {
   const s = app.session;
   const host = !!(s && s.host);
   $$(".host-only").forEach((n) => { n.hidden = !host; });
+  if (!host) $("#voice-card").hidden = true; // care.js shows it to the host where the table speaks
   $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
   $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
     s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";

@@ -355,11 +355,12 @@ COUNTING_S = 3.0  # the fingers stay up this long after the point
 
 
 def vote_script(names: Names = NO_NAMES, language: str = "en") -> list[dict[str, Any]]:
-    """The vote's synchronised countdown (:52: everyone points at once): ready, three, two, one (a second each),
+    """The vote's synchronised countdown (:52: everyone points at once): ready, three, two, one (on a beat of a
+    second each: ``"beat"``, from the start of one number to the start of the next, however long the word takes),
     point (``"buzz": True``), then the count. `names` is not read: the vote names nobody before it is counted."""
     ready, numbers, point, count, s_ready, s_point, s_count = _VOTE[_language(language)]
     steps = [{**_step(ready, COUNT_S, s_ready), "buzz": False}]
-    steps += [{**_step(word, COUNT_S, str(3 - i)), "buzz": False} for i, word in enumerate(numbers)]
+    steps += [{**_step(word, COUNT_S, str(3 - i)), "buzz": False, "beat": COUNT_S} for i, word in enumerate(numbers)]
     steps.append({**_step(point, COUNTING_S, s_point), "buzz": True})
     steps.append({**_step(count, 0.0, s_count), "buzz": False})
     return steps
