@@ -94,7 +94,7 @@ class Luck:
         """For a small screen: "Luck 4 of 6.2, luckless"."""
         if self.attempts == 0:
             return "Luck: no odds shown"
-        verdict = "as the odds said" if self.verdict == "about as the odds said" else self.verdict
+        verdict = "fair dice" if self.verdict == "about as the odds said" else self.verdict
         return f"Luck {self.successes} of {self.expected:.1f}, {verdict}"
 
     def to_dict(self) -> dict[str, Any]:

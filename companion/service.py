@@ -680,8 +680,23 @@ class GameService:
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))
+            luck = self._luck_of(game_id)
+            if luck is not None:
+                state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def _luck_of(self, game_id: int) -> dict[str, Any] | None:
+        """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
+        record is kept in the history file, so this replays the game once."""
+        from companion.record import RecordBook
+        from companion.stats import game_luck
+
+        try:
+            return game_luck(RecordBook(self.store, self.packs_for).record(game_id))
+        except CompanionError:
+            log.exception("the record of game %s could not be made; the end card goes without the luck", game_id)
+            return None
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.luck import Luck, calibration, luck_of
 
-__all__ = ["NIGHT_GAP_S", "figures", "game_luck", "nights", "to_csv", "when"]
+__all__ = ["NIGHT_GAP_S", "duration", "figures", "game_luck", "nights", "to_csv", "when"]
 
 NIGHT_GAP_S = 6 * 3600
 
@@ -87,6 +87,14 @@ def nights(records: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]
         out[-1].append(r)
         last_end = max(last_end or 0.0, float(r.get("ended") or start))
     return out
+
+
+def duration(minutes: float) -> str:
+    """How long a game took, in words: "under a minute", "25 min", "1 h 5 min"."""
+    whole = round(minutes)
+    if whole < 1:
+        return "under a minute"
+    return f"{whole} min" if whole < 60 else f"{whole // 60} h {whole % 60} min"
 
 
 def when(ts: float) -> str:

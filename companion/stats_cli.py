@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], where: str) -> str:
     """The figures in words, for the terminal."""
-    from companion.stats import when
+    from companion.stats import duration, when
 
     if not records:
         return f"No game has been played with {where} yet."
@@ -51,7 +51,7 @@ def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], w
             f", {r.get('marks')} {r.get('marks_word')}" if r.get("marks_word") and r.get("marks") is not None else ""
         )
         lines.append(
-            f"  #{r.get('game')} {r.get('title')} {when(r.get('started') or 0)}, {r.get('minutes')} min, "
+            f"  #{r.get('game')} {r.get('title')} {when(r.get('started') or 0)}, {duration(r.get('minutes') or 0)}, "
             f"{', '.join(r.get('players') or [])}" + (f"; {setup}" if setup else "") + f"; {rounds}{marks}; "
             f"{result}"
             + (f": {r.get('why')}" if r.get("why") else "")
@@ -76,7 +76,7 @@ def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], w
         lines.append(f"  {rules}: {tally['played']} played, {tally['won']} won, {tally['lost']} lost{rate}")
     longest = figures.get("longest")
     if longest:
-        lines.append(f"The longest game: #{longest['game']} {longest['title']}, {longest['minutes']} min.")
+        lines.append(f"The longest game: #{longest['game']} {longest['title']}, {duration(longest['minutes'] or 0)}.")
     return "\n".join(lines)
 
 
