@@ -18,7 +18,7 @@ import pytest
 from companion import stats_cli
 from companion.history import SCHEMA_VERSION, GameStore
 from companion.luck import calibration, distribution, luck_of
-from companion.packs import load_packs
+from companion.games.skeptics.packs import load_packs
 from companion.record import RecordBook
 from companion.service import GameService
 from companion.stats import figures, game_luck, nights, to_csv

@@ -320,7 +320,7 @@ def _dice_command(data: Mapping[str, Any]) -> str:
 
 
 def _faces_from(data: Mapping[str, Any]) -> list[str]:
-    from companion.dice import DieKind, parse_face
+    from companion.games.skeptics.dice import DieKind, parse_face
 
     faces, pips = data.get("faces"), data.get("pips")
     if (faces is None) == (pips is None):
@@ -485,7 +485,7 @@ def _first_id(packs: Any, attr: str) -> str:
 @viewer_required
 def setup_checklist() -> Response:
     """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
-    from companion.sentences import setup_checklist as checklist
+    from companion.games.skeptics.sentences import setup_checklist as checklist
 
     ctx = _ctx()
     state = _game_state()
@@ -598,7 +598,7 @@ def board_by_id(board_id: str) -> Response:
 @bp.get("/odds")
 @viewer_required
 def odds() -> Response:
-    from companion.dice import Requirement, success_probability, summon_probability
+    from companion.games.skeptics.dice import Requirement, success_probability, summon_probability
 
     args = request.args
     unknown = sorted(set(args) - {"need", "dice", "rolls", "keep", "summon"})

@@ -31,8 +31,8 @@ from web.sessions import PhoneBook, follow_session, record_actions
 from web.settings import SaveError, Throttle, WebSettings, WebStore
 
 if TYPE_CHECKING:
-    from companion.dice import PipMap
-    from companion.packs import Packs
+    from companion.games.skeptics.dice import PipMap
+    from companion.games.skeptics.packs import Packs
     from companion.service import GameService
 
 log = logging.getLogger("web")
@@ -89,7 +89,7 @@ class WebContext:
     @property
     def pip_map(self) -> PipMap:
         if self._pip_map is None:
-            from companion.dice import PipMap
+            from companion.games.skeptics.dice import PipMap
 
             self._pip_map = PipMap.default()
         return self._pip_map
@@ -232,7 +232,7 @@ def build_app(
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError) -> Response:
         from companion.errors import PackError
-        from companion.sentences import for_players
+        from companion.games.skeptics.sentences import for_players
 
         # The same refusal in the page's words (no command spelling), by the sentences of the game in play; the
         # box's pack errors are Skeptics' packs whatever is played.
