@@ -48,8 +48,12 @@ def night_png(records: Sequence[Mapping[str, Any]]) -> bytes:
     draw = ImageDraw.Draw(img)
     day = datetime.fromtimestamp(float(games[0]["started"]), UTC).strftime("%d %B %Y") if games else ""
     draw.text((60, 50), "The night at the table", font=_font(56), fill=INK)
-    draw.text((60, 120), f"{day} · {len(games)} game{'s' if len(games) != 1 else ''}" if games
-              else "No game was played.", font=_font(30), fill=DIM)
+    draw.text(
+        (60, 120),
+        f"{day} · {len(games)} game{'s' if len(games) != 1 else ''}" if games else "No game was played.",
+        font=_font(30),
+        fill=DIM,
+    )
     y = 190
     for rows in game_rows:
         box = 16 + 40 * len(rows)
@@ -71,8 +75,10 @@ def night_png(records: Sequence[Mapping[str, Any]]) -> bytes:
 def _game_lines(draw: Any, record: Mapping[str, Any]) -> list[tuple[str, str]]:
     result = str(record.get("result"))
     colour = {"won": GOOD, "lost": BAD}.get(result, DIM)
-    head = f"{record.get('title')} · {duration(float(record.get('minutes') or 0))} · " + {"won": "won", "lost": "lost"}.get(
-        result, "not finished")
+    head = f"{record.get('title')} · {duration(float(record.get('minutes') or 0))} · " + {
+        "won": "won",
+        "lost": "lost",
+    }.get(result, "not finished")
     rows = [(head, colour)]
     who = ", ".join(record.get("players") or [])
     setup = ", ".join(f"{label} {value}" for label, value in record.get("setup") or [])

@@ -18,7 +18,7 @@ __all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
 
 INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", "#4fb37a", "#d2394a"
 SERIES = ("#6fa8dc", "#c9a24a", "#4fb37a", "#d2394a", "#b48ade", "#e08f5a", "#7fd1c7", "#eee8dc")
-FONT = "font-family=\"system-ui,sans-serif\""
+FONT = 'font-family="system-ui,sans-serif"'
 
 
 def _n(value: float) -> str:
@@ -28,14 +28,18 @@ def _n(value: float) -> str:
 
 
 def _svg(width: int, height: int, title: str, body: Sequence[str]) -> str:
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-            f'height="{height}" role="img" aria-label={quoteattr(title)}>')
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label={quoteattr(title)}>'
+    )
     return "\n".join([head, f"<title>{escape(title)}</title>", *body, "</svg>"]) + "\n"
 
 
 def _text(x: float, y: float, text: str, size: int = 11, fill: str = INK, anchor: str = "start") -> str:
-    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" {FONT} fill="{fill}" text-anchor="{anchor}">'
-            f"{escape(text)}</text>")
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" {FONT} fill="{fill}" text-anchor="{anchor}">'
+        f"{escape(text)}</text>"
+    )
 
 
 def _minutes(value: float) -> str:
@@ -52,8 +56,14 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     marks: Sequence[Sequence[Any]] = timeline.get("marks") or []
     clock: Sequence[Sequence[Any]] = timeline.get("clock") or []
     attempts = [a for a in record.get("attempts") or [] if a.get("chance") is not None]
-    total = max([float(record.get("minutes") or 0), *(float(p[0]) for s in series.values() for p in s),
-                 *(float(m[0]) for m in marks), 1.0])
+    total = max(
+        [
+            float(record.get("minutes") or 0),
+            *(float(p[0]) for s in series.values() for p in s),
+            *(float(m[0]) for m in marks),
+            1.0,
+        ]
+    )
     legend_rows = (len(series) + 2) // 3
     left, right, top = 44, width - 12, 44
     chart_h = 130
@@ -66,9 +76,15 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
         return left + (right - left) * minute / total
 
     title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
-    body = [f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>',
-            _text(left, 18, f"{record.get('title', 'Game')} #{record.get('game', '')}, "
-                  f"{_minutes(float(record.get('minutes') or 0))}", 13)]
+    body = [
+        f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>',
+        _text(
+            left,
+            18,
+            f"{record.get('title', 'Game')} #{record.get('game', '')}, {_minutes(float(record.get('minutes') or 0))}",
+            13,
+        ),
+    ]
     # the clock lane
     for i, (minute, label) in enumerate(clock):
         end = float(clock[i + 1][0]) if i + 1 < len(clock) else total
@@ -87,7 +103,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     def y_of(value: float) -> float:
         return bottom - chart_h * value / highest
 
-    for index, (name, points) in enumerate(series.items()):
+    for index, points in enumerate(series.values()):
         colour = SERIES[index % len(SERIES)]
         path = []  # a step line: each value holds until the next one
         for i, (minute, value) in enumerate(points):
@@ -98,25 +114,30 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     # the marks, their labels staggered on three rows so that neighbours do not overlap
     for i, (minute, label) in enumerate(marks):
         x = x_of(float(minute))
-        body.append(f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" '
-                    'stroke-dasharray="3 2"/>')
+        body.append(
+            f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" stroke-dasharray="3 2"/>'
+        )
         anchor = "end" if x > (left + right) / 2 else "start"
         body.append(_text(x + (-3 if anchor == "end" else 3), top + 10 + 11 * (i % 3), str(label), 9, ACCENT, anchor))
     # the attempts
     if dots_h:
         body.append(_text(left - 6, dots_top + 8, "100%", 8, DIM, "end"))
         body.append(_text(left - 6, dots_top + dots_h, "0%", 8, DIM, "end"))
-        body.append(f'<rect x="{left}" y="{dots_top}" width="{right - left}" height="{dots_h}" fill="none" '
-                    f'stroke="{GRID}"/>')
+        body.append(
+            f'<rect x="{left}" y="{dots_top}" width="{right - left}" height="{dots_h}" fill="none" stroke="{GRID}"/>'
+        )
         for a in attempts:
             x = x_of(float(a.get("minute") or 0))
             y = dots_top + dots_h - 4 - (dots_h - 8) * float(a["chance"])
             fill = GOOD if a.get("good") else "none"
             stroke = GOOD if a.get("good") else BAD
             tip = f"{a.get('player') or ''} {a.get('what') or ''}: {float(a['chance']) * 100:.0f}%, " + (
-                "came good" if a.get("good") else "failed")
-            body.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
-                        f"<title>{escape(tip.strip())}</title></circle>")
+                "came good" if a.get("good") else "failed"
+            )
+            body.append(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
+                f"<title>{escape(tip.strip())}</title></circle>"
+            )
     # the time axis
     body.append(f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>')
     step = _step(total)
@@ -222,15 +243,20 @@ def calibration_svg(rows: Sequence[Mapping[str, Any]], width: int = 640) -> str:
         x = left + slot * i
         if row.get("rate") is not None:
             h = (bottom - top) * float(row["rate"])
-            body.append(f'<rect x="{_n(x + slot * 0.2)}" y="{_n(bottom - h)}" width="{_n(slot * 0.6)}" '
-                        f'height="{_n(h)}" fill="{GOOD}" opacity="0.85"/>')
+            body.append(
+                f'<rect x="{_n(x + slot * 0.2)}" y="{_n(bottom - h)}" width="{_n(slot * 0.6)}" '
+                f'height="{_n(h)}" fill="{GOOD}" opacity="0.85"/>'
+            )
         if row.get("shown") is not None:
             y = bottom - (bottom - top) * float(row["shown"])
-            body.append(f'<line x1="{_n(x + slot * 0.12)}" y1="{_n(y)}" x2="{_n(x + slot * 0.88)}" y2="{_n(y)}" '
-                        f'stroke="{ACCENT}" stroke-width="3"/>')
+            body.append(
+                f'<line x1="{_n(x + slot * 0.12)}" y1="{_n(y)}" x2="{_n(x + slot * 0.88)}" y2="{_n(y)}" '
+                f'stroke="{ACCENT}" stroke-width="3"/>'
+            )
         body.append(_text(x + slot / 2, bottom + 14, str(row.get("label")), 10, INK, "middle"))
-        body.append(_text(x + slot / 2, bottom + 27, f"{row.get('good', 0)} of {row.get('attempts', 0)}", 9, DIM,
-                          "middle"))
+        body.append(
+            _text(x + slot / 2, bottom + 27, f"{row.get('good', 0)} of {row.get('attempts', 0)}", 9, DIM, "middle")
+        )
     legend_y = height - 4
     body.append(f'<rect x="{left}" y="{legend_y - 8}" width="14" height="6" fill="{GOOD}"/>')
     body.append(_text(left + 18, legend_y - 2, "came good", 10))

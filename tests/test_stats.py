@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from companion import stats_cli
+from companion.games.skeptics.packs import load_packs
 from companion.history import SCHEMA_VERSION, GameStore
 from companion.luck import calibration, distribution, luck_of
-from companion.games.skeptics.packs import load_packs
 from companion.record import RecordBook
 from companion.service import GameService
 from companion.stats import figures, game_luck, nights, to_csv
@@ -84,8 +84,9 @@ def test_a_long_run_of_sure_things_failing_is_cursed_and_a_lucky_one_charmed() -
     assert cursed.below == pytest.approx(0.028) and cursed.verdict == "cursed" and cursed.one_in == 36
     charmed = luck_of([0.2] * 3, 3)  # P(S >= 3) = 0.008
     assert charmed.verdict == "charmed" and charmed.one_in == 125
-    assert charmed.words("game") == ("Your 3 attempts came good 3 times; the odds said 0.6: charmed, "
-                                     "a game like it 1 in 125.")
+    assert charmed.words("game") == (
+        "Your 3 attempts came good 3 times; the odds said 0.6: charmed, a game like it 1 in 125."
+    )
 
 
 def test_what_the_odds_said_is_no_story_and_no_attempts_say_so() -> None:
@@ -108,18 +109,43 @@ def test_calibration_groups_by_the_chance_shown() -> None:
 # -- figures from records made by hand -----------------------------------------------------------------------------
 
 
-def record(game: int, rules: str, result: str, started: float, minutes: float, attempts: list[tuple[str, float, bool]],
-           setup: list[list[str]], players: int = 2) -> dict[str, Any]:
-    return {"game": game, "rules": rules, "title": rules.title(), "result": result, "started": started,
-            "ended": started + minutes * 60, "minutes": minutes, "setup": setup, "player_count": players,
-            "players": ["Ada", "Bo"], "dice": True,
-            "attempts": [{"player": p, "chance": c, "good": g} for p, c, g in attempts]}
+def record(
+    game: int,
+    rules: str,
+    result: str,
+    started: float,
+    minutes: float,
+    attempts: list[tuple[str, float, bool]],
+    setup: list[list[str]],
+    players: int = 2,
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "rules": rules,
+        "title": rules.title(),
+        "result": result,
+        "started": started,
+        "ended": started + minutes * 60,
+        "minutes": minutes,
+        "setup": setup,
+        "player_count": players,
+        "players": ["Ada", "Bo"],
+        "dice": True,
+        "attempts": [{"player": p, "chance": c, "good": g} for p, c, g in attempts],
+    }
 
 
 HAND = [
     record(3, "b", "won", 100_000.0, 30, [("Ada", 0.5, True)], [["Ancient One", "Azathoth"]], players=3),
-    record(2, "a", "lost", 3_000.0, 90, [("Bo", 0.25, False), ("Ada", 0.75, True)], [["Board", "Asylum"],
-                                                                                      ["Ghost", "Child"]]),
+    record(
+        2,
+        "a",
+        "lost",
+        3_000.0,
+        90,
+        [("Bo", 0.25, False), ("Ada", 0.75, True)],
+        [["Board", "Asylum"], ["Ghost", "Child"]],
+    ),
     record(1, "a", "won", 0.0, 40, [("Ada", 0.5, False)], [["Board", "Asylum"], ["Ghost", "Nun"]]),
 ]
 
@@ -135,7 +161,8 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     assert found["luck"]["below"] == pytest.approx(1 - 3 / 64 - float(distribution([0.5, 0.25, 0.75, 0.5])[3]))
     assert found["win_rate_by_setup"]["A"]["Ghost"] == {
         "Child": {"played": 1, "won": 0, "lost": 1, "win_rate": 0.0},
-        "Nun": {"played": 1, "won": 1, "lost": 0, "win_rate": 1.0}}
+        "Nun": {"played": 1, "won": 1, "lost": 0, "win_rate": 1.0},
+    }
     assert found["win_rate_by_setup"]["A"]["Board"]["Asylum"]["win_rate"] == 0.5
     assert found["win_rate_by_players"]["3"]["played"] == 1 and found["win_rate_by_players"]["2"]["played"] == 2
     assert found["longest"]["game"] == 2
@@ -198,22 +225,27 @@ def play_scripted(path: Path) -> tuple[list[float], int]:
     return shown, 2
 
 
-def test_stats_json_counts_two_rules_and_weighs_what_the_state_showed(tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_json_counts_two_rules_and_weighs_what_the_state_showed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "games.sqlite3"
     shown, good = play_scripted(db)
     assert stats_cli.main(["--db", str(db), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2
-    assert out["by_rules"] == {"elder-sign": {"played": 1, "won": 0, "lost": 0},
-                               "skeptics": {"played": 1, "won": 0, "lost": 0}}
+    assert out["by_rules"] == {
+        "elder-sign": {"played": 1, "won": 0, "lost": 0},
+        "skeptics": {"played": 1, "won": 0, "lost": 0},
+    }
     assert out["attempts"] == len(shown) == 3
     assert out["successes"] == good
     assert out["expected_successes"] == pytest.approx(sum(shown), abs=1e-6)
     assert 0 <= out["luck_percentile"] <= 100
     skeptics = next(r for r in out["records"] if r["rules"] == "skeptics")
-    assert [(a["what"], a["good"]) for a in skeptics["attempts"]] == [("search eye:1", True),
-                                                                     ("solve eye:2,camera:1", False)]
+    assert [(a["what"], a["good"]) for a in skeptics["attempts"]] == [
+        ("search eye:1", True),
+        ("solve eye:2,camera:1", False),
+    ]
     assert skeptics["marks"] == 1 and skeptics["marks_word"] == "Ghost Hours"
     assert [r["rules"] for r in out["records"]] == ["elder-sign", "skeptics"]  # the newest first
     assert stats_cli.main(["--db", str(db)]) == 0
@@ -232,8 +264,9 @@ def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> N
     while svc.state()["outcome"] is None:  # end the rounds until time runs out
         svc.do("end-round")
     summary = svc.state()["summary"]
-    assert summary["luck"]["words"] == ("Your 1 attempt never came good; the odds said 1.0: cursed, "
-                                        "a game like it 1 in 512.")
+    assert summary["luck"]["words"] == (
+        "Your 1 attempt never came good; the odds said 1.0: cursed, a game like it 1 in 512."
+    )
     assert summary["luck"]["short"] == "Luck 0 of 1.0, cursed"
     assert summary["luck"]["players"]["Ada"]["attempts"] == 1
     assert svc.store.record(svc.game_id or 0) is not None  # kept in the file
@@ -289,8 +322,11 @@ def test_a_version_1_file_is_migrated_and_keeps_every_game(tmp_path: Path) -> No
     assert [r["rules"] for r in records] == ["spooks", "among-cultists", "elder-sign", "skeptics"]
     skeptics = records[-1]
     assert [(a["chance"], a["good"]) for a in skeptics["attempts"]] == [
-        (pytest.approx(511 / 512), True), (pytest.approx(0.743071630658), True),
-        (pytest.approx(1 / 6), False), (pytest.approx(1 / 6), True)]
+        (pytest.approx(511 / 512), True),
+        (pytest.approx(0.743071630658), True),
+        (pytest.approx(1 / 6), False),
+        (pytest.approx(1 / 6), True),
+    ]
     assert skeptics["timeline"]["marks"][0][1] == "Ghost Hour: room 14"
     with GameStore(old) as store:  # opened again: nothing more to migrate
         assert len(store.list_games()) == 4
@@ -307,8 +343,9 @@ def test_a_version_1_backup_is_migrated_when_restored(tmp_path: Path) -> None:
     raw.close()
 
 
-def test_stats_on_a_missing_file_says_so_and_creates_nothing(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_on_a_missing_file_says_so_and_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "none.sqlite3"
     assert stats_cli.main(["--db", str(missing), "--json"]) == 1
     assert "there is no history file at" in capsys.readouterr().err and not missing.exists()
