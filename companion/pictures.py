@@ -8,6 +8,7 @@ every label is escaped. Nothing here names a game: the timeline draws what the g
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -188,7 +189,7 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
         dist = distribution(chances)
         low.append(float(_quantile(dist, 0.10)))
         high.append(float(_quantile(dist, 0.90)))
-    top_value = max(1, good[-1], high[-1], round(expected[-1] + 0.5))
+    top_value = math.ceil(max(1.0, good[-1], high[-1], expected[-1]))
 
     def x_of(i: int) -> float:
         return left + (right - left) * i / n
