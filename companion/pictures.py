@@ -18,8 +18,10 @@ from companion.luck import distribution
 __all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
 
 INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", "#4fb37a", "#d2394a"
-SERIES = ("#6fa8dc", "#c9a24a", "#4fb37a", "#d2394a", "#b48ade", "#e08f5a", "#7fd1c7", "#eee8dc")
+SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
 FONT = 'font-family="system-ui,sans-serif"'
+MARK_ROWS = 3
+CHAR_WIDTH = 5.2  # about the width of a letter of the 9-pixel labels, to keep them apart
 
 
 def _n(value: float) -> str:
@@ -112,14 +114,21 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
             path.append(f"M{_n(x)} {_n(y)}" if i == 0 else f"H{_n(x)} V{_n(y)}")
         path.append(f"H{_n(x_of(total))}")
         body.append(f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
-    # the marks, their labels staggered on three rows so that neighbours do not overlap
-    for i, (minute, label) in enumerate(marks):
+    # the marks: a gold line each (its label as its tooltip), and its label on the first of three rows where it
+    # does not run into the label before it; a mark with no room for its label keeps only the line
+    row_ends = [float("-inf")] * MARK_ROWS
+    for minute, label in marks:
         x = x_of(float(minute))
         body.append(
-            f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" stroke-dasharray="3 2"/>'
+            f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" stroke-dasharray="3 2">'
+            f"<title>{escape(str(label))}</title></line>"
         )
-        anchor = "end" if x > (left + right) / 2 else "start"
-        body.append(_text(x + (-3 if anchor == "end" else 3), top + 10 + 11 * (i % 3), str(label), 9, ACCENT, anchor))
+        wide = CHAR_WIDTH * len(str(label))
+        start = x + 3 if x + 3 + wide <= right else x - 3 - wide
+        row = next((r for r in range(MARK_ROWS) if row_ends[r] + 6 <= start), None)
+        if row is not None:
+            row_ends[row] = start + wide
+            body.append(_text(start, top + 10 + 11 * row, str(label), 9, ACCENT))
     # the attempts
     if dots_h:
         body.append(_text(left - 6, dots_top + 8, "100%", 8, DIM, "end"))

@@ -24,7 +24,7 @@ from companion.history import CommandRecord, GameInfo, GameStore
 __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 
 #: what a record holds; a stored record of another version is made again
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 class _Attempts:
@@ -93,6 +93,12 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
             attempts.note(module.luck(game, command, events), entry.seq, minute)
         _moment(module, view, events, minute, timeline)
     record.update(_facts(view, info, module))
+    if view.get("outcome"):  # why it ended in the page's words (the end card's), not the engine's with its sections
+        try:
+            said = module.end_summary(view, module.names(game), record["minutes"]).get("why")
+        except (CompanionError, KeyError, TypeError, ValueError):
+            said = None
+        record["why"] = said or record["why"]
     record["attempts"] = attempts.done
     record["timeline"] = timeline
     if problem:

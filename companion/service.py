@@ -686,14 +686,30 @@ class GameService:
         self._state = state
         return state
 
+    def records(self) -> list[dict[str, Any]]:
+        """The record of every game in the history (companion.record), the newest first; kept in the file, so a
+        game is replayed only when it changed since its record was made."""
+        from companion.record import RecordBook
+
+        with self._lock:
+            self._check_open()
+            return RecordBook(self.store, self.packs_for).records()
+
+    def record(self, game_id: int) -> dict[str, Any]:
+        """The record of one game (HistoryError when there is none with that id)."""
+        from companion.record import RecordBook
+
+        with self._lock:
+            self._check_open()
+            return RecordBook(self.store, self.packs_for).record(game_id)
+
     def _luck_of(self, game_id: int) -> dict[str, Any] | None:
         """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
         record is kept in the history file, so this replays the game once."""
-        from companion.record import RecordBook
         from companion.stats import game_luck
 
         try:
-            return game_luck(RecordBook(self.store, self.packs_for).record(game_id))
+            return game_luck(self.record(game_id))
         except CompanionError:
             log.exception("the record of game %s could not be made; the end card goes without the luck", game_id)
             return None

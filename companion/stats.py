@@ -137,7 +137,8 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "luck_percentile": round(luck.percentile, 2),
         "luck": {**luck.to_dict(), "words": luck.words("span of games", who="The")},
         "attempts_without_odds": _unshown(records),
-        "win_rate_by_game": {rules: _rate(_tally(rows)) for rules, rows in sorted(by_rules.items())},
+        "win_rate_by_game": {rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
+                             for rules, rows in sorted(by_rules.items())},
         "win_rate_by_setup": {
             title: {
                 label: {value: _rate(_tally(rows)) for value, rows in sorted(values.items())}

@@ -97,3 +97,20 @@ def test_the_luck_chart_ends_at_the_successes_and_the_sum_of_the_chances() -> No
     texts = [t.text for t in ET.fromstring(luck_svg(ATTEMPTS)).iter(f"{SVG}text")]
     assert "came good: 2" in texts
     assert f"the odds said: {511 / 512 + 0.743 + 1 / 6 + 0.42:.1f}" in texts and "4 attempts" in texts
+
+
+def test_crowded_marks_keep_their_lines_and_only_the_labels_that_fit() -> None:
+    crowded = {**SKEPTICS, "minutes": 60.0, "attempts": [],
+               "timeline": {"clock": [], "series": {}, "marks": [[3 * i, f"Ghost Hour: room {i}"] for i in range(18)]}}
+    root = ET.fromstring(timeline_svg(crowded))
+    assert len(root.findall(f"{SVG}line[@stroke-dasharray='3 2']")) == 18  # every mark has its line
+    labels = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("Ghost Hour")]
+    assert 3 <= len(labels) < 18
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for t in labels:
+        x = float(t.get("x") or 0)
+        rows.setdefault(t.get("y") or "", []).append((x, x + 5.2 * len(t.text or "")))
+    assert len(rows) <= 3
+    for spans in rows.values():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "two labels on one row run into each other"

@@ -210,12 +210,13 @@ def build_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
-    from web import api, backups, pages, sessions
+    from web import api, backups, pages, sessions, stats
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sessions.bp)
     app.register_blueprint(backups.bp)
+    app.register_blueprint(stats.bp)
     app.after_request(follow_session)
     app.wsgi_app = ForwardedFor(app.wsgi_app, web_settings.trusted_proxies)  # type: ignore[method-assign]
 

@@ -366,6 +366,13 @@
     $("#end-title").textContent = sum.title || (s.outcome === "won" ? "You won!" : "You lost.");
     $("#end-reason").textContent = sum.why || sum.text || "";
     fill($("#end-lines"), (sum.lines || []).map((t) => el("li", {}, t)));
+    const luck = sum.luck;  // the dice's luck this game, in the companion's words (none: a game without dice odds)
+    $("#end-luck").hidden = !luck;
+    $("#end-luck").textContent = luck ? luck.words : "";
+    const tl = $("#end-timeline");
+    tl.hidden = false;
+    const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / (document.body.classList.contains("table") ? 1.5 : 1)) || 640);
+    if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
     $("#end-new").hidden = !isHost();
   }
 
@@ -2009,6 +2016,15 @@
     if (name === "dice") loadTray();
     if (name === "host") loadHostCare();
     if (name === "box") app.boxLoading = loadBox();
+    if (name === "games") openGames();
+  }
+
+  // The Games view lives in its own module, loaded only when the view is opened (the game page's first load
+  // stays as it was): the record of every game, the luck, the night in pictures (web/static/games.js).
+  function openGames() {
+    const v = (($("script[src*='app.js']") || {}).src || "").split("v=")[1] || "";
+    import("/static/games.js?v=" + v).then((m) => m.show($("#v-games"), { api, toast, el, fill, isHost }))
+      .catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
   }
 
   function oddsPad() {
