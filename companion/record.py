@@ -65,6 +65,8 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
         "updated": info.updated,
         "dice": module.luck is not None,
     }
+    if module.luck is None:
+        record["odds_note"] = f"{module.title} is played without dice odds, so its record has no attempts and no luck."
     last_at = commands[-1].at if commands else info.created
     record["ended"] = max(last_at, info.created)
     record["minutes"] = round(max(0.0, record["ended"] - info.created) / 60, 2)

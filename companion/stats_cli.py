@@ -55,7 +55,7 @@ def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], w
             f"{', '.join(r.get('players') or [])}" + (f"; {setup}" if setup else "") + f"; {rounds}{marks}; "
             f"{result}"
             + (f": {r.get('why')}" if r.get("why") else "")
-            + ("" if r.get("dice") else " (no dice odds in this game)")
+            + (f" ({r['odds_note']})" if r.get("odds_note") else "")
         )
     lines.append("")
     lines.append("Luck: " + str(figures["luck"]["words"]))

@@ -76,7 +76,7 @@ def check_games_view(phone: Phone, name: str) -> None:
     first = page.locator("#games-list .game").first
     expect(first.locator(".luck")).to_have_text(LUCK_WORDS)
     expect(first).to_contain_text("Board: Asylum")
-    expect(page.locator("#games-list .game").nth(1).locator(".luck")).to_contain_text("No dice odds in this game")
+    expect(page.locator("#games-list .game").nth(1).locator(".luck")).to_contain_text("Spooks is played without dice odds")
     expect(page.locator("#games-luck .luck").first).to_contain_text("never came good")
     expect(page.locator("#games-figures")).to_contain_text("The longest game")
     assert pictures_drawn(phone, "#v-games img.chart") == 4  # two timelines, the luck and the calibration

@@ -70,7 +70,7 @@ function gameCard(ui, g) {
   const result = el("div", {});
   result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
   card.append(result);
-  card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : "No dice odds in this game, so no luck to tell."));
+  card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
   card.append(picture(ui, "/api/games/" + g.game + "/timeline.svg?n=" + g.commands, "The timeline of " + g.title + " #" + g.game));
   return card;
 }
