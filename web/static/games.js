@@ -122,7 +122,18 @@ function render(root, ui, data) {
   drawPictures(root);
 }
 
+// the view's own style sheet, once (beside this module, with the same version)
+function styles() {
+  if (document.querySelector("link[data-games]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("games.css" + new URL(import.meta.url).search, import.meta.url).href;
+  link.dataset.games = "1";
+  document.head.append(link);
+}
+
 export async function show(root, ui) {
+  styles();
   try {
     render(root, ui, await ui.api("/api/games"));
   } catch (e) {
