@@ -15,28 +15,21 @@ endpoint is for the phones that joined the table (viewer_required).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from companion.errors import HistoryError
-from web.security import Refused, viewer_required
+from web.context import context
+from web.errors import Refused
+from web.security import viewer_required
 
-if TYPE_CHECKING:
-    from web.app import WebContext
-
-bp = Blueprint("stats", __name__, url_prefix="/api")
+bp = Blueprint("games", __name__, url_prefix="/api")
 DEFAULT_WIDTH, MIN_WIDTH, MAX_WIDTH = 640, 300, 1400
 
 
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
-
-
 def _records() -> list[dict[str, Any]]:
-    return _ctx().service.records()
+    return context().service.records()
 
 
 def _width() -> int:
@@ -78,7 +71,7 @@ def timeline(game_id: int) -> Response:
     from companion.pictures import timeline_svg
 
     try:
-        record = _ctx().service.record(game_id)
+        record = context().service.record(game_id)
     except HistoryError as exc:
         raise Refused(404, str(exc)) from None
     return _picture(timeline_svg(record, width=_width()))
