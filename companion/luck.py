@@ -17,11 +17,11 @@ floats' rounding; with fractions.Fraction chances it is exact). From it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CALIBRATION_BINS", "Luck", "calibration", "distribution", "luck_of"]
+__all__ = ["CALIBRATION_BINS", "Luck", "calibration", "distribution", "distributions", "float_distributions", "luck_of"]
 
 #: how unusual a tail must be for the words to call the dice lucky or luckless, and charmed or cursed
 LUCKY_TAIL = 0.25
@@ -34,16 +34,44 @@ def distribution(chances: Sequence[Any]) -> list[Any]:
     """P(S = k) for k = 0 .. len(chances), S the number of attempts that come good (the Poisson-binomial).
 
     Works with floats and with fractions.Fraction alike (exact with fractions)."""
+    last: list[Any] = [1]
+    for last in distributions(chances):  # noqa: B007 - the last one is the answer
+        pass
+    return last
+
+
+def distributions(chances: Iterable[Any]) -> Iterator[list[Any]]:
+    """The distribution after each attempt in turn (the first attempt alone, the first two, ...): one attempt is
+    added at a time, so all of them together cost what the last one does."""
     dist: list[Any] = [1]
     for p in chances:
-        if not 0 <= p <= 1:
-            raise ValueError(f"a chance must lie between 0 and 1, not {p!r}")
+        _check(p)
         step: list[Any] = [0] * (len(dist) + 1)
         for k, q in enumerate(dist):
             step[k] += q * (1 - p)
             step[k + 1] += q * p
         dist = step
-    return dist
+        yield dist
+
+
+def _check(p: Any) -> None:
+    if not 0 <= p <= 1:
+        raise ValueError(f"a chance must lie between 0 and 1, not {p!r}")
+
+
+def float_distributions(chances: Iterable[float]) -> Iterator[Any]:
+    """:func:`distributions` in floats, each step one vector operation (numpy): the same sums in the same order,
+    for the hundreds or thousands of attempts of many games."""
+    import numpy as np
+
+    dist = np.ones(1)
+    for p in chances:
+        _check(p)
+        step = np.zeros(len(dist) + 1)
+        step[:-1] += dist * (1 - p)
+        step[1:] += dist * p
+        dist = step
+        yield dist
 
 
 @dataclass(frozen=True)
@@ -116,9 +144,11 @@ def luck_of(chances: Sequence[float], successes: int) -> Luck:
         raise ValueError(f"{successes} successes out of {len(chances)} attempts")
     if not chances:
         return Luck(0, 0, 0.0, 1.0, 1.0, 50.0)
-    dist = distribution(chances)
-    below = float(sum(dist[: successes + 1]))
-    above = float(sum(dist[successes:]))
+    dist: Any = [1.0]
+    for dist in float_distributions(float(p) for p in chances):  # noqa: B007 - the last one is the answer
+        pass
+    below = float(dist[: successes + 1].sum())
+    above = float(dist[successes:].sum())
     exact = float(dist[successes])
     percentile = 100 * (below - exact / 2)
     return Luck(

@@ -68,7 +68,7 @@ def night_png(records: Sequence[Mapping[str, Any]]) -> bytes:
             y += 42
         _luck_chart(draw, attempts, (60, y + 40, WIDTH - 60, y + chart_h - 40))
     out = io.BytesIO()
-    img.save(out, "PNG", optimize=True)
+    img.save(out, "PNG")
     return out.getvalue()
 
 

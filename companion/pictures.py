@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from companion.luck import distribution
+from companion.luck import float_distributions
 
 __all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
 
@@ -190,12 +190,9 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
         body.append(_text(width / 2, height / 2, "No attempt with its odds shown yet.", 12, DIM, "middle"))
         return _svg(width, height, title, body)
     good, expected, low, high = [0], [0.0], [0.0], [0.0]
-    chances: list[float] = []
-    for a in shown:
-        chances.append(float(a["chance"]))
+    for a, dist in zip(shown, float_distributions(float(a["chance"]) for a in shown)):
         good.append(good[-1] + (1 if a.get("good") else 0))
-        expected.append(expected[-1] + chances[-1])
-        dist = distribution(chances)
+        expected.append(expected[-1] + float(a["chance"]))
         low.append(float(_quantile(dist, 0.10)))
         high.append(float(_quantile(dist, 0.90)))
     top_value = math.ceil(max(1.0, good[-1], high[-1], expected[-1]))
@@ -227,14 +224,11 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
     return _svg(width, height, title, body)
 
 
-def _quantile(dist: Sequence[float], q: float) -> int:
-    """The smallest k with P(S <= k) >= q."""
-    total = 0.0
-    for k, p in enumerate(dist):
-        total += p
-        if total >= q - 1e-12:
-            return k
-    return len(dist) - 1
+def _quantile(dist: Any, q: float) -> int:
+    """The smallest k with P(S <= k) >= q (``dist`` a numpy vector of P(S = k))."""
+    import numpy as np
+
+    return min(len(dist) - 1, int(np.searchsorted(np.cumsum(dist), q - 1e-12)))
 
 
 def calibration_svg(rows: Sequence[Mapping[str, Any]], width: int = 640) -> str:

@@ -162,6 +162,10 @@ class GameService:
         """The packs of a game's rules: Skeptics' are the service's own (the box edits them), the others' load once."""
         if rules == DEFAULT_RULES:
             return self.packs
+        with self._lock:
+            return self._other_packs(rules)
+
+    def _other_packs(self, rules: str) -> Any:
         if rules not in self._packs_of:
             # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics'
             folder = self.box.folder if self.box.folder is not None and self.box.folder.is_dir() else None
@@ -688,20 +692,19 @@ class GameService:
 
     def records(self) -> list[dict[str, Any]]:
         """The record of every game in the history (companion.record), the newest first; kept in the file, so a
-        game is replayed only when it changed since its record was made."""
+        game is replayed only when it changed since its record was made (about half a second for a long game:
+        benchmarks/bench_stats.py). Made outside the game's lock, from the file, so the table plays on meanwhile."""
         from companion.record import RecordBook
 
-        with self._lock:
-            self._check_open()
-            return RecordBook(self.store, self.packs_for).records()
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).records()
 
     def record(self, game_id: int) -> dict[str, Any]:
         """The record of one game (HistoryError when there is none with that id)."""
         from companion.record import RecordBook
 
-        with self._lock:
-            self._check_open()
-            return RecordBook(self.store, self.packs_for).record(game_id)
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).record(game_id)
 
     def _luck_of(self, game_id: int) -> dict[str, Any] | None:
         """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
