@@ -18,7 +18,7 @@ import pytest
 from companion import stats_cli
 from companion.games.skeptics.packs import load_packs
 from companion.history import SCHEMA_VERSION, GameStore
-from companion.luck import calibration, distribution, luck_of
+from companion.luck import calibration, distribution, float_distributions, luck_of
 from companion.record import RecordBook
 from companion.service import GameService
 from companion.stats import figures, game_luck, nights, to_csv
@@ -47,6 +47,8 @@ def test_the_distribution_is_the_brute_forces_exactly(seed: int) -> None:
     assert distribution(chances) == brute_force(chances)  # fractions in, fractions out: exact
     floats = distribution([float(c) for c in chances])
     assert floats == pytest.approx([float(p) for p in brute_force(chances)], abs=1e-12)
+    vectors = list(float_distributions([float(c) for c in chances]))  # the same sums, one vector per attempt
+    assert len(vectors) == len(chances) and list(vectors[-1]) == pytest.approx(floats, abs=1e-15)
 
 
 @pytest.mark.parametrize("seed", range(8))
