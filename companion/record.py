@@ -183,19 +183,27 @@ class RecordBook:
             return kept
         try:
             module = module_for(rules_of(info.setup))
-        except CompanionError as exc:
+            packs = self.packs(module.rules)
+        except CompanionError as exc:  # an unknown game, or its packs do not load: said, not kept
             return {
                 "version": RECORD_VERSION,
                 "game": info.id,
+                "name": info.name,
                 "rules": rules_of(info.setup),
+                "title": rules_of(info.setup),
                 "started": info.created,
-                "problem": str(exc),
+                "ended": info.updated,
+                "minutes": round(max(0.0, info.updated - info.created) / 60, 2),
+                "commands": info.commands,
+                "problem": f"its record cannot be made: {exc}",
                 "attempts": [],
                 "players": [],
                 "setup": [],
                 "result": "playing",
+                "dice": False,
+                "timeline": {},
             }
-        made = build_record(module, info, self.store.commands(info.id), self.packs(module.rules))
+        made = build_record(module, info, self.store.commands(info.id), packs)
         self.store.save_record(info.id, made)
         return made
 

@@ -137,8 +137,10 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "luck_percentile": round(luck.percentile, 2),
         "luck": {**luck.to_dict(), "words": luck.words("span of games", who="The")},
         "attempts_without_odds": _unshown(records),
-        "win_rate_by_game": {rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
-                             for rules, rows in sorted(by_rules.items())},
+        "win_rate_by_game": {
+            rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
+            for rules, rows in sorted(by_rules.items())
+        },
         "win_rate_by_setup": {
             title: {
                 label: {value: _rate(_tally(rows)) for value, rows in sorted(values.items())}
@@ -161,12 +163,17 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             {
                 "started": when(n[0]["started"]),
                 "games": [r.get("game") for r in n],
-                "luck": luck_in(weighed(n)).to_dict(),
+                "luck": _night_luck(n),
             }
             for n in reversed(the_nights)
         ],
         "calibration": calibration((float(a["chance"]), bool(a.get("good"))) for a in attempts),
     }
+
+
+def _night_luck(night: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    luck = luck_in(weighed(night))
+    return {**luck.to_dict(), "words": luck.words("night")}
 
 
 CSV_COLUMNS = (

@@ -172,6 +172,8 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     # two nights: games 1 and 2 (the second began 50 minutes after the first ended), then game 3 a day later
     assert [[r["game"] for r in n] for n in nights(HAND)] == [[1, 2], [3]]
     assert [n["games"] for n in found["nights"]] == [[3], [1, 2]]
+    assert found["nights"][0]["luck"]["words"] == ("Your 1 attempt came good once; the odds said 0.5: "
+                                                   "about as the odds said.")
     assert [p["successes"] for p in found["player_luck_over_time"]["Ada"]] == [1, 1]
 
 
@@ -366,3 +368,21 @@ def test_the_night_png_is_a_picture_of_the_night(tmp_path: Path, capsys: pytest.
     assert stats_cli.main(["--db", str(db), "--png", str(png)]) == 0
     assert png.read_bytes() == first  # the same night, the same picture
     assert "The night's summary is in" in capsys.readouterr().out
+
+
+def test_a_game_that_no_longer_replays_keeps_a_record_that_says_why(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    svc = service_on(db)
+    svc.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 7})
+    svc.do("end-round")
+    svc.close()
+    raw = sqlite3.connect(db)
+    raw.execute("""UPDATE commands SET command = '{"name": "fly", "args": {}}' WHERE seq = 1""")
+    raw.execute("INSERT INTO games (setup, created, updated) VALUES (?, 1, 2)", ('{"rules": "chess"}',))
+    raw.commit()
+    raw.close()
+    with GameStore(db) as store:
+        skeptics, chess = RecordBook(store).records()  # the newest first: the chess game is dated 1970
+    assert "command 1 is no longer accepted" in skeptics["problem"] and skeptics["attempts"] == []
+    assert "unknown rules 'chess'" in chess["problem"] and chess["result"] == "playing"
+    assert figures([chess, skeptics])["games"] == 2

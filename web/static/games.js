@@ -70,6 +70,7 @@ function gameCard(ui, g) {
   const result = el("div", {});
   result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
   card.append(result);
+  if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
   card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
   card.append(picture(ui, "/api/games/" + g.game + "/timeline.svg?n=" + g.commands, "The timeline of " + g.title + " #" + g.game));
   return card;
@@ -81,7 +82,10 @@ function render(root, ui, data) {
   const games = data.games || [];
   const wrap = el("div", { class: "games" });
   const luck = el("div", { class: "card wide", id: "games-luck" });
-  luck.append(el("h2", {}, "The dice's luck"), el("p", { class: "luck" }, f.luck.words));
+  luck.append(el("h2", {}, "The dice's luck"));
+  const last = (f.nights || [])[0];  // the newest night first
+  if (last && (f.nights || []).length > 1) luck.append(el("p", { class: "luck", id: "night-luck" }, "The last night: " + last.luck.words));
+  luck.append(el("p", { class: "luck" }, f.luck.words));
   if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds + " attempts had no odds shown, so they are counted but not weighed."));
   const stamp = games.length + "-" + games.reduce((n, g) => n + (g.commands || 0), 0);
   luck.append(picture(ui, "/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
