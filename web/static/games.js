@@ -2,7 +2,7 @@
 // right, the figures across games and the exports. Loaded by app.js only when the view is opened, so the game
 // page's first load does not carry it. Every figure and sentence comes from the companion (/api/games: the
 // records of companion/record.py, the figures of companion/stats.py); the pictures are its SVG.
-"use strict";
+import { api, el, fill, toast } from "./core.js?v=__VERSION__";
 
 const RESULT = { won: "won", lost: "lost", playing: "not finished" };
 
@@ -20,8 +20,7 @@ function rate(t) {
   return t.win_rate === null || t.win_rate === undefined ? "-" : Math.round(t.win_rate * 100) + "%";
 }
 
-function table(ui, head, rows) {
-  const { el } = ui;
+function table(head, rows) {
   const t = el("table", { class: "scores" });
   const tr = el("tr");
   head.forEach((h, i) => tr.append(el("th", i ? { class: "num" } : {}, h)));
@@ -40,8 +39,8 @@ function tallyRows(by) {
 
 // A picture of the companion's, drawn for the width it is shown at (so its words keep their size): the address
 // is kept in data-src and the width added once the picture is in the page.
-function picture(ui, src, alt) {
-  return ui.el("img", { class: "chart", alt, "data-src": src });
+function picture(src, alt) {
+  return el("img", { class: "chart", alt, "data-src": src });
 }
 
 // on the table display the pictures are drawn narrower and shown larger, to be read from across the table
@@ -55,8 +54,7 @@ function drawPictures(root) {
   }
 }
 
-function gameCard(ui, g) {
-  const { el } = ui;
+function gameCard(g) {
   const card = el("div", { class: "card game", "data-game": String(g.game) });
   const head = el("div", { class: "game-head" });
   head.append(el("h3", {}, g.title + " #" + g.game), el("span", { class: "dim" }, when(g.started) + " \u00B7 " + minutes(g.minutes)));
@@ -72,12 +70,11 @@ function gameCard(ui, g) {
   card.append(result);
   if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
   card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
-  card.append(picture(ui, "/api/games/" + g.game + "/timeline.svg?n=" + g.commands, "The timeline of " + g.title + " #" + g.game));
+  card.append(picture("/api/games/" + g.game + "/timeline.svg?n=" + g.commands, "The timeline of " + g.title + " #" + g.game));
   return card;
 }
 
-function render(root, ui, data) {
-  const { el, fill } = ui;
+function render(root, data) {
   const f = data.figures;
   const games = data.games || [];
   const wrap = el("div", { class: "games" });
@@ -88,30 +85,30 @@ function render(root, ui, data) {
   luck.append(el("p", { class: "luck" }, f.luck.words));
   if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds + " attempts had no odds shown, so they are counted but not weighed."));
   const stamp = games.length + "-" + games.reduce((n, g) => n + (g.commands || 0), 0);
-  luck.append(picture(ui, "/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
+  luck.append(picture("/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
   const players = Object.values(f.players || {});
   if (players.length) { const ul = el("ul", { class: "list" }); players.forEach((p) => ul.append(el("li", {}, p.words))); luck.append(ul); }
   wrap.append(luck);
 
   const odds = el("div", { class: "card", id: "games-calibration" });
   odds.append(el("h2", {}, "Were the odds right?"), el("p", { class: "note" }, "The attempts grouped by the chance the page showed, against how often they came good: a check of the dice reader and of the dice themselves."));
-  odds.append(picture(ui, "/api/stats/calibration.svg?n=" + stamp, "The calibration chart"));
+  odds.append(picture("/api/stats/calibration.svg?n=" + stamp, "The calibration chart"));
   wrap.append(odds);
 
   const figs = el("div", { class: "card", id: "games-figures" });
   figs.append(el("h2", {}, "Across the games"));
-  figs.append(el("h3", {}, "Win rate by game"), table(ui, ["Game", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_game)));
+  figs.append(el("h3", {}, "Win rate by game"), table(["Game", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_game)));
   for (const [title, labels] of Object.entries(f.win_rate_by_setup || {})) {
     for (const [label, values] of Object.entries(labels)) {
-      figs.append(el("h3", {}, title + ": by " + label.toLowerCase()), table(ui, [label, "Played", "Won", "Lost", "Rate"], tallyRows(values)));
+      figs.append(el("h3", {}, title + ": by " + label.toLowerCase()), table([label, "Played", "Won", "Lost", "Rate"], tallyRows(values)));
     }
   }
-  figs.append(el("h3", {}, "By player count"), table(ui, ["Players", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_players)));
+  figs.append(el("h3", {}, "By player count"), table(["Players", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_players)));
   if (f.longest) figs.append(el("p", {}, "The longest game: " + f.longest.title + " #" + f.longest.game + ", " + minutes(f.longest.minutes) + "."));
   const overTime = Object.entries(f.player_luck_over_time || {});
   if (overTime.length) {
     figs.append(el("h3", {}, "Each player's luck, night by night"));
-    figs.append(table(ui, ["Player", "Nights", "Percentiles"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
+    figs.append(table(["Player", "Nights", "Percentiles"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
   }
   const ex = el("div", { class: "exports" });
   ex.append(el("a", { href: "/api/stats.csv", download: "games.csv" }, "Export CSV"), el("a", { href: "/api/stats.json", download: "games.json" }, "Export JSON"), el("a", { href: "/api/night.png", download: "night.png", id: "night-png" }, "The night as a picture"));
@@ -120,7 +117,7 @@ function render(root, ui, data) {
 
   const list = el("div", { class: "wide", id: "games-list" });
   list.append(el("h2", {}, games.length ? "Games played, the newest first" : "No game has been played yet."));
-  games.forEach((g) => list.append(gameCard(ui, g)));
+  games.forEach((g) => list.append(gameCard(g)));
   wrap.append(list);
   fill(root, [wrap]);
   drawPictures(root);
@@ -131,16 +128,16 @@ function styles() {
   if (document.querySelector("link[data-games]")) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = new URL("games.css" + new URL(import.meta.url).search, import.meta.url).href;
+  link.href = "/static/games.css?v=__VERSION__";
   link.dataset.games = "1";
   document.head.append(link);
 }
 
-export async function show(root, ui) {
+export async function show(root) {
   styles();
   try {
-    render(root, ui, await ui.api("/api/games"));
+    render(root, await api("/api/games"));
   } catch (e) {
-    if (e.status) ui.toast(e.message, true);
+    if (e.status) toast(e.message, true);
   }
 }
