@@ -14,6 +14,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from companion.luck import float_distributions
+from companion.stats import duration
 
 __all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
 
@@ -84,7 +85,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
         _text(
             left,
             18,
-            f"{record.get('title', 'Game')} #{record.get('game', '')}, {_minutes(float(record.get('minutes') or 0))}",
+            f"{record.get('title', 'Game')} #{record.get('game', '')}, {duration(float(record.get('minutes') or 0))}",
             13,
         ),
     ]

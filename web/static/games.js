@@ -66,7 +66,7 @@ function gameCard(g) {
   if (g.rounds !== null && g.rounds !== undefined) counts.push(g.rounds + " " + g.rounds_word);
   if (g.marks_word && g.marks !== null && g.marks !== undefined) counts.push(g.marks + " " + g.marks_word);
   const result = el("div", {});
-  result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
+  result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner && !String(g.why || "").includes(g.winner) ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
   card.append(result);
   if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
   card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
