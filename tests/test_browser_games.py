@@ -69,7 +69,6 @@ def pictures_drawn(phone: Phone, selector: str) -> int:
 
 def check_games_view(phone: Phone, name: str) -> None:
     page = phone.page
-    assert not [u for u in phone.requests if "games.js" in u], "games.js must not be loaded before the view opens"
     phone.tab("games")
     expect(page.locator("#games-list .game")).to_have_count(2)
     assert [page.locator("#games-list .game h3").nth(i).inner_text() for i in range(2)] == ["Skeptics #2", "Spooks #1"]
@@ -102,6 +101,20 @@ def test_the_end_card_and_the_games_view_on_a_phone(browser: Any, games_table: T
     width = phone.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the Games view scrolls sideways on a phone ({width} px)"
     phone.context.close()
+
+
+def test_a_game_under_way_loads_the_games_module_only_when_the_tab_is_opened(browser: Any, tmp_path: Path) -> None:
+    for table in serve_table(tmp_path):  # the default companion: a Skeptics game under way, nothing ended
+        phone = open_phone(browser, table, viewport=PHONE)
+        phone.page.wait_for_timeout(300)
+        assert not [u for u in phone.requests if "/static/games." in u], "the first load must not carry the Games view"
+        phone.tab("games")
+        expect(phone.page.locator("#games-list .game")).to_have_count(1)
+        assert [u for u in phone.requests if "/static/games.js" in u] and [u for u in phone.requests
+                                                                            if "/static/games.css" in u]
+        expect(phone.page.locator("#games-list .game .result strong")).to_have_text("not finished")
+        phone.check_clean()
+        phone.context.close()
 
 
 def test_the_end_card_and_the_games_view_on_the_table_display(browser: Any, games_table: Table) -> None:

@@ -89,13 +89,7 @@ function renderEnd(s) {
   $("#end-title").textContent = sum.title || (s.outcome === "won" ? "You won!" : "You lost.");
   $("#end-reason").textContent = sum.why || sum.text || "";
   fill($("#end-lines"), (sum.lines || []).map((t) => el("li", {}, t)));
-  const luck = sum.luck;  // the dice's luck this game, in the companion's words (none: a game without dice odds)
-  $("#end-luck").hidden = !luck;
-  $("#end-luck").textContent = luck ? luck.words : "";
-  const tl = $("#end-timeline");  // the game's timeline, drawn by the companion for the width it is shown at
-  tl.hidden = false;
-  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / (document.body.classList.contains("table") ? 1.5 : 1)) || 640);
-  if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
+  modules.games().then((m) => m.endCard(s)).catch(() => { /* offline: the next state tries again */ });  // the luck, the timeline
   $("#end-new").hidden = !isHost();
 }
 

@@ -65,7 +65,7 @@ function gameCard(g) {
   const counts = [];
   if (g.rounds !== null && g.rounds !== undefined) counts.push(g.rounds + " " + g.rounds_word);
   if (g.marks_word && g.marks !== null && g.marks !== undefined) counts.push(g.marks + " " + g.marks_word);
-  const result = el("div", {});
+  const result = el("div", { class: "result" });
   result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner && !String(g.why || "").includes(g.winner) ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
   card.append(result);
   if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
@@ -131,6 +131,20 @@ function styles() {
   link.href = "/static/games.css?v=__VERSION__";
   link.dataset.games = "1";
   document.head.append(link);
+}
+
+// The end card's part (app.js asks for it when a game has ended): the dice's luck this game in the companion's
+// words (none: a game without dice odds) and the game's timeline.
+export function endCard(s) {
+  styles();
+  const luck = (s.summary || {}).luck;
+  const said = document.querySelector("#end-luck");
+  said.hidden = !luck;
+  said.textContent = luck ? luck.words : "";
+  const tl = document.querySelector("#end-timeline");
+  tl.hidden = false;
+  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / pictureScale()) || 640);
+  if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
 }
 
 export async function show(root) {
