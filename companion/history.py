@@ -410,6 +410,17 @@ class GameStore:
             ).fetchall()
         return [CommandRecord(int(seq), json.loads(text), str(source), float(at)) for seq, text, source, at in rows]
 
+    def last_command(self, game_id: int) -> tuple[int, float | None]:
+        """How many commands a game has and when the last one was played (None without any): what changes when
+        the game does (an undo and another command give a new time)."""
+        with self._read("read the commands") as db:
+            row = db.execute(
+                "SELECT count(*), (SELECT at FROM commands WHERE game = ? ORDER BY seq DESC LIMIT 1) FROM commands"
+                " WHERE game = ?",
+                (game_id, game_id),
+            ).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
+
     def command_count(self, game_id: int) -> int:
         with self._read("count the commands") as db:
             return int(db.execute("SELECT count(*) FROM commands WHERE game = ?", (game_id,)).fetchone()[0])

@@ -62,7 +62,6 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
         "title": module.title,
         "started": info.created,
         "commands": len(commands),
-        "updated": info.updated,
         "dice": module.luck is not None,
     }
     if module.luck is None:
@@ -174,11 +173,15 @@ class RecordBook:
 
     def _record(self, info: GameInfo) -> dict[str, Any]:
         kept = self.store.record(info.id)
+        count, at = self.store.last_command(info.id)
+        last = info.created if at is None else max(at, info.created)
+        # the same commands, the last one played at the same moment (an undo and another command is not): the same
+        # record (a game loaded again, which only marks it as the last one played, keeps it)
         if (
             kept is not None
             and kept.get("version") == RECORD_VERSION
-            and kept.get("commands") == info.commands
-            and kept.get("updated") == info.updated
+            and kept.get("commands") == count
+            and kept.get("ended") == last
         ):
             return kept
         try:

@@ -75,7 +75,9 @@ def check_games_view(phone: Phone, name: str) -> None:
     first = page.locator("#games-list .game").first
     expect(first.locator(".luck")).to_have_text(LUCK_WORDS)
     expect(first).to_contain_text("Board: Asylum")
-    expect(page.locator("#games-list .game").nth(1).locator(".luck")).to_contain_text("Spooks is played without dice odds")
+    expect(page.locator("#games-list .game").nth(1).locator(".luck")).to_contain_text(
+        "Spooks is played without dice odds"
+    )
     expect(page.locator("#games-luck .luck").first).to_contain_text("never came good")
     expect(page.locator("#games-figures")).to_contain_text("The longest game")
     assert pictures_drawn(phone, "#v-games img.chart") == 4  # two timelines, the luck and the calibration
@@ -110,16 +112,23 @@ def test_a_game_under_way_loads_the_games_module_only_when_the_tab_is_opened(bro
         assert not [u for u in phone.requests if "/static/games." in u], "the first load must not carry the Games view"
         phone.tab("games")
         expect(phone.page.locator("#games-list .game")).to_have_count(1)
-        assert [u for u in phone.requests if "/static/games.js" in u] and [u for u in phone.requests
-                                                                            if "/static/games.css" in u]
+        assert [u for u in phone.requests if "/static/games.js" in u] and [
+            u for u in phone.requests if "/static/games.css" in u
+        ]
         expect(phone.page.locator("#games-list .game .result strong")).to_have_text("not finished")
         phone.check_clean()
         phone.context.close()
 
 
 def test_the_end_card_and_the_games_view_on_the_table_display(browser: Any, games_table: Table) -> None:
-    phone = open_phone(browser, games_table, viewport=TABLE_DISPLAY, wait_map=False, scale=1,
-                       init_script="localStorage.setItem('table-view', '1')")
+    phone = open_phone(
+        browser,
+        games_table,
+        viewport=TABLE_DISPLAY,
+        wait_map=False,
+        scale=1,
+        init_script="localStorage.setItem('table-view', '1')",
+    )
     assert phone.page.evaluate("document.body.classList.contains('table')")
     check_end_card(phone, "end_card_table")
     check_games_view(phone, "games_table")

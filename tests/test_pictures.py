@@ -30,7 +30,11 @@ ATTEMPTS = [
     {"minute": 27.0, "player": "Bo", "what": "the tray was unsure", "chance": None, "good": True},
 ]
 SKEPTICS = {
-    "game": 7, "title": "Skeptics", "minutes": 31.0, "dice": True, "attempts": ATTEMPTS,
+    "game": 7,
+    "title": "Skeptics",
+    "minutes": 31.0,
+    "dice": True,
+    "attempts": ATTEMPTS,
     "timeline": {
         "clock": [[0, "XII"], [4, "III"], [9, "VI"], [14, "IX"], [18, "XII"], [24, "III"]],
         "marks": [[18, "Ghost Hour: room 14"], [20, "Ghost in room 5"], [29, "Ghost Hour & <the end>"]],
@@ -38,18 +42,29 @@ SKEPTICS = {
     },
 }
 SPOOKS = {
-    "game": 8, "title": "Spooks", "minutes": 45.0, "dice": False, "attempts": [],
-    "timeline": {"clock": [], "marks": [[40, "Out: Cy"]],
-                 "series": {"Ada": [[0, 0], [10, 20], [30, 20]], "Bo": [[0, 0], [10, 60], [30, 120], [44, 210]],
-                            "Cy": [[0, 0], [10, 5], [30, 90]]}},
+    "game": 8,
+    "title": "Spooks",
+    "minutes": 45.0,
+    "dice": False,
+    "attempts": [],
+    "timeline": {
+        "clock": [],
+        "marks": [[40, "Out: Cy"]],
+        "series": {
+            "Ada": [[0, 0], [10, 20], [30, 20]],
+            "Bo": [[0, 0], [10, 60], [30, 120], [44, 210]],
+            "Cy": [[0, 0], [10, 5], [30, 90]],
+        },
+    },
 }
 PICTURES: dict[str, Any] = {
     "timeline_skeptics": lambda: timeline_svg(SKEPTICS),
     "timeline_spooks": lambda: timeline_svg(SPOOKS),
     "luck": lambda: luck_svg(ATTEMPTS),
     "luck_empty": lambda: luck_svg([]),
-    "calibration": lambda: calibration_svg(calibration(
-        (a["chance"], a["good"]) for a in ATTEMPTS if a["chance"] is not None)),
+    "calibration": lambda: calibration_svg(
+        calibration((a["chance"], a["good"]) for a in ATTEMPTS if a["chance"] is not None)
+    ),
 }
 
 
@@ -100,8 +115,12 @@ def test_the_luck_chart_ends_at_the_successes_and_the_sum_of_the_chances() -> No
 
 
 def test_crowded_marks_keep_their_lines_and_only_the_labels_that_fit() -> None:
-    crowded = {**SKEPTICS, "minutes": 60.0, "attempts": [],
-               "timeline": {"clock": [], "series": {}, "marks": [[3 * i, f"Ghost Hour: room {i}"] for i in range(18)]}}
+    crowded = {
+        **SKEPTICS,
+        "minutes": 60.0,
+        "attempts": [],
+        "timeline": {"clock": [], "series": {}, "marks": [[3 * i, f"Ghost Hour: room {i}"] for i in range(18)]},
+    }
     root = ET.fromstring(timeline_svg(crowded))
     assert len(root.findall(f"{SVG}line[@stroke-dasharray='3 2']")) == 18  # every mark has its line
     labels = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("Ghost Hour")]

@@ -4,6 +4,8 @@ scripted through the service on a real SQLite file, and a history file written b
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import random
@@ -172,8 +174,9 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     # two nights: games 1 and 2 (the second began 50 minutes after the first ended), then game 3 a day later
     assert [[r["game"] for r in n] for n in nights(HAND)] == [[1, 2], [3]]
     assert [n["games"] for n in found["nights"]] == [[3], [1, 2]]
-    assert found["nights"][0]["luck"]["words"] == ("Your 1 attempt came good once; the odds said 0.5: "
-                                                   "about as the odds said.")
+    assert found["nights"][0]["luck"]["words"] == (
+        "Your 1 attempt came good once; the odds said 0.5: about as the odds said."
+    )
     assert [p["successes"] for p in found["player_luck_over_time"]["Ada"]] == [1, 1]
 
 
@@ -298,6 +301,8 @@ def test_a_record_is_made_again_only_when_its_game_changed(tmp_path: Path) -> No
     assert svc.store.record(state["game_id"]) == first
     svc.store.save_record(state["game_id"], {**first, "marker": 1})
     assert book.record(state["game_id"]).get("marker") == 1  # unchanged game: the kept record
+    svc.load_game(state["game_id"])  # loading it again changes nothing of its record
+    assert book.record(state["game_id"]).get("marker") == 1
     svc.do("end-round")
     again = book.record(state["game_id"])
     assert "marker" not in again and again["commands"] == 1
@@ -386,3 +391,14 @@ def test_a_game_that_no_longer_replays_keeps_a_record_that_says_why(tmp_path: Pa
     assert "command 1 is no longer accepted" in skeptics["problem"] and skeptics["attempts"] == []
     assert "unknown rules 'chess'" in chess["problem"] and chess["result"] == "playing"
     assert figures([chess, skeptics])["games"] == 2
+
+
+def test_stats_csv_prints_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(V1_FILE, db)
+    assert stats_cli.main(["--db", str(db), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["rules"] for r in rows] == ["spooks", "among-cultists", "elder-sign", "skeptics"]
+    assert rows[-1]["attempts"] == "4" and rows[-1]["successes"] == "3" and rows[-1]["marks_word"] == "Ghost Hours"
+    assert rows[0]["winner"] == "Ada" and rows[0]["attempts"] == ""  # Spooks: no dice odds
+    assert stats_cli.main(["--db", str(db), "--csv", "--json"]) == 2  # one output at a time

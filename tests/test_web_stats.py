@@ -23,8 +23,14 @@ def games_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
 def test_only_a_phone_that_joined_sees_the_games(games_table: Table) -> None:
     stranger = games_table.client()
-    for path in ("/api/games", "/api/games/1/timeline.svg", "/api/stats/luck.svg", "/api/stats.csv",
-                 "/api/stats.json", "/api/night.png"):
+    for path in (
+        "/api/games",
+        "/api/games/1/timeline.svg",
+        "/api/stats/luck.svg",
+        "/api/stats.csv",
+        "/api/stats.json",
+        "/api/night.png",
+    ):
         reply = stranger.get(path)
         assert reply.status == 403, path
         assert "join link" in reply.json()["error"]
@@ -38,8 +44,10 @@ def test_the_games_newest_first_with_the_luck_and_the_figures(games_table: Table
     assert "timeline" not in games[0]  # the picture has its own address
     assert games[1]["odds_note"] == "Spooks is played without dice odds, so its record has no attempts and no luck."
     figures = data["figures"]
-    assert figures["by_rules"] == {"skeptics": {"played": 1, "won": 0, "lost": 1},
-                                   "spooks": {"played": 1, "won": 1, "lost": 0}}
+    assert figures["by_rules"] == {
+        "skeptics": {"played": 1, "won": 0, "lost": 1},
+        "spooks": {"played": 1, "won": 1, "lost": 0},
+    }
     assert (figures["attempts"], figures["successes"], figures["expected_successes"]) == (1, 0, 0.998047)
     assert figures["win_rate_by_game"]["spooks"]["title"] == "Spooks"
 
