@@ -4,8 +4,9 @@ the figures across them, the pictures and the night's PNG.
 
     uv run python benchmarks/bench_stats.py [--games 30] [--repeat 5]
 
-The games are Skeptics games played with a fixed seed until they end (attempts rolled until the actions run out,
-summons, rounds), so every run measures the same history. Medians of --repeat runs; "cold" makes every record
+The games are Skeptics games played with a fixed seed until they end (search attempts rolled with the companion's
+virtual dice until the actions run out, turn after turn), so every run measures the same history; their luck is
+printed too, a check of the odds against fair dice. Medians of --repeat runs; "cold" makes every record
 again (as the first look at a file written before there were records), "kept" reads them from the file.
 """
 
@@ -34,7 +35,7 @@ from companion.stats import figures, nights
 
 
 def play(service: GameService, rng: random.Random, seed: int) -> None:
-    """One Skeptics game to its end: each turn an attempt rolled with the companion's dice, now and then a summon."""
+    """One Skeptics game to its end: every action an attempt's roll, thrown with the companion's dice."""
     service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": seed})
     while service.state()["outcome"] is None:
         state = service.state()
@@ -43,8 +44,6 @@ def play(service: GameService, rng: random.Random, seed: int) -> None:
                 service.do("attempt", {"action": "search", "need": rng.choice(["eye:1", "eye:2,camera:1", "cobweb:1"])})
             elif state.get("attempt") is not None and state.get("actions_left"):
                 service.roll_virtual()
-            elif state.get("summon_dice") and rng.random() < 0.3:
-                service.roll_virtual("summon")
             else:
                 service.do("end-turn")
         except CompanionError:

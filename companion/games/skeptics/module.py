@@ -84,7 +84,8 @@ def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -
             return Chance(good=True)
         if event.get("type") == "attempt_ended":
             return Chance(good=False) if "timer" in str(event.get("why")) else Chance(dropped=True)
-    if name == "roll" and int(game.view().get("actions_left") or 0) <= 0:
+    rolled = next((e for e in events if e.get("type") == "rolled"), None)
+    if rolled is not None and int(rolled.get("actions_left") or 0) <= 0:
         return Chance(good=False)  # the last action's roll failed: no roll is left for it this turn
     return None
 
