@@ -402,3 +402,26 @@ def test_stats_csv_prints_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureF
     assert rows[-1]["attempts"] == "4" and rows[-1]["successes"] == "3" and rows[-1]["marks_word"] == "Ghost Hours"
     assert rows[0]["winner"] == "Ada" and rows[0]["attempts"] == ""  # Spooks: no dice odds
     assert stats_cli.main(["--db", str(db), "--csv", "--json"]) == 2  # one output at a time
+
+
+def elder_sign_at_an_adventure(path: Path) -> GameService:
+    svc = service_on(path)
+    es = svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3})
+    svc.do("move", {"to": es["adventures"][0]["slot"]})
+    return svc
+
+
+def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_a_choice_to_stop_is_left_out(tmp_path: Path) -> None:
+    svc = elder_sign_at_an_adventure(tmp_path / "a.sqlite3")
+    shown = svc.state()["odds"]
+    for _ in range(5):  # every roll misses; each failed roll loses a die, until none is left
+        svc.do("roll", {"faces": ",".join(["lore"] * len(svc.state()["next_dice"]))})
+    assert svc.state()["attempt"]["dice_to_roll"] == 0
+    svc.do("give-up")  # the engine asks for it: nothing is left to roll
+    assert [(a["chance"], a["good"]) for a in svc.records()[0]["attempts"]] == [(pytest.approx(shown), False)]
+    svc.close()
+    svc = elder_sign_at_an_adventure(tmp_path / "b.sqlite3")
+    svc.do("roll", {"faces": ",".join(["lore"] * len(svc.state()["next_dice"]))})
+    svc.do("give-up")  # with dice still to roll: the player's choice, not the dice
+    assert svc.records()[0]["attempts"] == []
+    svc.close()

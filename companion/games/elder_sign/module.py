@@ -104,8 +104,12 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
     the one the phones showed before that roll, to complete the whole card with the best play (shown when the
     pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so the attempt
     is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
-    complete it; given up, ended with the turn while dice were left, or the battle with the Ancient One (no card's
-    chance shown), it is left out."""
+    complete it (the engine's own check, or the player giving up or ending the turn with no die left to roll); given
+    up or ended with the turn while dice were left, or the battle with the Ancient One (no card's chance shown), it
+    is left out."""
+    if command.name in ("give-up", "end-turn") and events is None:
+        # no die is left to roll: the dice failed it, whatever ends it now
+        return Chance(good=False) if game.view().get("attempt") is not None and game.dice_to_roll() <= 0 else None
     if command.name == "roll" and events is None:
         view = game.view()
         if view.get("attempt") is not None:
