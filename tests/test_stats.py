@@ -277,6 +277,16 @@ def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> N
     assert summary["luck"]["short"] == "Luck 0 of 1.0, cursed"
     assert summary["luck"]["players"]["Ada"]["attempts"] == 1
     assert svc.store.record(svc.game_id or 0) is not None  # kept in the file
+    # the OLED's end screen of this very state has the luck on its bottom line: the title and the reason's first line
+    # are as they were (the reason keeps two lines instead of three)
+    from PIL import ImageChops
+
+    from hardware import screens
+
+    state = svc.state()
+    without = {**state, "summary": {k: v for k, v in summary.items() if k != "luck"}}
+    box = ImageChops.logical_xor(screens.game_screen(state), screens.game_screen(without)).getbbox()
+    assert box is not None and box[1] >= 39 and box[3] > 55, box
     svc.close()
 
 
