@@ -424,8 +424,9 @@ def elder_sign_at_an_adventure(path: Path) -> GameService:
 def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_a_choice_to_stop_is_left_out(tmp_path: Path) -> None:
     svc = elder_sign_at_an_adventure(tmp_path / "a.sqlite3")
     shown = svc.state()["odds"]
-    for _ in range(5):  # every roll misses; each failed roll loses a die, until none is left
-        svc.do("roll", {"faces": ",".join(["lore"] * len(svc.state()["next_dice"]))})
+    for _ in range(7):  # every roll misses; each failed roll loses a die, until none is left
+        if svc.state()["next_dice"]:
+            svc.do("roll", {"faces": ",".join(["lore"] * len(svc.state()["next_dice"]))})
     assert svc.state()["attempt"]["dice_to_roll"] == 0
     svc.do("give-up")  # the engine asks for it: nothing is left to roll
     assert [(a["chance"], a["good"]) for a in svc.records()[0]["attempts"]] == [(pytest.approx(shown), False)]
