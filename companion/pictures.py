@@ -216,12 +216,17 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
     body.append(_text(left - 6, bottom, "0", 9, DIM, "end"))
     body.append(_text(right, bottom + 14, f"{n} attempt{'s' if n != 1 else ''}", 9, DIM, "end"))
     legend_y = height - 12
-    body.append(f'<rect x="{left}" y="{legend_y - 8}" width="14" height="4" fill="{GOOD}"/>')
-    body.append(_text(left + 18, legend_y - 3, f"came good: {good[-1]}", 10))
-    body.append(f'<rect x="{left + 150}" y="{legend_y - 8}" width="14" height="4" fill="{ACCENT}"/>')
-    body.append(_text(left + 168, legend_y - 3, f"the odds said: {expected[-1]:.1f}", 10))
-    body.append(f'<rect x="{left + 330}" y="{legend_y - 10}" width="14" height="8" fill="#3a3158"/>')
-    body.append(_text(left + 348, legend_y - 3, "8 tables in 10", 10))
+    third = (right - left) / 3  # the three keys share the width, so a phone's narrow picture keeps them all
+    for i, (colour, tall, words) in enumerate(
+        (
+            (GOOD, 4, f"came good: {good[-1]}"),
+            (ACCENT, 4, f"odds said: {expected[-1]:.1f}"),
+            ("#3a3158", 8, "8 tables in 10"),
+        )
+    ):
+        x = left + third * i
+        body.append(f'<rect x="{_n(x)}" y="{legend_y - 4 - tall}" width="14" height="{tall}" fill="{colour}"/>')
+        body.append(_text(x + 18, legend_y - 3, words, 10))
     return _svg(width, height, title, body)
 
 

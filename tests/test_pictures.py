@@ -111,7 +111,7 @@ def test_a_game_without_dice_has_no_attempt_lane_and_a_line_per_player() -> None
 def test_the_luck_chart_ends_at_the_successes_and_the_sum_of_the_chances() -> None:
     texts = [t.text for t in ET.fromstring(luck_svg(ATTEMPTS)).iter(f"{SVG}text")]
     assert "came good: 2" in texts
-    assert f"the odds said: {511 / 512 + 0.743 + 1 / 6 + 0.42:.1f}" in texts and "4 attempts" in texts
+    assert f"odds said: {511 / 512 + 0.743 + 1 / 6 + 0.42:.1f}" in texts and "4 attempts" in texts
 
 
 def test_crowded_marks_keep_their_lines_and_only_the_labels_that_fit() -> None:
