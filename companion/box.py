@@ -31,6 +31,7 @@ from tomlkit.items import AoT, Table
 from companion import paths
 from companion.errors import BadCommand, PackError
 from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, pack_texts
+from companion.toml_text import MAX_BYTES, check_toml
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
@@ -39,7 +40,7 @@ SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connec
 OTHER_FILES: Mapping[str, str] = {"events.toml": "among-cultists"}
 EXPORT_KIND = "skeptics companion box"
 EXPORT_VERSION = 1
-MAX_FILE = 256 * 1024  # one pack file; the bundled ones are under 10 KB
+MAX_FILE = MAX_BYTES  # one pack file; the bundled ones are under 10 KB
 _BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
 _PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 _TEXT_MAX = 300
@@ -184,11 +185,13 @@ class Box:
                 raise BadCommand(f"box: that box file holds {str(rel)[:60]!r}, which is not a pack file.")
             if not isinstance(text, str) or len(text) > MAX_FILE:
                 raise BadCommand(f"box: {rel} in that box file is not a pack file's text (or is too long).")
+            check_toml(f"{rel} in that box file", text)  # bounded before any parser reads it
             out[rel] = text
         return BoxChange(out, "the box from the file")
 
 
 def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:
+    check_toml(rel, text)  # bounded: the limits of companion.toml_text, before tomlkit reads it
     try:
         return tomlkit.parse(text)
     except tomlkit.exceptions.TOMLKitError as exc:

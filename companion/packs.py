@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -32,6 +31,7 @@ from typing import Any, ClassVar, NoReturn
 from companion.dice.faces import DieKind
 from companion.dice.requirement import RED_ICONS, Requirement
 from companion.errors import DiceError, PackError
+from companion.toml_text import read_toml
 
 __all__ = [
     "Room",
@@ -434,10 +434,7 @@ def parse_requirement_text(text: str) -> str:
 
 
 def _load_toml(source: str, text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/packs.md).") from None
+    return read_toml(source, text)
 
 
 def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:

@@ -136,6 +136,7 @@ class GameService:
         self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
         self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
+        self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
 
     # -- games -------------------------------------------------------------------------------
 
@@ -506,24 +507,29 @@ class GameService:
 
         Raises BadCommand for a malformed edit and PackError when the packs' validation refuses it (naming
         the entry and the field) or when the game in play no longer fits (nothing is written then)."""
+        self._check_open()
+        change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
+        checked = self._box_saves, self.box.check(change)  # parsed outside the lock (the table plays on)
         with self._lock:
             self._check_open()
-            change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
-            return self._use_box(change, f"Saved: {change.what}.")
+            return self._use_box(change, f"Saved: {change.what}.", checked)
 
     def import_box(self, data: Any) -> dict[str, Any]:
         """Replace the whole box with a box file (as export_box makes it); returns {"said", "box"}."""
+        self._check_open()
+        change = self.box.parse_import(data)  # bounded (companion.toml_text) and outside the lock
+        checked = self._box_saves, self.box.check(change)
         with self._lock:
             self._check_open()
-            change = self.box.parse_import(data)
-            return self._use_box(change, "Your box is back as the file had it.")
+            return self._use_box(change, "Your box is back as the file had it.", checked)
 
     def export_box(self) -> dict[str, Any]:
         """The whole box as one value to save in a file and share (companion.box.Box.export)."""
         with self._lock:
             return self.box.export()
 
-    def _use_box(self, change: BoxChange, said: str) -> dict[str, Any]:
+    def _use_box(self, change: BoxChange, said: str, checked: tuple[int, Packs]) -> dict[str, Any]:
+        """Save `change` and play on with it; `checked` is (box saves, packs) as checked before the lock."""
         from companion.engine import Game
         from companion.errors import PackError
 
@@ -532,7 +538,9 @@ class GameService:
                             "configuration file (docs/packs.md).")
         from companion.box import OTHER_FILES
 
-        packs = self.box.check(change)
+        saves, packs = checked
+        if saves != self._box_saves:  # another edit was saved meanwhile: check against the box as it is now
+            packs = self.box.check(change)
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
         try:
@@ -546,6 +554,7 @@ class GameService:
                 f"({for_players(str(exc))}). Make it between games."
             ) from None
         self.box.save(change)
+        self._box_saves += 1
         self.packs = packs
         for rules in others:
             self._packs_of.pop(rules, None)  # loaded again, from the box folder, when next needed
