@@ -30,7 +30,7 @@ from tomlkit.items import AoT, Table
 
 from companion import paths
 from companion.errors import BadCommand, PackError
-from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, pack_texts
+from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, owner_files, owner_text, pack_texts
 from companion.toml_text import MAX_BYTES, check_toml
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
@@ -90,6 +90,38 @@ class Box:
 
     def __init__(self, folder: str | Path | None) -> None:
         self.folder = Path(folder) if folder is not None else None
+        # the box's files that cannot be used (relative path or a game's rules -> what the host reads):
+        # the bundled file plays instead until the owner mends it (docs/packs.md, "A damaged file")
+        self.problems: dict[str, str] = {}
+
+    def open_packs(self) -> Packs:
+        """Skeptics' packs with every box file that can be read and checked; a damaged one is left out.
+
+        Each file that cannot be used (unreadable, not TOML, over the limits, refused by the checks) is named
+        in :attr:`problems` with how to mend it, and the bundled file plays in its place: a damaged box never
+        stops the companion. Raises PackError only if the bundled packs themselves fail.
+        """
+        self.problems = {k: v for k, v in self.problems.items() if not k.endswith(".toml")}  # other games' stay
+        try:
+            return self.check(BoxChange({}, "the box"))
+        except PackError:
+            pass
+        if self.folder is not None and not self.folder.is_dir():
+            return load_packs(None)
+        good: dict[str, tuple[str, str]] = {}
+        for rel, path in owner_files(self.folder).items() if self.folder is not None else ():
+            try:
+                candidate = {**good, rel: (self.label(rel), owner_text(path)[1])}
+                load_packs(None, overrides=candidate)
+            except PackError as exc:
+                self.problems[rel] = damaged(rel, exc)
+                continue
+            good = candidate
+        return load_packs(None, overrides=good)
+
+    def label(self, rel: str) -> str:
+        """How messages name one of the box's files: "packs/ghosts.toml" (no machine path, the phone shows it)."""
+        return f"{self.folder.name}/{rel}" if self.folder is not None else rel
 
     @property
     def is_writable(self) -> bool:
@@ -142,12 +174,15 @@ class Box:
 
     def check(self, change: BoxChange) -> Packs:
         """The packs as they would be with `change`, validated like files edited by hand (PackError)."""
-        where = self.folder if self.folder is not None else Path("your box")
         if any(rel in OTHER_FILES for rel in change.files):
             self.among_cultists_packs(change)  # PackError names the file, the entry and the field
-        overrides = {rel: (str(where / rel), text) for rel, text in change.files.items() if rel not in OTHER_FILES}
-        return load_packs(self.folder if self.folder is not None and self.folder.is_dir() else None,
-                          overrides=overrides)
+        overrides: dict[str, tuple[str, str]] = {}
+        if self.folder is not None and self.folder.is_dir():
+            for rel, path in owner_files(self.folder).items():
+                if rel not in self.problems and rel not in change.files:  # a damaged file stays out until mended
+                    overrides[rel] = (self.label(rel), owner_text(path)[1])
+        overrides.update({rel: (self.label(rel), text) for rel, text in change.files.items() if rel not in OTHER_FILES})
+        return load_packs(None, overrides=overrides)
 
     def save(self, change: BoxChange) -> None:
         """Write the changed files into the box folder, each atomically (a power cut keeps the old or the new)."""
@@ -156,6 +191,17 @@ class Box:
                             "in the configuration file (docs/packs.md).")
         for rel, text in change.files.items():
             paths.write_atomic(self.folder / rel, text)
+            self.problems.pop(rel, None)
+            self.problems.pop(OTHER_FILES.get(rel, ""), None)
+
+    def game_packs(self, module: Any) -> Any:
+        """Another game's packs with the box's files for it; a damaged one: the bundled packs, and a problem."""
+        folder = self.folder if self.folder is not None and self.folder.is_dir() else None
+        try:
+            return module.load_packs(folder)
+        except PackError as exc:
+            self.problems[module.rules] = damaged(f"files for {module.rules}", exc)
+            return module.load_packs(None)
 
     # -- one file for the whole box ----------------------------------------------------------
 
@@ -188,6 +234,12 @@ class Box:
             check_toml(f"{rel} in that box file", text)  # bounded before any parser reads it
             out[rel] = text
         return BoxChange(out, "the box from the file")
+
+
+def damaged(what: str, exc: Exception) -> str:
+    """The host's sentence for a box file that cannot be used (`what`: its path, or a game's rules)."""
+    return (f"your box's {what} cannot be used, so the bundled cards play instead: {exc} To mend it, fix the file, "
+            "or bring back a box file you saved (Your box, \"Bring back a box\"), or delete the file.")
 
 
 def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:

@@ -698,15 +698,18 @@ def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, t
     for rel in _bundled_files(bundled):
         texts[rel] = (rel, _read(bundled, rel))
     if extra_dir is not None:
-        extra = owner_folder(extra_dir)
-        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
-        boards_dir = extra / "boards"
-        if boards_dir.is_dir():
-            found += sorted(boards_dir.glob("*.toml"))
-        for path in found:
-            texts[path.relative_to(extra).as_posix()] = owner_text(path)
+        for rel, path in owner_files(owner_folder(extra_dir)).items():
+            texts[rel] = owner_text(path)
     texts.update(overrides or {})
     return _from_texts(texts)
+
+
+def owner_files(extra: Path) -> dict[str, Path]:
+    """The pack files in the owner's folder `extra`, by relative path (ghosts.toml, boards/NAME.toml ...)."""
+    found = [p for p in (extra / name for name in _FILES) if p.is_file()]
+    if (extra / "boards").is_dir():
+        found += sorted((extra / "boards").glob("*.toml"))
+    return {path.relative_to(extra).as_posix(): path for path in found}
 
 
 def owner_folder(extra_dir: str | Path) -> Path:
@@ -744,12 +747,8 @@ def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:
     bundled = bundled_dir()
     out = {rel: _read(bundled, rel) for rel in _bundled_files(bundled)}
     if extra_dir is not None and Path(extra_dir).is_dir():
-        extra = Path(extra_dir)
-        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
-        if (extra / "boards").is_dir():
-            found += sorted((extra / "boards").glob("*.toml"))
-        for path in found:
-            out[path.relative_to(extra).as_posix()] = path.read_text(encoding="utf-8")
+        for rel, path in owner_files(Path(extra_dir)).items():
+            out[rel] = owner_text(path)[1]
     return out
 
 

@@ -164,10 +164,15 @@ class GameService:
         if rules == DEFAULT_RULES:
             return self.packs
         if rules not in self._packs_of:
-            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics'
-            folder = self.box.folder if self.box.folder is not None and self.box.folder.is_dir() else None
-            self._packs_of[rules] = module_for(rules).load_packs(folder)
+            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics';
+            # a damaged one: the bundled packs play, and problems() says so
+            self._packs_of[rules] = self.box.game_packs(module_for(rules))
         return self._packs_of[rules]
+
+    def problems(self) -> list[str]:
+        """What the host must mend: the history kept in memory (a full disk), the box's damaged files."""
+        found = [self.store.problem] if self.store.problem else []
+        return [*found, *self.box.problems.values()]
 
     def _replay(self, game_id: int) -> tuple[Any, GameModule]:
         module = module_for(rules_of(self.store.game(game_id).setup))

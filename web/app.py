@@ -142,7 +142,7 @@ class WebContext:
 
     def problems(self) -> list[str]:
         """What is wrong with the companion's files, in words for the host (empty when all is well)."""
-        found = [*self.store.problems, *self.startup_problems]
+        found = [*self.store.problems, *self.startup_problems, *self.service.problems()]
         for part in (self.throttle, self.join_throttle, self.phones, self.backups):
             if part is not None and part.problem:
                 found.append(part.problem)
