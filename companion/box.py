@@ -32,6 +32,7 @@ from companion import paths
 from companion.errors import BadCommand, PackError
 from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, owner_files, owner_text, pack_texts
 from companion.toml_text import MAX_BYTES, check_toml
+from companion.validate import control_character
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
@@ -277,6 +278,10 @@ def _clean_fields(section: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         }[base]
         if not ok:
             raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and control_character(text) is not None:
+                raise BadCommand(f"box: the field {key!r} of a {section} must be plain text, with no control "
+                                 f"characters (it holds {control_character(text)}).")
         out[key] = value.strip() if isinstance(value, str) else value
     return out
 

@@ -32,6 +32,7 @@ from companion.dice.faces import DieKind
 from companion.dice.requirement import RED_ICONS, Requirement
 from companion.errors import DiceError, PackError
 from companion.toml_text import read_toml
+from companion.validate import control_character
 
 __all__ = [
     "Room",
@@ -304,7 +305,13 @@ class Entry:
         if not isinstance(value, str) or not value.strip():
             self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
         assert isinstance(value, str)
+        self._plain(name, value)
         return value.strip()
+
+    def _plain(self, name: str, value: str) -> None:
+        found = control_character(value, lines=True)  # a card's text may have lines, nothing else of that kind
+        if found is not None:
+            self.fail(f"must be plain text; it holds the control character {found}", name)
 
     def ident(self, name: str) -> str:
         value = self.text(name)
@@ -359,6 +366,8 @@ class Entry:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
             self.fail(f'must be a non-empty list of texts like ["a", "b"], not {_show(value)}', name)
         assert isinstance(value, list)
+        for item in value:
+            self._plain(name, str(item))
         return [str(v).strip() for v in value]
 
 

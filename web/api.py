@@ -384,8 +384,8 @@ def new_game() -> Response:
         return _new_other_game(ctx, data)
     _only_keys(data, ("players", "names", "board", "ghost", "special_items", "seed", "physical", "easier", "confirm",
                       "rules", "ancient_one"))
-    ints = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
-    setup: dict[str, Any] = {}
+    ints = {"players": (1, 4), "special_items": (0, 3), "easier": (0, 2)}
+    setup: dict[str, Any] = {k: data[k] for k in ("seed",) if k in data}  # checked by the rules, alike for every game
     for key, (low, high) in ints.items():
         if key in data:
             value = data[key]

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion.validate import control_character
 from web.security import Refused, host_required, viewer_required
 from web.settings import write_private
 
@@ -303,7 +304,7 @@ def name_phone() -> Response:
     if set(data) - {"name"} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
         raise Refused(400, f"send this phone's name as {{\"name\": \"Anna's phone\"}}: 1 to {NAME_MAX} characters.")
     name = " ".join(name.split())
-    if not name.isprintable():
+    if control_character(name) is not None:
         raise Refused(400, "the name must be plain text (no control characters).")
     phone_id = session.get("s")
     if not isinstance(phone_id, str) or _ctx().phones.get(phone_id) is None:
