@@ -120,6 +120,7 @@ class Client:
     def sign_in(self, pin: str = HOST_PIN) -> Client:
         reply = self.post("/api/host/login", {"pin": pin})
         assert reply.status == 200, reply.body
+        self.refresh()  # signing in gives the session a new CSRF token, as the page reads it again
         return self
 
 

@@ -27,7 +27,7 @@ from web.backups import Backups, protect_history
 from web.events import EventHub
 from web.guard import ForwardedFor, check_input
 from web.security import Refused, check_post
-from web.sessions import PhoneBook, follow_session, record_actions
+from web.sessions import PhoneBook, follow_session, record_actions, stream_guard
 from web.settings import SaveError, Throttle, WebSettings, WebStore
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ class WebContext:
             service.add_listener(self.backups.on_commit)
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
+        self.hub.guard = stream_guard  # a removed phone's streams end (web.sessions)
         self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
 
     def packs(self) -> Packs:

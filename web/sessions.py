@@ -255,16 +255,36 @@ def follow_session(response: Response) -> Response:
     current = session.get("s")
     endpoint = request.endpoint
     host_now = store.pin_set and session.get("h") == store.pin_epoch
+    entry = book.get(current)
     if endpoint in ("api.host_login", "api.set_first_pin", "api.change_pin") and host_now:
         session["s"] = book.replace(current, _address(), _agent(), host=True)
+        session["c"] = secrets.token_urlsafe(18)  # a new CSRF token with the host's rights (GET /api/session)
         if endpoint == "api.change_pin":
             book.demote_hosts(keep=session["s"])
-    elif endpoint in ("api.host_logout", "pages.join") or current is None:
+    elif endpoint == "pages.join" and host_now and entry is not None and entry["host"] is True:
+        book.seen(str(current), _address())  # the host scanning the QR code again stays the host
+    elif endpoint == "api.host_logout" or (endpoint == "pages.join" and request.args.get("code")) or current is None:
         # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
         session["s"] = book.replace(current, _address(), _agent(), host=False)
     elif isinstance(current, str):
         book.seen(current, _address())
     return response
+
+
+def stream_guard() -> Callable[[], bool]:
+    """For an event stream opened by this request: whether the phone may still see the game.
+
+    Checked by the stream at least once a second (web.events): a removed phone, a new join code, or a phone
+    id replaced at sign-in or sign-out ends it; the host's "Remove" also ends it at once (EventHub.drop_phone).
+    """
+    ctx = _ctx()
+    book: PhoneBook = ctx.phones
+    store = ctx.store
+    phone = session.get("s")
+    tag = store.join_tag()
+    if not isinstance(phone, str):  # a script with X-Join-Code: as long as the join code stays the same
+        return lambda: hmac.compare_digest(store.join_tag(), tag)
+    return lambda: hmac.compare_digest(store.join_tag(), tag) and book.get(phone) is not None
 
 
 def record_actions(records: list[dict[str, Any]], state: dict[str, Any]) -> None:
@@ -330,6 +350,7 @@ def remove_phone() -> Response:
         raise Refused(400, "send the phone's id from /api/host/phones: {\"id\": \"...\"}.")
     if not _ctx().phones.remove(phone_id):
         raise Refused(404, "no such phone (it may have been removed already); reload the list.")
+    _ctx().hub.drop_phone(phone_id)  # its open pages stop receiving the game now
     return jsonify({"removed": phone_id, "this": phone_id == session.get("s")})
 
 
