@@ -26,7 +26,9 @@ from web.assets import Assets, compressible
 from web.backups import Backups, protect_history
 from web.events import EventHub
 from web.guard import ForwardedFor, check_input
-from web.security import Refused, check_post
+from web.lockout import SHOW_FOR as SIGN_IN_SHOWN
+from web.lockout import SignInGate
+from web.security import Refused, check_post, without_paths
 from web.sessions import PhoneBook, follow_session, record_actions, stream_guard
 from web.settings import SaveError, Throttle, WebSettings, WebStore
 
@@ -63,11 +65,16 @@ class WebContext:
         self.tray = tray
         self.store = WebStore(settings)
         data_dir = settings.data_dir
-        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together.
+        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together,
+        # which the table passes with the sign-in code on the companion's screen (web.lockout, docs/web.md).
         self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
-        # Wrong join codes: 10 per address; 100 in 10 minutes from all addresses together.
+        show = getattr(hardware, "show_error", None)
+        self.sign_in = SignInGate(self.throttle, settings.now,
+                                  show=(lambda title, text: show(title, text, seconds=SIGN_IN_SHOWN)) if show else None)
+        # Wrong join codes: 10 per address, then a doubling wait; no limit for all addresses together (it would
+        # keep the table's new phones out, and 36^6 codes need none: docs/web.md, "Wrong guesses").
         self.join_throttle = Throttle(
-            settings.now, free=10, base=10.0, cap=100, window=600.0, path=data_dir / "web-join-limits.json"
+            settings.now, free=10, base=10.0, cap=None, window=600.0, path=data_dir / "web-join-limits.json"
         )
         self.phones = PhoneBook(data_dir / "web-phones.json", settings.now)
         self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
@@ -147,7 +154,7 @@ class WebContext:
         for part in (self.throttle, self.join_throttle, self.phones, self.backups):
             if part is not None and part.problem:
                 found.append(part.problem)
-        return found
+        return [without_paths(problem) for problem in found]
 
     def close(self) -> None:
         self.hub.close()
@@ -179,7 +186,9 @@ def context() -> WebContext:
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
-    response = jsonify({"error": message, "status": status, **extra})
+    # no machine paths in what phones read (web.security.without_paths)
+    extra = {k: without_paths(v) if isinstance(v, str) else v for k, v in extra.items()}
+    response = jsonify({"error": without_paths(message), "status": status, **extra})
     response.status_code = status
     return response
 

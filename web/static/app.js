@@ -58,6 +58,7 @@
       err.needs = data.needs || null;
       err.faces = data.faces || null;
       err.whys = data.needs_why || null;
+      err.tableCode = data.table_code === true;  // sign-in needs the code on the companion's screen
       throw err;
     }
     return data;
@@ -1923,9 +1924,11 @@
       const pin = e.target.pin.value;
       const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
       const err = $("#pin-error");
+      const code = $("#table-code");
       try {
-        await api(path, { pin });
+        await api(path, !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
         err.hidden = true;
+        code.hidden = true;
         e.target.reset();
         await refreshSession();
         showHost();
@@ -1934,6 +1937,7 @@
       } catch (x) {
         err.hidden = false;
         err.textContent = capital(x.message);  // the field keeps what was typed
+        if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
       }
     });
     $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } });
