@@ -55,7 +55,7 @@ class SignInGate:
         if table_code is None:
             self.offer()
             raise Refused(429, "too many wrong PINs were tried on this network, so signing in needs the code on "
-                               "the companion's screen: type its six digits below with your PIN.", table_code=True)
+                               "the companion's screen as well: type its six digits in the new field and sign in again.", table_code=True)
         right = self._take(table_code)
         self.throttle.wait_left(who, past_cap=True)  # booked under the address's own limit
         if not right:
