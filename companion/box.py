@@ -103,6 +103,11 @@ class Box:
         stops the companion. Raises PackError only if the bundled packs themselves fail.
         """
         self.problems = {k: v for k, v in self.problems.items() if not k.endswith(".toml")}  # other games' stay
+        for rel, rules in OTHER_FILES.items():  # said at start too, though that game loads when first played
+            try:
+                self.among_cultists_packs()
+            except PackError as exc:
+                self.problems[rules] = damaged(f"files for {rules} ({rel})", exc)
         try:
             return self.check(BoxChange({}, "the box"))
         except PackError:

@@ -16,6 +16,7 @@ no dotted key of more than 2 parts and brackets 3 deep):
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -88,40 +89,40 @@ def check_toml(source: str, text: str, *, error: type[CompanionError] = PackErro
             i += 1
 
 
+_STOPS = {'"': re.compile(r'["\\\n]'), "'": re.compile(r"['\n]")}  # what ends or escapes in a string
+
+
 def _skip_string(text: str, i: int, line: int) -> tuple[int, int]:
     """The index after the string that starts at `i` (and the line it ends on), as TOML reads strings."""
     quote = text[i]
+    stops = _STOPS[quote]
     n = len(text)
-    if text.startswith(quote * 3, i):  # a multi-line string: ends at three quotes (up to two more are its text)
-        j = i + 3
-        while j < n:
-            c = text[j]
-            if c == "\n":
-                line += 1
-            elif c == "\\" and quote == '"':
-                if j + 1 < n and text[j + 1] == "\n":
-                    line += 1
-                j += 2
-                continue
-            elif c == quote and text.startswith(quote * 3, j):
-                k = j + 3
-                while k < n and k < j + 5 and text[k] == quote:
-                    k += 1
-                return k, line
-            j += 1
-        return n, line
-    j = i + 1
-    while j < n:
+    multi = text.startswith(quote * 3, i)  # a multi-line string: ends at three quotes (up to two more are its text)
+    j = i + 3 if multi else i + 1
+    while True:
+        found = stops.search(text, j)
+        if found is None:
+            return n, line
+        j = found.start()
         c = text[j]
         if c == "\n":
-            return j, line  # an unfinished string: tomllib says so; the newline is counted by the caller
-        if c == "\\" and quote == '"':
+            if not multi:
+                return j, line  # an unfinished string: tomllib says so; the newline is counted by the caller
+            line += 1
+            j += 1
+        elif c == "\\":
+            if j + 1 < n and text[j + 1] == "\n":
+                line += 1
             j += 2
-            continue
-        if c == quote:
+        elif not multi:
             return j + 1, line
-        j += 1
-    return n, line
+        elif text.startswith(quote * 3, j):
+            k = j + 3
+            while k < n and k < j + 5 and text[k] == quote:
+                k += 1
+            return k, line
+        else:
+            j += 1
 
 
 def read_toml(source: str, text: str, *, error: type[CompanionError] = PackError,
