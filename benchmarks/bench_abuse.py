@@ -60,8 +60,8 @@ def serve_child(data_dir: str) -> None:
     import random
 
     from companion.box import Box
+    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
-    from companion.packs import load_packs
     from companion.service import GameService
     from web import create_app
     from web.server import ServerThread
@@ -701,8 +701,8 @@ def full_disk() -> None:
         return
     import random
 
+    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore, open_history
-    from companion.packs import load_packs
     from companion.service import GameService
 
     folder = Path(tempfile.mkdtemp(prefix="bench-disk-"))

@@ -35,8 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.skeptics.packs import load_packs  # noqa: E402
 from companion.history import GameStore  # noqa: E402
-from companion.packs import load_packs  # noqa: E402
 from companion.service import GameService  # noqa: E402
 from web import create_app  # noqa: E402
 from web.server import ServerThread  # noqa: E402

@@ -12,8 +12,8 @@ import signal
 from pathlib import Path
 
 from companion.box import Box
+from companion.games.skeptics.packs import export_bundled, load_packs
 from companion.history import GameStore
-from companion.packs import export_bundled, load_packs
 from companion.service import GameService
 from tests.test_serve_process import Client, Served
 

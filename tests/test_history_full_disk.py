@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore, open_history
-from companion.packs import load_packs
 from companion.service import GameService
 
 SETUP = {"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 11}
@@ -47,7 +47,7 @@ def play_and_leave(path: Path, commands: int, *, killed: bool) -> None:
     code = f"""
 import os, random
 from companion.history import GameStore
-from companion.packs import load_packs
+from companion.games.skeptics.packs import load_packs
 from companion.service import GameService
 service = GameService(GameStore({str(path)!r}), load_packs(), rng=random.Random(3))
 service.new_game({SETUP!r})

@@ -11,7 +11,7 @@ import pytest
 from companion.box import Box, BoxEdit
 from companion.errors import BadCommand, PackError
 from companion.games.base import module_for
-from companion.packs import load_packs
+from companion.games.skeptics.packs import load_packs
 from companion.validate import SEED_MAX, control_character
 from tests.web_fixtures import Table
 
@@ -48,7 +48,7 @@ def test_a_box_field_with_a_control_character_is_refused(text: str) -> None:
 
 
 def test_a_pack_file_with_an_escaped_control_character_is_refused() -> None:
-    from companion.packs import bundled_dir
+    from companion.games.skeptics.packs import bundled_dir
 
     ghosts = (bundled_dir() / "ghosts.toml").read_text(encoding="utf-8")
     first_name = ghosts.index('name = "') + len('name = "')

@@ -23,7 +23,7 @@ from typing import Any
 from flask import request
 
 from companion.validate import control_character
-from web.security import Refused
+from web.errors import Refused
 
 log = logging.getLogger("web.guard")
 MAX_DEPTH = 32            # JSON nesting (the API's bodies are 3 deep at most)

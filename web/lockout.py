@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from web.security import Refused
+from web.errors import Refused
 
 log = logging.getLogger("web.lockout")
 

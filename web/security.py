@@ -15,36 +15,21 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import re
 import secrets
 import socket
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import request, session
 
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.context import context as _ctx
+from web.errors import Refused
+
+__all__ = ["Refused", "check_post", "csrf_token", "host_required", "is_host", "is_viewer", "viewer_required"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Refused(Exception):
-    """An HTTP refusal with a status and a message for the person at the table."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
-
-
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
 
 
 def is_viewer() -> bool:
@@ -93,25 +78,6 @@ def csrf_token() -> str:
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-_PATH = re.compile(r"(?<![\w:/.~-])/(?:[^\s/'\"()<>,;]+/)+[^\s/'\"()<>,;:]*")
-_URL_ROOTS = ("/api/", "/static/")  # the companion's own addresses, which messages may name
-
-
-def without_paths(text: str) -> str:
-    """`text` with the machine's absolute paths cut to their last two parts ("packs/ghosts.toml").
-
-    Messages go to phones: where the companion keeps its files on the machine is the log's business.
-    """
-    def cut(match: re.Match[str]) -> str:
-        path = match.group()
-        if path.startswith(_URL_ROOTS):
-            return path
-        parts = [p for p in path.split("/") if p]
-        return "/".join(parts[-2:])
-
-    return _PATH.sub(cut, text)
 
 
 def own_names() -> frozenset[str]:
