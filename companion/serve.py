@@ -361,6 +361,9 @@ class Companion:
                 log.info("tray: the reader taught on the page (%s)", saved)
             except CompanionError as exc:
                 log.warning("tray: the reader taught on the page cannot be used (%s); the shipped one reads", exc)
+                self.start_problems.append(  # a file the page wrote: the page says so too
+                    f"the reader taught on the page ({saved.name}) cannot be used ({exc}); the shipped reader reads "
+                    "the dice meanwhile. Teach it again on the Dice tab, or delete the file.")
         self.teacher = Teacher(self.config.data_dir, watcher)
 
     def _start_web(self) -> None:
