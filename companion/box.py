@@ -245,8 +245,8 @@ class Box:
 
 def damaged(what: str, exc: Exception) -> str:
     """The host's sentence for a box file that cannot be used (`what`: its path, or a game's rules)."""
-    return (f"your box's {what} cannot be used, so the bundled cards play instead: {exc} To mend it, fix the file, "
-            "or bring back a box file you saved (Your box, \"Bring back a box\"), or delete the file.")
+    return (f"your box's {what} cannot be used, so the bundled cards play instead. {exc} Or bring back a box file "
+            "you saved (Your box, \"Bring back a box\"), or delete the file.")
 
 
 def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:

@@ -427,3 +427,33 @@ def test_while_wrong_pins_hold_sign_in_the_host_types_the_code_the_companion_sho
     finally:
         table.server.stop()
         table.service.close()
+
+
+def test_a_damaged_box_file_is_named_in_the_hosts_banner(browser: Any, tmp_path: Path) -> None:
+    """Issue 25: the companion plays on with the bundled ghosts, and the page says which file and how to mend it."""
+    import random
+
+    from companion.box import Box
+    from companion.games.skeptics.packs import load_packs
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    folder = tmp_path / "data" / "packs"
+    folder.mkdir(parents=True)
+    (folder / "ghosts.toml").write_text("[[ghosts]\nid = 'child'\n", encoding="utf-8")
+    box = Box(folder)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), box.open_packs(), rng=random.Random(4), box=box)
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 4})
+    table = start_table(tmp_path, service=service)
+    try:
+        phone = open_phone(browser, table, host=True)  # the banner sits at the top of the game view
+        banner = phone.page.locator("#problems")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("packs/ghosts.toml")
+        expect(banner).to_contain_text("Bring back a box")
+        assert str(tmp_path) not in phone.text("#problems")
+        phone.shot("damaged-box-banner")
+        phone.check_clean()
+    finally:
+        table.server.stop()
+        table.service.close()
