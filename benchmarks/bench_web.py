@@ -93,6 +93,8 @@ def start(tmp: Path, streams: int) -> tuple[GameService, Any, ServerThread, Byte
     app = create_app(service, {"data_dir": tmp, "join_code": JOIN, "host_pin": PIN, "max_streams": streams + 10})
     counter = ByteCounter(app.wsgi_app)
     app.wsgi_app = counter  # type: ignore[method-assign]
+    # The streams are 20 phones, each from its own loopback address (ghost_hour_fanout): the server's default caps
+    # per address (16 connections, 6 event streams: one phone's tabs) hold, as on a table.
     server = ServerThread(app, threads=streams + 16)
     return service, app, server, counter
 

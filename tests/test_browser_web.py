@@ -434,7 +434,6 @@ def test_a_damaged_box_file_is_named_in_the_hosts_banner(browser: Any, tmp_path:
     import random
 
     from companion.box import Box
-    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
     from companion.service import GameService
 
