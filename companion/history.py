@@ -178,6 +178,7 @@ class GameStore:
         self._pending: str | None = None  # why the history is kept in memory instead of in its file
         self._copied = False  # the memory holds everything the file held (so it may be written back over it)
         self._tried = 0.0
+        self._stopped = threading.Event()  # set at close: the write-back thread ends
         self._db = self._open()
 
     # -- opening -------------------------------------------------------------------------
@@ -342,8 +343,8 @@ class GameStore:
                     "writable, then restart the companion between games; tonight's games are lost at that restart.")
         return (f"the game history {name} cannot be written now ({self._pending}): the data disk is full or its "
                 "folder is read-only. It is kept as it is; the games go on in memory and are written back to it "
-                "by themselves after the next command once space is free. Free space on the data disk, and do "
-                "not stop the companion until this message has gone.")
+                f"by themselves within {WRITE_BACK_EVERY:g} s of space being free. Free space on the data disk, "
+                "and do not stop the companion until this message has gone.")
 
     def _to_memory(self, reason: BaseException) -> None:
         """Go on in memory with a copy of everything the file holds (the file stays as it is)."""
@@ -354,6 +355,16 @@ class GameStore:
         self._pending = _reason(reason)
         self._copied = True
         self._tried = time.monotonic()
+        self._keep_trying()
+
+    def _keep_trying(self) -> None:
+        """Try to write the copy back every WRITE_BACK_EVERY s until it is written (or the store closes)."""
+        def retry() -> None:
+            while not self._stopped.wait(WRITE_BACK_EVERY):
+                if self._closed or self._pending is None or self.write_back():
+                    return
+
+        threading.Thread(target=retry, name="history-write-back", daemon=True).start()
 
     def _try_write_back(self) -> None:
         if time.monotonic() - self._tried >= WRITE_BACK_EVERY:
@@ -400,6 +411,7 @@ class GameStore:
         target = Path(path)
         if not target.exists() or target.stat().st_size == 0:
             store._copied = True  # nothing to keep: what is played is written to the new file when it can be
+            store._keep_trying()
             return store
         wal = Path(f"{target}-wal")
         # immutable=1 reads the file without the -shm (which a full disk or a read-only folder cannot give);
@@ -415,6 +427,7 @@ class GameStore:
                     store._db.close()
                     store._db = memory
                     store._copied = True
+                    store._keep_trying()
             finally:
                 source.close()
         except sqlite3.Error as exc:
@@ -696,6 +709,7 @@ class GameStore:
     # -- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:
+        self._stopped.set()
         with self._lock:
             if self._pending is not None:
                 self.write_back()  # the last chance for the games kept in memory

@@ -160,3 +160,26 @@ def test_a_damaged_history_is_still_moved_aside(tmp_path: Path) -> None:
     assert problem is not None and "damaged" in problem
     assert (tmp_path / "games.sqlite3.damaged-now").exists()
     store.close()
+
+
+def test_the_copy_is_written_back_by_itself_once_space_is_free(disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import companion.history as history_module
+
+    monkeypatch.setattr(history_module, "WRITE_BACK_EVERY", 0.2)  # the companion's 5 s, shortened for the test
+    history = disk / "games.sqlite3"
+    play_and_leave(history, 2, killed=False)
+    filler = fill(disk)
+    store, _ = open_history(history, stamp="now")
+    service = GameService(store, load_packs(), rng=random.Random(5))
+    service.resume_last()
+    service.do("end-round")  # acknowledged while the disk is full
+    filler.unlink()  # space comes back; no command follows
+    end = time.monotonic() + 15.0  # an upper bound for what happens by itself, not a speed claim
+    while store.problem is not None and time.monotonic() < end:
+        time.sleep(0.05)
+    assert store.problem is None
+    with GameStore(history) as again:
+        assert length(again) == 3
+    service.close()
