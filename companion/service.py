@@ -513,28 +513,36 @@ class GameService:
         Raises BadCommand for a malformed edit and PackError when the packs' validation refuses it (naming
         the entry and the field) or when the game in play no longer fits (nothing is written then)."""
         self._check_open()
-        change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
-        checked = self._box_saves, self.box.check(change)  # parsed outside the lock (the table plays on)
+        edit = BoxEdit(section, key, dict(fields))
+        saves = self._box_saves
+        change = self.box.edit(self.packs, edit)  # read and checked outside the lock: the table plays on
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            return self._use_box(change, f"Saved: {change.what}.", checked)
+            if saves != self._box_saves:  # another change was saved meanwhile: made again on the box as it is now
+                change = self.box.edit(self.packs, edit)
+                packs = self.box.check(change)
+            return self._use_box(change, f"Saved: {change.what}.", packs)
 
     def import_box(self, data: Any) -> dict[str, Any]:
         """Replace the whole box with a box file (as export_box makes it); returns {"said", "box"}."""
         self._check_open()
+        saves = self._box_saves
         change = self.box.parse_import(data)  # bounded (companion.toml_text) and outside the lock
-        checked = self._box_saves, self.box.check(change)
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            return self._use_box(change, "Your box is back as the file had it.", checked)
+            if saves != self._box_saves:  # another change was saved meanwhile: checked with the box as it is now
+                packs = self.box.check(change)
+            return self._use_box(change, "Your box is back as the file had it.", packs)
 
     def export_box(self) -> dict[str, Any]:
         """The whole box as one value to save in a file and share (companion.box.Box.export)."""
         with self._lock:
             return self.box.export()
 
-    def _use_box(self, change: BoxChange, said: str, checked: tuple[int, Packs]) -> dict[str, Any]:
-        """Save `change` and play on with it; `checked` is (box saves, packs) as checked before the lock."""
+    def _use_box(self, change: BoxChange, said: str, packs: Packs) -> dict[str, Any]:
+        """Save `change` and play on with `packs` (the packs with it, checked); under the lock."""
         from companion.errors import PackError
         from companion.games.skeptics.engine import Game
 
@@ -543,9 +551,6 @@ class GameService:
                             "configuration file (docs/packs.md).")
         from companion.box import OTHER_FILES
 
-        saves, packs = checked
-        if saves != self._box_saves:  # another edit was saved meanwhile: check against the box as it is now
-            packs = self.box.check(change)
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
         try:

@@ -88,3 +88,24 @@ def test_serve_comes_up_with_a_damaged_ghosts_file_and_serves_the_state_and_the_
         assert served.stop(signal.SIGTERM) == 0
     finally:
         served.close()
+
+
+def test_an_edit_checked_outside_the_lock_keeps_an_edit_saved_meanwhile(tmp_path: Path) -> None:
+    """The box is read and checked outside the service's lock; a change saved in between is not lost."""
+    box = Box(tmp_path / "packs")
+    service = GameService(GameStore(tmp_path / "g.sqlite"), box.open_packs(), rng=random.Random(1), box=box)
+    check = box.check
+    calls = []
+
+    def check_then_another_edit(change: object) -> object:
+        calls.append(change)
+        if len(calls) == 1:  # while the first edit is checked, another phone saves an entry of the same file
+            service.edit_box("evidence", "evidence2", {"name": "Handprint"})
+        return check(change)  # type: ignore[arg-type]
+
+    box.check = check_then_another_edit  # type: ignore[method-assign]
+    service.edit_box("evidence", "evidence1", {"name": "Footprint"})
+    box.check = check  # type: ignore[method-assign]
+    packs = Box(tmp_path / "packs").open_packs()
+    assert packs.evidence["evidence1"].name == "Footprint" and packs.evidence["evidence2"].name == "Handprint"
+    service.close()
