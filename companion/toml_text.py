@@ -16,7 +16,7 @@ no dotted key of more than 2 parts, brackets 3 deep); within them the costliest 
 A parse in a child process under a memory limit would bound faults nobody knows of yet too, but it costs
 a process start for every edit on the page (0.05 s here, several times that on a Pi), and the two known
 faults are exactly what the scan counts. (tomlkit, which the box's edits use, stops at 100 levels of
-nesting by itself and is linear in a key's parts; the scan goes first there too.)
+nesting or of a key's parts by itself; the scan goes first there too.)
 """
 
 from __future__ import annotations
