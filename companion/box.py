@@ -477,4 +477,5 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
     return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
             "boards": boards, "events": events, "events_left": sum(1 for e in events if not e["filled"]),
             "left": left, "writable": box.is_writable,
-            "folder": str(box.folder) if box.folder is not None else None}
+            # where it is, for the host, by its last two parts ("skeptics/packs"): phones are not told the machine's paths
+            "folder": "/".join(box.folder.parts[-2:]) if box.folder is not None else None}

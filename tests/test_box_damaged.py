@@ -109,3 +109,11 @@ def test_an_edit_checked_outside_the_lock_keeps_an_edit_saved_meanwhile(tmp_path
     packs = Box(tmp_path / "packs").open_packs()
     assert packs.evidence["evidence1"].name == "Footprint" and packs.evidence["evidence2"].name == "Handprint"
     service.close()
+
+
+def test_the_box_page_names_its_folder_without_the_machines_path(tmp_path: Path) -> None:
+    from companion.box import box_view
+
+    box = Box(tmp_path / "data" / "packs")
+    view = box_view(box.open_packs(), box)
+    assert view["folder"] == "data/packs" and str(tmp_path) not in str(view)
