@@ -436,3 +436,19 @@ def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_a_choice_to_sto
     svc.do("give-up")  # with dice still to roll: the player's choice, not the dice
     assert svc.records()[0]["attempts"] == []
     svc.close()
+
+
+def test_a_version_1_file_kept_in_memory_has_its_records_too(tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite3"
+    shutil.copy(V1_FILE, old)
+    store = GameStore.kept_in_memory(old, OSError(28, "No space left on device"))
+    records = RecordBook(store).records()
+    assert len(records) == 4 and store.record(records[0]["game"]) is not None
+    raw = sqlite3.connect(old)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1  # the file itself is only read meanwhile
+    raw.close()
+    store.close()  # the disk takes it again: the copy, brought up to date and with its records, is written back
+    raw = sqlite3.connect(old)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert raw.execute("SELECT count(*) FROM records").fetchone()[0] == 4
+    raw.close()

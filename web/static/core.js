@@ -88,6 +88,7 @@ export async function api(path, body) {
     err.needs = data.needs || null;
     err.faces = data.faces || null;
     err.whys = data.needs_why || null;
+    err.tableCode = data.table_code === true;  // sign-in needs the code on the companion's screen
     throw err;
   }
   return data;
