@@ -1579,6 +1579,7 @@ class _Rules(RulesBase[State, Command]):
         set_index: int | None = None
         door: str | None = None
         need = cmd.args.get("need", "").strip()
+        told = False  # the icons are the host's, for a card not filled in yet
         if "set" in cmd.args and action not in ("prove", "barrier"):
             raise BadCommand("attempt: set= is only for action=prove and action=barrier.")
         if "clue" in cmd.args and action != "solve":
@@ -1600,9 +1601,13 @@ class _Rules(RulesBase[State, Command]):
             if s.proven[set_index - 1]:
                 self.illegal(f"icon set {set_index} is already proven; choose another set.")
             self.check_first_sets(set_index)
-            fixed = self.ghost.icon_sets[set_index - 1]
-            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
-            need = fixed
+            # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
+            # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
+            told = self.ghost.placeholder and bool(need)
+            if not told:
+                fixed = self.ghost.icon_sets[set_index - 1]
+                self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+                need = fixed
         elif action == "unlock":
             if "door" not in cmd.args:
                 raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
@@ -1664,7 +1669,7 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
         for red in ("timer", "disruption"):
             if red in cmd.args and _bool(cmd, red) and red not in need:
-                if action in ("prove", "unlock"):
+                if action in ("prove", "unlock") and not told:
                     self.illegal(
                         f"the {red} icon is not on {'that icon set' if action == 'prove' else 'that door'}; "
                         f"a {action} attempt takes its red icons from the card, so leave {red}= out."

@@ -1,0 +1,50 @@
+"""Rule tests from an independent review of the engines against the rule texts (issue 24's review): each test quotes
+the line it checks and failed on the code before its fix."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+import pytest
+from games import PACKS
+
+from companion.errors import IllegalCommand
+from companion.games.skeptics.engine import Game, Setup
+
+
+def ghost_on_board(ghost: str = "poltergeist", packs: object = PACKS) -> Game:
+    game = Game.new(Setup(players=2, board="asylum", ghost=ghost, seed=7), packs)  # type: ignore[arg-type]
+    game.push("end-round")
+    game.push("ghost-at room=3")
+    return game
+
+
+def test_a_prove_on_a_ghost_card_not_filled_in_rolls_the_real_cards_icons() -> None:
+    """Skeptics, "Action 6: Prove": "Players must match the icons in a chosen set" — the set printed on the Ghost Card
+    on the table. The bundled Poltergeist's icon sets are stand-ins (its entry is a placeholder), so the icons the
+    host gives (need=, red icons included) are the set rolled for; the stand-in's invented icons are not forced."""
+    assert PACKS.ghosts["poltergeist"].placeholder
+    stand_in = PACKS.ghosts["poltergeist"].icon_sets[0]
+    assert stand_in != "cobweb:2"
+    game = ghost_on_board()
+    game.push("attempt action=prove set=1 need=cobweb:2")
+    attempt = game.view()["attempt"]
+    assert attempt is not None and attempt["need"] == "cobweb:2"
+    events = game.push("roll faces=cobweb,cobweb,eye")
+    assert "set_proven" in [e["type"] for e in events]
+    # the real card's red icon, told by the host, is played too ("Red Icons: Timers")
+    game.push("attempt action=prove set=2 need=eye:1 timer=true")
+    assert [e["type"] for e in game.push("roll faces=camera,camera,cobweb")].count("timer_added") == 1
+
+
+def test_a_prove_on_a_filled_in_ghost_card_still_takes_its_icons_from_the_card() -> None:
+    """A ghost card filled in is the card on the table: a different need= is refused, as before."""
+    real = replace(PACKS.ghosts["poltergeist"], placeholder=False)
+    packs = replace(PACKS, ghosts=MappingProxyType({**PACKS.ghosts, "poltergeist": real}))
+    game = ghost_on_board(packs=packs)
+    with pytest.raises(IllegalCommand, match="Leave need= out"):
+        game.push("attempt action=prove set=1 need=cobweb:2")
+    game.push("attempt action=prove set=1")
+    attempt = game.view()["attempt"]
+    assert attempt is not None and attempt["need"] == real.icon_sets[0]
