@@ -48,3 +48,23 @@ def test_a_prove_on_a_filled_in_ghost_card_still_takes_its_icons_from_the_card()
     game.push("attempt action=prove set=1")
     attempt = game.view()["attempt"]
     assert attempt is not None and attempt["need"] == real.icon_sets[0]
+
+
+def test_an_unlock_of_a_door_not_filled_in_rolls_for_the_keys_the_host_gives() -> None:
+    """Skeptics, "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an
+    icon with a number above it" — on the board on the table. The bundled Asylum's doors are stand-ins (placeholder
+    ways), so the keys the host gives (need=key:N) are rolled for; a filled-in door still refuses another count."""
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=7), PACKS)
+    door = next(d for d in game.board.doors if d.placeholder and d.keys == 2)
+    game.push(f"attempt action=unlock door={door.key} need=key:3")
+    attempt = game.view()["attempt"]
+    assert attempt is not None and attempt["need"] == "key:3"
+    events = game.push("roll faces=key,key,blank")
+    assert "door_unlocked" not in [e["type"] for e in events]  # two keys do not open a door of three
+
+    board = PACKS.boards["asylum"]
+    real_ways = tuple(replace(c, placeholder=False) for c in board.connections)
+    packs = replace(PACKS, boards=MappingProxyType({**PACKS.boards, "asylum": replace(board, connections=real_ways)}))
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=7), packs)
+    with pytest.raises(IllegalCommand, match="needs key:2"):
+        game.push(f"attempt action=unlock door={door.key} need=key:3")

@@ -1616,9 +1616,13 @@ class _Rules(RulesBase[State, Command]):
             assert conn is not None
             if not self.closed(conn.key, conn.door, conn.lock):
                 self.illegal(f"door {door} is already open.")
-            fixed = f"key:{conn.keys}"
-            self.same_need(need, fixed, f"door {door}", "the keys")
-            need = fixed
+            # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
+            # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
+            told = conn.placeholder and bool(need)
+            if not told:
+                fixed = f"key:{conn.keys}"
+                self.same_need(need, fixed, f"door {door}", "the keys")
+                need = fixed
         elif action == "solve":
             if s.clues_solved >= s.clues_revealed:
                 self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
