@@ -68,3 +68,33 @@ def test_an_unlock_of_a_door_not_filled_in_rolls_for_the_keys_the_host_gives() -
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=7), packs)
     with pytest.raises(IllegalCommand, match="needs key:2"):
         game.push(f"attempt action=unlock door={door.key} need=key:3")
+
+
+def test_a_stand_in_ancient_ones_combat_task_is_the_one_the_host_enters() -> None:
+    """Elder Sign, elder-sign-rules.txt:439 "Each Ancient One has a specific Combat Task printed on its card. Every time
+    you successfully complete this task, you'll remove a Doom token." An Ancient One not filled in yet has a stand-in
+    task: the host enters the card's (set-tasks adventure=ancient-one), and the battle's rolls are checked against it;
+    a filled-in Ancient One's task is the card's and cannot be changed."""
+    from test_elder_sign_engine import ANCIENT, packs
+
+    from companion.games.elder_sign.engine import Game as ElderSign
+    from companion.games.elder_sign.engine import Setup as ElderSignSetup
+
+    stand_in = ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true')
+    game = ElderSign.new(ElderSignSetup(players=2, seed=1), packs(ancient=stand_in))
+    game.push(f"doom n={game.view()['doom_max']}")  # awake
+    game.push("end-turn")
+    assert "set-tasks" in [a.name for a in game.legal_actions() if a.args.get("adventure") == "ancient-one"]
+    game.push("set-tasks adventure=ancient-one tasks=lore:2")
+    assert game.view()["ancient_one"]["combat"] == "lore:2"
+    doom = game.view()["doom"]
+    # the stand-in's task (inv:2) would take this roll; the card's (two lore) does not
+    events = game.push("roll faces=inv3," + ",".join(["peril"] * (game.dice_to_roll() - 1)))
+    assert "combat_task_completed" not in [e["type"] for e in events] and game.view()["doom"] == doom
+    game.pop()
+    events = game.push("roll faces=lore,lore," + ",".join(["peril"] * (game.dice_to_roll() - 2)))
+    assert "combat_task_completed" in [e["type"] for e in events] and game.view()["doom"] == doom - 1
+
+    filled = ElderSign.new(ElderSignSetup(players=2, seed=1), packs())
+    with pytest.raises(IllegalCommand, match="printed on its card"):
+        filled.push("set-tasks adventure=ancient-one tasks=lore:2")
