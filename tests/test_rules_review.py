@@ -3,7 +3,10 @@ the line it checks and failed on the code before its fix."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
+from fractions import Fraction
+from functools import cache
 from types import MappingProxyType
 
 import pytest
@@ -11,6 +14,36 @@ from games import PACKS
 
 from companion.errors import IllegalCommand
 from companion.games.skeptics.engine import Game, Setup
+from companion.games.skeptics.module import MODULE
+
+# "Note: Each Clue Die has half of their sides as Eye icons, two as Cameras, and one as a Cobweb."
+CLUE_SIDES = ("eye", "eye", "eye", "camera", "camera", "cobweb")
+
+
+def _less(missing: tuple[tuple[str, int], ...], faces: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    left = dict(missing)
+    for face in faces:
+        if left.get(face, 0) > 0:
+            left[face] -= 1
+    return tuple(sorted((k, v) for k, v in left.items() if v))
+
+
+@cache
+def brute(missing: tuple[tuple[str, int], ...], free: int, rolls: int) -> Fraction:
+    """The best chance by counting every side of every die on every roll, keeping any of the dice rolled (the
+    review's own count, not the companion's odds code)."""
+    if not missing:
+        return Fraction(1)
+    if not rolls or not free:
+        return Fraction(0)
+    total = Fraction(0)
+    for sides in itertools.product(CLUE_SIDES, repeat=free):
+        total += max(
+            brute(_less(missing, kept), free - len(kept), rolls - 1)
+            for r in range(free + 1)
+            for kept in itertools.combinations(sides, r)
+        )
+    return total / 6**free
 
 
 def ghost_on_board(ghost: str = "poltergeist", packs: object = PACKS) -> Game:
@@ -98,3 +131,26 @@ def test_a_stand_in_ancient_ones_combat_task_is_the_one_the_host_enters() -> Non
     filled = ElderSign.new(ElderSignSetup(players=2, seed=1), packs())
     with pytest.raises(IllegalCommand, match="printed on its card"):
         filled.push("set-tasks adventure=ancient-one tasks=lore:2")
+
+
+@pytest.mark.parametrize(
+    ("timers", "corpse", "rolls"), [(0, False, 3), (1, False, 2), (2, False, 1), (0, True, 2), (2, True, 1)]
+)
+def test_the_odds_shown_are_a_count_of_the_rolls_the_rules_leave(timers: int, corpse: bool, rolls: int) -> None:
+    """Skeptics, "Red Icons: Timers": "If a third Timer Token is received as a result of an unsuccessful roll, then that
+    player's turn ends immediately"; "Corpse": "reduce all players to two Actions per turn, excluding Move Actions".
+    The chance shown for a timer set of one eye and one camera is the brute-force count over the rolls left."""
+    from test_rules_audit import card_in_play
+
+    game = (
+        card_in_play("corpse") if corpse else Game.new(Setup(players=2, board="asylum", ghost="child", seed=7), PACKS)
+    )
+    if not corpse:
+        game.push("end-round")
+    while game.view()["current_player"] != 0 or game.view()["actions_left"] != 3:
+        game.push("end-turn")
+    for _ in range(timers):
+        game.push("timer")
+    game.push("attempt action=search need=eye:1,camera:1 timer=true")
+    odds = MODULE.publish(game.view(), game)["odds"]
+    assert odds == pytest.approx(float(brute((("camera", 1), ("eye", 1)), 3, rolls)), abs=1e-12)
