@@ -333,8 +333,9 @@ _ACTION_LABELS = {
     "roll": "Roll the dice", "clue": "Spend a clue and roll again", "adjust": "Change sanity, stamina or clues",
     "doom": "Change the doom track", "elder-signs": "Add Elder Signs", "clock": "Move the clock",
 }
-_CARD_DID_LABELS = {"doom": "A doom token", "monster": "A monster appears", "gate": "A gate opens",
-                    "clues": "A clue", "elder-signs": "An Elder Sign", "clock": "The clock 3 hours on",
+# a tap of what a card not filled in yet did: the kind; the page's stepper asks the amount and sends it once (n=)
+_CARD_DID_LABELS = {"doom": "Doom tokens", "monster": "Monsters", "gate": "Gates", "clues": "Clues",
+                    "elder-signs": "Elder Signs", "clock": "Clock (hours)", "sanity": "Sanity", "stamina": "Stamina",
                     "nothing": "Nothing (more): that was all"}
 
 
@@ -356,8 +357,6 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
-        if effect in ("sanity", "stamina"):
-            return f"{effect.capitalize()} {args.get('n') or '-1'}"
         return _CARD_DID_LABELS.get(effect, "Do it")
     return _ACTION_LABELS.get(name, "Do it")
 
