@@ -221,7 +221,7 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
         (
             (GOOD, 4, f"came good: {good[-1]}"),
             (ACCENT, 4, f"odds said: {expected[-1]:.1f}"),
-            ("#3a3158", 8, "8 tables in 10"),
+            ("#3a3158", 8, "8 in 10 land here"),
         )
     ):
         x = left + third * i

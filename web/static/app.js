@@ -34,7 +34,10 @@ function render(s) {
   }
   const game = rules ? loaded[rules] : null;
   const changedGame = !app.state || app.state.game_id !== s.game_id;
+  const justEnded = !!s.outcome && (changedGame || !app.state.outcome);
   app.state = s;
+  // the open Games view lists the game that just ended (or the new one) without being opened again
+  if ((justEnded || changedGame) && !$("#v-games").hidden) modules.games().then((m) => m.show($("#v-games"))).catch(() => { /* offline: opened again later */ });
   const none = s.game_id === null || s.game_id === undefined;
   $("#nogame").hidden = !none;
   $("#nogame-text").textContent = isHost() ? "Start a game: choose the players, the board and the ghost." : "The host starts a game; this page follows by itself.";

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.stats import duration
+
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
 
@@ -708,7 +710,7 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
         rooms = ", ".join(short(r) for r in removed) or "none"
         lines.append(f"The room cards removed face down at setup were: {rooms}.")
     if minutes is not None:
-        lines.append(f"Time played: {int(minutes // 60)} h {int(minutes % 60)} min." if minutes >= 60 else f"Time played: {int(minutes)} min.")
+        lines.append(f"Time played: {duration(minutes)}.")  # the one rounding rule (the record's chart title too)
     return {"won": won, "title": title, "why": _sentence(why) if why else "", "lines": lines}
 
 
