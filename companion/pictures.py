@@ -22,7 +22,7 @@ INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", 
 SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
 FONT = 'font-family="system-ui,sans-serif"'
 MARK_ROWS = 3
-CHAR_WIDTH = 5.2  # about the width of a letter of the 9-pixel labels, to keep them apart
+CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep them apart
 
 
 def _n(value: float) -> str:
