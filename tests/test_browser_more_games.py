@@ -223,15 +223,31 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         # the investigators reach their victory points in round 2: the host records the early win (:60 "innerhalb der
         # maximalen Rundenanzahl")
         service = table.service
+        # PLAYTEST.md finding 11: a body found, then the points reached: the win comes first, no "the table votes
+        # now" beside it, and the vote box never says both "votes now" and "has been used"
+        while service.state()["phase"] != "action":
+            if service.state()["phase"] == "event" and service.state()["event"] is None:
+                service.do("event", {"name": "Storm"})
+            else:
+                service.do("next-phase")
+        service.do("found-dead", {"seat": str(service.state()["seats"][-1]["seat"])})
+        assert service.state()["body_votes"] == 1
         service.do("points", {"n": str(service.state()["points_needed"])})
         dismiss(host)
         expect(page.locator("#ac-points-win")).to_be_visible(timeout=5000)
+        expect(page.locator("#ac-body-note")).to_have_count(0)
+        for phone in (page, view):
+            expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
         shot(host, "ac-06c-host-points-win")
         if service.state()["outcome"] is None and service.state()["round"] == 2:
             page.click("#ac-points-win")
             page.click("#sheet-ok")
             expect(view.locator("#end-card")).to_be_visible(timeout=5000)
             assert service.state()["winner"] == "investigators" and service.state()["round"] == 2
+            for phone in (page, view):
+                expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
+                expect(phone.locator("#ac-vote")).not_to_contain_text("is still open")
+            expect(page.locator("#ac-point-plus")).to_be_hidden()
 
         # the other rounds at the table's pace, then the end on every phone
         while service.state()["outcome"] is None:
