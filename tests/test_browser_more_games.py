@@ -352,3 +352,33 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_without_masters(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """PLAYTEST.md finding 13: 150 points in one hand were taken without a question; "A Master played, a misdeal"
+    offered only the misdeal with the Masters' effects off."""
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    try:
+        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])  # the Masters' effects are off unless ticked
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-fix summary")).to_have_text("A misdeal", timeout=5000)
+        dealt = table.service.state()["dealt_points"]
+        assert dealt == 405 // 4
+        tap(host, "#sp-points")
+        for seat, points in ((1, 0), (2, 35), (3, 12), (4, 150)):
+            page.fill(f"#sp-p-{seat}", str(points))
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet-title")).to_have_text("So many points?")
+        expect(page.locator("#sheet-body")).to_contain_text(f"Di has 150 points: more than a whole dealt hand holds "
+                                                            f"on average ({dealt} points with 4 players)")
+        assert table.service.state()["scores"] == [0, 0, 0, 0]  # asked, not sent
+        shot(host, "sp-09-host-so-many-points")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-score-4 td.num")).to_have_text("150", timeout=5000)
+    finally:
+        host.context.close()
