@@ -838,10 +838,12 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "
             "since it was started; put them back, or start a new game."
         ) from exc
+    # a game may read a command stored under an earlier reading of its rules (Skeptics: a stand-in's icons written out)
+    stored = getattr(game, "stored_command", None)
     for record in store.commands(game_id):
         try:
             command = Command.from_dict(record.command)
-            game.push(command)
+            game.push(stored(command) if stored is not None else command)
         except CompanionError as exc:
             text = _command_text(record.command)
             raise ReplayError(

@@ -104,6 +104,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
         "tell-card": (("effect",), ("n",), "what the real environment card did, for one not filled in yet: one "
                                            "effect a tap, then effect=nothing"),
+        "tell-ghost": ((), ("sets", "last", "seance"),
+                       "what the real ghost card shows, for one not filled in yet: sets=N (its icon sets), last=yes|no "
+                       "(was that its last set), seance=yes|no (are all its séance symbols matched)"),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
@@ -122,6 +125,8 @@ _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
 BOX_DICE = {"clue": 5, "key": 4, "summon": 7}  # "Game Components": 5 Clue Dice, 4 Key Dice, 7 Summon Dice
 _SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
+MAX_GHOST_SETS = 9  # the most icon sets the host may tell for a ghost card not filled in yet (the bundled: 5 or 6)
+GHOST_ASKS = ("sets", "last", "seance")  # what the companion asks about a ghost card not filled in yet
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -288,6 +293,10 @@ class State:
     env_told: list[str] = field(default_factory=list)  # "card:kind:value": what the host said a stand-in does
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
+    # a ghost card not filled in yet ("Cards not filled in yet"): the host tells what the real card shows
+    ghost_asks: list[str] = field(default_factory=list)  # questions waiting, first first: "sets", "last", "seance"
+    ghost_sets: int = 0  # the icon sets the host said the real card has (0: not told)
+    seance_told: bool = False  # the host said every séance symbol on the real card is matched
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -439,6 +448,35 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     limits = [(c.actions, c.name) for c in cards if c.actions]
     return min(limits) if limits else (0, "")
 
+def seance_matched(ghost: Ghost, s: State) -> bool:
+    """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
+    it lists is among the evidence flipped; on one not filled in yet, the host said so (its symbols are stand-ins)."""
+    if ghost.placeholder:
+        return s.seance_told
+    return all(sym in s.evidence_flipped for sym in ghost.seance_symbols)
+
+
+def ghost_question(s: State) -> dict[str, Any] | None:
+    """What the companion asks next about a ghost card not filled in yet (None: nothing). The environment card's
+    question comes first (it came up now); "left" counts the questions after this one."""
+    if s.env_asks or not s.ghost_asks:
+        return None
+    return {"kind": "ghost", "ask": s.ghost_asks[0], "left": len(s.ghost_asks) - 1,
+            **({"set": s.proven.count(True)} if s.ghost_asks[0] == "last" else {})}
+
+
+def ghost_taps(s: State) -> list[dict[str, str]]:
+    """The answers the host taps for the ghost question asked now (the args of tell-ghost)."""
+    question = ghost_question(s)
+    if question is None:
+        return []
+    ask = question["ask"]
+    if ask == "sets":
+        highest = max((i + 1 for i, p in enumerate(s.proven) if p), default=1)
+        return [{"sets": str(n)} for n in range(max(1, highest), MAX_GHOST_SETS + 1)]
+    return [{ask: "yes"}, {ask: "no"}]
+
+
 class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
@@ -518,12 +556,15 @@ class Game(GameHistory[State]):
         if not barriers:
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.offer(out, "attempt", "attempt", {"action": "fire"})
+        # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
+        prove_asks = {"asks": ("need",), "sample": {"need": "eye:1"}} if self.ghost.placeholder else {}
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)})
+                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, **prove_asks)
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key})
+                door_asks = {"asks": ("need",), "sample": {"need": "key:1"}} if door.placeholder else {}
+                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key}, **door_asks)
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
@@ -538,6 +579,8 @@ class Game(GameHistory[State]):
         if s.env_asks:
             for effect in ENV_TAPS:
                 self.offer(out, "card", "tell-card", {"effect": effect})
+        for tap in ghost_taps(s):
+            self.offer(out, "card", "tell-ghost", tap)
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
         self.offer(out, "table", "solve")
@@ -649,7 +692,9 @@ class Game(GameHistory[State]):
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
         s = self._state
         board, ghost, packs = self.board, self.ghost, self.packs
-        matched = [sym for sym in s.evidence_flipped if sym in ghost.seance_symbols]
+        # a ghost card not filled in yet: its séance symbols and icon sets are stand-ins, so none is shown as the card's
+        symbols = () if ghost.placeholder else ghost.seance_symbols
+        matched = [sym for sym in s.evidence_flipped if sym in symbols]
         view: dict[str, Any] = {
             "rules": "skeptics",
             "board": board.id,
@@ -672,7 +717,7 @@ class Game(GameHistory[State]):
             "actions_left": s.actions_left,
             "attempt_rolls_left": self.rolls_left(),
             "question": ({"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
-                         if s.env_asks else None),
+                         if s.env_asks else ghost_question(s)),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
@@ -756,16 +801,16 @@ class Game(GameHistory[State]):
                 for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
             ],
             "evidence": [
-                {"symbol": sym, "name": packs.evidence[sym].name, "matched": sym in ghost.seance_symbols}
+                {"symbol": sym, "name": packs.evidence[sym].name,
+                 "matched": None if ghost.placeholder else sym in symbols}
                 for sym in s.evidence_flipped
             ],
             "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
-            "seance_symbols": list(ghost.seance_symbols),
+            "seance_symbols": list(symbols),
             "seance_symbols_matched": matched,
-            "icon_sets": [
-                {"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
-                for i, need in enumerate(ghost.icon_sets)
-            ],
+            "seance_told": s.seance_told if ghost.placeholder else None,
+            "icon_sets": self._icon_sets_view(),
+            "ghost_sets_told": s.ghost_sets if ghost.placeholder else None,
             "ghost_mode": s.ghost_mode,
             "ghost_mode_why": s.ghost_mode_why,
             "seance_available": self._seance_ready(),
@@ -790,6 +835,42 @@ class Game(GameHistory[State]):
             view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
         return view
 
+    def _icon_sets_view(self) -> list[dict[str, Any]]:
+        """The ghost card's icon sets; on a card not filled in yet their icons are the card's on the table (need None),
+        and there are as many as the host told (until then, as many as the stand-in has)."""
+        s = self._state
+        if not self.ghost.placeholder:
+            return [{"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
+                    for i, need in enumerate(self.ghost.icon_sets)]
+        return [{"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
+                for i, proven in enumerate(s.proven)]
+
+    def stored_command(self, command: Command) -> Command:
+        """A command stored under an earlier reading, as this one reads it: before the companion asked for the real
+        card's icons, a prove on a ghost card (or an unlock of a door) not filled in yet rolled for the stand-in's
+        icons; the stored command gets them written out (need=), so the old game rolls as it was played."""
+        args = command.args
+        if command.name != "attempt" or args.get("need", "").strip():
+            return command
+        action = args.get("action", "").strip().lower()
+        need = ""
+        if action == "prove" and self.ghost.placeholder:
+            try:
+                need = self.ghost.icon_sets[int(args.get("set", "")) - 1]
+            except (ValueError, IndexError):
+                return command
+        elif action == "unlock":
+            ends = sorted(int(p) for p in args.get("door", "").replace(" ", "").split("-") if p.isdigit())
+            conn = self.board.connection(ends[0], ends[-1]) if len(ends) == 2 else None
+            if conn is None or not conn.door or not conn.placeholder:
+                return command
+            need = f"key:{conn.keys}"
+        if not need:
+            return command
+        red = {f: "true" for f in ("timer", "disruption") if f in need.split(",")}
+        plain = ",".join(p for p in need.split(",") if p not in red)
+        return Command(command.name, {**args, "need": plain, **red})
+
     def _attempt_view(self) -> dict[str, Any] | None:
         s = self._state
         if s.attempt is None:
@@ -808,7 +889,7 @@ class Game(GameHistory[State]):
             and not s.seance_used
             and not s.final_round
             and s.clock != _LAST_QUARTER
-            and all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols)
+            and seance_matched(self.ghost, s)
         )
 
     def _solo_aid(self) -> bool:
@@ -1032,6 +1113,11 @@ class _Rules(RulesBase[State, Command]):
                 f"{what} needs {fixed}, not {given}: {words} come from the card and the board, "
                 "with their red icons. Leave need= out."
             )
+
+    def need_told(self, need: str, words: str) -> None:
+        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played)."""
+        if not need:
+            raise BadCommand(f"attempt: {words}.")
 
     def glass_expires(self) -> None:
         """ "Magnifying Glass": "The use of the Magnifying Glass remains in effect until the player performs a different
@@ -1292,6 +1378,8 @@ class _Rules(RulesBase[State, Command]):
         if was is not None:
             data["from"] = was
         self.emit("ghost_appeared", **data)
+        if self.ghost.placeholder and not s.ghost_sets:
+            self.ask_ghost("sets")  # the ghost is here to be proven: how many icon sets does the real card show?
         if reason in ("ghost_hour", "ghost_mode") and self.ghost.closes_doors and room is not None:
             closed = []
             for _, conn in self.board.neighbours(room):
@@ -1356,9 +1444,11 @@ class _Rules(RulesBase[State, Command]):
         else:
             symbol = s.evidence_left.pop()
         s.evidence_flipped.append(symbol)
-        matched = symbol in self.ghost.seance_symbols
+        matched = None if self.ghost.placeholder else symbol in self.ghost.seance_symbols
         self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
-        if all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols):
+        if self.ghost.placeholder and not s.seance_told:
+            self.ask_ghost("seance")  # the card's symbols are the one on the table: the host compares
+        elif seance_matched(self.ghost, s):
             self.start_ghost_mode("every séance symbol is matched")
 
     def start_ghost_mode(self, why: str) -> None:
@@ -1370,12 +1460,26 @@ class _Rules(RulesBase[State, Command]):
         s.ghost_mode_why = why
         self.emit("ghost_mode_started", why=why)
 
-    def prove_set(self, index: int) -> None:
+    def prove_set(self, index: int, need: str | None = None) -> None:
         s = self.s
         s.proven[index - 1] = True
-        self.emit("set_proven", index=index, need=self.ghost.icon_sets[index - 1])
-        if all(s.proven):
-            self.win()
+        if not self.ghost.placeholder:
+            need = self.ghost.icon_sets[index - 1]
+        self.emit("set_proven", index=index, **({"need": need} if need else {}))
+        if not all(s.proven):
+            return
+        if self.ghost.placeholder and not s.ghost_sets:
+            # "All icon sets on a Ghost Card must be Proven to win the game": how many the real card has, the host says
+            self.ask_ghost("last", first=True)
+            return
+        self.win()
+
+    def ask_ghost(self, ask: str, first: bool = False) -> None:
+        """Ask the host about the ghost card not filled in yet (view()["question"]), once while it waits; `first`: before
+        the questions already waiting."""
+        if ask not in self.s.ghost_asks:
+            self.s.ghost_asks.insert(0 if first else len(self.s.ghost_asks), ask)
+            self.emit("card_asked", kind="ghost", ask=ask)
 
     def win(self) -> None:
         self.s.outcome = Outcome("won", "every icon set on the ghost card is proven (Action 6: Prove)")
@@ -1596,15 +1700,19 @@ class _Rules(RulesBase[State, Command]):
                     f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
                     "'Players must call the icon set they are proving before any dice are rolled'."
                 )
-            set_index = _int(cmd, "set", 1, len(self.ghost.icon_sets))
+            set_index = _int(cmd, "set", 1, len(s.proven))
             self.check_ghost_on_board("a prove attempt is made")
             if s.proven[set_index - 1]:
                 self.illegal(f"icon set {set_index} is already proven; choose another set.")
             self.check_first_sets(set_index)
             # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
             # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
-            told = self.ghost.placeholder and bool(need)
-            if not told:
+            told = self.ghost.placeholder
+            if told:
+                self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                               "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                               "disruption=true for a red icon)")
+            else:
                 fixed = self.ghost.icon_sets[set_index - 1]
                 self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
                 need = fixed
@@ -1618,8 +1726,11 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal(f"door {door} is already open.")
             # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
             # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
-            told = conn.placeholder and bool(need)
-            if not told:
+            told = conn.placeholder
+            if told:
+                self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
+                               "need=key:2")
+            else:
                 fixed = f"key:{conn.keys}"
                 self.same_need(need, fixed, f"door {door}", "the keys")
                 need = fixed
@@ -1761,7 +1872,7 @@ class _Rules(RulesBase[State, Command]):
                 self.solve_clue(clue_at)
             elif attempt.action == "prove":
                 assert set_index is not None
-                self.prove_set(set_index)
+                self.prove_set(set_index, str(attempt.requirement))
             elif attempt.action == "unlock":
                 assert door is not None
                 self.open_door(door)
@@ -1888,6 +1999,53 @@ class _Rules(RulesBase[State, Command]):
             s.fires = n
             self.emit("fires_placed", count=n, card=card)
 
+    def do_tell_ghost(self) -> None:
+        """A ghost card not filled in yet: the host says what the real card shows (docs/rules-engine.md, "Cards not
+        filled in yet"): how many icon sets, whether the set just proven was its last, whether every séance symbol
+        is matched."""
+        s, args = self.s, self.cmd.args
+        given = [a for a in GHOST_ASKS if a in args]
+        if len(given) != 1:
+            raise BadCommand("tell-ghost: give one of sets=N, last=yes|no or seance=yes|no.")
+        if not self.ghost.placeholder:
+            self.illegal(f"the {self.ghost.name} card is filled in: the companion reads its icon sets and séance "
+                         "symbols from it.")
+        ask = given[0]
+        if ask == "sets":
+            self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
+            return
+        if ask not in s.ghost_asks:
+            self.illegal(f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} "
+                         "now.")
+        yes = _bool(self.cmd, ask)
+        s.ghost_asks.remove(ask)
+        self.emit("card_told", kind="ghost", ask=ask, yes=yes)
+        if ask == "seance" and yes:
+            s.seance_told = True
+            self.start_ghost_mode("every séance symbol is matched")
+        elif ask == "last" and yes:
+            self.tell_sets(s.proven.count(True))
+        elif ask == "last":
+            s.proven.append(False)  # the real card has a set more than the stand-in: it can be proven now
+
+    def tell_sets(self, count: int) -> None:
+        """ "Icon Sets to Resolve": the real card shows `count` icon sets; with every one proven the team wins."""
+        s = self.s
+        proven = [i + 1 for i, p in enumerate(s.proven) if p]
+        if s.proven.count(True) > count:
+            self.illegal(f"{len(proven)} icon sets are proven already, so the card has at least {len(proven)}.")
+        # the sets proven keep their marks; the card's sets are numbered 1 to count
+        marks = [True] * len(proven) + [False] * (count - len(proven))
+        if proven and proven[-1] > count:
+            s.proven = marks
+        else:
+            s.proven = (s.proven + [False] * count)[:count]
+        s.ghost_sets = count
+        s.ghost_asks = [a for a in s.ghost_asks if a not in ("sets", "last")]
+        self.emit("card_told", kind="ghost", ask="sets", sets=count)
+        if all(s.proven):
+            self.win()
+
     def do_reveal_clue(self) -> None:
         s = self.s
         if s.clues_revealed >= CLUE_TOKENS:
@@ -1913,7 +2071,7 @@ class _Rules(RulesBase[State, Command]):
 
     def do_prove(self) -> None:
         s = self.s
-        index = _int(self.cmd, "set", 1, len(self.ghost.icon_sets))
+        index = _int(self.cmd, "set", 1, len(s.proven))
         self.check_ghost_on_board("a set is proven")
         if s.proven[index - 1]:
             self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
@@ -1924,7 +2082,7 @@ class _Rules(RulesBase[State, Command]):
         """The ghost's lingering effect "these sets first" ("Ghost Card: Lingering Effects": "the Child Ghost requires
         the top row of icons to be solved before any other icon sets can be resolved")."""
         first = self.ghost.first_sets
-        waiting = [i + 1 for i in range(first) if not self.s.proven[i]]
+        waiting = [i + 1 for i in range(min(first, len(self.s.proven))) if not self.s.proven[i]]
         if index > first and waiting:
             self.illegal(
                 f"the ghost's lingering effect: its first {first} icon sets (the top row) are proven before any "
@@ -1943,7 +2101,12 @@ class _Rules(RulesBase[State, Command]):
         if s.seance_used:
             self.illegal("the séance was already used: it can only be performed once per game (Séance).")
         missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
-        if missing:
+        if self.ghost.placeholder and not s.seance_told:
+            self.illegal(
+                "a séance needs every séance symbol on the ghost card matched first. The card is not filled in yet, "
+                "so after each solve the companion asks the host whether they all are; answer yes when they are."
+            )
+        if missing and not self.ghost.placeholder:
             self.illegal(
                 f"a séance needs every séance symbol matched first; {len(missing)} of "
                 f"{len(self.ghost.seance_symbols)} are not yet (Séance). Solve more clues."

@@ -73,6 +73,25 @@ _TELL_LABELS = {"clue-dice": "One clue die fewer (as the Watching Eyes)",
                 "fires": "Fire tokens on the fire icons (as the Fire)", "nothing": "Nothing (more): that was all"}
 
 
+_GHOST_ASKED = {  # a ghost card not filled in yet: what the companion asks of the host
+    "sets": "The ghost card is not filled in yet: how many icon sets does the card on the table show?",
+    "last": "The ghost card is not filled in yet: was that the last icon set on the card?",
+    "seance": ("The ghost card is not filled in yet: with this evidence, is every séance symbol on the card "
+               "matched?"),
+}
+_GHOST_TAPS = {("last", "yes"): "Yes, that was the last set", ("last", "no"): "No, the card has more sets",
+               ("seance", "yes"): "Yes, every séance symbol is matched", ("seance", "no"): "No, not every one yet"}
+
+
+def _ghost_told(event: Mapping[str, Any]) -> str:
+    ask, yes = event.get("ask"), bool(event.get("yes"))
+    if ask == "sets":
+        return f"The ghost card shows {_count(event.get('sets'), 'icon set')}."
+    if ask == "last":
+        return "That was the ghost card's last icon set." if yes else "The ghost card has more icon sets to prove."
+    return "Every séance symbol on the ghost card is matched." if yes else "Not every séance symbol is matched yet."
+
+
 @dataclass(frozen=True)
 class Names:
     """The names the table uses: players, spaces, evidence symbols, the board and the ghost."""
@@ -93,11 +112,12 @@ class Names:
         rooms = {n: board.space_name(n) for n in board.spaces}
         evidence = {sym: item.name for sym, item in game.packs.evidence.items()}
         players = tuple(game.setup.names) or tuple(f"Player {i + 1}" for i in range(game.setup.players))
-        doors = {d.key: d.keys for d in board.doors}
+        doors = {d.key: d.keys for d in board.doors if not d.placeholder}  # a stand-in's keys are not the board's
         environment = {card.id: card.name for card in game.packs.environment.values()}
         clues = {card.number: card.label for card in game.packs.clues.values()}
         return cls(players=players, rooms=rooms, evidence=evidence, board=board.name, ghost=game.ghost.name,
-                   doors=doors, icon_sets=tuple(game.ghost.icon_sets), environment=environment, clues=clues)
+                   doors=doors, icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
+                   environment=environment, clues=clues)
 
     def clue(self, number: Any) -> str:
         try:
@@ -274,9 +294,13 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return "An environment card comes up that is not filled in yet: read it from the card drawn."
     if kind == "environment_drawn":
         return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
+    if kind == "card_asked" and e("kind") == "ghost":
+        return _GHOST_ASKED.get(str(e("ask")), "")
     if kind == "card_asked":
         return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
                 "card do?")
+    if kind == "card_told" and e("kind") == "ghost":
+        return _ghost_told(event)
     if kind == "card_effect":
         n = int(e("n") or 0)
         told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
@@ -351,6 +375,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         sets_left = int(e("left") or 0)
         tail = "the barrier is removed" if not sets_left else f"{_count(sets_left, 'set')} to go"
         return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
+    if kind == "evidence_flipped" and e("matched") is None:  # a ghost card not filled in yet: the table compares
+        return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; compare it with the ghost card."
     if kind == "evidence_flipped":
         match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
         return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
@@ -507,6 +533,7 @@ _COMMAND_WORDS = {
     "seance": "a séance was declared",
     "unlock": "a door was unlocked",
     "discard-environment": "an environment card was discarded",
+    "tell-ghost": "the host told what the ghost card shows",
 }
 
 
@@ -559,6 +586,11 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return "Take a magnifying glass (or turn it back to 3)"
     if name == "tell-card":
         return _TELL_LABELS.get(str(args.get("effect")), "Do it")
+    if name == "tell-ghost" and "sets" in args:
+        return _count(args.get("sets"), "set")
+    if name == "tell-ghost":
+        ask = next(iter(args), "")
+        return _GHOST_TAPS.get((ask, str(args.get(ask))), "Tell it")
     if name == "action" and args.get("corpse"):
         return "Move, carrying the Corpse"
     if name == "action" and args.get("run"):
