@@ -259,7 +259,8 @@ def format_state(state: Mapping[str, Any]) -> str:
         if removed:
             lines.append(f"The removed room cards were: {', '.join(str(r) for r in removed)}")
     lines.append(f"Commands so far: {g('history_length')}")
-    return "\n".join(lines + _asked(state, "tell-card"))
+    ghost = (state.get("question") or {}).get("kind") == "ghost"  # a ghost card not filled in yet: tell-ghost
+    return "\n".join(lines + _asked(state, "tell-ghost" if ghost else "tell-card"))
 
 
 # --------------------------------------------------------------------------------------------
