@@ -587,7 +587,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
     if name == "tell-card":
         return _TELL_LABELS.get(str(args.get("effect")), "Do it")
     if name == "tell-ghost" and "sets" in args:
-        return _count(args.get("sets"), "set")
+        return _count(int(str(args.get("sets"))), "set") if str(args.get("sets")).isdigit() else "Tell it"
     if name == "tell-ghost":
         ask = next(iter(args), "")
         return _GHOST_TAPS.get((ask, str(args.get(ask))), "Tell it")
