@@ -557,14 +557,16 @@ class Game(GameHistory[State]):
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.offer(out, "attempt", "attempt", {"action": "fire"})
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
-        prove_asks = {"asks": ("need",), "sample": {"need": "eye:1"}} if self.ghost.placeholder else {}
+        asks: tuple[str, ...] = ("need",) if self.ghost.placeholder else ()
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, **prove_asks)
+                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, asks=asks,
+                           sample={"need": "eye:1"} if asks else None)
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                door_asks = {"asks": ("need",), "sample": {"need": "key:1"}} if door.placeholder else {}
-                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key}, **door_asks)
+                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key},
+                           asks=("need",) if door.placeholder else (),
+                           sample={"need": "key:1"} if door.placeholder else None)
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
@@ -867,7 +869,7 @@ class Game(GameHistory[State]):
             need = f"key:{conn.keys}"
         if not need:
             return command
-        red = {f: "true" for f in ("timer", "disruption") if f in need.split(",")}
+        red: dict[str, str] = {f: "true" for f in ("timer", "disruption") if f in need.split(",")}
         plain = ",".join(p for p in need.split(",") if p not in red)
         return Command(command.name, {**args, "need": plain, **red})
 
