@@ -421,8 +421,13 @@ def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(
         expect(host.page.locator("#card-question")).to_be_visible()
         assert svc.state()["other_actions_limit"] == 2
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="that was all").click()
+        # the environment card is told; the ghost that appeared at this Ghost Hour is on a card not filled in yet, so
+        # its question follows (how many icon sets the card shows), with its own taps
+        expect(host.page.locator("#card-question")).to_contain_text("how many icon sets")
+        assert svc.state()["question"] == {"kind": "ghost", "ask": "sets", "left": 0}
+        host.page.locator("#turn-main button[data-legal=tell-ghost]", has_text="4 sets").click()
         expect(host.page.locator("#card-question")).to_have_count(0)
-        assert svc.state()["question"] is None
+        assert svc.state()["question"] is None and len(svc.state()["icon_sets"]) == 4
         assert all("placeholder" not in t.lower() for t in said(viewer))
 
 
