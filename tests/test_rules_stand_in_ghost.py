@@ -127,12 +127,20 @@ def test_an_unlock_of_a_door_not_filled_in_needs_the_keys() -> None:
 
 
 def test_a_filled_in_ghost_card_plays_as_printed_and_asks_nothing() -> None:
-    """A card filled in is the card on the table: its count wins, its symbols start Ghost Mode, tell-ghost is refused."""
+    """A card filled in is the card on the table: its count wins and nothing is asked; what was told before it was
+    filled in (Your box replays the game) changes nothing."""
     game = stand_in(packs=PACKS)
     ghost_here(game)
     assert game.view()["question"] is None
-    with pytest.raises(IllegalCommand, match="filled in"):
-        game.push("tell-ghost sets=2")
+    assert not [a for a in game.legal_actions() if a.name == "tell-ghost"]
+    game.push("tell-ghost sets=2")
+    assert len(game.view()["icon_sets"]) == len(PACKS.ghosts["poltergeist"].icon_sets)
+    told = stand_in()
+    ghost_here(told)
+    told.push("tell-ghost sets=5")
+    told.push("attempt action=prove set=1 need=eye:2")  # the card's icons, as they are filled in later
+    again = Game.replay(told.setup, PACKS, told.history)  # the host fills the card in: the game goes on with it
+    assert again.view()["attempt"]["need"] == "eye:2" and again.view()["question"] is None
     for index in range(1, len(PACKS.ghosts["poltergeist"].icon_sets) + 1):
         events = game.push(f"prove set={index}")
     assert "game_won" in types(events)

@@ -2009,10 +2009,11 @@ class _Rules(RulesBase[State, Command]):
         given = [a for a in GHOST_ASKS if a in args]
         if len(given) != 1:
             raise BadCommand("tell-ghost: give one of sets=N, last=yes|no or seance=yes|no.")
-        if not self.ghost.placeholder:
-            self.illegal(f"the {self.ghost.name} card is filled in: the companion reads its icon sets and séance "
-                         "symbols from it.")
         ask = given[0]
+        if not self.ghost.placeholder:
+            # filled in since (Your box): the card itself says it now, so what was told changes nothing
+            self.emit("card_told", kind="ghost", ask=ask, filled=True)
+            return
         if ask == "sets":
             self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
             return

@@ -85,6 +85,8 @@ _GHOST_TAPS = {("last", "yes"): "Yes, that was the last set", ("last", "no"): "N
 
 def _ghost_told(event: Mapping[str, Any]) -> str:
     ask, yes = event.get("ask"), bool(event.get("yes"))
+    if event.get("filled"):
+        return "The ghost card is filled in: the companion reads its icon sets and séance symbols from it."
     if ask == "sets":
         return f"The ghost card shows {_count(event.get('sets'), 'icon set')}."
     if ask == "last":
