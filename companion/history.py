@@ -838,23 +838,36 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "
             "since it was started; put them back, or start a new game."
         ) from exc
-    # a game may read a command stored under an earlier reading of its rules (Skeptics: a stand-in's icons written out)
-    stored = getattr(game, "stored_command", None)
-    for record in store.commands(game_id):
+    records = list(store.commands(game_id))
+    commands = []
+    for record in records:
         try:
-            command = Command.from_dict(record.command)
-            game.push(stored(command) if stored is not None else command)
+            commands.append(Command.from_dict(record.command))
         except CompanionError as exc:
-            text = _command_text(record.command)
-            raise ReplayError(
-                f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
-                f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
-                "they were, or start a new game (the old one stays in the file).",
-                game_id=game_id,
-                seq=record.seq,
-                command=record.command,
-            ) from exc
+            raise _replay_error(store, game_id, record, exc) from exc
+    # a game may read the commands stored under an earlier reading of its rules (Skeptics: a game played before the
+    # companion asked about a ghost card not filled in yet plays on as it was played)
+    read_stored = getattr(game, "read_stored", None)
+    if read_stored is not None:
+        commands = list(read_stored(commands))
+    for record, command in zip(records, commands, strict=True):
+        try:
+            game.push(command)
+        except CompanionError as exc:
+            raise _replay_error(store, game_id, record, exc) from exc
     return game
+
+
+def _replay_error(store: GameStore, game_id: int, record: Any, exc: Exception) -> ReplayError:
+    text = _command_text(record.command)
+    return ReplayError(
+        f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
+        f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
+        "they were, or start a new game (the old one stays in the file).",
+        game_id=game_id,
+        seq=record.seq,
+        command=record.command,
+    )
 
 
 def _command_text(command: Mapping[str, Any]) -> str:

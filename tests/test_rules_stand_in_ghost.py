@@ -146,20 +146,46 @@ def test_a_filled_in_ghost_card_plays_as_printed_and_asks_nothing() -> None:
     assert "game_won" in types(events)
 
 
-def test_a_stored_game_that_proved_with_the_stand_ins_set_still_opens(tmp_path: Path) -> None:
-    """A game stored before the companion asked (a prove attempt without need= on the stand-in) opens: the stored
-    attempt is read with the stand-in's icons written out, so it rolls as it was played."""
-    packs = BUNDLED
-    setup = Setup(players=2, board="asylum", ghost="poltergeist", seed=7)
-    old = ["end-round", "ghost-at room=3", "attempt action=prove set=3", "roll faces=eye,camera,eye"]
+def stored(tmp_path: Path, commands: list[str], ghost: str = "poltergeist") -> Game:
+    """A game stored in a history file, command by command, and opened again (replayed)."""
+    setup = Setup(players=2, board="asylum", ghost=ghost, seed=7)
     with GameStore(tmp_path / "games.sqlite3") as store:
         gid = store.create_game(setup.to_dict(), name="old", events=[])
-        for seq, text in enumerate(old, start=1):
+        for seq, text in enumerate(commands, start=1):
             name, *rest = text.split()
             store.append(gid, seq, {"name": name, "args": dict(p.split("=", 1) for p in rest)}, [], source="host")
-        game = replay_game(store, gid, packs, MODULE)
+        return replay_game(store, gid, BUNDLED, MODULE)
+
+
+def test_a_stored_game_that_proved_with_the_stand_ins_sets_still_opens_as_it_was_played(tmp_path: Path) -> None:
+    """A game stored before the companion asked (prove attempts without need= on the stand-in, a win by its five
+    sets) opens, and plays on in the reading it was played in: the stand-in's icons (its timer too), its count."""
+    old = ["end-round", "ghost-at room=3", "attempt action=prove set=3", "roll faces=cobweb,cobweb,cobweb",
+           "roll faces=eye,camera,eye", "prove set=1", "prove set=2", "prove set=4"]
+    game = stored(tmp_path, old)
     view = game.view()
-    assert view["icon_sets"][2]["proven"]  # the stand-in's set 3 (eye, camera and its timer) was rolled as played
-    assert game.history[2].args["need"] == "eye:1,camera:1" and game.history[2].args["timer"] == "true"
-    assert view["outcome"] is None and view["question"]["ask"] == "sets"
+    assert view["timers"] == 1  # the stand-in set 3's timer gave a token on the failed roll, as when it was played
+    assert view["icon_sets"][2]["proven"] and view["outcome"] is None and view["question"] is None
+    game.push("prove set=5")
+    assert game.view()["outcome"] == "won"  # the stand-in's count, as the game was started
     assert "placeholder:" not in json.dumps(view).lower()
+
+
+def test_a_stored_game_whose_ghost_mode_came_from_the_stand_ins_symbols_still_opens(tmp_path: Path) -> None:
+    """A game stored before the companion asked, whose séance came from the stand-in's symbols (Séance: "Once all
+    Evidence Tokens that match the Séance symbols on the Ghost Card have been discovered"), opens with its séance."""
+    played = Game.new(Setup(players=2, board="asylum", ghost="poltergeist", seed=7), BUNDLED)
+    played.stand_in_reading = True  # as the companion played it then
+    old: list[str] = []
+    while not played.view()["seance_available"]:
+        for text in ("reveal-clue", "solve"):
+            played.push(text)
+            old.append(text)
+    old += ["seance room=3"]
+    game = stored(tmp_path, old)
+    assert game.view()["ghost_mode"] and game.view()["seance_declared"]
+
+
+def test_a_new_game_that_answered_is_replayed_in_the_asking_reading(tmp_path: Path) -> None:
+    game = stored(tmp_path, ["end-round", "ghost-at room=3", "tell-ghost sets=2", "prove set=1"])
+    assert len(game.view()["icon_sets"]) == 2 and not game.stand_in_reading

@@ -448,10 +448,11 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     limits = [(c.actions, c.name) for c in cards if c.actions]
     return min(limits) if limits else (0, "")
 
-def seance_matched(ghost: Ghost, s: State) -> bool:
+def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
     """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
-    it lists is among the evidence flipped; on one not filled in yet, the host said so (its symbols are stand-ins)."""
-    if ghost.placeholder:
+    it lists is among the evidence flipped; on one not filled in yet (`asks`), the host said so (its symbols are
+    stand-ins)."""
+    if asks:
         return s.seance_told
     return all(sym in s.evidence_flipped for sym in ghost.seance_symbols)
 
@@ -490,7 +491,15 @@ class Game(GameHistory[State]):
         self.ghost: Ghost = packs.ghosts[setup.ghost]
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
+        # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
+        # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
+        self.stand_in_reading = False
         super().__init__(state)
+
+    @property
+    def asks_ghost(self) -> bool:
+        """The ghost card is not filled in yet and the companion asks the host what the real card shows."""
+        return self.ghost.placeholder and not self.stand_in_reading
 
     # -- building ---------------------------------------------------------------
     @classmethod
@@ -557,7 +566,7 @@ class Game(GameHistory[State]):
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.offer(out, "attempt", "attempt", {"action": "fire"})
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
-        asks: tuple[str, ...] = ("need",) if self.ghost.placeholder else ()
+        asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
                 self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, asks=asks,
@@ -565,8 +574,8 @@ class Game(GameHistory[State]):
         for door in self.board.doors:
             if door.key not in s.open_doors:
                 self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key},
-                           asks=("need",) if door.placeholder else (),
-                           sample={"need": "key:1"} if door.placeholder else None)
+                           asks=("need",) if door.placeholder and not self.stand_in_reading else (),
+                           sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None)
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
@@ -695,7 +704,8 @@ class Game(GameHistory[State]):
         s = self._state
         board, ghost, packs = self.board, self.ghost, self.packs
         # a ghost card not filled in yet: its séance symbols and icon sets are stand-ins, so none is shown as the card's
-        symbols = () if ghost.placeholder else ghost.seance_symbols
+        asks = self.asks_ghost
+        symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
         view: dict[str, Any] = {
             "rules": "skeptics",
@@ -804,15 +814,15 @@ class Game(GameHistory[State]):
             ],
             "evidence": [
                 {"symbol": sym, "name": packs.evidence[sym].name,
-                 "matched": None if ghost.placeholder else sym in symbols}
+                 "matched": None if asks else sym in symbols}
                 for sym in s.evidence_flipped
             ],
             "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
             "seance_symbols": list(symbols),
             "seance_symbols_matched": matched,
-            "seance_told": s.seance_told if ghost.placeholder else None,
+            "seance_told": s.seance_told if asks else None,
             "icon_sets": self._icon_sets_view(),
-            "ghost_sets_told": s.ghost_sets if ghost.placeholder else None,
+            "ghost_sets_told": s.ghost_sets if asks else None,
             "ghost_mode": s.ghost_mode,
             "ghost_mode_why": s.ghost_mode_why,
             "seance_available": self._seance_ready(),
@@ -841,37 +851,41 @@ class Game(GameHistory[State]):
         """The ghost card's icon sets; on a card not filled in yet their icons are the card's on the table (need None),
         and there are as many as the host told (until then, as many as the stand-in has)."""
         s = self._state
-        if not self.ghost.placeholder:
+        if not self.asks_ghost:
             return [{"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
                     for i, need in enumerate(self.ghost.icon_sets)]
         return [{"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
                 for i, proven in enumerate(s.proven)]
 
-    def stored_command(self, command: Command) -> Command:
-        """A command stored under an earlier reading, as this one reads it: before the companion asked for the real
-        card's icons, a prove on a ghost card (or an unlock of a door) not filled in yet rolled for the stand-in's
-        icons; the stored command gets them written out (need=), so the old game rolls as it was played."""
-        args = command.args
-        if command.name != "attempt" or args.get("need", "").strip():
-            return command
-        action = args.get("action", "").strip().lower()
-        need = ""
-        if action == "prove" and self.ghost.placeholder:
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
+        game = cls.new(setup, packs)
+        parsed = [c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+                  for c in commands]
+        for cmd in game.read_stored(parsed):
+            game.push(cmd)
+        return game
+
+    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+        """The commands of a stored game, before they are replayed into this new game: a game played before the
+        companion asked about a ghost card (or a way) not filled in yet (no answer told, and a prove that rolled for
+        the stand-in's icons, or a command the asking reading refuses) plays on in the reading it was played in."""
+        stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
+        if not stand_ins or any(c.name == "tell-ghost" for c in commands):
+            return commands
+        proved = any(c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need")
+                     for c in commands)
+        if not (proved and self.ghost.placeholder):
+            trial = Game.new(self.setup, self.packs)  # the asking reading (a plain Game, not replay: no recursion)
             try:
-                need = self.ghost.icon_sets[int(args.get("set", "")) - 1]
-            except (ValueError, IndexError):
-                return command
-        elif action == "unlock":
-            ends = sorted(int(p) for p in args.get("door", "").replace(" ", "").split("-") if p.isdigit())
-            conn = self.board.connection(ends[0], ends[-1]) if len(ends) == 2 else None
-            if conn is None or not conn.door or not conn.placeholder:
-                return command
-            need = f"key:{conn.keys}"
-        if not need:
-            return command
-        red: dict[str, str] = {f: "true" for f in ("timer", "disruption") if f in need.split(",")}
-        plain = ",".join(p for p in need.split(",") if p not in red)
-        return Command(command.name, {**args, "need": plain, **red})
+                for c in commands:
+                    trial.push(c)
+                return commands
+            except (BadCommand, IllegalCommand):
+                pass
+        self.stand_in_reading = True
+        return commands
 
     def _attempt_view(self) -> dict[str, Any] | None:
         s = self._state
@@ -891,7 +905,7 @@ class Game(GameHistory[State]):
             and not s.seance_used
             and not s.final_round
             and s.clock != _LAST_QUARTER
-            and seance_matched(self.ghost, s)
+            and seance_matched(self.ghost, s, self.asks_ghost)
         )
 
     def _solo_aid(self) -> bool:
@@ -922,6 +936,7 @@ class _Rules(RulesBase[State, Command]):
         self.ghost = game.ghost
         self.packs = game.packs
         self.supply = _Supply(self.setup.physical, [], [], [])
+        self.asks_ghost = game.asks_ghost  # a ghost card not filled in yet: its icons, count and symbols are asked
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
@@ -1380,7 +1395,7 @@ class _Rules(RulesBase[State, Command]):
         if was is not None:
             data["from"] = was
         self.emit("ghost_appeared", **data)
-        if self.ghost.placeholder and not s.ghost_sets:
+        if self.asks_ghost and not s.ghost_sets:
             self.ask_ghost("sets")  # the ghost is here to be proven: how many icon sets does the real card show?
         if reason in ("ghost_hour", "ghost_mode") and self.ghost.closes_doors and room is not None:
             closed = []
@@ -1446,11 +1461,11 @@ class _Rules(RulesBase[State, Command]):
         else:
             symbol = s.evidence_left.pop()
         s.evidence_flipped.append(symbol)
-        matched = None if self.ghost.placeholder else symbol in self.ghost.seance_symbols
+        matched = None if self.asks_ghost else symbol in self.ghost.seance_symbols
         self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
-        if self.ghost.placeholder and not s.seance_told:
+        if self.asks_ghost and not s.seance_told:
             self.ask_ghost("seance")  # the card's symbols are the one on the table: the host compares
-        elif seance_matched(self.ghost, s):
+        elif seance_matched(self.ghost, s, self.asks_ghost):
             self.start_ghost_mode("every séance symbol is matched")
 
     def start_ghost_mode(self, why: str) -> None:
@@ -1465,12 +1480,12 @@ class _Rules(RulesBase[State, Command]):
     def prove_set(self, index: int, need: str | None = None) -> None:
         s = self.s
         s.proven[index - 1] = True
-        if not self.ghost.placeholder:
+        if not self.asks_ghost:
             need = self.ghost.icon_sets[index - 1]
         self.emit("set_proven", index=index, **({"need": need} if need else {}))
         if not all(s.proven):
             return
-        if self.ghost.placeholder and not s.ghost_sets:
+        if self.asks_ghost and not s.ghost_sets:
             # "All icon sets on a Ghost Card must be Proven to win the game": how many the real card has, the host says
             self.ask_ghost("last", first=True)
             return
@@ -1709,7 +1724,7 @@ class _Rules(RulesBase[State, Command]):
             self.check_first_sets(set_index)
             # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
             # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
-            told = self.ghost.placeholder
+            told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
             if told:
                 self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
                                "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
@@ -1728,7 +1743,7 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal(f"door {door} is already open.")
             # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
             # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
-            told = conn.placeholder
+            told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
             if told:
                 self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
                                "need=key:2")
@@ -2010,7 +2025,7 @@ class _Rules(RulesBase[State, Command]):
         if len(given) != 1:
             raise BadCommand("tell-ghost: give one of sets=N, last=yes|no or seance=yes|no.")
         ask = given[0]
-        if not self.ghost.placeholder:
+        if not self.asks_ghost:
             # filled in since (Your box): the card itself says it now, so what was told changes nothing
             self.emit("card_told", kind="ghost", ask=ask, filled=True)
             return
@@ -2104,12 +2119,12 @@ class _Rules(RulesBase[State, Command]):
         if s.seance_used:
             self.illegal("the séance was already used: it can only be performed once per game (Séance).")
         missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
-        if self.ghost.placeholder and not s.seance_told:
+        if self.asks_ghost and not s.seance_told:
             self.illegal(
                 "a séance needs every séance symbol on the ghost card matched first. The card is not filled in yet, "
                 "so after each solve the companion asks the host whether they all are; answer yes when they are."
             )
-        if missing and not self.ghost.placeholder:
+        if missing and not self.asks_ghost:
             self.illegal(
                 f"a séance needs every séance symbol matched first; {len(missing)} of "
                 f"{len(self.ghost.seance_symbols)} are not yet (Séance). Solve more clues."
