@@ -331,6 +331,7 @@ class Companion:
             return
         assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
+                             throw=self.game.next_throw if self.sim else None,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
         self._start_teacher()
         self.tray.start()

@@ -54,6 +54,7 @@ class SynthDie:
     symbol: bool
     box: tuple[float, float, float, float]
     sides: tuple[tuple[float, float], ...] = ()  # centres of the side faces the camera sees
+    cocked: bool = False  # leaning on another die or the tray's wall: no face is up (a player rerolls it)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,10 @@ class Style:
     symbol_value: int | None = None  # the value whose face carries the symbol (None: any)
     tilt: tuple[float, float] = (0.0, 32.0)  # camera view angle from straight down, degrees
     cluster: float = 0.35  # chance that a die is put touching the one before
+    spacing: float = 1.02  # dice not put touching lie at least this many sides apart (centre to centre)
     lean: float = 0.06  # share of dice leaning (tilted a little)
+    cocked: float = 0.0  # share of dice cocked: leaning ``cocked_angle`` degrees on a neighbour or a wall
+    cocked_angle: tuple[float, float] = (24.0, 40.0)
     glare: float = 0.2
     motion_blur: float = 0.1
     jpeg: tuple[int, int] = (35, 95)
@@ -280,6 +284,8 @@ class _Die:
     side: float
     yaw: float
     lean: np.ndarray  # 3x3 rotation of the die itself (leaning), identity when flat
+    colours: tuple[np.ndarray, np.ndarray] | None = None  # (body, pips) BGR given by the caller, else drawn
+    cocked: bool = False
 
 
 def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -293,8 +299,11 @@ def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
     return cam[:, :2]
 
 
-def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.ndarray, list[SynthDie]]:
-    """One photo of dice (uint8 BGR) and its dice's top faces."""
+def render_scene(rng: np.random.Generator, style: Style = Style(),
+                 dice_colours: list[tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None
+                 ) -> tuple[np.ndarray, list[SynthDie]]:
+    """One photo of dice (uint8 BGR) and its dice's top faces. With ``dice_colours`` ((body, pips) BGR for each
+    die), exactly those dice are drawn (as many as fit), in that order, with no symbol face."""
     w = int(rng.integers(style.width[0], style.width[1] + 1))
     h = int(w * rng.uniform(*style.aspect))
     kind = str(rng.choice(list(style.backgrounds)))
@@ -307,11 +316,11 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
     light /= np.linalg.norm(light)
     face = rng.uniform(*style.face)
     side = face / math.cos(tilt) ** 0.5  # the top face's image size is about ``face``
-    count = int(rng.integers(style.dice[0], style.dice[1] + 1))
+    count = int(rng.integers(style.dice[0], style.dice[1] + 1)) if dice_colours is None else len(dice_colours)
     symbol_value = style.symbol_value
     dice: list[_Die] = []
     margin = side * 1.2
-    for _ in range(count * 6):
+    for _ in range(count * 12):
         if len(dice) >= count:
             break
         this_side = side * rng.uniform(0.92, 1.08)
@@ -324,16 +333,24 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
         else:
             x, y = rng.uniform(-w / 2 + margin, w / 2 - margin), rng.uniform(-h / 2 + margin, h / 2 - margin)
             yaw = rng.uniform(0, 2 * math.pi)
-        if any(math.hypot(x - o.x, y - o.y) < 1.0 * (this_side + o.side) / 2 * 1.02 for o in dice):
+        if any(math.hypot(x - o.x, y - o.y) < (this_side + o.side) / 2 * style.spacing for o in dice):
             continue
         value = int(rng.integers(1, 7))
-        symbol = bool(rng.random() < style.symbol_share)
+        symbol = bool(rng.random() < style.symbol_share) and dice_colours is None
         if symbol and symbol_value is not None:
             value = symbol_value
         lean = np.eye(3)
-        if rng.random() < style.lean:
+        cocked = bool(rng.random() < style.cocked)
+        if cocked:  # on a neighbour or a wall: tipped about a horizontal axis
+            lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]),
+                             math.radians(rng.uniform(*style.cocked_angle)))
+        elif rng.random() < style.lean:
             lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]), math.radians(rng.uniform(5, 18)))
-        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean))
+        given = None
+        if dice_colours is not None:
+            body_c, pip_c = dice_colours[len(dice)]
+            given = (np.array(body_c, np.float32), np.array(pip_c, np.float32))
+        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked))
     # draw far dice first (the camera is tilted towards +y of the view)
     centre = np.array([w / 2, h / 2])
     drawn: list[SynthDie] = []
@@ -349,7 +366,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
         img *= (1 - rng.uniform(0.3, 0.6) * shadow)[:, :, None]
     order = sorted(dice, key=lambda d: (np.array([d.x, d.y, 0]) @ view.T)[2])
     for die in order:
-        body, pips, marble = die_colours(rng, style)
+        body, pips, marble = die_colours(rng, style) if die.colours is None else (*die.colours, None)
         corner = rng.uniform(0.08, 0.22)
         pip_radius = rng.uniform(0.075, 0.105)
         yawm = _rotation(np.array([0, 0, 1.0]), die.yaw) @ die.lean
@@ -402,7 +419,8 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
                 x1, y1 = pts.max(axis=0)
                 top_centre = _project(die, view, normal[None, :] * 0.5)[0] + centre
                 drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
-                                      die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0))))
+                                      die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
+                                      cocked=die.cocked))
         if top_seen and sides:
             drawn[-1] = replace(drawn[-1], sides=tuple(sides))
         img[ry0:ry1, rx0:rx1] = patch

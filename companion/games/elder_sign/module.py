@@ -72,6 +72,13 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     return "roll", {"faces": ",".join(faces)}
 
 
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The colours of the dice the next roll throws, when a roll is what the table may do now."""
+    if not any(action.name == "roll" for action in game.legal_actions()):
+        return ()
+    return tuple(colour.value for colour in game.next_roll_dice())
+
+
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
     pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
@@ -108,6 +115,7 @@ MODULE = GameModule(
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,
     tray_roll=tray_roll,
+    next_throw=next_throw,
     setup_choices={"ancient_one": "text", "physical": "bool"},
     button_commands=("end-turn",),
 )

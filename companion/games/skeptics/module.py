@@ -22,6 +22,16 @@ def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict
     return sentences.end_summary(view, names, minutes=minutes)
 
 
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The kinds of the dice the attempt under way rolls next (none without an attempt)."""
+    from companion.games.skeptics.dice import action_kind
+
+    attempt = game.state.attempt
+    if attempt is None or attempt.succeeded:
+        return ()
+    return (action_kind(attempt.action).value,) * attempt.dice_to_roll
+
+
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
     """The chance that the attempt under way succeeds with the current player's actions left."""
     attempt = state.get("attempt")
@@ -75,4 +85,5 @@ MODULE = GameModule(
     for_players=sentences.for_players,
     publish=_publish,
     started_keys=("players", "board", "ghost"),
+    next_throw=next_throw,
 )
