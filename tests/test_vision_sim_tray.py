@@ -77,8 +77,13 @@ def test_the_services_next_throw_is_the_attempts_dice(tmp_path: Any) -> None:
 
 def test_the_simulated_tray_loop_paints_each_kind_in_its_usual_colour() -> None:
     tray = tray_settings({"kinds": sim_color_kinds()})
-    loop = TrayLoop(CameraConfig(), tray, sim=True, on_readings=lambda readings, why: None,
-                    throw=lambda: (1, ("clue", "key", "summon")))
+    loop = TrayLoop(
+        CameraConfig(),
+        tray,
+        sim=True,
+        on_readings=lambda readings, why: None,
+        throw=lambda: (1, ("clue", "key", "summon")),
+    )
     assert loop.kind_colours() == {"clue": "blue", "key": "green", "summon": "red"}
     camera = loop.open_camera()
     assert isinstance(camera, ThrowCamera)

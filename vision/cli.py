@@ -150,7 +150,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                       "dice": [r.to_dict() for r in readings], "found": result.found, "ms": round(ms, 2)}
             print(json.dumps(record), flush=True)
         else:
-            values = ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings)
+            values = ", ".join(r.text for r in readings)
             unsure = sum(r.value is None for r in readings)
             note = f" ({unsure} unsure)" if unsure else ""
             print(f"{path}: {len(readings)} dice{note}: {values or '-'}  [{ms:.1f} ms]", flush=True)

@@ -62,6 +62,15 @@ TOUCHING = (0.55, 1.6)  # a die touching another lies this many of its faces fro
 TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
 NOT_A_DIE = 6
 LOGO = 7
+# Cocked dice (issue 26): a die leaning on another or on the tray's wall shows its "top" face foreshortened, so its
+# pips are ellipses. FLAT_LOOK is the crop (pixels) the pips are measured in; a die the reader gives no sure value
+# whose pips are flattened to under COCKED_RATIO of the table's flat dice (the frame's roundest quarter, at least
+# COCKED_PEERS of them, or the calibrated ``ReaderSettings.flat_ratio``) is cocked. Only unsure dice are looked at:
+# on real photos the pips of flat dice read surely measure too unevenly to overrule a value (docs/vision.md).
+FLAT_LOOK = 96
+COCKED_RATIO = 0.82
+COCKED_PEERS = 3
+COCKED = "cocked: reroll it"
 
 Box = tuple[int, int, int, int]
 
@@ -75,6 +84,7 @@ class DieReading:
     box: Box
     confidence: float
     color: str
+    cocked: bool = False  # leaning on another die or the wall: no face is up, value None ("cocked: reroll it")
 
     @property
     def center(self) -> tuple[float, float]:
@@ -82,7 +92,15 @@ class DieReading:
         return x + w / 2, y + h / 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 3), "color": self.color}
+        out = {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 3), "color": self.color}
+        if self.cocked:
+            out["cocked"] = True
+        return out
+
+    @property
+    def text(self) -> str:
+        """How a person is told this die: "blue 4", "blue ?" (unsure), "blue cocked: reroll it"."""
+        return f"{self.color} {COCKED if self.cocked else self.value if self.value is not None else '?'}"
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,7 @@ class ReaderSettings:
     max_dice: int = 60
     face_size: float | None = None
     taught: Any = None
+    flat_ratio: float | None = None  # how round the pips of a flat die look at this table (calibrated), None: measured
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> ReaderSettings:
@@ -521,8 +540,62 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
+    readings = _call_cocked(image, readings, (ox, oy), settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
+
+
+def pip_roundness(image: np.ndarray, cx: float, cy: float, size: float) -> float | None:
+    """How round the pips of the face at (cx, cy) look: the median ratio of the short to the long axis of each pip
+    (1 for a face seen square on, cos(tilt) for one tilted away), or None when no pip is found. Pips are the
+    blobs that differ from the face's median colour (Otsu's threshold on the distance in Lab), of a pip's size
+    and about an ellipse's shape, inside the face."""
+    n = FLAT_LOOK
+    side = size * CROP_SCALE
+    m = cv2.getRotationMatrix2D((cx, cy), 0.0, n / side)
+    m[0, 2] += n / 2 - cx
+    m[1, 2] += n / 2 - cy
+    patch = cv2.warpAffine(image, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = n // 4
+    face = np.median(lab[q : n - q, q : n - q].reshape(-1, 3), axis=0)
+    ink = np.clip(np.linalg.norm(lab - face, axis=2) * 2, 0, 255).astype(np.uint8)
+    e = n // 8
+    threshold, _ = cv2.threshold(ink[e : n - e, e : n - e], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (ink > max(threshold, 40.0)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    face_px = (n / CROP_SCALE) ** 2
+    ratios = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not 0.004 * face_px <= area <= 0.05 * face_px or x <= 1 or y <= 1 or x + w >= n - 1 or y + h >= n - 1:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        low, high = np.linalg.eigvalsh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+        if high <= 0 or not 0.8 <= area / (4 * math.pi * math.sqrt(max(low, 1e-6) * high)) <= 1.2:
+            continue  # not an ellipse: two pips run together, a logo, an edge
+        ratios.append(math.sqrt(max(low, 1e-6) / high))
+    return float(np.median(ratios)) if ratios else None
+
+
+def _call_cocked(image: np.ndarray, readings: list[DieReading], origin: tuple[int, int],
+                 settings: ReaderSettings) -> list[DieReading]:
+    """The readings with every unsure die that is cocked marked so: its pips flattened to under ``COCKED_RATIO`` of
+    the table's flat dice. The flat dice's roundness is the calibrated ``settings.flat_ratio``, else the median of
+    this frame's roundest dice (the upper quartile: most dice lie flat) when there are ``COCKED_PEERS`` or more (the
+    camera's own tilt flattens every die alike); a
+    frame of fewer dice without calibration calls none cocked. A die read with a value is never looked at."""
+    if all(r.value is not None for r in readings):
+        return readings
+    ox, oy = origin
+    round_ = [pip_roundness(image, r.center[0] - ox, r.center[1] - oy, r.box[2]) for r in readings]
+    known = [v for v in round_ if v is not None]
+    flat = settings.flat_ratio or (float(np.percentile(known, 75)) if len(known) >= COCKED_PEERS else None)
+    if flat is None:
+        return readings
+    return [DieReading(None, r.box, r.confidence, r.color, cocked=True)
+            if r.value is None and ratio is not None and ratio < COCKED_RATIO * flat else r
+            for r, ratio in zip(readings, round_)]
 
 
 def _needed(score: float, settings: ReaderSettings) -> float:
@@ -690,6 +763,6 @@ def annotate(frame_bgr: np.ndarray, readings: Sequence[DieReading], region: Box 
         x, y, w, h = r.box
         colour = (0, 200, 0) if r.value is not None else (0, 140, 255)
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
-        text = str(r.value) if r.value is not None else "?"
+        text = "cocked" if r.cocked else str(r.value) if r.value is not None else "?"
         cv2.putText(out, text, (x, max(12, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick + 0.1, colour, thick)
     return out

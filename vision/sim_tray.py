@@ -39,8 +39,14 @@ class ThrowCamera(_Base):
 
     name = "simulated tray (the dice of the roll under way)"
 
-    def __init__(self, throw: Callable[[], Throw], *, kinds: Mapping[str, str] | None = None,
-                 size: tuple[int, int] = (960, 720), seed: int = 0) -> None:
+    def __init__(
+        self,
+        throw: Callable[[], Throw],
+        *,
+        kinds: Mapping[str, str] | None = None,
+        size: tuple[int, int] = (960, 720),
+        seed: int = 0,
+    ) -> None:
         self.throw = throw
         self.kinds = dict(kinds or {})
         self.size = size
@@ -72,8 +78,20 @@ class ThrowCamera(_Base):
         from vision.training.synth import Style, render_scene
 
         width, height = self.size
-        style = Style(width=(width, width), aspect=(height / width, height / width), face=(66.0, 76.0),
-                      backgrounds=("white", "light"), tilt=(0.0, 4.0), cluster=0.0, spacing=1.6, lean=0.0, glare=0.0,
-                      motion_blur=0.0, jpeg=(85, 95), perspective=0.0, marble=0.0)
+        style = Style(
+            width=(width, width),
+            aspect=(height / width, height / width),
+            face=(66.0, 76.0),
+            backgrounds=("white", "light"),
+            tilt=(0.0, 4.0),
+            cluster=0.0,
+            spacing=1.6,
+            lean=0.0,
+            glare=0.0,
+            motion_blur=0.0,
+            jpeg=(85, 95),
+            perspective=0.0,
+            marble=0.0,
+        )
         frame, _ = render_scene(self._rng, style, [DIE_PAINT[c] for c in colours])
         return frame

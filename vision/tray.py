@@ -259,4 +259,4 @@ def parse_region(text: str) -> Box:
 
 
 def readings_summary(readings: Sequence[DieReading]) -> str:
-    return ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings) or "no dice"
+    return ", ".join(r.text for r in readings) or "no dice"
