@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     teach.add_argument("--reset", action="store_true", help="go back to the shipped reader: remove [tray] taught "
                        "(and the file at --save)")
     teach.add_argument("--config", metavar="PATH", help="configuration file to record the taught reader in")
+    teach.add_argument("--game", metavar="RULES", default="skeptics",
+                       help="the game whose icon faces the labels may name instead of a class 0-5 (eye, key:blank, "
+                       "yellow:lore ...): skeptics (default) or elder-sign")
 
     watch = sub.add_parser("watch", help="watch the camera and print each settled roll")
     watch.add_argument("--camera", default=None, help="auto, pi, usb, usb:N, /dev/videoN, sim, replay:PATH")
@@ -208,7 +211,10 @@ def cmd_teach(args: argparse.Namespace) -> int:
                           "or --reset to go back to the shipped reader.")
     from vision.teach import load_examples, save_taught, teach
 
-    examples = load_examples(args.images, args.labels)
+    from companion.games.base import module_for
+
+    icons = module_for(args.game).icon_pips
+    examples = load_examples(args.images, args.labels, icons)
     taught = teach(examples)
     save = Path(args.save).expanduser() if args.save else _default_taught_path(args.config)
     save_taught(taught, save)

@@ -63,13 +63,12 @@ TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image
 NOT_A_DIE = 6
 LOGO = 7
 # Cocked dice (issue 26): a die leaning on another or on the tray's wall shows its "top" face foreshortened, so its
-# pips are ellipses. FLAT_LOOK is the crop (pixels) the pips are measured in; a die the reader gives no sure value
-# whose pips are flattened to under COCKED_RATIO of the table's flat dice (the frame's roundest quarter, at least
-# COCKED_PEERS of them, or the calibrated ``ReaderSettings.flat_ratio``) is cocked. Only unsure dice are looked at:
-# on real photos the pips of flat dice read surely measure too unevenly to overrule a value (docs/vision.md).
+# pips are ellipses. FLAT_LOOK is the crop (pixels) the pips are measured in; at a calibrated table (``[tray]
+# flat_ratio``: how round the pips of its flat dice look), a die the reader gives no sure value whose pips are
+# flattened to under COCKED_RATIO of that is cocked. Only unsure dice, and only when calibrated: on real photos the
+# pips of flat dice measure too unevenly to overrule a value or to judge a die by its neighbours (docs/vision.md).
 FLAT_LOOK = 96
 COCKED_RATIO = 0.82
-COCKED_PEERS = 3
 COCKED = "cocked: reroll it"
 
 Box = tuple[int, int, int, int]
@@ -146,7 +145,7 @@ class ReaderSettings:
         from companion.validate import Section, number
 
         tray = Section(table, "tray", known=("region", "find_threshold", "strong_peak", "unsure_below", "colors",
-                                             "color_distance", "kinds", "face_size", "taught"))
+                                             "color_distance", "kinds", "face_size", "taught", "flat_ratio"))
 
         def check_region(key: str, region: Any) -> tuple[int, int, int, int]:
             if (not isinstance(region, (list, tuple)) or len(region) != 4
@@ -177,6 +176,8 @@ class ReaderSettings:
                 values[key] = tray.number(key, 0.0, 0.0, math.inf)
         if "face_size" in tray:
             values["face_size"] = tray.value("face_size", check_face, 0.0)
+        if "flat_ratio" in tray:
+            values["flat_ratio"] = tray.number("flat_ratio", 0.0, 0.05, 1.0)
         if table.get("taught"):
             from vision.teach import load_taught
 
@@ -581,21 +582,20 @@ def pip_roundness(image: np.ndarray, cx: float, cy: float, size: float) -> float
 def _call_cocked(image: np.ndarray, readings: list[DieReading], origin: tuple[int, int],
                  settings: ReaderSettings) -> list[DieReading]:
     """The readings with every unsure die that is cocked marked so: its pips flattened to under ``COCKED_RATIO`` of
-    the table's flat dice. The flat dice's roundness is the calibrated ``settings.flat_ratio``, else the median of
-    this frame's roundest dice (the upper quartile: most dice lie flat) when there are ``COCKED_PEERS`` or more (the
-    camera's own tilt flattens every die alike); a
-    frame of fewer dice without calibration calls none cocked. A die read with a value is never looked at."""
-    if all(r.value is not None for r in readings):
+    the table's flat dice (``settings.flat_ratio``, measured by calibration: the camera's own tilt flattens every
+    die alike). Without calibration none is called cocked; a die read with a value is never looked at."""
+    flat = settings.flat_ratio
+    if flat is None or all(r.value is not None for r in readings):
         return readings
     ox, oy = origin
-    round_ = [pip_roundness(image, r.center[0] - ox, r.center[1] - oy, r.box[2]) for r in readings]
-    known = [v for v in round_ if v is not None]
-    flat = settings.flat_ratio or (float(np.percentile(known, 75)) if len(known) >= COCKED_PEERS else None)
-    if flat is None:
-        return readings
-    return [DieReading(None, r.box, r.confidence, r.color, cocked=True)
-            if r.value is None and ratio is not None and ratio < COCKED_RATIO * flat else r
-            for r, ratio in zip(readings, round_)]
+    out = []
+    for r in readings:
+        if r.value is None:
+            ratio = pip_roundness(image, r.center[0] - ox, r.center[1] - oy, r.box[2])
+            if ratio is not None and ratio < COCKED_RATIO * flat:
+                r = DieReading(None, r.box, r.confidence, r.color, cocked=True)
+        out.append(r)
+    return out
 
 
 def _needed(score: float, settings: ReaderSettings) -> float:

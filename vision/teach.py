@@ -603,9 +603,42 @@ def label_file_for(image: Path, labels_dir: Path | None) -> Path:
                       "CLASS XC YC W H (CLASS 0-5 for 1-6 pips, the rest fractions of the image).")
 
 
-def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None
-                  ) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
-    """Labelled photos for ``teach``: each image with its YOLO label file."""
+def read_icon_labels(path: Path, width: int, height: int, icons: Any = None) -> tuple[Label, ...]:
+    """A label file whose lines may name the game's icon faces instead of a class: ``eye XC YC W H`` (or
+    ``key:blank ...``, ``yellow:lore ...``); ``icons`` (a GameModule's ``icon_pips``) gives the pips that stand for
+    each, so the taught reader reads the icon as those pips and the tray's pip map makes it the game's face again.
+    Lines with a class 0-5 are read as before. VisionError names the file and line of a face ``icons`` refuses."""
+    from companion.errors import CompanionError
+
+    labels = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        try:
+            box = [float(v) for v in parts[1:]]
+        except ValueError:
+            raise VisionError(f"{path}:{number}: expected FACE XC YC W H, got {line.strip()!r}.") from None
+        token = parts[0]
+        if re.fullmatch(r"[0-9.]+", token):
+            value = int(float(token)) + 1
+        elif icons is None:
+            raise VisionError(f"{path}:{number}: {token!r} is not a class 0-5; to label the game's icon faces, "
+                              "name the game (companion dice teach ... --game RULES).")
+        else:
+            try:
+                value = int(icons(token))
+            except CompanionError as exc:
+                raise VisionError(f"{path}:{number}: {exc}") from None
+        xc, yc, w, h = box
+        labels.append(Label(value, ((xc - w / 2) * width, (yc - h / 2) * height, w * width, h * height)))
+    return tuple(labels)
+
+
+def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None,
+                  icons: Any = None) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
+    """Labelled photos for ``teach``: each image with its YOLO label file (whose lines may name the game's icon
+    faces, with ``icons``: see ``read_icon_labels``)."""
     out = []
     folder = Path(labels_dir) if labels_dir is not None else None
     for name in images:
@@ -613,7 +646,7 @@ def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise VisionError(f"{path}: not an image OpenCV can read (JPEG, PNG, BMP ...).")
-        out.append((frame, read_labels(label_file_for(path, folder), frame.shape[1], frame.shape[0])))
+        out.append((frame, read_icon_labels(label_file_for(path, folder), frame.shape[1], frame.shape[0], icons)))
     return out
 
 

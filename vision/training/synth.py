@@ -55,6 +55,8 @@ class SynthDie:
     box: tuple[float, float, float, float]
     sides: tuple[tuple[float, float], ...] = ()  # centres of the side faces the camera sees
     cocked: bool = False  # leaning on another die or the tray's wall: no face is up (a player rerolls it)
+    icon: str | None = None  # the game's icon on the top face (render_scene's dice_icons)
+    index: int = -1  # which of render_scene's dice_colours this is (they are drawn far ones first)
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,64 @@ def die_colours(rng: np.random.Generator, style: Style) -> tuple[np.ndarray, np.
     return body, pips, marble
 
 
+ICONS = ("eye", "camera", "cobweb", "key", "summon", "blank", "inv1", "inv2", "inv3", "inv4", "lore", "peril", "terror",
+         "wild")
+
+
+def icon_mask(name: str, size: int) -> np.ndarray:
+    """A game's icon face, white on black: Skeptics' eye, camera, cobweb, key, summon and blank, Elder Sign's
+    investigation 1-4 (a magnifying glass and its number), lore (a scroll), peril (a skull), terror (a tentacle)
+    and wild (a star in a ring). Drawn from simple shapes: a stand-in for a real die's print."""
+    mask = np.zeros((size, size), np.uint8)
+    c, r = size / 2, size * 0.34
+    t = max(2, size // 14)
+    p = lambda x, y: (int(c + x * r), int(c + y * r))  # noqa: E731 - a point in units of r around the centre
+    if name == "eye":
+        cv2.ellipse(mask, p(0, 0), (int(r), int(r * 0.55)), 0, 0, 360, 255, t, cv2.LINE_AA)
+        cv2.circle(mask, p(0, 0), int(r * 0.3), 255, -1, cv2.LINE_AA)
+    elif name == "camera":
+        cv2.rectangle(mask, p(-1, -0.55), p(1, 0.75), 255, t, cv2.LINE_AA)
+        cv2.rectangle(mask, p(-0.35, -0.85), p(0.35, -0.55), 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, p(0, 0.1), int(r * 0.38), 255, -1, cv2.LINE_AA)
+    elif name == "cobweb":
+        for k in range(8):
+            a = k * math.pi / 4
+            cv2.line(mask, p(0, 0), p(math.cos(a), math.sin(a)), 255, max(1, t // 2), cv2.LINE_AA)
+        for f in (0.35, 0.7):
+            pts = [p(f * math.cos(k * math.pi / 4), f * math.sin(k * math.pi / 4)) for k in range(8)]
+            cv2.polylines(mask, [np.array(pts, np.int32)], True, 255, max(1, t // 2), cv2.LINE_AA)
+    elif name == "key":
+        cv2.circle(mask, p(-0.6, 0), int(r * 0.38), 255, t, cv2.LINE_AA)
+        cv2.line(mask, p(-0.22, 0), p(1, 0), 255, t, cv2.LINE_AA)
+        for x in (0.55, 0.85):
+            cv2.line(mask, p(x, 0), p(x, 0.4), 255, t, cv2.LINE_AA)
+    elif name in ("summon", "wild"):
+        pts = [p((1 if i % 2 == 0 else 0.42) * math.cos(math.pi * i / 5 - math.pi / 2),
+                 (1 if i % 2 == 0 else 0.42) * math.sin(math.pi * i / 5 - math.pi / 2)) for i in range(10)]
+        cv2.fillPoly(mask, [np.array(pts, np.int32)], 255, cv2.LINE_AA)
+        if name == "wild":
+            cv2.circle(mask, p(0, 0), int(r * 1.25), 255, max(1, t // 2), cv2.LINE_AA)
+    elif name.startswith("inv"):
+        cv2.circle(mask, p(-0.35, -0.35), int(r * 0.45), 255, t, cv2.LINE_AA)
+        cv2.line(mask, p(-0.05, -0.05), p(0.3, 0.3), 255, t, cv2.LINE_AA)
+        cv2.putText(mask, name[3:], p(0.3, 0.95), cv2.FONT_HERSHEY_SIMPLEX, size / 60, 255, t, cv2.LINE_AA)
+    elif name == "lore":
+        cv2.rectangle(mask, p(-0.8, -0.9), p(0.8, 0.9), 255, t, cv2.LINE_AA)
+        for y in (-0.45, 0.0, 0.45):
+            cv2.line(mask, p(-0.5, y), p(0.5, y), 255, max(1, t // 2), cv2.LINE_AA)
+    elif name == "peril":
+        cv2.circle(mask, p(0, -0.15), int(r * 0.8), 255, -1, cv2.LINE_AA)
+        for x in (-0.33, 0.33):
+            cv2.circle(mask, p(x, -0.2), int(r * 0.22), 0, -1, cv2.LINE_AA)
+        cv2.rectangle(mask, p(-0.4, 0.55), p(0.4, 0.95), 255, -1, cv2.LINE_AA)
+    elif name == "terror":
+        pts = [p(-0.9 + 1.8 * k / 20, 0.45 * math.sin(k / 20 * 3 * math.pi) - 0.3 + 0.03 * k) for k in range(21)]
+        cv2.polylines(mask, [np.array(pts, np.int32)], False, 255, t + 1, cv2.LINE_AA)
+    elif name != "blank":
+        raise ValueError(f"no icon {name!r}; the icons are {', '.join(ICONS)}")
+    return mask
+
+
 def _symbol_mask(rng: np.random.Generator, size: int) -> np.ndarray:
     """A symbol instead of pips, white on black: a star, a ring with a gap, a letter, wings, a crest."""
     mask = np.zeros((size, size), np.uint8)
@@ -225,7 +285,8 @@ def _symbol_mask(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def face_texture(rng: np.random.Generator, value: int, body: np.ndarray, pips: np.ndarray,
-                 marble: np.ndarray | None, corner: float, pip_radius: float, symbol: bool) -> tuple[np.ndarray, np.ndarray]:
+                 marble: np.ndarray | None, corner: float, pip_radius: float, symbol: bool,
+                 icon: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(texture float32 BGR, alpha 0..1) of one face: rounded square, pips (or a symbol) in their colour."""
     n = TEXTURE
     if marble is not None:
@@ -235,7 +296,10 @@ def face_texture(rng: np.random.Generator, value: int, body: np.ndarray, pips: n
     else:
         tex = np.broadcast_to(body, (n, n, 3)).astype(np.float32).copy()
     ink = np.zeros((n, n), np.uint8)
-    if symbol:
+    if icon is not None:
+        rot = cv2.getRotationMatrix2D((n / 2, n / 2), rng.uniform(-12, 12), 1.0)
+        ink = cv2.warpAffine(icon_mask(icon, n), rot, (n, n))
+    elif symbol:
         ink = _symbol_mask(rng, n)
     else:
         jitter = rng.uniform(-0.02, 0.02, (6, 2))
@@ -286,6 +350,8 @@ class _Die:
     lean: np.ndarray  # 3x3 rotation of the die itself (leaning), identity when flat
     colours: tuple[np.ndarray, np.ndarray] | None = None  # (body, pips) BGR given by the caller, else drawn
     cocked: bool = False
+    icon: str | None = None  # a game's icon on the top face instead of pips (icon_mask)
+    index: int = -1
 
 
 def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -300,10 +366,11 @@ def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def render_scene(rng: np.random.Generator, style: Style = Style(),
-                 dice_colours: list[tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None
-                 ) -> tuple[np.ndarray, list[SynthDie]]:
+                 dice_colours: list[tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None,
+                 dice_icons: list[str] | None = None) -> tuple[np.ndarray, list[SynthDie]]:
     """One photo of dice (uint8 BGR) and its dice's top faces. With ``dice_colours`` ((body, pips) BGR for each
-    die), exactly those dice are drawn (as many as fit), in that order, with no symbol face."""
+    die), exactly those dice are drawn (as many as fit), in that order, with no symbol face; with ``dice_icons``
+    too, each one's top face shows that icon (``icon_mask``) instead of pips."""
     w = int(rng.integers(style.width[0], style.width[1] + 1))
     h = int(w * rng.uniform(*style.aspect))
     kind = str(rng.choice(list(style.backgrounds)))
@@ -350,7 +417,8 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
         if dice_colours is not None:
             body_c, pip_c = dice_colours[len(dice)]
             given = (np.array(body_c, np.float32), np.array(pip_c, np.float32))
-        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked))
+        icon = dice_icons[len(dice)] if dice_icons is not None else None
+        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked, icon, len(dice)))
     # draw far dice first (the camera is tilted towards +y of the view)
     centre = np.array([w / 2, h / 2])
     drawn: list[SynthDie] = []
@@ -393,14 +461,15 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
             n_cam = view @ (yawm @ normal)
             if n_cam[2] <= 0.05:
                 continue
+            icon = None
             if name == "top":
-                value, symbol = die.value, die.symbol
+                value, symbol, icon = die.value, die.symbol, die.icon
             else:
                 value, symbol = around[(int(name[1]) + start) % 4], False
                 if n_cam[2] > 0.25:  # a side face seen well enough to show its pips
                     c = _project(die, view, normal[None, :] * 0.5)[0] + centre
                     sides.append((float(c[0]), float(c[1])))
-            tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol)
+            tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol, icon)
             inset = 0.47  # a little inside the cube's edge: the bevel shows around every face
             corners3 = np.array([normal * 0.5 - u * inset - v * inset, normal * 0.5 + u * inset - v * inset,
                                  normal * 0.5 + u * inset + v * inset])
@@ -420,7 +489,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
                 top_centre = _project(die, view, normal[None, :] * 0.5)[0] + centre
                 drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
                                       die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
-                                      cocked=die.cocked))
+                                      cocked=die.cocked, icon=die.icon, index=die.index))
         if top_seen and sides:
             drawn[-1] = replace(drawn[-1], sides=tuple(sides))
         img[ry0:ry1, rx0:rx1] = patch
