@@ -209,9 +209,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
     if not args.images:
         raise VisionError("give the labelled photos to teach from (companion dice teach IMAGE... --labels DIR), "
                           "or --reset to go back to the shipped reader.")
-    from vision.teach import load_examples, save_taught, teach
-
     from companion.games.base import module_for
+    from vision.teach import load_examples, save_taught, teach
 
     icons = module_for(args.game).icon_pips
     examples = load_examples(args.images, args.labels, icons)
