@@ -214,7 +214,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
 
     icons = module_for(args.game).icon_pips
     examples = load_examples(args.images, args.labels, icons)
-    taught = teach(examples)
+    region = table.get("region")
+    taught = teach(examples, region=tuple(region) if isinstance(region, list) and len(region) == 4 else None)
     save = Path(args.save).expanduser() if args.save else _default_taught_path(args.config)
     save_taught(taught, save)
     table["taught"] = str(save.resolve())

@@ -60,6 +60,10 @@ RETRY_SHIFT = 0.15  # and in crops moved this share of its face left, right, up 
 SAME_FACE = 0.45  # two peaks closer than this share of a face are on one face
 TOUCHING = (0.55, 1.6)  # a die touching another lies this many of its faces from its centre
 TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
+# A taught reader keeps the crops it was taught, dice and the table's background; a candidate nearer to a taught
+# background crop than to every taught die is far from the table's dice: it is kept only with a value this sure
+# (never as an unsure die on a strong peak alone), so a patterned cloth does not make up dice
+FAR_SURE = 0.9
 NOT_A_DIE = 6
 LOGO = 7
 # Cocked dice (issue 26): a die leaning on another or on the tray's wall shows its "top" face foreshortened, so its
@@ -70,6 +74,8 @@ LOGO = 7
 FLAT_LOOK = 96
 COCKED_RATIO = 0.82
 COCKED = "cocked: reroll it"
+COCKED_CROP = 48  # the cocked look (vision/training/cocked.py) sees this many pixels,
+COCKED_CONTEXT = 2.0  # over this many times the die's face, so the side face and the outline are in it
 
 Box = tuple[int, int, int, int]
 
@@ -285,6 +291,16 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
     m[0, 2] += CROP / 2 - cx
     m[1, 2] += CROP / 2 - cy
     return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def cocked_crop(img: np.ndarray, cx: float, cy: float, face: float) -> np.ndarray:
+    """The COCKED_CROP x COCKED_CROP patch around a die that the cocked look sees (also used to train it)."""
+    scale = COCKED_CROP / (face * COCKED_CONTEXT)
+    m = cv2.getRotationMatrix2D((cx, cy), 0.0, scale)
+    m[0, 2] += COCKED_CROP / 2 - cx
+    m[1, 2] += COCKED_CROP / 2 - cy
+    return cv2.warpAffine(img, m, (COCKED_CROP, COCKED_CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -523,9 +539,11 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     crops = [crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
              for crop, m, k in zip(crops, moved, kept)]
     kept = moved
+    far = (settings.taught.background(reader_outputs(crops)[0]) if callable(getattr(settings.taught, "background", None))
+           else np.zeros(len(kept), bool))
     readings = []
     dropped = 0
-    for (cx, cy, size, score), p, patch, sure in zip(kept, probs, crops, _surely(probs, settings)):
+    for (cx, cy, size, score), p, patch, sure, away in zip(kept, probs, crops, _surely(probs, settings), far):
         not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
@@ -535,7 +553,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # when it is not read for sure, so that a die is never silently missing from a roll
         valued = (confidence > settings.not_a_die_above and not logo and not not_a_die
                   and confidence >= _needed(score, settings))
-        if score < settings.strong_peak and not valued:
+        if (score < settings.strong_peak or away) and not valued or away and confidence < FAR_SURE:
             dropped += 1
             continue
         half = size / 2

@@ -61,6 +61,8 @@ FORMAT = 1
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
 POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
+BACKGROUND_CROPS = 24  # and "not a die" crops of the table itself in each photo, a face or more from every die
+# (a third of them along the frame's edge)
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 NEIGHBOURS = 7  # a taught reader also asks the nearest of the table's own taught crops
 NEIGHBOUR_SHARE = 0.3  # their votes' share of the chances
@@ -147,6 +149,21 @@ class TaughtReader:
         if self.bank is not None and len(self.bank) and self.bank_cls is not None:
             out = (1 - NEIGHBOUR_SHARE) * out + NEIGHBOUR_SHARE * _votes(x, self.bank, self.bank_cls, out.shape[1])
         return out.astype(np.float32)
+
+    def background(self, feats: np.ndarray) -> np.ndarray:
+        """For each crop, whether the taught crop nearest to it is "not a die" (the table's background, a side
+        face) rather than a die: the reader then needs more evidence (``vision.reader.FAR_SURE``). All False
+        without taught crops, or when the crops hold no die or no background."""
+        bank, cls = self.bank, self.bank_cls
+        out = np.zeros(len(feats), bool)
+        if bank is None or cls is None or not len(bank):
+            return out
+        dice, other = cls < NOT_A_DIE, cls == NOT_A_DIE
+        if not dice.any() or not other.any():
+            return out
+        sim = _unit(np.asarray(feats)[:, : bank.shape[1]]) @ bank.astype(np.float32).T
+        nearer: np.ndarray = sim[:, other].max(axis=1) > sim[:, dice].max(axis=1)
+        return nearer
 
     @property
     def heat(self) -> Any:
@@ -319,6 +336,20 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
             x, y = cx + rng.uniform(0.55, 0.85) * size * math.cos(a), cy + rng.uniform(0.55, 0.85) * size * math.sin(a)
             if all(math.hypot(x - lab.center[0], y - lab.center[1]) > 0.5 * size for lab in labels):
                 out.append(_Example(crop_face(frame, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
+    # the table's own background (a patterned cloth, the tray's floor): anywhere a face or more from every die
+    if labels:
+        face = float(np.median([sizes[i] for i in range(len(labels))]))
+        h, w = frame.shape[:2]
+        for k in range(BACKGROUND_CROPS):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            if k % 3 == 0:  # along the frame's edge too, where the crop runs off the photo
+                edge = int(rng.integers(4))
+                near = rng.uniform(0, 0.6 * face)
+                x = near if edge == 0 else w - 1 - near if edge == 1 else x
+                y = near if edge == 2 else h - 1 - near if edge == 3 else y
+            if all(math.hypot(x - lab.center[0], y - lab.center[1]) > face for lab in labels):
+                side = face * CROP_SCALE * math.exp(rng.uniform(*CROP_JITTER))
+                out.append(_Example(crop_face(frame, x, y, side, rng.uniform(0, 360)), NOT_A_DIE))
     used = set(matched.values())
     for c, (cx, cy, size, _) in enumerate(candidates):
         if c in used:
@@ -464,19 +495,36 @@ def _fit_size(cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float,
     return solved[:-1], float(solved[-1])
 
 
+def _in_region(frame: np.ndarray, labels: tuple[Label, ...], region: tuple[int, int, int, int] | None
+               ) -> tuple[np.ndarray, tuple[Label, ...]]:
+    """The part of a teaching photo inside the tray's region, with the labels whose centre lies in it, moved."""
+    if region is None:
+        return frame, labels
+    x, y, w, h = region
+    part = frame[y : y + h, x : x + w]
+    if part.shape[0] < 16 or part.shape[1] < 16:
+        raise VisionError(f"the tray region {region} lies outside a {frame.shape[1]}x{frame.shape[0]} teaching photo; "
+                          "calibrate the tray again (companion dice calibrate).")
+    inside = tuple(Label(lab.value, (lab.box[0] - x, lab.box[1] - y, lab.box[2], lab.box[3])) for lab in labels
+                   if x <= lab.center[0] < x + w and y <= lab.center[1] < y + h)
+    return np.ascontiguousarray(part), inside
+
+
 def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: int = 8, strength: float = 0.002,
           replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, size_strength: float = 0.05,
-          label_sizes: bool | None = None, seed: int = 0) -> TaughtReader:
+          label_sizes: bool | None = None, seed: int = 0, region: tuple[int, int, int, int] | None = None
+          ) -> TaughtReader:
     """A reader taught by labelled frames of one table: [(frame BGR, labels in pixels of the frame)].
 
     First the finder's heads (where the dice are, and how large: the size of each label's box, or with
     ``label_sizes`` False the size the shipped finder gives; None: the labels' sizes when they box about
     what the finder calls a face, see ``_boxes_are_faces``), then the reader's last layer on crops at the
-    taught finder's peaks, as it will read them.
+    taught finder's peaks, as it will read them. With ``region`` (the tray's, as the reader uses it), each photo
+    is taught inside it only: the table outside the tray is never read, so it is not learnt either.
     VisionError when no photo holds a labelled die."""
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
-    frames = [(check_frame(frame), tuple(labels)) for frame, labels in examples]
+    frames = [_in_region(check_frame(frame), tuple(labels), region) for frame, labels in examples]
     dice = sum(len(labels) for _, labels in frames)
     if dice == 0:
         raise VisionError("the teaching photos hold no labelled dice; label the dice of each photo "
@@ -510,6 +558,12 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     for k, (frame, labels) in enumerate(frames):
         found = _find(frame, labels, taught) if finder else shipped[k]
         crops += _examples(frame, labels, rng, variants, found, sizes[k])
+        if finder:  # what the shipped finder took for dice there is the table's too (a cloth's printed eyes)
+            candidates, _, matched = shipped[k]
+            used = set(matched.values())
+            crops += [_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[j % 4]), NOT_A_DIE)
+                      for c, (cx, cy, size, _) in enumerate(candidates) if c not in used for j in range(2)
+                      if all(math.hypot(cx - lab.center[0], cy - lab.center[1]) > 0.5 * size for lab in labels)]
     x = _features(crops)
     y = np.array([c.cls for c in crops])
     sample_weights = np.ones(len(y))
@@ -762,7 +816,7 @@ class Teacher:
         from dataclasses import replace
 
         try:
-            taught = teach_folder(self.folder, self.save_to)
+            taught = teach_folder(self.folder, self.save_to, region=self.watcher.settings.region)
             self.watcher.settings = replace(self.watcher.settings, taught=taught)
             result: dict[str, Any] | None = {"photos": taught.photos, "dice": taught.dice,
                                              "seconds": round(taught.seconds, 1)}

@@ -142,6 +142,23 @@ def background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.ndarra
         period = rng.uniform(3, 8)
         weave = (np.sin(xx / period * math.pi) * np.sin(yy / period * math.pi))[:, :, None]
         out = base * (0.85 + 0.12 * weave + 0.1 * fine)
+    elif kind == "pattern":  # a printed cloth: rows of owls (two ringed eyes each) and dots, like pips on a face
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 200), rng.uniform(120, 230)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        out = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+        ink = np.array([rng.uniform(0, 60)] * 3, np.float32)
+        light = np.array([rng.uniform(200, 255)] * 3, np.float32)
+        step = rng.uniform(0.04, 0.08) * w
+        eye = step * rng.uniform(0.09, 0.14)
+        for row, y in enumerate(np.arange(step / 2, h + step, step)):
+            for x in np.arange(step / 2 + (row % 2) * step / 2, w + step, step):
+                for side in (-1, 1):
+                    c = (int(x + side * eye * 1.4), int(y))
+                    cv2.circle(out, c, int(eye), light.tolist(), -1, cv2.LINE_AA)
+                    cv2.circle(out, c, max(1, int(eye * 0.5)), ink.tolist(), -1, cv2.LINE_AA)
+                cv2.circle(out, (int(x + step / 2), int(y + step / 2)), max(1, int(eye * 0.45)), ink.tolist(), -1,
+                           cv2.LINE_AA)
+        out = out * (0.9 + 0.2 * fine)
     elif kind == "white":
         base = rng.uniform(200, 250) + rng.uniform(-8, 8, 3)
         out = base + 6 * (_noise(rng, h, w, 80)[:, :, None] - 0.5) + 4 * (fine - 0.5)
