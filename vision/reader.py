@@ -553,7 +553,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # when it is not read for sure, so that a die is never silently missing from a roll
         valued = (confidence > settings.not_a_die_above and not logo and not not_a_die
                   and confidence >= _needed(score, settings))
-        if (score < settings.strong_peak or away) and not valued or away and confidence < FAR_SURE:
+        if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
             dropped += 1
             continue
         half = size / 2
