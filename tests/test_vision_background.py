@@ -4,26 +4,20 @@ Measured on synthetic scenes over a patterned cloth (rows of owls' ringed eyes a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from vision.dataset import Label, Score, score_photo
 from vision.reader import ReaderSettings, read_dice
 from vision.teach import teach
-from vision.training.synth import OTHER_TABLE, render_scene
-
-CLOTH = replace(
-    OTHER_TABLE, width=(1100, 1200), face=(50.0, 80.0), backgrounds=("pattern",), symbol_share=0.0, perspective=0.0
-)  # a warp would mirror the cloth at the frame's edge into rows of four eyes
+from vision.training.synth import PATTERNED_CLOTH, render_scene
 
 
 @pytest.fixture(scope="module")
 def photos() -> list[tuple[np.ndarray, tuple[Label, ...]]]:
     out = []
     for seed in range(900, 912):
-        image, dice = render_scene(np.random.default_rng(seed), CLOTH)
+        image, dice = render_scene(np.random.default_rng(seed), PATTERNED_CLOTH)
         out.append((image, tuple(Label(d.value, d.box) for d in dice)))
     return out
 

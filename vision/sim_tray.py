@@ -20,18 +20,9 @@ import numpy as np
 
 from companion.errors import CameraError
 from vision.camera import _Base
+from vision.training.synth import DIE_PAINT
 
 Throw = tuple[Hashable, Sequence[str]]
-BGR = tuple[int, int, int]
-# body and pips of each colour, as a tray's dice are painted (each is named so by vision.reader.generic_color)
-DIE_PAINT: Mapping[str, tuple[BGR, BGR]] = {
-    "blue": ((200, 110, 20), (245, 245, 245)),
-    "green": ((50, 150, 30), (245, 245, 245)),
-    "red": ((40, 30, 190), (245, 245, 245)),
-    "yellow": ((30, 210, 235), (20, 20, 20)),
-    "white": ((235, 235, 235), (20, 20, 20)),
-    "black": ((25, 25, 25), (240, 240, 240)),
-}
 
 
 class ThrowCamera(_Base):
@@ -75,23 +66,11 @@ class ThrowCamera(_Base):
         return self._frame.copy()
 
     def _draw(self, colours: Sequence[str]) -> np.ndarray:
-        from vision.training.synth import Style, render_scene
+        from dataclasses import replace
+
+        from vision.training.synth import TRAY, render_scene
 
         width, height = self.size
-        style = Style(
-            width=(width, width),
-            aspect=(height / width, height / width),
-            face=(66.0, 76.0),
-            backgrounds=("white", "light"),
-            tilt=(0.0, 4.0),
-            cluster=0.0,
-            spacing=1.6,
-            lean=0.0,
-            glare=0.0,
-            motion_blur=0.0,
-            jpeg=(85, 95),
-            perspective=0.0,
-            marble=0.0,
-        )
+        style = replace(TRAY, width=(width, width), aspect=(height / width, height / width))
         frame, _ = render_scene(self._rng, style, [DIE_PAINT[c] for c in colours])
         return frame

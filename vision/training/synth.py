@@ -103,6 +103,33 @@ OTHER_TABLE = Style(  # like the issue's other table: blue dice with white pips,
 )
 
 
+BGR = tuple[int, int, int]
+# body and pips of each colour, as a tray's dice are painted (each is named so by vision.reader.generic_color)
+DIE_PAINT: dict[str, tuple[BGR, BGR]] = {
+    "blue": ((200, 110, 20), (245, 245, 245)),
+    "green": ((50, 150, 30), (245, 245, 245)),
+    "red": ((40, 30, 190), (245, 245, 245)),
+    "yellow": ((30, 210, 235), (20, 20, 20)),
+    "white": ((235, 235, 235), (20, 20, 20)),
+    "black": ((25, 25, 25), (240, 240, 240)),
+}
+# Skeptics' dice by kind: their colour on a table and the icon labels of their faces (a blank names its die)
+SKEPTICS_ICON_DICE = {"clue": ("blue", ("eye", "camera", "cobweb")), "key": ("green", ("key", "key:blank")),
+                      "summon": ("red", ("summon", "summon:blank"))}
+
+# a top-down tray of plain dice, well apart (--sim's tray, the icon dice)
+TRAY = Style(width=(960, 960), aspect=(0.75, 0.75), face=(66.0, 76.0), backgrounds=("white", "light"), tilt=(0.0, 6.0),
+             cluster=0.0, spacing=1.6, lean=0.0, glare=0.0, motion_blur=0.0, jpeg=(85, 95), perspective=0.0, marble=0.0)
+# the other table's dice on a patterned cloth (rows of owls' ringed eyes and dots, like pips), at 1.2 MP; no final
+# warp, which would mirror the cloth at the frame's edge into rows of four eyes
+PATTERNED_CLOTH = replace(OTHER_TABLE, width=(1100, 1200), face=(50.0, 80.0), backgrounds=("pattern",),
+                          symbol_share=0.0, perspective=0.0)
+# a tray where some dice are cocked (leaning 45-55 degrees on a neighbour or a wall), seen from above
+COCKED_TRAY = Style(width=(900, 900), aspect=(0.75, 0.75), face=(70.0, 80.0), dice=(4, 6), tilt=(0.0, 0.0),
+                    backgrounds=("white",), symbol_share=0.0, lean=0.0, cluster=0.0, spacing=1.8, glare=0.0,
+                    motion_blur=0.0, perspective=0.0, marble=0.0, jpeg=(90, 95), cocked=0.5, cocked_angle=(45.0, 55.0))
+
+
 # ---------------------------------------------------------------- pieces
 
 
@@ -568,6 +595,17 @@ def _perspective(rng: np.random.Generator, img: np.ndarray, dice: list[SynthDie]
                              box=(float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
                              sides=tuple((float(q[0]), float(q[1])) for q in p[5:])))
     return out, moved
+
+
+def icon_scene(seed: int, dice: dict[str, tuple[str, tuple[str, ...]]] = SKEPTICS_ICON_DICE
+               ) -> tuple[np.ndarray, list[tuple[str, str, tuple[float, float, float, float]]]]:
+    """A top-down tray (``TRAY``) of 3-6 of a game's icon dice: the photo and each die's (kind, icon label, box of
+    its top face). ``dice``: kind -> (colour in ``DIE_PAINT``, the icon labels its faces carry)."""
+    rng = np.random.default_rng(seed)
+    kinds = [str(k) for k in rng.choice(list(dice), size=int(rng.integers(3, 7)))]
+    faces = [str(rng.choice(dice[k][1])) for k in kinds]
+    image, drawn = render_scene(rng, TRAY, [DIE_PAINT[dice[k][0]] for k in kinds], [f.split(":")[-1] for f in faces])
+    return image, [(kinds[d.index], faces[d.index], d.box) for d in drawn]
 
 
 # ---------------------------------------------------------------- writing a labelled set
