@@ -111,6 +111,7 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--scenes", type=int, default=500)
     parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--cache", default=None, help="an .npz of the crops made before (made when missing)")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -135,7 +136,7 @@ def main() -> None:
     y_all = np.concatenate([ys, np.zeros(half, np.float32)])
     w_all = np.concatenate([np.where(ys > 0, 2.0, 1.0), np.full(half, 2.0)]).astype(np.float32)
     model = Cocked()
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     for step in range(1, args.steps + 1):
         idx = rng.integers(0, len(x_all), 64)
         x = to_tensor(augment(x_all[idx], rng))
