@@ -431,7 +431,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
     symbol_value = style.symbol_value
     dice: list[_Die] = []
     margin = side * 1.2
-    for _ in range(count * 12):
+    for _ in range(count * (6 if dice_colours is None else 12)):  # (the draws of the scenes made before kept)
         if len(dice) >= count:
             break
         this_side = side * rng.uniform(0.92, 1.08)
@@ -451,7 +451,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
         if symbol and symbol_value is not None:
             value = symbol_value
         lean = np.eye(3)
-        cocked = bool(rng.random() < style.cocked)
+        cocked = style.cocked > 0 and bool(rng.random() < style.cocked)  # no draw when none is: old scenes stay
         if cocked:  # on a neighbour or a wall: tipped about a horizontal axis
             lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]),
                              math.radians(rng.uniform(*style.cocked_angle)))
