@@ -338,7 +338,8 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
     frame = np.full((240, 320, 3), 60, dtype=np.uint8)
-    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue")]
+    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue"),
+                DieReading(None, (240, 60, 50, 50), 0.6, "green", cocked=True)]
     tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
     hw.show(t.service.state())
@@ -350,8 +351,9 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         expect(phone.page.locator("#hw-angle")).to_have_text(f"at {mark}")  # the hand's mark, not its angle
         expect(phone.page.locator("#oled")).to_have_attribute("src", re.compile(r"/api/hardware/oled\.png"))
         phone.tab("dice")
-        expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
-        expect(phone.page.locator("#tray-dice .chip.red")).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        expect(phone.page.locator("#tray-dice .chip.red").first).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip.red").last).to_have_text("cocked: reroll it · green")  # issue 26
         expect(phone.page.locator("#tray-photo")).to_be_hidden()  # folded away under the dice
         phone.page.click("#tray-card summary")
         expect(phone.page.locator("#tray-photo")).to_be_visible()

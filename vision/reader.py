@@ -476,13 +476,19 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     if not kept:
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
-    probs = classify(crops, settings.taught)
+    first: list[np.ndarray] = []
+    probs = classify(crops, settings.taught, features=first)
     probs, moved = _retry_doubtful(image, kept, probs, settings)
     crops = [crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
              for crop, m, k in zip(crops, moved, kept)]
+    far = np.zeros(len(kept), bool)
+    if callable(getattr(settings.taught, "background", None)):  # a taught reader: is it far from the taught dice?
+        feats = np.array(first[0])
+        shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
+        if shifted:
+            feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]
+        far = settings.taught.background(feats)
     kept = moved
-    far = (settings.taught.background(reader_outputs(crops)[0]) if callable(getattr(settings.taught, "background", None))
-           else np.zeros(len(kept), bool))
     readings = []
     dropped = 0
     for (cx, cy, size, score), p, patch, sure, away in zip(kept, probs, crops, _surely(probs, settings), far):
@@ -639,13 +645,17 @@ def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
 
 
-def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True) -> np.ndarray:
+def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True,
+             features: list[np.ndarray] | None = None) -> np.ndarray:
     """The chance of each class for each crop: the shipped reader's, or the taught reader's.
 
     With ``looks``, the taught reader looks again at every crop it is not sure of (no class at ``TAUGHT_SURE``
     or more): in the seven other turns and mirror images of the crop, and the eight looks' chances are averaged
-    (a small network does not see a face exactly alike in every turn, and the average is steadier)."""
+    (a small network does not see a face exactly alike in every turn, and the average is steadier). The crops'
+    features (``reader_outputs``) are appended to ``features`` when it is given."""
     feats, probs = reader_outputs(crops)
+    if features is not None:
+        features.append(feats)
     if taught is None:
         return probs
     out = np.array(taught.probs(feats, probs))
