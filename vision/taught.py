@@ -22,6 +22,8 @@ __all__ = ["FORMAT", "TaughtReader", "load_taught", "save_taught", "softmax", "u
 FORMAT = 1
 NEIGHBOURS = 7  # a taught reader also asks the nearest of the table's own taught crops
 NEIGHBOUR_SHARE = 0.3  # their votes' share of the chances
+FAR_BACKGROUND = 0.95  # a crop is far from the taught dice when a taught background crop is at least this near
+FAR_MARGIN = 0.02  # (in cosine) and nearer than every taught die by this much
 NEIGHBOUR_WIDTH = 0.05  # a neighbour's vote weighs exp(-(its distance in cosine past the nearest's) / this)
 
 
@@ -91,7 +93,8 @@ class TaughtReader:
         if not dice.any() or not other.any():
             return out
         sim = unit_rows(np.asarray(feats)[:, : bank.shape[1]]) @ bank.astype(np.float32).T
-        nearer: np.ndarray = sim[:, other].max(axis=1) > sim[:, dice].max(axis=1)
+        background, die = sim[:, other].max(axis=1), sim[:, dice].max(axis=1)
+        nearer: np.ndarray = (background >= FAR_BACKGROUND) & (background > die + FAR_MARGIN)
         return nearer
 
     @property

@@ -64,6 +64,7 @@ POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negat
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
 BACKGROUND_CROPS = 24  # and "not a die" crops of the table itself in each photo, a face or more from every die
 # (a third of them along the frame's edge)
+SHIPPED_PEAKS = True  # the shipped finder's unlabelled peaks are taught as "not a die" too
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 
 
@@ -451,7 +452,7 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     for k, (frame, labels) in enumerate(frames):
         found = _find(frame, labels, taught) if finder else shipped[k]
         crops += _examples(frame, labels, rng, variants, found, sizes[k])
-        if finder:  # what the shipped finder took for dice there is the table's too (a cloth's printed eyes)
+        if finder and SHIPPED_PEAKS:  # what the shipped finder took for dice there is the table's too (a cloth's eyes)
             candidates, _, matched = shipped[k]
             used = set(matched.values())
             crops += [_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[j % 4]), NOT_A_DIE)
