@@ -66,8 +66,6 @@ FAR_SURE = 0.9
 FLAT_LOOK = 96
 COCKED_RATIO = 0.82
 COCKED = "cocked: reroll it"
-COCKED_CROP = 48  # the cocked look (vision/training/cocked.py) sees this many pixels,
-COCKED_CONTEXT = 2.0  # over this many times the die's face, so the side face and the outline are in it
 
 Box = tuple[int, int, int, int]
 
@@ -232,16 +230,6 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
     m[0, 2] += CROP / 2 - cx
     m[1, 2] += CROP / 2 - cy
     return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
-def cocked_crop(img: np.ndarray, cx: float, cy: float, face: float) -> np.ndarray:
-    """The COCKED_CROP x COCKED_CROP patch around a die that the cocked look sees (also used to train it)."""
-    scale = COCKED_CROP / (face * COCKED_CONTEXT)
-    m = cv2.getRotationMatrix2D((cx, cy), 0.0, scale)
-    m[0, 2] += COCKED_CROP / 2 - cx
-    m[1, 2] += COCKED_CROP / 2 - cy
-    return cv2.warpAffine(img, m, (COCKED_CROP, COCKED_CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
