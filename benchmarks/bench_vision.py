@@ -199,7 +199,7 @@ def scenes() -> None:
     tilted = [render_scene(np.random.default_rng(seed), COCKED_TRAY) for seed in range(3000, 3020)]
     for name, settings in (("untaught", ReaderSettings()), (f"calibrated (flat_ratio {flat or 0:.3f})",
                                                             ReaderSettings(flat_ratio=flat))):
-        called = as_value = cocked = flat_called = flat_dice = 0
+        called = as_value = unsure = cocked = flat_called = flat_dice = 0
         for image, dice in tilted:
             readings = read_dice(image, settings)
             for d in dice:
@@ -209,11 +209,12 @@ def scenes() -> None:
                     cocked += 1
                     called += bool(hit) and hit[0].cocked
                     as_value += bool(hit) and hit[0].value is not None
+                    unsure += bool(hit) and hit[0].value is None and not hit[0].cocked
                 else:
                     flat_dice += 1
                     flat_called += bool(hit) and hit[0].cocked
-        print(f"  cocked dice, {name}: {called}/{cocked} called cocked, {as_value} read as a value; flat dice called "
-              f"cocked {flat_called}/{flat_dice}")
+        print(f"  cocked dice, {name}: {called}/{cocked} called cocked, {as_value} read as a value, {unsure} unsure, "
+              f"{cocked - called - as_value - unsure} missed; flat dice called cocked {flat_called}/{flat_dice}")
     pips = module_for("skeptics").icon_pips
     assert pips is not None
     icons = []
