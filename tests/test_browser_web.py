@@ -366,6 +366,40 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         hw.close()
 
 
+def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: Any, tmp_path: Path) -> None:
+    """Issue 26: --sim's tray shows the dice the attempt under way throws (vision.sim_tray), read by the real
+    reader through the real tray watcher, and the Dice tab lists those and no others."""
+    from web_fixtures import make_service
+
+    from vision.sim_tray import ThrowCamera
+    from vision.tray import TrayWatcher
+
+    service = make_service(tmp_path / "games.sqlite")
+    service.do("attempt", {"action": "search", "need": "eye:1"})
+    clock = [0.0]
+    watcher = TrayWatcher(now=lambda: clock[0])
+    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    for _ in range(8):
+        clock[0] += 0.2
+        watcher.feed(camera.read())
+    assert watcher.last_readings is not None and len(watcher.last_readings) == 3
+    t = start_table(tmp_path, tray=watcher, service=service)
+    phone = open_phone(browser, t, host=True)
+    try:
+        phone.tab("dice")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        for chip in phone.page.locator("#tray-dice .chip").all():
+            expect(chip).to_have_text(re.compile(r"^[1-6] · blue$"))
+        expect(phone.page.locator("#tray-use")).to_be_visible()
+        phone.page.click("#tray-card summary")
+        phone.shot("phone-sim-tray")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+        t.server.stop()
+        t.service.close()
+
+
 def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Table) -> None:
     """Physical deck mode: at the Ghost Hour the host enters the environment and room cards drawn."""
     live.service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 5, "physical": True})
