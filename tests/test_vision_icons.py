@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -70,3 +71,35 @@ def test_icon_labels_are_read_by_the_games_pip_map_and_a_wrong_one_names_its_lin
         read_icon_labels(labels, 100, 100, elder)
     with pytest.raises(VisionError, match="--game"):
         read_icon_labels(labels, 100, 100, None)
+
+
+def test_the_teach_command_takes_icon_labels_for_the_game_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.cli import main as dice_main
+
+    image, shown, labels = icon_photo(130)
+    h, w = image.shape[:2]
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "tray.jpg"), image)
+    rows = [
+        f"{face} {(x + bw / 2) / w:.5f} {(y + bh / 2) / h:.5f} {bw / w:.5f} {bh / h:.5f}"
+        for (_, face), (x, y, bw, bh) in zip(shown, (lab.box for lab in labels))
+    ]
+    (tmp_path / "labels" / "tray.txt").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    config = tmp_path / "config.toml"
+    config.write_text("[tray]\n", encoding="utf-8")
+    args = [
+        "teach",
+        str(tmp_path / "tray.jpg"),
+        "--labels",
+        str(tmp_path / "labels"),
+        "--config",
+        str(config),
+        "--save",
+        str(tmp_path / "taught.npz"),
+    ]
+    assert dice_main(args) == 0
+    assert f"taught the reader {len(shown)} dice from 1 photos" in capsys.readouterr().out
+    assert dice_main([*args, "--game", "elder-sign"]) == 1  # Skeptics' faces are no Elder Sign faces
+    assert "tray.txt:1: unknown face" in capsys.readouterr().err
