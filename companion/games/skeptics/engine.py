@@ -1463,7 +1463,7 @@ class _Rules(RulesBase[State, Command]):
         s.evidence_flipped.append(symbol)
         matched = None if self.asks_ghost else symbol in self.ghost.seance_symbols
         self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
-        if self.asks_ghost and not s.seance_told:
+        if self.asks_ghost and not s.seance_told and not s.seance_used:
             self.ask_ghost("seance")  # the card's symbols are the one on the table: the host compares
         elif seance_matched(self.ghost, s, self.asks_ghost):
             self.start_ghost_mode("every séance symbol is matched")
