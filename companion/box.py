@@ -88,6 +88,8 @@ class BoxChange:
 class Box:
     """The box folder: where the owner's pack files are kept. ``folder=None``: the bundled packs, read only."""
 
+    rules = "skeptics"  # the game whose packs the box holds (the service's own packs); OTHER_FILES are other games'
+
     def __init__(self, folder: str | Path | None) -> None:
         self.folder = Path(folder) if folder is not None else None
 

@@ -485,11 +485,10 @@ def _first_id(packs: Any, attr: str) -> str:
 @viewer_required
 def setup_checklist() -> Response:
     """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
-    from companion.games.skeptics.sentences import setup_checklist as checklist
-
     ctx = _ctx()
     state = _game_state()
-    return jsonify({"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)})
+    items = ctx.service.module.setup_checklist(state, ctx.service.names, ctx.hardware is not None)
+    return jsonify({"game_id": state.get("game_id"), "items": items})
 
 
 @bp.get("/join-qr.svg")

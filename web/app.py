@@ -84,7 +84,8 @@ class WebContext:
         self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
 
     def packs(self) -> Packs:
-        return self.service.packs
+        packs: Packs = self.service.packs
+        return packs
 
     @property
     def pip_map(self) -> PipMap:

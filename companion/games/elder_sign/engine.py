@@ -343,15 +343,11 @@ class Game(GameHistory[State]):
         game.setup_events = rules.events
         return game
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         s = self._state
         if s.outcome is not None:

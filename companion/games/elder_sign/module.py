@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.games.base import GameModule, sentences_of
-from companion.games.elder_sign import sentences
-from companion.games.elder_sign.engine import Command, Game, Setup
-from companion.games.elder_sign.packs import load_packs
+from companion.commands import CommandBase
+from companion.games.base import Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.elder_sign import odds_cli, sentences, terminal
+from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
+from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -96,18 +100,93 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
     return "roll", {"faces": ",".join(faces)}
 
 
-MODULE = GameModule(
-    rules="elder-sign",
-    title="Elder Sign",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    **sentences_of(sentences),
-    publish=_publish,
-    started_keys=("players", "ancient_one"),
-    virtual_roll=virtual_roll,
-    tray_roll=tray_roll,
-    setup_choices={"ancient_one": "text", "physical": "bool"},
-    button_commands=("end-turn",),
-)
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
+    return game
+
+
+class ElderSignModule(GameModule):
+    """Elder Sign behind the seam."""
+
+    rules = "elder-sign"
+    title = "Elder Sign"
+    command_type = Command
+    commands = COMMANDS
+    started_keys = ("players", "ancient_one")
+    setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
+    button_commands = ("end-turn",)
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        return Game.new(setup, packs)  # type: ignore[arg-type]  # the engine checks both
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> ElderSignPacks:
+        return load_packs(folder)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names))
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def odds_report(self, args: argparse.Namespace) -> dict[str, Any]:
+        return odds_cli.report(args)
+
+    def odds_text(self, result: Mapping[str, Any]) -> str:
+        return odds_cli.render(dict(result))
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        return _publish(view, _game(game))
+
+    def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
+        return virtual_roll(_game(game), rng)
+
+    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
+                  auto_roll: bool) -> TrayOutcome:
+        """Stand-in pipped dice: their colours and pips (Elder Sign's own pip map) are the roll when they are exactly
+        the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
+        if not auto_roll:
+            return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
+        found = tray_roll(_game(game), [(die.color, die.value) for die in dice])
+        if isinstance(found, str):
+            return TrayOutcome(tell=found if why == "button" else None, note=f"dice settled, not a roll: {found}",
+                               quiet=why != "button")
+        return TrayOutcome(command=found, note=f"tray: rolled {found[1].get('faces')}")
+
+
+MODULE = ElderSignModule()

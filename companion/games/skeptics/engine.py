@@ -427,7 +427,7 @@ class Game(GameHistory[State]):
         s.glass = [0] * setup.players
         return cls(setup, packs, s)
 
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now, as python-chess offers its legal moves: each one is accepted by push().
 
         An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
@@ -539,12 +539,8 @@ class Game(GameHistory[State]):
         assert self._state.ghost_room is not None
         return set(rules.reachable(self._state.ghost_room))
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- reading --------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
