@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, render_template, request, session
 
 from web.assets import Asset, make_asset
-from web.security import Refused
-
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.context import context as _ctx
+from web.errors import Refused
 
 bp = Blueprint("pages", __name__)
-
-
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
 
 
 def send_asset(asset: Asset, cache: str) -> Response:

@@ -180,6 +180,11 @@ class GameModule(ABC):
         self.new(self.setup_from_dict({**setup, "seed": 0} if self.seeded else setup), packs)
         return setup
 
+    def setup_defaults(self, packs: object) -> dict[str, object]:
+        """What a new game from the page takes when the host leaves a choice out (Skeptics: the packs' first
+        board and ghost)."""
+        return {}
+
     def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
         """The configuration's ``[dice.pips]`` (what the pips of each kind of die stand for), checked when the
         game's dice are read in the tray; CompanionError says what is wrong. A game without a pip map takes any."""

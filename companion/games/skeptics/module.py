@@ -109,6 +109,10 @@ class SkepticsModule(GameModule):
         Setup.from_dict({**setup, "seed": 0}).check(packs)
         return setup
 
+    def setup_defaults(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, Packs)
+        return {"board": next(iter(packs.boards)), "ghost": next(iter(packs.ghosts))}
+
     def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
         PipMap.from_dict(pips)
 
