@@ -16,41 +16,51 @@ from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 
 
-def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
-    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds: the chance to
-    complete the adventure the active investigator is at (or would roll at), and each of its open tasks, with the
-    dice in the pool, the held dice and the clues, with the best play (companion.games.elder_sign.odds)."""
-    from companion.errors import CompanionError
-    from companion.games.elder_sign.dice import Colour
-    from companion.games.elder_sign.odds import card_probability, task_probability
-
-    colours = [c.value for c in game.next_roll_dice()]
+def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real."""
     packs = game.packs
     cards = {**packs.adventures, **packs.other_worlds}
+    return {
+        "adventures": [c["slot"] for c in view.get("adventures") or []
+                       if c.get("id") in cards and cards[c["id"]].placeholder],
+        "investigators": [i["player"] for i in view.get("investigators") or []
+                          if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
+        "ancient_one": bool(game.ancient.placeholder),
+        "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
+    }
+
+
+def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
+    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds of the card the
+    active investigator is at (:func:`_card_odds`)."""
+    from companion.games.elder_sign.dice import Colour
+
+    colours = [c.value for c in game.next_roll_dice()]
     out: dict[str, Any] = {
-        # the cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real
-        "stand_ins": {
-            "adventures": [c["slot"] for c in view.get("adventures") or []
-                           if c.get("id") in cards and cards[c["id"]].placeholder],
-            "investigators": [i["player"] for i in view.get("investigators") or []
-                              if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
-            "ancient_one": bool(game.ancient.placeholder),
-            "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
-        },
+        "stand_ins": _stand_ins(view, game),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
         "summon_odds": None,
     }
+    out.update(_card_odds(view, colours))
+    return out
+
+
+def _card_odds(view: Mapping[str, Any], colours: list[str]) -> dict[str, Any]:
+    """The chance to complete the adventure the active investigator is at (or would roll at), and each of its open
+    tasks, with the dice in the pool, the held dice and the clues, with the best play
+    (companion.games.elder_sign.odds); nothing where there is no card or no open task."""
+    from companion.errors import CompanionError
+    from companion.games.elder_sign.odds import card_probability, task_probability
+
     attempt = view.get("attempt") or {}
     active = next((i for i in view.get("investigators") or [] if i.get("active")), None)
     place = attempt.get("place") or (active or {}).get("place")
     card = next((c for c in view.get("adventures") or [] if c.get("slot") == place), None)
-    if card is None:
-        return out
-    tasks = [t for t in card["tasks"] if not t["done"]]
-    if not tasks:
-        return out
+    tasks = [t for t in card["tasks"] if not t["done"]] if card is not None else []
+    if card is None or not tasks:
+        return {}
     count = {c: colours.count(c) for c in ("green", "yellow", "red")}
     held = [h["face"] for h in attempt.get("held") or []]
     clues = int((active or {}).get("clues") or 0)
@@ -63,11 +73,9 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
                  "probability": task_probability(t["need"], count["green"], count["yellow"], count["red"], None, 1,
                                                  min(clues, 2), held)} for t in tasks]
     except (CompanionError, ValueError, KeyError):
-        return out
-    out["odds"] = whole
-    out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each,
-                        "clues": min(clues, 2)}
-    return out
+        return {}
+    return {"odds": whole, "card_odds": {"slot": card["slot"], "name": card["name"], "probability": whole,
+                                         "tasks": each, "clues": min(clues, 2)}}
 
 
 def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
