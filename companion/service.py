@@ -606,10 +606,8 @@ class GameService:
         state["rules_title"] = module.title
         state.update(module.publish(state, game))
         current = state.get("current_player")
-        state["legal"] = [
-            {**action.to_dict(), "label": module.action_label(action.to_dict(), self._names, current)}
-            for action in game.legal_actions()
-        ]
+        legal = [action.to_dict() for action in game.legal_actions()]
+        state["legal"] = [{**action, "label": module.action_label(action, self._names, current)} for action in legal]
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if self._narration is not None:  # a script being read out (none: the key is left out)
