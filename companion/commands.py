@@ -243,6 +243,22 @@ class RulesBase(Generic[ST, CT]):
         raise NotImplementedError
 
 
+_PROBES: dict[tuple[type[CommandBase], str, tuple[tuple[str, str], ...]], CommandBase] = {}
+
+
+def _probe(command_type: type[C], name: str, args: Mapping[str, str]) -> C:
+    """The command a legal action is tried with, made once (commands are immutable; the legal actions of every
+    state try the same few dozen)."""
+    key = (command_type, name, tuple(args.items()))
+    found = _PROBES.get(key)
+    if found is None:
+        if len(_PROBES) > 4096:
+            _PROBES.clear()
+        found = _PROBES[key] = command_type(name, args)
+    assert isinstance(found, command_type)
+    return found
+
+
 class GameHistory(Generic[S]):
     """The explicit history every engine keeps, as python-chess's Board keeps its move stack: ``push`` checks and
     applies a command (nothing changes when it is refused), ``pop`` takes the last one back, ``replay`` rebuilds a
@@ -332,7 +348,7 @@ class GameHistory(Generic[S]):
         tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
         offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
         real = dict(args or {})
-        probe = self.command_type(name, {**real, **dict(sample or {})})
+        probe = _probe(self.command_type, name, {**real, **dict(sample or {})})
         cards: tuple[str, ...] = ()
         try:
             self.check(probe)
