@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, IllegalCommand
@@ -246,12 +246,12 @@ class GameModule(ABC):
     def state_text(self, state: Record) -> str:
         """The published state for a person at the terminal (`companion game state`)."""
 
-    def odds_report(self, args: argparse.Namespace) -> dict[str, Any]:
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         """`companion odds --rules RULES ...`: the exact chances asked for, as JSON-safe data; CompanionError
         names what is wrong with the question."""
         raise CompanionError(f"{self.title} has no dice to work out the odds of.")
 
-    def odds_text(self, result: Mapping[str, Any]) -> str:
+    def odds_text(self, result: Mapping[str, object]) -> str:
         """The odds of :meth:`odds_report` as the table the terminal prints."""
         return json.dumps(result)
 

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.commands import CommandBase
+from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
 from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
@@ -68,7 +69,9 @@ class AmongCultistsModule(GameModule):
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
 
     def new(self, setup: SetupLike, packs: object) -> Game:
-        return Game.new(setup, packs)  # type: ignore[arg-type]  # the engine checks both
+        if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
         game: Game = Game.replay(setup, packs, commands)

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.commands import CommandBase
-from companion.errors import CompanionError, ConfigError, IllegalCommand
+from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
 from companion.games.base import Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
 from companion.games.skeptics import odds_cli, sentences, terminal
 from companion.games.skeptics.dice import Attempt, DieKind, PipMap, action_kind, summon_probability
@@ -83,7 +83,9 @@ class SkepticsModule(GameModule):
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
 
     def new(self, setup: SetupLike, packs: object) -> Game:
-        return Game.new(setup, packs)  # type: ignore[arg-type]  # the engine checks both
+        if not isinstance(setup, Setup) or not isinstance(packs, Packs):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
         game: Game = Game.replay(setup, packs, commands)
@@ -143,10 +145,10 @@ class SkepticsModule(GameModule):
     def for_players(self, message: str) -> str:
         return sentences.for_players(message)
 
-    def odds_report(self, args: argparse.Namespace) -> dict[str, Any]:
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         return odds_cli.report(args)
 
-    def odds_text(self, result: Mapping[str, Any]) -> str:
+    def odds_text(self, result: Mapping[str, object]) -> str:
         return odds_cli.render(dict(result))
 
     def status_line(self, state: Record) -> str:

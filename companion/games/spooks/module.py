@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.commands import CommandBase
+from companion.errors import BadCommand
 from companion.games.base import Engine, GameModule, Record, SetupLike
 from companion.games.spooks import sentences, terminal
 from companion.games.spooks.engine import COMMANDS, Command, Game, Setup
@@ -60,7 +61,9 @@ class SpooksModule(GameModule):
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
 
     def new(self, setup: SetupLike, packs: object) -> Game:
-        return Game.new(setup, packs)  # type: ignore[arg-type]  # the engine checks both
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"{self.title} starts from its own setup, not {setup!r}.")
+        return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
         game: Game = Game.replay(setup, packs, commands)
