@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
-    new.add_argument("--rules", default="skeptics", metavar="GAME",
+    new.add_argument("--rules", metavar="GAME",
                      help="the game: skeptics (the default), elder-sign, among-cultists or spooks")
     new.add_argument("--players", type=int, required=True, metavar="N",
                      help="1 to 4 (Elder Sign: 1 to 8; Among Cultists: 4 to 8; Spooks: 3 or more)")
