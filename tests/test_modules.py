@@ -131,3 +131,22 @@ def test_a_refusal_on_the_page_is_said_in_the_words_of_the_game_in_play(tmp_path
     assert "faces=" in str(err.value) and "faces=" not in said and "=" not in said
     assert said == module_for("elder-sign").for_players(str(err.value))
     service.close()
+
+
+def test_the_tables_button_plays_what_each_games_module_says(tmp_path: Path) -> None:
+    """The one button through the service (GameService.press_button): Skeptics' end of the round, Elder Sign's end
+    of the turn; Spooks is played on the phones, so the button is refused and nothing is played."""
+    from companion.errors import IllegalCommand
+
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
+    events = service.press_button().events
+    assert "round_ended" in [e["type"] for e in events] and service.history()[-1]["command"]["name"] == "end-round"
+    service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+    service.press_button()
+    assert service.history()[-1]["command"]["name"] == "end-turn" and service.history()[-1]["source"] == "button"
+    service.new_game({"rules": "spooks", "players": 3})
+    with pytest.raises(IllegalCommand, match="played on the phones"):
+        service.press_button()
+    assert service.state()["history_length"] == 0
+    service.close()
