@@ -134,13 +134,15 @@ def _check_web(config: Config) -> WebSettings:
 
 def check_report(config: Config, sim: bool) -> str:
     """What ``companion serve --check`` prints: where everything would go."""
-    return "\n".join([
-        f"configuration: {config.source or 'built-in defaults'}",
-        f"data directory: {config.data_dir}",
-        f"packs: bundled{f' + edited files in {config.packs_dir}' if config.packs_dir else ''}",
-        f"listen on: {listen_host(config, sim)}:{config.web.port}   simulated hardware: {'yes' if sim else 'no'}",
-        "configuration OK",
-    ])
+    return "\n".join(
+        [
+            f"configuration: {config.source or 'built-in defaults'}",
+            f"data directory: {config.data_dir}",
+            f"packs: bundled{f' + edited files in {config.packs_dir}' if config.packs_dir else ''}",
+            f"listen on: {listen_host(config, sim)}:{config.web.port}   simulated hardware: {'yes' if sim else 'no'}",
+            "configuration OK",
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -166,17 +168,25 @@ def open_service(config: Config, parts: PartConfigs, rng: random.Random, problem
         log.info("packs: the bundled files, with the edited ones of %s", config.packs_dir)
     # a script read out (Among Cultists' night) is spoken in the voice's language
     language = parts.hardware.voice.language if parts.hardware is not None else "en"
-    service = GameService(store, packs, rng=rng, box=Box(config.box_dir), speech_language=language,
-                          table_dice=parts.table_dice)
+    service = GameService(
+        store, packs, rng=rng, box=Box(config.box_dir), speech_language=language, table_dice=parts.table_dice
+    )
     try:
         state = service.resume_last()
     except ReplayError as exc:
-        log.error("the last game cannot be resumed: %s. Starting a new game; the old one stays in %s.",
-                  exc, config.history_path)
+        log.error(
+            "the last game cannot be resumed: %s. Starting a new game; the old one stays in %s.",
+            exc,
+            config.history_path,
+        )
         state = None
     if state is not None:
-        log.info("resumed game %s (%s commands) from %s", state.get("game_id"), state.get("history_length"),
-                 config.history_path)
+        log.info(
+            "resumed game %s (%s commands) from %s",
+            state.get("game_id"),
+            state.get("history_length"),
+            config.history_path,
+        )
     return service
 
 
@@ -231,8 +241,9 @@ def join_code(app: Flask) -> str | None:
     return str(code) if code else None
 
 
-def stop_parts(tray: TrayLoop | None, server: ServerThread | None, table: Table | None,
-               service: GameService | None) -> None:
+def stop_parts(
+    tray: TrayLoop | None, server: ServerThread | None, table: Table | None, service: GameService | None
+) -> None:
     """Stop every part in order: the camera, the server, the hardware (paused), the history."""
     stop_tray(tray)
     stop_web(server)

@@ -9,8 +9,14 @@ from companion.words import game_title, outcome_words, seat
 
 __all__ = ["state_text", "status_line"]
 
-_PHASES = {"night": "the night", "movement": "movement phase", "event": "event phase", "action": "action phase",
-           "cleanup": "clean-up", "over": "over"}
+_PHASES = {
+    "night": "the night",
+    "movement": "movement phase",
+    "event": "event phase",
+    "action": "action phase",
+    "cleanup": "clean-up",
+    "over": "over",
+}
 
 
 def status_line(state: Mapping[str, Any]) -> str:

@@ -31,6 +31,8 @@ def state_text(state: Mapping[str, Any]) -> str:
     ancient = (state.get("ancient_one") or {}).get("name", "the Ancient One")
     lines = [f"{game_title(state)}: Elder Sign against {ancient}, {state.get('players')} players", status_line(state)]
     for inv in state.get("investigators") or []:
-        lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
-                     f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
+        lines.append(
+            f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
+            f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
+        )
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from companion.games.skeptics.dice.requirement import an
 
 __all__ = ["report", "render"]
 
+
 def _pct(value: float) -> str:
     return f"{value * 100:.1f}%"
 
@@ -62,8 +63,12 @@ def _rows(missing: Any, free: int, rolls: int, keep: bool) -> list[dict[str, Any
     rows = []
     for n in range(1, rolls + 1):
         best = success_fraction(missing, free, n, keep)
-        row: dict[str, Any] = {"rolls": n, "probability": float(best), "percent": _pct(float(best)),
-                               "fraction": str(best)}
+        row: dict[str, Any] = {
+            "rolls": n,
+            "probability": float(best),
+            "percent": _pct(float(best)),
+            "fraction": str(best),
+        }
         if keep:
             every = keep_all_fraction(missing, free, n)
             row["keep_all_probability"] = float(every)
@@ -96,8 +101,14 @@ def report(args: argparse.Namespace) -> dict[str, Any]:
         raise CompanionError(f"the kept dice already show {req}; there is nothing left to roll for.")
     free = attempt.dice_to_roll
     result: dict[str, Any] = {
-        "need": str(req), "words": req.describe(), "kind": req.kind.value, "dice": dice, "keep": keep,
-        "kept": [f.value for f in attempt.kept], "dice_to_roll": free, "rows": _rows(missing, free, args.rolls, keep),
+        "need": str(req),
+        "words": req.describe(),
+        "kind": req.kind.value,
+        "dice": dice,
+        "keep": keep,
+        "kept": [f.value for f in attempt.kept],
+        "dice_to_roll": free,
+        "rows": _rows(missing, free, args.rolls, keep),
     }
     if args.rolled is not None:
         faces = parse_faces(args.rolled, req.kind)
@@ -117,8 +128,7 @@ def _any_action(kind: DieKind) -> str:
 def render(result: dict[str, Any]) -> str:
     """The answer as the table the terminal prints."""
     if "summon_dice" in result:
-        return (f"summon or pull with {result['summon_dice']} summon dice: "
-                f"{result['percent']} ({result['fraction']})")
+        return f"summon or pull with {result['summon_dice']} summon dice: {result['percent']} ({result['fraction']})"
     how = "keeping the best dice after each roll" if result["keep"] else "no dice kept (every roll afresh)"
     lines = [f"{result['need']} ({result['words']}) with {result['dice']} {result['kind']} dice, {how}"]
     if result["kept"]:

@@ -10,8 +10,13 @@ from companion.words import count, game_title, percent, player
 
 __all__ = ["state_text", "status_line"]
 
-_GHOST_REASONS = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode", "summon": "summoned", "seance": "séance",
-                  "manual": "set by the host"}
+_GHOST_REASONS = {
+    "ghost_hour": "Ghost Hour",
+    "ghost_mode": "Ghost Mode",
+    "summon": "summoned",
+    "seance": "séance",
+    "manual": "set by the host",
+}
 
 
 def _room(number: Any, name: Any = None) -> str:
@@ -40,7 +45,9 @@ def status_line(state: Mapping[str, Any]) -> str:
 def _header(g: Mapping[str, Any]) -> list[str]:
     ghost = g.get("ghost") or {}
     ghost_name = ghost.get("name") if isinstance(ghost, Mapping) else ghost
-    difficulty = f", difficulty {ghost.get('difficulty')}" if isinstance(ghost, Mapping) and ghost.get("difficulty") else ""
+    difficulty = (
+        f", difficulty {ghost.get('difficulty')}" if isinstance(ghost, Mapping) and ghost.get("difficulty") else ""
+    )
     players = g.get("players")
     number = len(players) if isinstance(players, list) else players
     return [
@@ -71,24 +78,30 @@ def _environment(g: Mapping[str, Any]) -> list[str]:
     cards = g.get("environment") or []
     if not cards:
         return [f"Environment: {', '.join(str(x) for x in g.get('environment_active') or []) or 'none'}"]
-    return [f"Environment: {card.get('name')}" + (f": {card.get('effect')}" if card.get("effect") else "")
-            for card in cards if isinstance(card, Mapping)]
+    return [
+        f"Environment: {card.get('name')}" + (f": {card.get('effect')}" if card.get("effect") else "")
+        for card in cards
+        if isinstance(card, Mapping)
+    ]
 
 
 def _team(g: Mapping[str, Any]) -> list[str]:
     summon = f"Summon dice: {g.get('summon_dice')}"
     if g.get("summon_odds") is not None:
         summon += f" ({percent(g.get('summon_odds'))} to succeed)"
-    return [f"{summon}; timers: {g.get('timers')} of 3; clues revealed {g.get('clues_revealed')} of 7, "
-            f"solved {g.get('clues_solved')}"]
+    return [
+        f"{summon}; timers: {g.get('timers')} of 3; clues revealed {g.get('clues_revealed')} of 7, "
+        f"solved {g.get('clues_solved')}"
+    ]
 
 
 def _evidence(g: Mapping[str, Any]) -> list[str]:
     lines = []
     evidence = [item for item in g.get("evidence") or [] if isinstance(item, Mapping)]
     if evidence:
-        flipped = ", ".join(f"{item.get('name') or item.get('symbol')}{' (match)' if item.get('matched') else ''}"
-                            for item in evidence)
+        flipped = ", ".join(
+            f"{item.get('name') or item.get('symbol')}{' (match)' if item.get('matched') else ''}" for item in evidence
+        )
         lines.append(f"Evidence: {flipped}")
     symbols = g.get("seance_symbols") or []
     if symbols:
@@ -113,8 +126,10 @@ def _attempt(g: Mapping[str, Any]) -> list[str]:
         return []
     kept = faces_words(attempt.get("kept")) if attempt.get("kept") else "nothing"
     odds = f"; {percent(g.get('odds'))} to succeed with the actions left" if g.get("odds") is not None else ""
-    return [f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
-            f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"]
+    return [
+        f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
+        f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"
+    ]
 
 
 def _end(g: Mapping[str, Any]) -> list[str]:
@@ -129,7 +144,16 @@ def _end(g: Mapping[str, Any]) -> list[str]:
 
 
 _PARTS: tuple[Callable[[Mapping[str, Any]], list[str]], ...] = (
-    _header, _ghost, _room_deck, _environment, _team, _evidence, _modes, _attempt, _end)
+    _header,
+    _ghost,
+    _room_deck,
+    _environment,
+    _team,
+    _evidence,
+    _modes,
+    _attempt,
+    _end,
+)
 
 
 def state_text(state: Mapping[str, Any]) -> str:
