@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "(players drop out at 200 until three are left)")
     new.add_argument("--decks", type=int, choices=(1, 2), help="Spooks: one deck or two")
     new.add_argument("--master-effects", action="store_true", help="Spooks: play the Masters' optional effects")
+    new.add_argument("--master-lasting", choices=("game", "hand"),
+                     help="Spooks: the Bones and Bats effects last until the end of the game (the rules, the default) "
+                          "or until the hand ends")
     new.add_argument("--names", metavar="A,B,C", help="the players' names, in seat order, with commas")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, metavar="K", help="Skeptics: 0 to 3 special item cards (default 3)")
@@ -254,7 +257,7 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
 _MODULE_FLAGS = (("board", "board"), ("ghost", "ghost"), ("special-items", "special_items"),
                  ("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
                  ("points-needed", "points_needed"), ("variant", "variant"), ("decks", "decks"),
-                 ("master-effects", "master_effects"))
+                 ("master-effects", "master_effects"), ("master-lasting", "master_lasting"))
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:

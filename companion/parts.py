@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("companion.serve")
 
 PI_MODEL_FILE = Path("/proc/device-tree/model")
+DEMO_GAME_NAME = "Demo game (started by --sim)"
 
 
 def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
@@ -96,8 +97,15 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
     parts.camera, parts.tray = _check_vision(config, sim)
     parts.web = _check_web(config)
     parts.extra["pips"] = config.dice.pips
-    # game.packs_dir / COMPANION_PACKS_DIR: a broken pack file names the key, the file and the entry.
-    parts.extra["packs"] = config.load_packs()
+    # game.packs_dir / the data folder's packs: a damaged box file is left out (the bundled one plays) and the
+    # host's page says which and how to mend it; `serve --check` refuses it (Config.load_packs)
+    from companion.box import Box
+
+    parts.extra["box"] = box = Box(config.box_dir)
+    try:
+        parts.extra["packs"] = box.open_packs()
+    except CompanionError as exc:
+        raise ConfigError(f"the bundled packs: {exc}") from None
     parts.extra["first_game"] = first_game_setup(config, parts.extra["packs"])
     return parts
 
@@ -133,7 +141,9 @@ def _check_web(config: Config) -> WebSettings:
 
 
 def check_report(config: Config, sim: bool) -> str:
-    """What ``companion serve --check`` prints: where everything would go."""
+    """What ``companion serve --check`` prints: where everything would go. Strict about the box: a damaged box
+    file raises ConfigError naming it, where serving would leave it out."""
+    config.load_packs()
     return "\n".join(
         [
             f"configuration: {config.source or 'built-in defaults'}",
@@ -149,10 +159,11 @@ def check_report(config: Config, sim: bool) -> str:
 # Starting and stopping
 
 
-def open_service(config: Config, parts: PartConfigs, rng: random.Random, problems: list[str]) -> GameService:
+def open_service(config: Config, parts: PartConfigs, rng: random.Random, problems: list[str], *,
+                 demo: bool = False) -> GameService:
     """The game service over the history file, with the last game resumed when it can be. A damaged history
     is kept aside (its message goes into `problems`, for the page); a game the packs no longer fit stays in
-    the file while a new one is played."""
+    the file while a new one is played. With `demo` (``--sim``) and no game yet, a demo game is started."""
     from companion.box import Box
     from companion.history import ReplayError, open_history
     from companion.service import GameService
@@ -160,17 +171,19 @@ def open_service(config: Config, parts: PartConfigs, rng: random.Random, problem
     store, problem = open_history(config.history_path, stamp=time.strftime("%Y%m%d-%H%M%S"))
     if problem is not None:
         log.error("%s", problem)
-        problems.append(problem)
+        if problem != store.problem:  # a history kept in memory says so itself on the page until written back
+            problems.append(problem)
+    box = parts.extra.get("box") or Box(config.box_dir)
     packs = parts.extra.get("packs")
     if packs is None:
-        packs = config.load_packs()
+        packs = box.open_packs()
     if config.packs_dir is not None:
         log.info("packs: the bundled files, with the edited ones of %s", config.packs_dir)
+    for damaged in box.problems.values():
+        log.error("%s (in %s)", damaged, config.box_dir)
     # a script read out (Among Cultists' night) is spoken in the voice's language
     language = parts.hardware.voice.language if parts.hardware is not None else "en"
-    service = GameService(
-        store, packs, rng=rng, box=Box(config.box_dir), speech_language=language, table_dice=parts.table_dice
-    )
+    service = GameService(store, packs, rng=rng, box=box, speech_language=language, table_dice=parts.table_dice)
     try:
         state = service.resume_last()
     except ReplayError as exc:
@@ -187,12 +200,21 @@ def open_service(config: Config, parts: PartConfigs, rng: random.Random, problem
             state.get("history_length"),
             config.history_path,
         )
+    elif demo:
+        # Something to look at on a laptop: a demo game, named so, which the page says it is.
+        seed = config.game.seed if config.game.seed is not None else rng.randrange(2**31)
+        first = {**(parts.extra.get("first_game") or {}), "seed": seed}  # the [game] defaults
+        state = service.new_game(first, name=DEMO_GAME_NAME)
+        log.info("no saved game in %s; started a demo game (%s) for the simulation", config.history_path,
+                 state.get("game_id"))
+    else:
+        log.info("no saved game in %s; the host starts one on the phone page", config.history_path)
     return service
 
 
-def start_teacher(data_dir: Path, tray: TrayLoop) -> Any:
+def start_teacher(data_dir: Path, tray: TrayLoop, problems: list[str]) -> Any:
     """The page's "Teach the reader" (vision.teach.Teacher): photos kept in the data folder; a reader taught
-    there is used again."""
+    there is used again (one that cannot be read goes into `problems`, for the page)."""
     from dataclasses import replace
 
     from vision.teach import Teacher, load_taught, taught_path
@@ -205,6 +227,10 @@ def start_teacher(data_dir: Path, tray: TrayLoop) -> Any:
             log.info("tray: the reader taught on the page (%s)", saved)
         except CompanionError as exc:
             log.warning("tray: the reader taught on the page cannot be used (%s); the shipped one reads", exc)
+            problems.append(  # a file the page wrote: the page says so too
+                f"the reader taught on the page ({saved.name}) cannot be used ({exc}); the shipped reader reads "
+                "the dice meanwhile. Teach it again on the Dice tab, or delete the file."
+            )
     return Teacher(data_dir, watcher)
 
 

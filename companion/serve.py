@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("companion.serve")
 
-DEMO_GAME_NAME = "Demo game (started by --sim)"
 MOCK_TRIM_EVERY = 60.0  # seconds between trims of the simulated pins' state history
 
 
@@ -134,23 +133,14 @@ class Companion(MainLoop):
         log.info("ready in %.1f s", self.monotonic() - started)
 
     def _start_service(self) -> None:
-        self.service = open_service(self.config, self.parts, self.rng, self.start_problems)
-        state = self.service.state() if self.service.game_id is not None else None
-        if state is None and self.sim:
-            # Something to look at on a laptop: a demo game, named so, which the page says it is.
-            seed = self.config.game.seed if self.config.game.seed is not None else self.rng.randrange(2**31)
-            first = {**(self.parts.extra.get("first_game") or {}), "seed": seed}  # the [game] defaults
-            state = self.service.new_game(first, name=DEMO_GAME_NAME)
-            log.info("no saved game in %s; started a demo game (%s) for the simulation",
-                     self.config.history_path, state.get("game_id"))
-        elif state is None:
-            log.info("no saved game in %s; the host starts one on the phone page", self.config.history_path)
+        self.service = open_service(self.config, self.parts, self.rng, self.start_problems, demo=self.sim)
 
     def _start_hardware(self) -> None:
         from hardware import Table
 
         try:
-            self.table = Table(self.parts.hardware, sim=self.sim)
+            # the data folder keeps the voice's rendered lines, its owner's files and the host's choice
+            self.table = Table(self.parts.hardware, sim=self.sim, data_dir=self.config.data_dir)
         except CompanionError as exc:
             log.error("the table hardware cannot start (%s); the phone page runs without it", exc)
             return
@@ -158,6 +148,10 @@ class Companion(MainLoop):
         # The hand goes back to the game's hour, the OLED shows the game; then every commit updates both.
         self.table.show(self.game.state())
         self.game.add_listener(self.table.on_events)
+        # a script read out is timed by its rendered lines, which are rendered ahead, in the background
+        self.game.speech_length = self.table.voice.length
+        self.game.speech_prepare = self.table.voice.prepare
+        self.table.voice.prepare(self.game.script_lines())
         self.table.when_end_round = lambda: self.post(self.end_round_pressed)
         self.table.when_read_dice = lambda: self.post(self.read_dice_pressed)
         self.table.when_undo = lambda: self.post(self.undo_pressed)
@@ -171,7 +165,7 @@ class Companion(MainLoop):
         assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
-        self.teacher = start_teacher(self.config.data_dir, self.tray)
+        self.teacher = start_teacher(self.config.data_dir, self.tray, self.start_problems)
         self.tray.start()
 
     def _start_web(self) -> None:
@@ -282,11 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.sim is None and sim:
             log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
         parts = check_parts(config, sim)
+        report = check_report(config, sim) if args.check else None
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    if args.check:
-        print(check_report(config, sim))
+    if report is not None:
+        print(report)
         return EXIT_OK
     log.info("starting (config: %s, data: %s, %s hardware)", config.source or "built-in defaults",
              config.data_dir, "simulated" if sim else "real")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["count", "game_title", "outcome_words", "percent", "player", "seat"]
+__all__ = ["asked", "count", "game_title", "outcome_words", "percent", "player", "seat"]
 
 
 def count(number: Any, one: str, many: str | None = None) -> str:
@@ -44,3 +44,12 @@ def outcome_words(state: Mapping[str, Any]) -> str | None:
 def game_title(state: Mapping[str, Any]) -> str:
     """ "Game 3 “Friday”"."""
     return f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
+
+
+def asked(state: Mapping[str, Any], command: str) -> list[str]:
+    """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
+    if not state.get("card_question"):
+        return []
+    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+            for a in state.get("legal") or [] if a.get("name") == command]
+    return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]

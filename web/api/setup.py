@@ -99,7 +99,7 @@ def _choice(data: Mapping[str, Any], key: str, kind: str) -> Any:
 def _seed(module: GameModule, data: Mapping[str, Any]) -> dict[str, Any]:
     """The seed of a module that shuffles (the host's, else a random one); none for a module that does not."""
     if module.seeded:
-        return {"seed": data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)}
+        return {"seed": data["seed"] if "seed" in data else secrets.randbelow(2**31)}  # checked by the rules
     if "seed" in data:
         raise Refused(400, f'{module.title} shuffles nothing, so it takes no "seed"; leave it out.')
     return {}

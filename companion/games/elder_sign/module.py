@@ -39,6 +39,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     colours = [c.value for c in game.next_roll_dice()]
     out: dict[str, Any] = {
         "stand_ins": _stand_ins(view, game),
+        # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
+        "card_question": _question(view, game),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
@@ -77,6 +79,16 @@ def _card_odds(view: Mapping[str, Any], colours: list[str]) -> dict[str, Any]:
         return {}
     return {"odds": whole, "card_odds": {"slot": card["slot"], "name": card["name"], "probability": whole,
                                          "tasks": each, "clues": min(clues, 2)}}
+
+
+def _question(view: Mapping[str, Any], game: Game) -> str | None:
+    question = view.get("question")
+    if not question:
+        return None
+    cards = game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
+    name = cards[question["card"]].name
+    names = sentences.Names(tuple(view.get("player_names") or ()), stand_ins=frozenset({name}))
+    return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 
 def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:

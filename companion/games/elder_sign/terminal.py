@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.words import game_title, player
+from companion.words import asked, game_title, player
 
 __all__ = ["state_text", "status_line"]
 

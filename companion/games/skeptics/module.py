@@ -25,13 +25,15 @@ from companion.games.skeptics.tray import settle_reading
 
 
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that the attempt under way succeeds with the current player's actions left."""
+    """The chance that the attempt under way succeeds in the rolls it really has left (the engine's
+    ``attempt_rolls_left``: the actions left, the Corpse's limit, the rolls until a third timer)."""
     attempt = state.get("attempt")
     if not attempt:
         return None
     try:
         current = Attempt.from_dict(attempt)
-        rolls_left = int(state.get("actions_left") or 0)
+        rolls = state.get("attempt_rolls_left")
+        rolls_left = int(rolls if rolls is not None else state.get("actions_left") or 0)
         if current.succeeded:
             return 1.0
         if rolls_left <= 0:
@@ -161,7 +163,11 @@ class SkepticsModule(GameModule):
         return sentences.setup_checklist(view, _names(names), hand)
 
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
-        return {"odds": attempt_odds(view), "summon_odds": summon_odds(view)}
+        question = view.get("question")
+        # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card
+        # actions)
+        asked = sentences.describe_event({"type": "card_asked", **question}) if isinstance(question, Mapping) else None
+        return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
 
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
         """The dice the attempt under way needs, or the team's summon dice for a summon or a pull."""

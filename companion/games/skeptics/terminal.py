@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games.skeptics.sentences import NO_NAMES, faces_words
-from companion.words import count, game_title, percent, player
+from companion.words import asked, count, game_title, percent, player
 
 __all__ = ["state_text", "status_line"]
 
@@ -125,7 +125,10 @@ def _attempt(g: Mapping[str, Any]) -> list[str]:
     if not isinstance(attempt, Mapping):
         return []
     kept = faces_words(attempt.get("kept")) if attempt.get("kept") else "nothing"
-    odds = f"; {percent(g.get('odds'))} to succeed with the actions left" if g.get("odds") is not None else ""
+    rolls = g.get("attempt_rolls_left")
+    left = f"in the {count(rolls, 'roll')} it has left" if isinstance(rolls, int) else "with the actions left"
+    chance = g.get("odds")
+    odds = f"; {float(chance) * 100:.1f}% to succeed {left}" if isinstance(chance, (int, float)) else ""
     return [
         f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
         f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"
@@ -160,4 +163,4 @@ def state_text(state: Mapping[str, Any]) -> str:
     """The state for a person at the table, a part a line or a few."""
     lines = [line for part in _PARTS for line in part(state)]
     lines.append(f"Commands so far: {state.get('history_length')}")
-    return "\n".join(lines)
+    return "\n".join(lines + asked(state, "tell-card"))

@@ -52,8 +52,8 @@ class SpooksModule(GameModule):
     command_type = Command
     commands = COMMANDS
     started_keys = ("players", "variant")
-    setup_choices = MappingProxyType({"variant": "text", "decks": "int", "master_effects": "bool", "dealer": "int",
-                                      "loss_limit": "int"})
+    setup_choices = MappingProxyType({"variant": "text", "decks": "int", "master_effects": "bool",
+                                      "master_lasting": "text", "dealer": "int", "loss_limit": "int"})
     seeded = False
     button_commands = ()
 
