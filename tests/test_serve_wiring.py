@@ -446,7 +446,7 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
 
 def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Path) -> None:
     """First start: a real table gets no silent default game (the host's wizard starts it); --sim shows a demo."""
-    from companion.serve import DEMO_GAME_NAME
+    from companion.parts import DEMO_GAME_NAME
 
     real = Companion(config_for(tmp_path / "real"), sim=False, notifier=Notifier(env={}))
     real._start_hardware = lambda: None  # type: ignore[method-assign]

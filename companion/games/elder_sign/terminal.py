@@ -35,4 +35,4 @@ def state_text(state: Mapping[str, Any]) -> str:
             f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
             f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
         )
-    return "\n".join(lines)
+    return "\n".join(lines + asked(state, "card-did"))
