@@ -51,8 +51,9 @@ __all__ = [
 
 #: Marks an SQLite file as a companion history ("SKHI"); any other non-empty file is refused.
 APPLICATION_ID = 0x534B4849
-#: Version of the tables below, kept in ``PRAGMA user_version``.
-SCHEMA_VERSION = 1
+#: Version of the tables below, kept in ``PRAGMA user_version``. An older file is brought up to it when it is
+#: opened (or restored), by the steps in ``_MIGRATIONS``, in one transaction: its games stay as they were.
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -82,6 +83,17 @@ CREATE TABLE events (
 CREATE INDEX events_by_game ON events (game, id);
 CREATE INDEX events_by_seq ON events (game, seq, kind);
 """
+
+# version -> the statements that bring a file of the version before up to it (a new file: _SCHEMA, then all of them)
+_MIGRATIONS: Mapping[int, str] = {
+    # 2: the games record and the dice's luck (companion.record): one record per game, worked out by replaying it
+    2: """
+CREATE TABLE records (
+    game     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    record   TEXT NOT NULL  -- JSON, made again when the game's commands change
+);
+""",
+}
 
 T = TypeVar("T")
 WRITE_BACK_EVERY = 5.0  # seconds between tries to write a history kept in memory back to its file
@@ -268,6 +280,8 @@ class GameStore:
         db.execute("PRAGMA foreign_keys = ON")
         if version == 0 and app_id != APPLICATION_ID:
             self._create_schema(db)
+        else:
+            self._migrate(db)
         problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()]
         if problems != ["ok"]:
             raise HistoryError(
@@ -283,10 +297,25 @@ class GameStore:
 
     def _create_schema(self, db: sqlite3.Connection) -> None:
         with self._transaction(db):
-            for statement in _SCHEMA.split(";"):
+            self._run(db, [_SCHEMA, *(_MIGRATIONS[step] for step in range(2, SCHEMA_VERSION + 1))])
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @staticmethod
+    def _run(db: sqlite3.Connection, scripts: Sequence[str]) -> None:
+        for script in scripts:
+            for statement in script.split(";"):
                 if statement.strip():
                     db.execute(statement)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Bring a file written by an older companion up to SCHEMA_VERSION, one version at a time, all in one
+        transaction (a power cut leaves it as it was)."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version >= SCHEMA_VERSION:
+            return
+        with self._transaction(db):
+            self._run(db, [_MIGRATIONS[step] for step in range(version + 1, SCHEMA_VERSION + 1)])
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @staticmethod
@@ -424,6 +453,7 @@ class GameStore:
                 if ok:
                     memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                     source.backup(memory)
+                    store._migrate(memory)  # a file of an older companion: its copy is brought up to date
                     store._db.close()
                     store._db = memory
                     store._copied = True
@@ -535,6 +565,17 @@ class GameStore:
                 "SELECT seq, command, source, at FROM commands WHERE game = ? ORDER BY seq", (game_id,)
             ).fetchall()
         return [CommandRecord(int(seq), json.loads(text), str(source), float(at)) for seq, text, source, at in rows]
+
+    def last_command(self, game_id: int) -> tuple[int, float | None]:
+        """How many commands a game has and when the last one was played (None without any): what changes when
+        the game does (an undo and another command give a new time)."""
+        with self._read("read the commands") as db:
+            row = db.execute(
+                "SELECT count(*), (SELECT at FROM commands WHERE game = ? ORDER BY seq DESC LIMIT 1) FROM commands"
+                " WHERE game = ?",
+                (game_id, game_id),
+            ).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
 
     def command_count(self, game_id: int) -> int:
         with self._read("count the commands") as db:
@@ -672,6 +713,23 @@ class GameStore:
                 row = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
         return int(row[0])
 
+    # -- records (companion.record) -------------------------------------------------------------
+
+    def record(self, game_id: int) -> dict[str, Any] | None:
+        """The stored record of a game (companion.record), or None when none was made yet."""
+        with self._read("read the game's record") as db:
+            row = db.execute("SELECT record FROM records WHERE game = ?", (game_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def save_record(self, game_id: int, record: Mapping[str, Any]) -> None:
+        """Keep a game's record (replacing the one before); the game itself is not touched."""
+        text = _dumps(dict(record))
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO records (game, record) VALUES (?, ?)", (game_id, text))
+
+        self._write("save the game's record", write)
+
     # -- backups ---------------------------------------------------------------------------
 
     def backup_to(self, target: str | os.PathLike[str]) -> None:
@@ -701,6 +759,7 @@ class GameStore:
                 raise HistoryError(f"the backup {source} is damaged or not a companion history; nothing was restored.")
             with self._lock:
                 src.backup(self._connection())
+                self._migrate(self._connection())  # a backup made by an older companion
         except sqlite3.Error as exc:
             raise HistoryError(f"could not restore {source}: {exc}. The history is as it was; try another backup.") from exc
         finally:

@@ -159,6 +159,10 @@ class GameService:
         """The packs of a game's rules: those the box edits are the service's own, the others' load once."""
         if rules == self.box.rules:
             return self.packs
+        with self._lock:
+            return self._other_packs(rules)
+
+    def _other_packs(self, rules: str) -> Any:
         if rules not in self._packs_of:
             # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics';
             # a damaged one: the bundled packs play, and problems() says so
@@ -677,8 +681,38 @@ class GameService:
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))
+            luck = self._luck_of(game_id)
+            if luck is not None:
+                state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def records(self) -> list[dict[str, Any]]:
+        """The record of every game in the history (companion.record), the newest first; kept in the file, so a
+        game is replayed only when it changed since its record was made (about half a second for a long game:
+        benchmarks/bench_stats.py). Made outside the game's lock, from the file, so the table plays on meanwhile."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).records()
+
+    def record(self, game_id: int) -> dict[str, Any]:
+        """The record of one game (HistoryError when there is none with that id)."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).record(game_id)
+
+    def _luck_of(self, game_id: int) -> dict[str, Any] | None:
+        """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
+        record is kept in the history file, so this replays the game once."""
+        from companion.stats import game_luck
+
+        try:
+            return game_luck(self.record(game_id))
+        except CompanionError:
+            log.exception("the record of game %s could not be made; the end card goes without the luck", game_id)
+            return None
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",

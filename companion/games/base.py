@@ -36,7 +36,7 @@ from typing import ClassVar, Protocol
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, IllegalCommand
 
-__all__ = ["DEFAULT_RULES", "RULES", "Engine", "GameModule", "SeenDie", "TableDice", "TrayDie", "TrayOutcome",
+__all__ = ["DEFAULT_RULES", "RULES", "Chance", "Engine", "GameModule", "SeenDie", "TableDice", "TrayDie", "TrayOutcome",
            "module_for", "rules_of"]
 
 DEFAULT_RULES = "skeptics"
@@ -122,6 +122,24 @@ class TrayOutcome:
     tell: str | None = None  # shown at the table (the OLED and a warning in the log)
     note: str | None = None  # only logged
     quiet: bool = False  # dice that came to rest with no roll waiting for them: logged for debugging only
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What one command says about an attempt whose chance the page showed (the dice's luck, companion.record).
+
+    ``begins``: an attempt begins, and the page showed ``chance`` of it coming good (None: no chance was shown,
+    so the attempt is counted but not weighed); ``player`` (0-based seat) and ``what`` (a few words) name it.
+    ``good``: the attempt under way came good (True) or failed by the dice (False). ``dropped``: it ended by the
+    players' choice or the game's end, not by the dice, so it is left out. One command may begin and settle one
+    attempt (a summon's one roll)."""
+
+    begins: bool = False
+    chance: float | None = None
+    player: int | None = None
+    what: str = ""
+    good: bool | None = None
+    dropped: bool = False
 
 
 class GameModule(ABC):
@@ -281,6 +299,24 @@ class GameModule(ABC):
         if why == "button":
             return TrayOutcome(tell=message)
         return TrayOutcome(note=f"dice settled: {message}", quiet=True)
+
+    # -- the games record and the dice's luck (companion.record; docs/stats.md) ---------------------------------
+
+    has_luck: ClassVar[bool] = False  # its attempts have a chance on the page (not Among Cultists, Spooks)
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        """What `command` says about an attempt whose chance the page showed: asked with ``events=None`` before the
+        command of a replay is pushed and with its events after it; None where it says nothing."""
+        return None
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        """The record's facts from the last view: "setup" [(label, value)], "rounds", "rounds_word", "marks" (the
+        Ghost Hours, the midnights) and "marks_word", "winner" (a name, for a game a player wins)."""
+        return {}
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        """The timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [labels]."""
+        return {}
 
     def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
         """A script the companion reads out with the voice, the OLED and every phone at once (Among Cultists'

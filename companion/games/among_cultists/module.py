@@ -41,6 +41,29 @@ def _scripts(game: Game, names: Any, kind: str, pause_s: float, language: str) -
     raise KeyError(kind)
 
 
+# -- the games record (companion.record): Among Cultists has no dice, so no odds and no luck --------------------
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Cultists", view.get("cultists")), ("Seer", "yes" if view.get("seer") else "no")],
+            "rounds": view.get("round"), "rounds_word": "rounds", "winner": view.get("winner")}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    names = list(view.get("player_names") or [])
+
+    def name(seat: Any) -> str:
+        return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else f"seat {seat}"
+
+    marks = []
+    for event in events:
+        if event.get("type") == "vote" and event.get("seat"):
+            marks.append(f"Voted out: {name(event.get('seat'))}")
+        elif event.get("type") == "found_dead":
+            marks.append(f"Found dead: {name(event.get('seat'))}")
+    return {"clock": view.get("clock"), "marks": marks, "values": {"Points": view.get("points")}}
+
+
 def _names(names: object) -> sentences.Names:
     return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
 
@@ -115,6 +138,12 @@ class AmongCultistsModule(GameModule):
 
     def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
         return list(_scripts(_game(game), _names(names), kind, pause_s, language))
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
 
 
 MODULE = AmongCultistsModule()

@@ -354,6 +354,10 @@ def _said_other_world_deck_empty(event: Mapping[str, Any], names: Names, kind: s
 
 
 def _said_tasks_set(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get('slot') == 'ancient-one':
+        text = f"the combat task of {ao}: " + "; ".join(need_words(t) for t in event.get("tasks", ()))
+        return text
+
     tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
     text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
     return text
@@ -531,6 +535,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Add the {args.get('colour')} die"
     if name == "monster":
         return f"Place a monster on adventure {args.get('adventure')}"
+    if name == "set-tasks" and args.get("adventure") == "ancient-one":
+        return "Enter the Ancient One's combat task"
     if name == "set-tasks":
         return f"Enter the tasks of adventure {args.get('adventure')}"
     if name == "card-did":

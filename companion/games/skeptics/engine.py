@@ -876,6 +876,7 @@ class _Aim:
     door: str | None = None
     card: str | None = None
     clue: int | None = None
+    told: bool = False  # the icons are the host's, for a card not filled in yet
 
 
 class _Rules(RulesBase[State, Command]):
@@ -1633,7 +1634,7 @@ class _Rules(RulesBase[State, Command]):
         self.attempt_dice_fit(action, dice)
         if not need:
             raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
-        need = self.red_icons(action, need)
+        need = self.red_icons(action, need, aim.told)
         if s.actions_left <= 0 and not self.free():
             self.illegal(
                 "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
@@ -1683,10 +1684,14 @@ class _Rules(RulesBase[State, Command]):
         if s.proven[set_index - 1]:
             self.illegal(f"icon set {set_index} is already proven; choose another set.")
         self.check_first_sets(set_index)
-        fixed = self.ghost.icon_sets[set_index - 1]
-        self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
-        need = fixed
-        return _Aim(need, set_index=set_index)
+        # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
+        # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
+        told = self.ghost.placeholder and bool(need)
+        if not told:
+            fixed = self.ghost.icon_sets[set_index - 1]
+            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+            need = fixed
+        return _Aim(need, set_index=set_index, told=told)
 
     def aim_unlock(self, need: str) -> _Aim:
         cmd = self.cmd
@@ -1697,10 +1702,14 @@ class _Rules(RulesBase[State, Command]):
         assert conn is not None
         if not self.closed(conn.key, conn.door, conn.lock):
             self.illegal(f"door {door} is already open.")
-        fixed = f"key:{conn.keys}"
-        self.same_need(need, fixed, f"door {door}", "the keys")
-        need = fixed
-        return _Aim(need, door=door)
+        # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
+        # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
+        told = conn.placeholder and bool(need)
+        if not told:
+            fixed = f"key:{conn.keys}"
+            self.same_need(need, fixed, f"door {door}", "the keys")
+            need = fixed
+        return _Aim(need, door=door, told=told)
 
     def aim_solve(self, need: str) -> _Aim:
         s = self.s
@@ -1761,12 +1770,13 @@ class _Rules(RulesBase[State, Command]):
                 "the Watching Eyes takes dice away)."
             )
 
-    def red_icons(self, action: str, need: str) -> str:
-        """The red icons the command adds (timer=true, disruption=true), where the card does not fix them."""
+    def red_icons(self, action: str, need: str, told: bool) -> str:
+        """The red icons the command adds (timer=true, disruption=true), where the card does not fix them (``told``:
+        the host gave the icons of a card not filled in yet)."""
         cmd = self.cmd
         for red in ("timer", "disruption"):
             if red in cmd.args and _bool(cmd, red) and red not in need:
-                if action in ("prove", "unlock"):
+                if action in ("prove", "unlock") and not told:
                     self.illegal(
                         f"the {red} icon is not on {'that icon set' if action == 'prove' else 'that door'}; "
                         f"a {action} attempt takes its red icons from the card, so leave {red}= out."

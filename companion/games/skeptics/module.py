@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
-from companion.games.base import Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
 from companion.games.skeptics import odds_cli, sentences, terminal
 from companion.games.skeptics.dice import Attempt, DieKind, PipMap, action_kind, summon_probability
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
@@ -54,6 +54,55 @@ def summon_odds(state: Mapping[str, Any]) -> float | None:
         return None
 
 
+# -- the games record and the dice's luck (companion.record) ---------------------------------------------------
+
+
+def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
+    """Skeptics' attempts with a chance on the page: a keep-and-reroll attempt (the chance shown once it is under
+    way, with the actions left: it comes good on the roll that succeeds, fails when no action is left for another
+    roll or a third timer ends the turn, and is dropped when the players turn to something else), and each summon
+    or pull (one roll of the team's summon dice)."""
+    name = command.name
+    if name in ("summon", "pull"):
+        if events is None:
+            view = game.view()
+            return Chance(begins=True, chance=summon_odds(view), player=view.get("current_player"), what=name)
+        return next((Chance(good=bool(e.get("success"))) for e in events if e.get("type") == name), None)
+    if events is None:
+        return None
+    if name == "attempt":
+        view = game.view()
+        attempt = view.get("attempt") or {}
+        return Chance(begins=True, chance=attempt_odds(view), player=view.get("current_player"),
+                      what=f"{attempt.get('action', 'attempt')} {attempt.get('need', '')}".strip())
+    for event in events:
+        if event.get("type") == "attempt_succeeded":
+            return Chance(good=True)
+        if event.get("type") == "attempt_ended":
+            return Chance(good=False) if "timer" in str(event.get("why")) else Chance(dropped=True)
+    rolled = next((e for e in events if e.get("type") == "rolled"), None)
+    if rolled is not None and int(rolled.get("actions_left") or 0) <= 0:
+        return Chance(good=False)  # the last action's roll failed: no roll is left for it this turn
+    return None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    ghost = view.get("ghost") or {}
+    return {"setup": [("Board", view.get("board_name") or view.get("board")), ("Ghost", ghost.get("name"))],
+            "rounds": view.get("round"), "rounds_word": "rounds", "marks": view.get("hour"), "marks_word": "Ghost Hours"}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = []
+    for event in events:
+        if event.get("type") == "ghost_hour":
+            marks.append(f"Ghost Hour: room {event.get('room')}" if event.get("room") is not None else "Ghost Hour")
+        elif event.get("type") == "ghost_appeared" and event.get("reason") != "ghost_hour":
+            marks.append(f"Ghost in room {event.get('room')}")
+    return {"clock": view.get("clock"), "marks": marks,
+            "values": {"Room cards left": view.get("room_deck_left"), "Clues solved": view.get("clues_solved")}}
+
+
 def _names(names: object) -> sentences.Names:
     return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
 
@@ -75,6 +124,7 @@ class SkepticsModule(GameModule):
     rules = "skeptics"
     title = "Skeptics"
     command_type = Command
+    has_luck = True  # its attempts have a chance on the page: the record weighs the dice's luck
     commands = COMMANDS
     started_keys = ("players", "board", "ghost")
     setup_choices = MappingProxyType({"board": "text", "ghost": "text", "special_items": "int", "physical": "bool",
@@ -202,6 +252,15 @@ class SkepticsModule(GameModule):
         settled = settle_reading(roll, _game(game).state.attempt, why=why, auto_roll=auto_roll, problem=problem)
         command = None if settled.faces is None else ("roll", {"faces": ",".join(f.value for f in settled.faces)})
         return TrayOutcome(command=command, tell=settled.tell, note=settled.note, quiet=settled.quiet)
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        return _luck(_game(game), command, events)
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
 
 
 MODULE = SkepticsModule()

@@ -34,6 +34,25 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     }
 
 
+# -- the games record (companion.record): Spooks has no dice, so no odds and no luck ---------------------------
+
+
+def _seat(view: Mapping[str, Any], seat: Any) -> str | None:
+    names = list(view.get("player_names") or [])
+    return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Variant", view.get("variant"))], "rounds": len(view.get("hands") or []),
+            "rounds_word": "hands", "winner": _seat(view, view.get("winner"))}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = [f"Out: {_seat(view, e.get('seat'))}" for e in events if e.get("type") == "player_out"]
+    names = list(view.get("player_names") or [])
+    return {"marks": marks, "values": dict(zip(names, view.get("scores") or []))}
+
+
 def _names(names: object) -> sentences.Names:
     return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
 
@@ -104,6 +123,12 @@ class SpooksModule(GameModule):
 
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
         return _publish(view, _game(game))
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
 
 
 MODULE = SpooksModule()
