@@ -13,7 +13,8 @@ SIGINT stop the companion cleanly: the camera, the server, the hand parked, the 
 
 What a game does with the button and the tray's dice is its module's (companion.games); this module only wires
 the parts, whose settings companion.parts checks and which it stops. Without a Raspberry Pi (and always with
-``--sim``) the same program runs on mock pins, luma's dummy display and replayed photos of dice, on 127.0.0.1.
+``--sim``) the same program runs on mock pins, luma's dummy display and a camera that draws the dice of the roll
+under way, on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Run the table companion: the clock hand, the OLED, the dice tray and the phone page. "
         "Without a Raspberry Pi (or with --sim) the hardware is simulated."))
     parser.add_argument("--sim", action="store_true", default=None,
-                        help="simulate the hardware: mock pins, dummy OLED, replayed dice photos; serve on 127.0.0.1")
+                        help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1")
     parser.add_argument("--config", metavar="PATH",
                         help="the configuration file (default: $COMPANION_CONFIG, "
                              "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)")
@@ -164,6 +165,7 @@ class Companion(MainLoop):
             return
         assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
+                             throw=self.game.next_throw if self.sim else None,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
         self.teacher = start_teacher(self.config.data_dir, self.tray, self.start_problems)
         self.tray.start()

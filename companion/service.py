@@ -310,6 +310,15 @@ class GameService:
             name, args = outcome.command
             return outcome, self._apply(game, game_id, self._module.command_type(name, args), "tray")
 
+    def next_throw(self) -> tuple[int, tuple[str, ...]]:
+        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and how many commands
+        the game has had, so that a camera that draws them (--sim) throws again after every command; no game:
+        (0, ())."""
+        with self._lock:
+            if self._game is None:
+                return 0, ()
+            return len(self._game.history), tuple(self._module.next_throw(self._game))
+
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.
 

@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import ClassVar, Protocol
 
 from companion.commands import CommandBase, LegalActionBase, Outcome
-from companion.errors import BadCommand, CompanionError, IllegalCommand
+from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
 
 __all__ = ["DEFAULT_RULES", "RULES", "Chance", "Engine", "GameModule", "SeenDie", "TableDice", "TrayDie", "TrayOutcome",
            "module_for", "rules_of"]
@@ -317,6 +317,17 @@ class GameModule(ABC):
     def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
         """The timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [labels]."""
         return {}
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        """The dice the roll under way throws, by kind of die or colour ("clue", "green" ...); none when no roll is
+        under way (--sim's tray camera shows those dice and no others)."""
+        return ()
+
+    def icon_pips(self, name: str) -> int:
+        """Teaching the dice reader by the game's icons: the pips that stand for an icon face on the stand-in dice
+        (by the default pip map) for a label naming it ("eye", "key:blank", "yellow:lore"); DiceError for a name it
+        does not know, that two dice print on different pips, or in a game without dice."""
+        raise DiceError(f"{self.title} is played without dice, so no die shows {name!r}.")
 
     def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
         """A script the companion reads out with the voice, the OLED and every phone at once (Among Cultists'

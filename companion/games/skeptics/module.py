@@ -24,6 +24,35 @@ from companion.games.skeptics.roll import to_roll
 from companion.games.skeptics.tray import settle_reading
 
 
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The kinds of the dice the attempt under way rolls next (none without an attempt)."""
+    from companion.games.skeptics.dice import action_kind
+
+    attempt = game.state.attempt
+    if attempt is None or attempt.succeeded:
+        return ()
+    return (action_kind(attempt.action).value,) * attempt.dice_to_roll
+
+
+def icon_pips(name: str) -> int:
+    """The pips (by the default pip map) that stand for an icon face: "eye", "camera", "cobweb", "key", "summon",
+    or "key:blank" / "summon:blank" (a bare "blank" takes pips that are blank on both)."""
+    from companion.errors import DiceError
+    from companion.games.skeptics.dice import DieKind, PipMap, parse_face
+
+    kind_name, _, face_name = name.strip().lower().rpartition(":")
+    face = parse_face(face_name)
+    kinds = [DieKind.parse(kind_name)] if kind_name else [kind for kind in DieKind if face in kind.sides]
+    tables = PipMap.default().tables
+    pips = [{p + 1 for p, f in enumerate(tables[kind]) if f is face} for kind in kinds]
+    common = set.intersection(*pips) if pips else set()
+    if not common:
+        if kind_name:
+            raise DiceError(f"a {kinds[0].value} die has no {face.value} face.")
+        raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{k.value}:{face.value}' for k in kinds)}.")
+    return min(common)
+
+
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
     """The chance that the attempt under way succeeds in the rolls it really has left (the engine's
     ``attempt_rolls_left``: the actions left, the Corpse's limit, the rolls until a third timer)."""
@@ -261,6 +290,12 @@ class SkepticsModule(GameModule):
 
     def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
         return _moments(view, events)
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        return next_throw(_game(game))
+
+    def icon_pips(self, name: str) -> int:
+        return icon_pips(name)
 
 
 MODULE = SkepticsModule()
