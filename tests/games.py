@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
+from companion.games.base import Engine, GameModule, TableDice, TrayDie
 from companion.games.skeptics.engine import Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
 
@@ -42,3 +43,17 @@ def new_game(
 def types(events: Iterable[Mapping[str, object]]) -> list[object]:
     """The types of `events`, in order."""
     return [e["type"] for e in events]
+
+
+def assert_no_dice(module: GameModule, game: Engine) -> None:
+    """A game played without dice: the companion rolls none, and dice in the tray are told to be no roll."""
+    import random
+
+    import pytest
+
+    from companion.errors import IllegalCommand
+
+    with pytest.raises(IllegalCommand, match="does not roll dice"):
+        module.virtual_roll(game, random.Random(1), None)
+    outcome = module.tray_roll(game, [TrayDie("blue", 3)], TableDice(), why="button", auto_roll=True)
+    assert outcome.command is None and outcome.tell and "without dice" in outcome.tell

@@ -419,6 +419,10 @@ def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(
         host.page.set_viewport_size(PHONE)
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="Two actions").click()
         expect(host.page.locator("#card-question")).to_be_visible()
+        for _ in range(250):  # the tap's answer comes in its own time: wait up to 5 s for the engine to have it
+            if svc.state()["other_actions_limit"] == 2:
+                break
+            host.page.wait_for_timeout(20)
         assert svc.state()["other_actions_limit"] == 2
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="that was all").click()
         # the environment card is told; the ghost that appeared at this Ghost Hour is on a card not filled in yet, so

@@ -19,7 +19,7 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -535,7 +535,7 @@ class Game(GameHistory[State]):
         s.glass = [0] * setup.players
         return cls(setup, packs, s)
 
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now, as python-chess offers its legal moves: each one is accepted by push().
 
         An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
@@ -658,12 +658,8 @@ class Game(GameHistory[State]):
         assert self._state.ghost_room is not None
         return set(rules.reachable(self._state.ghost_room))
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- reading --------------------------------------------------------------------
     def env(self, card: str) -> EnvironmentCard:
@@ -733,85 +729,27 @@ class Game(GameHistory[State]):
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
-            "ghost_room": s.ghost_room if s.ghost_present else None,
-            "ghost_room_name": (
-                board.space_name(s.ghost_room) if s.ghost_present and s.ghost_room is not None else None
-            ),
-            "ghost_present": s.ghost_present,
-            "ghost_reason": s.ghost_reason if s.ghost_present else None,
-            "summoner": s.summoner if s.ghost_present and s.ghost_reason == "summon" else None,
+            **self._view_ghost_place(),
             "room_deck_left": s.room_deck_left,
             "rooms_revealed": list(s.rooms_revealed),
             "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
             "room_cards_discarded_unseen": s.discarded_unseen_count,
             "room_cards_removed": s.removed_count,
             "red_markers": list(s.rooms_revealed),
-            "environment_active": [packs.environment[c].name for c in s.env_active],
-            "environment": [
-                {
-                    "id": c,
-                    "name": packs.environment[c].name,
-                    "effect": card_words(packs.environment[c].effect),
-                    "duration": packs.environment[c].duration,
-                    "clue_dice": self.env(c).clue_dice,
-                    "actions": self.env(c).actions,
-                    "fires": self.env(c).fires,
-                    "placeholder": packs.environment[c].placeholder,
-                }
-                for c in s.env_active
-            ],
+            **self._view_environment(),
             "environment_deck_left": len(s.env_deck),
             "environment_discards": len(s.env_discard),
             "summon_dice": s.clues_solved,
             "timers": s.timers,
             "clues_revealed": s.clues_revealed,
             "clues_solved": s.clues_solved,
-            "clue_cards_revealed": [number for number in s.clue_found if number],  # the cards the host named
-            "clues": [
-                {
-                    "card": number or None,
-                    "label": packs.clues[number].label if number in packs.clues else None,
-                    "need": packs.clues[number].icon_set
-                    if number in packs.clues and not packs.clues[number].placeholder else None,
-                    "solved": i in s.clue_done,
-                }
-                for i, number in enumerate(s.clue_found)
-            ],
-            "clue_cards_to_name": [
-                {"card": c.number, "label": c.label, "need": c.icon_set}
-                for c in packs.clues.values() if not c.placeholder and c.number not in s.clue_found
-            ],
+            **self._view_clues(),
             "fires": s.fires,
-            "barriers": [
-                {
-                    "card": c,
-                    "name": packs.environment[c].name,
-                    "sets": [
-                        {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
-                        for i, need in enumerate(self.env(c).icon_sets, start=1)
-                    ],
-                }
-                for c in s.env_active if self.env(c).icon_sets
-            ],
+            **self._view_barriers(),
             "other_actions_limit": other_actions_limit(self.env_in_play())[0],
             "other_actions_used": s.turn_others,
             "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
-            "hands": [
-                {
-                    "player": p,
-                    "glass": s.glass[p] if p < len(s.glass) else 0,
-                    "items": [
-                        {"id": i, "name": packs.items[i].name, "dice": packs.items[i].dice,
-                         "actions": list(packs.items[i].actions), "placeholder": packs.items[i].placeholder}
-                        for e in s.held for who, _, i in [e.partition(":")] if int(who) == p and i in packs.items
-                    ],
-                }
-                for p in range(self.setup.players)
-            ],
-            "items_free": [
-                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
-                for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
-            ],
+            **self._view_hands(),
             "evidence": [
                 {"symbol": sym, "name": packs.evidence[sym].name,
                  "matched": None if asks else sym in symbols}
@@ -838,6 +776,14 @@ class Game(GameHistory[State]):
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
         }
+        view.update(self._view_secrets())
+        return view
+
+    def _view_secrets(self) -> dict[str, Any]:
+        """What is secret until it is not: the cards the real decks can give next (the host holds them in physical
+        deck mode), and at the end the removed and unseen room cards."""
+        s, packs = self._state, self.packs
+        view: dict[str, Any] = {}
         if self.setup.physical:
             # The host holds the real decks: the cards that can come up next are no secret.
             pool = self._drawable_environment()
@@ -887,6 +833,99 @@ class Game(GameHistory[State]):
         self.stand_in_reading = True
         return commands
 
+    def _view_ghost_place(self) -> dict[str, Any]:
+        """Where the ghost is, and why it is there."""
+        s, board = self._state, self.board
+        return {
+            "ghost_room": s.ghost_room if s.ghost_present else None,
+            "ghost_room_name": (
+                board.space_name(s.ghost_room) if s.ghost_present and s.ghost_room is not None else None
+            ),
+            "ghost_present": s.ghost_present,
+            "ghost_reason": s.ghost_reason if s.ghost_present else None,
+            "summoner": s.summoner if s.ghost_present and s.ghost_reason == "summon" else None,
+        }
+
+    def _view_environment(self) -> dict[str, Any]:
+        """The environment cards in play, as they play now."""
+        s, packs = self._state, self.packs
+        return {
+            "environment_active": [packs.environment[c].name for c in s.env_active],
+            "environment": [
+                {
+                    "id": c,
+                    "name": packs.environment[c].name,
+                    "effect": card_words(packs.environment[c].effect),
+                    "duration": packs.environment[c].duration,
+                    "clue_dice": self.env(c).clue_dice,
+                    "actions": self.env(c).actions,
+                    "fires": self.env(c).fires,
+                    "placeholder": packs.environment[c].placeholder,
+                }
+                for c in s.env_active
+            ],
+        }
+
+    def _view_clues(self) -> dict[str, Any]:
+        """The clues revealed, solved and the clue cards the host can still name."""
+        s, packs = self._state, self.packs
+        return {
+            "clue_cards_revealed": [number for number in s.clue_found if number],  # the cards the host named
+            "clues": [
+                {
+                    "card": number or None,
+                    "label": packs.clues[number].label if number in packs.clues else None,
+                    "need": packs.clues[number].icon_set
+                    if number in packs.clues and not packs.clues[number].placeholder else None,
+                    "solved": i in s.clue_done,
+                }
+                for i, number in enumerate(s.clue_found)
+            ],
+            "clue_cards_to_name": [
+                {"card": c.number, "label": c.label, "need": c.icon_set}
+                for c in packs.clues.values() if not c.placeholder and c.number not in s.clue_found
+            ],
+        }
+
+    def _view_barriers(self) -> dict[str, Any]:
+        """The barriers in play and their icon sets."""
+        s, packs = self._state, self.packs
+        return {
+            "barriers": [
+                {
+                    "card": c,
+                    "name": packs.environment[c].name,
+                    "sets": [
+                        {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
+                        for i, need in enumerate(self.env(c).icon_sets, start=1)
+                    ],
+                }
+                for c in s.env_active if self.env(c).icon_sets
+            ],
+        }
+
+    def _view_hands(self) -> dict[str, Any]:
+        """What each investigator holds, and the items left to take."""
+        s, packs = self._state, self.packs
+        return {
+            "hands": [
+                {
+                    "player": p,
+                    "glass": s.glass[p] if p < len(s.glass) else 0,
+                    "items": [
+                        {"id": i, "name": packs.items[i].name, "dice": packs.items[i].dice,
+                         "actions": list(packs.items[i].actions), "placeholder": packs.items[i].placeholder}
+                        for e in s.held for who, _, i in [e.partition(":")] if int(who) == p and i in packs.items
+                    ],
+                }
+                for p in range(self.setup.players)
+            ],
+            "items_free": [
+                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
+                for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
+            ],
+        }
+
     def _attempt_view(self) -> dict[str, Any] | None:
         s = self._state
         if s.attempt is None:
@@ -923,6 +962,18 @@ class Game(GameHistory[State]):
 
 
 # -- the rules ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Aim:
+    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at."""
+
+    need: str
+    set_index: int | None = None
+    door: str | None = None
+    card: str | None = None
+    clue: int | None = None
+    told: bool = False  # the icons are the host's, for a card not filled in yet
 
 
 class _Rules(RulesBase[State, Command]):
@@ -1697,91 +1748,140 @@ class _Rules(RulesBase[State, Command]):
             dice = _int(cmd, "dice", 1, 7)  # the host counted the dice at the table
         else:
             dice, counted = self.dice_counted(action)
-        set_index: int | None = None
-        door: str | None = None
+        self.attempt_args_fit(action)
         need = cmd.args.get("need", "").strip()
-        told = False  # the icons are the host's, for a card not filled in yet
+        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)
+        need = aim.need
+        self.attempt_dice_fit(action, dice)
+        if not need:
+            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+        need = self.red_icons(action, need, aim.told)
+        if s.actions_left <= 0 and not self.free():
+            self.illegal(
+                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
+                "add free=true if an item gives a free action (FAQ)."
+            )
+        self.need_action()  # and a card that limits the actions other than moves (the Corpse)
+        try:
+            attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
+        except DiceError as exc:
+            raise BadCommand(f"attempt: {exc}") from None
+        self.drop_attempt("a new attempt")
+        s.pull_pending = False
+        s.attempt = attempt
+        s.attempt_set = aim.set_index
+        s.attempt_door = aim.door
+        s.attempt_card = aim.card
+        s.attempt_clue = aim.clue
+        if "glass" in cmd.args and _bool(cmd, "glass"):
+            self.take_glass()
+        s.attempt_counted = counted
+        self.emit(
+            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=aim.set_index,
+            door=aim.door, player=s.current, **({"counted": counted} if counted else {}),
+        )
+
+    def attempt_args_fit(self, action: str) -> None:
+        """The arguments that belong to one kind of attempt only."""
+        cmd = self.cmd
         if "set" in cmd.args and action not in ("prove", "barrier"):
             raise BadCommand("attempt: set= is only for action=prove and action=barrier.")
         if "clue" in cmd.args and action != "solve":
             raise BadCommand("attempt: clue= is only for action=solve.")
         if "card" in cmd.args and action != "barrier":
             raise BadCommand("attempt: card= is only for action=barrier.")
-        barrier_card: str | None = None
-        clue_at: int | None = None
         if "door" in cmd.args and action != "unlock":
             raise BadCommand("attempt: door= is only for action=unlock.")
-        if action == "prove":
+
+    def aim_prove(self, need: str) -> _Aim:
+        cmd, s = self.cmd, self.s
+        if "set" not in cmd.args:
+            raise BadCommand(
+                f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
+                "'Players must call the icon set they are proving before any dice are rolled'."
+            )
+        set_index = _int(cmd, "set", 1, len(s.proven))
+        self.check_ghost_on_board("a prove attempt is made")
+        if s.proven[set_index - 1]:
+            self.illegal(f"icon set {set_index} is already proven; choose another set.")
+        self.check_first_sets(set_index)
+        # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
+        # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
+        told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
+        if told:
+            self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                           "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                           "disruption=true for a red icon)")
+        else:
+            fixed = self.ghost.icon_sets[set_index - 1]
+            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+            need = fixed
+        return _Aim(need, set_index=set_index, told=told)
+
+    def aim_unlock(self, need: str) -> _Aim:
+        cmd = self.cmd
+        if "door" not in cmd.args:
+            raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
+        door = self.parse_door(cmd.args["door"])
+        conn = self.board.door(door)
+        assert conn is not None
+        if not self.closed(conn.key, conn.door, conn.lock):
+            self.illegal(f"door {door} is already open.")
+        # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
+        # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
+        told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
+        if told:
+            self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
+                           "need=key:2")
+        else:
+            fixed = f"key:{conn.keys}"
+            self.same_need(need, fixed, f"door {door}", "the keys")
+            need = fixed
+        return _Aim(need, door=door, told=told)
+
+    def aim_solve(self, need: str) -> _Aim:
+        s = self.s
+        if s.clues_solved >= s.clues_revealed:
+            self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
+        clue_at = self.clue_target()
+        number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
+        card = self.packs.clues.get(number)
+        if card is not None and not card.placeholder:
+            # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
+            self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
+            need = card.icon_set
+        return _Aim(need, clue=clue_at)
+
+    def aim_fire(self, need: str) -> _Aim:
+        s = self.s
+        if s.fires <= 0:
+            self.illegal("there is no fire on the board to put out.")
+        need = need or "cobweb:1"
+        if Requirement.parse(need) != Requirement.parse("cobweb:1"):
+            self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
+        return _Aim(need)
+
+    def aim_barrier(self, need: str) -> _Aim:
+        cmd, s = self.cmd, self.s
+        set_index: int | None = None
+        barrier_card = self.barrier_card()
+        sets = self.env(barrier_card).icon_sets
+        if sets:
             if "set" not in cmd.args:
                 raise BadCommand(
-                    f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
-                    "'Players must call the icon set they are proving before any dice are rolled'."
+                    f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
                 )
-            set_index = _int(cmd, "set", 1, len(s.proven))
-            self.check_ghost_on_board("a prove attempt is made")
-            if s.proven[set_index - 1]:
-                self.illegal(f"icon set {set_index} is already proven; choose another set.")
-            self.check_first_sets(set_index)
-            # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
-            # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
-            told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
-            if told:
-                self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
-                               "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
-                               "disruption=true for a red icon)")
-            else:
-                fixed = self.ghost.icon_sets[set_index - 1]
-                self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
-                need = fixed
-        elif action == "unlock":
-            if "door" not in cmd.args:
-                raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
-            door = self.parse_door(cmd.args["door"])
-            conn = self.board.door(door)
-            assert conn is not None
-            if not self.closed(conn.key, conn.door, conn.lock):
-                self.illegal(f"door {door} is already open.")
-            # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
-            # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
-            told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
-            if told:
-                self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
-                               "need=key:2")
-            else:
-                fixed = f"key:{conn.keys}"
-                self.same_need(need, fixed, f"door {door}", "the keys")
-                need = fixed
-        elif action == "solve":
-            if s.clues_solved >= s.clues_revealed:
-                self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
-            clue_at = self.clue_target()
-            number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
-            card = self.packs.clues.get(number)
-            if card is not None and not card.placeholder:
-                # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
-                self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
-                need = card.icon_set
-        elif action == "fire":
-            if s.fires <= 0:
-                self.illegal("there is no fire on the board to put out.")
-            need = need or "cobweb:1"
-            if Requirement.parse(need) != Requirement.parse("cobweb:1"):
-                self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
-        elif action == "barrier":
-            barrier_card = self.barrier_card()
-            sets = self.env(barrier_card).icon_sets
-            if sets:
-                if "set" not in cmd.args:
-                    raise BadCommand(
-                        f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
-                    )
-                set_index = _int(cmd, "set", 1, len(sets))
-                if f"{barrier_card}:{set_index}" in s.sets_done:
-                    self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
-                self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
-                need = sets[set_index - 1]
-            elif "set" in cmd.args:
-                raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
+            set_index = _int(cmd, "set", 1, len(sets))
+            if f"{barrier_card}:{set_index}" in s.sets_done:
+                self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
+            self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
+            need = sets[set_index - 1]
+        elif "set" in cmd.args:
+            raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
+        return _Aim(need, set_index=set_index, card=barrier_card)
+
+    def attempt_dice_fit(self, action: str, dice: int) -> None:
+        """No more dice than the box holds, and no item dice on an environment card."""
         kind = action_kind(action)
         most = BOX_DICE[kind.value]
         if dice > most:
@@ -1797,8 +1897,11 @@ class _Rules(RulesBase[State, Command]):
                 f"used on Environment Cards' (Environment Cards). Give dice={BASE_DICE} (fewer if a card such as "
                 "the Watching Eyes takes dice away)."
             )
-        if not need:
-            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+
+    def red_icons(self, action: str, need: str, told: bool) -> str:
+        """The red icons the command adds (timer=true, disruption=true), where the card does not fix them (``told``:
+        the host gave the icons of a card not filled in yet)."""
+        cmd = self.cmd
         for red in ("timer", "disruption"):
             if red in cmd.args and _bool(cmd, red) and red not in need:
                 if action in ("prove", "unlock") and not told:
@@ -1807,39 +1910,21 @@ class _Rules(RulesBase[State, Command]):
                         f"a {action} attempt takes its red icons from the card, so leave {red}= out."
                     )
                 need += f",{red}"
-        if s.actions_left <= 0 and not self.free():
+        return need
+
+    def take_glass(self) -> None:
+        """The attempt uses the player's magnifying glass."""
+        s = self.s
+        if not s.glass[s.current] and s.current in s.glass_spent:
             self.illegal(
-                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
-                "add free=true if an item gives a free action (FAQ)."
+                f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
+                "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
+                "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
             )
-        self.need_action()  # and a card that limits the actions other than moves (the Corpse)
-        try:
-            attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
-        except DiceError as exc:
-            raise BadCommand(f"attempt: {exc}") from None
-        self.drop_attempt("a new attempt")
-        s.pull_pending = False
-        s.attempt = attempt
-        s.attempt_set = set_index
-        s.attempt_door = door
-        s.attempt_card = barrier_card
-        s.attempt_clue = clue_at
-        if "glass" in cmd.args and _bool(cmd, "glass"):
-            if not s.glass[s.current] and s.current in s.glass_spent:
-                self.illegal(
-                    f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
-                    "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
-                    "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
-                )
-            if not s.glass[s.current]:
-                # ticked without a glass on record: the player has a fresh one (the host knows the table)
-                s.glass[s.current] = 3
-            s.attempt_glass = True
-        s.attempt_counted = counted
-        self.emit(
-            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
-            player=s.current, **({"counted": counted} if counted else {}),
-        )
+        if not s.glass[s.current]:
+            # ticked without a glass on record: the player has a fresh one (the host knows the table)
+            s.glass[s.current] = 3
+        s.attempt_glass = True
 
     def do_roll(self) -> None:
         cmd, s = self.cmd, self.s
@@ -2215,3 +2300,12 @@ class _Rules(RulesBase[State, Command]):
         if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
 
+
+# how each kind of attempt finds what it aims at (the others take the icon set given)
+_AIMS: dict[str, Callable[[_Rules, str], _Aim]] = {
+    "prove": _Rules.aim_prove,
+    "unlock": _Rules.aim_unlock,
+    "solve": _Rules.aim_solve,
+    "fire": _Rules.aim_fire,
+    "barrier": _Rules.aim_barrier,
+}
