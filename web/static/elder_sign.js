@@ -26,14 +26,20 @@ export function render(s) {
   out.className = "outcome " + (s.outcome || "");
   const m = s.mythos;
   $("#es-mythos").textContent = m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
-  fill($("#es-investigators"), (s.investigators || []).map((inv) => {
+  // One row a player: a devoured investigator whose player plays on with another is a note under the new one.
+  const all = s.investigators || [];
+  const lost = (p) => all.filter((x) => x.player === p && x.devoured).map((x) => x.name);
+  const shown = all.filter((inv) => !inv.devoured || !all.some((x) => x.player === inv.player && !x.devoured));
+  fill($("#es-investigators"), shown.map((inv) => {
     const li = el("li", { class: inv.active ? "active" : "" });
     const named = !(standIn.investigators || []).includes(inv.player);
+    const gone = inv.devoured ? [] : lost(inv.player);
     li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" },
-      inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + (inv.place === "entrance" ? "at the Entrance" : inv.place ? "at adventure " + inv.place : "not on an adventure")));
+      (inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + ((s.where || {})[String(inv.player)] || "")) +
+      (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
     return li;
   }));
-  const odds = s.card_odds && (standIn.adventures || []).includes(s.card_odds.slot) ? { ...s.card_odds, name: "adventure " + s.card_odds.slot } : s.card_odds;
+  const odds = s.card_odds && (standIn.adventures || []).includes(s.card_odds.slot) ? { ...s.card_odds, name: "the adventure in place " + s.card_odds.slot } : s.card_odds;
   fill($("#es-adventures"), (s.adventures || []).map((c) => {
     const li = el("li", { id: "es-adv-" + c.slot });
     li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
@@ -46,7 +52,7 @@ export function render(s) {
   const box = $("#es-attempt");
   if (!a) fill(box, [el("p", { class: "note" }, "No roll under way. " + (odds ? "At " + odds.name + ": " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + " (each task alone)." : ""))]);
   else {
-    const parts = [el("p", {}, "At " + (a.place === "ancient-one" ? (standIn.ancient_one ? "the Ancient One" : s.ancient_one.name) : "adventure " + a.place) + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
+    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
     if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
     if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, (typeof odds.probability === "number" ? "Chance to complete " + odds.name + ": " + pct(odds.probability) + ". " : "") + "Each task alone: " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + (odds.clues ? " (spending up to " + plural(odds.clues, "clue") + ")" : "") + "."));
@@ -111,16 +117,51 @@ function esAsk(a, s) {
   } else if (a.name === "clock") {
     sheet(a.label, [field("Hours to move the clock forward", selectIn("hours", [[3, "3 hours"], [6, "6 hours"], [9, "9 hours"]], 3))], "Send", () => command("clock", { hours: value("hours") }));
   } else if (a.name === "adjust") {
-    const who = selectIn("player", (s.investigators || []).map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + inv.name + ")"]), (s.current_player || 0) + 1);
+    const who = selectIn("player", (s.investigators || []).filter((inv) => !inv.devoured).map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + inv.name + ")"]), (s.current_player || 0) + 1);
     sheet(a.label, [field("Who", who), num("sanity", -9, 9, 0, "Sanity change"), num("stamina", -9, 9, 0, "Stamina change"), num("clues", -9, 9, 0, "Clue tokens change")], "Send", () => {
       const args = { player: value("player") };
       for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);
       return command("adjust", args);
     });
   } else if (a.name === "monster" || a.name === "set-tasks") {
-    const text = el("input", { name: "need", autocomplete: "off", placeholder: a.name === "monster" ? "e.g. inv:3,peril:1" : "e.g. inv:4,lore:1; peril:1" });
+    const pad = tasksPad(a.name === "monster" ? 1 : 0);
     const ord = el("input", { type: "checkbox", name: "ordered" }); const ordL = el("label"); ordL.append(ord, " the tasks are done in order (an arrow on the card)");
-    sheet(a.label, [field(a.name === "monster" ? "What the monster asks" : "The tasks, in the card's order (a semicolon between tasks)", text, "investigation as inv:N, then lore:N, peril:N, terror:N"), ...(a.name === "set-tasks" ? [ordL] : [])],
-      "Send", () => command(a.name, a.name === "monster" ? { ...a.args, need: text.value } : { ...a.args, tasks: text.value, ...(ord.checked ? { ordered: "true" } : {}) }));
+    sheet(a.label, [el("p", { class: "note" }, a.name === "monster" ? "What the monster asks: tap its icons." : "The tasks as the card shows them, from the top: tap each task's icons."), pad.node, ...(a.name === "set-tasks" ? [ordL] : [])],
+      "Send", () => {
+        const need = pad.value();
+        if (!need) { toast("Tap the icons of at least one task first.", true); return false; }
+        return command(a.name, a.name === "monster" ? { ...a.args, need } : { ...a.args, tasks: need, ...(ord.checked ? { ordered: "true" } : {}) });
+      });
   } else runLegal(a);
+}
+
+// The tasks of a card, tapped icon by icon: a row of steppers (investigation, lore, peril, terror) a task, the
+// words of each task under it. `one` keeps it to a single task (a monster). value() is the companion's spelling.
+const TASK_ICONS = [["inv", "investigation", 12], ["lore", "lore", 3], ["peril", "peril", 3], ["terror", "terror", 3]];
+export function tasksPad(one, start) {
+  const tasks = (start && start.length ? start : [""]).map((t) => Object.fromEntries(TASK_ICONS.map(([k]) => [k, Number((String(t).match(new RegExp("\\b" + k + ":(\\d+)")) || [])[1] || 0)])));
+  const node = el("div", { class: "stack tasks-pad" });
+  const spell = (t) => TASK_ICONS.filter(([k]) => t[k] > 0).map(([k]) => k + ":" + t[k]).join(",");
+  const draw = () => {
+    const rows = tasks.map((t, i) => {
+      const box = el("div", { class: "iconset", id: "task-" + (i + 1) });
+      box.append(el("b", {}, one ? "The monster" : "Task " + (i + 1)));
+      for (const [k, word, most] of TASK_ICONS) {
+        const n = el("b", { class: "count", id: "task-" + (i + 1) + "-" + k }, String(t[k]));
+        const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); words.textContent = esNeed(spell(t)) || "nothing yet"; };
+        const r = rowOf([el("span", { class: "grow" }, capital(word)), button("\u2212", step(-1), "small", "task-" + (i + 1) + "-" + k + "-less"), n, button("+", step(1), "small", "task-" + (i + 1) + "-" + k + "-more")]);
+        box.append(r);
+      }
+      const words = el("div", { class: "note" }, esNeed(spell(t)) || "nothing yet");
+      box.append(words);
+      return box;
+    });
+    const more = one ? [] : [rowOf([
+      button("Add a task", () => { tasks.push({ inv: 0, lore: 0, peril: 0, terror: 0 }); draw(); }, "small", "task-add"),
+      ...(tasks.length > 1 ? [button("Remove the last task", () => { tasks.pop(); draw(); }, "small", "task-drop")] : []),
+    ])];
+    fill(node, [...rows, ...more]);
+  };
+  draw();
+  return { node, value: () => tasks.map(spell).filter(Boolean).join("; ") };
 }

@@ -22,6 +22,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
 
     colours = [c.value for c in game.next_roll_dice()]
     packs = game.packs
+    names = sentences.Names.of_game(game)
+    adventures = view.get("adventures") or []
     cards = {**packs.adventures, **packs.other_worlds}
     out: dict[str, Any] = {
         # the cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real
@@ -35,6 +37,10 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         },
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
+        # where each investigator stands and where the roll is, in words (never a place's id)
+        "where": {str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []},
+        "attempt_at": (sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
+                       if view.get("attempt") else None),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
 __all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary"]
+           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Names:
     players: tuple[str, ...] = ()
     ancient_one: str = "the Ancient One"
     stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
+    adventures: tuple[tuple[str, str], ...] = ()  # (place, name) of the adventures in play
+
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -42,7 +44,13 @@ class Names:
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
         ancient = str(view["ancient_one"]["name"])
-        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins)
+        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins,
+                   tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()))
+
+    def adventure(self, slot: Any) -> str:
+        """The adventure in a place by its name (its place while the card is a stand-in)."""
+        name = dict(self.adventures).get(str(slot))
+        return _place({"slot": slot, "name": name}, self)
 
     def card(self, name: Any, instead: str) -> str:
         """A card's name, or `instead` while the card is a stand-in."""
@@ -130,7 +138,28 @@ def _sentence(text: str) -> str:
 def _place(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """Where it happens: the adventure's name, or its place on the table while its card is a stand-in."""
     slot = event.get("slot") or event.get("place") or event.get("to")
-    return names.card(event.get("name"), f"adventure {slot}" if slot not in (None, "") else "the adventure")
+    if slot == "ancient-one":
+        return names.ancient_one
+    if slot == "entrance":
+        return "the Entrance"
+    return names.card(event.get("name"), f"the adventure in place {slot}" if slot not in (None, "") else "the adventure")
+
+
+def where_words(investigator: Mapping[str, Any], adventures: Sequence[Mapping[str, Any]],
+                names: Names = NO_NAMES) -> str:
+    """Where an investigator stands, in the table's words: "at the Entrance", "at The Hedge Maze", "facing Azathoth",
+    "devoured" (never a place's id)."""
+    place = investigator.get("place")
+    if investigator.get("devoured"):
+        return "devoured"
+    if place == "ancient-one":
+        return "facing " + names.ancient_one
+    if place == "entrance":
+        return "at the Entrance"
+    card = next((c for c in adventures if c.get("slot") == place), None)
+    if card is None:
+        return "not on an adventure"
+    return "at " + _place({"slot": place, "name": card.get("name")}, names)
 
 
 def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
@@ -323,7 +352,9 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
     if kind not in _ANNOUNCE:
         return None
     key, title = _ANNOUNCE[kind]
-    return {"kind": key, "title": title, "text": describe_event(event, names)}
+    # the title already says who attacks: the text is the attack alone
+    text = _sentence(str(event.get("text"))) if kind == "ancient_one_attack" else describe_event(event, names)
+    return {"kind": key, "title": title, "text": text}
 
 
 _ACTION_LABELS = {
@@ -341,13 +372,13 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     name = str(action.get("name"))
     args = action.get("args") or {}
     if name == "move":
-        return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to adventure {args.get('to')}"
+        return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to {names.adventure(args.get('to'))}"
     if name == "add-die":
         return f"Add the {args.get('colour')} die"
     if name == "monster":
-        return f"Place a monster on adventure {args.get('adventure')}"
+        return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks":
-        return f"Enter the tasks of adventure {args.get('adventure')}"
+        return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":

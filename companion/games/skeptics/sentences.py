@@ -157,7 +157,7 @@ def faces_words(values: Any) -> str:
 
 
 def need_words(need: Any) -> str:
-    """ "eye:2,camera:1,timer" -> "2 eyes and a camera (a timer set)"."""
+    """ "eye:2,camera:1,timer" -> "2 eyes and a camera, a timer set" (never in brackets: it goes inside others)."""
     text = str(need or "")
     parts: list[str] = []
     extras: list[str] = []
@@ -178,7 +178,7 @@ def need_words(need: Any) -> str:
     else:
         words = ", ".join(parts[:-1]) + " and " + parts[-1]
     if extras:
-        words += " (" + " and ".join(f"a {x} set" for x in extras) + ")"
+        words += ", " + " and ".join(f"a {x} set" for x in extras)
     return words
 
 
