@@ -149,6 +149,7 @@ async function loadHistory() {
     return li;
   }));
   if (!items.length) fill($("#history"), [el("li", { class: "dim" }, "Nothing yet.")]);
+  if (!$("#last-said").textContent && items.length) $("#last-said").textContent = items[items.length - 1].text;
   renderUndo(app.state);
 }
 
@@ -197,7 +198,10 @@ function tell(records) {
   const story = stories.length ? stories[stories.length - 1] : "";
   const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
   const bannered = skeptics.ghostHourBanner(fresh, ending);
-  const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce);
+  // By the announcement's own weight (the game's sentences say it): "screen" takes the screen until OK, the rest
+  // is a toast of at most two lines that goes by itself (the Log has the whole text).
+  const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce && r.announce.weight !== "toast");
+  const routine = fresh.filter((r) => r.announce && r.announce.weight === "toast");
   if (big.length && !bannered) {
     const last = big[big.length - 1];
     const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
@@ -209,7 +213,11 @@ function tell(records) {
   }
   skeptics.rolled(fresh);
   if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
-  if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+  const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
+  if (said) toast(said.title + ": " + said.text, false, "routine");
+  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+  const last = big.length ? big[big.length - 1].announce : said;
+  if (last || story) $("#last-said").textContent = last ? last.title + ": " + last.text : story;
   skeptics.afterTold(fresh);
 }
 

@@ -59,12 +59,13 @@ export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player 
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 
-export function toast(msg, bad) {
+export function toast(msg, bad, kind) {
   if (!msg) return;
   const t = $("#toast");
   t.textContent = msg;
-  // over an open sheet the message goes to the top, so it never covers the field it is about
-  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top");
+  t.title = msg;
+  // over an open sheet the message goes to the top, so it never covers the field it is about; taps go through it
+  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top") + (kind ? " " + kind : "");
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));

@@ -346,15 +346,20 @@ _ANNOUNCE = {
 }
 
 
+# The announcements that take the whole screen until OK is tapped; every other one is a toast that goes by itself.
+_SCREEN = frozenset({"midnight", "ancient_one_awakens", "game_won", "game_lost"})
+
+
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
-    """A banner (and the voice's line) for the big moments; None for the others."""
+    """What every phone is told (and the voice says) at the moments that matter, with its weight: "screen" (the
+    whole screen, until OK) or "toast" (two lines that go by themselves; the Log has it whole). None for the rest."""
     kind = str(event.get("type"))
     if kind not in _ANNOUNCE:
         return None
     key, title = _ANNOUNCE[kind]
     # the title already says who attacks: the text is the attack alone
     text = _sentence(str(event.get("text"))) if kind == "ancient_one_attack" else describe_event(event, names)
-    return {"kind": key, "title": title, "text": text}
+    return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
 _ACTION_LABELS = {
