@@ -34,6 +34,7 @@ function render(s) {
   }
   const game = rules ? loaded[rules] : null;
   const changedGame = !app.state || app.state.game_id !== s.game_id;
+  if (changedGame) $("#last-said").textContent = "";  // never a game before's announcement: the log fills it in
   app.state = s;
   const none = s.game_id === null || s.game_id === undefined;
   $("#nogame").hidden = !none;
@@ -51,6 +52,7 @@ function render(s) {
   const live = !!app.rendered;
   app.rendered = true;
   playNarration(s, live);
+  if (app.session && app.session.hardware) { if (changedGame) loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
   if (other) {
     $("#demo-note").hidden = true;
     game.render(s);
@@ -66,7 +68,6 @@ function render(s) {
   renderHostPanels();
   if (changedGame) { loadChecklist(); }
   followHistory(s, changedGame);
-  if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
   if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
 }
 
@@ -183,7 +184,8 @@ async function loadHardware() {
     const marks = { 0: "XII", 90: "III", 180: "VI", 270: "IX" };
     const angle = hw.hand_angle === null ? null : ((Math.round(hw.hand_angle) % 360) + 360) % 360;
     $("#hw-angle").textContent = angle === null ? "–" : marks[angle] ? "at " + marks[angle] : "turning";
-    $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
+    // the simulated OLED shows the game under way: fetched anew with every change, not on a table display without it
+    if (!document.body.classList.contains("table") || document.body.classList.contains("oled")) $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
   } catch (e) { /* hardware is optional */ }
 }
 
@@ -296,6 +298,7 @@ function showView(name) {
 function layoutControls() {
   const params = new URLSearchParams(location.search);
   if (params.has("table")) localStorage.setItem("table-view", params.get("table") === "0" ? "0" : "1");
+  document.body.classList.toggle("oled", params.get("oled") === "1");  // the simulated OLED on the table display
   const tv = $("#table-view");
   const applyTable = () => { const on = localStorage.getItem("table-view") === "1"; document.body.classList.toggle("table", on); tv.setAttribute("aria-pressed", String(on)); tv.textContent = on ? "Phone view" : "Table view"; if (on) showView("game"); };
   tv.addEventListener("click", () => { localStorage.setItem("table-view", localStorage.getItem("table-view") === "1" ? "0" : "1"); applyTable(); });

@@ -10,7 +10,7 @@ const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) =
 
 // The Elder Sign cards of the game view.
 export function render(s) {
-  const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by your card. The host enters its tasks under Card effects and corrections.");
+  const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by the real card" + (isHost() ? " (its tasks: under Card effects and corrections, or in Your box)." : "."));
   const standIn = s.stand_ins || {};
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +

@@ -1,0 +1,131 @@
+"""The table's screens, round three (issue 27), in real headless Chromium (Debian's /usr/bin/chromium): the table
+display of its own (`?table=1`) at 1280x800 and 1920x1080 for each of the four games, announcements by weight on a
+viewer, plain words on every player's screen, Elder Sign's odds before the roll and in Your box, and the first start.
+Screenshots go to tests/artifacts/screens/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_table import RECORDER
+from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
+from web_fixtures import Table, serve_table
+
+from companion.box import Box
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "screens"
+TABLET = {"width": 1280, "height": 800}
+LARGE = {"width": 1920, "height": 1080}
+NAMES = ["Anna", "Ben", "Cleo", "Dan"]
+SETUPS: dict[str, dict[str, Any]] = {
+    "skeptics": {"players": 3, "board": "asylum", "ghost": "child", "seed": 3, "names": NAMES[:3]},
+    "elder-sign": {"rules": "elder-sign", "players": 3, "seed": 3, "names": NAMES[:3]},
+    "among-cultists": {"rules": "among-cultists", "players": 5, "seed": 3, "names": [*NAMES, "Eve"]},
+    "spooks": {"rules": "spooks", "players": 4, "names": NAMES},
+}
+# What a player must never read: a place's id, a task grammar, a doc path, a stand-in's word.
+NEVER = re.compile(r"ancient-one|\binv:\d|\b(?:lore|peril|terror):\d|docs/|\.md\b|placeholder", re.IGNORECASE)
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Table]:
+    """A companion with the simulated table (its OLED and hand) and no game yet."""
+    from hardware import Table as HardwareTable
+
+    hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4),
+                          box=Box(tmp_path / "packs"))
+    def show(events: Any, state: Any) -> None:
+        hw.show(state)
+        hw.scheduler.run_pending()
+
+    service.add_listener(show)
+    yield from serve_table(tmp_path, service=service, threads=32, hardware=hw)
+
+
+def shot(phone: Phone, name: str, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def on_screen(phone: Phone, selector: str) -> dict[str, float]:
+    """The element's box, which must lie whole inside the first screen (no scrolling)."""
+    box = phone.page.locator(selector).bounding_box()
+    size = phone.page.viewport_size
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (selector, box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (selector, box, size)
+    return dict(box)
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("size", [TABLET, LARGE], ids=["1280x800", "1920x1080"])
+def test_the_table_display_shows_each_game_on_its_first_screen(browser: Any, companion: Table,
+                                                               size: dict[str, int]) -> None:
+    """For each of the four games: the clock card (the clock, whose turn, the game's track) and the last
+    announcement whole on the first screen; the board or the adventures beside it; no simulated OLED; the tabs
+    never over the content; and after a switch of games no screen of the game before."""
+    board = open_phone(browser, companion, viewport=size, init_script=RECORDER, wait_map=False, scale=1)
+    try:
+        board.page.goto(f"{companion.url}/?table=1")
+        for rules, setup in SETUPS.items():
+            companion.service.new_game(setup)
+            body = {"skeptics": "", "elder-sign": "es", "among-cultists": "ac", "spooks": "sp"}[rules]
+            if body:
+                expect(board.page.locator("body")).to_have_class(re.compile(rf"\b{body}\b"))
+            else:
+                expect(board.page.locator("body")).not_to_have_class(re.compile(r"\bother\b"))
+            board.page.wait_for_timeout(400)
+            if board.page.locator("#banner").is_visible():
+                board.page.click("#banner-ok")
+            shot(board, f"table-{rules}-{size['width']}")
+            clock = on_screen(board, "#clock-card")
+            tabs = board.page.locator("#tabs").bounding_box()
+            for card in board.page.locator("#v-game > .card:visible").all():
+                box = card.bounding_box()
+                assert box is not None
+                assert not overlaps(tabs, box), ("the tabs cover a card", box, tabs)
+            assert board.page.locator("#hw-card").is_hidden()  # no simulated OLED unless asked for
+            main = {"skeptics": ".map-card", "elder-sign": "#es-adventures"}.get(rules)
+            if main:
+                beside = board.page.locator(main).bounding_box()
+                assert beside is not None and beside["x"] >= clock["x"] + clock["width"] - 1, (main, beside, clock)
+                assert beside["y"] < size["height"]
+        board.check_clean()
+    finally:
+        board.context.close()
+
+
+def test_the_simulated_oled_shows_only_when_asked_and_follows_the_game(browser: Any, companion: Table) -> None:
+    """With ?oled=1 the table display shows the simulated OLED, and a new game fetches its screen anew (never the
+    screen of the game before)."""
+    companion.service.new_game(SETUPS["elder-sign"])
+    board = open_phone(browser, companion, viewport=TABLET, wait_map=False, scale=1)
+    try:
+        board.page.goto(f"{companion.url}/?table=1&oled=1")
+        expect(board.page.locator("#hw-card")).to_be_visible()
+        expect(board.page.locator("#oled")).to_have_attribute("src", re.compile(r"oled\.png"))
+        before = board.page.get_attribute("#oled", "src")
+        companion.service.new_game(SETUPS["skeptics"])
+        expect(board.page.locator("body")).not_to_have_class(re.compile(r"\bes\b"))
+        expect(board.page.locator("#oled")).not_to_have_attribute("src", before or "")
+        expect(board.page.locator("#last-said")).not_to_contain_text("Mythos")
+        board.check_clean()
+    finally:
+        board.context.close()
