@@ -129,3 +129,50 @@ def test_the_simulated_oled_shows_only_when_asked_and_follows_the_game(browser: 
         board.check_clean()
     finally:
         board.context.close()
+
+
+def test_a_routine_event_is_a_toast_that_goes_and_the_ghost_hour_asks_for_ok(browser: Any, companion: Table) -> None:
+    """The third timer (routine) is a toast of at most two lines on a viewer, gone by itself, never over the host's
+    buttons (taps go through it); the Ghost Hour takes the screen until OK is tapped."""
+    companion.service.new_game(SETUPS["skeptics"])
+    host = open_phone(browser, companion, host=True)
+    viewer = open_phone(browser, companion, viewport=PHONE, init_script=RECORDER, scale=1)
+    try:
+        for _ in range(3):
+            companion.service.do("timer")
+        toast = viewer.page.locator("#toast.routine")
+        expect(toast).to_be_visible()
+        expect(toast).to_contain_text("Third timer")
+        assert viewer.page.locator("#banner").is_hidden()
+        line = float(viewer.page.evaluate("parseFloat(getComputedStyle(document.getElementById('toast')).lineHeight)"))
+        box = toast.bounding_box()
+        assert box is not None and box["height"] <= 2 * line + 2 * 16, box  # two lines and the padding
+        shot(viewer, "routine-toast-viewer", full=False)
+        expect(host.page.locator("#toast.routine")).to_be_visible()
+        assert host.page.evaluate("getComputedStyle(document.getElementById('toast')).pointerEvents") == "none"
+        toast_box = host.page.locator("#toast").bounding_box()
+        for button in host.page.locator("#turn-card button:visible").all():
+            button_box = button.bounding_box()
+            assert button_box is not None and toast_box is not None
+            assert not overlaps(toast_box, button_box), ("the toast covers a host's button", button_box)
+        shot(host, "routine-toast-host", full=False)
+        expect(toast).to_be_hidden(timeout=12000)  # by itself
+        viewer.tab("log")
+        expect(viewer.page.locator("#history")).to_contain_text("third timer")
+        viewer.tab("game")
+        for _ in range(12):
+            if any(e["type"] == "ghost_hour" for e in companion.service.do("end-turn").events):
+                break
+        banner = viewer.page.locator("#banner")
+        expect(banner).to_be_visible()
+        expect(viewer.page.locator("#banner-title")).to_have_text("Ghost Hour")
+        viewer.page.wait_for_timeout(3000)
+        expect(banner).to_be_visible()  # it waits for OK
+        shot(viewer, "ghost-hour-viewer", full=False)
+        viewer.page.click("#banner-ok")
+        expect(banner).to_be_hidden()
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()
