@@ -176,3 +176,29 @@ def test_a_routine_event_is_a_toast_that_goes_and_the_ghost_hour_asks_for_ok(bro
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_your_box_starts_with_the_evidence_and_the_ghost_sheet_says_so(browser: Any, companion: Table) -> None:
+    """First start of Your box: the evidence tab comes first; the ghosts tab and the ghost's sheet say to name the
+    evidence first, and the sheet's button takes the owner there."""
+    companion.service.new_game(SETUPS["skeptics"])
+    host = open_phone(browser, companion, host=True)
+    try:
+        host.tab("host")
+        host.page.click("#open-box")
+        host.page.wait_for_selector("#box-list li")
+        expect(host.page.locator("#box-tabs button").first).to_have_text("Evidence")
+        expect(host.page.locator("#box-tab-evidence")).to_have_class(re.compile(r"\bon\b"))
+        expect(host.page.locator("#box-list")).to_contain_text("Start here")
+        host.page.click("#box-tab-ghosts")
+        expect(host.page.locator("#box-evidence-first")).to_contain_text("First the evidence")
+        host.page.click("#box-ghost-child button")
+        expect(host.page.locator("#ghost-evidence-first")).to_contain_text("name them first")
+        assert "not filled in yet" not in host.text("#sheet-body .field:has-text('Séance symbols')")
+        shot(host, "box-ghost-evidence-first")
+        host.page.click("#ghost-evidence-go")
+        expect(host.page.locator("#sheet")).to_be_hidden()
+        expect(host.page.locator("#box-tab-evidence")).to_have_class(re.compile(r"\bon\b"))
+        host.check_clean()
+    finally:
+        host.context.close()

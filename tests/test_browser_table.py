@@ -63,6 +63,13 @@ def first_start(tmp_path: Path) -> Iterator[Table]:
         service.close()
 
 
+def svc_pin_set(table: Table) -> bool:
+    """Whether the host PIN is chosen (the companion's own answer, asked as a stranger would)."""
+    from web_fixtures import Client
+
+    return bool(Client(table.url).request("GET", "/api/session").json().get("pin_set"))
+
+
 def phone(browser: Any, table: Table, viewport: dict[str, int] = PHONE) -> Phone:
     """A phone that joined (no game needed yet) and records every toast and banner it shows."""
     return open_phone(browser, table, viewport=viewport, init_script=RECORDER, wait_map=False, scale=1)
@@ -153,12 +160,20 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         expect(viewer.page.locator("#pin-title")).to_have_text("Choose the host PIN")
         host.tab("host")
         host.page.fill("#pin-form input[name=pin]", "12")
+        host.page.fill("#pin-form input[name=again]", "12")
         host.page.click("#pin-btn")
         expect(host.page.locator("#pin-error")).to_contain_text("4 to 12 digits")
         assert host.page.input_value("#pin-form input[name=pin]") == "12"  # what was typed stays
         assert [e for e in host.errors if "400" in e] and len(host.errors) == 1  # the refused PIN, and nothing else
         host.errors.clear()
+        # The first PIN is typed twice: a typo in the second is refused, and nothing is set.
         host.page.fill("#pin-form input[name=pin]", PIN)
+        host.page.fill("#pin-form input[name=again]", PIN[::-1])
+        host.page.click("#pin-btn")
+        expect(host.page.locator("#pin-error")).to_contain_text("not the same")
+        assert not svc_pin_set(table)
+        host.errors.clear()
+        host.page.fill("#pin-form input[name=again]", PIN)
         host.page.click("#pin-btn")
         expect(host.page.locator("#wizard")).to_be_visible()
         # ... and the viewer's page follows the PIN choice without a reload.

@@ -18,6 +18,10 @@ export function showHost() {
     s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
   $("#pin-form").hidden = host;
   $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set the PIN";
+  // the first PIN is typed twice: a typo would lock the host out
+  const again = $("#pin-form input[name=again]");
+  again.hidden = !!s.pin_set; again.required = !s.pin_set;
+  $("#pin-form input[name=pin]").autocomplete = s.pin_set ? "current-password" : "new-password";
   if (host && s.join_url) {
     $("#join-code").textContent = s.join_code;
     $("#join-link").textContent = s.join_url;
@@ -148,10 +152,11 @@ export function bindHost() {
   $("#pin-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const pin = e.target.pin.value;
-    const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
+    const first = !app.session.pin_set;
+    const path = first ? "/api/host/pin" : "/api/host/login";
     const err = $("#pin-error");
     try {
-      await api(path, { pin });
+      await api(path, first ? { pin, again: e.target.again.value } : { pin });
       err.hidden = true;
       e.target.reset();
       await refreshSession();
