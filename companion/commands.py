@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
+from companion.validate import control_character
 
 __all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "RulesBase", "arg_bool", "arg_choice",
            "arg_int", "arg_list", "check_args", "check_names", "page_words", "seat_names"]
@@ -171,7 +172,7 @@ def check_names(names: Sequence[str], players: int, per: str = "player") -> None
     cleaned = [n.strip() for n in names]
     if len(cleaned) != players:
         raise BadCommand(f"give one name per {per}: {players} players, {len(cleaned)} names.")
-    if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+    if any(not n or len(n) > MAX_NAME or control_character(n) for n in cleaned):
         raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
     if len({n.casefold() for n in cleaned}) != len(cleaned):
         raise BadCommand("two players have the same name; give each player a name of their own.")

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -209,10 +208,9 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{path}: line {line} is not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8 and start again."
         ) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}). Fix the file and start again.") from exc
+    from companion.toml_text import read_toml as read_text
+
+    return read_text(str(path), text, error=ConfigError, docs="docs/install.md")
 
 
 def load_config(

@@ -153,8 +153,15 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
     parts.hardware = _check_hardware(config)
     parts.camera, parts.tray = _check_vision(config, sim)
     parts.web = _check_web(config)
-    # game.packs_dir / COMPANION_PACKS_DIR: a broken pack file names the key, the file and the entry.
-    parts.extra["packs"] = config.load_packs()
+    # game.packs_dir / the data folder's packs: a damaged box file is left out (the bundled one plays) and the
+    # host's page says which and how to mend it; `serve --check` refuses it (Config.load_packs)
+    from companion.box import Box
+
+    parts.extra["box"] = box = Box(config.box_dir)
+    try:
+        parts.extra["packs"] = box.open_packs()
+    except CompanionError as exc:
+        raise ConfigError(f"the bundled packs: {exc}") from None
     parts.extra["first_game"] = first_game_setup(config, parts.extra["packs"])
     return parts
 
@@ -263,17 +270,21 @@ class Companion:
         store, problem = open_history(self.config.history_path, stamp=time.strftime("%Y%m%d-%H%M%S"))
         if problem is not None:
             log.error("%s", problem)
-            self.start_problems.append(problem)
-        packs = self.parts.extra.get("packs")
-        if packs is None:
-            packs = self.config.load_packs()
-        if self.config.packs_dir is not None:
-            log.info("packs: the bundled files, with the edited ones of %s", self.config.packs_dir)
+            if problem != store.problem:  # a history kept in memory says so itself on the page until written back
+                self.start_problems.append(problem)
         from companion.box import Box
 
+        box = self.parts.extra.get("box") or Box(self.config.box_dir)
+        packs = self.parts.extra.get("packs")
+        if packs is None:
+            packs = box.open_packs()
+        if self.config.packs_dir is not None:
+            log.info("packs: the bundled files, with the edited ones of %s", self.config.packs_dir)
+        for problem in box.problems.values():
+            log.error("%s (in %s)", problem, self.config.box_dir)
         # a script read out (Among Cultists' night) is spoken in the voice's language
         language = self.parts.hardware.voice.language if self.parts.hardware is not None else "en"
-        self.service = GameService(store, packs, rng=self.rng, box=Box(self.config.box_dir), speech_language=language)
+        self.service = GameService(store, packs, rng=self.rng, box=box, speech_language=language)
         try:
             state = self.service.resume_last()
         except ReplayError as exc:
@@ -356,6 +367,9 @@ class Companion:
                 log.info("tray: the reader taught on the page (%s)", saved)
             except CompanionError as exc:
                 log.warning("tray: the reader taught on the page cannot be used (%s); the shipped one reads", exc)
+                self.start_problems.append(  # a file the page wrote: the page says so too
+                    f"the reader taught on the page ({saved.name}) cannot be used ({exc}); the shipped reader reads "
+                    "the dice meanwhile. Teach it again on the Dice tab, or delete the file.")
         self.teacher = Teacher(self.config.data_dir, watcher)
 
     def _start_web(self) -> None:
@@ -636,6 +650,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"companion serve: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     if args.check:
+        try:
+            config.load_packs()  # strict here: a damaged box file is named, where serving would leave it out
+        except ConfigError as exc:
+            print(f"companion serve: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
         print(f"configuration: {config.source or 'built-in defaults'}")
         print(f"data directory: {config.data_dir}")
         print(f"packs: bundled{f' + edited files in {config.packs_dir}' if config.packs_dir else ''}")

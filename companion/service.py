@@ -143,6 +143,7 @@ class GameService:
         self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
         self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
+        self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
 
     # -- games -------------------------------------------------------------------------------
 
@@ -169,11 +170,20 @@ class GameService:
         """The packs of a game's rules: Skeptics' are the service's own (the box edits them), the others' load once."""
         if rules == DEFAULT_RULES:
             return self.packs
+        with self._lock:
+            return self._other_packs(rules)
+
+    def _other_packs(self, rules: str) -> Any:
         if rules not in self._packs_of:
-            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics'
-            folder = self.box.folder if self.box.folder is not None and self.box.folder.is_dir() else None
-            self._packs_of[rules] = module_for(rules).load_packs(folder)
+            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics';
+            # a damaged one: the bundled packs play, and problems() says so
+            self._packs_of[rules] = self.box.game_packs(module_for(rules))
         return self._packs_of[rules]
+
+    def problems(self) -> list[str]:
+        """What the host must mend: the history kept in memory (a full disk), the box's damaged files."""
+        found = [self.store.problem] if self.store.problem else []
+        return [*found, *self.box.problems.values()]
 
     def _replay(self, game_id: int) -> tuple[Any, GameModule]:
         module = module_for(rules_of(self.store.game(game_id).setup))
@@ -544,24 +554,37 @@ class GameService:
 
         Raises BadCommand for a malformed edit and PackError when the packs' validation refuses it (naming
         the entry and the field) or when the game in play no longer fits (nothing is written then)."""
+        self._check_open()
+        edit = BoxEdit(section, key, dict(fields))
+        saves = self._box_saves
+        change = self.box.edit(self.packs, edit)  # read and checked outside the lock: the table plays on
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
-            return self._use_box(change, f"Saved: {change.what}.")
+            if saves != self._box_saves:  # another change was saved meanwhile: made again on the box as it is now
+                change = self.box.edit(self.packs, edit)
+                packs = self.box.check(change)
+            return self._use_box(change, f"Saved: {change.what}.", packs)
 
     def import_box(self, data: Any) -> dict[str, Any]:
         """Replace the whole box with a box file (as export_box makes it); returns {"said", "box"}."""
+        self._check_open()
+        saves = self._box_saves
+        change = self.box.parse_import(data)  # bounded (companion.toml_text) and outside the lock
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            change = self.box.parse_import(data)
-            return self._use_box(change, "Your box is back as the file had it.")
+            if saves != self._box_saves:  # another change was saved meanwhile: checked with the box as it is now
+                packs = self.box.check(change)
+            return self._use_box(change, "Your box is back as the file had it.", packs)
 
     def export_box(self) -> dict[str, Any]:
         """The whole box as one value to save in a file and share (companion.box.Box.export)."""
         with self._lock:
             return self.box.export()
 
-    def _use_box(self, change: BoxChange, said: str) -> dict[str, Any]:
+    def _use_box(self, change: BoxChange, said: str, packs: Packs) -> dict[str, Any]:
+        """Save `change` and play on with `packs` (the packs with it, checked); under the lock."""
         from companion.errors import PackError
         from companion.games.skeptics.engine import Game
 
@@ -570,7 +593,6 @@ class GameService:
                             "configuration file (docs/packs.md).")
         from companion.box import OTHER_FILES
 
-        packs = self.box.check(change)
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
         try:
@@ -584,6 +606,7 @@ class GameService:
                 f"({for_players(str(exc))}). Make it between games."
             ) from None
         self.box.save(change)
+        self._box_saves += 1
         self.packs = packs
         for rules in others:
             self._packs_of.pop(rules, None)  # loaded again, from the box folder, when next needed
@@ -723,8 +746,38 @@ class GameService:
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))
+            luck = self._luck_of(game_id)
+            if luck is not None:
+                state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def records(self) -> list[dict[str, Any]]:
+        """The record of every game in the history (companion.record), the newest first; kept in the file, so a
+        game is replayed only when it changed since its record was made (about half a second for a long game:
+        benchmarks/bench_stats.py). Made outside the game's lock, from the file, so the table plays on meanwhile."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).records()
+
+    def record(self, game_id: int) -> dict[str, Any]:
+        """The record of one game (HistoryError when there is none with that id)."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).record(game_id)
+
+    def _luck_of(self, game_id: int) -> dict[str, Any] | None:
+        """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
+        record is kept in the history file, so this replays the game once."""
+        from companion.stats import game_luck
+
+        try:
+            return game_luck(self.record(game_id))
+        except CompanionError:
+            log.exception("the record of game %s could not be made; the end card goes without the luck", game_id)
+            return None
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",

@@ -391,3 +391,68 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         assert host.outside() == []
     finally:
         host.context.close()
+
+
+def test_while_wrong_pins_hold_sign_in_the_host_types_the_code_the_companion_shows(browser: Any, tmp_path: Path) -> None:
+    """Issue 25: 20 wrong PINs from four addresses; the page asks for the code on the companion's screen."""
+    from web_fixtures import Client
+
+    from tests.test_web_locks import Screen
+
+    screen = Screen()
+    table = start_table(tmp_path, hardware=screen)
+    try:
+        for number in range(2, 6):
+            guesser = Client(table.url, source=f"127.0.0.{number}").join()
+            for attempt in range(5):
+                guesser.post("/api/host/login", {"pin": f"00{attempt:02d}"})
+        for viewport, name in ((PHONE, "phone"), ({"width": 1280, "height": 800}, "table")):
+            phone = open_phone(browser, table, viewport=viewport)
+            phone.tab("host")
+            page = phone.page
+            assert page.is_hidden("#table-code")
+            page.fill("#pin-form input[name=pin]", HOST_PIN)
+            page.click("#pin-btn")
+            page.wait_for_selector("#table-code", state="visible")
+            expect(page.locator("#pin-error")).to_contain_text("code on the companion's screen")
+            phone.shot(f"sign-in-code-{name}")
+            page.fill("#table-code", screen.shown[-1][1].removeprefix("Code "))
+            page.click("#pin-btn")
+            page.wait_for_selector("#logout", state="visible")
+            assert page.is_hidden("#table-code")
+            assert phone.outside() == []  # (the console has the 429 itself, and the stand-in screen's missing picture)
+            phone.context.close()
+            screen.shown.clear()
+            table.app.extensions["skeptics_web"].sign_in.offer()  # the next phone reads a fresh code
+    finally:
+        table.server.stop()
+        table.service.close()
+
+
+def test_a_damaged_box_file_is_named_in_the_hosts_banner(browser: Any, tmp_path: Path) -> None:
+    """Issue 25: the companion plays on with the bundled ghosts, and the page says which file and how to mend it."""
+    import random
+
+    from companion.box import Box
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    folder = tmp_path / "data" / "packs"
+    folder.mkdir(parents=True)
+    (folder / "ghosts.toml").write_text("[[ghosts]\nid = 'child'\n", encoding="utf-8")
+    box = Box(folder)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), box.open_packs(), rng=random.Random(4), box=box)
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 4})
+    table = start_table(tmp_path, service=service)
+    try:
+        phone = open_phone(browser, table, host=True)  # the banner sits at the top of the game view
+        banner = phone.page.locator("#problems")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("packs/ghosts.toml")
+        expect(banner).to_contain_text("Bring back a box")
+        assert str(tmp_path) not in phone.text("#problems")
+        phone.shot("damaged-box-banner")
+        phone.check_clean()
+    finally:
+        table.server.stop()
+        table.service.close()

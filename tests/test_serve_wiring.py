@@ -518,6 +518,31 @@ def test_a_reader_taught_on_the_page_is_used_again_at_the_next_start(tmp_path: P
         served.shutdown()
 
 
+def test_a_damaged_taught_reader_is_named_on_the_page_and_the_shipped_one_reads(tmp_path: Path) -> None:
+    """Issue 25: a file the page wrote (the taught reader) that cannot be read never stops the companion."""
+    from vision.teach import taught_path
+
+    saved = taught_path(tmp_path / "data")
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_bytes(b"not a taught reader")
+    folder = tmp_path / "tray"
+    folder.mkdir()
+    photo = sample_photos()[0]
+    (folder / photo.name).write_bytes(photo.read_bytes())
+    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
+                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=lambda frame, settings: [])
+    served._start_hardware = lambda: None  # type: ignore[method-assign]
+    served.start()
+    try:
+        assert served.tray is not None and served.tray.watcher.settings.taught is None  # the shipped reader
+        assert served.app is not None
+        problems = served.app.extensions["skeptics_web"].problems()
+        assert any(saved.name in p and "cannot be used" in p for p in problems), problems
+    finally:
+        served.shutdown()
+
+
 def test_among_cultists_started_on_the_page_moves_the_hand_and_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
     """Issue 16: the host chooses the game in `companion serve`; its night is spoken in hardware.voice.language and
     the hand follows the round clock."""

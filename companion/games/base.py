@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.errors import BadCommand
 
-__all__ = ["DEFAULT_RULES", "RULES", "GameModule", "module_for", "rules_of", "sentences_of"]
+__all__ = ["DEFAULT_RULES", "RULES", "Chance", "GameModule", "module_for", "rules_of", "sentences_of"]
 
 DEFAULT_RULES = "skeptics"
 # rules id -> (title, the module that defines MODULE)
@@ -35,6 +35,32 @@ RULES: Mapping[str, tuple[str, str]] = {
     "among-cultists": ("Among Cultists", "companion.games.among_cultists.module"),
     "spooks": ("Spooks", "companion.games.spooks.module"),
 }
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What one command says about an attempt whose chance the page showed (the dice's luck, companion.record).
+
+    ``begins``: an attempt begins, and the page showed ``chance`` of it coming good (None: no chance was shown,
+    so the attempt is counted but not weighed); ``player`` (0-based seat) and ``what`` (a few words) name it.
+    ``good``: the attempt under way came good (True) or failed by the dice (False). ``dropped``: it ended by the
+    players' choice or the game's end, not by the dice, so it is left out. One command may begin and settle one
+    attempt (a summon's one roll)."""
+
+    begins: bool = False
+    chance: float | None = None
+    player: int | None = None
+    what: str = ""
+    good: bool | None = None
+    dropped: bool = False
+
+
+def _no_facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {}
+
+
+def _no_moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -74,6 +100,15 @@ class GameModule:
     seeded: bool = True  # its setup takes a seed (its shuffles); a game with nothing to shuffle (Spooks) takes none
     # what the table's one button plays: the first of these that is legal now (none: the game is played on the phones)
     button_commands: tuple[str, ...] = ("end-round",)
+    # -- the games record and the dice's luck (companion.record; docs/stats.md) --
+    # (game, command, None) before each command of a replay and (game, command, events) after it: what the command
+    # says about an attempt whose chance the page showed; None where a game has no dice odds (Among Cultists, Spooks)
+    luck: Callable[[Any, Any, Sequence[Mapping[str, Any]] | None], Chance | None] | None = None
+    # the record's facts from the last view: "setup" [(label, value)], "rounds", "rounds_word", "marks" (the Ghost
+    # Hours, the midnights) and "marks_word", "winner" (a name, for a game a player wins)
+    record_facts: Callable[[Mapping[str, Any]], Mapping[str, Any]] = field(default=_no_facts)
+    # the timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [short labels]
+    moments: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], Mapping[str, Any]] = field(default=_no_moments)
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

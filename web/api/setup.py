@@ -33,7 +33,7 @@ SKEPTICS_KEYS = (
     "rules",
     "ancient_one",
 )
-SKEPTICS_NUMBERS = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
+SKEPTICS_NUMBERS = {"players": (1, 4), "special_items": (0, 3), "easier": (0, 2)}
 SKEPTICS_ONLY = ("board", "ghost", "special_items", "easier")
 
 
@@ -52,7 +52,7 @@ def new_game() -> Response:
 
 def _skeptics_setup(ctx: WebContext, data: Mapping[str, Any]) -> dict[str, Any]:
     only_keys(data, SKEPTICS_KEYS)
-    setup: dict[str, Any] = {}
+    setup: dict[str, Any] = {k: data[k] for k in ("seed",) if k in data}  # checked by the rules, alike for every game
     for key, (low, high) in SKEPTICS_NUMBERS.items():
         if key in data:
             value = data[key]
@@ -149,7 +149,7 @@ def _choice(data: Mapping[str, Any], key: str, kind: str) -> Any:
 def _seed(module: GameModule, data: Mapping[str, Any]) -> dict[str, Any]:
     """The seed of a module that shuffles (the host's, else a random one); none for a module that does not."""
     if module.seeded:
-        return {"seed": data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)}
+        return {"seed": data["seed"] if "seed" in data else secrets.randbelow(2**31)}  # checked by the rules
     if "seed" in data:
         raise Refused(400, f'{module.title} shuffles nothing, so it takes no "seed"; leave it out.')
     return {}

@@ -155,9 +155,11 @@ export function bindHost() {
     const first = !app.session.pin_set;
     const path = first ? "/api/host/pin" : "/api/host/login";
     const err = $("#pin-error");
+    const code = $("#table-code");
     try {
-      await api(path, first ? { pin, again: e.target.again.value } : { pin });
+      await api(path, first ? { pin, again: e.target.again.value } : !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
       err.hidden = true;
+      code.hidden = true;
       e.target.reset();
       await refreshSession();
       showHost();
@@ -166,6 +168,7 @@ export function bindHost() {
     } catch (x) {
       err.hidden = false;
       err.textContent = capital(x.message);  // the field keeps what was typed
+      if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
     }
   });
   $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } });

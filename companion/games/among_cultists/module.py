@@ -6,7 +6,7 @@ night and of the vote's countdown (with the default pause), which the page shows
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.among_cultists import sentences
@@ -37,6 +37,29 @@ def _scripts(game: Game, names: Any, kind: str, pause_s: float, language: str) -
     raise KeyError(kind)
 
 
+# -- the games record (companion.record): Among Cultists has no dice, so no odds and no luck --------------------
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Cultists", view.get("cultists")), ("Seer", "yes" if view.get("seer") else "no")],
+            "rounds": view.get("round"), "rounds_word": "rounds", "winner": view.get("winner")}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    names = list(view.get("player_names") or [])
+
+    def name(seat: Any) -> str:
+        return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else f"seat {seat}"
+
+    marks = []
+    for event in events:
+        if event.get("type") == "vote" and event.get("seat"):
+            marks.append(f"Voted out: {name(event.get('seat'))}")
+        elif event.get("type") == "found_dead":
+            marks.append(f"Found dead: {name(event.get('seat'))}")
+    return {"clock": view.get("clock"), "marks": marks, "values": {"Points": view.get("points")}}
+
+
 MODULE = GameModule(
     rules="among-cultists",
     title="Among Cultists",
@@ -55,4 +78,6 @@ MODULE = GameModule(
     scripts=_scripts,
     script_kinds={"night": "The night", "vote": "The vote"},
     button_commands=("night-done", "next-phase", "end-round"),
+    record_facts=_facts,
+    moments=_moments,
 )

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from companion import validate
 from companion.commands import (
     CommandBase,
     GameHistory,
@@ -145,8 +146,7 @@ class Setup:
             raise BadCommand(f"Elder Sign is played here by 1 to {MAX_PLAYERS} players, not {self.players!r}.")
         if self.ancient_one and self.ancient_one not in packs.ancient_ones:
             raise BadCommand(f"unknown Ancient One {self.ancient_one!r}; they are: {', '.join(packs.ancient_ones)}.")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
-            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
         for key in ("investigators", "names", "adventures"):

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import GameModule, sentences_of
+from companion.games.base import Chance, GameModule, sentences_of
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Command, Game, Setup
 from companion.games.elder_sign.packs import load_packs
@@ -114,6 +114,57 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
     return "roll", {"faces": ",".join(faces)}
 
 
+# -- the games record and the dice's luck (companion.record) ---------------------------------------------------
+
+
+def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
+    """Elder Sign's attempts with a chance on the page: an adventure attempted, from its first roll. Its chance is
+    the one the phones showed before that roll, to complete the whole card with the best play (shown when the
+    pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so the attempt
+    is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
+    complete it (the engine's own check, or the player giving up or ending the turn with no die left to roll); given
+    up or ended with the turn while dice were left, or the battle with the Ancient One (no card's chance shown), it
+    is left out."""
+    if command.name in ("give-up", "end-turn") and events is None:
+        # no die is left to roll: the dice failed it, whatever ends it now
+        return Chance(good=False) if game.view().get("attempt") is not None and game.dice_to_roll() <= 0 else None
+    if command.name == "roll" and events is None:
+        view = game.view()
+        if view.get("attempt") is not None:
+            return None
+        shown = _publish(view, game)
+        chance, card = shown.get("odds"), shown.get("card_odds") or {}
+        return Chance(begins=True, chance=None if chance is None else float(chance), player=view.get("current_player"),
+                      what=str(card.get("name") or "the Ancient One"))
+    for event in events or ():
+        kind = event.get("type")
+        if kind == "adventure_completed":
+            return Chance(good=True)
+        if kind == "adventure_failed":
+            # given up, or the turn ended with dice still to roll: the players' choice, not the dice
+            return Chance(dropped=True) if event.get("why") in ("given up", "the turn ended") else Chance(good=False)
+        if kind == "attack_ended":
+            return Chance(dropped=True)
+    return None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    ancient = view.get("ancient_one") or {}
+    return {"setup": [("Ancient One", ancient.get("name"))], "rounds": view.get("turn"), "rounds_word": "turns",
+            "marks": view.get("midnights"), "marks_word": "midnights"}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = []
+    for event in events:
+        if event.get("type") == "midnight":
+            marks.append("Midnight")
+        elif event.get("type") == "ancient_one_awakens":
+            marks.append(f"{event.get('name')} awakens")
+    return {"clock": view.get("clock"), "marks": marks,
+            "values": {"Doom": view.get("doom"), "Elder Signs": view.get("elder_signs")}}
+
+
 MODULE = GameModule(
     rules="elder-sign",
     title="Elder Sign",
@@ -128,4 +179,7 @@ MODULE = GameModule(
     tray_roll=tray_roll,
     setup_choices={"ancient_one": "text", "physical": "bool"},
     button_commands=("end-turn",),
+    luck=_luck,
+    record_facts=_facts,
+    moments=_moments,
 )

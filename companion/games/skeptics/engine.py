@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from companion import validate
 from companion.commands import (
     CommandBase,
     GameHistory,
@@ -193,8 +194,7 @@ class Setup:
                 f"special_items must be 0 to {MAX_SPECIAL_ITEMS} (Setup: 'Do not use more than three cards'), "
                 f"not {self.special_items!r}."
             )
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
-            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
         if not isinstance(self.easier, int) or isinstance(self.easier, bool) or not 0 <= self.easier <= 2:

@@ -4,11 +4,11 @@ tests and the history files are unchanged; this module only names them for the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games.base import GameModule
+from companion.games.base import Chance, GameModule
 from companion.games.skeptics import sentences
 from companion.games.skeptics.engine import Command, Game, Setup
 from companion.games.skeptics.packs import load_packs
@@ -63,6 +63,55 @@ def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
     return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
 
 
+# -- the games record and the dice's luck (companion.record) ---------------------------------------------------
+
+
+def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
+    """Skeptics' attempts with a chance on the page: a keep-and-reroll attempt (the chance shown once it is under
+    way, with the actions left: it comes good on the roll that succeeds, fails when no action is left for another
+    roll or a third timer ends the turn, and is dropped when the players turn to something else), and each summon
+    or pull (one roll of the team's summon dice)."""
+    name = command.name
+    if name in ("summon", "pull"):
+        if events is None:
+            view = game.view()
+            return Chance(begins=True, chance=summon_odds(view), player=view.get("current_player"), what=name)
+        return next((Chance(good=bool(e.get("success"))) for e in events if e.get("type") == name), None)
+    if events is None:
+        return None
+    if name == "attempt":
+        view = game.view()
+        attempt = view.get("attempt") or {}
+        return Chance(begins=True, chance=attempt_odds(view), player=view.get("current_player"),
+                      what=f"{attempt.get('action', 'attempt')} {attempt.get('need', '')}".strip())
+    for event in events:
+        if event.get("type") == "attempt_succeeded":
+            return Chance(good=True)
+        if event.get("type") == "attempt_ended":
+            return Chance(good=False) if "timer" in str(event.get("why")) else Chance(dropped=True)
+    rolled = next((e for e in events if e.get("type") == "rolled"), None)
+    if rolled is not None and int(rolled.get("actions_left") or 0) <= 0:
+        return Chance(good=False)  # the last action's roll failed: no roll is left for it this turn
+    return None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    ghost = view.get("ghost") or {}
+    return {"setup": [("Board", view.get("board_name") or view.get("board")), ("Ghost", ghost.get("name"))],
+            "rounds": view.get("round"), "rounds_word": "rounds", "marks": view.get("hour"), "marks_word": "Ghost Hours"}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = []
+    for event in events:
+        if event.get("type") == "ghost_hour":
+            marks.append(f"Ghost Hour: room {event.get('room')}" if event.get("room") is not None else "Ghost Hour")
+        elif event.get("type") == "ghost_appeared" and event.get("reason") != "ghost_hour":
+            marks.append(f"Ghost in room {event.get('room')}")
+    return {"clock": view.get("clock"), "marks": marks,
+            "values": {"Room cards left": view.get("room_deck_left"), "Clues solved": view.get("clues_solved")}}
+
+
 MODULE = GameModule(
     rules="skeptics",
     title="Skeptics",
@@ -80,4 +129,7 @@ MODULE = GameModule(
     for_players=sentences.for_players,
     publish=_publish,
     started_keys=("players", "board", "ghost"),
+    luck=_luck,
+    record_facts=_facts,
+    moments=_moments,
 )

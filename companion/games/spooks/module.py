@@ -3,7 +3,7 @@ packs (the suits' rules are fixed text, in the engine and the sentences) and no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,25 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     }
 
 
+# -- the games record (companion.record): Spooks has no dice, so no odds and no luck ---------------------------
+
+
+def _seat(view: Mapping[str, Any], seat: Any) -> str | None:
+    names = list(view.get("player_names") or [])
+    return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Variant", view.get("variant"))], "rounds": len(view.get("hands") or []),
+            "rounds_word": "hands", "winner": _seat(view, view.get("winner"))}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = [f"Out: {_seat(view, e.get('seat'))}" for e in events if e.get("type") == "player_out"]
+    names = list(view.get("player_names") or [])
+    return {"marks": marks, "values": dict(zip(names, view.get("scores") or []))}
+
+
 MODULE = GameModule(
     rules="spooks",
     title="Spooks",
@@ -47,4 +66,6 @@ MODULE = GameModule(
     tray_roll=None,
     seeded=False,
     button_commands=(),
+    record_facts=_facts,
+    moments=_moments,
 )
