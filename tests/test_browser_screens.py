@@ -45,8 +45,10 @@ def companion(tmp_path: Path) -> Iterator[Table]:
     from hardware import Table as HardwareTable
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4),
-                          box=Box(tmp_path / "packs"))
+    service = GameService(
+        GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4), box=Box(tmp_path / "packs")
+    )
+
     def show(events: Any, state: Any) -> None:
         hw.show(state)
         hw.scheduler.run_pending()
@@ -71,13 +73,18 @@ def on_screen(phone: Phone, selector: str) -> dict[str, float]:
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 @pytest.mark.parametrize("size", [TABLET, LARGE], ids=["1280x800", "1920x1080"])
-def test_the_table_display_shows_each_game_on_its_first_screen(browser: Any, companion: Table,
-                                                               size: dict[str, int]) -> None:
+def test_the_table_display_shows_each_game_on_its_first_screen(
+    browser: Any, companion: Table, size: dict[str, int]
+) -> None:
     """For each of the four games: the clock card (the clock, whose turn, the game's track) and the last
     announcement whole on the first screen; the board or the adventures beside it; no simulated OLED; the tabs
     never over the content; and after a switch of games no screen of the game before."""
@@ -202,3 +209,65 @@ def test_your_box_starts_with_the_evidence_and_the_ghost_sheet_says_so(browser: 
         host.check_clean()
     finally:
         host.context.close()
+
+
+def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, companion: Table) -> None:
+    """Elder Sign on a host's and a viewer's phone: where everyone stands by name, the odds before the first roll
+    said as what "Roll for me" does, an adventure's tasks entered with icon steppers (no task grammar), and no
+    "Roll for me" once no dice are left. No player's screen shows an id, a task grammar or a doc path."""
+    service = companion.service
+    service.new_game(SETUPS["skeptics"])
+    host = open_phone(browser, companion, host=True)
+    viewer = open_phone(browser, companion, viewport=PHONE, init_script=RECORDER, wait_map=False, scale=1)
+    try:
+        service.new_game(SETUPS["elder-sign"])
+        expect(host.page.locator("body")).to_have_class(re.compile(r"\bes\b"))
+        page = host.page
+        # the tasks of the adventure in place 3, tapped: 2 investigation and a lore, then a peril
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Enter the tasks of").first.click()
+        expect(page.locator("#sheet-body")).not_to_contain_text("inv:")
+        for _ in range(2):
+            page.click("#task-1-inv-more")
+        page.click("#task-1-lore-more")
+        page.click("#task-add")
+        page.click("#task-2-peril-more")
+        expect(page.locator("#task-1")).to_contain_text("2 investigation and a lore")
+        shot(host, "es-task-steppers")
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
+        slot = next(c for c in service.state()["adventures"] if c["tasks"][0]["need"] == "inv:2,lore:1")["slot"]
+        assert [
+            t["need"]
+            for t in next(c for c in service.state()["adventures"] if c["slot"] == slot)["tasks"]
+            if not t["monster"]
+        ] == ["inv:2,lore:1", "peril:1"]
+        # to that adventure: before the first roll, the odds as "Roll for me" plays them
+        page.click("#es-move")
+        page.locator("#sheet-body button", has_text="Go to").nth(int(slot) - 1).click()
+        expect(viewer.page.locator("#es-investigators")).to_contain_text(service.state()["where"]["0"])
+        expect(page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
+        expect(viewer.page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
+        expect(page.locator("#es-roll-me")).to_be_visible()
+        shot(host, "es-odds-before-the-roll", full=True)
+        # rolls that complete nothing, until no die is left
+        for _ in range(8):
+            dice = service.state()["next_dice"]
+            if not dice or (service.state()["attempt"] and not service.state()["attempt"]["dice_to_roll"]):
+                break
+            service.do("roll", {"faces": ",".join(f"{c}:terror" for c in dice)})
+        expect(page.locator("#es-no-dice")).to_have_text("No dice are left to roll.")
+        expect(page.locator("#es-roll-me")).to_have_count(0)
+        shot(host, "es-no-dice-left", full=True)
+        viewer.tab("log")
+        texts = [viewer.text("#v-log"), viewer.page.locator("#said").inner_text()]
+        viewer.tab("game")
+        texts.append(viewer.text("#v-game"))
+        for text in texts:
+            assert not NEVER.search(text), NEVER.search(text)
+        shot(viewer, "es-viewer", full=True)
+        host.check_clean()
+        viewer.check_clean()
+    finally:
+        host.context.close()
+        viewer.context.close()

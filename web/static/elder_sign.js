@@ -1,7 +1,7 @@
 // Elder Sign (companion/games/elder_sign) on the page: the same clock, the doom track, the adventures and the
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
-  $, app, el, fill, chip, pct, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
+  $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
   rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion,
 } from "./core.js?v=__VERSION__";
 
@@ -45,17 +45,20 @@ export function render(s) {
     li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
       c.tasks.map((t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + (t.monster ? " (monster)" : "")).join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
     if ((standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
-    if (odds && odds.slot === c.slot && typeof odds.probability === "number") li.append(el("div", { class: "warn" }, "Chance to complete it with the best play: " + pct(odds.probability)));
+    if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));
     return li;
   }));
   const a = s.attempt;
   const box = $("#es-attempt");
-  if (!a) fill(box, [el("p", { class: "note" }, "No roll under way. " + (odds ? "At " + odds.name + ": " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + " (each task alone)." : ""))]);
+  // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
+  const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
+  if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
     if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
-    if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, (typeof odds.probability === "number" ? "Chance to complete " + odds.name + ": " + pct(odds.probability) + ". " : "") + "Each task alone: " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + (odds.clues ? " (spending up to " + plural(odds.clues, "clue") + ")" : "") + "."));
+    if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
+    else parts.push(...oddsLines());
     fill(box, parts);
   }
   renderESTurn(s);
@@ -69,7 +72,8 @@ function renderESTurn(s) {
   $("#es-turn-title").textContent = playerName(s, s.current_player) + "'s turn";
   const legal = s.legal || [];
   const rolls = legal.filter((x) => x.name === "roll" || x.name === "clue");
-  fill($("#es-roll"), rolls.length ? [rowOf([
+  const dice = s.attempt ? s.attempt.dice_to_roll : (s.next_dice || []).length;
+  fill($("#es-roll"), rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
   ])] : []);

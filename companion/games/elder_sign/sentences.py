@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
 __all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words"]
+           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words",
+           "odds_words", "percent"]
 
 
 @dataclass(frozen=True)
@@ -444,3 +445,33 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
             f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
         ],
     }
+
+
+def percent(p: float) -> str:
+    """0.2174 -> "21.7 %" (as the page writes every chance)."""
+    if 0.999 < p < 1:
+        return "over 99.9 %"
+    if 0 < p < 0.0005:
+        return "under 0.1 %"
+    return f"{round(p * 1000) / 10:.1f} %"
+
+
+def odds_words(odds: Mapping[str, Any]) -> list[str]:
+    """The chances before (and between) the rolls, said as what the host's buttons will do: the first line what
+    "Roll for me" does (every roll thrown, no clue spent, no die held), the next the best play with the clues and
+    the focus, then each task alone. `odds` is the published "card_odds"."""
+    dice = _count(odds.get("dice"), "die", "dice")
+    what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
+    lines: list[str] = []
+    plain, best = odds.get("roll_for_me"), odds.get("probability")
+    if plain is not None:
+        lines.append(f'"Roll for me" with {dice}, no clue spent and no die held: {percent(plain)} {what}.')
+    extras = [x for x in (f"spending up to {_count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
+                          "holding a die (focus) after a roll that fails" if odds.get("holds") else "") if x]
+    if best is not None and extras and best != plain:
+        lines.append(f"With the best play, {' and '.join(extras)}: {percent(best)}.")
+    tasks = odds.get("tasks") or []
+    if tasks and (plain is None or len(tasks) > 1):
+        lines.append("Each task alone: " + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}"
+                                                      for t in tasks) + ".")
+    return lines
