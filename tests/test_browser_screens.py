@@ -271,3 +271,47 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_your_box_offers_elder_signs_cards_and_fills_one_in_by_taps(browser: Any, companion: Table) -> None:
+    """Your box has an Elder Sign tab (adventures, Other Worlds, Mythos cards, investigators, Ancient Ones); an
+    adventure is filled in with the icon steppers and small numbers, saved with the same checks, and played."""
+    companion.service.new_game(SETUPS["skeptics"])
+    host = open_phone(browser, companion, host=True)
+    try:
+        page = host.page
+        host.tab("host")
+        page.click("#open-box")
+        page.wait_for_selector("#box-list li")
+        page.click("#box-tab-es")
+        expect(page.locator("#box-es-left")).to_contain_text("not filled in yet")
+        for tab in ("adventures", "other_worlds", "mythos", "investigators", "ancient_ones"):
+            page.click(f"#box-es-tab-{tab}")
+            expect(page.locator("#box-list li.box-entry").first).to_be_visible()
+        page.click("#box-es-tab-adventures")
+        shot(host, "box-elder-sign")
+        page.click("#box-es-adv01 button")
+        page.fill("#sheet-body input[name=name]", "The Hedge Maze")
+        for _ in range(3):
+            page.click("#task-1-inv-more")
+        page.click("#task-add")
+        page.click("#task-2-lore-more")
+        page.click("#task-2-peril-more")
+        expect(page.locator("#task-2")).to_contain_text("a lore and a peril")
+        page.fill("#sheet-body input[name=reward-elder_signs]", "1")
+        page.fill("#sheet-body input[name=penalty-doom]", "1")
+        assert "inv:" not in host.text("#sheet-body")
+        shot(host, "box-elder-sign-adventure")
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
+        expect(page.locator("#box-es-adv01")).to_contain_text("filled in")
+        expect(page.locator("#box-es-adv01")).to_contain_text("3 investigation")
+        adventure = companion.service.packs_for("elder-sign").adventures["adv01"]
+        assert adventure.name == "The Hedge Maze" and [str(t.need) for t in adventure.tasks] == [
+            "inv:3",
+            "lore:1,peril:1",
+        ]
+        assert adventure.reward.elder_signs == 1 and adventure.penalty.doom == 1
+        host.check_clean()
+    finally:
+        host.context.close()

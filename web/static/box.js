@@ -8,7 +8,7 @@ import { needWords, doorWords } from "./skeptics.js?v=__VERSION__";
 import { loadSetupOptions } from "./host.js?v=__VERSION__";
 
 // Evidence before the ghosts: a ghost's séance symbols are chosen from the evidence tokens.
-const BOX_TABS = [["evidence", "Evidence"], ["ghosts", "Ghosts"], ["environment", "Environment cards"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"]];
+const BOX_TABS = [["evidence", "Evidence"], ["ghosts", "Ghosts"], ["environment", "Environment cards"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"], ["es", "Elder Sign"]];
 const UNFILLED = "not filled in yet";
 const setText = (need) => {  // "eye:2,camera:1,timer" -> {eye: 2, camera: 1, timer: true}
   const out = { eye: 0, camera: 0, cobweb: 0, timer: false, disruption: false };
@@ -71,6 +71,19 @@ export function renderBox() {
   else if (app.boxTab === "items") fill(list, b.items.map((it) => row(it.name, it.filled, it.dice ? "+" + it.dice + " on " + it.actions.join(", ") : "", () => editItem(it), "box-item-" + it.id)));
   else if (app.boxTab === "clues") fill(list, b.clues.map((c) => row(c.name || "Clue card " + c.number, c.filled, c.filled ? "Needs " + needWords(c.icon_set) : "", () => editClue(c), "box-clue-" + c.number)));
   else if (app.boxTab === "events") fill(list, (b.events || []).map((e) => row(e.name, e.filled, e.filled ? e.text : "", () => editEvent(e), "box-event-" + e.id)));
+  else if (app.boxTab === "es") {
+    // Elder Sign's cards: their own module, loaded when this tab is first opened
+    import("./box_es.js?v=__VERSION__").then((m) => {
+      if (app.boxTab !== "es") return;
+      const pick = el("div", { class: "row box-tabs", id: "box-es-tabs" });
+      pick.addEventListener("pick", (e) => { app.boxEsTab = e.detail; renderBox(); });
+      const items = el("ul");
+      m.renderElderSign(b.elder_sign || {}, app.boxEsTab || "adventures", items, row, saveBox, pick);
+      const head = el("li");
+      head.append(el("div", { class: "warn", id: "box-es-left" }, m.elderSignSummary(b)), pick);
+      fill(list, [head, ...Array.from(items.children)]);
+    }).catch(() => toast("Elder Sign's cards could not be loaded; try again.", true));
+  }
   else { fill(list, []); renderBoxMap(); }
 }
 

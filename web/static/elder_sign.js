@@ -6,7 +6,7 @@ import {
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
-const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : (n === "1" ? "a " + k : n + " " + k); }).join(" and ");
+export const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : (n === "1" ? "a " + k : n + " " + k); }).join(" and ");
 
 // The Elder Sign cards of the game view.
 export function render(s) {
