@@ -315,3 +315,23 @@ def test_your_box_offers_elder_signs_cards_and_fills_one_in_by_taps(browser: Any
         host.check_clean()
     finally:
         host.context.close()
+
+
+def test_elder_sign_has_a_setup_checklist_from_the_text(browser: Any, companion: Table) -> None:
+    """A new Elder Sign game shows the host the rules text's setup to tick off (the clock at midnight, the six
+    adventures in two rows, the Mythos deck ...), with the first player by name."""
+    companion.service.new_game(SETUPS["skeptics"])
+    host = open_phone(browser, companion, host=True)
+    try:
+        companion.service.new_game(SETUPS["elder-sign"])
+        card = host.page.locator("#checklist-card")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text("midnight (XII)")
+        expect(card).to_contain_text("two rows of three")
+        expect(card).to_contain_text("Anna plays first")
+        assert "ghost" not in card.inner_text()  # nothing of Skeptics' setup shows
+        assert host.page.locator("#checklist li").count() == 9
+        card.screenshot(path=str(SHOTS / "es-setup-checklist.png"))
+        host.check_clean()
+    finally:
+        host.context.close()

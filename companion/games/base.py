@@ -109,6 +109,9 @@ class GameModule:
     record_facts: Callable[[Mapping[str, Any]], Mapping[str, Any]] = field(default=_no_facts)
     # the timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [short labels]
     moments: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], Mapping[str, Any]] = field(default=_no_moments)
+    # the rulebook's setup as a list the host ticks off: (published state, names, the companion turns a clock hand)
+    # -> [{"id", "text"}]; None where a game has none
+    setup_checklist: Callable[[Mapping[str, Any], Any, bool], list[dict[str, str]]] | None = None
 
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""

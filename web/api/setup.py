@@ -11,7 +11,6 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
 from companion.games.base import RULES, GameModule, module_for
-from companion.games.skeptics.sentences import setup_checklist as checklist
 from web.api.body import body, flag, game_state, only_keys, state_answer
 from web.context import WebContext, context
 from web.errors import Refused
@@ -168,9 +167,10 @@ def setup_checklist() -> Response:
     """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
     ctx = context()
     state = game_state()
-    return jsonify(
-        {"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)}
-    )
+    module = module_for(state.get("rules")) if state.get("game_id") is not None else None
+    make = module.setup_checklist if module is not None else None
+    items = make(state, ctx.service.names, ctx.hardware is not None) if make is not None else []
+    return jsonify({"game_id": state.get("game_id"), "items": items})
 
 
 @bp.get("/setup-options")

@@ -59,6 +59,7 @@ function render(s) {
     renderEnd(s);
     renderUndo(s);
     renderHostPanels();
+    if (changedGame) loadChecklist();
     followHistory(s, changedGame);
     return;
   }

@@ -200,4 +200,5 @@ MODULE = GameModule(
     luck=_luck,
     record_facts=_facts,
     moments=_moments,
+    setup_checklist=sentences.setup_checklist,
 )

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
            "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words",
-           "odds_words", "percent"]
+           "odds_words", "percent", "setup_checklist"]
 
 
 @dataclass(frozen=True)
@@ -475,3 +475,33 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
         lines.append("Each task alone: " + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}"
                                                       for t in tasks) + ".")
     return lines
+
+
+def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
+    """The setup of the rules text (elder-sign-rules.txt:79-88) as a list the host ticks off, for this game: what
+    the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
+    physical = bool(view.get("physical"))
+    ao = names.ancient_one
+    ao_card = "the Ancient One's card" if ao == "the Ancient One" else f"{ao}'s card"
+    clock = ("The companion's clock stands at midnight (XII): put the Entrance sheet beside it" if hand
+             else "Set the clock in the middle of the table at midnight (XII) with the Entrance sheet beside it")
+    out = [
+        ("clock", f"{clock}, and the six green dice, the yellow die and the red die near it."),
+        ("ancient_one", f"Lay {ao_card} beside the clock{'' if physical else ' (the companion chose it)'}."),
+        ("monsters", "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
+                     "One is Nyarlathotep, else set those aside."),
+        ("adventures", "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
+                       "them here; shuffle the Other World deck beside them." if physical else
+                       "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
+                       "three below the clock, the Adventure and Other World decks shuffled beside them."),
+        ("locks", "Put a die of its colour on every adventure with a locked die icon."),
+        ("items", "Keep the clue tokens together at the side; shuffle the Common Item, Unique Item, Spell and Ally "
+                  "cards into four decks beside them."),
+        ("investigators", "Each player takes their investigator card (the Game tab names them), its marker on the "
+                          "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists."),
+        ("first", f"{names.player(0)} plays first; play goes clockwise."),
+        ("mythos", "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here." if physical
+                   else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
+                        "Game tab shows it); a die goes on it if it shows a locked die icon."),
+    ]
+    return [{"id": key, "text": text} for key, text in out]

@@ -132,4 +132,5 @@ MODULE = GameModule(
     luck=_luck,
     record_facts=_facts,
     moments=_moments,
+    setup_checklist=sentences.setup_checklist,
 )
