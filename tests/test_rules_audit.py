@@ -887,8 +887,18 @@ def test_undo_of_the_seance_and_of_a_timer_that_ends_it(players: int) -> None:
 
 def test_a_prove_and_an_unlock_take_their_icons_from_the_card_and_the_door() -> None:
     """Action 6: Prove ('Players must call the icon set they are proving') and Action 2: Unlock (the door's keys):
-    a contradicting need= is refused, the set's red icons always apply; the box has 5 clue and 4 key dice."""
-    game = new(players=2, seed=3)
+    a contradicting need= is refused, the set's red icons always apply; the box has 5 clue and 4 key dice. The ghost
+    card and the board are filled in here: a card or a door not filled in yet takes the host's icons
+    (test_rules_review.py)."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    child = replace(PACKS.ghosts["child"], placeholder=False)
+    board = PACKS.boards["asylum"]
+    ways = tuple(replace(c, placeholder=False) for c in board.connections)
+    packs = replace(PACKS, ghosts=MappingProxyType({**PACKS.ghosts, "child": child}),
+                    boards=MappingProxyType({**PACKS.boards, "asylum": replace(board, connections=ways)}))
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=3), packs)
     for _ in range(4):
         game.push("end-round")  # the Ghost Hour: the ghost is on the board
     sets = game.view()["icon_sets"]

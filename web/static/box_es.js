@@ -66,7 +66,7 @@ function edit(part, tab, c, save) {
       "Save the investigator", () => named() && save(part, c.id, { name: name.value, sanity: Number(sanity.value), stamina: Number(stamina.value), clues: Number(clues.value), ability: ability.value }));
   } else {
     const doom = num("doom", c.doom, 1, 20), signs = num("elder_signs", c.elder_signs, 1, 20);
-    const combat = tasksPad(true, c.filled ? [c.combat] : []);
+    const combat = tasksPad(true, c.filled ? [c.combat] : [], "The combat task");
     const attack = textArea(c.filled ? c.attack : "", "attack", "its attack, in your own short words");
     sheet("Ancient One: " + c.name, [field("Name", name), field("Doom track spaces", doom), field("Elder Signs it takes", signs), field("Its combat task", combat.node), field("Its attack", attack)],
       "Save the Ancient One", () => {

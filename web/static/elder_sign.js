@@ -128,9 +128,10 @@ function esAsk(a, s) {
       return command("adjust", args);
     });
   } else if (a.name === "monster" || a.name === "set-tasks") {
-    const pad = tasksPad(a.name === "monster" ? 1 : 0);
+    const combat = a.args.adventure === "ancient-one";
+    const pad = tasksPad(a.name === "monster" || combat ? 1 : 0, [], combat ? "The combat task" : null);
     const ord = el("input", { type: "checkbox", name: "ordered" }); const ordL = el("label"); ordL.append(ord, " the tasks are done in order (an arrow on the card)");
-    sheet(a.label, [el("p", { class: "note" }, a.name === "monster" ? "What the monster asks: tap its icons." : "The tasks as the card shows them, from the top: tap each task's icons."), pad.node, ...(a.name === "set-tasks" ? [ordL] : [])],
+    sheet(a.label, [el("p", { class: "note" }, a.name === "monster" ? "What the monster asks: tap its icons." : combat ? "The combat task printed on the Ancient One's card: tap its icons." : "The tasks as the card shows them, from the top: tap each task's icons."), pad.node, ...(a.name === "set-tasks" && !combat ? [ordL] : [])],
       "Send", () => {
         const need = pad.value();
         if (!need) { toast("Tap the icons of at least one task first.", true); return false; }
@@ -142,14 +143,14 @@ function esAsk(a, s) {
 // The tasks of a card, tapped icon by icon: a row of steppers (investigation, lore, peril, terror) a task, the
 // words of each task under it. `one` keeps it to a single task (a monster). value() is the companion's spelling.
 const TASK_ICONS = [["inv", "investigation", 12], ["lore", "lore", 3], ["peril", "peril", 3], ["terror", "terror", 3]];
-export function tasksPad(one, start) {
+export function tasksPad(one, start, title) {
   const tasks = (start && start.length ? start : [""]).map((t) => Object.fromEntries(TASK_ICONS.map(([k]) => [k, Number((String(t).match(new RegExp("\\b" + k + ":(\\d+)")) || [])[1] || 0)])));
   const node = el("div", { class: "stack tasks-pad" });
   const spell = (t) => TASK_ICONS.filter(([k]) => t[k] > 0).map(([k]) => k + ":" + t[k]).join(",");
   const draw = () => {
     const rows = tasks.map((t, i) => {
       const box = el("div", { class: "iconset", id: "task-" + (i + 1) });
-      box.append(el("b", {}, one ? "The monster" : "Task " + (i + 1)));
+      box.append(el("b", {}, one ? title || "The monster" : "Task " + (i + 1)));
       for (const [k, word, most] of TASK_ICONS) {
         const n = el("b", { class: "count", id: "task-" + (i + 1) + "-" + k }, String(t[k]));
         const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); words.textContent = esNeed(spell(t)) || "nothing yet"; };

@@ -257,6 +257,11 @@ class AttemptState:
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
 
 
+def combat_task(ancient: AncientOne, state: State) -> Need:
+    """The Ancient One's combat task (:439): the card's, or for a card not filled in yet the one the host entered."""
+    return Need.parse(state.combat) if state.combat and ancient.placeholder else ancient.combat
+
+
 @dataclass
 class State:
     turn: int = 1
@@ -289,6 +294,7 @@ class State:
     outcome: Outcome | None = None
     questions: list[Question] = field(default_factory=list)  # cards not filled in yet, asked about (first first)
     mythos_lock: Colour | None = None  # the die the host said the Mythos card in play locks (a card not filled in)
+    combat: str = ""  # the combat task the host entered from the card, for an Ancient One not filled in yet (:439)
 
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
@@ -411,6 +417,8 @@ class Game(GameHistory[State]):
         for card in s.cards:
             self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
             self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+        if s.awake and self.ancient.placeholder:
+            self.offer(out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
         if s.questions:
             for effect, extra in PART_TAPS[s.questions[0].part]:
                 args = {"effect": effect}
@@ -488,7 +496,7 @@ class Game(GameHistory[State]):
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
-            "ancient_one": {"id": a.id, "name": a.name, "combat": str(a.combat), "attack": a.attack},
+            "ancient_one": {"id": a.id, "name": a.name, "combat": str(combat_task(a, s)), "attack": a.attack},
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
             "investigators": [
@@ -539,7 +547,7 @@ class Game(GameHistory[State]):
         s = self._state
         place = s.attempt.place if s.attempt else None
         if place == ANCIENT_ONE:
-            return [(1, self.ancient.combat)]
+            return [(1, combat_task(self.ancient, s))]
         card = next((c for c in s.cards if c.slot == place), None)
         if card is None:
             return []
@@ -560,7 +568,7 @@ class Game(GameHistory[State]):
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
             return None
         if place == ANCIENT_ONE:
-            tasks, ordered = [str(self.ancient.combat)], False
+            tasks, ordered = [str(combat_task(self.ancient, s))], False
         else:
             card = next(c for c in s.cards if c.slot == place)
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
@@ -1220,6 +1228,24 @@ class _Rules(RulesBase[State, Command]):
             return
         self.continue_or_stop(a)
 
+    def set_combat(self) -> None:
+        """:439 "Each Ancient One has a specific Combat Task printed on its card": for an Ancient One not filled in
+        yet the host enters it (its stand-in task is not the card's); a filled-in card's task is not changed."""
+        s = self.s
+        if not self.ancient.placeholder:
+            self.illegal(f"{self.ancient.name}'s combat task is printed on its card and filled in: "
+                         f"{self.ancient.combat}. Only an Ancient One not filled in yet takes it from the host.")
+        if s.attempt is not None and s.attempt.place == ANCIENT_ONE:
+            self.illegal("the combat task cannot be changed during an attack; finish or give up first.")
+        try:
+            tasks = parse_tasks(self.cmd.args["tasks"])
+        except ValueError as exc:
+            raise BadCommand(f"set-tasks: tasks {str(exc).rstrip('.')}.") from None
+        if len(tasks) != 1 or tasks[0].sanity or tasks[0].stamina or tasks[0].clock:
+            raise BadCommand("set-tasks: the Ancient One has one combat task: give it alone, e.g. tasks=inv:4,lore:1.")
+        s.combat = str(tasks[0].need)
+        self.emit("tasks_set", slot=ANCIENT_ONE, name=self.ancient.name, tasks=[s.combat], ordered=False)
+
     def affordable(self, inv: InvestigatorState, a: AttemptState, number: int) -> bool:
         if a.place == ANCIENT_ONE:
             return True
@@ -1228,7 +1254,7 @@ class _Rules(RulesBase[State, Command]):
 
     def game_open(self, a: AttemptState) -> list[tuple[int, Need]]:
         if a.place == ANCIENT_ONE:
-            return [(1, self.ancient.combat)]
+            return [(1, combat_task(self.ancient, self.s))]
         return _open(self.card(a.place))
 
     def continue_or_stop(self, a: AttemptState) -> None:
@@ -1487,6 +1513,9 @@ class _Rules(RulesBase[State, Command]):
 
     def do_set_tasks(self) -> None:
         s = self.s
+        if self.cmd.args["adventure"].strip() == ANCIENT_ONE:
+            self.set_combat()
+            return
         card = self.card(self.cmd.args["adventure"].strip())
         if any(t.done for t in card.tasks) or (s.attempt is not None and s.attempt.place == card.slot):
             self.illegal("the tasks of a card being rolled for cannot be changed; finish or give up first.")

@@ -274,6 +274,8 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         text = "no adventure is left to deal"
     elif kind == "other_world_deck_empty":
         text = "no Other World is left to open"
+    elif kind == "tasks_set" and event.get("slot") == "ancient-one":
+        text = f"the combat task of {ao}: " + "; ".join(need_words(t) for t in event.get("tasks", ()))
     elif kind == "tasks_set":
         tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
         text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
@@ -383,6 +385,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Add the {args.get('colour')} die"
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
+    if name == "set-tasks" and args.get("adventure") == "ancient-one":
+        return "Enter the Ancient One's combat task"
     if name == "set-tasks":
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "card-did":

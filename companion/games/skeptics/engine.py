@@ -1579,6 +1579,7 @@ class _Rules(RulesBase[State, Command]):
         set_index: int | None = None
         door: str | None = None
         need = cmd.args.get("need", "").strip()
+        told = False  # the icons are the host's, for a card not filled in yet
         if "set" in cmd.args and action not in ("prove", "barrier"):
             raise BadCommand("attempt: set= is only for action=prove and action=barrier.")
         if "clue" in cmd.args and action != "solve":
@@ -1600,9 +1601,13 @@ class _Rules(RulesBase[State, Command]):
             if s.proven[set_index - 1]:
                 self.illegal(f"icon set {set_index} is already proven; choose another set.")
             self.check_first_sets(set_index)
-            fixed = self.ghost.icon_sets[set_index - 1]
-            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
-            need = fixed
+            # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
+            # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
+            told = self.ghost.placeholder and bool(need)
+            if not told:
+                fixed = self.ghost.icon_sets[set_index - 1]
+                self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+                need = fixed
         elif action == "unlock":
             if "door" not in cmd.args:
                 raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
@@ -1611,9 +1616,13 @@ class _Rules(RulesBase[State, Command]):
             assert conn is not None
             if not self.closed(conn.key, conn.door, conn.lock):
                 self.illegal(f"door {door} is already open.")
-            fixed = f"key:{conn.keys}"
-            self.same_need(need, fixed, f"door {door}", "the keys")
-            need = fixed
+            # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
+            # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
+            told = conn.placeholder and bool(need)
+            if not told:
+                fixed = f"key:{conn.keys}"
+                self.same_need(need, fixed, f"door {door}", "the keys")
+                need = fixed
         elif action == "solve":
             if s.clues_solved >= s.clues_revealed:
                 self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
@@ -1664,7 +1673,7 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
         for red in ("timer", "disruption"):
             if red in cmd.args and _bool(cmd, red) and red not in need:
-                if action in ("prove", "unlock"):
+                if action in ("prove", "unlock") and not told:
                     self.illegal(
                         f"the {red} icon is not on {'that icon set' if action == 'prove' else 'that door'}; "
                         f"a {action} attempt takes its red icons from the card, so leave {red}= out."
