@@ -218,8 +218,9 @@ function tell(records) {
   skeptics.rolled(fresh);
   if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
-  if (said) toast(said.title + ": " + said.text, false, "routine");
-  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+  // the host reads what the command did (the story); the others what it means for the table (the announcement)
+  if (said && !(isHost() && story)) toast(said.title + ": " + said.text, false, "routine");
+  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
   const last = big.length ? big[big.length - 1].announce : said;
   if (last || story) $("#last-said").textContent = last ? last.title + ": " + last.text : story;
   skeptics.afterTold(fresh);

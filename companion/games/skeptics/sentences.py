@@ -598,7 +598,7 @@ _ANNOUNCE_TITLES = {
 
 
 # The announcements that take the whole screen until OK is tapped; every other one is a toast that goes by itself.
-_SCREEN = frozenset({"ghost_mode", "seance_started", "final_round", "game_won", "game_lost"})
+_SCREEN = frozenset({"ghost_mode_started", "seance_started", "final_round", "game_won", "game_lost"})
 
 
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
