@@ -101,6 +101,15 @@ def test_the_table_display_shows_each_game_on_its_first_screen(
             board.page.wait_for_timeout(400)
             if board.page.locator("#banner").is_visible():
                 board.page.click("#banner-ok")
+            first = {"skeptics": "timer", "elder-sign": "end-turn", "among-cultists": "night-done"}.get(rules)
+            if first:  # the last thing told stays in the clock card
+                told = companion.service.do(first).events
+                story = next(e["story"] for e in told if e.get("story"))
+                said = [e["announce"]["title"] for e in told if e.get("announce")]  # the announcement, else the story
+                expect(board.page.locator("#last-said")).to_contain_text(said[-1] if said else story[:30])
+                if board.page.locator("#banner").is_visible():
+                    board.page.click("#banner-ok")
+                on_screen(board, "#last-said")
             shot(board, f"table-{rules}-{size['width']}")
             clock = on_screen(board, "#clock-card")
             tabs = board.page.locator("#tabs").bounding_box()

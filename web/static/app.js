@@ -219,10 +219,11 @@ function tell(records) {
   if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
-  if (said && !(isHost() && story)) toast(said.title + ": " + said.text, false, "routine");
+  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
+  if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
   const last = big.length ? big[big.length - 1].announce : said;
-  if (last || story) $("#last-said").textContent = last ? last.title + ": " + last.text : story;
+  if (last || story) $("#last-said").textContent = last ? words(last) : story;
   skeptics.afterTold(fresh);
 }
 
