@@ -216,11 +216,15 @@ function tell(records) {
     $("#banner-env").textContent += " " + big.map((r) => r.announce.text).join(" ");
   }
   skeptics.rolled(fresh);
-  if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
+  // A banner still up when the game moves on (the host tapped OK and played on; nobody taps the table's) goes:
+  // the game's next command, or an undo, ends it. The Ghost Hour's waits for OK until then.
+  const movedOn = fresh.some((r) => r.story) && !fresh.some((r) => String(r.id) === $("#banner").dataset.eventId);
+  if (!$("#banner").hidden && !bannered && !big.length && movedOn) $("#banner").hidden = true;
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
   const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
-  if (said && !(isHost() && story)) toast(words(said), false, "routine");
+  if (big.length || bannered) { /* the banner says it: no toast left under it to cover the page after OK */ }
+  else if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
   const last = big.length ? big[big.length - 1].announce : said;
   if (last || story) $("#last-said").textContent = last ? words(last) : story;

@@ -211,4 +211,7 @@ export function showBanner(kind, title, line1, line2, id) {
   b.dataset.eventId = id;
   b.hidden = false;
   app.bannerAt = performance.now();
+  // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)
+  clearTimeout(showBanner.later);
+  if (document.body.classList.contains("table") && !isHost()) showBanner.later = setTimeout(() => { if (b.dataset.eventId === String(id)) b.hidden = true; }, 30000);
 }

@@ -6,7 +6,9 @@ import {
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
-export const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : (n === "1" ? "a " + k : n + " " + k); }).join(" and ");
+// as the companion's sentences say a task (need_words): "4 investigation and 1 lore", "2 perils"
+const SYMBOL = { lore: ["lore", "lore"], peril: ["peril", "perils"], terror: ["terror", "terrors"] };
+export const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : n + " " + (SYMBOL[k] ? SYMBOL[k][n === "1" ? 0 : 1] : k); }).join(" and ");
 
 // The Elder Sign cards of the game view.
 export function render(s) {
@@ -54,7 +56,7 @@ export function render(s) {
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
   if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
-    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
+    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
     if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
     if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
