@@ -348,3 +348,19 @@ def test_elder_sign_has_a_setup_checklist_from_the_text(browser: Any, companion:
         host.check_clean()
     finally:
         host.context.close()
+
+
+def test_the_table_displays_own_link_joins_and_opens_the_table_display(browser: Any, companion: Table) -> None:
+    """The host's invitation names the table display's link; a tablet that opens it joins and shows the display."""
+    from web_fixtures import JOIN_CODE
+
+    companion.service.new_game(SETUPS["elder-sign"])
+    context = browser.new_context(viewport=TABLET)
+    try:
+        page = context.new_page()
+        page.goto(f"{companion.url}/join?code={JOIN_CODE}&table=1")
+        page.wait_for_url(f"{companion.url}/?table=1")
+        expect(page.locator("body")).to_have_class(re.compile(r"\btable\b"))
+        expect(page.locator("#es-adventures li").first).to_be_visible()
+    finally:
+        context.close()

@@ -25,6 +25,7 @@ export function showHost() {
   if (host && s.join_url) {
     $("#join-code").textContent = s.join_code;
     $("#join-link").textContent = s.join_url;
+    $("#table-link").textContent = s.join_url + "&table=1";
     if (!$("#join-qr").src) $("#join-qr").src = "/api/join-qr.svg";
   }
   document.body.classList.toggle("is-host", host);
