@@ -89,7 +89,7 @@ class CameraConfig:
     interval: float = 0.1  # seconds between frames while watching the tray
     settle_s: float = 0.5  # the tray must be still this long before the dice are read
     retry_s: float = 30.0  # seconds between attempts to open a missing camera
-    sim_hold_s: float = 10.0  # simulation: how long each sample photo stays in the tray
+    sim_hold_s: float = 10.0  # simulation replaying photos (source = "replay:PATH"): how long each stays in the tray
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ stops. SIGTERM and SIGINT stop the companion cleanly: the camera stops, the serv
 hand parks, the OLED says the game is paused, the history file is closed, exit code 0.
 
 Without a Raspberry Pi (and always with ``--sim``) the same program runs on gpiozero's mock pins,
-luma's dummy display and a camera that replays the bundled photos of dice, on 127.0.0.1.
+luma's dummy display and a camera that draws the dice of the roll under way, on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--sim", action="store_true", default=None,
-                        help="simulate the hardware: mock pins, dummy OLED, replayed dice photos; serve on 127.0.0.1")
+                        help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1")
     parser.add_argument("--config", metavar="PATH",
                         help="the configuration file (default: $COMPANION_CONFIG, "
                              "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)")
@@ -348,6 +348,7 @@ class Companion:
             return
         assert self.parts.tray is not None
         self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
+                             throw=self.game.next_throw if self.sim else None,
                              on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
         self._start_teacher()
         self.tray.start()

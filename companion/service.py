@@ -335,6 +335,15 @@ class GameService:
             name, args = found
             return self.do(name, args, source=source)
 
+    def next_throw(self) -> tuple[int, tuple[str, ...]]:
+        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and how many commands
+        the game has had, so that a camera that draws them (--sim) throws again after every command; no game:
+        (0, ())."""
+        with self._lock:
+            if self._game is None:
+                return 0, ()
+            return len(self._game.history), tuple(self._module.next_throw(self._game))
+
     def roll_from_readings(self, faces: Iterable[Any], source: str = "tray") -> CommandResult:
         """Dice read by the camera (or typed in): one `roll` of the attempt under way."""
         return self.do("roll", {"faces": [_arg_text(face) for face in faces]}, source=source)

@@ -338,7 +338,8 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
     frame = np.full((240, 320, 3), 60, dtype=np.uint8)
-    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue")]
+    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue"),
+                DieReading(None, (240, 60, 50, 50), 0.6, "green", cocked=True)]
     tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
     hw.show(t.service.state())
@@ -350,8 +351,9 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         expect(phone.page.locator("#hw-angle")).to_have_text(f"at {mark}")  # the hand's mark, not its angle
         expect(phone.page.locator("#oled")).to_have_attribute("src", re.compile(r"/api/hardware/oled\.png"))
         phone.tab("dice")
-        expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
-        expect(phone.page.locator("#tray-dice .chip.red")).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        expect(phone.page.locator("#tray-dice .chip.red").first).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip.red").last).to_have_text("cocked: reroll it · green")  # issue 26
         expect(phone.page.locator("#tray-photo")).to_be_hidden()  # folded away under the dice
         phone.page.click("#tray-card summary")
         expect(phone.page.locator("#tray-photo")).to_be_visible()
@@ -362,6 +364,40 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         t.server.stop()
         t.service.close()
         hw.close()
+
+
+def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: Any, tmp_path: Path) -> None:
+    """Issue 26: --sim's tray shows the dice the attempt under way throws (vision.sim_tray), read by the real
+    reader through the real tray watcher, and the Dice tab lists those and no others."""
+    from web_fixtures import make_service
+
+    from vision.sim_tray import ThrowCamera
+    from vision.tray import TrayWatcher
+
+    service = make_service(tmp_path / "games.sqlite")
+    service.do("attempt", {"action": "search", "need": "eye:1"})
+    clock = [0.0]
+    watcher = TrayWatcher(now=lambda: clock[0])
+    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    for _ in range(8):
+        clock[0] += 0.2
+        watcher.feed(camera.read())
+    assert watcher.last_readings is not None and len(watcher.last_readings) == 3
+    t = start_table(tmp_path, tray=watcher, service=service)
+    phone = open_phone(browser, t, host=True)
+    try:
+        phone.tab("dice")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        for chip in phone.page.locator("#tray-dice .chip").all():
+            expect(chip).to_have_text(re.compile(r"^[1-6] · blue$"))
+        expect(phone.page.locator("#tray-use")).to_be_visible()
+        phone.page.click("#tray-card summary")
+        phone.shot("phone-sim-tray")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+        t.server.stop()
+        t.service.close()
 
 
 def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Table) -> None:

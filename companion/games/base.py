@@ -90,6 +90,13 @@ class GameModule:
     # dice read in the tray: (game, [(colour name, pips 1-6 or None), ...]) -> the command that rolls them, or a
     # sentence saying why they are not a roll; None where the service settles tray readings itself (Skeptics)
     tray_roll: Callable[[Any, Sequence[tuple[str, int | None]]], tuple[str, dict[str, Any]] | str] | None = None
+    # the dice the roll under way throws, by kind of die or colour ("clue", "green" ...), none when no roll is
+    # under way: --sim's tray camera shows those dice and no others
+    next_throw: Callable[[Any], tuple[str, ...]] = field(default=lambda game: ())
+    # teaching the dice reader by the game's icons: the pips that stand for an icon face on the stand-in dice
+    # (by the default pip map) for a label naming it ("eye", "key:blank", "yellow:lore"); DiceError for a name
+    # it does not know or that two dice print on different pips. None: the game has no dice
+    icon_pips: Callable[[str], int] | None = None
     # scripts the companion reads out with the voice, the OLED and every phone at once (Among Cultists' night, the
     # vote's countdown): (game, names, kind, pause seconds, language) -> steps [{"text", "pause", "screen", "buzz"}]
     scripts: Callable[[Any, Any, str, float, str], list[dict[str, Any]]] | None = None

@@ -108,6 +108,34 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     return "roll", {"faces": ",".join(faces)}
 
 
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The colours of the dice the next roll throws, when a roll is what the table may do now."""
+    if not any(action.name == "roll" for action in game.legal_actions()):
+        return ()
+    return tuple(colour.value for colour in game.next_roll_dice())
+
+
+def icon_pips(name: str) -> int:
+    """The pips (by the default pip map) that stand for an icon face: "inv1" ... "inv4", "lore", "peril", "terror",
+    "wild", or with the die's colour ("yellow:lore") where the dice print it on different pips."""
+    from companion.errors import DiceError
+    from companion.games.elder_sign.dice import Colour, PipMap, parse_face
+
+    colour_name, _, face_name = name.strip().lower().rpartition(":")
+    face = parse_face(face_name)
+    colours = [Colour.parse(colour_name)] if colour_name else list(Colour)
+    tables = PipMap.default().tables
+    pips = [{p + 1 for p, f in enumerate(tables[c]) if f is face} for c in colours]
+    pips = [p for p in pips if p] if not colour_name else pips
+    common = set.intersection(*pips) if pips else set()
+    if not common:
+        if colour_name or not pips:
+            raise DiceError(f"{'a ' + colour_name + ' die has' if colour_name else 'no die has'} no {face.value} face.")
+        shown = [c for c in colours if face in tables[c]]
+        raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{c.value}:{face.value}' for c in shown)}.")
+    return min(common)
+
+
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
     pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
@@ -195,6 +223,8 @@ MODULE = GameModule(
     started_keys=("players", "ancient_one"),
     virtual_roll=virtual_roll,
     tray_roll=tray_roll,
+    next_throw=next_throw,
+    icon_pips=icon_pips,
     setup_choices={"ancient_one": "text", "physical": "bool"},
     button_commands=("end-turn",),
     luck=_luck,

@@ -22,6 +22,35 @@ def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict
     return sentences.end_summary(view, names, minutes=minutes)
 
 
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The kinds of the dice the attempt under way rolls next (none without an attempt)."""
+    from companion.games.skeptics.dice import action_kind
+
+    attempt = game.state.attempt
+    if attempt is None or attempt.succeeded:
+        return ()
+    return (action_kind(attempt.action).value,) * attempt.dice_to_roll
+
+
+def icon_pips(name: str) -> int:
+    """The pips (by the default pip map) that stand for an icon face: "eye", "camera", "cobweb", "key", "summon",
+    or "key:blank" / "summon:blank" (a bare "blank" takes pips that are blank on both)."""
+    from companion.errors import DiceError
+    from companion.games.skeptics.dice import DieKind, PipMap, parse_face
+
+    kind_name, _, face_name = name.strip().lower().rpartition(":")
+    face = parse_face(face_name)
+    kinds = [DieKind.parse(kind_name)] if kind_name else [kind for kind in DieKind if face in kind.sides]
+    tables = PipMap.default().tables
+    pips = [{p + 1 for p, f in enumerate(tables[kind]) if f is face} for kind in kinds]
+    common = set.intersection(*pips) if pips else set()
+    if not common:
+        if kind_name:
+            raise DiceError(f"a {kinds[0].value} die has no {face.value} face.")
+        raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{k.value}:{face.value}' for k in kinds)}.")
+    return min(common)
+
+
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
     """The chance that the attempt under way succeeds in the rolls it really has left (the engine's
     ``attempt_rolls_left``: the actions left, the Corpse's limit, the rolls until a third timer)."""
@@ -133,4 +162,6 @@ MODULE = GameModule(
     record_facts=_facts,
     moments=_moments,
     setup_checklist=sentences.setup_checklist,
+    next_throw=next_throw,
+    icon_pips=icon_pips,
 )
