@@ -115,6 +115,8 @@ class BoxChange:
 class Box:
     """The box folder: where the owner's pack files are kept. ``folder=None``: the bundled packs, read only."""
 
+    rules = "skeptics"  # the game whose packs the box holds (the service's own packs); OTHER_FILES are other games'
+
     def __init__(self, folder: str | Path | None) -> None:
         self.folder = Path(folder) if folder is not None else None
         # the box's files that cannot be used (relative path or a game's rules -> what the host reads):
@@ -436,50 +438,56 @@ def _pair_key(text: str, low: int) -> tuple[int, int]:
 def _edit_board(doc: tomlkit.TOMLDocument, packs: Packs, board_id: str, section: str, rest: str,
                 values: Mapping[str, Any]) -> str:
     board = packs.boards[board_id]
-    if section == "space":
-        if not rest.isdigit() or int(rest) > ROOM_COUNT:
-            raise BadCommand(f"box: name a space by its number 0-{ROOM_COUNT}, not {rest!r}.")
-        number = int(rest)
-        if number == 0:
-            table = doc.get("entrance")
-            if not isinstance(table, (Table, dict)):
-                raise PackError(f"boards/{board_id}.toml: has no [entrance] table.")
-            _apply(table, values, _FIELDS["space"])
+    edit = {"space": _edit_space, "passage": _edit_passage}.get(section, _edit_connection)
+    return edit(doc, board, board_id, rest, values)
+
+
+def _edit_space(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str, values: Mapping[str, Any]) -> str:
+    if not rest.isdigit() or int(rest) > ROOM_COUNT:
+        raise BadCommand(f"box: name a space by its number 0-{ROOM_COUNT}, not {rest!r}.")
+    number = int(rest)
+    if number == 0:
+        table = doc.get("entrance")
+        if not isinstance(table, (Table, dict)):
+            raise PackError(f"boards/{board_id}.toml: has no [entrance] table.")
+        _apply(table, values, _FIELDS["space"])
+    else:
+        for entry in _entries(doc, "rooms"):
+            if entry.get("number") == number:
+                _apply(entry, values, _FIELDS["space"])
+                break
         else:
-            for entry in _entries(doc, "rooms"):
-                if entry.get("number") == number:
-                    _apply(entry, values, _FIELDS["space"])
-                    break
-            else:
-                raise BadCommand(f"box: the {board.name} has no room {number}.")
-        return f"{'the Entrance' if number == 0 else f'room {number}'} of the {board.name}"
-    if section == "passage":
-        a, b = _pair_key(rest, 1)
-        passages = doc.get("secret_passages")
-        kept = [p for p in (passages or []) if sorted(p.get("between", [])) != [a, b]]
-        if values.get("on", True):
-            kept.append({"between": [a, b]})
-        if "secret_passages" in doc:
-            del doc["secret_passages"]
-        if kept:
-            aot = tomlkit.aot()
-            for p in kept:
-                t = tomlkit.table()
-                for k, v in p.items():
-                    t[k] = v
-                aot.append(t)
-            doc["secret_passages"] = aot
-        return f"the secret passage {a}-{b} of the {board.name}"
+            raise BadCommand(f"box: the {board.name} has no room {number}.")
+    return f"{'the Entrance' if number == 0 else f'room {number}'} of the {board.name}"
+
+
+def _edit_passage(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str, values: Mapping[str, Any]) -> str:
+    a, b = _pair_key(rest, 1)
+    passages = doc.get("secret_passages")
+    kept = [p for p in (passages or []) if sorted(p.get("between", [])) != [a, b]]
+    if values.get("on", True):
+        kept.append({"between": [a, b]})
+    if "secret_passages" in doc:
+        del doc["secret_passages"]
+    if kept:
+        aot = tomlkit.aot()
+        for p in kept:
+            t = tomlkit.table()
+            for k, v in p.items():
+                t[k] = v
+            aot.append(t)
+        doc["secret_passages"] = aot
+    return f"the secret passage {a}-{b} of the {board.name}"
+
+
+def _edit_connection(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str,
+                     values: Mapping[str, Any]) -> str:
     a, b = _pair_key(rest, 0)
     kind = values.get("kind", "door")
     if kind not in ("none", "open", "door"):
         raise BadCommand("box: a connection is none, open or door.")
     entries = _entries(doc, "connections")
-    found = None
-    for index, entry in enumerate(entries):
-        if sorted(entry.get("between", [])) == [a, b]:
-            found = index
-            break
+    found = next((index for index, entry in enumerate(entries) if sorted(entry.get("between", [])) == [a, b]), None)
     if kind == "none":
         if found is not None:
             del entries[found]

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from companion.errors import CompanionError, HistoryError
 
 if TYPE_CHECKING:
-    from companion.games.skeptics.engine import Setup
+    from companion.games.base import Engine, GameModule
 
 __all__ = [
     "APPLICATION_ID",
@@ -818,9 +818,9 @@ def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore
                    "Start a new game, or restore a backup (Host tab, backups).")
 
 
-def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) -> Any:
-    """Rebuild a game from its setup and commands through its rules engine (its game module's; Skeptics' when the
-    setup names no rules and no module is given).
+def replay_game(store: GameStore, game_id: int, packs: object, module: GameModule | None = None) -> Engine:
+    """Rebuild a game from its setup and commands through its rules engine (its game module's, found from the
+    setup's rules when no module is given).
 
     A stored command the engine refuses (the packs were edited since, or the file was
     changed by hand) raises :class:`ReplayError` naming the game, the command and why.
@@ -830,7 +830,6 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
     info = store.game(game_id)
     if module is None:
         module = module_for(rules_of(info.setup))
-    Command = module.command
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
     except CompanionError as exc:
@@ -838,21 +837,36 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "
             "since it was started; put them back, or start a new game."
         ) from exc
-    for record in store.commands(game_id):
+    records = list(store.commands(game_id))
+    commands = []
+    for record in records:
         try:
-            command = Command.from_dict(record.command)
+            commands.append(module.command_from_dict(record.command))
+        except CompanionError as exc:
+            raise _replay_error(store, game_id, record, exc) from exc
+    # a game may read the commands stored under an earlier reading of its rules (Skeptics: a game played before the
+    # companion asked about a ghost card not filled in yet plays on as it was played)
+    read_stored = getattr(game, "read_stored", None)
+    if read_stored is not None:
+        commands = list(read_stored(commands))
+    for record, command in zip(records, commands, strict=True):
+        try:
             game.push(command)
         except CompanionError as exc:
-            text = _command_text(record.command)
-            raise ReplayError(
-                f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
-                f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
-                "they were, or start a new game (the old one stays in the file).",
-                game_id=game_id,
-                seq=record.seq,
-                command=record.command,
-            ) from exc
+            raise _replay_error(store, game_id, record, exc) from exc
     return game
+
+
+def _replay_error(store: GameStore, game_id: int, record: Any, exc: Exception) -> ReplayError:
+    text = _command_text(record.command)
+    return ReplayError(
+        f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
+        f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
+        "they were, or start a new game (the old one stays in the file).",
+        game_id=game_id,
+        seq=record.seq,
+        command=record.command,
+    )
 
 
 def _command_text(command: Mapping[str, Any]) -> str:
@@ -860,9 +874,3 @@ def _command_text(command: Mapping[str, Any]) -> str:
     parts = [str(command.get("name", "?"))] + [f"{key}={value}" for key, value in dict(args).items()]
     return " ".join(parts)
 
-
-def setup_from_dict(data: Mapping[str, Any]) -> Setup:
-    """The engine's Setup from its stored JSON form."""
-    from companion.games.skeptics.engine import Setup
-
-    return Setup.from_dict(dict(data))

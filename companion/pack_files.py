@@ -155,8 +155,9 @@ def owner_text(path: Path) -> tuple[str, str]:
         raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
 
 
-def game_pack_texts(package: str, names: Sequence[str],
-                    extra_dir: str | Path | None = None) -> dict[str, tuple[str, str]]:
+def game_pack_texts(
+    package: str, names: Sequence[str], extra_dir: str | Path | None = None
+) -> dict[str, tuple[str, str]]:
     """Another game's pack files by name, as (source label, text): the bundled file in `package`'s ``packs``
     folder, replaced by the owner's file of the same name in `extra_dir` (Elder Sign's, Among Cultists')."""
     bundled = resources.files(package).joinpath("packs")

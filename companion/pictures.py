@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -75,10 +76,8 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     dots_top, dots_h = bottom + 14, 40 if record.get("dice") else 0
     axis_y = dots_top + dots_h + (10 if dots_h else 0)
     height = axis_y + 22 + 16 * legend_rows + 4
-
-    def x_of(minute: float) -> float:
-        return left + (right - left) * minute / total
-
+    highest = max([1.0, *(float(p[1]) for s in series.values() for p in s)])
+    frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y)
     title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
     body = [
         f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>',
@@ -88,87 +87,143 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
             f"{record.get('title', 'Game')} #{record.get('game', '')}, {duration(float(record.get('minutes') or 0))}",
             13,
         ),
+        *_clock_lane(frame, clock),
+        *_value_lines(frame, series),
+        *_mark_lines(frame, marks),
+        *_attempt_dots(frame, attempts),
+        *_time_axis(frame),
+        *_legend(frame, list(series)),
     ]
-    # the clock lane
+    return _svg(width, height, title, body)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a timeline's parts go: the chart (``left``-``right``, ``top``-``bottom``), the dots' lane, the axis."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    chart_h: float
+    total: float  # the minutes along the axis
+    highest: float  # the value at the top of the chart
+    dots_top: float
+    dots_h: float  # 0: no lane of dots (a game without dice odds)
+    axis_y: float
+
+    def x_of(self, minute: float) -> float:
+        return self.left + (self.right - self.left) * minute / self.total
+
+    def y_of(self, value: float) -> float:
+        return self.bottom - self.chart_h * value / self.highest
+
+
+def _clock_lane(frame: _Frame, clock: Sequence[Sequence[Any]]) -> list[str]:
+    """The clock lane along the top: one shaded stretch per hour, named where it is wide enough."""
+    body = []
     for i, (minute, label) in enumerate(clock):
-        end = float(clock[i + 1][0]) if i + 1 < len(clock) else total
-        x0, x1 = x_of(float(minute)), x_of(end)
+        end = float(clock[i + 1][0]) if i + 1 < len(clock) else frame.total
+        x0, x1 = frame.x_of(float(minute)), frame.x_of(end)
         shade = "#2f2748" if i % 2 else "#3a3158"
         body.append(f'<rect x="{_n(x0)}" y="24" width="{_n(max(1.0, x1 - x0))}" height="14" fill="{shade}"/>')
         if x1 - x0 >= 18:
             body.append(_text((x0 + x1) / 2, 35, str(label), 9, DIM, "middle"))
-    # the values
-    highest = max([1.0, *(float(p[1]) for s in series.values() for p in s)])
-    body.append(f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{GRID}"/>')
-    body.append(f'<line x1="{left}" y1="{top}" x2="{right}" y2="{top}" stroke="{GRID}" stroke-dasharray="2 3"/>')
-    body.append(_text(left - 6, top + 4, _n(highest), 9, DIM, "end"))
-    body.append(_text(left - 6, bottom, "0", 9, DIM, "end"))
+    return body
 
-    def y_of(value: float) -> float:
-        return bottom - chart_h * value / highest
 
+def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> list[str]:
+    """The chart's frame and each value as a step line: each value holds until the next one."""
+    left, right, top, bottom = frame.left, frame.right, frame.top, frame.bottom
+    body = [
+        f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{GRID}"/>',
+        f'<line x1="{left}" y1="{top}" x2="{right}" y2="{top}" stroke="{GRID}" stroke-dasharray="2 3"/>',
+        _text(left - 6, top + 4, _n(frame.highest), 9, DIM, "end"),
+        _text(left - 6, bottom, "0", 9, DIM, "end"),
+    ]
     for index, points in enumerate(series.values()):
         colour = SERIES[index % len(SERIES)]
         path = []  # a step line: each value holds until the next one
         for i, (minute, value) in enumerate(points):
-            x, y = x_of(float(minute)), y_of(float(value))
+            x, y = frame.x_of(float(minute)), frame.y_of(float(value))
             path.append(f"M{_n(x)} {_n(y)}" if i == 0 else f"H{_n(x)} V{_n(y)}")
-        path.append(f"H{_n(x_of(total))}")
+        path.append(f"H{_n(frame.x_of(frame.total))}")
         body.append(f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
-    # the marks: a gold line each (its label as its tooltip), and its label on the first of three rows where it
-    # does not run into the label before it; a mark with no room for its label keeps only the line
+    return body
+
+
+def _mark_lines(frame: _Frame, marks: Sequence[Sequence[Any]]) -> list[str]:
+    """The marks: a gold line each (its label as its tooltip), and its label on the first of three rows where it
+    does not run into the label before it; a mark with no room for its label keeps only the line."""
+    body = []
     row_ends = [float("-inf")] * MARK_ROWS
     for minute, label in marks:
-        x = x_of(float(minute))
+        x = frame.x_of(float(minute))
         body.append(
-            f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" stroke-dasharray="3 2">'
-            f"<title>{escape(str(label))}</title></line>"
+            f'<line x1="{_n(x)}" y1="{frame.top}" x2="{_n(x)}" y2="{frame.bottom}" stroke="{ACCENT}" '
+            f'stroke-dasharray="3 2"><title>{escape(str(label))}</title></line>'
         )
         wide = CHAR_WIDTH * len(str(label))
-        start = x + 3 if x + 3 + wide <= right else x - 3 - wide
+        start = x + 3 if x + 3 + wide <= frame.right else x - 3 - wide
         row = next((r for r in range(MARK_ROWS) if row_ends[r] + 6 <= start), None)
         if row is not None:
             row_ends[row] = start + wide
-            body.append(_text(start, top + 10 + 11 * row, str(label), 9, ACCENT))
-    # the attempts
-    if dots_h:
-        body.append(_text(left - 6, dots_top + 8, "100%", 8, DIM, "end"))
-        body.append(_text(left - 6, dots_top + dots_h, "0%", 8, DIM, "end"))
-        body.append(
-            f'<rect x="{left}" y="{dots_top}" width="{right - left}" height="{dots_h}" fill="none" stroke="{GRID}"/>'
+            body.append(_text(start, frame.top + 10 + 11 * row, str(label), 9, ACCENT))
+    return body
+
+
+def _attempt_dots(frame: _Frame, attempts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The attempts: a dot each at the height of its chance, filled when it came good, hollow when it failed."""
+    if not frame.dots_h:
+        return []
+    left, right, dots_top, dots_h = frame.left, frame.right, frame.dots_top, frame.dots_h
+    body = [
+        _text(left - 6, dots_top + 8, "100%", 8, DIM, "end"),
+        _text(left - 6, dots_top + dots_h, "0%", 8, DIM, "end"),
+        f'<rect x="{left}" y="{dots_top}" width="{right - left}" height="{dots_h}" fill="none" stroke="{GRID}"/>',
+    ]
+    for a in attempts:
+        x = frame.x_of(float(a.get("minute") or 0))
+        y = dots_top + dots_h - 4 - (dots_h - 8) * float(a["chance"])
+        fill = GOOD if a.get("good") else "none"
+        stroke = GOOD if a.get("good") else BAD
+        tip = f"{a.get('player') or ''} {a.get('what') or ''}: {float(a['chance']) * 100:.0f}%, " + (
+            "came good" if a.get("good") else "failed"
         )
-        for a in attempts:
-            x = x_of(float(a.get("minute") or 0))
-            y = dots_top + dots_h - 4 - (dots_h - 8) * float(a["chance"])
-            fill = GOOD if a.get("good") else "none"
-            stroke = GOOD if a.get("good") else BAD
-            tip = f"{a.get('player') or ''} {a.get('what') or ''}: {float(a['chance']) * 100:.0f}%, " + (
-                "came good" if a.get("good") else "failed"
-            )
-            body.append(
-                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
-                f"<title>{escape(tip.strip())}</title></circle>"
-            )
-    # the time axis
-    body.append(f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>')
-    step = _step(total)
+        body.append(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
+            f"<title>{escape(tip.strip())}</title></circle>"
+        )
+    return body
+
+
+def _time_axis(frame: _Frame) -> list[str]:
+    """The time axis, with a tick every step of minutes that gives at most eight."""
+    left, right, axis_y = frame.left, frame.right, frame.axis_y
+    body = [f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>']
+    step = _step(frame.total)
     tick = 0.0
-    while tick <= total + 1e-9:
-        x = x_of(tick)
+    while tick <= frame.total + 1e-9:
+        x = frame.x_of(tick)
         body.append(f'<line x1="{_n(x)}" y1="{axis_y}" x2="{_n(x)}" y2="{axis_y + 4}" stroke="{DIM}"/>')
         body.append(_text(x, axis_y + 15, _minutes(tick) if tick else "0", 9, DIM, "middle"))
         tick += step
-    # the legend
-    legend, legend_y = list(series), axis_y + 30
+    return body
+
+
+def _legend(frame: _Frame, legend: list[str]) -> list[str]:
+    """The legend: each value's colour and name, three to a row; or what the dots are, when there is no value."""
+    body = []
+    left, right, legend_y = frame.left, frame.right, frame.axis_y + 30
     for index, name in enumerate(legend):
         row, col = divmod(index, 3)
         x, y = left + col * (right - left) / 3, legend_y + 16 * row
         colour = SERIES[index % len(SERIES)]
         body.append(f'<rect x="{_n(x)}" y="{_n(y - 8)}" width="12" height="4" fill="{colour}"/>')
         body.append(_text(x + 16, y - 3, str(name), 10))
-    if dots_h and not legend:
+    if frame.dots_h and not legend:
         body.append(_text(left, legend_y - 3, "dots: attempts at the height of their chance", 10, DIM))
-    return _svg(width, height, title, body)
+    return body
 
 
 def _step(total: float) -> float:

@@ -4,7 +4,7 @@ or midnights, the timeline, and every attempt whose chance the page showed (for 
 A record is worked out by replaying the game's commands through its rules engine, which is pure and exact, so the
 chance shown before each attempt is the very chance the page showed then (the history keeps the commands, not the
 chances). What is an attempt, what its chance was and whether it came good, each game's module says
-(``GameModule.luck``; Among Cultists and Spooks have no dice odds, so their records have no attempts); the
+(``GameModule.luck``, where ``has_luck``; Among Cultists and Spooks have no dice odds, so their records have no attempts); the
 record's facts and the timeline's points too (``record_facts``, ``moments``). Nothing here names a game.
 
 :func:`build_record` is pure (the setup, the commands and the packs in, a JSON-safe dict out);
@@ -62,16 +62,16 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
         "title": module.title,
         "started": info.created,
         "commands": len(commands),
-        "dice": module.luck is not None,
+        "dice": module.has_luck,
     }
-    if module.luck is None:
+    if not module.has_luck:
         record["odds_note"] = f"{module.title} is played without dice odds, so its record has no attempts and no luck."
     last_at = commands[-1].at if commands else info.created
     record["ended"] = max(last_at, info.created)
     record["minutes"] = round(max(0.0, record["ended"] - info.created) / 60, 2)
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
-        view = game.view()
+        view: dict[str, Any] = game.view()
     except CompanionError as exc:
         return {**record, **_facts({}, info), "problem": f"the game cannot be set up again: {exc}"}
     names = [str(n) for n in view.get("player_names") or []]
@@ -82,15 +82,15 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     for entry in commands:
         minute = max(0.0, (entry.at - info.created) / 60)
         try:
-            command = module.command.from_dict(entry.command)
-            if module.luck is not None:
+            command = module.command_from_dict(entry.command)
+            if module.has_luck:
                 attempts.note(module.luck(game, command, None), entry.seq, minute)
             events = game.push(command)
         except CompanionError as exc:
             problem = f"command {entry.seq} is no longer accepted ({exc}); the record stops before it"
             break
         view = game.view()
-        if module.luck is not None:
+        if module.has_luck:
             attempts.note(module.luck(game, command, events), entry.seq, minute)
         _moment(module, view, events, minute, timeline)
     record.update(_facts(view, info, module))
@@ -108,7 +108,7 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
 
 
 def _facts(view: Mapping[str, Any], info: GameInfo, module: GameModule | None = None) -> dict[str, Any]:
-    facts = dict(module.record_facts(view)) if module is not None and view else {}
+    facts: dict[str, Any] = dict(module.record_facts(view)) if module is not None and view else {}
     setup = [[str(label), str(value)] for label, value in facts.get("setup") or [] if value not in (None, "")]
     names = [str(n) for n in view.get("player_names") or info.setup.get("names") or []]
     players = info.setup.get("players")
@@ -135,7 +135,7 @@ def _moment(
     timeline: dict[str, Any],
 ) -> None:
     """Add one command's point to the timeline: the clock when it moved, the marks, each value when it changed."""
-    moment = module.moments(view, events)
+    moment: Mapping[str, Any] = module.moments(view, events)
     at = round(minute, 3)
     clock = moment.get("clock")
     if clock is not None and (not timeline["clock"] or timeline["clock"][-1][1] != clock):

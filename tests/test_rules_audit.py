@@ -942,7 +942,7 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     Dice you can roll is five'): under the Watching Eyes a clue roll starts with 2 dice; a glass, the aid die and
     items are added after, to five at most; key dice are not reduced; the odds use the dice worked out."""
     from companion.games.skeptics.dice import Requirement, success_probability
-    from companion.service import _odds
+    from companion.games.skeptics.module import attempt_odds as _odds
 
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
     for _ in range(3):

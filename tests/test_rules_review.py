@@ -10,7 +10,7 @@ from functools import cache
 from types import MappingProxyType
 
 import pytest
-from games import PACKS
+from games import BUNDLED as PACKS
 
 from companion.errors import IllegalCommand
 from companion.games.skeptics.engine import Game, Setup

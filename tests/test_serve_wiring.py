@@ -19,7 +19,8 @@ import pytest
 from companion.config import Config, parse_config
 from companion.daemon import JournalFormatter, Notifier, watchdog_interval
 from companion.errors import ConfigError
-from companion.serve import Companion, check_parts, is_raspberry_pi, listen_host, page_urls
+from companion.parts import check_parts, is_raspberry_pi, listen_host, page_urls, stop_web
+from companion.serve import Companion
 
 DEADLINE = 20.0
 
@@ -195,7 +196,7 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(companion: Companion)
     sent = companion.notifier.sent
     companion.step()
     assert sent[-1] == "WATCHDOG=1"
-    companion._stop_web()
+    stop_web(companion.server)
     count = sent.count("WATCHDOG=1")
     for _ in range(4):
         clock[0] += 5.0
@@ -445,7 +446,7 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
 
 def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Path) -> None:
     """First start: a real table gets no silent default game (the host's wizard starts it); --sim shows a demo."""
-    from companion.serve import DEMO_GAME_NAME
+    from companion.parts import DEMO_GAME_NAME
 
     real = Companion(config_for(tmp_path / "real"), sim=False, notifier=Notifier(env={}))
     real._start_hardware = lambda: None  # type: ignore[method-assign]

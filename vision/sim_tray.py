@@ -19,13 +19,13 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 import numpy as np
 
 from companion.errors import CameraError
-from vision.camera import _Base
+from vision.camera import CameraBase
 from vision.training.synth import DIE_PAINT
 
 Throw = tuple[Hashable, Sequence[str]]
 
 
-class ThrowCamera(_Base):
+class ThrowCamera(CameraBase):
     """A simulated tray camera that draws the dice of the roll under way (see the module docstring)."""
 
     name = "simulated tray (the dice of the roll under way)"

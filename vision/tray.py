@@ -203,12 +203,6 @@ class Calibration:
         return table
 
 
-def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[dict[str, tuple[float, float, float]], int]:
-    """Mean Lab colour of the dice in the photo, grouped by their plain colour name."""
-    refs, readings = _references(dice_bgr, settings)
-    return refs, len(readings)
-
-
 def face_size(readings: Sequence[DieReading]) -> float | None:
     """The median top face of the dice read for sure (all of them when none is sure), in pixels."""
     sure = [r for r in readings if r.value is not None] or list(readings)

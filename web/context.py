@@ -97,7 +97,8 @@ class WebContext:
             record_actions(self.phones, records, session.get("s"))
 
     def packs(self) -> Packs:
-        return self.service.packs
+        packs: Packs = self.service.packs
+        return packs
 
     @property
     def pip_map(self) -> PipMap:

@@ -247,6 +247,7 @@ class Game(GameHistory[State]):
     """A game of Among Cultists: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    command_example = "end-round"
     legal_type = LegalAction
     rules = RULES
 
@@ -273,15 +274,11 @@ class Game(GameHistory[State]):
                               "seer": setup.seer}]
         return game
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-round')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         s = self._state
         if s.outcome is not None:

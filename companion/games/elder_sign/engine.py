@@ -386,15 +386,11 @@ class Game(GameHistory[State]):
         game.setup_events = rules.events
         return game
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         s = self._state
         if s.outcome is not None:
@@ -1172,25 +1168,8 @@ class _Rules(RulesBase[State, Command]):
         a.rolls += 1
         a.last = [str(d) for d in dice]
         held = [_face(d) for d, _, _ in a.holds]
-        open_tasks = self.game_open(a)
         inv = self.need_active()
-        chosen: tuple[int, Need] | None = None
-        if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
-            chosen = None  # :179: the player chooses not to meet a task
-        elif "task" in self.cmd.args:
-            number = _int(self.cmd, "task", 1, 20)
-            match = next((t for t in open_tasks if t[0] == number), None)
-            if match is None:
-                self.illegal(f"task {number} is not open now; the open tasks are "
-                             f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
-            if not covers(match[1], [d.face for d in dice] + held):
-                self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
-            if not self.affordable(inv, a, number):
-                self.illegal(f"task {number} would take {inv.name}'s sanity or stamina below 0 (:189).")
-            chosen = match
-        else:
-            chosen = next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
-                           and self.affordable(inv, a, t[0])), None)
+        chosen = self.task_met(a, dice, held, inv)
         self.emit("rolled", player=s.current, dice=a.last, held=[d for d, _, _ in a.holds], clue=clue,
                   task=chosen[0] if chosen else None, place=a.place)
         if chosen is None:
@@ -1209,6 +1188,32 @@ class _Rules(RulesBase[State, Command]):
             self.add_doom(-1, "combat")
             self.continue_or_stop(a)
             return
+        self.task_done(a, chosen, placed, inv)
+
+    def task_met(self, a: AttemptState, dice: list[Die], held: list[Face],
+                 inv: InvestigatorState) -> tuple[int, Need] | None:
+        """The task this roll meets: the one the player names (task=N, or task=none: :179, the player chooses not
+        to meet one), else the first open task the dice and the held ones cover and the investigator can afford."""
+        open_tasks = self.game_open(a)
+        if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
+            return None  # :179: the player chooses not to meet a task
+        if "task" not in self.cmd.args:
+            return next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
+                         and self.affordable(inv, a, t[0])), None)
+        number = _int(self.cmd, "task", 1, 20)
+        match = next((t for t in open_tasks if t[0] == number), None)
+        if match is None:
+            self.illegal(f"task {number} is not open now; the open tasks are "
+                         f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
+        if not covers(match[1], [d.face for d in dice] + held):
+            self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
+        if not self.affordable(inv, a, number):
+            self.illegal(f"task {number} would take {inv.name}'s sanity or stamina below 0 (:189).")
+        return match
+
+    def task_done(self, a: AttemptState, chosen: tuple[int, Need], placed: list[str], inv: InvestigatorState) -> None:
+        """A task of the adventure met (:185): its costs paid, and the adventure completed when it was the last."""
+        s = self.s
         card = self.card(a.place)
         task = card.tasks[chosen[0] - 1]
         task.done = True

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.games.base import Chance, GameModule, sentences_of
-from companion.games.elder_sign import sentences
-from companion.games.elder_sign.engine import Command, Game, Setup
-from companion.games.elder_sign.packs import load_packs
+from companion.commands import CommandBase
+from companion.errors import BadCommand
+from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.elder_sign import odds_cli, sentences, terminal
+from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
+from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+
+
+def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real."""
+    packs = game.packs
+    cards = {**packs.adventures, **packs.other_worlds}
+    return {
+        "adventures": [c["slot"] for c in view.get("adventures") or []
+                       if c.get("id") in cards and cards[c["id"]].placeholder],
+        "investigators": [i["player"] for i in view.get("investigators") or []
+                          if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
+        "ancient_one": bool(game.ancient.placeholder),
+        "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
+    }
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -19,20 +38,10 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     from companion.games.elder_sign.dice import Colour
 
     colours = [c.value for c in game.next_roll_dice()]
-    packs = game.packs
     names = sentences.Names.of_game(game)
     adventures = view.get("adventures") or []
-    cards = {**packs.adventures, **packs.other_worlds}
     out: dict[str, Any] = {
-        # the cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real
-        "stand_ins": {
-            "adventures": [c["slot"] for c in view.get("adventures") or []
-                           if c.get("id") in cards and cards[c["id"]].placeholder],
-            "investigators": [i["player"] for i in view.get("investigators") or []
-                              if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
-            "ancient_one": bool(game.ancient.placeholder),
-            "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
-        },
+        "stand_ins": _stand_ins(view, game),
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
         # where each investigator stands and where the roll is, in words (never a place's id)
@@ -211,24 +220,114 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
             "values": {"Doom": view.get("doom"), "Elder Signs": view.get("elder_signs")}}
 
 
-MODULE = GameModule(
-    rules="elder-sign",
-    title="Elder Sign",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    **sentences_of(sentences),
-    publish=_publish,
-    started_keys=("players", "ancient_one"),
-    virtual_roll=virtual_roll,
-    tray_roll=tray_roll,
-    next_throw=next_throw,
-    icon_pips=icon_pips,
-    setup_choices={"ancient_one": "text", "physical": "bool"},
-    button_commands=("end-turn",),
-    luck=_luck,
-    record_facts=_facts,
-    moments=_moments,
-    setup_checklist=sentences.setup_checklist,
-)
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
+    return game
+
+
+class ElderSignModule(GameModule):
+    """Elder Sign behind the seam."""
+
+    rules = "elder-sign"
+    title = "Elder Sign"
+    command_type = Command
+    has_luck = True  # its attempts have a chance on the page: the record weighs the dice's luck
+    commands = COMMANDS
+    started_keys = ("players", "ancient_one")
+    setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
+    button_commands = ("end-turn",)
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        if not isinstance(setup, Setup) or not isinstance(packs, ElderSignPacks):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> ElderSignPacks:
+        return load_packs(folder)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names))
+
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        return sentences.setup_checklist(view, _names(names), hand)
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
+        return odds_cli.report(args)
+
+    def odds_text(self, result: Mapping[str, object]) -> str:
+        return odds_cli.render(dict(result))
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        return _publish(view, _game(game))
+
+    def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
+        return virtual_roll(_game(game), rng)
+
+    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
+                  auto_roll: bool) -> TrayOutcome:
+        """Stand-in pipped dice: their colours and pips (Elder Sign's own pip map) are the roll when they are exactly
+        the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
+        if not auto_roll:
+            return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
+        found = tray_roll(_game(game), [(die.color, die.value) for die in dice])
+        if isinstance(found, str):
+            return TrayOutcome(tell=found if why == "button" else None, note=f"dice settled, not a roll: {found}",
+                               quiet=why != "button")
+        return TrayOutcome(command=found, note=f"tray: rolled {found[1].get('faces')}")
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        return _luck(_game(game), command, events)
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        return next_throw(_game(game))
+
+    def icon_pips(self, name: str) -> int:
+        return icon_pips(name)
+
+
+MODULE = ElderSignModule()
