@@ -166,7 +166,7 @@ def test_sentences_use_the_tables_names_and_say_outcomes() -> None:
     assert describe_event({"type": "pull", "success": True, "player": 1}, names).startswith("Ben pulls the ghost")
     assert "gone" not in describe_event({"type": "pull", "success": True, "player": 1}, names)
     assert "fails" in describe_event({"type": "summon", "success": False, "player": 0}, names)
-    assert need_words("eye:2,camera:1,timer") == "2 eyes and a camera (a timer set)"
+    assert need_words("eye:2,camera:1,timer") == "2 eyes and a camera, a timer set"
     assert need_words("eye:1") == "an eye"
     lost = describe_event({"type": "game_lost", "reason": "time ran out (Game End: Losing: 'If the round expires')"})
     assert lost == "The team loses: time ran out." and not SPELLING.search(lost)

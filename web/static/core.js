@@ -60,12 +60,13 @@ export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player 
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 
-export function toast(msg, bad) {
+export function toast(msg, bad, kind) {
   if (!msg) return;
   const t = $("#toast");
   t.textContent = msg;
-  // over an open sheet the message goes to the top, so it never covers the field it is about
-  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top");
+  t.title = msg;
+  // over an open sheet the message goes to the top, so it never covers the field it is about; taps go through it
+  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top") + (kind ? " " + kind : "");
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
@@ -236,4 +237,7 @@ export function showBanner(kind, title, line1, line2, id) {
   b.dataset.eventId = id;
   b.hidden = false;
   app.bannerAt = performance.now();
+  // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)
+  clearTimeout(showBanner.later);
+  if (document.body.classList.contains("table") && !isHost()) showBanner.later = setTimeout(() => { if (b.dataset.eventId === String(id)) b.hidden = true; }, 30000);
 }
