@@ -131,11 +131,6 @@ def test_the_end_card_and_the_games_view_on_the_table_display(browser: Any, game
     )
     assert phone.page.evaluate("document.body.classList.contains('table')")
     check_end_card(phone, "end_card_table")
-    # PLAYTEST.md finding 7 (065): the end card's chart was drawn for a picture with no width yet and shown
-    # poster-sized; it is drawn for the card's width, at most 900 px, at the table's 1.5 scale
-    drawn = phone.page.evaluate("Number(new URL(document.querySelector('#end-timeline').src).searchParams.get('w'))")
-    shown = phone.page.locator("#end-timeline").bounding_box()
-    assert shown is not None and shown["width"] <= 900 and 1.3 <= shown["width"] / drawn <= 1.7, (shown, drawn)
     check_games_view(phone, "games_table")
     phone.context.close()
 

@@ -139,7 +139,6 @@ function styles() {
 
 // The end card's part (app.js asks for it when a game has ended): the dice's luck this game in the companion's
 // words (none: a game without dice odds) and the game's timeline.
-const END_WIDTH = 900;  // the end card's timeline on the table display: read across the table, not poster-sized
 export function endCard(s) {
   styles();
   const luck = (s.summary || {}).luck;
@@ -148,9 +147,7 @@ export function endCard(s) {
   said.textContent = luck ? luck.words : "";
   const tl = document.querySelector("#end-timeline");
   tl.hidden = false;
-  // drawn for the card's width (the picture itself has none yet when it first shows), at most END_WIDTH wide
-  const room = Math.min(END_WIDTH, (tl.parentElement.clientWidth || 0) - 32);
-  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (room > 0 ? Math.round(room / pictureScale()) : 640);
+  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / pictureScale()) || 640);
   if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
 }
 
