@@ -54,6 +54,7 @@ def games_table(tmp_path: Path) -> Iterator[Table]:
 
 def shot(phone: Phone, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.evaluate("window.scrollTo(0, 0)")  # the fixed header and clock card where a person first sees them
     phone.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
@@ -96,6 +97,34 @@ def check_end_card(phone: Phone, name: str) -> None:
     shot(phone, name)
 
 
+def check_table_end_layout(phone: Phone) -> None:
+    """On the table display at the end of a game the fixed clock card, the board and the end card do not overlap,
+    and the end card's timeline stays inside its card and the screen (nothing scrolls sideways)."""
+    page = phone.page
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = {}
+    for name, selector in (("clock card", "#clock-card"), ("board", "#v-game > .map-card"), ("end card", "#end-card")):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["width"] > 0, f"the {name} is not shown"
+        boxes[name] = box
+    for (a, one), (b, other) in itertools.combinations(boxes.items(), 2):
+        apart = (
+            one["x"] + one["width"] <= other["x"] + 0.5
+            or other["x"] + other["width"] <= one["x"] + 0.5
+            or one["y"] + one["height"] <= other["y"] + 0.5
+            or other["y"] + other["height"] <= one["y"] + 0.5
+        )
+        assert apart, f"the {a} {one} overlaps the {b} {other}"
+    picture = page.locator("#end-timeline").bounding_box()
+    card = boxes["end card"]
+    assert picture is not None
+    right = picture["x"] + picture["width"]
+    assert right <= card["x"] + card["width"] + 0.5, f"the timeline ({picture}) spills out of the end card ({card})"
+    assert right <= TABLE_DISPLAY["width"], f"the timeline's right edge ({right} px) is off the screen"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= TABLE_DISPLAY["width"], f"the table display scrolls sideways at the end of a game ({width} px)"
+
+
 def test_the_end_card_and_the_games_view_on_a_phone(browser: Any, games_table: Table) -> None:
     phone = open_phone(browser, games_table, viewport=PHONE, wait_map=False)
     check_end_card(phone, "end_card_phone")
@@ -131,6 +160,7 @@ def test_the_end_card_and_the_games_view_on_the_table_display(browser: Any, game
     )
     assert phone.page.evaluate("document.body.classList.contains('table')")
     check_end_card(phone, "end_card_table")
+    check_table_end_layout(phone)
     check_games_view(phone, "games_table")
     phone.context.close()
 
