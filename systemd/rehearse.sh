@@ -1,0 +1,354 @@
+#!/usr/bin/env bash
+# Rehearse the Raspberry Pi install on this machine, before any Pi sees it:
+#
+#   bash systemd/rehearse.sh bookworm     # Raspberry Pi OS Bookworm: Debian 12, Python 3.11
+#   bash systemd/rehearse.sh trixie       # Raspberry Pi OS Trixie: Debian 13, Python 3.13
+#
+# It unpacks an arm64 userland of that release from Debian's archive (mmdebstrap --variant=extract, cached),
+# makes the program's venv in it with the release's own Python under qemu-user, installs exactly what
+# install.sh installs for Python (its --plan: the lock's wheels for aarch64 by hash, then the pure-Python
+# sources built by the lock's backend, then the program), and runs under emulation: `companion --version`,
+# a scripted game of each of the four rules, `companion dice read` on the bundled photos, `companion serve
+# --sim` answering /api/state and the page, the pin and camera libraries beside the venv's numpy, and
+# install.sh's decisions for each board. The games and the readings must be identical to this machine's own
+# run (`uv run companion ...`). It ends with one line: what it checked and how long it took.
+#
+# Needs: mmdebstrap, qemu-user-static (or qemu-user), uv, curl; no root, binfmt or mounts. docs/install.md
+# says what it proves and what only a real Pi can.
+#
+# Options:
+#   --refresh   unpack the userland anew from the archive (the cache is otherwise kept: delete it or use this
+#               to pick up the release's updates)
+#   --keep      keep the unpacked userland and the logs (printed at the end)
+# Environment: COMPANION_REHEARSAL_CACHE (default ~/.cache/skeptics-companion/rehearsal), DEBIAN_MIRROR.
+set -euo pipefail
+
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+RELEASE=
+REFRESH=0
+KEEP=0
+for arg in "$@"; do
+  case "$arg" in
+    bookworm|trixie) RELEASE=$arg ;;
+    --refresh) REFRESH=1 ;;
+    --keep) KEEP=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "rehearse.sh: unknown argument $arg; give bookworm or trixie (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$RELEASE" ]; then
+  echo "rehearse.sh: which release? bash systemd/rehearse.sh bookworm (or trixie)" >&2
+  exit 2
+fi
+case "$RELEASE" in
+  # glibc 2.36 and 2.41: the manylinux tags of the wheels the release can load.
+  bookworm) PY=3.11; PLATFORM=aarch64-manylinux_2_36 ;;
+  trixie) PY=3.13; PLATFORM=aarch64-manylinux_2_40 ;;
+esac
+
+START=$(date +%s)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${COMPANION_REHEARSAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skeptics-companion/rehearsal}
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+QEMU=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
+for tool in mmdebstrap uv curl; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "rehearse.sh: $tool is missing (apt-get install mmdebstrap qemu-user-static curl; uv: see README)" >&2; exit 1; }
+done
+[ -n "$QEMU" ] || { echo "rehearse.sh: qemu-aarch64-static is missing (apt-get install qemu-user-static)" >&2; exit 1; }
+mkdir -p "$CACHE"
+WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/rehearse-$RELEASE.XXXXXX")
+SERVER=
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+  if [ "$KEEP" = 1 ]; then echo "kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+CHECKS=()
+step() { printf '\n== %s\n' "$*"; }
+ok() { CHECKS+=("$1"); printf 'ok: %s\n' "$*"; }
+fail() { printf 'rehearse.sh %s: FAILED: %s\n' "$RELEASE" "$*" >&2; exit 1; }
+elapsed() { echo $(( $(date +%s) - START ))s; }
+
+# 1. install.sh's decisions for a Pi 4 on this release: the apt packages and the requirement files pip gets.
+ROOT="$WORK/root"
+mkdir -p "$WORK/bin" "$ROOT"
+# dpkg of the userland under emulation, for install.sh's architecture check (it prints arm64 there).
+printf '#!/bin/sh\nexec "%s" -L "%s" "%s/usr/bin/dpkg" "$@"\n' "$QEMU" "$ROOT" "$ROOT" > "$WORK/bin/dpkg"
+chmod +x "$WORK/bin/dpkg"
+printf 'Raspberry Pi 4 Model B Rev 1.5\0' > "$WORK/model-pi4"
+printf 'VERSION_CODENAME=%s\n' "$RELEASE" > "$WORK/os-release-wanted"
+plan() {  # plan MODEL_FILE [DIR]: install.sh --plan for this root, the board named by MODEL_FILE
+  PATH="$WORK/bin:$PATH" COMPANION_MODEL_FILE="$1" COMPANION_OS_RELEASE="${OS_RELEASE:-$WORK/os-release-wanted}" \
+    COMPANION_PYTHON="${PLAN_PYTHON:-false}" bash "$REPO/systemd/install.sh" --plan ${2:+"$2"}
+}
+
+# 2. The userland: the release's Debian packages that install.sh asks apt for (those Debian has; the rest come
+# from Raspberry Pi's archive only and are named below), dpkg, and picamera2's companions from apt.
+step "$RELEASE arm64 userland"
+PLAN_DIR="$WORK/plan"
+# (no userland yet, so no dpkg: install.sh asks uname and takes this for a PC; the apt list is the same)
+plan "$WORK/model-pi4" "$PLAN_DIR" > /dev/null 2>&1 || fail "install.sh --plan failed: $(plan "$WORK/model-pi4" 2>&1)"
+mapfile -t wanted < <(cat "$PLAN_DIR/apt.txt"; printf '%s\n' base-files dpkg python3-numpy python3-av python3-prctl python3-piexif)
+key=$(printf '%s\n' "$RELEASE" "${wanted[@]}" | sha256sum | cut -c1-12)
+TARBALL="$CACHE/$RELEASE-arm64-$key.tar"
+MISSING_FILE="$CACHE/$RELEASE-arm64-$key.missing"
+if [ "$REFRESH" = 1 ] || [ ! -f "$TARBALL" ]; then
+  include=("${wanted[@]}")
+  missing=()
+  for _ in 1 2 3 4 5 6 7 8; do
+    log="$WORK/mmdebstrap.log"
+    if mmdebstrap --variant=extract --arch=arm64 --include="$(IFS=,; echo "${include[*]}")" \
+        "$RELEASE" "$TARBALL.part.tar" "$MIRROR" > "$log" 2>&1; then
+      mv "$TARBALL.part.tar" "$TARBALL"
+      printf '%s\n' "${missing[@]}" > "$MISSING_FILE"
+      break
+    fi
+    gone=$(sed -n 's/^E: Unable to locate package //p' "$log" | head -n 1)
+    [ -n "$gone" ] || { cat "$log" >&2; fail "mmdebstrap could not make the $RELEASE userland (log above)"; }
+    missing+=("$gone")
+    mapfile -t include < <(printf '%s\n' "${include[@]}" | grep -vxF "$gone")
+  done
+  [ -f "$TARBALL" ] || fail "too many packages missing from Debian's $RELEASE: ${missing[*]}"
+fi
+tar -C "$ROOT" -xf "$TARBALL"
+# The extract variant runs no maintainer scripts. The one effect of them that the libraries here need is
+# update-alternatives' choice of BLAS and LAPACK (apt's av and numpy link libblas.so.3, libopenblas.so.0):
+# made as apt would, with OpenBLAS.
+lib_dir="$ROOT/usr/lib/aarch64-linux-gnu"
+for lib in "$lib_dir"/openblas-pthread/lib*.so.*; do
+  if [ -e "$lib" ] && [ ! -e "$lib_dir/${lib##*/}" ]; then ln -s "openblas-pthread/${lib##*/}" "$lib_dir/${lib##*/}"; fi
+done
+mapfile -t missing < "$MISSING_FILE"
+printf 'from Debian: %s\n' "$(grep -vxF -f "$MISSING_FILE" <(printf '%s\n' "${wanted[@]}") | tr '\n' ' ')"
+printf 'from Raspberry Pi'"'"'s archive only, so not here: %s\n' "${missing[*]:-none}"
+TARGET_PYTHON=("$QEMU" -L "$ROOT" "$ROOT/usr/bin/python$PY")
+found=$("${TARGET_PYTHON[@]}" -c 'import platform, sys; print(platform.machine(), "%d.%d" % sys.version_info[:2])')
+[ "$found" = "aarch64 $PY" ] || fail "the userland's Python says '$found', not aarch64 $PY"
+ok "userland ($RELEASE, $found under $(basename "$QEMU"), $(elapsed))"
+
+# 3. install.sh's decisions, asked with the userland's own os-release, dpkg and Python.
+step "install.sh's decisions"
+OS_RELEASE="$ROOT/etc/os-release"
+PLAN_PYTHON="${TARGET_PYTHON[*]}"
+rm -rf "$PLAN_DIR"
+plan "$WORK/model-pi4" "$PLAN_DIR" > "$WORK/plan-pi4.txt" || fail "install.sh --plan refused the $RELEASE userland"
+cat "$WORK/plan-pi4.txt"
+expect() {  # expect FILE LINE: install.sh --plan said LINE
+  grep -qxF "$2" "$1" || fail "install.sh --plan said $(grep "^${2%%=*}=" "$1" || echo nothing) instead of: $2"
+}
+debian=$(sed -n 's/^VERSION_ID=//p' "$OS_RELEASE" | tr -d '"')
+expect "$WORK/plan-pi4.txt" "architecture=arm64"
+expect "$WORK/plan-pi4.txt" "release=$RELEASE (Debian $debian), Python $PY"
+expect "$WORK/plan-pi4.txt" "board=pi1-4 (Raspberry Pi 4 Model B Rev 1.5)"
+lgpio=$(sed -n 's/^lgpio=\([^ ]*\) .*/\1/p' "$WORK/plan-pi4.txt")
+case "$PY" in
+  3.11) [ "${lgpio%%==*}" = lgpio ] || fail "Python 3.11 should get lgpio's own wheel, got $lgpio" ;;
+  3.13) [ "${lgpio%%==*}" = adafruit-lgpio ] || fail "Python 3.13 should get adafruit-lgpio's wheel, got $lgpio" ;;
+esac
+grep -q '^rpi.gpio=python3-rpi.gpio from apt' "$WORK/plan-pi4.txt" || fail "a Pi 4 should get apt's RPi.GPIO"
+for model in "Raspberry Pi 5 Model B Rev 1.0" "Raspberry Pi 500 Rev 1.0" "Raspberry Pi Zero 2 W Rev 1.0"; do
+  printf '%s\0' "$model" > "$WORK/model"
+  plan "$WORK/model" > "$WORK/plan-other.txt" || fail "install.sh --plan refused a $model"
+  case "$model" in
+    *" 5 "*|*500*) expect "$WORK/plan-other.txt" "rpi.gpio=none (a $model's GPIO is lgpio's alone)" ;;
+    *) grep -q '^rpi.gpio=python3-rpi.gpio from apt' "$WORK/plan-other.txt" || fail "a $model should get apt's RPi.GPIO" ;;
+  esac
+  grep -qxF "lgpio=$(sed -n 's/^lgpio=//p' "$WORK/plan-pi4.txt")" "$WORK/plan-other.txt" || fail "lgpio differs on a $model"
+done
+printf 'VERSION_CODENAME=bullseye\nPRETTY_NAME="Debian GNU/Linux 11 (bullseye)"\n' > "$WORK/os-release-old"
+if OS_RELEASE="$WORK/os-release-old" plan "$WORK/model-pi4" > /dev/null 2> "$WORK/refused.txt"; then
+  fail "install.sh accepted Debian 11"
+fi
+grep -q "is not supported" "$WORK/refused.txt" || fail "install.sh refused Debian 11 without saying why: $(cat "$WORK/refused.txt")"
+printf '#!/bin/sh\necho armhf\n' > "$WORK/bin/dpkg"
+if plan "$WORK/model-pi4" > /dev/null 2> "$WORK/refused.txt"; then fail "install.sh accepted a 32-bit userland"; fi
+grep -q "this is a 32-bit system (armhf)" "$WORK/refused.txt" || fail "the 32-bit refusal does not say why"
+ok "decisions (Pi 4, Zero 2 W, Pi 5, Pi 500: $lgpio, RPi.GPIO from apt on a Pi 1-4 only; Debian 11 and 32-bit refused)"
+
+# 4. What install.sh does for Python, in the userland: the venv with the release's Python (and pip), the
+# lock's wheels by hash, then the source-only pure-Python packages and the program, built by the venv's pip
+# with the lock's setuptools and hatchling (no build isolation: nothing is fetched unhashed).
+step "the venv: $(grep -c '^[^ #]' "$PLAN_DIR/wheels.txt") wheels for $PLATFORM, cp${PY/./}"
+PREFIX="$ROOT/opt/skeptics-companion"
+VENV="$PREFIX/venv"
+mkdir -p "$PREFIX/src"
+tar -C "$REPO" --exclude=./.git --exclude=./.venv --exclude=__pycache__ --exclude='*.pyc' --exclude=./.pytest_cache \
+  --exclude=./.mypy_cache --exclude=./.ruff_cache -cf - . | tar -C "$PREFIX/src" -xf -
+# `python3 -m venv --system-site-packages` as venv does it itself: made without the system's packages, pip put
+# in by ensurepip, then the system's packages switched on. Its steps run the venv's Python again as a
+# subprocess, which an aarch64 binary cannot be here without binfmt; so the venv gets python-on-host, a
+# wrapper that runs the release's Python under qemu as the venv's Python (-0: its argv[0]), and the steps go
+# through it. Everything below that starts Python again (pip's build hooks) does so through it too.
+"${TARGET_PYTHON[@]}" -m venv --without-pip "$VENV" || fail "python$PY -m venv failed in the userland"
+printf '#!/bin/sh\nexec "%s" -L "%s" -0 "$0" "%s" "$@"\n' "$QEMU" "$ROOT" "$ROOT/usr/bin/python$PY" > "$VENV/bin/python-on-host"
+chmod +x "$VENV/bin/python-on-host"
+VPY=("$VENV/bin/python-on-host")
+"${VPY[@]}" -m ensurepip --default-pip > "$WORK/ensurepip.log" 2>&1 || { cat "$WORK/ensurepip.log"; fail "ensurepip failed"; }
+sed -i 's/^include-system-site-packages = false$/include-system-site-packages = true/' "$VENV/pyvenv.cfg"
+grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg" || fail "the venv does not see the system's packages"
+SITE="$VENV/lib/python$PY/site-packages"
+uv pip install --quiet --python-platform "$PLATFORM" --python-version "$PY" --target "$SITE" \
+  --require-hashes --no-deps --only-binary :all: -r "$PLAN_DIR/wheels.txt" \
+  || fail "the lock's wheels do not install for $PLATFORM, Python $PY (no source builds allowed)"
+# The source-only packages: their sdists from the lock's URLs, checked against the lock's hashes.
+mkdir -p "$CACHE/sources"
+while read -r name version; do
+  url=$(grep -o "https://[^\"]*/${name}-${version}\.tar\.gz" "$REPO/uv.lock" | head -n 1)
+  [ -n "$url" ] || fail "uv.lock has no source for $name $version"
+  file="$CACHE/sources/${url##*/}"
+  if [ ! -f "$file" ]; then
+    curl -fsS -o "$file.part" "$url" || fail "could not download $url"
+    mv "$file.part" "$file"
+  fi
+  want=$(awk -v n="$name" '/^[^ #]/ { on = ($1 ~ ("^" n "==")) } on && /--hash=sha256:/ { sub(/.*sha256:/, ""); print }' "$PLAN_DIR/source.txt")
+  sha256sum "$file" | grep -q "^$want " || fail "$file does not have the lock's hash"
+done < <(sed -n 's/^\([^ #=]*\)==\([^ ;]*\).*/\1 \2/p' "$PLAN_DIR/source.txt")
+"${VPY[@]}" -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes --no-build-isolation \
+  --use-pep517 --no-index --find-links "$CACHE/sources" --requirement "$PLAN_DIR/source.txt" \
+  || fail "the source-only packages did not build with the lock's setuptools"
+"${VPY[@]}" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall \
+  "$PREFIX/src" || fail "the program did not build with the lock's hatchling"
+companion() { "${VPY[@]}" "$VENV/bin/companion" "$@"; }
+frozen=$("${VPY[@]}" -m pip list --disable-pip-version-check --format=freeze --path "$SITE" 2>/dev/null)
+printf '%s\n' "$frozen" > "$WORK/freeze.txt"
+while IFS="=" read -r name _ version; do
+  norm=$(echo "$name" | tr 'A-Z_.' 'a-z--')
+  case "$norm" in skeptics-companion|pip) continue ;; esac  # the program, and the venv's own pip (ensurepip)
+  grep -q "^$norm==$version\( \|$\)" "$REPO/systemd/requirements.txt" \
+    || fail "$name $version in the venv is not the lock's ($(grep "^$norm==" "$REPO/systemd/requirements.txt" | cut -d' ' -f1))"
+done <<< "$frozen"
+want_version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$REPO/pyproject.toml" | head -n 1)
+said=$(companion --version) || fail "companion --version failed"
+[ "$said" = "companion $want_version" ] || fail "companion --version said '$said', not companion $want_version"
+ok "install ($(wc -l < "$WORK/freeze.txt") packages, all the lock's versions; '$said'; $(elapsed))"
+
+# 5. Pins and camera: lgpio from the lock's wheel loads (no /dev/gpiochip* here, so it stops at opening one);
+# apt's RPi.GPIO, where Debian has it; picamera2's apt companions beside the venv's numpy and simplejpeg.
+step "pin and camera libraries beside the venv's numpy"
+"${VPY[@]}" - "$SITE" "$PY" > "$WORK/libraries.txt" 2>&1 <<'EOF' || { cat "$WORK/libraries.txt"; fail "the libraries do not load together"; }
+import importlib.util, sys
+site, py = sys.argv[1], sys.argv[2]
+def where(name):
+    spec = importlib.util.find_spec(name)
+    return "missing" if spec is None else ("venv" if spec.origin.startswith(site) else "apt")
+import numpy, simplejpeg, lgpio
+from gpiozero.pins.lgpio import LGPIOFactory  # gpiozero's own factory imports with this lgpio
+assert where("numpy") == "venv" and where("simplejpeg") == "venv" and where("lgpio") == "venv", (where("numpy"), where("simplejpeg"), where("lgpio"))
+try:
+    lgpio.gpiochip_open(0)
+    raise SystemExit("lgpio opened a gpiochip under emulation?")
+except lgpio.error as exc:
+    print("lgpio", getattr(lgpio, "LGPIO_PY_VERSION", "?"), "loads; gpiochip_open(0):", exc)
+frame = (numpy.arange(48 * 64 * 3) % 251).astype(numpy.uint8).reshape(48, 64, 3)
+jpeg = simplejpeg.encode_jpeg(frame, quality=95)
+back = simplejpeg.decode_jpeg(jpeg)
+assert back.shape == frame.shape and abs(back.astype(int) - frame).mean() < 8
+print("numpy", numpy.__version__, "(venv); simplejpeg", simplejpeg.__version__, "(venv) encodes and decodes a frame")
+import av, prctl, piexif  # picamera2's other companions, from apt
+video = av.VideoFrame.from_ndarray(frame, format="rgb24").reformat(format="yuv420p").to_ndarray()
+print("av", av.__version__, "(apt) converts a venv numpy frame:", video.shape, video.dtype)
+for name in ("libcamera", "RPi.GPIO", "picamera2"):
+    if where(name.split(".")[0]) == "missing":
+        print(name, "not in this userland")
+        continue
+    try:
+        importlib.import_module(name)
+        print(name, "(apt) imports")
+    except RuntimeError as exc:  # RPi.GPIO's C module loaded and looked for a Pi: 'only be run on a Raspberry Pi'
+        print(name, "(apt) loads, and says:", exc)
+EOF
+cat "$WORK/libraries.txt"
+ok "libraries (lgpio's wheel loads, numpy and simplejpeg from the venv, apt's av on the venv's numpy$(grep -q '^RPi.GPIO (apt)' "$WORK/libraries.txt" && echo ", apt's RPi.GPIO")$(grep -q '^libcamera (apt)' "$WORK/libraries.txt" && echo ", apt's libcamera"))"
+
+# 6. The same games and the same readings as this machine's run.
+step "four scripted games and the dice photos, compared with this machine"
+here() { (cd "$REPO" && uv run --quiet companion "$@"); }
+pi() { companion "$@"; }
+# One scripted game of each rule: "RULE ARGS..." runs `companion game ARGS... --db RULE.sqlite3`.
+GAMES='skeptics new --players 3 --board asylum --ghost child --seed 7
+skeptics do end-turn
+skeptics do end-round
+skeptics undo
+skeptics do attempt action=search need=eye:2,camera:1
+skeptics do roll faces=eye,eye,camera
+skeptics state --json
+elder-sign new --rules elder-sign --players 2 --seed 7
+elder-sign do end-turn
+elder-sign do end-turn
+elder-sign undo
+elder-sign state --json
+among-cultists new --rules among-cultists --players 6 --cultists 2 --seer --seed 5
+among-cultists do night-done
+among-cultists do next-phase
+among-cultists do draw-event
+among-cultists do next-phase
+among-cultists do vote seat=2
+among-cultists state --json
+spooks new --rules spooks --players 3 --names Ada,Bo,Cy
+spooks do hand points=0,12,35
+spooks do hand points=40,0,25
+spooks undo
+spooks history'
+play() {  # play RUNNER DIR RULE: that rule's game through RUNNER, its transcript on stdout
+  local run=$1 dir=$2 rule=$3 line
+  local -a words
+  mkdir -p "$dir"
+  while IFS= read -r line; do
+    read -r -a words <<< "$line"
+    [ "${words[0]}" = "$rule" ] || continue
+    printf '$ companion game %s\n' "${words[*]:1}"
+    COMPANION_DATA_DIR="$dir" XDG_CONFIG_HOME="$dir" "$run" game "${words[1]}" --db "$dir/$rule.sqlite3" "${words[@]:2}" 2>&1 \
+      || printf '(exit %s)\n' "$?"
+  done <<< "$GAMES"
+}
+RULES=(skeptics elder-sign among-cultists spooks)
+for rule in "${RULES[@]}"; do play here "$WORK/games" "$rule" > "$WORK/games-x86-$rule.txt"; done
+# Under emulation each command takes seconds (Python starts and imports anew): the four games run side by side.
+pids=()
+for rule in "${RULES[@]}"; do play pi "$WORK/games-arm64" "$rule" > "$WORK/games-arm64-$rule.txt" & pids+=($!); done
+wait "${pids[@]}"
+for side in x86 arm64; do
+  for rule in "${RULES[@]}"; do cat "$WORK/games-$side-$rule.txt"; done | sed "s|$WORK/games-arm64|DIR|g; s|$WORK/games|DIR|g" > "$WORK/games-$side.txt"
+done
+diff -u "$WORK/games-x86.txt" "$WORK/games-arm64.txt" > "$WORK/games.diff" \
+  || { cat "$WORK/games.diff"; fail "the games went differently under emulation (diff above)"; }
+if grep -q '^(exit' "$WORK/games-x86.txt"; then
+  grep -B3 '^(exit' "$WORK/games-x86.txt"; fail "a scripted command was refused (above): the script needs updating to the rules"
+fi
+commands=$(grep -c '^\$ ' "$WORK/games-x86.txt")
+ok "games (4 rules, $commands commands through companion game, transcripts identical to x86; $(elapsed))"
+
+photos=("$REPO"/vision/samples/*.jpg)
+(cd "$REPO" && uv run --quiet companion dice read --json "${photos[@]}") > "$WORK/dice-x86.json" || fail "dice read failed here"
+companion dice read --json "${photos[@]}" > "$WORK/dice-arm64.json" || fail "dice read failed under emulation"
+diff -u "$WORK/dice-x86.json" "$WORK/dice-arm64.json" > "$WORK/dice.diff" \
+  || { cat "$WORK/dice.diff"; fail "the readings differ under emulation (diff above)"; }
+dice=$(grep -o '"value": [0-9null]*' "$WORK/dice-x86.json" | wc -l)
+ok "dice (${#photos[@]} photos, $dice dice, values, boxes, colours and confidences identical to x86; $(elapsed))"
+
+# 7. The companion itself, simulated, answering the page and /api/state.
+step "companion serve --sim"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+COMPANION_DATA_DIR="$WORK/serve" XDG_CONFIG_HOME="$WORK/serve" "${VPY[@]}" "$VENV/bin/companion" serve --sim --port "$port" \
+  > "$WORK/serve.log" 2>&1 &
+SERVER=$!
+for _ in $(seq 1 240); do
+  curl -fsS -o "$WORK/state.json" "http://127.0.0.1:$port/api/state" 2>/dev/null && break
+  kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log"; fail "companion serve --sim stopped (log above)"; }
+  sleep 0.5
+done
+[ -s "$WORK/state.json" ] || { tail -20 "$WORK/serve.log"; fail "companion serve --sim did not answer in 120 s"; }
+up=$(elapsed)
+python3 -c 'import json, sys; state = json.load(open(sys.argv[1])); assert isinstance(state, dict) and state, state' \
+  "$WORK/state.json" || fail "/api/state is not a JSON object: $(head -c 300 "$WORK/state.json")"
+curl -fsS -o "$WORK/page.html" "http://127.0.0.1:$port/" || fail "the page did not answer"
+grep -qi '<html' "$WORK/page.html" || fail "the page is not HTML: $(head -c 300 "$WORK/page.html")"
+kill -TERM "$SERVER"
+code=0; wait "$SERVER" || code=$?
+SERVER=
+[ "$code" = 0 ] || { tail -20 "$WORK/serve.log"; fail "companion serve did not stop cleanly on SIGTERM (exit $code)"; }
+ok "serve (/api/state $(wc -c < "$WORK/state.json") bytes of JSON, the page $(wc -c < "$WORK/page.html") bytes, clean stop; up at $up)"
+
+printf '\nrehearse.sh %s: passed %s checks (%s) in %s\n' "$RELEASE" "${#CHECKS[@]}" \
+  "$(printf '%s; ' "${CHECKS[@]%% (*}" | sed 's/; $//')" "$(elapsed)"
