@@ -18,6 +18,7 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -348,7 +349,7 @@ def test_the_rehearsal_passes_shellcheck() -> None:
 
 
 def test_companion_says_its_version() -> None:
-    result = subprocess.run(["uv", "run", "--quiet", "companion", "--version"], cwd=REPO, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "companion", "--version"], cwd=REPO, capture_output=True,
                             text=True, timeout=120)
     version = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert result.returncode == 0 and result.stdout == f"companion {version}\n", result.stderr
