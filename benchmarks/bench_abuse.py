@@ -58,8 +58,8 @@ def serve_child(data_dir: str) -> None:
     """`--serve DIR`: the real service and app behind waitress; prints the port, runs until stdin closes."""
     import random
 
+    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
-    from companion.packs import load_packs
     from companion.service import GameService
     from web import create_app
     from web.server import ServerThread

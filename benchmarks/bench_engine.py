@@ -21,10 +21,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.engine import Command, Game, Setup
 from companion.errors import CompanionError
+from companion.games.skeptics.engine import Command, Game, Setup
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore, replay_game
-from companion.packs import load_packs
 from companion.service import GameService
 
 # What a table does most in a turn: actions and dice, with the odd clue, pull and prove.

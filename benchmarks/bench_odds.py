@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.dice import Attempt, Requirement, clear_cache, odds_table, success_probability
+from companion.games.skeptics.dice import Attempt, Requirement, clear_cache, odds_table, success_probability
 
 CANDIDATES = [
     "eye:2,camera:1,cobweb:1",

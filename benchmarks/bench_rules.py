@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.engine import Command, Game, Setup
 from companion.errors import CompanionError
-from companion.packs import Packs, load_packs
+from companion.games.skeptics.engine import Command, Game, Setup
+from companion.games.skeptics.packs import Packs, load_packs
 
 SETUPS = [
     Setup(players=2, board="asylum", ghost="child", seed=11),

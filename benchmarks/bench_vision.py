@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import vision.reader as reader
+import vision.nets as nets
 from vision.dataset import SETS, Label, Photo, Score, dataset_root, load_set, read_labels, score_photo
 from vision.reader import ReaderSettings, read_dice
 
@@ -50,8 +50,7 @@ Example = tuple[str, np.ndarray, tuple[Label, ...]]
 
 
 def use_models(folder: Path) -> None:
-    reader.FIND_MODEL, reader.READ_MODEL = folder / "dice_find.onnx", folder / "dice_read.onnx"
-    reader._NETS.find = None
+    nets.use_models(folder / "dice_find.onnx", folder / "dice_read.onnx")
 
 
 def examples(photos: Sequence[Photo]) -> list[Example]:
@@ -192,7 +191,7 @@ def main() -> None:
         raise SystemExit(f"no dataset at {root}; give --data DIR (the folder holding byler-train/ and matteop65/).")
     if args.models:
         use_models(Path(args.models))
-    reader.load_models()
+    nets.load_models()
     other, symbols = other_table(Path(args.cache))
     models = args.models or "vision/models"
     if args.speed:
@@ -242,7 +241,7 @@ def main() -> None:
             if not args.no_teach and len(items) > max(TEACH_IN):
                 curve = " " + " ".join(f"{100 * a:>6.2f}%" for a in teach_in(items)[0])
             print(line(f"{set_name} (without it)", score, times) + curve)
-        use_models(Path(args.models) if args.models else reader.MODELS)
+        use_models(Path(args.models) if args.models else nets.MODELS)
     if not args.no_teach:
         print("\nteach-in: accuracy on the rest of a set after teaching n of its photos "
               "(held-out photos; a fixed shuffle)")

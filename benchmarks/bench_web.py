@@ -35,11 +35,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.skeptics.packs import load_packs  # noqa: E402
 from companion.history import GameStore  # noqa: E402
-from companion.packs import load_packs  # noqa: E402
 from companion.service import GameService  # noqa: E402
 from web import create_app  # noqa: E402
-from web.server import ServerThread  # noqa: E402
+from web.context import context_of  # noqa: E402
+from web.server import Limits, ServerThread  # noqa: E402
 
 JOIN = "BENCH7"
 PIN = "2468"
@@ -93,7 +94,12 @@ def start(tmp: Path, streams: int) -> tuple[GameService, Any, ServerThread, Byte
     app = create_app(service, {"data_dir": tmp, "join_code": JOIN, "host_pin": PIN, "max_streams": streams + 10})
     counter = ByteCounter(app.wsgi_app)
     app.wsgi_app = counter  # type: ignore[method-assign]
-    server = ServerThread(app, threads=streams + 16)
+    # The streams are 20 phones that all come from 127.0.0.1 here: the caps per address (16 connections, 6 event
+    # streams: one phone's tabs) let them in.
+    web = context_of(app)
+    assert web is not None
+    web.hub.per_address = streams + 2
+    server = ServerThread(app, threads=streams + 16, limits=Limits(per_address=streams + 8))
     return service, app, server, counter
 
 

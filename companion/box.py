@@ -2,7 +2,7 @@
 
 The bundled packs hold placeholders wherever the rulebook names no card (docs/packs.md). The host's page
 fills them in one entry at a time; each edit is made here on the text of the pack file it belongs to (with
-tomlkit, so the file's comments stay), checked by :func:`companion.packs.load_packs` exactly as a file edited
+tomlkit, so the file's comments stay), checked by :func:`companion.games.skeptics.packs.load_packs` exactly as a file edited
 by hand would be, and only then written into the box folder (the data folder's ``packs``, or
 ``game.packs_dir``) as the same files ``companion packs export`` writes. A whole box is exported as one
 file and imported the same way, so owners can share a filled-in box::
@@ -30,7 +30,8 @@ from tomlkit.items import AoT, Table
 
 from companion import paths
 from companion.errors import BadCommand, PackError
-from companion.packs import ROOM_COUNT, Packs, game_pack_texts, load_packs, pack_texts
+from companion.games.skeptics.packs import ROOM_COUNT, Packs, load_packs, pack_texts
+from companion.pack_files import game_pack_texts
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 

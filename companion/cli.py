@@ -4,7 +4,7 @@
 `companion odds ...`  exact odds of a roll (companion.dice_cli)
 `companion dice ...`  read dice from photos, calibrate the tray (vision.cli)
 `companion hw ...`    test and calibrate the clock hand, OLED and buzzer (hardware.cli)
-`companion packs ...` check or export the data packs (companion.packs)
+`companion packs ...` check or export the data packs (companion.games.skeptics.packs)
 `companion serve ...` run the whole table (companion.serve)
 
 Each part is imported only when its command is used, so `companion game` never
@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("companion.dice_cli", "exact odds of rolling an icon set"),
     "dice": ("vision.cli", "read dice from photos; calibrate the dice tray"),
     "hw": ("hardware.cli", "test and calibrate the clock hand, OLED and buzzer"),
-    "packs": ("companion.packs", "check or export the data packs (boards, ghosts, cards) to edit them"),
+    "packs": ("companion.games.skeptics.packs", "check or export the data packs (boards, ghosts, cards) to edit them"),
     "serve": ("companion.serve", "run the companion: clock, OLED, dice tray and phone page"),
 }
 

@@ -1,6 +1,6 @@
 """What every game's engine shares (pure): a command as typed, the legal actions offered, the outcome, and the
 reading of a command's arguments. Each engine subclasses ``CommandBase`` with its own command names, so its
-messages list its commands; Skeptics' is ``companion.engine.Command``, Elder Sign's
+messages list its commands; Skeptics' is ``companion.games.skeptics.engine.Command``, Elder Sign's
 ``companion.games.elder_sign.engine.Command``."""
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from companion.errors import CompanionError, ConfigError
 from companion.validate import Section, choice, flag, unknown_keys, whole_number
 
 if TYPE_CHECKING:
-    from companion.packs import Packs
+    from companion.games.skeptics.packs import Packs
 
 # Sections read here; the others are checked by their part (hardware/, vision/, the dice tray).
 OWN_SECTIONS = ("web", "data", "game", "log", "camera", "dice")
@@ -135,7 +135,7 @@ class Config:
         The message keeps the PackError's file, entry and field, after the setting that chose the folder.
         """
         from companion.errors import PackError
-        from companion.packs import load_packs
+        from companion.games.skeptics.packs import load_packs
 
         folder = self.packs_dir
         try:
@@ -348,7 +348,7 @@ def _dice(table: Mapping[str, Any]) -> DiceConfig:
     if not isinstance(pips, Mapping):
         raise ConfigError(f"dice.pips: expected a table per kind of die, like [dice.pips.clue], got {pips!r}")
     if pips:
-        from companion.dice import PipMap
+        from companion.games.skeptics.dice import PipMap
 
         try:
             PipMap.from_dict(pips)
@@ -427,7 +427,7 @@ def first_game_setup(config: Config, packs: Packs | None = None) -> dict[str, An
 
     A board or ghost the packs do not have, or a setup the rules refuse, raises ConfigError naming the key.
     """
-    from companion.engine import Setup
+    from companion.games.skeptics.engine import Setup
 
     game = config.game
     if packs is None:

@@ -17,7 +17,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from companion.dice import (
+from companion.errors import CompanionError
+from companion.games.skeptics.dice import (
     ACTIONS,
     MAX_ROLLS,
     Attempt,
@@ -28,9 +29,8 @@ from companion.dice import (
     success_fraction,
     summon_fraction,
 )
-from companion.dice.odds import keep_all_fraction
-from companion.dice.requirement import an
-from companion.errors import CompanionError
+from companion.games.skeptics.dice.odds import keep_all_fraction
+from companion.games.skeptics.dice.requirement import an
 
 RULES = ("skeptics", "elder-sign")
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
-from companion.sentences import NO_NAMES, describe_event, describe_events, faces_words
+from companion.games.skeptics.sentences import NO_NAMES, describe_event, describe_events, faces_words
 
 __all__ = ["build_parser", "describe_event", "describe_events", "format_state", "main"]
 
@@ -268,7 +268,7 @@ def _packs(ns: argparse.Namespace) -> Any:
     """
     from companion.config import load_config
     from companion.errors import PackError
-    from companion.packs import load_packs
+    from companion.games.skeptics.packs import load_packs
 
     if ns.packs is None:
         return load_config(ns.config).load_packs()
@@ -339,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _commands() -> int:
-    from companion.engine import COMMANDS
+    from companion.games.skeptics.engine import COMMANDS
 
     print("companion game do [--db PATH] COMMAND [key=value ...]\n")
     for name, (required, optional, text) in COMMANDS.items():
@@ -449,8 +449,8 @@ _MODULE_FLAGS = (("ancient-one", "ancient_one"), ("physical", "physical"), ("cul
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
-    from companion.engine import Setup
     from companion.games.base import DEFAULT_RULES, module_for
+    from companion.games.skeptics.engine import Setup
 
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     module = module_for(ns.rules)

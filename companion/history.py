@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import CompanionError, HistoryError
 
 if TYPE_CHECKING:
-    from companion.engine import Setup
+    from companion.games.skeptics.engine import Setup
 
 __all__ = [
     "APPLICATION_ID",
@@ -636,6 +636,6 @@ def _command_text(command: Mapping[str, Any]) -> str:
 
 def setup_from_dict(data: Mapping[str, Any]) -> Setup:
     """The engine's Setup from its stored JSON form."""
-    from companion.engine import Setup
+    from companion.games.skeptics.engine import Setup
 
     return Setup.from_dict(dict(data))

@@ -46,13 +46,13 @@ from typing import TYPE_CHECKING, Any
 from companion.config import CameraConfig, Config, first_game_setup, load_config, port_value, prefix_error
 from companion.daemon import Notifier, setup_logging, watchdog_interval
 from companion.errors import CardsNeeded, CompanionError, ConfigError
+from companion.games.skeptics.sentences import for_players
 from companion.paths import default_data_dir
-from companion.sentences import for_players
 
 if TYPE_CHECKING:
     from flask import Flask
 
-    from companion.engine import Setup
+    from companion.games.skeptics.engine import Setup
     from companion.service import GameService
     from hardware import Table
     from hardware.config import HardwareConfig
@@ -293,7 +293,7 @@ class Companion:
             log.info("no saved game in %s; the host starts one on the phone page", self.config.history_path)
 
     def _first_setup(self) -> Setup:
-        from companion.engine import Setup
+        from companion.games.skeptics.engine import Setup
 
         setup = dict(self.parts.extra.get("first_game") or first_game_setup(self.config))
         seed = self.config.game.seed if self.config.game.seed is not None else self.rng.randrange(2**31)
@@ -428,7 +428,7 @@ class Companion:
 
     def dice_read(self, readings: list[DieReading], why: str) -> None:
         """Dice read in the tray: the roll of the attempt under way, when they are exactly its dice."""
-        from vision.roll import to_roll
+        from companion.games.skeptics.roll import to_roll
 
         assert self.parts.tray is not None
         if self.game is not None and self.game.rules != "skeptics":

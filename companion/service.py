@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING, Any
 from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.games.base import DEFAULT_RULES, GameModule, module_for, rules_of
-from companion.history import GameStore, StaleGameError, replay_game
-from companion.sentences import (
+from companion.games.skeptics.sentences import (
     NO_NAMES,
     describe_event,
     for_players,
 )
+from companion.history import GameStore, StaleGameError, replay_game
 
 if TYPE_CHECKING:
-    from companion.engine import Command, Game, Setup
-    from companion.packs import Packs
-    from companion.tray_reading import TrayOutcome
+    from companion.games.skeptics.engine import Command, Game, Setup
+    from companion.games.skeptics.packs import Packs
+    from companion.games.skeptics.tray import TrayOutcome
 
 __all__ = ["NO_GAME_MESSAGE", "CommandResult", "GameService", "Listener", "no_game_state"]
 
@@ -225,7 +225,7 @@ class GameService:
 
     @property
     def names(self) -> Any:
-        """The current game's names (players, spaces, symbols) for :mod:`companion.sentences`."""
+        """The current game's names (players, spaces, symbols) for :mod:`companion.games.skeptics.sentences`."""
         return self._names
 
     # -- reading -----------------------------------------------------------------------------
@@ -292,8 +292,8 @@ class GameService:
         """Dice read in the tray (faces per kind of die, or why they could not be read): settled against the
         attempt under way, from the engine's own state, and rolled if they are exactly its dice. One operation
         under the lock, so no other command can come between the look at the attempt and the roll."""
-        from companion.engine import Command
-        from companion.tray_reading import settle_reading
+        from companion.games.skeptics.engine import Command
+        from companion.games.skeptics.tray import settle_reading
 
         with self._lock:
             game, game_id = self._require_game()
@@ -327,7 +327,7 @@ class GameService:
 
         With ``command="summon"`` or ``"pull"`` the team's summon dice are rolled for that action.
         """
-        from companion.dice import DieKind, action_kind
+        from companion.games.skeptics.dice import DieKind, action_kind
 
         with self._lock:
             game, _ = self._require_game()
@@ -524,8 +524,8 @@ class GameService:
             return self.box.export()
 
     def _use_box(self, change: BoxChange, said: str) -> dict[str, Any]:
-        from companion.engine import Game
         from companion.errors import PackError
+        from companion.games.skeptics.engine import Game
 
         if not self.box.is_writable:
             raise PackError("this companion has no folder to keep your box in; set game.packs_dir in the "
@@ -737,13 +737,13 @@ def no_game_state() -> dict[str, Any]:
 
 def _odds(state: Mapping[str, Any]) -> float | None:
     """The chance that the attempt under way succeeds (companion.games.skeptics.attempt_odds)."""
-    from companion.games.skeptics import attempt_odds
+    from companion.games.skeptics.module import attempt_odds
 
     return attempt_odds(state)
 
 
 def _summon_odds(state: Mapping[str, Any]) -> float | None:
     """The chance that a summon or pull succeeds (companion.games.skeptics.summon_odds)."""
-    from companion.games.skeptics import summon_odds
+    from companion.games.skeptics.module import summon_odds
 
     return summon_odds(state)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from companion.engine import Game, Setup
-from companion.packs import load_packs
+from companion.games.skeptics.engine import Game, Setup
+from companion.games.skeptics.packs import load_packs
 
 PACKS = load_packs()
 

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from companion.dice import (
+from companion.errors import DiceError
+from companion.games.skeptics.dice import (
     Attempt,
     DieKind,
     Face,
@@ -17,8 +18,7 @@ from companion.dice import (
     success_fraction,
     summon_succeeds,
 )
-from companion.dice.odds import keep_all_fraction
-from companion.errors import DiceError
+from companion.games.skeptics.dice.odds import keep_all_fraction
 
 E, C, W, K, B = Face.EYE, Face.CAMERA, Face.COBWEB, Face.KEY, Face.BLANK
 

@@ -1,5 +1,5 @@
 """Attempts settled through the rules engine (issue 3): the `attempt` and `roll` commands use
-companion.dice.Attempt, and what an attempt settles becomes engine events that undo takes back."""
+companion.games.skeptics.dice.Attempt, and what an attempt settles becomes engine events that undo takes back."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from companion.dice import Attempt, Requirement, success_fraction
-from companion.engine import Command, Game, Setup
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
+from companion.games.skeptics.dice import Attempt, Requirement, success_fraction
+from companion.games.skeptics.engine import Command, Game, Setup
+from companion.games.skeptics.packs import load_packs
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from web_fixtures import Table
 
 from companion.box import EXPORT_KIND, Box, BoxEdit
 from companion.errors import BadCommand, PackError
+from companion.games.skeptics.packs import bundled_dir, load_packs
+from companion.games.skeptics.sentences import for_players
 from companion.history import GameStore
-from companion.packs import bundled_dir, load_packs
-from companion.sentences import for_players
 from companion.service import GameService
 
 

@@ -19,8 +19,8 @@ from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import Table, serve_table
 
 from companion.box import Box
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 from hardware.voice import ghost_hour_text
 

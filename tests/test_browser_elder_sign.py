@@ -17,8 +17,8 @@ from test_browser_table import COMMAND_WORDS, RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import Table, serve_table
 
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -27,9 +27,9 @@ from web_fixtures import Table, serve_table
 
 from companion.box import Box
 from companion.games.among_cultists.engine import COMMANDS as AC_COMMANDS
+from companion.games.skeptics.packs import load_packs
 from companion.games.spooks.engine import COMMANDS as SP_COMMANDS
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

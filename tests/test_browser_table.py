@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import JOIN_CODE, Table
 
-from companion.engine import COMMANDS
+from companion.games.skeptics.engine import COMMANDS
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 from web import create_app
 from web.server import ServerThread

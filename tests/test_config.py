@@ -212,14 +212,14 @@ def test_the_example_file_is_valid_and_equals_the_defaults() -> None:
     assert config.web.extra and all(getattr(defaults, key) == value for key, value in config.web.extra.items())
     assert config.camera == CameraConfig()
     assert config.dice.auto_roll is True
-    from companion.dice import PipMap
+    from companion.games.skeptics.dice import PipMap
 
     assert PipMap.from_dict(config.dice.pips) == PipMap.default()
     from hardware.config import HardwareConfig
 
     assert HardwareConfig.from_dict(config.section("hardware")) == HardwareConfig()
+    from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS
     from vision.reader import ReaderSettings
-    from vision.roll import DEFAULT_COLOR_KINDS
 
     assert ReaderSettings.from_config(config.section("tray")) == ReaderSettings()
     assert config.section("tray")["kinds"] == DEFAULT_COLOR_KINDS

@@ -19,7 +19,7 @@ import pytest
 from companion import paths
 from companion.config import load_config, parse_config
 from companion.errors import ConfigError
-from companion.packs import export_bundled, load_packs
+from companion.games.skeptics.packs import export_bundled, load_packs
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).parent / "companion"

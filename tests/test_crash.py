@@ -57,7 +57,7 @@ CANDIDATES: list[tuple[str, dict[str, str]]] = [
 
 
 def _setup() -> Any:
-    from companion.engine import Setup
+    from companion.games.skeptics.engine import Setup
 
     return Setup(players=2, board="asylum", ghost="child", special_items=3, seed=SEED, physical=False)
 
@@ -146,7 +146,7 @@ def _expected(lines: list[str], before: list[dict[str, Any]]) -> tuple[list[dict
 
 
 def _check_consistent(db: Path, packs: Any) -> list[dict[str, Any]]:
-    from companion.engine import Command, Game
+    from companion.games.skeptics.engine import Command, Game
 
     with GameStore(db) as store:  # opens: raises HistoryError if damaged
         game_id = store.last_game_id()
@@ -167,7 +167,7 @@ def _check_consistent(db: Path, packs: Any) -> list[dict[str, Any]]:
 def _kill_server(db: Path, kills: int) -> None:
     """Run in a fresh single-threaded process (forking from a process with threads is unsafe):
     one writer run per line "next" on stdin, its reported lines as one JSON line on stdout."""
-    from companion.packs import load_packs
+    from companion.games.skeptics.packs import load_packs
 
     packs = load_packs()  # once: every forked writer inherits it
     rng = random.Random(SEED)
@@ -180,7 +180,7 @@ def _kill_server(db: Path, kills: int) -> None:
 
 
 def test_sigkill_while_writing_never_loses_an_accepted_command(tmp_path: Path) -> None:
-    from companion.packs import load_packs
+    from companion.games.skeptics.packs import load_packs
 
     packs = load_packs()
     db = tmp_path / "games.sqlite3"
@@ -225,4 +225,4 @@ if __name__ == "__main__":  # pragma: no cover - the kill server, started by the
     if sys.argv[1:2] == ["kill-server"]:
         _kill_server(Path(sys.argv[2]), int(sys.argv[3]))
     else:
-        print(_check_consistent(Path(sys.argv[1]), __import__("companion.packs", fromlist=["load_packs"]).load_packs()))
+        print(_check_consistent(Path(sys.argv[1]), __import__("companion.games.skeptics.packs", fromlist=["load_packs"]).load_packs()))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.dice import ACTIONS, DieKind, Face, PipMap, Requirement, dice_for, parse_faces
 from companion.errors import CompanionError, DiceError
+from companion.games.skeptics.dice import ACTIONS, DieKind, Face, PipMap, Requirement, dice_for, parse_faces
 
 # -- the dice ---------------------------------------------------------------------------------
 
@@ -279,7 +279,7 @@ def test_dice_for_refuses_bad_input(kwargs: dict, message: str) -> None:
 
 def test_every_icon_set_of_the_bundled_ghosts_is_read() -> None:
     """"Ghost Card", Icon Sets to Resolve: the engine starts prove attempts from these texts."""
-    from companion.packs import load_packs
+    from companion.games.skeptics.packs import load_packs
 
     texts = [text for ghost in load_packs().ghosts.values() for text in ghost.icon_sets]
     assert texts

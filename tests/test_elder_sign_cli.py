@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from companion.dice import Requirement, odds_table
 from companion.dice_cli import main
 from companion.games.elder_sign.odds import task_fraction
+from companion.games.skeptics.dice import Requirement, odds_table
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -13,8 +13,8 @@ import pytest
 from games import PACKS
 from games import new_game as new
 
-from companion.engine import CLOCK, COMMANDS, Command, Game, Outcome, Setup
 from companion.errors import BadCommand, CompanionError, IllegalCommand
+from companion.games.skeptics.engine import CLOCK, COMMANDS, Command, Game, Outcome, Setup
 
 # -- Command -------------------------------------------------------------------------------------
 
@@ -234,7 +234,7 @@ def test_history_length_follows_push_and_pop() -> None:
 
 def test_importing_the_engine_needs_no_hardware_or_web_library() -> None:
     code = (
-        "import sys, companion.engine, companion.packs\n"
+        "import sys, companion.games.skeptics.engine, companion.games.skeptics.packs\n"
         "bad = [m for m in ('cv2', 'gpiozero', 'luma', 'flask', 'waitress', 'numpy') if m in sys.modules]\n"
         "print(','.join(bad))"
     )

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Game, Setup
-from companion.packs import load_packs
+from companion.games.skeptics.engine import Game, Setup
+from companion.games.skeptics.packs import load_packs
 
 pytestmark = pytest.mark.slow  # each test starts the console script several times
 
@@ -183,7 +183,7 @@ def test_help_is_not_an_error(flag: str) -> None:
 
 def test_a_board_added_with_packs_can_be_played(tmp_path: Path) -> None:
     """The boards come from the packs, so a board added in --packs DIR is accepted by `new` (no fixed list)."""
-    from companion.packs import export_bundled
+    from companion.games.skeptics.packs import export_bundled
 
     packs = tmp_path / "packs"
     export_bundled(packs)

@@ -15,9 +15,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
 
-from companion.engine import Setup
+from companion.games.skeptics.engine import Setup
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 from hardware import Table
 from hardware.config import FRAME_US, HardwareConfig
@@ -106,7 +106,7 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
 
 def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None:
     """Ghost Mode, a proven set, the end: the OLED shows the companion's sentence for a few seconds and the voice says it."""
-    from companion.sentences import announcement
+    from companion.games.skeptics.sentences import announcement
 
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)

@@ -12,8 +12,8 @@ from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand
 from companion.games.base import DEFAULT_RULES, RULES, module_for, rules_of
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 
 ELDER_SIGN_KEYS = ("rules", "clock", "turn", "doom", "doom_max", "elder_signs", "elder_signs_needed",

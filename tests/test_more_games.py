@@ -16,8 +16,8 @@ from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
+from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import SPEECH_WORDS_PER_S, GameService
 from hardware import Table, screens
 from hardware.config import HardwareConfig, VoiceConfig

@@ -12,7 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from companion.dice import (
+from companion.dice_cli import main as odds_main
+from companion.errors import DiceError
+from companion.games.skeptics.dice import (
     Face,
     Requirement,
     clear_cache,
@@ -22,9 +24,7 @@ from companion.dice import (
     summon_fraction,
     summon_probability,
 )
-from companion.dice.odds import keep_all_fraction, keep_choices
-from companion.dice_cli import main as odds_main
-from companion.errors import DiceError
+from companion.games.skeptics.dice.odds import keep_all_fraction, keep_choices
 
 R = Requirement.parse
 
@@ -175,7 +175,7 @@ def test_success_probability_accepts_text_and_is_the_float_of_the_fraction() -> 
 
 
 def test_success_probability_is_cached_and_clear_cache_forgets() -> None:
-    from companion.dice import odds
+    from companion.games.skeptics.dice import odds
 
     clear_cache()
     success_probability(R("eye:2,camera:1,cobweb:1"), 5, 3)

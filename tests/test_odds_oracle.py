@@ -1,6 +1,6 @@
 """The exact odds checked two independent ways (issue 3, "Done when").
 
-1. An exhaustive expectimax written here from the rules, sharing no code with companion.dice.odds:
+1. An exhaustive expectimax written here from the rules, sharing no code with companion.games.skeptics.dice.odds:
    it tracks the actual faces set aside, may keep ANY of the dice just rolled (even faces the set
    does not ask for), and stops on success. It must agree exactly with the dynamic programme,
    which keeps only faces that count and lumps unneeded faces together.
@@ -22,8 +22,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from companion.dice import Requirement, success_fraction
-from companion.dice.odds import keep_all_fraction
+from companion.games.skeptics.dice import Requirement, success_fraction
+from companion.games.skeptics.dice.odds import keep_all_fraction
 
 # The dice, written out side by side as printed on them ("Action 3: Search" note, "Action 2: Unlock" note).
 SIDES = {

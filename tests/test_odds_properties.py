@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.dice import Attempt, DieKind, Face, PipMap, Requirement, success_fraction
-from companion.dice.odds import keep_all_fraction
+from companion.games.skeptics.dice import Attempt, DieKind, Face, PipMap, Requirement, success_fraction
+from companion.games.skeptics.dice.odds import keep_all_fraction
 
 CLUE_ICONS = (Face.EYE, Face.CAMERA, Face.COBWEB)
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.dice import Requirement
 from companion.errors import PackError
-from companion.packs import ENTRANCE, export_bundled, load_packs, main
+from companion.games.skeptics.dice import Requirement
+from companion.games.skeptics.packs import ENTRANCE, export_bundled, load_packs, main
 
 PACKS = load_packs()
-BUNDLED = Path(__file__).parents[1] / "companion" / "packs"
+BUNDLED = Path(__file__).parents[1] / "companion" / "games" / "skeptics" / "packs"
 
 
 def test_bundled_boards_have_twenty_rooms_an_entrance_and_a_map() -> None:
@@ -182,7 +182,7 @@ def test_the_command_line_is_argparse(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_icon_sets_use_the_dice_grammar_and_clue_icons(tmp_path: Path) -> None:
     """A pack's icon set is read as the dice read one ("2 eyes and a camera"), stored canonically."""
-    from companion.packs import icon_set_text, parse_requirement_text
+    from companion.games.skeptics.packs import icon_set_text, parse_requirement_text
 
     assert parse_requirement_text("2 eyes and a camera, with a timer") == "eye:2,camera:1,timer"
     assert parse_requirement_text("cobweb:1,disruption") == "cobweb:1,disruption"

@@ -1,13 +1,13 @@
 """Rule tests: keep-and-reroll attempts ("Action 2: Unlock", "Action 3: Search", "Action 4: Solve",
-"Action 6: Prove", "Red Icons") settled by the engine through companion.dice."""
+"Action 6: Prove", "Red Icons") settled by the engine through companion.games.skeptics.dice."""
 
 from __future__ import annotations
 
 import pytest
 from games import PACKS, new_game, types
 
-from companion.engine import Game
 from companion.errors import BadCommand, IllegalCommand
+from companion.games.skeptics.engine import Game
 
 
 def new(players: int = 2, ghost: str = "child") -> Game:

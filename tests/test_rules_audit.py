@@ -12,8 +12,8 @@ import pytest
 from games import PACKS, types
 from games import new_game as new
 
-from companion.engine import Command, Game, Setup
 from companion.errors import BadCommand, IllegalCommand
+from companion.games.skeptics.engine import Command, Game, Setup
 
 ASYLUM = PACKS.boards["asylum"]
 Events = list[dict[str, object]]
@@ -918,7 +918,7 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     """FAQ ('the Environment Card is played out first and the bonuses added after', 'The maximum amount of Clue
     Dice you can roll is five'): under the Watching Eyes a clue roll starts with 2 dice; a glass, the aid die and
     items are added after, to five at most; key dice are not reduced; the odds use the dice worked out."""
-    from companion.dice import Requirement, success_probability
+    from companion.games.skeptics.dice import Requirement, success_probability
     from companion.service import _odds
 
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
@@ -949,7 +949,7 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
 @pytest.mark.parametrize("players,easier,removed", [(2, 1, 1), (3, 2, 6), (4, 1, 10), (2, 2, 0), (1, 2, 0)])
 def test_easier_play_removes_one_or_two_fewer_room_cards(players: int, easier: int, removed: int) -> None:
     """Variant Rules, Easier Play: 'Players may remove one or two fewer Room Cards during setup.'"""
-    from companion.sentences import Names, setup_checklist
+    from companion.games.skeptics.sentences import Names, setup_checklist
 
     game = Game.new(Setup(players=players, board="asylum", ghost="child", seed=2, easier=easier), PACKS)
     view = game.view()

@@ -10,9 +10,9 @@ import pytest
 from games import PACKS
 from test_rules_audit import card_in_play, refused, to_clock
 
-from companion.engine import Game, Setup
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import Packs
+from companion.games.skeptics.engine import Game, Setup
+from companion.games.skeptics.packs import Packs
 
 
 def with_card(**changes: object) -> Packs:

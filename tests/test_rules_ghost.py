@@ -9,8 +9,8 @@ import pytest
 from games import PACKS, types
 from games import new_game as new
 
-from companion.engine import Game, Setup
 from companion.errors import BadCommand, IllegalCommand
+from companion.games.skeptics.engine import Game, Setup
 
 ASYLUM = PACKS.boards["asylum"]
 

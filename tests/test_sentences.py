@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import COMMANDS, Command, Game, Setup
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
-from companion.history import GameStore
-from companion.packs import load_packs
-from companion.sentences import (
+from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
+from companion.games.skeptics.packs import load_packs
+from companion.games.skeptics.sentences import (
     Names,
     action_label,
     announcement,
@@ -24,6 +23,7 @@ from companion.sentences import (
     need_words,
     setup_checklist,
 )
+from companion.history import GameStore
 from companion.service import GameService
 
 PACKS = load_packs()

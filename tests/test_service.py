@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Command, Game, Setup
 from companion.errors import BadCommand, HistoryError, IllegalCommand
+from companion.games.skeptics.engine import Command, Game, Setup
+from companion.games.skeptics.packs import Packs, load_packs
 from companion.history import GameStore, ReplayError, StaleGameError
-from companion.packs import Packs, load_packs
 from companion.service import GameService
 
 
@@ -350,7 +350,7 @@ def test_virtual_dice_come_from_the_injected_random(db: Path, packs: Packs, tmp_
 
 
 def test_odds_follow_the_dice_module(service: GameService) -> None:
-    from companion.dice import Attempt
+    from companion.games.skeptics.dice import Attempt
 
     service.new_game(setup())
     state = service.do("attempt", {"action": "search", "need": "eye:2,camera:1"}).state
@@ -390,7 +390,7 @@ def test_setup_as_plain_json_starts_the_same_game(service: GameService, packs: P
 
 def test_a_tray_reading_is_settled_and_rolled_in_one_call(service: GameService) -> None:
     """The look at the attempt under way and its roll are one operation: exactly its dice are rolled, others told."""
-    from companion.dice import DieKind, Face
+    from companion.games.skeptics.dice import DieKind, Face
 
     service.new_game(setup())
     outcome, result = service.roll_from_tray({DieKind.CLUE: (Face.EYE,)}, why="settled", auto_roll=True)

@@ -14,6 +14,7 @@ import pytest
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games import base
+from companion.games.skeptics.packs import load_packs
 from companion.games.spooks.engine import (
     CARD_POINTS,
     LOSS_LIMIT,
@@ -29,7 +30,6 @@ from companion.games.spooks.engine import (
 )
 from companion.games.spooks.module import MODULE
 from companion.history import GameStore
-from companion.packs import load_packs
 from companion.service import GameService
 
 REPO = Path(__file__).resolve().parents[1]

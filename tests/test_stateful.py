@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.engine import CLOCK, COMMANDS, Command, Game, Setup
 from companion.errors import BadCommand, IllegalCommand
-from companion.packs import load_packs
+from companion.games.skeptics.engine import CLOCK, COMMANDS, Command, Game, Setup
+from companion.games.skeptics.packs import load_packs
 
 PACKS = load_packs()
 FACES = ["eye", "camera", "cobweb", "key", "blank", "summon"]

@@ -1,4 +1,4 @@
-"""companion.tray_reading: whether the dice in the tray are the roll of the attempt under way."""
+"""companion.games.skeptics.tray: whether the dice in the tray are the roll of the attempt under way."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from companion.dice import DieKind, Face
-from companion.tray_reading import TrayOutcome, describe_roll, settle_reading
+from companion.games.skeptics.dice import DieKind, Face
+from companion.games.skeptics.tray import TrayOutcome, describe_roll, settle_reading
 
 THREE = {DieKind.CLUE: (Face.EYE, Face.CAMERA, Face.BLANK)}
 
 
 def attempt(**changes: Any) -> dict[str, Any]:
-    from companion.dice import Attempt
+    from companion.games.skeptics.dice import Attempt
 
     base = Attempt.start("search", "eye:2,camera:1", dice=3).to_dict()
     return {**base, **changes}

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.dice import DieKind, Face, PipMap
 from companion.errors import CompanionError, ConfigError, VisionError
+from companion.games.skeptics.dice import DieKind, Face, PipMap
 from vision import DieReading, ReaderSettings, read_dice, to_roll
 from vision.camera import sample_paths
 from vision.dataset import Score, is_held_out, read_labels, score_photo

@@ -409,7 +409,7 @@ def test_arguments_of_any_plain_json_type_are_passed_as_text(table: Table) -> No
 
 
 def test_odds_come_from_the_dice_module(shared_table: Table) -> None:
-    from companion.dice import Requirement, success_probability, summon_probability
+    from companion.games.skeptics.dice import Requirement, success_probability, summon_probability
 
     viewer = shared_table.viewer()
     got = viewer.get("/api/odds?need=eye:2,camera:1&dice=3&rolls=2").json()

@@ -102,7 +102,7 @@ def test_the_tray_reading_and_annotated_photo_are_served(parts_table: Table, tra
 
 def test_the_host_sends_the_trays_pips_and_corrects_a_wrong_read(parts_table: Table, tray: Any) -> None:
     """Action 3: Search with pipped dice: pips become faces through the table's pip map."""
-    from companion.dice import DieKind, PipMap
+    from companion.games.skeptics.dice import DieKind, PipMap
 
     host = parts_table.host()
     assert host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}).status == 200

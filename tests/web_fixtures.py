@@ -27,8 +27,8 @@ HOST_PIN = "4321"
 
 def make_service(db_path: Path, seed: int = 7, players: int = 3) -> Any:
     """The real GameService on an SQLite file, with a game started (seeded, so runs repeat)."""
+    from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
-    from companion.packs import load_packs
     from companion.service import GameService
 
     service = GameService(GameStore(db_path), load_packs(), rng=random.Random(seed))

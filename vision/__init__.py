@@ -6,7 +6,7 @@
 See docs/vision.md. This package imports OpenCV; ``companion`` never imports it.
 """
 
+from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS, to_roll
 from vision.reader import DieReading, ReaderSettings, annotate, read_dice
-from vision.roll import DEFAULT_COLOR_KINDS, to_roll
 
 __all__ = ["DEFAULT_COLOR_KINDS", "DieReading", "ReaderSettings", "annotate", "read_dice", "to_roll"]

@@ -108,7 +108,8 @@ def _load_image(path: str) -> Any:
 def cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.reader import ReaderSettings, annotate, load_models, read_frame
+    from vision.nets import load_models
+    from vision.reader import ReaderSettings, annotate, read_frame
 
     load_models()  # so that "ms" is the time of reading, not of loading the networks
     settings = ReaderSettings()

@@ -25,22 +25,17 @@ minority) named by hue, or by the nearest calibrated colour reference of the tab
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.errors import ConfigError, VisionError
+from vision.nets import CROP, FIND_SIZE, networks
+from vision.taught import load_taught
 
-MODELS = Path(__file__).resolve().parent / "models"
-FIND_MODEL = MODELS / "dice_find.onnx"
-READ_MODEL = MODELS / "dice_read.onnx"
-
-FIND_SIZE = 320
 STRIDE = 4
 FACE_TARGET = 22.0  # face size (pixels of the finder's input) the finder was trained around (15-34)
 FACE_OK = (14.5, 44.0)  # a coarse pass whose median face lies in here is not repeated at another scale
@@ -53,7 +48,6 @@ MAX_FIND_PIXELS = 1600 * 1200  # a second pass never makes the finder's input la
 CLOSER_FRAMES = 0.4
 SMALL_FACE = 24.0
 CLOSER = 1.5
-CROP = 40
 CROP_SCALE = 1.35
 RETRY_SCALES = (0.85, 1.2)  # a doubtful die is looked at again in crops this many times as large
 RETRY_SHIFT = 0.15  # and in crops moved this share of its face left, right, up and down
@@ -159,8 +153,6 @@ class ReaderSettings:
         if "face_size" in tray:
             values["face_size"] = tray.value("face_size", check_face, 0.0)
         if table.get("taught"):
-            from vision.teach import load_taught
-
             try:
                 values["taught"] = load_taught(str(table["taught"]))
             except VisionError as exc:
@@ -189,55 +181,6 @@ class ReadResult:
     @property
     def unsure(self) -> int:
         return sum(r.value is None for r in self.dice)
-
-
-class _Nets(threading.local):
-    """One pair of networks per thread (a cv2.dnn.Net must not be shared between threads)."""
-
-    def __init__(self) -> None:
-        self.find: Any = None
-        self.read: Any = None
-        self.read_outputs: list[str] = []  # the reader's features (before its last layer), output, last map
-        self.find_outputs: list[str] = []  # the finder's last features and its output
-
-
-_NETS = _Nets()
-
-
-def _load(path: Path) -> Any:
-    # OpenCV 5's classic engine runs these small networks faster than the new one on one core
-    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    if engine is not None:
-        return cv2.dnn.readNetFromONNX(str(path), engine)
-    return cv2.dnn.readNetFromONNX(str(path))
-
-
-def _nets() -> tuple[Any, Any]:
-    if _NETS.find is None:
-        for path in (FIND_MODEL, READ_MODEL):
-            if not path.is_file():
-                raise VisionError(f"the dice model {path} is missing; reinstall the companion "
-                                  "or train it with vision/training/train.py.")
-        find, read = _load(FIND_MODEL), _load(READ_MODEL)
-        # the first pass sets each network up (memory, fused layers): do it now, not on the first roll
-        find_names = list(find.getLayerNames())
-        head = max((i for i, n in enumerate(find_names) if n.endswith("Conv")), default=None)
-        find_outputs = [find_names[head - 1], find_names[-1]] if head else []
-        find.setInput(np.zeros((1, 3, FIND_SIZE, FIND_SIZE), np.float32))
-        find.forward(find_outputs or find_names[-1:])
-        names = list(read.getLayerNames())
-        gemm = next((i for i, n in enumerate(names) if n.endswith("Gemm")), None)
-        # the pooled features before the last layer, the output, and the last feature map before pooling
-        outputs = [names[gemm - 1], names[-1], names[gemm - 2]] if gemm and gemm >= 2 else [names[-1]]
-        read.setInput(np.zeros((1, 3, CROP, CROP), np.float32))
-        read.forward(outputs)
-        _NETS.find, _NETS.read, _NETS.read_outputs, _NETS.find_outputs = find, read, outputs, find_outputs
-    return _NETS.find, _NETS.read
-
-
-def load_models() -> None:
-    """Load the networks now (they load on first use otherwise); VisionError when missing."""
-    _nets()
 
 
 def check_frame(frame: Any) -> np.ndarray:
@@ -275,13 +218,14 @@ def _run_finder(view: np.ndarray, taught: Any = None) -> np.ndarray:
     """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16; with a taught
     finder head (``taught.heat``, ``taught.size``), its heat map and face sizes from the finder's last
     features instead of the shipped ones."""
-    finder, _ = _nets()
+    nets = networks()
+    finder = nets.find
     finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
     heat, size = getattr(taught, "heat", None), getattr(taught, "size", None)
-    if (heat is None and size is None) or not _NETS.find_outputs:
+    if (heat is None and size is None) or not nets.find_outputs:
         out: np.ndarray = finder.forward()[0]
         return out
-    feats, raw = finder.forward(_NETS.find_outputs)
+    feats, raw = finder.forward(nets.find_outputs)
     out = np.array(raw[0])
     if heat is not None:
         out[0] = heat(feats[0])
@@ -292,9 +236,9 @@ def _run_finder(view: np.ndarray, taught: Any = None) -> np.ndarray:
 
 def finder_features(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The finder's last features (16, H/4, W/4) and its output (5, H/4, W/4), for teaching its head."""
-    finder, _ = _nets()
-    finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
-    feats, raw = finder.forward(_NETS.find_outputs)
+    nets = networks()
+    nets.find.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
+    feats, raw = nets.find.forward(nets.find_outputs)
     return np.asarray(feats[0]), np.asarray(raw[0])
 
 
@@ -584,9 +528,9 @@ def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     """The reader network on CROP x CROP crops: (features, chances of the 8 classes). The features are the
     pooled ones its last layer sees, then the same pooled over the four overlapping quarters of the crop
     (where on the face the pips are)."""
-    _, reader = _nets()
-    reader.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
-    outs = reader.forward(_NETS.read_outputs)
+    nets = networks()
+    nets.read.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
+    outs = nets.read.forward(nets.read_outputs)
     if len(outs) < 3:
         probs = np.asarray(outs[-1]).reshape(len(crops), -1)
         return probs, probs

@@ -24,14 +24,13 @@ and ``teach_folder`` teaches from such a folder (the phone page's "Teach the rea
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import re
+import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,7 @@ import numpy as np
 
 from companion.errors import VisionError
 from vision.dataset import Label, read_labels, score_photo
+from vision.nets import digest, networks
 from vision.reader import (
     CROP_SCALE,
     LOGO,
@@ -48,36 +48,28 @@ from vision.reader import (
     TILE,
     DieReading,
     ReaderSettings,
-    _nets,
     check_frame,
     crop_face,
     find_dice,
     finder_features,
     finder_view,
+    read_dice,
     reader_outputs,
 )
+from vision.taught import TaughtReader, load_taught, save_taught, softmax, unit_rows
 
-FORMAT = 1
+__all__ = ["Teacher", "TaughtReader", "examples_dir", "keep_example", "label_file_for", "load_examples",
+           "load_taught", "readings_as_labels", "save_taught", "score", "taught_path", "teach", "teach_folder"]
+
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
 POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
-NEIGHBOURS = 7  # a taught reader also asks the nearest of the table's own taught crops
-NEIGHBOUR_SHARE = 0.3  # their votes' share of the chances
-NEIGHBOUR_WIDTH = 0.05  # a neighbour's vote weighs exp(-(its distance in cosine past the nearest's) / this)
-
-
-def _reader_digest() -> str:
-    """The networks in use (read through the module, so a benchmark that swaps them is followed)."""
-    import vision.reader
-
-    return hashlib.sha256(vision.reader.FIND_MODEL.read_bytes() + vision.reader.READ_MODEL.read_bytes()).hexdigest()[:16]
 
 
 def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
     """The shipped reader's last layer: (weights classes x features, bias)."""
-
-    _, reader = _nets()
+    reader = networks().read
     names = list(reader.getLayerNames())
     gemm = next(n for n in names if n.endswith("Gemm"))
     return np.array(reader.getParam(gemm, 0), np.float64), np.array(reader.getParam(gemm, 1), np.float64).reshape(-1)
@@ -86,94 +78,12 @@ def _shipped_layer() -> tuple[np.ndarray, np.ndarray]:
 def _shipped_heads() -> tuple[np.ndarray, float, np.ndarray, float]:
     """The shipped finder's heat and size heads: (heat weights over its last features, heat bias, size
     weights, size bias)."""
-    finder, _ = _nets()
+    finder = networks().find
     names = list(finder.getLayerNames())
     head = [n for n in names if n.endswith("Conv")][-1]
     w = np.array(finder.getParam(head, 0), np.float64)[:, :, 0, 0]
     b = np.array(finder.getParam(head, 1), np.float64).reshape(-1)
     return w[0], float(b[0]), w[1], float(b[1])
-
-
-def _unit(feats: np.ndarray) -> np.ndarray:
-    x = np.asarray(feats, np.float32)
-    out: np.ndarray = x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-9)
-    return out
-
-
-def _votes(feats: np.ndarray, bank: np.ndarray, bank_cls: np.ndarray, classes: int) -> np.ndarray:
-    """The classes of the ``NEIGHBOURS`` taught crops nearest to each crop (cosine of their features), each
-    vote weighed by how near it is: (crops, classes), rows summing to 1."""
-    f = _unit(feats[:, : bank.shape[1]])
-    sim = f @ bank.astype(np.float32).T
-    k = min(NEIGHBOURS, bank.shape[0])
-    top = np.argpartition(-sim, k - 1, axis=1)[:, :k]
-    near = np.take_along_axis(sim, top, axis=1)
-    weight = np.exp((near - near.max(axis=1, keepdims=True)) / NEIGHBOUR_WIDTH)
-    votes = np.zeros((len(f), classes))
-    np.add.at(votes, (np.repeat(np.arange(len(f)), k), bank_cls[top].ravel()), weight.ravel())
-    out: np.ndarray = votes / votes.sum(axis=1, keepdims=True)
-    return out
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
-    return out
-
-
-@dataclass(eq=False)
-class TaughtReader:
-    """A last layer for the reader fitted to one table, and the size of the dice in its frames."""
-
-    weight: np.ndarray  # classes x features
-    bias: np.ndarray
-    photos: int
-    dice: int
-    reader: str  # digest of the networks it was taught on
-    seconds: float = 0.0
-    heat_weight: np.ndarray | None = None  # the finder's heat head (features,), None: the shipped one
-    heat_bias: float = 0.0
-    size_weight: np.ndarray | None = None  # the finder's size head (features,), None: the shipped one
-    size_bias: float = 0.0
-    bank: np.ndarray | None = None  # the table's own taught crops: their features (unit length, float16)
-    bank_cls: np.ndarray | None = None  # and their classes
-
-    def probs(self, feats: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The chance of each class from the reader's features (``probs``, the shipped layer's, unused): the
-        taught layer's, blended with the votes of the nearest taught crops (``NEIGHBOURS``, ``NEIGHBOUR_SHARE``)."""
-        x = np.asarray(feats, np.float64)
-        out = _softmax(x @ self.weight.T + self.bias)
-        if self.bank is not None and len(self.bank) and self.bank_cls is not None:
-            out = (1 - NEIGHBOUR_SHARE) * out + NEIGHBOUR_SHARE * _votes(x, self.bank, self.bank_cls, out.shape[1])
-        return out.astype(np.float32)
-
-    @property
-    def heat(self) -> Any:
-        """The finder's heat map from its last features (C, H, W), or None to keep the shipped head."""
-        if self.heat_weight is None:
-            return None
-        w, b = self.heat_weight, self.heat_bias
-
-        def heat(feats: np.ndarray) -> np.ndarray:
-            logits = np.tensordot(w.astype(np.float32), feats, axes=(0, 0)) + np.float32(b)
-            out: np.ndarray = 1.0 / (1.0 + np.exp(-logits))
-            return out
-
-        return heat
-
-    @property
-    def size(self) -> Any:
-        """The finder's log face size (in its grid cells) from its last features, or None (the shipped head)."""
-        if self.size_weight is None:
-            return None
-        w, b = self.size_weight, self.size_bias
-
-        def size(feats: np.ndarray) -> np.ndarray:
-            out: np.ndarray = np.tensordot(w.astype(np.float32), feats, axes=(0, 0)) + np.float32(b)
-            return out
-
-        return size
 
 
 # ---------------------------------------------------------------- examples
@@ -342,7 +252,7 @@ def _fit(feats: np.ndarray, classes: np.ndarray, w0: np.ndarray, b0: np.ndarray,
     lr, beta1, beta2 = 0.05, 0.9, 0.999
     x = np.asarray(feats, np.float64)
     for t in range(1, steps + 1):
-        p = _softmax(x @ w.T + b)
+        p = softmax(x @ w.T + b)
         g = (p - onehot) * weights[:, None] / n
         gw = g.T @ x + 2 * strength * (w - w0)
         gb = g.sum(axis=0)
@@ -371,8 +281,8 @@ def _replay_bank() -> tuple[np.ndarray, np.ndarray]:
     """Features and classes of the dice in the bundled sample photos (vision/samples), made once; their
     finder cells teach the finder's heads with the shipped finder's own sizes (some of those photos' labels
     box the pips, not the face)."""
-    digest = _reader_digest()
-    if digest not in _REPLAY:
+    key = digest()
+    if key not in _REPLAY:
         from vision.camera import sample_paths
 
         rng = np.random.default_rng(1)
@@ -390,14 +300,14 @@ def _replay_bank() -> tuple[np.ndarray, np.ndarray]:
             grid = _finder_cells(frame, labels, found[1], sizes, rng) if labels else None
             if grid is not None:
                 cells.append(grid)
-        _REPLAY[digest] = (_features(crops), np.array([c.cls for c in crops], int))
-        _REPLAY_CELLS[digest] = cells
-    return _REPLAY[digest]
+        _REPLAY[key] = (_features(crops), np.array([c.cls for c in crops], int))
+        _REPLAY_CELLS[key] = cells
+    return _REPLAY[key]
 
 
 def _replay_cells() -> list[_Cells]:
     _replay_bank()
-    return _REPLAY_CELLS[_reader_digest()]
+    return _REPLAY_CELLS[digest()]
 
 
 def _replay_weights(own: np.ndarray, replayed: np.ndarray, replay: float) -> np.ndarray:
@@ -485,7 +395,7 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     rx, ry = _replay_bank()
     if rx.shape[1] > w0.shape[1]:  # the quarters' features start with no say
         w0 = np.concatenate([w0, np.zeros((w0.shape[0], rx.shape[1] - w0.shape[1]))], axis=1)
-    taught = TaughtReader(w0, b0, len(frames), dice, _reader_digest())
+    taught = TaughtReader(w0, b0, len(frames), dice, digest())
     shipped = [_find(frame, labels) for frame, labels in frames]
     if label_sizes is None:
         label_sizes = _boxes_are_faces(frames, shipped)
@@ -517,66 +427,10 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
         x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
         sample_weights = np.concatenate([sample_weights, _replay_weights(y[: len(crops)], ry, replay)])
     taught.weight, taught.bias = _fit(x, y, w0, b0, strength, sample_weights)
-    taught.bank = _unit(x[: len(crops)]).astype(np.float16)
+    taught.bank = unit_rows(x[: len(crops)]).astype(np.float16)
     taught.bank_cls = y[: len(crops)].astype(np.int16)
     taught.seconds = time.perf_counter() - t0
     return taught
-
-
-# ---------------------------------------------------------------- files
-
-
-def save_taught(taught: TaughtReader, path: str | os.PathLike[str]) -> Path:
-    """Write the taught reader (a small .npz) atomically."""
-    target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"format": FORMAT, "photos": taught.photos, "dice": taught.dice,
-            "reader": taught.reader, "seconds": round(taught.seconds, 3)}
-    tmp = target.with_name(f".{target.name}.tmp")
-    arrays: dict[str, Any] = {"weight": taught.weight, "bias": taught.bias, "meta": np.array(json.dumps(meta))}
-    if taught.heat_weight is not None:
-        arrays.update(heat_weight=taught.heat_weight, heat_bias=np.array(taught.heat_bias))
-    if taught.size_weight is not None:
-        arrays.update(size_weight=taught.size_weight, size_bias=np.array(taught.size_bias))
-    if taught.bank is not None and taught.bank_cls is not None:
-        arrays.update(bank=taught.bank, bank_cls=taught.bank_cls)
-    with open(tmp, "wb") as handle:
-        np.savez(handle, **arrays)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, target)
-    return target
-
-
-def load_taught(path: str | os.PathLike[str]) -> TaughtReader:
-    """The taught reader saved at ``path``; VisionError when it is missing, broken or for another reader."""
-    source = Path(path).expanduser()
-    if not source.is_file():
-        raise VisionError(f"no taught reader at {source}; teach one with companion dice teach, or go back to the "
-                          "shipped reader with companion dice teach --reset.")
-    try:
-        with np.load(source, allow_pickle=False) as data:
-            weight, bias, meta = data["weight"], data["bias"], json.loads(str(data["meta"]))
-            heat_w = data["heat_weight"].astype(np.float64) if "heat_weight" in data else None
-            heat_b = float(data["heat_bias"]) if "heat_bias" in data else 0.0
-            size_w = data["size_weight"].astype(np.float64) if "size_weight" in data else None
-            size_b = float(data["size_bias"]) if "size_bias" in data else 0.0
-            bank = data["bank"].astype(np.float16) if "bank" in data else None
-            bank_cls = data["bank_cls"].astype(np.int16) if "bank_cls" in data else None
-    except (OSError, ValueError, KeyError) as exc:
-        raise VisionError(f"{source} is not a taught reader ({exc}); teach again with companion dice teach.") from None
-    if bank is not None and (bank_cls is None or bank.ndim != 2 or bank_cls.shape != (len(bank),)
-                             or bank.shape[1] > weight.shape[1] or (len(bank_cls) and (
-                                 bank_cls.min() < 0 or bank_cls.max() >= weight.shape[0]))):
-        raise VisionError(f"{source} is not a taught reader (its taught crops do not fit its layer); teach again "
-                          "with companion dice teach.")
-    if meta.get("format") != FORMAT or weight.ndim != 2 or bias.shape != (weight.shape[0],):
-        raise VisionError(f"{source} is a taught reader of another format; teach again with companion dice teach.")
-    if meta.get("reader") != _reader_digest():
-        raise VisionError(f"{source} was taught on another version of the reader network; teach again with "
-                          "companion dice teach (the photos it was taught with are still the right ones).")
-    return TaughtReader(weight.astype(np.float64), bias.astype(np.float64), int(meta.get("photos", 0)), int(meta.get("dice", 0)), str(meta["reader"]),
-                        float(meta.get("seconds", 0.0)), heat_w, heat_b, size_w, size_b, bank, bank_cls)
 
 
 # ---------------------------------------------------------------- labelled photos and kept examples
@@ -662,8 +516,6 @@ def readings_as_labels(readings: Sequence[DieReading]) -> list[tuple[int, tuple[
 
 def score(taught: TaughtReader | None, examples: Sequence[tuple[np.ndarray, Sequence[Label]]]) -> tuple[int, int]:
     """(labelled dice read right, labelled dice) on ``examples`` with the taught (or shipped) reader."""
-    from vision.reader import read_dice
-
     right = total = 0
     for frame, labels in examples:
         readings = read_dice(frame, ReaderSettings(taught=taught))
@@ -681,8 +533,6 @@ class Teacher:
 
     def __init__(self, data_dir: str | os.PathLike[str], watcher: Any,
                  spawn: Any = None) -> None:
-        import threading
-
         self.folder = examples_dir(data_dir)
         self.save_to = taught_path(data_dir)
         self.watcher = watcher
@@ -726,8 +576,6 @@ class Teacher:
         return True
 
     def _run(self) -> None:
-        from dataclasses import replace
-
         try:
             taught = teach_folder(self.folder, self.save_to)
             self.watcher.settings = replace(self.watcher.settings, taught=taught)
@@ -743,8 +591,6 @@ class Teacher:
 
     def reset(self) -> None:
         """Back to the shipped reader (the kept photos stay, to teach again)."""
-        from dataclasses import replace
-
         self.save_to.unlink(missing_ok=True)
         self.watcher.settings = replace(self.watcher.settings, taught=None)
         with self._lock:

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from companion.config import CameraConfig, prefix_error
-from companion.dice import DieKind, PipMap
 from companion.errors import CompanionError, ConfigError
+from companion.games.skeptics.dice import DieKind, PipMap
+from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
 from vision.reader import DieReading, ReaderSettings, read_dice
-from vision.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
 from vision.tray import TrayWatcher
 
 log = logging.getLogger("companion.serve")

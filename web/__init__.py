@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from flask import Flask
 
-    from companion.dice import PipMap
+    from companion.games.skeptics.dice import PipMap
     from companion.service import GameService
     from web.settings import WebSettings
 

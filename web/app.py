@@ -1,4 +1,5 @@
-"""`build_app`: the Flask application, its per-app context, error handling, compression and headers."""
+"""`build_app`: the Flask application factory: the per-app context, the blueprints, error handling, compression
+and headers. Nothing in the web package imports this module; `web.create_app` is its public face."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import (
@@ -22,17 +23,19 @@ from companion.errors import (
     IllegalCommand,
     PackError,
 )
-from web.assets import Assets, compressible
-from web.backups import Backups, protect_history
-from web.events import EventHub
+from companion.games.skeptics.sentences import for_players
+from web import pages
+from web.api import BLUEPRINTS
+from web.assets import compressible
+from web.context import EXTENSION, WebContext, context
+from web.errors import Refused
 from web.guard import ForwardedFor, check_input
-from web.security import Refused, check_post
-from web.sessions import PhoneBook, follow_session, record_actions
-from web.settings import SaveError, Throttle, WebSettings, WebStore
+from web.json_provider import CompanionJSON
+from web.security import check_post
+from web.settings import SaveError, WebSettings
 
 if TYPE_CHECKING:
-    from companion.dice import PipMap
-    from companion.packs import Packs
+    from companion.games.skeptics.dice import PipMap
     from companion.service import GameService
 
 log = logging.getLogger("web")
@@ -42,121 +45,6 @@ CSP = (
     "connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; "
     "base-uri 'none'; form-action 'self'; object-src 'none'"
 )
-
-
-class WebContext:
-    """Everything the blueprints share, kept on the app (`app.extensions["skeptics_web"]`)."""
-
-    def __init__(
-        self,
-        service: GameService,
-        settings: WebSettings,
-        hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
-        tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
-        pip_map: PipMap | None = None,
-        teacher: Any | None = None,  # vision's Teacher: the tray's photos kept for teaching, and the teaching
-    ) -> None:
-        self.service = service
-        self.teacher = teacher
-        self.settings = settings
-        self.hardware = hardware
-        self.tray = tray
-        self.store = WebStore(settings)
-        data_dir = settings.data_dir
-        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together.
-        self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
-        # Wrong join codes: 10 per address; 100 in 10 minutes from all addresses together.
-        self.join_throttle = Throttle(
-            settings.now, free=10, base=10.0, cap=100, window=600.0, path=data_dir / "web-join-limits.json"
-        )
-        self.phones = PhoneBook(data_dir / "web-phones.json", settings.now)
-        self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
-        self._record = lambda records, state: record_actions(records, state)
-        service.add_listener(self._record)
-        history = getattr(service, "store", None)
-        self.backups: Backups | None = None
-        if callable(getattr(history, "backup_to", None)) and getattr(history, "path", ":memory:") != ":memory:":
-            protect_history(str(history.path))  # type: ignore[union-attr]
-            self.backups = Backups(history, data_dir / "backups", settings.now)
-            service.add_listener(self.backups.on_commit)
-        self.assets = Assets()
-        self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
-        self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
-
-    def packs(self) -> Packs:
-        return self.service.packs
-
-    @property
-    def pip_map(self) -> PipMap:
-        if self._pip_map is None:
-            from companion.dice import PipMap
-
-            self._pip_map = PipMap.default()
-        return self._pip_map
-
-    def current_state(self) -> dict[str, Any] | None:
-        """The state, or None when there is no game yet."""
-        try:
-            state: dict[str, Any] = self.service.state()
-        except CompanionError:
-            return None
-        return state if state.get("game_id") is not None else None
-
-    def join_url(self, host_url: str) -> str:
-        base = (self.settings.public_url or host_url).rstrip("/")
-        return f"{base}/join?code={self.store.join_code}"
-
-    def tray_reading(self) -> dict[str, Any] | None:
-        tray = self.tray
-        if tray is None:
-            return None
-        from web.api import _jsonable
-
-        if callable(getattr(tray, "last_reading", None)):
-            reading = tray.last_reading()
-        else:  # vision.tray.TrayWatcher: the readings of the last rest and how many reads so far
-            readings = getattr(tray, "last_readings", None)
-            reading = None if readings is None else {"dice": list(readings), "reads": getattr(tray, "reads", None)}
-        if reading is None:
-            return None
-        raw = reading.to_dict() if hasattr(reading, "to_dict") else reading
-        if not isinstance(raw, Mapping):
-            raw = {"dice": raw}
-        dice = [d.to_dict() if hasattr(d, "to_dict") else d for d in raw.get("dice") or []]
-        out: dict[str, Any] = _jsonable({**raw, "dice": dice})
-        out["photo"] = self.tray_photo() is not None
-        out["teach"] = self.teacher is not None  # the page offers "Teach the reader" only where it can be done
-        return out
-
-    def tray_photo(self) -> tuple[bytes, str] | None:
-        tray = self.tray
-        if tray is None:
-            return None
-        for method, mimetype in (("annotated_jpeg", "image/jpeg"), ("annotated_png", "image/png")):
-            fn = getattr(tray, method, None)
-            if callable(fn):
-                data = fn()
-                if data:
-                    return bytes(data), mimetype
-        return None
-
-    def problems(self) -> list[str]:
-        """What is wrong with the companion's files, in words for the host (empty when all is well)."""
-        found = [*self.store.problems, *self.startup_problems]
-        for part in (self.throttle, self.join_throttle, self.phones, self.backups):
-            if part is not None and part.problem:
-                found.append(part.problem)
-        return found
-
-    def close(self) -> None:
-        self.hub.close()
-        for listener in (self._record, self.backups.on_commit if self.backups else None):
-            try:
-                if listener is not None:
-                    self.service.remove_listener(listener)
-            except (KeyError, ValueError):
-                pass
-
 
 STATUS_OF: list[tuple[type[BaseException], int]] = [
     (IllegalCommand, 409),
@@ -170,11 +58,11 @@ STATUS_OF: list[tuple[type[BaseException], int]] = [
 ]
 
 
-def context() -> WebContext:
-    """The WebContext of the app that serves this request (what every blueprint works with)."""
-    ctx = current_app.extensions["skeptics_web"]
-    assert isinstance(ctx, WebContext)
-    return ctx
+class CompanionApp(Flask):
+    """The companion's Flask app: its JSON answers go through `CompanionJSON` (Flask's provider, set the way
+    Flask's documentation sets one)."""
+
+    json_provider_class = CompanionJSON
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
@@ -193,10 +81,10 @@ def build_app(
     teacher: Any | None = None,
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
-    app = Flask(__name__, static_folder=None, template_folder="templates")
+    app = CompanionApp(__name__, static_folder=None, template_folder="templates")
     ctx = WebContext(service, web_settings, hardware, tray, pip_map, teacher)
     ctx.startup_problems.extend(startup_problems)  # what `companion serve` found wrong at start
-    app.extensions["skeptics_web"] = ctx
+    app.extensions[EXTENSION] = ctx
     app.config.update(
         SECRET_KEY=ctx.store.secret_key,
         SESSION_COOKIE_NAME="skeptics",
@@ -207,16 +95,9 @@ def build_app(
         SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.compact = True  # type: ignore[attr-defined]
-
-    from web import api, backups, pages, sessions
-
     app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(sessions.bp)
-    app.register_blueprint(backups.bp)
-    app.after_request(follow_session)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
     app.wsgi_app = ForwardedFor(app.wsgi_app, web_settings.trusted_proxies)  # type: ignore[method-assign]
 
     @app.before_request
@@ -231,9 +112,6 @@ def build_app(
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError) -> Response:
-        from companion.errors import PackError
-        from companion.sentences import for_players
-
         # The same refusal in the page's words (no command spelling), by the sentences of the game in play; the
         # box's pack errors are Skeptics' packs whatever is played.
         say = for_players(str(exc)) if isinstance(exc, PackError) else context().service.say(str(exc))

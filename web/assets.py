@@ -1,7 +1,10 @@
 """The page's own files, held in memory with a gzip copy and an ETag each.
 
-Everything the page needs is served from here (no CDN); the bundle is small enough to keep in
-memory, and compressing once at start costs nothing per request.
+Everything the page needs is served from here (no CDN); the files are small enough to keep in
+memory, and compressing once at start costs nothing per request. The page's ES modules import
+each other as `./core.js?v=__VERSION__`: the version (a digest of every file) is written in when
+the files are loaded, so each module is cached for good under its versioned URL and a new
+version is fetched whole.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ TYPES = {
     ".json": "application/json",
     ".webmanifest": "application/manifest+json",
 }
+VERSION_MARK = b"__VERSION__"  # in the page's scripts: replaced by the files' version
 COMPRESSIBLE = ("text/", "application/json", "application/manifest+json", "image/svg+xml", "application/javascript")
 
 
@@ -67,12 +71,18 @@ class Assets:
     """Static files by name; `version` changes whenever any file changes (cache busting, SW cache)."""
 
     def __init__(self) -> None:
-        self._files: dict[str, Asset] = {}
-        for path in sorted(STATIC_DIR.iterdir()):
-            if path.is_file() and path.suffix in TYPES:
-                self._files[path.name] = make_asset(path.read_bytes(), TYPES[path.suffix])
-        digest = hashlib.sha256("".join(a.etag for a in self._files.values()).encode())
+        raw = {
+            path.name: path.read_bytes()
+            for path in sorted(STATIC_DIR.iterdir())
+            if path.is_file() and path.suffix in TYPES
+        }
+        digest = hashlib.sha256("".join(hashlib.sha256(body).hexdigest()[:16] for body in raw.values()).encode())
         self.version = digest.hexdigest()[:10]
+        self._files: dict[str, Asset] = {}
+        for name, body in raw.items():
+            if name.endswith(".js"):
+                body = body.replace(VERSION_MARK, self.version.encode())
+            self._files[name] = make_asset(body, TYPES[Path(name).suffix])
         for size in (192, 512):
             self._files[f"icon-{size}.png"] = make_asset(_icon_png(size), "image/png")
 

@@ -13,7 +13,7 @@ Restoring replaces the whole history with the backup's, then the last game in it
 current one (the clock hand, the OLED and every phone follow) and the event streams are ended,
 so that every phone reconnects and reads the restored game afresh.
 
-Endpoints (host only; POSTs need the page's X-CSRF-Token):
+Endpoints (host only; POSTs need the page's X-CSRF-Token), in `web.api.backups`:
 
     GET  /api/host/backups                      {"backups": [{"name", "at", "size", "reason"}], "keep", "folder"}
     POST /api/host/backups {}                   make one now: {"backup": {...}}
@@ -31,22 +31,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from flask import Blueprint, Response, jsonify, request
+from typing import Any
 
 from companion.errors import CompanionError
-from web.security import Refused, host_required
-
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.errors import Refused
 
 log = logging.getLogger("web.backups")
 
 NAME = re.compile(r"^games-(\d{8}-\d{6})(?:-(\d+))?-([a-z-]+)\.sqlite3$")
 DAY = 24 * 3600.0
-
-bp = Blueprint("backups", __name__, url_prefix="/api")
 
 
 def protect_history(path: str) -> None:
@@ -155,49 +148,3 @@ class Backups:
         state = service.resume_last() or {}
         hub.drop_streams()
         return safety, state
-
-
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
-
-
-def _backups() -> Backups:
-    backups = _ctx().backups
-    if backups is None:
-        raise Refused(404, "this companion's history cannot be backed up (it is not a file).")
-    return backups
-
-
-@bp.get("/host/backups")
-@host_required
-def list_backups() -> Response:
-    backups = _backups()
-    return jsonify({"backups": backups.list(), "keep": backups.keep, "folder": str(backups.folder),
-                    "problem": backups.problem})
-
-
-@bp.post("/host/backups")
-@host_required
-def make_backup() -> Response:
-    data = request.get_json(silent=True) if request.content_length else {}
-    if not isinstance(data, dict) or data:
-        raise Refused(400, "send an empty JSON object {} to make a backup now.")
-    return jsonify({"backup": _backups().make("manual")})
-
-
-@bp.post("/host/backups/restore")
-@host_required
-def restore_backup() -> Response:
-    from web.api import _jsonable
-
-    data = request.get_json(silent=True) if request.is_json else None
-    if not isinstance(data, dict) or set(data) - {"name", "confirm"} or not isinstance(data.get("name"), str):
-        raise Refused(400, "send {\"name\": \"games-....sqlite3\", \"confirm\": true} with a name from the list.")
-    if data.get("confirm") is not True:
-        raise Refused(409, "restoring replaces the whole history with the backup's; send \"confirm\": true to go ahead "
-                           "(a backup of the history as it is now is made first).")
-    ctx = _ctx()
-    safety, state = _backups().restore(data["name"], ctx.service, ctx.hub)
-    return jsonify({"restored": data["name"], "safety_backup": safety["name"], "state": _jsonable(state)})

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import request
 
-from web.security import Refused
+from web.errors import Refused
 
 log = logging.getLogger("web.guard")
 MAX_DEPTH = 32            # JSON nesting (the API's bodies are 3 deep at most)

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
-from flask import Blueprint, Response, render_template, request, session
+from flask import Blueprint, Response, make_response, render_template, request, session
 
 from web.assets import Asset, make_asset
-from web.security import Refused
-
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.context import context as _ctx
+from web.errors import Refused
 
 bp = Blueprint("pages", __name__)
-
-
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
 
 
 def send_asset(asset: Asset, cache: str) -> Response:
@@ -39,9 +30,13 @@ def send_asset(asset: Asset, cache: str) -> Response:
 
 
 @bp.get("/")
-def index() -> str:
-    ctx = _ctx()
-    return render_template("index.html", version=ctx.assets.version)
+def index() -> Response:
+    """The app shell, with an ETag: the service worker keeps it at install with a 304, not a second copy."""
+    response = make_response(render_template("index.html", version=_ctx().assets.version))
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/join")
@@ -94,11 +89,9 @@ def manifest() -> Response:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker lives at the root so its scope is the whole page; its cache is named by version."""
-    ctx = _ctx()
-    source = ctx.assets.get("sw.js")
+    source = _ctx().assets.get("sw.js")  # its version written in (web.assets)
     assert source is not None
-    body = source.body.replace(b"__VERSION__", ctx.assets.version.encode())
-    response = send_asset(make_asset(body, "text/javascript; charset=utf-8"), "no-cache")
+    response = send_asset(source, "no-cache")
     response.headers["Service-Worker-Allowed"] = "/"
     return response
 

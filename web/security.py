@@ -17,31 +17,17 @@ import hmac
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import request, session
 
-if TYPE_CHECKING:
-    from web.app import WebContext
+from web.context import context as _ctx
+from web.errors import Refused
+
+__all__ = ["Refused", "check_post", "csrf_token", "host_required", "is_host", "is_viewer", "viewer_required"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Refused(Exception):
-    """An HTTP refusal with a status and a message for the person at the table."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
-
-
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
 
 
 def is_viewer() -> bool:

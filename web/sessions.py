@@ -13,7 +13,7 @@ directory (`web-phones.json`, 0600) says which ids are live and which of them ar
 - every command sent from the page is recorded with the phone that sent it (`web-actions.jsonl`,
   the last `keep_actions`), beside the game history, which records "web" as the source.
 
-Endpoints (JSON; POSTs need the page's X-CSRF-Token like every other POST):
+Endpoints (JSON; POSTs need the page's X-CSRF-Token like every other POST), in `web.api.phones`:
 
     GET  /api/phone                   this phone: {"id", "name", "host"}            (a joined viewer)
     POST /api/phone/name {"name"}     this phone chooses its name (1-40 characters)  (a joined viewer)
@@ -33,20 +33,12 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, session
-
-from web.security import Refused, host_required, viewer_required
 from web.settings import write_private
-
-if TYPE_CHECKING:
-    from web.app import WebContext
 
 NAME_MAX = 40
 GRACE = 10.0  # s an old id still reads (never acts) after it was replaced: requests already under way
-
-bp = Blueprint("phones", __name__, url_prefix="/api")
 
 
 def kind_of_device(agent: str) -> str:
@@ -226,131 +218,8 @@ class PhoneBook:
             return list(self._actions)
 
 
-def _ctx() -> WebContext:
-    from web.app import context  # at call time: web.app imports this blueprint
-
-    return context()
-
-
-def _address() -> str:
-    return request.remote_addr or "?"
-
-
-def _agent() -> str:
-    return request.headers.get("User-Agent", "")[:200]
-
-
-def follow_session(response: Response) -> Response:
-    """After each request: give out, replace or refresh this phone's id (Flask after_request)."""
-    ctx = _ctx()
-    book: PhoneBook = ctx.phones
-    if response.status_code >= 400 or request.endpoint is None:
-        return response
-    store = ctx.store
-    tag = session.get("j")
-    joined = isinstance(tag, str) and hmac.compare_digest(tag, store.join_tag())
-    if not joined:
-        return response
-    current = session.get("s")
-    endpoint = request.endpoint
-    host_now = store.pin_set and session.get("h") == store.pin_epoch
-    if endpoint in ("api.host_login", "api.set_first_pin", "api.change_pin") and host_now:
-        session["s"] = book.replace(current, _address(), _agent(), host=True)
-        if endpoint == "api.change_pin":
-            book.demote_hosts(keep=session["s"])
-    elif endpoint in ("api.host_logout", "pages.join") or current is None:
-        # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
-        session["s"] = book.replace(current, _address(), _agent(), host=False)
-    elif isinstance(current, str):
-        book.seen(current, _address())
-    return response
-
-
-def record_actions(records: list[dict[str, Any]], state: dict[str, Any]) -> None:
-    """A service listener: a commit made while a request from the page runs is noted with its phone."""
-    from flask import has_request_context
-
-    if not has_request_context() or not records:
-        return
-    try:
-        ctx = _ctx()
-    except (KeyError, RuntimeError):
-        return
-    phone_id = session.get("s")
-    if isinstance(phone_id, str):
-        ctx.phones.acted(list(records), phone_id)
-
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True) if request.is_json else None
-    if not isinstance(data, dict):
-        raise Refused(400, "send a JSON object with the header Content-Type: application/json.")
-    return data
-
-
-@bp.get("/phone")
-@viewer_required
-def this_phone() -> Response:
-    entry = _ctx().phones.get(session.get("s")) or {}
-    return jsonify({"id": session.get("s"), "name": entry.get("name"), "host": bool(entry.get("host"))})
-
-
-@bp.post("/phone/name")
-@viewer_required
-def name_phone() -> Response:
-    data = _body()
-    name = data.get("name")
-    if set(data) - {"name"} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise Refused(400, f"send this phone's name as {{\"name\": \"Anna's phone\"}}: 1 to {NAME_MAX} characters.")
-    name = " ".join(name.split())
-    if not name.isprintable():
-        raise Refused(400, "the name must be plain text (no control characters).")
-    phone_id = session.get("s")
-    if not isinstance(phone_id, str) or _ctx().phones.get(phone_id) is None:
-        raise Refused(409, "this phone has no session yet; reload the page and try again.")
-    _ctx().phones.rename(phone_id, name)
-    return jsonify({"id": phone_id, "name": name})
-
-
-@bp.get("/host/phones")
-@host_required
-def list_phones() -> Response:
-    mine = session.get("s")
-    phones = [{**entry, "this": entry["id"] == mine} for entry in _ctx().phones.phones()]
-    return jsonify({"phones": phones})
-
-
-@bp.post("/host/phones/remove")
-@host_required
-def remove_phone() -> Response:
-    data = _body()
-    phone_id = data.get("id")
-    if set(data) - {"id"} or not isinstance(phone_id, str) or not phone_id:
-        raise Refused(400, "send the phone's id from /api/host/phones: {\"id\": \"...\"}.")
-    if not _ctx().phones.remove(phone_id):
-        raise Refused(404, "no such phone (it may have been removed already); reload the list.")
-    return jsonify({"removed": phone_id, "this": phone_id == session.get("s")})
-
-
-@bp.get("/host/actions")
-@host_required
-def list_actions() -> Response:
-    return jsonify({"actions": _ctx().phones.actions()})
-
-
-@bp.get("/host/security")
-@host_required
-def security_report() -> Response:
-    ctx = _ctx()
-    return jsonify({
-        "pin": ctx.throttle.report(),
-        "join": ctx.join_throttle.report(),
-        "problems": ctx.problems(),
-    })
-
-
-@bp.get("/problems")
-@viewer_required
-def problems() -> Response:
-    """What is wrong with the companion's files (a damaged web.json or history), for a banner on the page."""
-    return jsonify({"problems": _ctx().problems()})
+def record_actions(book: PhoneBook, records: list[dict[str, Any]], phone_id: object) -> None:
+    """A commit made while a request from the page runs is noted with the phone that sent it (`phone_id`, the
+    session's `s`; nothing is noted for a request without one)."""
+    if records and isinstance(phone_id, str):
+        book.acted(list(records), phone_id)

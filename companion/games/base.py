@@ -30,7 +30,7 @@ __all__ = ["DEFAULT_RULES", "RULES", "GameModule", "module_for", "rules_of", "se
 DEFAULT_RULES = "skeptics"
 # rules id -> (title, the module that defines MODULE)
 RULES: Mapping[str, tuple[str, str]] = {
-    "skeptics": ("Skeptics", "companion.games.skeptics"),
+    "skeptics": ("Skeptics", "companion.games.skeptics.module"),
     "elder-sign": ("Elder Sign", "companion.games.elder_sign.module"),
     "among-cultists": ("Among Cultists", "companion.games.among_cultists.module"),
     "spooks": ("Spooks", "companion.games.spooks.module"),

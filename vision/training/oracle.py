@@ -14,14 +14,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from vision.dataset import SETS, load_set  # noqa: E402
-from vision.reader import CROP_SCALE, NOT_A_DIE, crop_face, _nets  # noqa: E402
+from vision.nets import networks  # noqa: E402
+from vision.reader import CROP_SCALE, NOT_A_DIE, crop_face  # noqa: E402
 
 MATTEO_FACE = 68.0
 
 
 def main() -> None:
     use_all = "--all" in sys.argv
-    _, reader = _nets()
+    reader = networks().read
     for set_name in SETS:
         right = total = 0
         conf = np.zeros((6, 7), int)

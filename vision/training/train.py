@@ -57,7 +57,8 @@ from vision.dataset import SETS, Photo, load_set  # noqa: E402
 
 # The networks' input contract (finder size and stride, crop size and scale, classes) is the reader's own,
 # so a model trained here always fits the code that runs it.
-from vision.reader import CROP, CROP_SCALE, FIND_SIZE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
+from vision.nets import CROP, FIND_SIZE, model_paths, use_models  # noqa: E402
+from vision.reader import CROP_SCALE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
 
 GRID = FIND_SIZE // STRIDE
 TRAIN_WINDOW = 192
@@ -425,10 +426,7 @@ def mine(data: list[tuple[Photo, np.ndarray]], finder_path: Path, rng: random.Ra
     centre and size: the value of the die it sits on, or "not a die" when it sits on none
     (tray holes, dust, the gap between touching dice). (photo index, cx, cy, size, class)."""
     sys.path.insert(0, str(ROOT))
-    import vision.reader as vr
-
-    vr.FIND_MODEL = finder_path
-    vr._NETS.find = None
+    use_models(finder_path, model_paths()[1])
     out = []
     for index, (photo, img) in enumerate(data):
         faces = face_boxes(photo)

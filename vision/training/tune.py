@@ -60,7 +60,8 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from vision.reader import CROP, CROP_SCALE, FIND_SIZE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
+from vision.nets import CROP, FIND_SIZE, use_models  # noqa: E402
+from vision.reader import CROP_SCALE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
 from vision.training import synth  # noqa: E402
 from vision.training.train import (  # noqa: E402
     CLASSES,
@@ -330,11 +331,9 @@ def mine_mistakes(data: list[tuple[object, np.ndarray]], finder_path: Path,
     """The starting reader's mistakes on the training photos, read as the companion reads them (cv2.dnn):
     each reading that matches no labelled die becomes "not a die" at its place and size, each die read wrong
     its labelled value. (image, cx, cy, face size, class)."""
-    import vision.reader as vr
     from vision.dataset import score_photo
 
-    vr.FIND_MODEL, vr.READ_MODEL = finder_path, reader_path
-    vr._NETS.find = None
+    use_models(finder_path, reader_path)
     out = []
     for photo, img in data:
         faces = face_boxes(photo)  # type: ignore[arg-type]

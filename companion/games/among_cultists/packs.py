@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.errors import PackError
-from companion.packs import Entry, game_pack_texts
+from companion.pack_files import Entry, game_pack_texts
 
 __all__ = ["FILES", "AmongCultistsPacks", "EventMarker", "load_packs", "parse_pack_texts"]
 

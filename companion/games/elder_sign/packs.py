@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
-from companion.packs import Entry, game_pack_texts, show_value
+from companion.pack_files import Entry, game_pack_texts, show_value
 
 __all__ = [
     "Effect",

@@ -1,78 +1,10 @@
-"""Skeptics behind the game-module seam: the engine (companion.engine), the packs (companion.packs), the dice
-(companion.dice) and the sentences (companion.sentences) stay where they are, so the terminal's contract, the
-tests and the history files are unchanged; this module only names them for the seam."""
+"""Skeptics: the pure rules core (engine, dice, exact odds, data packs, tray settling, sentences).
 
-from __future__ import annotations
+    from companion.games.skeptics.engine import Game, Setup, Command
+    from companion.games.skeptics.packs import load_packs
+    from companion.games.skeptics.dice import Requirement, success_probability
 
-from collections.abc import Mapping
-from typing import Any
+docs/rules-engine.md describes the engine, docs/dice.md the dice, docs/packs.md the packs.
+"""
 
-from companion import sentences
-from companion.engine import Command, Game, Setup
-from companion.errors import CompanionError
-from companion.games.base import GameModule
-from companion.packs import load_packs
-
-
-def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-    return sentences.action_label(action, names, current)
-
-
-def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-    return sentences.end_summary(view, names, minutes=minutes)
-
-
-def attempt_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that the attempt under way succeeds with the current player's actions left."""
-    attempt = state.get("attempt")
-    if not attempt:
-        return None
-    try:
-        from companion.dice import Attempt
-
-        current = Attempt.from_dict(attempt)
-        rolls_left = int(state.get("actions_left") or 0)
-        if current.succeeded:
-            return 1.0
-        if rolls_left <= 0:
-            return 0.0
-        return float(current.odds(rolls_left))
-    except (CompanionError, KeyError, TypeError, ValueError, ImportError):
-        return None
-
-
-def summon_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that a summon or pull with all the team's summon dice succeeds."""
-    try:
-        count = int(state.get("summon_dice") or 0)
-        if count < 1:
-            return None
-        from companion.dice import summon_probability
-
-        return float(summon_probability(count))
-    except (CompanionError, TypeError, ValueError, ImportError):
-        return None
-
-
-def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
-    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view)}
-
-
-MODULE = GameModule(
-    rules="skeptics",
-    title="Skeptics",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    names=sentences.Names.of_game,
-    describe_event=sentences.describe_event,
-    describe_events=sentences.describe_events,
-    announcement=sentences.announcement,
-    action_label=_label,
-    command_sentence=sentences.command_sentence,
-    end_summary=_summary,
-    for_players=sentences.for_players,
-    publish=_publish,
-    started_keys=("players", "board", "ghost"),
-)
+RULES = "skeptics"

@@ -1,6 +1,6 @@
 """What a reading of the dice tray means for the game: the roll of the attempt under way, or why not.
 
-Pure: given the faces the tray shows (per kind of die, as ``vision.roll.to_roll`` gives them, or the
+Pure: given the faces the tray shows (per kind of die, as ``companion.games.skeptics.roll.to_roll`` gives them, or the
 reader's complaint), the attempt under way (as the state's ``attempt`` gives it), why the dice were read
 and whether ``dice.auto_roll`` is on, `settle_reading` decides whether those faces are the attempt's roll
 and what, if anything, the table should be told. ``companion serve`` carries the decision out.
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.dice import Attempt, DieKind, Face, action_kind
+from companion.games.skeptics.dice import Attempt, DieKind, Face, action_kind
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,25 @@
-"""From readings to a roll: colour says the kind of die, pips say the face (companion.dice.PipMap)."""
+"""From readings to a roll: colour says the kind of die, pips say the face (companion.games.skeptics.dice.PipMap)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from companion.dice import DieKind, Face, PipMap
 from companion.errors import VisionError
-from vision.reader import DieReading
+from companion.games.skeptics.dice import DieKind, Face, PipMap
+
+
+class DieReading(Protocol):
+    """What a roll needs of one die the reader found (vision.reader.DieReading): colour, pips or None, box."""
+
+    @property
+    def color(self) -> str: ...
+
+    @property
+    def value(self) -> int | None: ...
+
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
 
 DEFAULT_COLOR_KINDS = {"blue": "clue", "green": "key", "red": "summon"}
 

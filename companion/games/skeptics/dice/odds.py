@@ -24,9 +24,9 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from companion.dice.faces import DieKind, Face
-from companion.dice.requirement import Requirement
 from companion.errors import DiceError
+from companion.games.skeptics.dice.faces import DieKind, Face
+from companion.games.skeptics.dice.requirement import Requirement
 
 __all__ = [
     "success_probability",

@@ -1,6 +1,6 @@
 """Data packs: the boards, ghosts, environment cards and evidence symbols, as plain TOML files.
 
-The bundled packs live in ``companion/packs/`` (``boards/*.toml``, ``ghosts.toml``,
+The bundled packs live in ``companion/games/skeptics/packs/`` (``boards/*.toml``, ``ghosts.toml``,
 ``environment.toml``, ``evidence.toml``). An owner copies a file into an extra directory,
 edits it to match the copy of the game on the table and passes that directory to
 :func:`load_packs`; a file there replaces the bundled file of the same relative path, and an
@@ -11,14 +11,13 @@ entry and the field, and says what is expected, e.g.::
 
     ghosts.toml: ghosts[2] (id "shadow"): field "difficulty" must be a whole number 1 to 10, not "hard".
 
-Run ``python -m companion.packs check [DIR]`` to validate packs, ``python -m companion.packs export DIR``
+Run ``python -m companion.games.skeptics.packs check [DIR]`` to validate packs, ``python -m companion.games.skeptics.packs export DIR``
 to copy the bundled files into DIR for editing.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -27,11 +26,12 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, NoReturn
+from typing import Any
 
-from companion.dice.faces import DieKind
-from companion.dice.requirement import RED_ICONS, Requirement
 from companion.errors import DiceError, PackError
+from companion.games.skeptics.dice.faces import DieKind
+from companion.games.skeptics.dice.requirement import RED_ICONS, Requirement
+from companion.pack_files import Entry, owner_folder, owner_text, show_value
 
 __all__ = [
     "Room",
@@ -64,7 +64,6 @@ CLUE_CARDS = 16  # "Game Components": 16 Clue Cards
 MAX_FIRES = 4  # "Game Components": 4 Fires
 DURATIONS = ("instant", "hour", "until_met")
 CLUE_ICONS = tuple(face.value for face in DieKind.CLUE.icons)  # eye, camera, cobweb
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 ITEM_CARDS = 10  # "Game Components": 10 Item Cards
 ITEM_ACTIONS = ("search", "solve", "prove", "unlock")
@@ -272,112 +271,8 @@ def icon_set_text(need: str) -> str:
 # -- validation ------------------------------------------------------------------------------
 
 
-class Entry:
-    """Reads fields of one TOML table, raising PackError that names file, entry and field (every game's packs use
-    it; ``docs`` is the page the message points to)."""
-
-    docs: ClassVar[str] = "docs/packs.md"
-
-    def __init__(self, source: str, label: str, data: Any) -> None:
-        self.source = source
-        self.label = label
-        if not isinstance(data, dict):
-            self.fail(f"must be a table (key = value lines under a [header]), not {_show(data)}")
-        self.data: dict[str, Any] = data
-
-    def fail(self, message: str, field_name: str | None = None) -> NoReturn:
-        where = f"{self.source}: {self.label}"
-        if field_name is not None:
-            where += f': field "{field_name}"'
-        raise PackError(f"{where} {message}. Fix the file (see {self.docs}) or remove it to use the bundled one.")
-
-    def check_keys(self, allowed: Iterable[str]) -> None:
-        allowed = tuple(allowed)
-        for key in self.data:
-            if key not in allowed:
-                self.fail(f"has an unknown field {key!r}; the fields are: {', '.join(allowed)}")
-
-    def text(self, name: str, default: str | None = None) -> str:
-        value = self.data.get(name, default)
-        if value is None:
-            self.fail("is missing; add it as text in quotes", name)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
-        assert isinstance(value, str)
-        return value.strip()
-
-    def ident(self, name: str) -> str:
-        value = self.text(name)
-        if not _ID.match(value):
-            self.fail(f"must be a short lowercase id (letters, digits, _; starting with a letter), not {value!r}", name)
-        return value
-
-    def integer(self, name: str, low: int, high: int, default: int | None = None) -> int:
-        value = self.data.get(name, default)
-        if value is None:
-            self.fail(f"is missing; add a whole number {low} to {high}", name)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            self.fail(f"must be a whole number {low} to {high}, not {_show(value)}", name)
-        assert isinstance(value, int)
-        return value
-
-    def flag(self, name: str) -> bool:
-        value = self.data.get(name, False)
-        if not isinstance(value, bool):
-            self.fail(f"must be true or false, not {_show(value)}", name)
-        assert isinstance(value, bool)
-        return value
-
-    def pair(self, name: str, low: int, high: int) -> tuple[int, int]:
-        value = self.data.get(name)
-        if value is None:
-            self.fail(f"is missing; add two whole numbers like [{low}, {low + 1}]", name)
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value)
-        ):
-            self.fail(f"must be two whole numbers {low} to {high} like [{low}, {low + 1}], not {_show(value)}", name)
-        assert isinstance(value, list)
-        return (int(value[0]), int(value[1]))
-
-    def note(self) -> str:
-        """The optional "note" field (empty when left out)."""
-        return self.text("note") if "note" in self.data else ""
-
-    def new_id(self, taken: Mapping[str, Any], what: str) -> str:
-        """The entry's "id", refused when an earlier entry of the file has it."""
-        value = self.ident("id")
-        if value in taken:
-            self.fail(f"repeats the id {value!r}; each {what} needs its own", "id")
-        return value
-
-    def texts(self, name: str) -> list[str]:
-        value = self.data.get(name)
-        if value is None:
-            self.fail('is missing; add a list of texts like ["a", "b"]', name)
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-            self.fail(f'must be a non-empty list of texts like ["a", "b"], not {_show(value)}', name)
-        assert isinstance(value, list)
-        return [str(v).strip() for v in value]
-
-
 _Entry = Entry
-
-
-def show_value(value: Any) -> str:
-    """A value of a pack file as its owner wrote it, for a message."""
-    return _show(value)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
+_show = show_value
 
 
 def _id_entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[str, ...]) -> Iterator[_Entry]:
@@ -672,7 +567,7 @@ def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str
 
 def bundled_dir() -> Traversable:
     """The directory of the bundled packs (inside the installed package)."""
-    return resources.files("companion").joinpath("packs")
+    return resources.files("companion.games.skeptics").joinpath("packs")
 
 
 def _bundled_files(bundled: Traversable) -> list[str]:
@@ -710,36 +605,6 @@ def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, t
             texts[path.relative_to(extra).as_posix()] = owner_text(path)
     texts.update(overrides or {})
     return _from_texts(texts)
-
-
-def owner_folder(extra_dir: str | Path) -> Path:
-    """The owner's packs folder (game.packs_dir, the box folder); PackError when it does not exist."""
-    extra = Path(extra_dir)
-    if not extra.is_dir():
-        raise PackError(f"the packs directory {extra} does not exist; create it or leave the option out.")
-    return extra
-
-
-def owner_text(path: Path) -> tuple[str, str]:
-    """One of the owner's pack files as (source label, text); PackError when it cannot be read."""
-    try:
-        return str(path), path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
-
-
-def game_pack_texts(package: str, names: Sequence[str],
-                    extra_dir: str | Path | None = None) -> dict[str, tuple[str, str]]:
-    """Another game's pack files by name, as (source label, text): the bundled file in `package`'s ``packs``
-    folder, replaced by the owner's file of the same name in `extra_dir` (Elder Sign's, Among Cultists')."""
-    bundled = resources.files(package).joinpath("packs")
-    texts = {name: (name, bundled.joinpath(name).read_text(encoding="utf-8")) for name in names}
-    if extra_dir is not None:
-        extra = owner_folder(extra_dir)
-        for name in names:
-            if (extra / name).is_file():
-                texts[name] = owner_text(extra / name)
-    return texts
 
 
 def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:

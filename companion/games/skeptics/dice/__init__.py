@@ -1,14 +1,14 @@
 """Dice of Skeptics: faces, pip maps, icon sets, keep-and-reroll attempts and exact odds (pure).
 
-    from companion.dice import Requirement, success_probability
+    from companion.games.skeptics.dice import Requirement, success_probability
     success_probability(Requirement.parse("eye:2,camera:1"), dice=3, rolls=3, keep=True)
 
 See docs/dice.md for the rules behind each part and docs/DESIGN.md ("Dice") for the contract.
 """
 
-from companion.dice.attempt import Attempt, RollOutcome, summon_succeeds
-from companion.dice.faces import DieKind, Face, PipMap, parse_face, parse_faces
-from companion.dice.odds import (
+from companion.games.skeptics.dice.attempt import Attempt, RollOutcome, summon_succeeds
+from companion.games.skeptics.dice.faces import DieKind, Face, PipMap, parse_face, parse_faces
+from companion.games.skeptics.dice.odds import (
     MAX_ROLLS,
     clear_cache,
     odds_table,
@@ -17,7 +17,7 @@ from companion.dice.odds import (
     summon_fraction,
     summon_probability,
 )
-from companion.dice.requirement import ACTIONS, Requirement, action_kind, dice_for
+from companion.games.skeptics.dice.requirement import ACTIONS, Requirement, action_kind, dice_for
 
 __all__ = [
     "ACTIONS",

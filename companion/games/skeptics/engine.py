@@ -1,7 +1,7 @@
 """The rules engine of Skeptics: pure, checked, with an explicit history (push/pop) and exact replay.
 
-    from companion.engine import Game, Setup, Command, Outcome
-    from companion.packs import load_packs
+    from companion.games.skeptics.engine import Game, Setup, Command, Outcome
+    from companion.games.skeptics.packs import load_packs
 
     game = Game.new(Setup(players=3, board="asylum", ghost="child", seed=7), load_packs())
     events = game.push(Command.parse("end-round"))   # BadCommand / IllegalCommand; state unchanged on error
@@ -36,10 +36,17 @@ from companion.commands import (
     arg_list,
     check_names,
 )
-from companion.dice import Attempt, DieKind, Face, Requirement, parse_faces
-from companion.dice.requirement import BASE_DICE, GLASS_ACTIONS, NO_ITEM_ACTIONS, action_kind, an, dice_for
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
-from companion.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
+from companion.games.skeptics.dice import Attempt, DieKind, Face, Requirement, parse_faces
+from companion.games.skeptics.dice.requirement import (
+    BASE_DICE,
+    GLASS_ACTIONS,
+    NO_ITEM_ACTIONS,
+    action_kind,
+    an,
+    dice_for,
+)
+from companion.games.skeptics.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
 
 __all__ = [
     "ACTIONS_PER_TURN",

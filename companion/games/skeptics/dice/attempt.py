@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from companion.dice.faces import DieKind, Face, parse_faces
-from companion.dice.odds import MAX_ROLLS, keep_choices, success_fraction
-from companion.dice.requirement import Requirement, action_kind, an
 from companion.errors import DiceError
+from companion.games.skeptics.dice.faces import DieKind, Face, parse_faces
+from companion.games.skeptics.dice.odds import MAX_ROLLS, keep_choices, success_fraction
+from companion.games.skeptics.dice.requirement import Requirement, action_kind, an
 
 __all__ = ["Attempt", "RollOutcome", "summon_succeeds"]
 

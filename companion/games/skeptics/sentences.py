@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.engine import Game
+    from companion.games.skeptics.engine import Game
 
 __all__ = [
     "Names",

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from companion.dice.faces import DieKind, Face, parse_face
 from companion.errors import DiceError
+from companion.games.skeptics.dice.faces import DieKind, Face, parse_face
 
 __all__ = ["Requirement", "dice_for", "ACTIONS", "action_kind"]
 

@@ -1,0 +1,132 @@
+"""The phones that joined (see `web.sessions`): this phone and its name; the host's list, removing one, who did
+what; the security report and the problems with the companion's files. After every request this phone's id is
+given out, replaced or refreshed (`follow_session`)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, session
+
+from web.api.host import SIGNED_IN, SIGNED_OUT
+from web.context import context
+from web.errors import Refused
+from web.security import host_required, viewer_required
+from web.sessions import NAME_MAX, PhoneBook
+
+bp = Blueprint("phones", __name__, url_prefix="/api")
+
+JOINED = "pages.join"  # the endpoint of the join link: a new guest's id
+
+
+def _address() -> str:
+    return request.remote_addr or "?"
+
+
+def _agent() -> str:
+    return request.headers.get("User-Agent", "")[:200]
+
+
+@bp.after_app_request
+def follow_session(response: Response) -> Response:
+    """After each request: give out, replace or refresh this phone's id."""
+    ctx = context()
+    book: PhoneBook = ctx.phones
+    if response.status_code >= 400 or request.endpoint is None:
+        return response
+    store = ctx.store
+    tag = session.get("j")
+    joined = isinstance(tag, str) and hmac.compare_digest(tag, store.join_tag())
+    if not joined:
+        return response
+    current = session.get("s")
+    endpoint = request.endpoint
+    host_now = store.pin_set and session.get("h") == store.pin_epoch
+    if endpoint in SIGNED_IN and host_now:
+        session["s"] = book.replace(current, _address(), _agent(), host=True)
+        if endpoint == "host.change_pin":
+            book.demote_hosts(keep=session["s"])
+    elif endpoint in (*SIGNED_OUT, JOINED) or current is None:
+        # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
+        session["s"] = book.replace(current, _address(), _agent(), host=False)
+    elif isinstance(current, str):
+        book.seen(current, _address())
+    return response
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True) if request.is_json else None
+    if not isinstance(data, dict):
+        raise Refused(400, "send a JSON object with the header Content-Type: application/json.")
+    return data
+
+
+@bp.get("/phone")
+@viewer_required
+def this_phone() -> Response:
+    entry = context().phones.get(session.get("s")) or {}
+    return jsonify({"id": session.get("s"), "name": entry.get("name"), "host": bool(entry.get("host"))})
+
+
+@bp.post("/phone/name")
+@viewer_required
+def name_phone() -> Response:
+    data = _body()
+    name = data.get("name")
+    if set(data) - {"name"} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+        raise Refused(400, f'send this phone\'s name as {{"name": "Anna\'s phone"}}: 1 to {NAME_MAX} characters.')
+    name = " ".join(name.split())
+    if not name.isprintable():
+        raise Refused(400, "the name must be plain text (no control characters).")
+    phone_id = session.get("s")
+    if not isinstance(phone_id, str) or context().phones.get(phone_id) is None:
+        raise Refused(409, "this phone has no session yet; reload the page and try again.")
+    context().phones.rename(phone_id, name)
+    return jsonify({"id": phone_id, "name": name})
+
+
+@bp.get("/host/phones")
+@host_required
+def list_phones() -> Response:
+    mine = session.get("s")
+    phones = [{**entry, "this": entry["id"] == mine} for entry in context().phones.phones()]
+    return jsonify({"phones": phones})
+
+
+@bp.post("/host/phones/remove")
+@host_required
+def remove_phone() -> Response:
+    data = _body()
+    phone_id = data.get("id")
+    if set(data) - {"id"} or not isinstance(phone_id, str) or not phone_id:
+        raise Refused(400, 'send the phone\'s id from /api/host/phones: {"id": "..."}.')
+    if not context().phones.remove(phone_id):
+        raise Refused(404, "no such phone (it may have been removed already); reload the list.")
+    return jsonify({"removed": phone_id, "this": phone_id == session.get("s")})
+
+
+@bp.get("/host/actions")
+@host_required
+def list_actions() -> Response:
+    return jsonify({"actions": context().phones.actions()})
+
+
+@bp.get("/host/security")
+@host_required
+def security_report() -> Response:
+    ctx = context()
+    return jsonify(
+        {
+            "pin": ctx.throttle.report(),
+            "join": ctx.join_throttle.report(),
+            "problems": ctx.problems(),
+        }
+    )
+
+
+@bp.get("/problems")
+@viewer_required
+def problems() -> Response:
+    """What is wrong with the companion's files (a damaged web.json or history), for a banner on the page."""
+    return jsonify({"problems": context().problems()})

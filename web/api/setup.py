@@ -1,0 +1,219 @@
+"""A new game: the choices the host has (boards, ghosts, each module's own), starting one, the board's map,
+and the checklist of what the table sets out before the first turn."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
+from companion.games.base import RULES, GameModule, module_for
+from companion.games.skeptics.sentences import setup_checklist as checklist
+from web.api.body import body, flag, game_state, only_keys, state_answer
+from web.context import WebContext, context
+from web.errors import Refused
+from web.security import host_required, viewer_required
+
+bp = Blueprint("setup", __name__, url_prefix="/api")
+
+MAX_NAMES = 12  # the most players any game here seats (each engine checks its own number)
+SKEPTICS_KEYS = (
+    "players",
+    "names",
+    "board",
+    "ghost",
+    "special_items",
+    "seed",
+    "physical",
+    "easier",
+    "confirm",
+    "rules",
+    "ancient_one",
+)
+SKEPTICS_NUMBERS = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
+SKEPTICS_ONLY = ("board", "ghost", "special_items", "easier")
+
+
+@bp.post("/new-game")
+@host_required
+def new_game() -> Response:
+    ctx = context()
+    data = body()
+    if data.get("rules", "skeptics") != "skeptics":
+        setup = _other_setup(data)
+    else:
+        setup = _skeptics_setup(ctx, data)
+    _leave_only_if_confirmed(ctx, data)
+    return state_answer(ctx.service.new_game(setup))
+
+
+def _skeptics_setup(ctx: WebContext, data: Mapping[str, Any]) -> dict[str, Any]:
+    only_keys(data, SKEPTICS_KEYS)
+    setup: dict[str, Any] = {}
+    for key, (low, high) in SKEPTICS_NUMBERS.items():
+        if key in data:
+            value = data[key]
+            if type(value) is not int or not low <= value <= high:
+                raise Refused(400, f'"{key}" must be a whole number from {low} to {high}, not {value!r}.')
+            setup[key] = value
+    packs = ctx.packs()
+    for key, attr in (("board", "boards"), ("ghost", "ghosts")):
+        choices = getattr(packs, attr, {}) or {}
+        if key in data:
+            value = data[key]
+            if not isinstance(value, str) or value not in choices:
+                raise Refused(400, f'"{key}" must be one of {", ".join(map(str, choices))}, not {value!r}.')
+            setup[key] = value
+        else:
+            setup[key] = _first_id(packs, attr)
+    if "physical" in data:
+        setup["physical"] = flag(data, "physical")
+    if "names" in data:
+        names = data["names"]
+        if not isinstance(names, list) or not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+            raise Refused(400, '"names" must be a list of 1 to 4 players\' names, in turn order.')
+        setup["names"] = [n.strip() for n in names]
+        setup.setdefault("players", len(names))
+    if "players" not in setup:
+        raise Refused(400, 'say how many players: "players": 1 to 4.')
+    setup.setdefault("seed", secrets.randbelow(2**31))
+    return setup
+
+
+def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
+    """A new game leaves one under way (it stays in the history) only with "confirm": true."""
+    confirm = flag(data, "confirm")  # checked whether or not a game is under way
+    current = ctx.current_state()
+    running = current is not None and current.get("outcome") is None and int(current.get("history_length") or 0) > 0
+    if running and not confirm:
+        raise Refused(
+            409, 'a game is under way; send "confirm": true to leave it and start a new one (it stays in the history).'
+        )
+
+
+def _other_setup(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A new game of another module (Elder Sign, Among Cultists, Spooks): the players, their names and the
+    choices its module names (GameModule.setup_choices), checked by its engine."""
+    rules = data.get("rules")
+    if not isinstance(rules, str) or rules not in RULES:
+        raise Refused(400, f'"rules" must be one of {", ".join(RULES)}, not {rules!r}.')
+    module = module_for(rules)
+    for key in SKEPTICS_ONLY:
+        if key in data:
+            raise Refused(400, f'"{key}" is a Skeptics choice; leave it out for {module.title}.')
+    only_keys(data, ("players", "names", "seed", "confirm", "rules", *module.setup_choices))
+    setup: dict[str, Any] = {"rules": rules, **_seats(data)}
+    for key, kind in module.setup_choices.items():
+        if key in data and data[key] not in (None, ""):
+            setup[key] = _choice(data, key, kind)
+    setup.update(_seed(module, data))
+    return setup
+
+
+def _seats(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The players and their names, in seat order (names optional)."""
+    seats: dict[str, Any] = {}
+    names = data.get("names")
+    if names is not None:
+        if (
+            not isinstance(names, list)
+            or not 1 <= len(names) <= MAX_NAMES
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise Refused(400, f'"names" must be a list of 1 to {MAX_NAMES} players\' names, in seat order.')
+        seats["names"] = [n.strip() for n in names]
+    players = data.get("players", len(names) if isinstance(names, list) else None)
+    if type(players) is not int or not 1 <= players <= MAX_NAMES:
+        raise Refused(400, f'say how many players: "players": 1 to {MAX_NAMES}.')
+    seats["players"] = players
+    return seats
+
+
+def _choice(data: Mapping[str, Any], key: str, kind: str) -> Any:
+    """One of a module's own choices, by its kind ("bool", "int" or "text"); its engine checks the value."""
+    value = data[key]
+    if kind == "bool":
+        return flag(data, key)
+    if kind == "int":
+        if type(value) is not int or not 0 <= value <= 10_000:
+            raise Refused(400, f'"{key}" must be a whole number, not {value!r}.')
+        return value
+    if not isinstance(value, str) or len(value) > 64:
+        raise Refused(400, f'"{key}" must be a short text, not {value!r}.')
+    return value
+
+
+def _seed(module: GameModule, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The seed of a module that shuffles (the host's, else a random one); none for a module that does not."""
+    if module.seeded:
+        return {"seed": data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)}
+    if "seed" in data:
+        raise Refused(400, f'{module.title} shuffles nothing, so it takes no "seed"; leave it out.')
+    return {}
+
+
+def _first_id(packs: Any, attr: str) -> str:
+    items = getattr(packs, attr, None)
+    if isinstance(items, Mapping) and items:
+        return str(next(iter(items)))
+    raise Refused(400, f"say which {attr[:-1]} to play.")
+
+
+@bp.get("/setup-checklist")
+@viewer_required
+def setup_checklist() -> Response:
+    """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
+    ctx = context()
+    state = game_state()
+    return jsonify(
+        {"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)}
+    )
+
+
+@bp.get("/setup-options")
+@viewer_required
+def setup_options() -> Response:
+    ctx = context()
+    packs = ctx.packs()
+    out: dict[str, Any] = {}
+    try:
+        others = ctx.service.packs_for("elder-sign")
+        out["ancient_ones"] = [{"id": a.id, "name": a.name} for a in others.ancient_ones.values()]
+    except Exception:  # a broken Elder Sign pack must not take the Skeptics setup down
+        out["ancient_ones"] = []
+    try:
+        events = ctx.service.packs_for("among-cultists").events
+        out["ac_events"] = [{"id": e.id, "name": e.name, "placeholder": bool(e.placeholder)} for e in events.values()]
+        out["ac_points_needed"] = DEFAULT_POINTS_NEEDED
+    except Exception:  # nor a broken Among Cultists pack
+        out["ac_events"] = []
+    for attr in ("boards", "ghosts", "environment", "evidence"):
+        items = getattr(packs, attr, {}) or {}
+        out[attr] = [
+            {
+                "id": str(key),
+                "name": str(getattr(item, "name", key)),
+                "placeholder": bool(getattr(item, "placeholder", False)),
+            }
+            for key, item in (items.items() if isinstance(items, Mapping) else [])
+        ]
+    return jsonify(out)
+
+
+@bp.get("/board")
+@viewer_required
+def board() -> Response:
+    return board_by_id(str(game_state().get("board")))
+
+
+@bp.get("/boards/<board_id>")
+@viewer_required
+def board_by_id(board_id: str) -> Response:
+    boards = getattr(context().packs(), "boards", {}) or {}
+    if board_id not in boards:
+        raise Refused(404, f"no board called {board_id!r}; the boards are: {', '.join(map(str, boards))}.")
+    pack = boards[board_id]
+    return jsonify(pack.to_dict() if hasattr(pack, "to_dict") else pack)

@@ -1,0 +1,195 @@
+// What every part of the page shares: the DOM helpers, the page's state (app), the companion's API, the host's
+// actions, the sheets and the form fields, toasts, banners and chimes. It imports nothing; the entry (app.js)
+// fills in `page` (rendering, telling, the views) so that no module imports the entry.
+export const $ = (s) => document.querySelector(s);
+export const $$ = (s) => Array.from(document.querySelectorAll(s));
+const SVG = "http://www.w3.org/2000/svg";
+// Plain text marks (no emoji: a phone without an emoji font would show empty boxes).
+export const ICON = { eye: "\u25C9", camera: "\u25A3", cobweb: "\u2736", key: "\u2625", summon: "\u2620", blank: "\u25A1", timer: "", disruption: "" };
+export const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summoned", ghost_mode: "Ghost Mode", seance: "called by the séance", manual: "placed by the host" };
+export const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until its objective is met", once: "played at once" };
+export const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
+export const DIE_OF = { search: "clue", solve: "clue", prove: "clue", barrier: "clue", fire: "clue", unlock: "key" };
+export const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, scroll: {}, audio: null, wake: null, told: new Set(), pick: null, history: [] };
+
+// What a module asks of the page as a whole, filled in by app.js at start: render a state, tell the table what
+// happened, show a view; and from the Skeptics module, the sheet a legal action opens to ask what it still needs
+// (askFor) and the cards drawn from the real decks (askCards).
+export const page = {
+  render: () => {},
+  tell: () => {},
+  showView: () => {},
+  askFor: async () => null,
+  askCards: async () => null,
+};
+
+// The modules loaded only when their game or view is first in use (each once; a failed load is tried again).
+const once = (load) => { let p = null; return () => (p = p || load().catch((e) => { p = null; throw e; })); };
+export const modules = {
+  box: once(() => import("./box.js?v=__VERSION__")),
+  care: once(() => import("./care.js?v=__VERSION__")),
+  tray: once(() => import("./tray.js?v=__VERSION__")),
+  skepticsTurn: once(() => import("./skeptics_turn.js?v=__VERSION__")),
+  "elder-sign": once(() => import("./elder_sign.js?v=__VERSION__")),
+  "among-cultists": once(() => import("./among_cultists.js?v=__VERSION__")),
+  spooks: once(() => import("./spooks.js?v=__VERSION__")),
+};
+
+export const el = (tag, attrs, text) => {
+  const n = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const k in attrs || {}) n.setAttribute(k, attrs[k]);
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+};
+export const fill = (node, items) => { node.replaceChildren(...items); };
+export const chip = (text, cls) => el("span", { class: "chip " + (cls || "") }, text);
+export const pct = (p) => (Math.round(p * 1000) / 10).toFixed(1) + " %";
+export const plural = (n, one, many) => n + " " + (n === 1 ? one : (many || one + "s"));
+export const isHost = () => !!(app.session && app.session.host);
+export const ghostOn = (s) => s && s.ghost_room !== null && s.ghost_room !== undefined;
+export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player " + (Number(i) + 1);
+export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
+export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
+
+export function toast(msg, bad) {
+  if (!msg) return;
+  const t = $("#toast");
+  t.textContent = msg;
+  // over an open sheet the message goes to the top, so it never covers the field it is about
+  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top");
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+}
+
+export async function api(path, body) {
+  const opts = { credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    opts.method = "POST";
+    opts.headers["Content-Type"] = "application/json";
+    opts.headers["X-CSRF-Token"] = app.session ? app.session.csrf : "";
+    opts.body = JSON.stringify(body);
+  }
+  let res;
+  try { res = await fetch(path, opts); } catch (e) { toast("The companion cannot be reached; check the Wi-Fi.", true); throw e; }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(data.say || data.error || ("The companion answered " + res.status + "."));
+    err.status = res.status;
+    err.needs = data.needs || null;
+    err.faces = data.faces || null;
+    err.whys = data.needs_why || null;
+    throw err;
+  }
+  return data;
+}
+
+// A host action: send it, show its result in words (the same story every phone gets), or the refusal.
+export async function act(path, body) {
+  try {
+    const out = await api(path, body);
+    if (out && out.state) page.render(out.state);
+    if (out && Array.isArray(out.events)) page.tell(out.events);
+    return out;
+  } catch (e) {
+    if (e.needs && body) return page.askCards(path, body, e.needs, e.faces, e.whys);
+    if (e.status) toast(capital(e.message), true);
+    return null;
+  }
+}
+export const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
+export const command = (name, args) => act("/api/command", { command: name, args: args || {} });
+
+// ---- what the host may do now (the engine's legal actions) -------------------------------------
+export const legalOf = (s, name) => ((s && s.legal) || []).filter((a) => a.name === name);
+
+export function actButton(a, label, cls) {
+  const b = el("button", { type: "button", class: cls || "", "data-legal": a.name + (a.args.action ? ":" + a.args.action : "") }, label || a.label);
+  b.addEventListener("click", () => runLegal(a));
+  return b;
+}
+
+export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
+export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
+
+// One legal action: fill in what it still asks (icons, dice, a space: the game's sheet), then send it.
+export async function runLegal(a) {
+  const ask = await page.askFor(a);
+  if (ask) return ask();
+  const out = await command(a.name, a.args);
+  if (out && a.name === "attempt") page.showView("dice");
+  return out;
+}
+
+// ---- sheets: a choice, a confirmation, the fields of a form --------------------------------------
+export function sheet(title, body, okLabel, onOk) {
+  $("#sheet-title").textContent = title;
+  fill($("#sheet-body"), body);
+  const ok = $("#sheet-ok");
+  ok.textContent = okLabel || "OK";
+  ok.hidden = !onOk;
+  $("#sheet").hidden = false;
+  app.sheetOk = onOk;
+}
+export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; };
+
+export function pickFrom(title, actions) {
+  sheet(title, actions.map((a) => button(a.label, async () => { closeSheet(); await runLegal(a); }, "wide")), null, null);
+}
+
+export function confirmSheet(title, text, okLabel, fn) {
+  sheet(title, [el("p", {}, text)], okLabel, async () => { await fn(); return true; });
+}
+
+export const field = (label, input, note) => {
+  const single = ["INPUT", "SELECT", "TEXTAREA"].includes(input.tagName);
+  const l = el(single ? "label" : "div", { class: "field" });
+  l.append(el("span", {}, label), input);
+  if (note) l.append(el("div", { class: "note" }, note));
+  return l;
+};
+export const textIn = (value, name, hint) => { const i = el("input", { name, maxlength: "120", autocomplete: "off", placeholder: hint || "" }); i.value = isStandIn(value) ? "" : value || ""; return i; };
+export const textArea = (value, name, hint) => { const i = el("textarea", { name, rows: "3", maxlength: "300", placeholder: hint || "Copy it from your card, in your own short words" }); i.value = isStandIn(value) ? "" : value || ""; return i; };
+export const selectIn = (name, options, value) => { const s = el("select", { name }); for (const [v, label] of options) { const o = el("option", { value: String(v) }, label); if (String(v) === String(value)) o.selected = true; s.append(o); } return s; };
+
+// A board's space at its place on the map (the packs give [x, y] or {x, y}).
+export function posOf(r) {
+  const p = r.pos || [r.x, r.y];
+  return Array.isArray(p) ? { x: Number(p[0]), y: Number(p[1]) } : { x: Number(p.x), y: Number(p.y) };
+}
+
+// ---- telling the table: chimes, a buzz, the big banner -----------------------------------------
+export function chime(notes) {
+  if (localStorage.getItem("muted") === "1") return;
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return;
+  try {
+    const ctx = app.audio || (app.audio = new Ctx());
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    const t0 = ctx.currentTime;
+    (notes || [392, 330, 262, 196]).forEach((f, i) => {
+      const o = ctx.createOscillator(), g = ctx.createGain();
+      o.type = "sine"; o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t0 + i * 0.6);
+      g.gain.exponentialRampToValueAtTime(0.4, t0 + i * 0.6 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * 0.6 + 1.5);
+      o.connect(g).connect(ctx.destination);
+      o.start(t0 + i * 0.6); o.stop(t0 + i * 0.6 + 1.6);
+    });
+  } catch (e) { /* audio not allowed yet */ }
+}
+export function buzz(pattern) {
+  const ua = navigator.userActivation;
+  if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate(pattern);
+}
+
+export function showBanner(kind, title, line1, line2, id) {
+  $("#banner-title").textContent = title;
+  $("#banner-room").textContent = line1 || "";
+  $("#banner-env").textContent = line2 || "";
+  const b = $("#banner");
+  b.dataset.kind = kind;
+  b.dataset.eventId = id;
+  b.hidden = false;
+  app.bannerAt = performance.now();
+}

@@ -1,0 +1,121 @@
+// Elder Sign (companion/games/elder_sign) on the page: the same clock, the doom track, the adventures and the
+// rolls. Loaded when an Elder Sign game is first shown.
+import {
+  $, app, el, fill, chip, pct, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn,
+} from "./core.js?v=__VERSION__";
+
+const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
+const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : (n === "1" ? "a " + k : n + " " + k); }).join(" and ");
+
+// The Elder Sign cards of the game view.
+export function render(s) {
+  const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by your card. The host enters its tasks under Card effects and corrections.");
+  const standIn = s.stand_ins || {};
+  const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
+  $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
+    (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
+  fill($("#es-glance"), [
+    el("span", { id: "es-doom" }, "Doom " + s.doom + " of " + s.doom_max),
+    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + " of " + s.elder_signs_needed),
+    el("span", {}, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") + (standIn.ancient_one ? " (its card is not filled in yet: doom and Elder Signs are stand-ins)" : "")),
+  ]);
+  const out = $("#outcome");
+  out.hidden = !s.outcome;
+  out.textContent = s.outcome ? (s.outcome === "won" ? "Won!" : "Lost.") : "";
+  out.className = "outcome " + (s.outcome || "");
+  const m = s.mythos;
+  $("#es-mythos").textContent = m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
+  fill($("#es-investigators"), (s.investigators || []).map((inv) => {
+    const li = el("li", { class: inv.active ? "active" : "" });
+    const named = !(standIn.investigators || []).includes(inv.player);
+    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" },
+      inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + (inv.place === "entrance" ? "at the Entrance" : inv.place ? "at adventure " + inv.place : "not on an adventure")));
+    return li;
+  }));
+  const odds = s.card_odds && (standIn.adventures || []).includes(s.card_odds.slot) ? { ...s.card_odds, name: "adventure " + s.card_odds.slot } : s.card_odds;
+  fill($("#es-adventures"), (s.adventures || []).map((c) => {
+    const li = el("li", { id: "es-adv-" + c.slot });
+    li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
+      c.tasks.map((t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + (t.monster ? " (monster)" : "")).join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
+    if ((standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
+    if (odds && odds.slot === c.slot && typeof odds.probability === "number") li.append(el("div", { class: "warn" }, "Chance to complete it with the best play: " + pct(odds.probability)));
+    return li;
+  }));
+  const a = s.attempt;
+  const box = $("#es-attempt");
+  if (!a) fill(box, [el("p", { class: "note" }, "No roll under way. " + (odds ? "At " + odds.name + ": " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + " (each task alone)." : ""))]);
+  else {
+    const parts = [el("p", {}, "At " + (a.place === "ancient-one" ? (standIn.ancient_one ? "the Ancient One" : s.ancient_one.name) : "adventure " + a.place) + ": " + plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ").")];
+    if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
+    if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
+    if (odds) parts.push(el("div", { class: "warn", id: "es-odds" }, (typeof odds.probability === "number" ? "Chance to complete " + odds.name + ": " + pct(odds.probability) + ". " : "") + "Each task alone: " + odds.tasks.map((t) => esNeed(t.need) + " " + pct(t.probability)).join(" · ") + (odds.clues ? " (spending up to " + plural(odds.clues, "clue") + ")" : "") + "."));
+    fill(box, parts);
+  }
+  renderESTurn(s);
+}
+
+function renderESTurn(s) {
+  const card = $("#es-turn");
+  const show = isHost() && !s.outcome;
+  card.hidden = !show;
+  if (!show) return;
+  $("#es-turn-title").textContent = playerName(s, s.current_player) + "'s turn";
+  const legal = s.legal || [];
+  const rolls = legal.filter((x) => x.name === "roll" || x.name === "clue");
+  fill($("#es-roll"), rolls.length ? [rowOf([
+    button("Roll for me", () => act("/api/roll", {}), "primary", "es-roll-me"),
+    button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
+  ])] : []);
+  const main = [];
+  const moves = legal.filter((x) => x.name === "move");
+  if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
+  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, "primary"));
+  fill($("#es-main"), main);
+  fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+}
+
+// The faces of the dice the next roll throws, tapped die by die (colours from the companion).
+function esFaces(a) {
+  const s = app.state;
+  const colours = s.next_dice || [];
+  const picked = colours.map(() => null);
+  const shown = el("div", { class: "big-ish", id: "es-faces-words" });
+  const rows = colours.map((c, i) => {
+    const r = el("div", { class: "row" });
+    r.append(el("b", {}, capital(c) + " die " + (i + 1) + ":"));
+    for (const f of (s.faces_of || {})[c] || []) r.append(button(ES_FACE[f] || f, () => { picked[i] = f; show(); }, "small", "es-die-" + (i + 1) + "-" + f));
+    return r;
+  });
+  const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
+  show();
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
+    if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
+    const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
+    return !!out;
+  });
+}
+
+// A card's effect or a correction: a number, an investigator's change, a monster or an adventure's tasks.
+function esAsk(a, s) {
+  const num = (name, low, high, value, label) => { const i = el("input", { type: "number", name, min: String(low), max: String(high), value: String(value), inputmode: "numeric" }); return field(label, i); };
+  const value = (name) => $("#sheet-body [name=" + name + "]").value;
+  if (a.name === "doom" || a.name === "elder-signs") {
+    sheet(a.label, [num("n", -5, 5, 1, a.name === "doom" ? "Doom tokens to add (fewer than 0 takes them away)" : "Elder Signs to add")], "Send", () => command(a.name, { n: value("n") }));
+  } else if (a.name === "clock") {
+    sheet(a.label, [field("Hours to move the clock forward", selectIn("hours", [[3, "3 hours"], [6, "6 hours"], [9, "9 hours"]], 3))], "Send", () => command("clock", { hours: value("hours") }));
+  } else if (a.name === "adjust") {
+    const who = selectIn("player", (s.investigators || []).map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + inv.name + ")"]), (s.current_player || 0) + 1);
+    sheet(a.label, [field("Who", who), num("sanity", -9, 9, 0, "Sanity change"), num("stamina", -9, 9, 0, "Stamina change"), num("clues", -9, 9, 0, "Clue tokens change")], "Send", () => {
+      const args = { player: value("player") };
+      for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);
+      return command("adjust", args);
+    });
+  } else if (a.name === "monster" || a.name === "set-tasks") {
+    const text = el("input", { name: "need", autocomplete: "off", placeholder: a.name === "monster" ? "e.g. inv:3,peril:1" : "e.g. inv:4,lore:1; peril:1" });
+    const ord = el("input", { type: "checkbox", name: "ordered" }); const ordL = el("label"); ordL.append(ord, " the tasks are done in order (an arrow on the card)");
+    sheet(a.label, [field(a.name === "monster" ? "What the monster asks" : "The tasks, in the card's order (a semicolon between tasks)", text, "investigation as inv:N, then lore:N, peril:N, terror:N"), ...(a.name === "set-tasks" ? [ordL] : [])],
+      "Send", () => command(a.name, a.name === "monster" ? { ...a.args, need: text.value } : { ...a.args, tasks: text.value, ...(ord.checked ? { ordered: "true" } : {}) }));
+  } else runLegal(a);
+}

@@ -1,0 +1,319 @@
+// Skeptics on the host's phone: the turn panel, the sheets it opens (the icons, the dice, the cards drawn, an item
+// changing hands) and picking a door or a room on the map. Loaded for the host only.
+import {
+  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, act, command, legalOf, actButton,
+  button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page,
+} from "./core.js?v=__VERSION__";
+import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
+
+// A give or a pick-up action: which item changes hands, and who gets it, in the same action.
+export function askHandOver(a) {
+  const s = app.state;
+  const give = a.args.kind === "give";
+  const held = (s.hands || []).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
+  const items = give ? held : (s.items_free || []);
+  const who = selectIn("to", (s.hands || []).map((h) => [h.player + 1, playerName(s, h.player)]), give ? ((s.current_player + 1) % Math.max(1, (s.hands || []).length)) + 1 : s.current_player + 1);
+  const send = async (args) => { closeSheet(); await command("action", args); };
+  sheet(give ? "Give an item" : "Pick up an item", [
+    field(give ? "Who gets it" : "Who picks it up", who),
+    ...items.map((it) => button(itemWords(it) + (it.from !== undefined ? " · from " + playerName(s, it.from) : ""), () => send({ ...a.args, item: it.id, to: who.value }), "wide", "hand-" + it.id)),
+    button(give ? "Another item, or an exchange (the companion is not told)" : "Something else (a special item, a dropped glass)", () => send(a.args), "wide", "hand-other"),
+  ], null, null);
+}
+
+export function askItem(s, player) {
+  const others = (s.hands || []).filter((h) => h.player !== player).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
+  const pick = async (id) => { closeSheet(); await command("hold", { item: id, player: String(player + 1) }); };
+  const rows = (s.items_free || []).map((it) => button(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""), () => pick(it.id), "wide", "item-" + it.id));
+  const given = others.map((it) => button(itemWords(it) + " · from " + playerName(s, it.from), () => pick(it.id), "wide", "item-" + it.id));
+  sheet(playerName(s, player) + " gets an item", [el("p", { class: "note" }, "From the Item deck after a search, or given by another player (the give or pick-up action is tapped in the turn panel).")].concat(rows, given), null, null);
+}
+
+export function renderTurn(s) {
+  const card = $("#turn-card");
+  const show = isHost() && !s.outcome;
+  card.hidden = !show;
+  if (!show) return;
+  $("#turn-title").textContent = playerName(s, s.current_player) + "'s turn \u00B7 " + plural(s.actions_left ?? 0, "action") + " left";
+  const legal = s.legal || [];
+  const rollBox = $("#turn-roll");
+  const rolls = legal.filter((a) => a.name === "roll");
+  if (rolls.length && s.attempt) {
+    fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
+      rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
+  } else fill(rollBox, []);
+  const main = [];
+  const attempts = legal.filter((a) => a.name === "attempt");
+  for (const kind of ["search", "solve", "fire"]) {
+    const a = attempts.find((x) => x.args.action === kind);
+    if (a) main.push(actButton(a));
+  }
+  for (const a of attempts.filter((x) => x.args.action === "barrier")) main.push(actButton(a));
+  const proves = attempts.filter((x) => x.args.action === "prove");
+  if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
+  const unlocks = attempts.filter((x) => x.args.action === "unlock");
+  if (unlocks.length) main.push(button("Unlock a door", () => startPick("door", unlocks, "Tap the door to unlock on the map."), "", "unlock-pick"));
+  for (const name of ["summon", "pull"]) for (const a of legalOf(s, name)) main.push(actButton(a));
+  const moves = legalOf(s, "move-ghost");
+  if (moves.length) main.push(button("Move the ghost", () => startPick("room", moves, "Tap the gold room to move the ghost to."), "", "move-pick"));
+  for (const a of legalOf(s, "seance")) main.push(actButton(a));
+  fill($("#turn-main"), main);
+  fill($("#turn-spend-list"), legalOf(s, "action").map((a) => actButton(a)));
+  $("#turn-spend").hidden = !legalOf(s, "action").length;
+  const table = legal.filter((a) => ["reveal-clue", "timer", "solve", "prove", "unlock", "ghost-at"].includes(a.name));
+  const tableButtons = [];
+  for (const a of table) {
+    if (a.name === "prove" || a.name === "unlock") continue;
+    tableButtons.push(actButton(a));
+  }
+  const tproves = table.filter((a) => a.name === "prove");
+  if (tproves.length) tableButtons.push(button("An icon set was proven", () => pickFrom("Which icon set was proven at the table?", tproves), "", "tprove-pick"));
+  const tunlocks = table.filter((a) => a.name === "unlock");
+  if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened."), "", "tunlock-pick"));
+  fill($("#turn-table-list"), tableButtons);
+  const ends = [];
+  for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
+  for (const a of legalOf(s, "end-round")) {
+    const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
+    const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
+    const still = s.actions_left ? playerName(s, s.current_player) + " still has " + plural(s.actions_left, "action") + ". " : "";
+    const words = still + (waiting.length ? waiting.join(" and ") + (waiting.length === 1 ? " has" : " have") + " not played this round yet. " : "");
+    b.addEventListener("click", () => (words ? confirmSheet("End the round now?", words + "The clock moves on.", "End the round", () => runLegal(a)) : runLegal(a)));
+    ends.push(b);
+  }
+  fill($("#turn-end"), ends);
+  if (app.pick) {
+    const still = (app.pick.actions || []).filter((p) => legal.some((a) => a.name === p.name && JSON.stringify(a.args) === JSON.stringify(p.args)));
+    if (!still.length) endPick();
+  }
+}
+
+// What a legal action still asks before it is sent (icons, dice, a space, a card, an item), as the sheet that
+// asks it; null when it asks nothing (core's runLegal sends it at once).
+export function askFor(a) {
+  const asks = a.asks || [];
+  if (a.name === "attempt" && asks.includes("need")) return () => askNeed(a);
+  if (asks.includes("faces")) return () => askDice(a);
+  if (asks.includes("room")) {
+    const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
+    return () => startPick("space", [a], msg);
+  }
+  if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return () => askBonus(a);
+  if (a.name === "reveal-clue" && ((app.state && app.state.clue_cards_to_name) || []).length) return () => askClueCard(a);
+  if (a.name === "action" && ["give", "pickup"].includes(a.args.kind) && !a.args.glass) return () => askHandOver(a);
+  return null;
+}
+
+// ---- sheets: icons, dice faces, cards ----------------------------------------------------------------
+// What the player holds that adds dice (the companion counts them with the cards in play, FAQ order, five at most).
+function bonusControls(action, onChange) {
+  const bonus = { glass: false, aid: false, items: 0 };
+  const box = el("div", { class: "stack bonus" });
+  const tog = (label, key, id) => {
+    const l = el("label");
+    const c = el("input", { type: "checkbox", id });
+    c.addEventListener("change", () => { bonus[key] = c.checked; onChange(); });
+    l.append(c, " " + label);
+    return l;
+  };
+  const st = app.state || {};
+  const hand = (st.hands || [])[st.current_player] || { glass: 0, items: [] };
+  const glassWords = hand.glass ? "the magnifying glass (+1 die; " + plural(hand.glass, "use") + " left, this roll uses one)" : "a magnifying glass (+1 die): tick it if " + playerName(st, st.current_player) + " holds one; it counts as just taken, 3 uses";
+  if (["search", "solve", "prove"].includes(action)) box.append(tog(glassWords, "glass", "bonus-glass"));
+  const held = hand.items.filter((it) => it.dice && it.actions.includes(action));
+  const heldDice = held.reduce((n, it) => n + it.dice, 0);
+  bonus.items = heldDice;
+  if (held.length) box.append(el("div", { class: "note", id: "bonus-held" }, "Counted from " + playerName(st, st.current_player) + "'s items: " + held.map((it) => it.name + " +" + it.dice).join(", ") + "."));
+  if (action === "prove") box.append(tog("a player on the same space helps (+1 die)", "aid", "bonus-aid"));
+  if (!["barrier", "fire"].includes(action)) {
+    const n = el("span", { id: "bonus-items" }, String(bonus.items));
+    box.append(rowOf([el("span", {}, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }),
+      n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "", "bonus-item-plus")]));
+  } else box.append(el("div", { class: "note" }, "No item helps against an environment card: 3 dice, fewer if a card takes dice away."));
+  const args = () => { const o = {}; if (bonus.glass) o.glass = "true"; if (bonus.aid) o.aid = "true"; if (bonus.items !== heldDice) o.items = String(bonus.items); return o; };
+  return { box, args, words: () => (bonus.glass ? " + glass" : "") + (bonus.aid ? " + aid" : "") + (bonus.items ? " + " + bonus.items + " from items" : "") };
+}
+
+function askNeed(a) {
+  const counts = {};
+  let timer = false, disruption = false;
+  const words = el("div", { class: "big-ish", id: "need-words" });
+  const bonus = bonusControls(a.args.action, () => show());
+  const show = () => {
+    const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
+    words.textContent = "Needs " + needWords(need + (timer ? ",timer" : "") + (disruption ? ",disruption" : "")) + ": 3 dice" + bonus.words() + ".";
+    return need;
+  };
+  const pad = el("div", { class: "needpad" });
+  for (const f of ["eye", "camera", "cobweb"]) pad.append(button(ICON[f] + " + " + f, () => { counts[f] = (counts[f] || 0) + 1; show(); }, "", "need-" + f));
+  pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
+  const toggles = el("div", { class: "row" });
+  const tog = (label, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
+  toggles.append(tog("red timer icon", (v) => { timer = v; }), tog("red disruption icon", (v) => { disruption = v; }));
+  const title = { search: "Search: tap the icons on the search token", solve: "Solve: tap the icons on the clue card", barrier: "Barrier: tap the icons of the barrier" }[a.args.action] || "Tap the icons";
+  sheet(title, [pad, words, toggles, bonus.box, el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.")], "Start the roll", async () => {
+    const need = show();
+    if (!need) { toast("Tap the icons the roll needs first.", true); return false; }
+    const args = { ...a.args, need, ...bonus.args() };
+    if (timer) args.timer = "true";
+    if (disruption) args.disruption = "true";
+    const out = await command("attempt", args);
+    if (out) page.showView("dice");
+    return !!out;
+  });
+  show();
+}
+
+// A prove or an unlock: the icons come from the card or the door; the player says what adds dice.
+function askBonus(a) {
+  const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
+  const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice" + bonus.words() + ".");
+  const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
+  const ghost = (app.state && app.state.ghost) || {};
+  const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
+    ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
+  const clue = a.args.action === "solve" ? ((app.state && app.state.clues) || []).find((c) => !c.solved && c.need) : null;
+  const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")] : [];
+  sheet(a.label, [...needs, line, bonus.box, note, ...lingering], "Start the roll", async () => {
+    const out = await command("attempt", { ...a.args, ...bonus.args() });
+    if (out) page.showView("dice");
+    return !!out;
+  });
+}
+
+// A clue token came up: which clue card is it? (Only the cards filled in can be named; their icons are then known.)
+function askClueCard(a) {
+  const cards = app.state.clue_cards_to_name || [];
+  const pick = async (args) => { closeSheet(); await command(a.name, args); };
+  sheet("Which clue card came up?", [el("p", { class: "note" }, "Turn over the next clue card. If it is one you filled in, tap it: the Solve then knows its icons.")]
+    .concat(cards.map((c) => button(c.label + ": " + needWords(c.need), () => pick({ ...a.args, card: String(c.card) }), "wide", "clue-card-" + c.card)))
+    .concat([button("A card not filled in yet", () => pick(a.args), "wide", "clue-card-other")]), null, null);
+}
+
+// A summon or a pull: the companion rolls the team's summon dice, or the host taps the real ones.
+function askDice(a) {
+  const s = app.state;
+  if (a.name === "roll") return askFaces("roll");
+  const n = s.summon_dice || 0;
+  sheet(a.label, [el("p", {}, "Roll " + plural(n, "summon die", "summon dice") + (typeof s.summon_odds === "number" ? " (" + pct(s.summon_odds) + " to succeed)." : "."))],
+    null, null);
+  $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, "primary", "dice-me"),
+    button("Tap the real dice", () => { closeSheet(); askFaces(a.name); }, "", "dice-tap")]));
+}
+
+export function askFaces(target, replace) {
+  const s = app.state || {};
+  const a = s.attempt;
+  const kind = target === "roll" ? (DIE_OF[a && a.action] || "clue") : "summon";
+  const want = target === "roll" ? (a ? a.dice_to_roll ?? a.dice : 0) : (s.summon_dice || 0);
+  const faces = [];
+  const shown = el("div", { class: "chips", id: "faces-entered" });
+  const count = el("div", { class: "note" });
+  // The rulebook lets the player choose which dice to set aside: every one that counts, none, or one face only.
+  const keep = el("select", { id: "keep-choice", "aria-label": "which dice to keep" });
+  const keepRow = el("label", { id: "keep-row" }, "Keep ");
+  keepRow.append(keep);
+  const counting = a && target === "roll" ? Object.fromEntries(missingOf(a).split(",").filter(Boolean).map((p) => p.split(":"))) : {};
+  const keepOptions = () => {
+    const was = keep.value;
+    const useful = [...new Set(faces)].filter((x) => counting[x]);
+    fill(keep, [el("option", { value: "" }, "every die that counts"), el("option", { value: "none" }, "none (roll them all again)")]
+      .concat(useful.length > 1 ? useful.map((x) => el("option", { value: x }, "only the " + x + " dice")) : []));
+    if ([...keep.options].some((o) => o.value === was)) keep.value = was;
+    keepRow.hidden = !(target === "roll" && a && !a.disruption && faces.length);
+  };
+  const redraw = () => { fill(shown, faces.map((f, i) => { const c = button((ICON[f] || "") + " " + f + " \u00D7", () => { faces.splice(i, 1); redraw(); }, "chip-button"); c.setAttribute("aria-label", "take back " + f); return c; })); count.textContent = faces.length + " of " + plural(want, "die", "dice"); count.className = faces.length > want ? "warn" : "note"; keepOptions(); };
+  const pad = el("div", { class: "pad", id: "face-pad" });
+  for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
+  pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
+  const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + (want === 1 ? " shows" : " show");
+  sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
+    if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
+    const body = { faces: faces.slice(), command: target, replace: !!replace };
+    if (!keepRow.hidden && keep.value) body.keep = keep.value === "none" ? "none" : faces.filter((x) => x === keep.value);
+    const out = await act("/api/dice", body);
+    return !!out;
+  });
+  redraw();
+}
+
+// Physical deck mode: the command draws cards; the host says which came up, in the order drawn.
+export async function askCards(path, body, needs, faces, whys) {
+  const s = app.state || {};
+  const o = app.options || {};
+  const selects = needs.map((n, i) => {
+    const sel = el("select", { "data-card": n });
+    let opts = [];
+    if (n === "room") opts = (s.rooms_unseen || []).map((r) => [String(r), roomWords(r)]);
+    else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name])
+      .sort((x, y) => x[1].localeCompare(y[1], undefined, { numeric: true }));  // "card 4" before "card 10"
+    else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
+    fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
+    const why = whys && whys[i] ? capital(whys[i]) : ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n);
+    const label = el("label", {}, why + (needs.length > 1 ? " (" + (i + 1) + " of " + needs.length + ")" : ""));
+    label.append(sel);
+    return label;
+  });
+  return new Promise((resolve) => {
+    sheet(needs.every((n) => n === "evidence") ? "Which evidence token came up?" : "What did you draw?", [el("p", { class: "note" }, "You play with the real decks: draw now and choose here what came up, in the order drawn.")].concat(selects), "Send", async () => {
+      const args = { ...(body.args || {}) };
+      const picked = {};
+      for (const l of selects) {
+        const sel = l.querySelector("select");
+        if (!sel.value) { toast("Choose every card that came up first.", true); return false; }
+        (picked[sel.dataset.card] = picked[sel.dataset.card] || []).push(sel.value);
+      }
+      const cards = {};
+      for (const k in picked) cards[k] = picked[k].join(",");
+      let out;
+      if (path === "/api/command") out = await act(path, { ...body, args: { ...args, ...cards } });
+      else if (faces || path === "/api/dice") {
+        // The dice already rolled stay as they fell; send them again with the cards.
+        const again = path === "/api/dice" ? { ...body } : { faces, command: body.command || "roll" };
+        out = await act("/api/dice", { ...again, cards });
+      } else out = null;
+      resolve(out);
+      return !!out;
+    });
+  });
+}
+
+// ---- picking on the map ----------------------------------------------------------------------------
+function startPick(kind, actions, message) {
+  app.pick = { kind, actions, message };
+  $("#pick-note").hidden = false;
+  fill($("#pick-note"), [document.createTextNode(message + " "), button("Cancel", endPick, "small")]);
+  page.showView("game");
+  renderMap();
+  $(".map-card").scrollIntoView({ block: "center", behavior: "smooth" });
+}
+function endPick() { app.pick = null; $("#pick-note").hidden = true; renderMap(); }
+export async function picked(value) {
+  const p = app.pick;
+  if (!p) return;
+  let a = null;
+  if (p.kind === "door") a = p.actions.find((x) => x.args.door === value);
+  else if (p.kind === "room") a = p.actions.find((x) => x.args.to === String(value));
+  else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
+  if (!a) return;
+  endPick();
+  if (a.name === "attempt" && a.args.action === "unlock") { askBonus(a); return; }
+  await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") page.showView("dice"); });
+}
+
+// After the story is told: what the host does next (what was under the search token; where the pulled ghost goes).
+export function afterTold(fresh) {
+  const searched = fresh.find((r) => r.type === "attempt_succeeded" && r.action === "search");
+  if (searched && isHost()) {
+    const reveal = legalOf(app.state, "reveal-clue")[0];
+    sheet("What was under the search token?", [el("p", {}, "Turn the search token over.")].concat(reveal ? [button("A clue token", async () => { closeSheet(); await runLegal(reveal); }, "wide", "found-clue")] : [])
+      .concat([button("An item, a special item or nothing", closeSheet, "wide", "found-other")]), null, null);
+  }
+  const pulled = fresh.find((r) => (r.type === "summon" || r.type === "pull") && r.success);
+  if (pulled && isHost()) {
+    // The ghost may be moved now: the reachable rooms light up on the map at once.
+    const moves = legalOf(app.state, "move-ghost");
+    if (moves.length) startPick("room", moves, "Tap the gold room to move the ghost to (up to two spaces), or Cancel to leave it.");
+    else page.showView("game");
+  }
+}

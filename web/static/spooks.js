@@ -1,0 +1,120 @@
+// Spooks (companion/games/spooks) on the page: the score pad, and what the top card allows. Loaded when a Spooks
+// game is first shown.
+import {
+  $, $$, el, fill, plural, isHost, seatName, toast, command, button, runLegal, sheet, closeSheet, confirmSheet, field,
+} from "./core.js?v=__VERSION__";
+
+const SP_SUITS = [["spiders", "Spiders"], ["spooks", "Spooks"], ["goblins", "Goblins"], ["bones", "Bones"], ["bats", "Bats"]];
+const SP_CARDS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "M", "cat"];
+const cardWord = (c) => (c === "M" ? "Master" : c === "cat" ? "Black Cat" : c);
+
+// The Spooks cards of the game view.
+export function render(s) {
+  const over = !!s.outcome;
+  $("#sp-line").textContent = over ? "Game over after " + plural((s.hands || []).length, "hand") + "." :
+    "Hand " + s.hand + " \u00B7 " + seatName(s, s.dealer) + " deals";
+  const out = $("#outcome");
+  out.hidden = !over;
+  out.textContent = over ? (s.winner ? seatName(s, s.winner) + " wins with the lowest score!" : (s.winners || []).map((w) => seatName(s, w)).join(" and ") + " share the win!") : "";
+  out.className = "outcome " + (over ? "won" : "");
+  const limit = s.loss_limit || 200;
+  const head = el("tr"); head.append(el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "to " + limit));
+  const rows = (s.scores || []).map((score, i) => {
+    const seat = i + 1;
+    const tr = el("tr", { class: (s.out || []).includes(seat) ? "out" : seat === s.winner ? "won" : "" , id: "sp-score-" + seat });
+    const bar = el("div", { class: "bar" }); const fillBar = el("span"); fillBar.style.width = Math.min(100, (100 * score) / limit) + "%"; bar.append(fillBar);
+    const who = el("td"); who.append(el("b", {}, seatName(s, seat)), el("span", { class: "note" }, (seat === s.dealer && !over ? " deals" : "") + ((s.out || []).includes(seat) ? " out" : "")));
+    const sc = el("td", { class: "num" }, String(score)); const br = el("td"); br.append(bar);
+    tr.append(who, sc, br);
+    return tr;
+  });
+  fill($("#sp-scores"), [head, ...rows]);
+  $("#sp-limit").textContent = s.variant === "long" ? "A player who reaches " + limit + " drops out, until three are left; then the lowest score wins." : "When a player reaches " + limit + ", the game ends and the lowest score wins.";
+  $("#sp-top-card").hidden = over;
+  $("#sp-rules-card").hidden = over;
+  const top = s.top;
+  $("#sp-top").textContent = top ? "On top: " + (top.suit === "cat" ? "the Black Cat" : cardWord(String(top.number ?? "")) + " of " + (SP_SUITS.find((x) => x[0] === top.suit) || [0, top.suit])[1]) : "No top card entered.";
+  fill($("#sp-may"), [].concat(s.may_play || []).map((t) => el("li", {}, t)));
+  fill($("#sp-rules"), (s.rules_in_force || []).map((t) => el("li", {}, t)));
+  const hh = el("tr"); hh.append(el("th", {}, "Hand"), ...(s.player_names || []).map((n) => el("th", { class: "num" }, n)));
+  fill($("#sp-hands"), [hh, ...(s.hands || []).map((h, k) => { const tr = el("tr"); tr.append(el("td", {}, String(k + 1)), ...h.map((p) => el("td", { class: "num" }, p === null || p === undefined ? "\u2013" : String(p)))); return tr; })]);
+  if (!(s.hands || []).length) fill($("#sp-hands"), [el("tr", {}, "")]);
+  renderSPHost(s);
+}
+
+function renderSPHost(s) {
+  const card = $("#sp-host");
+  const show = isHost() && !s.outcome;
+  card.hidden = !show;
+  fill($("#sp-top-host"), []);
+  if (!show) return;
+  $("#sp-host-title").textContent = "When hand " + s.hand + " is over";
+  const legal = s.legal || [];
+  const hands = legal.filter((x) => x.name === "hand");
+  const main = [];
+  if (hands.length) {
+    main.push(button("Count the cards left in each hand\u2026", () => spCards(s), "primary", "sp-count"));
+    main.push(button("Type each player's points\u2026", () => spPoints(s), "", "sp-points"));
+  }
+  fill($("#sp-main"), main);
+  const tops = legal.filter((x) => x.name === "top");
+  if (tops.length) fill($("#sp-top-host"), [button("Set the top card\u2026", () => spTop(s), "", "sp-top-set")]);
+  const fix = [];
+  for (const a of legal.filter((x) => x.name === "master")) {
+    const rule = (s.master_rules || {})[a.args.suit];
+    fix.push(button(a.label, () => (rule ? confirmSheet(a.label + "?", rule, "Yes, it was played", () => runLegal(a)) : runLegal(a)), "small", "sp-master-" + a.args.suit));
+  }
+  for (const a of legal.filter((x) => x.name === "end")) fix.push(button(a.label, () => confirmSheet("No score for this hand?", "The hand is given up (a misdeal) and the deal moves on.", "Give it up", () => runLegal(a)), "small", "sp-end"));
+  fill($("#sp-fix-list"), fix);
+}
+
+function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
+
+function spPoints(s) {
+  const seats = spSeatsIn(s);
+  const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", value: "", inputmode: "numeric", id: "sp-p-" + seat }); return field(seatName(s, seat), i); });
+  sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs], "Add the hand", async () => {
+    const blank = seats.filter((seat) => !$("#sp-p-" + seat).value.trim());
+    if (blank.length) { toast("Give " + blank.map((seat) => seatName(s, seat)).join(" and ") + " a number: 0 for the player who went out.", true); return false; }
+    const points = seats.map((seat) => String(Number($("#sp-p-" + seat).value)));  // the seats still in
+    return !!(await command("hand", { points: points.join(",") }));
+  });
+}
+
+function spCards(s) {
+  const seats = spSeatsIn(s);
+  const left = {}; seats.forEach((seat) => { left[seat] = []; });
+  const value = s.card_points || {};
+  const rows = seats.map((seat) => {
+    const box = el("div", { class: "stack sp-seat" });
+    const words = el("div", { class: "note", id: "sp-left-" + seat });
+    const show = () => {
+      const sum = left[seat].reduce((t, c) => t + (value[c] || 0), 0);
+      words.textContent = left[seat].length ? left[seat].map(cardWord).join(", ") + " = " + sum + " points" : "No cards left (0 points).";
+    };
+    const pad = el("div", { class: "pad" });
+    for (const c of SP_CARDS) pad.append(button(cardWord(c), () => { left[seat].push(c); show(); }, "small", "sp-card-" + seat + "-" + c));
+    pad.append(button("Take back", () => { left[seat].pop(); show(); }, "small quiet", "sp-undo-" + seat));
+    box.append(el("b", {}, seatName(s, seat)), pad, words);
+    show();
+    return box;
+  });
+  sheet("The cards left in each hand", [el("p", { class: "note" }, "Tap each card still in a player's hand. The companion counts them."), ...rows], "Add the hand", async () => {
+    const cards = seats.map((seat) => left[seat].join("+"));  // the seats still in, in seat order
+    return !!(await command("hand", { cards: cards.join(";") }));
+  });
+}
+
+function spTop(s) {
+  let suit = null;
+  const nums = el("div", { class: "pad", id: "sp-top-numbers" });
+  const suits = el("div", { class: "chips sp-suits" });
+  for (const [key, word] of SP_SUITS) {
+    const b = button(word, () => { suit = key; nums.hidden = false; $$("#sheet-body .sp-suits button").forEach((x) => x.classList.toggle("on", x === b)); }, "small", "sp-suit-" + key);
+    suits.append(b);
+  }
+  suits.append(button("The Black Cat", async () => { closeSheet(); await command("top", { suit: "cat" }); }, "small", "sp-suit-cat"));
+  nums.hidden = true;
+  for (const c of SP_CARDS.slice(0, 11)) nums.append(button(cardWord(c), async () => { if (!suit) return; closeSheet(); await command("top", { suit, number: c }); }, "small", "sp-num-" + c));
+  sheet("The card on top of the discard pile", [el("p", { class: "note" }, "Its suit, then its number."), suits, nums], null, null);
+}

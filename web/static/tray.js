@@ -1,0 +1,69 @@
+// The dice tray's camera: its last reading and photo, the reading sent as the roll (or as a correction of the last
+// one), and teaching the reader the table's own dice. Loaded when the companion has a tray.
+import {
+  $, $$, DIE_OF, app, el, fill, chip, plural, capital, isHost, toast, api, act, legalOf, selectIn,
+} from "./core.js?v=__VERSION__";
+
+export async function loadTray() {
+  if (!app.session || !app.session.tray) return;
+  try {
+    const t = await api("/api/tray");
+    $("#tray-card").hidden = false;
+    app.tray = t;
+    fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.value ?? "?") + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
+    if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
+    $("#tray-at").textContent = t.at ? "read at " + new Date(t.at * 1000).toTimeString().slice(0, 5) : "";
+    const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
+    $("#tray-fix").hidden = !["roll", "summon", "pull"].includes(lastName);
+    $("#tray-use").hidden = !(app.state && (app.state.attempt || legalOf(app.state, "summon").length));
+    $("#tray-error").hidden = !t.error;
+    $("#tray-error").textContent = t.error || "";
+    const img = $("#tray-photo");
+    img.hidden = !t.photo;
+    if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
+    if (isHost() && t.teach) renderTeach(t);
+  } catch (e) { /* no tray */ }
+}
+
+// Teaching the reader: each die of the last photo gets the value the host sees (vision.teach.Teacher).
+function renderTeach(t) {
+  $("#teach").hidden = false;
+  fill($("#teach-dice"), (t.dice || []).map((d, i) => {
+    const li = el("li", { class: "row" });
+    const pick = selectIn("value", [["", d.value ? "read " + d.value + ": right" : "unsure: choose"]].concat([1, 2, 3, 4, 5, 6].map((v) => [v, String(v)]), [["none", "not a die"]]), "");
+    pick.dataset.die = i;
+    li.append(el("span", { class: "grow" }, "Die " + (i + 1) + (d.color ? " (" + d.color + ")" : "") + ": read " + (d.value ?? "?")), pick);
+    return li;
+  }));
+  if (!(t.dice || []).length) fill($("#teach-dice"), [el("li", { class: "dim" }, "No dice in the last photo.")]);
+  loadTeach();
+}
+export async function loadTeach(status) {
+  try {
+    const st = status || await api("/api/host/teach");
+    $("#teach-status").textContent = (st.running ? "Teaching the reader\u2026 (about half a minute on the Pi)" : st.error ? capital(st.error) : st.taught ? "Taught from " + plural(st.taught.photos, "photo") + " (" + plural(st.taught.dice, "die", "dice") + ") in " + st.taught.seconds + " s." : "")
+      + " " + plural(st.kept, "photo") + " kept for teaching." + (st.in_use ? " The tray reads with the taught reader." : " The tray reads with the shipped reader.");
+    $("#teach-run").disabled = st.running || !st.kept;
+    if (st.running) setTimeout(() => loadTeach(), 2000);
+  } catch (e) { $("#teach").hidden = true; }
+}
+export async function keepTeach() {
+  const dice = (app.tray && app.tray.dice) || [];
+  const chosen = $$("#teach-dice select").map((sel) => { const d = dice[Number(sel.dataset.die)]; const v = sel.value === "" ? d.value : sel.value === "none" ? null : Number(sel.value); return { value: v ?? null, box: d.box, unsure: sel.value === "" && !d.value }; });
+  if (chosen.some((c) => c.unsure)) { toast("Choose a value for every die the reader was unsure of (or \u201Cnot a die\u201D).", true); return; }
+  const out = await act("/api/host/teach/keep", { dice: chosen.map((c) => ({ value: c.value, box: c.box })) });
+  if (out) { toast("The photo is kept for teaching."); loadTeach(out); }
+}
+
+// The tray's reading, for the roll under way or a summon; or as a correction of the last roll.
+export function sendTray(replace) {
+  const s = app.state || {};
+  const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
+  if (replace && !["roll", "summon", "pull"].includes(lastName)) { toast("The last thing done was not a roll, so there is no roll to correct.", true); return; }
+  const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
+  if (!pips.length || pips.some((p) => !p)) { toast("A die was not read for sure: tap the real dice instead.", true); return; }
+  const a = s.attempt;
+  const target = replace ? lastName : a ? "roll" : "summon";
+  const kind = target === "roll" ? DIE_OF[(a || {}).action] || "clue" : "summon";
+  act("/api/dice", { pips, kind, command: target, replace: !!replace });
+}
