@@ -109,6 +109,10 @@ if [ "$REFRESH" = 1 ] || [ ! -f "$TARBALL" ]; then
         "$RELEASE" "$TARBALL.part.tar" "$MIRROR" > "$log" 2>&1; then
       mv "$TARBALL.part.tar" "$TARBALL"
       printf '%s\n' "${missing[@]}" > "$MISSING_FILE"
+      # one userland per release in the cache: an older package list's goes
+      for old in "$CACHE/$RELEASE"-arm64-*.tar; do
+        if [ "$old" != "$TARBALL" ]; then rm -f "$old" "${old%.tar}.missing"; fi
+      done
       break
     fi
     gone=$(sed -n 's/^E: Unable to locate package //p' "$log" | head -n 1)
@@ -183,18 +187,22 @@ mkdir -p "$PREFIX/src"
 tar -C "$REPO" --exclude=./.git --exclude=./.venv --exclude=__pycache__ --exclude='*.pyc' --exclude=./.pytest_cache \
   --exclude=./.mypy_cache --exclude=./.ruff_cache -cf - . | tar -C "$PREFIX/src" -xf -
 # `python3 -m venv --system-site-packages` as venv does it itself: made without the system's packages, pip put
-# in by ensurepip, then the system's packages switched on. Its steps run the venv's Python again as a
-# subprocess, which an aarch64 binary cannot be here without binfmt; so the venv gets python-on-host, a
-# wrapper that runs the release's Python under qemu as the venv's Python (-0: its argv[0]), and the steps go
-# through it. Everything below that starts Python again (pip's build hooks) does so through it too.
+# in by ensurepip (which installs the release's bundled pip wheel, /usr/share/python-wheels), then the system's
+# packages switched on. ensurepip runs the venv's Python again as a subprocess, which an aarch64 binary cannot
+# be here without binfmt, and qemu does not translate every path it is given; so the release's bundled pip
+# wheel is installed by uv instead, the same file. pip's own subprocesses (its build hooks) run through
+# python-on-host, a wrapper that runs the release's Python under qemu as the venv's Python (-0: its argv[0]).
 "${TARGET_PYTHON[@]}" -m venv --without-pip "$VENV" || fail "python$PY -m venv failed in the userland"
 printf '#!/bin/sh\nexec "%s" -L "%s" -0 "$0" "%s" "$@"\n' "$QEMU" "$ROOT" "$ROOT/usr/bin/python$PY" > "$VENV/bin/python-on-host"
 chmod +x "$VENV/bin/python-on-host"
 VPY=("$VENV/bin/python-on-host")
-"${VPY[@]}" -m ensurepip --default-pip > "$WORK/ensurepip.log" 2>&1 || { cat "$WORK/ensurepip.log"; fail "ensurepip failed"; }
+SITE="$VENV/lib/python$PY/site-packages"
+bundled=("$ROOT"/usr/share/python-wheels/pip-*.whl)
+[ -f "${bundled[0]}" ] || fail "the userland has no bundled pip wheel (python3-pip-whl)"
+uv pip install --quiet --python-platform "$PLATFORM" --python-version "$PY" --target "$SITE" --no-deps --no-index \
+  "${bundled[0]}" || fail "the bundled pip wheel did not install"
 sed -i 's/^include-system-site-packages = false$/include-system-site-packages = true/' "$VENV/pyvenv.cfg"
 grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg" || fail "the venv does not see the system's packages"
-SITE="$VENV/lib/python$PY/site-packages"
 uv pip install --quiet --python-platform "$PLATFORM" --python-version "$PY" --target "$SITE" \
   --require-hashes --no-deps --only-binary :all: -r "$PLAN_DIR/wheels.txt" \
   || fail "the lock's wheels do not install for $PLATFORM, Python $PY (no source builds allowed)"
