@@ -159,6 +159,15 @@ def _spooks_line(state: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _asked(state: Mapping[str, Any], command: str) -> list[str]:
+    """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
+    if not state.get("card_question"):
+        return []
+    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+            for a in state.get("legal") or [] if a.get("name") == command]
+    return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]
+
+
 def format_state(state: Mapping[str, Any]) -> str:
     """The state for a person at the table (the JSON form is `--json`)."""
     if state.get("game_id") is None:
@@ -170,7 +179,7 @@ def format_state(state: Mapping[str, Any]) -> str:
         for inv in state.get("investigators") or []:
             lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
                          f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
-        return "\n".join(lines)
+        return "\n".join(lines + _asked(state, "card-did"))
     if state.get("rules") in ("among-cultists", "spooks"):
         title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
         return f"{title}: {state.get('rules_title')}, {state.get('players')} players\n" + status_line(state)
@@ -235,7 +244,10 @@ def format_state(state: Mapping[str, Any]) -> str:
     attempt = g("attempt")
     if isinstance(attempt, Mapping):
         kept = _faces(attempt.get("kept")) if attempt.get("kept") else "nothing"
-        odds = f"; {_pct(g('odds'))} to succeed with the actions left" if g("odds") is not None else ""
+        rolls = g("attempt_rolls_left")
+        left = f"in the {_count(rolls, 'roll')} it has left" if isinstance(rolls, int) else "with the actions left"
+        chance = g("odds")
+        odds = f"; {float(chance) * 100:.1f}% to succeed {left}" if isinstance(chance, (int, float)) else ""
         lines.append(
             f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
             f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"
@@ -247,7 +259,7 @@ def format_state(state: Mapping[str, Any]) -> str:
         if removed:
             lines.append(f"The removed room cards were: {', '.join(str(r) for r in removed)}")
     lines.append(f"Commands so far: {g('history_length')}")
-    return "\n".join(lines)
+    return "\n".join(lines + _asked(state, "tell-card"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -314,6 +326,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "(players drop out at 200 until three are left)")
     new.add_argument("--decks", type=int, choices=(1, 2), help="Spooks: one deck or two")
     new.add_argument("--master-effects", action="store_true", help="Spooks: play the Masters' optional effects")
+    new.add_argument("--master-lasting", choices=("game", "hand"),
+                     help="Spooks: the Bones and Bats effects last until the end of the game (the rules, the default) "
+                          "or until the hand ends")
     new.add_argument("--names", metavar="A,B,C", help="the players' names, in seat order, with commas")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")
@@ -445,7 +460,7 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
 # the flags of `game new` that are another game's choices (GameModule.setup_choices): (flag, setup key)
 _MODULE_FLAGS = (("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
                  ("points-needed", "points_needed"), ("variant", "variant"), ("decks", "decks"),
-                 ("master-effects", "master_effects"))
+                 ("master-effects", "master_effects"), ("master-lasting", "master_lasting"))
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:

@@ -110,6 +110,11 @@ class Entry:
         return [str(v).strip() for v in value]
 
 
+def card_words(text: str) -> str:
+    """A card's words as the table may read them: "" while they are still a stand-in's ("Placeholder: copy ...")."""
+    return "" if text.strip().lower().startswith("placeholder") else text
+
+
 def show_value(value: Any) -> str:
     """A value of a pack file as its owner wrote it, for a message."""
     return _show(value)

@@ -303,7 +303,8 @@ class Companion:
         from hardware import Table
 
         try:
-            self.table = Table(self.parts.hardware, sim=self.sim)
+            # the data folder keeps the voice's rendered lines, the owner's voice files and the host's choice
+            self.table = Table(self.parts.hardware, sim=self.sim, data_dir=self.config.data_dir)
         except CompanionError as exc:
             log.error("the table hardware cannot start (%s); the phone page runs without it", exc)
             return
@@ -319,6 +320,11 @@ class Companion:
         # The hand goes back to the game's hour, the OLED shows the game; then every commit updates both.
         self.table.show(self.game.state())
         self.game.add_listener(self.table.on_events)
+        # a script read out is timed by its rendered lines: each pause starts when the voice has said its step
+        self.game.speech_length = self.table.voice.length
+        # and rendered ahead, in the background: this game's lines now, each next game's when it starts
+        self.game.speech_prepare = self.table.voice.prepare
+        self.table.voice.prepare(self.game.script_lines())
         self.table.when_end_round = lambda: self.post(self.end_round_pressed)
         self.table.when_read_dice = lambda: self.post(self.read_dice_pressed)
         self.table.when_undo = lambda: self.post(self.undo_pressed)

@@ -15,6 +15,7 @@ commit order, with the event records (the engine's events plus ``"id"`` and ``"s
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
@@ -45,7 +46,8 @@ log = logging.getLogger(__name__)
 Listener = Callable[[list[dict[str, Any]], dict[str, Any]], None]
 
 # a script read out (GameService.narrate): the pause after each step, by default and at most, and how fast the
-# voice speaks (espeak-ng's default 175 words a minute, a little slower so the phones never run ahead of it)
+# voice is taken to speak when nothing measures its lines (espeak-ng's default 175 words a minute, a little slower
+# so the phones never run ahead of it)
 DEFAULT_PAUSE_S = 4.0
 MIN_PAUSE_S, MAX_PAUSE_S = 0.5, 30.0
 SPEECH_WORDS_PER_S = 2.5
@@ -115,9 +117,14 @@ class GameService:
         now: Callable[[], float] = time.time,
         box: Box | None = None,
         speech_language: str = "en",
+        speech_length: Callable[[str], float | None] | None = None,
     ) -> None:
         self.store = store
         self.speech_language = speech_language  # the voice's language: a script read out is spoken in it
+        # how long the voice takes to say a line (the hardware renders it), None where nothing speaks it; and
+        # what renders a game's script lines ahead, in the background, when the game becomes the current one
+        self.speech_length = speech_length
+        self.speech_prepare: Callable[[list[str]], object] | None = None
         self.packs = packs
         self.box = box if box is not None else Box(None)
         self._rng = rng if rng is not None else random.Random()
@@ -406,9 +413,11 @@ class GameService:
 
     def narrate(self, kind: str, pause_s: float | None = None) -> dict[str, Any]:
         """Read out one of the game's scripts (Among Cultists' night, the vote's "3, 2, 1, point!") on the voice,
-        the OLED and every phone at once: each step gets its time ("at", seconds from the start: its words at
-        SPEECH_WORDS_PER_S, then its pause), and the published state carries the script under "narration" with a
-        new id, so every listener plays it once. It is no command of the game: nothing is written, and the next
+        the OLED and every phone at once: each step gets its time ("at", seconds from the start, rounded up to
+        the hundredth): after the step before has been said ("speech_s": as long as ``speech_length`` measures
+        its words, else its words at SPEECH_WORDS_PER_S) and its pause, or, for a step on a "beat", that many
+        seconds after the step before began (the countdown keeps its time while a word fits). The published state
+        carries the script under "narration" with a new id, so every listener plays it once. It is no command of the game: nothing is written, and the next
         command, undo or :meth:`stop_narration` ends it. Returns the state."""
         with self._lock:
             game, game_id = self._require_game()
@@ -434,15 +443,44 @@ class GameService:
                         step["say"] = ""
             at = 0.0
             for step in steps:
-                step["at"] = round(at, 2)
-                words = len(str(step.get("say") or step.get("text") or "").split())
-                at += words / SPEECH_WORDS_PER_S + float(step.get("pause") or 0)
+                at = math.ceil(round(at * 100, 6)) / 100  # never before the step before has ended
+                step["at"] = at
+                seconds = self._speech_seconds(str(step.get("say") or step.get("text") or ""))
+                step["speech_s"] = round(seconds, 3)
+                beat = step.get("beat")
+                at += max(float(beat), seconds) if beat else seconds + float(step.get("pause") or 0)
             self._narrations += 1
             self._narration = {"id": f"{game_id}.{self._narrations}", "kind": kind, "title": module.script_kinds[kind],
                                "pause": float(pause), "steps": steps, "length": round(at, 2)}
             state = self._publish()
             self._notify([], state)
             return _copy_state(state)
+
+    def script_lines(self) -> list[str]:
+        """Every line the current game's scripts have the voice say (in its language, with the default pause), so
+        the voice can render them before they are read out."""
+        with self._lock:
+            module, game = self._module, self._game
+            if game is None or module.scripts is None:
+                return []
+            lines: list[str] = []
+            for kind in module.script_kinds:
+                try:
+                    steps = module.scripts(game, self._names, kind, DEFAULT_PAUSE_S, self.speech_language)
+                except (CompanionError, KeyError, ValueError):
+                    continue  # no script in the voice's language: narrate says nothing aloud either
+                lines += [str(step.get("text") or "") for step in steps]
+            return [line for line in dict.fromkeys(lines) if line.strip()]
+
+    def _speech_seconds(self, words: str) -> float:
+        """How long the voice takes to say `words`: measured by the hardware when it can, else estimated."""
+        measured = None
+        if self.speech_length is not None and words.strip():
+            try:
+                measured = self.speech_length(words)
+            except Exception:  # the voice is a nicety: a script is timed by its words when it cannot be measured
+                log.exception("the length of a line could not be measured")
+        return float(measured) if measured is not None else len(words.split()) / SPEECH_WORDS_PER_S
 
     def stop_narration(self) -> dict[str, Any]:
         """Stop the script being read out (the voice stops, the OLED and phones go back to the game)."""
@@ -608,6 +646,11 @@ class GameService:
         self._narration = None
         state = self._publish()
         self._notify(records, state)
+        if self.speech_prepare is not None:
+            try:
+                self.speech_prepare(self.script_lines())
+            except Exception:  # the voice is a nicety: a game starts whatever it says
+                log.exception("the game's script lines could not be rendered ahead")
         return _copy_state(state)
 
     def _reload(self) -> None:

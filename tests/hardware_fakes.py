@@ -1,4 +1,4 @@
-"""Stand-ins for the tests of hardware/: a clock, an I2C bus, lgpio, a sysfs PWM tree, espeak-ng.
+"""Stand-ins for the tests of hardware/: a clock, an I2C bus, lgpio, a sysfs PWM tree, the voice's engine and aplay.
 
 The devices themselves are real (gpiozero on its MockFactory, luma.oled's ssd1306 on
 luma's real i2c interface); only what sits under them is faked here.
@@ -11,8 +11,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hardware.config import HardwareConfig, PinsConfig, ServoConfig, VoiceConfig
-from hardware.voice import Voice
+from hardware.voice import RATE, Player, Speech, Voice
 
 
 class FakeClock:
@@ -109,31 +111,84 @@ def make_sysfs_pwm(root: Path, chip: int = 0, channel: int = 0, exported: bool =
     return chip_dir
 
 
+class ToneEngine:
+    """Stands in for Piper or espeak-ng: each sentence becomes a tone of `per_char` seconds a character (a real
+    engine's lines take longer the longer they are); the sentences rendered are recorded."""
+
+    name = "tone"
+    description = "a test tone"
+
+    def __init__(self, per_char: float = 0.05) -> None:
+        self.per_char = per_char
+        self.ident = f"tone/{per_char}"
+        self.rendered: list[str] = []
+
+    def render(self, text: str) -> Speech:
+        self.rendered.append(text)
+        n = round(len(text) * self.per_char * RATE)
+        t = np.arange(n) / RATE
+        return Speech((np.sin(2 * np.pi * 440 * t) * 12000).astype(np.int16))
+
+
 class RecordingSpawn:
-    """Stands in for starting espeak-ng: records the command line, returns a finished process."""
+    """Stands in for starting aplay: records each command line and the samples written to it; a process that
+    lasts as long as its samples on `clock` (a FakeClock) or is over at once (no clock)."""
 
     class Proc:
-        def poll(self) -> int:
-            return 0
+        def __init__(self, clock: Any) -> None:
+            self.clock, self.data, self.stopped, self.started = clock, bytearray(), False, None
+            self.stdin = self
+
+        def write(self, data: bytes) -> int:
+            if self.started is None and self.clock is not None:
+                self.started = self.clock.now()
+            self.data.extend(data)
+            return len(data)
+
+        def flush(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+        @property
+        def seconds(self) -> float:
+            return len(self.data) / 2 / RATE
+
+        def poll(self) -> int | None:
+            if self.stopped or self.clock is None or self.started is None:
+                return 0
+            return 0 if self.clock.now() >= self.started + self.seconds else None
 
         def wait(self, timeout: float | None = None) -> int:
             return 0
 
         def terminate(self) -> None:
-            pass
+            self.stopped = True
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = None) -> None:
+        self.clock = clock
         self.calls: list[list[str]] = []
+        self.procs: list[RecordingSpawn.Proc] = []
+        self.voice: Voice | None = None
 
     def __call__(self, argv: list[str]) -> Any:
         self.calls.append(argv)
-        return self.Proc()
+        self.procs.append(self.Proc(self.clock))
+        return self.procs[-1]
+
+    @property
+    def said(self) -> list[str]:
+        """The lines the voice was given to say, in order."""
+        return self.voice.spoken if self.voice is not None else []
 
 
-def quiet_voice(spawn: RecordingSpawn | None = None, **cfg: Any) -> Voice:
-    voice = Voice(VoiceConfig(**cfg), spawn=spawn or RecordingSpawn())
-    if voice.path is None:  # the tests of the Table do not need espeak-ng itself
-        voice.path = "espeak-ng"
+def quiet_voice(spawn: RecordingSpawn | None = None, *, engine: Any = None, now: Any = None, **cfg: Any) -> Voice:
+    """A Voice with a stand-in engine (a tone) and a stand-in aplay, played in the caller's thread."""
+    spawn = spawn or RecordingSpawn()
+    player = Player(spawn=spawn, threaded=False, volume=cfg.get("volume", 80), **({"now": now} if now else {}))
+    voice = Voice(VoiceConfig(**cfg), engine=engine or ToneEngine(), player=player)
+    spawn.voice = voice
     return voice
 
 

@@ -323,7 +323,7 @@ def test_a_player_already_out_cannot_be_voted_out_again(packs: AmongCultistsPack
 
 def test_voting_out_the_last_cultist_wins_at_once_for_the_investigators(packs: AmongCultistsPacks) -> None:
     # :52: the cultists reveal when the last of them is voted out; the investigators win immediately
-    game = new(packs, players=8)
+    game = new(packs, players=6)
     to_action(game)
     events = game.push("vote seat=5 last=yes")
     assert [e["type"] for e in events] == ["vote", "game_won"]
@@ -333,6 +333,30 @@ def test_voting_out_the_last_cultist_wins_at_once_for_the_investigators(packs: A
     assert game.legal_actions() == []
     with pytest.raises(IllegalCommand, match="the game is over"):
         game.push("end-round")
+
+
+def test_with_two_cultists_the_first_vote_out_cannot_reveal_the_last_cultist(packs: AmongCultistsPacks) -> None:
+    # :52 "Die Kultisten müssten sich erkenntlich zeigen, sofern mit der Abstimmung der letzte Kultist eliminiert
+    # wurde"; :60 the investigators win when they "alle Kultisten durch Abstimmung aus dem Spiel genommen" have:
+    # of two cultists, the last cannot be the first one out
+    game = new(packs, players=8, cultists=2)
+    to_action(game)
+    assert [a.asks for a in game.legal_actions() if a.name == "vote"] == [("seat",)]
+    with pytest.raises(IllegalCommand, match="nobody has been voted out yet"):
+        game.push("vote seat=5 last=yes")
+    assert game.view()["eliminated"] == [] and game.outcome is None
+    game.push("vote seat=5")
+    game.push("end-round")
+    to_action(game)
+    assert [a.asks for a in game.legal_actions() if a.name == "vote"] == [("seat", "last")]
+    events = game.push("vote seat=2 last=yes")
+    assert events[-1]["type"] == "game_won"
+
+
+def test_with_one_cultist_the_first_vote_out_may_reveal_them(packs: AmongCultistsPacks) -> None:
+    game = new(packs, players=6, cultists=1)
+    to_action(game)
+    assert game.push("vote seat=3 last=yes")[-1]["type"] == "game_won"
 
 
 def test_the_last_cultist_is_revealed_only_by_a_player_voted_out(packs: AmongCultistsPacks) -> None:
@@ -383,13 +407,34 @@ def test_the_host_adds_and_removes_victory_points(packs: AmongCultistsPacks) -> 
         game.push("points n=0")
 
 
-def test_enough_points_before_round_ten_do_not_end_the_game(packs: AmongCultistsPacks) -> None:
-    # :57 checks the points only when round 10 ends (the reading of docs/among-cultists.md)
+def test_enough_points_before_round_ten_do_not_end_the_game_by_themselves(packs: AmongCultistsPacks) -> None:
+    # the threshold is the host's number (gap 5): reaching it offers the win, it does not end the game unasked
     game = new(packs, points_needed=3)
     game.push("night-done")
     game.push("points n=5")
     play_rounds(game, 3)
     assert game.outcome is None and game.view()["round"] == 4
+    assert "points-win" in [a.name for a in game.legal_actions()]
+
+
+def test_an_early_points_win_is_recorded_in_round_seven(packs: AmongCultistsPacks) -> None:
+    # :60 "Die Ermittler wiederum gewinnen, wenn sie ... innerhalb der maximalen Rundenanzahl ausreichend viele
+    # Siegpunkte erzielt haben": within the rounds, not only when round 10 ends (:57)
+    game = new(packs, points_needed=4)
+    game.push("night-done")
+    play_rounds(game, 6)
+    to_action(game)
+    assert game.view()["round"] == 7
+    assert "points-win" not in [a.name for a in game.legal_actions()]
+    with pytest.raises(IllegalCommand, match="0 of the 4 victory points"):
+        game.push("points-win")
+    game.push("points n=4")
+    assert "points-win" in [a.name for a in game.legal_actions()]
+    events = game.push("points-win")
+    assert [e["type"] for e in events] == ["game_won"]
+    view = game.view()
+    assert view["outcome"] == "won" and view["winner"] == "investigators" and view["round"] == 7
+    assert "4 victory points" in view["outcome_reason"]
 
 
 def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCultistsPacks) -> None:
@@ -474,7 +519,7 @@ def test_unknown_commands_and_arguments_are_named(packs: AmongCultistsPacks) -> 
     with pytest.raises(BadCommand, match="seat= is missing"):
         game.push("vote")
     assert {"night-done", "next-phase", "draw-event", "event", "vote", "found-dead", "points", "cultists-win",
-            "end-round"} == set(COMMANDS)
+            "points-win", "end-round"} == set(COMMANDS)
 
 
 def test_a_refused_command_changes_nothing(packs: AmongCultistsPacks) -> None:
@@ -507,7 +552,7 @@ def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:
     rng = random.Random(seed)
     game = Game.new(Setup(players=rng.randint(4, 8), seer=rng.random() < 0.5, seed=seed), packs)
     for _ in range(steps):
-        actions = [a for a in game.legal_actions() if a.name != "cultists-win"]
+        actions = [a for a in game.legal_actions() if a.name not in ("cultists-win", "points-win")]
         if not actions:
             break
         action = rng.choice(actions)
@@ -562,3 +607,21 @@ def test_the_view_is_json_safe_and_holds_no_role(packs: AmongCultistsPacks) -> N
 def test_commands_parse_and_print_back() -> None:
     command = Command.parse("vote seat=3 last=yes")
     assert command.args == {"seat": "3", "last": "yes"} and str(command) == "vote seat=3 last=yes"
+
+
+def test_a_stand_in_marker_the_companion_draws_says_nothing_of_its_own_and_the_host_enters_the_real_one(
+        packs: AmongCultistsPacks) -> None:
+    # :37 "Ein Ereignismarker wird aus dem Beutel gezogen und abgehandelt": a stand-in is no marker of the box, so
+    # the companion asks for the one the table drew instead of reading out words that are not the marker's
+    game = new(packs)
+    game.push("night-done")
+    game.push("next-phase")
+    game.push("draw-event")
+    event = game.view()["event"]
+    assert event["placeholder"] is True and event["text"] == ""
+    assert "placeholder" not in json.dumps(game.view()).replace('"placeholder":', "").lower()
+    assert "event" in [a.name for a in game.legal_actions()]
+    game.push("event name=Blackout")
+    assert game.view()["event"]["name"] == "Blackout" and game.view()["event"]["placeholder"] is False
+    with pytest.raises(IllegalCommand, match="already Blackout"):
+        game.push("event name=Storm")

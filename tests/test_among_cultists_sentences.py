@@ -205,10 +205,29 @@ def test_with_the_seer_the_cultists_raise_a_thumb_and_the_seer_wakes_briefly() -
     # :22 fists, the cultists' thumbs up; :23 the seer sees the cultists; :24 fists down, eyes open
     steps = night_script(Setup(players=6, seer=True), NAMES, 3.0)
     texts = [s["text"] for s in steps]
-    assert len(steps) == 6
-    assert "fist" in texts[2] and "raise your thumb" in texts[2]
-    assert texts[3].startswith("Seer, wake") and texts[4] == "Seer, close your eyes."
-    assert "lower your fists" in texts[5] and "open your eyes" in texts[5]
+    assert len(steps) == 7
+    assert "fist" in texts[3] and "raise your thumb" in texts[3]
+    assert texts[4].startswith("Seer, wake") and texts[5] == "Seer, close your eyes."
+    assert "lower your fists" in texts[6] and "open your eyes" in texts[6]
+
+
+@pytest.mark.parametrize("language, cultists, shut, look, seer", [
+    ("en", 1, "Cultist, close your eyes.", "Cultist, open your eyes", "Seer, wake"),
+    ("en", 2, "Cultists, close your eyes.", "Cultists, open your eyes", "Seer, wake"),
+    ("de", 1, "Kultist, schließ die Augen.", "Kultist, öffne die Augen", "Seherin, wach"),
+    ("de", 2, "Kultisten, schließt die Augen.", "Kultisten, öffnet die Augen", "Seherin, wach"),
+])
+def test_with_the_seer_the_cultists_close_their_eyes_before_the_seer_wakes(
+        language: str, cultists: int, shut: str, look: str, seer: str) -> None:
+    # :21 "Kultisten öffnen ihre Augen", then :22 "Alle schließen wieder ihre Augen und zeigen eine Faust",
+    # and only then :23 "Die Seherin erwacht kurz": no cultist may still be looking when the seer wakes
+    texts = [s["text"] for s in night_script(Setup(players=8, cultists=cultists, seer=True), NAMES, 4.0,
+                                             language=language)]
+    opened = next(i for i, t in enumerate(texts) if t.startswith(look))
+    woke = next(i for i, t in enumerate(texts) if t.startswith(seer))
+    closed = [i for i, t in enumerate(texts) if t == shut]
+    assert closed and opened < closed[0] < woke
+    assert not any(t.startswith(look) for t in texts[closed[0]:])  # nobody opens them again before the seer
 
 
 def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_the_start() -> None:
@@ -217,14 +236,14 @@ def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_th
     eight = night_script(Setup(players=8), NAMES, 4.0)
     assert "accomplice" in seven[1]["text"] and "dead" not in seven[1]["text"]
     assert "accomplice" in eight[1]["text"] and "dead" in eight[1]["text"]
-    assert "Cultists, raise your thumb" in night_script(Setup(players=8, seer=True), NAMES, 4.0)[2]["text"]
+    assert "Cultists, raise your thumb" in night_script(Setup(players=8, seer=True), NAMES, 4.0)[3]["text"]
 
 
 def test_the_night_pauses_scale_with_the_hosts_pause_and_fit_the_screen() -> None:
     short = night_script(Setup(players=6, seer=True), NAMES, 2.0)
     long = night_script(Setup(players=6, seer=True), NAMES, 5.0)
-    assert [s["pause"] for s in short] == [2.0, 4.0, 2.0, 4.0, 2.0, 0.0]
-    assert [s["pause"] for s in long] == [5.0, 10.0, 5.0, 10.0, 5.0, 0.0]
+    assert [s["pause"] for s in short] == [2.0, 4.0, 2.0, 2.0, 4.0, 2.0, 0.0]
+    assert [s["pause"] for s in long] == [5.0, 10.0, 5.0, 5.0, 10.0, 5.0, 0.0]
     for language in ("en", "de"):
         for step in night_script(Setup(players=6, seer=True), NAMES, 1.0, language=language):
             assert set(step) == {"text", "pause", "screen"}

@@ -98,6 +98,15 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         expect(viewer.page.locator("#es-line")).to_contain_text("Ada", timeout=5000)
         expect(viewer.page.locator("nav#tabs button[data-view=ghost]")).to_be_hidden()
         shot(viewer, "02-viewer-start")
+        # the setup's Mythos card is a stand-in: it played nothing, and the host taps what the real card did
+        assert state["doom"] == 0 and state["question"]["part"] == "immediate"
+        expect(page.locator("#es-card-question")).to_contain_text("not filled in yet")
+        shot(host, "02b-host-card-question")
+        page.locator("#es-main button[data-legal=card-did]", has_text="A doom token").click()
+        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom 1 of {state['doom_max']}", timeout=5000)
+        page.locator("#es-main button[data-legal=card-did]", has_text="that was all").click()
+        expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
+        assert table.service.state()["question"] is None
 
         midnights = state["midnights"]
         turns = 0

@@ -220,8 +220,20 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         page.click("#box-back")
         tap(host, "#tabs button[data-view=game]")
 
-        # the other rounds at the table's pace, then the end on every phone
+        # the investigators reach their victory points in round 2: the host records the early win (:60 "innerhalb der
+        # maximalen Rundenanzahl")
         service = table.service
+        service.do("points", {"n": str(service.state()["points_needed"])})
+        dismiss(host)
+        expect(page.locator("#ac-points-win")).to_be_visible(timeout=5000)
+        shot(host, "ac-06c-host-points-win")
+        if service.state()["outcome"] is None and service.state()["round"] == 2:
+            page.click("#ac-points-win")
+            page.click("#sheet-ok")
+            expect(view.locator("#end-card")).to_be_visible(timeout=5000)
+            assert service.state()["winner"] == "investigators" and service.state()["round"] == 2
+
+        # the other rounds at the table's pace, then the end on every phone
         while service.state()["outcome"] is None:
             phase = service.state()["phase"]
             if phase == "event" and service.state()["event"] is None:

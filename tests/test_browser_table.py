@@ -362,6 +362,32 @@ def test_after_a_summon_the_host_moves_the_ghost_on_the_map_and_the_viewer_reads
         assert svc.state()["ghost_room"] == targets[0] and not svc.state()["pull_pending"]
 
 
+def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(browser: Any, live: Table) -> None:
+    """Environment Cards: a stand-in is not the card on the table; it plays nothing until the host taps what the real
+    card does (docs/rules-engine.md, "Cards not filled in yet")."""
+    svc = live.service
+    for _ in range(8):
+        svc.do("end-round")
+        if svc.state()["question"]:
+            break
+    state = svc.state()
+    assert state["question"] and state["other_actions_limit"] == 0
+    with host_and_viewer(browser, live) as (host, viewer):
+        dismiss(host)
+        expect(host.page.locator("#card-question")).to_contain_text("not filled in yet")
+        shot(host, "11-host-card-question")
+        host.page.set_viewport_size(TABLE_VIEW)
+        shot(host, "11-host-card-question-table")
+        host.page.set_viewport_size(PHONE)
+        host.page.locator("#turn-main button[data-legal=tell-card]", has_text="Two actions").click()
+        expect(host.page.locator("#card-question")).to_be_visible()
+        assert svc.state()["other_actions_limit"] == 2
+        host.page.locator("#turn-main button[data-legal=tell-card]", has_text="that was all").click()
+        expect(host.page.locator("#card-question")).to_have_count(0)
+        assert svc.state()["question"] is None
+        assert all("placeholder" not in t.lower() for t in said(viewer))
+
+
 def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words(browser: Any, live: Table) -> None:
     """Player Turn (keep and reroll: the player chooses what to set aside) and Game End: Losing."""
     svc = live.service

@@ -6,6 +6,7 @@ the bundled ones; expectations are worked out from those packs and the rules, no
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -302,11 +303,12 @@ def test_enough_elder_signs_win() -> None:
 
 
 def test_a_devoured_investigator_adds_doom_and_the_player_takes_a_new_one() -> None:
-    """elder-sign-rules.txt:407 (doom token), :411-413 (a new investigator, full; the clock still advances)."""
+    """elder-sign-rules.txt:407 (below 0: a doom token), :411-413 (a new investigator, full; the clock still
+    advances)."""
     game = new()
     doom = game.view()["doom"]
     first = game.view()["investigators"][0]
-    events = game.push(f"adjust player=1 sanity=-{first['sanity']}")
+    events = game.push(f"adjust player=1 sanity=-{first['sanity'] + 1}")
     assert [e for e in events if e["type"] == "investigator_devoured"]
     view = game.view()
     assert view["doom"] == doom + 1
@@ -326,7 +328,7 @@ def test_every_investigator_devoured_in_the_battle_loses() -> None:
     game.push(f"doom n={game.view()['doom_max']}")
     for player in (1, 2):
         inv = next(i for i in game.view()["investigators"] if i["player"] == player - 1 and not i["devoured"])
-        game.push(f"adjust player={player} stamina=-{inv['stamina']}")
+        game.push(f"adjust player={player} stamina=-{inv['stamina'] + 1}")
     assert game.outcome is not None and game.outcome.result == "lost"
 
 
@@ -655,7 +657,7 @@ def test_an_investigator_devoured_by_terror_ends_the_roll() -> None:
     """elder-sign-rules.txt:202 (terror effects), :407 (devoured), :413 (the turn ends with the clock)."""
     game = game_with("two")
     stamina = game.view()["investigators"][0]["stamina"]
-    game.push(f"adjust player=1 stamina={1 - stamina}")
+    game.push(f"adjust player=1 stamina={-stamina}")  # at 0: still playing (:407 "go below 0")
     game.push(f"move to={slot(game, 'two')}")
     events = game.push("roll faces=terror,inv1,peril,peril,peril,peril")
     types = [e["type"] for e in events]
@@ -747,3 +749,179 @@ def test_an_item_may_add_its_die_before_the_roll_after_a_failed_one() -> None:
     game.push("roll faces=red:wild," + ",".join(["peril"] * (GREEN_DICE - 1)))
     tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
     assert tasks[0]["done"]  # the wild served as the lore
+
+
+# -- the Ferocious Fate: below 0, not at 0 (:189, :407) --------------------------------------------------------
+
+
+def types(events: list[dict[str, object]]) -> list[object]:
+    return [e["type"] for e in events]
+
+
+def test_an_investigator_at_exactly_0_is_not_devoured() -> None:
+    """elder-sign-rules.txt:407 "If my Sanity, Stamina, or both hit rock bottom and go below 0, I'm in for a
+    gruesome fate – being devoured": at 0 the investigator plays on; one more loss devours."""
+    game = new()
+    first = game.view()["investigators"][0]
+    events = game.push(f"adjust player=1 sanity=-{first['sanity']}")
+    assert "investigator_devoured" not in types(events)
+    view = game.view()
+    assert view["investigators"][0]["sanity"] == 0 and not view["investigators"][0]["devoured"]
+    assert view["doom"] == 0
+    events = game.push("adjust player=1 sanity=-1")
+    assert "investigator_devoured" in types(events) and game.view()["doom"] == 1
+
+
+def test_a_task_may_take_sanity_to_0_and_the_investigator_plays_on() -> None:
+    """elder-sign-rules.txt:189 "I can't finish a task if the requirements will make my Sanity or Stamina lower
+    than 0": a task that costs exactly what is left may be done, and (:407) 0 is not below 0."""
+    game = game_with("costly")  # task 1: inv:1 and 3 sanity
+    sanity = game.view()["investigators"][0]["sanity"]
+    game.push(f"adjust player=1 sanity={3 - sanity}")
+    game.push(f"move to={slot(game, 'costly')}")
+    events = game.push("roll faces=inv3,peril,lore,lore,lore,lore task=1")
+    assert "task_completed" in types(events) and "investigator_devoured" not in types(events)
+    inv = game.view()["investigators"][0]
+    assert inv["sanity"] == 0 and not inv["devoured"] and game.view()["doom"] == 0
+
+
+def test_a_task_that_would_take_sanity_below_0_is_refused_and_never_chosen() -> None:
+    """elder-sign-rules.txt:189 "lower than 0": the engine refuses it, and does not pick it by itself."""
+    game = game_with("costly")
+    sanity = game.view()["investigators"][0]["sanity"]
+    game.push(f"adjust player=1 sanity={2 - sanity}")
+    game.push(f"move to={slot(game, 'costly')}")
+    with pytest.raises(IllegalCommand, match="below 0"):
+        game.push("roll faces=inv3,lore,lore,lore,lore,lore task=1")
+    events = game.push("roll faces=inv3,lore,lore,lore,lore,lore")
+    assert "task_completed" not in types(events) and game.view()["investigators"][0]["sanity"] == 2
+
+
+# -- cards not filled in yet play nothing of their own (docs/elder-sign.md, "Cards not filled in yet") -----------
+
+
+def test_eight_turns_of_stand_in_cards_and_no_roll_leave_doom_sanity_and_stamina_where_they_began() -> None:
+    """elder-sign-rules.txt:309-321: at midnight a Mythos card is drawn and its immediate half resolved. The bundled
+    cards are all stand-ins, not the cards on the table: two midnights and the setup's card add no doom, take no
+    sanity or stamina and lock no die; the companion asks the host what each real card did instead."""
+    bundled = load_packs()
+    assert all(card.placeholder for card in bundled.mythos.values())
+    game = Game.new(Setup(players=2, seed=7), bundled)
+    start = game.view()
+    for _ in range(8):
+        game.push("end-turn")
+    view = game.view()
+    assert view["midnights"] == 2
+    assert view["doom"] == start["doom"] == 0
+    assert [(i["sanity"], i["stamina"]) for i in view["investigators"]] == \
+        [(i["sanity"], i["stamina"]) for i in start["investigators"]]
+    assert view["locked"] == {} and game.green_dice() == GREEN_DICE and view["monsters_pending"] == 0
+    assert view["question"] is not None and view["question"]["part"] == "immediate"
+    # the setup's card, then for each midnight the card in play at midnight and the new one
+    assert view["question"]["left"] == 4
+    assert "placeholder" not in json.dumps(view).lower()
+
+
+STAND_IN_MYTHOS = """
+[[mythos]]
+id = "s1"
+name = "Stand-in 1"
+immediate = { doom = 2, monsters = 1 }
+lingering = "Placeholder: copy the lingering effect from the card."
+lingering_kind = "at_midnight"
+at_midnight = { stamina = -2 }
+terror = { sanity = -1 }
+lock = "green"
+placeholder = true
+"""
+
+
+def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() -> None:
+    """elder-sign-rules.txt:315 "Usually, you'll have to add a Doom token to the Doom track or draw a Monster
+    marker", :399 a locked die icon: the host says which, one tap each; until then nothing is applied."""
+    game = game_with("easy", mythos=STAND_IN_MYTHOS)
+    view = game.view()
+    assert view["doom"] == 0 and view["monsters_pending"] == 0 and view["locked"] == {}
+    assert view["mythos"]["lingering"] == "" and view["mythos"]["stand_in"] is True
+    assert view["question"] == {"card": "s1", "kind": "mythos", "part": "immediate", "player": None, "slot": None,
+                                "left": 0}
+    offered = [dict(a.args) for a in game.legal_actions() if a.name == "card-did"]
+    assert {"effect": "doom"} in offered and {"effect": "lock", "colour": "green"} in offered
+    assert {"effect": "monster"} in offered and {"effect": "nothing"} in offered
+    game.push("card-did effect=doom")
+    game.push("card-did effect=lock colour=yellow")
+    with pytest.raises(IllegalCommand, match="already locks"):
+        game.push("card-did effect=lock colour=green")
+    sanity = [i["sanity"] for i in game.view()["investigators"]]
+    game.push("card-did effect=sanity")  # a Mythos card falls on every investigator (:321)
+    view = game.view()
+    assert view["doom"] == 1 and view["locked"] == {"yellow": 1}
+    assert [i["sanity"] for i in view["investigators"]] == [x - 1 for x in sanity]
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None
+    assert not [a for a in game.legal_actions() if a.name == "card-did"]
+    with pytest.raises(IllegalCommand, match="no card is waiting"):
+        game.push("card-did effect=doom")
+    game.pop()
+    game.pop()
+    assert game.view()["question"] is not None and game.view()["doom"] == 1
+
+
+def test_a_stand_in_mythos_card_plays_nothing_at_midnight_or_on_terror() -> None:
+    """elder-sign-rules.txt:202 (the Mythos card's terror effects), :319-321 (its At Midnight half): not played
+    for a card not filled in yet; asked instead."""
+    game = game_with("two", mythos=STAND_IN_MYTHOS)
+    game.push("card-did effect=nothing")
+    stamina = game.view()["investigators"][0]["stamina"]
+    sanity = game.view()["investigators"][0]["sanity"]
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=terror,terror,peril,peril,peril,peril")
+    assert [e["part"] for e in events if e["type"] == "card_asked"] == ["terror"]
+    inv = game.view()["investigators"][0]
+    assert inv["sanity"] == sanity and inv["stamina"] == stamina - 1  # the filled-in adventure's terror is played
+    game.push("card-did effect=sanity n=-2")
+    assert game.view()["investigators"][0]["sanity"] == sanity - 2
+
+
+STAND_IN_ADVENTURES = ADVENTURES.replace('terror = { stamina = -1, text = "the lights go out" }',
+                                         'terror = { stamina = -1, text = "the lights go out" }\nplaceholder = true')
+
+
+def test_a_stand_in_adventure_plays_no_terror_penalty_or_reward_of_its_own() -> None:
+    """elder-sign-rules.txt:202 terror, :219 "the penalties listed on the card", :195 "the rewards that are listed at
+    the bottom of the card": a card not filled in yet lists none the companion can know; the host is asked."""
+    texts = {"ancient_ones.toml": ANCIENT, "investigators.toml": INVESTIGATORS, "adventures.toml": STAND_IN_ADVENTURES,
+             "other_worlds.toml": WORLDS, "mythos.toml": MYTHOS_QUIET}
+    stand_ins = parse_pack_texts(texts)
+    game = next(g for g in (Game.new(Setup(players=2, seed=s), stand_ins) for s in range(500))
+                if {"two"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
+                and "locked" not in {a["id"] for a in g.view()["adventures"]})
+    before = game.view()["investigators"][0]
+    game.push(f"move to={slot(game, 'two')}")
+    events = game.push("roll faces=terror,peril,peril,peril,peril,peril")
+    terror = next(e for e in events if e["type"] == "terror")
+    assert terror["effect"] is None
+    assert "effect_text" not in types(events)
+    events = game.push("give-up")
+    failed = next(e for e in events if e["type"] == "adventure_failed")
+    assert failed["penalty"] is None
+    inv = game.view()["investigators"][0]
+    assert (inv["sanity"], inv["stamina"]) == (before["sanity"], before["stamina"])
+    assert [q for q in (game.view()["question"],) if q] and game.view()["question"]["part"] == "terror"
+    game.push("card-did effect=stamina")
+    game.push("card-did effect=nothing")
+    assert game.view()["question"]["part"] == "penalty" and game.view()["question"]["player"] == 0
+    game.push("card-did effect=doom")
+    assert game.view()["doom"] == 1 and game.view()["investigators"][0]["stamina"] == before["stamina"] - 1
+
+
+def test_a_stand_in_ancient_ones_monster_spaces_bring_no_monster() -> None:
+    """elder-sign-rules.txt:423 "when a Doom token is put on a space with a monster icon ... a monster shows up": the
+    icons of an Ancient One not filled in yet are not the card's, so no monster is called by them."""
+    stand_in = ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true')
+    game = Game.new(Setup(players=2, seed=1), packs(ancient=stand_in))
+    events = game.push("doom n=2")  # space 2 shows a monster on the stand-in's track
+    assert "monster_appears" not in types(events) and game.view()["monsters_pending"] == 0
+    assert game.view()["monster_spaces"] == []
+    filled = new()
+    assert "monster_appears" in types(filled.push("doom n=2"))

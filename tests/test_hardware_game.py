@@ -63,7 +63,7 @@ def test_a_table_played_with_the_buttons_alone(tmp_path: Path) -> None:
             assert factory.pin(18).states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us[expected])
 
         ghost_hour = next(e for e in events if e["type"] == "ghost_hour")
-        assert spawn.calls[-1][-1] == ghost_hour_text(ghost_hour)
+        assert spawn.said[-1] == ghost_hour_text(ghost_hour)
         assert table.status()["alarms"] == 1
         assert sum(1 for s in factory.pin(22).states if s.state) == 9
 
@@ -135,7 +135,7 @@ def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None
         table.run_pending()
         banner = said[-1]["announce"]
         assert banner == announcement(said[-1], service.names)
-        assert banner["title"] == "Ghost Mode" and spawn.calls[-1][-1] == f"{banner['title']}. {banner['text']}"
+        assert banner["title"] == "Ghost Mode" and spawn.said[-1] == f"{banner['title']}. {banner['text']}"
         names = [name for name, _ in shown]
         assert "announce" in names and names[-1] == "game"  # shown, then the game screen comes back
         announced = dict(shown)["announce"]
@@ -174,7 +174,7 @@ def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> N
             marks.append(table.hand_mark)
         state = service.state()
         assert marks == ["III", "VI", "IX", "XII"] and state["clock"] == "XII" and state["midnights"] == 1
-        assert any("Midnight" in " ".join(map(str, call)) for call in spawn.calls)  # spoken
+        assert any("Midnight" in line for line in spawn.said)  # spoken
         assert sum(1 for s in factory.pin(config.pins.buzzer).states if s.state) > buzzes  # the buzzer sounded
         assert table.display.screen is not None
         assert table.display.screen.tobytes() == screens.elder_sign_screen(state).tobytes()

@@ -114,7 +114,7 @@ def test_a_thousand_states_at_ten_a_second_with_a_ghost_hour_and_errors(
     assert peak <= QUEUE_BOUND + 1  # + the one Ghost Hour
     table.run_pending()
     assert table.alarms == 1
-    assert spawn.calls and spawn.calls[-1][-1] == "Ghost Hour. Fire. The ghost appears in room 8, the Bath."
+    assert spawn.calls and spawn.said[-1] == "Ghost Hour. Fire. The ghost appears in room 8, the Bath."
     assert rising_edges([int(s.state) for s in buzzer.states]) == expected_beeps()
     assert table.display.name == "game" and table.display.screen is not None
     assert table.display.screen.tobytes() == screens.game_screen(state, "Bath").tobytes()
@@ -134,7 +134,7 @@ def test_ghost_hours_are_never_dropped_only_identical_waiting_ones_merge(
     assert table.scheduler.pending() <= 2 + 2  # show, hand, two distinct Ghost Hours
     table.run_pending()
     assert table.alarms == 2
-    announced = [call[-1] for call in spawn.calls]
+    announced = list(spawn.said)
     assert any("room 8, the Bath" in text for text in announced)
     assert any("room 3, the Kitchen" in text for text in announced)
 

@@ -52,7 +52,7 @@ def test_the_ghost_hour_on_every_part(table: tuple[Table, MockFactory, FakeClock
     assert t.scheduler.pending() > 0  # on_events only queued the work
     t.run_pending()
 
-    assert spawn.calls and spawn.calls[-1][-1] == "Ghost Hour. Fire. The ghost appears in room 8, the Bath."
+    assert spawn.calls and spawn.said[-1] == "Ghost Hour. Fire. The ghost appears in room 8, the Bath."
     assert sum(1 for s in buzzer.states if s.state) == 9
     assert t.hand_mark == "XII" and t.hand_angle == 0
     assert servo.states[-2].state * FRAME_US == pytest.approx(t.config.servo.pulse_us["XII"])

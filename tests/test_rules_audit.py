@@ -283,9 +283,10 @@ def test_no_summon_once_a_timer_has_struck_xii() -> None:
     refused(game, "summon success=true", "XII")
 
 
-def test_a_summon_is_allowed_once_a_timer_has_moved_the_clock_past_xii() -> None:
+def test_a_summon_is_allowed_once_a_timer_has_moved_the_clock_past_xii_and_the_ghost_is_gone() -> None:
     """Action 8: Summon: 'During the regular hours of the Clock (not at Ghost Hour ...)'. The clock decides: a
-    third timer in the Ghost Hour round moves the hand to III, a regular hour (docs/rules-engine.md)."""
+    third timer in the Ghost Hour round moves the hand to III, a regular hour (docs/rules-engine.md); but the Ghost
+    Hour's ghost stays for the round, and a summon brings a ghost that is not on the board."""
     game = new(players=3)
     with_dice(game)
     to_clock(game, "IX")
@@ -293,10 +294,24 @@ def test_a_summon_is_allowed_once_a_timer_has_moved_the_clock_past_xii() -> None
     refused(game, "summon success=true", "XII")
     for _ in range(3):
         game.push("timer")
-    assert game.view()["clock"] == "III"
+    assert game.view()["clock"] == "III" and game.view()["ghost_present"]
+    refused(game, "summon success=true", "already on the board")
+    game.push("ghost-at room=none")  # the host takes the ghost off (it was pulled away and lost, say)
     events = game.push("summon success=true")
     assert game.view()["ghost_reason"] == "summon"
     assert "ghost_appeared" in types(events)
+
+
+def test_no_summon_while_the_ghost_is_summoned() -> None:
+    """Action 8: Summon: a player 'may use a Summon Action to attempt to Summon the Ghost'; 'When successfully
+    Summoned, the Ghost is revealed'. While the summoned ghost is on the board there is none to summon, and the
+    legal actions do not offer it."""
+    game = new(players=2)
+    with_dice(game)
+    to_clock(game, "III")
+    game.push("summon success=true")
+    assert "summon" not in [a.name for a in game.legal_actions()]
+    refused(game, "summon success=false", "already summoned")
 
 
 def test_summoned_ghost_uses_no_ghost_hour_ability() -> None:
@@ -327,6 +342,8 @@ def test_summon_free_pull_needs_no_action_and_lapses() -> None:
     refused(game, "move-ghost to=7", "no pull is pending")  # one free pull only
     refused(game, "pull success=true", "all 3 actions")  # a further pull is an action
     game.push("end-turn")
+    game.push("end-turn")  # the summoner's next turn: the summoned ghost is gone
+    assert not game.view()["ghost_present"]
     game.push("summon success=true room=2")
     game.push("action kind=move")  # another action: the free pull is gone
     refused(game, "move-ghost to=1", "no pull is pending")
@@ -424,21 +441,17 @@ def test_last_room_card_discarded_unseen_loses_at_once() -> None:
     assert game.view()["outcome"] is None and game.view()["room_deck_left"] == 1
 
 
-def test_last_room_card_discarded_with_the_ghost_on_the_board_plays_the_round_out() -> None:
-    """Game End, "Losing": with the summoned ghost still on the board the players keep the rest of the round."""
+def test_no_failed_summon_takes_the_last_room_card_while_the_summoned_ghost_is_on_the_board() -> None:
+    """Game End, "Losing" and Action 8: Summon: with the summoned ghost still on the board no summon is made (there
+    is no ghost to summon), so the last room card stays in the deck for the players' round."""
     game = new(players=4, seed=3)
     empty_room_deck_by_failed_summons(game, leave=2)
     if game.view()["actions_left"] < 2 or game.view()["clock"] == "XII":
         game.push("end-round")
         to_clock(game, "III")
     game.push("summon success=true")
-    events = game.push("summon success=false")  # the last card, unseen; the ghost is still there
-    assert "game_lost" not in types(events) and game.view()["final_round"]
-    game.push("end-turn")
-    game.push("prove set=1")
-    while game.view()["outcome"] is None:
-        game.push("end-turn")
-    assert game.view()["outcome"] == "lost" and game.view()["round"] == 2
+    refused(game, "summon success=false", "already summoned")
+    assert game.view()["room_deck_left"] == 1 and not game.view()["final_round"]
 
 
 def test_last_room_card_at_the_ghost_hour_gives_one_more_round() -> None:

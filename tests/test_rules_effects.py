@@ -267,3 +267,119 @@ def test_a_give_action_hands_the_item_over_in_the_same_action() -> None:
         game.push("action kind=move item=evp_recorder")
     game.push("action kind=pickup item=boots")  # a dropped item picked up
     assert [i["id"] for i in game.view()["hands"][0]["items"]] == ["boots"]
+
+
+def test_a_used_up_magnifying_glass_is_not_replaced_for_free() -> None:
+    """Magnifying Glass: 'Once the player expires the last use, the token is discarded. The player may go back to the
+    Magnifying Glass icon on the game board at any point of the game to reset their Magnifying Glass or pick up a new
+    one. This counts as an action, even if the player is just resetting the Glass.'"""
+    game = Game.new(Setup(players=1, board="asylum", ghost="child", seed=4), PACKS)
+    game.push("action kind=pickup glass=true")
+    for _ in range(3):
+        game.push("attempt action=search need=eye:1 glass=true")
+        game.push("roll faces=eye,camera,camera,camera")
+        game.push("end-turn")
+    assert game.view()["hands"][0]["glass"] == 0
+    refused(game, "attempt action=search need=eye:1 glass=true", "used up", "counts as an action")
+    before = game.view()["actions_left"]
+    game.push("action kind=pickup glass=true")
+    assert game.view()["actions_left"] == before - 1 and game.view()["hands"][0]["glass"] == 3
+    game.push("attempt action=search need=eye:1 glass=true")
+    assert game.view()["attempt"]["dice"] == 4
+
+
+def test_no_run_while_carrying_the_corpse() -> None:
+    """Corpse (Asylum Board): 'Players, however, cannot run with a fourth Move Action if in possession of the
+    Corpse.' The Corpse 'will be attached to that player until another player moves on the space and decides to
+    take over'."""
+    game = card_in_play("corpse")
+    first = game.view()["current_player"]
+    game.push("action kind=move corpse=true")
+    assert game.view()["corpse_holder"] == first
+    game.push("action kind=move")
+    game.push("action kind=move")
+    refused(game, "action kind=move run=true", "in possession of the Corpse")
+    game.push("end-turn")
+    # the other player takes it over: now the first may run again, the second may not
+    game.push("action kind=move corpse=true")
+    assert game.view()["corpse_holder"] == 1 - first
+    game.push("action kind=move")
+    game.push("action kind=move")
+    refused(game, "action kind=move run=true", "in possession of the Corpse")
+    game.push("end-turn")
+    for _ in range(3):
+        game.push("action kind=move")
+    game.push("action kind=move run=true")
+    refused(game, "action kind=give corpse=true", "kind=move")
+
+
+def test_no_corpse_to_carry_without_the_card() -> None:
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    refused(game, "action kind=move corpse=true", "no Corpse")
+
+
+def test_the_watching_eyes_take_no_die_from_a_fire_roll() -> None:
+    """Fire Card: 'A fire is extinguished by rolling one Cobweb with three Clue Dice, as an action, without help from
+    Items'; Barrier: 'Players roll three Clue Dice without the use of Items'. The Watching Eyes (FAQ: 'reducing one
+    Clue Die from their rolls') reduce the other clue rolls, not these three."""
+    from test_rules_audit import to_clock
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
+    to_clock(game, "IX")
+    game.push("end-round room=8 environment=fire")
+    to_clock(game, "IX")
+    game.push("end-round room=9 environment=watching_eyes")
+    assert {c["id"] for c in game.view()["environment"]} == {"fire", "watching_eyes"}
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 2  # the Watching Eyes: one die fewer
+    game.push("attempt action=fire")
+    assert game.view()["attempt"]["dice"] == 3
+
+
+def test_a_revealed_clue_is_the_next_card_of_the_row_said_by_its_place() -> None:
+    """Search Tokens and Cards, Clue: 'A Clue Card is drawn, in order, from the face-down cards at the top of the Game
+    Board'; Setup, Clue Deck: seven cards 'face-down side by side along the top of the board'. Which of the sixteen
+    it is, nobody knows: the companion never names a number of its own, it says where the card lies."""
+    from companion.games.skeptics.sentences import Names, describe_event
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4), PACKS)
+    names = Names.of_game(game)
+    for position in (1, 2, 3):
+        (event,) = game.push("reveal-clue")
+        assert event["position"] == position and event["clue_card"] is None
+        text = describe_event(event, names)
+        assert ("first", "second", "third")[position - 1] + " from the left" in text
+        assert not any(f"clue card {n}" in text.lower() for n in range(1, 17))
+    assert game.view()["clue_cards_revealed"] == [] and [c["card"] for c in game.view()["clues"]] == [None] * 3
+    events = game.push("solve")
+    solved = next(e for e in events if e["type"] == "clue_solved")
+    assert solved["position"] == 1 and "first from the left" in describe_event(solved, names)
+
+
+def test_a_stand_in_environment_card_plays_nothing_until_the_host_tells_what_it_does() -> None:
+    """Environment Cards: 'Make sure to read the card thoroughly for its effects': a card not filled in yet is not the
+    card on the table, so the companion plays none of its own and asks; the host taps the kind the engine knows
+    (fewer clue dice as the Watching Eyes, two actions as the Corpse, fire tokens as the Fire) or nothing."""
+    import json
+
+    from test_rules_audit import card_in_play
+
+    assert PACKS.environment["common3"].placeholder
+    game = card_in_play("common3")
+    view = game.view()
+    assert view["question"] == {"card": "common3", "kind": "environment", "left": 0}
+    assert view["other_actions_limit"] == 0 and view["fires"] == 0
+    assert "placeholder:" not in json.dumps(view).lower()
+    offered = [a.args["effect"] for a in game.legal_actions() if a.name == "tell-card"]
+    assert offered == ["clue-dice", "actions", "fires", "nothing"]
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 3  # nothing taken yet
+    game.push("tell-card effect=clue-dice")
+    game.push("tell-card effect=actions")
+    game.push("attempt action=search need=eye:1")
+    assert game.view()["attempt"]["dice"] == 2 and game.view()["other_actions_limit"] == 2
+    game.push("tell-card effect=nothing")
+    assert game.view()["question"] is None
+    refused(game, "tell-card effect=fires", "no environment card is waiting")
+    game.push("discard-environment card=common3")
+    assert game.view()["other_actions_limit"] == 0

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from games import PACKS, types
 from games import new_game as new
-from games import types
 
 from companion.errors import BadCommand, IllegalCommand
+from companion.games.skeptics.engine import Game, Setup
 
 
 def clocks(events: list[dict[str, object]]) -> list[tuple[object, object]]:
@@ -235,3 +236,45 @@ def test_physical_timer_of_the_last_player_in_ghost_mode_needs_two_rooms() -> No
     events = game.push("timer room=4,5")
     assert [e["room"] for e in events if e["type"] == "room_drawn"] == [4, 5]
     assert game.view()["ghost_room"] == 5
+
+
+# -- the odds count the rolls an attempt really has ("Red Icons: Timers", "Corpse") ---------------------------
+
+
+def test_the_odds_of_a_timer_set_with_two_timers_are_one_rolls() -> None:
+    """Red Icons: Timers: 'If a third Timer Token is received as a result of an unsuccessful roll, then that player's
+    turn ends immediately': with two timers the first failed roll ends the turn, so three actions are one roll."""
+    from companion.games.skeptics.module import MODULE
+
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=7), PACKS)
+    for command in ("end-round", "timer", "timer", "attempt action=search need=cobweb:1 timer=true"):
+        game.push(command)
+    view = game.view()
+    assert view["actions_left"] == 3 and view["timers"] == 2 and view["attempt_rolls_left"] == 1
+    odds = MODULE.publish(view, game)["odds"]
+    assert odds == pytest.approx(1 - (5 / 6) ** 3) and round(odds * 100, 1) == 42.1
+    # one timer: two rolls before the third timer
+    game.pop()
+    game.pop()
+    game.push("attempt action=search need=cobweb:1 timer=true")
+    assert game.view()["attempt_rolls_left"] == 2
+    assert MODULE.publish(game.view(), game)["odds"] == pytest.approx(1 - (5 / 6) ** 6)
+
+
+def test_the_odds_with_the_corpse_count_two_rolls_of_three_actions() -> None:
+    """Corpse (Asylum Board): 'reduce all players to two Actions per turn, excluding Move Actions': a roll is such an
+    action, so with three actions left an attempt has two rolls (1 - (5/6)^6 for one cobweb, 66.5%)."""
+    from test_rules_audit import card_in_play
+
+    from companion.games.skeptics.module import MODULE
+
+    game = card_in_play("corpse")
+    while game.view()["current_player"] != 0 or game.view()["actions_left"] != 3:
+        game.push("end-turn")
+    game.push("attempt action=search need=cobweb:1")
+    view = game.view()
+    assert view["actions_left"] == 3 and view["attempt_rolls_left"] == 2
+    odds = MODULE.publish(view, game)["odds"]
+    assert round(odds * 100, 1) == 66.5
+    game.push("roll faces=eye,eye,eye")
+    assert game.view()["attempt_rolls_left"] == 1

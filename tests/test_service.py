@@ -58,7 +58,8 @@ def service(db: Path, packs: Packs) -> Any:
 
 def view_of(state: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (without what the service adds)."""
-    added = ("game_id", "name", "last_event_id", "odds", "summon_odds", "legal", "redo", "started", "rules_title")
+    added = ("game_id", "name", "last_event_id", "odds", "summon_odds", "legal", "redo", "started", "rules_title",
+             "card_question")
     return {k: v for k, v in state.items() if k not in added}
 
 

@@ -335,9 +335,35 @@ def test_one_deck_has_one_master_of_a_suit_a_hand_and_two_decks_undo_the_first()
         two.push("master suit=bats")
 
 
-def test_the_lasting_effects_end_with_the_hand() -> None:
-    # «The Bones and Bats effects last until the end ofthe game»: the text's "game" is one hand (docs/spooks.md)
+def test_the_lasting_effects_last_until_the_end_of_the_game_by_default() -> None:
+    # «The Bones and Bats effects last until the end ofthe game ... unless you are playing with two decks.»
     g = game(master_effects=True)
+    assert g.setup.master_lasting == "game"
+    g.push("master suit=bones")
+    g.push("master suit=bats")
+    events = g.push("hand points=0,1,2")
+    assert [e["type"] for e in events] == ["hand_scored", "deal_passed"]
+    view = g.view()
+    assert view["direction"] == "clockwise" and view["backward_runs"] is True and view["masters"] == ["bones", "bats"]
+    # one deck: the same Master of Bones, dealt again, reverses nothing; the effect stays
+    events = g.push("master suit=bones")
+    assert [e["type"] for e in events] == ["master_played"] and g.view()["direction"] == "clockwise"
+
+
+def test_with_two_decks_the_second_master_puts_the_direction_back_even_in_a_later_hand() -> None:
+    # «the second Master of Bones reverses theirst one and puts the directions back to normal. Thesame holds
+    # true for Bats.»
+    g = game(master_effects=True, decks=2)
+    g.push("master suit=bones")
+    g.push("hand points=0,1,2")
+    assert g.view()["direction"] == "clockwise"
+    g.push("master suit=bones")
+    assert g.view()["direction"] == "counterclockwise"
+
+
+def test_a_table_may_choose_effects_that_end_with_the_hand() -> None:
+    # the setup choice master_lasting=hand (docs/spooks.md): the end of a hand puts them back
+    g = game(master_effects=True, master_lasting="hand")
     g.push("master suit=bones")
     g.push("master suit=bats")
     events = g.push("hand points=0,1,2")
@@ -346,6 +372,9 @@ def test_the_lasting_effects_end_with_the_hand() -> None:
     assert view["direction"] == "counterclockwise" and view["backward_runs"] is False and view["masters"] == []
     g.push("master suit=bones")  # the reshuffled deck's Master of Bones is played again in the new hand
     assert g.view()["direction"] == "clockwise"
+    with pytest.raises(BadCommand, match="game .* or hand"):
+        Setup(players=3, master_lasting="evening").check()
+    assert Setup.from_dict({"rules": "spooks", "players": 3}).master_lasting == "game"
 
 
 @pytest.mark.parametrize("suit", ["spiders", "spooks", "goblins"])

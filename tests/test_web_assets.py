@@ -66,3 +66,15 @@ def test_the_app_shell_is_revalidated_with_its_etag(shared_table: Table) -> None
     again = viewer.get("/", headers={"If-None-Match": etag})
     assert again.status == 304 and again.body == b""
     assert 'type="module"' in first.body.decode()
+
+
+def test_a_file_under_another_versions_url_is_not_this_versions(shared_table: Table) -> None:  # noqa: F811
+    viewer = shared_table.viewer()
+    version = Assets().version
+    current = viewer.get(f"/static/core.js?v={version}")
+    assert current.status == 200 and "immutable" in current.headers["cache-control"]
+    assert viewer.get("/static/core.js").headers["cache-control"] == "no-cache"
+    # a page opened before an update asks for its own version's modules: 404, and the page reloads (core.js)
+    stale = viewer.get("/static/core.js?v=0123456789")
+    assert stale.status == 404 and "reload" in stale.json()["error"]
+    assert viewer.get("/static/app.css?v=0123456789").status == 404

@@ -98,11 +98,17 @@ def service_worker() -> Response:
 
 @bp.get("/static/<name>")
 def static_file(name: str) -> Response:
-    asset = _ctx().assets.get(name)
+    """A file of the page. Under another version's URL (`?v=`: a page opened before the companion was updated) it
+    is 404, not this version's file: a module of this version would load a second copy of the old page's modules;
+    the page reloads instead (core.js)."""
+    assets = _ctx().assets
+    asset = assets.get(name)
     if asset is None or name == "sw.js":
         raise Refused(404, f"no such file: /static/{name}")
-    versioned = request.args.get("v") == _ctx().assets.version
-    return send_asset(asset, "public, max-age=31536000, immutable" if versioned else "no-cache")
+    version = request.args.get("v")
+    if version is not None and version != assets.version:
+        raise Refused(404, f"/static/{name} of another version of the page; reload the page.")
+    return send_asset(asset, "public, max-age=31536000, immutable" if version else "no-cache")
 
 
 @bp.get("/favicon.ico")

@@ -32,6 +32,8 @@ from typing import Any
 
 from flask import Flask
 
+from web.context import context_of
+
 log = logging.getLogger("web.server")
 
 
@@ -193,8 +195,8 @@ def _make_server(app: Flask, host: str, port: int, threads: int, limits: Limits 
     from waitress.adjustments import Adjustments
 
     limits = limits or Limits()
-    ctx = app.extensions.get("skeptics_web")
-    exempt = tuple(getattr(getattr(ctx, "settings", None), "trusted_proxies", ()) or ())
+    ctx = context_of(app)
+    exempt = tuple(ctx.settings.trusted_proxies or ()) if ctx is not None else ()
     adj = Adjustments(
         host=host,
         port=port,
@@ -217,7 +219,7 @@ def _make_server(app: Flask, host: str, port: int, threads: int, limits: Limits 
 
 
 def _stop_hub(app: Flask) -> None:
-    ctx = app.extensions.get("skeptics_web")
+    ctx = context_of(app)
     if ctx is not None:
         ctx.close()
 

@@ -30,6 +30,7 @@ def get_session() -> Response:
         "pin_set": ctx.store.pin_set,
         "csrf": csrf_token(),
         "hardware": ctx.hardware is not None,
+        "voice": hasattr(ctx.hardware, "voice"),  # the table speaks: the host's page offers the voice's settings
         "tray": ctx.tray is not None,
         "poll_after": ctx.settings.poll_fallback,
     }

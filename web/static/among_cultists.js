@@ -100,6 +100,8 @@ function renderACHost(s) {
     main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));
   }
   for (const a of legal.filter((x) => x.name === "next-phase" || x.name === "end-round")) main.push(actButton(a, null, "wide"));
+  // the investigators have the victory points they need: the host records the win, in any round (:60)
+  for (const a of legal.filter((x) => x.name === "points-win")) main.push(button(a.label, () => confirmSheet("The investigators win?", "They have " + s.points + " of the " + s.points_needed + " victory points they need. The game ends.", "They win", () => runLegal(a)), "primary", "ac-points-win"));
   fill($("#ac-main"), main);
   const fix = [];
   for (const a of legal.filter((x) => x.name === "points")) {
@@ -128,7 +130,8 @@ function acVote(a, s, body) {
   const rows = seats.map((x) => { const b = button(x.name, () => { pick(String(x.seat), x.name + " is voted out."); mark(b); }, "", "ac-vote-seat-" + x.seat); return b; });
   const nobody = button("Nobody: no majority", () => { pick("none", "Nobody is voted out."); lastBox.checked = false; mark(nobody); }, "", "ac-vote-none");
   rows.push(nobody);
-  sheet(body ? "The vote the body called" : "The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, lastLabel], "Send the result", async () => {
+  const canBeLast = (a.asks || []).includes("last"); // with two cultists, not before a first one is out
+  sheet(body ? "The vote the body called" : "The vote's result", [el("p", { class: "note" }, "A simple majority of the fingers pointing votes a player out."), ...rows, shown, ...(canBeLast ? [lastLabel] : [])], "Send the result", async () => {
     if (!picked) { toast("Tap who was voted out, or nobody, first.", true); return false; }
     const args = { ...a.args, seat: picked };
     if (lastBox.checked && picked !== "none") args.last = "yes";

@@ -1,12 +1,13 @@
 // What the host looks after on the Host view: how much of the box is filled in, the phones that joined, wrong PINs
-// and join codes, the history's backups. Loaded when the host first opens the Host view.
-import { $, app, el, fill, toast, api, act, button, confirmSheet, isHost } from "./core.js?v=__VERSION__";
+// and join codes, the history's backups, the narrator's voice. Loaded when the host first opens the Host view.
+import { $, app, el, fill, toast, api, act, button, confirmSheet, isHost, capital } from "./core.js?v=__VERSION__";
 import { boxSummary } from "./box.js?v=__VERSION__";
 
 const ago = (t) => { const m = Math.round((Date.now() / 1000 - t) / 60); return m < 1 ? "just now" : m < 60 ? m + " min ago" : Math.round(m / 60) + " h ago"; };
 
 export async function loadHostCare() {
   if (!isHost()) return;
+  loadVoice();
   api("/api/box").then((b) => { app.box = b; $("#box-card-note").textContent = boxSummary(); }).catch(() => { $("#box-card-note").textContent = ""; });
   try {
     const ph = await api("/api/host/phones");
@@ -40,4 +41,31 @@ export async function loadHostCare() {
     }));
     if (!(b.backups || []).length) fill($("#backups"), [el("li", { class: "dim" }, "No backup yet.")]);
   } catch (e) { /* not offered by this companion */ }
+}
+
+// The narrator's voice (where the table speaks): engine, Piper voice, volume, kept on the companion; a test to hear.
+let voiceBound = false;
+async function loadVoice(v) {
+  const card = $("#voice-card"), f = $("#voice-form");
+  if (!app.session || !app.session.voice) { card.hidden = true; return; }
+  try { v = v || await api("/api/host/voice"); } catch (e) { card.hidden = true; return; }
+  if (!voiceBound) {
+    voiceBound = true;
+    f.engine.addEventListener("change", () => chooseVoice({ engine: f.engine.value }));
+    f.piper_voice.addEventListener("change", () => chooseVoice({ piper_voice: f.piper_voice.value }));
+    f.volume.addEventListener("input", () => { f.shown.value = f.volume.value + " %"; });
+    f.volume.addEventListener("change", () => chooseVoice({ volume: Number(f.volume.value) }));
+    $("#voice-test").addEventListener("click", async () => { const r = await act("/api/host/voice/test", {}); if (r) toast(r.spoken ? "Listen to the table: a chime, then the voice." : "The table is silent: " + r.status + ".", !r.spoken); });
+  }
+  card.hidden = false;
+  f.engine.value = v.engine;
+  fill(f.piper_voice, (v.voices || []).map((x) => el("option", { value: x.id }, x.name + (x.found ? "" : " (not installed)"))));
+  f.piper_voice.value = v.piper_voice;
+  f.piper_voice.disabled = v.engine !== "piper";
+  f.volume.value = v.volume; f.shown.value = v.volume + " %";
+  $("#voice-status").textContent = "Speaking now: " + v.status + (v.piper_installed ? "" : ". Piper is not installed on this companion.");
+  $("#voice-files").textContent = "Another Piper voice (a German one for the night, say): put its NAME.onnx and NAME.onnx.json in " + v.voices_folder + " and reload.";
+}
+async function chooseVoice(change) {
+  try { loadVoice(await api("/api/host/voice", change)); } catch (e) { toast(capital(e.message), true); loadVoice(); }
 }

@@ -23,8 +23,16 @@ export const page = {
   askCards: async () => null,
 };
 
-// The modules loaded only when their game or view is first in use (each once; a failed load is tried again).
-const once = (load) => { let p = null; return () => (p = p || load().catch((e) => { p = null; throw e; })); };
+// The modules loaded only when their game or view is first in use (each once; a failed load is tried again). A
+// module that fails because the companion was updated since this page opened (this version's files are gone:
+// 404) reloads the page, so that every module is of one version.
+const once = (load) => { let p = null; return () => (p = p || load().catch((e) => { p = null; reloadIfOutdated(); throw e; })); };
+async function reloadIfOutdated() {
+  try {
+    const res = await fetch(import.meta.url, { method: "HEAD", cache: "no-store" });
+    if (res.status === 404) location.reload();
+  } catch (e) { /* offline: the page tries again later */ }
+}
 export const modules = {
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
@@ -111,6 +119,14 @@ export function actButton(a, label, cls) {
 
 export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
 export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
+// A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
+// the whole width of the panel ("Nothing (more)" closes it).
+export const cardQuestion = (id, text, taps) => {
+  const q = el("div", { class: "warn span-all", id }, text);
+  const r = rowOf(taps.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small")));
+  r.classList.add("span-all");
+  return [q, r];
+};
 
 // One legal action: fill in what it still asks (icons, dice, a space: the game's sheet), then send it.
 export async function runLegal(a) {

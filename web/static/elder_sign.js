@@ -2,7 +2,7 @@
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
   $, app, el, fill, chip, pct, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
-  rowOf, runLegal, sheet, pickFrom, field, selectIn,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion,
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
@@ -72,6 +72,11 @@ function renderESTurn(s) {
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
   for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
   for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, "primary"));
+  // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did
+  const told = legal.filter((x) => x.name === "card-did");
+  if (told.length && s.card_question) {
+    main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
+  }
   fill($("#es-main"), main);
   fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
 }

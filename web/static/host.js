@@ -12,6 +12,7 @@ export function showHost() {
   const s = app.session;
   const host = !!(s && s.host);
   $$(".host-only").forEach((n) => { n.hidden = !host; });
+  if (!host) $("#voice-card").hidden = true; // care.js shows it to the host where the table speaks
   $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
   $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
     s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
@@ -77,7 +78,7 @@ async function startGame(e) {
   let body;
   if (rules === "elder-sign") body = { rules, names, ancient_one: f.ancient_one.value || undefined, confirm: !!running };
   else if (rules === "among-cultists") body = { rules, names, cultists: f.cultists.value ? Number(f.cultists.value) : undefined, seer: f.seer.checked, points_needed: f.points_needed.value ? Number(f.points_needed.value) : undefined, physical: f.ac_physical.checked, confirm: !!running };
-  else if (rules === "spooks") body = { rules, names, variant: f.variant.value, decks: Number(f.sp_decks.value), master_effects: f.master_effects.checked, confirm: !!running };
+  else if (rules === "spooks") body = { rules, names, variant: f.variant.value, decks: Number(f.sp_decks.value), master_effects: f.master_effects.checked, master_lasting: f.master_lasting.value, confirm: !!running };
   else body = { names, board: f.board.value, ghost: f.ghost.value, special_items: Number(f.special_items.value), easier: Number(f.easier.value), physical: f.decks.value === "physical", confirm: !!running };
   const go = async () => {
     const out = await act("/api/new-game", body);

@@ -2,7 +2,7 @@
 // changing hands) and picking a door or a room on the map. Loaded for the host only.
 import {
   $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, act, command, legalOf, actButton,
-  button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page,
+  button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion,
 } from "./core.js?v=__VERSION__";
 import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
 
@@ -43,6 +43,9 @@ export function renderTurn(s) {
       rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
   } else fill(rollBox, []);
   const main = [];
+  // an environment card not filled in yet came up: it plays nothing until the host taps what the real card does
+  const told = legal.filter((a) => a.name === "tell-card");
+  if (told.length && s.card_question) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
   for (const kind of ["search", "solve", "fire"]) {
     const a = attempts.find((x) => x.args.action === kind);

@@ -47,7 +47,7 @@ from companion.commands import (
     seat_names,
 )
 from companion.errors import BadCommand, IllegalCommand
-from companion.games.among_cultists.packs import AmongCultistsPacks
+from companion.games.among_cultists.packs import AmongCultistsPacks, EventMarker
 
 __all__ = ["CLOCK", "COMMANDS", "PHASES", "RULES", "ROUNDS", "Command", "Game", "LegalAction", "Outcome", "Setup",
            "State", "default_cultists"]
@@ -77,6 +77,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
                                   "follows (:44, :52)"),
     "points": (("n",), (), "the investigators gain (or, with a minus, lose) victory points (:51)"),
     "cultists-win": ((), (), "the cultists have removed as many investigators as their win needs (:60)"),
+    "points-win": ((), (), "the investigators have the victory points they need within the rounds: they win now "
+                           "(:60)"),
     "end-round": ((), (), "the clean-up: the vote marker turns back, then the game ends after round 10, or the "
                           "start player's knife passes on and the clock moves one hour (:57)"),
 })
@@ -189,6 +191,15 @@ class RoundEvent:
     text: str = ""
     placeholder: bool = False
 
+    @classmethod
+    def of(cls, marker: EventMarker) -> RoundEvent:
+        """The round's event from a marker of the pack; a stand-in's words are not the card's, so none are kept."""
+        return cls(marker.id, marker.name, "" if marker.placeholder else marker.text, marker.placeholder)
+
+    @property
+    def stand_in(self) -> bool:
+        return self.placeholder
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "text": self.text, "placeholder": self.placeholder}
 
@@ -281,14 +292,24 @@ class Game(GameHistory[State]):
         self.offer(out, "event", "draw-event")
         self.offer(out, "event", "event", asks=("id",), sample={"id": next(iter(self.packs.events))})
         in_play = self.in_play()
-        self.offer(out, "vote", "vote", asks=("seat", "last"), sample={"seat": NOBODY})
-        self.offer(out, "vote", "vote", {"called": BODY}, asks=("seat", "last"), sample={"seat": NOBODY})
+        # :52, :60: the last cultist can be voted out only once the others were; with two, not before a first vote out
+        vote_asks = ("seat", "last") if self.last_cultist_possible() else ("seat",)
+        self.offer(out, "vote", "vote", asks=vote_asks, sample={"seat": NOBODY})
+        self.offer(out, "vote", "vote", {"called": BODY}, asks=vote_asks, sample={"seat": NOBODY})
         if in_play:
             self.offer(out, "table", "found-dead", asks=("seat",), sample={"seat": str(in_play[0])})
         self.offer(out, "table", "points", asks=("n",), sample={"n": "1"})
         self.offer(out, "round", "end-round")
+        self.offer(out, "table", "points-win")
         self.offer(out, "table", "cultists-win")
         return out
+
+    def last_cultist_possible(self) -> bool:
+        """Whether a vote now could put out the last cultist: :60 has the investigators win when they "alle Kultisten
+        durch Abstimmung aus dem Spiel genommen" have, so with two cultists one must already be voted out; the
+        companion knows no roles, so it asks only that someone was voted out before (a reading,
+        docs/among-cultists.md)."""
+        return len(self._state.voted_out) >= self.setup.cultists - 1
 
     def in_play(self) -> list[int]:
         """The seats whose character is still on the board (not voted out, not found dead)."""
@@ -440,9 +461,13 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("a character was found dead, and that calls a vote (:52); enter its result first.")
 
     # -- the event ------------------------------------------------------------------------------------------
-    def need_event_open(self) -> None:
+    def need_event_open(self, table: bool = False) -> None:
+        """One marker a round (:37); the marker the table drew may still replace a stand-in the companion drew
+        (it names no effect of its own: the host enters the real one)."""
         self.need_phase(EVENT, doing="the event marker")
         s = self.s
+        if table and s.event is not None and s.event.stand_in:
+            return
         if s.event is not None:
             self.illegal(f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was "
                          "the wrong one.")
@@ -458,11 +483,11 @@ class _Rules(RulesBase[State, Command]):
             s.bag = _filled_bag(self.setup, self.packs, s.refills)
             self.emit("events_refilled", count=len(s.bag))
         marker = self.packs.events[s.bag.pop()]
-        self.set_event(RoundEvent(marker.id, marker.name, marker.text, marker.placeholder), "companion")
+        self.set_event(RoundEvent.of(marker), "companion")
 
     def do_event(self) -> None:
         """:37: the host enters the marker the table drew: by its id in the pack, or by a name the pack lacks."""
-        self.need_event_open()
+        self.need_event_open(table=True)
         s = self.s
         has_id, has_name = "id" in self.cmd.args, "name" in self.cmd.args
         if has_id == has_name:
@@ -476,7 +501,7 @@ class _Rules(RulesBase[State, Command]):
             marker = self.packs.events[ident]
             if ident in s.bag:
                 s.bag.remove(ident)  # the marker is out of the bag now, as at the table
-            event = RoundEvent(marker.id, marker.name, marker.text, marker.placeholder)
+            event = RoundEvent.of(marker)
         else:
             name = self.cmd.args["name"].strip()
             if not name or len(name) > 60 or not name.isprintable():
@@ -485,7 +510,7 @@ class _Rules(RulesBase[State, Command]):
             if known is not None:
                 if known.id in s.bag:
                     s.bag.remove(known.id)
-                event = RoundEvent(known.id, known.name, known.text, known.placeholder)
+                event = RoundEvent.of(known)
             else:
                 event = RoundEvent(None, name)
         self.set_event(event, "table")
@@ -515,6 +540,11 @@ class _Rules(RulesBase[State, Command]):
         if last and seat is None:
             raise BadCommand("vote: last=yes says the player voted out revealed the last cultist; give that "
                              "player's seat, or last=no when nobody was voted out.")
+        if last and not self.game.last_cultist_possible():
+            self.illegal(f"this game has {self.setup.cultists} cultists and nobody has been voted out yet, so this "
+                         "vote cannot put out the last of them (:52, :60: the investigators win when every cultist is "
+                         "voted out). A cultist voted out while another remains does not reveal: enter the vote "
+                         "without the last cultist.")
         if called == CAFETERIA:
             s.vote_used = True
         else:
@@ -553,6 +583,22 @@ class _Rules(RulesBase[State, Command]):
         s.points += n
         self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
 
+    def do_points_win(self) -> None:
+        """:60: the investigators win when they "innerhalb der maximalen Rundenanzahl ausreichend viele Siegpunkte
+        erzielt haben": the host records the win once the score reaches the points needed, in any round (the
+        threshold is the host's number of the box, gap 5, so the companion does not end the game by itself)."""
+        s = self.s
+        if s.phase == NIGHT:
+            self.illegal("no victory points are scored in the night; end the night first (:18).")
+        needed = self.setup.points_needed
+        if s.points < needed:
+            self.illegal(f"the investigators have {s.points} of the {needed} victory points they need; add the points "
+                         "they scored first, or play on.")
+        self.points_won()
+
+    def points_won(self) -> None:
+        self.end("investigators", f"{self.s.points} victory points within {ROUNDS} rounds")
+
     def do_cultists_win(self) -> None:
         """:60: the cultists win by removing a number of investigators the review does not give; the host ends
         the game when the table sees that it is reached."""
@@ -577,7 +623,7 @@ class _Rules(RulesBase[State, Command]):
         self.emit("round_ended", round=s.round)
         if s.round >= ROUNDS:
             if s.points >= self.setup.points_needed:
-                self.end("investigators", f"{s.points} victory points within {ROUNDS} rounds")
+                self.points_won()
             else:
                 self.end("cultists", f"the {ROUNDS} rounds are over with {s.points} of {self.setup.points_needed} "
                                      "victory points: the investigation was sabotaged long enough")

@@ -136,6 +136,9 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         amount = abs(change)
         text = (f"the investigators {verb} {amount} victory point{'' if amount == 1 else 's'}: "
                 f"{event.get('points')} of {event.get('needed')}")
+        if isinstance(event.get("points"), int) and isinstance(event.get("needed"), int) \
+                and event["points"] >= event["needed"]:
+            text += ", enough to win"
     elif kind == "vote_marker_reset":
         text = "the vote marker turns back: the cafeteria may vote again next round"
     elif kind == "round_ended":
@@ -184,6 +187,7 @@ _ACTION_LABELS = {
     "points": "Change the victory points",
     "end-round": "End the round",
     "cultists-win": "The cultists have won",
+    "points-win": "The investigators have their victory points: they win",
 }
 
 
@@ -312,8 +316,8 @@ def night_script(setup: Setup, names: Names = NO_NAMES, pause_s: float = DEFAULT
                  language: str = "en") -> list[dict[str, Any]]:
     """The night (seance-deduction-rules-de.txt:18-24), step by step: everyone closes their eyes and turns their
     deck up; the cultists open theirs, see each other and (unless seven play, :20) whether an investigator starts
-    the game dead;
-    with the seer variant everyone shows a fist, the cultists raise a thumb and the seer looks; then everyone
+    the game dead; the cultists close their eyes again (:22);
+    with the seer variant everyone then shows a fist, the cultists raise a thumb and the seer looks; then everyone
     opens their eyes. The steps where someone looks wait twice as long; the last step waits for nothing.
     The night names nobody, so `names` is not read (it keeps the shape of the other sentences)."""
     words = _NIGHT[_language(language)]
@@ -324,7 +328,10 @@ def night_script(setup: Setup, names: Names = NO_NAMES, pause_s: float = DEFAULT
     looking = words["open" + n] + ("" if setup.players == 7 else " " + words["dead" + n])
     steps = [_step(words["close"], pause, words["s_close"]), _step(looking, 2 * pause, words["s_open"])]
     if setup.seer:
+        # :22 "Alle schließen wieder ihre Augen": the cultists close theirs before anyone shows a fist, so nobody
+        # looking can watch the seer wake (:23)
         steps += [
+            _step(words["shut" + n], pause, words["s_close"]),
             _step(words["fist" + n], pause, words["s_fist"]),
             _step(words["seer"], 2 * pause, words["s_seer"]),
             _step(words["seer_shut"], pause, words["s_close"]),
@@ -348,11 +355,12 @@ COUNTING_S = 3.0  # the fingers stay up this long after the point
 
 
 def vote_script(names: Names = NO_NAMES, language: str = "en") -> list[dict[str, Any]]:
-    """The vote's synchronised countdown (:52: everyone points at once): ready, three, two, one (a second each),
+    """The vote's synchronised countdown (:52: everyone points at once): ready, three, two, one (on a beat of a
+    second each: ``"beat"``, from the start of one number to the start of the next, however long the word takes),
     point (``"buzz": True``), then the count. `names` is not read: the vote names nobody before it is counted."""
     ready, numbers, point, count, s_ready, s_point, s_count = _VOTE[_language(language)]
     steps = [{**_step(ready, COUNT_S, s_ready), "buzz": False}]
-    steps += [{**_step(word, COUNT_S, str(3 - i)), "buzz": False} for i, word in enumerate(numbers)]
+    steps += [{**_step(word, COUNT_S, str(3 - i)), "buzz": False, "beat": COUNT_S} for i, word in enumerate(numbers)]
     steps.append({**_step(point, COUNTING_S, s_point), "buzz": True})
     steps.append({**_step(count, 0.0, s_count), "buzz": False})
     return steps

@@ -70,6 +70,23 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     "clock": (("hours",), (), "a card effect moves the clock during the turn (:185, :309)"),
     "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
     "set-tasks": (("adventure", "tasks"), ("ordered",), "enter the tasks of an adventure in play from its card"),
+    "card-did": (("effect",), ("n", "colour"),
+                 "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing"),
+})
+# what the host may say a card not filled in yet did (card-did effect=...), with the amount a tap gives by default
+CARD_EFFECTS: Mapping[str, int] = MappingProxyType({
+    "doom": 1, "sanity": -1, "stamina": -1, "clues": 1, "elder-signs": 1, "monster": 1, "gate": 1, "clock": 3,
+    "lock": 1, "nothing": 0,
+})
+# the taps offered for each part of a card (the command takes any effect, with n= for another amount)
+PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({
+    "immediate": (("doom", ""), ("monster", ""), ("sanity", ""), ("stamina", ""), ("lock", "green"),
+                  ("lock", "yellow"), ("lock", "red"), ("nothing", "")),
+    "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+    "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+    "reward": (("elder-signs", ""), ("clues", ""), ("sanity", "+1"), ("stamina", "+1"), ("gate", ""), ("nothing", "")),
+    "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
+    "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
 })
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 
@@ -207,6 +224,24 @@ class CardState:
     ordered: bool
     other_world: bool
     lock: Colour | None
+    stand_in: bool = False  # a card not filled in yet whose tasks the host has not entered (set-tasks)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card not filled in yet came up: the companion played nothing of it and asks the host what the real card
+    did. `part` is the half of the card that would have acted: "immediate" or "at_midnight" (a Mythos card),
+    "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on
+    (None: every investigator, a Mythos card)."""
+
+    card: str
+    kind: str  # "mythos" | "adventure"
+    part: str
+    player: int | None
+    slot: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
 
 
 @dataclass
@@ -252,12 +287,14 @@ class State:
     first_aid: bool = False
     attempt: AttemptState | None = None
     outcome: Outcome | None = None
+    questions: list[Question] = field(default_factory=list)  # cards not filled in yet, asked about (first first)
+    mythos_lock: Colour | None = None  # the die the host said the Mythos card in play locks (a card not filled in)
 
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
         new = copy.copy(self)
         for name in ("players", "unused", "adventure_deck", "other_world_deck", "mythos_deck", "mythos_discard",
-                     "spells"):
+                     "spells", "questions"):
             setattr(new, name, list(getattr(self, name)))
         new.investigators = [copy.copy(inv) for inv in self.investigators]
         new.cards = []
@@ -374,6 +411,14 @@ class Game(GameHistory[State]):
         for card in s.cards:
             self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
             self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+        if s.questions:
+            for effect, extra in PART_TAPS[s.questions[0].part]:
+                args = {"effect": effect}
+                if effect == "lock":
+                    args["colour"] = extra
+                elif extra:
+                    args["n"] = extra
+                self.offer(out, "card", "card-did", args)
         return out
 
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
@@ -409,7 +454,7 @@ class Game(GameHistory[State]):
             if card.lock is not None:
                 out[card.lock] += 1
         if s.mythos is not None and s.mythos_active:
-            lock = self.packs.mythos[s.mythos].lock
+            lock = self.packs.mythos[s.mythos].lock if not self.packs.mythos[s.mythos].placeholder else s.mythos_lock
             if lock is not None:
                 out[lock] += 1
         return out
@@ -440,7 +485,7 @@ class Game(GameHistory[State]):
             "midnight_pending": s.midnight_pending > 0,
             "doom": s.doom,
             "doom_max": a.doom,
-            "monster_spaces": list(a.monster_spaces),
+            "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
             "ancient_one": {"id": a.id, "name": a.name, "combat": str(a.combat), "attack": a.attack},
@@ -464,14 +509,16 @@ class Game(GameHistory[State]):
             "adventure_deck_left": len(s.adventure_deck),
             "other_world_deck_left": len(s.other_world_deck),
             "mythos": (None if mythos is None else {
-                "id": mythos.id, "name": mythos.name, "lingering": mythos.lingering, "kind": mythos.lingering_kind,
-                "active": s.mythos_active}),
+                "id": mythos.id, "name": mythos.name, "lingering": "" if mythos.placeholder else mythos.lingering,
+                "kind": None if mythos.placeholder else mythos.lingering_kind, "active": s.mythos_active,
+                "stand_in": mythos.placeholder}),
             "mythos_deck_left": len(s.mythos_deck),
             "locked": {c.value: n for c, n in self.locked().items() if n},
             "spell_dice": list(s.spells) if s.attempt is None else [d for d, how, _ in s.attempt.holds
                                                                      if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
+            "question": ({**s.questions[0].to_dict(), "left": len(s.questions) - 1} if s.questions else None),
             "outcome": s.outcome.result if s.outcome else None,
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
@@ -545,6 +592,11 @@ def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> Investigat
 
 
 def _card_state(card: Adventure, slot: str) -> CardState:
+    """An adventure in play. A card not filled in yet plays nothing of its own: its tasks keep their symbols (a
+    roll needs some; the host enters the card's with set-tasks) but cost nothing, and it locks no die."""
+    if card.placeholder:
+        return CardState(slot, card.id, card.name, [TaskState(TaskCard(t.need)) for t in card.tasks], card.ordered,
+                         card.other_world, None, stand_in=True)
     return CardState(slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world,
                      card.lock)
 
@@ -661,7 +713,13 @@ class _Rules(RulesBase[State, Command]):
             s.mythos_discard.append(s.mythos)
         s.mythos = card_id
         s.mythos_active = True
+        s.mythos_lock = None
         card = self.packs.mythos[card_id]
+        if card.placeholder:
+            self.emit("mythos_drawn", card=card.id, name=card.name, immediate={}, lingering="", kind=None, reason=why,
+                      stand_in=True)
+            self.ask(Question(card.id, "mythos", "immediate", None))
+            return
         self.emit("mythos_drawn", card=card.id, name=card.name, immediate=card.immediate.to_dict(),
                   lingering=card.lingering, kind=card.lingering_kind, reason=why)
         if card.lock is not None:
@@ -696,8 +754,15 @@ class _Rules(RulesBase[State, Command]):
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
-    def effect(self, effect: Effect, everyone: bool, why: str) -> None:
-        """Apply what the companion counts of an effect; the rest (`text`) is read out."""
+    def ask(self, question: Question) -> None:
+        """A card not filled in yet came up: nothing of it is played; the host is asked what the real card did."""
+        self.s.questions.append(question)
+        self.emit("card_asked", **question.to_dict(), name=self.packs.card(question.card).name
+                  if question.kind == "adventure" else self.packs.mythos[question.card].name)
+
+    def effect(self, effect: Effect, everyone: bool, why: str, player: int | None = None) -> None:
+        """Apply what the companion counts of an effect; the rest (`text`) is read out. Not `everyone`: the
+        active investigator, or the investigator of `player`."""
         s = self.s
         if effect.text:
             self.emit("effect_text", text=effect.text, why=why)
@@ -705,7 +770,8 @@ class _Rules(RulesBase[State, Command]):
             self.elder_signs(effect.elder_signs, why)
         targets = [inv for inv in s.investigators if not inv.devoured and self.in_play(inv)]
         if not everyone:
-            active = self.active()
+            index = s.players[player] if player is not None else None
+            active = self.active() if player is None else (None if index is None else s.investigators[index])
             targets = [active] if active is not None and not active.devoured else []
         for inv in targets:
             if effect.clues:
@@ -728,16 +794,19 @@ class _Rules(RulesBase[State, Command]):
         return index is not None and self.s.investigators[index] is inv
 
     def change(self, inv: InvestigatorState, sanity: int, stamina: int, why: str) -> None:
+        """:407: devoured when sanity or stamina "go below 0"; at 0 the investigator plays on (:189 lets a task
+        take them to 0, not "lower than 0")."""
+        below = inv.sanity + sanity < 0 or inv.stamina + stamina < 0
         inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
         inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
         self.emit("investigator_changed", player=inv.player, investigator=inv.name, sanity=inv.sanity,
                   stamina=inv.stamina, sanity_change=sanity, stamina_change=stamina, why=why)
-        if inv.sanity <= 0 or inv.stamina <= 0:
+        if below:
             self.devour(inv)
 
     def devour(self, inv: InvestigatorState) -> None:
-        """:405-415: devoured at 0 sanity or stamina: a doom token, and a new investigator for the player
-        (none once the Ancient One is awake, :453)."""
+        """:405-415: devoured when sanity or stamina go below 0: a doom token, and a new investigator for the
+        player (none once the Ancient One is awake, :453)."""
         s = self.s
         if inv.devoured:
             return
@@ -783,7 +852,8 @@ class _Rules(RulesBase[State, Command]):
                     break
                 s.doom += 1
                 self.emit("doom", doom=s.doom, doom_max=full, change=1, why=why)
-                if s.doom in self.ancient.monster_spaces and not s.awake:
+                # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
+                if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
             if s.doom >= full and not s.awake:
                 self.awaken("the doom track is full")
@@ -800,6 +870,7 @@ class _Rules(RulesBase[State, Command]):
         s.awake = True
         s.doom = self.ancient.doom
         s.mythos_active = False
+        s.mythos_lock = None
         s.monsters_pending = 0
         for inv in s.investigators:
             if not inv.devoured:
@@ -877,7 +948,9 @@ class _Rules(RulesBase[State, Command]):
         self.emit("midnight", midnights=s.midnights, awake=s.awake)
         if s.mythos is not None and s.mythos_active:
             card = self.packs.mythos[s.mythos]
-            if card.lingering_kind == "at_midnight":
+            if card.placeholder:
+                self.ask(Question(card.id, "mythos", "at_midnight", None))
+            elif card.lingering_kind == "at_midnight":
                 self.emit("at_midnight", card=card.id, name=card.name, text=card.lingering)
                 self.effect(card.at_midnight, everyone=True, why="at midnight")
         if s.outcome is not None:
@@ -909,7 +982,7 @@ class _Rules(RulesBase[State, Command]):
                 inv.stamina = min(inv.stamina, inv.max_stamina)
             self.emit("maximum_lowered", player=player, investigator=inv.name, stat=which,
                       max_sanity=inv.max_sanity, max_stamina=inv.max_stamina)
-            if inv.sanity <= 0 or inv.stamina <= 0:
+            if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
                 self.devour(inv)
         if s.doom < self.ancient.doom:
             s.doom += 1
@@ -1133,6 +1206,9 @@ class _Rules(RulesBase[State, Command]):
         task.done = True
         self.emit("task_completed", slot=card.slot, name=card.name, task=chosen[0], need=str(chosen[1]), dice=placed,
                   monster=task.monster)
+        if card.stand_in and not task.monster:
+            # :185 a task may cost sanity, stamina or time; the stand-in's costs are not the card's: asked instead
+            self.ask(Question(card.card, "adventure", "task", s.current, card.slot))
         if task.task.sanity or task.task.stamina:
             self.change(inv, task.task.sanity, task.task.stamina, "task")
         if task.task.clock:
@@ -1180,9 +1256,16 @@ class _Rules(RulesBase[State, Command]):
             card = self.packs.card(self.card(a.place).card)
             mythos = self.packs.mythos[s.mythos] if s.mythos and s.mythos_active else None
             self.emit("terror", player=s.current, count=terror, slot=a.place, name=card.name,
-                      effect=card.terror.to_dict(), mythos=(mythos.terror.to_dict() if mythos else {}))
-            self.effect(card.terror, everyone=False, why="terror")
-            if mythos is not None and s.attempt is not None:
+                      effect=None if card.placeholder else card.terror.to_dict(),
+                      mythos=(None if mythos is not None and mythos.placeholder
+                              else mythos.terror.to_dict() if mythos else {}))
+            if card.placeholder:
+                self.ask(Question(card.id, "adventure", "terror", s.current, a.place))
+            else:
+                self.effect(card.terror, everyone=False, why="terror")
+            if mythos is not None and mythos.placeholder:
+                self.ask(Question(mythos.id, "mythos", "terror", s.current))
+            elif mythos is not None and s.attempt is not None:
                 self.effect(mythos.terror, everyone=False, why="terror")
         if s.attempt is None:
             return
@@ -1207,13 +1290,17 @@ class _Rules(RulesBase[State, Command]):
         monsters = sum(1 for t in card.tasks if t.monster)
         s.monsters_met += monsters
         s.cards.remove(card)
-        self.emit("adventure_completed", slot=card.slot, card=card.card, name=card.name, reward=pack_card.reward.to_dict(),
-                  monsters=monsters, player=s.current)
+        self.emit("adventure_completed", slot=card.slot, card=card.card, name=card.name,
+                  reward=None if pack_card.placeholder else pack_card.reward.to_dict(), monsters=monsters,
+                  player=s.current)
         for inv in s.investigators:
             if inv.place == card.slot:
                 inv.place = ENTRANCE
         self.end_attempt()
-        self.effect(pack_card.reward, everyone=False, why="reward")
+        if pack_card.placeholder:
+            self.ask(Question(card.card, "adventure", "reward", s.current, card.slot))
+        else:
+            self.effect(pack_card.reward, everyone=False, why="reward")
         if not card.other_world and not s.awake:
             self.draw_adventure(card.slot)
 
@@ -1238,9 +1325,13 @@ class _Rules(RulesBase[State, Command]):
             t.done = False
         helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None})
         self.emit("adventure_failed", slot=card.slot, card=card.card, name=card.name,
-                  penalty=pack_card.penalty.to_dict(), why=why, player=s.current, monsters_won=len(won))
+                  penalty=None if pack_card.placeholder else pack_card.penalty.to_dict(), why=why, player=s.current,
+                  monsters_won=len(won))
         self.end_attempt()
-        self.effect(pack_card.penalty, everyone=False, why="penalty")
+        if pack_card.placeholder:
+            self.ask(Question(card.card, "adventure", "penalty", s.current, card.slot))
+        else:
+            self.effect(pack_card.penalty, everyone=False, why="penalty")
         stat = "sanity"
         if "assist" in self.cmd.args:
             stat = _choice(self.cmd, "assist", STATS)
@@ -1325,6 +1416,75 @@ class _Rules(RulesBase[State, Command]):
             s.monsters_pending -= 1
         self.emit("monster_placed", slot=card.slot, name=card.name, need=str(need), pending=s.monsters_pending)
 
+    def do_card_did(self) -> None:
+        """A card not filled in yet came up and nothing of it was played: the host says what the real card did, one
+        effect a tap (on the investigator it fell on, or on every investigator for a Mythos card), and
+        effect=nothing when that was all (docs/elder-sign.md, "Cards not filled in yet")."""
+        s = self.s
+        if not s.questions:
+            self.illegal("no card is waiting to be told: every card that came up is filled in, or was told already.")
+        q = s.questions[0]
+        effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
+        if effect == "nothing":
+            if "n" in self.cmd.args or "colour" in self.cmd.args:
+                raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
+            s.questions.pop(0)
+            self.emit("card_told", **q.to_dict())
+            return
+        if effect == "lock":
+            if "n" in self.cmd.args:
+                raise BadCommand("card-did: a locked die takes colour=, not n=.")
+            self.told_lock(q, Colour.parse(_choice(self.cmd, "colour", ("green", "yellow", "red"))))
+            return
+        if "colour" in self.cmd.args:
+            raise BadCommand(f"card-did: colour= belongs to effect=lock, not effect={effect}.")
+        n = _int(self.cmd, "n", -9, 9) if "n" in self.cmd.args else CARD_EFFECTS[effect]
+        if n == 0:
+            raise BadCommand("card-did: n=0 changes nothing; give effect=nothing when the card did nothing more.")
+        why = q.part.replace("_", " ")
+        if effect == "doom" and s.awake and n > 0:
+            self.illegal("the Ancient One is awake; its track is full (:429).")
+        if effect in ("monster", "gate") and n < 0:
+            raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
+        if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
+            raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
+        self.emit("card_effect", **q.to_dict(), effect=effect, n=n)
+        if effect == "gate":
+            for _ in range(n):
+                self.draw_other_world()
+            return
+
+        def amount(name: str) -> int:
+            return n if effect == name else 0
+
+        told = Effect(elder_signs=amount("elder-signs"), clues=amount("clues"), doom=amount("doom"),
+                      sanity=amount("sanity"), stamina=amount("stamina"), monsters=amount("monster"),
+                      clock=amount("clock"))
+        self.effect(told, everyone=q.player is None, why=why, player=q.player)
+
+    def told_lock(self, q: Question, colour: Colour) -> None:
+        """:397-403: the card shows a locked die icon: a die of that colour is locked on it while it is in play."""
+        s = self.s
+        if q.kind == "mythos":
+            if s.mythos != q.card or not s.mythos_active:
+                self.illegal("that Mythos card is no longer in play, so it locks no die now.")
+            if s.mythos_lock is not None:
+                self.illegal(f"the Mythos card in play already locks a {s.mythos_lock.value} die.")
+            if self.game.locked()[colour] >= BOX_DICE[colour]:
+                self.illegal(f"every {colour.value} die is locked already (:401).")
+            s.mythos_lock = colour
+            self.emit("die_locked", colour=colour.value, by="mythos", name=self.packs.mythos[q.card].name)
+            return
+        card = next((c for c in s.cards if c.slot == q.slot and c.card == q.card), None)
+        if card is None:
+            self.illegal("that adventure is no longer in play, so it locks no die now.")
+        if card.lock is not None:
+            self.illegal(f"that adventure already locks a {card.lock.value} die.")
+        if self.game.locked()[colour] >= BOX_DICE[colour]:
+            self.illegal(f"every {colour.value} die is locked already (:401).")
+        card.lock = colour
+        self.emit("die_locked", colour=colour.value, by="adventure", slot=card.slot, name=card.name)
+
     def do_set_tasks(self) -> None:
         s = self.s
         card = self.card(self.cmd.args["adventure"].strip())
@@ -1336,6 +1496,7 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"set-tasks: tasks {str(exc).rstrip('.')}.") from None
         monsters = [t for t in card.tasks if t.monster]
         card.tasks = [TaskState(t) for t in tasks] + monsters
+        card.stand_in = False  # the host entered the card's own tasks
         if "ordered" in self.cmd.args:
             card.ordered = _bool(self.cmd, "ordered")
         self.emit("tasks_set", slot=card.slot, name=card.name, tasks=[str(t.need) for t in tasks], ordered=card.ordered)

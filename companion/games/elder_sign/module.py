@@ -33,6 +33,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
             "ancient_one": bool(game.ancient.placeholder),
             "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
         },
+        # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
+        "card_question": _question(view, game),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
@@ -64,6 +66,16 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each,
                         "clues": min(clues, 2)}
     return out
+
+
+def _question(view: Mapping[str, Any], game: Game) -> str | None:
+    question = view.get("question")
+    if not question:
+        return None
+    cards = game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
+    name = cards[question["card"]].name
+    names = sentences.Names(tuple(view.get("player_names") or ()), stand_ins=frozenset({name}))
+    return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 
 def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:

@@ -150,8 +150,8 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
     elif kind == "at_midnight":
         text = f"at midnight, {names.card(event.get('name'), 'a card in play')}: {event.get('text')}"
-    elif kind == "mythos_drawn" and str(event.get("name")) in names.stand_ins:
-        text = "a Mythos card comes up that is not filled in yet: read it from the card drawn"
+    elif kind == "mythos_drawn" and (event.get("stand_in") or str(event.get("name")) in names.stand_ins):
+        text = "a Mythos card comes up that is not filled in yet"
     elif kind == "mythos_drawn":
         immediate = effect_words(event.get("immediate"))
         text = f"Mythos card: {event.get('name')}" + (f"; now: {immediate}" if immediate != "nothing" else "")
@@ -172,7 +172,8 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     elif kind == "investigator_devoured":
         text = f"{inv} is devoured"
     elif kind == "investigator_joins":
-        text = f"{inv} joins the investigation for {who}"
+        joined = names.card(event.get("investigator"), "a new investigator")
+        text = f"{joined} joins the investigation for {who}"
     elif kind == "player_out":
         text = f"{who} is out of the game" + (": no investigator is left" if event.get("why") == "no investigator left" else "")
     elif kind == "elder_signs":
@@ -220,15 +221,21 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     elif kind == "roll_failed":
         text = "the roll completes no task"
     elif kind == "terror":
-        text = f"terror! {_place(event, names)}'s terror effect: {effect_words(event.get('effect'))}"
+        text = "terror!"
+        if event.get("effect") is not None:
+            text += f" {_place(event, names)}'s terror effect: {effect_words(event.get('effect'))}"
         if event.get("mythos"):
             text += f"; the Mythos card's: {effect_words(event.get('mythos'))}"
     elif kind == "adventure_completed":
-        text = f"{_place(event, names)} is completed: {effect_words(event.get('reward'))}"
+        text = f"{_place(event, names)} is completed"
+        if event.get("reward") is not None:
+            text += f": {effect_words(event.get('reward'))}"
     elif kind == "adventure_failed":
         why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
                "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
-        text = f"{_place(event, names)} fails" + (f" ({why})" if why else "") + f": {effect_words(event.get('penalty'))}"
+        text = f"{_place(event, names)} fails" + (f" ({why})" if why else "")
+        if event.get("penalty") is not None:
+            text += f": {effect_words(event.get('penalty'))}"
     elif kind == "attack_ended":
         text = f"the attack on {ao} ends"
     elif kind == "adventure_drawn":
@@ -240,6 +247,13 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     elif kind == "tasks_set":
         tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
         text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
+    elif kind == "card_asked":
+        text = f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did " \
+               f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
+    elif kind == "card_effect":
+        text = f"{_asked_card(event, names)}: {_told_words(event)}"
+    elif kind == "card_told":
+        text = f"{_asked_card(event, names)}: that was all"
     elif kind == "game_won":
         text = f"the investigators win: {event.get('reason')}"
     elif kind == "game_lost":
@@ -252,6 +266,37 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
 
 
 _STAND_IN_WORDS = re.compile(r"[Pp]laceholder:[^.;]*\.?")
+
+# the half of a card not filled in yet that the host is asked about (the engine's Question.part)
+_PART_WORDS = {"immediate": " when it was drawn", "at_midnight": " at midnight", "terror": " on the terror",
+               "reward": " as its reward", "penalty": " as its penalty",
+               "task": " for the task just done (sanity, stamina or time it cost)"}
+_TOLD = {"doom": ("a doom token", "doom tokens"), "monster": ("a monster appears", "monsters appear"),
+         "gate": ("a gate opens", "gates open"), "clues": ("clue", "clues"),
+         "elder-signs": ("Elder Sign", "Elder Signs")}
+
+
+def _asked_card(event: Mapping[str, Any], names: Names) -> str:
+    """The card a question is about, by its place on the table while it is a stand-in."""
+    if event.get("kind") == "mythos":
+        return names.card(event.get("name"), "the Mythos card")
+    return _place(event, names)
+
+
+def _told_words(event: Mapping[str, Any]) -> str:
+    """What the host said a card not filled in yet did: "sanity -1", "a doom token", "a green die is locked"."""
+    effect, n = str(event.get("effect")), int(event.get("n") or 0)
+    if effect in ("sanity", "stamina"):
+        return f"{effect} {'+' if n > 0 else '-'}{abs(n)}" + (" for every investigator" if event.get("player") is None
+                                                                else "")
+    if effect == "clock":
+        return f"the clock moves {n} hours on"
+    one, many = _TOLD.get(effect, (effect, effect))
+    if effect in ("monster", "gate"):
+        return one if n == 1 else f"{n} {many}"
+    if effect == "doom" and n < 0:
+        return f"{-n} doom token{'' if n == -1 else 's'} off"
+    return one if effect == "doom" and n == 1 else f"{n} {one if abs(n) == 1 else many}"
 
 
 def describe_events(events: Sequence[Mapping[str, Any]], names: Names = NO_NAMES) -> list[str]:
@@ -286,6 +331,9 @@ _ACTION_LABELS = {
     "roll": "Roll the dice", "clue": "Spend a clue and roll again", "adjust": "Change sanity, stamina or clues",
     "doom": "Change the doom track", "elder-signs": "Add Elder Signs", "clock": "Move the clock",
 }
+_CARD_DID_LABELS = {"doom": "A doom token", "monster": "A monster appears", "gate": "A gate opens",
+                    "clues": "A clue", "elder-signs": "An Elder Sign", "clock": "The clock 3 hours on",
+                    "nothing": "Nothing (more): that was all"}
 
 
 def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
@@ -300,6 +348,13 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Place a monster on adventure {args.get('adventure')}"
     if name == "set-tasks":
         return f"Enter the tasks of adventure {args.get('adventure')}"
+    if name == "card-did":
+        effect = str(args.get("effect"))
+        if effect == "lock":
+            return f"A {args.get('colour')} die locked"
+        if effect in ("sanity", "stamina"):
+            return f"{effect.capitalize()} {args.get('n') or '-1'}"
+        return _CARD_DID_LABELS.get(effect, "Do it")
     return _ACTION_LABELS.get(name, "Do it")
 
 

@@ -19,8 +19,8 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -46,7 +46,16 @@ from companion.games.skeptics.dice.requirement import (
     an,
     dice_for,
 )
-from companion.games.skeptics.packs import ENTRANCE, ROOM_COUNT, Board, Ghost, Packs, icon_set_text
+from companion.games.skeptics.packs import (
+    ENTRANCE,
+    ROOM_COUNT,
+    Board,
+    EnvironmentCard,
+    Ghost,
+    Packs,
+    icon_set_text,
+)
+from companion.pack_files import card_words
 
 __all__ = [
     "ACTIONS_PER_TURN",
@@ -79,7 +88,7 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free", "run", "glass", "item", "to"),
+        "action": (("kind",), ("free", "run", "glass", "item", "to", "corpse"),
                    "spend one action on a move, pick-up, give or other (item=ID to=N: which item goes to whom)"),
         "attempt": (
             ("action",),
@@ -92,6 +101,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move-ghost": (("to",), (), "move the ghost after a successful pull or summon"),
         "ghost-at": (("room",), (), "host correction: put the ghost in a room, or room=none"),
         "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
+        "tell-card": (("effect",), ("n",), "what the real environment card did, for one not filled in yet: one "
+                                           "effect a tap, then effect=nothing"),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
@@ -271,6 +282,10 @@ class State:
     clue_found: list[int] = field(default_factory=list)  # the clue card of each revealed clue, in order (0: unknown)
     clue_done: list[int] = field(default_factory=list)  # positions in clue_found that are solved
     glass: list[int] = field(default_factory=list)  # each investigator's magnifying glass: uses left (0: none)
+    glass_spent: list[int] = field(default_factory=list)  # the investigators whose glass was used up and discarded
+    corpse_holder: int | None = None  # the investigator moving the Corpse ("Corpse": attached until taken over)
+    env_asks: list[str] = field(default_factory=list)  # stand-in environment cards drawn, not told yet (first first)
+    env_told: list[str] = field(default_factory=list)  # "card:kind:value": what the host said a stand-in does
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
 
@@ -380,6 +395,50 @@ class _Supply:
 # -- the game -----------------------------------------------------------------------------------
 
 
+
+# what the host may say a stand-in environment card did (tell-card effect=...): the kinds of effect the engine
+# plays, with what a tap gives ("Environment Cards"; the kinds of docs/rules-engine.md, "Rules the box data
+# switches on")
+ENV_EFFECTS: Mapping[str, str] = MappingProxyType({
+    "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
+    "actions": "two actions other than moves a turn (as the Corpse)",
+    "fires": "fire tokens on the board (as the Fire)",
+    "nothing": "nothing the companion counts",
+})
+
+
+ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType({  # effect -> (a tap's amount, lowest, highest)
+    "clue-dice": (-1, -2, 2), "actions": (2, 1, 3), "fires": (4, 1, 10), "nothing": (0, 0, 0),
+})
+
+
+def environment_card(packs: Packs, told: Iterable[str], card: str,
+                     memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] | None = None) -> EnvironmentCard:
+    """The environment card as it plays: the pack's card once filled in; a stand-in plays no effect of its own,
+    only what the host told (`told`: "card:kind:value" entries of tell-card). `memo` keeps the stand-ins already
+    made for one game's packs (they are values)."""
+    info = packs.environment[card]
+    if not info.placeholder:
+        return info
+    prefix = card + ":"
+    said = tuple(entry for entry in told if entry.startswith(prefix))
+    key = (card, said)
+    if memo is not None and key in memo:
+        return memo[key]
+    kinds = {kind: int(value) for entry in said for kind, value in [entry[len(prefix):].split(":")]}
+    made = replace(info, clue_dice=kinds.get("clue-dice", 0), actions=kinds.get("actions", 0),
+                   fires=kinds.get("fires", 0), icon_sets=())
+    if memo is not None:
+        memo[key] = made
+    return made
+
+
+def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
+    """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name; (0, "")
+    when no card limits them."""
+    limits = [(c.actions, c.name) for c in cards if c.actions]
+    return min(limits) if limits else (0, "")
+
 class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
@@ -391,6 +450,8 @@ class Game(GameHistory[State]):
         self.packs = packs
         self.board: Board = packs.boards[setup.board]
         self.ghost: Ghost = packs.ghosts[setup.ghost]
+        self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
+        self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
         super().__init__(state)
 
     # -- building ---------------------------------------------------------------
@@ -450,9 +511,9 @@ class Game(GameHistory[State]):
             self.offer(out, "attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
         else:
             self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
-        barriers = [c for c in s.env_active if self.packs.environment[c].icon_sets]
+        barriers = [c for c in s.env_active if self.env(c).icon_sets]
         for card in barriers:
-            for index in range(1, len(self.packs.environment[card].icon_sets) + 1):
+            for index in range(1, len(self.env(card).icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers:
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
@@ -472,7 +533,11 @@ class Game(GameHistory[State]):
         for kind in ACTION_KINDS:
             self.offer(out, "spend", "action", {"kind": kind})
         self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
         self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+        if s.env_asks:
+            for effect in ENV_TAPS:
+                self.offer(out, "card", "tell-card", {"effect": effect})
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
         self.offer(out, "table", "solve")
@@ -547,6 +612,39 @@ class Game(GameHistory[State]):
         return rules.s, rules.events
 
     # -- reading --------------------------------------------------------------------
+    def env(self, card: str) -> EnvironmentCard:
+        """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
+        return environment_card(self.packs, self._state.env_told, card, self.env_memo)
+
+    def env_in_play(self) -> tuple[EnvironmentCard, ...]:
+        return self.cards_in_play(self._state.env_active, self._state.env_told)
+
+    def cards_in_play(self, active: Sequence[str], told: Sequence[str]) -> tuple[EnvironmentCard, ...]:
+        """The environment cards in play as they play, in order; made once for each (cards, told) of this game."""
+        key = (tuple(active), tuple(told))
+        cards = self.in_play_memo.get(key)
+        if cards is None:
+            cards = tuple(environment_card(self.packs, told, c, self.env_memo) for c in active)
+            self.in_play_memo[key] = cards
+        return cards
+
+    def rolls_left(self) -> int | None:
+        """How many more rolls the attempt under way can really have this turn (None without one): the actions left
+        ("Player Turn"), no more than the actions other than moves a card still allows ("Corpse": "two Actions per
+        turn, excluding Move Actions"; a roll is such an action), and on a timer set no more than the rolls until
+        the third timer ("Red Icons: Timers": the unsuccessful roll that gives it ends the turn). Free rolls an item
+        gives are not foreseen."""
+        s = self._state
+        if s.attempt is None:
+            return None
+        rolls = s.actions_left
+        limit, _ = other_actions_limit(self.env_in_play())
+        if limit:
+            rolls = min(rolls, limit - s.turn_others)
+        if s.attempt.requirement.timer:
+            rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
+        return max(0, rolls)
+
     def view(self) -> dict[str, Any]:
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
         s = self._state
@@ -560,8 +658,8 @@ class Game(GameHistory[State]):
                 "id": ghost.id,
                 "name": ghost.name,
                 "difficulty": ghost.difficulty,
-                "ability": ghost.ability,
-                "lingering": ghost.lingering,
+                "ability": card_words(ghost.ability),
+                "lingering": card_words(ghost.lingering),
                 "first_sets": ghost.first_sets,
                 "placeholder": ghost.placeholder,
             },
@@ -572,6 +670,9 @@ class Game(GameHistory[State]):
             "physical": self.setup.physical,
             "current_player": s.current,
             "actions_left": s.actions_left,
+            "attempt_rolls_left": self.rolls_left(),
+            "question": ({"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
+                         if s.env_asks else None),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
@@ -593,11 +694,11 @@ class Game(GameHistory[State]):
                 {
                     "id": c,
                     "name": packs.environment[c].name,
-                    "effect": packs.environment[c].effect,
+                    "effect": card_words(packs.environment[c].effect),
                     "duration": packs.environment[c].duration,
-                    "clue_dice": packs.environment[c].clue_dice,
-                    "actions": packs.environment[c].actions,
-                    "fires": packs.environment[c].fires,
+                    "clue_dice": self.env(c).clue_dice,
+                    "actions": self.env(c).actions,
+                    "fires": self.env(c).fires,
                     "placeholder": packs.environment[c].placeholder,
                 }
                 for c in s.env_active
@@ -608,7 +709,7 @@ class Game(GameHistory[State]):
             "timers": s.timers,
             "clues_revealed": s.clues_revealed,
             "clues_solved": s.clues_solved,
-            "clue_cards_revealed": list(s.clue_cards[: s.clues_revealed]),
+            "clue_cards_revealed": [number for number in s.clue_found if number],  # the cards the host named
             "clues": [
                 {
                     "card": number or None,
@@ -630,15 +731,14 @@ class Game(GameHistory[State]):
                     "name": packs.environment[c].name,
                     "sets": [
                         {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
-                        for i, need in enumerate(packs.environment[c].icon_sets, start=1)
+                        for i, need in enumerate(self.env(c).icon_sets, start=1)
                     ],
                 }
-                for c in s.env_active if packs.environment[c].icon_sets
+                for c in s.env_active if self.env(c).icon_sets
             ],
-            "other_actions_limit": min(
-                (packs.environment[c].actions for c in s.env_active if packs.environment[c].actions), default=0
-            ),
+            "other_actions_limit": other_actions_limit(self.env_in_play())[0],
             "other_actions_used": s.turn_others,
+            "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
             "hands": [
                 {
                     "player": p,
@@ -842,10 +942,11 @@ class _Rules(RulesBase[State, Command]):
             )
 
     def other_actions_limit(self) -> tuple[int, str]:
-        """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name."""
-        limits = [(self.packs.environment[c].actions, self.packs.environment[c].name) for c in self.s.env_active
-                  if self.packs.environment[c].actions]
-        return min(limits) if limits else (0, "")
+        return other_actions_limit(self.game.cards_in_play(self.s.env_active, self.s.env_told))
+
+    def env(self, card: str) -> EnvironmentCard:
+        """An environment card as it plays now (a stand-in: what the host told, nothing of its own)."""
+        return environment_card(self.packs, self.s.env_told, card, self.game.env_memo)
 
     def may_run(self) -> bool:
         """ "Running": all three actions of the turn were moves, and the fourth space is not yet run."""
@@ -884,9 +985,11 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("items cannot be used on environment cards, so this roll takes no item dice.")
         minus = 0
         words = [f"{BASE_DICE} dice"]
-        if kind == "clue":
-            for card in self.s.env_active:
-                info = self.packs.environment[card]
+        # a Fire or a Barrier is rolled with "three Clue Dice" ("Fire Card": "rolling one Cobweb with three Clue
+        # Dice"; "Barrier": "Players roll three Clue Dice without the use of Items"): a card that takes dice away
+        # (the Watching Eyes) reduces the other clue rolls, not these
+        if kind == "clue" and action not in NO_ITEM_ACTIONS:
+            for info in self.game.cards_in_play(self.s.env_active, self.s.env_told):
                 if info.clue_dice:
                     minus -= info.clue_dice
                     words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
@@ -939,6 +1042,8 @@ class _Rules(RulesBase[State, Command]):
             return
         s.attempt_glass = False
         s.glass[s.current] = max(0, s.glass[s.current] - 1)
+        if not s.glass[s.current] and s.current not in s.glass_spent:
+            s.glass_spent.append(s.current)  # "Once the player expires the last use, the token is discarded"
         self.emit("glass_used", player=s.current, left=s.glass[s.current])
 
     def drop_attempt(self, why: str) -> None:
@@ -956,7 +1061,7 @@ class _Rules(RulesBase[State, Command]):
     def barrier_card(self) -> str:
         """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
         cmd, s = self.cmd, self.s
-        cards = [c for c in s.env_active if self.packs.environment[c].icon_sets or c == "barrier"]
+        cards = [c for c in s.env_active if self.env(c).icon_sets or c == "barrier"]
         if "card" in cmd.args:
             card = cmd.args["card"].strip().lower()
             if card not in cards:
@@ -967,11 +1072,18 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("no barrier is in play: a barrier attempt is made while its environment card is in play.")
         return cards[0]
 
+    def forget_card(self, card: str) -> None:
+        """A card leaves play: what the host told of a stand-in, and the question about it, go with it."""
+        s = self.s
+        s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:")]
+        s.env_asks = [c for c in s.env_asks if c != card]
+
     def end_card(self, card: str) -> None:
         s = self.s
         if card in s.env_active:
             s.env_active.remove(card)
             s.env_discard.append(card)
+            self.forget_card(card)
             self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
         s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
 
@@ -981,7 +1093,7 @@ class _Rules(RulesBase[State, Command]):
         s.fires = max(0, s.fires - 1)
         self.emit("fire_out", left=s.fires)
         if s.fires == 0:
-            for card in [c for c in s.env_active if self.packs.environment[c].fires]:
+            for card in [c for c in s.env_active if self.env(c).fires]:
                 self.end_card(card)
 
     def barrier_set_done(self, card: str, index: int) -> None:
@@ -989,7 +1101,7 @@ class _Rules(RulesBase[State, Command]):
         Barrier is removed." """
         s = self.s
         s.sets_done.append(f"{card}:{index}")
-        sets = self.packs.environment[card].icon_sets
+        sets = self.env(card).icon_sets
         left = [i for i in range(1, len(sets) + 1) if f"{card}:{i}" not in s.sets_done]
         self.emit("barrier_set_done", card=card, index=index, left=len(left))
         if not left:
@@ -1118,6 +1230,7 @@ class _Rules(RulesBase[State, Command]):
             if self.packs.environment[card].duration == "hour":
                 s.env_active.remove(card)
                 s.env_discard.append(card)
+                self.forget_card(card)
                 self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="hour")
         if not s.env_deck:
             if not s.env_discard:
@@ -1129,6 +1242,7 @@ class _Rules(RulesBase[State, Command]):
                     return
                 oldest = s.env_active.pop(0)
                 s.env_discard.append(oldest)
+                self.forget_card(oldest)
                 self.emit("environment_ended", card=oldest, name=self.packs.environment[oldest].name, why="reshuffled")
             s.env_reshuffles += 1
             pile = sorted(s.env_discard)
@@ -1143,11 +1257,18 @@ class _Rules(RulesBase[State, Command]):
         else:
             card = s.env_deck.pop()
         info = self.packs.environment[card]
-        self.emit("environment_drawn", card=card, name=info.name, effect=info.effect, duration=info.duration)
+        self.emit("environment_drawn", card=card, name=info.name, effect=card_words(info.effect),
+                  duration=info.duration, **({"stand_in": True} if info.placeholder else {}))
+        info = self.env(card)  # a stand-in plays nothing of its own until the host tells what the real card did
         if info.duration == "instant":
             s.env_discard.append(card)
         else:
             s.env_active.append(card)
+            if info.placeholder:
+                s.env_asks.append(card)
+                self.emit("card_asked", card=card, name=info.name, kind="environment")
+            if info.actions:
+                s.corpse_holder = None  # a Corpse come anew lies where the clue die says, carried by nobody yet
             if info.fires:
                 # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
                 s.fires = info.fires
@@ -1227,7 +1348,7 @@ class _Rules(RulesBase[State, Command]):
         s.clue_done.append(at)
         s.clues_solved += 1
         number = s.clue_found[at] if at < len(s.clue_found) else 0
-        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved,
+        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved, position=at + 1,
                   **({"clue_card": number} if number else {}))
         if self.setup.physical:
             symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
@@ -1348,7 +1469,7 @@ class _Rules(RulesBase[State, Command]):
         env = [e for e in self.events if e["type"] == "environment_drawn"]
         self.emit(
             "ghost_hour",
-            environment=env[-1]["name"] if env else None,
+            environment=env[-1]["name"] if env and not env[-1].get("stand_in") else None,
             room=room,
             room_name=self.board.space_name(room),
         )
@@ -1394,7 +1515,20 @@ class _Rules(RulesBase[State, Command]):
     def do_action(self) -> None:
         s = self.s
         kind = _choice(self.cmd, "kind", ACTION_KINDS)
+        carries = "corpse" in self.cmd.args and _bool(self.cmd, "corpse")
+        if carries:
+            # "Corpse": "To move the Corpse, a player must land on its space and then start moving toward the
+            # Entrance. The Corpse will be attached to that player until another player moves on the space and
+            # decides to take over."
+            if kind != "move":
+                self.illegal("the Corpse is moved with Move Actions: use kind=move corpse=true.")
+            limit, _ = self.other_actions_limit()
+            if not limit:
+                self.illegal("no Corpse is in play to carry.")
         if "run" in self.cmd.args and _bool(self.cmd, "run"):
+            if (carries or s.corpse_holder == s.current) and self.other_actions_limit()[0]:
+                self.illegal("'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
+                             "(Corpse): this player carries it. Hand it over first, or end the turn.")
             # "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
             # fourth space as long as the path ... is not blocked by a door or another obstacle."
             if kind != "move":
@@ -1419,6 +1553,9 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("action: to= says who gets the item of item=; give item= too.")
         self.spend_action(kind="move" if kind == "move" else "other")
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        if carries and s.corpse_holder != s.current:
+            s.corpse_holder = s.current
+            self.emit("corpse_carried", player=s.current)
         if item is not None:
             # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
             to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
@@ -1427,6 +1564,8 @@ class _Rules(RulesBase[State, Command]):
             # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
             # the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action".
             s.glass[s.current] = 3
+            if s.current in s.glass_spent:
+                s.glass_spent.remove(s.current)
             self.emit("glass_taken", player=s.current, left=3)
 
     def do_attempt(self) -> None:
@@ -1493,7 +1632,7 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
         elif action == "barrier":
             barrier_card = self.barrier_card()
-            sets = self.packs.environment[barrier_card].icon_sets
+            sets = self.env(barrier_card).icon_sets
             if sets:
                 if "set" not in cmd.args:
                     raise BadCommand(
@@ -1549,6 +1688,12 @@ class _Rules(RulesBase[State, Command]):
         s.attempt_card = barrier_card
         s.attempt_clue = clue_at
         if "glass" in cmd.args and _bool(cmd, "glass"):
+            if not s.glass[s.current] and s.current in s.glass_spent:
+                self.illegal(
+                    f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
+                    "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
+                    "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
+                )
             if not s.glass[s.current]:
                 # ticked without a glass on record: the player has a fresh one (the host knows the table)
                 s.glass[s.current] = 3
@@ -1629,6 +1774,12 @@ class _Rules(RulesBase[State, Command]):
             )
         if s.ghost_mode:
             self.illegal("the ghost is in Ghost Mode: players lose the Summon action for the rest of the game.")
+        if s.ghost_present:
+            # "Action 8: Summon": a summon attempts "to Summon the Ghost", and "When successfully Summoned, the Ghost
+            # is revealed": with the ghost on the board already there is nothing to summon
+            how = "summoned" if s.ghost_reason == "summon" else "on the board"
+            self.illegal(f"the ghost is already {how}; a summon brings the ghost when it is not on the board. Prove "
+                         "or pull it while it stays.")
         if s.room_deck_left <= 0:
             self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
         success = self.summon_roll("summon")
@@ -1702,6 +1853,32 @@ class _Rules(RulesBase[State, Command]):
         else:
             self.appear(room, "manual")
 
+    def do_tell_card(self) -> None:
+        """An environment card not filled in yet came up and played nothing: the host says what the real card does,
+        one effect a tap, and effect=nothing when that was all (docs/rules-engine.md, "Cards not filled in yet")."""
+        s = self.s
+        if not s.env_asks:
+            self.illegal("no environment card is waiting to be told: the cards in play are filled in, or told.")
+        card = s.env_asks[0]
+        effect = _choice(self.cmd, "effect", tuple(ENV_TAPS))
+        if effect == "nothing":
+            if "n" in self.cmd.args:
+                raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+            s.env_asks.pop(0)
+            self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
+            return
+        tap, low, high = ENV_TAPS[effect]
+        n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
+        if n == 0:
+            raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+        s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
+        self.emit("card_effect", card=card, name=self.packs.environment[card].name, kind="environment",
+                  effect=effect, n=n)
+        if effect == "fires":
+            # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
+            s.fires = n
+            self.emit("fires_placed", count=n, card=card)
+
     def do_reveal_clue(self) -> None:
         s = self.s
         if s.clues_revealed >= CLUE_TOKENS:
@@ -1712,10 +1889,13 @@ class _Rules(RulesBase[State, Command]):
             if card in s.clue_found:
                 self.illegal(f"clue card {card} is already revealed.")
         else:
-            card = s.clue_cards[s.clues_revealed] if s.clue_cards else None
+            # "A Clue Card is drawn, in order, from the face-down cards at the top of the Game Board": the next card
+            # of the row laid out at setup; which of the sixteen it is nobody knows until the host names it, so the
+            # companion says it by its place in the row (and its numbered token), never by a number of its own
+            card = None
         s.clues_revealed += 1
         s.clue_found.append(card or 0)
-        self.emit("clue_revealed", count=s.clues_revealed, clue_card=card)
+        self.emit("clue_revealed", count=s.clues_revealed, clue_card=card, position=s.clues_revealed)
         if s.clues_revealed == CLUE_TOKENS:
             self.start_ghost_mode("all seven clue tokens are revealed")
 
@@ -1842,6 +2022,6 @@ class _Rules(RulesBase[State, Command]):
         if card not in s.env_active:
             self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
         self.end_card(card)
-        if self.packs.environment[card].fires:
+        if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
 

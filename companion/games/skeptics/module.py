@@ -23,7 +23,8 @@ def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict
 
 
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that the attempt under way succeeds with the current player's actions left."""
+    """The chance that the attempt under way succeeds in the rolls it really has left (the engine's
+    ``attempt_rolls_left``: the actions left, the Corpse's limit, the rolls until a third timer)."""
     attempt = state.get("attempt")
     if not attempt:
         return None
@@ -31,7 +32,8 @@ def attempt_odds(state: Mapping[str, Any]) -> float | None:
         from companion.games.skeptics.dice import Attempt
 
         current = Attempt.from_dict(attempt)
-        rolls_left = int(state.get("actions_left") or 0)
+        rolls = state.get("attempt_rolls_left")
+        rolls_left = int(rolls if rolls is not None else state.get("actions_left") or 0)
         if current.succeeded:
             return 1.0
         if rolls_left <= 0:
@@ -55,7 +57,10 @@ def summon_odds(state: Mapping[str, Any]) -> float | None:
 
 
 def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
-    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view)}
+    question = view.get("question")
+    # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card actions)
+    asked = sentences.describe_event({"type": "card_asked", **question}) if question else None
+    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
 
 
 MODULE = GameModule(

@@ -68,6 +68,9 @@ ACTION_NOUNS = {
 }
 SPEND_WORDS = {"move": "moves", "pickup": "picks up an item", "give": "gives an item", "other": "uses an action"}
 PLACEHOLDER_EFFECT = "its effect is not filled in yet: read it from your card"
+_TELL_LABELS = {"clue-dice": "One clue die fewer (as the Watching Eyes)",
+                "actions": "Two actions other than moves (as the Corpse)",
+                "fires": "Fire tokens on the fire icons (as the Fire)", "nothing": "Nothing (more): that was all"}
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,21 @@ def plain(text: Any) -> str:
 # -- events ---------------------------------------------------------------------------------------
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def _clue_place(position: Any) -> str:
+    """Where a clue card lies: "the clue card third from the left" (Setup: the seven "face-down side by side along the
+    top of the board", drawn "in order"); "" when the place is not known."""
+    if isinstance(position, int) and not isinstance(position, bool) and 1 <= position <= len(_ORDINALS):
+        return f"the clue card {_ORDINALS[position - 1]} from the left"
+    return ""
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | None = None) -> str:
     """One event in words ("The clock moves to XII."); "" for an event that says nothing by itself."""
     if not isinstance(names, Names):
@@ -252,8 +270,21 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         if e("reason") == "timer":
             return f"The third timer token moves the clock to {e('clock')}."
         return f"The clock moves to {e('clock')}."
+    if kind == "environment_drawn" and e("stand_in"):
+        return "An environment card comes up that is not filled in yet: read it from the card drawn."
     if kind == "environment_drawn":
         return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
+    if kind == "card_asked":
+        return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
+                "card do?")
+    if kind == "card_effect":
+        n = int(e("n") or 0)
+        told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
+                "actions": f"{_count(n, 'action')} other than moves a turn",
+                "fires": f"{_count(n, 'fire token')} on the fire icons"}.get(str(e("effect")), "an effect")
+        return f"The environment card in play: {told}."
+    if kind == "card_told":
+        return "The environment card in play: that was all."
     if kind == "environment_ended":
         why = {"met": " (its objective is met)",
                "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
@@ -297,10 +328,15 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
     if kind == "timers_reset":
         return "The three timer tokens are set aside."
     if kind == "clue_revealed":
-        card = f": {names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]}" if e("clue_card") else ""
-        return f"A clue token is revealed ({e('count')} of 7){card}."
+        place = _clue_place(e("position") or e("count"))
+        if e("clue_card"):
+            return f"A clue token is revealed ({e('count')} of 7): {_lower(names.clue(e('clue_card')))}, {place}."
+        token = e("position") or e("count")
+        return (f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
+                "and on the search icon.")
     if kind == "clue_solved":
-        card = f" ({names.clue(e('clue_card'))[0].lower()}{names.clue(e('clue_card'))[1:]})" if e("clue_card") else ""
+        card = _lower(names.clue(e("clue_card"))) if e("clue_card") else _clue_place(e("position"))
+        card = f" ({card})" if card else ""
         return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
     if kind == "fires_placed":
         card = names.environment.get(str(e("card")), "environment")
@@ -322,6 +358,8 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
     if kind == "glass_taken":
         return f"{who} takes a magnifying glass: 3 uses."
+    if kind == "corpse_carried":
+        return f"{who} carries the Corpse toward the Entrance, and cannot run while carrying it."
     if kind == "glass_used":
         uses = int(e("left") or 0)
         return (f"{who}'s magnifying glass turns to {uses}." if uses
@@ -400,7 +438,7 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
         return f"The team loses{why}."
     if kind == "undone":
         what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
-        return f"Undone: {what}" if what.endswith((".", "!")) else f"Undone: {what}."
+        return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
     if kind == "redone":
         return ""
     # Any other event: its name in words, no field spellings.
@@ -436,7 +474,11 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             continue  # told by "The ghost appears in ..."
         if kind == "environment_drawn" and ghost_hour:
             # "Ghost Hour: Fire." tells the card; its effect follows the story.
-            notes.append(f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            notes.append(describe_event(event, names) if event.get("stand_in") else
+                         f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            continue
+        if kind == "card_asked" and ghost_hour:
+            notes.append(describe_event(event, names))  # after the card it asks about
             continue
         if kind in ("turn_started", "action") and len(events) > 1:
             continue  # said by the status line that follows
@@ -515,6 +557,10 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: An
         return "Declare the séance"
     if name == "action" and args.get("glass"):
         return "Take a magnifying glass (or turn it back to 3)"
+    if name == "tell-card":
+        return _TELL_LABELS.get(str(args.get("effect")), "Do it")
+    if name == "action" and args.get("corpse"):
+        return "Move, carrying the Corpse"
     if name == "action" and args.get("run"):
         return "Run a fourth space (not while carrying the Corpse)"
     if name == "action":

@@ -63,6 +63,9 @@ _CARD_SPELLINGS: Mapping[str, str] = MappingProxyType({
 # the Masters whose effect lasts (the rest happen once, when the Master is played): «The Bones and Bats effects
 # last until the end ofthe game»
 LASTING = ("bones", "bats")
+# how long those effects last: «The Bones and Bats effects last until the end ofthe game» (the default), or, as the
+# table may agree, until the hand ends (docs/spooks.md)
+LASTING_FOR = ("game", "hand")
 OUT = "-"  # a seat already out, in `hand points=` and `hand cards=`
 
 # name -> (required args, optional args, what it does)
@@ -159,11 +162,12 @@ class Setup:
     master_effects: bool = False  # the optional rule «add these effects forMaster cards»
     dealer: int = 1  # the seat (from 1) that deals the first hand
     loss_limit: int = LOSS_LIMIT
+    master_lasting: str = "game"  # LASTING_FOR: the Bones and Bats effects last the game (the text) or the hand
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": RULES, "players": self.players, "decks": self.decks, "variant": self.variant,
                                "master_effects": self.master_effects, "dealer": self.dealer,
-                               "loss_limit": self.loss_limit}
+                               "loss_limit": self.loss_limit, "master_lasting": self.master_lasting}
         if self.names:
             out["names"] = list(self.names)
         return out
@@ -172,7 +176,8 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"a Spooks setup is a JSON object with players, not {data!r}.")
-        allowed = ("rules", "players", "names", "decks", "variant", "master_effects", "dealer", "loss_limit")
+        allowed = ("rules", "players", "names", "decks", "variant", "master_effects", "dealer", "loss_limit",
+                   "master_lasting")
         unknown = [k for k in data if k not in allowed]
         if unknown:
             raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
@@ -188,7 +193,8 @@ class Setup:
             players = data["players"]
         return cls(players=players, names=names, decks=data.get("decks", 1), variant=data.get("variant", "short"),
                    master_effects=data.get("master_effects", False), dealer=data.get("dealer", 1),
-                   loss_limit=data.get("loss_limit", LOSS_LIMIT))
+                   loss_limit=data.get("loss_limit", LOSS_LIMIT),
+                   master_lasting=data.get("master_lasting", "game"))
 
     def check(self) -> None:
         def whole(value: Any) -> bool:
@@ -206,6 +212,9 @@ class Setup:
                              f"until three are left), not {self.variant!r}.")
         if not isinstance(self.master_effects, bool):
             raise BadCommand(f"master_effects must be true or false, not {self.master_effects!r}.")
+        if self.master_lasting not in LASTING_FOR:
+            raise BadCommand(f"master_lasting says how long the Bones and Bats effects last: game (until the end of "
+                             f"the game, as the rules say) or hand (until the hand ends), not {self.master_lasting!r}.")
         if not whole(self.dealer) or not 1 <= self.dealer <= self.players:
             raise BadCommand(f"the first dealer is a seat 1 to {self.players}, not {self.dealer!r}.")
         if not whole(self.loss_limit) or not 1 <= self.loss_limit <= 10000:
@@ -236,8 +245,8 @@ class State:
     hand_winners: list[int] = field(default_factory=list)  # per hand, the seat that went out
     dealer: int = 1  # seat from 1
     out: list[int] = field(default_factory=list)  # seats grabbed in the long game, in the order they dropped out
-    backward: bool = False  # Spooks and Spiders runs go backward (Master of Bats), until the hand ends
-    reversed: bool = False  # the direction of play is reversed (Master of Bones), until the hand ends
+    backward: bool = False  # Spooks and Spiders runs go backward (Master of Bats), until the game (or hand) ends
+    reversed: bool = False  # the direction of play is reversed (Master of Bones), until the game (or hand) ends
     masters: dict[str, int] = field(default_factory=dict)  # suit -> Masters played normally this hand
     top: tuple[str, str | None] | None = None  # (suit or "cat", number or None)
     winners: list[int] = field(default_factory=list)
@@ -342,6 +351,7 @@ class Game(GameHistory[State]):
             "variant": self.setup.variant,
             "decks": self.setup.decks,
             "master_effects": self.setup.master_effects,
+            "master_lasting": self.setup.master_lasting,
             "loss_limit": self.setup.loss_limit,
             "hand": len(s.hands) + 1,
             "scores": list(s.scores),
@@ -525,16 +535,17 @@ class _Rules(RulesBase[State, Command]):
                   reason=reason)
 
     def next_hand(self) -> None:
-        """The hand is over: the top card and the Masters' effects are cleared and the deal passes to the next
-        seat still in (docs/spooks.md: the text says neither who deals next nor when the effects end but «until the
-        end ofthe game», read as the hand)."""
+        """The hand is over: the top card is cleared and the deal passes to the next seat still in (docs/spooks.md:
+        the text does not say who deals next). The Bones and Bats effects last «until the end ofthe game»; only a
+        table that chose master_lasting=hand puts them back here."""
         s = self.s
-        if s.reversed:
-            s.reversed = False
-            self.emit("direction_changed", direction=direction_of(False), why="new hand")
-        if s.backward:
-            s.backward = False
-            self.emit("runs_changed", backward=False, why="new hand")
+        if self.setup.master_lasting == "hand":
+            if s.reversed:
+                s.reversed = False
+                self.emit("direction_changed", direction=direction_of(False), why="new hand")
+            if s.backward:
+                s.backward = False
+                self.emit("runs_changed", backward=False, why="new hand")
         s.top = None
         s.masters = {}
         seats = self.seats_in()
@@ -590,11 +601,19 @@ class _Rules(RulesBase[State, Command]):
         s.top = (suit, MASTER)
         self.emit("master_played", suit=suit, seat=seat, count=played + 1, lasting=lasting_master(suit),
                   direction=direction_of(s.reversed))
+        # «The Bones and Bats effects last until the end ofthe game ... unless you are playing with two decks.»
         # «the second Master of Bones reverses theirst one and puts the directions back to normal. Thesame holds
-        # true for Bats.»: each Master of Bones or Bats turns its effect over
-        if suit == "bones":
-            s.reversed = not s.reversed
-            self.emit("direction_changed", direction=direction_of(s.reversed), why="master")
-        elif suit == "bats":
-            s.backward = not s.backward
-            self.emit("runs_changed", backward=s.backward, why="master")
+        # true for Bats.»: with two decks each Master of Bones or Bats turns its effect over; with one deck the effect
+        # is on and stays on (the same card, dealt again in a later hand, reverses nothing)
+        if suit in LASTING:
+            now = s.reversed if suit == "bones" else s.backward
+            after = (not now) if self.setup.decks == 2 else True
+            if suit == "bones":
+                s.reversed = after
+            else:
+                s.backward = after
+            if after != now:
+                if suit == "bones":
+                    self.emit("direction_changed", direction=direction_of(s.reversed), why="master")
+                else:
+                    self.emit("runs_changed", backward=s.backward, why="master")

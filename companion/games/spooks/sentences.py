@@ -171,7 +171,8 @@ def rules_in_force(view: Mapping[str, Any]) -> list[str]:
              ("Spooks and Spiders run backward, a lower number on a higher one; the lowest Goblin takes a trick "
               "(a Master of Bats)." if view.get("backward_runs") else "Spooks and Spiders run up, the next number on "
               "the one before.")]
-    lines.append("The Masters' effects are played; a Master of Bones or Bats holds until the hand ends."
+    until = "the hand ends" if view.get("master_lasting") == "hand" else "the end of the game"
+    lines.append(f"The Masters' effects are played; a Master of Bones or Bats holds until {until}."
                  if view.get("master_effects") else "The Masters' effects are not played in this game.")
     return lines
 
