@@ -186,7 +186,7 @@ grep -q "this is a 32-bit system (armhf)" "$WORK/refused.txt" || fail "the 32-bi
 ok "decisions (Pi 4, Zero 2 W, Pi 5, Pi 500: $lgpio, RPi.GPIO from apt on a Pi 1-4 only; Debian 11 and 32-bit refused)"
 
 # 4. What install.sh does for Python, in the userland: the venv with the release's Python (and pip), the
-# lock's wheels by hash, then the source-only pure-Python packages and the program, built by the venv's pip
+# lock's wheels by hash, then the source-only pure-Python packages and the program, built as pip builds them
 # with the lock's setuptools and hatchling (no build isolation: nothing is fetched unhashed).
 step "the venv: $(grep -c '^[^ #]' "$PLAN_DIR/wheels.txt") wheels for $PLATFORM, cp${PY/./}"
 PREFIX="$ROOT/opt/skeptics-companion"
@@ -227,12 +227,35 @@ while read -r name version; do
   want=$(awk -v n="$name" '/^[^ #]/ { on = ($1 ~ ("^" n "==")) } on && /--hash=sha256:/ { sub(/.*sha256:/, ""); print }' "$PLAN_DIR/source.txt")
   sha256sum "$file" | grep -q "^$want " || fail "$file does not have the lock's hash"
 done < <(sed -n 's/^\([^ #=]*\)==\([^ ;]*\).*/\1 \2/p' "$PLAN_DIR/source.txt")
-"${VPY[@]}" -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes --no-build-isolation \
-  --use-pep517 --no-index --find-links "$CACHE/sources" --requirement "$PLAN_DIR/source.txt" \
-  || fail "the source-only packages did not build with the lock's setuptools"
-"${VPY[@]}" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall \
-  "$PREFIX/src" || fail "the program did not build with the lock's hatchling"
-companion() { "${VPY[@]}" "$VENV/bin/companion" "$@"; }
+# Built as pip builds them with --no-build-isolation (the PEP 517 build_wheel of the backend each declares,
+# setuptools' legacy one for a setup.py alone), by the lock's setuptools and hatchling in the venv, under
+# emulation; pip itself is not run here, its start takes minutes under emulation. Then the wheels go in.
+rm -rf "$WORK/build" && mkdir -p "$WORK/build/dist"
+build() {  # build DIR: a wheel of the source tree DIR into $WORK/build/dist
+  "${VPY[@]}" - "$1" "$WORK/build/dist" > "$WORK/build/log" 2>&1 <<'EOF' || { tail -20 "$WORK/build/log"; fail "$1 did not build"; }
+import importlib, os, sys, tomllib
+source, out = sys.argv[1], sys.argv[2]
+os.chdir(source)
+backend = "setuptools.build_meta:__legacy__"
+if os.path.exists("pyproject.toml"):
+    with open("pyproject.toml", "rb") as file:
+        backend = tomllib.load(file).get("build-system", {}).get("build-backend", backend)
+module, _, attribute = backend.partition(":")
+hooks = importlib.import_module(module)
+for part in filter(None, attribute.split(".")):
+    hooks = getattr(hooks, part)
+print(backend, hooks.build_wheel(out))
+EOF
+  sed -n '$p' "$WORK/build/log"
+}
+while read -r name version; do
+  tar -C "$WORK/build" -xzf "$CACHE/sources/${name}-${version}.tar.gz"
+  build "$WORK/build/${name}-${version}"
+done < <(sed -n 's/^\([^ #=]*\)==\([^ ;]*\).*/\1 \2/p' "$PLAN_DIR/source.txt")
+build "$PREFIX/src"
+uv pip install --quiet --python-platform "$PLATFORM" --python-version "$PY" --target "$SITE" --no-deps \
+  "$WORK"/build/dist/*.whl || fail "the built wheels did not install"
+companion() { "${VPY[@]}" "$SITE/bin/companion" "$@"; }  # uv --target puts the scripts there
 # Every package in the venv is the lock's version (the file install.sh's plan took: with the voice, its export).
 LOCKED="$REPO/systemd/requirements.txt"
 [ "${#VOICE[@]}" -gt 0 ] && LOCKED="$REPO/systemd/requirements-voice.txt"
@@ -389,7 +412,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 mkdir -p "$WORK/serve/skeptics-companion"
 JOIN=K7QX3M  # the phones' join code, set so that /api/state can be asked (docs/web.md)
 printf '[web]\njoin_code = "%s"\n' "$JOIN" > "$WORK/serve/skeptics-companion/config.toml"
-COMPANION_DATA_DIR="$WORK/serve" XDG_CONFIG_HOME="$WORK/serve" "${VPY[@]}" "$VENV/bin/companion" serve --sim \
+COMPANION_DATA_DIR="$WORK/serve" XDG_CONFIG_HOME="$WORK/serve" "${VPY[@]}" "$SITE/bin/companion" serve --sim \
   --port "$port" > "$WORK/serve.log" 2>&1 &
 SERVER=$!
 # Under emulation the start (OpenCV, the dice reader, the simulated camera) takes minutes, not seconds.
