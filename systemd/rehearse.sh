@@ -60,6 +60,7 @@ done
 [ -n "$QEMU" ] || { echo "rehearse.sh: qemu-aarch64-static is missing (apt-get install qemu-user-static)" >&2; exit 1; }
 mkdir -p "$CACHE"
 WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/rehearse-$RELEASE.XXXXXX")
+cd "$WORK"  # so that no Python started here imports a checkout's modules from the current directory
 SERVER=
 cleanup() {
   [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
@@ -201,7 +202,9 @@ tar -C "$REPO" --exclude=./.git --exclude=./.venv --exclude=__pycache__ --exclud
 # wheel is installed by uv instead, the same file. pip's own subprocesses (its build hooks) run through
 # python-on-host, a wrapper that runs the release's Python under qemu as the venv's Python (-0: its argv[0]).
 "${TARGET_PYTHON[@]}" -m venv --without-pip "$VENV" || fail "python$PY -m venv failed in the userland"
-printf '#!/bin/sh\nexec "%s" -L "%s" -0 "$0" "%s" "$@"\n' "$QEMU" "$ROOT" "$ROOT/usr/bin/python$PY" > "$VENV/bin/python-on-host"
+# (-u PYTHONDONTWRITEBYTECODE: the userland keeps its byte code, as a Pi does, or every start compiles anew)
+printf '#!/bin/sh\nexec env -u PYTHONDONTWRITEBYTECODE "%s" -L "%s" -0 "$0" "%s" "$@"\n' "$QEMU" "$ROOT" "$ROOT/usr/bin/python$PY" \
+  > "$VENV/bin/python-on-host"
 chmod +x "$VENV/bin/python-on-host"
 VPY=("$VENV/bin/python-on-host")
 SITE="$VENV/lib/python$PY/site-packages"
