@@ -56,8 +56,10 @@ HOST = "127.0.0.1"
 
 def serve_child(data_dir: str) -> None:
     """`--serve DIR`: the real service and app behind waitress; prints the port, runs until stdin closes."""
+    import logging
     import random
 
+    from companion.box import Box
     from companion.games.skeptics.packs import load_packs
     from companion.history import GameStore
     from companion.service import GameService
@@ -65,7 +67,9 @@ def serve_child(data_dir: str) -> None:
     from web.server import ServerThread
 
     data = Path(data_dir)
-    service = GameService(GameStore(data / "games.sqlite3"), load_packs(), rng=random.Random(7))
+    logging.basicConfig(filename=data / "companion.log", level=logging.WARNING)  # the sign-in code is read from it
+    service = GameService(GameStore(data / "games.sqlite3"), load_packs(), rng=random.Random(7),
+                          box=Box(data / "packs"))
     service.new_game({"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 7})
     app = create_app(service, {"data_dir": data, "join_code": JOIN, "host_pin": PIN, "heartbeat": 15.0})
     server = ServerThread(app, host=HOST, port=0, threads=48)
@@ -203,9 +207,12 @@ class Phone:
         self.close()  # a phone that waits holds no connection
         return self
 
-    def sign_in(self) -> Phone:
-        status, body = self.request("POST", "/api/host/login", {"pin": PIN})
+    def sign_in(self, table_code: str | None = None) -> Phone:
+        body_in = {"pin": PIN} if table_code is None else {"pin": PIN, "table_code": table_code}
+        status, body = self.request("POST", "/api/host/login", body_in)
         assert status == 200, (status, body)
+        status, session = self.request("GET", "/api/session")  # signing in gives a new CSRF token
+        self.csrf = session["csrf"]
         return self
 
 
@@ -517,11 +524,295 @@ def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) 
           f"({rss_end - rss_start:+.1f} MB from the start, {rss_end - baseline:+.1f} MB after warm-up; goal: under 10 MB)")
 
 
+# -- issue 25: the owner's box, the table's locks, removed phones, a full disk ---------------------------------
+
+
+def box_file(files: dict[str, str]) -> dict[str, Any]:
+    return {"kind": "skeptics companion box", "version": 1, "files": files}
+
+
+def timed_put(phone: Phone, body: Any) -> tuple[int, Any, float]:
+    started = time.perf_counter()
+    status, answer = phone.request("PUT", "/api/box/file", body)
+    return status, answer, time.perf_counter() - started
+
+
+def costly_box_files(child: Child, host: Phone) -> None:
+    """5. Box files someone else wrote: a dotted key of N parts (tomllib: N^2), 500-deep brackets, many keys."""
+    cases = [
+        ("a key of 16,000 parts (32 KB)", ".".join(["a"] * 16_000) + " = 1\n"),
+        ("a key of 30,000 parts (60 KB)", ".".join(["a"] * 30_000) + " = 1\n"),
+        ("500-deep brackets", "x = " + "[" * 500 + "]" * 500 + "\n"),
+        ("5,200 keys of one part (one over the limit)", "".join(f"{n}=1\n" for n in range(5_200))),
+        ("4,999 keys (at the limit)", "".join(f"{n}=1\n" for n in range(4_999))),
+    ]
+    print("5. box files (PUT /api/box/file) while the host plays; the host's command sent 0.2 s after the file:")
+    for label, text in cases:
+        rss_before = child.rss_mb()
+        sender = Phone(child.port, "127.0.8.1")
+        sender.cookies, sender.csrf = dict(host.cookies), host.csrf
+        result: list[Any] = []
+        thread = threading.Thread(target=lambda out=result, who=sender, body=text: out.append(
+            timed_put(who, box_file({"ghosts.toml": body}))))
+        thread.start()
+        time.sleep(0.2)
+        took, _ = command(host, "end-round")
+        command(host, "undo")
+        thread.join(timeout=120)
+        sender.close()
+        status, answer, answered = result[0] if result else (0, None, float("nan"))
+        error = str(answer.get("error", ""))[:90] if isinstance(answer, dict) else ""
+        print(f"   {label}: {status} in {answered:.3f} s, host command {ms(took)}, VmRSS {child.rss_mb() - rss_before:+.1f} MB"
+              f" ({error})")
+    print("   (goal: answered within 5 s, a host command within 1 s, VmRSS under +100 MB)")
+
+
+def table_locks(child: Child, host: Phone) -> None:
+    """7. 100 wrong join codes from 20 addresses, then a new phone with the right code."""
+    statuses: dict[int, int] = {}
+    for n in range(20):
+        guesser = Phone(child.port, f"127.0.9.{1 + n}")
+        for attempt in range(5):
+            status, _ = guesser.request("GET", f"/join?code=WRONG{attempt}")
+            statuses[status] = statuses.get(status, 0) + 1
+        guesser.close()
+    newcomer = Phone(child.port, "127.0.9.200")
+    joined, _ = newcomer.request("GET", f"/join?code={JOIN}")
+    state, _ = newcomer.request("GET", "/api/state")
+    newcomer.close()
+    print(f"7. 100 wrong join codes from 20 addresses ({statuses}); then a new phone with the right code: join {joined}, "
+          f"GET /api/state {state} (goal: 200, 200)")
+
+
+def removed_phone(child: Child, host: Phone) -> None:
+    """8. A removed phone's open stream; 9. GET /join and the host; a closed stream's slot."""
+    guest = Phone(child.port, "127.0.10.1").join()
+    status, me = guest.request("GET", "/api/phone")
+    conn = http.client.HTTPConnection(HOST, child.port, timeout=10, source_address=(guest.source, 0))
+    conn.request("GET", "/api/events", headers={"Accept": "text/event-stream",
+                                               "Cookie": "; ".join(f"{k}={v}" for k, v in guest.cookies.items())})
+    resp = conn.getresponse()
+    while b"event: state" not in resp.readline():
+        pass
+    status, _ = host.request("POST", "/api/host/phones/remove", {"id": me["id"]})
+    removed = time.perf_counter()
+    closed = None
+    try:
+        for _ in range(100_000):
+            if not resp.readline():
+                closed = time.perf_counter() - removed
+                break
+    except OSError:
+        closed = None
+    conn.close()
+    again, _ = guest.request("GET", "/api/state")
+    guest.close()
+    print(f"8. a removed phone's open stream: remove {status}, the stream closed "
+          f"{'after ' + ms(closed) if closed is not None else 'NOT within 10 s'}; its GET /api/state then {again} "
+          f"(goal: closed within 1 s)")
+    before, _ = host.request("GET", "/api/phone")
+    plain, _ = host.request("GET", "/join")
+    coded, _ = host.request("GET", f"/join?code={JOIN}")
+    _, session = host.request("GET", "/api/session")
+    after, _ = host.request("GET", "/api/phone")
+    print(f"9. GET /join ({plain}) and GET /join?code= ({coded}) from the signed-in host: still the host: "
+          f"{session['host']}, same phone id: {before == after}")
+    viewer = Phone(child.port, "127.0.10.2").join()
+    cookie = "; ".join(f"{k}={v}" for k, v in viewer.cookies.items())
+    held = []
+    for _ in range(6):
+        sock = socket.create_connection((HOST, child.port), timeout=10, source_address=(viewer.source, 0))
+        sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
+        sock.recv(4096)
+        held.append(sock)
+    held.pop().close()
+    closed_at = time.perf_counter()
+    freed = None
+    for _ in range(200):
+        sock = socket.create_connection((HOST, child.port), timeout=10, source_address=(viewer.source, 0))
+        sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
+        head = sock.recv(4096)
+        if b" 200 " in head.split(b"\r\n", 1)[0] + b" ":
+            freed = time.perf_counter() - closed_at
+            held.append(sock)
+            break
+        sock.close()
+        time.sleep(0.01)
+    for sock in held:
+        sock.close()
+    print(f"   a closed stream's slot (6 of 6 taken from one address, one closed): the next stream was accepted "
+          f"{'after ' + ms(freed) if freed is not None else 'NOT within 200 tries'}")
+
+
+def checks(child: Child, host: Phone, tmp: str) -> None:
+    """10. Seeds, control characters, the Origin, the CSRF token, paths in messages."""
+    bodies: list[str] = []
+    seeds = []
+    for rules in ("elder-sign", "among-cultists", "skeptics"):
+        for seed in (9999999999999999999, -9999999999999999999):
+            setup = {"rules": rules, "players": 6 if rules == "among-cultists" else 2, "seed": seed, "confirm": True}
+            status, body = host.request("POST", "/api/new-game", setup)
+            seeds.append(status)
+            bodies.append(json.dumps(body))
+    print(f"10. seeds +-9999999999999999999 for Elder Sign, Among Cultists, Skeptics: {seeds} (goal: all 400)")
+    status, body = host.request("POST", "/api/box", {"part": "ghost", "key": "child", "fields": {"name": "\u0000\u0007"}})
+    bodies.append(json.dumps(body))
+    named, _ = host.request("POST", "/api/phone/name", {"name": "Anna\u0007"})
+    print(f"    a ghost named \"\\u0000\\u0007\": {status}; a phone named \"Anna\\u0007\": {named} (goal: 400, 400)")
+    rebound = f"evil.example:{child.port}"
+    status, body = host.request("POST", "/api/command", {"command": "end-round"},
+                                headers={"Host": rebound, "Origin": f"http://{rebound}"})
+    print(f"    a rebound DNS name (Host and Origin {rebound}): {status} (goal: 403)")
+    fresh = Phone(child.port, "127.0.11.1").join()
+    old = fresh.csrf
+    fresh.sign_in()
+    status, _ = fresh.request("POST", "/api/command", {"command": "end-round"}, headers={"X-CSRF-Token": old})
+    print(f"    the CSRF token from before sign-in, after it: {status} (goal: 403); a new one given: {fresh.csrf != old}")
+    fresh.close()
+    status, body = host.request("PUT", "/api/box/file", box_file({"ghosts.toml": "[[ghosts]\n"}))
+    bodies.append(json.dumps(body))
+    _, problems = host.request("GET", "/api/problems")
+    bodies.append(json.dumps(problems))
+    print(f"    error bodies and problems naming the data folder {tmp}: "
+          f"{sum(tmp in b for b in bodies)} of {len(bodies)} (goal: 0)")
+
+
+def wrong_pins_then_the_table(child: Child) -> None:
+    """11. After the wrong PINs, the host at the table: the code on the companion's screen (here: its log)."""
+    phone = Phone(child.port, "127.0.12.1").join()
+    status, body = phone.request("POST", "/api/host/login", {"pin": PIN})
+    log_text = (child.data_dir / "companion.log").read_text(encoding="utf-8", errors="replace")
+    codes = [line.rsplit(" ", 1)[-1] for line in log_text.splitlines() if "host sign-in code" in line]
+    if not codes:
+        print(f"11. the host at the table: {status}, and no sign-in code was shown")
+        return
+    phone.sign_in(codes[-1])
+    _, session = phone.request("GET", "/api/session")
+    print(f"11. after those wrong PINs, the host at the table with the right PIN alone: {status} "
+          f"(table_code asked: {isinstance(body, dict) and body.get('table_code')}); with the code the companion "
+          f"shows: signed in as host: {session['host']}")
+    phone.close()
+
+
+def full_disk() -> None:
+    """12. The history on a full disk at start: kept where it was, nothing acknowledged lost (root: a 4 MB tmpfs)."""
+    if os.geteuid() != 0:
+        print("12. full disk: skipped (mounting a tmpfs needs root)")
+        return
+    import random
+
+    from companion.games.skeptics.packs import load_packs
+    from companion.history import GameStore, open_history
+    from companion.service import GameService
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-disk-"))
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], check=False).returncode:
+        print("12. full disk: skipped (cannot mount a tmpfs here)")
+        return
+    try:
+        history = folder / "games.sqlite3"
+        service = GameService(GameStore(history), load_packs(), rng=random.Random(3))
+        service.new_game({"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 5})
+        for _ in range(6):
+            service.do("end-round")
+        service.close()
+        fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+        for size in (65536, 4096, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                pass
+        os.close(fd)
+        store, problem = open_history(history, stamp="bench")
+        service = GameService(store, load_packs(), rng=random.Random(3))
+        service.resume_last()
+        acknowledged = 6
+        for _ in range(10):
+            service.do("end-round")
+            acknowledged += 1
+        moved = sorted(p.name for p in folder.iterdir() if "damaged" in p.name)
+        (folder / "filler").unlink()
+        started = time.perf_counter()
+        service.do("end-round")
+        acknowledged += 1
+        wrote_back = store.write_back()
+        took = time.perf_counter() - started
+        service.close()
+        with GameStore(history) as again:
+            game = again.last_game_id()
+            kept = again.command_count(game) if game is not None else 0
+        print(f"12. full data disk at start: moved aside {moved or 'nothing'}; the page said: {problem is not None}; "
+              f"{acknowledged} commands acknowledged, {kept} in the file after space was freed "
+              f"(written back: {wrote_back}, {ms(took)})")
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def damaged_box_at_start() -> None:
+    """6. `companion serve --sim` with a damaged packs/ghosts.toml and an empty events.toml in its data folder."""
+    import re
+
+    with tempfile.TemporaryDirectory(prefix="bench-damaged-") as tmp:
+        data = Path(tmp) / "data"
+        (data / "packs").mkdir(parents=True)
+        (data / "packs" / "ghosts.toml").write_text("[[ghosts]\nid = 'child'\n", encoding="utf-8")
+        (data / "packs" / "events.toml").write_text("", encoding="utf-8")
+        config = Path(tmp) / "config.toml"
+        config.write_text(f'[web]\njoin_code = "{JOIN}"\nhost_pin = "{PIN}"\n[hardware.voice]\nquiet = true\n',
+                          encoding="utf-8")
+        log_path = Path(tmp) / "serve.log"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))}
+        env.update({"COMPANION_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"})
+        started = time.monotonic()
+        with log_path.open("wb") as log_file:
+            proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--sim", "--port", "0", "--config",
+                                     str(config)], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            try:
+                base = None
+                for _ in range(1200):  # at most a minute
+                    if proc.poll() is not None:
+                        break
+                    found = re.search(r"phone page: (http://127\.0\.0\.1:\d+)/", log_path.read_text(errors="replace"))
+                    if found:
+                        base = found.group(1)
+                        break
+                    time.sleep(0.05)
+                if base is None:
+                    print(f"6. a damaged packs/ghosts.toml: the companion did NOT come up (exit {proc.poll()})")
+                    return
+                ready = time.monotonic() - started
+                phone = Phone(int(base.rsplit(":", 1)[1]), "127.0.13.1").join()
+                state, body = phone.request("GET", "/api/state")
+                page, _ = phone.request("GET", "/")
+                _, problems = phone.request("GET", "/api/problems")
+                phone.close()
+                print(f"6. a damaged packs/ghosts.toml and an empty events.toml: the companion came up in {ready:.1f} s; "
+                      f"GET /api/state {state} (game {body.get('game_id') if isinstance(body, dict) else None}), "
+                      f"GET / {page}; the page says: {len(problems['problems'])} problems, e.g. "
+                      f"{problems['problems'][0][:100]!r}")
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def issue25(child: Child, host: Phone, tmp: str) -> None:
+    costly_box_files(child, host)
+    table_locks(child, host)
+    removed_phone(child, host)
+    checks(child, host, tmp)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=10.0, help="length of the streaming part (default 10)")
     parser.add_argument("--streams", type=int, default=20, help="event streams open (default 20)")
     parser.add_argument("--rate", type=float, default=2.0, help="host commands a second while streaming (default 2)")
+    parser.add_argument("--issue25", action="store_true", help="only the cases of issue 25 (5-12), a minute or two")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -532,13 +823,18 @@ def main() -> int:
         try:
             host = Phone(child.port).join().sign_in()
             print(f"the companion: pid {child.proc.pid}, 127.0.0.1:{child.port}, VmRSS {child.rss_mb():.1f} MB at start")
-            idle_sockets(child, host)
-            idle_sockets(child, host, count=300, seconds=20.0, sources=30, label="   and")
-            big_body(child)
-            streams(child, host, args.streams, args.minutes, args.rate)
-            wrong_pins(child, host)  # last: the overall cap then locks sign-in for 10 minutes
+            if not args.issue25:
+                idle_sockets(child, host)
+                idle_sockets(child, host, count=300, seconds=20.0, sources=30, label="   and")
+                big_body(child)
+                streams(child, host, args.streams, args.minutes, args.rate)
+            issue25(child, host, tmp)
+            wrong_pins(child, host)  # then the overall cap holds sign-in for 10 minutes, but for the table's code
+            wrong_pins_then_the_table(child)
         finally:
             child.stop()
+    damaged_box_at_start()
+    full_disk()
     return 0
 
 

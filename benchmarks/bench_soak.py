@@ -123,6 +123,7 @@ class Host:
         self.csrf = session["csrf"]
         status, body = self.request("POST", "/api/host/login", {"pin": HOST_PIN})
         assert status == 200, body
+        self.csrf = self.request("GET", "/api/session")[1]["csrf"]  # signing in gives a new CSRF token
 
 
 class Stream(threading.Thread):

@@ -30,8 +30,10 @@ from tomlkit.items import AoT, Table
 
 from companion import paths
 from companion.errors import BadCommand, PackError
-from companion.games.skeptics.packs import ROOM_COUNT, Packs, load_packs, pack_texts
-from companion.pack_files import game_pack_texts
+from companion.games.skeptics.packs import ROOM_COUNT, Packs, load_packs, owner_files, pack_texts
+from companion.pack_files import game_pack_texts, owner_text
+from companion.toml_text import MAX_BYTES, check_toml
+from companion.validate import control_character
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
@@ -40,7 +42,7 @@ SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connec
 OTHER_FILES: Mapping[str, str] = {"events.toml": "among-cultists"}
 EXPORT_KIND = "skeptics companion box"
 EXPORT_VERSION = 1
-MAX_FILE = 256 * 1024  # one pack file; the bundled ones are under 10 KB
+MAX_FILE = MAX_BYTES  # one pack file; the bundled ones are under 10 KB
 _BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
 _PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 _TEXT_MAX = 300
@@ -88,8 +90,47 @@ class BoxChange:
 class Box:
     """The box folder: where the owner's pack files are kept. ``folder=None``: the bundled packs, read only."""
 
+    rules = "skeptics"  # the game whose packs the box holds (the service's own packs); OTHER_FILES are other games'
+
     def __init__(self, folder: str | Path | None) -> None:
         self.folder = Path(folder) if folder is not None else None
+        # the box's files that cannot be used (relative path or a game's rules -> what the host reads):
+        # the bundled file plays instead until the owner mends it (docs/packs.md, "A damaged file")
+        self.problems: dict[str, str] = {}
+
+    def open_packs(self) -> Packs:
+        """Skeptics' packs with every box file that can be read and checked; a damaged one is left out.
+
+        Each file that cannot be used (unreadable, not TOML, over the limits, refused by the checks) is named
+        in :attr:`problems` with how to mend it, and the bundled file plays in its place: a damaged box never
+        stops the companion. Raises PackError only if the bundled packs themselves fail.
+        """
+        self.problems = {k: v for k, v in self.problems.items() if not k.endswith(".toml")}  # other games' stay
+        for rel, rules in OTHER_FILES.items():  # said at start too, though that game loads when first played
+            try:
+                self.among_cultists_packs()
+            except PackError as exc:
+                self.problems[rules] = damaged(f"files for {rules} ({rel})", exc)
+        try:
+            return self.check(BoxChange({}, "the box"))
+        except PackError:
+            pass
+        if self.folder is not None and not self.folder.is_dir():
+            return load_packs(None)
+        good: dict[str, tuple[str, str]] = {}
+        for rel, path in owner_files(self.folder).items() if self.folder is not None else ():
+            try:
+                candidate = {**good, rel: (self.label(rel), owner_text(path)[1])}
+                load_packs(None, overrides=candidate)
+            except PackError as exc:
+                self.problems[rel] = damaged(rel, exc)
+                continue
+            good = candidate
+        return load_packs(None, overrides=good)
+
+    def label(self, rel: str) -> str:
+        """How messages name one of the box's files: "packs/ghosts.toml" (no machine path, the phone shows it)."""
+        return f"{self.folder.name}/{rel}" if self.folder is not None else rel
 
     @property
     def is_writable(self) -> bool:
@@ -142,12 +183,15 @@ class Box:
 
     def check(self, change: BoxChange) -> Packs:
         """The packs as they would be with `change`, validated like files edited by hand (PackError)."""
-        where = self.folder if self.folder is not None else Path("your box")
         if any(rel in OTHER_FILES for rel in change.files):
             self.among_cultists_packs(change)  # PackError names the file, the entry and the field
-        overrides = {rel: (str(where / rel), text) for rel, text in change.files.items() if rel not in OTHER_FILES}
-        return load_packs(self.folder if self.folder is not None and self.folder.is_dir() else None,
-                          overrides=overrides)
+        overrides: dict[str, tuple[str, str]] = {}
+        if self.folder is not None and self.folder.is_dir():
+            for rel, path in owner_files(self.folder).items():
+                if rel not in self.problems and rel not in change.files:  # a damaged file stays out until mended
+                    overrides[rel] = (self.label(rel), owner_text(path)[1])
+        overrides.update({rel: (self.label(rel), text) for rel, text in change.files.items() if rel not in OTHER_FILES})
+        return load_packs(None, overrides=overrides)
 
     def save(self, change: BoxChange) -> None:
         """Write the changed files into the box folder, each atomically (a power cut keeps the old or the new)."""
@@ -156,6 +200,17 @@ class Box:
                             "in the configuration file (docs/packs.md).")
         for rel, text in change.files.items():
             paths.write_atomic(self.folder / rel, text)
+            self.problems.pop(rel, None)
+            self.problems.pop(OTHER_FILES.get(rel, ""), None)
+
+    def game_packs(self, module: Any) -> Any:
+        """Another game's packs with the box's files for it; a damaged one: the bundled packs, and a problem."""
+        folder = self.folder if self.folder is not None and self.folder.is_dir() else None
+        try:
+            return module.load_packs(folder)
+        except PackError as exc:
+            self.problems[module.rules] = damaged(f"files for {module.rules}", exc)
+            return module.load_packs(None)
 
     # -- one file for the whole box ----------------------------------------------------------
 
@@ -185,11 +240,19 @@ class Box:
                 raise BadCommand(f"box: that box file holds {str(rel)[:60]!r}, which is not a pack file.")
             if not isinstance(text, str) or len(text) > MAX_FILE:
                 raise BadCommand(f"box: {rel} in that box file is not a pack file's text (or is too long).")
+            check_toml(f"{rel} in that box file", text)  # bounded before any parser reads it
             out[rel] = text
         return BoxChange(out, "the box from the file")
 
 
+def damaged(what: str, exc: Exception) -> str:
+    """The host's sentence for a box file that cannot be used (`what`: its path, or a game's rules)."""
+    return (f"your box's {what} cannot be used, so the bundled cards play instead. {exc} Or bring back a box file "
+            "you saved (Your box, \"Bring back a box\"), or delete the file.")
+
+
 def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:
+    check_toml(rel, text)  # bounded: the limits of companion.toml_text, before tomlkit reads it
     try:
         return tomlkit.parse(text)
     except tomlkit.exceptions.TOMLKitError as exc:
@@ -223,6 +286,10 @@ def _clean_fields(section: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         }[base]
         if not ok:
             raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and control_character(text) is not None:
+                raise BadCommand(f"box: the field {key!r} of a {section} must be plain text, with no control "
+                                 f"characters (it holds {control_character(text)}).")
         out[key] = value.strip() if isinstance(value, str) else value
     return out
 
@@ -309,50 +376,56 @@ def _pair_key(text: str, low: int) -> tuple[int, int]:
 def _edit_board(doc: tomlkit.TOMLDocument, packs: Packs, board_id: str, section: str, rest: str,
                 values: Mapping[str, Any]) -> str:
     board = packs.boards[board_id]
-    if section == "space":
-        if not rest.isdigit() or int(rest) > ROOM_COUNT:
-            raise BadCommand(f"box: name a space by its number 0-{ROOM_COUNT}, not {rest!r}.")
-        number = int(rest)
-        if number == 0:
-            table = doc.get("entrance")
-            if not isinstance(table, (Table, dict)):
-                raise PackError(f"boards/{board_id}.toml: has no [entrance] table.")
-            _apply(table, values, _FIELDS["space"])
+    edit = {"space": _edit_space, "passage": _edit_passage}.get(section, _edit_connection)
+    return edit(doc, board, board_id, rest, values)
+
+
+def _edit_space(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str, values: Mapping[str, Any]) -> str:
+    if not rest.isdigit() or int(rest) > ROOM_COUNT:
+        raise BadCommand(f"box: name a space by its number 0-{ROOM_COUNT}, not {rest!r}.")
+    number = int(rest)
+    if number == 0:
+        table = doc.get("entrance")
+        if not isinstance(table, (Table, dict)):
+            raise PackError(f"boards/{board_id}.toml: has no [entrance] table.")
+        _apply(table, values, _FIELDS["space"])
+    else:
+        for entry in _entries(doc, "rooms"):
+            if entry.get("number") == number:
+                _apply(entry, values, _FIELDS["space"])
+                break
         else:
-            for entry in _entries(doc, "rooms"):
-                if entry.get("number") == number:
-                    _apply(entry, values, _FIELDS["space"])
-                    break
-            else:
-                raise BadCommand(f"box: the {board.name} has no room {number}.")
-        return f"{'the Entrance' if number == 0 else f'room {number}'} of the {board.name}"
-    if section == "passage":
-        a, b = _pair_key(rest, 1)
-        passages = doc.get("secret_passages")
-        kept = [p for p in (passages or []) if sorted(p.get("between", [])) != [a, b]]
-        if values.get("on", True):
-            kept.append({"between": [a, b]})
-        if "secret_passages" in doc:
-            del doc["secret_passages"]
-        if kept:
-            aot = tomlkit.aot()
-            for p in kept:
-                t = tomlkit.table()
-                for k, v in p.items():
-                    t[k] = v
-                aot.append(t)
-            doc["secret_passages"] = aot
-        return f"the secret passage {a}-{b} of the {board.name}"
+            raise BadCommand(f"box: the {board.name} has no room {number}.")
+    return f"{'the Entrance' if number == 0 else f'room {number}'} of the {board.name}"
+
+
+def _edit_passage(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str, values: Mapping[str, Any]) -> str:
+    a, b = _pair_key(rest, 1)
+    passages = doc.get("secret_passages")
+    kept = [p for p in (passages or []) if sorted(p.get("between", [])) != [a, b]]
+    if values.get("on", True):
+        kept.append({"between": [a, b]})
+    if "secret_passages" in doc:
+        del doc["secret_passages"]
+    if kept:
+        aot = tomlkit.aot()
+        for p in kept:
+            t = tomlkit.table()
+            for k, v in p.items():
+                t[k] = v
+            aot.append(t)
+        doc["secret_passages"] = aot
+    return f"the secret passage {a}-{b} of the {board.name}"
+
+
+def _edit_connection(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str,
+                     values: Mapping[str, Any]) -> str:
     a, b = _pair_key(rest, 0)
     kind = values.get("kind", "door")
     if kind not in ("none", "open", "door"):
         raise BadCommand("box: a connection is none, open or door.")
     entries = _entries(doc, "connections")
-    found = None
-    for index, entry in enumerate(entries):
-        if sorted(entry.get("between", [])) == [a, b]:
-            found = index
-            break
+    found = next((index for index, entry in enumerate(entries) if sorted(entry.get("between", [])) == [a, b]), None)
     if kind == "none":
         if found is not None:
             del entries[found]
@@ -412,4 +485,5 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
     return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
             "boards": boards, "events": events, "events_left": sum(1 for e in events if not e["filled"]),
             "left": left, "writable": box.is_writable,
-            "folder": str(box.folder) if box.folder is not None else None}
+            # where it is, for the host, by its last two parts ("skeptics/packs"): phones are not told the machine's paths
+            "folder": "/".join(box.folder.parts[-2:]) if box.folder is not None else None}

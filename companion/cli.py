@@ -5,6 +5,7 @@
 `companion dice ...`  read dice from photos, calibrate the tray (vision.cli)
 `companion hw ...`    test and calibrate the clock hand, OLED and buzzer (hardware.cli)
 `companion packs ...` check or export the data packs (companion.games.skeptics.packs)
+`companion stats ...` the games played and the dice's luck (companion.stats_cli)
 `companion serve ...` run the whole table (companion.serve)
 
 Each part is imported only when its command is used, so `companion game` never
@@ -23,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dice": ("vision.cli", "read dice from photos; calibrate the dice tray"),
     "hw": ("hardware.cli", "test and calibrate the clock hand, OLED and buzzer"),
     "packs": ("companion.games.skeptics.packs", "check or export the data packs (boards, ghosts, cards) to edit them"),
+    "stats": ("companion.stats_cli", "the games played, the dice's luck, win rates; --json, --csv, --png"),
     "serve": ("companion.serve", "run the companion: clock, OLED, dice tray and phone page"),
 }
 

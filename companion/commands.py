@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
+from companion.validate import control_character
 
 __all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "RulesBase", "arg_bool", "arg_choice",
            "arg_int", "arg_list", "check_args", "check_names", "page_words", "seat_names"]
@@ -22,6 +23,8 @@ C = TypeVar("C", bound="CommandBase")
 
 class _HasOutcome(Protocol):
     outcome: Any
+
+    def copy(self) -> Any: ...
 
 
 S = TypeVar("S", bound=_HasOutcome)
@@ -171,7 +174,7 @@ def check_names(names: Sequence[str], players: int, per: str = "player") -> None
     cleaned = [n.strip() for n in names]
     if len(cleaned) != players:
         raise BadCommand(f"give one name per {per}: {players} players, {len(cleaned)} names.")
-    if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in cleaned):
+    if any(not n or len(n) > MAX_NAME or control_character(n) for n in cleaned):
         raise BadCommand(f"each player's name is 1 to {MAX_NAME} letters, with no control characters.")
     if len({n.casefold() for n in cleaned}) != len(cleaned):
         raise BadCommand("two players have the same name; give each player a name of their own.")
@@ -236,6 +239,26 @@ class RulesBase(Generic[ST, CT]):
     def illegal(self, message: str) -> NoReturn:
         raise IllegalCommand(f"{self.cmd.name}: {message}")
 
+    def run(self) -> None:  # pragma: no cover - every engine defines it
+        """Apply the command to ``s``, emitting its events, or refuse it."""
+        raise NotImplementedError
+
+
+_PROBES: dict[tuple[type[CommandBase], str, tuple[tuple[str, str], ...]], CommandBase] = {}
+
+
+def _probe(command_type: type[C], name: str, args: Mapping[str, str]) -> C:
+    """The command a legal action is tried with, made once (commands are immutable; the legal actions of every
+    state try the same few dozen)."""
+    key = (command_type, name, tuple(args.items()))
+    found = _PROBES.get(key)
+    if found is None:
+        if len(_PROBES) > 4096:
+            _PROBES.clear()
+        found = _PROBES[key] = command_type(name, args)
+    assert isinstance(found, command_type)
+    return found
+
 
 class GameHistory(Generic[S]):
     """The explicit history every engine keeps, as python-chess's Board keeps its move stack: ``push`` checks and
@@ -245,17 +268,45 @@ class GameHistory(Generic[S]):
 
     command_type: ClassVar[type[CommandBase]] = CommandBase
     legal_type: ClassVar[type[LegalActionBase]] = LegalActionBase
+    command_example: ClassVar[str] = "end-turn"  # a command of the game, for the message of a wrong push
 
     def __init__(self, state: S) -> None:
         self._state: S = state
         self._stack: list[tuple[Any, S]] = []
+        self._legal: dict[int, tuple[S, tuple[Any, ...]]] = {}  # id(state) -> (state, its legal actions)
 
     @classmethod
     def new(cls, setup: Any, packs: Any) -> Any:  # pragma: no cover - every engine defines it
         raise NotImplementedError
 
-    def _apply(self, command: Any) -> tuple[S, list[dict[str, Any]]]:  # pragma: no cover - every engine
+    def _rules(self, state: S, command: Any) -> RulesBase[S, Any]:  # pragma: no cover - every engine defines it
+        """The engine's rules, ready to apply `command` to `state` (a copy of the current state)."""
         raise NotImplementedError
+
+    def _offers(self) -> list[Any]:  # pragma: no cover - every engine defines it
+        """Every legal action now (the engine's, by :meth:`offer`); :meth:`legal_actions` keeps them per state."""
+        raise NotImplementedError
+
+    def _apply(self, command: Any) -> tuple[S, list[dict[str, Any]]]:
+        """The command on a copy of the state: the new state and its events, or BadCommand / IllegalCommand."""
+        if not isinstance(command, self.command_type):
+            raise BadCommand(f"push needs a Command (Command.parse('{self.command_example}')), not {command!r}.")
+        rules = self._rules(self._state.copy(), command)
+        rules.run()
+        return rules.s, rules.events
+
+    def legal_actions(self) -> list[Any]:
+        """What the table may do now, as python-chess offers its legal moves: each one is accepted by push() once
+        what it ``asks`` is filled in. Worked out once per state (undo and redo come back to a state already seen)."""
+        if self._state.outcome is not None:
+            return []
+        found = self._legal.get(id(self._state))
+        if found is None or found[0] is not self._state:
+            found = (self._state, tuple(self._offers()))
+            if len(self._legal) > 64:
+                self._legal.clear()
+            self._legal[id(self._state)] = found
+        return list(found[1])
 
     @classmethod
     def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
@@ -298,7 +349,7 @@ class GameHistory(Generic[S]):
         tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
         offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
         real = dict(args or {})
-        probe = self.command_type(name, {**real, **dict(sample or {})})
+        probe = _probe(self.command_type, name, {**real, **dict(sample or {})})
         cards: tuple[str, ...] = ()
         try:
             self.check(probe)

@@ -29,20 +29,16 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import tomlkit
 
 from companion import paths
 from companion.errors import CompanionError, ConfigError
 from companion.validate import Section, choice, flag, unknown_keys, whole_number
-
-if TYPE_CHECKING:
-    from companion.games.skeptics.packs import Packs
 
 # Sections read here; the others are checked by their part (hardware/, vision/, the dice tray).
 OWN_SECTIONS = ("web", "data", "game", "log", "camera", "dice")
@@ -90,7 +86,7 @@ class CameraConfig:
     interval: float = 0.1  # seconds between frames while watching the tray
     settle_s: float = 0.5  # the tray must be still this long before the dice are read
     retry_s: float = 30.0  # seconds between attempts to open a missing camera
-    sim_hold_s: float = 10.0  # simulation: how long each sample photo stays in the tray
+    sim_hold_s: float = 10.0  # simulation replaying photos (source = "replay:PATH"): how long each stays in the tray
 
 
 @dataclass(frozen=True)
@@ -129,17 +125,18 @@ class Config:
         """Where the "Your box" page keeps the owner's pack files: ``game.packs_dir``, else ``DATA_DIR/packs``."""
         return self.game.packs_dir if self.game.packs_dir is not None else self.data_dir / "packs"
 
-    def load_packs(self) -> Packs:
-        """The packs with the edited files of ``packs_dir``; a broken pack raises ConfigError naming the key.
+    def load_packs(self) -> Any:
+        """The packs the box holds (the default game's, companion.games.base), with the edited files of
+        ``packs_dir``; a broken pack raises ConfigError naming the key.
 
         The message keeps the PackError's file, entry and field, after the setting that chose the folder.
         """
         from companion.errors import PackError
-        from companion.games.skeptics.packs import load_packs
+        from companion.games.base import module_for
 
         folder = self.packs_dir
         try:
-            return load_packs(folder)
+            return module_for(None).load_packs(folder)
         except PackError as exc:
             if self.game.packs_dir is None:
                 key = f"game.packs_dir (unset: the packs folder of the data directory, {folder})"
@@ -209,10 +206,9 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{path}: line {line} is not UTF-8 text (byte {exc.start + 1}); save the file as UTF-8 and start again."
         ) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}). Fix the file and start again.") from exc
+    from companion.toml_text import read_toml as read_text
+
+    return read_text(str(path), text, error=ConfigError, docs="docs/install.md")
 
 
 def load_config(
@@ -348,10 +344,10 @@ def _dice(table: Mapping[str, Any]) -> DiceConfig:
     if not isinstance(pips, Mapping):
         raise ConfigError(f"dice.pips: expected a table per kind of die, like [dice.pips.clue], got {pips!r}")
     if pips:
-        from companion.games.skeptics.dice import PipMap
+        from companion.games.base import module_for
 
         try:
-            PipMap.from_dict(pips)
+            module_for(None).check_pips(pips)  # the table's dice are the default game's
         except CompanionError as exc:
             raise ConfigError(f"dice.pips: {exc}") from None
     return DiceConfig(
@@ -422,31 +418,22 @@ def _packs_dir(key: str, value: Any) -> Path:
     return path
 
 
-def first_game_setup(config: Config, packs: Packs | None = None) -> dict[str, Any]:
-    """``[game]``: the setup of a first game (without its seed), checked against the packs.
-
-    A board or ghost the packs do not have, or a setup the rules refuse, raises ConfigError naming the key.
-    """
-    from companion.games.skeptics.engine import Setup
+def first_game_setup(config: Config, packs: Any = None) -> dict[str, Any]:
+    """``[game]``: the setup of a first game of the default game (without its seed), checked against the packs by
+    its module. A choice the packs do not have, or a setup the rules refuse, raises ConfigError naming the key."""
+    from companion.games.base import module_for
 
     game = config.game
     if packs is None:
         packs = config.load_packs()
-    for key, value, known in (("board", game.board, packs.boards), ("ghost", game.ghost, packs.ghosts)):
-        if value is not None and value not in known:
-            raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
-    setup: dict[str, Any] = {
-        "players": game.players,
-        "board": game.board or next(iter(packs.boards)),
-        "ghost": game.ghost or next(iter(packs.ghosts)),
-        "special_items": game.special_items,
-        "physical": game.physical,
-    }
+    choices = {"players": game.players, "board": game.board, "ghost": game.ghost,
+               "special_items": game.special_items, "physical": game.physical}
     try:
-        Setup(seed=0, **setup).check(packs)
+        return dict(module_for(None).first_game(choices, packs))
+    except ConfigError:
+        raise
     except CompanionError as exc:
         raise ConfigError(f"game: {exc}") from None
-    return setup
 
 
 def port_value(key: str, value: Any) -> int:

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
-from companion.games.skeptics.sentences import NO_NAMES, describe_event, describe_events, faces_words
+from companion.games.base import module_for
 
-__all__ = ["build_parser", "describe_event", "describe_events", "format_state", "main"]
+__all__ = ["build_parser", "format_state", "main", "status_line"]
 
 _EXIT_USAGE = 2
 _EXIT_REFUSED = 1
@@ -44,222 +44,21 @@ class _Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------------------------
-# The state in words
-
-
-def _room(number: Any, name: Any = None) -> str:
-    return NO_NAMES.room(number, name) if number is not None else "no room"
-
-
-def _faces(values: Any) -> str:
-    return faces_words(values)
-
-
-def _count(number: Any, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else (many or one + 's')}"
-
-
-def _player(number: Any, state: Mapping[str, Any] | None = None) -> str:
-    names = (state or {}).get("player_names") or []
-    try:
-        index = int(number)
-    except (TypeError, ValueError):
-        return "the player"
-    return str(names[index]) if 0 <= index < len(names) else f"player {index + 1}"
-
-def _pct(value: Any) -> str:
-    return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "?"
+# The state in words (each game's module says it)
 
 
 def status_line(state: Mapping[str, Any]) -> str:
     """One line: where the game stands."""
     if state.get("game_id") is None:
         return str(state.get("message", "No game yet."))
-    if state.get("rules") == "elder-sign":
-        return _elder_sign_line(state)
-    if state.get("rules") == "among-cultists":
-        return _among_cultists_line(state)
-    if state.get("rules") == "spooks":
-        return _spooks_line(state)
-    ghost = (
-        f"ghost in {_room(state.get('ghost_room'), state.get('ghost_room_name'))}"
-        if state.get("ghost_room") is not None
-        else "no ghost on the board"
-    )
-    parts = [
-        f"Round {state.get('round')}",
-        f"clock {state.get('clock')}",
-        f"{_player(state.get('current_player'), state)} ({_count(state.get('actions_left'), 'action')} left)",
-        ghost,
-        f"{state.get('room_deck_left')} room cards left",
-    ]
-    if state.get("outcome"):
-        parts.append(f"game {state.get('outcome')}")
-    return " · ".join(parts)
-
-
-def _elder_sign_line(state: Mapping[str, Any]) -> str:
-    parts = [
-        f"Turn {state.get('turn')}",
-        f"clock {state.get('clock')}",
-        f"{_player(state.get('current_player'), state)} to play",
-        f"doom {state.get('doom')} of {state.get('doom_max')}",
-        f"Elder Signs {state.get('elder_signs')} of {state.get('elder_signs_needed')}",
-    ]
-    if state.get("ancient_one_awake"):
-        parts.append("the Ancient One is awake")
-    if state.get("outcome"):
-        parts.append(f"game {state.get('outcome')}")
-    return " · ".join(parts)
-
-
-_PHASES = {"night": "the night", "movement": "movement phase", "event": "event phase", "action": "action phase",
-           "cleanup": "clean-up", "over": "over"}
-
-
-def _seat(state: Mapping[str, Any], seat: Any) -> str:
-    names = state.get("player_names") or state.get("names") or []
-    if isinstance(seat, int) and 1 <= seat <= len(names) and names[seat - 1]:
-        return str(names[seat - 1])
-    return f"seat {seat}"
-
-
-def _outcome_words(state: Mapping[str, Any]) -> str | None:
-    outcome = state.get("outcome")  # "won" or "lost", as every game's view gives it
-    return f"game {outcome}" if outcome else None
-
-
-def _among_cultists_line(state: Mapping[str, Any]) -> str:
-    parts = [
-        f"Round {state.get('round')} of {state.get('rounds')}",
-        str(_PHASES.get(str(state.get("phase")), state.get("phase"))),
-        f"the knife with {_seat(state, state.get('start_player'))}",
-        f"victory points {state.get('points')} of {state.get('points_needed')}",
-        "vote used" if state.get("vote_used") else "vote open",
-    ]
-    event = state.get("event")
-    if isinstance(event, Mapping):
-        parts.append("event " + ("not filled in yet" if event.get("placeholder") else str(event.get("name"))))
-    said = _outcome_words(state)
-    if said:
-        parts.append(said)
-    return " · ".join(parts)
-
-
-def _spooks_line(state: Mapping[str, Any]) -> str:
-    scores = state.get("scores") or []
-    parts = [", ".join(f"{_seat(state, seat)} {score}" for seat, score in enumerate(scores, 1))]
-    if not state.get("outcome"):
-        parts.append(f"{_seat(state, state.get('dealer'))} deals")
-    said = _outcome_words(state)
-    if said:
-        parts.append(said)
-    if isinstance(state.get("winner"), int):
-        parts.append(f"{_seat(state, state.get('winner'))} wins")
-    return " · ".join(parts)
-
-
-def _asked(state: Mapping[str, Any], command: str) -> list[str]:
-    """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
-    if not state.get("card_question"):
-        return []
-    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
-            for a in state.get("legal") or [] if a.get("name") == command]
-    return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]
+    return module_for(str(state.get("rules") or "") or None).status_line(state)
 
 
 def format_state(state: Mapping[str, Any]) -> str:
     """The state for a person at the table (the JSON form is `--json`)."""
     if state.get("game_id") is None:
         return str(state.get("message", "No game yet."))
-    if state.get("rules") == "elder-sign":
-        title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
-        ancient = (state.get("ancient_one") or {}).get("name", "the Ancient One")
-        lines = [f"{title}: Elder Sign against {ancient}, {state.get('players')} players", _elder_sign_line(state)]
-        for inv in state.get("investigators") or []:
-            lines.append(f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
-                         f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else ""))
-        return "\n".join(lines + _asked(state, "card-did"))
-    if state.get("rules") in ("among-cultists", "spooks"):
-        title = f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
-        return f"{title}: {state.get('rules_title')}, {state.get('players')} players\n" + status_line(state)
-    g = state.get
-    ghost = g("ghost") or {}
-    lines = []
-    title = f"Game {g('game_id')}" + (f" “{g('name')}”" if g("name") else "")
-    ghost_name = ghost.get("name") if isinstance(ghost, Mapping) else ghost
-    difficulty = f", difficulty {ghost.get('difficulty')}" if isinstance(ghost, Mapping) and ghost.get("difficulty") else ""
-    players = g("players")
-    count = len(players) if isinstance(players, list) else players
-    lines.append(f"{title}: {g('board')}, {ghost_name}{difficulty}, {count} players")
-    lines.append(
-        f"Round {g('round')}, clock {g('clock')}, hours completed: {g('hour')}; "
-        f"{_player(g('current_player'), state)} to play, {_count(g('actions_left'), 'action')} left"
-    )
-    if g("ghost_room") is not None:
-        how = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode", "summon": "summoned", "seance": "séance",
-               "manual": "set by the host"}.get(str(g("ghost_reason")), "placed")
-        lines.append(f"Ghost: in {_room(g('ghost_room'), g('ghost_room_name'))} ({how})")
-    else:
-        lines.append("Ghost: not on the board")
-    revealed = ", ".join(str(r) for r in g("rooms_revealed") or []) or "none"
-    deck = f"Room cards: {g('room_deck_left')} in the deck; revealed {revealed}"
-    if g("room_cards_discarded_unseen"):
-        deck += f"; {g('room_cards_discarded_unseen')} discarded unseen"
-    if g("final_round"):
-        deck += " (the last card is out: this is the final round)"
-    lines.append(deck)
-    environment = g("environment") or []
-    if environment:
-        for card in environment:
-            if isinstance(card, Mapping):
-                effect = f": {card.get('effect')}" if card.get("effect") else ""
-                lines.append(f"Environment: {card.get('name')}{effect}")
-    else:
-        active = ", ".join(str(x) for x in g("environment_active") or []) or "none"
-        lines.append(f"Environment: {active}")
-    summon = f"Summon dice: {g('summon_dice')}"
-    if g("summon_odds") is not None:
-        summon += f" ({_pct(g('summon_odds'))} to succeed)"
-    lines.append(f"{summon}; timers: {g('timers')} of 3; clues revealed {g('clues_revealed')} of 7, solved {g('clues_solved')}")
-    evidence = g("evidence") or []
-    if evidence:
-        flipped = ", ".join(
-            f"{item.get('name') or item.get('symbol')}{' (match)' if item.get('matched') else ''}"
-            for item in evidence
-            if isinstance(item, Mapping)
-        )
-        lines.append(f"Evidence: {flipped}")
-    symbols = g("seance_symbols") or []
-    if symbols:
-        lines.append(f"Séance symbols: {', '.join(str(s) for s in symbols)}")
-    for item in g("icon_sets") or []:
-        if isinstance(item, Mapping):
-            mark = "x" if item.get("proven") else " "
-            text = item.get("text") or item.get("need")
-            lines.append(f"  [{mark}] set {item.get('index')}: {text}")
-    mode = "yes" if g("ghost_mode") else "no"
-    seance = "active" if g("seance_active") else ("used" if g("seance_used") else "not used")
-    lines.append(f"Ghost Mode: {mode}; séance: {seance}" + ("; a pull is pending (move-ghost to=N)" if g("pull_pending") else ""))
-    attempt = g("attempt")
-    if isinstance(attempt, Mapping):
-        kept = _faces(attempt.get("kept")) if attempt.get("kept") else "nothing"
-        rolls = g("attempt_rolls_left")
-        left = f"in the {_count(rolls, 'roll')} it has left" if isinstance(rolls, int) else "with the actions left"
-        chance = g("odds")
-        odds = f"; {float(chance) * 100:.1f}% to succeed {left}" if isinstance(chance, (int, float)) else ""
-        lines.append(
-            f"Attempt: {attempt.get('action')} {attempt.get('need')} with {attempt.get('dice')} dice, "
-            f"{attempt.get('rolls')} rolls so far, kept {kept}{odds}"
-        )
-    if g("outcome"):
-        reason = f": {g('outcome_reason')}" if g("outcome_reason") else ""
-        lines.append(f"The game is {g('outcome')}{reason}.")
-        removed = g("removed_rooms") or []
-        if removed:
-            lines.append(f"The removed room cards were: {', '.join(str(r) for r in removed)}")
-    lines.append(f"Commands so far: {g('history_length')}")
-    return "\n".join(lines + _asked(state, "tell-card"))
+    return module_for(str(state.get("rules") or "") or None).state_text(state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,12 +79,11 @@ def _packs(ns: argparse.Namespace) -> Any:
     """
     from companion.config import load_config
     from companion.errors import PackError
-    from companion.games.skeptics.packs import load_packs
 
     if ns.packs is None:
         return load_config(ns.config).load_packs()
     try:
-        return load_packs(ns.packs)
+        return module_for(None).load_packs(Path(ns.packs))  # the packs the box holds (the default game's)
     except PackError as exc:
         raise ConfigError(f"--packs {ns.packs}: {exc}") from None
 
@@ -309,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
-    new.add_argument("--rules", default="skeptics", metavar="GAME",
+    new.add_argument("--rules", metavar="GAME",
                      help="the game: skeptics (the default), elder-sign, among-cultists or spooks")
     new.add_argument("--players", type=int, required=True, metavar="N",
                      help="1 to 4 (Elder Sign: 1 to 8; Among Cultists: 4 to 8; Spooks: 3 or more)")
@@ -331,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "or until the hand ends")
     new.add_argument("--names", metavar="A,B,C", help="the players' names, in seat order, with commas")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
-    new.add_argument("--special-items", type=int, default=3, metavar="K", help="0 to 3 special item cards (default 3)")
+    new.add_argument("--special-items", type=int, metavar="K", help="Skeptics: 0 to 3 special item cards (default 3)")
     new.add_argument("--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them")
     new.add_argument("--name", help="a name for the saved game")
 
@@ -354,10 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _commands() -> int:
-    from companion.games.skeptics.engine import COMMANDS
-
     print("companion game do [--db PATH] COMMAND [key=value ...]\n")
-    for name, (required, optional, text) in COMMANDS.items():
+    for name, (required, optional, text) in module_for(None).commands.items():
         args = " ".join([f"{key}=..." for key in required] + [f"[{key}=...]" for key in optional])
         print(f"  {name:<20} {text}")
         if args:
@@ -457,51 +253,37 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
     raise IllegalCommand(f"there is no history file at {db} yet. {NO_GAME_MESSAGE}")
 
 
-# the flags of `game new` that are another game's choices (GameModule.setup_choices): (flag, setup key)
-_MODULE_FLAGS = (("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
+# the flags of `game new` that are a game's choices (GameModule.setup_choices): (flag, setup key)
+_MODULE_FLAGS = (("board", "board"), ("ghost", "ghost"), ("special-items", "special_items"),
+                 ("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
                  ("points-needed", "points_needed"), ("variant", "variant"), ("decks", "decks"),
                  ("master-effects", "master_effects"), ("master-lasting", "master_lasting"))
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
-    from companion.games.base import DEFAULT_RULES, module_for
-    from companion.games.skeptics.engine import Setup
+    from companion.games.base import RULES
 
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     module = module_for(ns.rules)
-    if module.rules == DEFAULT_RULES:
-        missing = [flag for flag, value in (("--board", ns.board), ("--ghost", ns.ghost)) if not value]
-        if missing:
-            raise _UsageError(f"companion game new: a Skeptics game needs {' and '.join(missing)}.")
-        if ns.ancient_one:
-            raise _UsageError("companion game new: --ancient-one is for --rules elder-sign.")
-        others = [flag for flag, key in _MODULE_FLAGS[2:] if getattr(ns, key) not in (None, False)]
-        if others or ns.names:
-            raise _UsageError(f"companion game new: --{(others or ['names'])[0]} is not a choice of Skeptics.")
-        setup: Any = Setup(
-            players=ns.players, board=ns.board, ghost=ns.ghost, special_items=ns.special_items,
-            seed=seed, physical=ns.physical,
-        )
-    else:
-        given = [flag for flag, value in (("--board", ns.board), ("--ghost", ns.ghost)) if value]
-        if given:
-            raise _UsageError(f"companion game new: {' and '.join(given)} {'are' if len(given) > 1 else 'is'} for "
-                              f"Skeptics, not {module.title}; leave {'them' if len(given) > 1 else 'it'} out.")
-        data: dict[str, Any] = {"rules": module.rules, "players": ns.players}
-        if module.seeded:
-            data["seed"] = seed
-        elif ns.seed is not None:
-            raise _UsageError(f"companion game new: {module.title} shuffles nothing, so --seed is not a choice of it.")
-        for flag, key in _MODULE_FLAGS:
-            value = getattr(ns, key)
-            if value in (None, False):
-                continue
-            if key not in module.setup_choices:
-                raise _UsageError(f"companion game new: --{flag} is not a choice of {module.title}; leave it out.")
-            data[key] = value
-        if ns.names:
-            data["names"] = [name.strip() for name in ns.names.split(",")]
-        setup = data
+    setup: dict[str, Any] = {"rules": module.rules, "players": ns.players}
+    if module.seeded:
+        setup["seed"] = seed
+    elif ns.seed is not None:
+        raise _UsageError(f"companion game new: {module.title} shuffles nothing, so --seed is not a choice of it.")
+    for flag, key in _MODULE_FLAGS:
+        value = getattr(ns, key)
+        if value in (None, False):
+            continue
+        if key not in module.setup_choices:
+            owners = " or ".join(m.title for m in map(module_for, RULES) if key in m.setup_choices)
+            raise _UsageError(f"companion game new: --{flag} is not a choice of {module.title} (it is for {owners}); "
+                              "leave it out.")
+        setup[key] = value
+    missing = [f"--{flag}" for flag, key in _MODULE_FLAGS if key in module.required_choices and key not in setup]
+    if missing:
+        raise _UsageError(f"companion game new: a {module.title} game needs {' and '.join(missing)}.")
+    if ns.names:
+        setup["names"] = [name.strip() for name in ns.names.split(",")]
     state = service.new_game(setup, name=ns.name)
     if ns.json:
         _print_json(state)

@@ -30,12 +30,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.errors import CompanionError, HistoryError
 
 if TYPE_CHECKING:
-    from companion.games.skeptics.engine import Setup
+    from companion.games.base import Engine, GameModule
 
 __all__ = [
     "APPLICATION_ID",
@@ -51,8 +51,9 @@ __all__ = [
 
 #: Marks an SQLite file as a companion history ("SKHI"); any other non-empty file is refused.
 APPLICATION_ID = 0x534B4849
-#: Version of the tables below, kept in ``PRAGMA user_version``.
-SCHEMA_VERSION = 1
+#: Version of the tables below, kept in ``PRAGMA user_version``. An older file is brought up to it when it is
+#: opened (or restored), by the steps in ``_MIGRATIONS``, in one transaction: its games stay as they were.
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -82,6 +83,40 @@ CREATE TABLE events (
 CREATE INDEX events_by_game ON events (game, id);
 CREATE INDEX events_by_seq ON events (game, seq, kind);
 """
+
+# version -> the statements that bring a file of the version before up to it (a new file: _SCHEMA, then all of them)
+_MIGRATIONS: Mapping[int, str] = {
+    # 2: the games record and the dice's luck (companion.record): one record per game, worked out by replaying it
+    2: """
+CREATE TABLE records (
+    game     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    record   TEXT NOT NULL  -- JSON, made again when the game's commands change
+);
+""",
+}
+
+T = TypeVar("T")
+WRITE_BACK_EVERY = 5.0  # seconds between tries to write a history kept in memory back to its file
+# SQLite's primary result codes for "the file cannot be read or written now", not "the file is damaged"
+_NOT_NOW = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,
+            sqlite3.SQLITE_PERM)
+
+
+def cannot_write_now(exc: BaseException) -> bool:
+    """True when `exc` says the disk is full or the file or its folder cannot be written (not damage)."""
+    if isinstance(exc, OSError):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.OperationalError) and isinstance(code, int) and (code & 0xFF) in _NOT_NOW
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+
+
+class HistoryUnavailable(HistoryError):
+    """The history file cannot be read or written now (a full disk, a read-only folder); it is not damaged."""
+
 
 _MOVE_ASIDE = "Move it aside (rename it); the companion will then start a new history file"
 
@@ -152,11 +187,17 @@ class GameStore:
         self._now = now
         self._lock = threading.RLock()
         self._closed = False
+        self._pending: str | None = None  # why the history is kept in memory instead of in its file
+        self._copied = False  # the memory holds everything the file held (so it may be written back over it)
+        self._tried = 0.0
+        self._stopped = threading.Event()  # set at close: the write-back thread ends
         self._db = self._open()
 
     # -- opening -------------------------------------------------------------------------
 
     def _where(self) -> str:
+        if self._pending is not None:
+            return f"the copy in memory of the history file {self.path}"
         return "the in-memory history" if self.path == ":memory:" else f"the history file {self.path}"
 
     def _open(self) -> sqlite3.Connection:
@@ -171,14 +212,14 @@ class GameStore:
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
-                    raise HistoryError(
+                    raise HistoryUnavailable(
                         f"cannot create the folder for the history file {path}: {exc.strerror}. "
                         "Choose a writable place with --db PATH or COMPANION_DATA_DIR."
                     ) from exc
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
         except sqlite3.Error as exc:
-            raise HistoryError(
+            raise HistoryUnavailable(
                 f"cannot open {self._where()}: {exc}. Check that the folder exists and is writable."
             ) from exc
         try:
@@ -188,7 +229,7 @@ class GameStore:
             raise
         except sqlite3.OperationalError as exc:
             db.close()
-            raise HistoryError(
+            raise (HistoryUnavailable if cannot_write_now(exc) else HistoryError)(
                 f"cannot use {self._where()} ({exc}). Check that the file and its folder are writable by this "
                 "user and that no other program holds it locked."
             ) from exc
@@ -204,7 +245,9 @@ class GameStore:
             with target.open("rb") as handle:
                 head = handle.read(100)
         except OSError as exc:
-            raise HistoryError(f"cannot read the history file {target}: {exc.strerror}. Check its permissions.") from exc
+            raise HistoryUnavailable(
+                f"cannot read the history file {target}: {exc.strerror}. Check its permissions."
+            ) from exc
         if not head:
             return  # an empty file: a new history is made in it
         if not head.startswith(b"SQLite format 3\x00"):
@@ -237,6 +280,8 @@ class GameStore:
         db.execute("PRAGMA foreign_keys = ON")
         if version == 0 and app_id != APPLICATION_ID:
             self._create_schema(db)
+        else:
+            self._migrate(db)
         problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()]
         if problems != ["ok"]:
             raise HistoryError(
@@ -252,10 +297,25 @@ class GameStore:
 
     def _create_schema(self, db: sqlite3.Connection) -> None:
         with self._transaction(db):
-            for statement in _SCHEMA.split(";"):
+            self._run(db, [_SCHEMA, *(_MIGRATIONS[step] for step in range(2, SCHEMA_VERSION + 1))])
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @staticmethod
+    def _run(db: sqlite3.Connection, scripts: Sequence[str]) -> None:
+        for script in scripts:
+            for statement in script.split(";"):
                 if statement.strip():
                     db.execute(statement)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Bring a file written by an older companion up to SCHEMA_VERSION, one version at a time, all in one
+        transaction (a power cut leaves it as it was)."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version >= SCHEMA_VERSION:
+            return
+        with self._transaction(db):
+            self._run(db, [_MIGRATIONS[step] for step in range(version + 1, SCHEMA_VERSION + 1)])
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @staticmethod
@@ -265,25 +325,144 @@ class GameStore:
         try:
             yield
         except BaseException:
-            db.execute("ROLLBACK")
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolled back by itself (a full disk); the first error is the one to tell
             raise
         db.execute("COMMIT")
 
-    @contextmanager
-    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
-        """One write transaction; any SQLite failure becomes a HistoryError and nothing is written."""
+    def _write(self, what: str, body: Callable[[sqlite3.Connection], T]) -> T:
+        """``body(db)`` in one write transaction; any SQLite failure becomes a HistoryError, nothing written.
+
+        When the file cannot be written now (a full disk, a read-only folder), the history as it stands is
+        copied into memory and ``body`` runs there: the table plays on, :attr:`problem` says so, and the copy
+        is written back to the file (:meth:`write_back`) as soon as the file takes it.
+        """
         with self._lock:
             db = self._connection()
             try:
                 with self._transaction(db):
-                    yield db
+                    result = body(db)
             except CompanionError:
                 raise
             except sqlite3.Error as exc:
-                raise HistoryError(
-                    f"could not {what} in {self._where()}: {exc}. Nothing was written; "
-                    "check the disk (space, permissions) and try again."
-                ) from exc
+                if not (self._pending is None and self.path != ":memory:" and cannot_write_now(exc)):
+                    raise HistoryError(
+                        f"could not {what} in {self._where()}: {exc}. Nothing was written; "
+                        "check the disk (space, permissions) and try again."
+                    ) from exc
+                self._to_memory(exc)
+                return self._write(what, body)
+            if self._pending is not None:
+                self._try_write_back()
+            return result
+
+    # -- when the file cannot be written now ------------------------------------------------
+
+    @property
+    def problem(self) -> str | None:
+        """What the host must know while the history is kept in memory (None when it is in its file)."""
+        if self._pending is None:
+            return None
+        name = Path(self.path).name
+        if not self._copied:
+            return (f"the game history {name} could not be read ({self._pending}); it is kept as it is, and "
+                    "tonight's games are kept in memory only. Free space on the data disk or make its folder "
+                    "writable, then restart the companion between games; tonight's games are lost at that restart.")
+        return (f"the game history {name} cannot be written now ({self._pending}): the data disk is full or its "
+                "folder is read-only. It is kept as it is; the games go on in memory and are written back to it "
+                f"by themselves within {WRITE_BACK_EVERY:g} s of space being free. Free space on the data disk, "
+                "and do not stop the companion until this message has gone.")
+
+    def _to_memory(self, reason: BaseException) -> None:
+        """Go on in memory with a copy of everything the file holds (the file stays as it is)."""
+        memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._db.backup(memory)
+        self._db.close()
+        self._db = memory
+        self._pending = _reason(reason)
+        self._copied = True
+        self._tried = time.monotonic()
+        self._keep_trying()
+
+    def _keep_trying(self) -> None:
+        """Try to write the copy back every WRITE_BACK_EVERY s until it is written (or the store closes)."""
+        def retry() -> None:
+            while not self._stopped.wait(WRITE_BACK_EVERY):
+                if self._closed or self._pending is None or self.write_back():
+                    return
+
+        threading.Thread(target=retry, name="history-write-back", daemon=True).start()
+
+    def _try_write_back(self) -> None:
+        if time.monotonic() - self._tried >= WRITE_BACK_EVERY:
+            self.write_back()
+
+    def write_back(self) -> bool:
+        """Write the history kept in memory back to its file; True when the file holds it all again.
+
+        The copy in memory is the file's content plus what was played since, so it replaces the file's
+        content in one SQLite backup (a transaction: on a still full disk the file stays as it was).
+        """
+        with self._lock:
+            if self._pending is None or not self._copied or self._closed:
+                return False
+            self._tried = time.monotonic()
+            try:
+                target = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+            except sqlite3.Error:
+                return False
+            try:
+                self._db.backup(target)
+                self._prepare(target)
+            except (sqlite3.Error, HistoryError) as exc:
+                target.close()
+                self._pending = _reason(exc)
+                return False
+            self._db.close()
+            self._db = target
+            self._pending = None
+            return True
+
+    @classmethod
+    def kept_in_memory(cls, path: str | os.PathLike[str], reason: BaseException,
+                       *, now: Callable[[], float] = time.time) -> GameStore:
+        """The history at `path` copied into memory when its file cannot be opened for writing now.
+
+        The file is only read (never changed); when even reading fails, the games start afresh in memory
+        and are not written back over the file (its games would be lost).
+        """
+        store = cls(":memory:", now=now)
+        store.path = str(path)
+        store._pending = _reason(reason)
+        store._tried = time.monotonic()
+        target = Path(path)
+        if not target.exists() or target.stat().st_size == 0:
+            store._copied = True  # nothing to keep: what is played is written to the new file when it can be
+            store._keep_trying()
+            return store
+        wal = Path(f"{target}-wal")
+        # immutable=1 reads the file without the -shm (which a full disk or a read-only folder cannot give);
+        # it is right only when no -wal holds commands not yet in the file
+        query = "mode=ro" if wal.exists() and wal.stat().st_size > 0 else "immutable=1"
+        try:
+            source = sqlite3.connect(f"{target.resolve().as_uri()}?{query}", uri=True)
+            try:
+                ok = [row[0] for row in source.execute("PRAGMA quick_check").fetchall()] == ["ok"]
+                if ok:
+                    memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                    source.backup(memory)
+                    store._migrate(memory)  # a file of an older companion: its copy is brought up to date
+                    store._db.close()
+                    store._db = memory
+                    store._copied = True
+                    store._keep_trying()
+            finally:
+                source.close()
+        except sqlite3.Error as exc:
+            store._pending = f"{store._pending}; {_reason(exc)}"
+        return store
 
     @contextmanager
     def _read(self, what: str) -> Iterator[sqlite3.Connection]:
@@ -311,7 +490,8 @@ class GameStore:
     ) -> int:
         """Save a new game (its setup as JSON) and return its id; ``events`` are stored with seq 0."""
         when = self._now() if at is None else at
-        with self._write("save the new game") as db:
+
+        def write(db: sqlite3.Connection) -> int:
             cursor = db.execute(
                 "INSERT INTO games (name, setup, created, updated, status, used)"
                 " VALUES (?, ?, ?, ?, 'playing', (SELECT coalesce(max(used), 0) + 1 FROM games))",
@@ -323,7 +503,9 @@ class GameStore:
                     "INSERT INTO events (game, seq, kind, event) VALUES (?, 0, 'command', ?)",
                     (game_id, _dumps(dict(event))),
                 )
-        return game_id
+            return game_id
+
+        return self._write("save the new game", write)
 
     def _info(self, row: Sequence[Any]) -> GameInfo:
         return GameInfo(
@@ -366,10 +548,13 @@ class GameStore:
     def touch(self, game_id: int, *, at: float | None = None) -> None:
         """Mark a game as the most recently used one (what :meth:`last_game_id` returns)."""
         when = self._now() if at is None else at
-        with self._write("mark the game as current") as db:
+
+        def write(db: sqlite3.Connection) -> None:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise HistoryError(f"there is no game {game_id} in {self._where()}.")
             self._update_game(db, game_id, when, None)
+
+        self._write("mark the game as current", write)
 
     # -- commands and events --------------------------------------------------------------
 
@@ -380,6 +565,17 @@ class GameStore:
                 "SELECT seq, command, source, at FROM commands WHERE game = ? ORDER BY seq", (game_id,)
             ).fetchall()
         return [CommandRecord(int(seq), json.loads(text), str(source), float(at)) for seq, text, source, at in rows]
+
+    def last_command(self, game_id: int) -> tuple[int, float | None]:
+        """How many commands a game has and when the last one was played (None without any): what changes when
+        the game does (an undo and another command give a new time)."""
+        with self._read("read the commands") as db:
+            row = db.execute(
+                "SELECT count(*), (SELECT at FROM commands WHERE game = ? ORDER BY seq DESC LIMIT 1) FROM commands"
+                " WHERE game = ?",
+                (game_id, game_id),
+            ).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
 
     def command_count(self, game_id: int) -> int:
         with self._read("count the commands") as db:
@@ -412,8 +608,9 @@ class GameStore:
         :class:`StaleGameError` if the game does not have exactly ``seq - 1`` commands.
         """
         when = self._now() if at is None else at
-        records: list[dict[str, Any]] = []
-        with self._write("save the command") as db:
+
+        def write(db: sqlite3.Connection) -> list[dict[str, Any]]:
+            records: list[dict[str, Any]] = []
             self._check_seq(db, game_id, seq - 1)
             db.execute(
                 "INSERT INTO commands (game, seq, command, source, at) VALUES (?, ?, ?, ?, ?)",
@@ -426,7 +623,9 @@ class GameStore:
                 )
                 records.append({**event, "id": int(cursor.lastrowid or 0), "seq": seq})
             self._update_game(db, game_id, when, status)
-        return records
+            return records
+
+        return self._write("save the command", write)
 
     def undo(
         self,
@@ -444,7 +643,8 @@ class GameStore:
         carries them (``command``, ``events``), so the record of what happened is kept.
         """
         when = self._now() if at is None else at
-        with self._write("undo the last command") as db:
+
+        def write(db: sqlite3.Connection) -> dict[str, Any]:
             self._check_seq(db, game_id, seq)
             row = db.execute("SELECT command FROM commands WHERE game = ? AND seq = ?", (game_id, seq)).fetchone()
             if row is None:
@@ -470,7 +670,9 @@ class GameStore:
                 (game_id, seq, _dumps(event)),
             )
             self._update_game(db, game_id, when, status)
-        return {**event, "id": int(cursor.lastrowid or 0), "seq": seq}
+            return {**event, "id": int(cursor.lastrowid or 0), "seq": seq}
+
+        return self._write("undo the last command", write)
 
     def _update_game(self, db: sqlite3.Connection, game_id: int, when: float, status: str | None) -> None:
         used = "(SELECT max(used) + 1 FROM games)"
@@ -511,6 +713,23 @@ class GameStore:
                 row = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
         return int(row[0])
 
+    # -- records (companion.record) -------------------------------------------------------------
+
+    def record(self, game_id: int) -> dict[str, Any] | None:
+        """The stored record of a game (companion.record), or None when none was made yet."""
+        with self._read("read the game's record") as db:
+            row = db.execute("SELECT record FROM records WHERE game = ?", (game_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def save_record(self, game_id: int, record: Mapping[str, Any]) -> None:
+        """Keep a game's record (replacing the one before); the game itself is not touched."""
+        text = _dumps(dict(record))
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO records (game, record) VALUES (?, ?)", (game_id, text))
+
+        self._write("save the game's record", write)
+
     # -- backups ---------------------------------------------------------------------------
 
     def backup_to(self, target: str | os.PathLike[str]) -> None:
@@ -540,6 +759,7 @@ class GameStore:
                 raise HistoryError(f"the backup {source} is damaged or not a companion history; nothing was restored.")
             with self._lock:
                 src.backup(self._connection())
+                self._migrate(self._connection())  # a backup made by an older companion
         except sqlite3.Error as exc:
             raise HistoryError(f"could not restore {source}: {exc}. The history is as it was; try another backup.") from exc
         finally:
@@ -548,7 +768,10 @@ class GameStore:
     # -- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:
+        self._stopped.set()
         with self._lock:
+            if self._pending is not None:
+                self.write_back()  # the last chance for the games kept in memory
             if not self._closed:
                 self._closed = True
                 self._db.close()
@@ -573,6 +796,10 @@ def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore
     """
     try:
         return GameStore(path), None
+    except HistoryUnavailable as exc:
+        # a full disk or a read-only folder: the file is not damaged, so it stays where it is
+        store = GameStore.kept_in_memory(path, exc.__cause__ or exc)
+        return store, store.problem
     except HistoryError as exc:
         problem = exc
     target = Path(path)
@@ -591,9 +818,9 @@ def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore
                    "Start a new game, or restore a backup (Host tab, backups).")
 
 
-def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) -> Any:
-    """Rebuild a game from its setup and commands through its rules engine (its game module's; Skeptics' when the
-    setup names no rules and no module is given).
+def replay_game(store: GameStore, game_id: int, packs: object, module: GameModule | None = None) -> Engine:
+    """Rebuild a game from its setup and commands through its rules engine (its game module's, found from the
+    setup's rules when no module is given).
 
     A stored command the engine refuses (the packs were edited since, or the file was
     changed by hand) raises :class:`ReplayError` naming the game, the command and why.
@@ -603,7 +830,6 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
     info = store.game(game_id)
     if module is None:
         module = module_for(rules_of(info.setup))
-    Command = module.command
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
     except CompanionError as exc:
@@ -611,21 +837,36 @@ def replay_game(store: GameStore, game_id: int, packs: Any, module: Any = None) 
             f"game {game_id} in {store.path} cannot be set up again: {exc}. The packs may have been edited "
             "since it was started; put them back, or start a new game."
         ) from exc
-    for record in store.commands(game_id):
+    records = list(store.commands(game_id))
+    commands = []
+    for record in records:
         try:
-            command = Command.from_dict(record.command)
+            commands.append(module.command_from_dict(record.command))
+        except CompanionError as exc:
+            raise _replay_error(store, game_id, record, exc) from exc
+    # a game may read the commands stored under an earlier reading of its rules (Skeptics: a game played before the
+    # companion asked about a ghost card not filled in yet plays on as it was played)
+    read_stored = getattr(game, "read_stored", None)
+    if read_stored is not None:
+        commands = list(read_stored(commands))
+    for record, command in zip(records, commands, strict=True):
+        try:
             game.push(command)
         except CompanionError as exc:
-            text = _command_text(record.command)
-            raise ReplayError(
-                f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
-                f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
-                "they were, or start a new game (the old one stays in the file).",
-                game_id=game_id,
-                seq=record.seq,
-                command=record.command,
-            ) from exc
+            raise _replay_error(store, game_id, record, exc) from exc
     return game
+
+
+def _replay_error(store: GameStore, game_id: int, record: Any, exc: Exception) -> ReplayError:
+    text = _command_text(record.command)
+    return ReplayError(
+        f"game {game_id} in {store.path} cannot be replayed: command {record.seq} `{text}` is no longer "
+        f"accepted ({exc}). The packs were probably edited since the game was played: put them back as "
+        "they were, or start a new game (the old one stays in the file).",
+        game_id=game_id,
+        seq=record.seq,
+        command=record.command,
+    )
 
 
 def _command_text(command: Mapping[str, Any]) -> str:
@@ -633,9 +874,3 @@ def _command_text(command: Mapping[str, Any]) -> str:
     parts = [str(command.get("name", "?"))] + [f"{key}={value}" for key, value in dict(args).items()]
     return " ".join(parts)
 
-
-def setup_from_dict(data: Mapping[str, Any]) -> Setup:
-    """The engine's Setup from its stored JSON form."""
-    from companion.games.skeptics.engine import Setup
-
-    return Setup.from_dict(dict(data))

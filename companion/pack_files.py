@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar, NoReturn
 
 from companion.errors import PackError
+from companion.validate import control_character
 
 __all__ = ["Entry", "game_pack_texts", "owner_folder", "owner_text", "show_value"]
 
@@ -52,7 +53,13 @@ class Entry:
         if not isinstance(value, str) or not value.strip():
             self.fail(f"must be non-empty text in quotes, not {_show(value)}", name)
         assert isinstance(value, str)
+        self._plain(name, value)
         return value.strip()
+
+    def _plain(self, name: str, value: str) -> None:
+        found = control_character(value, lines=True)  # a card's text may have lines, nothing else of that kind
+        if found is not None:
+            self.fail(f"must be plain text; it holds the control character {found}", name)
 
     def ident(self, name: str) -> str:
         value = self.text(name)
@@ -107,6 +114,8 @@ class Entry:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
             self.fail(f'must be a non-empty list of texts like ["a", "b"], not {_show(value)}', name)
         assert isinstance(value, list)
+        for item in value:
+            self._plain(name, str(item))
         return [str(v).strip() for v in value]
 
 
@@ -146,8 +155,9 @@ def owner_text(path: Path) -> tuple[str, str]:
         raise PackError(f"{path}: cannot be read ({exc}); check the file and its permissions.") from None
 
 
-def game_pack_texts(package: str, names: Sequence[str],
-                    extra_dir: str | Path | None = None) -> dict[str, tuple[str, str]]:
+def game_pack_texts(
+    package: str, names: Sequence[str], extra_dir: str | Path | None = None
+) -> dict[str, tuple[str, str]]:
     """Another game's pack files by name, as (source label, text): the bundled file in `package`'s ``packs``
     folder, replaced by the owner's file of the same name in `extra_dir` (Elder Sign's, Among Cultists')."""
     bundled = resources.files(package).joinpath("packs")

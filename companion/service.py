@@ -21,22 +21,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
+from companion.commands import CommandBase
 from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
-from companion.games.base import DEFAULT_RULES, GameModule, module_for, rules_of
-from companion.games.skeptics.sentences import (
-    NO_NAMES,
-    describe_event,
-    for_players,
-)
+from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
-
-if TYPE_CHECKING:
-    from companion.games.skeptics.engine import Command, Game, Setup
-    from companion.games.skeptics.packs import Packs
-    from companion.games.skeptics.tray import TrayOutcome
 
 __all__ = ["NO_GAME_MESSAGE", "CommandResult", "GameService", "Listener", "no_game_state"]
 
@@ -112,12 +103,13 @@ class GameService:
     def __init__(
         self,
         store: GameStore,
-        packs: Packs,
+        packs: Any,
         rng: random.Random | None = None,
         now: Callable[[], float] = time.time,
         box: Box | None = None,
         speech_language: str = "en",
         speech_length: Callable[[str], float | None] | None = None,
+        table_dice: TableDice | None = None,
     ) -> None:
         self.store = store
         self.speech_language = speech_language  # the voice's language: a script read out is spoken in it
@@ -125,57 +117,64 @@ class GameService:
         # what renders a game's script lines ahead, in the background, when the game becomes the current one
         self.speech_length = speech_length
         self.speech_prepare: Callable[[list[str]], object] | None = None
-        self.packs = packs
+        self.packs = packs  # the packs the box edits (of the game Box.rules names), validated
         self.box = box if box is not None else Box(None)
+        self.table_dice = table_dice if table_dice is not None else TableDice()  # [tray.kinds], [dice.pips]
         self._rng = rng if rng is not None else random.Random()
         self._now = now
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self._game: Game | None = None
+        self._game: Engine | None = None
         self._game_id: int | None = None
         self._name: str | None = None
         self._closed = False
         self._state: dict[str, Any] = no_game_state()
-        self._names: Any = NO_NAMES
-        self._module: GameModule = module_for(DEFAULT_RULES)
-        self._packs_of: dict[str, Any] = {}  # the packs of the other games, loaded when one is first played
+        self._names: object = None  # the current game's names for its sentences (its module's)
+        self._module: GameModule = module_for(None)
+        self._packs_of: dict[str, object] = {}  # the packs of the other games, loaded when one is first played
         self._started = 0.0
-        self._redo: list[tuple[Command, str]] = []  # commands taken back by undo, newest last, with their sentence
+        self._redo: list[tuple[CommandBase, str]] = []  # commands taken back by undo, newest last, with their sentence
         self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
+        self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
 
     # -- games -------------------------------------------------------------------------------
 
-    def new_game(self, setup: Setup | Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
+    def new_game(self, setup: SetupLike | Mapping[str, Any], *, name: str | None = None) -> dict[str, Any]:
         """Start and save a new game; it becomes the current one. Returns its state."""
         with self._lock:
             self._check_open()
-            if isinstance(setup, Mapping):
-                module = module_for(rules_of(setup))
-                real_setup = module.setup_from_dict(setup)
-            else:
-                module = module_for(rules_of(setup.to_dict()))
-                real_setup = setup
+            module = module_for(rules_of(setup if isinstance(setup, Mapping) else setup.to_dict()))
+            real_setup = module.setup_of(setup)
             game = module.new(real_setup, self.packs_for(module.rules))  # checks the setup before anything is written
             setup_json = module.setup_to_dict(real_setup)
             started: dict[str, Any] = {"type": "game_started"}
-            if module.rules != DEFAULT_RULES:
+            if "rules" in setup_json:  # the stored setup names its rules: so does the event
                 started["rules"] = module.rules
             started.update({key: setup_json[key] for key in module.started_keys if key in setup_json})
             game_id = self.store.create_game(setup_json, name=name, events=[started], at=self._now())
             return self._switch_to(game_id, game, name, self.store.events(game_id), module)
 
     def packs_for(self, rules: str) -> Any:
-        """The packs of a game's rules: Skeptics' are the service's own (the box edits them), the others' load once."""
-        if rules == DEFAULT_RULES:
+        """The packs of a game's rules: those the box edits are the service's own, the others' load once."""
+        if rules == self.box.rules:
             return self.packs
+        with self._lock:
+            return self._other_packs(rules)
+
+    def _other_packs(self, rules: str) -> Any:
         if rules not in self._packs_of:
-            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics'
-            folder = self.box.folder if self.box.folder is not None and self.box.folder.is_dir() else None
-            self._packs_of[rules] = module_for(rules).load_packs(folder)
+            # the owner's files for that game (Among Cultists' events.toml ...) sit in the box folder beside Skeptics';
+            # a damaged one: the bundled packs play, and problems() says so
+            self._packs_of[rules] = self.box.game_packs(module_for(rules))
         return self._packs_of[rules]
 
-    def _replay(self, game_id: int) -> tuple[Any, GameModule]:
+    def problems(self) -> list[str]:
+        """What the host must mend: the history kept in memory (a full disk), the box's damaged files."""
+        found = [self.store.problem] if self.store.problem else []
+        return [*found, *self.box.problems.values()]
+
+    def _replay(self, game_id: int) -> tuple[Engine, GameModule]:
         module = module_for(rules_of(self.store.game(game_id).setup))
         return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
 
@@ -186,6 +185,11 @@ class GameService:
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""
         return list(self._module.describe_events(list(events), self._names))
+
+    @property
+    def module(self) -> GameModule:
+        """The module of the current game (companion.games.base), for what a part asks of the game itself."""
+        return self._module
 
     @property
     def rules(self) -> str:
@@ -231,8 +235,8 @@ class GameService:
         return self._game_id
 
     @property
-    def names(self) -> Any:
-        """The current game's names (players, spaces, symbols) for :mod:`companion.games.skeptics.sentences`."""
+    def names(self) -> object:
+        """The current game's names (players, spaces, symbols) for its module's sentences."""
         return self._names
 
     # -- reading -----------------------------------------------------------------------------
@@ -282,7 +286,7 @@ class GameService:
         """
         with self._lock:
             game, game_id = self._require_game()
-            command = self._module.command.from_dict(
+            command = self._module.command_from_dict(
                 {"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}}
             )
             return self._apply(game, game_id, command, source)
@@ -291,84 +295,53 @@ class GameService:
         """The same as :meth:`do` for the text form, e.g. ``"summon success=true"``."""
         with self._lock:
             game, game_id = self._require_game()
-            return self._apply(game, game_id, self._module.command.parse(text), source)
+            return self._apply(game, game_id, self._module.parse_command(text), source)
 
-    def roll_from_tray(
-        self, roll: Mapping[Any, Any] | None, *, why: str, auto_roll: bool, problem: str | None = None
-    ) -> tuple[TrayOutcome, CommandResult | None]:
-        """Dice read in the tray (faces per kind of die, or why they could not be read): settled against the
-        attempt under way, from the engine's own state, and rolled if they are exactly its dice. One operation
-        under the lock, so no other command can come between the look at the attempt and the roll."""
-        from companion.games.skeptics.engine import Command
-        from companion.games.skeptics.tray import settle_reading
-
+    def roll_from_tray(self, dice: Sequence[SeenDie], *, why: str = "settled",
+                       auto_roll: bool = True) -> tuple[TrayOutcome, CommandResult | None]:
+        """Dice read in the tray (their colours and pips): the game's module says whether they are its roll now
+        (the attempt under way, the dice the next roll throws) and what the table is told; a roll is played with
+        source "tray". One operation under the lock, so no other command comes between the look and the roll."""
         with self._lock:
             game, game_id = self._require_game()
-            self._skeptics_only("dice read in the tray")
-            outcome = settle_reading(roll, game.state.attempt, why=why, auto_roll=auto_roll, problem=problem)
-            if outcome.faces is None:
+            outcome = self._module.tray_roll(game, list(dice), self.table_dice, why=why, auto_roll=auto_roll)
+            if outcome.command is None:
                 return outcome, None
-            command = Command("roll", {"faces": ",".join(face.value for face in outcome.faces)})
-            return outcome, self._apply(game, game_id, command, "tray")
+            name, args = outcome.command
+            return outcome, self._apply(game, game_id, self._module.command_type(name, args), "tray")
 
-    def roll_from_dice_seen(self, dice: Sequence[tuple[str, int | None]], source: str = "tray") -> CommandResult:
-        """Dice read in the tray by a game whose module settles them itself (Elder Sign's stand-in dice): the
-        colours and pips become its roll, or IllegalCommand says in the table's words why they are not one."""
+    def next_throw(self) -> tuple[int, tuple[str, ...]]:
+        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and how many commands
+        the game has had, so that a camera that draws them (--sim) throws again after every command; no game:
+        (0, ())."""
         with self._lock:
-            game, _ = self._require_game()
-            settle = self._module.tray_roll
-            if settle is None:
-                raise IllegalCommand("this game settles the tray's dice by their kinds; use roll_from_tray.")
-            found = settle(game, list(dice))
-            if isinstance(found, str):
-                raise IllegalCommand(found)
-            name, args = found
-            return self.do(name, args, source=source)
-
-    def roll_from_readings(self, faces: Iterable[Any], source: str = "tray") -> CommandResult:
-        """Dice read by the camera (or typed in): one `roll` of the attempt under way."""
-        return self.do("roll", {"faces": [_arg_text(face) for face in faces]}, source=source)
+            if self._game is None:
+                return 0, ()
+            return len(self._game.history), tuple(self._module.next_throw(self._game))
 
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
-        """Roll, with the injected Random, the dice the attempt under way needs, and record them.
+        """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.
 
-        With ``command="summon"`` or ``"pull"`` the team's summon dice are rolled for that action.
-        """
-        from companion.games.skeptics.dice import DieKind, action_kind
-
+        With ``command`` (Skeptics' ``"summon"`` or ``"pull"``) the dice are rolled for that action. A roll that
+        draws from the real decks raises CardsNeeded carrying the faces (``faces``), to roll the same again."""
         with self._lock:
             game, _ = self._require_game()
-            if self._module.rules != DEFAULT_RULES:
-                name, args = self._module_roll(game)
-                return self.do(name, args, source=source)
-            state = game.state
-            if command in ("summon", "pull"):
-                count = state.clues_solved  # one summon die per solved clue
-                if count < 1:
-                    raise IllegalCommand(
-                        f"the team has no summon die yet, so there is nothing to roll for a {command}; "
-                        "solve a clue first (each solved clue gives one)."
-                    )
-                faces = self._roll(DieKind.SUMMON, count)
-                try:
-                    return self.do(command, {"faces": faces}, source=source)
-                except CardsNeeded as exc:  # physical decks: the same dice again once the cards are named
-                    exc.faces = faces  # type: ignore[attr-defined]
-                    raise
-            if command not in (None, "roll"):
-                raise IllegalCommand(f"virtual dice are rolled for an attempt, a summon or a pull, not for {command!r}.")
-            attempt = state.attempt
-            if attempt is None:
-                raise IllegalCommand(
-                    "no attempt is under way, so there are no dice to roll. Start one first "
-                    "(search, solve, prove or unlock), or roll for a summon or a pull."
-                )
-            faces = self._roll(action_kind(attempt.action), attempt.dice_to_roll)
+            name, args = self._module.virtual_roll(game, self._rng, command)
             try:
-                return self.do("roll", {"faces": faces}, source=source)
-            except CardsNeeded as exc:
-                exc.faces = faces  # type: ignore[attr-defined]
+                return self.do(name, args, source=source)
+            except CardsNeeded as exc:  # physical decks: the same dice again once the cards are named
+                exc.faces = args.get("faces", "").split(",")  # type: ignore[attr-defined]
                 raise
+
+    def press_button(self, source: str = "button") -> CommandResult:
+        """The table's one button: the command the game's module says it plays now (Skeptics' end of the round,
+        Elder Sign's end of the turn, Among Cultists' next phase); IllegalCommand where it plays none."""
+        with self._lock:
+            game, game_id = self._require_game()
+            name = self._module.button_command([action.name for action in game.legal_actions()])
+            if name is None:
+                raise IllegalCommand(f"{self._module.title} is played on the phones; the button does nothing in it.")
+            return self._apply(game, game_id, self._module.command_type(name, {}), source)
 
     def replace_last(self, name: str, args: Mapping[str, Any], source: str = "host") -> CommandResult:
         """Correct the last roll, summon or pull (the tray misread a die): one operation under the lock.
@@ -378,11 +351,10 @@ class GameService:
         """
         with self._lock:
             game, game_id = self._require_game()
-            command_type = self._module.command
             if not game.history or game.history[-1].name != name:
                 raise IllegalCommand(f"the last command is not a {name}, so there is no read to correct.")
             old = game.history[-1]
-            new = command_type.from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
+            new = self._module.command_from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
             game.pop()
             try:
                 game.check(new)
@@ -392,22 +364,6 @@ class GameService:
             game.push(old)
             self.undo(source=source)
             return self._apply(game, game_id, new, source)
-
-    def _skeptics_only(self, what: str) -> None:
-        if self._module.rules != DEFAULT_RULES:
-            raise IllegalCommand(f"{what} are for Skeptics' dice; this game is {self._module.title}.")
-
-    def _module_roll(self, game: Any) -> tuple[str, dict[str, Any]]:
-        """Another game's virtual roll: its module says which dice and how they are written."""
-        roll = self._module.virtual_roll
-        if roll is None:
-            raise IllegalCommand(f"the companion does not roll dice for {self._module.title}; enter the roll.")
-        result: tuple[str, dict[str, Any]] = roll(game, self._rng)
-        return result
-
-    def _roll(self, kind: Any, count: int) -> list[str]:
-        sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
-        return [self._rng.choice(sides) for _ in range(count)]
 
     # -- scripts read out ------------------------------------------------------------------------
 
@@ -422,14 +378,14 @@ class GameService:
         with self._lock:
             game, game_id = self._require_game()
             module = self._module
-            if module.scripts is None or kind not in module.script_kinds:
+            if kind not in module.script_kinds:
                 offered = ", ".join(module.script_kinds.values()) or "nothing"
                 raise IllegalCommand(f"{module.title} has no {kind!r} to read out (it reads out: {offered}).")
             pause = DEFAULT_PAUSE_S if pause_s is None else pause_s
             if (not isinstance(pause, (int, float)) or isinstance(pause, bool) or pause != pause
                     or not MIN_PAUSE_S <= pause <= MAX_PAUSE_S):
                 raise BadCommand(f"a pause is {MIN_PAUSE_S:g} to {MAX_PAUSE_S:g} seconds, not {pause_s!r}.")
-            steps = [dict(step) for step in module.scripts(game, self._names, kind, float(pause), "en")]
+            steps: list[dict[str, Any]] = [dict(step) for step in module.scripts(game, self._names, kind, float(pause), "en")]
             if self.speech_language != "en":
                 try:
                     spoken = module.scripts(game, self._names, kind, float(pause), self.speech_language)
@@ -461,7 +417,7 @@ class GameService:
         the voice can render them before they are read out."""
         with self._lock:
             module, game = self._module, self._game
-            if game is None or module.scripts is None:
+            if game is None or not module.script_kinds:
                 return []
             lines: list[str] = []
             for kind in module.script_kinds:
@@ -544,46 +500,58 @@ class GameService:
 
         Raises BadCommand for a malformed edit and PackError when the packs' validation refuses it (naming
         the entry and the field) or when the game in play no longer fits (nothing is written then)."""
+        self._check_open()
+        edit = BoxEdit(section, key, dict(fields))
+        saves = self._box_saves
+        change = self.box.edit(self.packs, edit)  # read and checked outside the lock: the table plays on
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            change = self.box.edit(self.packs, BoxEdit(section, key, dict(fields)))
-            return self._use_box(change, f"Saved: {change.what}.")
+            if saves != self._box_saves:  # another change was saved meanwhile: made again on the box as it is now
+                change = self.box.edit(self.packs, edit)
+                packs = self.box.check(change)
+            return self._use_box(change, f"Saved: {change.what}.", packs)
 
     def import_box(self, data: Any) -> dict[str, Any]:
         """Replace the whole box with a box file (as export_box makes it); returns {"said", "box"}."""
+        self._check_open()
+        saves = self._box_saves
+        change = self.box.parse_import(data)  # bounded (companion.toml_text) and outside the lock
+        packs = self.box.check(change)
         with self._lock:
             self._check_open()
-            change = self.box.parse_import(data)
-            return self._use_box(change, "Your box is back as the file had it.")
+            if saves != self._box_saves:  # another change was saved meanwhile: checked with the box as it is now
+                packs = self.box.check(change)
+            return self._use_box(change, "Your box is back as the file had it.", packs)
 
     def export_box(self) -> dict[str, Any]:
         """The whole box as one value to save in a file and share (companion.box.Box.export)."""
         with self._lock:
             return self.box.export()
 
-    def _use_box(self, change: BoxChange, said: str) -> dict[str, Any]:
+    def _use_box(self, change: BoxChange, said: str, packs: Any) -> dict[str, Any]:
+        """Save `change` and play on with `packs` (the packs with it, checked); under the lock."""
         from companion.errors import PackError
-        from companion.games.skeptics.engine import Game
 
         if not self.box.is_writable:
             raise PackError("this companion has no folder to keep your box in; set game.packs_dir in the "
                             "configuration file (docs/packs.md).")
         from companion.box import OTHER_FILES
 
-        packs = self.box.check(change)
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
         try:
-            if self._game is not None and self._module.rules == DEFAULT_RULES:
-                game = Game.replay(self._game.setup, packs, self._game.history)
+            if self._game is not None and self._module.rules == self.box.rules:
+                game = self._module.replay(self._game.setup, packs, self._game.history)
             elif self._game is not None and self._module.rules in others:
                 game = self._module.replay(self._game.setup, self.box.among_cultists_packs(change), self._game.history)
         except CompanionError as exc:
             raise PackError(
                 "that change does not fit the game being played, so nothing was saved "
-                f"({for_players(str(exc))}). Make it between games."
+                f"({self._module.for_players(str(exc))}). Make it between games."
             ) from None
         self.box.save(change)
+        self._box_saves += 1
         self.packs = packs
         for rules in others:
             self._packs_of.pop(rules, None)  # loaded again, from the box folder, when next needed
@@ -595,7 +563,7 @@ class GameService:
             self._notify([], self._publish())
         return {"said": said, "box": box_view(self.packs, self.box)}
 
-    # -- listeners    # -- listeners ---------------------------------------------------------------------------
+    # -- listeners ---------------------------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
         """Call ``fn(events, state)`` after every commit (and with ``[]`` when another game is loaded)."""
@@ -629,17 +597,17 @@ class GameService:
         if self._closed:
             raise HistoryError("the game service is closed; start the companion again.")
 
-    def _require_game(self) -> tuple[Game, int]:
+    def _require_game(self) -> tuple[Engine, int]:
         self._check_open()
         if self._game is None or self._game_id is None:
             raise IllegalCommand(NO_GAME_MESSAGE)
         return self._game, self._game_id
 
-    def _switch_to(self, game_id: int, game: Game, name: str | None, records: list[dict[str, Any]],
-                   module: GameModule | None = None) -> dict[str, Any]:
+    def _switch_to(self, game_id: int, game: Engine, name: str | None, records: list[dict[str, Any]],
+                   module: GameModule) -> dict[str, Any]:
         """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
-        self._module = module if module is not None else module_for(DEFAULT_RULES)
+        self._module = module
         self._started = self.store.game(game_id).created
         self._names = self._module.names(game)
         self._redo = []
@@ -663,12 +631,13 @@ class GameService:
         self._publish()
 
     @staticmethod
-    def _status(game: Game) -> str:
+    def _status(game: Engine) -> str:
         outcome = game.outcome
         return outcome.result if outcome is not None else "playing"
 
     def _apply(
-        self, game: Game, game_id: int, command: Command, source: str, keep_redo: list[tuple[Command, str]] | None = None
+        self, game: Engine, game_id: int, command: CommandBase, source: str,
+        keep_redo: list[tuple[CommandBase, str]] | None = None
     ) -> CommandResult:
         try:
             events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
@@ -712,10 +681,8 @@ class GameService:
         state["rules_title"] = module.title
         state.update(module.publish(state, game))
         current = state.get("current_player")
-        state["legal"] = [
-            {**action.to_dict(), "label": module.action_label(action.to_dict(), self._names, current)}
-            for action in game.legal_actions()
-        ]
+        legal = [action.to_dict() for action in game.legal_actions()]
+        state["legal"] = [{**action, "label": module.action_label(action, self._names, current)} for action in legal]
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if self._narration is not None:  # a script being read out (none: the key is left out)
@@ -723,8 +690,38 @@ class GameService:
         if state.get("outcome"):
             info = self.store.game(game_id)
             state["summary"] = module.end_summary(state, self._names, max(0.0, (info.updated - info.created) / 60))
+            luck = self._luck_of(game_id)
+            if luck is not None:
+                state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def records(self) -> list[dict[str, Any]]:
+        """The record of every game in the history (companion.record), the newest first; kept in the file, so a
+        game is replayed only when it changed since its record was made (about half a second for a long game:
+        benchmarks/bench_stats.py). Made outside the game's lock, from the file, so the table plays on meanwhile."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).records()
+
+    def record(self, game_id: int) -> dict[str, Any]:
+        """The record of one game (HistoryError when there is none with that id)."""
+        from companion.record import RecordBook
+
+        self._check_open()
+        return RecordBook(self.store, self.packs_for).record(game_id)
+
+    def _luck_of(self, game_id: int) -> dict[str, Any] | None:
+        """The luck of a finished game for its end card and the OLED (None for a game without dice odds); its
+        record is kept in the history file, so this replays the game once."""
+        from companion.stats import game_luck
+
+        try:
+            return game_luck(self.record(game_id))
+        except CompanionError:
+            log.exception("the record of game %s could not be made; the end card goes without the luck", game_id)
+            return None
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",
@@ -739,11 +736,8 @@ class GameService:
         for record in records:
             record = dict(record)
             kind = record.get("type")
-            if kind == "undone" and module.rules != DEFAULT_RULES:
-                record["text"] = "Undone: " + module.command_sentence(record.get("command"), names,
-                                                                      record.get("events") or [])
-            elif kind == "undone":
-                record["text"] = describe_event(record, names)  # "Undone: " and what the command did
+            if kind == "undone":
+                record["text"] = module.undone_sentence(record, names)  # "Undone: " and what the command did
             else:
                 record["text"] = module.describe_event(record, names)
                 banner = module.announcement(record, names)
@@ -777,16 +771,3 @@ def no_game_state() -> dict[str, Any]:
         "message": NO_GAME_MESSAGE,
     }
 
-
-def _odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that the attempt under way succeeds (companion.games.skeptics.attempt_odds)."""
-    from companion.games.skeptics.module import attempt_odds
-
-    return attempt_odds(state)
-
-
-def _summon_odds(state: Mapping[str, Any]) -> float | None:
-    """The chance that a summon or pull succeeds (companion.games.skeptics.summon_odds)."""
-    from companion.games.skeptics.module import summon_odds
-
-    return summon_odds(state)

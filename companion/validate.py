@@ -15,10 +15,11 @@ variable, the command line); `Section`'s methods are the same checks for the key
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from companion.errors import ConfigError
+from companion.errors import BadCommand, CompanionError, ConfigError
 
 T = TypeVar("T")
 
@@ -142,3 +143,49 @@ class Section:
     def table(self, name: str, *, known: Iterable[str] | None = None) -> Section:
         """The sub-table ``name`` (empty when absent)."""
         return Section(self.data.get(name, {}), self.key(name), known=known)
+
+
+# -- text that people read ------------------------------------------------------------------------------------
+
+# the control characters (Unicode category Cc: U+0000-001F, U+007F-009F) and the bidirectional embeddings,
+# overrides and isolates (they reorder what a phone shows: a name could read as another)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_character(value: str, *, lines: bool = False) -> str | None:
+    """The first control character in `value` (as ``U+0007``), or None when it is plain text.
+
+    ``lines``: tabs and line breaks are allowed (a file's text); one line of text (a name) takes neither.
+    The one check for every text field: names, the box's cards, the page's bodies (docs/web.md).
+    """
+    found = (_CONTROL_BUT_LINES if lines else _CONTROL).search(value)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
+def plain_text(key: str, value: str, error: type[CompanionError] = ConfigError) -> str:
+    """`value` when it holds no control character; else `error` naming `key` and the character."""
+    found = control_character(value)
+    if found is not None:
+        raise error(f"{key}: must be plain text, with no control characters (it holds {found}).")
+    return value
+
+
+# -- seeds ---------------------------------------------------------------------------------------------------
+
+SEED_MAX = 2**63 - 1  # a seed is kept in SQLite's whole numbers (and the JSON of the page)
+SEED_TEXT_MAX = 64  # a seed may be a short text too ("tuesday"): it is hashed by random.Random
+
+
+def seed(value: Any) -> int | str:
+    """A game's seed, checked alike for every game: a whole number 0 to 2^63-1, or a short plain text.
+
+    BadCommand otherwise (the rules engines' setups call this; the page and the command line reach them).
+    """
+    if isinstance(value, str):
+        if 1 <= len(value) <= SEED_TEXT_MAX and control_character(value) is None:
+            return value
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SEED_MAX:
+        return value
+    raise BadCommand(f"the seed must be a whole number 0 to {SEED_MAX} (or a text of 1 to {SEED_TEXT_MAX} "
+                     f"letters), not {str(value)[:40]!r}.")

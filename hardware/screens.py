@@ -160,9 +160,7 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     outcome = state.get("outcome")
     if outcome in ("won", "lost"):
         _centered(draw, 2, "SEALED!" if outcome == "won" else "DEVOURED", 18)
-        reason = plain(state.get("outcome_reason")) or ""
-        for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 3)):
-            _centered(draw, 28 + 11 * i, line, 10)
+        _end_lines(draw, state, plain(state.get("outcome_reason")) or "")
         return img
     clock = str(state.get("clock") or "XII")
     dial(draw, 22, 21, 19, MARK_ANGLE.get(clock))
@@ -297,10 +295,19 @@ def _active_player(state: Mapping[str, Any]) -> str:
 def _outcome_screen(img: Image.Image, draw: ImageDraw.ImageDraw, state: Mapping[str, Any]) -> Image.Image:
     won = state.get("outcome") == "won"
     _centered(draw, 2, "PROVEN!" if won else "TIME IS UP", 20 if won else 17)
-    reason = plain(state.get("outcome_reason")) or ("The ghost is proven." if won else "The ghost wins.")
-    for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 3)):
-        _centered(draw, 28 + 11 * i, line, 10)
+    _end_lines(draw, state, plain(state.get("outcome_reason")) or ("The ghost is proven." if won else "The ghost wins."))
     return img
+
+
+def _end_lines(draw: ImageDraw.ImageDraw, state: Mapping[str, Any], reason: str) -> None:
+    """Under the end screen's title: why the game ended, and the dice's luck this game when it had dice odds
+    (the end card's words, short: "Luck 4 of 6.2, luckless"), on the bottom line."""
+    luck = ((state.get("summary") or {}).get("luck") or {}).get("short")
+    for i, line in enumerate(wrap(reason, WIDTH - 2 * MARGIN, 10, 2 if luck else 3)):
+        _centered(draw, 28 + 11 * i, line, 10)
+    if luck:
+        text, size = fit(str(luck), WIDTH - 2 * MARGIN, (10, 9))
+        _centered(draw, 51, text, size)
 
 
 def ghost_hour_screen(event: Mapping[str, Any], inverted: bool = True) -> Image.Image:

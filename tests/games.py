@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from types import MappingProxyType
 
+from companion.games.base import Engine, GameModule, TableDice, TrayDie
 from companion.games.skeptics.engine import Game, Setup
-from companion.games.skeptics.packs import load_packs
+from companion.games.skeptics.packs import Packs, load_packs
 
-PACKS = load_packs()
+BUNDLED = load_packs()  # as shipped: every ghost card and every way of the boards is a stand-in
+
+
+def filled_in(packs: Packs) -> Packs:
+    """The packs with the ghost cards and the boards' ways taken as filled in from the cards on the table: the rules
+    tests check what a card's printed icon sets, séance symbols and keys do (docs/rules-engine.md, "Cards not filled
+    in yet", says what a stand-in does instead)."""
+    ghosts = {g.id: replace(g, placeholder=False) for g in packs.ghosts.values()}
+    boards = {b.id: replace(b, connections=tuple(replace(c, placeholder=False) for c in b.connections))
+              for b in packs.boards.values()}
+    return replace(packs, ghosts=MappingProxyType(ghosts), boards=MappingProxyType(boards))
+
+
+PACKS = filled_in(BUNDLED)
 
 
 def new_game(
@@ -27,3 +43,17 @@ def new_game(
 def types(events: Iterable[Mapping[str, object]]) -> list[object]:
     """The types of `events`, in order."""
     return [e["type"] for e in events]
+
+
+def assert_no_dice(module: GameModule, game: Engine) -> None:
+    """A game played without dice: the companion rolls none, and dice in the tray are told to be no roll."""
+    import random
+
+    import pytest
+
+    from companion.errors import IllegalCommand
+
+    with pytest.raises(IllegalCommand, match="does not roll dice"):
+        module.virtual_roll(game, random.Random(1), None)
+    outcome = module.tray_roll(game, [TrayDie("blue", 3)], TableDice(), why="button", auto_roll=True)
+    assert outcome.command is None and outcome.tell and "without dice" in outcome.tell

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from games import assert_no_dice
 
 from companion.errors import BadCommand, CompanionError, IllegalCommand
 from companion.games.among_cultists import sentences
@@ -282,13 +283,14 @@ def test_the_vote_counts_down_three_two_one_and_buzzes_on_point() -> None:
 
 def test_the_module_plays_a_game_and_publishes_the_clock_the_stand_ins_and_the_scripts() -> None:
     setup = MODULE.setup_from_dict({"rules": "among-cultists", "players": 6, "seer": True, "seed": 4})
-    assert MODULE.rules == "among-cultists" and MODULE.virtual_roll is None and MODULE.tray_roll is None
+    assert MODULE.rules == "among-cultists"
     stored = MODULE.setup_to_dict(setup)
     assert stored["rules"] == "among-cultists"
     assert all(key in stored for key in MODULE.started_keys)
     assert set(MODULE.setup_choices) <= set(stored)  # every choice of the wizard is a setup field
     assert MODULE.setup_from_dict({"players": 7, "cultists": 0}).cultists == 2  # 0: from the player count
     game = MODULE.new(setup, MODULE.load_packs(None))
+    assert_no_dice(MODULE, game)
     names = MODULE.names(game)
     clocks = []
     for _ in range(10):

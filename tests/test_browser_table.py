@@ -142,6 +142,25 @@ def roll_faces(host: Phone, faces: list[str]) -> None:
     sheet_ok(host)
 
 
+def answer_ghost(host: Phone, svc: GameService, sets: int = 5) -> None:
+    """The bundled Child Ghost is not filled in yet: the host answers the companion's questions about the card on the
+    table by tapping them in the turn panel (its icon sets; after a solve, whether every séance symbol is matched)."""
+    while (question := svc.state()["question"]) and question.get("kind") == "ghost":
+        expect(host.page.locator("#card-question")).to_be_visible()
+        if question["ask"] == "sets":
+            label = f"^{sets} sets$"
+        elif question["ask"] == "seance":
+            label = "^Yes, every" if svc.state()["clues_solved"] >= 3 else "^No, not every"
+        else:
+            label = "^Yes, that was"
+        tap_text(host, label, "#turn-main")
+        for _ in range(50):  # the answer goes to the companion; the next question (or none) follows
+            if svc.state()["question"] != question:
+                break
+            host.page.wait_for_timeout(100)
+        assert svc.state()["question"] != question
+
+
 def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) -> None:
     table = first_start
     svc = table.service
@@ -218,14 +237,18 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         banner(viewer, "Third timer")
         expect(viewer.page.locator("#clock-label")).to_have_text("VI")
 
-        # Clues until every séance symbol is matched: Ghost Mode begins.
+        # Clues until every séance symbol is matched: the ghost card is not filled in yet, so after each solve the host
+        # is asked whether it is (the third solve: yes), and Ghost Mode begins with the host's yes.
+        shot(host, "13-host-ghost-seance-question")
         while not svc.state()["seance_available"] and svc.state()["clues_revealed"] < 7:
+            answer_ghost(host, svc)
             tap_text(host, "A clue token was revealed", "#turn-table")
             host.page.wait_for_timeout(150)
             if legal(table, "solve"):
                 tap_text(host, "A clue was solved", "#turn-table")
                 host.page.wait_for_timeout(150)
-        assert svc.state()["ghost_mode"]
+            answer_ghost(host, svc)
+        assert svc.state()["ghost_mode"] and svc.state()["clues_revealed"] < 7
         banner(viewer, "Ghost Mode")
         host.page.locator("#banner-ok").click() if host.page.locator("#banner").is_visible() else None
         # The séance cannot be declared at IX; end the round(s) until it can.
@@ -270,7 +293,13 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         keys = ("clock", "round", "actions_left", "current_player", "ghost_room", "room_deck_left", "timers")
         assert {k: svc.state()[k] for k in keys} == {k: after[k] for k in keys}
 
-        # Prove every icon set: pick the set, tap the real dice. The viewer hears each one.
+        # Prove every icon set: the host says the card shows five, then for each picks the set, counts its icons on the
+        # card (the companion does not know them), and taps the real dice. The viewer hears each one.
+        if svc.state()["question"]:
+            shot(host, "14-host-ghost-sets-question")
+        answer_ghost(host, svc)
+        assert len(svc.state()["icon_sets"]) == 5 and svc.state()["question"] is None
+        printed = load_packs().ghosts["child"].icon_sets  # the icons on "the card on the table" in this test
         faces = {"eye:1": ["eye", "cobweb", "cobweb"], "camera:1": ["camera", "cobweb", "cobweb"],
                  "eye:1,camera:1": ["eye", "camera", "cobweb"], "eye:2": ["eye", "eye", "cobweb"],
                  "cobweb:1": ["cobweb", "cobweb", "cobweb"]}
@@ -283,12 +312,21 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
             host.page.locator("#tabs button[data-view=game]").click()
             tap(host, "#prove-pick")
             tap_text(host, f"Prove icon set {icon_set['index']}", "#sheet")
-            expect(host.page.locator("#bonus-words")).to_have_text("3 dice.")  # what adds dice, asked before the roll
+            need = printed[icon_set["index"] - 1]
+            expect(host.page.locator("#card-icons-note")).to_contain_text("not filled in yet")
+            for part in need.split(","):
+                face, count = part.split(":")
+                for _ in range(int(count)):
+                    host.page.locator(f"#step-{face}-plus").click()
+            expect(host.page.locator("#need-words")).to_contain_text(": 3 dice.")  # what adds dice, asked before the roll
             expect(host.page.locator("#lingering")).to_contain_text("top row")  # the ghost's lingering rule, warned
+            if icon_set["index"] == 4:
+                shot(host, "15-host-prove-icons-stand-in")
             sheet_ok(host)
+            assert svc.state()["attempt"]["need"] == need
             expect(host.page.locator("#v-dice")).to_be_visible()
             host.tab("game")
-            roll_faces(host, faces[icon_set["need"]])
+            roll_faces(host, faces[need])
             title = "You won" if all(s["proven"] for s in svc.state()["icon_sets"]) else "Icon set proven"
             banner(viewer, title)
             if host.page.locator("#banner").is_visible():
@@ -381,10 +419,43 @@ def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(
         host.page.set_viewport_size(PHONE)
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="Two actions").click()
         expect(host.page.locator("#card-question")).to_be_visible()
+        for _ in range(250):  # the tap's answer comes in its own time: wait up to 5 s for the engine to have it
+            if svc.state()["other_actions_limit"] == 2:
+                break
+            host.page.wait_for_timeout(20)
         assert svc.state()["other_actions_limit"] == 2
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="that was all").click()
+        # the environment card is told; the ghost that appeared at this Ghost Hour is on a card not filled in yet, so
+        # its question follows (how many icon sets the card shows), with its own taps
+        expect(host.page.locator("#card-question")).to_contain_text("how many icon sets")
+        assert svc.state()["question"] == {"kind": "ghost", "ask": "sets", "left": 0}
+        host.page.locator("#turn-main button[data-legal=tell-ghost]", has_text="4 sets").click()
         expect(host.page.locator("#card-question")).to_have_count(0)
-        assert svc.state()["question"] is None
+        assert svc.state()["question"] is None and len(svc.state()["icon_sets"]) == 4
+        assert all("placeholder" not in t.lower() for t in said(viewer))
+
+
+def test_an_unlock_of_a_door_not_filled_in_yet_counts_the_keys_on_the_board(browser: Any, live: Table) -> None:
+    """Action 2: Unlock: "The number of Keys necessary is represented by either a single Key icon or an icon with a
+    number above it": the bundled Asylum's ways are stand-ins, so the unlock sheet counts the keys at the door on the
+    board, with a stepper, and the roll is for them."""
+    svc = live.service
+    door = next(a["args"]["door"] for a in svc.state()["legal"]
+                if a["name"] == "attempt" and a["args"].get("action") == "unlock" and "need" in a["asks"])
+    with host_and_viewer(browser, live) as (host, viewer):
+        dismiss(host)
+        tap(host, "#unlock-pick")
+        host.page.locator(f"#map g.door[data-door='{door}']").click()
+        expect(host.page.locator("#card-icons-note")).to_contain_text("not filled in yet")
+        for _ in range(3):
+            host.page.locator("#step-key-plus").click()
+        expect(host.page.locator("#step-key")).to_have_text("3")
+        expect(host.page.locator("#need-words")).to_contain_text("3 keys")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        host.page.screenshot(path=str(SHOTS / "16-host-unlock-keys-stand-in.png"))  # the sheet, as the phone shows it
+        sheet_ok(host)
+        attempt = svc.state()["attempt"]
+        assert attempt is not None and attempt["need"] == "key:3" and attempt["door"] == door
         assert all("placeholder" not in t.lower() for t in said(viewer))
 
 

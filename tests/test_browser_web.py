@@ -338,7 +338,8 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
     frame = np.full((240, 320, 3), 60, dtype=np.uint8)
-    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue")]
+    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue"),
+                DieReading(None, (240, 60, 50, 50), 0.6, "green", cocked=True)]
     tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
     hw.show(t.service.state())
@@ -350,8 +351,9 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         expect(phone.page.locator("#hw-angle")).to_have_text(f"at {mark}")  # the hand's mark, not its angle
         expect(phone.page.locator("#oled")).to_have_attribute("src", re.compile(r"/api/hardware/oled\.png"))
         phone.tab("dice")
-        expect(phone.page.locator("#tray-dice .chip")).to_have_count(2)
-        expect(phone.page.locator("#tray-dice .chip.red")).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        expect(phone.page.locator("#tray-dice .chip.red").first).to_have_text("? · blue")
+        expect(phone.page.locator("#tray-dice .chip.red").last).to_have_text("cocked: reroll it · green")  # issue 26
         expect(phone.page.locator("#tray-photo")).to_be_hidden()  # folded away under the dice
         phone.page.click("#tray-card summary")
         expect(phone.page.locator("#tray-photo")).to_be_visible()
@@ -362,6 +364,40 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
         t.server.stop()
         t.service.close()
         hw.close()
+
+
+def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: Any, tmp_path: Path) -> None:
+    """Issue 26: --sim's tray shows the dice the attempt under way throws (vision.sim_tray), read by the real
+    reader through the real tray watcher, and the Dice tab lists those and no others."""
+    from web_fixtures import make_service
+
+    from vision.sim_tray import ThrowCamera
+    from vision.tray import TrayWatcher
+
+    service = make_service(tmp_path / "games.sqlite")
+    service.do("attempt", {"action": "search", "need": "eye:1"})
+    clock = [0.0]
+    watcher = TrayWatcher(now=lambda: clock[0])
+    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    for _ in range(8):
+        clock[0] += 0.2
+        watcher.feed(camera.read())
+    assert watcher.last_readings is not None and len(watcher.last_readings) == 3
+    t = start_table(tmp_path, tray=watcher, service=service)
+    phone = open_phone(browser, t, host=True)
+    try:
+        phone.tab("dice")
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        for chip in phone.page.locator("#tray-dice .chip").all():
+            expect(chip).to_have_text(re.compile(r"^[1-6] · blue$"))
+        expect(phone.page.locator("#tray-use")).to_be_visible()
+        phone.page.click("#tray-card summary")
+        phone.shot("phone-sim-tray")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+        t.server.stop()
+        t.service.close()
 
 
 def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Table) -> None:
@@ -391,3 +427,68 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         assert host.outside() == []
     finally:
         host.context.close()
+
+
+def test_while_wrong_pins_hold_sign_in_the_host_types_the_code_the_companion_shows(browser: Any, tmp_path: Path) -> None:
+    """Issue 25: 20 wrong PINs from four addresses; the page asks for the code on the companion's screen."""
+    from web_fixtures import Client
+
+    from tests.test_web_locks import Screen
+
+    screen = Screen()
+    table = start_table(tmp_path, hardware=screen)
+    try:
+        for number in range(2, 6):
+            guesser = Client(table.url, source=f"127.0.0.{number}").join()
+            for attempt in range(5):
+                guesser.post("/api/host/login", {"pin": f"00{attempt:02d}"})
+        for viewport, name in ((PHONE, "phone"), ({"width": 1280, "height": 800}, "table")):
+            phone = open_phone(browser, table, viewport=viewport)
+            phone.tab("host")
+            page = phone.page
+            assert page.is_hidden("#table-code")
+            page.fill("#pin-form input[name=pin]", HOST_PIN)
+            page.click("#pin-btn")
+            page.wait_for_selector("#table-code", state="visible")
+            expect(page.locator("#pin-error")).to_contain_text("code on the companion's screen")
+            phone.shot(f"sign-in-code-{name}")
+            page.fill("#table-code", screen.shown[-1][1].removeprefix("Code "))
+            page.click("#pin-btn")
+            page.wait_for_selector("#logout", state="visible")
+            assert page.is_hidden("#table-code")
+            assert phone.outside() == []  # (the console has the 429 itself, and the stand-in screen's missing picture)
+            phone.context.close()
+            screen.shown.clear()
+            table.app.extensions["skeptics_web"].sign_in.offer()  # the next phone reads a fresh code
+    finally:
+        table.server.stop()
+        table.service.close()
+
+
+def test_a_damaged_box_file_is_named_in_the_hosts_banner(browser: Any, tmp_path: Path) -> None:
+    """Issue 25: the companion plays on with the bundled ghosts, and the page says which file and how to mend it."""
+    import random
+
+    from companion.box import Box
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    folder = tmp_path / "data" / "packs"
+    folder.mkdir(parents=True)
+    (folder / "ghosts.toml").write_text("[[ghosts]\nid = 'child'\n", encoding="utf-8")
+    box = Box(folder)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), box.open_packs(), rng=random.Random(4), box=box)
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 4})
+    table = start_table(tmp_path, service=service)
+    try:
+        phone = open_phone(browser, table, host=True)  # the banner sits at the top of the game view
+        banner = phone.page.locator("#problems")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("packs/ghosts.toml")
+        expect(banner).to_contain_text("Bring back a box")
+        assert str(tmp_path) not in phone.text("#problems")
+        phone.shot("damaged-box-banner")
+        phone.check_clean()
+    finally:
+        table.server.stop()
+        table.service.close()

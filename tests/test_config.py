@@ -81,7 +81,7 @@ def test_a_named_file_that_does_not_exist_is_refused(env: dict[str, str], tmp_pa
 
 def test_broken_toml_names_the_file_and_line(env: dict[str, str], tmp_path: Path) -> None:
     bad = write(tmp_path / "bad.toml", "[web]\nport = \n")
-    with pytest.raises(ConfigError, match=r"bad.toml: not valid TOML \(.*line 2"):
+    with pytest.raises(ConfigError, match=r"bad.toml: is not valid TOML \(.*line 2"):
         load_config(bad, env=env)
 
 

@@ -216,7 +216,8 @@ def test_serve_check_reports_the_packs_folder(tmp_path: Path) -> None:
 
 def test_serve_plays_with_the_edited_packs(isolated: dict[str, str], tmp_path: Path) -> None:
     """The packs checked at start are the ones the game service (and so the phone page) uses."""
-    from companion.serve import Companion, check_parts
+    from companion.parts import check_parts
+    from companion.serve import Companion
 
     folder = edited_packs(tmp_path / "mine")
     config = parse_config({"game": {"packs_dir": str(folder), "board": "asylum"}}, env=isolated)

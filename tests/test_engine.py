@@ -140,6 +140,23 @@ def test_check_and_is_legal_change_nothing() -> None:
         game.check("solve")
 
 
+def test_the_legal_actions_kept_per_state_are_those_worked_out_afresh() -> None:
+    """The legal actions are worked out once per state: after a pop (undo) the state's list comes back, the same
+    as a game replayed to that state works out, and a caller's changes to the list it got never reach the next."""
+    game = new()
+    game.push("action kind=move")
+    before = [action.to_dict() for action in game.legal_actions()]
+    game.push("attempt action=search need=eye:1")
+    after = [action.to_dict() for action in game.legal_actions()]
+    assert after != before and any(action["name"] == "roll" for action in after)
+    game.pop()
+    got = game.legal_actions()
+    assert [action.to_dict() for action in got] == before
+    assert [a.to_dict() for a in Game.replay(game.setup, PACKS, game.history).legal_actions()] == before
+    got.clear()
+    assert [action.to_dict() for action in game.legal_actions()] == before
+
+
 # -- push / pop / replay -------------------------------------------------------------------------
 
 

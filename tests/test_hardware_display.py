@@ -37,6 +37,13 @@ SCREENS: dict[str, Any] = {
         game_state(clock="IX", round=12, hour=2, room_deck_left=0, summon_dice=0, final_round=True)),
     "game_won": lambda: screens.game_screen(game_state(outcome="won", outcome_reason="All icon sets proven.")),
     "game_lost": lambda: screens.game_screen(game_state(outcome="lost", outcome_reason="The last room card was drawn and time ran out.")),
+    # the end screen with the dice's luck on its bottom line (the end card's words, short: companion.luck)
+    "game_lost_luck": lambda: screens.game_screen(game_state(
+        outcome="lost", outcome_reason="The last room card was drawn and time ran out.",
+        summary={"luck": {"short": "Luck 4 of 6.2, luckless"}})),
+    "elder_sign_won_luck": lambda: screens.game_screen({
+        "rules": "elder-sign", "outcome": "won", "outcome_reason": "The Elder Signs seal the Ancient One away.",
+        "summary": {"luck": {"short": "Luck 7 of 5.1, fair dice"}}}),
     "ghost_hour": lambda: screens.ghost_hour_screen(GHOST_HOUR, inverted=True),
     "ghost_hour_dark": lambda: screens.ghost_hour_screen(GHOST_HOUR, inverted=False),
     "ghost_hour_long_names": lambda: screens.ghost_hour_screen(

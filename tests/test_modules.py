@@ -11,7 +11,7 @@ import pytest
 from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand
-from companion.games.base import DEFAULT_RULES, RULES, module_for, rules_of
+from companion.games.base import DEFAULT_RULES, RULES, TrayDie, module_for, rules_of
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.service import GameService
@@ -61,10 +61,10 @@ def test_the_companion_rolls_elder_sign_dice_with_its_random(tmp_path: Path) -> 
     game = service._game
     assert game is not None
     count = len(game.next_roll_dice())
-    name, args = module_for("elder-sign").virtual_roll(game, random.Random(5))  # type: ignore[misc]
+    name, args = module_for("elder-sign").virtual_roll(game, random.Random(5), None)
     assert name == "roll" and len(args["faces"].split(",")) == count
-    with pytest.raises(Exception, match="Skeptics"):
-        service.roll_from_tray({"clue": ["eye"]}, why="test", auto_roll=True)
+    outcome, result = service.roll_from_tray([TrayDie("blue", 3)], why="button")  # Skeptics' clue die
+    assert result is None and outcome.tell and "green, yellow and red" in outcome.tell
     service.close()
 
 
@@ -84,7 +84,7 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     listed = json.loads(run("list", "--db", str(db), "--json").stdout)
     assert listed[0]["setup"]["rules"] == "elder-sign"
     assert_clean_error(run("new", "--rules", "elder-sign", "--players", "2", "--ghost", "child", "--db", str(db)),
-                       2, "--ghost is for Skeptics")
+                       2, "--ghost is not a choice of Elder Sign (it is for Skeptics)")
     assert_clean_error(run("new", "--players", "2", "--db", str(db)), 2, "needs --board and --ghost")
     assert_clean_error(run("new", "--rules", "go", "--players", "2", "--db", str(db)), 2, "unknown rules 'go'")
     # the Skeptics spellings are unchanged
@@ -103,14 +103,17 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
     service.do("move", {"to": card})
     colours = service.state()["next_dice"]
     pips = [(i % 6) + 1 for i in range(len(colours))]
-    with pytest.raises(Exception, match="this roll throws"):
-        service.roll_from_dice_seen([(c, p) for c, p in zip(colours[:-1], pips)])
-    with pytest.raises(Exception, match="blue die"):
-        service.roll_from_dice_seen([("blue", 3)] + [(c, p) for c, p in zip(colours[1:], pips)])
-    with pytest.raises(Exception, match="could not be read"):
-        service.roll_from_dice_seen([(colours[0], None)] + [(c, p) for c, p in zip(colours[1:], pips[1:])])
+    def told(dice: list[TrayDie]) -> str:
+        outcome, result = service.roll_from_tray(dice, why="button")
+        assert result is None and outcome.command is None and outcome.tell
+        return outcome.tell
+
+    assert "this roll throws" in told([TrayDie(c, p) for c, p in zip(colours[:-1], pips)])
+    assert "blue die" in told([TrayDie("blue", 3)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips)])
+    assert "could not be read" in told([TrayDie(colours[0], None)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips[1:])])
     assert service.state()["history_length"] == 1  # nothing was rolled by the refusals
-    result = service.roll_from_dice_seen([(c, p) for c, p in zip(colours, pips)])
+    _, result = service.roll_from_tray([TrayDie(c, p) for c, p in zip(colours, pips)])
+    assert result is not None
     rolled = next(e for e in result.events if e["type"] == "rolled")
     faces = PipMap.default()
     assert rolled["dice"] == [faces.face(Colour.parse(c), p).value for c, p in zip(colours, pips)]
@@ -127,4 +130,23 @@ def test_a_refusal_on_the_page_is_said_in_the_words_of_the_game_in_play(tmp_path
     said = service.say(str(err.value))
     assert "faces=" in str(err.value) and "faces=" not in said and "=" not in said
     assert said == module_for("elder-sign").for_players(str(err.value))
+    service.close()
+
+
+def test_the_tables_button_plays_what_each_games_module_says(tmp_path: Path) -> None:
+    """The one button through the service (GameService.press_button): Skeptics' end of the round, Elder Sign's end
+    of the turn; Spooks is played on the phones, so the button is refused and nothing is played."""
+    from companion.errors import IllegalCommand
+
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
+    events = service.press_button().events
+    assert "round_ended" in [e["type"] for e in events] and service.history()[-1]["command"]["name"] == "end-round"
+    service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+    service.press_button()
+    assert service.history()[-1]["command"]["name"] == "end-turn" and service.history()[-1]["source"] == "button"
+    service.new_game({"rules": "spooks", "players": 3})
+    with pytest.raises(IllegalCommand, match="played on the phones"):
+        service.press_button()
+    assert service.state()["history_length"] == 0
     service.close()

@@ -887,8 +887,18 @@ def test_undo_of_the_seance_and_of_a_timer_that_ends_it(players: int) -> None:
 
 def test_a_prove_and_an_unlock_take_their_icons_from_the_card_and_the_door() -> None:
     """Action 6: Prove ('Players must call the icon set they are proving') and Action 2: Unlock (the door's keys):
-    a contradicting need= is refused, the set's red icons always apply; the box has 5 clue and 4 key dice."""
-    game = new(players=2, seed=3)
+    a contradicting need= is refused, the set's red icons always apply; the box has 5 clue and 4 key dice. The ghost
+    card and the board are filled in here: a card or a door not filled in yet takes the host's icons
+    (test_rules_review.py)."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    child = replace(PACKS.ghosts["child"], placeholder=False)
+    board = PACKS.boards["asylum"]
+    ways = tuple(replace(c, placeholder=False) for c in board.connections)
+    packs = replace(PACKS, ghosts=MappingProxyType({**PACKS.ghosts, "child": child}),
+                    boards=MappingProxyType({**PACKS.boards, "asylum": replace(board, connections=ways)}))
+    game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=3), packs)
     for _ in range(4):
         game.push("end-round")  # the Ghost Hour: the ghost is on the board
     sets = game.view()["icon_sets"]
@@ -932,7 +942,7 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     Dice you can roll is five'): under the Watching Eyes a clue roll starts with 2 dice; a glass, the aid die and
     items are added after, to five at most; key dice are not reduced; the odds use the dice worked out."""
     from companion.games.skeptics.dice import Requirement, success_probability
-    from companion.service import _odds
+    from companion.games.skeptics.module import attempt_odds as _odds
 
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
     for _ in range(3):

@@ -123,6 +123,7 @@ class Client:
         self.csrf = session["csrf"]
         status, body = self.request("POST", "/api/host/login", {"pin": HOST_PIN})
         assert status == 200 and body == {"host": True}, body
+        self.csrf = self.request("GET", "/api/session")[1]["csrf"]  # a new token with the host's rights
 
     def command(self, name: str, **args: str) -> dict[str, Any]:
         status, body = self.request("POST", "/api/command", {"command": name, "args": args})

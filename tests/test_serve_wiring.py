@@ -19,7 +19,8 @@ import pytest
 from companion.config import Config, parse_config
 from companion.daemon import JournalFormatter, Notifier, watchdog_interval
 from companion.errors import ConfigError
-from companion.serve import Companion, check_parts, is_raspberry_pi, listen_host, page_urls
+from companion.parts import check_parts, is_raspberry_pi, listen_host, page_urls, stop_web
+from companion.serve import Companion
 
 DEADLINE = 20.0
 
@@ -195,7 +196,7 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(companion: Companion)
     sent = companion.notifier.sent
     companion.step()
     assert sent[-1] == "WATCHDOG=1"
-    companion._stop_web()
+    stop_web(companion.server)
     count = sent.count("WATCHDOG=1")
     for _ in range(4):
         clock[0] += 5.0
@@ -445,7 +446,7 @@ def test_the_simulated_pins_do_not_keep_their_history_forever(companion: Compani
 
 def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Path) -> None:
     """First start: a real table gets no silent default game (the host's wizard starts it); --sim shows a demo."""
-    from companion.serve import DEMO_GAME_NAME
+    from companion.parts import DEMO_GAME_NAME
 
     real = Companion(config_for(tmp_path / "real"), sim=False, notifier=Notifier(env={}))
     real._start_hardware = lambda: None  # type: ignore[method-assign]
@@ -514,6 +515,31 @@ def test_a_reader_taught_on_the_page_is_used_again_at_the_next_start(tmp_path: P
         assert served.tray is not None and served.teacher is not None
         assert served.tray.watcher.settings.taught is not None
         assert served.teacher.status()["in_use"] and served.teacher.watcher is served.tray.watcher
+    finally:
+        served.shutdown()
+
+
+def test_a_damaged_taught_reader_is_named_on_the_page_and_the_shipped_one_reads(tmp_path: Path) -> None:
+    """Issue 25: a file the page wrote (the taught reader) that cannot be read never stops the companion."""
+    from vision.teach import taught_path
+
+    saved = taught_path(tmp_path / "data")
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_bytes(b"not a taught reader")
+    folder = tmp_path / "tray"
+    folder.mkdir()
+    photo = sample_photos()[0]
+    (folder / photo.name).write_bytes(photo.read_bytes())
+    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
+                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=lambda frame, settings: [])
+    served._start_hardware = lambda: None  # type: ignore[method-assign]
+    served.start()
+    try:
+        assert served.tray is not None and served.tray.watcher.settings.taught is None  # the shipped reader
+        assert served.app is not None
+        problems = served.app.extensions["skeptics_web"].problems()
+        assert any(saved.name in p and "cannot be used" in p for p in problems), problems
     finally:
         served.shutdown()
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from companion.errors import BadCommand, HistoryError, IllegalCommand
+from companion.games.base import TrayDie
 from companion.games.skeptics.engine import Command, Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
 from companion.history import GameStore, ReplayError, StaleGameError
@@ -359,12 +360,13 @@ def test_odds_follow_the_dice_module(service: GameService) -> None:
     assert state["odds"] == pytest.approx(expected)
 
 
-def test_dice_readings_are_a_roll(service: GameService) -> None:
+def test_dice_read_in_the_tray_are_a_roll(service: GameService) -> None:
+    """Blue dice are clue dice; pips 1-3 are eyes, 4-5 cameras, 6 a cobweb (the default pip map)."""
     service.new_game(setup())
     service.do("attempt", {"action": "search", "need": "eye:1"})
-    result = service.roll_from_readings(["eye", "cobweb", "camera"])
+    _, result = service.roll_from_tray([TrayDie("blue", 2), TrayDie("blue", 6), TrayDie("blue", 4)])
     assert service.history()[-1]["command"] == {"name": "roll", "args": {"faces": "eye,cobweb,camera"}}
-    assert any(e["type"] == "rolled" for e in result.events)
+    assert result is not None and any(e["type"] == "rolled" for e in result.events)
     assert service.history()[-1]["source"] == "tray"
 
 
@@ -391,16 +393,14 @@ def test_setup_as_plain_json_starts_the_same_game(service: GameService, packs: P
 
 def test_a_tray_reading_is_settled_and_rolled_in_one_call(service: GameService) -> None:
     """The look at the attempt under way and its roll are one operation: exactly its dice are rolled, others told."""
-    from companion.games.skeptics.dice import DieKind, Face
-
+    eye, camera = TrayDie("blue", 1), TrayDie("blue", 4)
     service.new_game(setup())
-    outcome, result = service.roll_from_tray({DieKind.CLUE: (Face.EYE,)}, why="settled", auto_roll=True)
-    assert result is None and outcome.faces is None and outcome.note  # no attempt: nothing rolled, only logged
+    outcome, result = service.roll_from_tray([eye], why="settled", auto_roll=True)
+    assert result is None and outcome.command is None and outcome.note  # no attempt: nothing rolled, only logged
     service.do("attempt", {"action": "search", "need": "eye:2"})
-    outcome, result = service.roll_from_tray({DieKind.CLUE: (Face.EYE, Face.EYE)}, why="settled", auto_roll=True)
+    outcome, result = service.roll_from_tray([eye, eye], why="settled", auto_roll=True)
     assert result is None and outcome.tell and "needs 3 clue dice" in outcome.tell
-    three = {DieKind.CLUE: (Face.EYE, Face.CAMERA, Face.EYE)}
-    outcome, result = service.roll_from_tray(three, why="settled", auto_roll=True)
+    outcome, result = service.roll_from_tray([eye, camera, eye], why="settled", auto_roll=True)
     assert result is not None and service.history()[-1]["source"] == "tray"
     assert service.history()[-1]["command"] == {"name": "roll", "args": {"faces": "eye,camera,eye"}}
     assert service.state()["attempt"] is None  # two eyes: the search succeeded

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from games import assert_no_dice
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games import base
@@ -451,8 +452,9 @@ def test_a_refused_command_changes_nothing() -> None:
 
 def test_the_module_names_the_game_for_the_seam() -> None:
     assert MODULE.rules == "spooks" and MODULE.title == "Spooks" and MODULE.started_keys == ("players", "variant")
-    assert MODULE.virtual_roll is None and MODULE.tray_roll is None and MODULE.load_packs(None) is None
+    assert MODULE.load_packs(None) is None
     g = MODULE.new(MODULE.setup_from_dict({"rules": "spooks", "players": 3, "master_effects": True}), None)
+    assert_no_dice(MODULE, g)
     published = MODULE.publish(g.view(), g)
     assert {"card": "Master", "points": 20} in published["tally"] and "bones" in published["master_rules"]
     g.push("master suit=bones")

@@ -199,8 +199,11 @@ def test_first_start_the_pin_is_chosen_on_the_page_and_stored_hashed(tmp_path: P
         assert client.get("/api/session").json()["pin_set"] is False
         assert_refused(client.post("/api/host/pin", {"pin": "12"}), 400, "4 to 12 digits")  # the rule, not a wrong guess
         assert_refused(client.post("/api/host/pin", {"pin": 123456}), 400, "string")
+        old_token = client.csrf
         assert client.post("/api/host/pin", {"pin": "246810"}).status == 200
-        assert client.get("/api/session").json()["host"] is True
+        assert client.refresh()["host"] is True
+        assert client.csrf != old_token  # signing in gives a new CSRF token
+        assert client.post("/api/command", {"command": "end-round"}, headers={"X-CSRF-Token": old_token}).status == 403
         stored = (table.data_dir / "web.json").read_text()
         assert "246810" not in stored and "scrypt" in stored
         # Nobody can choose it a second time; they must sign in with it.

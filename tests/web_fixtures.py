@@ -66,16 +66,18 @@ class Reply:
 class Client:
     """A small HTTP client with a cookie jar and the page's CSRF token, talking to the real server."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.host, self.port = host, int(port)
+        self.source = source  # the address this phone sends from (127.0.0.x: the whole 127/8 is the loopback)
         self.cookies: dict[str, str] = {}
         self.csrf: str | None = None
 
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None
     ) -> Reply:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10,
+                                          source_address=(self.source, 0) if self.source else None)
         hdrs = {"Accept-Encoding": "identity"}
         if self.cookies:
             hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -120,6 +122,7 @@ class Client:
     def sign_in(self, pin: str = HOST_PIN) -> Client:
         reply = self.post("/api/host/login", {"pin": pin})
         assert reply.status == 200, reply.body
+        self.refresh()  # signing in gives the session a new CSRF token, as the page reads it again
         return self
 
 
@@ -201,7 +204,8 @@ class SseStream:
     """Reads a real `text/event-stream` response message by message (comments included)."""
 
     def __init__(self, client: Client, last_event_id: int | None = None, timeout: float = 5.0, query: str = "") -> None:
-        self.conn = http.client.HTTPConnection(client.host, client.port, timeout=timeout)
+        self.conn = http.client.HTTPConnection(client.host, client.port, timeout=timeout,
+                                               source_address=(client.source, 0) if client.source else None)
         headers = {"Accept": "text/event-stream", "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)

@@ -37,7 +37,9 @@ class Camera(Protocol):
     def close(self) -> None: ...
 
 
-class _Base:
+class CameraBase:
+    """What every camera source is: read() a frame, close(), and use as a context manager."""
+
     name = "camera"
     _closed = False
 
@@ -55,7 +57,7 @@ class _Base:
         if self._closed:
             raise CameraError(f"the {self.name} is closed; open it again.")
 
-    def __enter__(self) -> _Base:
+    def __enter__(self) -> CameraBase:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
@@ -63,7 +65,7 @@ class _Base:
         self.close()
 
 
-class PiCamera(_Base):
+class PiCamera(CameraBase):
     """The Pi camera (CSI) through picamera2; frames come as BGR arrays of ``size``."""
 
     name = "Pi camera"
@@ -102,7 +104,7 @@ class PiCamera(_Base):
                 super().close()
 
 
-class UsbCamera(_Base):
+class UsbCamera(CameraBase):
     """A USB camera through OpenCV's VideoCapture (index 0 is /dev/video0)."""
 
     name = "USB camera"
@@ -134,7 +136,7 @@ class UsbCamera(_Base):
             super().close()
 
 
-class ReplayCamera(_Base):
+class ReplayCamera(CameraBase):
     """Plays image files as a camera would: each file for ``repeat`` frames, then the next.
 
     With ``loop`` it starts again after the last file; without, reading past the end raises
@@ -189,7 +191,7 @@ def _image_files(spec: str) -> list[Path]:
     return [Path(p) for p in sorted(glob.glob(spec))] or [path]
 
 
-def open_camera(spec: str = "auto", size: tuple[int, int] = (1280, 960), repeat: int = 8) -> _Base:
+def open_camera(spec: str = "auto", size: tuple[int, int] = (1280, 960), repeat: int = 8) -> CameraBase:
     """A camera from its spelling.
 
     "auto": the Pi camera when picamera2 is importable, else the first USB camera;

@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     teach.add_argument("--reset", action="store_true", help="go back to the shipped reader: remove [tray] taught "
                        "(and the file at --save)")
     teach.add_argument("--config", metavar="PATH", help="configuration file to record the taught reader in")
+    teach.add_argument("--game", metavar="RULES", default="skeptics",
+                       help="the game whose icon faces the labels may name instead of a class 0-5 (eye, key:blank, "
+                       "yellow:lore ...): skeptics (default) or elder-sign")
 
     watch = sub.add_parser("watch", help="watch the camera and print each settled roll")
     watch.add_argument("--camera", default=None, help="auto, pi, usb, usb:N, /dev/videoN, sim, replay:PATH")
@@ -151,7 +154,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                       "dice": [r.to_dict() for r in readings], "found": result.found, "ms": round(ms, 2)}
             print(json.dumps(record), flush=True)
         else:
-            values = ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings)
+            values = ", ".join(r.text for r in readings)
             unsure = sum(r.value is None for r in readings)
             note = f" ({unsure} unsure)" if unsure else ""
             print(f"{path}: {len(readings)} dice{note}: {values or '-'}  [{ms:.1f} ms]", flush=True)
@@ -207,10 +210,13 @@ def cmd_teach(args: argparse.Namespace) -> int:
     if not args.images:
         raise VisionError("give the labelled photos to teach from (companion dice teach IMAGE... --labels DIR), "
                           "or --reset to go back to the shipped reader.")
+    from companion.games.base import module_for
     from vision.teach import load_examples, save_taught, teach
 
-    examples = load_examples(args.images, args.labels)
-    taught = teach(examples)
+    icons = module_for(args.game).icon_pips
+    examples = load_examples(args.images, args.labels, icons)
+    region = table.get("region")
+    taught = teach(examples, region=tuple(region) if isinstance(region, list) and len(region) == 4 else None)
     save = Path(args.save).expanduser() if args.save else _default_taught_path(args.config)
     save_taught(taught, save)
     table["taught"] = str(save.resolve())

@@ -21,11 +21,13 @@ import numpy as np
 
 from companion.errors import VisionError
 
-__all__ = ["CROP", "FIND_SIZE", "MODELS", "Networks", "digest", "load_models", "model_paths", "networks", "use_models"]
+__all__ = ["CROP", "FIND_SIZE", "LOGO", "MODELS", "NOT_A_DIE", "Networks", "digest", "load_models", "model_paths", "networks", "use_models"]
 
 MODELS = Path(__file__).resolve().parent / "models"
 FIND_SIZE = 320  # the finder's input side it is first run on (pixels)
 CROP = 40  # the reader's input side (pixels)
+NOT_A_DIE = 6  # the reader's classes: 0-5 for 1-6 pips, then "not a die", then "a logo instead of pips"
+LOGO = 7
 
 _paths = {"find": MODELS / "dice_find.onnx", "read": MODELS / "dice_read.onnx"}
 

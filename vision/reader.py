@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ConfigError, VisionError
-from vision.nets import CROP, FIND_SIZE, networks
+from vision.nets import CROP, FIND_SIZE, LOGO, NOT_A_DIE, networks
 from vision.taught import load_taught
 
 STRIDE = 4
@@ -54,8 +54,18 @@ RETRY_SHIFT = 0.15  # and in crops moved this share of its face left, right, up 
 SAME_FACE = 0.45  # two peaks closer than this share of a face are on one face
 TOUCHING = (0.55, 1.6)  # a die touching another lies this many of its faces from its centre
 TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image, at a crop less sure than this
-NOT_A_DIE = 6
-LOGO = 7
+# A taught reader keeps the crops it was taught, dice and the table's background; a candidate nearer to a taught
+# background crop than to every taught die is far from the table's dice: it is kept only with a value this sure
+# (never as an unsure die on a strong peak alone), so a patterned cloth does not make up dice
+FAR_SURE = 0.9
+# Cocked dice (issue 26): a die leaning on another or on the tray's wall shows its "top" face foreshortened, so its
+# pips are ellipses. FLAT_LOOK is the crop (pixels) the pips are measured in; at a calibrated table (``[tray]
+# flat_ratio``: how round the pips of its flat dice look), a die the reader gives no sure value whose pips are
+# flattened to under COCKED_RATIO of that is cocked. Only unsure dice, and only when calibrated: on real photos the
+# pips of flat dice measure too unevenly to overrule a value or to judge a die by its neighbours (docs/vision.md).
+FLAT_LOOK = 96
+COCKED_RATIO = 0.82
+COCKED = "cocked: reroll it"
 
 Box = tuple[int, int, int, int]
 
@@ -69,6 +79,7 @@ class DieReading:
     box: Box
     confidence: float
     color: str
+    cocked: bool = False  # leaning on another die or the wall: no face is up, value None ("cocked: reroll it")
 
     @property
     def center(self) -> tuple[float, float]:
@@ -76,7 +87,15 @@ class DieReading:
         return x + w / 2, y + h / 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 3), "color": self.color}
+        out = {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 3), "color": self.color}
+        if self.cocked:
+            out["cocked"] = True
+        return out
+
+    @property
+    def text(self) -> str:
+        """How a person is told this die: "blue 4", "blue ?" (unsure), "blue cocked: reroll it"."""
+        return f"{self.color} {COCKED if self.cocked else self.value if self.value is not None else '?'}"
 
 
 @dataclass(frozen=True)
@@ -114,6 +133,7 @@ class ReaderSettings:
     max_dice: int = 60
     face_size: float | None = None
     taught: Any = None
+    flat_ratio: float | None = None  # how round the pips of a flat die look at this table (calibrated), None: measured
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> ReaderSettings:
@@ -121,7 +141,7 @@ class ReaderSettings:
         from companion.validate import Section, number
 
         tray = Section(table, "tray", known=("region", "find_threshold", "strong_peak", "unsure_below", "colors",
-                                             "color_distance", "kinds", "face_size", "taught"))
+                                             "color_distance", "kinds", "face_size", "taught", "flat_ratio"))
 
         def check_region(key: str, region: Any) -> tuple[int, int, int, int]:
             if (not isinstance(region, (list, tuple)) or len(region) != 4
@@ -152,6 +172,8 @@ class ReaderSettings:
                 values[key] = tray.number(key, 0.0, 0.0, math.inf)
         if "face_size" in tray:
             values["face_size"] = tray.value("face_size", check_face, 0.0)
+        if "flat_ratio" in tray:
+            values["flat_ratio"] = tray.number("flat_ratio", 0.0, 0.05, 1.0)
         if table.get("taught"):
             try:
                 values["taught"] = load_taught(str(table["taught"]))
@@ -442,14 +464,22 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     if not kept:
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]
-    probs = classify(crops, settings.taught)
+    first: list[np.ndarray] = []
+    probs = classify(crops, settings.taught, features=first)
     probs, moved = _retry_doubtful(image, kept, probs, settings)
     crops = [crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
              for crop, m, k in zip(crops, moved, kept)]
+    far = np.zeros(len(kept), bool)
+    if callable(getattr(settings.taught, "background", None)):  # a taught reader: is it far from the taught dice?
+        feats = np.array(first[0])
+        shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
+        if shifted:
+            feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]
+        far = settings.taught.background(feats)
     kept = moved
     readings = []
     dropped = 0
-    for (cx, cy, size, score), p, patch, sure in zip(kept, probs, crops, _surely(probs, settings)):
+    for (cx, cy, size, score), p, patch, sure, away in zip(kept, probs, crops, _surely(probs, settings), far):
         not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
@@ -459,14 +489,67 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # when it is not read for sure, so that a die is never silently missing from a roll
         valued = (confidence > settings.not_a_die_above and not logo and not not_a_die
                   and confidence >= _needed(score, settings))
-        if score < settings.strong_peak and not valued:
+        if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
             dropped += 1
             continue
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
+    readings = _call_cocked(image, readings, (ox, oy), settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
+
+
+def pip_roundness(image: np.ndarray, cx: float, cy: float, size: float) -> float | None:
+    """How round the pips of the face at (cx, cy) look: the median ratio of the short to the long axis of each pip
+    (1 for a face seen square on, cos(tilt) for one tilted away), or None when no pip is found. Pips are the
+    blobs that differ from the face's median colour (Otsu's threshold on the distance in Lab), of a pip's size
+    and about an ellipse's shape, inside the face."""
+    n = FLAT_LOOK
+    side = size * CROP_SCALE
+    m = cv2.getRotationMatrix2D((cx, cy), 0.0, n / side)
+    m[0, 2] += n / 2 - cx
+    m[1, 2] += n / 2 - cy
+    patch = cv2.warpAffine(image, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = n // 4
+    face = np.median(lab[q : n - q, q : n - q].reshape(-1, 3), axis=0)
+    ink = np.clip(np.linalg.norm(lab - face, axis=2) * 2, 0, 255).astype(np.uint8)
+    e = n // 8
+    threshold, _ = cv2.threshold(ink[e : n - e, e : n - e], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (ink > max(threshold, 40.0)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    face_px = (n / CROP_SCALE) ** 2
+    ratios = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not 0.004 * face_px <= area <= 0.05 * face_px or x <= 1 or y <= 1 or x + w >= n - 1 or y + h >= n - 1:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        low, high = np.linalg.eigvalsh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+        if high <= 0 or not 0.8 <= area / (4 * math.pi * math.sqrt(max(low, 1e-6) * high)) <= 1.2:
+            continue  # not an ellipse: two pips run together, a logo, an edge
+        ratios.append(math.sqrt(max(low, 1e-6) / high))
+    return float(np.median(ratios)) if ratios else None
+
+
+def _call_cocked(image: np.ndarray, readings: list[DieReading], origin: tuple[int, int],
+                 settings: ReaderSettings) -> list[DieReading]:
+    """The readings with every unsure die that is cocked marked so: its pips flattened to under ``COCKED_RATIO`` of
+    the table's flat dice (``settings.flat_ratio``, measured by calibration: the camera's own tilt flattens every
+    die alike). Without calibration none is called cocked; a die read with a value is never looked at."""
+    flat = settings.flat_ratio
+    if flat is None or all(r.value is not None for r in readings):
+        return readings
+    ox, oy = origin
+    out = []
+    for r in readings:
+        if r.value is None:
+            ratio = pip_roundness(image, r.center[0] - ox, r.center[1] - oy, r.box[2])
+            if ratio is not None and ratio < COCKED_RATIO * flat:
+                r = DieReading(None, r.box, r.confidence, r.color, cocked=True)
+        out.append(r)
+    return out
 
 
 def _needed(score: float, settings: ReaderSettings) -> float:
@@ -550,13 +633,17 @@ def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
 
 
-def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True) -> np.ndarray:
+def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True,
+             features: list[np.ndarray] | None = None) -> np.ndarray:
     """The chance of each class for each crop: the shipped reader's, or the taught reader's.
 
     With ``looks``, the taught reader looks again at every crop it is not sure of (no class at ``TAUGHT_SURE``
     or more): in the seven other turns and mirror images of the crop, and the eight looks' chances are averaged
-    (a small network does not see a face exactly alike in every turn, and the average is steadier)."""
+    (a small network does not see a face exactly alike in every turn, and the average is steadier). The crops'
+    features (``reader_outputs``) are appended to ``features`` when it is given."""
     feats, probs = reader_outputs(crops)
+    if features is not None:
+        features.append(feats)
     if taught is None:
         return probs
     out = np.array(taught.probs(feats, probs))
@@ -634,6 +721,6 @@ def annotate(frame_bgr: np.ndarray, readings: Sequence[DieReading], region: Box 
         x, y, w, h = r.box
         colour = (0, 200, 0) if r.value is not None else (0, 140, 255)
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
-        text = str(r.value) if r.value is not None else "?"
+        text = "cocked" if r.cocked else str(r.value) if r.value is not None else "?"
         cv2.putText(out, text, (x, max(12, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick + 0.1, colour, thick)
     return out

@@ -15,13 +15,15 @@ from typing import Any
 import numpy as np
 
 from companion.errors import VisionError
-from vision.nets import digest
+from vision.nets import NOT_A_DIE, digest
 
 __all__ = ["FORMAT", "TaughtReader", "load_taught", "save_taught", "softmax", "unit_rows"]
 
 FORMAT = 1
 NEIGHBOURS = 7  # a taught reader also asks the nearest of the table's own taught crops
 NEIGHBOUR_SHARE = 0.3  # their votes' share of the chances
+FAR_BACKGROUND = 0.95  # a crop is far from the taught dice when a taught background crop is at least this near
+FAR_MARGIN = 0.02  # (in cosine) and nearer than every taught die by this much
 NEIGHBOUR_WIDTH = 0.05  # a neighbour's vote weighs exp(-(its distance in cosine past the nearest's) / this)
 
 
@@ -78,6 +80,22 @@ class TaughtReader:
         if self.bank is not None and len(self.bank) and self.bank_cls is not None:
             out = (1 - NEIGHBOUR_SHARE) * out + NEIGHBOUR_SHARE * _votes(x, self.bank, self.bank_cls, out.shape[1])
         return out.astype(np.float32)
+
+    def background(self, feats: np.ndarray) -> np.ndarray:
+        """For each crop, whether the taught crop nearest to it is "not a die" (the table's background, a side
+        face) rather than a die: the reader then needs more evidence (``vision.reader.FAR_SURE``). All False
+        without taught crops, or when the crops hold no die or no background."""
+        bank, cls = self.bank, self.bank_cls
+        out = np.zeros(len(feats), bool)
+        if bank is None or cls is None or not len(bank):
+            return out
+        dice, other = cls < NOT_A_DIE, cls == NOT_A_DIE
+        if not dice.any() or not other.any():
+            return out
+        sim = unit_rows(np.asarray(feats)[:, : bank.shape[1]]) @ bank.astype(np.float32).T
+        background, die = sim[:, other].max(axis=1), sim[:, dice].max(axis=1)
+        nearer: np.ndarray = (background >= FAR_BACKGROUND) & (background > die + FAR_MARGIN)
+        return nearer
 
     @property
     def heat(self) -> Any:

@@ -39,11 +39,9 @@ import numpy as np
 
 from companion.errors import VisionError
 from vision.dataset import Label, read_labels, score_photo
-from vision.nets import digest, networks
+from vision.nets import LOGO, NOT_A_DIE, digest, networks
 from vision.reader import (
     CROP_SCALE,
-    LOGO,
-    NOT_A_DIE,
     STRIDE,
     TILE,
     DieReading,
@@ -64,6 +62,9 @@ __all__ = ["Teacher", "TaughtReader", "examples_dir", "keep_example", "label_fil
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
 POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
 SIDE_NEGATIVES = 4  # "not a die" crops taught around each labelled die
+BACKGROUND_CROPS = 24  # and "not a die" crops of the table itself in each photo, a face or more from every die
+# (a third of them along the frame's edge)
+SHIPPED_PEAKS = True  # the shipped finder's unlabelled peaks are taught as "not a die" too
 CROP_JITTER = (math.log(0.9), math.log(1.2))  # the log range of the crop sizes taught around each die
 
 
@@ -229,6 +230,20 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
             x, y = cx + rng.uniform(0.55, 0.85) * size * math.cos(a), cy + rng.uniform(0.55, 0.85) * size * math.sin(a)
             if all(math.hypot(x - lab.center[0], y - lab.center[1]) > 0.5 * size for lab in labels):
                 out.append(_Example(crop_face(frame, x, y, size * CROP_SCALE, rng.uniform(0, 360)), NOT_A_DIE))
+    # the table's own background (a patterned cloth, the tray's floor): anywhere a face or more from every die
+    if labels:
+        face = float(np.median([sizes[i] for i in range(len(labels))]))
+        h, w = frame.shape[:2]
+        for k in range(BACKGROUND_CROPS):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            if k % 3 == 0:  # along the frame's edge too, where the crop runs off the photo
+                edge = int(rng.integers(4))
+                near = rng.uniform(0, 0.6 * face)
+                x = near if edge == 0 else w - 1 - near if edge == 1 else x
+                y = near if edge == 2 else h - 1 - near if edge == 3 else y
+            if all(math.hypot(x - lab.center[0], y - lab.center[1]) > face for lab in labels):
+                side = face * CROP_SCALE * math.exp(rng.uniform(*CROP_JITTER))
+                out.append(_Example(crop_face(frame, x, y, side, rng.uniform(0, 360)), NOT_A_DIE))
     used = set(matched.values())
     for c, (cx, cy, size, _) in enumerate(candidates):
         if c in used:
@@ -374,19 +389,36 @@ def _fit_size(cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float,
     return solved[:-1], float(solved[-1])
 
 
+def _in_region(frame: np.ndarray, labels: tuple[Label, ...], region: tuple[int, int, int, int] | None
+               ) -> tuple[np.ndarray, tuple[Label, ...]]:
+    """The part of a teaching photo inside the tray's region, with the labels whose centre lies in it, moved."""
+    if region is None:
+        return frame, labels
+    x, y, w, h = region
+    part = frame[y : y + h, x : x + w]
+    if part.shape[0] < 16 or part.shape[1] < 16:
+        raise VisionError(f"the tray region {region} lies outside a {frame.shape[1]}x{frame.shape[0]} teaching photo; "
+                          "calibrate the tray again (companion dice calibrate).")
+    inside = tuple(Label(lab.value, (lab.box[0] - x, lab.box[1] - y, lab.box[2], lab.box[3])) for lab in labels
+                   if x <= lab.center[0] < x + w and y <= lab.center[1] < y + h)
+    return np.ascontiguousarray(part), inside
+
+
 def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: int = 8, strength: float = 0.002,
           replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, size_strength: float = 0.05,
-          label_sizes: bool | None = None, seed: int = 0) -> TaughtReader:
+          label_sizes: bool | None = None, seed: int = 0, region: tuple[int, int, int, int] | None = None
+          ) -> TaughtReader:
     """A reader taught by labelled frames of one table: [(frame BGR, labels in pixels of the frame)].
 
     First the finder's heads (where the dice are, and how large: the size of each label's box, or with
     ``label_sizes`` False the size the shipped finder gives; None: the labels' sizes when they box about
     what the finder calls a face, see ``_boxes_are_faces``), then the reader's last layer on crops at the
-    taught finder's peaks, as it will read them.
+    taught finder's peaks, as it will read them. With ``region`` (the tray's, as the reader uses it), each photo
+    is taught inside it only: the table outside the tray is never read, so it is not learnt either.
     VisionError when no photo holds a labelled die."""
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
-    frames = [(check_frame(frame), tuple(labels)) for frame, labels in examples]
+    frames = [_in_region(check_frame(frame), tuple(labels), region) for frame, labels in examples]
     dice = sum(len(labels) for _, labels in frames)
     if dice == 0:
         raise VisionError("the teaching photos hold no labelled dice; label the dice of each photo "
@@ -420,6 +452,12 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     for k, (frame, labels) in enumerate(frames):
         found = _find(frame, labels, taught) if finder else shipped[k]
         crops += _examples(frame, labels, rng, variants, found, sizes[k])
+        if finder and SHIPPED_PEAKS:  # what the shipped finder took for dice there is the table's too (a cloth's eyes)
+            candidates, _, matched = shipped[k]
+            used = set(matched.values())
+            crops += [_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[j % 4]), NOT_A_DIE)
+                      for c, (cx, cy, size, _) in enumerate(candidates) if c not in used for j in range(2)
+                      if all(math.hypot(cx - lab.center[0], cy - lab.center[1]) > 0.5 * size for lab in labels)]
     x = _features(crops)
     y = np.array([c.cls for c in crops])
     sample_weights = np.ones(len(y))
@@ -457,9 +495,42 @@ def label_file_for(image: Path, labels_dir: Path | None) -> Path:
                       "CLASS XC YC W H (CLASS 0-5 for 1-6 pips, the rest fractions of the image).")
 
 
-def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None
-                  ) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
-    """Labelled photos for ``teach``: each image with its YOLO label file."""
+def read_icon_labels(path: Path, width: int, height: int, icons: Any = None) -> tuple[Label, ...]:
+    """A label file whose lines may name the game's icon faces instead of a class: ``eye XC YC W H`` (or
+    ``key:blank ...``, ``yellow:lore ...``); ``icons`` (a GameModule's ``icon_pips``) gives the pips that stand for
+    each, so the taught reader reads the icon as those pips and the tray's pip map makes it the game's face again.
+    Lines with a class 0-5 are read as before. VisionError names the file and line of a face ``icons`` refuses."""
+    from companion.errors import CompanionError
+
+    labels = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        try:
+            box = [float(v) for v in parts[1:]]
+        except ValueError:
+            raise VisionError(f"{path}:{number}: expected FACE XC YC W H, got {line.strip()!r}.") from None
+        token = parts[0]
+        if re.fullmatch(r"[0-9.]+", token):
+            value = int(float(token)) + 1
+        elif icons is None:
+            raise VisionError(f"{path}:{number}: {token!r} is not a class 0-5; to label the game's icon faces, "
+                              "name the game (companion dice teach ... --game RULES).")
+        else:
+            try:
+                value = int(icons(token))
+            except CompanionError as exc:
+                raise VisionError(f"{path}:{number}: {exc}") from None
+        xc, yc, w, h = box
+        labels.append(Label(value, ((xc - w / 2) * width, (yc - h / 2) * height, w * width, h * height)))
+    return tuple(labels)
+
+
+def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None,
+                  icons: Any = None) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
+    """Labelled photos for ``teach``: each image with its YOLO label file (whose lines may name the game's icon
+    faces, with ``icons``: see ``read_icon_labels``)."""
     out = []
     folder = Path(labels_dir) if labels_dir is not None else None
     for name in images:
@@ -467,7 +538,7 @@ def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise VisionError(f"{path}: not an image OpenCV can read (JPEG, PNG, BMP ...).")
-        out.append((frame, read_labels(label_file_for(path, folder), frame.shape[1], frame.shape[0])))
+        out.append((frame, read_icon_labels(label_file_for(path, folder), frame.shape[1], frame.shape[0], icons)))
     return out
 
 
@@ -577,7 +648,7 @@ class Teacher:
 
     def _run(self) -> None:
         try:
-            taught = teach_folder(self.folder, self.save_to)
+            taught = teach_folder(self.folder, self.save_to, region=self.watcher.settings.region)
             self.watcher.settings = replace(self.watcher.settings, taught=taught)
             result: dict[str, Any] | None = {"photos": taught.photos, "dice": taught.dice,
                                              "seconds": round(taught.seconds, 1)}

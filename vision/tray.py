@@ -189,6 +189,7 @@ class Calibration:
     colors: dict[str, tuple[float, float, float]]
     dice_seen: int
     face_size: float | None = None  # median top face of the dice seen, in pixels of the frame
+    flat_ratio: float | None = None  # how round the pips of its flat dice look (vision.reader.pip_roundness)
 
     def to_table(self) -> dict[str, Any]:
         table: dict[str, Any] = {
@@ -197,13 +198,9 @@ class Calibration:
         }
         if self.face_size is not None:
             table["face_size"] = round(self.face_size, 1)
+        if self.flat_ratio is not None:
+            table["flat_ratio"] = round(self.flat_ratio, 3)
         return table
-
-
-def color_references(dice_bgr: np.ndarray, settings: ReaderSettings) -> tuple[dict[str, tuple[float, float, float]], int]:
-    """Mean Lab colour of the dice in the photo, grouped by their plain colour name."""
-    refs, readings = _references(dice_bgr, settings)
-    return refs, len(readings)
 
 
 def face_size(readings: Sequence[DieReading]) -> float | None:
@@ -244,7 +241,17 @@ def calibrate(empty_bgr: np.ndarray | None, dice_bgr: np.ndarray, region: Box | 
     if not readings:
         raise VisionError("no dice found in the dice photo; put a few dice of each colour in the tray, "
                           "take the photo again from the camera's place, and retry.")
-    return Calibration(region, colors, len(readings), face_size(readings))
+    return Calibration(region, colors, len(readings), face_size(readings), flat_ratio(frame, readings))
+
+
+def flat_ratio(frame: np.ndarray, readings: Sequence[DieReading]) -> float | None:
+    """How round the pips of the calibration photo's dice look (they lie flat): the median of
+    ``vision.reader.pip_roundness`` over the dice read for sure, None when no pip is measured."""
+    from vision.reader import pip_roundness
+
+    ratios = [pip_roundness(frame, *r.center, r.box[2]) for r in readings if r.value is not None]
+    known = [v for v in ratios if v is not None]
+    return float(np.median(known)) if known else None
 
 
 def parse_region(text: str) -> Box:
@@ -259,4 +266,4 @@ def parse_region(text: str) -> Box:
 
 
 def readings_summary(readings: Sequence[DieReading]) -> str:
-    return ", ".join(f"{r.color} {r.value if r.value is not None else '?'}" for r in readings) or "no dice"
+    return ", ".join(r.text for r in readings) or "no dice"

@@ -85,8 +85,10 @@ class TrayLoop:
         monotonic: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         reader: Reader | None = None,
+        throw: Callable[[], tuple[Any, tuple[str, ...]]] | None = None,
     ) -> None:
         self.reader: Reader = reader if reader is not None else read_dice
+        self.throw = throw  # --sim: the dice the roll under way throws (vision.sim_tray.ThrowCamera draws them)
         self.config = camera
         self.tray = tray
         self.sim = sim
@@ -114,8 +116,20 @@ class TrayLoop:
         size = (self.config.width, self.config.height)
         hold = max(1, round(self.config.sim_hold_s / max(self.config.interval, 0.01)))
         if self.sim and not self.config.source.startswith("replay:"):
+            if self.throw is not None:
+                from vision.sim_tray import ThrowCamera
+
+                return ThrowCamera(self.throw, kinds=self.kind_colours())
             return ReplayCamera(sample_paths(), repeat=hold)
         return open_camera(self.config.source, size, repeat=hold)
+
+    def kind_colours(self) -> dict[str, str]:
+        """Each kind of die -> the colour of its dice in this tray (the usual colour first: blue clue dice)."""
+        out = {kind: colour for colour, kind in DEFAULT_COLOR_KINDS.items()
+               if self.tray.kinds.get(colour) is DieKind.parse(kind)}
+        for colour, die_kind in self.tray.kinds.items():
+            out.setdefault(die_kind.value, colour)
+        return out
 
     def request_read(self) -> None:
         """Read the dice in the next frame, settled or not (the read-dice button)."""

@@ -28,7 +28,7 @@ from web import pages
 from web.api import BLUEPRINTS
 from web.assets import compressible
 from web.context import EXTENSION, WebContext, context
-from web.errors import Refused
+from web.errors import Refused, without_paths
 from web.guard import ForwardedFor, check_input
 from web.json_provider import CompanionJSON
 from web.security import check_post
@@ -66,7 +66,9 @@ class CompanionApp(Flask):
 
 
 def _error(status: int, message: str, **extra: Any) -> Response:
-    response = jsonify({"error": message, "status": status, **extra})
+    # no machine paths in what phones read (web.errors.without_paths)
+    extra = {k: without_paths(v) if isinstance(v, str) else v for k, v in extra.items()}
+    response = jsonify({"error": without_paths(message), "status": status, **extra})
     response.status_code = status
     return response
 

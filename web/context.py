@@ -8,7 +8,8 @@ backups, events, assets): the web package has no import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hmac
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, has_request_context, session
@@ -17,7 +18,10 @@ from companion.errors import CompanionError
 from companion.games.skeptics.dice import PipMap
 from web.assets import Assets
 from web.backups import Backups, protect_history
+from web.errors import without_paths
 from web.events import EventHub
+from web.lockout import SHOW_FOR as SIGN_IN_SHOWN
+from web.lockout import SignInGate
 from web.sessions import PhoneBook, record_actions
 from web.settings import Throttle, WebSettings, WebStore
 
@@ -49,11 +53,16 @@ class WebContext:
         self.tray = tray
         self.store = WebStore(settings)
         data_dir = settings.data_dir
-        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together.
+        # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together,
+        # which the table passes with the sign-in code on the companion's screen (web.lockout, docs/web.md).
         self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
-        # Wrong join codes: 10 per address; 100 in 10 minutes from all addresses together.
+        show = getattr(hardware, "show_error", None)
+        self.sign_in = SignInGate(self.throttle, settings.now,
+                                  show=(lambda title, text: show(title, text, seconds=SIGN_IN_SHOWN)) if show else None)
+        # Wrong join codes: 10 per address, then a doubling wait; no limit for all addresses together (it would
+        # keep the table's new phones out, and 36^6 codes need none: docs/web.md, "Wrong guesses").
         self.join_throttle = Throttle(
-            settings.now, free=10, base=10.0, cap=100, window=600.0, path=data_dir / "web-join-limits.json"
+            settings.now, free=10, base=10.0, cap=None, window=600.0, path=data_dir / "web-join-limits.json"
         )
         self.phones = PhoneBook(data_dir / "web-phones.json", settings.now)
         self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
@@ -66,7 +75,21 @@ class WebContext:
             service.add_listener(self.backups.on_commit)
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
+        self.hub.guard = self.stream_guard  # a removed phone's streams end
         self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
+
+    def stream_guard(self) -> Callable[[], bool]:
+        """For an event stream opened by this request: whether its phone may still see the game.
+
+        Checked by the stream at least once a second (web.events): a removed phone, a new join code, or a phone
+        id replaced at sign-in or sign-out ends it; the host's "Remove" also ends it at once (EventHub.drop_phone).
+        """
+        book, store = self.phones, self.store
+        phone = session.get("s")
+        tag = store.join_tag()
+        if not isinstance(phone, str):  # a script with X-Join-Code: as long as the join code stays the same
+            return lambda: hmac.compare_digest(store.join_tag(), tag)
+        return lambda: hmac.compare_digest(store.join_tag(), tag) and book.get(phone) is not None
 
     def _record(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A service listener: a commit made while a request of this app runs is noted with its phone."""
@@ -74,7 +97,8 @@ class WebContext:
             record_actions(self.phones, records, session.get("s"))
 
     def packs(self) -> Packs:
-        return self.service.packs
+        packs: Packs = self.service.packs
+        return packs
 
     @property
     def pip_map(self) -> PipMap:
@@ -129,11 +153,11 @@ class WebContext:
 
     def problems(self) -> list[str]:
         """What is wrong with the companion's files, in words for the host (empty when all is well)."""
-        found = [*self.store.problems, *self.startup_problems]
+        found = [*self.store.problems, *self.startup_problems, *self.service.problems()]
         for part in (self.throttle, self.join_throttle, self.phones, self.backups):
             if part is not None and part.problem:
                 found.append(part.problem)
-        return found
+        return [without_paths(problem) for problem in found]
 
     def close(self) -> None:
         self.hub.close()

@@ -55,10 +55,23 @@ class _Commit:
 
 
 class _Subscriber:
-    def __init__(self, size: int, who: str | None = None) -> None:
+    def __init__(self, size: int, who: str | None = None, *, phone: str | None = None,
+                 gone: Callable[[], bool] | None = None, allowed: Callable[[], bool] | None = None) -> None:
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=size)
         self.behind = False
-        self.who = who
+        self.who = who  # the phone's address
+        self.phone = phone  # its phone id (web.sessions), to end its streams when the host removes it
+        self.gone = gone or (lambda: False)  # the phone hung up (waitress)
+        self.allowed = allowed or (lambda: True)  # the phone may still see the game (web.sessions.stream_guard)
+        self.ended = False
+
+    def end(self) -> None:
+        """Ask the stream to end (it reads this before anything else it is sent)."""
+        self.ended = True
+        try:
+            self.queue.put_nowait(_CLOSE)
+        except queue.Full:
+            pass  # the stream reads `ended` when it next wakes, at most a second from now
 
     def offer(self, item: Any) -> None:
         try:
@@ -83,6 +96,8 @@ class EventHub:
         self._heartbeat = heartbeat
         self._queue_size = queue_size
         self.per_address = 6  # streams from one address (trusted proxies are one address: see web.app)
+        # called in the request that opens a stream: a check that the phone may still see the game (web.sessions)
+        self.guard: Callable[[], Callable[[], bool]] | None = None
         self._subs: set[_Subscriber] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -101,9 +116,17 @@ class EventHub:
         for sub in subs:
             sub.offer(commit)
 
-    def subscribe(self, who: str | None = None) -> _Subscriber:
-        """A stream's queue; at most `per_address` streams from one address `who` (a phone with a few tabs)."""
+    def subscribe(self, who: str | None = None, *, phone: str | None = None, gone: Callable[[], bool] | None = None,
+                  allowed: Callable[[], bool] | None = None) -> _Subscriber:
+        """A stream's queue; at most `per_address` streams from one address `who` (a phone with a few tabs).
+
+        The slots of streams whose phone has hung up (`gone`) are freed first, so a page closed a moment
+        ago never keeps a new one out.
+        """
         with self._lock:
+            for old in [s for s in self._subs if s.gone()]:
+                self._subs.discard(old)
+                old.end()
             if self._closed:
                 raise TooManyStreams("the companion is shutting down; the page reconnects by itself.")
             if len(self._subs) >= self._max:
@@ -116,7 +139,7 @@ class EventHub:
                     f"this phone already has {self.per_address} live pages open; close the companion page in "
                     "the other tabs (this one falls back to polling)."
                 )
-            sub = _Subscriber(self._queue_size, who)
+            sub = _Subscriber(self._queue_size, who, phone=phone, gone=gone, allowed=allowed)
             self._subs.add(sub)
             self._changed.notify_all()
             return sub
@@ -133,20 +156,22 @@ class EventHub:
                 lambda: len(self._subs) >= count if at_least else len(self._subs) <= count, timeout
             )
 
+    def drop_phone(self, phone: str) -> int:
+        """End the streams of one phone now (the host removed it); returns how many."""
+        with self._lock:
+            subs = [s for s in self._subs if s.phone == phone]
+            for sub in subs:
+                self._subs.discard(sub)  # its slot is free at once
+        for sub in subs:
+            sub.end()
+        return len(subs)
+
     def drop_streams(self) -> int:
         """End every open stream but stay open (the history was restored): phones reconnect and read afresh."""
         with self._lock:
             subs = list(self._subs)
         for sub in subs:
-            sub.behind = True
-            try:
-                sub.queue.put_nowait(_CLOSE)
-            except queue.Full:
-                try:
-                    sub.queue.get_nowait()
-                except queue.Empty:
-                    pass
-                sub.queue.put_nowait(_CLOSE)
+            sub.end()
         return len(subs)
 
     def close(self) -> None:
@@ -155,10 +180,7 @@ class EventHub:
             self._closed = True
             subs = list(self._subs)
         for sub in subs:
-            try:
-                sub.queue.put_nowait(_CLOSE)
-            except queue.Full:
-                sub.behind = True
+            sub.end()
         try:
             self._service.remove_listener(self._on_commit)
         except (KeyError, ValueError):
@@ -170,10 +192,12 @@ class EventHub:
         `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
         it is checked at least once a second, so a closed page frees its slot quickly.
         """
-        sub = self.subscribe(_address())
-        return self._generate(sub, last_event_id, gone or (lambda: False))
+        phone = _phone()
+        allowed = self.guard() if self.guard is not None else None
+        sub = self.subscribe(_address(), phone=phone, gone=gone, allowed=allowed)
+        return self._generate(sub, last_event_id)
 
-    def _generate(self, sub: _Subscriber, last_event_id: int | None, gone: Callable[[], bool]) -> Iterator[bytes]:
+    def _generate(self, sub: _Subscriber, last_event_id: int | None) -> Iterator[bytes]:
         service = self._service
         wait = min(1.0, self._heartbeat)
         try:
@@ -196,8 +220,10 @@ class EventHub:
                 try:
                     item = sub.queue.get(timeout=wait)
                 except queue.Empty:
-                    if gone():
-                        return
+                    item = None
+                if sub.ended or sub.gone() or not sub.allowed():
+                    return  # removed, hung up, or no longer a viewer: checked on every wake, at least once a second
+                if item is None:
                     if time.monotonic() - quiet_since >= self._heartbeat:
                         yield b": keep-alive\n\n"
                         quiet_since = time.monotonic()
@@ -238,6 +264,18 @@ def _address() -> str | None:
     if not has_request_context():
         return None
     return request.remote_addr
+
+
+def _phone() -> str | None:
+    """The phone id of the request that opens the stream (web.sessions), None without one."""
+    try:
+        from flask import has_request_context, session
+    except ImportError:  # pragma: no cover - Flask is installed with the web part
+        return None
+    if not has_request_context():
+        return None
+    phone = session.get("s")
+    return phone if isinstance(phone, str) else None
 
 
 def _state_id(state: dict[str, Any]) -> int:

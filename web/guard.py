@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import request
 
+from companion.validate import control_character
 from web.errors import Refused
 
 log = logging.getLogger("web.guard")
@@ -115,6 +116,9 @@ def _check_strings(value: Any) -> None:
         if isinstance(item, str):
             if not _valid_text(item):
                 raise Refused(400, "the body holds text that is not valid Unicode (a lone surrogate such as \\ud800).")
+            found = control_character(item, lines=True)
+            if found is not None:
+                raise Refused(400, f"the body holds a control character ({found}); send plain text.")
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())

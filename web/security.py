@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+import socket
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -78,19 +80,42 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+def own_names() -> frozenset[str]:
+    """The names this machine answers to by itself: localhost, its host name, and that name on mDNS (.local)."""
+    name = socket.gethostname().lower()
+    return frozenset({"localhost", name, f"{name}.local"})
+
+
+def is_own_origin(origin: str, host_url: str, public_url: str | None) -> bool:
+    """Whether a request's Origin is the companion's own page.
+
+    Its own addresses: the configured public address, and the address the phone reached the companion at
+    when that is an IP address (a phone can only reach this server at one of its own) or one of this
+    machine's own names. A name someone else's DNS points here (DNS rebinding: Host and Origin both say
+    "evil.example") is not one of them, so it is refused.
+    """
+    given = origin.lower()
+    if public_url and given == _origin(public_url):
+        return True
+    if given != _origin(host_url):
+        return False
+    host = (urlsplit(given).hostname or "").strip("[]")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host in own_names()
+    return True
+
+
 def check_post() -> None:
     """Refuse (403) a state-changing request that did not come from the companion's own page."""
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
         raise Refused(403, f"refused a request sent from another site ({site}); use the companion's own page.")
     origin = request.headers.get("Origin")
-    if origin is not None:
-        allowed = {_origin(request.host_url)}
-        public = _ctx().settings.public_url
-        if public:
-            allowed.add(_origin(public))
-        if origin.lower() not in allowed:
-            raise Refused(403, f"refused a request from the page at {origin}; only the companion's own page may act.")
+    if origin is not None and not is_own_origin(origin, request.host_url, _ctx().settings.public_url):
+        raise Refused(403, f"refused a request from the page at {origin[:80]}; only the companion's own page may act "
+                           "(open it at the address the companion shows, or set web.public_url).")
     expected = session.get("c")
     given = request.headers.get("X-CSRF-Token", "")
     if not isinstance(expected, str) or not given or not hmac.compare_digest(expected, given):

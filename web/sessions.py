@@ -25,7 +25,6 @@ Endpoints (JSON; POSTs need the page's X-CSRF-Token like every other POST), in `
 
 from __future__ import annotations
 
-import hmac
 import json
 import os
 import secrets

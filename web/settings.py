@@ -443,7 +443,7 @@ class Throttle:
                 self._recent = deque((now, "?") for _ in range(self._cap))
             return
         self._entries = dict(list(entries.items())[-self._remember:])
-        self._recent = deque(sorted(recent)[-self._cap:] if self._cap else [])
+        self._recent = deque(sorted(recent)[-max(self._cap or 0, RECENT_KEPT):])
         self._log.extend(log[-(self._log.maxlen or 0):])
 
     def _save(self) -> None:
@@ -470,15 +470,21 @@ class Throttle:
             return 0.0
         return max(0.0, self._recent[-self._cap][0] + self._window - now)
 
-    def wait_left(self, who: str) -> float:
-        """Seconds `who` must wait; 0 means go ahead, and the attempt is booked as a failure already."""
+    def wait_left(self, who: str, *, past_cap: bool = False, book: bool = True) -> float:
+        """Seconds `who` must wait; 0 means go ahead, and the attempt is booked as a failure already.
+
+        ``past_cap``: the limit for all addresses together is not applied (the table's sign-in code,
+        web.lockout), only `who`'s own. ``book=False`` only asks.
+        """
+        who = address_key(who)
         with self._lock:
             now = self._now()
             self._expire(now)
             entry = self._entries.get(who)
             wait = max(0.0, entry[1] - now) if entry else 0.0
-            wait = max(wait, self._overall_wait(now))
-            if wait > 0:
+            if not past_cap:
+                wait = max(wait, self._overall_wait(now))
+            if wait > 0 or not book:
                 return wait
             self._book(who, now)
             return 0.0
@@ -494,15 +500,15 @@ class Throttle:
         if count >= self._free:
             entry[1] = now + min(self._longest, self._base * 2 ** (count - self._free))
         self._entries[who] = entry  # last in the dict: the most recent
-        if self._cap is not None:
-            self._recent.append((now, who))
-            while len(self._recent) > self._cap:
-                self._recent.popleft()
+        self._recent.append((now, who))  # counted for the host's report even where no overall cap applies
+        while len(self._recent) > max(self._cap or 0, RECENT_KEPT):  # the window's failures, never fewer than the cap
+            self._recent.popleft()
         # Counted in memory at once (that is what stops simultaneous guesses); written to the file by
         # failed(), so that a right code sent with every request of a script costs no write.
 
     def failed(self, who: str) -> None:
         """The booked attempt was wrong: noted for the host (with the lockout it caused, if any)."""
+        who = address_key(who)
         with self._lock:
             now = self._now()
             entry = self._entries.get(who)
@@ -516,6 +522,7 @@ class Throttle:
 
     def succeeded(self, who: str) -> None:
         """The booked attempt was right: it is given back, and `who`'s failures are forgotten."""
+        who = address_key(who)
         with self._lock:
             entry = self._entries.pop(who, None)
             for index in range(len(self._recent) - 1, -1, -1):
@@ -542,6 +549,20 @@ class Throttle:
                 "recent": list(self._log),
                 "problem": self.problem,
             }
+
+
+RECENT_KEPT = 4096  # failures within the window kept (for the overall cap and the host's report)
+
+
+def address_key(who: str) -> str:
+    """Whose guesses these are: the IPv4 address, or an IPv6 address's /64 (one phone can take a whole /64)."""
+    try:
+        address = ipaddress.ip_address(who)
+    except ValueError:
+        return who
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address.ipv4_mapped or address) if isinstance(address, ipaddress.IPv6Address) else str(address)
 
 
 # -- the [web] table of the configuration file ------------------------------------------------------------

@@ -1,31 +1,43 @@
-"""The game-module seam: every game the companion plays is one GameModule, as python-chess's variants share
-one Board.
+"""The game-module seam: every game the companion plays is one subclass of :class:`GameModule`, as python-chess's
+variants are subclasses of one ``Board``.
 
-A module names its rules engine (``Game``, ``Setup``, ``Command``: push/pop, ``view()``, ``legal_actions()``,
-``outcome``, the same shapes for every game), how its packs load, and its sentences (``names``,
-``describe_event``, ``announcement``, ``action_label``, ``command_sentence``, ``end_summary``, ``for_players``).
-The service, the history, the hardware, the page and the terminal talk to a game only through its module, so
-a new game is a new package under ``companion/games/`` and one line in :data:`RULES`.
+A module names its rules engine (a :class:`~companion.commands.GameHistory` subclass: push/pop, ``view()``,
+``legal_actions()``, ``outcome``, the same shapes for every game), how its packs load, its sentences (``names``,
+``describe_event``, ``announcement``, ``action_label``, ``command_sentence``, ``end_summary``, ``for_players``),
+and what the table does with it: the button's commands, the dice the companion rolls or reads in the tray, the
+scripts it reads out. The service, the history, the hardware, the page and the terminal talk to a game only
+through its module, so a new game is a new package under ``companion/games/`` and one line in :data:`RULES`.
 
     module = module_for("elder-sign")
     game = module.new(module.setup_from_dict({"players": 2, "seed": 7}), module.load_packs(None))
-    module.describe_events(game.push("end-turn"), module.names(game))
+    module.describe_events(game.push(module.parse_command("end-turn")), module.names(game))
 
-A stored setup names its rules (``"rules": "elder-sign"``); a setup without it is Skeptics', so every history
-file written before there were modules still opens.
+A stored setup names its rules (``"rules": "elder-sign"``); a setup without it is Skeptics' (:data:`DEFAULT_RULES`,
+here and nowhere else), so every history file written before there were modules still opens.
+
+What crosses the seam is typed: the engine as :class:`Engine`, commands as ``CommandBase``, events, views and
+actions as JSON-like mappings; a game's packs and its table's names are the module's own (``object`` to the
+service, which only hands them back).
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import ClassVar, Protocol
 
-from companion.errors import BadCommand
+from companion.commands import CommandBase, LegalActionBase, Outcome
+from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
 
-__all__ = ["DEFAULT_RULES", "RULES", "GameModule", "module_for", "rules_of", "sentences_of"]
+__all__ = ["DEFAULT_RULES", "RULES", "Chance", "Engine", "GameModule", "SeenDie", "TableDice", "TrayDie", "TrayOutcome",
+           "module_for", "rules_of"]
 
 DEFAULT_RULES = "skeptics"
 # rules id -> (title, the module that defines MODULE)
@@ -36,84 +48,298 @@ RULES: Mapping[str, tuple[str, str]] = {
     "spooks": ("Spooks", "companion.games.spooks.module"),
 }
 
+#: An event record, a view, an action: JSON-like data.
+Record = Mapping[str, object]
+
+
+class SetupLike(Protocol):
+    """An engine's ``Setup``: its stored form."""
+
+    def to_dict(self) -> Mapping[str, object]: ...
+
+
+class Engine(Protocol):
+    """A game's rules engine as the seam sees it (each engine's ``Game``, a ``GameHistory`` subclass)."""
+
+    @property
+    def setup(self) -> SetupLike: ...
+
+    @property
+    def history(self) -> Sequence[CommandBase]: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def push(self, command: CommandBase) -> list[dict[str, object]]: ...
+
+    def pop(self) -> CommandBase: ...
+
+    def check(self, command: CommandBase) -> None: ...
+
+    def legal_actions(self) -> Sequence[LegalActionBase]: ...
+
+    def view(self) -> dict[str, object]: ...
+
+
+class SeenDie(Protocol):
+    """One die found in the tray (vision.reader.DieReading has this shape): its colour, its pips (None: not read
+    for sure) and where it lies."""
+
+    @property
+    def color(self) -> str: ...
+
+    @property
+    def value(self) -> int | None: ...
+
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
+
 
 @dataclass(frozen=True)
-class GameModule:
+class TrayDie:
+    """A die seen in the tray, as a value (tests, a photo read elsewhere)."""
+
+    color: str
+    value: int | None
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class TableDice:
+    """The table's dice as the configuration sets them: which game's kind of die each colour is (``[tray.kinds]``,
+    colour -> kind name) and what the pips of each kind stand for (``[dice.pips]``, kind -> face -> pips)."""
+
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    pips: Mapping[str, Mapping[str, Sequence[int]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TrayOutcome:
+    """What dice read in the tray do (a module's ``tray_roll``): the command that rolls them (None: nothing is
+    rolled), a message for the table, a line for the log."""
+
+    command: tuple[str, dict[str, str]] | None = None
+    tell: str | None = None  # shown at the table (the OLED and a warning in the log)
+    note: str | None = None  # only logged
+    quiet: bool = False  # dice that came to rest with no roll waiting for them: logged for debugging only
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What one command says about an attempt whose chance the page showed (the dice's luck, companion.record).
+
+    ``begins``: an attempt begins, and the page showed ``chance`` of it coming good (None: no chance was shown,
+    so the attempt is counted but not weighed); ``player`` (0-based seat) and ``what`` (a few words) name it.
+    ``good``: the attempt under way came good (True) or failed by the dice (False). ``dropped``: it ended by the
+    players' choice or the game's end, not by the dice, so it is left out. One command may begin and settle one
+    attempt (a summon's one roll)."""
+
+    begins: bool = False
+    chance: float | None = None
+    player: int | None = None
+    what: str = ""
+    good: bool | None = None
+    dropped: bool = False
+
+
+class GameModule(ABC):
     """One game behind the seam (see the module docstring). Everything here is pure: no I/O but the packs' load."""
 
-    rules: str
-    title: str
-    game: Any  # the engine's Game class: new(setup, packs), replay(setup, packs, commands)
-    setup: Any  # its Setup class: from_dict(data), to_dict()
-    command: Any  # its Command class: parse(text), from_dict(data), to_dict()
-    load_packs: Callable[[Path | None], Any]
-    names: Callable[[Any], Any]  # the table's names for a game (players, places ...), for the sentences
-    describe_event: Callable[[Mapping[str, Any], Any], str]
-    describe_events: Callable[[Sequence[Mapping[str, Any]], Any], list[str]]
-    announcement: Callable[[Mapping[str, Any], Any], dict[str, str] | None]
-    action_label: Callable[[Mapping[str, Any], Any, Any], str]  # (action, names, current player)
-    command_sentence: Callable[[Any, Any, Sequence[Mapping[str, Any]]], str]
-    end_summary: Callable[[Mapping[str, Any], Any, float | None], dict[str, Any]]
-    for_players: Callable[[Any], str]
-    # extra keys of the published state worked out from the view and the game (the odds of the roll under way)
-    publish: Callable[[Mapping[str, Any], Any], Mapping[str, Any]] = field(default=lambda view, game: {})
+    rules: ClassVar[str]
+    title: ClassVar[str]
+    command_type: ClassVar[type[CommandBase]]
+    # its commands for `companion game commands`: name -> (required args, optional args, what it does)
+    commands: ClassVar[Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]]]
     # the setup keys the "game_started" event repeats (for the log and the history list)
-    started_keys: tuple[str, ...] = ("players",)
-    # virtual dice: (game, random.Random) -> the command that rolls them; None where the service rolls them itself
-    virtual_roll: Callable[[Any, Any], tuple[str, dict[str, Any]]] | None = None
-    # dice read in the tray: (game, [(colour name, pips 1-6 or None), ...]) -> the command that rolls them, or a
-    # sentence saying why they are not a roll; None where the service settles tray readings itself (Skeptics)
-    tray_roll: Callable[[Any, Sequence[tuple[str, int | None]]], tuple[str, dict[str, Any]] | str] | None = None
-    # scripts the companion reads out with the voice, the OLED and every phone at once (Among Cultists' night, the
-    # vote's countdown): (game, names, kind, pause seconds, language) -> steps [{"text", "pause", "screen", "buzz"}]
-    scripts: Callable[[Any, Any, str, float, str], list[dict[str, Any]]] | None = None
-    script_kinds: Mapping[str, str] = field(default_factory=dict)  # kind -> its title ("night" -> "The night")
+    started_keys: ClassVar[tuple[str, ...]] = ("players",)
     # what the host chooses at the start besides the players and their names, by kind ("bool", "int", "text"):
     # the page's wizard sends these keys and the engine's Setup checks their values
-    setup_choices: Mapping[str, str] = field(default_factory=dict)
-    seeded: bool = True  # its setup takes a seed (its shuffles); a game with nothing to shuffle (Spooks) takes none
+    setup_choices: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    required_choices: ClassVar[tuple[str, ...]] = ()  # the choices the terminal's `game new` must be given
+    seeded: ClassVar[bool] = True  # its setup takes a seed (its shuffles); a game with nothing to shuffle takes none
     # what the table's one button plays: the first of these that is legal now (none: the game is played on the phones)
-    button_commands: tuple[str, ...] = ("end-round",)
+    button_commands: ClassVar[tuple[str, ...]] = ("end-round",)
+    # the scripts the companion reads out (kind -> its title: "night" -> "The night"), see :meth:`scripts`
+    script_kinds: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
-    def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
+    # -- the engine ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def setup_from_dict(self, data: Record) -> SetupLike:
         """The engine's Setup from its stored form (the "rules" key is the seam's, not the engine's)."""
-        clean = {k: v for k, v in data.items() if k != "rules"}
-        return self.setup.from_dict(clean)
 
-    def setup_to_dict(self, setup: Any) -> dict[str, Any]:
-        """The stored form of a setup: the engine's, with "rules" for every game but Skeptics (whose old files have
-        none)."""
+    @abstractmethod
+    def new(self, setup: SetupLike, packs: object) -> Engine:
+        """A new game; BadCommand if the setup does not fit the packs."""
+
+    @abstractmethod
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Engine:
+        """The game after its commands (raises like push on the first refused one)."""
+
+    @abstractmethod
+    def load_packs(self, folder: Path | None) -> object:
+        """The game's packs: the bundled files, with the owner's of the same name in `folder`."""
+
+    def setup_to_dict(self, setup: SetupLike) -> dict[str, object]:
+        """The stored form of a setup: the engine's, with "rules" for every game but the default one (whose old
+        files have none)."""
         data = {k: v for k, v in dict(setup.to_dict()).items() if k != "rules"}
         return data if self.rules == DEFAULT_RULES else {"rules": self.rules, **data}
 
-    def new(self, setup: Any, packs: Any) -> Any:
-        return self.game.new(setup, packs)
+    def setup_of(self, setup: SetupLike | Record) -> SetupLike:
+        """A setup as given to the service: the engine's Setup, or its stored form."""
+        return self.setup_from_dict(setup) if isinstance(setup, Mapping) else setup
 
-    def replay(self, setup: Any, packs: Any, commands: Sequence[Any]) -> Any:
-        return self.game.replay(setup, packs, commands)
+    def first_game(self, choices: Record, packs: object) -> dict[str, object]:
+        """The configuration's ``[game]`` (keys left None: not set) as the setup of a first game without its seed,
+        checked: ConfigError names the key ("game.board: ..."), a refusal by the rules raises as the engine does."""
+        setup = {key: value for key, value in choices.items() if value is not None and key in (
+            "players", *self.setup_choices)}
+        self.new(self.setup_from_dict({**setup, "seed": 0} if self.seeded else setup), packs)
+        return setup
 
+    def setup_defaults(self, packs: object) -> dict[str, object]:
+        """What a new game from the page takes when the host leaves a choice out (Skeptics: the packs' first
+        board and ghost)."""
+        return {}
 
-def sentences_of(words: Any) -> dict[str, Any]:
-    """A module's sentence fields from a game's sentences module (Elder Sign's, Among Cultists', Spooks'): its
-    ``Names.of_game``, ``describe_event(s)``, ``announcement``, ``command_sentence``, ``for_players``, and its
-    ``action_label`` and ``end_summary``, which need neither the current player nor the minutes played."""
+    def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
+        """The configuration's ``[dice.pips]`` (what the pips of each kind of die stand for), checked when the
+        game's dice are read in the tray; CompanionError says what is wrong. A game without a pip map takes any."""
+        return None
 
-    def label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-        return str(words.action_label(action, names))
+    def parse_command(self, text: str) -> CommandBase:
+        return self.command_type.parse(text)
 
-    def summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-        return dict(words.end_summary(view, names))
+    def command_from_dict(self, data: Record) -> CommandBase:
+        return self.command_type.from_dict(data)
 
-    return {"names": words.Names.of_game, "describe_event": words.describe_event,
-            "describe_events": words.describe_events, "announcement": words.announcement, "action_label": label,
-            "command_sentence": words.command_sentence, "end_summary": summary, "for_players": words.for_players}
+    # -- the sentences -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def names(self, game: Engine) -> object:
+        """The table's names for a game (players, places ...), which the sentences take."""
+
+    @abstractmethod
+    def describe_event(self, record: Record, names: object) -> str: ...
+
+    @abstractmethod
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]: ...
+
+    @abstractmethod
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        """The banner every phone shows for a big moment, or None."""
+
+    @abstractmethod
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        """A legal action's button label (``current``: the current player)."""
+
+    @abstractmethod
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        """What a command did, in words (from its events)."""
+
+    def undone_sentence(self, record: Record, names: object) -> str:
+        """The sentence of an ``undone`` record: "Undone: " and what the command did."""
+        events = record.get("events")
+        told = [e for e in events if isinstance(e, Mapping)] if isinstance(events, list) else []
+        return "Undone: " + self.command_sentence(record.get("command"), names, told)
+
+    @abstractmethod
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]: ...
+
+    @abstractmethod
+    def for_players(self, message: str) -> str:
+        """A refusal in the page's words (no command spelling)."""
+
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        """What the table sets out before the first turn, as a list the host ticks off (``hand``: a clock hand
+        stands by the board); none where the game's rules text gives none."""
+        return []
+
+    @abstractmethod
+    def status_line(self, state: Record) -> str:
+        """One line for the terminal: where the game stands (the published state)."""
+
+    @abstractmethod
+    def state_text(self, state: Record) -> str:
+        """The published state for a person at the terminal (`companion game state`)."""
+
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
+        """`companion odds --rules RULES ...`: the exact chances asked for, as JSON-safe data; CompanionError
+        names what is wrong with the question."""
+        raise CompanionError(f"{self.title} has no dice to work out the odds of.")
+
+    def odds_text(self, result: Mapping[str, object]) -> str:
+        """The odds of :meth:`odds_report` as the table the terminal prints."""
+        return json.dumps(result)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        """Extra keys of the published state worked out from the view and the game (the odds of the roll under way)."""
+        return {}
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    def button_command(self, legal: Sequence[str]) -> str | None:
+        """What the table's button plays now: the first of :attr:`button_commands` that is legal, else the first
+        (refused in the table's words); None where the game is played on the phones."""
+        if not self.button_commands:
+            return None
+        return next((name for name in self.button_commands if name in legal), self.button_commands[0])
+
+    def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
+        """The command that rolls the dice now with `rng` (``target``: what for, e.g. "summon"; None: the roll
+        under way). IllegalCommand where the companion rolls no dice for this game."""
+        raise IllegalCommand(f"the companion does not roll dice for {self.title}; enter the roll.")
+
+    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
+                  auto_roll: bool) -> TrayOutcome:
+        """What dice read in the tray do: the command that rolls them, or what the table is told. ``why`` is
+        "button" (the read-dice button) or "settled" (the dice came to rest)."""
+        message = f"{self.title} is played without dice, so the tray's dice are not read."
+        if why == "button":
+            return TrayOutcome(tell=message)
+        return TrayOutcome(note=f"dice settled: {message}", quiet=True)
+
+    # -- the games record and the dice's luck (companion.record; docs/stats.md) ---------------------------------
+
+    has_luck: ClassVar[bool] = False  # its attempts have a chance on the page (not Among Cultists, Spooks)
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        """What `command` says about an attempt whose chance the page showed: asked with ``events=None`` before the
+        command of a replay is pushed and with its events after it; None where it says nothing."""
+        return None
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        """The record's facts from the last view: "setup" [(label, value)], "rounds", "rounds_word", "marks" (the
+        Ghost Hours, the midnights) and "marks_word", "winner" (a name, for a game a player wins)."""
+        return {}
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        """The timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [labels]."""
+        return {}
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        """The dice the roll under way throws, by kind of die or colour ("clue", "green" ...); none when no roll is
+        under way (--sim's tray camera shows those dice and no others)."""
+        return ()
+
+    def icon_pips(self, name: str) -> int:
+        """Teaching the dice reader by the game's icons: the pips that stand for an icon face on the stand-in dice
+        (by the default pip map) for a label naming it ("eye", "key:blank", "yellow:lore"); DiceError for a name it
+        does not know, that two dice print on different pips, or in a game without dice."""
+        raise DiceError(f"{self.title} is played without dice, so no die shows {name!r}.")
+
+    def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
+        """A script the companion reads out with the voice, the OLED and every phone at once (Among Cultists'
+        night): steps {"text", "pause", "screen", "buzz"}. KeyError for a kind not in :attr:`script_kinds`."""
+        raise KeyError(kind)
 
 
 _LOADED: dict[str, GameModule] = {}
 
 
 def module_for(rules: str | None) -> GameModule:
-    """The module of a game's rules ("skeptics" when None); BadCommand names the games there are."""
+    """The module of a game's rules (the default game's when None); BadCommand names the games there are."""
     key = DEFAULT_RULES if rules in (None, "") else str(rules)
     if key not in RULES:
         raise BadCommand(f"unknown rules {key!r}; the companion plays: {', '.join(RULES)}.")
@@ -124,7 +350,7 @@ def module_for(rules: str | None) -> GameModule:
     return _LOADED[key]
 
 
-def rules_of(setup: Mapping[str, Any]) -> str:
-    """The rules a stored setup is for: its "rules" key, Skeptics without one."""
+def rules_of(setup: Mapping[str, object]) -> str:
+    """The rules a stored setup is for: its "rules" key, the default game's without one."""
     value = setup.get("rules") if isinstance(setup, Mapping) else None
     return str(value) if value else DEFAULT_RULES

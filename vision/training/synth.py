@@ -54,6 +54,9 @@ class SynthDie:
     symbol: bool
     box: tuple[float, float, float, float]
     sides: tuple[tuple[float, float], ...] = ()  # centres of the side faces the camera sees
+    cocked: bool = False  # leaning on another die or the tray's wall: no face is up (a player rerolls it)
+    icon: str | None = None  # the game's icon on the top face (render_scene's dice_icons)
+    index: int = -1  # which of render_scene's dice_colours this is (they are drawn far ones first)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,10 @@ class Style:
     symbol_value: int | None = None  # the value whose face carries the symbol (None: any)
     tilt: tuple[float, float] = (0.0, 32.0)  # camera view angle from straight down, degrees
     cluster: float = 0.35  # chance that a die is put touching the one before
+    spacing: float = 1.02  # dice not put touching lie at least this many sides apart (centre to centre)
     lean: float = 0.06  # share of dice leaning (tilted a little)
+    cocked: float = 0.0  # share of dice cocked: leaning ``cocked_angle`` degrees on a neighbour or a wall
+    cocked_angle: tuple[float, float] = (24.0, 40.0)
     glare: float = 0.2
     motion_blur: float = 0.1
     jpeg: tuple[int, int] = (35, 95)
@@ -95,6 +101,33 @@ OTHER_TABLE = Style(  # like the issue's other table: blue dice with white pips,
     glare=0.3,
     jpeg=(70, 92),
 )
+
+
+BGR = tuple[int, int, int]
+# body and pips of each colour, as a tray's dice are painted (each is named so by vision.reader.generic_color)
+DIE_PAINT: dict[str, tuple[BGR, BGR]] = {
+    "blue": ((200, 110, 20), (245, 245, 245)),
+    "green": ((50, 150, 30), (245, 245, 245)),
+    "red": ((40, 30, 190), (245, 245, 245)),
+    "yellow": ((30, 210, 235), (20, 20, 20)),
+    "white": ((235, 235, 235), (20, 20, 20)),
+    "black": ((25, 25, 25), (240, 240, 240)),
+}
+# Skeptics' dice by kind: their colour on a table and the icon labels of their faces (a blank names its die)
+SKEPTICS_ICON_DICE = {"clue": ("blue", ("eye", "camera", "cobweb")), "key": ("green", ("key", "key:blank")),
+                      "summon": ("red", ("summon", "summon:blank"))}
+
+# a top-down tray of plain dice, well apart (--sim's tray, the icon dice)
+TRAY = Style(width=(960, 960), aspect=(0.75, 0.75), face=(66.0, 76.0), backgrounds=("white", "light"), tilt=(0.0, 6.0),
+             cluster=0.0, spacing=1.6, lean=0.0, glare=0.0, motion_blur=0.0, jpeg=(85, 95), perspective=0.0, marble=0.0)
+# the other table's dice on a patterned cloth (rows of owls' ringed eyes and dots, like pips), at 1.2 MP; no final
+# warp, which would mirror the cloth at the frame's edge into rows of four eyes
+PATTERNED_CLOTH = replace(OTHER_TABLE, width=(1100, 1200), face=(50.0, 80.0), backgrounds=("pattern",),
+                          symbol_share=0.0, perspective=0.0)
+# a tray where some dice are cocked (leaning 45-55 degrees on a neighbour or a wall), seen from above
+COCKED_TRAY = Style(width=(900, 900), aspect=(0.75, 0.75), face=(70.0, 80.0), dice=(4, 6), tilt=(0.0, 0.0),
+                    backgrounds=("white",), symbol_share=0.0, lean=0.0, cluster=0.0, spacing=1.8, glare=0.0,
+                    motion_blur=0.0, perspective=0.0, marble=0.0, jpeg=(90, 95), cocked=0.5, cocked_angle=(45.0, 55.0))
 
 
 # ---------------------------------------------------------------- pieces
@@ -136,6 +169,23 @@ def background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.ndarra
         period = rng.uniform(3, 8)
         weave = (np.sin(xx / period * math.pi) * np.sin(yy / period * math.pi))[:, :, None]
         out = base * (0.85 + 0.12 * weave + 0.1 * fine)
+    elif kind == "pattern":  # a printed cloth: rows of owls (two ringed eyes each) and dots, like pips on a face
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 200), rng.uniform(120, 230)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        out = np.broadcast_to(base, (h, w, 3)).astype(np.float32).copy()
+        ink = np.array([rng.uniform(0, 60)] * 3, np.float32)
+        light = np.array([rng.uniform(200, 255)] * 3, np.float32)
+        step = rng.uniform(0.04, 0.08) * w
+        eye = step * rng.uniform(0.09, 0.14)
+        for row, y in enumerate(np.arange(step / 2, h + step, step)):
+            for x in np.arange(step / 2 + (row % 2) * step / 2, w + step, step):
+                for side in (-1, 1):
+                    c = (int(x + side * eye * 1.4), int(y))
+                    cv2.circle(out, c, int(eye), light.tolist(), -1, cv2.LINE_AA)
+                    cv2.circle(out, c, max(1, int(eye * 0.5)), ink.tolist(), -1, cv2.LINE_AA)
+                cv2.circle(out, (int(x + step / 2), int(y + step / 2)), max(1, int(eye * 0.45)), ink.tolist(), -1,
+                           cv2.LINE_AA)
+        out = out * (0.9 + 0.2 * fine)
     elif kind == "white":
         base = rng.uniform(200, 250) + rng.uniform(-8, 8, 3)
         out = base + 6 * (_noise(rng, h, w, 80)[:, :, None] - 0.5) + 4 * (fine - 0.5)
@@ -177,6 +227,64 @@ def die_colours(rng: np.random.Generator, style: Style) -> tuple[np.ndarray, np.
     if rng.random() < style.marble:
         marble = (body * rng.uniform(0.4, 1.5) + rng.uniform(-40, 40, 3)).clip(0, 255).astype(np.float32)
     return body, pips, marble
+
+
+ICONS = ("eye", "camera", "cobweb", "key", "summon", "blank", "inv1", "inv2", "inv3", "inv4", "lore", "peril", "terror",
+         "wild")
+
+
+def icon_mask(name: str, size: int) -> np.ndarray:
+    """A game's icon face, white on black: Skeptics' eye, camera, cobweb, key, summon and blank, Elder Sign's
+    investigation 1-4 (a magnifying glass and its number), lore (a scroll), peril (a skull), terror (a tentacle)
+    and wild (a star in a ring). Drawn from simple shapes: a stand-in for a real die's print."""
+    mask = np.zeros((size, size), np.uint8)
+    c, r = size / 2, size * 0.34
+    t = max(2, size // 14)
+    p = lambda x, y: (int(c + x * r), int(c + y * r))  # noqa: E731 - a point in units of r around the centre
+    if name == "eye":
+        cv2.ellipse(mask, p(0, 0), (int(r), int(r * 0.55)), 0, 0, 360, 255, t, cv2.LINE_AA)
+        cv2.circle(mask, p(0, 0), int(r * 0.3), 255, -1, cv2.LINE_AA)
+    elif name == "camera":
+        cv2.rectangle(mask, p(-1, -0.55), p(1, 0.75), 255, t, cv2.LINE_AA)
+        cv2.rectangle(mask, p(-0.35, -0.85), p(0.35, -0.55), 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, p(0, 0.1), int(r * 0.38), 255, -1, cv2.LINE_AA)
+    elif name == "cobweb":
+        for k in range(8):
+            a = k * math.pi / 4
+            cv2.line(mask, p(0, 0), p(math.cos(a), math.sin(a)), 255, max(1, t // 2), cv2.LINE_AA)
+        for f in (0.35, 0.7):
+            pts = [p(f * math.cos(k * math.pi / 4), f * math.sin(k * math.pi / 4)) for k in range(8)]
+            cv2.polylines(mask, [np.array(pts, np.int32)], True, 255, max(1, t // 2), cv2.LINE_AA)
+    elif name == "key":
+        cv2.circle(mask, p(-0.6, 0), int(r * 0.38), 255, t, cv2.LINE_AA)
+        cv2.line(mask, p(-0.22, 0), p(1, 0), 255, t, cv2.LINE_AA)
+        for x in (0.55, 0.85):
+            cv2.line(mask, p(x, 0), p(x, 0.4), 255, t, cv2.LINE_AA)
+    elif name in ("summon", "wild"):
+        pts = [p((1 if i % 2 == 0 else 0.42) * math.cos(math.pi * i / 5 - math.pi / 2),
+                 (1 if i % 2 == 0 else 0.42) * math.sin(math.pi * i / 5 - math.pi / 2)) for i in range(10)]
+        cv2.fillPoly(mask, [np.array(pts, np.int32)], 255, cv2.LINE_AA)
+        if name == "wild":
+            cv2.circle(mask, p(0, 0), int(r * 1.25), 255, max(1, t // 2), cv2.LINE_AA)
+    elif name.startswith("inv"):
+        cv2.circle(mask, p(-0.35, -0.35), int(r * 0.45), 255, t, cv2.LINE_AA)
+        cv2.line(mask, p(-0.05, -0.05), p(0.3, 0.3), 255, t, cv2.LINE_AA)
+        cv2.putText(mask, name[3:], p(0.3, 0.95), cv2.FONT_HERSHEY_SIMPLEX, size / 60, 255, t, cv2.LINE_AA)
+    elif name == "lore":
+        cv2.rectangle(mask, p(-0.8, -0.9), p(0.8, 0.9), 255, t, cv2.LINE_AA)
+        for y in (-0.45, 0.0, 0.45):
+            cv2.line(mask, p(-0.5, y), p(0.5, y), 255, max(1, t // 2), cv2.LINE_AA)
+    elif name == "peril":
+        cv2.circle(mask, p(0, -0.15), int(r * 0.8), 255, -1, cv2.LINE_AA)
+        for x in (-0.33, 0.33):
+            cv2.circle(mask, p(x, -0.2), int(r * 0.22), 0, -1, cv2.LINE_AA)
+        cv2.rectangle(mask, p(-0.4, 0.55), p(0.4, 0.95), 255, -1, cv2.LINE_AA)
+    elif name == "terror":
+        pts = [p(-0.9 + 1.8 * k / 20, 0.45 * math.sin(k / 20 * 3 * math.pi) - 0.3 + 0.03 * k) for k in range(21)]
+        cv2.polylines(mask, [np.array(pts, np.int32)], False, 255, t + 1, cv2.LINE_AA)
+    elif name != "blank":
+        raise ValueError(f"no icon {name!r}; the icons are {', '.join(ICONS)}")
+    return mask
 
 
 def _symbol_mask(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -221,7 +329,8 @@ def _symbol_mask(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def face_texture(rng: np.random.Generator, value: int, body: np.ndarray, pips: np.ndarray,
-                 marble: np.ndarray | None, corner: float, pip_radius: float, symbol: bool) -> tuple[np.ndarray, np.ndarray]:
+                 marble: np.ndarray | None, corner: float, pip_radius: float, symbol: bool,
+                 icon: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(texture float32 BGR, alpha 0..1) of one face: rounded square, pips (or a symbol) in their colour."""
     n = TEXTURE
     if marble is not None:
@@ -231,7 +340,10 @@ def face_texture(rng: np.random.Generator, value: int, body: np.ndarray, pips: n
     else:
         tex = np.broadcast_to(body, (n, n, 3)).astype(np.float32).copy()
     ink = np.zeros((n, n), np.uint8)
-    if symbol:
+    if icon is not None:
+        rot = cv2.getRotationMatrix2D((n / 2, n / 2), rng.uniform(-12, 12), 1.0)
+        ink = cv2.warpAffine(icon_mask(icon, n), rot, (n, n))
+    elif symbol:
         ink = _symbol_mask(rng, n)
     else:
         jitter = rng.uniform(-0.02, 0.02, (6, 2))
@@ -280,6 +392,10 @@ class _Die:
     side: float
     yaw: float
     lean: np.ndarray  # 3x3 rotation of the die itself (leaning), identity when flat
+    colours: tuple[np.ndarray, np.ndarray] | None = None  # (body, pips) BGR given by the caller, else drawn
+    cocked: bool = False
+    icon: str | None = None  # a game's icon on the top face instead of pips (icon_mask)
+    index: int = -1
 
 
 def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -293,8 +409,12 @@ def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
     return cam[:, :2]
 
 
-def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.ndarray, list[SynthDie]]:
-    """One photo of dice (uint8 BGR) and its dice's top faces."""
+def render_scene(rng: np.random.Generator, style: Style = Style(),
+                 dice_colours: list[tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None,
+                 dice_icons: list[str] | None = None) -> tuple[np.ndarray, list[SynthDie]]:
+    """One photo of dice (uint8 BGR) and its dice's top faces. With ``dice_colours`` ((body, pips) BGR for each
+    die), exactly those dice are drawn (as many as fit), in that order, with no symbol face; with ``dice_icons``
+    too, each one's top face shows that icon (``icon_mask``) instead of pips."""
     w = int(rng.integers(style.width[0], style.width[1] + 1))
     h = int(w * rng.uniform(*style.aspect))
     kind = str(rng.choice(list(style.backgrounds)))
@@ -307,11 +427,11 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
     light /= np.linalg.norm(light)
     face = rng.uniform(*style.face)
     side = face / math.cos(tilt) ** 0.5  # the top face's image size is about ``face``
-    count = int(rng.integers(style.dice[0], style.dice[1] + 1))
+    count = int(rng.integers(style.dice[0], style.dice[1] + 1)) if dice_colours is None else len(dice_colours)
     symbol_value = style.symbol_value
     dice: list[_Die] = []
     margin = side * 1.2
-    for _ in range(count * 6):
+    for _ in range(count * (6 if dice_colours is None else 12)):  # (the draws of the scenes made before kept)
         if len(dice) >= count:
             break
         this_side = side * rng.uniform(0.92, 1.08)
@@ -324,16 +444,25 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
         else:
             x, y = rng.uniform(-w / 2 + margin, w / 2 - margin), rng.uniform(-h / 2 + margin, h / 2 - margin)
             yaw = rng.uniform(0, 2 * math.pi)
-        if any(math.hypot(x - o.x, y - o.y) < 1.0 * (this_side + o.side) / 2 * 1.02 for o in dice):
+        if any(math.hypot(x - o.x, y - o.y) < (this_side + o.side) / 2 * style.spacing for o in dice):
             continue
         value = int(rng.integers(1, 7))
-        symbol = bool(rng.random() < style.symbol_share)
+        symbol = bool(rng.random() < style.symbol_share) and dice_colours is None
         if symbol and symbol_value is not None:
             value = symbol_value
         lean = np.eye(3)
-        if rng.random() < style.lean:
+        cocked = style.cocked > 0 and bool(rng.random() < style.cocked)  # no draw when none is: old scenes stay
+        if cocked:  # on a neighbour or a wall: tipped about a horizontal axis
+            lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]),
+                             math.radians(rng.uniform(*style.cocked_angle)))
+        elif rng.random() < style.lean:
             lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]), math.radians(rng.uniform(5, 18)))
-        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean))
+        given = None
+        if dice_colours is not None:
+            body_c, pip_c = dice_colours[len(dice)]
+            given = (np.array(body_c, np.float32), np.array(pip_c, np.float32))
+        icon = dice_icons[len(dice)] if dice_icons is not None else None
+        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked, icon, len(dice)))
     # draw far dice first (the camera is tilted towards +y of the view)
     centre = np.array([w / 2, h / 2])
     drawn: list[SynthDie] = []
@@ -349,7 +478,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
         img *= (1 - rng.uniform(0.3, 0.6) * shadow)[:, :, None]
     order = sorted(dice, key=lambda d: (np.array([d.x, d.y, 0]) @ view.T)[2])
     for die in order:
-        body, pips, marble = die_colours(rng, style)
+        body, pips, marble = die_colours(rng, style) if die.colours is None else (*die.colours, None)
         corner = rng.uniform(0.08, 0.22)
         pip_radius = rng.uniform(0.075, 0.105)
         yawm = _rotation(np.array([0, 0, 1.0]), die.yaw) @ die.lean
@@ -376,14 +505,15 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
             n_cam = view @ (yawm @ normal)
             if n_cam[2] <= 0.05:
                 continue
+            icon = None
             if name == "top":
-                value, symbol = die.value, die.symbol
+                value, symbol, icon = die.value, die.symbol, die.icon
             else:
                 value, symbol = around[(int(name[1]) + start) % 4], False
                 if n_cam[2] > 0.25:  # a side face seen well enough to show its pips
                     c = _project(die, view, normal[None, :] * 0.5)[0] + centre
                     sides.append((float(c[0]), float(c[1])))
-            tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol)
+            tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol, icon)
             inset = 0.47  # a little inside the cube's edge: the bevel shows around every face
             corners3 = np.array([normal * 0.5 - u * inset - v * inset, normal * 0.5 + u * inset - v * inset,
                                  normal * 0.5 + u * inset + v * inset])
@@ -402,7 +532,8 @@ def render_scene(rng: np.random.Generator, style: Style = Style()) -> tuple[np.n
                 x1, y1 = pts.max(axis=0)
                 top_centre = _project(die, view, normal[None, :] * 0.5)[0] + centre
                 drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
-                                      die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0))))
+                                      die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
+                                      cocked=die.cocked, icon=die.icon, index=die.index))
         if top_seen and sides:
             drawn[-1] = replace(drawn[-1], sides=tuple(sides))
         img[ry0:ry1, rx0:rx1] = patch
@@ -464,6 +595,17 @@ def _perspective(rng: np.random.Generator, img: np.ndarray, dice: list[SynthDie]
                              box=(float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
                              sides=tuple((float(q[0]), float(q[1])) for q in p[5:])))
     return out, moved
+
+
+def icon_scene(seed: int, dice: dict[str, tuple[str, tuple[str, ...]]] = SKEPTICS_ICON_DICE
+               ) -> tuple[np.ndarray, list[tuple[str, str, tuple[float, float, float, float]]]]:
+    """A top-down tray (``TRAY``) of 3-6 of a game's icon dice: the photo and each die's (kind, icon label, box of
+    its top face). ``dice``: kind -> (colour in ``DIE_PAINT``, the icon labels its faces carry)."""
+    rng = np.random.default_rng(seed)
+    kinds = [str(k) for k in rng.choice(list(dice), size=int(rng.integers(3, 7)))]
+    faces = [str(rng.choice(dice[k][1])) for k in kinds]
+    image, drawn = render_scene(rng, TRAY, [DIE_PAINT[dice[k][0]] for k in kinds], [f.split(":")[-1] for f in faces])
+    return image, [(kinds[d.index], faces[d.index], d.box) for d in drawn]
 
 
 # ---------------------------------------------------------------- writing a labelled set

@@ -13,8 +13,9 @@ exported ONNX files with OpenCV's dnn module.
    dust and the gaps between touching dice) and from die faces whose pips are painted out
    and replaced by a drawn logo (letters, stars, rings with a gap, crescents, bars).
 
-Photos whose names hash into the held-out fifth (vision.dataset.is_held_out) are never
-used here. Augmentation (any rotation, scale, colour and brightness shifts, swapped colour
+Photos whose names hash into the held-out fifth (vision.dataset.is_held_out) or the
+held-back part (vision.dataset.is_held_back, issue 26; the shipped networks were trained
+before it existed) are never used here. Augmentation (any rotation, scale, colour and brightness shifts, swapped colour
 channels, light gradients, blur, noise) stands in for the other tables, lights and dice.
 
 The shipped models were made with these steps (about an hour on two shared cores):
@@ -272,7 +273,7 @@ def load_training(root: str | None) -> list[tuple[Photo, np.ndarray]]:
     data = []
     for set_name in SETS:
         for photo in load_set(set_name, root):
-            if photo.held_out:
+            if photo.held_out or photo.held_back:  # never a held-out or held-back photo
                 continue
             img = cv2.imread(str(photo.image))
             if img is not None:

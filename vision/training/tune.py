@@ -405,7 +405,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    data = load_training(args.data)  # never a held-out photo
+    data = load_training(args.data)  # never a held-out or held-back photo
     if args.without:
         data = [(photo, img) for photo, img in data if not photo.set_name.startswith(args.without)]
     real = [(img, [(cx, cy, s, v - 1) for cx, cy, s, v in face_boxes(photo)]) for photo, img in data]

@@ -10,6 +10,7 @@
 - `teach`: teaching the dice reader
 - `phones`: the phones that joined, the security report, the problems banner
 - `backups`: the history's backups
+- `games`: the record of every game played, the dice's luck, the night in pictures, the exports (the Games view)
 - `voice`: the narrator's voice on the host's settings (engine, Piper voice, volume, a test)
 
 Every refusal is a 4xx with `{"error": "...", "status": N}` (see `web.errors.Refused`); docs/web.md lists the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from web.api import backups, box, dice, game, host, phones, setup, table, teach, voice
+from web.api import backups, box, dice, game, games, host, phones, setup, table, teach, voice
 
 __all__ = ["BLUEPRINTS"]
 
@@ -34,5 +35,6 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     teach.bp,
     phones.bp,
     backups.bp,
+    games.bp,
     voice.bp,
 )

@@ -42,7 +42,7 @@ def get_session() -> Response:
 
 def _pin_from_body() -> str:
     data = body()
-    only_keys(data, ("pin",))
+    only_keys(data, ("pin", "table_code") if request.endpoint == "host.host_login" else ("pin",))
     pin = data.get("pin")
     if not isinstance(pin, str) or not pin:
         raise Refused(400, 'send the PIN as a string of digits: {"pin": "1234"}.')
@@ -79,9 +79,8 @@ def host_login() -> Response:
     if not ctx.store.pin_set:
         raise Refused(409, "no host PIN is set yet; choose one on the Host tab.")
     who = request.remote_addr or "?"
-    wait = ctx.throttle.wait_left(who)
-    if wait > 0:
-        raise Refused(429, f"too many wrong PINs; wait {int(wait) + 1} s and try again.")
+    code = (request.get_json(silent=True) or {}).get("table_code")
+    ctx.sign_in.check(who, str(code) if code is not None else None)  # web.lockout: the limits, the table's code
     if not ctx.store.check_pin(pin):
         ctx.throttle.failed(who)
         raise Refused(403, "wrong host PIN; try again (the PIN was chosen when the companion was first set up).")

@@ -5,10 +5,12 @@ given out, replaced or refreshed (`follow_session`)."""
 from __future__ import annotations
 
 import hmac
+import secrets
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion.validate import control_character
 from web.api.host import SIGNED_IN, SIGNED_OUT
 from web.context import context
 from web.errors import Refused
@@ -43,11 +45,15 @@ def follow_session(response: Response) -> Response:
     current = session.get("s")
     endpoint = request.endpoint
     host_now = store.pin_set and session.get("h") == store.pin_epoch
+    entry = book.get(current)
     if endpoint in SIGNED_IN and host_now:
         session["s"] = book.replace(current, _address(), _agent(), host=True)
+        session["c"] = secrets.token_urlsafe(18)  # a new CSRF token with the host's rights (GET /api/session)
         if endpoint == "host.change_pin":
             book.demote_hosts(keep=session["s"])
-    elif endpoint in (*SIGNED_OUT, JOINED) or current is None:
+    elif endpoint == JOINED and host_now and entry is not None and entry["host"] is True:
+        book.seen(str(current), _address())  # the host scanning the QR code again stays the host
+    elif endpoint in SIGNED_OUT or (endpoint == JOINED and request.args.get("code")) or current is None:
         # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
         session["s"] = book.replace(current, _address(), _agent(), host=False)
     elif isinstance(current, str):
@@ -77,7 +83,7 @@ def name_phone() -> Response:
     if set(data) - {"name"} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
         raise Refused(400, f'send this phone\'s name as {{"name": "Anna\'s phone"}}: 1 to {NAME_MAX} characters.')
     name = " ".join(name.split())
-    if not name.isprintable():
+    if control_character(name) is not None:
         raise Refused(400, "the name must be plain text (no control characters).")
     phone_id = session.get("s")
     if not isinstance(phone_id, str) or context().phones.get(phone_id) is None:
@@ -103,6 +109,7 @@ def remove_phone() -> Response:
         raise Refused(400, 'send the phone\'s id from /api/host/phones: {"id": "..."}.')
     if not context().phones.remove(phone_id):
         raise Refused(404, "no such phone (it may have been removed already); reload the list.")
+    context().hub.drop_phone(phone_id)  # its open pages stop receiving the game now
     return jsonify({"removed": phone_id, "this": phone_id == session.get("s")})
 
 

@@ -11,7 +11,6 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
 from companion.games.base import RULES, GameModule, module_for
-from companion.games.skeptics.sentences import setup_checklist as checklist
 from web.api.body import body, flag, game_state, only_keys, state_answer
 from web.context import WebContext, context
 from web.errors import Refused
@@ -20,21 +19,6 @@ from web.security import host_required, viewer_required
 bp = Blueprint("setup", __name__, url_prefix="/api")
 
 MAX_NAMES = 12  # the most players any game here seats (each engine checks its own number)
-SKEPTICS_KEYS = (
-    "players",
-    "names",
-    "board",
-    "ghost",
-    "special_items",
-    "seed",
-    "physical",
-    "easier",
-    "confirm",
-    "rules",
-    "ancient_one",
-)
-SKEPTICS_NUMBERS = {"players": (1, 4), "special_items": (0, 3), "seed": (0, 2**63 - 1), "easier": (0, 2)}
-SKEPTICS_ONLY = ("board", "ghost", "special_items", "easier")
 
 
 @bp.post("/new-game")
@@ -42,45 +26,9 @@ SKEPTICS_ONLY = ("board", "ghost", "special_items", "easier")
 def new_game() -> Response:
     ctx = context()
     data = body()
-    if data.get("rules", "skeptics") != "skeptics":
-        setup = _other_setup(data)
-    else:
-        setup = _skeptics_setup(ctx, data)
+    setup = _setup(ctx, data)
     _leave_only_if_confirmed(ctx, data)
     return state_answer(ctx.service.new_game(setup))
-
-
-def _skeptics_setup(ctx: WebContext, data: Mapping[str, Any]) -> dict[str, Any]:
-    only_keys(data, SKEPTICS_KEYS)
-    setup: dict[str, Any] = {}
-    for key, (low, high) in SKEPTICS_NUMBERS.items():
-        if key in data:
-            value = data[key]
-            if type(value) is not int or not low <= value <= high:
-                raise Refused(400, f'"{key}" must be a whole number from {low} to {high}, not {value!r}.')
-            setup[key] = value
-    packs = ctx.packs()
-    for key, attr in (("board", "boards"), ("ghost", "ghosts")):
-        choices = getattr(packs, attr, {}) or {}
-        if key in data:
-            value = data[key]
-            if not isinstance(value, str) or value not in choices:
-                raise Refused(400, f'"{key}" must be one of {", ".join(map(str, choices))}, not {value!r}.')
-            setup[key] = value
-        else:
-            setup[key] = _first_id(packs, attr)
-    if "physical" in data:
-        setup["physical"] = flag(data, "physical")
-    if "names" in data:
-        names = data["names"]
-        if not isinstance(names, list) or not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
-            raise Refused(400, '"names" must be a list of 1 to 4 players\' names, in turn order.')
-        setup["names"] = [n.strip() for n in names]
-        setup.setdefault("players", len(names))
-    if "players" not in setup:
-        raise Refused(400, 'say how many players: "players": 1 to 4.')
-    setup.setdefault("seed", secrets.randbelow(2**31))
-    return setup
 
 
 def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
@@ -94,18 +42,20 @@ def _leave_only_if_confirmed(ctx: WebContext, data: Mapping[str, Any]) -> None:
         )
 
 
-def _other_setup(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A new game of another module (Elder Sign, Among Cultists, Spooks): the players, their names and the
-    choices its module names (GameModule.setup_choices), checked by its engine."""
+def _setup(ctx: WebContext, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A new game of any module: the players, their names and the choices its module names
+    (GameModule.setup_choices, with its defaults from the packs), checked by its engine."""
     rules = data.get("rules")
-    if not isinstance(rules, str) or rules not in RULES:
+    if rules is not None and (not isinstance(rules, str) or rules not in RULES):
         raise Refused(400, f'"rules" must be one of {", ".join(RULES)}, not {rules!r}.')
     module = module_for(rules)
-    for key in SKEPTICS_ONLY:
-        if key in data:
-            raise Refused(400, f'"{key}" is a Skeptics choice; leave it out for {module.title}.')
+    for key in data:
+        owners = [m.title for m in map(module_for, RULES) if key in m.setup_choices]
+        if owners and key not in module.setup_choices:
+            raise Refused(400, f'"{key}" is a choice of {" and ".join(owners)}; leave it out for {module.title}.')
     only_keys(data, ("players", "names", "seed", "confirm", "rules", *module.setup_choices))
-    setup: dict[str, Any] = {"rules": rules, **_seats(data)}
+    setup: dict[str, Any] = {"rules": module.rules, **_seats(data)}
+    setup.update(module.setup_defaults(ctx.service.packs_for(module.rules)))
     for key, kind in module.setup_choices.items():
         if key in data and data[key] not in (None, ""):
             setup[key] = _choice(data, key, kind)
@@ -149,17 +99,10 @@ def _choice(data: Mapping[str, Any], key: str, kind: str) -> Any:
 def _seed(module: GameModule, data: Mapping[str, Any]) -> dict[str, Any]:
     """The seed of a module that shuffles (the host's, else a random one); none for a module that does not."""
     if module.seeded:
-        return {"seed": data.get("seed") if type(data.get("seed")) is int else secrets.randbelow(2**31)}
+        return {"seed": data["seed"] if "seed" in data else secrets.randbelow(2**31)}  # checked by the rules
     if "seed" in data:
         raise Refused(400, f'{module.title} shuffles nothing, so it takes no "seed"; leave it out.')
     return {}
-
-
-def _first_id(packs: Any, attr: str) -> str:
-    items = getattr(packs, attr, None)
-    if isinstance(items, Mapping) and items:
-        return str(next(iter(items)))
-    raise Refused(400, f"say which {attr[:-1]} to play.")
 
 
 @bp.get("/setup-checklist")
@@ -168,9 +111,8 @@ def setup_checklist() -> Response:
     """What the table sets out before the first turn, for the game under way (the host ticks it off)."""
     ctx = context()
     state = game_state()
-    return jsonify(
-        {"game_id": state.get("game_id"), "items": checklist(state, ctx.service.names, ctx.hardware is not None)}
-    )
+    items = ctx.service.module.setup_checklist(state, ctx.service.names, ctx.hardware is not None)
+    return jsonify({"game_id": state.get("game_id"), "items": items})
 
 
 @bp.get("/setup-options")

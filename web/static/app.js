@@ -89,6 +89,7 @@ function renderEnd(s) {
   $("#end-title").textContent = sum.title || (s.outcome === "won" ? "You won!" : "You lost.");
   $("#end-reason").textContent = sum.why || sum.text || "";
   fill($("#end-lines"), (sum.lines || []).map((t) => el("li", {}, t)));
+  modules.games().then((m) => m.endCard(s)).catch(() => { /* offline: the next state tries again */ });  // the luck, the timeline
   $("#end-new").hidden = !isHost();
 }
 
@@ -283,6 +284,7 @@ function showView(name) {
   if (name === "dice") loadTray();
   if (name === "host") hostCare();
   if (name === "box") app.boxLoading = modules.box().then((m) => m.loadBox()).catch(() => { /* offline: opened again later */ });
+  if (name === "games") modules.games().then((m) => m.show($("#v-games"))).catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
 }
 
 function layoutControls() {

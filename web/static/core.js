@@ -37,6 +37,7 @@ export const modules = {
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
   tray: once(() => import("./tray.js?v=__VERSION__")),
+  games: once(() => import("./games.js?v=__VERSION__")),
   skepticsTurn: once(() => import("./skeptics_turn.js?v=__VERSION__")),
   "elder-sign": once(() => import("./elder_sign.js?v=__VERSION__")),
   "among-cultists": once(() => import("./among_cultists.js?v=__VERSION__")),
@@ -87,6 +88,7 @@ export async function api(path, body) {
     err.needs = data.needs || null;
     err.faces = data.faces || null;
     err.whys = data.needs_why || null;
+    err.tableCode = data.table_code === true;  // sign-in needs the code on the companion's screen
     throw err;
   }
   return data;

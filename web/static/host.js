@@ -150,9 +150,11 @@ export function bindHost() {
     const pin = e.target.pin.value;
     const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
     const err = $("#pin-error");
+    const code = $("#table-code");
     try {
-      await api(path, { pin });
+      await api(path, !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
       err.hidden = true;
+      code.hidden = true;
       e.target.reset();
       await refreshSession();
       showHost();
@@ -161,6 +163,7 @@ export function bindHost() {
     } catch (x) {
       err.hidden = false;
       err.textContent = capital(x.message);  // the field keeps what was typed
+      if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
     }
   });
   $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } });

@@ -80,7 +80,7 @@ function renderGhost(s) {
   const filled = (t) => t && !/^placeholder/i.test(t);
   $("#ghost-standin").hidden = !ghost.placeholder;
   $("#ghost-fill").hidden = !(ghost.placeholder && isHost());
-  $("#ghost-standin").textContent = "This ghost card is not filled in yet, so the icon sets below are stand-ins: play by your card, and the host fills it in under Host, Your box.";
+  $("#ghost-standin").textContent = "This ghost card is not filled in yet: play by your card. The companion asks the host for each set's icons, how many sets the card has and when its séance symbols are matched; the host can fill it in under Host, Your box.";
   $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
     "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
   const proveActs = legalOf(s, "attempt").filter((a) => a.args.action === "prove");

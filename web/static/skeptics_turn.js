@@ -43,8 +43,10 @@ export function renderTurn(s) {
       rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
   } else fill(rollBox, []);
   const main = [];
-  // an environment card not filled in yet came up: it plays nothing until the host taps what the real card does
-  const told = legal.filter((a) => a.name === "tell-card");
+  // a card not filled in yet: an environment card plays nothing until the host taps what the real card does; a ghost
+  // card's icon sets, last set and séance symbols are the host's to tell (the engine's question says which)
+  const tap = s.question && s.question.kind === "ghost" ? "tell-ghost" : "tell-card";
+  const told = legal.filter((a) => a.name === tap);
   if (told.length && s.card_question) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
   for (const kind of ["search", "solve", "fire"]) {
@@ -95,7 +97,7 @@ export function renderTurn(s) {
 // asks it; null when it asks nothing (core's runLegal sends it at once).
 export function askFor(a) {
   const asks = a.asks || [];
-  if (a.name === "attempt" && asks.includes("need")) return () => askNeed(a);
+  if (a.name === "attempt" && asks.includes("need")) return () => (["prove", "unlock"].includes(a.args.action) ? askCardIcons(a) : askNeed(a));
   if (asks.includes("faces")) return () => askDice(a);
   if (asks.includes("room")) {
     const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
@@ -167,14 +169,61 @@ function askNeed(a) {
   show();
 }
 
+// A prove on a ghost card, or an unlock of a door, not filled in yet: the icons (or the keys) printed on the card or the
+// board on the table, counted with steppers, and the red icons; then what adds dice, as for a card filled in.
+function askCardIcons(a) {
+  const unlock = a.args.action === "unlock";
+  const faces = unlock ? ["key"] : ["eye", "camera", "cobweb"];
+  const counts = Object.fromEntries(faces.map((f) => [f, 0]));
+  const red = { timer: false, disruption: false };
+  const words = el("div", { class: "big-ish", id: "need-words" });
+  const need = () => faces.filter((f) => counts[f] > 0).map((f) => f + ":" + counts[f]).join(",");
+  const bonus = bonusControls(a.args.action, () => show());
+  const show = () => {
+    const reds = Object.keys(red).filter((k) => red[k]).map((k) => "," + k).join("");
+    words.textContent = need() ? "Needs " + needWords(need() + reds) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon of the set on the card.");
+  };
+  const steppers = faces.map((f) => {
+    const n = el("b", { class: "step-n", id: "step-" + f }, "0");
+    const step = (d) => { counts[f] = Math.max(0, Math.min(unlock ? 4 : 5, counts[f] + d)); n.textContent = counts[f]; show(); };
+    const row = rowOf([el("span", { class: "step-what" }, (ICON[f] || "") + " " + f), button("\u2212", () => step(-1), "small", "step-" + f + "-minus"), n, button("+", () => step(1), "small", "step-" + f + "-plus")]);
+    row.classList.add("stepper");
+    return row;
+  });
+  const toggles = el("div", { class: "row" });
+  if (!unlock) for (const k of Object.keys(red)) {
+    const l = el("label");
+    const c = el("input", { type: "checkbox", id: "red-" + k });
+    c.addEventListener("change", () => { red[k] = c.checked; show(); });
+    l.append(c, " red " + k + " icon");
+    toggles.append(l);
+  }
+  const title = unlock ? "Unlock: the keys at the door" : "Prove set " + a.args.set + ": its icons on the card";
+  const note = el("p", { class: "note", id: "card-icons-note" }, unlock ? "This door is not filled in yet: count the keys printed at it on the board." : "This ghost card is not filled in yet: count the icons of set " + a.args.set + " as printed on the card on the table, with its red icons.");
+  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...lingeringWarning(a)], "Start the roll", async () => {
+    if (!need()) { toast(unlock ? "Count the keys first." : "Count the icons of the set first.", true); return false; }
+    const args = { ...a.args, need: need(), ...bonus.args() };
+    for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
+    const out = await command("attempt", args);
+    if (out) page.showView("dice");
+    return !!out;
+  });
+  show();
+}
+
+// A prove while the ghost is here: its lingering effect, when the card says it (a warning on the prove sheets).
+function lingeringWarning(a) {
+  const ghost = (app.state && app.state.ghost) || {};
+  return a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
+    ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
+}
+
 // A prove or an unlock: the icons come from the card or the door; the player says what adds dice.
 function askBonus(a) {
   const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
   const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice" + bonus.words() + ".");
   const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
-  const ghost = (app.state && app.state.ghost) || {};
-  const lingering = a.args.action === "prove" && ghost.lingering && !/^placeholder/i.test(ghost.lingering)
-    ? [el("p", { class: "warn", id: "lingering" }, "While the ghost is here: " + ghost.lingering)] : [];
+  const lingering = lingeringWarning(a);
   const clue = a.args.action === "solve" ? ((app.state && app.state.clues) || []).find((c) => !c.solved && c.need) : null;
   const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")] : [];
   sheet(a.label, [...needs, line, bonus.box, note, ...lingering], "Start the roll", async () => {
@@ -300,7 +349,7 @@ export async function picked(value) {
   else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
   if (!a) return;
   endPick();
-  if (a.name === "attempt" && a.args.action === "unlock") { askBonus(a); return; }
+  if (a.name === "attempt" && a.args.action === "unlock") { ((a.asks || []).includes("need") ? askCardIcons : askBonus)(a); return; }
   await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") page.showView("dice"); });
 }
 

@@ -10,7 +10,7 @@ export async function loadTray() {
     const t = await api("/api/tray");
     $("#tray-card").hidden = false;
     app.tray = t;
-    fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.value ?? "?") + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
+    fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.cocked ? "cocked: reroll it" : (d.value ?? "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
     if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
     $("#tray-at").textContent = t.at ? "read at " + new Date(t.at * 1000).toTimeString().slice(0, 5) : "";
     const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from companion import validate
 from companion.commands import (
     CommandBase,
     GameHistory,
@@ -151,8 +152,7 @@ class Setup:
         for key in ("seer", "physical"):
             if not isinstance(getattr(self, key), bool):
                 raise BadCommand(f"{key} must be true or false, not {getattr(self, key)!r}.")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
-            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if (not isinstance(self.points_needed, int) or isinstance(self.points_needed, bool)
                 or not 1 <= self.points_needed <= MAX_POINTS):
             raise BadCommand(f"points_needed is the investigators' victory points to win, a whole number 1 to "
@@ -247,6 +247,7 @@ class Game(GameHistory[State]):
     """A game of Among Cultists: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    command_example = "end-round"
     legal_type = LegalAction
     rules = RULES
 
@@ -273,15 +274,11 @@ class Game(GameHistory[State]):
                               "seer": setup.seer}]
         return game
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-round')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         s = self._state
         if s.outcome is not None:
@@ -504,7 +501,7 @@ class _Rules(RulesBase[State, Command]):
             event = RoundEvent.of(marker)
         else:
             name = self.cmd.args["name"].strip()
-            if not name or len(name) > 60 or not name.isprintable():
+            if not name or len(name) > 60 or validate.control_character(name):
                 raise BadCommand("event: give the marker's name, 1 to 60 letters.")
             known = next((m for m in self.packs.events.values() if m.name.casefold() == name.casefold()), None)
             if known is not None:

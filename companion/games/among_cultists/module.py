@@ -1,18 +1,22 @@
 """Among Cultists behind the game-module seam (companion.games.base): its engine, pack and sentences, named once.
 
-There are no dice (``virtual_roll`` and ``tray_roll`` are None). What the published state adds: the hour the
+There are no dice (the companion rolls none and reads none in the tray). What the published state adds: the hour the
 round clock's hand points at, whether the round's event is still a stand-in, and the narrator's scripts of the
 night and of the vote's countdown (with the default pause), which the page shows and the voice plays."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.games.among_cultists import sentences
-from companion.games.among_cultists.engine import Command, Game, Setup
-from companion.games.among_cultists.packs import load_packs
-from companion.games.base import GameModule, sentences_of
+from companion.commands import CommandBase
+from companion.errors import BadCommand
+from companion.games.among_cultists import sentences, terminal
+from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
+from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
+from companion.games.base import Engine, GameModule, Record, SetupLike
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -37,22 +41,109 @@ def _scripts(game: Game, names: Any, kind: str, pause_s: float, language: str) -
     raise KeyError(kind)
 
 
-MODULE = GameModule(
-    rules="among-cultists",
-    title="Among Cultists",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    **sentences_of(sentences),
-    publish=_publish,
-    started_keys=("players", "cultists", "seer"),
+# -- the games record (companion.record): Among Cultists has no dice, so no odds and no luck --------------------
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Cultists", view.get("cultists")), ("Seer", "yes" if view.get("seer") else "no")],
+            "rounds": view.get("round"), "rounds_word": "rounds", "winner": view.get("winner")}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    names = list(view.get("player_names") or [])
+
+    def name(seat: Any) -> str:
+        return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else f"seat {seat}"
+
+    marks = []
+    for event in events:
+        if event.get("type") == "vote" and event.get("seat"):
+            marks.append(f"Voted out: {name(event.get('seat'))}")
+        elif event.get("type") == "found_dead":
+            marks.append(f"Found dead: {name(event.get('seat'))}")
+    return {"clock": view.get("clock"), "marks": marks, "values": {"Points": view.get("points")}}
+
+
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
+    return game
+
+
+class AmongCultistsModule(GameModule):
+    """Among Cultists behind the seam."""
+
+    rules = "among-cultists"
+    title = "Among Cultists"
+    command_type = Command
+    commands = COMMANDS
+    started_keys = ("players", "cultists", "seer")
     # the host's choices in the new-game wizard (cultists 0 or left out: from the player count)
-    setup_choices={"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool",
-                   "start_player": "int"},
-    virtual_roll=None,
-    tray_roll=None,
-    scripts=_scripts,
-    script_kinds={"night": "The night", "vote": "The vote"},
-    button_commands=("night-done", "next-phase", "end-round"),
-)
+    setup_choices = MappingProxyType({"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool",
+                                      "start_player": "int"})
+    script_kinds = MappingProxyType({"night": "The night", "vote": "The vote"})
+    button_commands = ("night-done", "next-phase", "end-round")
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> AmongCultistsPacks:
+        return load_packs(folder)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names))
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        return _publish(view, _game(game))
+
+    def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
+        return list(_scripts(_game(game), _names(names), kind, pause_s, language))
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
+
+
+MODULE = AmongCultistsModule()

@@ -11,7 +11,6 @@ PackError names the file, the entry and the field::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -21,6 +20,7 @@ from typing import Any
 
 from companion.errors import PackError
 from companion.pack_files import Entry, game_pack_texts
+from companion.toml_text import read_toml
 
 __all__ = ["FILES", "AmongCultistsPacks", "EventMarker", "load_packs", "parse_pack_texts"]
 
@@ -88,10 +88,7 @@ def _entries(source: str, doc: Mapping[str, Any]) -> Iterator[_Entry]:
 
 def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
     source, text = texts["events.toml"]
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/among-cultists.md).") from None
+    doc = read_toml(source, text, docs="docs/among-cultists.md")
     events: dict[str, EventMarker] = {}
     for entry in _entries(source, doc):
         ident = entry.new_id(events, "event")

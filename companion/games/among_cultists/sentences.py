@@ -19,7 +19,7 @@ line for the 128x64 OLED}`` (the vote's steps also carry ``"buzz"``); whoever pl
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -89,70 +89,138 @@ _PHASE_SENTENCES = {
 }
 
 
+def _said_night_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = (f"night falls over the séance: {event.get('players')} players, and {_cultist_words(event.get('cultists'))} "
+            "among them")
+    if event.get("seer"):
+        text += "; a seer is watching"
+    return text
+
+
+def _said_night_ended(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = "the night is over: everyone has opened their eyes"
+    return text
+
+
+def _said_round_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = (f"round {event.get('round')} of {event.get('rounds', 10)} begins; the clock shows {event.get('clock')}. "
+            f"{names.seat(event.get('start_player'))} holds the knife")
+    return text
+
+
+def _said_phase_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    template = _PHASE_SENTENCES.get(str(event.get("phase")), "the next phase begins")
+    text = template.format(start=names.seat(event.get("start_player")))
+    return text
+
+
+def _said_event_drawn(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    name = str(event.get("name") or "")
+    stand_in = bool(event.get("placeholder")) or name in names.stand_ins
+    if stand_in and event.get("by") == "companion":
+        text = "the companion draws an event that is not filled in yet: draw a marker from the real bag and read it out"
+    elif stand_in:
+        text = "the event marker the table drew is in play this round; its words are not filled in yet"
+    else:
+        text = f"the event of the round: {name}"
+        if event.get("text"):
+            text += f". {_sentence(str(event['text']))}"
+    return text
+
+
+def _said_events_refilled(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = "the event bag is empty: every marker goes back in and is mixed"
+    return text
+
+
+def _said_vote(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    prefix = "the vote the body called: " if event.get("called") == "body" else ""
+    seat = event.get("seat")
+    if seat is None:
+        text = prefix + "no majority, so nobody is voted out"
+    elif event.get("last"):
+        text = prefix + f"{names.seat(seat)} is voted out and reveals the last cultist"
+    else:
+        text = prefix + f"{names.seat(seat)} is voted out and plays on as a ghost"
+    return text
+
+
+def _said_found_dead(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"{names.seat(event.get('seat'))} is found dead and plays on as a ghost; now the table votes"
+    return text
+
+
+def _said_points(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    change = int(event.get("change") or 0)
+    verb = "gain" if change > 0 else "lose"
+    amount = abs(change)
+    text = (f"the investigators {verb} {amount} victory point{'' if amount == 1 else 's'}: "
+            f"{event.get('points')} of {event.get('needed')}")
+    if isinstance(event.get("points"), int) and isinstance(event.get("needed"), int) \
+            and event["points"] >= event["needed"]:
+        text += ", enough to win"
+    return text
+
+
+def _said_vote_marker_reset(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = "the vote marker turns back: the cafeteria may vote again next round"
+    return text
+
+
+def _said_round_ended(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"round {event.get('round')} is over"
+    return text
+
+
+def _said_start_player_passed(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"the knife passes from {names.seat(event.get('seat'))} to {names.seat(event.get('to'))}"
+    return text
+
+
+def _said_clock_advanced(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"the clock moves on one hour, to {event.get('clock')}"
+    return text
+
+
+def _said_game_won(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"the investigators win: {event.get('reason')}"
+    return text
+
+
+def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = f"the cultists win: {event.get('reason')}"
+    return text
+
+
+def _said_other(event: Mapping[str, Any], names: Names, kind: str) -> str:
+    text = "something happens on the table"
+    return text
+
+
+_SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str], str]] = {
+    "night_started": _said_night_started,
+    "game_started": _said_night_started,
+    "night_ended": _said_night_ended,
+    "round_started": _said_round_started,
+    "phase_started": _said_phase_started,
+    "event_drawn": _said_event_drawn,
+    "events_refilled": _said_events_refilled,
+    "vote": _said_vote,
+    "found_dead": _said_found_dead,
+    "points": _said_points,
+    "vote_marker_reset": _said_vote_marker_reset,
+    "round_ended": _said_round_ended,
+    "start_player_passed": _said_start_player_passed,
+    "clock_advanced": _said_clock_advanced,
+    "game_won": _said_game_won,
+    "game_lost": _said_game_lost,
+}
+
+
 def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """One event in plain words."""
     kind = str(event.get("type"))
-    text: str
-    if kind in ("night_started", "game_started"):
-        text = (f"night falls over the séance: {event.get('players')} players, and {_cultist_words(event.get('cultists'))} "
-                "among them")
-        if event.get("seer"):
-            text += "; a seer is watching"
-    elif kind == "night_ended":
-        text = "the night is over: everyone has opened their eyes"
-    elif kind == "round_started":
-        text = (f"round {event.get('round')} of {event.get('rounds', 10)} begins; the clock shows {event.get('clock')}. "
-                f"{names.seat(event.get('start_player'))} holds the knife")
-    elif kind == "phase_started":
-        template = _PHASE_SENTENCES.get(str(event.get("phase")), "the next phase begins")
-        text = template.format(start=names.seat(event.get("start_player")))
-    elif kind == "event_drawn":
-        name = str(event.get("name") or "")
-        stand_in = bool(event.get("placeholder")) or name in names.stand_ins
-        if stand_in and event.get("by") == "companion":
-            text = "the companion draws an event that is not filled in yet: draw a marker from the real bag and read it out"
-        elif stand_in:
-            text = "the event marker the table drew is in play this round; its words are not filled in yet"
-        else:
-            text = f"the event of the round: {name}"
-            if event.get("text"):
-                text += f". {_sentence(str(event['text']))}"
-    elif kind == "events_refilled":
-        text = "the event bag is empty: every marker goes back in and is mixed"
-    elif kind == "vote":
-        prefix = "the vote the body called: " if event.get("called") == "body" else ""
-        seat = event.get("seat")
-        if seat is None:
-            text = prefix + "no majority, so nobody is voted out"
-        elif event.get("last"):
-            text = prefix + f"{names.seat(seat)} is voted out and reveals the last cultist"
-        else:
-            text = prefix + f"{names.seat(seat)} is voted out and plays on as a ghost"
-    elif kind == "found_dead":
-        text = f"{names.seat(event.get('seat'))} is found dead and plays on as a ghost; now the table votes"
-    elif kind == "points":
-        change = int(event.get("change") or 0)
-        verb = "gain" if change > 0 else "lose"
-        amount = abs(change)
-        text = (f"the investigators {verb} {amount} victory point{'' if amount == 1 else 's'}: "
-                f"{event.get('points')} of {event.get('needed')}")
-        if isinstance(event.get("points"), int) and isinstance(event.get("needed"), int) \
-                and event["points"] >= event["needed"]:
-            text += ", enough to win"
-    elif kind == "vote_marker_reset":
-        text = "the vote marker turns back: the cafeteria may vote again next round"
-    elif kind == "round_ended":
-        text = f"round {event.get('round')} is over"
-    elif kind == "start_player_passed":
-        text = f"the knife passes from {names.seat(event.get('seat'))} to {names.seat(event.get('to'))}"
-    elif kind == "clock_advanced":
-        text = f"the clock moves on one hour, to {event.get('clock')}"
-    elif kind == "game_won":
-        text = f"the investigators win: {event.get('reason')}"
-    elif kind == "game_lost":
-        text = f"the cultists win: {event.get('reason')}"
-    else:
-        text = "something happens on the table"
+    text = _SAIDS.get(kind, _said_other)(event, names, kind)
     return _sentence(text.replace("..", "."))
 
 

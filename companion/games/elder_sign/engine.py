@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from companion import validate
 from companion.commands import (
     CommandBase,
     GameHistory,
@@ -145,8 +146,7 @@ class Setup:
             raise BadCommand(f"Elder Sign is played here by 1 to {MAX_PLAYERS} players, not {self.players!r}.")
         if self.ancient_one and self.ancient_one not in packs.ancient_ones:
             raise BadCommand(f"unknown Ancient One {self.ancient_one!r}; they are: {', '.join(packs.ancient_ones)}.")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
-            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
         for key in ("investigators", "names", "adventures"):
@@ -257,6 +257,11 @@ class AttemptState:
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
 
 
+def combat_task(ancient: AncientOne, state: State) -> Need:
+    """The Ancient One's combat task (:439): the card's, or for a card not filled in yet the one the host entered."""
+    return Need.parse(state.combat) if state.combat and ancient.placeholder else ancient.combat
+
+
 @dataclass
 class State:
     turn: int = 1
@@ -289,6 +294,7 @@ class State:
     outcome: Outcome | None = None
     questions: list[Question] = field(default_factory=list)  # cards not filled in yet, asked about (first first)
     mythos_lock: Colour | None = None  # the die the host said the Mythos card in play locks (a card not filled in)
+    combat: str = ""  # the combat task the host entered from the card, for an Ancient One not filled in yet (:439)
 
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
@@ -380,15 +386,11 @@ class Game(GameHistory[State]):
         game.setup_events = rules.events
         return game
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         s = self._state
         if s.outcome is not None:
@@ -411,6 +413,8 @@ class Game(GameHistory[State]):
         for card in s.cards:
             self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
             self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+        if s.awake and self.ancient.placeholder:
+            self.offer(out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
         if s.questions:
             for effect, extra in PART_TAPS[s.questions[0].part]:
                 args = {"effect": effect}
@@ -488,7 +492,7 @@ class Game(GameHistory[State]):
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
-            "ancient_one": {"id": a.id, "name": a.name, "combat": str(a.combat), "attack": a.attack},
+            "ancient_one": {"id": a.id, "name": a.name, "combat": str(combat_task(a, s)), "attack": a.attack},
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
             "investigators": [
@@ -539,7 +543,7 @@ class Game(GameHistory[State]):
         s = self._state
         place = s.attempt.place if s.attempt else None
         if place == ANCIENT_ONE:
-            return [(1, self.ancient.combat)]
+            return [(1, combat_task(self.ancient, s))]
         card = next((c for c in s.cards if c.slot == place), None)
         if card is None:
             return []
@@ -560,7 +564,7 @@ class Game(GameHistory[State]):
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
             return None
         if place == ANCIENT_ONE:
-            tasks, ordered = [str(self.ancient.combat)], False
+            tasks, ordered = [str(combat_task(self.ancient, s))], False
         else:
             card = next(c for c in s.cards if c.slot == place)
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
@@ -1164,25 +1168,8 @@ class _Rules(RulesBase[State, Command]):
         a.rolls += 1
         a.last = [str(d) for d in dice]
         held = [_face(d) for d, _, _ in a.holds]
-        open_tasks = self.game_open(a)
         inv = self.need_active()
-        chosen: tuple[int, Need] | None = None
-        if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
-            chosen = None  # :179: the player chooses not to meet a task
-        elif "task" in self.cmd.args:
-            number = _int(self.cmd, "task", 1, 20)
-            match = next((t for t in open_tasks if t[0] == number), None)
-            if match is None:
-                self.illegal(f"task {number} is not open now; the open tasks are "
-                             f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
-            if not covers(match[1], [d.face for d in dice] + held):
-                self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
-            if not self.affordable(inv, a, number):
-                self.illegal(f"task {number} would take {inv.name}'s sanity or stamina below 0 (:189).")
-            chosen = match
-        else:
-            chosen = next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
-                           and self.affordable(inv, a, t[0])), None)
+        chosen = self.task_met(a, dice, held, inv)
         self.emit("rolled", player=s.current, dice=a.last, held=[d for d, _, _ in a.holds], clue=clue,
                   task=chosen[0] if chosen else None, place=a.place)
         if chosen is None:
@@ -1201,6 +1188,32 @@ class _Rules(RulesBase[State, Command]):
             self.add_doom(-1, "combat")
             self.continue_or_stop(a)
             return
+        self.task_done(a, chosen, placed, inv)
+
+    def task_met(self, a: AttemptState, dice: list[Die], held: list[Face],
+                 inv: InvestigatorState) -> tuple[int, Need] | None:
+        """The task this roll meets: the one the player names (task=N, or task=none: :179, the player chooses not
+        to meet one), else the first open task the dice and the held ones cover and the investigator can afford."""
+        open_tasks = self.game_open(a)
+        if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
+            return None  # :179: the player chooses not to meet a task
+        if "task" not in self.cmd.args:
+            return next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
+                         and self.affordable(inv, a, t[0])), None)
+        number = _int(self.cmd, "task", 1, 20)
+        match = next((t for t in open_tasks if t[0] == number), None)
+        if match is None:
+            self.illegal(f"task {number} is not open now; the open tasks are "
+                         f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
+        if not covers(match[1], [d.face for d in dice] + held):
+            self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
+        if not self.affordable(inv, a, number):
+            self.illegal(f"task {number} would take {inv.name}'s sanity or stamina below 0 (:189).")
+        return match
+
+    def task_done(self, a: AttemptState, chosen: tuple[int, Need], placed: list[str], inv: InvestigatorState) -> None:
+        """A task of the adventure met (:185): its costs paid, and the adventure completed when it was the last."""
+        s = self.s
         card = self.card(a.place)
         task = card.tasks[chosen[0] - 1]
         task.done = True
@@ -1220,6 +1233,24 @@ class _Rules(RulesBase[State, Command]):
             return
         self.continue_or_stop(a)
 
+    def set_combat(self) -> None:
+        """:439 "Each Ancient One has a specific Combat Task printed on its card": for an Ancient One not filled in
+        yet the host enters it (its stand-in task is not the card's); a filled-in card's task is not changed."""
+        s = self.s
+        if not self.ancient.placeholder:
+            self.illegal(f"{self.ancient.name}'s combat task is printed on its card and filled in: "
+                         f"{self.ancient.combat}. Only an Ancient One not filled in yet takes it from the host.")
+        if s.attempt is not None and s.attempt.place == ANCIENT_ONE:
+            self.illegal("the combat task cannot be changed during an attack; finish or give up first.")
+        try:
+            tasks = parse_tasks(self.cmd.args["tasks"])
+        except ValueError as exc:
+            raise BadCommand(f"set-tasks: tasks {str(exc).rstrip('.')}.") from None
+        if len(tasks) != 1 or tasks[0].sanity or tasks[0].stamina or tasks[0].clock:
+            raise BadCommand("set-tasks: the Ancient One has one combat task: give it alone, e.g. tasks=inv:4,lore:1.")
+        s.combat = str(tasks[0].need)
+        self.emit("tasks_set", slot=ANCIENT_ONE, name=self.ancient.name, tasks=[s.combat], ordered=False)
+
     def affordable(self, inv: InvestigatorState, a: AttemptState, number: int) -> bool:
         if a.place == ANCIENT_ONE:
             return True
@@ -1228,7 +1259,7 @@ class _Rules(RulesBase[State, Command]):
 
     def game_open(self, a: AttemptState) -> list[tuple[int, Need]]:
         if a.place == ANCIENT_ONE:
-            return [(1, self.ancient.combat)]
+            return [(1, combat_task(self.ancient, self.s))]
         return _open(self.card(a.place))
 
     def continue_or_stop(self, a: AttemptState) -> None:
@@ -1487,6 +1518,9 @@ class _Rules(RulesBase[State, Command]):
 
     def do_set_tasks(self) -> None:
         s = self.s
+        if self.cmd.args["adventure"].strip() == ANCIENT_ONE:
+            self.set_combat()
+            return
         card = self.card(self.cmd.args["adventure"].strip())
         if any(t.done for t in card.tasks) or (s.attempt is not None and s.attempt.place == card.slot):
             self.illegal("the tasks of a card being rolled for cannot be changed; finish or give up first.")

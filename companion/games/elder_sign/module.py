@@ -2,37 +2,43 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.games.base import GameModule, sentences_of
-from companion.games.elder_sign import sentences
-from companion.games.elder_sign.engine import Command, Game, Setup
-from companion.games.elder_sign.packs import load_packs
+from companion.commands import CommandBase
+from companion.errors import BadCommand
+from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.elder_sign import odds_cli, sentences, terminal
+from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
+from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+
+
+def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real."""
+    packs = game.packs
+    cards = {**packs.adventures, **packs.other_worlds}
+    return {
+        "adventures": [c["slot"] for c in view.get("adventures") or []
+                       if c.get("id") in cards and cards[c["id"]].placeholder],
+        "investigators": [i["player"] for i in view.get("investigators") or []
+                          if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
+        "ancient_one": bool(game.ancient.placeholder),
+        "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
+    }
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
-    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds: the chance to
-    complete the adventure the active investigator is at (or would roll at), and each of its open tasks, with the
-    dice in the pool, the held dice and the clues, with the best play (companion.games.elder_sign.odds)."""
-    from companion.errors import CompanionError
+    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds of the card the
+    active investigator is at (:func:`_card_odds`)."""
     from companion.games.elder_sign.dice import Colour
-    from companion.games.elder_sign.odds import card_probability, task_probability
 
     colours = [c.value for c in game.next_roll_dice()]
-    packs = game.packs
-    cards = {**packs.adventures, **packs.other_worlds}
     out: dict[str, Any] = {
-        # the cards still stand-ins in the packs: the page says "not filled in yet" instead of showing them as real
-        "stand_ins": {
-            "adventures": [c["slot"] for c in view.get("adventures") or []
-                           if c.get("id") in cards and cards[c["id"]].placeholder],
-            "investigators": [i["player"] for i in view.get("investigators") or []
-                              if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
-            "ancient_one": bool(game.ancient.placeholder),
-            "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
-        },
+        "stand_ins": _stand_ins(view, game),
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
         "next_dice": colours,
@@ -40,15 +46,24 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "odds": None,
         "summon_odds": None,
     }
+    out.update(_card_odds(view, colours))
+    return out
+
+
+def _card_odds(view: Mapping[str, Any], colours: list[str]) -> dict[str, Any]:
+    """The chance to complete the adventure the active investigator is at (or would roll at), and each of its open
+    tasks, with the dice in the pool, the held dice and the clues, with the best play
+    (companion.games.elder_sign.odds); nothing where there is no card or no open task."""
+    from companion.errors import CompanionError
+    from companion.games.elder_sign.odds import card_probability, task_probability
+
     attempt = view.get("attempt") or {}
     active = next((i for i in view.get("investigators") or [] if i.get("active")), None)
     place = attempt.get("place") or (active or {}).get("place")
     card = next((c for c in view.get("adventures") or [] if c.get("slot") == place), None)
-    if card is None:
-        return out
-    tasks = [t for t in card["tasks"] if not t["done"]]
-    if not tasks:
-        return out
+    tasks = [t for t in card["tasks"] if not t["done"]] if card is not None else []
+    if card is None or not tasks:
+        return {}
     count = {c: colours.count(c) for c in ("green", "yellow", "red")}
     held = [h["face"] for h in attempt.get("held") or []]
     clues = int((active or {}).get("clues") or 0)
@@ -61,11 +76,9 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
                  "probability": task_probability(t["need"], count["green"], count["yellow"], count["red"], None, 1,
                                                  min(clues, 2), held)} for t in tasks]
     except (CompanionError, ValueError, KeyError):
-        return out
-    out["odds"] = whole
-    out["card_odds"] = {"slot": card["slot"], "name": card["name"], "probability": whole, "tasks": each,
-                        "clues": min(clues, 2)}
-    return out
+        return {}
+    return {"odds": whole, "card_odds": {"slot": card["slot"], "name": card["name"], "probability": whole,
+                                         "tasks": each, "clues": min(clues, 2)}}
 
 
 def _question(view: Mapping[str, Any], game: Game) -> str | None:
@@ -82,6 +95,34 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     """The next roll thrown by the companion: a face of each die the roll throws (companion's injected Random)."""
     faces = [f"{colour.value}:{rng.choice(colour.faces).value}" for colour in game.next_roll_dice()]
     return "roll", {"faces": ",".join(faces)}
+
+
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The colours of the dice the next roll throws, when a roll is what the table may do now."""
+    if not any(action.name == "roll" for action in game.legal_actions()):
+        return ()
+    return tuple(colour.value for colour in game.next_roll_dice())
+
+
+def icon_pips(name: str) -> int:
+    """The pips (by the default pip map) that stand for an icon face: "inv1" ... "inv4", "lore", "peril", "terror",
+    "wild", or with the die's colour ("yellow:lore") where the dice print it on different pips."""
+    from companion.errors import DiceError
+    from companion.games.elder_sign.dice import Colour, PipMap, parse_face
+
+    colour_name, _, face_name = name.strip().lower().rpartition(":")
+    face = parse_face(face_name)
+    colours = [Colour.parse(colour_name)] if colour_name else list(Colour)
+    tables = PipMap.default().tables
+    pips = [{p + 1 for p, f in enumerate(tables[c]) if f is face} for c in colours]
+    pips = [p for p in pips if p] if not colour_name else pips
+    common = set.intersection(*pips) if pips else set()
+    if not common:
+        if colour_name or not pips:
+            raise DiceError(f"{'a ' + colour_name + ' die has' if colour_name else 'no die has'} no {face.value} face.")
+        shown = [c for c in colours if face in tables[c]]
+        raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{c.value}:{face.value}' for c in shown)}.")
+    return min(common)
 
 
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
@@ -108,18 +149,162 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
     return "roll", {"faces": ",".join(faces)}
 
 
-MODULE = GameModule(
-    rules="elder-sign",
-    title="Elder Sign",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    **sentences_of(sentences),
-    publish=_publish,
-    started_keys=("players", "ancient_one"),
-    virtual_roll=virtual_roll,
-    tray_roll=tray_roll,
-    setup_choices={"ancient_one": "text", "physical": "bool"},
-    button_commands=("end-turn",),
-)
+# -- the games record and the dice's luck (companion.record) ---------------------------------------------------
+
+
+def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
+    """Elder Sign's attempts with a chance on the page: an adventure attempted, from its first roll. Its chance is
+    the one the phones showed before that roll, to complete the whole card with the best play (shown when the
+    pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so the attempt
+    is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
+    complete it (the engine's own check, or the player giving up or ending the turn with no die left to roll); given
+    up or ended with the turn while dice were left, or the battle with the Ancient One (no card's chance shown), it
+    is left out."""
+    if command.name in ("give-up", "end-turn") and events is None:
+        # no die is left to roll: the dice failed it, whatever ends it now
+        return Chance(good=False) if game.view().get("attempt") is not None and game.dice_to_roll() <= 0 else None
+    if command.name == "roll" and events is None:
+        view = game.view()
+        if view.get("attempt") is not None:
+            return None
+        shown = _publish(view, game)
+        chance, card = shown.get("odds"), shown.get("card_odds") or {}
+        return Chance(begins=True, chance=None if chance is None else float(chance), player=view.get("current_player"),
+                      what=str(card.get("name") or "the Ancient One"))
+    for event in events or ():
+        kind = event.get("type")
+        if kind == "adventure_completed":
+            return Chance(good=True)
+        if kind == "adventure_failed":
+            # given up, or the turn ended with dice still to roll: the players' choice, not the dice
+            return Chance(dropped=True) if event.get("why") in ("given up", "the turn ended") else Chance(good=False)
+        if kind == "attack_ended":
+            return Chance(dropped=True)
+    return None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    ancient = view.get("ancient_one") or {}
+    return {"setup": [("Ancient One", ancient.get("name"))], "rounds": view.get("turn"), "rounds_word": "turns",
+            "marks": view.get("midnights"), "marks_word": "midnights"}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = []
+    for event in events:
+        if event.get("type") == "midnight":
+            marks.append("Midnight")
+        elif event.get("type") == "ancient_one_awakens":
+            marks.append(f"{event.get('name')} awakens")
+    return {"clock": view.get("clock"), "marks": marks,
+            "values": {"Doom": view.get("doom"), "Elder Signs": view.get("elder_signs")}}
+
+
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
+    return game
+
+
+class ElderSignModule(GameModule):
+    """Elder Sign behind the seam."""
+
+    rules = "elder-sign"
+    title = "Elder Sign"
+    command_type = Command
+    has_luck = True  # its attempts have a chance on the page: the record weighs the dice's luck
+    commands = COMMANDS
+    started_keys = ("players", "ancient_one")
+    setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
+    button_commands = ("end-turn",)
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        if not isinstance(setup, Setup) or not isinstance(packs, ElderSignPacks):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> ElderSignPacks:
+        return load_packs(folder)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names))
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
+        return odds_cli.report(args)
+
+    def odds_text(self, result: Mapping[str, object]) -> str:
+        return odds_cli.render(dict(result))
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        return _publish(view, _game(game))
+
+    def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
+        return virtual_roll(_game(game), rng)
+
+    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
+                  auto_roll: bool) -> TrayOutcome:
+        """Stand-in pipped dice: their colours and pips (Elder Sign's own pip map) are the roll when they are exactly
+        the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
+        if not auto_roll:
+            return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
+        found = tray_roll(_game(game), [(die.color, die.value) for die in dice])
+        if isinstance(found, str):
+            return TrayOutcome(tell=found if why == "button" else None, note=f"dice settled, not a roll: {found}",
+                               quiet=why != "button")
+        return TrayOutcome(command=found, note=f"tray: rolled {found[1].get('faces')}")
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        return _luck(_game(game), command, events)
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        return next_throw(_game(game))
+
+    def icon_pips(self, name: str) -> int:
+        return icon_pips(name)
+
+
+MODULE = ElderSignModule()

@@ -372,28 +372,6 @@ def _masks(others: tuple[tuple[int, int], ...]) -> tuple[tuple[int, Summary, tup
     return tuple(out)
 
 
-def _usages(need: NeedT, outcome: Outcome, held: Held) -> list[tuple[tuple[int, int, int], Held]]:
-    """The ways to place dice on a task met by `outcome` and `held`: (dice used per colour, held faces used).
-
-    Only sensible ways are kept: for each choice of yellow, red and held dice, the fewest green dice, and
-    a way is dropped when a part of its non-green dice does as well.
-    """
-    greens, yellows, reds = outcome
-    others = (*((1, c) for c in yellows), *((2, c) for c in reds), *((3, c) for c in held))
-    if not others:
-        n = _greens_needed(need, greens, (0, 0, 0, 0, 0))
-        return [] if n is None else [((n, 0, 0), ())]
-    found: list[tuple[int, int, tuple[int, int], Held]] = []
-    for mask, summary, uyr, uh in _masks(others):
-        n = _greens_needed(need, greens, summary)
-        if n is None:
-            continue
-        if any(m2 & mask == m2 and n2 <= n for m2, n2, _, _ in found):
-            continue
-        found.append((mask, n, uyr, uh))
-    return [((n, uyr[0], uyr[1]), uh) for _, n, uyr, uh in found]
-
-
 def _minus(held: Held, used: Held) -> Held:
     rest = list(held)
     for code in used:

@@ -12,7 +12,6 @@ file, the entry and the field::
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -23,6 +22,7 @@ from typing import Any
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
 from companion.pack_files import Entry, game_pack_texts, show_value
+from companion.toml_text import read_toml
 
 __all__ = [
     "Effect",
@@ -308,10 +308,7 @@ def _adventures(source: str, doc: Mapping[str, Any], name: str, other: bool) -> 
 def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
     docs = {}
     for rel, (source, text) in texts.items():
-        try:
-            docs[rel] = (source, tomllib.loads(text))
-        except tomllib.TOMLDecodeError as exc:
-            raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/elder-sign.md).") from None
+        docs[rel] = (source, read_toml(source, text, docs="docs/elder-sign.md"))
     ancients: dict[str, AncientOne] = {}
     source, doc = docs["ancient_ones.toml"]
     for e in _entries(source, doc, "ancient_ones", ("id", "name", "doom", "elder_signs", "monster_spaces", "combat",

@@ -14,7 +14,7 @@ into plain words with the table's names ("Anna's turn ends.", "Midnight strikes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -133,133 +133,322 @@ def _place(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     return names.card(event.get("name"), f"adventure {slot}" if slot not in (None, "") else "the adventure")
 
 
+def _said_turn_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{who}'s turn ends"
+    return text
+
+
+def _said_turn_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{who}'s turn" + (f": {inv}" if inv != who else "")
+    return text
+
+
+def _said_clock_advanced(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"the clock moves to {event.get('clock')}" + (" (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else "")
+    return text
+
+
+def _said_midnight(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
+    return text
+
+
+def _said_at_midnight(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"at midnight, {names.card(event.get('name'), 'a card in play')}: {event.get('text')}"
+    return text
+
+
+def _said_mythos_drawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get('stand_in') or str(event.get('name')) in names.stand_ins:
+        text = "a Mythos card comes up that is not filled in yet"
+        return text
+
+    immediate = effect_words(event.get("immediate"))
+    text = f"Mythos card: {event.get('name')}" + (f"; now: {immediate}" if immediate != "nothing" else "")
+    if event.get("lingering") and not str(event.get("lingering")).lower().startswith("placeholder"):
+        text += f"; until the next one: {event.get('lingering')}"
+    return text
+
+
+def _said_mythos_reshuffled(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "the Mythos cards are shuffled into a new deck"
+    return text
+
+
+def _said_die_locked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"a {event.get('colour')} die is locked on {_place(event, names)}"
+    return text
+
+
+def _said_effect_text(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = str(event.get("text"))
+    return text
+
+
+def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} has {_count(event.get('clues'), 'clue token')}"
+    return text
+
+
+def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
+    return text
+
+
+def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} loses 1 maximum {event.get('stat')}"
+    return text
+
+
+def _said_investigator_devoured(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} is devoured"
+    return text
+
+
+def _said_investigator_joins(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    joined = names.card(event.get("investigator"), "a new investigator")
+    text = f"{joined} joins the investigation for {who}"
+    return text
+
+
+def _said_player_out(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{who} is out of the game" + (": no investigator is left" if event.get("why") == "no investigator left" else "")
+    return text
+
+
+def _said_elder_signs(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"Elder Signs: {event.get('elder_signs')} of {event.get('needed')}"
+    return text
+
+
+def _said_monster_appears(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "a monster appears" if event.get("count") == 1 else f"{event.get('count')} monsters appear"
+    text += ": place it on a monster task"
+    return text
+
+
+def _said_monster_placed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"a monster joins {_place(event, names)}: {need_words(event.get('need'))}"
+    return text
+
+
+def _said_doom(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    change = event.get("change", 0)
+    text = (f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}" if change > 0
+            else f"doom is now {event.get('doom')} of {event.get('doom_max')}")
+    return text
+
+
+def _said_ancient_one_awakens(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{ao} awakens! Every investigator faces it"
+    return text
+
+
+def _said_ancient_one_attack(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{ao} attacks: {event.get('text')}"
+    return text
+
+
+def _said_moved(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event, names))
+    return text
+
+
+def _said_attempt_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} rolls at {_place(event, names)}"
+    return text
+
+
+def _said_die_added(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"the {event.get('colour')} die joins the roll"
+    return text
+
+
+def _said_die_lost(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"a {event.get('colour')} die is set aside"
+    return text
+
+
+def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    how = event.get("how")
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    if how == "spell":
+        text = f"a {face} die goes on the spell"
+    elif how == "assist":
+        text = f"a {face} die goes on {who}'s investigator (assist)"
+    else:
+        text = f"{who} focuses: a {face} die is held"
+    return text
+
+
+def _said_clue_spent(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{inv} spends a clue and rolls again ({_count(event.get('clues'), 'clue')} left)"
+    return text
+
+
+def _said_rolled(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{who} rolls {dice_words(event.get('dice'))}"
+    if event.get("held"):
+        text += f", with {dice_words(event.get('held'))} held"
+    return text
+
+
+def _said_task_completed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"task {event.get('task')} of {_place(event, names)} is done ({need_words(event.get('need'))})"
+    return text
+
+
+def _said_combat_task_completed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"a blow against {ao}: a doom token comes off"
+    return text
+
+
+def _said_roll_failed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "the roll completes no task"
+    return text
+
+
+def _said_terror(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "terror!"
+    if event.get("effect") is not None:
+        text += f" {_place(event, names)}'s terror effect: {effect_words(event.get('effect'))}"
+    if event.get("mythos"):
+        text += f"; the Mythos card's: {effect_words(event.get('mythos'))}"
+    return text
+
+
+def _said_adventure_completed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{_place(event, names)} is completed"
+    if event.get("reward") is not None:
+        text += f": {effect_words(event.get('reward'))}"
+    return text
+
+
+def _said_adventure_failed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
+           "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
+    text = f"{_place(event, names)} fails" + (f" ({why})" if why else "")
+    if event.get("penalty") is not None:
+        text += f": {effect_words(event.get('penalty'))}"
+    return text
+
+
+def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"the attack on {ao} ends"
+    return text
+
+
+def _said_adventure_drawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = (f"a gate opens: {_place(event, names)}" if event.get("other_world") else f"a new adventure: {_place(event, names)}")
+    return text
+
+
+def _said_adventure_deck_empty(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "no adventure is left to deal"
+    return text
+
+
+def _said_other_world_deck_empty(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "no Other World is left to open"
+    return text
+
+
+def _said_tasks_set(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get('slot') == 'ancient-one':
+        text = f"the combat task of {ao}: " + "; ".join(need_words(t) for t in event.get("tasks", ()))
+        return text
+
+    tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
+    text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
+    return text
+
+
+def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did " \
+           f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
+    return text
+
+
+def _said_card_effect(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{_asked_card(event, names)}: {_told_words(event)}"
+    return text
+
+
+def _said_card_told(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"{_asked_card(event, names)}: that was all"
+    return text
+
+
+def _said_game_won(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"the investigators win: {event.get('reason')}"
+    return text
+
+
+def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = f"the investigators lose: {event.get('reason')}"
+    return text
+
+
+def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    text = "something happens on the table"
+    return text
+
+
+_SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]] = {
+    "turn_ended": _said_turn_ended,
+    "turn_started": _said_turn_started,
+    "clock_advanced": _said_clock_advanced,
+    "midnight": _said_midnight,
+    "at_midnight": _said_at_midnight,
+    "mythos_drawn": _said_mythos_drawn,
+    "mythos_reshuffled": _said_mythos_reshuffled,
+    "die_locked": _said_die_locked,
+    "effect_text": _said_effect_text,
+    "clues_changed": _said_clues_changed,
+    "investigator_changed": _said_investigator_changed,
+    "maximum_lowered": _said_maximum_lowered,
+    "investigator_devoured": _said_investigator_devoured,
+    "investigator_joins": _said_investigator_joins,
+    "player_out": _said_player_out,
+    "elder_signs": _said_elder_signs,
+    "monster_appears": _said_monster_appears,
+    "monster_placed": _said_monster_placed,
+    "doom": _said_doom,
+    "ancient_one_awakens": _said_ancient_one_awakens,
+    "ancient_one_attack": _said_ancient_one_attack,
+    "moved": _said_moved,
+    "attempt_started": _said_attempt_started,
+    "die_added": _said_die_added,
+    "die_lost": _said_die_lost,
+    "die_held": _said_die_held,
+    "clue_spent": _said_clue_spent,
+    "rolled": _said_rolled,
+    "task_completed": _said_task_completed,
+    "combat_task_completed": _said_combat_task_completed,
+    "roll_failed": _said_roll_failed,
+    "terror": _said_terror,
+    "adventure_completed": _said_adventure_completed,
+    "adventure_failed": _said_adventure_failed,
+    "attack_ended": _said_attack_ended,
+    "adventure_drawn": _said_adventure_drawn,
+    "adventure_deck_empty": _said_adventure_deck_empty,
+    "other_world_deck_empty": _said_other_world_deck_empty,
+    "tasks_set": _said_tasks_set,
+    "card_asked": _said_card_asked,
+    "card_effect": _said_card_effect,
+    "card_told": _said_card_told,
+    "game_won": _said_game_won,
+    "game_lost": _said_game_lost,
+}
+
+
 def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """One event in plain words."""
     kind = str(event.get("type"))
     who = names.player(event.get("player"))
     inv = names.card(event.get("investigator"), who if event.get("player") is not None else "the investigator")
     ao = names.ancient_one
-    text: str
-    if kind == "turn_ended":
-        text = f"{who}'s turn ends"
-    elif kind == "turn_started":
-        text = f"{who}'s turn" + (f": {inv}" if inv != who else "")
-    elif kind == "clock_advanced":
-        text = f"the clock moves to {event.get('clock')}" + (" (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else "")
-    elif kind == "midnight":
-        text = "midnight strikes" + (f": {ao} attacks" if event.get("awake") else "")
-    elif kind == "at_midnight":
-        text = f"at midnight, {names.card(event.get('name'), 'a card in play')}: {event.get('text')}"
-    elif kind == "mythos_drawn" and (event.get("stand_in") or str(event.get("name")) in names.stand_ins):
-        text = "a Mythos card comes up that is not filled in yet"
-    elif kind == "mythos_drawn":
-        immediate = effect_words(event.get("immediate"))
-        text = f"Mythos card: {event.get('name')}" + (f"; now: {immediate}" if immediate != "nothing" else "")
-        if event.get("lingering") and not str(event.get("lingering")).lower().startswith("placeholder"):
-            text += f"; until the next one: {event.get('lingering')}"
-    elif kind == "mythos_reshuffled":
-        text = "the Mythos cards are shuffled into a new deck"
-    elif kind == "die_locked":
-        text = f"a {event.get('colour')} die is locked on {_place(event, names)}"
-    elif kind == "effect_text":
-        text = str(event.get("text"))
-    elif kind == "clues_changed":
-        text = f"{inv} has {_count(event.get('clues'), 'clue token')}"
-    elif kind == "investigator_changed":
-        text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
-    elif kind == "maximum_lowered":
-        text = f"{inv} loses 1 maximum {event.get('stat')}"
-    elif kind == "investigator_devoured":
-        text = f"{inv} is devoured"
-    elif kind == "investigator_joins":
-        joined = names.card(event.get("investigator"), "a new investigator")
-        text = f"{joined} joins the investigation for {who}"
-    elif kind == "player_out":
-        text = f"{who} is out of the game" + (": no investigator is left" if event.get("why") == "no investigator left" else "")
-    elif kind == "elder_signs":
-        text = f"Elder Signs: {event.get('elder_signs')} of {event.get('needed')}"
-    elif kind == "monster_appears":
-        text = "a monster appears" if event.get("count") == 1 else f"{event.get('count')} monsters appear"
-        text += ": place it on a monster task"
-    elif kind == "monster_placed":
-        text = f"a monster joins {_place(event, names)}: {need_words(event.get('need'))}"
-    elif kind == "doom":
-        change = event.get("change", 0)
-        text = (f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}" if change > 0
-                else f"doom is now {event.get('doom')} of {event.get('doom_max')}")
-    elif kind == "ancient_one_awakens":
-        text = f"{ao} awakens! Every investigator faces it"
-    elif kind == "ancient_one_attack":
-        text = f"{ao} attacks: {event.get('text')}"
-    elif kind == "moved":
-        text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event, names))
-    elif kind == "attempt_started":
-        text = f"{inv} rolls at {_place(event, names)}"
-    elif kind == "die_added":
-        text = f"the {event.get('colour')} die joins the roll"
-    elif kind == "die_lost":
-        text = f"a {event.get('colour')} die is set aside"
-    elif kind == "die_held":
-        how = event.get("how")
-        face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
-        if how == "spell":
-            text = f"a {face} die goes on the spell"
-        elif how == "assist":
-            text = f"a {face} die goes on {who}'s investigator (assist)"
-        else:
-            text = f"{who} focuses: a {face} die is held"
-    elif kind == "clue_spent":
-        text = f"{inv} spends a clue and rolls again ({_count(event.get('clues'), 'clue')} left)"
-    elif kind == "rolled":
-        text = f"{who} rolls {dice_words(event.get('dice'))}"
-        if event.get("held"):
-            text += f", with {dice_words(event.get('held'))} held"
-    elif kind == "task_completed":
-        text = f"task {event.get('task')} of {_place(event, names)} is done ({need_words(event.get('need'))})"
-    elif kind == "combat_task_completed":
-        text = f"a blow against {ao}: a doom token comes off"
-    elif kind == "roll_failed":
-        text = "the roll completes no task"
-    elif kind == "terror":
-        text = "terror!"
-        if event.get("effect") is not None:
-            text += f" {_place(event, names)}'s terror effect: {effect_words(event.get('effect'))}"
-        if event.get("mythos"):
-            text += f"; the Mythos card's: {effect_words(event.get('mythos'))}"
-    elif kind == "adventure_completed":
-        text = f"{_place(event, names)} is completed"
-        if event.get("reward") is not None:
-            text += f": {effect_words(event.get('reward'))}"
-    elif kind == "adventure_failed":
-        why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
-               "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
-        text = f"{_place(event, names)} fails" + (f" ({why})" if why else "")
-        if event.get("penalty") is not None:
-            text += f": {effect_words(event.get('penalty'))}"
-    elif kind == "attack_ended":
-        text = f"the attack on {ao} ends"
-    elif kind == "adventure_drawn":
-        text = (f"a gate opens: {_place(event, names)}" if event.get("other_world") else f"a new adventure: {_place(event, names)}")
-    elif kind == "adventure_deck_empty":
-        text = "no adventure is left to deal"
-    elif kind == "other_world_deck_empty":
-        text = "no Other World is left to open"
-    elif kind == "tasks_set":
-        tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
-        text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
-    elif kind == "card_asked":
-        text = f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did " \
-               f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
-    elif kind == "card_effect":
-        text = f"{_asked_card(event, names)}: {_told_words(event)}"
-    elif kind == "card_told":
-        text = f"{_asked_card(event, names)}: that was all"
-    elif kind == "game_won":
-        text = f"the investigators win: {event.get('reason')}"
-    elif kind == "game_lost":
-        text = f"the investigators lose: {event.get('reason')}"
-    else:
-        text = "something happens on the table"
+    text = _SAIDS.get(kind, _said_other)(event, names, kind, who, inv, ao)
     # A card's words the owner has not filled in yet are never said as if they were the card's
     text = _STAND_IN_WORDS.sub("not filled in yet: read it from the card", text)
     return _sentence(text)
@@ -346,6 +535,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Add the {args.get('colour')} die"
     if name == "monster":
         return f"Place a monster on adventure {args.get('adventure')}"
+    if name == "set-tasks" and args.get("adventure") == "ancient-one":
+        return "Enter the Ancient One's combat task"
     if name == "set-tasks":
         return f"Enter the tasks of adventure {args.get('adventure')}"
     if name == "card-did":

@@ -19,11 +19,12 @@ deck). docs/rules-engine.md explains how the rulebook is read, section by sectio
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from companion import validate
 from companion.commands import (
     CommandBase,
     GameHistory,
@@ -103,6 +104,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
         "tell-card": (("effect",), ("n",), "what the real environment card did, for one not filled in yet: one "
                                            "effect a tap, then effect=nothing"),
+        "tell-ghost": ((), ("sets", "last", "seance"),
+                       "what the real ghost card shows, for one not filled in yet: sets=N (its icon sets), last=yes|no "
+                       "(was that its last set), seance=yes|no (are all its séance symbols matched)"),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
@@ -121,6 +125,8 @@ _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
 BOX_DICE = {"clue": 5, "key": 4, "summon": 7}  # "Game Components": 5 Clue Dice, 4 Key Dice, 7 Summon Dice
 _SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
+MAX_GHOST_SETS = 9  # the most icon sets the host may tell for a ghost card not filled in yet (the bundled: 5 or 6)
+GHOST_ASKS = ("sets", "last", "seance")  # what the companion asks about a ghost card not filled in yet
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -193,8 +199,7 @@ class Setup:
                 f"special_items must be 0 to {MAX_SPECIAL_ITEMS} (Setup: 'Do not use more than three cards'), "
                 f"not {self.special_items!r}."
             )
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, str)):
-            raise BadCommand(f"the seed must be a whole number or a text, not {self.seed!r}.")
+        validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if not isinstance(self.physical, bool):
             raise BadCommand(f"physical must be true or false, not {self.physical!r}.")
         if not isinstance(self.easier, int) or isinstance(self.easier, bool) or not 0 <= self.easier <= 2:
@@ -288,6 +293,10 @@ class State:
     env_told: list[str] = field(default_factory=list)  # "card:kind:value": what the host said a stand-in does
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
+    # a ghost card not filled in yet ("Cards not filled in yet"): the host tells what the real card shows
+    ghost_asks: list[str] = field(default_factory=list)  # questions waiting, first first: "sets", "last", "seance"
+    ghost_sets: int = 0  # the icon sets the host said the real card has (0: not told)
+    seance_told: bool = False  # the host said every séance symbol on the real card is matched
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -439,6 +448,36 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     limits = [(c.actions, c.name) for c in cards if c.actions]
     return min(limits) if limits else (0, "")
 
+def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
+    """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
+    it lists is among the evidence flipped; on one not filled in yet (`asks`), the host said so (its symbols are
+    stand-ins)."""
+    if asks:
+        return s.seance_told
+    return all(sym in s.evidence_flipped for sym in ghost.seance_symbols)
+
+
+def ghost_question(s: State) -> dict[str, Any] | None:
+    """What the companion asks next about a ghost card not filled in yet (None: nothing). The environment card's
+    question comes first (it came up now); "left" counts the questions after this one."""
+    if s.env_asks or not s.ghost_asks:
+        return None
+    return {"kind": "ghost", "ask": s.ghost_asks[0], "left": len(s.ghost_asks) - 1,
+            **({"set": s.proven.count(True)} if s.ghost_asks[0] == "last" else {})}
+
+
+def ghost_taps(s: State) -> list[dict[str, str]]:
+    """The answers the host taps for the ghost question asked now (the args of tell-ghost)."""
+    question = ghost_question(s)
+    if question is None:
+        return []
+    ask = question["ask"]
+    if ask == "sets":
+        highest = max((i + 1 for i, p in enumerate(s.proven) if p), default=1)
+        return [{"sets": str(n)} for n in range(max(1, highest), MAX_GHOST_SETS + 1)]
+    return [{ask: "yes"}, {ask: "no"}]
+
+
 class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
@@ -452,7 +491,15 @@ class Game(GameHistory[State]):
         self.ghost: Ghost = packs.ghosts[setup.ghost]
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
+        # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
+        # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
+        self.stand_in_reading = False
         super().__init__(state)
+
+    @property
+    def asks_ghost(self) -> bool:
+        """The ghost card is not filled in yet and the companion asks the host what the real card shows."""
+        return self.ghost.placeholder and not self.stand_in_reading
 
     # -- building ---------------------------------------------------------------
     @classmethod
@@ -488,7 +535,7 @@ class Game(GameHistory[State]):
         s.glass = [0] * setup.players
         return cls(setup, packs, s)
 
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now, as python-chess offers its legal moves: each one is accepted by push().
 
         An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
@@ -518,12 +565,17 @@ class Game(GameHistory[State]):
         if not barriers:
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.offer(out, "attempt", "attempt", {"action": "fire"})
+        # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
+        asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)})
+                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, asks=asks,
+                           sample={"need": "eye:1"} if asks else None)
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key})
+                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key},
+                           asks=("need",) if door.placeholder and not self.stand_in_reading else (),
+                           sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None)
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
@@ -538,6 +590,8 @@ class Game(GameHistory[State]):
         if s.env_asks:
             for effect in ENV_TAPS:
                 self.offer(out, "card", "tell-card", {"effect": effect})
+        for tap in ghost_taps(s):
+            self.offer(out, "card", "tell-ghost", tap)
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
         self.offer(out, "table", "solve")
@@ -604,12 +658,8 @@ class Game(GameHistory[State]):
         assert self._state.ghost_room is not None
         return set(rules.reachable(self._state.ghost_room))
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('end-turn')), not {command!r}.")
-        rules = _Rules(self, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self, state, command)
 
     # -- reading --------------------------------------------------------------------
     def env(self, card: str) -> EnvironmentCard:
@@ -649,7 +699,10 @@ class Game(GameHistory[State]):
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
         s = self._state
         board, ghost, packs = self.board, self.ghost, self.packs
-        matched = [sym for sym in s.evidence_flipped if sym in ghost.seance_symbols]
+        # a ghost card not filled in yet: its séance symbols and icon sets are stand-ins, so none is shown as the card's
+        asks = self.asks_ghost
+        symbols = () if asks else ghost.seance_symbols
+        matched = [sym for sym in s.evidence_flipped if sym in symbols]
         view: dict[str, Any] = {
             "rules": "skeptics",
             "board": board.id,
@@ -672,10 +725,118 @@ class Game(GameHistory[State]):
             "actions_left": s.actions_left,
             "attempt_rolls_left": self.rolls_left(),
             "question": ({"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
-                         if s.env_asks else None),
+                         if s.env_asks else ghost_question(s)),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
+            **self._view_ghost_place(),
+            "room_deck_left": s.room_deck_left,
+            "rooms_revealed": list(s.rooms_revealed),
+            "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
+            "room_cards_discarded_unseen": s.discarded_unseen_count,
+            "room_cards_removed": s.removed_count,
+            "red_markers": list(s.rooms_revealed),
+            **self._view_environment(),
+            "environment_deck_left": len(s.env_deck),
+            "environment_discards": len(s.env_discard),
+            "summon_dice": s.clues_solved,
+            "timers": s.timers,
+            "clues_revealed": s.clues_revealed,
+            "clues_solved": s.clues_solved,
+            **self._view_clues(),
+            "fires": s.fires,
+            **self._view_barriers(),
+            "other_actions_limit": other_actions_limit(self.env_in_play())[0],
+            "other_actions_used": s.turn_others,
+            "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
+            **self._view_hands(),
+            "evidence": [
+                {"symbol": sym, "name": packs.evidence[sym].name,
+                 "matched": None if asks else sym in symbols}
+                for sym in s.evidence_flipped
+            ],
+            "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
+            "seance_symbols": list(symbols),
+            "seance_symbols_matched": matched,
+            "seance_told": s.seance_told if asks else None,
+            "icon_sets": self._icon_sets_view(),
+            "ghost_sets_told": s.ghost_sets if asks else None,
+            "ghost_mode": s.ghost_mode,
+            "ghost_mode_why": s.ghost_mode_why,
+            "seance_available": self._seance_ready(),
+            "solo_aid": self._solo_aid(),
+            "seance_declared": s.seance_declared,
+            "seance_used": s.seance_used,
+            "seance_active": s.seance_active,
+            "pull_pending": s.pull_pending,
+            "doors_open": list(s.open_doors),
+            "attempt": self._attempt_view(),
+            "final_round": s.final_round,
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+        view.update(self._view_secrets())
+        return view
+
+    def _view_secrets(self) -> dict[str, Any]:
+        """What is secret until it is not: the cards the real decks can give next (the host holds them in physical
+        deck mode), and at the end the removed and unseen room cards."""
+        s, packs = self._state, self.packs
+        view: dict[str, Any] = {}
+        if self.setup.physical:
+            # The host holds the real decks: the cards that can come up next are no secret.
+            pool = self._drawable_environment()
+            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
+        if s.outcome is not None:
+            view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
+            view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
+        return view
+
+    def _icon_sets_view(self) -> list[dict[str, Any]]:
+        """The ghost card's icon sets; on a card not filled in yet their icons are the card's on the table (need None),
+        and there are as many as the host told (until then, as many as the stand-in has)."""
+        s = self._state
+        if not self.asks_ghost:
+            return [{"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
+                    for i, need in enumerate(self.ghost.icon_sets)]
+        return [{"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
+                for i, proven in enumerate(s.proven)]
+
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
+        game = cls.new(setup, packs)
+        parsed = [c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+                  for c in commands]
+        for cmd in game.read_stored(parsed):
+            game.push(cmd)
+        return game
+
+    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+        """The commands of a stored game, before they are replayed into this new game: a game played before the
+        companion asked about a ghost card (or a way) not filled in yet (no answer told, and a prove that rolled for
+        the stand-in's icons, or a command the asking reading refuses) plays on in the reading it was played in."""
+        stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
+        if not stand_ins or any(c.name == "tell-ghost" for c in commands):
+            return commands
+        proved = any(c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need")
+                     for c in commands)
+        if not (proved and self.ghost.placeholder):
+            trial = Game.new(self.setup, self.packs)  # the asking reading (a plain Game, not replay: no recursion)
+            try:
+                for c in commands:
+                    trial.push(c)
+                return commands
+            except (BadCommand, IllegalCommand):
+                pass
+        self.stand_in_reading = True
+        return commands
+
+    def _view_ghost_place(self) -> dict[str, Any]:
+        """Where the ghost is, and why it is there."""
+        s, board = self._state, self.board
+        return {
             "ghost_room": s.ghost_room if s.ghost_present else None,
             "ghost_room_name": (
                 board.space_name(s.ghost_room) if s.ghost_present and s.ghost_room is not None else None
@@ -683,12 +844,12 @@ class Game(GameHistory[State]):
             "ghost_present": s.ghost_present,
             "ghost_reason": s.ghost_reason if s.ghost_present else None,
             "summoner": s.summoner if s.ghost_present and s.ghost_reason == "summon" else None,
-            "room_deck_left": s.room_deck_left,
-            "rooms_revealed": list(s.rooms_revealed),
-            "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
-            "room_cards_discarded_unseen": s.discarded_unseen_count,
-            "room_cards_removed": s.removed_count,
-            "red_markers": list(s.rooms_revealed),
+        }
+
+    def _view_environment(self) -> dict[str, Any]:
+        """The environment cards in play, as they play now."""
+        s, packs = self._state, self.packs
+        return {
             "environment_active": [packs.environment[c].name for c in s.env_active],
             "environment": [
                 {
@@ -703,12 +864,12 @@ class Game(GameHistory[State]):
                 }
                 for c in s.env_active
             ],
-            "environment_deck_left": len(s.env_deck),
-            "environment_discards": len(s.env_discard),
-            "summon_dice": s.clues_solved,
-            "timers": s.timers,
-            "clues_revealed": s.clues_revealed,
-            "clues_solved": s.clues_solved,
+        }
+
+    def _view_clues(self) -> dict[str, Any]:
+        """The clues revealed, solved and the clue cards the host can still name."""
+        s, packs = self._state, self.packs
+        return {
             "clue_cards_revealed": [number for number in s.clue_found if number],  # the cards the host named
             "clues": [
                 {
@@ -724,7 +885,12 @@ class Game(GameHistory[State]):
                 {"card": c.number, "label": c.label, "need": c.icon_set}
                 for c in packs.clues.values() if not c.placeholder and c.number not in s.clue_found
             ],
-            "fires": s.fires,
+        }
+
+    def _view_barriers(self) -> dict[str, Any]:
+        """The barriers in play and their icon sets."""
+        s, packs = self._state, self.packs
+        return {
             "barriers": [
                 {
                     "card": c,
@@ -736,9 +902,12 @@ class Game(GameHistory[State]):
                 }
                 for c in s.env_active if self.env(c).icon_sets
             ],
-            "other_actions_limit": other_actions_limit(self.env_in_play())[0],
-            "other_actions_used": s.turn_others,
-            "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
+        }
+
+    def _view_hands(self) -> dict[str, Any]:
+        """What each investigator holds, and the items left to take."""
+        s, packs = self._state, self.packs
+        return {
             "hands": [
                 {
                     "player": p,
@@ -755,40 +924,7 @@ class Game(GameHistory[State]):
                 {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
                 for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
             ],
-            "evidence": [
-                {"symbol": sym, "name": packs.evidence[sym].name, "matched": sym in ghost.seance_symbols}
-                for sym in s.evidence_flipped
-            ],
-            "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
-            "seance_symbols": list(ghost.seance_symbols),
-            "seance_symbols_matched": matched,
-            "icon_sets": [
-                {"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
-                for i, need in enumerate(ghost.icon_sets)
-            ],
-            "ghost_mode": s.ghost_mode,
-            "ghost_mode_why": s.ghost_mode_why,
-            "seance_available": self._seance_ready(),
-            "solo_aid": self._solo_aid(),
-            "seance_declared": s.seance_declared,
-            "seance_used": s.seance_used,
-            "seance_active": s.seance_active,
-            "pull_pending": s.pull_pending,
-            "doors_open": list(s.open_doors),
-            "attempt": self._attempt_view(),
-            "final_round": s.final_round,
-            "outcome": s.outcome.result if s.outcome else None,
-            "outcome_reason": s.outcome.reason if s.outcome else None,
-            "history_length": len(self._stack),
         }
-        if self.setup.physical:
-            # The host holds the real decks: the cards that can come up next are no secret.
-            pool = self._drawable_environment()
-            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
-        if s.outcome is not None:
-            view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
-            view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
-        return view
 
     def _attempt_view(self) -> dict[str, Any] | None:
         s = self._state
@@ -808,7 +944,7 @@ class Game(GameHistory[State]):
             and not s.seance_used
             and not s.final_round
             and s.clock != _LAST_QUARTER
-            and all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols)
+            and seance_matched(self.ghost, s, self.asks_ghost)
         )
 
     def _solo_aid(self) -> bool:
@@ -828,6 +964,18 @@ class Game(GameHistory[State]):
 # -- the rules ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Aim:
+    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at."""
+
+    need: str
+    set_index: int | None = None
+    door: str | None = None
+    card: str | None = None
+    clue: int | None = None
+    told: bool = False  # the icons are the host's, for a card not filled in yet
+
+
 class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
@@ -839,6 +987,7 @@ class _Rules(RulesBase[State, Command]):
         self.ghost = game.ghost
         self.packs = game.packs
         self.supply = _Supply(self.setup.physical, [], [], [])
+        self.asks_ghost = game.asks_ghost  # a ghost card not filled in yet: its icons, count and symbols are asked
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
@@ -1032,6 +1181,11 @@ class _Rules(RulesBase[State, Command]):
                 f"{what} needs {fixed}, not {given}: {words} come from the card and the board, "
                 "with their red icons. Leave need= out."
             )
+
+    def need_told(self, need: str, words: str) -> None:
+        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played)."""
+        if not need:
+            raise BadCommand(f"attempt: {words}.")
 
     def glass_expires(self) -> None:
         """ "Magnifying Glass": "The use of the Magnifying Glass remains in effect until the player performs a different
@@ -1292,6 +1446,8 @@ class _Rules(RulesBase[State, Command]):
         if was is not None:
             data["from"] = was
         self.emit("ghost_appeared", **data)
+        if self.asks_ghost and not s.ghost_sets:
+            self.ask_ghost("sets")  # the ghost is here to be proven: how many icon sets does the real card show?
         if reason in ("ghost_hour", "ghost_mode") and self.ghost.closes_doors and room is not None:
             closed = []
             for _, conn in self.board.neighbours(room):
@@ -1356,9 +1512,11 @@ class _Rules(RulesBase[State, Command]):
         else:
             symbol = s.evidence_left.pop()
         s.evidence_flipped.append(symbol)
-        matched = symbol in self.ghost.seance_symbols
+        matched = None if self.asks_ghost else symbol in self.ghost.seance_symbols
         self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
-        if all(sym in s.evidence_flipped for sym in self.ghost.seance_symbols):
+        if self.asks_ghost and not s.seance_told and not s.seance_used:
+            self.ask_ghost("seance")  # the card's symbols are the one on the table: the host compares
+        elif seance_matched(self.ghost, s, self.asks_ghost):
             self.start_ghost_mode("every séance symbol is matched")
 
     def start_ghost_mode(self, why: str) -> None:
@@ -1370,12 +1528,26 @@ class _Rules(RulesBase[State, Command]):
         s.ghost_mode_why = why
         self.emit("ghost_mode_started", why=why)
 
-    def prove_set(self, index: int) -> None:
+    def prove_set(self, index: int, need: str | None = None) -> None:
         s = self.s
         s.proven[index - 1] = True
-        self.emit("set_proven", index=index, need=self.ghost.icon_sets[index - 1])
-        if all(s.proven):
-            self.win()
+        if not self.asks_ghost:
+            need = self.ghost.icon_sets[index - 1]
+        self.emit("set_proven", index=index, **({"need": need} if need else {}))
+        if not all(s.proven):
+            return
+        if self.asks_ghost and not s.ghost_sets:
+            # "All icon sets on a Ghost Card must be Proven to win the game": how many the real card has, the host says
+            self.ask_ghost("last", first=True)
+            return
+        self.win()
+
+    def ask_ghost(self, ask: str, first: bool = False) -> None:
+        """Ask the host about the ghost card not filled in yet (view()["question"]), once while it waits; `first`: before
+        the questions already waiting."""
+        if ask not in self.s.ghost_asks:
+            self.s.ghost_asks.insert(0 if first else len(self.s.ghost_asks), ask)
+            self.emit("card_asked", kind="ghost", ask=ask)
 
     def win(self) -> None:
         self.s.outcome = Outcome("won", "every icon set on the ghost card is proven (Action 6: Prove)")
@@ -1576,75 +1748,140 @@ class _Rules(RulesBase[State, Command]):
             dice = _int(cmd, "dice", 1, 7)  # the host counted the dice at the table
         else:
             dice, counted = self.dice_counted(action)
-        set_index: int | None = None
-        door: str | None = None
+        self.attempt_args_fit(action)
         need = cmd.args.get("need", "").strip()
+        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)
+        need = aim.need
+        self.attempt_dice_fit(action, dice)
+        if not need:
+            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+        need = self.red_icons(action, need, aim.told)
+        if s.actions_left <= 0 and not self.free():
+            self.illegal(
+                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
+                "add free=true if an item gives a free action (FAQ)."
+            )
+        self.need_action()  # and a card that limits the actions other than moves (the Corpse)
+        try:
+            attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
+        except DiceError as exc:
+            raise BadCommand(f"attempt: {exc}") from None
+        self.drop_attempt("a new attempt")
+        s.pull_pending = False
+        s.attempt = attempt
+        s.attempt_set = aim.set_index
+        s.attempt_door = aim.door
+        s.attempt_card = aim.card
+        s.attempt_clue = aim.clue
+        if "glass" in cmd.args and _bool(cmd, "glass"):
+            self.take_glass()
+        s.attempt_counted = counted
+        self.emit(
+            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=aim.set_index,
+            door=aim.door, player=s.current, **({"counted": counted} if counted else {}),
+        )
+
+    def attempt_args_fit(self, action: str) -> None:
+        """The arguments that belong to one kind of attempt only."""
+        cmd = self.cmd
         if "set" in cmd.args and action not in ("prove", "barrier"):
             raise BadCommand("attempt: set= is only for action=prove and action=barrier.")
         if "clue" in cmd.args and action != "solve":
             raise BadCommand("attempt: clue= is only for action=solve.")
         if "card" in cmd.args and action != "barrier":
             raise BadCommand("attempt: card= is only for action=barrier.")
-        barrier_card: str | None = None
-        clue_at: int | None = None
         if "door" in cmd.args and action != "unlock":
             raise BadCommand("attempt: door= is only for action=unlock.")
-        if action == "prove":
-            if "set" not in cmd.args:
-                raise BadCommand(
-                    f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
-                    "'Players must call the icon set they are proving before any dice are rolled'."
-                )
-            set_index = _int(cmd, "set", 1, len(self.ghost.icon_sets))
-            self.check_ghost_on_board("a prove attempt is made")
-            if s.proven[set_index - 1]:
-                self.illegal(f"icon set {set_index} is already proven; choose another set.")
-            self.check_first_sets(set_index)
+
+    def aim_prove(self, need: str) -> _Aim:
+        cmd, s = self.cmd, self.s
+        if "set" not in cmd.args:
+            raise BadCommand(
+                f"attempt: a prove attempt names its icon set: add set=N (1-{len(self.ghost.icon_sets)}); "
+                "'Players must call the icon set they are proving before any dice are rolled'."
+            )
+        set_index = _int(cmd, "set", 1, len(s.proven))
+        self.check_ghost_on_board("a prove attempt is made")
+        if s.proven[set_index - 1]:
+            self.illegal(f"icon set {set_index} is already proven; choose another set.")
+        self.check_first_sets(set_index)
+        # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
+        # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
+        told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
+        if told:
+            self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                           "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                           "disruption=true for a red icon)")
+        else:
             fixed = self.ghost.icon_sets[set_index - 1]
             self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
             need = fixed
-        elif action == "unlock":
-            if "door" not in cmd.args:
-                raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
-            door = self.parse_door(cmd.args["door"])
-            conn = self.board.door(door)
-            assert conn is not None
-            if not self.closed(conn.key, conn.door, conn.lock):
-                self.illegal(f"door {door} is already open.")
+        return _Aim(need, set_index=set_index, told=told)
+
+    def aim_unlock(self, need: str) -> _Aim:
+        cmd = self.cmd
+        if "door" not in cmd.args:
+            raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
+        door = self.parse_door(cmd.args["door"])
+        conn = self.board.door(door)
+        assert conn is not None
+        if not self.closed(conn.key, conn.door, conn.lock):
+            self.illegal(f"door {door} is already open.")
+        # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
+        # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
+        told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
+        if told:
+            self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
+                           "need=key:2")
+        else:
             fixed = f"key:{conn.keys}"
             self.same_need(need, fixed, f"door {door}", "the keys")
             need = fixed
-        elif action == "solve":
-            if s.clues_solved >= s.clues_revealed:
-                self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
-            clue_at = self.clue_target()
-            number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
-            card = self.packs.clues.get(number)
-            if card is not None and not card.placeholder:
-                # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
-                self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
-                need = card.icon_set
-        elif action == "fire":
-            if s.fires <= 0:
-                self.illegal("there is no fire on the board to put out.")
-            need = need or "cobweb:1"
-            if Requirement.parse(need) != Requirement.parse("cobweb:1"):
-                self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
-        elif action == "barrier":
-            barrier_card = self.barrier_card()
-            sets = self.env(barrier_card).icon_sets
-            if sets:
-                if "set" not in cmd.args:
-                    raise BadCommand(
-                        f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
-                    )
-                set_index = _int(cmd, "set", 1, len(sets))
-                if f"{barrier_card}:{set_index}" in s.sets_done:
-                    self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
-                self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
-                need = sets[set_index - 1]
-            elif "set" in cmd.args:
-                raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
+        return _Aim(need, door=door, told=told)
+
+    def aim_solve(self, need: str) -> _Aim:
+        s = self.s
+        if s.clues_solved >= s.clues_revealed:
+            self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
+        clue_at = self.clue_target()
+        number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
+        card = self.packs.clues.get(number)
+        if card is not None and not card.placeholder:
+            # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
+            self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
+            need = card.icon_set
+        return _Aim(need, clue=clue_at)
+
+    def aim_fire(self, need: str) -> _Aim:
+        s = self.s
+        if s.fires <= 0:
+            self.illegal("there is no fire on the board to put out.")
+        need = need or "cobweb:1"
+        if Requirement.parse(need) != Requirement.parse("cobweb:1"):
+            self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
+        return _Aim(need)
+
+    def aim_barrier(self, need: str) -> _Aim:
+        cmd, s = self.cmd, self.s
+        set_index: int | None = None
+        barrier_card = self.barrier_card()
+        sets = self.env(barrier_card).icon_sets
+        if sets:
+            if "set" not in cmd.args:
+                raise BadCommand(
+                    f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
+                )
+            set_index = _int(cmd, "set", 1, len(sets))
+            if f"{barrier_card}:{set_index}" in s.sets_done:
+                self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
+            self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
+            need = sets[set_index - 1]
+        elif "set" in cmd.args:
+            raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
+        return _Aim(need, set_index=set_index, card=barrier_card)
+
+    def attempt_dice_fit(self, action: str, dice: int) -> None:
+        """No more dice than the box holds, and no item dice on an environment card."""
         kind = action_kind(action)
         most = BOX_DICE[kind.value]
         if dice > most:
@@ -1660,49 +1897,34 @@ class _Rules(RulesBase[State, Command]):
                 f"used on Environment Cards' (Environment Cards). Give dice={BASE_DICE} (fewer if a card such as "
                 "the Watching Eyes takes dice away)."
             )
-        if not need:
-            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+
+    def red_icons(self, action: str, need: str, told: bool) -> str:
+        """The red icons the command adds (timer=true, disruption=true), where the card does not fix them (``told``:
+        the host gave the icons of a card not filled in yet)."""
+        cmd = self.cmd
         for red in ("timer", "disruption"):
             if red in cmd.args and _bool(cmd, red) and red not in need:
-                if action in ("prove", "unlock"):
+                if action in ("prove", "unlock") and not told:
                     self.illegal(
                         f"the {red} icon is not on {'that icon set' if action == 'prove' else 'that door'}; "
                         f"a {action} attempt takes its red icons from the card, so leave {red}= out."
                     )
                 need += f",{red}"
-        if s.actions_left <= 0 and not self.free():
+        return need
+
+    def take_glass(self) -> None:
+        """The attempt uses the player's magnifying glass."""
+        s = self.s
+        if not s.glass[s.current] and s.current in s.glass_spent:
             self.illegal(
-                "no action is left this turn to roll for it (Player Turn: up to three actions); end the turn, or "
-                "add free=true if an item gives a free action (FAQ)."
+                f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
+                "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
+                "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
             )
-        self.need_action()  # and a card that limits the actions other than moves (the Corpse)
-        try:
-            attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
-        except DiceError as exc:
-            raise BadCommand(f"attempt: {exc}") from None
-        self.drop_attempt("a new attempt")
-        s.pull_pending = False
-        s.attempt = attempt
-        s.attempt_set = set_index
-        s.attempt_door = door
-        s.attempt_card = barrier_card
-        s.attempt_clue = clue_at
-        if "glass" in cmd.args and _bool(cmd, "glass"):
-            if not s.glass[s.current] and s.current in s.glass_spent:
-                self.illegal(
-                    f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
-                    "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
-                    "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
-                )
-            if not s.glass[s.current]:
-                # ticked without a glass on record: the player has a fresh one (the host knows the table)
-                s.glass[s.current] = 3
-            s.attempt_glass = True
-        s.attempt_counted = counted
-        self.emit(
-            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=set_index, door=door,
-            player=s.current, **({"counted": counted} if counted else {}),
-        )
+        if not s.glass[s.current]:
+            # ticked without a glass on record: the player has a fresh one (the host knows the table)
+            s.glass[s.current] = 3
+        s.attempt_glass = True
 
     def do_roll(self) -> None:
         cmd, s = self.cmd, self.s
@@ -1752,7 +1974,7 @@ class _Rules(RulesBase[State, Command]):
                 self.solve_clue(clue_at)
             elif attempt.action == "prove":
                 assert set_index is not None
-                self.prove_set(set_index)
+                self.prove_set(set_index, str(attempt.requirement))
             elif attempt.action == "unlock":
                 assert door is not None
                 self.open_door(door)
@@ -1879,6 +2101,54 @@ class _Rules(RulesBase[State, Command]):
             s.fires = n
             self.emit("fires_placed", count=n, card=card)
 
+    def do_tell_ghost(self) -> None:
+        """A ghost card not filled in yet: the host says what the real card shows (docs/rules-engine.md, "Cards not
+        filled in yet"): how many icon sets, whether the set just proven was its last, whether every séance symbol
+        is matched."""
+        s, args = self.s, self.cmd.args
+        given = [a for a in GHOST_ASKS if a in args]
+        if len(given) != 1:
+            raise BadCommand("tell-ghost: give one of sets=N, last=yes|no or seance=yes|no.")
+        ask = given[0]
+        if not self.asks_ghost:
+            # filled in since (Your box): the card itself says it now, so what was told changes nothing
+            self.emit("card_told", kind="ghost", ask=ask, filled=True)
+            return
+        if ask == "sets":
+            self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
+            return
+        if ask not in s.ghost_asks:
+            self.illegal(f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} "
+                         "now.")
+        yes = _bool(self.cmd, ask)
+        s.ghost_asks.remove(ask)
+        self.emit("card_told", kind="ghost", ask=ask, yes=yes)
+        if ask == "seance" and yes:
+            s.seance_told = True
+            self.start_ghost_mode("every séance symbol is matched")
+        elif ask == "last" and yes:
+            self.tell_sets(s.proven.count(True))
+        elif ask == "last":
+            s.proven.append(False)  # the real card has a set more than the stand-in: it can be proven now
+
+    def tell_sets(self, count: int) -> None:
+        """ "Icon Sets to Resolve": the real card shows `count` icon sets; with every one proven the team wins."""
+        s = self.s
+        proven = [i + 1 for i, p in enumerate(s.proven) if p]
+        if s.proven.count(True) > count:
+            self.illegal(f"{len(proven)} icon sets are proven already, so the card has at least {len(proven)}.")
+        # the sets proven keep their marks; the card's sets are numbered 1 to count
+        marks = [True] * len(proven) + [False] * (count - len(proven))
+        if proven and proven[-1] > count:
+            s.proven = marks
+        else:
+            s.proven = (s.proven + [False] * count)[:count]
+        s.ghost_sets = count
+        s.ghost_asks = [a for a in s.ghost_asks if a not in ("sets", "last")]
+        self.emit("card_told", kind="ghost", ask="sets", sets=count)
+        if all(s.proven):
+            self.win()
+
     def do_reveal_clue(self) -> None:
         s = self.s
         if s.clues_revealed >= CLUE_TOKENS:
@@ -1904,7 +2174,7 @@ class _Rules(RulesBase[State, Command]):
 
     def do_prove(self) -> None:
         s = self.s
-        index = _int(self.cmd, "set", 1, len(self.ghost.icon_sets))
+        index = _int(self.cmd, "set", 1, len(s.proven))
         self.check_ghost_on_board("a set is proven")
         if s.proven[index - 1]:
             self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
@@ -1915,7 +2185,7 @@ class _Rules(RulesBase[State, Command]):
         """The ghost's lingering effect "these sets first" ("Ghost Card: Lingering Effects": "the Child Ghost requires
         the top row of icons to be solved before any other icon sets can be resolved")."""
         first = self.ghost.first_sets
-        waiting = [i + 1 for i in range(first) if not self.s.proven[i]]
+        waiting = [i + 1 for i in range(min(first, len(self.s.proven))) if not self.s.proven[i]]
         if index > first and waiting:
             self.illegal(
                 f"the ghost's lingering effect: its first {first} icon sets (the top row) are proven before any "
@@ -1934,7 +2204,12 @@ class _Rules(RulesBase[State, Command]):
         if s.seance_used:
             self.illegal("the séance was already used: it can only be performed once per game (Séance).")
         missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
-        if missing:
+        if self.asks_ghost and not s.seance_told:
+            self.illegal(
+                "a séance needs every séance symbol on the ghost card matched first. The card is not filled in yet, "
+                "so after each solve the companion asks the host whether they all are; answer yes when they are."
+            )
+        if missing and not self.asks_ghost:
             self.illegal(
                 f"a séance needs every séance symbol matched first; {len(missing)} of "
                 f"{len(self.ghost.seance_symbols)} are not yet (Séance). Solve more clues."
@@ -2025,3 +2300,12 @@ class _Rules(RulesBase[State, Command]):
         if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
 
+
+# how each kind of attempt finds what it aims at (the others take the icon set given)
+_AIMS: dict[str, Callable[[_Rules, str], _Aim]] = {
+    "prove": _Rules.aim_prove,
+    "unlock": _Rules.aim_unlock,
+    "solve": _Rules.aim_solve,
+    "fire": _Rules.aim_fire,
+    "barrier": _Rules.aim_barrier,
+}

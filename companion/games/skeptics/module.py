@@ -1,25 +1,56 @@
-"""Skeptics behind the game-module seam: the engine (companion.games.skeptics.engine), the packs (companion.games.skeptics.packs), the dice
-(companion.games.skeptics.dice) and the sentences (companion.games.skeptics.sentences) stay where they are, so the terminal's contract, the
-tests and the history files are unchanged; this module only names them for the seam."""
+"""Skeptics behind the game-module seam (companion.games.base): its engine, packs, dice and sentences, named once.
+
+What the published state adds: the odds of the attempt under way and of a summon with all the team's summon
+dice. The companion rolls its dice (``virtual_roll``: the attempt's, or a summon's or a pull's) and reads them in
+the tray (``tray_roll``: colours say the kind of die, pips the face, settled against the attempt under way)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import argparse
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.errors import CompanionError
-from companion.games.base import GameModule
-from companion.games.skeptics import sentences
-from companion.games.skeptics.engine import Command, Game, Setup
-from companion.games.skeptics.packs import load_packs
+from companion.commands import CommandBase
+from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
+from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.skeptics import odds_cli, sentences, terminal
+from companion.games.skeptics.dice import Attempt, DieKind, PipMap, action_kind, summon_probability
+from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
+from companion.games.skeptics.packs import Packs, load_packs
+from companion.games.skeptics.roll import to_roll
+from companion.games.skeptics.tray import settle_reading
 
 
-def _label(action: Mapping[str, Any], names: Any, current: Any) -> str:
-    return sentences.action_label(action, names, current)
+def next_throw(game: Game) -> tuple[str, ...]:
+    """The kinds of the dice the attempt under way rolls next (none without an attempt)."""
+    from companion.games.skeptics.dice import action_kind
+
+    attempt = game.state.attempt
+    if attempt is None or attempt.succeeded:
+        return ()
+    return (action_kind(attempt.action).value,) * attempt.dice_to_roll
 
 
-def _summary(view: Mapping[str, Any], names: Any, minutes: float | None) -> dict[str, Any]:
-    return sentences.end_summary(view, names, minutes=minutes)
+def icon_pips(name: str) -> int:
+    """The pips (by the default pip map) that stand for an icon face: "eye", "camera", "cobweb", "key", "summon",
+    or "key:blank" / "summon:blank" (a bare "blank" takes pips that are blank on both)."""
+    from companion.errors import DiceError
+    from companion.games.skeptics.dice import DieKind, PipMap, parse_face
+
+    kind_name, _, face_name = name.strip().lower().rpartition(":")
+    face = parse_face(face_name)
+    kinds = [DieKind.parse(kind_name)] if kind_name else [kind for kind in DieKind if face in kind.sides]
+    tables = PipMap.default().tables
+    pips = [{p + 1 for p, f in enumerate(tables[kind]) if f is face} for kind in kinds]
+    common = set.intersection(*pips) if pips else set()
+    if not common:
+        if kind_name:
+            raise DiceError(f"a {kinds[0].value} die has no {face.value} face.")
+        raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{k.value}:{face.value}' for k in kinds)}.")
+    return min(common)
 
 
 def attempt_odds(state: Mapping[str, Any]) -> float | None:
@@ -29,8 +60,6 @@ def attempt_odds(state: Mapping[str, Any]) -> float | None:
     if not attempt:
         return None
     try:
-        from companion.games.skeptics.dice import Attempt
-
         current = Attempt.from_dict(attempt)
         rolls = state.get("attempt_rolls_left")
         rolls_left = int(rolls if rolls is not None else state.get("actions_left") or 0)
@@ -49,35 +78,224 @@ def summon_odds(state: Mapping[str, Any]) -> float | None:
         count = int(state.get("summon_dice") or 0)
         if count < 1:
             return None
-        from companion.games.skeptics.dice import summon_probability
-
         return float(summon_probability(count))
     except (CompanionError, TypeError, ValueError, ImportError):
         return None
 
 
-def _publish(view: Mapping[str, Any], game: Any) -> Mapping[str, Any]:
-    question = view.get("question")
-    # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card actions)
-    asked = sentences.describe_event({"type": "card_asked", **question}) if question else None
-    return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
+# -- the games record and the dice's luck (companion.record) ---------------------------------------------------
 
 
-MODULE = GameModule(
-    rules="skeptics",
-    title="Skeptics",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    names=sentences.Names.of_game,
-    describe_event=sentences.describe_event,
-    describe_events=sentences.describe_events,
-    announcement=sentences.announcement,
-    action_label=_label,
-    command_sentence=sentences.command_sentence,
-    end_summary=_summary,
-    for_players=sentences.for_players,
-    publish=_publish,
-    started_keys=("players", "board", "ghost"),
-)
+def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
+    """Skeptics' attempts with a chance on the page: a keep-and-reroll attempt (the chance shown once it is under
+    way, with the actions left: it comes good on the roll that succeeds, fails when no action is left for another
+    roll or a third timer ends the turn, and is dropped when the players turn to something else), and each summon
+    or pull (one roll of the team's summon dice)."""
+    name = command.name
+    if name in ("summon", "pull"):
+        if events is None:
+            view = game.view()
+            return Chance(begins=True, chance=summon_odds(view), player=view.get("current_player"), what=name)
+        return next((Chance(good=bool(e.get("success"))) for e in events if e.get("type") == name), None)
+    if events is None:
+        return None
+    if name == "attempt":
+        view = game.view()
+        attempt = view.get("attempt") or {}
+        return Chance(begins=True, chance=attempt_odds(view), player=view.get("current_player"),
+                      what=f"{attempt.get('action', 'attempt')} {attempt.get('need', '')}".strip())
+    for event in events:
+        if event.get("type") == "attempt_succeeded":
+            return Chance(good=True)
+        if event.get("type") == "attempt_ended":
+            return Chance(good=False) if "timer" in str(event.get("why")) else Chance(dropped=True)
+    rolled = next((e for e in events if e.get("type") == "rolled"), None)
+    if rolled is not None and int(rolled.get("actions_left") or 0) <= 0:
+        return Chance(good=False)  # the last action's roll failed: no roll is left for it this turn
+    return None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    ghost = view.get("ghost") or {}
+    return {"setup": [("Board", view.get("board_name") or view.get("board")), ("Ghost", ghost.get("name"))],
+            "rounds": view.get("round"), "rounds_word": "rounds", "marks": view.get("hour"), "marks_word": "Ghost Hours"}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = []
+    for event in events:
+        if event.get("type") == "ghost_hour":
+            marks.append(f"Ghost Hour: room {event.get('room')}" if event.get("room") is not None else "Ghost Hour")
+        elif event.get("type") == "ghost_appeared" and event.get("reason") != "ghost_hour":
+            marks.append(f"Ghost in room {event.get('room')}")
+    return {"clock": view.get("clock"), "marks": marks,
+            "values": {"Room cards left": view.get("room_deck_left"), "Clues solved": view.get("clues_solved")}}
+
+
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"Skeptics' module was given another game's engine: {game!r}")
+    return game
+
+
+def _roll(kind: DieKind, count: int, rng: random.Random) -> list[str]:
+    sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
+    return [rng.choice(sides) for _ in range(count)]
+
+
+class SkepticsModule(GameModule):
+    """Skeptics behind the seam."""
+
+    rules = "skeptics"
+    title = "Skeptics"
+    command_type = Command
+    has_luck = True  # its attempts have a chance on the page: the record weighs the dice's luck
+    commands = COMMANDS
+    started_keys = ("players", "board", "ghost")
+    setup_choices = MappingProxyType({"board": "text", "ghost": "text", "special_items": "int", "physical": "bool",
+                                      "easier": "int"})
+    required_choices = ("board", "ghost")
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        if not isinstance(setup, Setup) or not isinstance(packs, Packs):
+            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+        return Game.new(setup, packs)
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> Packs:
+        return load_packs(folder)
+
+    def first_game(self, choices: Record, packs: object) -> dict[str, object]:
+        """The board and the ghost default to the packs' first; one the packs do not have names its key."""
+        assert isinstance(packs, Packs)
+        for key, known in (("board", packs.boards), ("ghost", packs.ghosts)):
+            value = choices.get(key)
+            if value is not None and value not in known:
+                raise ConfigError(f"game.{key}: unknown {key} {value!r}; the {key}s are: {', '.join(sorted(known))}")
+        setup: dict[str, object] = {
+            "players": choices.get("players"),
+            "board": choices.get("board") or next(iter(packs.boards)),
+            "ghost": choices.get("ghost") or next(iter(packs.ghosts)),
+            "special_items": choices.get("special_items"),
+            "physical": choices.get("physical"),
+        }
+        Setup.from_dict({**setup, "seed": 0}).check(packs)
+        return setup
+
+    def setup_defaults(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, Packs)
+        return {"board": next(iter(packs.boards)), "ghost": next(iter(packs.ghosts))}
+
+    def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
+        PipMap.from_dict(pips)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def undone_sentence(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))  # "Undone: " and what the command did
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names), current)
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names), minutes=minutes)
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
+        return odds_cli.report(args)
+
+    def odds_text(self, result: Mapping[str, object]) -> str:
+        return odds_cli.render(dict(result))
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        return sentences.setup_checklist(view, _names(names), hand)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        question = view.get("question")
+        # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card
+        # actions)
+        asked = sentences.describe_event({"type": "card_asked", **question}) if isinstance(question, Mapping) else None
+        return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
+
+    def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
+        """The dice the attempt under way needs, or the team's summon dice for a summon or a pull."""
+        state = _game(game).state
+        if target in ("summon", "pull"):
+            count = state.clues_solved  # one summon die per solved clue
+            if count < 1:
+                raise IllegalCommand(
+                    f"the team has no summon die yet, so there is nothing to roll for a {target}; "
+                    "solve a clue first (each solved clue gives one)."
+                )
+            return target, {"faces": ",".join(_roll(DieKind.SUMMON, count, rng))}
+        if target not in (None, "roll"):
+            raise IllegalCommand(f"virtual dice are rolled for an attempt, a summon or a pull, not for {target!r}.")
+        attempt = state.attempt
+        if attempt is None:
+            raise IllegalCommand(
+                "no attempt is under way, so there are no dice to roll. Start one first "
+                "(search, solve, prove or unlock), or roll for a summon or a pull."
+            )
+        return "roll", {"faces": ",".join(_roll(action_kind(attempt.action), attempt.dice_to_roll, rng))}
+
+    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
+                  auto_roll: bool) -> TrayOutcome:
+        """Colours say the kind of die ([tray.kinds]), pips the face ([dice.pips]); the faces are the roll of the
+        attempt under way when they are exactly its dice (companion.games.skeptics.tray.settle_reading)."""
+        pip_map = PipMap.from_dict(table.pips) if table.pips else PipMap.default()
+        try:
+            roll, problem = to_roll(dice, dict(table.kinds) or None, pip_map), None
+        except CompanionError as exc:
+            roll, problem = None, str(exc)
+        settled = settle_reading(roll, _game(game).state.attempt, why=why, auto_roll=auto_roll, problem=problem)
+        command = None if settled.faces is None else ("roll", {"faces": ",".join(f.value for f in settled.faces)})
+        return TrayOutcome(command=command, tell=settled.tell, note=settled.note, quiet=settled.quiet)
+
+    def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
+        return _luck(_game(game), command, events)
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
+
+    def next_throw(self, game: Engine) -> tuple[str, ...]:
+        return next_throw(_game(game))
+
+    def icon_pips(self, name: str) -> int:
+        return icon_pips(name)
+
+
+MODULE = SkepticsModule()

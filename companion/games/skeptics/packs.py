@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -32,6 +31,7 @@ from companion.errors import DiceError, PackError
 from companion.games.skeptics.dice.faces import DieKind
 from companion.games.skeptics.dice.requirement import RED_ICONS, Requirement
 from companion.pack_files import Entry, owner_folder, owner_text, show_value
+from companion.toml_text import read_toml
 
 __all__ = [
     "Room",
@@ -329,10 +329,7 @@ def parse_requirement_text(text: str) -> str:
 
 
 def _load_toml(source: str, text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{source}: is not valid TOML ({exc}). Fix the file (see docs/packs.md).") from None
+    return read_toml(source, text)
 
 
 def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
@@ -596,15 +593,18 @@ def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, t
     for rel in _bundled_files(bundled):
         texts[rel] = (rel, _read(bundled, rel))
     if extra_dir is not None:
-        extra = owner_folder(extra_dir)
-        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
-        boards_dir = extra / "boards"
-        if boards_dir.is_dir():
-            found += sorted(boards_dir.glob("*.toml"))
-        for path in found:
-            texts[path.relative_to(extra).as_posix()] = owner_text(path)
+        for rel, path in owner_files(owner_folder(extra_dir)).items():
+            texts[rel] = owner_text(path)
     texts.update(overrides or {})
     return _from_texts(texts)
+
+
+def owner_files(extra: Path) -> dict[str, Path]:
+    """The pack files in the owner's folder `extra`, by relative path (ghosts.toml, boards/NAME.toml ...)."""
+    found = [p for p in (extra / name for name in _FILES) if p.is_file()]
+    if (extra / "boards").is_dir():
+        found += sorted((extra / "boards").glob("*.toml"))
+    return {path.relative_to(extra).as_posix(): path for path in found}
 
 
 def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:
@@ -612,12 +612,8 @@ def pack_texts(extra_dir: str | Path | None = None) -> dict[str, str]:
     bundled = bundled_dir()
     out = {rel: _read(bundled, rel) for rel in _bundled_files(bundled)}
     if extra_dir is not None and Path(extra_dir).is_dir():
-        extra = Path(extra_dir)
-        found = [p for p in (extra / name for name in _FILES) if p.is_file()]
-        if (extra / "boards").is_dir():
-            found += sorted((extra / "boards").glob("*.toml"))
-        for path in found:
-            out[path.relative_to(extra).as_posix()] = path.read_text(encoding="utf-8")
+        for rel, path in owner_files(Path(extra_dir)).items():
+            out[rel] = owner_text(path)[1]
     return out
 
 

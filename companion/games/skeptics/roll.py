@@ -51,6 +51,10 @@ def to_roll(
     kinds = {str(c).lower(): (k if isinstance(k, DieKind) else DieKind.parse(k))
              for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()}
     pip_map = pip_map or PipMap.default()
+    cocked = [r for r in readings if getattr(r, "cocked", False)]
+    if cocked:
+        where = "; ".join(f"{r.color} die at {r.box[0]},{r.box[1]}" for r in cocked)
+        raise VisionError(f"cocked: reroll it ({where}: it leans on another die or the wall, so no face is up).")
     unsure = [r for r in readings if r.value is None]
     if unsure:
         where = "; ".join(f"{r.color} die at {r.box[0]},{r.box[1]}" for r in unsure)

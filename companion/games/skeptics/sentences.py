@@ -15,7 +15,7 @@ ever reaches a player.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,27 @@ _TELL_LABELS = {"clue-dice": "One clue die fewer (as the Watching Eyes)",
                 "fires": "Fire tokens on the fire icons (as the Fire)", "nothing": "Nothing (more): that was all"}
 
 
+_GHOST_ASKED = {  # a ghost card not filled in yet: what the companion asks of the host
+    "sets": "The ghost card is not filled in yet: how many icon sets does the card on the table show?",
+    "last": "The ghost card is not filled in yet: was that the last icon set on the card?",
+    "seance": ("The ghost card is not filled in yet: with this evidence, is every séance symbol on the card "
+               "matched?"),
+}
+_GHOST_TAPS = {("last", "yes"): "Yes, that was the last set", ("last", "no"): "No, the card has more sets",
+               ("seance", "yes"): "Yes, every séance symbol is matched", ("seance", "no"): "No, not every one yet"}
+
+
+def _ghost_told(event: Mapping[str, Any]) -> str:
+    ask, yes = event.get("ask"), bool(event.get("yes"))
+    if event.get("filled"):
+        return "The ghost card is filled in: the companion reads its icon sets and séance symbols from it."
+    if ask == "sets":
+        return f"The ghost card shows {_count(event.get('sets'), 'icon set')}."
+    if ask == "last":
+        return "That was the ghost card's last icon set." if yes else "The ghost card has more icon sets to prove."
+    return "Every séance symbol on the ghost card is matched." if yes else "Not every séance symbol is matched yet."
+
+
 @dataclass(frozen=True)
 class Names:
     """The names the table uses: players, spaces, evidence symbols, the board and the ghost."""
@@ -93,11 +114,12 @@ class Names:
         rooms = {n: board.space_name(n) for n in board.spaces}
         evidence = {sym: item.name for sym, item in game.packs.evidence.items()}
         players = tuple(game.setup.names) or tuple(f"Player {i + 1}" for i in range(game.setup.players))
-        doors = {d.key: d.keys for d in board.doors}
+        doors = {d.key: d.keys for d in board.doors if not d.placeholder}  # a stand-in's keys are not the board's
         environment = {card.id: card.name for card in game.packs.environment.values()}
         clues = {card.number: card.label for card in game.packs.clues.values()}
         return cls(players=players, rooms=rooms, evidence=evidence, board=board.name, ghost=game.ghost.name,
-                   doors=doors, icon_sets=tuple(game.ghost.icon_sets), environment=environment, clues=clues)
+                   doors=doors, icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
+                   environment=environment, clues=clues)
 
     def clue(self, number: Any) -> str:
         try:
@@ -240,6 +262,369 @@ def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def _said_game_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    players = e("players")
+    bits = []
+    if names.players:
+        bits.append(", ".join(names.players))
+    elif players:
+        bits.append(_count(players, "player"))
+    board = names.board or e("board")
+    ghost = names.ghost or e("ghost")
+    where = f" in the {board}" if board else ""
+    against = f" against the {ghost}" if ghost else ""
+    return f"A new game starts{': ' + bits[0] if bits else ''}{where}{against}."
+
+
+def _said_turn_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"{names.possessive(e('player'))} turn ends."
+
+
+def _said_turn_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"It is {names.possessive(e('player'))} turn."
+
+
+def _said_round_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
+
+
+def _said_clock_advanced(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("reason") == "timer":
+        return f"The third timer token moves the clock to {e('clock')}."
+    return f"The clock moves to {e('clock')}."
+
+
+def _said_environment_drawn(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e('stand_in'):
+        return "An environment card comes up that is not filled in yet: read it from the card drawn."
+
+    return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
+
+
+def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("kind") == "ghost":
+        return _GHOST_ASKED.get(str(e("ask")), "")
+    return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
+            "card do?")
+
+
+def _said_card_effect(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    n = int(e("n") or 0)
+    told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
+            "actions": f"{_count(n, 'action')} other than moves a turn",
+            "fires": f"{_count(n, 'fire token')} on the fire icons"}.get(str(e("effect")), "an effect")
+    return f"The environment card in play: {told}."
+
+
+def _said_card_told(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("kind") == "ghost":
+        return _ghost_told(event)
+    return "The environment card in play: that was all."
+
+
+def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = {"met": " (its objective is met)",
+           "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
+    return f"The environment card {e('name') or e('card')} ends{why}."
+
+
+def _said_environment_reshuffled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."
+
+
+def _said_environment_deck_empty(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return "There is no environment card left to draw."
+
+
+def _said_ghost_hour(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    env = e("environment")
+    return f"Ghost Hour: {env}." if env else "Ghost Hour."
+
+
+def _said_room_drawn(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"Room card drawn: {names.room(e('room'), e('name'))}."
+
+
+def _said_room_discarded_unseen(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return "A room card is discarded face down, unseen."
+
+
+def _said_final_round(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return "That was the last room card: this is the final round. Prove the ghost before it ends."
+
+
+def _said_ghost_appeared(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    how = {
+        "summon": " (summoned)",
+        "seance": " (called by the séance)",
+        "manual": " (placed by the host)",
+        "ghost_mode": " (Ghost Mode)",
+    }.get(str(e("reason")), "")
+    return f"The ghost appears in {names.room(e('room'), e('room_name'))}{how}."
+
+
+def _said_ghost_moved(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"The ghost moves from {names.room(e('from'))} to {names.room(e('to'), e('room_name'))}."
+
+
+def _said_ghost_disappeared(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f": {plain(e('why'))}" if e("why") else ""
+    return f"The ghost leaves the board{why}."
+
+
+def _said_doors_closed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    doors = [door_words(d, names) for d in e("doors") or []]
+    if not doors:
+        return ""
+    return f"The {e('by') or 'ghost'} closes {', '.join(doors)}."
+
+
+def _said_ghost_mode_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f" ({plain(e('why'))})" if e("why") else ""
+    return f"Ghost Mode begins{why}: the ghost now appears every quarter hour, and no one can summon it."
+
+
+def _said_timer_added(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"The team takes a timer token ({e('timers')} of 3)."
+
+
+def _said_timers_reset(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return "The three timer tokens are set aside."
+
+
+def _said_clue_revealed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    place = _clue_place(e("position") or e("count"))
+    if e("clue_card"):
+        return f"A clue token is revealed ({e('count')} of 7): {_lower(names.clue(e('clue_card')))}, {place}."
+    token = e("position") or e("count")
+    return (f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
+            "and on the search icon.")
+
+
+def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    card = _lower(names.clue(e("clue_card"))) if e("clue_card") else _clue_place(e("position"))
+    card = f" ({card})" if card else ""
+    return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
+
+
+def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    card = names.environment.get(str(e("card")), "environment")
+    return (f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
+            "or shares a space with a fire can do nothing more until it is out.")
+
+
+def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    burning = int(e("left") or 0)
+    return ("The last fire is out." if not burning
+            else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}.")
+
+
+def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    card = names.environment.get(str(e("card")), "barrier")
+    sets_left = int(e("left") or 0)
+    tail = "the barrier is removed" if not sets_left else f"{_count(sets_left, 'set')} to go"
+    return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
+
+
+def _said_evidence_flipped(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("matched") is None:  # a ghost card not filled in yet: the table compares
+        return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; compare it with the ghost card."
+    match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
+    return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
+
+
+def _said_set_proven(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
+
+
+def _said_glass_taken(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"{who} takes a magnifying glass: 3 uses."
+
+
+def _said_corpse_carried(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"{who} carries the Corpse toward the Entrance, and cannot run while carrying it."
+
+
+def _said_glass_used(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    uses = int(e("left") or 0)
+    return (f"{who}'s magnifying glass turns to {uses}." if uses
+            else f"{who}'s magnifying glass is used up: put it back on the pile.")
+
+
+def _said_item_held(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    giver = f" from {names.player(e('from'))}" if e("from") is not None else ""
+    return f"{who} now holds the {e('name') or e('item')}{giver}."
+
+
+def _said_item_dropped(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return f"{who} drops the {e('name') or e('item')}."
+
+
+def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e('run'):
+        return f"{who} runs a fourth space."
+
+    left = e("actions_left")
+    tail = f" ({_count(left, 'action')} left)" if left is not None else ""
+    return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
+
+
+def _said_attempt_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    action = str(e("action"))
+    verb = ACTION_WORDS.get(action, f"tries a {action}")
+    if action == "prove" and e("set"):
+        verb += f" icon set {e('set')}"
+    if action == "unlock" and e("door"):
+        verb += f" {door_words(e('door'), names)}"
+    dice = e("dice")
+    with_dice = f" with {_count(dice, 'die', 'dice')}" if dice else ""
+    if e("counted"):
+        with_dice += f" ({e('counted')})"
+    subject = names.player(e("player")) if e("player") is not None else "The player"
+    return f"{subject} {verb}: needs {need_words(e('need'))}{with_dice}."
+
+
+def _said_attempt_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f" ({plain(e('why'))})" if e("why") else ""
+    return f"The {ACTION_NOUNS.get(str(e('action')), 'attempt')} roll is over{why}."
+
+
+def _said_attempt_succeeded(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    # A prove, a solve and an unlock are told by what follows ("Icon set 2 is proven!"); these are not.
+    return {
+        "search": "The search succeeds: turn over the search token.",
+        "fire": "The fire is out: take the fire token off its space.",
+        "barrier": "The barrier is broken: take it off the board.",
+    }.get(str(e("action")), "")
+
+
+def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("success"):
+        result = "that does it"
+    elif e("kept"):
+        result = f"keeping {faces_words(e('kept'))}"
+    elif e("chose"):
+        result = "none kept, all to roll again"
+    else:
+        result = "nothing counts"
+    return f"Rolled {faces_words(e('faces'))}: {result}."
+
+
+def _said_summon(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("success"):
+        return f"{who} summons the ghost: the summon succeeds."
+    return f"{who} tries to summon the ghost: the summon fails and a room card is lost."
+
+
+def _said_pull(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("success"):
+        return f"{who} pulls the ghost: the pull succeeds. Move it up to two spaces."
+    return f"{who} tries to pull the ghost: the pull fails and the ghost slips away."
+
+
+def _said_seance_declared(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    where = f" at {names.room(e('room'))}" if e("room") is not None else ""
+    return f"A séance is declared{where}: when the clock reaches {e('clock')}, the ghost comes there."
+
+
+def _said_seance_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    where = f" at {names.room(e('room'))}" if e("room") is not None else ""
+    return f"The séance is held{where}: the ghost is there for this round."
+
+
+def _said_seance_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f" ({plain(e('why'))})" if e("why") else ""
+    return f"The séance ends{why}."
+
+
+def _said_seance_cancelled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f" ({plain(e('why'))})" if e("why") else ""
+    return f"The séance is called off{why}."
+
+
+def _said_door_unlocked(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
+    return f"{_sentence(door_words(e('door'), names))[:-1]} is unlocked{again}."
+
+
+def _said_game_won(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return "Every icon set is proven: the team wins!"
+
+
+def _said_game_lost(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    why = f": {plain(e('reason'))}" if e("reason") else ""
+    return f"The team loses{why}."
+
+
+def _said_undone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
+    return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
+
+
+def _said_redone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    return ""
+
+
+def _said_other(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    # Any other event: its name in words, no field spellings.
+    return _sentence(kind.replace("_", " "))
+
+
+_SAIDS: dict[str, Callable[[Mapping[str, Any], Names, Callable[..., Any], str, str], str]] = {
+    "game_started": _said_game_started,
+    "turn_ended": _said_turn_ended,
+    "turn_started": _said_turn_started,
+    "round_ended": _said_round_ended,
+    "clock_advanced": _said_clock_advanced,
+    "environment_drawn": _said_environment_drawn,
+    "card_asked": _said_card_asked,
+    "card_effect": _said_card_effect,
+    "card_told": _said_card_told,
+    "environment_ended": _said_environment_ended,
+    "environment_reshuffled": _said_environment_reshuffled,
+    "environment_deck_empty": _said_environment_deck_empty,
+    "ghost_hour": _said_ghost_hour,
+    "room_drawn": _said_room_drawn,
+    "room_discarded_unseen": _said_room_discarded_unseen,
+    "final_round": _said_final_round,
+    "ghost_appeared": _said_ghost_appeared,
+    "ghost_moved": _said_ghost_moved,
+    "ghost_disappeared": _said_ghost_disappeared,
+    "doors_closed": _said_doors_closed,
+    "ghost_mode_started": _said_ghost_mode_started,
+    "timer_added": _said_timer_added,
+    "timers_reset": _said_timers_reset,
+    "clue_revealed": _said_clue_revealed,
+    "clue_solved": _said_clue_solved,
+    "fires_placed": _said_fires_placed,
+    "fire_out": _said_fire_out,
+    "barrier_set_done": _said_barrier_set_done,
+    "evidence_flipped": _said_evidence_flipped,
+    "set_proven": _said_set_proven,
+    "glass_taken": _said_glass_taken,
+    "corpse_carried": _said_corpse_carried,
+    "glass_used": _said_glass_used,
+    "item_held": _said_item_held,
+    "item_dropped": _said_item_dropped,
+    "action": _said_action,
+    "attempt_started": _said_attempt_started,
+    "attempt_ended": _said_attempt_ended,
+    "attempt_succeeded": _said_attempt_succeeded,
+    "rolled": _said_rolled,
+    "summon": _said_summon,
+    "pull": _said_pull,
+    "seance_declared": _said_seance_declared,
+    "seance_started": _said_seance_started,
+    "seance_ended": _said_seance_ended,
+    "seance_cancelled": _said_seance_cancelled,
+    "door_unlocked": _said_door_unlocked,
+    "game_won": _said_game_won,
+    "game_lost": _said_game_lost,
+    "undone": _said_undone,
+    "redone": _said_redone,
+}
+
+
 def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | None = None) -> str:
     """One event in words ("The clock moves to XII."); "" for an event that says nothing by itself."""
     if not isinstance(names, Names):
@@ -247,202 +632,7 @@ def describe_event(event: Mapping[str, Any], names: Names | Mapping[Any, Any] | 
     e = event.get
     kind = str(e("type", "?"))
     who = names.player(e("player"))
-
-    if kind == "game_started":
-        players = e("players")
-        bits = []
-        if names.players:
-            bits.append(", ".join(names.players))
-        elif players:
-            bits.append(_count(players, "player"))
-        board = names.board or e("board")
-        ghost = names.ghost or e("ghost")
-        where = f" in the {board}" if board else ""
-        against = f" against the {ghost}" if ghost else ""
-        return f"A new game starts{': ' + bits[0] if bits else ''}{where}{against}."
-    if kind == "turn_ended":
-        return f"{names.possessive(e('player'))} turn ends."
-    if kind == "turn_started":
-        return f"It is {names.possessive(e('player'))} turn."
-    if kind == "round_ended":
-        return f"Round {e('round')} ends." if e("round") is not None else "The round ends."
-    if kind == "clock_advanced":
-        if e("reason") == "timer":
-            return f"The third timer token moves the clock to {e('clock')}."
-        return f"The clock moves to {e('clock')}."
-    if kind == "environment_drawn" and e("stand_in"):
-        return "An environment card comes up that is not filled in yet: read it from the card drawn."
-    if kind == "environment_drawn":
-        return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
-    if kind == "card_asked":
-        return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
-                "card do?")
-    if kind == "card_effect":
-        n = int(e("n") or 0)
-        told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
-                "actions": f"{_count(n, 'action')} other than moves a turn",
-                "fires": f"{_count(n, 'fire token')} on the fire icons"}.get(str(e("effect")), "an effect")
-        return f"The environment card in play: {told}."
-    if kind == "card_told":
-        return "The environment card in play: that was all."
-    if kind == "environment_ended":
-        why = {"met": " (its objective is met)",
-               "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
-        return f"The environment card {e('name') or e('card')} ends{why}."
-    if kind == "environment_reshuffled":
-        return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."
-    if kind == "environment_deck_empty":
-        return "There is no environment card left to draw."
-    if kind == "ghost_hour":
-        env = e("environment")
-        return f"Ghost Hour: {env}." if env else "Ghost Hour."
-    if kind == "room_drawn":
-        return f"Room card drawn: {names.room(e('room'), e('name'))}."
-    if kind == "room_discarded_unseen":
-        return "A room card is discarded face down, unseen."
-    if kind == "final_round":
-        return "That was the last room card: this is the final round. Prove the ghost before it ends."
-    if kind == "ghost_appeared":
-        how = {
-            "summon": " (summoned)",
-            "seance": " (called by the séance)",
-            "manual": " (placed by the host)",
-            "ghost_mode": " (Ghost Mode)",
-        }.get(str(e("reason")), "")
-        return f"The ghost appears in {names.room(e('room'), e('room_name'))}{how}."
-    if kind == "ghost_moved":
-        return f"The ghost moves from {names.room(e('from'))} to {names.room(e('to'), e('room_name'))}."
-    if kind == "ghost_disappeared":
-        why = f": {plain(e('why'))}" if e("why") else ""
-        return f"The ghost leaves the board{why}."
-    if kind == "doors_closed":
-        doors = [door_words(d, names) for d in e("doors") or []]
-        if not doors:
-            return ""
-        return f"The {e('by') or 'ghost'} closes {', '.join(doors)}."
-    if kind == "ghost_mode_started":
-        why = f" ({plain(e('why'))})" if e("why") else ""
-        return f"Ghost Mode begins{why}: the ghost now appears every quarter hour, and no one can summon it."
-    if kind == "timer_added":
-        return f"The team takes a timer token ({e('timers')} of 3)."
-    if kind == "timers_reset":
-        return "The three timer tokens are set aside."
-    if kind == "clue_revealed":
-        place = _clue_place(e("position") or e("count"))
-        if e("clue_card"):
-            return f"A clue token is revealed ({e('count')} of 7): {_lower(names.clue(e('clue_card')))}, {place}."
-        token = e("position") or e("count")
-        return (f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
-                "and on the search icon.")
-    if kind == "clue_solved":
-        card = _lower(names.clue(e("clue_card"))) if e("clue_card") else _clue_place(e("position"))
-        card = f" ({card})" if card else ""
-        return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
-    if kind == "fires_placed":
-        card = names.environment.get(str(e("card")), "environment")
-        return (f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
-                "or shares a space with a fire can do nothing more until it is out.")
-    if kind == "fire_out":
-        burning = int(e("left") or 0)
-        return ("The last fire is out." if not burning
-                else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}.")
-    if kind == "barrier_set_done":
-        card = names.environment.get(str(e("card")), "barrier")
-        sets_left = int(e("left") or 0)
-        tail = "the barrier is removed" if not sets_left else f"{_count(sets_left, 'set')} to go"
-        return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
-    if kind == "evidence_flipped":
-        match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
-        return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; {match}."
-    if kind == "set_proven":
-        return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
-    if kind == "glass_taken":
-        return f"{who} takes a magnifying glass: 3 uses."
-    if kind == "corpse_carried":
-        return f"{who} carries the Corpse toward the Entrance, and cannot run while carrying it."
-    if kind == "glass_used":
-        uses = int(e("left") or 0)
-        return (f"{who}'s magnifying glass turns to {uses}." if uses
-                else f"{who}'s magnifying glass is used up: put it back on the pile.")
-    if kind == "item_held":
-        giver = f" from {names.player(e('from'))}" if e("from") is not None else ""
-        return f"{who} now holds the {e('name') or e('item')}{giver}."
-    if kind == "item_dropped":
-        return f"{who} drops the {e('name') or e('item')}."
-    if kind == "action" and e("run"):
-        return f"{who} runs a fourth space."
-    if kind == "action":
-        left = e("actions_left")
-        tail = f" ({_count(left, 'action')} left)" if left is not None else ""
-        return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
-    if kind == "attempt_started":
-        action = str(e("action"))
-        verb = ACTION_WORDS.get(action, f"tries a {action}")
-        if action == "prove" and e("set"):
-            verb += f" icon set {e('set')}"
-        if action == "unlock" and e("door"):
-            verb += f" {door_words(e('door'), names)}"
-        dice = e("dice")
-        with_dice = f" with {_count(dice, 'die', 'dice')}" if dice else ""
-        if e("counted"):
-            with_dice += f" ({e('counted')})"
-        subject = names.player(e("player")) if e("player") is not None else "The player"
-        return f"{subject} {verb}: needs {need_words(e('need'))}{with_dice}."
-    if kind == "attempt_ended":
-        why = f" ({plain(e('why'))})" if e("why") else ""
-        return f"The {ACTION_NOUNS.get(str(e('action')), 'attempt')} roll is over{why}."
-    if kind == "attempt_succeeded":
-        # A prove, a solve and an unlock are told by what follows ("Icon set 2 is proven!"); these are not.
-        return {
-            "search": "The search succeeds: turn over the search token.",
-            "fire": "The fire is out: take the fire token off its space.",
-            "barrier": "The barrier is broken: take it off the board.",
-        }.get(str(e("action")), "")
-    if kind == "rolled":
-        if e("success"):
-            result = "that does it"
-        elif e("kept"):
-            result = f"keeping {faces_words(e('kept'))}"
-        elif e("chose"):
-            result = "none kept, all to roll again"
-        else:
-            result = "nothing counts"
-        return f"Rolled {faces_words(e('faces'))}: {result}."
-    if kind == "summon":
-        if e("success"):
-            return f"{who} summons the ghost: the summon succeeds."
-        return f"{who} tries to summon the ghost: the summon fails and a room card is lost."
-    if kind == "pull":
-        if e("success"):
-            return f"{who} pulls the ghost: the pull succeeds. Move it up to two spaces."
-        return f"{who} tries to pull the ghost: the pull fails and the ghost slips away."
-    if kind == "seance_declared":
-        where = f" at {names.room(e('room'))}" if e("room") is not None else ""
-        return f"A séance is declared{where}: when the clock reaches {e('clock')}, the ghost comes there."
-    if kind == "seance_started":
-        where = f" at {names.room(e('room'))}" if e("room") is not None else ""
-        return f"The séance is held{where}: the ghost is there for this round."
-    if kind == "seance_ended":
-        why = f" ({plain(e('why'))})" if e("why") else ""
-        return f"The séance ends{why}."
-    if kind == "seance_cancelled":
-        why = f" ({plain(e('why'))})" if e("why") else ""
-        return f"The séance is called off{why}."
-    if kind == "door_unlocked":
-        again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
-        return f"{_sentence(door_words(e('door'), names))[:-1]} is unlocked{again}."
-    if kind == "game_won":
-        return "Every icon set is proven: the team wins!"
-    if kind == "game_lost":
-        why = f": {plain(e('reason'))}" if e("reason") else ""
-        return f"The team loses{why}."
-    if kind == "undone":
-        what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
-        return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
-    if kind == "redone":
-        return ""
-    # Any other event: its name in words, no field spellings.
-    return _sentence(kind.replace("_", " "))
+    return _SAIDS.get(kind, _said_other)(event, names, e, kind, who)
 
 
 def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[Any, Any] | None = None) -> list[str]:
@@ -507,6 +697,7 @@ _COMMAND_WORDS = {
     "seance": "a séance was declared",
     "unlock": "a door was unlocked",
     "discard-environment": "an environment card was discarded",
+    "tell-ghost": "the host told what the ghost card shows",
 }
 
 
@@ -522,66 +713,136 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 # -- what the host may do now -----------------------------------------------------------------------
 
 
+def _label_end_turn(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return f"End {names.possessive(current)} turn" if current is not None else "End the turn"
+
+
+def _label_end_round(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "End the round now"
+
+
+def _label_roll(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Roll the dice"
+
+
+def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    kind = args.get("action")
+    if kind == "prove":
+        index = int(args.get("set", 0) or 0)
+        need = names.icon_sets[index - 1] if 0 < index <= len(names.icon_sets) else ""
+        return f"Prove icon set {index}" + (f": {need_words(need)}" if need else "")
+    if kind == "unlock":
+        keys = names.doors.get(str(args.get("door")))
+        tail = f" ({_count(keys, 'key')})" if keys else ""
+        return f"Unlock {door_words(args.get('door'), names)}{tail}"
+    if kind == "barrier" and args.get("set"):
+        card = names.environment.get(str(args.get("card")), "barrier")
+        return f"Break through the {card}: icon set {args.get('set')}"
+    return {"search": "Search a room", "solve": "Solve a clue", "barrier": "Break through a barrier",
+            "fire": "Fight a fire"}.get(str(kind), "Roll for something")
+
+
+def _label_summon(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Summon the ghost"
+
+
+def _label_pull(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Pull the ghost"
+
+
+def _label_move_ghost(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return f"Move the ghost to {names.room(args.get('to'))}"
+
+
+def _label_seance(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Declare the séance"
+
+
+def _label_action(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    if args.get('glass'):
+        return "Take a magnifying glass (or turn it back to 3)"
+
+    if args.get('corpse'):
+        return "Move, carrying the Corpse"
+
+    if args.get('run'):
+        return "Run a fourth space (not while carrying the Corpse)"
+
+    return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item",
+            "other": "Another action"}.get(str(args.get("kind")), "Another action")
+
+
+def _label_tell_card(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return _TELL_LABELS.get(str(args.get("effect")), "Do it")
+
+
+def _label_tell_ghost(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    if "sets" in args:
+        return _count(int(str(args.get("sets"))), "set") if str(args.get("sets")).isdigit() else "Tell it"
+    ask = next(iter(args), "")
+    return _GHOST_TAPS.get((ask, str(args.get(ask))), "Tell it")
+
+
+def _label_reveal_clue(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "A clue token was revealed"
+
+
+def _label_timer(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "The team takes a timer token"
+
+
+def _label_solve(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "A clue was solved (rolled at the table)"
+
+
+def _label_prove(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return f"Icon set {args.get('set')} was proven (rolled at the table)"
+
+
+def _label_unlock(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return f"{_sentence(door_words(args.get('door'), names))[:-1]} was opened (rolled at the table)"
+
+
+def _label_discard_environment(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    card = str(args.get("card"))
+    return f"{names.environment.get(card, card)}: met, discard it"
+
+
+def _label_ghost_at(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Put the ghost somewhere else"
+
+
+def _label_other(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return _sentence(_COMMAND_WORDS.get(name, "do it"))[:-1]
+
+
+_LABELS: dict[str, Callable[[Mapping[str, Any], Names, Any, str, dict[str, Any]], str]] = {
+    "end-turn": _label_end_turn,
+    "end-round": _label_end_round,
+    "roll": _label_roll,
+    "attempt": _label_attempt,
+    "summon": _label_summon,
+    "pull": _label_pull,
+    "move-ghost": _label_move_ghost,
+    "seance": _label_seance,
+    "action": _label_action,
+    "tell-card": _label_tell_card,
+    "tell-ghost": _label_tell_ghost,
+    "reveal-clue": _label_reveal_clue,
+    "timer": _label_timer,
+    "solve": _label_solve,
+    "prove": _label_prove,
+    "unlock": _label_unlock,
+    "discard-environment": _label_discard_environment,
+    "ghost-at": _label_ghost_at,
+}
+
+
 def action_label(action: Mapping[str, Any], names: Names = NO_NAMES, current: Any = None) -> str:
     """The words on the host's button for one legal action (``LegalAction.to_dict()``)."""
     name = str(action.get("name"))
     args = dict(action.get("args") or {})
-    if name == "end-turn":
-        return f"End {names.possessive(current)} turn" if current is not None else "End the turn"
-    if name == "end-round":
-        return "End the round now"
-    if name == "roll":
-        return "Roll the dice"
-    if name == "attempt":
-        kind = args.get("action")
-        if kind == "prove":
-            index = int(args.get("set", 0) or 0)
-            need = names.icon_sets[index - 1] if 0 < index <= len(names.icon_sets) else ""
-            return f"Prove icon set {index}" + (f": {need_words(need)}" if need else "")
-        if kind == "unlock":
-            keys = names.doors.get(str(args.get("door")))
-            tail = f" ({_count(keys, 'key')})" if keys else ""
-            return f"Unlock {door_words(args.get('door'), names)}{tail}"
-        if kind == "barrier" and args.get("set"):
-            card = names.environment.get(str(args.get("card")), "barrier")
-            return f"Break through the {card}: icon set {args.get('set')}"
-        return {"search": "Search a room", "solve": "Solve a clue", "barrier": "Break through a barrier",
-                "fire": "Fight a fire"}.get(str(kind), "Roll for something")
-    if name == "summon":
-        return "Summon the ghost"
-    if name == "pull":
-        return "Pull the ghost"
-    if name == "move-ghost":
-        return f"Move the ghost to {names.room(args.get('to'))}"
-    if name == "seance":
-        return "Declare the séance"
-    if name == "action" and args.get("glass"):
-        return "Take a magnifying glass (or turn it back to 3)"
-    if name == "tell-card":
-        return _TELL_LABELS.get(str(args.get("effect")), "Do it")
-    if name == "action" and args.get("corpse"):
-        return "Move, carrying the Corpse"
-    if name == "action" and args.get("run"):
-        return "Run a fourth space (not while carrying the Corpse)"
-    if name == "action":
-        return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item",
-                "other": "Another action"}.get(str(args.get("kind")), "Another action")
-    if name == "reveal-clue":
-        return "A clue token was revealed"
-    if name == "timer":
-        return "The team takes a timer token"
-    if name == "solve":
-        return "A clue was solved (rolled at the table)"
-    if name == "prove":
-        return f"Icon set {args.get('set')} was proven (rolled at the table)"
-    if name == "unlock":
-        return f"{_sentence(door_words(args.get('door'), names))[:-1]} was opened (rolled at the table)"
-    if name == "discard-environment":
-        card = str(args.get("card"))
-        return f"{names.environment.get(card, card)}: met, discard it"
-    if name == "ghost-at":
-        return "Put the ghost somewhere else"
-    return _sentence(_COMMAND_WORDS.get(name, "do it"))[:-1]
+    return _LABELS.get(name, _label_other)(action, names, current, name, args)
 
 
 # -- the big moments ------------------------------------------------------------------------------

@@ -283,6 +283,7 @@ class Game(GameHistory[State]):
     """A game of Spooks: the setup, the current state and the explicit history of commands."""
 
     command_type = Command
+    command_example = "hand points=0,5,9"
     legal_type = LegalAction
     rules = RULES
 
@@ -300,15 +301,11 @@ class Game(GameHistory[State]):
         setup.check()
         return cls(setup, State(scores=[0] * setup.players, dealer=setup.dealer))
 
-    def _apply(self, command: Command) -> tuple[State, list[dict[str, Any]]]:
-        if not isinstance(command, Command):
-            raise BadCommand(f"push needs a Command (Command.parse('hand points=0,5,9')), not {command!r}.")
-        rules = _Rules(self.setup, self._state.copy(), command)
-        rules.run()
-        return rules.s, rules.events
+    def _rules(self, state: State, command: Command) -> _Rules:
+        return _Rules(self.setup, state, command)
 
     # -- what may be done ----------------------------------------------------------------------
-    def legal_actions(self) -> list[LegalAction]:
+    def _offers(self) -> list[LegalAction]:
         """What the table may do now; each is accepted by push() once what it `asks` is filled in."""
         if self._state.outcome is not None:
             return []

@@ -3,13 +3,16 @@ packs (the suits' rules are fixed text, in the engine and the sentences) and no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from companion.games.base import GameModule, sentences_of
-from companion.games.spooks import sentences
-from companion.games.spooks.engine import Command, Game, Setup
+from companion.commands import CommandBase
+from companion.errors import BadCommand
+from companion.games.base import Engine, GameModule, Record, SetupLike
+from companion.games.spooks import sentences, terminal
+from companion.games.spooks.engine import COMMANDS, Command, Game, Setup
 
 
 def load_packs(path: Path | None = None) -> None:
@@ -31,20 +34,101 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     }
 
 
-MODULE = GameModule(
-    rules="spooks",
-    title="Spooks",
-    game=Game,
-    setup=Setup,
-    command=Command,
-    load_packs=load_packs,
-    **sentences_of(sentences),
-    publish=_publish,
-    started_keys=("players", "variant"),
-    setup_choices={"variant": "text", "decks": "int", "master_effects": "bool", "master_lasting": "text",
-                   "dealer": "int", "loss_limit": "int"},
-    virtual_roll=None,
-    tray_roll=None,
-    seeded=False,
-    button_commands=(),
-)
+# -- the games record (companion.record): Spooks has no dice, so no odds and no luck ---------------------------
+
+
+def _seat(view: Mapping[str, Any], seat: Any) -> str | None:
+    names = list(view.get("player_names") or [])
+    return names[seat - 1] if isinstance(seat, int) and 0 < seat <= len(names) else None
+
+
+def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {"setup": [("Variant", view.get("variant"))], "rounds": len(view.get("hands") or []),
+            "rounds_word": "hands", "winner": _seat(view, view.get("winner"))}
+
+
+def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    marks = [f"Out: {_seat(view, e.get('seat'))}" for e in events if e.get("type") == "player_out"]
+    names = list(view.get("player_names") or [])
+    return {"marks": marks, "values": dict(zip(names, view.get("scores") or []))}
+
+
+def _names(names: object) -> sentences.Names:
+    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
+
+
+def _game(game: Engine) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
+    return game
+
+
+class SpooksModule(GameModule):
+    """Spooks behind the seam."""
+
+    rules = "spooks"
+    title = "Spooks"
+    command_type = Command
+    commands = COMMANDS
+    started_keys = ("players", "variant")
+    setup_choices = MappingProxyType({"variant": "text", "decks": "int", "master_effects": "bool",
+                                      "master_lasting": "text", "dealer": "int", "loss_limit": "int"})
+    seeded = False
+    button_commands = ()
+
+    def setup_from_dict(self, data: Record) -> Setup:
+        return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def new(self, setup: SetupLike, packs: object) -> Game:
+        if not isinstance(setup, Setup):
+            raise BadCommand(f"{self.title} starts from its own setup, not {setup!r}.")
+        return Game.new(setup, packs)
+
+    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
+        game: Game = Game.replay(setup, packs, commands)
+        return game
+
+    def load_packs(self, folder: Path | None) -> None:
+        return load_packs(folder)
+
+    def names(self, game: Engine) -> sentences.Names:
+        return sentences.Names.of_game(_game(game))
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return sentences.describe_event(record, _names(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return sentences.describe_events(records, _names(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return sentences.announcement(record, _names(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return sentences.action_label(action, _names(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return sentences.command_sentence(command, _names(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return sentences.end_summary(view, _names(names))
+
+    def for_players(self, message: str) -> str:
+        return sentences.for_players(message)
+
+    def status_line(self, state: Record) -> str:
+        return terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return terminal.state_text(state)
+
+    def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
+        return _publish(view, _game(game))
+
+    def record_facts(self, view: Record) -> Mapping[str, object]:
+        return _facts(view)
+
+    def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
+        return _moments(view, events)
+
+
+MODULE = SpooksModule()

@@ -14,7 +14,7 @@ and the OLED. No command spelling (``key=value``), command name or fragment of t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -191,67 +191,114 @@ def _cards_words(cards: Sequence[str] | None) -> str:
     return ", ".join("Master" if c == MASTER else "Black Cat" if c == CAT else str(c) for c in cards or ())
 
 
+def _said_hand_scored(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    points = list(event.get("points") or [])
+    cards = event.get("cards")
+    winner = names.seat(event.get("winner"))
+    parts = []
+    for seat, value in enumerate(points, 1):
+        if value is None or seat == event.get("winner"):
+            continue
+        shown = f"{names.seat(seat)} {value} {'point' if value == 1 else 'points'}"
+        if cards is not None and cards[seat - 1]:
+            shown += f" (left: {_cards_words(cards[seat - 1])})"
+        parts.append(shown)
+    scores = list(event.get("scores") or [])
+    totals = ", ".join(f"{names.seat(seat)} {score}" for seat, score in enumerate(scores, 1)
+                       if points[seat - 1:seat] != [None])
+    text = f"hand {event.get('hand')}: {winner} goes out; {', '.join(parts) or 'nobody else scores'}"
+    text += f". Totals: {totals}" if totals else ""
+    return text
+
+
+def _said_limit_reached(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    text = f"{who} has {event.get('score')} points, {event.get('limit')} or more: grabbed by the monsters!"
+    return text
+
+
+def _said_player_out(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    left = event.get("left")
+    text = f"{who} drops out of the game with {event.get('score')}; {left} players are left"
+    return text
+
+
+def _said_game_won(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    winners = [names.seat(seat) for seat in event.get("winners") or []]
+    if len(winners) == 1:
+        text = f"{winners[0]} has the lowest score, {event.get('score')}, and is first out the door: {winners[0]} wins!"
+    else:
+        text = f"{_and(winners)} share the lowest score, {event.get('score')}, and the win!"
+    return text
+
+
+def _said_deal_passed(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    text = f"{names.seat(event.get('dealer'))} deals hand {event.get('hand')}"
+    return text
+
+
+def _said_hand_given_up(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    text = f"hand {event.get('hand')} is given up without a score and dealt again"
+    return text
+
+
+def _said_top_set(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    text = f"on top of the pile: {card_words(event.get('suit'), event.get('number'))}"
+    return text
+
+
+def _said_master_played(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    player = names.seat(event.get("seat")) if event.get("seat") is not None else "A player"
+    suit = str(event.get("suit"))
+    text = f"{player} plays {card_words(suit, MASTER)}"
+    if not event.get("lasting"):
+        rule = master_rule(suit, event.get("direction") == "clockwise")
+        text += ": " + rule[:1].lower() + rule[1:]
+    return text
+
+
+def _said_direction_changed(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    clockwise = event.get("direction") == "clockwise"
+    if event.get("why") == "master":
+        text = ("play turns round and now goes clockwise; bat bites too, and Spooks' cards go to the left"
+                if clockwise else "play turns back and goes counterclockwise again")
+    else:
+        text = "the new hand is played counterclockwise again"
+    return text
+
+
+def _said_runs_changed(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    if event.get("why") == "master":
+        text = ("Spooks and Spiders now run backward, a lower number on a higher one; the lowest Goblin takes a "
+                "trick" if event.get("backward") else "Spooks and Spiders run forward again")
+    else:
+        text = "in the new hand Spooks and Spiders run forward again"
+    return text
+
+
+def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    text = "something happens on the table"
+    return text
+
+
+_SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str], str]] = {
+    "hand_scored": _said_hand_scored,
+    "limit_reached": _said_limit_reached,
+    "player_out": _said_player_out,
+    "game_won": _said_game_won,
+    "deal_passed": _said_deal_passed,
+    "hand_given_up": _said_hand_given_up,
+    "top_set": _said_top_set,
+    "master_played": _said_master_played,
+    "direction_changed": _said_direction_changed,
+    "runs_changed": _said_runs_changed,
+}
+
+
 def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """One event in plain words."""
     kind = str(event.get("type"))
     who = names.seat(event.get("seat"))
-    text: str
-    if kind == "hand_scored":
-        points = list(event.get("points") or [])
-        cards = event.get("cards")
-        winner = names.seat(event.get("winner"))
-        parts = []
-        for seat, value in enumerate(points, 1):
-            if value is None or seat == event.get("winner"):
-                continue
-            shown = f"{names.seat(seat)} {value} {'point' if value == 1 else 'points'}"
-            if cards is not None and cards[seat - 1]:
-                shown += f" (left: {_cards_words(cards[seat - 1])})"
-            parts.append(shown)
-        scores = list(event.get("scores") or [])
-        totals = ", ".join(f"{names.seat(seat)} {score}" for seat, score in enumerate(scores, 1)
-                           if points[seat - 1:seat] != [None])
-        text = f"hand {event.get('hand')}: {winner} goes out; {', '.join(parts) or 'nobody else scores'}"
-        text += f". Totals: {totals}" if totals else ""
-    elif kind == "limit_reached":
-        text = f"{who} has {event.get('score')} points, {event.get('limit')} or more: grabbed by the monsters!"
-    elif kind == "player_out":
-        left = event.get("left")
-        text = f"{who} drops out of the game with {event.get('score')}; {left} players are left"
-    elif kind == "game_won":
-        winners = [names.seat(seat) for seat in event.get("winners") or []]
-        if len(winners) == 1:
-            text = f"{winners[0]} has the lowest score, {event.get('score')}, and is first out the door: {winners[0]} wins!"
-        else:
-            text = f"{_and(winners)} share the lowest score, {event.get('score')}, and the win!"
-    elif kind == "deal_passed":
-        text = f"{names.seat(event.get('dealer'))} deals hand {event.get('hand')}"
-    elif kind == "hand_given_up":
-        text = f"hand {event.get('hand')} is given up without a score and dealt again"
-    elif kind == "top_set":
-        text = f"on top of the pile: {card_words(event.get('suit'), event.get('number'))}"
-    elif kind == "master_played":
-        player = names.seat(event.get("seat")) if event.get("seat") is not None else "A player"
-        suit = str(event.get("suit"))
-        text = f"{player} plays {card_words(suit, MASTER)}"
-        if not event.get("lasting"):
-            rule = master_rule(suit, event.get("direction") == "clockwise")
-            text += ": " + rule[:1].lower() + rule[1:]
-    elif kind == "direction_changed":
-        clockwise = event.get("direction") == "clockwise"
-        if event.get("why") == "master":
-            text = ("play turns round and now goes clockwise; bat bites too, and Spooks' cards go to the left"
-                    if clockwise else "play turns back and goes counterclockwise again")
-        else:
-            text = "the new hand is played counterclockwise again"
-    elif kind == "runs_changed":
-        if event.get("why") == "master":
-            text = ("Spooks and Spiders now run backward, a lower number on a higher one; the lowest Goblin takes a "
-                    "trick" if event.get("backward") else "Spooks and Spiders run forward again")
-        else:
-            text = "in the new hand Spooks and Spiders run forward again"
-    else:
-        text = "something happens on the table"
+    text = _SAIDS.get(kind, _said_other)(event, names, kind, who)
     return _sentence(text)
 
 

@@ -7,6 +7,7 @@ five Clue Dice?").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -123,6 +124,12 @@ class Requirement:
         """
         if isinstance(text, Requirement):
             return text
+        if isinstance(text, str) and cls is Requirement:
+            return _parsed(text)  # an icon set is read once: the legal actions read the same few again and again
+        return cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Requirement:
         if not isinstance(text, str) or not text.strip():
             raise DiceError(
                 f"an icon set is text such as \"eye:2,camera:1\" or \"key:3\"; icons are: {_valid_icons()}, "
@@ -290,3 +297,9 @@ def dice_for(
     if total < 1:
         raise DiceError(f"{an(action)} {action} needs at least one die to roll.")
     return total
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str) -> Requirement:
+    """Requirement.parse of a text, kept (a Requirement is immutable; a refused text raises each time)."""
+    return Requirement._read(text)

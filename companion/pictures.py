@@ -1,0 +1,330 @@
+"""The night in pictures, as SVG text: a game's timeline, the luck chart and the calibration chart.
+
+Pure functions: a record (companion.record) or figures (companion.stats) in, the same SVG text out every time
+(golden files in tests/golden/ hold them). The pictures carry their own colours, chosen for the page's dark cards;
+every label is escaped. Nothing here names a game: the timeline draws what the game's module put in the record
+(the clock, the marks such as the Ghost Hours or the midnights, the values such as the doom track or the scores).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from companion.luck import float_distributions
+from companion.stats import duration
+
+__all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
+
+INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", "#4fb37a", "#d2394a"
+SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
+FONT = 'font-family="system-ui,sans-serif"'
+MARK_ROWS = 3
+CHAR_WIDTH = 5.2  # about the width of a letter of the 9-pixel labels, to keep them apart
+
+
+def _n(value: float) -> str:
+    """A coordinate as the SVG writes it: at most one decimal, no trailing zero."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _svg(width: int, height: int, title: str, body: Sequence[str]) -> str:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label={quoteattr(title)}>'
+    )
+    return "\n".join([head, f"<title>{escape(title)}</title>", *body, "</svg>"]) + "\n"
+
+
+def _text(x: float, y: float, text: str, size: int = 11, fill: str = INK, anchor: str = "start") -> str:
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" {FONT} fill="{fill}" text-anchor="{anchor}">'
+        f"{escape(text)}</text>"
+    )
+
+
+def _minutes(value: float) -> str:
+    return f"{int(value)} min" if value < 120 else f"{value / 60:.1f} h"
+
+
+def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
+    """One game's timeline: the time played along the bottom; the clock on the top lane; the marks (the Ghost
+    Hours, the midnights, who was voted out) as gold lines; each value the game keeps (the doom track, the room
+    cards left, the scores) as a step line; and each attempt whose chance was shown as a dot at the height of its
+    chance, filled when it came good and hollow when it failed."""
+    timeline = record.get("timeline") or {}
+    series: Mapping[str, Sequence[Sequence[Any]]] = timeline.get("series") or {}
+    marks: Sequence[Sequence[Any]] = timeline.get("marks") or []
+    clock: Sequence[Sequence[Any]] = timeline.get("clock") or []
+    attempts = [a for a in record.get("attempts") or [] if a.get("chance") is not None]
+    total = max(
+        [
+            float(record.get("minutes") or 0),
+            *(float(p[0]) for s in series.values() for p in s),
+            *(float(m[0]) for m in marks),
+            1.0,
+        ]
+    )
+    legend_rows = (len(series) + 2) // 3
+    left, right, top = 44, width - 12, 44
+    chart_h = 130
+    bottom = top + chart_h
+    dots_top, dots_h = bottom + 14, 40 if record.get("dice") else 0
+    axis_y = dots_top + dots_h + (10 if dots_h else 0)
+    height = axis_y + 22 + 16 * legend_rows + 4
+    highest = max([1.0, *(float(p[1]) for s in series.values() for p in s)])
+    frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y)
+    title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
+    body = [
+        f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>',
+        _text(
+            left,
+            18,
+            f"{record.get('title', 'Game')} #{record.get('game', '')}, {duration(float(record.get('minutes') or 0))}",
+            13,
+        ),
+        *_clock_lane(frame, clock),
+        *_value_lines(frame, series),
+        *_mark_lines(frame, marks),
+        *_attempt_dots(frame, attempts),
+        *_time_axis(frame),
+        *_legend(frame, list(series)),
+    ]
+    return _svg(width, height, title, body)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a timeline's parts go: the chart (``left``-``right``, ``top``-``bottom``), the dots' lane, the axis."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    chart_h: float
+    total: float  # the minutes along the axis
+    highest: float  # the value at the top of the chart
+    dots_top: float
+    dots_h: float  # 0: no lane of dots (a game without dice odds)
+    axis_y: float
+
+    def x_of(self, minute: float) -> float:
+        return self.left + (self.right - self.left) * minute / self.total
+
+    def y_of(self, value: float) -> float:
+        return self.bottom - self.chart_h * value / self.highest
+
+
+def _clock_lane(frame: _Frame, clock: Sequence[Sequence[Any]]) -> list[str]:
+    """The clock lane along the top: one shaded stretch per hour, named where it is wide enough."""
+    body = []
+    for i, (minute, label) in enumerate(clock):
+        end = float(clock[i + 1][0]) if i + 1 < len(clock) else frame.total
+        x0, x1 = frame.x_of(float(minute)), frame.x_of(end)
+        shade = "#2f2748" if i % 2 else "#3a3158"
+        body.append(f'<rect x="{_n(x0)}" y="24" width="{_n(max(1.0, x1 - x0))}" height="14" fill="{shade}"/>')
+        if x1 - x0 >= 18:
+            body.append(_text((x0 + x1) / 2, 35, str(label), 9, DIM, "middle"))
+    return body
+
+
+def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> list[str]:
+    """The chart's frame and each value as a step line: each value holds until the next one."""
+    left, right, top, bottom = frame.left, frame.right, frame.top, frame.bottom
+    body = [
+        f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{GRID}"/>',
+        f'<line x1="{left}" y1="{top}" x2="{right}" y2="{top}" stroke="{GRID}" stroke-dasharray="2 3"/>',
+        _text(left - 6, top + 4, _n(frame.highest), 9, DIM, "end"),
+        _text(left - 6, bottom, "0", 9, DIM, "end"),
+    ]
+    for index, points in enumerate(series.values()):
+        colour = SERIES[index % len(SERIES)]
+        path = []  # a step line: each value holds until the next one
+        for i, (minute, value) in enumerate(points):
+            x, y = frame.x_of(float(minute)), frame.y_of(float(value))
+            path.append(f"M{_n(x)} {_n(y)}" if i == 0 else f"H{_n(x)} V{_n(y)}")
+        path.append(f"H{_n(frame.x_of(frame.total))}")
+        body.append(f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    return body
+
+
+def _mark_lines(frame: _Frame, marks: Sequence[Sequence[Any]]) -> list[str]:
+    """The marks: a gold line each (its label as its tooltip), and its label on the first of three rows where it
+    does not run into the label before it; a mark with no room for its label keeps only the line."""
+    body = []
+    row_ends = [float("-inf")] * MARK_ROWS
+    for minute, label in marks:
+        x = frame.x_of(float(minute))
+        body.append(
+            f'<line x1="{_n(x)}" y1="{frame.top}" x2="{_n(x)}" y2="{frame.bottom}" stroke="{ACCENT}" '
+            f'stroke-dasharray="3 2"><title>{escape(str(label))}</title></line>'
+        )
+        wide = CHAR_WIDTH * len(str(label))
+        start = x + 3 if x + 3 + wide <= frame.right else x - 3 - wide
+        row = next((r for r in range(MARK_ROWS) if row_ends[r] + 6 <= start), None)
+        if row is not None:
+            row_ends[row] = start + wide
+            body.append(_text(start, frame.top + 10 + 11 * row, str(label), 9, ACCENT))
+    return body
+
+
+def _attempt_dots(frame: _Frame, attempts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The attempts: a dot each at the height of its chance, filled when it came good, hollow when it failed."""
+    if not frame.dots_h:
+        return []
+    left, right, dots_top, dots_h = frame.left, frame.right, frame.dots_top, frame.dots_h
+    body = [
+        _text(left - 6, dots_top + 8, "100%", 8, DIM, "end"),
+        _text(left - 6, dots_top + dots_h, "0%", 8, DIM, "end"),
+        f'<rect x="{left}" y="{dots_top}" width="{right - left}" height="{dots_h}" fill="none" stroke="{GRID}"/>',
+    ]
+    for a in attempts:
+        x = frame.x_of(float(a.get("minute") or 0))
+        y = dots_top + dots_h - 4 - (dots_h - 8) * float(a["chance"])
+        fill = GOOD if a.get("good") else "none"
+        stroke = GOOD if a.get("good") else BAD
+        tip = f"{a.get('player') or ''} {a.get('what') or ''}: {float(a['chance']) * 100:.0f}%, " + (
+            "came good" if a.get("good") else "failed"
+        )
+        body.append(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
+            f"<title>{escape(tip.strip())}</title></circle>"
+        )
+    return body
+
+
+def _time_axis(frame: _Frame) -> list[str]:
+    """The time axis, with a tick every step of minutes that gives at most eight."""
+    left, right, axis_y = frame.left, frame.right, frame.axis_y
+    body = [f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>']
+    step = _step(frame.total)
+    tick = 0.0
+    while tick <= frame.total + 1e-9:
+        x = frame.x_of(tick)
+        body.append(f'<line x1="{_n(x)}" y1="{axis_y}" x2="{_n(x)}" y2="{axis_y + 4}" stroke="{DIM}"/>')
+        body.append(_text(x, axis_y + 15, _minutes(tick) if tick else "0", 9, DIM, "middle"))
+        tick += step
+    return body
+
+
+def _legend(frame: _Frame, legend: list[str]) -> list[str]:
+    """The legend: each value's colour and name, three to a row; or what the dots are, when there is no value."""
+    body = []
+    left, right, legend_y = frame.left, frame.right, frame.axis_y + 30
+    for index, name in enumerate(legend):
+        row, col = divmod(index, 3)
+        x, y = left + col * (right - left) / 3, legend_y + 16 * row
+        colour = SERIES[index % len(SERIES)]
+        body.append(f'<rect x="{_n(x)}" y="{_n(y - 8)}" width="12" height="4" fill="{colour}"/>')
+        body.append(_text(x + 16, y - 3, str(name), 10))
+    if frame.dots_h and not legend:
+        body.append(_text(left, legend_y - 3, "dots: attempts at the height of their chance", 10, DIM))
+    return body
+
+
+def _step(total: float) -> float:
+    for step in (1, 2, 5, 10, 15, 30, 60, 120, 240):
+        if total / step <= 8:
+            return float(step)
+    return 480.0
+
+
+def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luck", width: int = 640) -> str:
+    """The luck chart: along the attempts (oldest first), how many came good (the solid line) against how many the
+    odds said (the dashed line, the sum of the chances shown), in the band where the odds put 80% of tables (the
+    10th to the 90th percentile of the exact distribution after each attempt)."""
+    shown = [a for a in attempts if a.get("chance") is not None]
+    n = len(shown)
+    left, right, top, height = 44, width - 12, 28, 220
+    bottom = height - 40
+    body = [f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>', _text(left, 18, title, 13)]
+    if not n:
+        body.append(_text(width / 2, height / 2, "No attempt with its odds shown yet.", 12, DIM, "middle"))
+        return _svg(width, height, title, body)
+    good, expected, low, high = [0], [0.0], [0.0], [0.0]
+    for a, dist in zip(shown, float_distributions(float(a["chance"]) for a in shown)):
+        good.append(good[-1] + (1 if a.get("good") else 0))
+        expected.append(expected[-1] + float(a["chance"]))
+        low.append(float(_quantile(dist, 0.10)))
+        high.append(float(_quantile(dist, 0.90)))
+    top_value = math.ceil(max(1.0, good[-1], high[-1], expected[-1]))
+
+    def x_of(i: int) -> float:
+        return left + (right - left) * i / n
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * v / top_value
+
+    band = [f"{_n(x_of(i))},{_n(y_of(v))}" for i, v in enumerate(high)]
+    band += [f"{_n(x_of(i))},{_n(y_of(v))}" for i, v in reversed(list(enumerate(low)))]
+    body.append(f'<polygon points="{" ".join(band)}" fill="#3a3158" opacity="0.8"/>')
+    body.append(f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{DIM}"/>')
+    odds = " ".join(f"{'M' if i == 0 else 'L'}{_n(x_of(i))} {_n(y_of(v))}" for i, v in enumerate(expected))
+    body.append(f'<path d="{odds}" fill="none" stroke="{ACCENT}" stroke-width="2" stroke-dasharray="5 3"/>')
+    came = " ".join(f"{'M' if i == 0 else 'L'}{_n(x_of(i))} {_n(y_of(v))}" for i, v in enumerate(good))
+    body.append(f'<path d="{came}" fill="none" stroke="{GOOD}" stroke-width="2.5"/>')
+    body.append(_text(left - 6, top + 4, str(top_value), 9, DIM, "end"))
+    body.append(_text(left - 6, bottom, "0", 9, DIM, "end"))
+    body.append(_text(right, bottom + 14, f"{n} attempt{'s' if n != 1 else ''}", 9, DIM, "end"))
+    legend_y = height - 12
+    third = (right - left) / 3  # the three keys share the width, so a phone's narrow picture keeps them all
+    for i, (colour, tall, words) in enumerate(
+        (
+            (GOOD, 4, f"came good: {good[-1]}"),
+            (ACCENT, 4, f"odds said: {expected[-1]:.1f}"),
+            ("#3a3158", 8, "8 tables in 10"),
+        )
+    ):
+        x = left + third * i
+        body.append(f'<rect x="{_n(x)}" y="{legend_y - 4 - tall}" width="14" height="{tall}" fill="{colour}"/>')
+        body.append(_text(x + 18, legend_y - 3, words, 10))
+    return _svg(width, height, title, body)
+
+
+def _quantile(dist: Any, q: float) -> int:
+    """The smallest k with P(S <= k) >= q (``dist`` a numpy vector of P(S = k))."""
+    import numpy as np
+
+    return min(len(dist) - 1, int(np.searchsorted(np.cumsum(dist), q - 1e-12)))
+
+
+def calibration_svg(rows: Sequence[Mapping[str, Any]], width: int = 640) -> str:
+    """Were the odds right? For each group of the chance shown (0-20% ...), a bar of how often its attempts came
+    good, a gold tick at the chance the page showed on average, and the count of attempts under it."""
+    title = "Were the odds right?"
+    left, right, top, height = 44, width - 12, 28, 220
+    bottom = height - 44
+    body = [f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>', _text(left, 18, title, 13)]
+    for pct in (0, 50, 100):
+        y = bottom - (bottom - top) * pct / 100
+        body.append(f'<line x1="{left}" y1="{_n(y)}" x2="{right}" y2="{_n(y)}" stroke="{GRID}"/>')
+        body.append(_text(left - 6, y + 3, f"{pct}%", 9, DIM, "end"))
+    slot = (right - left) / max(1, len(rows))
+    for i, row in enumerate(rows):
+        x = left + slot * i
+        if row.get("rate") is not None:
+            h = (bottom - top) * float(row["rate"])
+            body.append(
+                f'<rect x="{_n(x + slot * 0.2)}" y="{_n(bottom - h)}" width="{_n(slot * 0.6)}" '
+                f'height="{_n(h)}" fill="{GOOD}" opacity="0.85"/>'
+            )
+        if row.get("shown") is not None:
+            y = bottom - (bottom - top) * float(row["shown"])
+            body.append(
+                f'<line x1="{_n(x + slot * 0.12)}" y1="{_n(y)}" x2="{_n(x + slot * 0.88)}" y2="{_n(y)}" '
+                f'stroke="{ACCENT}" stroke-width="3"/>'
+            )
+        body.append(_text(x + slot / 2, bottom + 14, str(row.get("label")), 10, INK, "middle"))
+        body.append(
+            _text(x + slot / 2, bottom + 27, f"{row.get('good', 0)} of {row.get('attempts', 0)}", 9, DIM, "middle")
+        )
+    legend_y = height - 4
+    body.append(f'<rect x="{left}" y="{legend_y - 8}" width="14" height="6" fill="{GOOD}"/>')
+    body.append(_text(left + 18, legend_y - 2, "came good", 10))
+    body.append(f'<rect x="{left + 110}" y="{legend_y - 7}" width="14" height="3" fill="{ACCENT}"/>')
+    body.append(_text(left + 128, legend_y - 2, "the chance shown", 10))
+    return _svg(width, height, title, body)

@@ -1,0 +1,229 @@
+"""Figures across the games record (companion.record): win rates, the longest game, the dice's luck per player,
+per game and per night, the calibration of the odds, and the exports (CSV, JSON).
+
+Pure: records (JSON-safe dicts) in, figures out. Nothing here names a game: the setup's facts are the labels each
+game's module gave them ("Board", "Ghost", "Ancient One" ...), so a win rate by ghost and board, or by Ancient One,
+is a win rate by each of those labels.
+
+A night is a run of games, each started less than :data:`NIGHT_GAP_S` after the one before it ended (no clock or
+time zone needed: a table that plays on past midnight is still one night).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.luck import Luck, calibration, luck_of
+
+__all__ = ["NIGHT_GAP_S", "duration", "figures", "game_luck", "nights", "to_csv", "when"]
+
+NIGHT_GAP_S = 6 * 3600
+
+
+def weighed(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The attempts of these records that had a chance shown (the others are counted, not weighed)."""
+    return [a for r in records for a in r.get("attempts") or [] if a.get("chance") is not None]
+
+
+def luck_in(attempts: Sequence[Mapping[str, Any]]) -> Luck:
+    return luck_of([float(a["chance"]) for a in attempts], sum(1 for a in attempts if a.get("good")))
+
+
+def game_luck(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """One game's luck for its end card and the OLED: the whole table's, in words, and each player's; None for a
+    game without dice odds (Among Cultists, Spooks)."""
+    if not record.get("dice"):
+        return None
+    attempts = weighed([record])
+    luck = luck_in(attempts)
+    return {
+        **luck.to_dict(),
+        "words": luck.words("game"),
+        "short": luck.short(),
+        "players": _per_player(attempts),
+        "unshown": _unshown([record]),
+    }
+
+
+def _per_player(attempts: Sequence[Mapping[str, Any]], span: str = "game") -> dict[str, Any]:
+    by: dict[str, list[Mapping[str, Any]]] = {}
+    for a in attempts:
+        by.setdefault(str(a.get("player") or "?"), []).append(a)
+    out = {}
+    for name, mine in by.items():
+        luck = luck_in(mine)
+        out[name] = {**luck.to_dict(), "words": luck.words(span, who=f"{name}'s")}
+    return out
+
+
+def _unshown(records: Iterable[Mapping[str, Any]]) -> int:
+    return sum(1 for r in records for a in r.get("attempts") or [] if a.get("chance") is None)
+
+
+def _tally(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    rows = list(records)
+    won = sum(1 for r in rows if r.get("result") == "won")
+    lost = sum(1 for r in rows if r.get("result") == "lost")
+    return {"played": len(rows), "won": won, "lost": lost}
+
+
+def _rate(tally: Mapping[str, int]) -> dict[str, Any]:
+    ended = tally["won"] + tally["lost"]
+    return {**tally, "win_rate": round(tally["won"] / ended, 4) if ended else None}
+
+
+def nights(records: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """The records grouped by night, oldest night first, each night's games oldest first."""
+    out: list[list[Mapping[str, Any]]] = []
+    last_end = None
+    for r in sorted(records, key=lambda r: (float(r.get("started") or 0), int(r.get("game") or 0))):
+        start = float(r.get("started") or 0)
+        if last_end is None or start - last_end > NIGHT_GAP_S:
+            out.append([])
+        out[-1].append(r)
+        last_end = max(last_end or 0.0, float(r.get("ended") or start))
+    return out
+
+
+def duration(minutes: float) -> str:
+    """How long a game took, in words: "under a minute", "25 min", "1 h 5 min"."""
+    whole = round(minutes)
+    if whole < 1:
+        return "under a minute"
+    return f"{whole} min" if whole < 60 else f"{whole // 60} h {whole % 60} min"
+
+
+def when(ts: float) -> str:
+    """A timestamp as the exports write it (ISO 8601, UTC)."""
+    return datetime.fromtimestamp(float(ts), UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every figure across these records. The first keys are `companion stats --json`'s contract: ``games``,
+    ``by_rules`` ({rules: {"played", "won", "lost"}}), ``attempts`` (those with a chance shown), ``successes``,
+    ``expected_successes`` (the sum of the chances shown before each) and ``luck_percentile``."""
+    attempts = weighed(records)
+    luck = luck_in(attempts)
+    by_rules: dict[str, list[Mapping[str, Any]]] = {}
+    for r in records:
+        by_rules.setdefault(str(r.get("rules")), []).append(r)
+    by_setup: dict[str, dict[str, dict[str, list[Mapping[str, Any]]]]] = {}
+    by_players: dict[str, list[Mapping[str, Any]]] = {}
+    for r in records:
+        for label, value in r.get("setup") or []:
+            by_setup.setdefault(str(r.get("title") or r.get("rules")), {}).setdefault(label, {}).setdefault(
+                value, []
+            ).append(r)
+        by_players.setdefault(str(r.get("player_count")), []).append(r)
+    longest = max(records, key=lambda r: float(r.get("minutes") or 0), default=None)
+    the_nights = nights(records)
+    over_time: dict[str, list[dict[str, Any]]] = {}
+    for night in the_nights:
+        mine: dict[str, list[Mapping[str, Any]]] = {}
+        for a in weighed(night):
+            mine.setdefault(str(a.get("player") or "?"), []).append(a)
+        for name, theirs in mine.items():
+            over_time.setdefault(name, []).append({"night": when(night[0]["started"]), **luck_in(theirs).to_dict()})
+    return {
+        "games": len(records),
+        "by_rules": {rules: _tally(rows) for rules, rows in sorted(by_rules.items())},
+        "attempts": luck.attempts,
+        "successes": luck.successes,
+        "expected_successes": round(luck.expected, 6),
+        "luck_percentile": round(luck.percentile, 2),
+        "luck": {**luck.to_dict(), "words": luck.words("span of games", who="The")},
+        "attempts_without_odds": _unshown(records),
+        "win_rate_by_game": {
+            rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
+            for rules, rows in sorted(by_rules.items())
+        },
+        "win_rate_by_setup": {
+            title: {
+                label: {value: _rate(_tally(rows)) for value, rows in sorted(values.items())}
+                for label, values in labels.items()
+            }
+            for title, labels in by_setup.items()
+        },
+        "win_rate_by_players": {n: _rate(_tally(rows)) for n, rows in sorted(by_players.items(), key=lambda kv: kv[0])},
+        "longest": None
+        if longest is None
+        else {
+            "game": longest.get("game"),
+            "title": longest.get("title"),
+            "minutes": longest.get("minutes"),
+            "started": longest.get("started"),
+        },
+        "players": _per_player(attempts, "span of games"),
+        "player_luck_over_time": over_time,
+        "nights": [
+            {
+                "started": when(n[0]["started"]),
+                "games": [r.get("game") for r in n],
+                "luck": _night_luck(n),
+            }
+            for n in reversed(the_nights)
+        ],
+        "calibration": calibration((float(a["chance"]), bool(a.get("good"))) for a in attempts),
+    }
+
+
+def _night_luck(night: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    luck = luck_in(weighed(night))
+    return {**luck.to_dict(), "words": luck.words("night")}
+
+
+CSV_COLUMNS = (
+    "game",
+    "rules",
+    "title",
+    "started",
+    "minutes",
+    "players",
+    "setup",
+    "result",
+    "why",
+    "winner",
+    "rounds",
+    "rounds_word",
+    "marks",
+    "marks_word",
+    "attempts",
+    "successes",
+    "expected_successes",
+)
+
+
+def to_csv(records: Iterable[Mapping[str, Any]]) -> str:
+    """One row per game, the newest first, as the Games view lists them."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in records:
+        attempts = weighed([r])
+        luck = luck_in(attempts)
+        writer.writerow(
+            [
+                r.get("game"),
+                r.get("rules"),
+                r.get("title"),
+                when(r.get("started") or 0),
+                r.get("minutes"),
+                "; ".join(r.get("players") or []),
+                "; ".join(f"{label}: {value}" for label, value in r.get("setup") or []),
+                r.get("result"),
+                r.get("why") or "",
+                r.get("winner") or "",
+                r.get("rounds"),
+                r.get("rounds_word"),
+                "" if r.get("marks") is None else r.get("marks"),
+                r.get("marks_word") or "",
+                luck.attempts if r.get("dice") else "",
+                luck.successes if r.get("dice") else "",
+                round(luck.expected, 4) if r.get("dice") else "",
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,55 @@
+"""Words every game's terminal and sentences share (pure): counts, players by turn or seat, percentages, a game's
+title. Each game's own words are in its package (``companion/games/<game>/``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["asked", "count", "game_title", "outcome_words", "percent", "player", "seat"]
+
+
+def count(number: Any, one: str, many: str | None = None) -> str:
+    """ "1 action", "3 actions", "2 dice" (with `many`)."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def player(number: Any, state: Mapping[str, Any] | None = None) -> str:
+    """A player by turn (0 first), by their name in the state when it has one."""
+    names = (state or {}).get("player_names") or []
+    try:
+        index = int(number)
+    except (TypeError, ValueError):
+        return "the player"
+    return str(names[index]) if 0 <= index < len(names) else f"player {index + 1}"
+
+
+def seat(state: Mapping[str, Any], number: Any) -> str:
+    """A player by seat (1 first), by their name in the state when it has one."""
+    names = state.get("player_names") or state.get("names") or []
+    if isinstance(number, int) and 1 <= number <= len(names) and names[number - 1]:
+        return str(names[number - 1])
+    return f"seat {number}"
+
+
+def percent(value: Any) -> str:
+    return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "?"
+
+
+def outcome_words(state: Mapping[str, Any]) -> str | None:
+    outcome = state.get("outcome")  # "won" or "lost", as every game's view gives it
+    return f"game {outcome}" if outcome else None
+
+
+def game_title(state: Mapping[str, Any]) -> str:
+    """ "Game 3 “Friday”"."""
+    return f"Game {state.get('game_id')}" + (f" “{state.get('name')}”" if state.get("name") else "")
+
+
+def asked(state: Mapping[str, Any], command: str) -> list[str]:
+    """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
+    if not state.get("card_question"):
+        return []
+    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+            for a in state.get("legal") or [] if a.get("name") == command]
+    return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]

@@ -1,0 +1,135 @@
+"""The night in pictures (companion.pictures): each SVG against its golden file, and what it must show.
+
+Regenerate the golden files after a deliberate change with
+
+    UPDATE_GOLDEN=1 uv run pytest tests/test_pictures.py
+
+and look at them (open tests/golden/*.svg in a browser) before committing."""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.luck import calibration
+from companion.pictures import calibration_svg, luck_svg, timeline_svg
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+SVG = "{http://www.w3.org/2000/svg}"
+
+ATTEMPTS = [
+    {"minute": 3.0, "player": "Ada", "what": "search eye:1", "chance": 511 / 512, "good": True},
+    {"minute": 11.5, "player": "Bo", "what": "solve eye:2,camera:1", "chance": 0.743, "good": False},
+    {"minute": 20.0, "player": "Ada", "what": "summon", "chance": 1 / 6, "good": True},
+    {"minute": 26.0, "player": "Bo", "what": "prove <set 1>", "chance": 0.42, "good": False},
+    {"minute": 27.0, "player": "Bo", "what": "the tray was unsure", "chance": None, "good": True},
+]
+SKEPTICS = {
+    "game": 7,
+    "title": "Skeptics",
+    "minutes": 31.0,
+    "dice": True,
+    "attempts": ATTEMPTS,
+    "timeline": {
+        "clock": [[0, "XII"], [4, "III"], [9, "VI"], [14, "IX"], [18, "XII"], [24, "III"]],
+        "marks": [[18, "Ghost Hour: room 14"], [20, "Ghost in room 5"], [29, "Ghost Hour & <the end>"]],
+        "series": {"Room cards left": [[0, 18], [18, 17], [20, 16]], "Clues solved": [[0, 0], [12, 1], [25, 2]]},
+    },
+}
+SPOOKS = {
+    "game": 8,
+    "title": "Spooks",
+    "minutes": 45.0,
+    "dice": False,
+    "attempts": [],
+    "timeline": {
+        "clock": [],
+        "marks": [[40, "Out: Cy"]],
+        "series": {
+            "Ada": [[0, 0], [10, 20], [30, 20]],
+            "Bo": [[0, 0], [10, 60], [30, 120], [44, 210]],
+            "Cy": [[0, 0], [10, 5], [30, 90]],
+        },
+    },
+}
+PICTURES: dict[str, Any] = {
+    "timeline_skeptics": lambda: timeline_svg(SKEPTICS),
+    "timeline_spooks": lambda: timeline_svg(SPOOKS),
+    "luck": lambda: luck_svg(ATTEMPTS),
+    "luck_empty": lambda: luck_svg([]),
+    "calibration": lambda: calibration_svg(
+        calibration((a["chance"], a["good"]) for a in ATTEMPTS if a["chance"] is not None)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PICTURES))
+def test_picture_matches_its_golden_svg(name: str) -> None:
+    text = PICTURES[name]()
+    assert text == PICTURES[name](), "the same record must draw the same picture"
+    path = GOLDEN / f"{name}.svg"
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+        pytest.skip(f"wrote {path}")
+    assert path.exists(), f"no golden file {path}; run with UPDATE_GOLDEN=1 and look at the picture"
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from {path}"
+
+
+@pytest.mark.parametrize("name", sorted(PICTURES))
+def test_every_picture_is_well_formed_svg_with_a_title(name: str) -> None:
+    root = ET.fromstring(PICTURES[name]())
+    assert root.tag == f"{SVG}svg" and root.get("viewBox")
+    assert root.find(f"{SVG}title") is not None and root.get("aria-label")
+
+
+def test_the_timeline_shows_each_attempt_with_a_chance_and_every_mark_escaped() -> None:
+    root = ET.fromstring(timeline_svg(SKEPTICS))
+    dots = root.findall(f"{SVG}circle")
+    assert len(dots) == 4  # the attempt without a chance shown is not drawn
+    assert [d.get("fill") for d in dots] == ["#4fb37a", "none", "#4fb37a", "none"]  # filled when it came good
+    tips = [d.find(f"{SVG}title").text for d in dots]  # type: ignore[union-attr]
+    assert tips[3] == "Bo prove <set 1>: 42%, failed"
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "Ghost Hour & <the end>" in texts and "Ghost Hour: room 14" in texts
+    assert {"XII", "III", "VI", "IX"} <= set(texts) and "Room cards left" in texts
+    # the higher of two dots is the likelier attempt: 511/512 above 1/6
+    assert float(dots[0].get("cy") or 0) < float(dots[2].get("cy") or 0)
+
+
+def test_a_game_without_dice_has_no_attempt_lane_and_a_line_per_player() -> None:
+    root = ET.fromstring(timeline_svg(SPOOKS))
+    assert root.findall(f"{SVG}circle") == []
+    assert len(root.findall(f"{SVG}path")) == 3
+    assert {"Ada", "Bo", "Cy"} <= {t.text for t in root.iter(f"{SVG}text")}
+
+
+def test_the_luck_chart_ends_at_the_successes_and_the_sum_of_the_chances() -> None:
+    texts = [t.text for t in ET.fromstring(luck_svg(ATTEMPTS)).iter(f"{SVG}text")]
+    assert "came good: 2" in texts
+    assert f"odds said: {511 / 512 + 0.743 + 1 / 6 + 0.42:.1f}" in texts and "4 attempts" in texts
+
+
+def test_crowded_marks_keep_their_lines_and_only_the_labels_that_fit() -> None:
+    crowded = {
+        **SKEPTICS,
+        "minutes": 60.0,
+        "attempts": [],
+        "timeline": {"clock": [], "series": {}, "marks": [[3 * i, f"Ghost Hour: room {i}"] for i in range(18)]},
+    }
+    root = ET.fromstring(timeline_svg(crowded))
+    assert len(root.findall(f"{SVG}line[@stroke-dasharray='3 2']")) == 18  # every mark has its line
+    labels = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("Ghost Hour")]
+    assert 3 <= len(labels) < 18
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for t in labels:
+        x = float(t.get("x") or 0)
+        rows.setdefault(t.get("y") or "", []).append((x, x + 5.2 * len(t.text or "")))
+    assert len(rows) <= 3
+    for spans in rows.values():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "two labels on one row run into each other"

@@ -1,0 +1,91 @@
+"""--sim's tray camera (issue 26): the tray shows the dice of the roll under way, and no others."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from companion.config import CameraConfig
+from companion.errors import CameraError
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+from vision.reader import read_dice
+from vision.sim_tray import ThrowCamera
+from vision.tray_loop import TrayLoop, sim_color_kinds, tray_settings
+
+
+class Throws:
+    """A stand-in for the service's next_throw: what the test says is under way."""
+
+    def __init__(self) -> None:
+        self.serial = 0
+        self.names: tuple[str, ...] = ()
+
+    def __call__(self) -> tuple[int, tuple[str, ...]]:
+        return self.serial, self.names
+
+
+def test_the_tray_shows_the_dice_of_the_throw_and_the_reader_reads_them_in_their_colours() -> None:
+    throws = Throws()
+    camera = ThrowCamera(throws, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=3)
+    assert read_dice(camera.read()) == []  # no roll under way: an empty tray
+    throws.serial, throws.names = 1, ("clue", "clue", "key", "summon")
+    readings = read_dice(camera.read())
+    assert Counter(r.color for r in readings) == Counter({"blue": 2, "green": 1, "red": 1})
+    assert all(r.value is not None for r in readings)
+    assert camera.shown == ("blue", "blue", "green", "red")
+
+
+def test_the_dice_are_thrown_again_after_every_command_and_only_then() -> None:
+    throws = Throws()
+    throws.serial, throws.names = 4, ("green", "yellow")
+    camera = ThrowCamera(throws, seed=1)
+    first = camera.read()
+    assert (camera.read() == first).all() and camera.throws == 1  # the dice lie still: the same photo
+    throws.serial = 5  # a command (the roll) was played: the next throw
+    assert not (camera.read() == first).all() and camera.throws == 2
+
+
+def test_a_die_of_no_known_colour_is_a_clear_error() -> None:
+    with pytest.raises(CameraError, match="no 'teal' dice"):
+        ThrowCamera(lambda: (0, ("teal",))).read()
+
+
+def test_the_services_next_throw_is_the_attempts_dice(tmp_path: Any) -> None:
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(2))
+    try:
+        assert service.next_throw() == (0, ())  # no game
+        service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 7})
+        assert service.next_throw()[1] == ()  # no attempt under way
+        service.do("attempt", {"action": "search", "need": "eye:1"})
+        serial, names = service.next_throw()
+        assert names == ("clue", "clue", "clue")
+        service.do("roll", {"faces": "cobweb,cobweb,camera"})
+        assert service.next_throw()[0] > serial
+        service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+        assert service.next_throw()[1] == ()  # at the entrance: no roll yet
+        service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+        names = service.next_throw()[1]
+        assert names and set(names) == {"green"}  # the first roll of an adventure throws the green dice alone
+    finally:
+        service.close()
+
+
+def test_the_simulated_tray_loop_paints_each_kind_in_its_usual_colour() -> None:
+    tray = tray_settings({"kinds": sim_color_kinds()})
+    loop = TrayLoop(
+        CameraConfig(),
+        tray,
+        sim=True,
+        on_readings=lambda readings, why: None,
+        throw=lambda: (1, ("clue", "key", "summon")),
+    )
+    assert loop.kind_colours() == {"clue": "blue", "key": "green", "summon": "red"}
+    camera = loop.open_camera()
+    assert isinstance(camera, ThrowCamera)
+    camera.read()
+    assert camera.shown == ("blue", "green", "red")

@@ -1,0 +1,157 @@
+// The Games view: the record of every game played on this companion, the dice's luck, whether the odds were
+// right, the figures across games and the exports. Loaded by app.js only when the view is opened, so the game
+// page's first load does not carry it. Every figure and sentence comes from the companion (/api/games: the
+// records of companion/record.py, the figures of companion/stats.py); the pictures are its SVG.
+import { api, el, fill, toast } from "./core.js?v=__VERSION__";
+
+const RESULT = { won: "won", lost: "lost", playing: "not finished" };
+
+function minutes(m) {
+  const whole = Math.round(Number(m) || 0);
+  if (whole < 1) return "under a minute";
+  return whole < 60 ? whole + " min" : Math.floor(whole / 60) + " h " + (whole % 60) + " min";
+}
+
+function when(ts) {
+  return new Date(Number(ts) * 1000).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+function rate(t) {
+  return t.win_rate === null || t.win_rate === undefined ? "-" : Math.round(t.win_rate * 100) + "%";
+}
+
+function table(head, rows) {
+  const t = el("table", { class: "scores" });
+  const tr = el("tr");
+  head.forEach((h, i) => tr.append(el("th", i ? { class: "num" } : {}, h)));
+  t.append(tr);
+  for (const row of rows) {
+    const r = el("tr");
+    row.forEach((c, i) => r.append(el("td", i ? { class: "num" } : {}, c)));
+    t.append(r);
+  }
+  return t;
+}
+
+function tallyRows(by) {
+  return Object.entries(by).map(([k, t]) => [t.title || k, String(t.played), String(t.won), String(t.lost), rate(t)]);
+}
+
+// A picture of the companion's, drawn for the width it is shown at (so its words keep their size): the address
+// is kept in data-src and the width added once the picture is in the page.
+function picture(src, alt) {
+  return el("img", { class: "chart", alt, "data-src": src });
+}
+
+// on the table display the pictures are drawn narrower and shown larger, to be read from across the table
+const pictureScale = () => (document.body.classList.contains("table") ? 1.5 : 1);
+
+function drawPictures(root) {
+  for (const img of root.querySelectorAll("img[data-src]")) {
+    const w = Math.round(img.clientWidth / pictureScale()) || 640;
+    img.src = img.dataset.src + (img.dataset.src.includes("?") ? "&" : "?") + "w=" + w;
+    img.removeAttribute("data-src");
+  }
+}
+
+function gameCard(g) {
+  const card = el("div", { class: "card game", "data-game": String(g.game) });
+  const head = el("div", { class: "game-head" });
+  head.append(el("h3", {}, g.title + " #" + g.game), el("span", { class: "dim" }, when(g.started) + " \u00B7 " + minutes(g.minutes)));
+  card.append(head);
+  const who = (g.players || []).join(", ");
+  const setup = (g.setup || []).map(([label, value]) => label + ": " + value).join(" \u00B7 ");
+  card.append(el("div", {}, [who, setup].filter(Boolean).join(" \u00B7 ")));
+  const counts = [];
+  if (g.rounds !== null && g.rounds !== undefined) counts.push(g.rounds + " " + g.rounds_word);
+  if (g.marks_word && g.marks !== null && g.marks !== undefined) counts.push(g.marks + " " + g.marks_word);
+  const result = el("div", { class: "result" });
+  result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner && !String(g.why || "").includes(g.winner) ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
+  card.append(result);
+  if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
+  card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
+  card.append(picture("/api/games/" + g.game + "/timeline.svg?n=" + g.commands, "The timeline of " + g.title + " #" + g.game));
+  return card;
+}
+
+function render(root, data) {
+  const f = data.figures;
+  const games = data.games || [];
+  const wrap = el("div", { class: "games" });
+  const luck = el("div", { class: "card wide", id: "games-luck" });
+  luck.append(el("h2", {}, "The dice's luck"));
+  const last = (f.nights || [])[0];  // the newest night first
+  if (last && (f.nights || []).length > 1) luck.append(el("p", { class: "luck", id: "night-luck" }, "The last night: " + last.luck.words));
+  luck.append(el("p", { class: "luck" }, f.luck.words));
+  if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds + " attempts had no odds shown, so they are counted but not weighed."));
+  const stamp = games.length + "-" + games.reduce((n, g) => n + (g.commands || 0), 0);
+  luck.append(picture("/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
+  const players = Object.values(f.players || {});
+  if (players.length) { const ul = el("ul", { class: "list" }); players.forEach((p) => ul.append(el("li", {}, p.words))); luck.append(ul); }
+  wrap.append(luck);
+
+  const odds = el("div", { class: "card", id: "games-calibration" });
+  odds.append(el("h2", {}, "Were the odds right?"), el("p", { class: "note" }, "The attempts grouped by the chance the page showed, against how often they came good: a check of the dice reader and of the dice themselves."));
+  odds.append(picture("/api/stats/calibration.svg?n=" + stamp, "The calibration chart"));
+  wrap.append(odds);
+
+  const figs = el("div", { class: "card", id: "games-figures" });
+  figs.append(el("h2", {}, "Across the games"));
+  figs.append(el("h3", {}, "Win rate by game"), table(["Game", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_game)));
+  for (const [title, labels] of Object.entries(f.win_rate_by_setup || {})) {
+    for (const [label, values] of Object.entries(labels)) {
+      figs.append(el("h3", {}, title + ": by " + label.toLowerCase()), table([label, "Played", "Won", "Lost", "Rate"], tallyRows(values)));
+    }
+  }
+  figs.append(el("h3", {}, "By player count"), table(["Players", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_players)));
+  if (f.longest) figs.append(el("p", {}, "The longest game: " + f.longest.title + " #" + f.longest.game + ", " + minutes(f.longest.minutes) + "."));
+  const overTime = Object.entries(f.player_luck_over_time || {});
+  if (overTime.length) {
+    figs.append(el("h3", {}, "Each player's luck, night by night"));
+    figs.append(table(["Player", "Nights", "Percentiles"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
+  }
+  const ex = el("div", { class: "exports" });
+  ex.append(el("a", { href: "/api/stats.csv", download: "games.csv" }, "Export CSV"), el("a", { href: "/api/stats.json", download: "games.json" }, "Export JSON"), el("a", { href: "/api/night.png", download: "night.png", id: "night-png" }, "The night as a picture"));
+  figs.append(el("h3", {}, "Save and share"), ex);
+  wrap.append(figs);
+
+  const list = el("div", { class: "wide", id: "games-list" });
+  list.append(el("h2", {}, games.length ? "Games played, the newest first" : "No game has been played yet."));
+  games.forEach((g) => list.append(gameCard(g)));
+  wrap.append(list);
+  fill(root, [wrap]);
+  drawPictures(root);
+}
+
+// the view's own style sheet, once (beside this module, with the same version)
+function styles() {
+  if (document.querySelector("link[data-games]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/games.css?v=__VERSION__";
+  link.dataset.games = "1";
+  document.head.append(link);
+}
+
+// The end card's part (app.js asks for it when a game has ended): the dice's luck this game in the companion's
+// words (none: a game without dice odds) and the game's timeline.
+export function endCard(s) {
+  styles();
+  const luck = (s.summary || {}).luck;
+  const said = document.querySelector("#end-luck");
+  said.hidden = !luck;
+  said.textContent = luck ? luck.words : "";
+  const tl = document.querySelector("#end-timeline");
+  tl.hidden = false;
+  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / pictureScale()) || 640);
+  if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
+}
+
+export async function show(root) {
+  styles();
+  try {
+    render(root, await api("/api/games"));
+  } catch (e) {
+    if (e.status) toast(e.message, true);
+  }
+}
