@@ -414,7 +414,9 @@ step "companion serve --sim"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$WORK/serve/skeptics-companion"
 JOIN=K7QX3M  # the phones' join code, set so that /api/state can be asked (docs/web.md)
-printf '[web]\njoin_code = "%s"\n' "$JOIN" > "$WORK/serve/skeptics-companion/config.toml"
+# espeak-ng for the narrator: Piper's renders take minutes under emulation, and a stop in the middle of one
+# aborts the process at exit ("terminate called without an active exception", exit 134), seen here on Trixie
+printf '[web]\njoin_code = "%s"\n\n[hardware.voice]\nengine = "espeak-ng"\n' "$JOIN" > "$WORK/serve/skeptics-companion/config.toml"
 COMPANION_DATA_DIR="$WORK/serve" XDG_CONFIG_HOME="$WORK/serve" "${VPY[@]}" "$SITE/bin/companion" serve --sim \
   --port "$port" > "$WORK/serve.log" 2>&1 &
 SERVER=$!
