@@ -18,6 +18,7 @@ new packs before it saves (a table operation is one service call).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping
@@ -37,9 +38,26 @@ from companion.validate import control_character
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
-SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage", "event")
+SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage", "event",
+            "es_adventure", "es_other_world", "es_investigator", "es_ancient_one", "es_mythos")
 # the pack files of the other games the box keeps beside Skeptics' (file -> the game's rules)
-OTHER_FILES: Mapping[str, str] = {"events.toml": "among-cultists"}
+OTHER_FILES: Mapping[str, str] = {
+    "events.toml": "among-cultists",
+    **dict.fromkeys(("ancient_ones.toml", "investigators.toml", "adventures.toml", "other_worlds.toml",
+                     "mythos.toml"), "elder-sign"),
+}
+# each other game's package (its bundled pack files)
+_PACKAGES: Mapping[str, str] = {"among-cultists": "companion.games.among_cultists",
+                                "elder-sign": "companion.games.elder_sign"}
+# Elder Sign's sections: the pack file and the list in it
+_ES_LISTS: Mapping[str, tuple[str, str, str]] = {
+    "es_adventure": ("adventures.toml", "adventures", "the adventure"),
+    "es_other_world": ("other_worlds.toml", "other_worlds", "the Other World"),
+    "es_investigator": ("investigators.toml", "investigators", "the investigator"),
+    "es_ancient_one": ("ancient_ones.toml", "ancient_ones", "the Ancient One"),
+    "es_mythos": ("mythos.toml", "mythos", "the Mythos card"),
+}
+_EFFECT_KEYS = ("elder_signs", "clues", "doom", "sanity", "stamina", "monsters", "clock")
 EXPORT_KIND = "skeptics companion box"
 EXPORT_VERSION = 1
 MAX_FILE = MAX_BYTES  # one pack file; the bundled ones are under 10 KB
@@ -62,7 +80,14 @@ _FIELDS: Mapping[str, Mapping[str, str]] = {
     "connection": {"kind": "text", "keys": "int", "lock": "flag0"},
     "passage": {"on": "flag"},
     "event": {"name": "text", "text": "text", "note": "text0"},  # Among Cultists' event markers
+    # Elder Sign's cards (companion/games/elder_sign/packs/*.toml); effects are {elder_signs, clues, ..., text}
+    "es_adventure": {"name": "text", "tasks": "texts", "ordered": "flag0", "trophies": "int0", "lock": "text0",
+                     "reward": "effect", "penalty": "effect", "terror": "effect"},
+    "es_investigator": {"name": "text", "sanity": "int", "stamina": "int", "clues": "int0", "ability": "text0"},
+    "es_ancient_one": {"name": "text", "doom": "int", "elder_signs": "int", "combat": "text", "attack": "text"},
+    "es_mythos": {"name": "text", "immediate": "effect", "lingering": "text", "at_midnight": "effect"},
 }
+_FIELDS = {**_FIELDS, "es_other_world": {**_FIELDS["es_adventure"], "terror": "effect"}}
 
 
 @dataclass(frozen=True)
@@ -106,11 +131,12 @@ class Box:
         stops the companion. Raises PackError only if the bundled packs themselves fail.
         """
         self.problems = {k: v for k, v in self.problems.items() if not k.endswith(".toml")}  # other games' stay
-        for rel, rules in OTHER_FILES.items():  # said at start too, though that game loads when first played
+        for rules in sorted(set(OTHER_FILES.values())):  # said at start too, though that game loads when first played
             try:
-                self.among_cultists_packs()
+                self.other_packs(rules)
             except PackError as exc:
-                self.problems[rules] = damaged(f"files for {rules} ({rel})", exc)
+                files = ", ".join(rel for rel, of in OTHER_FILES.items() if of == rules)
+                self.problems[rules] = damaged(f"files for {rules} ({files})", exc)
         try:
             return self.check(BoxChange({}, "the box"))
         except PackError:
@@ -143,17 +169,29 @@ class Box:
     def other_texts(self) -> dict[str, str]:
         """The other games' pack files the box keeps (OTHER_FILES): the box folder's, else the bundled one."""
         folder = self.folder if self.folder is not None and self.folder.is_dir() else None
-        texts = game_pack_texts("companion.games.among_cultists", list(OTHER_FILES), folder)
-        return {rel: text for rel, (_, text) in texts.items()}
+        out: dict[str, str] = {}
+        for rules, package in _PACKAGES.items():
+            files = [rel for rel, of in OTHER_FILES.items() if of == rules]
+            out.update({rel: text for rel, (_, text) in game_pack_texts(package, files, folder).items()})
+        return out
 
     def among_cultists_packs(self, change: BoxChange | None = None) -> Any:
         """Among Cultists' packs as they are (or would be with `change`), validated like a file edited by hand."""
-        from companion.games.among_cultists.packs import parse_pack_texts
+        return self.other_packs("among-cultists", change)
 
+    def other_packs(self, rules: str, change: BoxChange | None = None) -> Any:
+        """Another game's packs as they are (or would be with `change`), validated like files edited by hand."""
         texts = self.other_texts()
         if change is not None:
             texts.update({rel: text for rel, text in change.files.items() if rel in OTHER_FILES})
-        return parse_pack_texts(texts, where=self.folder if self.folder is not None else Path("your box"))
+        mine = {rel: text for rel, text in texts.items() if OTHER_FILES.get(rel) == rules}
+        if rules == "elder-sign":
+            from companion.games.elder_sign.packs import parse_pack_texts as parse_elder_sign
+
+            return parse_elder_sign(mine)
+        from companion.games.among_cultists.packs import parse_pack_texts
+
+        return parse_pack_texts(mine, where=self.folder if self.folder is not None else Path("your box"))
 
     # -- edits -------------------------------------------------------------------------------
 
@@ -167,6 +205,10 @@ class Box:
             rel = "events.toml"
             doc = _parse(rel, texts[rel])
             what = _edit_event(doc, edit.key, values)
+        elif edit.section in _ES_LISTS:
+            rel = _ES_LISTS[edit.section][0]
+            doc = _parse(rel, texts[rel])
+            what = _edit_elder_sign(doc, edit.section, edit.key, values)
         elif edit.section in ("space", "connection", "passage"):
             board_id, _, rest = edit.key.partition(":")
             if board_id not in packs.boards:
@@ -183,8 +225,8 @@ class Box:
 
     def check(self, change: BoxChange) -> Packs:
         """The packs as they would be with `change`, validated like files edited by hand (PackError)."""
-        if any(rel in OTHER_FILES for rel in change.files):
-            self.among_cultists_packs(change)  # PackError names the file, the entry and the field
+        for rules in sorted({OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}):
+            self.other_packs(rules, change)  # PackError names the file, the entry and the field
         overrides: dict[str, tuple[str, str]] = {}
         if self.folder is not None and self.folder.is_dir():
             for rel, path in owner_files(self.folder).items():
@@ -283,13 +325,19 @@ def _clean_fields(section: str, raw: Mapping[str, Any]) -> dict[str, Any]:
             and all(isinstance(v, str) and len(v) <= _TEXT_MAX for v in value),
             "pair": isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+            "effect": isinstance(value, Mapping) and all(
+                (k in _EFFECT_KEYS and isinstance(v, int) and not isinstance(v, bool))
+                or (k == "text" and isinstance(v, str) and len(v) <= _TEXT_MAX) or (k == "gate" and isinstance(v, bool))
+                for k, v in value.items()),
         }[base]
         if not ok:
             raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
-        for text in value if isinstance(value, list) else [value]:
+        for text in value if isinstance(value, list) else value.values() if isinstance(value, Mapping) else [value]:
             if isinstance(text, str) and control_character(text) is not None:
                 raise BadCommand(f"box: the field {key!r} of a {section} must be plain text, with no control "
                                  f"characters (it holds {control_character(text)}).")
+        if base == "effect":  # what is nothing goes away: {doom: 1, text: ""} is {doom: 1}
+            value = {k: v.strip() if isinstance(v, str) else v for k, v in value.items() if v not in (0, "", False)}
         out[key] = value.strip() if isinstance(value, str) else value
     return out
 
@@ -308,6 +356,10 @@ def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapp
         if optional and value in ("", 0, False, []):
             if key in entry:
                 del entry[key]
+        elif isinstance(value, Mapping):  # an effect: one inline table, as the bundled files write it
+            effect = tomlkit.inline_table()
+            effect.update(value)
+            entry[key] = effect
         else:
             entry[key] = value
     if values.get("placeholder") is True:
@@ -361,6 +413,16 @@ def _edit_event(doc: tomlkit.TOMLDocument, key: str, values: Mapping[str, Any]) 
             _apply(entry, values, _FIELDS["event"])
             return f"the event marker {values.get('name') or entry.get('name') or key}"
     raise BadCommand(f"box: there is no event marker {key!r} in the box.")
+
+
+def _edit_elder_sign(doc: tomlkit.TOMLDocument, section: str, key: str, values: Mapping[str, Any]) -> str:
+    """One of Elder Sign's cards (an adventure, an Other World, an investigator, an Ancient One, a Mythos card)."""
+    _, list_name, word = _ES_LISTS[section]
+    for entry in _entries(doc, list_name):
+        if isinstance(entry, (Table, dict)) and entry.get("id") == key:
+            _apply(entry, values, _FIELDS[section])
+            return f"{word} {values.get('name') or entry.get('name') or key}"
+    raise BadCommand(f"box: there is no {word.removeprefix('the ')} {key!r} in the box.")
 
 
 def _pair_key(text: str, low: int) -> tuple[int, int]:
@@ -482,8 +544,42 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
     except PackError:  # a broken file of the other game must not hide Skeptics' box
         markers = []
     events = [{"id": e.id, "name": e.name, "text": e.text, "filled": not e.placeholder} for e in markers]
-    return {"ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
+    elder_sign = _elder_sign_view(box)
+    return {"elder_sign": elder_sign,
+            "elder_sign_left": sum(1 for group in elder_sign.values() for c in group if not c["filled"]),
+            "ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
             "boards": boards, "events": events, "events_left": sum(1 for e in events if not e["filled"]),
             "left": left, "writable": box.is_writable,
             # where it is, for the host, by its last two parts ("skeptics/packs"): phones are not told the machine's paths
             "folder": "/".join(box.folder.parts[-2:]) if box.folder is not None else None}
+
+
+def _effect_view(effect: Any) -> dict[str, Any]:
+    return {k: v for k, v in dataclasses.asdict(effect).items() if v not in (0, "", False)}
+
+
+def _elder_sign_view(box: Box) -> dict[str, list[dict[str, Any]]]:
+    """Elder Sign's cards as Your box shows them, each with what is filled in."""
+    try:
+        packs = box.other_packs("elder-sign")
+    except PackError:  # a broken file of the other game must not hide Skeptics' box
+        return {"adventures": [], "other_worlds": [], "mythos": [], "investigators": [], "ancient_ones": []}
+
+    def adventure(a: Any) -> dict[str, Any]:
+        return {"id": a.id, "name": a.name, "tasks": [str(t.need) for t in a.tasks], "ordered": a.ordered,
+                "trophies": a.trophies, "lock": a.lock.value if a.lock else "", "reward": _effect_view(a.reward),
+                "penalty": _effect_view(a.penalty), "terror": _effect_view(a.terror), "filled": not a.placeholder}
+
+    return {
+        "adventures": [adventure(a) for a in packs.adventures.values()],
+        "other_worlds": [adventure(a) for a in packs.other_worlds.values()],
+        "mythos": [{"id": m.id, "name": m.name, "immediate": _effect_view(m.immediate),
+                    "lingering": "" if m.placeholder else m.lingering, "at_midnight": _effect_view(m.at_midnight),
+                    "filled": not m.placeholder} for m in packs.mythos.values()],
+        "investigators": [{"id": i.id, "name": i.name, "sanity": i.sanity, "stamina": i.stamina, "clues": i.clues,
+                           "ability": "" if i.placeholder else i.ability, "filled": not i.placeholder}
+                          for i in packs.investigators.values()],
+        "ancient_ones": [{"id": a.id, "name": a.name, "doom": a.doom, "elder_signs": a.elder_signs,
+                          "combat": str(a.combat), "attack": a.attack, "filled": not a.placeholder}
+                         for a in packs.ancient_ones.values()],
+    }

@@ -106,8 +106,9 @@ class Luck:
         tail = self.below if self.successes < self.expected else self.above
         return max(1, round(1 / tail)) if tail > 0 else None
 
-    def words(self, span: str = "night", who: str = "Your") -> str:
-        """ "Your attempts came good 4 times; the odds said 6.2: luckless, a night like it 1 in 9"."""
+    def words(self, span: str = "night", who: str = "The table's") -> str:
+        """ "The table's 9 attempts came good 4 times; the odds said 6.2: luckless, about 1 night in 9 goes this
+        way" (who: "The table's" for every phone and the table display, or a player's "Ann's")."""
         if self.attempts == 0:
             return f"No attempt this {span} had its odds shown, so there is no luck to tell."
         times = {0: "never", 1: "once", 2: "twice"}.get(self.successes, f"{self.successes} times")
@@ -115,7 +116,7 @@ class Luck:
         of = f"{who} {self.attempts} attempt{'s' if self.attempts != 1 else ''}"
         text = f"{of} {came}; the odds said {self.expected:.1f}: {self.verdict}"
         if self.one_in is not None:
-            text += f", a {span} like it 1 in {self.one_in}"
+            text += f", about 1 {span} in {self.one_in} goes this way"
         return text + "."
 
     def short(self) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.stats import duration, luck_in, weighed
+from companion.stats import duration, luck_in, result_words, weighed
 
 __all__ = ["night_png"]
 
@@ -75,13 +75,10 @@ def night_png(records: Sequence[Mapping[str, Any]]) -> bytes:
 def _game_lines(draw: Any, record: Mapping[str, Any]) -> list[tuple[str, str]]:
     result = str(record.get("result"))
     colour = {"won": GOOD, "lost": BAD}.get(result, DIM)
-    head = f"{record.get('title')} · {duration(float(record.get('minutes') or 0))} · " + {
-        "won": "won",
-        "lost": "lost",
-    }.get(result, "not finished")
+    head = f"{record.get('title')} · {duration(float(record.get('minutes') or 0))} · " + result_words(record)
     rows = [(head, colour)]
     who = ", ".join(record.get("players") or [])
-    setup = ", ".join(f"{label} {value}" for label, value in record.get("setup") or [])
+    setup = ", ".join(f"{label}: {value}" for label, value in record.get("setup") or [])
     rows += [(line, INK) for line in _wrap(draw, "; ".join(t for t in (who, setup) if t), 28, WIDTH - 140)]
     if record.get("why"):
         rows += [(line, DIM) for line in _wrap(draw, str(record["why"]), 28, WIDTH - 140)[:2]]

@@ -23,7 +23,7 @@ INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", 
 SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
 FONT = 'font-family="system-ui,sans-serif"'
 MARK_ROWS = 3
-CHAR_WIDTH = 5.2  # about the width of a letter of the 9-pixel labels, to keep them apart
+CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep them apart
 
 
 def _n(value: float) -> str:
@@ -276,7 +276,7 @@ def luck_svg(attempts: Sequence[Mapping[str, Any]], title: str = "The dice's luc
         (
             (GOOD, 4, f"came good: {good[-1]}"),
             (ACCENT, 4, f"odds said: {expected[-1]:.1f}"),
-            ("#3a3158", 8, "8 tables in 10"),
+            ("#3a3158", 8, "8 in 10 land here"),
         )
     ):
         x = left + third * i

@@ -186,9 +186,21 @@ class Companion(MainLoop):
         self.join_code = join_code(self.app)
         log.info("phone page: %s%s", "  ".join(self.urls),
                  f"  (join code {self.join_code})" if self.join_code else "")
+        from web.invite import join_link
+
+        if self.join_code and self.urls:
+            self._invite(join_link(self.urls[-1], self.join_code))
         if self.table is not None and self.join_code and self.urls:
             # After every start the OLED shows the join QR code (phones join first), until the next command.
-            self.table.show_join(f"{self.urls[-1]}join?code={self.join_code}", self.join_code, seconds=None)
+            self.table.show_join(join_link(self.urls[-1], self.join_code), self.join_code, seconds=None)
+
+    def _invite(self, link: str) -> None:
+        """The join link with its code in the log; on a terminal its QR code too, for the host's phone camera."""
+        from web.invite import terminal_qr
+
+        log.info("join the table: %s", link)
+        if sys.stdout.isatty():
+            print(f"\nJoin the table: scan this with a phone's camera, or open {link}\n{terminal_qr(link)}", flush=True)
 
     # -- what the table does (main thread) ------------------------------------------------------
 

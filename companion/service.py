@@ -544,7 +544,8 @@ class GameService:
             if self._game is not None and self._module.rules == self.box.rules:
                 game = self._module.replay(self._game.setup, packs, self._game.history)
             elif self._game is not None and self._module.rules in others:
-                game = self._module.replay(self._game.setup, self.box.among_cultists_packs(change), self._game.history)
+                game = self._module.replay(self._game.setup, self.box.other_packs(self._module.rules, change),
+                                           self._game.history)
         except CompanionError as exc:
             raise PackError(
                 "that change does not fit the game being played, so nothing was saved "

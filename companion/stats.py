@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.luck import Luck, calibration, luck_of
 
-__all__ = ["NIGHT_GAP_S", "duration", "figures", "game_luck", "nights", "to_csv", "when"]
+__all__ = ["NIGHT_GAP_S", "duration", "figures", "finished", "game_luck", "nights", "result_words", "to_csv", "when"]
 
 NIGHT_GAP_S = 6 * 3600
 
@@ -64,14 +64,42 @@ def _unshown(records: Iterable[Mapping[str, Any]]) -> int:
     return sum(1 for r in records for a in r.get("attempts") or [] if a.get("chance") is None)
 
 
-def _tally(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+def finished(record: Mapping[str, Any]) -> bool:
+    """A game that ended (won or lost); one left under way (the demo game a companion starts with) is not played."""
+    return record.get("result") in ("won", "lost")
+
+
+def result_words(record: Mapping[str, Any]) -> str:
+    """A game's result in a word or two: "won", "lost", "Ann won" (a game one player or side wins), "not finished"."""
+    if not finished(record):
+        return "not finished"
+    return f"{record['winner']} won" if record.get("winner") else str(record["result"])
+
+
+def _tally(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Played: the games that ended; not finished: the others (never counted as lost). A game one player (or one
+    side) wins has no table win or loss: it is played, with its winner in ``winners``."""
     rows = list(records)
-    won = sum(1 for r in rows if r.get("result") == "won")
-    lost = sum(1 for r in rows if r.get("result") == "lost")
-    return {"played": len(rows), "won": won, "lost": lost}
+    ended = [r for r in rows if finished(r)]
+    table = [r for r in ended if not r.get("winner")]
+    winners: dict[str, int] = {}
+    for r in ended:
+        if r.get("winner"):
+            winners[str(r["winner"])] = winners.get(str(r["winner"]), 0) + 1
+    return {
+        "played": len(ended),
+        "won": sum(1 for r in table if r.get("result") == "won"),
+        "lost": sum(1 for r in table if r.get("result") == "lost"),
+        "not_finished": len(rows) - len(ended),
+        "winners": dict(sorted(winners.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }
 
 
-def _rate(tally: Mapping[str, int]) -> dict[str, Any]:
+def _counts(tally: Mapping[str, Any]) -> dict[str, int]:
+    return {key: int(tally[key]) for key in ("played", "won", "lost", "not_finished")}
+
+
+def _rate(tally: Mapping[str, Any]) -> dict[str, Any]:
     ended = tally["won"] + tally["lost"]
     return {**tally, "win_rate": round(tally["won"] / ended, 4) if ended else None}
 
@@ -104,7 +132,8 @@ def when(ts: float) -> str:
 
 def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Every figure across these records. The first keys are `companion stats --json`'s contract: ``games``,
-    ``by_rules`` ({rules: {"played", "won", "lost"}}), ``attempts`` (those with a chance shown), ``successes``,
+    ``by_rules`` ({rules: {"played", "won", "lost", "not_finished"}}: played counts the games that ended; won and
+    lost the table's wins and losses, so a game one player wins is played, neither won nor lost), ``attempts`` (those with a chance shown), ``successes``,
     ``expected_successes`` (the sum of the chances shown before each) and ``luck_percentile``."""
     attempts = weighed(records)
     luck = luck_in(attempts)
@@ -130,12 +159,12 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             over_time.setdefault(name, []).append({"night": when(night[0]["started"]), **luck_in(theirs).to_dict()})
     return {
         "games": len(records),
-        "by_rules": {rules: _tally(rows) for rules, rows in sorted(by_rules.items())},
+        "by_rules": {rules: _counts(_tally(rows)) for rules, rows in sorted(by_rules.items())},
         "attempts": luck.attempts,
         "successes": luck.successes,
         "expected_successes": round(luck.expected, 6),
         "luck_percentile": round(luck.percentile, 2),
-        "luck": {**luck.to_dict(), "words": luck.words("span of games", who="The")},
+        "luck": {**luck.to_dict(), "words": luck.words("set of games", who="These games'")},
         "attempts_without_odds": _unshown(records),
         "win_rate_by_game": {
             rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
@@ -155,9 +184,10 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "game": longest.get("game"),
             "title": longest.get("title"),
             "minutes": longest.get("minutes"),
+            "duration": duration(float(longest.get("minutes") or 0)),
             "started": longest.get("started"),
         },
-        "players": _per_player(attempts, "span of games"),
+        "players": _per_player(attempts, "set of games"),
         "player_luck_over_time": over_time,
         "nights": [
             {

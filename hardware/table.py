@@ -23,6 +23,7 @@ The queue coalesces, so fast play cannot make it grow (docs/hardware.md, "The wo
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -246,7 +247,7 @@ class Table:
                 # Never dropped: only an identical Ghost Hour still waiting merges with this one.
                 key = "ghost_hour " + repr(sorted(ev.items(), key=lambda kv: str(kv[0])))
                 self.scheduler.submit(
-                    "screen", lambda ev=ev: self._ghost_hour(ev), "ghost_hour", key=key  # type: ignore[misc]
+                    "screen", functools.partial(self._ghost_hour, ev), "ghost_hour", key=key
                 )
             banner = event.get("announce")
             if isinstance(banner, Mapping) and banner.get("title"):

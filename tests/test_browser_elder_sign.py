@@ -102,8 +102,16 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         assert state["doom"] == 0 and state["question"]["part"] == "immediate"
         expect(page.locator("#es-card-question")).to_contain_text("not filled in yet")
         shot(host, "02b-host-card-question")
-        page.locator("#es-main button[data-legal=card-did]", has_text="A doom token").click()
-        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom 1 of {state['doom_max']}", timeout=5000)
+        # an amount is a stepper sent once; a double tap on "Tell" counts once (PLAYTEST.md finding 1)
+        doom_row = page.locator("#es-main .row", has=page.locator("button[data-effect=doom]"))
+        doom_row.locator("button", has_text="+").click()
+        expect(doom_row.locator("b.amount")).to_have_text("+2")
+        length = table.service.state()["history_length"]
+        doom_row.locator("button[data-effect=doom]").dblclick()
+        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom 2 of {state['doom_max']}", timeout=5000)
+        expect(page.locator("#es-main button[data-effect=doom]")).to_have_count(0, timeout=5000)
+        assert table.service.state()["history_length"] == length + 1 and table.service.state()["doom"] == 2
+        shot(host, "02c-host-card-question-told")
         page.locator("#es-main button[data-legal=card-did]", has_text="that was all").click()
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         assert table.service.state()["question"] is None
@@ -149,8 +157,7 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
                 assert word not in text, (word, text)
             assert not LINE_NUMBER.search(text), text
             assert not re.search(r"\b[a-z_]+=\S", text), text
-        dismiss(viewer)
-        viewer.tab("log")
+        tap(viewer, "#tabs button[data-view=log]")  # midnight takes the screen until OK: tapped away first
         expect(viewer.page.locator("#history li").first).to_be_visible()
         texts += [*viewer.page.locator("#history li").all_inner_texts(), viewer.page.locator("#v-game").inner_text()]
         for text in texts:

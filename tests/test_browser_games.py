@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.browser]
 
 SHOTS = ARTIFACTS / "games"
 TABLE_DISPLAY = {"width": 1280, "height": 800}
-LUCK_WORDS = "Your 1 attempt never came good; the odds said 1.0: cursed, a game like it 1 in 512."
+LUCK_WORDS = "The table's 1 attempt never came good; the odds said 1.0: cursed, about 1 game in 512 goes this way."
 
 
 def played(path: Path) -> GameService:
@@ -133,3 +133,28 @@ def test_the_end_card_and_the_games_view_on_the_table_display(browser: Any, game
     check_end_card(phone, "end_card_table")
     check_games_view(phone, "games_table")
     phone.context.close()
+
+
+def test_the_open_games_view_follows_a_game_that_ends_and_words_each_result(browser: Any, tmp_path: Path) -> None:
+    """PLAYTEST.md finding 7: after a game ended the open Games tab still showed the old list; a Spooks game (one
+    player wins) was "won" at a 100 % table win rate; "1 rounds"; the demo game counted as played."""
+    for table in serve_table(tmp_path):  # the default companion: a Skeptics game under way
+        phone = open_phone(browser, table, viewport=PHONE)
+        phone.tab("games")
+        expect(phone.page.locator("#games-list .game .result strong")).to_have_text("not finished")
+        table.service.new_game({"rules": "spooks", "players": 3, "names": ["Ada", "Bo", "Cy"]})
+        while table.service.state()["outcome"] is None:
+            table.service.do("hand", {"points": "0,60,10"})
+        cards = phone.page.locator("#games-list .game")
+        expect(cards).to_have_count(2, timeout=5000)  # refreshed without opening the tab again
+        expect(cards.first.locator(".result strong")).to_have_text("Ada won")
+        rows = phone.page.locator("#games-figures table").first.locator("tr")
+        spooks = rows.filter(has_text="Spooks")
+        expect(spooks.locator("td").nth(4)).to_have_text("Ada 1")  # its winner, not a table win rate
+        skeptics = rows.filter(has_text="Skeptics")
+        expect(skeptics.locator("td").nth(1)).to_have_text("0")  # played: the game under way is not
+        expect(skeptics.locator("td").nth(5)).to_have_text("1")  # not finished
+        assert " 1 rounds" not in phone.page.locator("#games-list").inner_text()
+        shot(phone, "games_after_spooks")
+        phone.check_clean()
+        phone.context.close()

@@ -223,15 +223,31 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         # the investigators reach their victory points in round 2: the host records the early win (:60 "innerhalb der
         # maximalen Rundenanzahl")
         service = table.service
+        # PLAYTEST.md finding 11: a body found, then the points reached: the win comes first, no "the table votes
+        # now" beside it, and the vote box never says both "votes now" and "has been used"
+        while service.state()["phase"] != "action":
+            if service.state()["phase"] == "event" and service.state()["event"] is None:
+                service.do("event", {"name": "Storm"})
+            else:
+                service.do("next-phase")
+        service.do("found-dead", {"seat": str(service.state()["seats"][-1]["seat"])})
+        assert service.state()["body_votes"] == 1
         service.do("points", {"n": str(service.state()["points_needed"])})
         dismiss(host)
         expect(page.locator("#ac-points-win")).to_be_visible(timeout=5000)
+        expect(page.locator("#ac-body-note")).to_have_count(0)
+        for phone in (page, view):
+            expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
         shot(host, "ac-06c-host-points-win")
         if service.state()["outcome"] is None and service.state()["round"] == 2:
             page.click("#ac-points-win")
             page.click("#sheet-ok")
             expect(view.locator("#end-card")).to_be_visible(timeout=5000)
             assert service.state()["winner"] == "investigators" and service.state()["round"] == 2
+            for phone in (page, view):
+                expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
+                expect(phone.locator("#ac-vote")).not_to_contain_text("is still open")
+            expect(page.locator("#ac-point-plus")).to_be_hidden()
 
         # the other rounds at the table's pace, then the end on every phone
         while service.state()["outcome"] is None:
@@ -336,3 +352,33 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_without_masters(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """PLAYTEST.md finding 13: 150 points in one hand were taken without a question; "A Master played, a misdeal"
+    offered only the misdeal with the Masters' effects off."""
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    try:
+        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])  # the Masters' effects are off unless ticked
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-fix summary")).to_have_text("A misdeal", timeout=5000)
+        dealt = table.service.state()["dealt_points"]
+        assert dealt == 405 // 4
+        tap(host, "#sp-points")
+        for seat, points in ((1, 0), (2, 35), (3, 12), (4, 150)):
+            page.fill(f"#sp-p-{seat}", str(points))
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet-title")).to_have_text("So many points?")
+        expect(page.locator("#sheet-body")).to_contain_text(f"Di has 150 points: more than a whole dealt hand holds "
+                                                            f"on average ({dealt} points with 4 players)")
+        assert table.service.state()["scores"] == [0, 0, 0, 0]  # asked, not sent
+        shot(host, "sp-09-host-so-many-points")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-score-4 td.num")).to_have_text("150", timeout=5000)
+    finally:
+        host.context.close()

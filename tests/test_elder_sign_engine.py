@@ -844,13 +844,13 @@ def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() 
     assert view["doom"] == 0 and view["monsters_pending"] == 0 and view["locked"] == {}
     assert view["mythos"]["lingering"] == "" and view["mythos"]["stand_in"] is True
     assert view["question"] == {"card": "s1", "kind": "mythos", "part": "immediate", "player": None, "slot": None,
-                                "left": 0}
+                                "told": [], "left": 0}
     offered = [dict(a.args) for a in game.legal_actions() if a.name == "card-did"]
-    assert {"effect": "doom"} in offered and {"effect": "lock", "colour": "green"} in offered
-    assert {"effect": "monster"} in offered and {"effect": "nothing"} in offered
+    assert {"effect": "doom", "n": "1"} in offered and {"effect": "lock", "colour": "green"} in offered
+    assert {"effect": "monster", "n": "1"} in offered and {"effect": "nothing"} in offered
     game.push("card-did effect=doom")
     game.push("card-did effect=lock colour=yellow")
-    with pytest.raises(IllegalCommand, match="already locks"):
+    with pytest.raises(IllegalCommand, match="locked die was told already"):
         game.push("card-did effect=lock colour=green")
     sanity = [i["sanity"] for i in game.view()["investigators"]]
     game.push("card-did effect=sanity")  # a Mythos card falls on every investigator (:321)
@@ -865,6 +865,50 @@ def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() 
     game.pop()
     game.pop()
     assert game.view()["question"] is not None and game.view()["doom"] == 1
+
+
+def test_a_card_question_takes_each_kind_once_so_taps_cannot_drift_from_the_board() -> None:
+    """PLAYTEST.md finding 1: ten taps on "An Elder Sign" gave ten Elder Signs from one card, a double tap counted
+    twice. Each kind of effect is told once, with its whole amount (n=); a second tell of it is refused and is no
+    longer offered; the question closes only on effect=nothing."""
+    game = game_with("easy", mythos=STAND_IN_MYTHOS)
+    game.push("card-did effect=doom n=2")
+    assert game.view()["doom"] == 2 and game.view()["question"]["told"] == ["doom"]
+    for again in ("card-did effect=doom", "card-did effect=doom n=1"):
+        with pytest.raises(IllegalCommand, match="told already"):
+            game.push(again)
+    assert game.view()["doom"] == 2
+    offered = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
+    assert "doom" not in offered and {"monster", "sanity", "nothing"} <= offered
+    amounts = [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "sanity"]
+    assert [list(a.asks) for a in amounts] == [["n"]]  # the page asks the amount, then sends it once
+    game.push("card-did effect=lock colour=red")
+    assert not [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "lock"]
+    assert game.view()["question"] is not None  # still open until "that was all"
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None
+
+
+def test_a_stand_in_reward_gives_its_elder_signs_once() -> None:
+    """The playtest's case: the reward of one adventure, told with ten taps, gives what the card gave, once."""
+    easy = ADVENTURES.replace("reward = { elder_signs = 1 }\npenalty = { doom = 1 }\n",
+                              "reward = { elder_signs = 1 }\npenalty = { doom = 1 }\nplaceholder = true\n", 1)
+    texts = {"ancient_ones.toml": ANCIENT, "investigators.toml": INVESTIGATORS, "adventures.toml": easy,
+             "other_worlds.toml": WORLDS, "mythos.toml": MYTHOS_QUIET}
+    game = next(g for g in (Game.new(Setup(players=2, seed=s), parse_pack_texts(texts)) for s in range(500))
+                if {"easy"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
+                and "locked" not in {a["id"] for a in g.view()["adventures"]})
+    signs = game.view()["elder_signs"]
+    game.push(f"move to={slot(game, 'easy')}")
+    game.push("roll faces=inv1," + ",".join(["peril"] * (GREEN_DICE - 1)) + " task=1")
+    while game.view()["question"] and game.view()["question"]["part"] != "reward":
+        game.push("card-did effect=nothing")
+    assert game.view()["question"]["part"] == "reward" and game.view()["elder_signs"] == signs
+    game.push("card-did effect=elder-signs n=1")
+    for _ in range(9):
+        with pytest.raises(IllegalCommand, match="told already"):
+            game.push("card-did effect=elder-signs")
+    assert game.view()["elder_signs"] == signs + 1
 
 
 def test_a_stand_in_mythos_card_plays_nothing_at_midnight_or_on_terror() -> None:

@@ -166,7 +166,7 @@ def test_sentences_use_the_tables_names_and_say_outcomes() -> None:
     assert describe_event({"type": "pull", "success": True, "player": 1}, names).startswith("Ben pulls the ghost")
     assert "gone" not in describe_event({"type": "pull", "success": True, "player": 1}, names)
     assert "fails" in describe_event({"type": "summon", "success": False, "player": 0}, names)
-    assert need_words("eye:2,camera:1,timer") == "2 eyes and a camera (a timer set)"
+    assert need_words("eye:2,camera:1,timer") == "2 eyes and a camera, a timer set"
     assert need_words("eye:1") == "an eye"
     lost = describe_event({"type": "game_lost", "reason": "time ran out (Game End: Losing: 'If the round expires')"})
     assert lost == "The team loses: time ran out." and not SPELLING.search(lost)
@@ -225,3 +225,14 @@ def test_the_end_summary_tells_why_and_reveals_the_removed_cards() -> None:
     assert summary["why"] and not SPELLING.search(summary["why"])
     assert any("removed face down" in line and str(view['removed_rooms'][0]) in line for line in summary["lines"])
     assert "Time played: 1 h 15 min." in summary["lines"]
+
+
+def test_the_end_summary_rounds_the_minutes_as_the_record_does() -> None:
+    """PLAYTEST.md finding 7: the chart's title said 7 min, the summary 6 min (6.6 minutes: rounded vs cut)."""
+    from companion.stats import duration
+
+    game = Game.new(Setup(players=3, board="asylum", ghost="child", seed=2), PACKS)
+    while game.outcome is None:
+        game.push("end-round")
+    summary = end_summary(game.view(), Names.of_game(game), minutes=6.6)
+    assert f"Time played: {duration(6.6)}." in summary["lines"] and duration(6.6) == "7 min"

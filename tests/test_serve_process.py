@@ -170,6 +170,7 @@ def test_a_ghost_hour_survives_sigkill(served, tmp_path: Path) -> None:  # type:
     client = Client(first.wait_ready())
     assert "simulat" in first.log().lower()
     assert f"join code {JOIN_CODE}" in first.log()
+    assert f"join the table: {first.base}/join?code={JOIN_CODE}" in first.log()  # the link carries the code
     client.join_as_host()
     start_state = client.state()
     assert start_state["game_id"] is not None  # a first game was made so the page shows something

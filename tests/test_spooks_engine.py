@@ -26,6 +26,7 @@ from companion.games.spooks.engine import (
     card_value,
     deck_points,
     follow,
+    hand_most,
     hand_points,
     parse_cards,
 )
@@ -125,15 +126,23 @@ def test_exactly_one_player_goes_out_with_no_points() -> None:
     # «The first player to empty his handwins»: every other hand holds a card, and every card counts
     g = game()
     names = g.setup.seat_names()
-    for wrong, said in (("hand points=5,14,31", "nobody has nothing left"),
+    for wrong, said in (("hand points=5,14,31", "every player still has points, but a hand ends"),
                         ("hand points=0,0,31", f"{names[0]} and {names[1]} all have nothing left"),
                         ("hand cards=;;", f"{names[0]}, {names[1]} and {names[2]} all have nothing left")):
         with pytest.raises(BadCommand, match=said):
             g.push(wrong)
     with pytest.raises(BadCommand, match="the one scoring 0"):
         g.push("hand points=0,14,31 winner=2")
-    with pytest.raises(BadCommand, match="cannot have 406 points from one hand: a hand counts 0 to 405 points with one deck"):
-        g.push("hand points=0,14,406")
+    # PLAYTEST.md finding 13: the most a hand can hold is the deck's 405 points but the 1 of Spiders that starts it
+    # (the player on the dealer's left «plays it to start the game»), for one hand and for all together
+    assert hand_most(1) == deck_points(1) - 1 == 404 and hand_most(2) == 809
+    with pytest.raises(BadCommand, match="cannot have 405 points from one hand: one deck holds 405 points, and the 1 "
+                                         "of Spiders that starts the hand is on the pile, so a hand counts 0 to 404"):
+        g.push("hand points=0,14,405")
+    with pytest.raises(BadCommand, match="the hands add up to 500 points, but one deck holds 405"):
+        g.push("hand points=0,250,250")
+    g.push("hand points=0,200,204")  # all of the deck but the opening 1 of Spiders: possible, and taken
+    g.pop()
     with pytest.raises(BadCommand, match="not both or neither"):
         g.push("hand points=0,1,2 cards=;1;2")
     with pytest.raises(BadCommand, match="not a number of points"):
@@ -229,7 +238,7 @@ def test_a_seat_out_must_be_written_out_or_left_out_not_given_points() -> None:
 
 def test_in_the_long_game_two_grabbed_at_once_below_three_end_it_among_those_left() -> None:
     g = game(4, variant="long")
-    events = g.push("hand points=0,60,200,250")
+    events = g.push("hand points=0,4,200,200")
     assert [e["type"] for e in events].count("player_out") == 2
     assert g.view()["winner"] == 1 and g.view()["losers"] == [3, 4]
 

@@ -23,7 +23,7 @@ from companion.history import SCHEMA_VERSION, GameStore
 from companion.luck import calibration, distribution, float_distributions, luck_of
 from companion.record import RecordBook
 from companion.service import GameService
-from companion.stats import figures, game_luck, nights, to_csv
+from companion.stats import figures, game_luck, nights, result_words, to_csv
 
 V1_FILE = Path(__file__).parent / "data" / "history-v1.sqlite"
 
@@ -79,7 +79,7 @@ def test_a_chance_outside_0_to_1_is_refused() -> None:
 def test_four_even_chances_that_all_failed_are_luckless_one_night_in_sixteen() -> None:
     luck = luck_of([0.5] * 4, 0)  # P(S <= 0) = 1/16 by hand
     assert (luck.below, luck.verdict, luck.one_in) == (0.0625, "luckless", 16)
-    assert luck.words() == "Your 4 attempts never came good; the odds said 2.0: luckless, a night like it 1 in 16."
+    assert luck.words() == "The table's 4 attempts never came good; the odds said 2.0: luckless, about 1 night in 16 goes this way."
     assert luck.short() == "Luck 0 of 2.0, luckless"
 
 
@@ -89,7 +89,7 @@ def test_a_long_run_of_sure_things_failing_is_cursed_and_a_lucky_one_charmed() -
     charmed = luck_of([0.2] * 3, 3)  # P(S >= 3) = 0.008
     assert charmed.verdict == "charmed" and charmed.one_in == 125
     assert charmed.words("game") == (
-        "Your 3 attempts came good 3 times; the odds said 0.6: charmed, a game like it 1 in 125."
+        "The table's 3 attempts came good 3 times; the odds said 0.6: charmed, about 1 game in 125 goes this way."
     )
 
 
@@ -157,15 +157,16 @@ HAND = [
 def test_figures_across_games_as_worked_out_by_hand() -> None:
     found = figures(HAND)
     assert found["games"] == 3
-    assert found["by_rules"] == {"a": {"played": 2, "won": 1, "lost": 1}, "b": {"played": 1, "won": 1, "lost": 0}}
+    assert found["by_rules"] == {"a": {"played": 2, "won": 1, "lost": 1, "not_finished": 0},
+                                 "b": {"played": 1, "won": 1, "lost": 0, "not_finished": 0}}
     assert (found["attempts"], found["successes"], found["expected_successes"]) == (4, 2, 2.0)
     # chances 0.5, 0.25, 0.75, 0.5: S and 4 - S have the same distribution (0.25 pairs with 0.75), so with 2 of 4
     # P(S < 2) = P(S > 2) and the percentile is 50; P(S = 0) = 0.5 * 0.75 * 0.25 * 0.5 = 3/64
     assert found["luck_percentile"] == 50.0
     assert found["luck"]["below"] == pytest.approx(1 - 3 / 64 - float(distribution([0.5, 0.25, 0.75, 0.5])[3]))
     assert found["win_rate_by_setup"]["A"]["Ghost"] == {
-        "Child": {"played": 1, "won": 0, "lost": 1, "win_rate": 0.0},
-        "Nun": {"played": 1, "won": 1, "lost": 0, "win_rate": 1.0},
+        "Child": {"played": 1, "won": 0, "lost": 1, "not_finished": 0, "winners": {}, "win_rate": 0.0},
+        "Nun": {"played": 1, "won": 1, "lost": 0, "not_finished": 0, "winners": {}, "win_rate": 1.0},
     }
     assert found["win_rate_by_setup"]["A"]["Board"]["Asylum"]["win_rate"] == 0.5
     assert found["win_rate_by_players"]["3"]["played"] == 1 and found["win_rate_by_players"]["2"]["played"] == 2
@@ -175,7 +176,7 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     assert [[r["game"] for r in n] for n in nights(HAND)] == [[1, 2], [3]]
     assert [n["games"] for n in found["nights"]] == [[3], [1, 2]]
     assert found["nights"][0]["luck"]["words"] == (
-        "Your 1 attempt came good once; the odds said 0.5: about as the odds said."
+        "The table's 1 attempt came good once; the odds said 0.5: about as the odds said."
     )
     assert [p["successes"] for p in found["player_luck_over_time"]["Ada"]] == [1, 1]
 
@@ -241,8 +242,8 @@ def test_stats_json_counts_two_rules_and_weighs_what_the_state_showed(
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2
     assert out["by_rules"] == {
-        "elder-sign": {"played": 1, "won": 0, "lost": 0},
-        "skeptics": {"played": 1, "won": 0, "lost": 0},
+        "elder-sign": {"played": 0, "won": 0, "lost": 0, "not_finished": 1},
+        "skeptics": {"played": 0, "won": 0, "lost": 0, "not_finished": 1},
     }
     assert out["attempts"] == len(shown) == 3
     assert out["successes"] == good
@@ -272,7 +273,7 @@ def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> N
         svc.do("end-round")
     summary = svc.state()["summary"]
     assert summary["luck"]["words"] == (
-        "Your 1 attempt never came good; the odds said 1.0: cursed, a game like it 1 in 512."
+        "The table's 1 attempt never came good; the odds said 1.0: cursed, about 1 game in 512 goes this way."
     )
     assert summary["luck"]["short"] == "Luck 0 of 1.0, cursed"
     assert summary["luck"]["players"]["Ada"]["attempts"] == 1
@@ -452,3 +453,19 @@ def test_a_version_1_file_kept_in_memory_has_its_records_too(tmp_path: Path) -> 
     assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert raw.execute("SELECT count(*) FROM records").fetchone()[0] == 4
     raw.close()
+
+
+def test_an_unfinished_game_is_not_played_and_a_game_one_player_wins_has_no_table_win_rate() -> None:
+    """PLAYTEST.md finding 7: the demo game (not finished) counted as played and lost ("Played 2, Lost 1"), and a
+    Spooks game, which one player wins, showed a table win rate of 100 %."""
+    demo = record(1, "a", "playing", 0.0, 5, [], [["Board", "Asylum"]])
+    lost = record(2, "a", "lost", 600.0, 20, [], [["Board", "Asylum"]])
+    spooks = [{**record(3 + i, "c", "won", 9000.0 + i, 10, [], []), "winner": w, "dice": False}
+              for i, w in enumerate(["Bo", "Ada", "Bo"])]
+    found = figures([demo, lost, *spooks])
+    assert found["by_rules"]["a"] == {"played": 1, "won": 0, "lost": 1, "not_finished": 1}
+    assert found["win_rate_by_game"]["a"]["win_rate"] == 0.0
+    by_game = found["win_rate_by_game"]["c"]
+    assert (by_game["played"], by_game["won"], by_game["lost"], by_game["win_rate"]) == (3, 0, 0, None)
+    assert by_game["winners"] == {"Bo": 2, "Ada": 1}
+    assert [result_words(r) for r in (demo, lost, spooks[0])] == ["not finished", "lost", "Bo won"]

@@ -199,6 +199,9 @@ def test_first_start_the_pin_is_chosen_on_the_page_and_stored_hashed(tmp_path: P
         assert client.get("/api/session").json()["pin_set"] is False
         assert_refused(client.post("/api/host/pin", {"pin": "12"}), 400, "4 to 12 digits")  # the rule, not a wrong guess
         assert_refused(client.post("/api/host/pin", {"pin": 123456}), 400, "string")
+        # typed twice on the page: two different PINs are refused, and none is set
+        assert_refused(client.post("/api/host/pin", {"pin": "246810", "again": "246801"}), 400, "not the same")
+        assert client.get("/api/session").json()["pin_set"] is False
         old_token = client.csrf
         assert client.post("/api/host/pin", {"pin": "246810"}).status == 200
         assert client.refresh()["host"] is True

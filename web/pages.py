@@ -60,7 +60,8 @@ def join() -> tuple[str, int] | str:
     ctx.join_throttle.succeeded(who)
     session["j"] = ctx.store.join_tag()
     session.permanent = True
-    return render_template("joined.html")
+    # the table display's own link (`&table=1`) opens the page as the table display
+    return render_template("joined.html", table=request.args.get("table") == "1")
 
 
 @bp.get("/manifest.webmanifest")

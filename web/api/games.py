@@ -58,10 +58,18 @@ def _download(body: str | bytes, mimetype: str, name: str) -> Response:
 @bp.get("/games")
 @viewer_required
 def games() -> Response:
-    from companion.stats import figures, game_luck
+    from companion.stats import duration, figures, game_luck, result_words
 
     records = _records()
-    listed = [{**{k: v for k, v in r.items() if k != "timeline"}, "luck": game_luck(r)} for r in records]
+    listed = [
+        {
+            **{k: v for k, v in r.items() if k != "timeline"},
+            "luck": game_luck(r),
+            "duration": duration(float(r.get("minutes") or 0)),  # the one rounding rule (the chart's title too)
+            "result_words": result_words(r),
+        }
+        for r in records
+    ]
     return jsonify({"games": listed, "figures": figures(records)})
 
 

@@ -40,12 +40,16 @@ def get_session() -> Response:
     return jsonify(answer)
 
 
-def _pin_from_body() -> str:
+def _pin_from_body(again: bool = False) -> str:
+    """The PIN sent; with `again`, also the PIN typed a second time (optional), which must be the same."""
     data = body()
-    only_keys(data, ("pin", "table_code") if request.endpoint == "host.host_login" else ("pin",))
+    keys = ("pin", "table_code") if request.endpoint == "host.host_login" else ("pin",)
+    only_keys(data, (*keys, "again") if again else keys)
     pin = data.get("pin")
     if not isinstance(pin, str) or not pin:
         raise Refused(400, 'send the PIN as a string of digits: {"pin": "1234"}.')
+    if again and "again" in data and data.get("again") != pin:
+        raise Refused(400, "the two PINs are not the same: type the PIN you chose twice, the same both times.")
     return pin
 
 
@@ -61,7 +65,7 @@ def _signed_in(ctx: WebContext) -> Response:
 def set_first_pin() -> Response:
     """First start: whoever holds the join code and opens the page first chooses the host PIN."""
     ctx = context()
-    pin = _pin_from_body()
+    pin = _pin_from_body(again=True)
     if ctx.store.pin_set:
         raise Refused(409, "a host PIN is already set; sign in with it on the Host tab.")
     try:

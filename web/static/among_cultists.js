@@ -52,7 +52,7 @@ export function render(s) {
   $("#ac-event-fill").hidden = !(ev && ev.placeholder && isHost() && ev.id);
   const votes = s.votes || [];
   const last = votes[votes.length - 1];
-  $("#ac-vote").textContent = (s.body_votes ? "A body was found: the table votes now. " : "") + (s.vote_used ? "The vote has been used this round; it comes back in the clean-up." : "The vote is still open this round: it may be called once, and only in the cafeteria.") +
+  $("#ac-vote").textContent = acVoteNow(s) +
     (last ? " Last vote (round " + last.round + "): " + (last.seat ? seatName(s, last.seat) + " was voted out" + (last.last ? ", and was the last cultist." : ".") : "nobody had a majority.") : "");
   fill($("#ac-seats"), (s.seats || []).map((x) => {
     const li = el("li", { class: x.start ? "active" : "" });
@@ -61,6 +61,14 @@ export function render(s) {
   }));
   renderACNight(s);
   renderACHost(s);
+}
+
+// the vote box's first words: nothing once the game is over; a body's vote (not the cafeteria's) before the marker
+function acVoteNow(s) {
+  if (s.outcome) return "";
+  const cafeteria = s.vote_used ? "The cafeteria's vote has been used this round; it comes back in the clean-up." : "The cafeteria's vote is still open this round: it may be called once, and only in the cafeteria.";
+  if (s.body_votes && !(s.points >= s.points_needed)) return "A body was found: the table votes now (a body's vote, not the cafeteria's). " + (s.vote_used ? cafeteria : "");
+  return cafeteria;
 }
 
 function renderACNight(s) {
@@ -91,7 +99,11 @@ function renderACHost(s) {
   if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.placeholder)) ? "primary" : "", "ac-event-enter"));
   const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
   const bodyVotes = legal.filter((x) => x.name === "vote" && x.args.called);
-  if (s.body_votes && bodyVotes.length) {
+  // the investigators have the victory points they need: the host records the win, in any round (:60); it comes
+  // first, and a body's vote waiting then is not asked (the game ends with the win)
+  const win = legal.filter((x) => x.name === "points-win");
+  for (const a of win) main.push(button(a.label, () => confirmSheet("The investigators win?", "They have " + s.points + " of the " + s.points_needed + " victory points they need. The game ends.", "They win", () => runLegal(a)), "primary", "ac-points-win"));
+  if (win.length) { /* the win first: no vote is asked */ } else if (s.body_votes && bodyVotes.length) {
     main.push(el("p", { class: "warn", id: "ac-body-note" }, "A body was found: the table votes now, before the round goes on. This vote does not use up the cafeteria's vote."));
     main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown-body"));
     main.push(button("Who was voted out?\u2026", () => acVote(bodyVotes[0], s, true), "primary", "ac-body-vote"));
@@ -100,8 +112,6 @@ function renderACHost(s) {
     main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));
   }
   for (const a of legal.filter((x) => x.name === "next-phase" || x.name === "end-round")) main.push(actButton(a, null, "wide"));
-  // the investigators have the victory points they need: the host records the win, in any round (:60)
-  for (const a of legal.filter((x) => x.name === "points-win")) main.push(button(a.label, () => confirmSheet("The investigators win?", "They have " + s.points + " of the " + s.points_needed + " victory points they need. The game ends.", "They win", () => runLegal(a)), "primary", "ac-points-win"));
   fill($("#ac-main"), main);
   const fix = [];
   for (const a of legal.filter((x) => x.name === "points")) {

@@ -34,7 +34,11 @@ function render(s) {
   }
   const game = rules ? loaded[rules] : null;
   const changedGame = !app.state || app.state.game_id !== s.game_id;
+  const justEnded = !!s.outcome && (changedGame || !app.state.outcome);
+  if (changedGame) $("#last-said").textContent = "";  // never a game before's announcement: the log fills it in
   app.state = s;
+  // the open Games view lists the game that just ended (or the new one) without being opened again
+  if ((justEnded || changedGame) && !$("#v-games").hidden) modules.games().then((m) => m.show($("#v-games"))).catch(() => { /* offline: opened again later */ });
   const none = s.game_id === null || s.game_id === undefined;
   $("#nogame").hidden = !none;
   $("#nogame-text").textContent = isHost() ? "Start a game: choose the players, the board and the ghost." : "The host starts a game; this page follows by itself.";
@@ -51,12 +55,14 @@ function render(s) {
   const live = !!app.rendered;
   app.rendered = true;
   playNarration(s, live);
+  if (app.session && app.session.hardware) { if (changedGame) loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
   if (other) {
     $("#demo-note").hidden = true;
     game.render(s);
     renderEnd(s);
     renderUndo(s);
     renderHostPanels();
+    if (changedGame) loadChecklist();
     followHistory(s, changedGame);
     return;
   }
@@ -66,7 +72,6 @@ function render(s) {
   renderHostPanels();
   if (changedGame) { loadChecklist(); }
   followHistory(s, changedGame);
-  if (app.session && app.session.hardware) { loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
   if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
 }
 
@@ -150,6 +155,7 @@ async function loadHistory() {
     return li;
   }));
   if (!items.length) fill($("#history"), [el("li", { class: "dim" }, "Nothing yet.")]);
+  if (!$("#last-said").textContent && items.length) $("#last-said").textContent = items[items.length - 1].text;
   renderUndo(app.state);
 }
 
@@ -183,7 +189,8 @@ async function loadHardware() {
     const marks = { 0: "XII", 90: "III", 180: "VI", 270: "IX" };
     const angle = hw.hand_angle === null ? null : ((Math.round(hw.hand_angle) % 360) + 360) % 360;
     $("#hw-angle").textContent = angle === null ? "–" : marks[angle] ? "at " + marks[angle] : "turning";
-    $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
+    // the simulated OLED shows the game under way: fetched anew with every change, not on a table display without it
+    if (!document.body.classList.contains("table") || document.body.classList.contains("oled")) $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
   } catch (e) { /* hardware is optional */ }
 }
 
@@ -198,7 +205,10 @@ function tell(records) {
   const story = stories.length ? stories[stories.length - 1] : "";
   const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
   const bannered = skeptics.ghostHourBanner(fresh, ending);
-  const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce);
+  // By the announcement's own weight (the game's sentences say it): "screen" takes the screen until OK, the rest
+  // is a toast of at most two lines that goes by itself (the Log has the whole text).
+  const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce && r.announce.weight !== "toast");
+  const routine = fresh.filter((r) => r.announce && r.announce.weight === "toast");
   if (big.length && !bannered) {
     const last = big[big.length - 1];
     const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
@@ -209,8 +219,18 @@ function tell(records) {
     $("#banner-env").textContent += " " + big.map((r) => r.announce.text).join(" ");
   }
   skeptics.rolled(fresh);
-  if (fresh.some((r) => r.type === "undone") && !$("#banner").hidden && !bannered) $("#banner").hidden = true;
-  if (story) toast(story, fresh.some((r) => r.type === "game_lost"));
+  // A banner still up when the game moves on (the host tapped OK and played on; nobody taps the table's) goes:
+  // the game's next command, or an undo, ends it. The Ghost Hour's waits for OK until then.
+  const movedOn = fresh.some((r) => r.story) && !fresh.some((r) => String(r.id) === $("#banner").dataset.eventId);
+  if (!$("#banner").hidden && !bannered && !big.length && movedOn) $("#banner").hidden = true;
+  const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
+  // the host reads what the command did (the story); the others what it means for the table (the announcement)
+  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
+  if (big.length || bannered) { /* the banner says it: no toast left under it to cover the page after OK */ }
+  else if (said && !(isHost() && story)) toast(words(said), false, "routine");
+  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
+  const last = big.length ? big[big.length - 1].announce : said;
+  if (last || story) $("#last-said").textContent = last ? words(last) : story;
   skeptics.afterTold(fresh);
 }
 
@@ -290,6 +310,7 @@ function showView(name) {
 function layoutControls() {
   const params = new URLSearchParams(location.search);
   if (params.has("table")) localStorage.setItem("table-view", params.get("table") === "0" ? "0" : "1");
+  document.body.classList.toggle("oled", params.get("oled") === "1");  // the simulated OLED on the table display
   const tv = $("#table-view");
   const applyTable = () => { const on = localStorage.getItem("table-view") === "1"; document.body.classList.toggle("table", on); tv.setAttribute("aria-pressed", String(on)); tv.textContent = on ? "Phone view" : "Table view"; if (on) showView("game"); };
   tv.addEventListener("click", () => { localStorage.setItem("table-view", localStorage.getItem("table-view") === "1" ? "0" : "1"); applyTable(); });

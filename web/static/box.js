@@ -2,12 +2,13 @@
 // box as a file. Loaded when the host first opens it.
 import {
   $, ICON, LASTS, app, el, fill, chip, plural, capital, toast, api, button, rowOf, sheet, confirmSheet, field, textIn,
-  textArea, selectIn, posOf, page,
+  textArea, selectIn, posOf, page, closeSheet,
 } from "./core.js?v=__VERSION__";
 import { needWords, doorWords } from "./skeptics.js?v=__VERSION__";
 import { loadSetupOptions } from "./host.js?v=__VERSION__";
 
-const BOX_TABS = [["ghosts", "Ghosts"], ["environment", "Environment cards"], ["evidence", "Evidence"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"]];
+// Evidence before the ghosts: a ghost's séance symbols are chosen from the evidence tokens.
+const BOX_TABS = [["evidence", "Evidence"], ["ghosts", "Ghosts"], ["environment", "Environment cards"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"], ["es", "Elder Sign"]];
 const UNFILLED = "not filled in yet";
 const setText = (need) => {  // "eye:2,camera:1,timer" -> {eye: 2, camera: 1, timer: true}
   const out = { eye: 0, camera: 0, cobweb: 0, timer: false, disruption: false };
@@ -21,8 +22,8 @@ const setOf = (c) => ["eye", "camera", "cobweb"].filter((k) => c[k] > 0).map((k)
 
 export async function loadBox(tab) {
   if (tab) app.boxTab = tab;
-  app.boxTab = app.boxTab || "ghosts";
   try { app.box = await api("/api/box"); } catch (e) { toast(capital(e.message), true); return; }
+  app.boxTab = app.boxTab || (app.box.evidence.some((e) => !e.filled) ? "evidence" : "ghosts");
   renderBox();
 }
 // From the game: open the box at one entry's sheet ("Fill it in from the card").
@@ -47,7 +48,7 @@ export function renderBox() {
   const b = app.box;
   if (!b) return;
   $("#box-left").textContent = b.left ? plural(b.left, "entry", "entries") + " " + (b.left === 1 ? "is" : "are") + " " + UNFILLED + "." : "Every card of your box is filled in.";
-  $("#box-folder").textContent = b.writable ? "Your box is kept on the companion, with the games (in " + b.folder + ")." : "This companion has no folder for your box yet: the installer's configuration sets one (docs/packs.md).";
+  $("#box-folder").textContent = b.writable ? "Your box is kept on the companion, with the games (in " + b.folder + ")." : "This companion has no folder for your box yet: the one who installed it names one in its configuration file.";
   fill($("#box-tabs"), BOX_TABS.map(([k, label]) => button(label, () => { app.boxTab = k; renderBox(); }, app.boxTab === k ? "on" : "", "box-tab-" + k)));
   const list = $("#box-list");
   const row = (title, filled, detail, onEdit, id) => {
@@ -60,12 +61,29 @@ export function renderBox() {
   };
   $("#box-map-card").hidden = app.boxTab !== "board";
   $("#box-list").parentElement.hidden = app.boxTab === "board";
-  if (app.boxTab === "ghosts") fill(list, b.ghosts.map((g) => row(g.name, g.filled, g.filled ? g.icon_sets.length + " icon sets · difficulty " + g.difficulty : "", () => editGhost(g), "box-ghost-" + g.id)));
+  const evidenceFirst = () => {
+    const missing = b.evidence.filter((e) => !e.filled).length;
+    return missing ? [el("li", { class: "warn", id: "box-evidence-first" }, "First the evidence: " + plural(missing, "token") + " " + (missing === 1 ? "is" : "are") + " " + UNFILLED + ". A ghost's séance symbols are chosen from them."), rowOf([button("Fill in the evidence first", () => { app.boxTab = "evidence"; renderBox(); }, "small")])] : [];
+  };
+  if (app.boxTab === "evidence") fill(list, [el("li", { class: "note" }, "Start here: the evidence tokens' symbols, then the ghosts (their séance symbols are chosen from these)."), ...b.evidence.map((e) => row(e.name, e.filled, "", () => editEvidence(e), "box-ev-" + e.id))]);
+  else if (app.boxTab === "ghosts") fill(list, [...evidenceFirst(), ...b.ghosts.map((g) => row(g.name, g.filled, g.filled ? g.icon_sets.length + " icon sets · difficulty " + g.difficulty : "", () => editGhost(g), "box-ghost-" + g.id))]);
   else if (app.boxTab === "environment") fill(list, b.environment.map((c) => row(c.name, c.filled, (c.deck === "common" ? "Common" : capital(c.deck)) + " card" + (c.filled ? " · " + (LASTS[c.duration] || "") : ""), () => editEnv(c), "box-env-" + c.id)));
-  else if (app.boxTab === "evidence") fill(list, b.evidence.map((e) => row(e.name, e.filled, "", () => editEvidence(e), "box-ev-" + e.id)));
   else if (app.boxTab === "items") fill(list, b.items.map((it) => row(it.name, it.filled, it.dice ? "+" + it.dice + " on " + it.actions.join(", ") : "", () => editItem(it), "box-item-" + it.id)));
   else if (app.boxTab === "clues") fill(list, b.clues.map((c) => row(c.name || "Clue card " + c.number, c.filled, c.filled ? "Needs " + needWords(c.icon_set) : "", () => editClue(c), "box-clue-" + c.number)));
   else if (app.boxTab === "events") fill(list, (b.events || []).map((e) => row(e.name, e.filled, e.filled ? e.text : "", () => editEvent(e), "box-event-" + e.id)));
+  else if (app.boxTab === "es") {
+    // Elder Sign's cards: their own module, loaded when this tab is first opened
+    import("./box_es.js?v=__VERSION__").then((m) => {
+      if (app.boxTab !== "es") return;
+      const pick = el("div", { class: "row box-tabs", id: "box-es-tabs" });
+      pick.addEventListener("pick", (e) => { app.boxEsTab = e.detail; renderBox(); });
+      const items = el("ul");
+      m.renderElderSign(b.elder_sign || {}, app.boxEsTab || "adventures", items, row, saveBox, pick);
+      const head = el("li");
+      head.append(el("div", { class: "warn", id: "box-es-left" }, m.elderSignSummary(b)), pick);
+      fill(list, [head, ...Array.from(items.children)]);
+    }).catch(() => toast("Elder Sign's cards could not be loaded; try again.", true));
+  }
   else { fill(list, []); renderBoxMap(); }
 }
 
@@ -121,9 +139,16 @@ function editGhost(g) {
   const name = textIn(!g.filled && /^Ghost \d+$/.test(g.name) ? "" : g.name, "name", "the name on your card");
   const diff = selectIn("difficulty", Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), g.difficulty);
   const symbols = el("div", { class: "row" });
+  // the séance symbols are evidence tokens: while some are not named yet, the sheet says to name them first
+  const unnamed = b.evidence.filter((x) => !x.filled).length;
+  if (unnamed) {
+    const first = el("div", { class: "warn", id: "ghost-evidence-first" }, plural(unnamed, "evidence token") + " of your box " + (unnamed === 1 ? "has" : "have") + " no name yet: name them first (the Evidence tab), then tick the ghost's séance symbols by their names.");
+    first.append(el("br"), button("Name the evidence first", () => { closeSheet(); app.boxTab = "evidence"; renderBox(); }, "small", "ghost-evidence-go"));
+    symbols.append(first);
+  }
   for (const e of b.evidence) {
     const l = el("label"); const cb = el("input", { type: "checkbox", value: e.id }); cb.checked = g.filled && g.seance_symbols.includes(e.id);
-    l.append(cb, " " + e.name + (e.filled ? "" : " (not filled in yet)")); symbols.append(l);
+    l.append(cb, " " + e.name); symbols.append(l);
   }
   const sets = iconSetsEditor(g.filled ? g.icon_sets : [], 8, "ghost-sets");
   const ability = textArea(g.ability, "ability");

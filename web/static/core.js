@@ -10,7 +10,7 @@ export const REASON = { ghost_hour: "appeared at the Ghost Hour", summon: "summo
 export const LASTS = { instant: "played at once", hour: "lasts until the next Ghost Hour", until_met: "lasts until its objective is met", once: "played at once" };
 export const KIND_FACES = { clue: ["eye", "camera", "cobweb"], key: ["key", "blank"], summon: ["summon", "blank"] };
 export const DIE_OF = { search: "clue", solve: "clue", prove: "clue", barrier: "clue", fire: "clue", unlock: "key" };
-export const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, scroll: {}, audio: null, wake: null, told: new Set(), pick: null, history: [] };
+export const app = { session: null, state: null, board: null, boardId: null, es: null, lastMsg: 0, lastId: null, scroll: {}, audio: null, wake: null, told: new Set(), pick: null, history: [], busy: false };
 
 // What a module asks of the page as a whole, filled in by app.js at start: render a state, tell the table what
 // happened, show a view; and from the Skeptics module, the sheet a legal action opens to ask what it still needs
@@ -60,12 +60,13 @@ export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player 
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 
-export function toast(msg, bad) {
+export function toast(msg, bad, kind) {
   if (!msg) return;
   const t = $("#toast");
   t.textContent = msg;
-  // over an open sheet the message goes to the top, so it never covers the field it is about
-  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top");
+  t.title = msg;
+  // over an open sheet the message goes to the top, so it never covers the field it is about; taps go through it
+  t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top") + (kind ? " " + kind : "");
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
@@ -95,17 +96,27 @@ export async function api(path, body) {
 }
 
 // A host action: send it, show its result in words (the same story every phone gets), or the refusal.
+// One host action at a time: while one is on its way the page's buttons are off and another tap sends nothing
+// (a double tap never counts twice).
 export async function act(path, body) {
+  if (app.busy) return null;
+  app.busy = true;
+  const off = [...document.querySelectorAll("button:not([disabled])")];
+  for (const b of off) b.disabled = true;
+  const done = () => { app.busy = false; for (const b of off) b.disabled = false; };
+  let out;
   try {
-    const out = await api(path, body);
-    if (out && out.state) page.render(out.state);
-    if (out && Array.isArray(out.events)) page.tell(out.events);
-    return out;
+    out = await api(path, body);
   } catch (e) {
+    done();
     if (e.needs && body) return page.askCards(path, body, e.needs, e.faces, e.whys);
     if (e.status) toast(capital(e.message), true);
     return null;
   }
+  done();
+  if (out && out.state) page.render(out.state);
+  if (out && Array.isArray(out.events)) page.tell(out.events);
+  return out;
 }
 export const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
 export const command = (name, args) => act("/api/command", { command: name, args: args || {} });
@@ -122,13 +133,29 @@ export function actButton(a, label, cls) {
 export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
 export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
 // A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
-// the whole width of the panel ("Nothing (more)" closes it).
+// the whole width of the panel ("Nothing (more)" closes it). A tap that asks an amount (asks "n") is a stepper from
+// the engine's default and one "Tell" that sends the whole amount once; the engine takes each kind once.
 export const cardQuestion = (id, text, taps) => {
   const q = el("div", { class: "warn span-all", id }, text);
-  const r = rowOf(taps.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small")));
-  r.classList.add("span-all");
-  return [q, r];
+  const plain = taps.filter((a) => !(a.asks || []).includes("n"));
+  const rows = taps.filter((a) => (a.asks || []).includes("n")).map(amountRow);
+  const r = rowOf(plain.map((a) => actButton(a, null, a.args.effect === "nothing" ? "primary" : "small")));
+  for (const x of [...rows, r]) x.classList.add("span-all");
+  return [q, ...rows, r];
 };
+const STEP = { clock: 3 };
+function amountRow(a) {
+  const step = STEP[a.args.effect] || 1;
+  let n = Number(a.args.n) || step;
+  const shown = el("b", { class: "amount", "data-effect": a.args.effect }, "");
+  const show = () => { shown.textContent = (n > 0 ? "+" : "") + n; };
+  const by = (d) => () => { const m = n + d; n = m === 0 ? m + d : Math.max(-9, Math.min(9, m)); show(); };
+  show();
+  const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
+  send.addEventListener("click", () => command(a.name, { ...a.args, n: String(n) }));
+  return rowOf([el("span", {}, a.label + ":"), button("\u2212", by(-step), "small step", null), shown,
+    button("+", by(step), "small step", null), send]);
+}
 
 // One legal action: fill in what it still asks (icons, dice, a space: the game's sheet), then send it.
 export async function runLegal(a) {
@@ -210,4 +237,7 @@ export function showBanner(kind, title, line1, line2, id) {
   b.dataset.eventId = id;
   b.hidden = false;
   app.bannerAt = performance.now();
+  // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)
+  clearTimeout(showBanner.later);
+  if (document.body.classList.contains("table") && !isHost()) showBanner.later = setTimeout(() => { if (b.dataset.eventId === String(id)) b.hidden = true; }, 30000);
 }

@@ -2,21 +2,16 @@
 // right, the figures across games and the exports. Loaded by app.js only when the view is opened, so the game
 // page's first load does not carry it. Every figure and sentence comes from the companion (/api/games: the
 // records of companion/record.py, the figures of companion/stats.py); the pictures are its SVG.
-import { api, el, fill, toast } from "./core.js?v=__VERSION__";
-
-const RESULT = { won: "won", lost: "lost", playing: "not finished" };
-
-function minutes(m) {
-  const whole = Math.round(Number(m) || 0);
-  if (whole < 1) return "under a minute";
-  return whole < 60 ? whole + " min" : Math.floor(whole / 60) + " h " + (whole % 60) + " min";
-}
+import { api, el, fill, plural, toast } from "./core.js?v=__VERSION__";
 
 function when(ts) {
   return new Date(Number(ts) * 1000).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
+// the table's win rate; a game one player (or side) wins has none: its winners instead ("Bo 2, Ada 1")
 function rate(t) {
+  const winners = Object.entries(t.winners || {});
+  if ((t.win_rate === null || t.win_rate === undefined) && winners.length) return winners.map(([w, n]) => w + " " + n).join(", ");
   return t.win_rate === null || t.win_rate === undefined ? "-" : Math.round(t.win_rate * 100) + "%";
 }
 
@@ -34,7 +29,14 @@ function table(head, rows) {
 }
 
 function tallyRows(by) {
-  return Object.entries(by).map(([k, t]) => [t.title || k, String(t.played), String(t.won), String(t.lost), rate(t)]);
+  return Object.entries(by).map(([k, t]) => [t.title || k, String(t.played), String(t.won), String(t.lost), rate(t), String(t.not_finished || 0)]);
+}
+const TALLY = ["Played", "Won", "Lost", "Rate", "Not finished"];
+const TALLY_NOTE = "Played counts the games that ended; a game left under way is listed as not finished. Won and lost are the table's; a game one player wins has no table win, so its Rate lists its winners.";
+// "4 turns", "1 turn", "1 Ghost Hour": the count's word from the record, one or many
+function counted(n, word) {
+  const w = String(word || "");
+  return plural(Number(n), w.replace(/s$/, ""), w);
 }
 
 // A picture of the companion's, drawn for the width it is shown at (so its words keep their size): the address
@@ -57,16 +59,16 @@ function drawPictures(root) {
 function gameCard(g) {
   const card = el("div", { class: "card game", "data-game": String(g.game) });
   const head = el("div", { class: "game-head" });
-  head.append(el("h3", {}, g.title + " #" + g.game), el("span", { class: "dim" }, when(g.started) + " \u00B7 " + minutes(g.minutes)));
+  head.append(el("h3", {}, g.title + " #" + g.game), el("span", { class: "dim" }, when(g.started) + " \u00B7 " + g.duration));
   card.append(head);
   const who = (g.players || []).join(", ");
   const setup = (g.setup || []).map(([label, value]) => label + ": " + value).join(" \u00B7 ");
   card.append(el("div", {}, [who, setup].filter(Boolean).join(" \u00B7 ")));
   const counts = [];
-  if (g.rounds !== null && g.rounds !== undefined) counts.push(g.rounds + " " + g.rounds_word);
-  if (g.marks_word && g.marks !== null && g.marks !== undefined) counts.push(g.marks + " " + g.marks_word);
+  if (g.rounds !== null && g.rounds !== undefined) counts.push(counted(g.rounds, g.rounds_word));
+  if (g.marks_word && g.marks !== null && g.marks !== undefined) counts.push(counted(g.marks, g.marks_word));
   const result = el("div", { class: "result" });
-  result.append(el("strong", { class: g.result }, (RESULT[g.result] || g.result)), (g.why ? ": " + g.why : "") + (g.winner && !String(g.why || "").includes(g.winner) ? " (" + g.winner + ")" : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
+  result.append(el("strong", { class: g.winner ? "won" : g.result }, g.result_words), (g.why ? ": " + g.why : "") + (counts.length ? " \u00B7 " + counts.join(", ") : ""));
   card.append(result);
   if (g.problem) card.append(el("p", { class: "warn" }, g.problem));
   card.append(el("p", { class: "luck" }, g.luck ? g.luck.words : g.odds_note || ""));
@@ -86,6 +88,7 @@ function render(root, data) {
   if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds + " attempts had no odds shown, so they are counted but not weighed."));
   const stamp = games.length + "-" + games.reduce((n, g) => n + (g.commands || 0), 0);
   luck.append(picture("/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
+  luck.append(el("p", { class: "note", id: "luck-band-note" }, "The shaded band: where 8 tables in 10 would land with these odds. Above it is luckier than the odds, below it less lucky."));
   const players = Object.values(f.players || {});
   if (players.length) { const ul = el("ul", { class: "list" }); players.forEach((p) => ul.append(el("li", {}, p.words))); luck.append(ul); }
   wrap.append(luck);
@@ -97,18 +100,19 @@ function render(root, data) {
 
   const figs = el("div", { class: "card", id: "games-figures" });
   figs.append(el("h2", {}, "Across the games"));
-  figs.append(el("h3", {}, "Win rate by game"), table(["Game", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_game)));
+  figs.append(el("h3", {}, "Win rate by game"), el("p", { class: "note" }, TALLY_NOTE), table(["Game", ...TALLY], tallyRows(f.win_rate_by_game)));
   for (const [title, labels] of Object.entries(f.win_rate_by_setup || {})) {
     for (const [label, values] of Object.entries(labels)) {
-      figs.append(el("h3", {}, title + ": by " + label.toLowerCase()), table([label, "Played", "Won", "Lost", "Rate"], tallyRows(values)));
+      figs.append(el("h3", {}, title + ", by " + label), table([label, ...TALLY], tallyRows(values)));
     }
   }
-  figs.append(el("h3", {}, "By player count"), table(["Players", "Played", "Won", "Lost", "Rate"], tallyRows(f.win_rate_by_players)));
-  if (f.longest) figs.append(el("p", {}, "The longest game: " + f.longest.title + " #" + f.longest.game + ", " + minutes(f.longest.minutes) + "."));
+  figs.append(el("h3", {}, "By player count"), table(["Players", ...TALLY], tallyRows(f.win_rate_by_players)));
+  if (f.longest) figs.append(el("p", {}, "The longest game: " + f.longest.title + " #" + f.longest.game + ", " + f.longest.duration + "."));
   const overTime = Object.entries(f.player_luck_over_time || {});
   if (overTime.length) {
     figs.append(el("h3", {}, "Each player's luck, night by night"));
-    figs.append(table(["Player", "Nights", "Percentiles"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
+    figs.append(el("p", { class: "note" }, "Each night's luck as a score from 0 to 100: 50 is just what the odds said, 90 luckier than 9 nights in 10, 10 less lucky than 9 in 10."));
+    figs.append(table(["Player", "Nights", "Luck score, night by night"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
   }
   const ex = el("div", { class: "exports" });
   ex.append(el("a", { href: "/api/stats.csv", download: "games.csv" }, "Export CSV"), el("a", { href: "/api/stats.json", download: "games.json" }, "Export JSON"), el("a", { href: "/api/night.png", download: "night.png", id: "night-png" }, "The night as a picture"));

@@ -18,9 +18,14 @@ export function showHost() {
     s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
   $("#pin-form").hidden = host;
   $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set the PIN";
+  // the first PIN is typed twice: a typo would lock the host out
+  const again = $("#pin-form input[name=again]");
+  again.hidden = !!s.pin_set; again.required = !s.pin_set;
+  $("#pin-form input[name=pin]").autocomplete = s.pin_set ? "current-password" : "new-password";
   if (host && s.join_url) {
     $("#join-code").textContent = s.join_code;
     $("#join-link").textContent = s.join_url;
+    $("#table-link").textContent = s.join_url + "&table=1";
     if (!$("#join-qr").src) $("#join-qr").src = "/api/join-qr.svg";
   }
   document.body.classList.toggle("is-host", host);
@@ -148,11 +153,12 @@ export function bindHost() {
   $("#pin-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const pin = e.target.pin.value;
-    const path = app.session.pin_set ? "/api/host/login" : "/api/host/pin";
+    const first = !app.session.pin_set;
+    const path = first ? "/api/host/pin" : "/api/host/login";
     const err = $("#pin-error");
     const code = $("#table-code");
     try {
-      await api(path, !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
+      await api(path, first ? { pin, again: e.target.again.value } : !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
       err.hidden = true;
       code.hidden = true;
       e.target.reset();

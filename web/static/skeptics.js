@@ -152,7 +152,7 @@ export const needWords = (need) => {
     parts.push(c === 1 ? ("aeiou".includes(k[0]) ? "an " : "a ") + k : c + " " + k + "s");
   }
   const w = parts.length ? (parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1]) : "nothing yet";
-  return w + (extra.length ? " (" + extra.map((x) => "a " + x + " set").join(" and ") + ")" : "");
+  return w + (extra.length ? ", " + extra.map((x) => "a " + x + " set").join(" and ") : "");
 };
 
 export function oddsOf(s) {

@@ -66,6 +66,9 @@ function renderSPHost(s) {
   }
   for (const a of legal.filter((x) => x.name === "end")) fix.push(button(a.label, () => confirmSheet("No score for this hand?", "The hand is given up (a misdeal) and the deal moves on.", "Give it up", () => runLegal(a)), "small", "sp-end"));
   fill($("#sp-fix-list"), fix);
+  // the corrections' title names what is there: no Master's effect when the Masters' effects are off
+  $("#sp-fix summary").textContent = legal.some((x) => x.name === "master") ? "A Master played, a misdeal" : "A misdeal";
+  $("#sp-fix").hidden = !fix.length;
 }
 
 function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
@@ -77,7 +80,12 @@ function spPoints(s) {
     const blank = seats.filter((seat) => !$("#sp-p-" + seat).value.trim());
     if (blank.length) { toast("Give " + blank.map((seat) => seatName(s, seat)).join(" and ") + " a number: 0 for the player who went out.", true); return false; }
     const points = seats.map((seat) => String(Number($("#sp-p-" + seat).value)));  // the seats still in
-    return !!(await command("hand", { points: points.join(",") }));
+    const send = async () => !!(await command("hand", { points: points.join(",") }));
+    // more than a whole dealt hand holds on average: asked once (a typo, or a hand that grew with Bat bites)
+    const high = seats.filter((seat, i) => s.dealt_points && Number(points[i]) > s.dealt_points);
+    if (!high.length) return send();
+    confirmSheet("So many points?", high.map((seat) => seatName(s, seat) + " has " + points[seats.indexOf(seat)] + " points").join(", ") + ": more than a whole dealt hand holds on average (" + s.dealt_points + " points with " + plural(s.players, "player") + "). Is that right?", "Yes, add the hand", send);
+    return false;
   });
 }
 

@@ -229,20 +229,23 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names = NO_NAMES
 
 
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
-    """A banner (and the voice's line) for the big moments: the night, a new round, a vote's result, the end."""
+    """What every phone is told (and the voice says) at the moments that matter, with its weight: the night, a
+    vote's result and the end take the screen until OK ("screen"); a new round is a toast that goes by itself."""
     kind = str(event.get("type"))
     if kind in ("night_started", "game_started"):
         if kind == "game_started" and event.get("rules") not in (None, "among-cultists"):
             return None
-        return {"kind": "night", "title": "The night", "text": describe_event(event, names)}
+        return {"kind": "night", "title": "The night", "text": describe_event(event, names), "weight": "screen"}
     if kind == "round_started":
-        return {"kind": "round", "title": f"Round {event.get('round')}", "text": describe_event(event, names)}
+        return {"kind": "round", "title": f"Round {event.get('round')}", "text": describe_event(event, names),
+                "weight": "toast"}
     if kind == "vote":
-        return {"kind": "vote", "title": "The vote", "text": describe_event(event, names)}
+        return {"kind": "vote", "title": "The vote", "text": describe_event(event, names), "weight": "screen"}
     if kind == "game_won":
-        return {"kind": "won", "title": "The investigators win", "text": describe_event(event, names)}
+        return {"kind": "won", "title": "The investigators win", "text": describe_event(event, names),
+                "weight": "screen"}
     if kind == "game_lost":
-        return {"kind": "lost", "title": "The cultists win", "text": describe_event(event, names)}
+        return {"kind": "lost", "title": "The cultists win", "text": describe_event(event, names), "weight": "screen"}
     return None
 
 

@@ -20,6 +20,7 @@ the comments cite its lines ("elder-sign-rules.txt:309" is written ":309").
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,6 +79,10 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
 CARD_EFFECTS: Mapping[str, int] = MappingProxyType({
     "doom": 1, "sanity": -1, "stamina": -1, "clues": 1, "elder-signs": 1, "monster": 1, "gate": 1, "clock": 3,
     "lock": 1, "nothing": 0,
+})
+# what an effect kind is called in a refusal (card-did: each kind is told once)
+_TOLD_KIND: Mapping[str, str] = MappingProxyType({
+    "elder-signs": "Elder Signs", "monster": "monsters", "gate": "gates", "lock": "locked die",
 })
 # the taps offered for each part of a card (the command takes any effect, with n= for another amount)
 PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({
@@ -239,6 +244,7 @@ class Question:
     part: str
     player: int | None
     slot: str | None = None
+    told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
@@ -420,9 +426,12 @@ class Game(GameHistory[State]):
                 args = {"effect": effect}
                 if effect == "lock":
                     args["colour"] = extra
-                elif extra:
-                    args["n"] = extra
-                self.offer(out, "card", "card-did", args)
+                    self.offer(out, "card", "card-did", args)
+                elif effect == "nothing":
+                    self.offer(out, "card", "card-did", args)
+                else:  # an amount: the page asks it (a stepper from this default) and sends it once
+                    args["n"] = str(int(extra or CARD_EFFECTS[effect]))
+                    self.offer(out, "card", "card-did", args, asks=("n",))
         return out
 
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
@@ -522,7 +531,8 @@ class Game(GameHistory[State]):
                                                                      if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
-            "question": ({**s.questions[0].to_dict(), "left": len(s.questions) - 1} if s.questions else None),
+            "question": ({**s.questions[0].to_dict(), "told": list(s.questions[0].told), "left": len(s.questions) - 1}
+                         if s.questions else None),
             "outcome": s.outcome.result if s.outcome else None,
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
@@ -1448,14 +1458,19 @@ class _Rules(RulesBase[State, Command]):
         self.emit("monster_placed", slot=card.slot, name=card.name, need=str(need), pending=s.monsters_pending)
 
     def do_card_did(self) -> None:
-        """A card not filled in yet came up and nothing of it was played: the host says what the real card did, one
-        effect a tap (on the investigator it fell on, or on every investigator for a Mythos card), and
-        effect=nothing when that was all (docs/elder-sign.md, "Cards not filled in yet")."""
+        """A card not filled in yet came up and nothing of it was played: the host says what the real card did, each
+        kind of effect once with its whole amount (on the investigator it fell on, or on every investigator for a
+        Mythos card), and effect=nothing when that was all (docs/elder-sign.md, "Cards not filled in yet")."""
         s = self.s
         if not s.questions:
             self.illegal("no card is waiting to be told: every card that came up is filled in, or was told already.")
         q = s.questions[0]
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
+        if effect in q.told:
+            self.illegal(f"this card's {_TOLD_KIND.get(effect, effect)} was told already, with the whole amount; "
+                         "a mistake is put right with the table's corrections, or by taking the tap back.")
+        if effect != "nothing":
+            s.questions[0] = dataclasses.replace(q, told=(*q.told, effect))
         if effect == "nothing":
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")

@@ -32,53 +32,73 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
-    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds of the card the
-    active investigator is at (:func:`_card_odds`)."""
+    """The dice of the next roll (their colours and faces, for the phone's dice pad) and the odds: the chance to
+    complete the adventure the active investigator is at (or would roll at), and each of its open tasks, with the
+    dice in the pool, the held dice and the clues, with the best play (companion.games.elder_sign.odds)."""
     from companion.games.elder_sign.dice import Colour
 
     colours = [c.value for c in game.next_roll_dice()]
+    names = sentences.Names.of_game(game)
+    adventures = view.get("adventures") or []
     out: dict[str, Any] = {
         "stand_ins": _stand_ins(view, game),
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
+        # where each investigator stands and where the roll is, in words (never a place's id)
+        "where": {str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []},
+        "attempt_at": (sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
+                       if view.get("attempt") else None),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
         "summon_odds": None,
     }
-    out.update(_card_odds(view, colours))
+    odds = _odds(view, game, names)
+    if odds is not None:
+        out["odds"] = odds["probability"]
+        out["card_odds"] = odds
+        out["odds_words"] = sentences.odds_words(odds)
     return out
 
 
-def _card_odds(view: Mapping[str, Any], colours: list[str]) -> dict[str, Any]:
-    """The chance to complete the adventure the active investigator is at (or would roll at), and each of its open
-    tasks, with the dice in the pool, the held dice and the clues, with the best play
-    (companion.games.elder_sign.odds); nothing where there is no card or no open task."""
+def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[str, Any] | None:
+    """The chance to complete the card (or land a blow on the Ancient One) with the dice and rolls there are, before
+    the first roll and after each: as "Roll for me" plays it (every roll thrown, no clue spent, no die held) and with
+    the best play (the clues and the focus too), and each open task alone (companion.games.elder_sign.odds with the
+    engine's own question, Game.odds_question). A whole card with yellow or red dice in the pool costs seconds cold
+    (benchmarks/bench_elder_sign_odds.py): then only what "Roll for me" does (one or two tasks) and each task alone."""
     from companion.errors import CompanionError
     from companion.games.elder_sign.odds import card_probability, task_probability
 
+    q = game.odds_question()
+    if not q or not q["tasks"] or not (q["green"] + q["yellow"] + q["red"]):
+        return None
     attempt = view.get("attempt") or {}
     active = next((i for i in view.get("investigators") or [] if i.get("active")), None)
-    place = attempt.get("place") or (active or {}).get("place")
+    place = attempt.get("place") or ("ancient-one" if view.get("ancient_one_awake") else (active or {}).get("place"))
+    combat = place == "ancient-one"
     card = next((c for c in view.get("adventures") or [] if c.get("slot") == place), None)
-    tasks = [t for t in card["tasks"] if not t["done"]] if card is not None else []
-    if card is None or not tasks:
-        return {}
-    count = {c: colours.count(c) for c in ("green", "yellow", "red")}
-    held = [h["face"] for h in attempt.get("held") or []]
-    clues = int((active or {}).get("clues") or 0)
+    if not combat and card is None:
+        return None
+    dice = (q["green"], q["yellow"], q["red"])
+    clues = min(int(q["clues"]), 2)
+    coloured = bool(q["yellow"] or q["red"])
+    tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
     try:
-        # the whole card with yellow or red dice in the pool costs seconds cold (benchmarks/bench_elder_sign_odds.py):
-        # too long for a tap's answer, so the phones then show each task's chance only
-        whole = (card_probability([t["need"] for t in tasks], bool(card.get("ordered")), count["green"], 0, 0, None, 1,
-                                  min(clues, 2), held) if not (count["yellow"] or count["red"]) else None)
-        each = [{"task": t["index"], "need": t["need"],
-                 "probability": task_probability(t["need"], count["green"], count["yellow"], count["red"], None, 1,
-                                                 min(clues, 2), held)} for t in tasks]
+        plain = (card_probability(tasks, ordered, *dice, None, 0, 0, held)
+                 if not coloured or len(tasks) <= 2 else None)
+        best = (card_probability(tasks, ordered, *dice, None, holds, clues, held)
+                if not coloured and (holds or clues) else plain)
+        each = [] if combat else [
+            {"task": t["index"], "need": t["need"],
+             "probability": task_probability(t["need"], *dice, None, min(holds, 1) if coloured else holds, clues,
+                                             held)}
+            for t in card["tasks"] if not t["done"]] if card is not None else []
     except (CompanionError, ValueError, KeyError):
-        return {}
-    return {"odds": whole, "card_odds": {"slot": card["slot"], "name": card["name"], "probability": whole,
-                                         "tasks": each, "clues": min(clues, 2)}}
+        return None
+    return {"slot": place, "name": names.ancient_one if combat else names.adventure(place), "combat": combat,
+            "dice": sum(dice), "probability": best, "roll_for_me": plain, "tasks": each, "clues": clues,
+            "holds": holds}
 
 
 def _question(view: Mapping[str, Any], game: Game) -> str | None:
@@ -257,6 +277,9 @@ class ElderSignModule(GameModule):
 
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
         return sentences.end_summary(view, _names(names))
+
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        return sentences.setup_checklist(view, _names(names), hand)
 
     def for_players(self, message: str) -> str:
         return sentences.for_players(message)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
 __all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary"]
+           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words",
+           "odds_words", "percent", "setup_checklist"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Names:
     players: tuple[str, ...] = ()
     ancient_one: str = "the Ancient One"
     stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
+    adventures: tuple[tuple[str, str], ...] = ()  # (place, name) of the adventures in play
+
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -42,7 +45,13 @@ class Names:
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
         ancient = str(view["ancient_one"]["name"])
-        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins)
+        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins,
+                   tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()))
+
+    def adventure(self, slot: Any) -> str:
+        """The adventure in a place by its name (its place while the card is a stand-in)."""
+        name = dict(self.adventures).get(str(slot))
+        return _place({"slot": slot, "name": name}, self)
 
     def card(self, name: Any, instead: str) -> str:
         """A card's name, or `instead` while the card is a stand-in."""
@@ -130,7 +139,28 @@ def _sentence(text: str) -> str:
 def _place(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """Where it happens: the adventure's name, or its place on the table while its card is a stand-in."""
     slot = event.get("slot") or event.get("place") or event.get("to")
-    return names.card(event.get("name"), f"adventure {slot}" if slot not in (None, "") else "the adventure")
+    if slot == "ancient-one":
+        return names.ancient_one
+    if slot == "entrance":
+        return "the Entrance"
+    return names.card(event.get("name"), f"the adventure in place {slot}" if slot not in (None, "") else "the adventure")
+
+
+def where_words(investigator: Mapping[str, Any], adventures: Sequence[Mapping[str, Any]],
+                names: Names = NO_NAMES) -> str:
+    """Where an investigator stands, in the table's words: "at the Entrance", "at The Hedge Maze", "facing Azathoth",
+    "devoured" (never a place's id)."""
+    place = investigator.get("place")
+    if investigator.get("devoured"):
+        return "devoured"
+    if place == "ancient-one":
+        return "facing " + names.ancient_one
+    if place == "entrance":
+        return "at the Entrance"
+    card = next((c for c in adventures if c.get("slot") == place), None)
+    if card is None:
+        return "not on an adventure"
+    return "at " + _place({"slot": place, "name": card.get("name")}, names)
 
 
 def _said_turn_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -506,13 +536,20 @@ _ANNOUNCE = {
 }
 
 
+# The announcements that take the whole screen until OK is tapped; every other one is a toast that goes by itself.
+_SCREEN = frozenset({"midnight", "ancient_one_awakens", "game_won", "game_lost"})
+
+
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
-    """A banner (and the voice's line) for the big moments; None for the others."""
+    """What every phone is told (and the voice says) at the moments that matter, with its weight: "screen" (the
+    whole screen, until OK) or "toast" (two lines that go by themselves; the Log has it whole). None for the rest."""
     kind = str(event.get("type"))
     if kind not in _ANNOUNCE:
         return None
     key, title = _ANNOUNCE[kind]
-    return {"kind": key, "title": title, "text": describe_event(event, names)}
+    # the title already says who attacks: the text is the attack alone
+    text = _sentence(str(event.get("text"))) if kind == "ancient_one_attack" else describe_event(event, names)
+    return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
 _ACTION_LABELS = {
@@ -520,8 +557,9 @@ _ACTION_LABELS = {
     "roll": "Roll the dice", "clue": "Spend a clue and roll again", "adjust": "Change sanity, stamina or clues",
     "doom": "Change the doom track", "elder-signs": "Add Elder Signs", "clock": "Move the clock",
 }
-_CARD_DID_LABELS = {"doom": "A doom token", "monster": "A monster appears", "gate": "A gate opens",
-                    "clues": "A clue", "elder-signs": "An Elder Sign", "clock": "The clock 3 hours on",
+# a tap of what a card not filled in yet did: the kind; the page's stepper asks the amount and sends it once (n=)
+_CARD_DID_LABELS = {"doom": "Doom tokens", "monster": "Monsters", "gate": "Gates", "clues": "Clues",
+                    "elder-signs": "Elder Signs", "clock": "Clock (hours)", "sanity": "Sanity", "stamina": "Stamina",
                     "nothing": "Nothing (more): that was all"}
 
 
@@ -530,21 +568,19 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     name = str(action.get("name"))
     args = action.get("args") or {}
     if name == "move":
-        return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to adventure {args.get('to')}"
+        return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to {names.adventure(args.get('to'))}"
     if name == "add-die":
         return f"Add the {args.get('colour')} die"
     if name == "monster":
-        return f"Place a monster on adventure {args.get('adventure')}"
+        return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
         return "Enter the Ancient One's combat task"
     if name == "set-tasks":
-        return f"Enter the tasks of adventure {args.get('adventure')}"
+        return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
-        if effect in ("sanity", "stamina"):
-            return f"{effect.capitalize()} {args.get('n') or '-1'}"
         return _CARD_DID_LABELS.get(effect, "Do it")
     return _ACTION_LABELS.get(name, "Do it")
 
@@ -599,3 +635,63 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
             f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
         ],
     }
+
+
+def percent(p: float) -> str:
+    """0.2174 -> "21.7 %" (as the page writes every chance)."""
+    if 0.999 < p < 1:
+        return "over 99.9 %"
+    if 0 < p < 0.0005:
+        return "under 0.1 %"
+    return f"{round(p * 1000) / 10:.1f} %"
+
+
+def odds_words(odds: Mapping[str, Any]) -> list[str]:
+    """The chances before (and between) the rolls, said as what the host's buttons will do: the first line what
+    "Roll for me" does (every roll thrown, no clue spent, no die held), the next the best play with the clues and
+    the focus, then each task alone. `odds` is the published "card_odds"."""
+    dice = _count(odds.get("dice"), "die", "dice")
+    what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
+    lines: list[str] = []
+    plain, best = odds.get("roll_for_me"), odds.get("probability")
+    if plain is not None:
+        lines.append(f'"Roll for me" with {dice}, no clue spent and no die held: {percent(plain)} {what}.')
+    extras = [x for x in (f"spending up to {_count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
+                          "holding a die (focus) after a roll that fails" if odds.get("holds") else "") if x]
+    if best is not None and extras and best != plain:
+        lines.append(f"With the best play, {' and '.join(extras)}: {percent(best)}.")
+    tasks = odds.get("tasks") or []
+    if tasks and (plain is None or len(tasks) > 1):
+        lines.append("Each task alone: " + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}"
+                                                      for t in tasks) + ".")
+    return lines
+
+
+def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
+    """The setup of the rules text (elder-sign-rules.txt:79-88) as a list the host ticks off, for this game: what
+    the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
+    physical = bool(view.get("physical"))
+    ao = names.ancient_one
+    ao_card = "the Ancient One's card" if ao == "the Ancient One" else f"{ao}'s card"
+    clock = ("The companion's clock stands at midnight (XII): put the Entrance sheet beside it" if hand
+             else "Set the clock in the middle of the table at midnight (XII) with the Entrance sheet beside it")
+    out = [
+        ("clock", f"{clock}, and the six green dice, the yellow die and the red die near it."),
+        ("ancient_one", f"Lay {ao_card} beside the clock{'' if physical else ' (the companion chose it)'}."),
+        ("monsters", "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
+                     "One is Nyarlathotep, else set those aside."),
+        ("adventures", "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
+                       "them here; shuffle the Other World deck beside them." if physical else
+                       "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
+                       "three below the clock, the Adventure and Other World decks shuffled beside them."),
+        ("locks", "Put a die of its colour on every adventure with a locked die icon."),
+        ("items", "Keep the clue tokens together at the side; shuffle the Common Item, Unique Item, Spell and Ally "
+                  "cards into four decks beside them."),
+        ("investigators", "Each player takes their investigator card (the Game tab names them), its marker on the "
+                          "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists."),
+        ("first", f"{names.player(0)} plays first; play goes clockwise."),
+        ("mythos", "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here." if physical
+                   else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
+                        "Game tab shows it); a die goes on it if it shows a locked die icon."),
+    ]
+    return [{"id": key, "text": text} for key, text in out]

@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.stats import duration
+
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
 
@@ -179,7 +181,7 @@ def faces_words(values: Any) -> str:
 
 
 def need_words(need: Any) -> str:
-    """ "eye:2,camera:1,timer" -> "2 eyes and a camera (a timer set)"."""
+    """ "eye:2,camera:1,timer" -> "2 eyes and a camera, a timer set" (never in brackets: it goes inside others)."""
     text = str(need or "")
     parts: list[str] = []
     extras: list[str] = []
@@ -200,7 +202,7 @@ def need_words(need: Any) -> str:
     else:
         words = ", ".join(parts[:-1]) + " and " + parts[-1]
     if extras:
-        words += " (" + " and ".join(f"a {x} set" for x in extras) + ")"
+        words += ", " + " and ".join(f"a {x} set" for x in extras)
     return words
 
 
@@ -858,17 +860,24 @@ _ANNOUNCE_TITLES = {
 }
 
 
+# The announcements that take the whole screen until OK is tapped; every other one is a toast that goes by itself.
+_SCREEN = frozenset({"ghost_mode_started", "seance_started", "final_round", "game_won", "game_lost"})
+
+
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
-    """A banner for every phone at the big moments other than the Ghost Hour (which has its own)."""
+    """What every phone is told at the moments that matter (the Ghost Hour has its own banner), with its weight:
+    "screen" (the whole screen, until OK) or "toast" (two lines that go by themselves; the Log has it whole)."""
     kind = str(event.get("type"))
     if kind == "clock_advanced" and event.get("reason") == "timer":
         text = f"The third timer token moves the clock to {event.get('clock')}, and the turn ends."
-        return {"kind": "timer", "title": "Third timer", "text": text}
+        return {"kind": "timer", "title": "Third timer", "text": text, "weight": "toast"}
     if kind == "summon" and not event.get("success"):
-        return {"kind": "lost_card", "title": "Summon failed", "text": "A room card is lost, face down."}
+        return {"kind": "lost_card", "title": "Summon failed", "text": "A room card is lost, face down.",
+                "weight": "toast"}
     if kind in _ANNOUNCE_TITLES:
         key, title = _ANNOUNCE_TITLES[kind]
-        return {"kind": key, "title": title, "text": describe_event(event, names)}
+        return {"kind": key, "title": title, "text": describe_event(event, names),
+                "weight": "screen" if kind in _SCREEN else "toast"}
     return None
 
 
@@ -969,7 +978,7 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
         rooms = ", ".join(short(r) for r in removed) or "none"
         lines.append(f"The room cards removed face down at setup were: {rooms}.")
     if minutes is not None:
-        lines.append(f"Time played: {int(minutes // 60)} h {int(minutes % 60)} min." if minutes >= 60 else f"Time played: {int(minutes)} min.")
+        lines.append(f"Time played: {duration(minutes)}.")  # the one rounding rule (the record's chart title too)
     return {"won": won, "title": title, "why": _sentence(why) if why else "", "lines": lines}
 
 

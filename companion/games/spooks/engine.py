@@ -101,6 +101,12 @@ def deck_points(decks: int = 1) -> int:
     return decks * (len(SUITS) * per_suit + CARD_POINTS[CAT])
 
 
+def hand_most(decks: int = 1) -> int:
+    """The most points the losing hands can hold together (so one hand too): every card of the deck(s) but the
+    1 of Spiders, which the player on the dealer's left «plays it to start the game»: 404 for one deck."""
+    return deck_points(decks) - CARD_POINTS["1"]
+
+
 def copies(value: str, decks: int) -> int:
     """How many cards of a value the deck(s) hold: each number and the Master once per suit, one Cat per deck."""
     return decks * (1 if value == CAT else len(SUITS))
@@ -440,6 +446,7 @@ class _Rules(RulesBase[State, Command]):
                      "seats split by ;), not both or neither.")
         cards: dict[int, list[str]] | None = None
         limit = deck_points(self.setup.decks)
+        most = hand_most(self.setup.decks)
         if "points" in cmd.args:
             points: dict[int, int] = {}
             for seat, text in self.per_seat("points", cmd.args["points"].split(",")).items():
@@ -448,10 +455,16 @@ class _Rules(RulesBase[State, Command]):
                 except ValueError:
                     self.bad(f"{self.who(seat)} has {text.strip()!r}, which is not a number of points; write a "
                              "whole number.")
-                if not 0 <= value <= limit:
-                    self.bad(f"{self.who(seat)} cannot have {value} points from one hand: a hand counts 0 to "
-                             f"{limit} points with {self.decks()}.")
+                if not 0 <= value <= most:
+                    self.bad(f"{self.who(seat)} cannot have {value} points from one hand: {self.decks()} "
+                             f"{'holds' if self.setup.decks == 1 else 'hold'} {limit} points, and the 1 of Spiders "
+                             f"that starts the hand is on the pile, so a hand counts 0 to {most}; check the points.")
                 points[seat] = value
+            if sum(points.values()) > most:
+                self.bad(f"the hands add up to {sum(points.values())} points, but {self.decks()} "
+                         f"{'holds' if self.setup.decks == 1 else 'hold'} {limit}, and the 1 of Spiders that starts "
+                         f"the hand is on the pile: at most {most} are left in all the hands together; check the "
+                         "points.")
         else:
             try:
                 cards = {seat: parse_cards(text)
@@ -473,7 +486,7 @@ class _Rules(RulesBase[State, Command]):
                 who = ", ".join(named[:-1]) + " and " + named[-1]
                 self.bad(f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
                          "scores 0; give the others the cards (or points) they still hold.")
-            self.bad("nobody has nothing left, but a hand ends when one player goes out: give that player 0.")
+            self.bad("every player still has points, but a hand ends when one player goes out: give that player 0.")
         winner = zero[0]
         if "winner" in cmd.args:
             noted = arg_int(cmd, "winner", 1, self.setup.players)

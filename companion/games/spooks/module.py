@@ -23,11 +23,13 @@ def load_packs(path: Path | None = None) -> None:
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     """What the page shows beside the view: the card tally table and what each Master does now (with the direction
     of play in force)."""
-    from companion.games.spooks.engine import CARD_POINTS
+    from companion.games.spooks.engine import CARD_POINTS, deck_points
 
     return {
         "rules_in_force": sentences.rules_in_force(view),
         "card_points": dict(CARD_POINTS),  # what a card left in a losing hand costs (the phone's card pad adds them)
+        # a dealt hand's points on average: a hand typed above it is asked about (it grew, with Bat bites?)
+        "dealt_points": deck_points(int(view.get("decks") or 1)) // max(1, int(view.get("players") or 1)),
         "tally": sentences.tally_table(),
         "master_rules": sentences.master_rules(view.get("direction") == "clockwise")
         if view.get("master_effects") else {},

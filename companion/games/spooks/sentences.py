@@ -307,7 +307,8 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names = NO_NAMES
 
 
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
-    """A banner (and the voice's line) for the big moments; None for the others."""
+    """What every phone is told (and the voice says) at the moments that matter, with its weight ("screen" or
+    "toast"); None for the others."""
     kind = str(event.get("type"))
     title: str | None = None
     key = kind
@@ -323,7 +324,9 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
         key, title = "runs", "Runs go backward" if event.get("backward") else "Runs go forward"
     if title is None:
         return None
-    return {"kind": key, "title": title, "text": describe_event(event, names)}
+    # the end of the game takes the screen until OK; the rest is a toast that goes by itself
+    return {"kind": key, "title": title, "text": describe_event(event, names),
+            "weight": "screen" if kind == "game_won" else "toast"}
 
 
 _ACTION_LABELS = {"end": "Give the hand up and deal again"}

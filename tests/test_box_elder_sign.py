@@ -1,0 +1,101 @@
+"""Elder Sign in Your box (companion/box.py, the es_* parts): its cards filled in with the same checks as
+Skeptics' (the game's own pack validation names the file, the entry and the field), kept in the box folder, in
+the exported box file and back from it, and played by the next Elder Sign game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.box import Box
+from companion.errors import BadCommand, PackError
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+
+HEDGE_MAZE = {
+    "name": "The Hedge Maze",
+    "tasks": ["inv:3", "lore:1,peril:1"],
+    "ordered": True,
+    "trophies": 2,
+    "reward": {"elder_signs": 1, "clues": 0, "text": ""},
+    "penalty": {"doom": 1},
+    "terror": {"sanity": -1, "text": "a monster stirs"},
+}
+
+
+@pytest.fixture
+def service(tmp_path: Path):  # type: ignore[no-untyped-def]
+    svc = GameService(
+        GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4), box=Box(tmp_path / "packs")
+    )
+    yield svc
+    svc.close()
+
+
+def test_an_adventure_filled_in_is_kept_and_played(service: GameService, tmp_path: Path) -> None:
+    before = service.box_view()
+    adventure = next(a for a in before["elder_sign"]["adventures"] if a["id"] == "adv01")
+    assert not adventure["filled"] and before["elder_sign_left"] > 0
+    out = service.edit_box("es_adventure", "adv01", HEDGE_MAZE)
+    assert out["said"] == "Saved: the adventure The Hedge Maze."
+    shown = next(a for a in out["box"]["elder_sign"]["adventures"] if a["id"] == "adv01")
+    assert shown["filled"] and shown["tasks"] == ["inv:3", "lore:1,peril:1"] and shown["ordered"]
+    assert shown["reward"] == {"elder_signs": 1}  # nothing is left out, not written as 0
+    assert shown["terror"] == {"sanity": -1, "text": "a monster stirs"}
+    assert out["box"]["elder_sign_left"] == before["elder_sign_left"] - 1
+    text = (tmp_path / "packs" / "adventures.toml").read_text(encoding="utf-8")
+    assert 'name = "The Hedge Maze"' in text and "# Elder Sign: the Adventure cards" in text  # comments kept
+    packs = service.packs_for("elder-sign")
+    assert packs.adventures["adv01"].name == "The Hedge Maze" and not packs.adventures["adv01"].placeholder
+
+
+def test_every_kind_of_elder_sign_card_can_be_filled_in(service: GameService) -> None:
+    service.edit_box(
+        "es_investigator",
+        "investigator1",
+        {"name": "Monterey Jack", "sanity": 3, "stamina": 7, "clues": 1, "ability": "Rolls an extra die once a turn."},
+    )
+    service.edit_box(
+        "es_ancient_one",
+        "nyarlathotep",
+        {"name": "Nyarlathotep", "doom": 11, "elder_signs": 11, "combat": "inv:4,lore:1", "attack": "Two doom tokens."},
+    )
+    service.edit_box(
+        "es_mythos",
+        "mythos01",
+        {"name": "Blood Moon", "immediate": {"doom": 1}, "lingering": "No clue may be spent.", "at_midnight": {}},
+    )
+    world = service.box_view()["elder_sign"]["other_worlds"][0]["id"]
+    service.edit_box("es_other_world", world, {**HEDGE_MAZE, "name": "The Plateau of Leng"})
+    packs = service.packs_for("elder-sign")
+    assert packs.investigators["investigator1"].stamina == 7 and not packs.investigators["investigator1"].placeholder
+    assert packs.ancient_ones["nyarlathotep"].attack == "Two doom tokens."
+    assert packs.mythos["mythos01"].lingering == "No clue may be spent."
+    assert packs.other_worlds[world].name == "The Plateau of Leng"
+
+
+def test_a_bad_entry_is_refused_and_nothing_is_written(service: GameService, tmp_path: Path) -> None:
+    with pytest.raises(PackError, match=r'adventures\.toml.*adv02.*field "tasks"'):
+        service.edit_box("es_adventure", "adv02", {"tasks": ["inv:x"]})
+    with pytest.raises(BadCommand, match="wrong kind"):
+        service.edit_box("es_adventure", "adv02", {"reward": {"doom": "lots"}})
+    with pytest.raises(BadCommand, match="no adventure"):
+        service.edit_box("es_adventure", "nope", {"name": "Nowhere"})
+    assert not (tmp_path / "packs" / "adventures.toml").exists()
+
+
+def test_the_box_file_carries_elder_signs_cards_and_brings_them_back(service: GameService, tmp_path: Path) -> None:
+    service.edit_box("es_adventure", "adv01", HEDGE_MAZE)
+    exported = service.export_box()
+    assert "The Hedge Maze" in exported["files"]["adventures.toml"]
+    other = GameService(
+        GameStore(tmp_path / "other.sqlite"), load_packs(), rng=random.Random(1), box=Box(tmp_path / "other-packs")
+    )
+    try:
+        other.import_box(exported)
+        assert other.packs_for("elder-sign").adventures["adv01"].name == "The Hedge Maze"
+    finally:
+        other.close()
