@@ -68,8 +68,9 @@ def serve_child(data_dir: str) -> None:
 
     data = Path(data_dir)
     logging.basicConfig(filename=data / "companion.log", level=logging.WARNING)  # the sign-in code is read from it
-    service = GameService(GameStore(data / "games.sqlite3"), load_packs(), rng=random.Random(7),
-                          box=Box(data / "packs"))
+    service = GameService(
+        GameStore(data / "games.sqlite3"), load_packs(), rng=random.Random(7), box=Box(data / "packs")
+    )
     service.new_game({"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 7})
     app = create_app(service, {"data_dir": data, "join_code": JOIN, "host_pin": PIN, "heartbeat": 15.0})
     server = ServerThread(app, host=HOST, port=0, threads=48)
@@ -89,7 +90,11 @@ class Child:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--serve", str(data_dir)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -153,7 +158,9 @@ class Phone:
         self.csrf = ""
         self.conn: http.client.HTTPConnection | None = None
 
-    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
         for attempt in range(2):
             if self.conn is None:
                 self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30, source_address=(self.source, 0))
@@ -232,8 +239,9 @@ def ms(seconds: float) -> str:
 # -- 1. idle sockets ------------------------------------------------------------------------------------
 
 
-def idle_sockets(child: Child, host: Phone, count: int = 250, seconds: float = 30.0, sources: int = 1,
-                 label: str = "1.") -> None:
+def idle_sockets(
+    child: Child, host: Phone, count: int = 250, seconds: float = 30.0, sources: int = 1, label: str = "1."
+) -> None:
     stop = threading.Event()
     held: list[socket.socket] = []
     opened = [0]
@@ -300,10 +308,14 @@ def idle_sockets(child: Child, host: Phone, count: int = 250, seconds: float = 3
             sock.close()
     counters = {key: value - start_counters.get(key, 0) for key, value in child.counters().items()}
     where = "127.0.0.2" if sources == 1 else f"{sources} addresses"
-    print(f"{label} idle sockets: {count} held from {where} ({opened[0]} connections opened in all; the server refused "
-          f"{counters['refused']}, closed {counters['expired']} for slow headers, evicted {counters['evicted']} idle)")
-    print(f"   host command latency: median {ms(statistics.median(latencies))}, max {ms(max(latencies))} "
-          f"over {len(latencies)} commands (goal: under 1 s)")
+    print(
+        f"{label} idle sockets: {count} held from {where} ({opened[0]} connections opened in all; the server refused "
+        f"{counters['refused']}, closed {counters['expired']} for slow headers, evicted {counters['evicted']} idle)"
+    )
+    print(
+        f"   host command latency: median {ms(statistics.median(latencies))}, max {ms(max(latencies))} "
+        f"over {len(latencies)} commands (goal: under 1 s)"
+    )
 
 
 # -- 2. large bodies --------------------------------------------------------------------------------------
@@ -314,8 +326,9 @@ def big_body(child: Child, size: int = 200 * 1024 * 1024, half_sent: int = 40) -
     free_before = shutil.disk_usage(tmp).free
     rss_before, read_before = child.rss_mb(), child.bytes_in()
     sock = socket.create_connection((HOST, child.port), timeout=5, source_address=("127.0.0.3", 0))
-    head = (f"POST /api/command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {size}\r\n\r\n").encode()
+    head = (
+        f"POST /api/command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {size}\r\n\r\n"
+    ).encode()
     sent = 0
     answer = b""
     chunk = b" " * 65536
@@ -341,11 +354,15 @@ def big_body(child: Child, size: int = 200 * 1024 * 1024, half_sent: int = 40) -
     time.sleep(0.5)
     read = child.bytes_in() - read_before
     status = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "(closed)"
-    print(f"2. a {size // 2**20} MB body: answer {status!r}; the client got {sent / 2**20:.2f} MB into the socket "
-          f"before the server closed it")
-    print(f"   the server read {read / 2**20:.3f} MB of it and stored {spooled / 2**20:.3f} MB in temporary files "
-          f"(the most it held open), VmRSS {child.rss_mb() - rss_before:+.1f} MB (goal: under 1 MB); free space of "
-          f"{tmp}, shared with the other programs: {(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB")
+    print(
+        f"2. a {size // 2**20} MB body: answer {status!r}; the client got {sent / 2**20:.2f} MB into the socket "
+        f"before the server closed it"
+    )
+    print(
+        f"   the server read {read / 2**20:.3f} MB of it and stored {spooled / 2**20:.3f} MB in temporary files "
+        f"(the most it held open), VmRSS {child.rss_mb() - rss_before:+.1f} MB (goal: under 1 MB); free space of "
+        f"{tmp}, shared with the other programs: {(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB"
+    )
     socks = []
     read_before, rss_before = child.bytes_in(), child.rss_mb()
     free_before = shutil.disk_usage(tmp).free
@@ -368,9 +385,11 @@ def big_body(child: Child, size: int = 200 * 1024 * 1024, half_sent: int = 40) -
         except OSError:
             pass
         s.close()
-    print(f"   {half_sent} uploads held half-sent: {answers} answered 413 at once; the server read "
-          f"{(child.bytes_in() - read_before) / 2**20:.2f} MB and holds {held_files / 2**20:.2f} MB in temporary files, "
-          f"VmRSS {child.rss_mb() - rss_before:+.1f} MB, free space {(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB")
+    print(
+        f"   {half_sent} uploads held half-sent: {answers} answered 413 at once; the server read "
+        f"{(child.bytes_in() - read_before) / 2**20:.2f} MB and holds {held_files / 2**20:.2f} MB in temporary files, "
+        f"VmRSS {child.rss_mb() - rss_before:+.1f} MB, free space {(shutil.disk_usage(tmp).free - free_before) / 2**20:+.1f} MB"
+    )
 
 
 # -- 3. wrong PINs --------------------------------------------------------------------------------------
@@ -407,23 +426,31 @@ def wrong_pins(child: Child, host: Phone) -> None:
     one = [Phone(child.port, "127.0.0.4").join() for _ in range(50)]
     started = time.monotonic()
     counts = burst(one, 1)
-    print(f"3. 50 wrong PINs at once from one address: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} told "
-          f"to wait (429), {counts.get(0, 0)} connections refused (goal: at most 5 checked) "
-          f"in {time.monotonic() - started:.1f} s")
+    print(
+        f"3. 50 wrong PINs at once from one address: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} told "
+        f"to wait (429), {counts.get(0, 0)} connections refused (goal: at most 5 checked) "
+        f"in {time.monotonic() - started:.1f} s"
+    )
     many = [Phone(child.port, f"127.0.4.{1 + n}").join() for n in range(20)]
     started = time.monotonic()
     counts = burst(many, 10)
     took = time.monotonic() - started
-    print(f"   10 wrong PINs from each of 20 addresses: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} "
-          f"told to wait, in {took:.1f} s (goal: at most 20 in 10 minutes; the 50 above count too)")
+    print(
+        f"   10 wrong PINs from each of 20 addresses: {counts.get(403, 0)} checked (403), {counts.get(429, 0)} "
+        f"told to wait, in {took:.1f} s (goal: at most 20 in 10 minutes; the 50 above count too)"
+    )
     status, report = host.request("GET", "/api/host/security")
     if status == 200:
-        print(f"   the host's report: {report['pin']['failures_in_window']} wrong PINs in the window, "
-              f"{len(report['pin']['locked'])} addresses locked, everyone waits {report['pin']['everyone_waits']} s")
+        print(
+            f"   the host's report: {report['pin']['failures_in_window']} wrong PINs in the window, "
+            f"{len(report['pin']['locked'])} addresses locked, everyone waits {report['pin']['everyone_waits']} s"
+        )
     for phone in one + many:
         phone.close()
-    print(f"   VmRSS before {rss_before:.1f} MB, after {child.rss_mb():.1f} MB "
-          f"({child.rss_mb() - rss_before:+.1f} MB; goal: under 50 MB)")
+    print(
+        f"   VmRSS before {rss_before:.1f} MB, after {child.rss_mb():.1f} MB "
+        f"({child.rss_mb() - rss_before:+.1f} MB; goal: under 50 MB)"
+    )
 
 
 # -- 4. event streams --------------------------------------------------------------------------------------
@@ -503,25 +530,37 @@ def streams(child: Child, host: Phone, count: int, minutes: float, rate: float) 
     time.sleep(2.0)
     rss_end = child.rss_mb()
     with lock:
-        delays = sorted(arrival - sent[ident] for ident, arrivals in seen.items() if ident in sent for arrival in arrivals)
+        delays = sorted(
+            arrival - sent[ident] for ident, arrivals in seen.items() if ident in sent for arrival in arrivals
+        )
         missing = sum(max(0, count - len(seen.get(ident, []))) for ident in sent)
         spread = sorted(max(times) - min(times) for ident, times in seen.items() if ident in sent and times)
     p = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [max(delays or [0.0])] * 99
-    print(f"4. {count} event streams, the host sending {rate:g} commands a second for {minutes:g} minutes "
-          f"({n} commands, {len(sent)} events, {len(delays)} deliveries, {missing} not delivered)")
-    print(f"   event delivery: median {ms(statistics.median(delays))}, p99 {ms(p[98])}, max {ms(max(delays))} "
-          f"(goal: p99 under 100 ms)")
+    print(
+        f"4. {count} event streams, the host sending {rate:g} commands a second for {minutes:g} minutes "
+        f"({n} commands, {len(sent)} events, {len(delays)} deliveries, {missing} not delivered)"
+    )
+    print(
+        f"   event delivery: median {ms(statistics.median(delays))}, p99 {ms(p[98])}, max {ms(max(delays))} "
+        f"(goal: p99 under 100 ms)"
+    )
     r = statistics.quantiles(spread, n=100) if len(spread) >= 100 else [max(spread or [0.0])] * 99
-    print(f"   fan-out, from the first stream to read an event to the last: median {ms(statistics.median(spread))}, "
-          f"p99 {ms(r[98])}")
+    print(
+        f"   fan-out, from the first stream to read an event to the last: median {ms(statistics.median(spread))}, "
+        f"p99 {ms(r[98])}"
+    )
     q = statistics.quantiles(answered, n=100) if len(answered) >= 100 else [max(answered)] * 99
-    print(f"   the host's command itself (written to SQLite with fsync, then answered): median "
-          f"{ms(statistics.median(answered))}, p99 {ms(q[98])}; load average {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores")
+    print(
+        f"   the host's command itself (written to SQLite with fsync, then answered): median "
+        f"{ms(statistics.median(answered))}, p99 {ms(q[98])}; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores"
+    )
     baseline = rss_minute if rss_minute is not None else rss_start
-    print(f"   VmRSS: {rss_start:.1f} MB at the start, {baseline:.1f} MB after the first "
-          f"{'minute' if minutes >= 2 else 'half'}, {rss_end:.1f} MB at the end "
-          f"({rss_end - rss_start:+.1f} MB from the start, {rss_end - baseline:+.1f} MB after warm-up; goal: under 10 MB)")
+    print(
+        f"   VmRSS: {rss_start:.1f} MB at the start, {baseline:.1f} MB after the first "
+        f"{'minute' if minutes >= 2 else 'half'}, {rss_end:.1f} MB at the end "
+        f"({rss_end - rss_start:+.1f} MB from the start, {rss_end - baseline:+.1f} MB after warm-up; goal: under 10 MB)"
+    )
 
 
 # -- issue 25: the owner's box, the table's locks, removed phones, a full disk ---------------------------------
@@ -552,8 +591,9 @@ def costly_box_files(child: Child, host: Phone) -> None:
         sender = Phone(child.port, "127.0.8.1")
         sender.cookies, sender.csrf = dict(host.cookies), host.csrf
         result: list[Any] = []
-        thread = threading.Thread(target=lambda out=result, who=sender, body=text: out.append(
-            timed_put(who, box_file({"ghosts.toml": body}))))
+        thread = threading.Thread(
+            target=lambda out=result, who=sender, body=text: out.append(timed_put(who, box_file({"ghosts.toml": body})))
+        )
         thread.start()
         time.sleep(0.2)
         took, _ = command(host, "end-round")
@@ -562,8 +602,10 @@ def costly_box_files(child: Child, host: Phone) -> None:
         sender.close()
         status, answer, answered = result[0] if result else (0, None, float("nan"))
         error = str(answer.get("error", ""))[:90] if isinstance(answer, dict) else ""
-        print(f"   {label}: {status} in {answered:.3f} s, host command {ms(took)}, VmRSS {child.rss_mb() - rss_before:+.1f} MB"
-              f" ({error})")
+        print(
+            f"   {label}: {status} in {answered:.3f} s, host command {ms(took)}, VmRSS {child.rss_mb() - rss_before:+.1f} MB"
+            f" ({error})"
+        )
     print("   (goal: answered within 5 s, a host command within 1 s, VmRSS under +100 MB)")
 
 
@@ -580,8 +622,10 @@ def table_locks(child: Child, host: Phone) -> None:
     joined, _ = newcomer.request("GET", f"/join?code={JOIN}")
     state, _ = newcomer.request("GET", "/api/state")
     newcomer.close()
-    print(f"7. 100 wrong join codes from 20 addresses ({statuses}); then a new phone with the right code: join {joined}, "
-          f"GET /api/state {state} (goal: 200, 200)")
+    print(
+        f"7. 100 wrong join codes from 20 addresses ({statuses}); then a new phone with the right code: join {joined}, "
+        f"GET /api/state {state} (goal: 200, 200)"
+    )
 
 
 def removed_phone(child: Child, host: Phone) -> None:
@@ -589,8 +633,11 @@ def removed_phone(child: Child, host: Phone) -> None:
     guest = Phone(child.port, "127.0.10.1").join()
     status, me = guest.request("GET", "/api/phone")
     conn = http.client.HTTPConnection(HOST, child.port, timeout=10, source_address=(guest.source, 0))
-    conn.request("GET", "/api/events", headers={"Accept": "text/event-stream",
-                                               "Cookie": "; ".join(f"{k}={v}" for k, v in guest.cookies.items())})
+    conn.request(
+        "GET",
+        "/api/events",
+        headers={"Accept": "text/event-stream", "Cookie": "; ".join(f"{k}={v}" for k, v in guest.cookies.items())},
+    )
     resp = conn.getresponse()
     while b"event: state" not in resp.readline():
         pass
@@ -607,16 +654,20 @@ def removed_phone(child: Child, host: Phone) -> None:
     conn.close()
     again, _ = guest.request("GET", "/api/state")
     guest.close()
-    print(f"8. a removed phone's open stream: remove {status}, the stream closed "
-          f"{'after ' + ms(closed) if closed is not None else 'NOT within 10 s'}; its GET /api/state then {again} "
-          f"(goal: closed within 1 s)")
+    print(
+        f"8. a removed phone's open stream: remove {status}, the stream closed "
+        f"{'after ' + ms(closed) if closed is not None else 'NOT within 10 s'}; its GET /api/state then {again} "
+        f"(goal: closed within 1 s)"
+    )
     before, _ = host.request("GET", "/api/phone")
     plain, _ = host.request("GET", "/join")
     coded, _ = host.request("GET", f"/join?code={JOIN}")
     _, session = host.request("GET", "/api/session")
     after, _ = host.request("GET", "/api/phone")
-    print(f"9. GET /join ({plain}) and GET /join?code= ({coded}) from the signed-in host: still the host: "
-          f"{session['host']}, same phone id: {before == after}")
+    print(
+        f"9. GET /join ({plain}) and GET /join?code= ({coded}) from the signed-in host: still the host: "
+        f"{session['host']}, same phone id: {before == after}"
+    )
     viewer = Phone(child.port, "127.0.10.2").join()
     cookie = "; ".join(f"{k}={v}" for k, v in viewer.cookies.items())
     held = []
@@ -640,8 +691,10 @@ def removed_phone(child: Child, host: Phone) -> None:
         time.sleep(0.01)
     for sock in held:
         sock.close()
-    print(f"   a closed stream's slot (6 of 6 taken from one address, one closed): the next stream was accepted "
-          f"{'after ' + ms(freed) if freed is not None else 'NOT within 200 tries'}")
+    print(
+        f"   a closed stream's slot (6 of 6 taken from one address, one closed): the next stream was accepted "
+        f"{'after ' + ms(freed) if freed is not None else 'NOT within 200 tries'}"
+    )
 
 
 def checks(child: Child, host: Phone, tmp: str) -> None:
@@ -655,26 +708,33 @@ def checks(child: Child, host: Phone, tmp: str) -> None:
             seeds.append(status)
             bodies.append(json.dumps(body))
     print(f"10. seeds +-9999999999999999999 for Elder Sign, Among Cultists, Skeptics: {seeds} (goal: all 400)")
-    status, body = host.request("POST", "/api/box", {"part": "ghost", "key": "child", "fields": {"name": "\u0000\u0007"}})
+    status, body = host.request(
+        "POST", "/api/box", {"part": "ghost", "key": "child", "fields": {"name": "\u0000\u0007"}}
+    )
     bodies.append(json.dumps(body))
     named, _ = host.request("POST", "/api/phone/name", {"name": "Anna\u0007"})
-    print(f"    a ghost named \"\\u0000\\u0007\": {status}; a phone named \"Anna\\u0007\": {named} (goal: 400, 400)")
+    print(f'    a ghost named "\\u0000\\u0007": {status}; a phone named "Anna\\u0007": {named} (goal: 400, 400)')
     rebound = f"evil.example:{child.port}"
-    status, body = host.request("POST", "/api/command", {"command": "end-round"},
-                                headers={"Host": rebound, "Origin": f"http://{rebound}"})
+    status, body = host.request(
+        "POST", "/api/command", {"command": "end-round"}, headers={"Host": rebound, "Origin": f"http://{rebound}"}
+    )
     print(f"    a rebound DNS name (Host and Origin {rebound}): {status} (goal: 403)")
     fresh = Phone(child.port, "127.0.11.1").join()
     old = fresh.csrf
     fresh.sign_in()
     status, _ = fresh.request("POST", "/api/command", {"command": "end-round"}, headers={"X-CSRF-Token": old})
-    print(f"    the CSRF token from before sign-in, after it: {status} (goal: 403); a new one given: {fresh.csrf != old}")
+    print(
+        f"    the CSRF token from before sign-in, after it: {status} (goal: 403); a new one given: {fresh.csrf != old}"
+    )
     fresh.close()
     status, body = host.request("PUT", "/api/box/file", box_file({"ghosts.toml": "[[ghosts]\n"}))
     bodies.append(json.dumps(body))
     _, problems = host.request("GET", "/api/problems")
     bodies.append(json.dumps(problems))
-    print(f"    error bodies and problems naming the data folder {tmp}: "
-          f"{sum(tmp in b for b in bodies)} of {len(bodies)} (goal: 0)")
+    print(
+        f"    error bodies and problems naming the data folder {tmp}: "
+        f"{sum(tmp in b for b in bodies)} of {len(bodies)} (goal: 0)"
+    )
 
 
 def wrong_pins_then_the_table(child: Child) -> None:
@@ -688,9 +748,11 @@ def wrong_pins_then_the_table(child: Child) -> None:
         return
     phone.sign_in(codes[-1])
     _, session = phone.request("GET", "/api/session")
-    print(f"11. after those wrong PINs, the host at the table with the right PIN alone: {status} "
-          f"(table_code asked: {isinstance(body, dict) and body.get('table_code')}); with the code the companion "
-          f"shows: signed in as host: {session['host']}")
+    print(
+        f"11. after those wrong PINs, the host at the table with the right PIN alone: {status} "
+        f"(table_code asked: {isinstance(body, dict) and body.get('table_code')}); with the code the companion "
+        f"shows: signed in as host: {session['host']}"
+    )
     phone.close()
 
 
@@ -742,9 +804,11 @@ def full_disk() -> None:
         with GameStore(history) as again:
             game = again.last_game_id()
             kept = again.command_count(game) if game is not None else 0
-        print(f"12. full data disk at start: moved aside {moved or 'nothing'}; the page said: {problem is not None}; "
-              f"{acknowledged} commands acknowledged, {kept} in the file after space was freed "
-              f"(written back: {wrote_back}, {ms(took)})")
+        print(
+            f"12. full data disk at start: moved aside {moved or 'nothing'}; the page said: {problem is not None}; "
+            f"{acknowledged} commands acknowledged, {kept} in the file after space was freed "
+            f"(written back: {wrote_back}, {ms(took)})"
+        )
     finally:
         subprocess.run(["umount", "-l", str(folder)], check=False)
         shutil.rmtree(folder, ignore_errors=True)
@@ -760,15 +824,21 @@ def damaged_box_at_start() -> None:
         (data / "packs" / "ghosts.toml").write_text("[[ghosts]\nid = 'child'\n", encoding="utf-8")
         (data / "packs" / "events.toml").write_text("", encoding="utf-8")
         config = Path(tmp) / "config.toml"
-        config.write_text(f'[web]\njoin_code = "{JOIN}"\nhost_pin = "{PIN}"\n[hardware.voice]\nquiet = true\n',
-                          encoding="utf-8")
+        config.write_text(
+            f'[web]\njoin_code = "{JOIN}"\nhost_pin = "{PIN}"\n[hardware.voice]\nquiet = true\n', encoding="utf-8"
+        )
         log_path = Path(tmp) / "serve.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))}
         env.update({"COMPANION_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"})
         started = time.monotonic()
         with log_path.open("wb") as log_file:
-            proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--sim", "--port", "0", "--config",
-                                     str(config)], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--sim", "--port", "0", "--config", str(config)],
+                cwd=ROOT,
+                env=env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
             try:
                 base = None
                 for _ in range(1200):  # at most a minute
@@ -788,10 +858,12 @@ def damaged_box_at_start() -> None:
                 page, _ = phone.request("GET", "/")
                 _, problems = phone.request("GET", "/api/problems")
                 phone.close()
-                print(f"6. a damaged packs/ghosts.toml and an empty events.toml: the companion came up in {ready:.1f} s; "
-                      f"GET /api/state {state} (game {body.get('game_id') if isinstance(body, dict) else None}), "
-                      f"GET / {page}; the page says: {len(problems['problems'])} problems, e.g. "
-                      f"{problems['problems'][0][:100]!r}")
+                print(
+                    f"6. a damaged packs/ghosts.toml and an empty events.toml: the companion came up in {ready:.1f} s; "
+                    f"GET /api/state {state} (game {body.get('game_id') if isinstance(body, dict) else None}), "
+                    f"GET / {page}; the page says: {len(problems['problems'])} problems, e.g. "
+                    f"{problems['problems'][0][:100]!r}"
+                )
             finally:
                 proc.send_signal(signal.SIGTERM)
                 try:
@@ -822,7 +894,9 @@ def main() -> int:
         child = Child(Path(tmp))
         try:
             host = Phone(child.port).join().sign_in()
-            print(f"the companion: pid {child.proc.pid}, 127.0.0.1:{child.port}, VmRSS {child.rss_mb():.1f} MB at start")
+            print(
+                f"the companion: pid {child.proc.pid}, 127.0.0.1:{child.port}, VmRSS {child.rss_mb():.1f} MB at start"
+            )
             if not args.issue25:
                 idle_sockets(child, host)
                 idle_sockets(child, host, count=300, seconds=20.0, sources=30, label="   and")

@@ -74,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     cold_times = cold(hardest, dice, args.repeats)
     cached_times = cached(hardest, dice, 5)
     print(f"hardest card: {hardest.id} ({tasks}{', in order' if hardest.ordered else ''}), chance {chance:.4f}")
-    print(f"  cold   median {ms(statistics.median(cold_times))} over {len(cold_times)} runs "
-          f"(min {ms(min(cold_times))}, max {ms(max(cold_times))})")
+    print(
+        f"  cold   median {ms(statistics.median(cold_times))} over {len(cold_times)} runs "
+        f"(min {ms(min(cold_times))}, max {ms(max(cold_times))})"
+    )
     print(f"  cached median {ms(statistics.median(cached_times))} per call")
     clear_cache()
     start = time.perf_counter()

@@ -58,7 +58,9 @@ def make_game(packs: Any, setup: Any, length: int, seed: int) -> list[Any]:
             continue
         # A turn ends when its three actions are spent (the rulebook allows ending it early, but
         # a table mostly plays its actions); end-round is rare, so the room deck lasts.
-        text = rng.choice(population) if game.view()["actions_left"] > 0 else rng.choice(["end-turn"] * 30 + ["end-round"])
+        text = (
+            rng.choice(population) if game.view()["actions_left"] > 0 else rng.choice(["end-turn"] * 30 + ["end-round"])
+        )
         if text == "reveal-clue" and game.view()["clues_revealed"] >= MAX_CLUES:
             continue
         if text == "ROLL":
@@ -140,8 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     from_file = median_ms(file_samples)
     n = len(commands)
     print(f"long game: {n} commands (2 players, asylum, child ghost, seed 7)")
-    print(f"one command, engine only            median {engine:9.4f} ms  ({len(engine_samples)} samples; "
-          f"mean {statistics.fmean(engine_samples) * 1000:.4f} ms)")
+    print(
+        f"one command, engine only            median {engine:9.4f} ms  ({len(engine_samples)} samples; "
+        f"mean {statistics.fmean(engine_samples) * 1000:.4f} ms)"
+    )
     legal = median_ms(legal_samples)
     print(f"legal actions after a command        median {legal:9.4f} ms  ({len(legal_samples)} samples)")
     print(f"one command, service + SQLite commit median {service:9.4f} ms  ({len(service_samples)} samples)")
@@ -149,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"replay {n} commands from the file    median {from_file:9.2f} ms  ({ns.repeat} runs)")
     print(f"ratio service / engine per command:           {service / engine:8.1f}x")
     print(f"ratio legal actions / one engine push:        {legal / engine:8.1f}x")
-    print(f"ratio replay per command / one engine push:   {replay / n / engine:8.2f}x  "
-          f"(against the mean push: {replay / n / (statistics.fmean(engine_samples) * 1000):.2f}x)")
+    print(
+        f"ratio replay per command / one engine push:   {replay / n / engine:8.2f}x  "
+        f"(against the mean push: {replay / n / (statistics.fmean(engine_samples) * 1000):.2f}x)"
+    )
     print(f"ratio replay from file / replay in memory:    {from_file / replay:8.2f}x")
     return 0
 

@@ -53,7 +53,9 @@ def main() -> None:
     rows: list[tuple[str, float, float]] = []
     rows.append(("draw game screen", median_ms(lambda: screens.game_screen(state, "Bath"), n), 500))
     rows.append(("draw Ghost Hour screen", median_ms(lambda: screens.ghost_hour_screen(EVENT), n), 500))
-    rows.append(("draw join screen (QR)", median_ms(lambda: screens.join_screen("http://192.168.1.23:8080/", "K7QX3M"), n), 500))
+    rows.append(
+        ("draw join screen (QR)", median_ms(lambda: screens.join_screen("http://192.168.1.23:8080/", "K7QX3M"), n), 500)
+    )
 
     bus = FakeI2CBus()
     display = StatusDisplay(DisplayConfig())

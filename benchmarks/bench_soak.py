@@ -196,7 +196,10 @@ def start_server(data_dir: Path, port: int, log_path: Path) -> tuple[subprocess.
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--sim", "--port", str(port), "--config", str(config)],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 120
     while True:
@@ -223,8 +226,16 @@ def hardware_pending(host: Host) -> int:
     return int(body["status"].get("pending", -1)) if status == 200 else -1
 
 
-def play(host: Host, rng: random.Random, seconds: float, rate: float, samples: list[tuple[float, float]],
-         pid: int, t_start: float, pending: list[int]) -> dict[str, Any]:
+def play(
+    host: Host,
+    rng: random.Random,
+    seconds: float,
+    rate: float,
+    samples: list[tuple[float, float]],
+    pid: int,
+    t_start: float,
+    pending: list[int],
+) -> dict[str, Any]:
     choices = [text for weight, text in PLAY for _ in range(weight)]
     latencies: list[float] = []
     accepted = refused = games = errors = 0
@@ -247,7 +258,9 @@ def play(host: Host, rng: random.Random, seconds: float, rate: float, samples: l
         if status == 200:
             accepted += 1
             if body["state"].get("outcome"):
-                status, _ = host.request("POST", "/api/new-game", {"players": rng.randint(1, 4), "seed": rng.randrange(2**31)})
+                status, _ = host.request(
+                    "POST", "/api/new-game", {"players": rng.randint(1, 4), "seed": rng.randrange(2**31)}
+                )
                 games += status == 200
         elif status in (400, 409):
             refused += 1
@@ -326,32 +339,50 @@ def main() -> int:
     growth = rss_end - rss_warm
     events = sorted(stream.events for stream in streams)
     caught_up = sum(stream.last_id == last_event_id for stream in streams)
-    print(f"soak: {args.minutes:g} min after a {args.warmup:g} s warm-up, {args.rate:g} commands/s, "
-          f"{connected}/{args.streams} event streams connected")
+    print(
+        f"soak: {args.minutes:g} min after a {args.warmup:g} s warm-up, {args.rate:g} commands/s, "
+        f"{connected}/{args.streams} event streams connected"
+    )
     print(f"start-up, process start to first HTTP 200: {startup:.2f} s")
-    print(f"RSS after start: {rss_start:.1f} MB (OpenCV loaded: {'yes' if cv else 'NO'}; target < {TARGET_MB:.0f} MB: "
-          f"{'met' if rss_start < TARGET_MB else 'MISSED'})")
-    print(f"RSS after warm-up: {rss_warm:.1f} MB   RSS at end: {rss_end:.1f} MB   "
-          f"growth: {growth:+.1f} MB ({growth / rss_warm * 100:+.1f} %)   peak sampled: {max(r for _, r in samples):.1f} MB")
+    print(
+        f"RSS after start: {rss_start:.1f} MB (OpenCV loaded: {'yes' if cv else 'NO'}; target < {TARGET_MB:.0f} MB: "
+        f"{'met' if rss_start < TARGET_MB else 'MISSED'})"
+    )
+    print(
+        f"RSS after warm-up: {rss_warm:.1f} MB   RSS at end: {rss_end:.1f} MB   "
+        f"growth: {growth:+.1f} MB ({growth / rss_warm * 100:+.1f} %)   peak sampled: {max(r for _, r in samples):.1f} MB"
+    )
     print("RSS every 30 s (MB): " + " ".join(f"{r:.0f}" for _, r in samples))
     half = [r for t, r in samples if t >= samples[-1][0] / 2 + args.warmup / 2]
     if len(half) >= 2:
-        print(f"growth over the second half of the play: {half[-1] - half[0]:+.1f} MB "
-              f"({(half[-1] - half[0]) / half[0] * 100:+.1f} %)")
+        print(
+            f"growth over the second half of the play: {half[-1] - half[0]:+.1f} MB "
+            f"({(half[-1] - half[0]) / half[0] * 100:+.1f} %)"
+        )
     print("hardware jobs queued (hand sweeps, OLED screens, alarms) every 30 s: " + " ".join(map(str, pending)))
     print(f"threads: {threads_start} after start, {threads_warm} after warm-up, {threads_end} at end")
-    print(f"commands: {total_cmds} sent, {result['accepted']} accepted, {result['refused']} refused by the rules, "
-          f"{result['errors']} errors; {result['games']} new games (plus {warm['games']} in the warm-up)")
+    print(
+        f"commands: {total_cmds} sent, {result['accepted']} accepted, {result['refused']} refused by the rules, "
+        f"{result['errors']} errors; {result['games']} new games (plus {warm['games']} in the warm-up)"
+    )
     if lat:
-        print(f"command latency: median {statistics.median(lat) * 1000:.1f} ms, "
-              f"p95 {lat[int(0.95 * (len(lat) - 1))] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
-    print(f"game events per stream: min {events[0]}, median {statistics.median(events):.0f}, max {events[-1]}; "
-          f"streams at the last event id ({last_event_id}): {caught_up}/{len(streams)}; "
-          f"reconnects during play: {reconnects}")
-    print(f"tray: {'reading shown' if tray_status == 200 and tray.get('dice') else 'no reading'} "
-          f"({tray.get('camera') if isinstance(tray, dict) else tray_status})")
-    print(f"SIGTERM: exit code {code} after {stop_s:.2f} s; log says parked: {'hand parked' in log_text}, "
-          f"paused: {'game paused' in log_text}, history closed: {'game history closed' in log_text}")
+        print(
+            f"command latency: median {statistics.median(lat) * 1000:.1f} ms, "
+            f"p95 {lat[int(0.95 * (len(lat) - 1))] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms"
+        )
+    print(
+        f"game events per stream: min {events[0]}, median {statistics.median(events):.0f}, max {events[-1]}; "
+        f"streams at the last event id ({last_event_id}): {caught_up}/{len(streams)}; "
+        f"reconnects during play: {reconnects}"
+    )
+    print(
+        f"tray: {'reading shown' if tray_status == 200 and tray.get('dice') else 'no reading'} "
+        f"({tray.get('camera') if isinstance(tray, dict) else tray_status})"
+    )
+    print(
+        f"SIGTERM: exit code {code} after {stop_s:.2f} s; log says parked: {'hand parked' in log_text}, "
+        f"paused: {'game paused' in log_text}, history closed: {'game history closed' in log_text}"
+    )
     tracebacks = len(re.findall(r"Traceback", log_text))
     print(f"tracebacks in the log: {tracebacks}")
     return 0 if code == 0 and result["errors"] == 0 else 1

@@ -63,8 +63,9 @@ def examples(photos: Sequence[Photo]) -> list[Example]:
     return [(p.image.stem, cv2.imread(str(p.image)), p.labels) for p in photos]
 
 
-def run(items: Sequence[Example], settings: ReaderSettings | None = None, errors: bool = False,
-        name: str = "") -> tuple[Score, list[float]]:
+def run(
+    items: Sequence[Example], settings: ReaderSettings | None = None, errors: bool = False, name: str = ""
+) -> tuple[Score, list[float]]:
     total, times = Score(), []
     for stem, image, labels in items:
         t0 = time.perf_counter()
@@ -73,17 +74,23 @@ def run(items: Sequence[Example], settings: ReaderSettings | None = None, errors
         score = score_photo([(r.value, r.box) for r in readings], labels)
         total.add(score)
         if errors and (score.right != score.dice or score.false_positives):
-            got = " ".join(f"{r.value or '?'}@{r.center[0]:.0f},{r.center[1]:.0f}({r.confidence:.2f})" for r in readings)
+            got = " ".join(
+                f"{r.value or '?'}@{r.center[0]:.0f},{r.center[1]:.0f}({r.confidence:.2f})" for r in readings
+            )
             want = " ".join(f"{lab.value}@{lab.center[0]:.0f},{lab.center[1]:.0f}" for lab in labels)
-            print(f"  {name}/{stem}: right {score.right}/{score.dice} unsure {score.unsure} wrong {score.wrong} "
-                  f"missed {score.missed} fp {score.false_positives}\n    read: {got}\n    want: {want}")
+            print(
+                f"  {name}/{stem}: right {score.right}/{score.dice} unsure {score.unsure} wrong {score.wrong} "
+                f"missed {score.missed} fp {score.false_positives}\n    read: {got}\n    want: {want}"
+            )
     return total, times
 
 
 def line(name: str, score: Score, times: Sequence[float]) -> str:
     ms = f"{statistics.median(times):7.2f}" if times else "      -"
-    return (f"{name:<30} {score.photos:>6} {score.dice:>5} {100 * score.accuracy:>8.2f}% {score.unsure:>6} "
-            f"{score.wrong:>5} {score.missed:>6} {score.fp_per_20:>8.2f} {ms}")
+    return (
+        f"{name:<30} {score.photos:>6} {score.dice:>5} {100 * score.accuracy:>8.2f}% {score.unsure:>6} "
+        f"{score.wrong:>5} {score.missed:>6} {score.fp_per_20:>8.2f} {ms}"
+    )
 
 
 def other_table(cache: Path) -> tuple[list[Example], set[tuple[str, int]]]:
@@ -96,8 +103,9 @@ def other_table(cache: Path) -> tuple[list[Example], set[tuple[str, int]]]:
     items: list[Example] = []
     for image in sorted((folder / "images").glob("*.jpg")):
         frame = cv2.imread(str(image))
-        items.append((image.stem, frame, read_labels(folder / "labels" / f"{image.stem}.txt", frame.shape[1],
-                                                     frame.shape[0])))
+        items.append(
+            (image.stem, frame, read_labels(folder / "labels" / f"{image.stem}.txt", frame.shape[1], frame.shape[0]))
+        )
     symbols = set()
     for row in (folder / "symbols.txt").read_text(encoding="utf-8").split("\n"):
         if row.strip():
@@ -106,8 +114,9 @@ def other_table(cache: Path) -> tuple[list[Example], set[tuple[str, int]]]:
     return items, symbols
 
 
-def symbol_faces(items: Sequence[Example], symbols: set[tuple[str, int]],
-                 taught: object = None) -> tuple[int, int, int, int]:
+def symbol_faces(
+    items: Sequence[Example], symbols: set[tuple[str, int]], taught: object = None
+) -> tuple[int, int, int, int]:
     """(symbol faces, unsure or missed, wrong, read as their value)."""
     total = unsure = wrong = right = 0
     for stem, image, labels in items:
@@ -129,7 +138,7 @@ def teach_in(items: Sequence[Example], seed: int = 5) -> tuple[list[float], floa
 
     order = list(items)
     random.Random(seed).shuffle(order)
-    rest = order[max(TEACH_IN):]
+    rest = order[max(TEACH_IN) :]
     out, seconds = [], 0.0
     dice = 0
     for n in TEACH_IN:
@@ -150,8 +159,9 @@ def scaled(item: Example, width: int = 1280, height: int = 960) -> tuple[np.ndar
     _, image, labels = item
     kx, ky = width / image.shape[1], height / image.shape[0]
     frame = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
-    return frame, tuple(Label(lab.value, (lab.box[0] * kx, lab.box[1] * ky, lab.box[2] * kx, lab.box[3] * ky))
-                        for lab in labels)
+    return frame, tuple(
+        Label(lab.value, (lab.box[0] * kx, lab.box[1] * ky, lab.box[2] * kx, lab.box[3] * ky)) for lab in labels
+    )
 
 
 def speed(items_640: Sequence[Example], other: Sequence[Example]) -> list[tuple[str, float]]:
@@ -167,8 +177,11 @@ def speed(items_640: Sequence[Example], other: Sequence[Example]) -> list[tuple[
     for item in other[:20]:
         frame, labels = scaled(item)
         face = float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels]))
-        for target, settings in ((auto, ReaderSettings()), (calibrated, ReaderSettings(face_size=face)),
-                                 (with_taught, ReaderSettings(face_size=face, taught=taught))):
+        for target, settings in (
+            (auto, ReaderSettings()),
+            (calibrated, ReaderSettings(face_size=face)),
+            (with_taught, ReaderSettings(face_size=face, taught=taught)),
+        ):
             t0 = time.perf_counter()
             read_dice(frame, settings)
             target.append((time.perf_counter() - t0) * 1000)
@@ -180,8 +193,13 @@ def speed(items_640: Sequence[Example], other: Sequence[Example]) -> list[tuple[
 
 def valued_false_positives(readings: Sequence[DieReading], labels: Sequence[Label]) -> int:
     """Readings with a value whose centre lies in no labelled die's box."""
-    return sum(r.value is not None and not any(x <= r.center[0] <= x + w and y <= r.center[1] <= y + h
-                                               for x, y, w, h in (lab.box for lab in labels)) for r in readings)
+    return sum(
+        r.value is not None
+        and not any(
+            x <= r.center[0] <= x + w and y <= r.center[1] <= y + h for x, y, w, h in (lab.box for lab in labels)
+        )
+        for r in readings
+    )
 
 
 def scenes() -> None:
@@ -197,8 +215,10 @@ def scenes() -> None:
     flat_image, _ = render_scene(np.random.default_rng(2999), replace(COCKED_TRAY, cocked=0.0))
     flat = flat_ratio(flat_image, read_dice(flat_image))
     tilted = [render_scene(np.random.default_rng(seed), COCKED_TRAY) for seed in range(3000, 3020)]
-    for name, settings in (("untaught", ReaderSettings()), (f"calibrated (flat_ratio {flat or 0:.3f})",
-                                                            ReaderSettings(flat_ratio=flat))):
+    for name, settings in (
+        ("untaught", ReaderSettings()),
+        (f"calibrated (flat_ratio {flat or 0:.3f})", ReaderSettings(flat_ratio=flat)),
+    ):
         called = as_value = unsure = cocked = flat_called = flat_dice = 0
         for image, dice in tilted:
             readings = read_dice(image, settings)
@@ -213,8 +233,10 @@ def scenes() -> None:
                 else:
                     flat_dice += 1
                     flat_called += bool(hit) and hit[0].cocked
-        print(f"  cocked dice, {name}: {called}/{cocked} called cocked, {as_value} read as a value, {unsure} unsure, "
-              f"{cocked - called - as_value - unsure} missed; flat dice called cocked {flat_called}/{flat_dice}")
+        print(
+            f"  cocked dice, {name}: {called}/{cocked} called cocked, {as_value} read as a value, {unsure} unsure, "
+            f"{cocked - called - as_value - unsure} missed; flat dice called cocked {flat_called}/{flat_dice}"
+        )
     pips = module_for("skeptics").icon_pips
     assert pips is not None
     icons = []
@@ -224,8 +246,10 @@ def scenes() -> None:
     taught = teach(icons[:5])
     for name, settings in (("untaught", ReaderSettings()), ("taught 5 photos by icon", ReaderSettings(taught=taught))):
         score, _ = run([("", image, labels) for image, labels in icons[5:]], settings)
-        print(f"  Skeptics' icon dice, {name}: {score.right}/{score.dice} read as their face's pips "
-              f"({100 * score.accuracy:.1f}%), unsure {score.unsure}, wrong {score.wrong}, missed {score.missed}")
+        print(
+            f"  Skeptics' icon dice, {name}: {score.right}/{score.dice} read as their face's pips "
+            f"({100 * score.accuracy:.1f}%), unsure {score.unsure}, wrong {score.wrong}, missed {score.missed}"
+        )
     cloth = []
     for seed in range(4000, 4020):
         image, dice = render_scene(np.random.default_rng(seed), PATTERNED_CLOTH)
@@ -234,8 +258,10 @@ def scenes() -> None:
     for name, settings in (("untaught", ReaderSettings()), ("taught 5 photos", ReaderSettings(taught=taught))):
         score, _ = run([("", image, labels) for image, labels in cloth[5:]], settings)
         valued = sum(valued_false_positives(read_dice(image, settings), labels) for image, labels in cloth[5:])
-        print(f"  patterned cloth, {name}: {100 * score.accuracy:.1f}% of {score.dice} dice, false positives "
-              f"{score.false_positives} ({valued} with a value) in {score.photos} photos")
+        print(
+            f"  patterned cloth, {name}: {100 * score.accuracy:.1f}% of {score.dice} dice, false positives "
+            f"{score.false_positives} ({valued} with a value) in {score.photos} photos"
+        )
 
 
 def main() -> None:
@@ -245,12 +271,19 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="also every photo of each set (most trained on)")
     parser.add_argument("--errors", action="store_true", help="list every die not read right")
     parser.add_argument("--loso", default=None, help="folder of leave-one-set-out models (DIR/SET/dice_*.onnx)")
-    parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "dice-bench"),
-                        help="where the synthetic other table is made (once)")
+    parser.add_argument(
+        "--cache",
+        default=str(Path(tempfile.gettempdir()) / "dice-bench"),
+        help="where the synthetic other table is made (once)",
+    )
     parser.add_argument("--no-teach", action="store_true", help="leave out the teach-in curves")
     parser.add_argument("--no-scenes", action="store_true", help="leave out issue 26's synthetic scenes")
-    parser.add_argument("--speed", action="store_true", help="only the speed rows (repeated 3 times, the best "
-                        "median of each kept: the least disturbed by other work on the machine)")
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="only the speed rows (repeated 3 times, the best "
+        "median of each kept: the least disturbed by other work on the machine)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     root = dataset_root(args.data)
@@ -266,11 +299,15 @@ def main() -> None:
         runs = [speed(held, other) for _ in range(3)]
         print(f"speed (best of 3 medians of read_dice, ms, one thread; models {models})")
         for i, (name, _) in enumerate(runs[0]):
-            print(f"{name:<40} {min(r[i][1] for r in runs):8.2f}   (medians {', '.join(f'{r[i][1]:.2f}' for r in runs)})")
+            print(
+                f"{name:<40} {min(r[i][1] for r in runs):8.2f}   (medians {', '.join(f'{r[i][1]:.2f}' for r in runs)})"
+            )
         return
     print(f"dice reader on {root} (cv2 {cv2.__version__}, {cv2.getNumThreads()} thread, models {models})")
-    header = (f"{'set':<30} {'photos':>6} {'dice':>5} {'accuracy':>9} {'unsure':>6} {'wrong':>5} {'missed':>6} "
-              f"{'fp/20ph':>8} {'ms med':>7}")
+    header = (
+        f"{'set':<30} {'photos':>6} {'dice':>5} {'accuracy':>9} {'unsure':>6} {'wrong':>5} {'missed':>6} "
+        f"{'fp/20ph':>8} {'ms med':>7}"
+    )
     print(header)
     held_all, held_times = Score(), []
     held_sets: dict[str, list[Example]] = {}
@@ -298,11 +335,15 @@ def main() -> None:
     print(line(f"other table (synthetic, seed {OTHER_SEED})", score, times))
     n, unsure, wrong, right = symbol_faces(other, symbols)
     pips = score.dice - n
-    print(f"  of which symbol faces: {n}: unsure or missed {unsure}, wrong {wrong}; pip faces right "
-          f"{score.right - right}/{pips} = {100 * (score.right - right) / max(1, pips):.2f}%")
+    print(
+        f"  of which symbol faces: {n}: unsure or missed {unsure}, wrong {wrong}; pip faces right "
+        f"{score.right - right}/{pips} = {100 * (score.right - right) / max(1, pips):.2f}%"
+    )
     if args.loso:
-        print("\nleave-one-set-out: networks trained from scratch without the set (its photos never seen), "
-              "measured on all of its photos; then taught n of them (teach-in on the rest, as below)")
+        print(
+            "\nleave-one-set-out: networks trained from scratch without the set (its photos never seen), "
+            "measured on all of its photos; then taught n of them (teach-in on the rest, as below)"
+        )
         print(header + " " + " ".join(f"{'n=' + str(n):>7}" for n in TEACH_IN))
         for set_name in SETS:
             folder = Path(args.loso) / set_name.split("/")[0]  # matteop65/Train and /Valid are left out together
@@ -318,10 +359,15 @@ def main() -> None:
             print(line(f"{set_name} (without it)", score, times) + curve)
         use_models(Path(args.models) if args.models else nets.MODELS)
     if not args.no_teach:
-        print("\nteach-in: accuracy on the rest of a set after teaching n of its photos "
-              "(held-out photos; a fixed shuffle)")
-        print(f"{'set':<30} {'rest dice':>9} " + " ".join(f"{'n=' + str(n):>7}" for n in TEACH_IN)
-              + f" {'teach 10 s':>10}")
+        print(
+            "\nteach-in: accuracy on the rest of a set after teaching n of its photos "
+            "(held-out photos; a fixed shuffle)"
+        )
+        print(
+            f"{'set':<30} {'rest dice':>9} "
+            + " ".join(f"{'n=' + str(n):>7}" for n in TEACH_IN)
+            + f" {'teach 10 s':>10}"
+        )
         curves = [(f"{s} (held out)", held_sets[s]) for s in SETS] + [("other table (synthetic)", other)]
         for name, items in curves:
             if len(items) <= max(TEACH_IN):
@@ -331,18 +377,24 @@ def main() -> None:
             print(f"{name:<30} {dice:>9} " + " ".join(f"{100 * a:>6.2f}%" for a in accs) + f" {seconds:>10.2f}")
         from vision.teach import teach
 
-        for what, twenty in (("640x640, byler-train held out", held_sets[SETS[0]][:20]),
-                             ("about 3 MP, the other table", other[:20])):
+        for what, twenty in (
+            ("640x640, byler-train held out", held_sets[SETS[0]][:20]),
+            ("about 3 MP, the other table", other[:20]),
+        ):
             t0 = time.perf_counter()
             teach([(image, labels) for _, image, labels in twenty])
-            print(f"  teaching 20 photos ({sum(len(lab) for _, _, lab in twenty)} dice, {what}) took "
-                  f"{time.perf_counter() - t0:.2f} s")
+            print(
+                f"  teaching 20 photos ({sum(len(lab) for _, _, lab in twenty)} dice, {what}) took "
+                f"{time.perf_counter() - t0:.2f} s"
+            )
         order = list(other)
         random.Random(5).shuffle(order)
         taught = teach([(image, labels) for _, image, labels in order[:5]])
         n, unsure, wrong, right = symbol_faces(order[10:], symbols, taught)
-        print(f"  other table taught 5 photos: symbol faces {n}: read as their value {right}, unsure or missed "
-              f"{unsure}, wrong {wrong}")
+        print(
+            f"  other table taught 5 photos: symbol faces {n}: read as their value {right}, unsure or missed "
+            f"{unsure}, wrong {wrong}"
+        )
     if not args.no_scenes:
         scenes()
     print("\nspeed (median ms of read_dice, one thread)")

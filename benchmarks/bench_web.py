@@ -44,8 +44,14 @@ from web.server import ServerThread  # noqa: E402
 JOIN = "BENCH7"
 PIN = "2468"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 class ByteCounter:
@@ -111,8 +117,17 @@ def host_session(server: ServerThread) -> tuple[http.client.HTTPConnection, dict
     csrf = json.loads(resp1.read())["csrf"]
     cookie = (resp1.getheader("Set-Cookie") or cookie).split(";")[0]
     headers = {"Cookie": cookie}
-    conn.request("POST", "/api/host/login", body=json.dumps({"pin": PIN}), headers={
-        **headers, "Content-Type": "application/json", "X-CSRF-Token": csrf, "Origin": f"http://127.0.0.1:{server.port}"})
+    conn.request(
+        "POST",
+        "/api/host/login",
+        body=json.dumps({"pin": PIN}),
+        headers={
+            **headers,
+            "Content-Type": "application/json",
+            "X-CSRF-Token": csrf,
+            "Origin": f"http://127.0.0.1:{server.port}",
+        },
+    )
     resp2 = conn.getresponse()
     resp2.read()
     cookie = (resp2.getheader("Set-Cookie") or cookie).split(";")[0]
@@ -120,8 +135,12 @@ def host_session(server: ServerThread) -> tuple[http.client.HTTPConnection, dict
     resp3 = conn.getresponse()
     csrf = json.loads(resp3.read())["csrf"]
     cookie = (resp3.getheader("Set-Cookie") or cookie).split(";")[0]
-    return conn, {"Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json",
-                  "Origin": f"http://127.0.0.1:{server.port}"}
+    return conn, {
+        "Cookie": cookie,
+        "X-CSRF-Token": csrf,
+        "Content-Type": "application/json",
+        "Origin": f"http://127.0.0.1:{server.port}",
+    }
 
 
 def first_load(server: ServerThread, counter: ByteCounter) -> dict[str, Any]:
@@ -137,8 +156,10 @@ def first_load(server: ServerThread, counter: ByteCounter) -> dict[str, Any]:
         urls: dict[str, str] = {}
         got: dict[str, int] = {}
         cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
-        cdp.on("Network.dataReceived", lambda e: got.__setitem__(
-            e["requestId"], got.get(e["requestId"], 0) + int(e.get("encodedDataLength", 0))))
+        cdp.on(
+            "Network.dataReceived",
+            lambda e: got.__setitem__(e["requestId"], got.get(e["requestId"], 0) + int(e.get("encodedDataLength", 0))),
+        )
         finished: dict[str, int] = {}
         cdp.on("Network.loadingFinished", lambda e: finished.__setitem__(e["requestId"], int(e["encodedDataLength"])))
         counter.on = True
@@ -186,7 +207,8 @@ class StreamReader(threading.Thread):
         super().__init__(daemon=True)
         self.sock = socket.create_connection(("127.0.0.1", port), source_address=(source, 0))
         self.sock.sendall(
-            f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
+            f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         self.arrivals: dict[int, float] = {}
         self.ready = threading.Event()
         self.changed = threading.Condition()
@@ -218,7 +240,9 @@ class StreamReader(threading.Thread):
             return self.arrivals.get(ident)
 
 
-def ghost_hour_fanout(service: GameService, server: ServerThread, streams: int, rounds: int) -> list[tuple[float, float]]:
+def ghost_hour_fanout(
+    service: GameService, server: ServerThread, streams: int, rounds: int
+) -> list[tuple[float, float]]:
     conn, headers = host_session(server)
     cookie = headers["Cookie"]
     # one phone each, from its own loopback address (127.0.7.N): the server allows 6 streams from one address
@@ -271,11 +295,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  companion sent     {n:7d} B  {path}")
                 total_chromium = sum(load["chromium"].values())
                 total_served = sum(load["served"].values())
-                print(f"  total received by Chromium (page requests, compressed, with headers): {total_chromium} B"
-                      f" = {total_chromium / 1024:.1f} KB")
-                print(f"  total sent by the companion (every request of the visit, service worker included): "
-                      f"{total_served} B = {total_served / 1024:.1f} KB   target < 60 KB: "
-                      f"{'met' if max(total_served, total_chromium) < 60 * 1024 else 'MISSED'}")
+                print(
+                    f"  total received by Chromium (page requests, compressed, with headers): {total_chromium} B"
+                    f" = {total_chromium / 1024:.1f} KB"
+                )
+                print(
+                    f"  total sent by the companion (every request of the visit, service worker included): "
+                    f"{total_served} B = {total_served / 1024:.1f} KB   target < 60 KB: "
+                    f"{'met' if max(total_served, total_chromium) < 60 * 1024 else 'MISSED'}"
+                )
                 print(f"  requests outside the companion: {len(load['outside'])}")
             times, size = state_timing(server, args.requests)
             q = statistics.quantiles(times, n=10)
@@ -283,12 +311,16 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.requests):
                 service.state()
             direct = (time.perf_counter() - t0) / args.requests
-            print(f"GET /api/state x{args.requests} (keep-alive, gzip, {size} B): median {ms(statistics.median(times))}, "
-                  f"p90 {ms(q[8])}; service.state() alone {ms(direct)} (HTTP overhead x{statistics.median(times) / direct:.0f})")
+            print(
+                f"GET /api/state x{args.requests} (keep-alive, gzip, {size} B): median {ms(statistics.median(times))}, "
+                f"p90 {ms(q[8])}; service.state() alone {ms(direct)} (HTTP overhead x{statistics.median(times) / direct:.0f})"
+            )
             fan = ghost_hour_fanout(service, server, args.streams, args.rounds)
             lasts = [a for a, _ in fan]
             medians = [b for _, b in fan]
-            print(f"Ghost Hour to {args.streams} event streams over {args.rounds} rounds (POST end-round -> event read):")
+            print(
+                f"Ghost Hour to {args.streams} event streams over {args.rounds} rounds (POST end-round -> event read):"
+            )
             print(f"  all {args.streams} reached: median {ms(statistics.median(lasts))}, worst {ms(max(lasts))}")
             print(f"  median stream: median {ms(statistics.median(medians))}")
         finally:

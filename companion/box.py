@@ -38,17 +38,34 @@ from companion.validate import control_character
 
 __all__ = ["Box", "BoxEdit", "BoxChange", "SECTIONS", "EXPORT_KIND", "box_view"]
 
-SECTIONS = ("ghost", "environment", "evidence", "clue", "item", "space", "connection", "passage", "event",
-            "es_adventure", "es_other_world", "es_investigator", "es_ancient_one", "es_mythos")
+SECTIONS = (
+    "ghost",
+    "environment",
+    "evidence",
+    "clue",
+    "item",
+    "space",
+    "connection",
+    "passage",
+    "event",
+    "es_adventure",
+    "es_other_world",
+    "es_investigator",
+    "es_ancient_one",
+    "es_mythos",
+)
 # the pack files of the other games the box keeps beside Skeptics' (file -> the game's rules)
 OTHER_FILES: Mapping[str, str] = {
     "events.toml": "among-cultists",
-    **dict.fromkeys(("ancient_ones.toml", "investigators.toml", "adventures.toml", "other_worlds.toml",
-                     "mythos.toml"), "elder-sign"),
+    **dict.fromkeys(
+        ("ancient_ones.toml", "investigators.toml", "adventures.toml", "other_worlds.toml", "mythos.toml"), "elder-sign"
+    ),
 }
 # each other game's package (its bundled pack files)
-_PACKAGES: Mapping[str, str] = {"among-cultists": "companion.games.among_cultists",
-                                "elder-sign": "companion.games.elder_sign"}
+_PACKAGES: Mapping[str, str] = {
+    "among-cultists": "companion.games.among_cultists",
+    "elder-sign": "companion.games.elder_sign",
+}
 # Elder Sign's sections: the pack file and the list in it
 _ES_LISTS: Mapping[str, tuple[str, str, str]] = {
     "es_adventure": ("adventures.toml", "adventures", "the adventure"),
@@ -64,15 +81,35 @@ MAX_FILE = MAX_BYTES  # one pack file; the bundled ones are under 10 KB
 _BOARD_FILE = re.compile(r"^boards/[a-z][a-z0-9_]*\.toml$")
 _PACK_FILES = ("ghosts.toml", "environment.toml", "evidence.toml", "clues.toml", "items.toml")
 _TEXT_MAX = 300
-_WORDS = {"name": "name", "ability": "Ghost Hour ability", "lingering": "lingering effect", "effect": "effect",
-          "text": "what it does"}
+_WORDS = {
+    "name": "name",
+    "ability": "Ghost Hour ability",
+    "lingering": "lingering effect",
+    "effect": "effect",
+    "text": "what it does",
+}
 
 # the fields the page may set, per section, and their kinds
 _FIELDS: Mapping[str, Mapping[str, str]] = {
-    "ghost": {"name": "text", "difficulty": "int", "seance_symbols": "texts", "icon_sets": "texts",
-              "ability": "text", "lingering": "text", "first_sets": "int0", "closes_doors": "flag0"},
-    "environment": {"name": "text", "duration": "text", "effect": "text", "clue_dice": "int0", "actions": "int0",
-                    "fires": "int0", "icon_sets": "texts0"},
+    "ghost": {
+        "name": "text",
+        "difficulty": "int",
+        "seance_symbols": "texts",
+        "icon_sets": "texts",
+        "ability": "text",
+        "lingering": "text",
+        "first_sets": "int0",
+        "closes_doors": "flag0",
+    },
+    "environment": {
+        "name": "text",
+        "duration": "text",
+        "effect": "text",
+        "clue_dice": "int0",
+        "actions": "int0",
+        "fires": "int0",
+        "icon_sets": "texts0",
+    },
     "evidence": {"name": "text"},
     "clue": {"icon_set": "text", "name": "text0"},
     "item": {"name": "text", "effect": "text", "dice": "int0", "actions": "texts0"},
@@ -81,8 +118,16 @@ _FIELDS: Mapping[str, Mapping[str, str]] = {
     "passage": {"on": "flag"},
     "event": {"name": "text", "text": "text", "note": "text0"},  # Among Cultists' event markers
     # Elder Sign's cards (companion/games/elder_sign/packs/*.toml); effects are {elder_signs, clues, ..., text}
-    "es_adventure": {"name": "text", "tasks": "texts", "ordered": "flag0", "trophies": "int0", "lock": "text0",
-                     "reward": "effect", "penalty": "effect", "terror": "effect"},
+    "es_adventure": {
+        "name": "text",
+        "tasks": "texts",
+        "ordered": "flag0",
+        "trophies": "int0",
+        "lock": "text0",
+        "reward": "effect",
+        "penalty": "effect",
+        "terror": "effect",
+    },
     "es_investigator": {"name": "text", "sanity": "int", "stamina": "int", "clues": "int0", "ability": "text0"},
     "es_ancient_one": {"name": "text", "doom": "int", "elder_signs": "int", "combat": "text", "attack": "text"},
     "es_mythos": {"name": "text", "immediate": "effect", "lingering": "text", "at_midnight": "effect"},
@@ -217,8 +262,13 @@ class Box:
             doc = _parse(rel, texts[rel])
             what = _edit_board(doc, packs, board_id, edit.section, rest, values)
         else:
-            rel = {"ghost": "ghosts.toml", "environment": "environment.toml", "evidence": "evidence.toml",
-                   "clue": "clues.toml", "item": "items.toml"}[edit.section]
+            rel = {
+                "ghost": "ghosts.toml",
+                "environment": "environment.toml",
+                "evidence": "evidence.toml",
+                "clue": "clues.toml",
+                "item": "items.toml",
+            }[edit.section]
             doc = _parse(rel, texts[rel])
             what = _edit_card(doc, packs, edit.section, edit.key, values)
         return BoxChange({rel: tomlkit.dumps(doc)}, what)
@@ -238,8 +288,10 @@ class Box:
     def save(self, change: BoxChange) -> None:
         """Write the changed files into the box folder, each atomically (a power cut keeps the old or the new)."""
         if self.folder is None:
-            raise PackError("this companion has no box folder to keep your cards in; set game.packs_dir "
-                            "in the configuration file (docs/packs.md).")
+            raise PackError(
+                "this companion has no box folder to keep your cards in; set game.packs_dir "
+                "in the configuration file (docs/packs.md)."
+            )
         for rel, text in change.files.items():
             paths.write_atomic(self.folder / rel, text)
             self.problems.pop(rel, None)
@@ -266,13 +318,17 @@ class Box:
             try:
                 data = json.loads(data)
             except ValueError:
-                raise BadCommand("box: that file is not a box file (it is not JSON); choose the file that "
-                                 "\"Save my box to a file\" made.") from None
+                raise BadCommand(
+                    "box: that file is not a box file (it is not JSON); choose the file that "
+                    '"Save my box to a file" made.'
+                ) from None
         if not isinstance(data, dict) or data.get("kind") != EXPORT_KIND:
-            raise BadCommand("box: that file is not a box file; choose the file that \"Save my box to a file\" made.")
+            raise BadCommand('box: that file is not a box file; choose the file that "Save my box to a file" made.')
         if data.get("version") != EXPORT_VERSION:
-            raise BadCommand(f"box: that box file is version {data.get('version')!r}; this companion reads "
-                             f"version {EXPORT_VERSION}. Update the companion that made it, or this one.")
+            raise BadCommand(
+                f"box: that box file is version {data.get('version')!r}; this companion reads "
+                f"version {EXPORT_VERSION}. Update the companion that made it, or this one."
+            )
         files = data.get("files")
         if not isinstance(files, dict) or not files:
             raise BadCommand("box: that box file holds no pack files.")
@@ -289,8 +345,10 @@ class Box:
 
 def damaged(what: str, exc: Exception) -> str:
     """The host's sentence for a box file that cannot be used (`what`: its path, or a game's rules)."""
-    return (f"your box's {what} cannot be used, so the bundled cards play instead. {exc} Or bring back a box file "
-            "you saved (Your box, \"Bring back a box\"), or delete the file.")
+    return (
+        f"your box's {what} cannot be used, so the bundled cards play instead. {exc} Or bring back a box file "
+        'you saved (Your box, "Bring back a box"), or delete the file.'
+    )
 
 
 def _parse(rel: str, text: str) -> tomlkit.TOMLDocument:
@@ -321,21 +379,28 @@ def _clean_fields(section: str, raw: Mapping[str, Any]) -> dict[str, Any]:
             "text": isinstance(value, str) and len(value) <= _TEXT_MAX,
             "int": isinstance(value, int) and not isinstance(value, bool),
             "flag": isinstance(value, bool),
-            "texts": isinstance(value, list) and len(value) <= 12
+            "texts": isinstance(value, list)
+            and len(value) <= 12
             and all(isinstance(v, str) and len(v) <= _TEXT_MAX for v in value),
-            "pair": isinstance(value, list) and len(value) == 2
+            "pair": isinstance(value, list)
+            and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
-            "effect": isinstance(value, Mapping) and all(
+            "effect": isinstance(value, Mapping)
+            and all(
                 (k in _EFFECT_KEYS and isinstance(v, int) and not isinstance(v, bool))
-                or (k == "text" and isinstance(v, str) and len(v) <= _TEXT_MAX) or (k == "gate" and isinstance(v, bool))
-                for k, v in value.items()),
+                or (k == "text" and isinstance(v, str) and len(v) <= _TEXT_MAX)
+                or (k == "gate" and isinstance(v, bool))
+                for k, v in value.items()
+            ),
         }[base]
         if not ok:
             raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
         for text in value if isinstance(value, list) else value.values() if isinstance(value, Mapping) else [value]:
             if isinstance(text, str) and control_character(text) is not None:
-                raise BadCommand(f"box: the field {key!r} of a {section} must be plain text, with no control "
-                                 f"characters (it holds {control_character(text)}).")
+                raise BadCommand(
+                    f"box: the field {key!r} of a {section} must be plain text, with no control "
+                    f"characters (it holds {control_character(text)})."
+                )
         if base == "effect":  # what is nothing goes away: {doom: 1, text: ""} is {doom: 1}
             value = {k: v.strip() if isinstance(v, str) else v for k, v in value.items() if v not in (0, "", False)}
         out[key] = value.strip() if isinstance(value, str) else value
@@ -380,9 +445,13 @@ def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapp
 
 
 def _edit_card(doc: tomlkit.TOMLDocument, packs: Packs, section: str, key: str, values: Mapping[str, Any]) -> str:
-    list_name, key_field = {"ghost": ("ghosts", "id"), "environment": ("cards", "id"),
-                            "evidence": ("symbols", "id"), "clue": ("cards", "number"),
-                            "item": ("items", "id")}[section]
+    list_name, key_field = {
+        "ghost": ("ghosts", "id"),
+        "environment": ("cards", "id"),
+        "evidence": ("symbols", "id"),
+        "clue": ("cards", "number"),
+        "item": ("items", "id"),
+    }[section]
     wanted: Any = key
     if section == "clue":
         if not key.isdigit():
@@ -435,8 +504,9 @@ def _pair_key(text: str, low: int) -> tuple[int, int]:
     return a, b
 
 
-def _edit_board(doc: tomlkit.TOMLDocument, packs: Packs, board_id: str, section: str, rest: str,
-                values: Mapping[str, Any]) -> str:
+def _edit_board(
+    doc: tomlkit.TOMLDocument, packs: Packs, board_id: str, section: str, rest: str, values: Mapping[str, Any]
+) -> str:
     board = packs.boards[board_id]
     edit = {"space": _edit_space, "passage": _edit_passage}.get(section, _edit_connection)
     return edit(doc, board, board_id, rest, values)
@@ -480,8 +550,7 @@ def _edit_passage(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: st
     return f"the secret passage {a}-{b} of the {board.name}"
 
 
-def _edit_connection(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str,
-                     values: Mapping[str, Any]) -> str:
+def _edit_connection(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest: str, values: Mapping[str, Any]) -> str:
     a, b = _pair_key(rest, 0)
     kind = values.get("kind", "door")
     if kind not in ("none", "open", "door"):
@@ -514,22 +583,51 @@ def _edit_connection(doc: tomlkit.TOMLDocument, board: Any, board_id: str, rest:
 def box_view(packs: Packs, box: Box) -> dict[str, Any]:
     """What the "Your box" page shows: every entry with what is filled in, and what is still to do."""
     ghosts = [
-        {"id": g.id, "name": g.name, "difficulty": g.difficulty, "seance_symbols": list(g.seance_symbols),
-         "icon_sets": list(g.icon_sets), "ability": g.ability, "lingering": g.lingering,
-         "first_sets": g.first_sets, "closes_doors": g.closes_doors, "filled": not g.placeholder}
+        {
+            "id": g.id,
+            "name": g.name,
+            "difficulty": g.difficulty,
+            "seance_symbols": list(g.seance_symbols),
+            "icon_sets": list(g.icon_sets),
+            "ability": g.ability,
+            "lingering": g.lingering,
+            "first_sets": g.first_sets,
+            "closes_doors": g.closes_doors,
+            "filled": not g.placeholder,
+        }
         for g in packs.ghosts.values()
     ]
     environment = [
-        {"id": c.id, "name": c.name, "deck": c.deck, "duration": c.duration, "effect": c.effect,
-         "clue_dice": c.clue_dice, "actions": c.actions, "fires": c.fires, "icon_sets": list(c.icon_sets),
-         "filled": not c.placeholder}
+        {
+            "id": c.id,
+            "name": c.name,
+            "deck": c.deck,
+            "duration": c.duration,
+            "effect": c.effect,
+            "clue_dice": c.clue_dice,
+            "actions": c.actions,
+            "fires": c.fires,
+            "icon_sets": list(c.icon_sets),
+            "filled": not c.placeholder,
+        }
         for c in packs.environment.values()
     ]
     evidence = [{"id": e.id, "name": e.name, "filled": not e.placeholder} for e in packs.evidence.values()]
-    clues = [{"number": c.number, "name": c.name, "icon_set": c.icon_set, "filled": not c.placeholder}
-             for c in packs.clues.values()]
-    items = [{"id": i.id, "name": i.name, "effect": i.effect, "dice": i.dice, "actions": list(i.actions),
-              "filled": not i.placeholder} for i in packs.items.values()]
+    clues = [
+        {"number": c.number, "name": c.name, "icon_set": c.icon_set, "filled": not c.placeholder}
+        for c in packs.clues.values()
+    ]
+    items = [
+        {
+            "id": i.id,
+            "name": i.name,
+            "effect": i.effect,
+            "dice": i.dice,
+            "actions": list(i.actions),
+            "filled": not i.placeholder,
+        }
+        for i in packs.items.values()
+    ]
     boards = []
     for board in packs.boards.values():
         data = board.to_dict()
@@ -545,13 +643,22 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
         markers = []
     events = [{"id": e.id, "name": e.name, "text": e.text, "filled": not e.placeholder} for e in markers]
     elder_sign = _elder_sign_view(box)
-    return {"elder_sign": elder_sign,
-            "elder_sign_left": sum(1 for group in elder_sign.values() for c in group if not c["filled"]),
-            "ghosts": ghosts, "environment": environment, "evidence": evidence, "clues": clues, "items": items,
-            "boards": boards, "events": events, "events_left": sum(1 for e in events if not e["filled"]),
-            "left": left, "writable": box.is_writable,
-            # where it is, for the host, by its last two parts ("skeptics/packs"): phones are not told the machine's paths
-            "folder": "/".join(box.folder.parts[-2:]) if box.folder is not None else None}
+    return {
+        "elder_sign": elder_sign,
+        "elder_sign_left": sum(1 for group in elder_sign.values() for c in group if not c["filled"]),
+        "ghosts": ghosts,
+        "environment": environment,
+        "evidence": evidence,
+        "clues": clues,
+        "items": items,
+        "boards": boards,
+        "events": events,
+        "events_left": sum(1 for e in events if not e["filled"]),
+        "left": left,
+        "writable": box.is_writable,
+        # where it is, for the host, by its last two parts ("skeptics/packs"): phones are not told the machine's paths
+        "folder": "/".join(box.folder.parts[-2:]) if box.folder is not None else None,
+    }
 
 
 def _effect_view(effect: Any) -> dict[str, Any]:
@@ -566,20 +673,55 @@ def _elder_sign_view(box: Box) -> dict[str, list[dict[str, Any]]]:
         return {"adventures": [], "other_worlds": [], "mythos": [], "investigators": [], "ancient_ones": []}
 
     def adventure(a: Any) -> dict[str, Any]:
-        return {"id": a.id, "name": a.name, "tasks": [str(t.need) for t in a.tasks], "ordered": a.ordered,
-                "trophies": a.trophies, "lock": a.lock.value if a.lock else "", "reward": _effect_view(a.reward),
-                "penalty": _effect_view(a.penalty), "terror": _effect_view(a.terror), "filled": not a.placeholder}
+        return {
+            "id": a.id,
+            "name": a.name,
+            "tasks": [str(t.need) for t in a.tasks],
+            "ordered": a.ordered,
+            "trophies": a.trophies,
+            "lock": a.lock.value if a.lock else "",
+            "reward": _effect_view(a.reward),
+            "penalty": _effect_view(a.penalty),
+            "terror": _effect_view(a.terror),
+            "filled": not a.placeholder,
+        }
 
     return {
         "adventures": [adventure(a) for a in packs.adventures.values()],
         "other_worlds": [adventure(a) for a in packs.other_worlds.values()],
-        "mythos": [{"id": m.id, "name": m.name, "immediate": _effect_view(m.immediate),
-                    "lingering": "" if m.placeholder else m.lingering, "at_midnight": _effect_view(m.at_midnight),
-                    "filled": not m.placeholder} for m in packs.mythos.values()],
-        "investigators": [{"id": i.id, "name": i.name, "sanity": i.sanity, "stamina": i.stamina, "clues": i.clues,
-                           "ability": "" if i.placeholder else i.ability, "filled": not i.placeholder}
-                          for i in packs.investigators.values()],
-        "ancient_ones": [{"id": a.id, "name": a.name, "doom": a.doom, "elder_signs": a.elder_signs,
-                          "combat": str(a.combat), "attack": a.attack, "filled": not a.placeholder}
-                         for a in packs.ancient_ones.values()],
+        "mythos": [
+            {
+                "id": m.id,
+                "name": m.name,
+                "immediate": _effect_view(m.immediate),
+                "lingering": "" if m.placeholder else m.lingering,
+                "at_midnight": _effect_view(m.at_midnight),
+                "filled": not m.placeholder,
+            }
+            for m in packs.mythos.values()
+        ],
+        "investigators": [
+            {
+                "id": i.id,
+                "name": i.name,
+                "sanity": i.sanity,
+                "stamina": i.stamina,
+                "clues": i.clues,
+                "ability": "" if i.placeholder else i.ability,
+                "filled": not i.placeholder,
+            }
+            for i in packs.investigators.values()
+        ],
+        "ancient_ones": [
+            {
+                "id": a.id,
+                "name": a.name,
+                "doom": a.doom,
+                "elder_signs": a.elder_signs,
+                "combat": str(a.combat),
+                "attack": a.attack,
+                "filled": not a.placeholder,
+            }
+            for a in packs.ancient_ones.values()
+        ],
     }

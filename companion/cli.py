@@ -43,7 +43,10 @@ def version() -> str:
 def usage() -> str:
     lines = ["usage: companion COMMAND [ARGS ...]", "", "commands:"]
     lines += [f"  {name:<6} {help_}" for name, (_, help_) in COMMANDS.items()]
-    lines += ["", "Run `companion COMMAND --help` for the options of a command; `companion --version` says which version runs."]
+    lines += [
+        "",
+        "Run `companion COMMAND --help` for the options of a command; `companion --version` says which version runs.",
+    ]
     return "\n".join(lines)
 
 

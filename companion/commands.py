@@ -15,8 +15,22 @@ from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.validate import control_character
 
-__all__ = ["COMMAND_PREFIX", "CommandBase", "GameHistory", "LegalActionBase", "Outcome", "RulesBase", "arg_bool", "arg_choice",
-           "arg_int", "arg_list", "check_args", "check_names", "page_words", "seat_names"]
+__all__ = [
+    "COMMAND_PREFIX",
+    "CommandBase",
+    "GameHistory",
+    "LegalActionBase",
+    "Outcome",
+    "RulesBase",
+    "arg_bool",
+    "arg_choice",
+    "arg_int",
+    "arg_list",
+    "check_args",
+    "check_names",
+    "page_words",
+    "seat_names",
+]
 
 C = TypeVar("C", bound="CommandBase")
 
@@ -118,8 +132,13 @@ class LegalActionBase:
         return self.command_type(self.name, {**dict(self.args), **more})
 
     def to_dict(self) -> dict[str, Any]:
-        return {"group": self.group, "name": self.name, "args": dict(self.args), "asks": list(self.asks),
-                "cards": list(self.cards)}
+        return {
+            "group": self.group,
+            "name": self.name,
+            "args": dict(self.args),
+            "asks": list(self.asks),
+            "cards": list(self.cards),
+        }
 
 
 @dataclass(frozen=True)
@@ -185,8 +204,9 @@ def seat_names(names: Sequence[str], players: int) -> list[str]:
     return [n.strip() for n in names] if names else [f"Player {i}" for i in range(1, players + 1)]
 
 
-def check_args(cmd: CommandBase, commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]],
-               extra: Sequence[str] = ()) -> None:
+def check_args(
+    cmd: CommandBase, commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]], extra: Sequence[str] = ()
+) -> None:
     """A command's name and arguments against its game's COMMANDS (name -> (required, optional, what it does)):
     BadCommand names an unknown command, an unknown or a missing argument. `extra`: arguments the engine checks
     itself (Elder Sign's cards drawn in physical deck mode)."""
@@ -197,8 +217,10 @@ def check_args(cmd: CommandBase, commands: Mapping[str, tuple[tuple[str, ...], t
     for key in cmd.args:
         if key not in required and key not in optional and key not in extra:
             valid = [*required, *optional]
-            raise BadCommand(f"{cmd.name}: unknown argument {key!r}; "
-                             + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments."))
+            raise BadCommand(
+                f"{cmd.name}: unknown argument {key!r}; "
+                + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments.")
+            )
     for key in required:
         if key not in cmd.args:
             raise BadCommand(f"{cmd.name}: the argument {key}= is missing.")
@@ -343,8 +365,15 @@ class GameHistory(Generic[S]):
             command = self.command_type.parse(command)
         self._apply(command)
 
-    def offer(self, out: list[Any], group: str, name: str, args: Mapping[str, str] | None = None,
-              asks: Sequence[str] = (), sample: Mapping[str, str] | None = None) -> None:
+    def offer(
+        self,
+        out: list[Any],
+        group: str,
+        name: str,
+        args: Mapping[str, str] | None = None,
+        asks: Sequence[str] = (),
+        sample: Mapping[str, str] | None = None,
+    ) -> None:
         """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
         tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
         offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""

@@ -175,7 +175,9 @@ def _deep_copy(value: Any) -> Any:
 # Finding and reading the file
 
 
-def find_config_file(explicit: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path | None:
+def find_config_file(
+    explicit: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Path | None:
     """The configuration file to use, or None when there is none (built-in defaults)."""
     env = os.environ if env is None else env
     for label, given in (("--config", explicit), ("COMPANION_CONFIG", env.get("COMPANION_CONFIG") or None)):
@@ -316,14 +318,10 @@ def _camera(table: Mapping[str, Any]) -> CameraConfig:
     camera = Section(table, "camera", known=CameraConfig.__dataclass_fields__)
     source = table.get("source", d.source)
     if not isinstance(source, str) or not source.strip():
-        raise ConfigError(
-            f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}"
-        )
+        raise ConfigError(f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}")
     source = source.strip()
     if not (source in ("auto", "pi", "usb", "sim") or source.startswith(("usb:", "/dev/", "replay:"))):
-        raise ConfigError(
-            f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}"
-        )
+        raise ConfigError(f"camera.source: expected auto, pi, usb, usb:N, /dev/videoN or replay:PATH, got {source!r}")
     if source.startswith("usb:") and not source[4:].isdigit():
         raise ConfigError(f"camera.source: expected usb:N with a number N (usb:0), got {source!r}")
     return CameraConfig(
@@ -426,8 +424,13 @@ def first_game_setup(config: Config, packs: Any = None) -> dict[str, Any]:
     game = config.game
     if packs is None:
         packs = config.load_packs()
-    choices = {"players": game.players, "board": game.board, "ghost": game.ghost,
-               "special_items": game.special_items, "physical": game.physical}
+    choices = {
+        "players": game.players,
+        "board": game.board,
+        "ghost": game.ghost,
+        "special_items": game.special_items,
+        "physical": game.physical,
+    }
     try:
         return dict(module_for(None).first_game(choices, packs))
     except ConfigError:

@@ -170,7 +170,9 @@ class MainLoop:
             if self.healthy:
                 self.notifier.notify("WATCHDOG=1")
             else:
-                log.error("the web server's loop has stopped; the watchdog is not fed, so systemd will restart the companion")
+                log.error(
+                    "the web server's loop has stopped; the watchdog is not fed, so systemd will restart the companion"
+                )
             self.next_ping = now + self.watchdog_every
 
     def _run_job(self, job: Job) -> None:

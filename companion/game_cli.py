@@ -91,14 +91,20 @@ def _packs(ns: argparse.Namespace) -> Any:
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
-        "--db", metavar="PATH", help="the game history file (default: games.sqlite3 in the data directory, "
-        "see COMPANION_DATA_DIR)"
+        "--db",
+        metavar="PATH",
+        help="the game history file (default: games.sqlite3 in the data directory, see COMPANION_DATA_DIR)",
     )
-    common.add_argument("--config", metavar="PATH",
-                        help="configuration file (used to find the data directory and the packs folder)")
+    common.add_argument(
+        "--config", metavar="PATH", help="configuration file (used to find the data directory and the packs folder)"
+    )
     common.add_argument("--json", action="store_true", help="print JSON instead of words")
-    common.add_argument("--packs", metavar="DIR", help="a folder of edited pack files (see docs/packs.md; default: "
-                        "game.packs_dir of the configuration, COMPANION_PACKS_DIR, or the data directory's packs folder)")
+    common.add_argument(
+        "--packs",
+        metavar="DIR",
+        help="a folder of edited pack files (see docs/packs.md; default: "
+        "game.packs_dir of the configuration, COMPANION_PACKS_DIR, or the data directory's packs folder)",
+    )
 
     pick = _Parser(add_help=False)
     pick.add_argument("--game", type=int, metavar="ID", help="a saved game (default: the last one played)")
@@ -107,30 +113,52 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
 
     new = sub.add_parser("new", parents=[common], help="start a new game (it becomes the current one)")
-    new.add_argument("--rules", metavar="GAME",
-                     help="the game: skeptics (the default), elder-sign, among-cultists or spooks")
-    new.add_argument("--players", type=int, required=True, metavar="N",
-                     help="1 to 4 (Elder Sign: 1 to 8; Among Cultists: 4 to 8; Spooks: 3 or more)")
-    new.add_argument("--board", metavar="NAME",
-                     help="Skeptics: board id: asylum, museum, or one added with --packs (the packs decide)")
+    new.add_argument(
+        "--rules", metavar="GAME", help="the game: skeptics (the default), elder-sign, among-cultists or spooks"
+    )
+    new.add_argument(
+        "--players",
+        type=int,
+        required=True,
+        metavar="N",
+        help="1 to 4 (Elder Sign: 1 to 8; Among Cultists: 4 to 8; Spooks: 3 or more)",
+    )
+    new.add_argument(
+        "--board",
+        metavar="NAME",
+        help="Skeptics: board id: asylum, museum, or one added with --packs (the packs decide)",
+    )
     new.add_argument("--ghost", metavar="NAME", help="Skeptics: ghost id: child, poltergeist, shadow, ...")
     new.add_argument("--ancient-one", metavar="ID", help="Elder Sign: the Ancient One (default: one drawn by the seed)")
-    new.add_argument("--cultists", type=int, choices=(1, 2), help="Among Cultists: one or two cultists "
-                     "(default: by the number of players)")
+    new.add_argument(
+        "--cultists",
+        type=int,
+        choices=(1, 2),
+        help="Among Cultists: one or two cultists (default: by the number of players)",
+    )
     new.add_argument("--seer", action="store_true", help="Among Cultists: play with the seer")
-    new.add_argument("--points-needed", type=int, metavar="N",
-                     help="Among Cultists: the victory points the investigators need")
-    new.add_argument("--variant", choices=("short", "long"), help="Spooks: short (the first to 200 loses) or long "
-                     "(players drop out at 200 until three are left)")
+    new.add_argument(
+        "--points-needed", type=int, metavar="N", help="Among Cultists: the victory points the investigators need"
+    )
+    new.add_argument(
+        "--variant",
+        choices=("short", "long"),
+        help="Spooks: short (the first to 200 loses) or long (players drop out at 200 until three are left)",
+    )
     new.add_argument("--decks", type=int, choices=(1, 2), help="Spooks: one deck or two")
     new.add_argument("--master-effects", action="store_true", help="Spooks: play the Masters' optional effects")
-    new.add_argument("--master-lasting", choices=("game", "hand"),
-                     help="Spooks: the Bones and Bats effects last until the end of the game (the rules, the default) "
-                          "or until the hand ends")
+    new.add_argument(
+        "--master-lasting",
+        choices=("game", "hand"),
+        help="Spooks: the Bones and Bats effects last until the end of the game (the rules, the default) "
+        "or until the hand ends",
+    )
     new.add_argument("--names", metavar="A,B,C", help="the players' names, in seat order, with commas")
     new.add_argument("--seed", type=int, metavar="S", help="seed of the shuffles (default: a random one, printed)")
     new.add_argument("--special-items", type=int, metavar="K", help="Skeptics: 0 to 3 special item cards (default 3)")
-    new.add_argument("--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them")
+    new.add_argument(
+        "--physical", action="store_true", help="physical deck mode: you draw the real cards and enter them"
+    )
     new.add_argument("--name", help="a name for the saved game")
 
     do = sub.add_parser("do", parents=[common, pick], help="give a command, e.g. `end-round` or `summon success=true`")
@@ -140,8 +168,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("undo", parents=[common, pick], help="take back the last command")
     roll = sub.add_parser("roll", parents=[common, pick], help="roll virtual dice for the attempt under way")
-    roll.add_argument("--for", dest="for_", choices=["attempt", "summon", "pull"], default="attempt",
-                      help="what to roll for (default: the attempt under way)")
+    roll.add_argument(
+        "--for",
+        dest="for_",
+        choices=["attempt", "summon", "pull"],
+        default="attempt",
+        help="what to roll for (default: the attempt under way)",
+    )
     sub.add_parser("state", parents=[common, pick], help="where the game stands")
     sub.add_parser("list", parents=[common], help="the saved games")
     sub.add_parser("history", parents=[common, pick], help="the commands of the game so far")
@@ -254,10 +287,20 @@ def _no_file(ns: argparse.Namespace, db: Path) -> int:
 
 
 # the flags of `game new` that are a game's choices (GameModule.setup_choices): (flag, setup key)
-_MODULE_FLAGS = (("board", "board"), ("ghost", "ghost"), ("special-items", "special_items"),
-                 ("ancient-one", "ancient_one"), ("physical", "physical"), ("cultists", "cultists"), ("seer", "seer"),
-                 ("points-needed", "points_needed"), ("variant", "variant"), ("decks", "decks"),
-                 ("master-effects", "master_effects"), ("master-lasting", "master_lasting"))
+_MODULE_FLAGS = (
+    ("board", "board"),
+    ("ghost", "ghost"),
+    ("special-items", "special_items"),
+    ("ancient-one", "ancient_one"),
+    ("physical", "physical"),
+    ("cultists", "cultists"),
+    ("seer", "seer"),
+    ("points-needed", "points_needed"),
+    ("variant", "variant"),
+    ("decks", "decks"),
+    ("master-effects", "master_effects"),
+    ("master-lasting", "master_lasting"),
+)
 
 
 def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
@@ -276,8 +319,9 @@ def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
             continue
         if key not in module.setup_choices:
             owners = " or ".join(m.title for m in map(module_for, RULES) if key in m.setup_choices)
-            raise _UsageError(f"companion game new: --{flag} is not a choice of {module.title} (it is for {owners}); "
-                              "leave it out.")
+            raise _UsageError(
+                f"companion game new: --{flag} is not a choice of {module.title} (it is for {owners}); leave it out."
+            )
         setup[key] = value
     missing = [f"--{flag}" for flag, key in _MODULE_FLAGS if key in module.required_choices and key not in setup]
     if missing:

@@ -98,8 +98,13 @@ CREATE TABLE records (
 T = TypeVar("T")
 WRITE_BACK_EVERY = 5.0  # seconds between tries to write a history kept in memory back to its file
 # SQLite's primary result codes for "the file cannot be read or written now", not "the file is damaged"
-_NOT_NOW = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,
-            sqlite3.SQLITE_PERM)
+_NOT_NOW = (
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PERM,
+)
 
 
 def cannot_write_now(exc: BaseException) -> bool:
@@ -284,16 +289,12 @@ class GameStore:
             self._migrate(db)
         problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall()]
         if problems != ["ok"]:
-            raise HistoryError(
-                f"{self._where()} is damaged ({'; '.join(problems[:3])}). {_MOVE_ASIDE}."
-            )
+            raise HistoryError(f"{self._where()} is damaged ({'; '.join(problems[:3])}). {_MOVE_ASIDE}.")
         missing = {"games", "commands", "events"} - {
             row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         if missing:
-            raise HistoryError(
-                f"{self._where()} lacks the tables {', '.join(sorted(missing))}. {_MOVE_ASIDE}."
-            )
+            raise HistoryError(f"{self._where()} lacks the tables {', '.join(sorted(missing))}. {_MOVE_ASIDE}.")
 
     def _create_schema(self, db: sqlite3.Connection) -> None:
         with self._transaction(db):
@@ -367,13 +368,17 @@ class GameStore:
             return None
         name = Path(self.path).name
         if not self._copied:
-            return (f"the game history {name} could not be read ({self._pending}); it is kept as it is, and "
-                    "tonight's games are kept in memory only. Free space on the data disk or make its folder "
-                    "writable, then restart the companion between games; tonight's games are lost at that restart.")
-        return (f"the game history {name} cannot be written now ({self._pending}): the data disk is full or its "
-                "folder is read-only. It is kept as it is; the games go on in memory and are written back to it "
-                f"by themselves within {WRITE_BACK_EVERY:g} s of space being free. Free space on the data disk, "
-                "and do not stop the companion until this message has gone.")
+            return (
+                f"the game history {name} could not be read ({self._pending}); it is kept as it is, and "
+                "tonight's games are kept in memory only. Free space on the data disk or make its folder "
+                "writable, then restart the companion between games; tonight's games are lost at that restart."
+            )
+        return (
+            f"the game history {name} cannot be written now ({self._pending}): the data disk is full or its "
+            "folder is read-only. It is kept as it is; the games go on in memory and are written back to it "
+            f"by themselves within {WRITE_BACK_EVERY:g} s of space being free. Free space on the data disk, "
+            "and do not stop the companion until this message has gone."
+        )
 
     def _to_memory(self, reason: BaseException) -> None:
         """Go on in memory with a copy of everything the file holds (the file stays as it is)."""
@@ -388,6 +393,7 @@ class GameStore:
 
     def _keep_trying(self) -> None:
         """Try to write the copy back every WRITE_BACK_EVERY s until it is written (or the store closes)."""
+
         def retry() -> None:
             while not self._stopped.wait(WRITE_BACK_EVERY):
                 if self._closed or self._pending is None or self.write_back():
@@ -426,8 +432,9 @@ class GameStore:
             return True
 
     @classmethod
-    def kept_in_memory(cls, path: str | os.PathLike[str], reason: BaseException,
-                       *, now: Callable[[], float] = time.time) -> GameStore:
+    def kept_in_memory(
+        cls, path: str | os.PathLike[str], reason: BaseException, *, now: Callable[[], float] = time.time
+    ) -> GameStore:
         """The history at `path` copied into memory when its file cannot be opened for writing now.
 
         The file is only read (never changed); when even reading fails, the games start afresh in memory
@@ -471,7 +478,9 @@ class GameStore:
             try:
                 yield db
             except sqlite3.Error as exc:
-                raise HistoryError(f"could not {what} from {self._where()}: {exc}. {_MOVE_ASIDE} if this persists.") from exc
+                raise HistoryError(
+                    f"could not {what} from {self._where()}: {exc}. {_MOVE_ASIDE} if this persists."
+                ) from exc
 
     def _connection(self) -> sqlite3.Connection:
         if self._closed:
@@ -738,7 +747,9 @@ class GameStore:
             try:
                 dest = sqlite3.connect(os.fspath(target))
             except sqlite3.Error as exc:
-                raise HistoryError(f"cannot create the backup {target}: {exc}. Check the folder and free space.") from exc
+                raise HistoryError(
+                    f"cannot create the backup {target}: {exc}. Check the folder and free space."
+                ) from exc
             try:
                 self._db.backup(dest)
                 dest.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
@@ -761,7 +772,9 @@ class GameStore:
                 src.backup(self._connection())
                 self._migrate(self._connection())  # a backup made by an older companion
         except sqlite3.Error as exc:
-            raise HistoryError(f"could not restore {source}: {exc}. The history is as it was; try another backup.") from exc
+            raise HistoryError(
+                f"could not restore {source}: {exc}. The history is as it was; try another backup."
+            ) from exc
         finally:
             src.close()
 
@@ -812,10 +825,14 @@ def open_history(path: str | os.PathLike[str], *, stamp: str) -> tuple[GameStore
         where = f"it is kept, untouched, as {kept.name}, and a new history was started"
     except (OSError, HistoryError) as again:
         store = GameStore(":memory:")
-        where = (f"it could not be moved aside ({again}); this evening's games are kept in memory only "
-                 "until the companion restarts")
-    return store, (f"the game history could not be opened: {problem} So that the table still works, {where}. "
-                   "Start a new game, or restore a backup (Host tab, backups).")
+        where = (
+            f"it could not be moved aside ({again}); this evening's games are kept in memory only "
+            "until the companion restarts"
+        )
+    return store, (
+        f"the game history could not be opened: {problem} So that the table still works, {where}. "
+        "Start a new game, or restore a backup (Host tab, backups)."
+    )
 
 
 def replay_game(store: GameStore, game_id: int, packs: object, module: GameModule | None = None) -> Engine:
@@ -873,4 +890,3 @@ def _command_text(command: Mapping[str, Any]) -> str:
     args = command.get("args") or {}
     parts = [str(command.get("name", "?"))] + [f"{key}={value}" for key, value in dict(args).items()]
     return " ".join(parts)
-

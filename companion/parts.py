@@ -159,8 +159,9 @@ def check_report(config: Config, sim: bool) -> str:
 # Starting and stopping
 
 
-def open_service(config: Config, parts: PartConfigs, rng: random.Random, problems: list[str], *,
-                 demo: bool = False) -> GameService:
+def open_service(
+    config: Config, parts: PartConfigs, rng: random.Random, problems: list[str], *, demo: bool = False
+) -> GameService:
     """The game service over the history file, with the last game resumed when it can be. A damaged history
     is kept aside (its message goes into `problems`, for the page); a game the packs no longer fit stays in
     the file while a new one is played. With `demo` (``--sim``) and no game yet, a demo game is started."""
@@ -205,8 +206,11 @@ def open_service(config: Config, parts: PartConfigs, rng: random.Random, problem
         seed = config.game.seed if config.game.seed is not None else rng.randrange(2**31)
         first = {**(parts.extra.get("first_game") or {}), "seed": seed}  # the [game] defaults
         state = service.new_game(first, name=DEMO_GAME_NAME)
-        log.info("no saved game in %s; started a demo game (%s) for the simulation", config.history_path,
-                 state.get("game_id"))
+        log.info(
+            "no saved game in %s; started a demo game (%s) for the simulation",
+            config.history_path,
+            state.get("game_id"),
+        )
     else:
         log.info("no saved game in %s; the host starts one on the phone page", config.history_path)
     return service

@@ -62,18 +62,30 @@ MOCK_TRIM_EVERY = 60.0  # seconds between trims of the simulated pins' state his
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion serve", description=(
-        "Run the table companion: the clock hand, the OLED, the dice tray and the phone page. "
-        "Without a Raspberry Pi (or with --sim) the hardware is simulated."))
-    parser.add_argument("--sim", action="store_true", default=None,
-                        help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1")
-    parser.add_argument("--config", metavar="PATH",
-                        help="the configuration file (default: $COMPANION_CONFIG, "
-                             "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)")
+    parser = argparse.ArgumentParser(
+        prog="companion serve",
+        description=(
+            "Run the table companion: the clock hand, the OLED, the dice tray and the phone page. "
+            "Without a Raspberry Pi (or with --sim) the hardware is simulated."
+        ),
+    )
+    parser.add_argument(
+        "--sim",
+        action="store_true",
+        default=None,
+        help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="the configuration file (default: $COMPANION_CONFIG, "
+        "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)",
+    )
     parser.add_argument("--host", metavar="H", help="address to listen on (default 0.0.0.0; 127.0.0.1 with --sim)")
     parser.add_argument("--port", metavar="P", help="port to listen on (default 8080; 0 picks a free one)")
-    parser.add_argument("--check", action="store_true",
-                        help="check the configuration, print where everything would go, and exit")
+    parser.add_argument(
+        "--check", action="store_true", help="check the configuration, print where everything would go, and exit"
+    )
     return parser
 
 
@@ -164,9 +176,14 @@ class Companion(MainLoop):
             log.info("camera: off (camera.enabled = false); dice are entered on the page")
             return
         assert self.parts.tray is not None
-        self.tray = TrayLoop(self.config.camera, self.parts.tray, sim=self.sim, reader=self.tray_reader,
-                             throw=self.game.next_throw if self.sim else None,
-                             on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)))
+        self.tray = TrayLoop(
+            self.config.camera,
+            self.parts.tray,
+            sim=self.sim,
+            reader=self.tray_reader,
+            throw=self.game.next_throw if self.sim else None,
+            on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)),
+        )
         self.teacher = start_teacher(self.config.data_dir, self.tray, self.start_problems)
         self.tray.start()
 
@@ -177,15 +194,20 @@ class Companion(MainLoop):
         # Dice typed as pips on the page use the table's pip map.
         pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
         # The page says what went wrong at start (a damaged history kept aside).
-        self.app = create_app(self.game, self.parts.web, hardware=self.table, tray=self.tray, pip_map=pip_map,
-                              teacher=self.teacher,
-                              startup_problems=self.start_problems)
+        self.app = create_app(
+            self.game,
+            self.parts.web,
+            hardware=self.table,
+            tray=self.tray,
+            pip_map=pip_map,
+            teacher=self.teacher,
+            startup_problems=self.start_problems,
+        )
         self.server = listen(self.app, self.host, self.port, self.config.web.threads)  # before READY=1
         self.port = self.server.port
         self.urls = page_urls(self.host, self.port, self.parts.web.public_url)
         self.join_code = join_code(self.app)
-        log.info("phone page: %s%s", "  ".join(self.urls),
-                 f"  (join code {self.join_code})" if self.join_code else "")
+        log.info("phone page: %s%s", "  ".join(self.urls), f"  (join code {self.join_code})" if self.join_code else "")
         from web.invite import join_link
 
         if self.join_code and self.urls:
@@ -286,7 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sim and config.data_dir == default_data_dir():
             # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
             config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
-            print(f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr)
+            print(
+                f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr
+            )
         if config.sim is None and sim:
             log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
         parts = check_parts(config, sim)
@@ -297,8 +321,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report is not None:
         print(report)
         return EXIT_OK
-    log.info("starting (config: %s, data: %s, %s hardware)", config.source or "built-in defaults",
-             config.data_dir, "simulated" if sim else "real")
+    log.info(
+        "starting (config: %s, data: %s, %s hardware)",
+        config.source or "built-in defaults",
+        config.data_dir,
+        "simulated" if sim else "real",
+    )
     return run_until_stopped(Companion(config, sim=sim, parts=parts))
 
 

@@ -44,8 +44,7 @@ MIN_PAUSE_S, MAX_PAUSE_S = 0.5, 30.0
 SPEECH_WORDS_PER_S = 2.5
 
 NO_GAME_MESSAGE = (
-    "No game yet. Start one: `companion game new --players 3 --board asylum --ghost child`, "
-    "or from the host page."
+    "No game yet. Start one: `companion game new --players 3 --board asylum --ghost child`, or from the host page."
 )
 
 
@@ -297,8 +296,9 @@ class GameService:
             game, game_id = self._require_game()
             return self._apply(game, game_id, self._module.parse_command(text), source)
 
-    def roll_from_tray(self, dice: Sequence[SeenDie], *, why: str = "settled",
-                       auto_roll: bool = True) -> tuple[TrayOutcome, CommandResult | None]:
+    def roll_from_tray(
+        self, dice: Sequence[SeenDie], *, why: str = "settled", auto_roll: bool = True
+    ) -> tuple[TrayOutcome, CommandResult | None]:
         """Dice read in the tray (their colours and pips): the game's module says whether they are its roll now
         (the attempt under way, the dice the next roll throws) and what the table is told; a roll is played with
         source "tray". One operation under the lock, so no other command comes between the look and the roll."""
@@ -354,7 +354,9 @@ class GameService:
             if not game.history or game.history[-1].name != name:
                 raise IllegalCommand(f"the last command is not a {name}, so there is no read to correct.")
             old = game.history[-1]
-            new = self._module.command_from_dict({"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}})
+            new = self._module.command_from_dict(
+                {"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}}
+            )
             game.pop()
             try:
                 game.check(new)
@@ -382,10 +384,16 @@ class GameService:
                 offered = ", ".join(module.script_kinds.values()) or "nothing"
                 raise IllegalCommand(f"{module.title} has no {kind!r} to read out (it reads out: {offered}).")
             pause = DEFAULT_PAUSE_S if pause_s is None else pause_s
-            if (not isinstance(pause, (int, float)) or isinstance(pause, bool) or pause != pause
-                    or not MIN_PAUSE_S <= pause <= MAX_PAUSE_S):
+            if (
+                not isinstance(pause, (int, float))
+                or isinstance(pause, bool)
+                or pause != pause
+                or not MIN_PAUSE_S <= pause <= MAX_PAUSE_S
+            ):
                 raise BadCommand(f"a pause is {MIN_PAUSE_S:g} to {MAX_PAUSE_S:g} seconds, not {pause_s!r}.")
-            steps: list[dict[str, Any]] = [dict(step) for step in module.scripts(game, self._names, kind, float(pause), "en")]
+            steps: list[dict[str, Any]] = [
+                dict(step) for step in module.scripts(game, self._names, kind, float(pause), "en")
+            ]
             if self.speech_language != "en":
                 try:
                     spoken = module.scripts(game, self._names, kind, float(pause), self.speech_language)
@@ -406,8 +414,14 @@ class GameService:
                 beat = step.get("beat")
                 at += max(float(beat), seconds) if beat else seconds + float(step.get("pause") or 0)
             self._narrations += 1
-            self._narration = {"id": f"{game_id}.{self._narrations}", "kind": kind, "title": module.script_kinds[kind],
-                               "pause": float(pause), "steps": steps, "length": round(at, 2)}
+            self._narration = {
+                "id": f"{game_id}.{self._narrations}",
+                "kind": kind,
+                "title": module.script_kinds[kind],
+                "pause": float(pause),
+                "steps": steps,
+                "length": round(at, 2),
+            }
             state = self._publish()
             self._notify([], state)
             return _copy_state(state)
@@ -459,8 +473,12 @@ class GameService:
             command = game.pop()
             try:
                 record = self.store.undo(
-                    game_id, seq, source=source, at=self._now(),
-                    status=self._status(game), extra={"history_length": seq - 1},
+                    game_id,
+                    seq,
+                    source=source,
+                    at=self._now(),
+                    status=self._status(game),
+                    extra={"history_length": seq - 1},
                 )
             except StaleGameError:
                 self._reload()
@@ -534,8 +552,10 @@ class GameService:
         from companion.errors import PackError
 
         if not self.box.is_writable:
-            raise PackError("this companion has no folder to keep your box in; set game.packs_dir in the "
-                            "configuration file (docs/packs.md).")
+            raise PackError(
+                "this companion has no folder to keep your box in; set game.packs_dir in the "
+                "configuration file (docs/packs.md)."
+            )
         from companion.box import OTHER_FILES
 
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
@@ -544,8 +564,9 @@ class GameService:
             if self._game is not None and self._module.rules == self.box.rules:
                 game = self._module.replay(self._game.setup, packs, self._game.history)
             elif self._game is not None and self._module.rules in others:
-                game = self._module.replay(self._game.setup, self.box.other_packs(self._module.rules, change),
-                                           self._game.history)
+                game = self._module.replay(
+                    self._game.setup, self.box.other_packs(self._module.rules, change), self._game.history
+                )
         except CompanionError as exc:
             raise PackError(
                 "that change does not fit the game being played, so nothing was saved "
@@ -604,8 +625,9 @@ class GameService:
             raise IllegalCommand(NO_GAME_MESSAGE)
         return self._game, self._game_id
 
-    def _switch_to(self, game_id: int, game: Engine, name: str | None, records: list[dict[str, Any]],
-                   module: GameModule) -> dict[str, Any]:
+    def _switch_to(
+        self, game_id: int, game: Engine, name: str | None, records: list[dict[str, Any]], module: GameModule
+    ) -> dict[str, Any]:
         """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
         self._game, self._game_id, self._name = game, game_id, name
         self._module = module
@@ -637,8 +659,12 @@ class GameService:
         return outcome.result if outcome is not None else "playing"
 
     def _apply(
-        self, game: Engine, game_id: int, command: CommandBase, source: str,
-        keep_redo: list[tuple[CommandBase, str]] | None = None
+        self,
+        game: Engine,
+        game_id: int,
+        command: CommandBase,
+        source: str,
+        keep_redo: list[tuple[CommandBase, str]] | None = None,
     ) -> CommandResult:
         try:
             events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
@@ -771,4 +797,3 @@ def no_game_state() -> dict[str, Any]:
         "history_length": 0,
         "message": NO_GAME_MESSAGE,
     }
-

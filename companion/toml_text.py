@@ -37,16 +37,17 @@ MAX_DEPTH = 16  # arrays and inline tables inside each other
 _CLOSERS = {"[": "]", "{": "}"}
 
 
-def check_toml(source: str, text: str, *, error: type[CompanionError] = PackError,
-               docs: str = "docs/packs.md") -> None:
+def check_toml(source: str, text: str, *, error: type[CompanionError] = PackError, docs: str = "docs/packs.md") -> None:
     """Raise `error` ("SOURCE: line N: ...") when `text` crosses one of the limits; costs one pass over it.
 
     The scan follows TOML's strings and comments (what is inside them is not counted), so it counts what
     ``tomllib`` will read as keys, dots between key parts and brackets.
     """
     if len(text) > MAX_BYTES:
-        raise error(f"{source}: is {len(text) // 1024} KB; a pack file may be at most {MAX_BYTES // 1024} KB. "
-                    f"Use the file that the companion saved, or see {docs}.")
+        raise error(
+            f"{source}: is {len(text) // 1024} KB; a pack file may be at most {MAX_BYTES // 1024} KB. "
+            f"Use the file that the companion saved, or see {docs}."
+        )
     line = 1
     keys = 0
     dots = 0  # dots in the key being read
@@ -67,22 +68,28 @@ def check_toml(source: str, text: str, *, error: type[CompanionError] = PackErro
         elif c == ".":
             dots += 1
             if dots >= MAX_KEY_PARTS:
-                raise error(f"{source}: line {line}: a key of more than {MAX_KEY_PARTS} parts (a.b.c...); "
-                            f"no pack has one. Fix the file or use the one the companion saved ({docs}).")
+                raise error(
+                    f"{source}: line {line}: a key of more than {MAX_KEY_PARTS} parts (a.b.c...); "
+                    f"no pack has one. Fix the file or use the one the companion saved ({docs})."
+                )
             i += 1
         elif c == "=":
             keys += 1
             dots = 0
             if keys > MAX_KEYS:
-                raise error(f"{source}: line {line}: more than {MAX_KEYS} keys in one file; no pack has so many. "
-                            f"Use the file that the companion saved, or see {docs}.")
+                raise error(
+                    f"{source}: line {line}: more than {MAX_KEYS} keys in one file; no pack has so many. "
+                    f"Use the file that the companion saved, or see {docs}."
+                )
             i += 1
         elif c in "[{":
             depth += 1
             dots = 0
             if depth > MAX_DEPTH:
-                raise error(f"{source}: line {line}: lists or tables nested more than {MAX_DEPTH} deep; no pack "
-                            f"needs that. Fix the file or use the one the companion saved ({docs}).")
+                raise error(
+                    f"{source}: line {line}: lists or tables nested more than {MAX_DEPTH} deep; no pack "
+                    f"needs that. Fix the file or use the one the companion saved ({docs})."
+                )
             i += 1
         elif c in "]}":
             depth = max(0, depth - 1)
@@ -130,8 +137,9 @@ def _skip_string(text: str, i: int, line: int) -> tuple[int, int]:
             j += 1
 
 
-def read_toml(source: str, text: str, *, error: type[CompanionError] = PackError,
-              docs: str = "docs/packs.md") -> dict[str, Any]:
+def read_toml(
+    source: str, text: str, *, error: type[CompanionError] = PackError, docs: str = "docs/packs.md"
+) -> dict[str, Any]:
     """The TOML document in `text`, checked against the limits first; `error` names `source` and the line."""
     check_toml(source, text, error=error, docs=docs)
     try:

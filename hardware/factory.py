@@ -48,7 +48,7 @@ def is_rp1_board(model: str) -> bool:
 
 
 def pin_factory_name(factory: Any) -> str | None:
-    """"lgpio", "rpigpio", "mock" ... for a gpiozero pin factory (None when there is none)."""
+    """ "lgpio", "rpigpio", "mock" ... for a gpiozero pin factory (None when there is none)."""
     if factory is None:
         return None
     cls = type(factory).__name__

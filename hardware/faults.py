@@ -153,7 +153,11 @@ class Part(Generic[T]):
         if self.failures == 1:
             verb = "cannot be opened" if opening else "stopped working"
             log.warning(
-                "%s %s: %s. Retrying every %g s; the game carries on without it.", self.name, verb, self.message, self.retry_s
+                "%s %s: %s. Retrying every %g s; the game carries on without it.",
+                self.name,
+                verb,
+                self.message,
+                self.retry_s,
             )
         else:
             log.debug("%s still missing (%d tries): %s", self.name, self.failures, self.message)

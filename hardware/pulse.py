@@ -44,7 +44,9 @@ class PulseOutput(Protocol):
 
 def _check_range(pulse_us: float) -> None:
     if not PULSE_MIN_US <= pulse_us <= PULSE_MAX_US:
-        raise ServoError(f"servo pulse {pulse_us:.0f} us is outside {PULSE_MIN_US}-{PULSE_MAX_US} us; recalibrate the hand")
+        raise ServoError(
+            f"servo pulse {pulse_us:.0f} us is outside {PULSE_MIN_US}-{PULSE_MAX_US} us; recalibrate the hand"
+        )
 
 
 class GpiozeroPulse:
@@ -99,7 +101,7 @@ class LgpioServoPulse:
             except ImportError as exc:
                 raise ServoError(
                     "the lgpio servo back end needs the lgpio module: run systemd/install.sh again (it installs "
-                    "lgpio into the program's venv), or set hardware.servo.backend = \"gpiozero\""
+                    'lgpio into the program\'s venv), or set hardware.servo.backend = "gpiozero"'
                 ) from exc
         self.lgpio = lgpio_module
         self.pin = pin
@@ -107,12 +109,16 @@ class LgpioServoPulse:
         try:
             self.handle = lgpio_module.gpiochip_open(gpiochip)
         except Exception as exc:  # lgpio.error
-            raise ServoError(f"cannot open /dev/gpiochip{gpiochip} for the clock hand: {exc}; check hardware.servo.gpiochip") from exc
+            raise ServoError(
+                f"cannot open /dev/gpiochip{gpiochip} for the clock hand: {exc}; check hardware.servo.gpiochip"
+            ) from exc
         try:
             lgpio_module.gpio_claim_output(self.handle, pin, 0)
         except Exception as exc:
             lgpio_module.gpiochip_close(self.handle)
-            raise PinError(f"GPIO{pin} for the clock hand cannot be claimed ({exc}); is it in use by another program?") from exc
+            raise PinError(
+                f"GPIO{pin} for the clock hand cannot be claimed ({exc}); is it in use by another program?"
+            ) from exc
 
     def set_pulse_us(self, pulse_us: float) -> None:
         _check_range(pulse_us)
@@ -164,7 +170,7 @@ class SysfsPWMPulse:
         if not self.chip_dir.is_dir():
             raise ServoError(
                 f"no hardware PWM at {self.chip_dir}: enable it with a PWM overlay in /boot/firmware/config.txt "
-                "(see docs/hardware.md) or set hardware.servo.backend = \"lgpio\""
+                '(see docs/hardware.md) or set hardware.servo.backend = "lgpio"'
             )
         try:
             if not self.dir.is_dir():

@@ -170,8 +170,11 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     lines = [
         (f"Midnight in {turns}" if turns not in (None, 0) else "Midnight", (11, 10, 9)),
         (_active_player(state), (11, 10, 9)),
-        (f"Doom {state.get('doom', '-')}/{state.get('doom_max', '-')}"
-         + ("  AWAKE" if state.get("ancient_one_awake") else ""), (11, 10, 9)),
+        (
+            f"Doom {state.get('doom', '-')}/{state.get('doom_max', '-')}"
+            + ("  AWAKE" if state.get("ancient_one_awake") else ""),
+            (11, 10, 9),
+        ),
         (f"Signs {state.get('elder_signs', '-')}/{state.get('elder_signs_needed', '-')}", (11, 10, 9)),
     ]
     for i, (line, sizes) in enumerate(lines):
@@ -185,8 +188,14 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     return img
 
 
-PHASE_WORDS = {"night": "Night", "movement": "Movement", "event": "Event", "action": "Action",
-               "cleanup": "Clean-up", "over": "Over"}
+PHASE_WORDS = {
+    "night": "Night",
+    "movement": "Movement",
+    "event": "Event",
+    "action": "Action",
+    "cleanup": "Clean-up",
+    "over": "Over",
+}
 
 
 def _seat_name(state: Mapping[str, Any], seat: Any) -> str:
@@ -215,8 +224,10 @@ def among_cultists_screen(state: Mapping[str, Any]) -> Image.Image:
     phase = str(state.get("phase") or "")
     lines = [
         (f"Round {rnd}/{rounds}" if phase != "night" else "The night", (13, 12, 11)),
-        (PHASE_WORDS.get(phase, phase.capitalize()) + (" phase" if phase in ("movement", "event", "action") else ""),
-         (11, 10, 9)),
+        (
+            PHASE_WORDS.get(phase, phase.capitalize()) + (" phase" if phase in ("movement", "event", "action") else ""),
+            (11, 10, 9),
+        ),
         ("Knife: " + _seat_name(state, state.get("start_player")), (11, 10, 9)),
         ("Vote: done" if state.get("vote_used") else "Vote: still open", (11, 10, 9)),
     ]
@@ -245,7 +256,7 @@ def spooks_screen(state: Mapping[str, Any]) -> Image.Image:
     text, size = fit(head, WIDTH - 2 * MARGIN, (11, 10, 9))
     draw.text((MARGIN, 0), text, font=font(size), fill=WHITE)
     direction = state.get("direction")
-    rule = ("Play left" if direction in ("left", "clockwise") else "Play right" if direction else "")
+    rule = "Play left" if direction in ("left", "clockwise") else "Play right" if direction else ""
     if state.get("backward_runs"):
         rule += (" · " if rule else "") + "runs go down"
     if rule:
@@ -253,12 +264,12 @@ def spooks_screen(state: Mapping[str, Any]) -> Image.Image:
         draw.text((MARGIN, 12), text, font=font(size), fill=WHITE)
     rows = [f"{'x ' if seat in out else ''}{_seat_name(state, seat)} {score}" for seat, score in enumerate(scores, 1)]
     per_column = 4
-    columns = [rows[:per_column], rows[per_column:2 * per_column]]
+    columns = [rows[:per_column], rows[per_column : 2 * per_column]]
     if len(rows) > 2 * per_column:  # many players: the scores only, in seat order
         columns = [[f"{seat}:{score}" for seat, score in enumerate(scores, 1)][i::2] for i in (0, 1)]
     width = (WIDTH - 2 * MARGIN) // 2
     for c, column in enumerate(columns):
-        for r, row in enumerate(column[:per_column + 1]):
+        for r, row in enumerate(column[: per_column + 1]):
             text, size = fit(row, width - 2, (10, 9, 8))
             draw.text((MARGIN + c * width, 23 + 10 * r), text, font=font(size), fill=WHITE)
     return img
@@ -295,7 +306,9 @@ def _active_player(state: Mapping[str, Any]) -> str:
 def _outcome_screen(img: Image.Image, draw: ImageDraw.ImageDraw, state: Mapping[str, Any]) -> Image.Image:
     won = state.get("outcome") == "won"
     _centered(draw, 2, "PROVEN!" if won else "TIME IS UP", 20 if won else 17)
-    _end_lines(draw, state, plain(state.get("outcome_reason")) or ("The ghost is proven." if won else "The ghost wins."))
+    _end_lines(
+        draw, state, plain(state.get("outcome_reason")) or ("The ghost is proven." if won else "The ghost wins.")
+    )
     return img
 
 

@@ -134,9 +134,11 @@ class Table:
             retry_s=retry,
             closer=close_display,
             on_open=self.display.attach,
-            describe_fault=lambda exc: describe_display_fault(exc, cfg.display)
-            if isinstance(exc, OSError) or "luma" in type(exc).__module__
-            else describe(exc),
+            describe_fault=lambda exc: (
+                describe_display_fault(exc, cfg.display)
+                if isinstance(exc, OSError) or "luma" in type(exc).__module__
+                else describe(exc)
+            ),
             off_reason="off (hardware.display.enabled = false)",
         )
 
@@ -151,7 +153,7 @@ class Table:
                 log.warning(
                     "gpiozero's lgpio pin factory keeps the servo's PWM duty as a whole percent (200 us steps at "
                     "50 Hz), so the hand can stop up to 200 us off its marks; set hardware.servo.backend = "
-                    "\"lgpio\" or \"hwpwm\" (docs/hardware.md)"
+                    '"lgpio" or "hwpwm" (docs/hardware.md)'
                 )
             # The first time, the hand stands on the park mark (where close() left it); after a
             # fault it stands where it stopped, since an unpowered servo does not move.
@@ -246,9 +248,7 @@ class Table:
                 ev = dict(event)
                 # Never dropped: only an identical Ghost Hour still waiting merges with this one.
                 key = "ghost_hour " + repr(sorted(ev.items(), key=lambda kv: str(kv[0])))
-                self.scheduler.submit(
-                    "screen", functools.partial(self._ghost_hour, ev), "ghost_hour", key=key
-                )
+                self.scheduler.submit("screen", functools.partial(self._ghost_hour, ev), "ghost_hour", key=key)
             banner = event.get("announce")
             if isinstance(banner, Mapping) and banner.get("title"):
                 alarm = banner.get("kind") in ALARM_KINDS
@@ -531,7 +531,9 @@ class Table:
     def _show_game(self) -> None:
         image = self._game_image()
         if image is not None:
-            self._put(image, "game", wake=image.tobytes() != (self.display.screen.tobytes() if self.display.screen else b""))
+            self._put(
+                image, "game", wake=image.tobytes() != (self.display.screen.tobytes() if self.display.screen else b"")
+            )
         with self._lock:
             state = self._state
         if state is not None:

@@ -417,8 +417,11 @@ class Player:
         self.path = shutil.which(program) if spawn is None else program
         self.device = device
         self.volume = volume
-        self._spawn = spawn or (lambda argv: subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        self._spawn = spawn or (
+            lambda argv: subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+        )
         self._threaded = threaded
         self._now = now
         self._queue: queue.Queue[tuple[int, list[Part], Callable[[float], None] | None] | None] = queue.Queue()
@@ -438,8 +441,7 @@ class Player:
         return self.path is not None
 
     def argv(self, rate: int) -> list[str]:
-        return [self.path or "aplay", "-q", "-D", self.device, "-t", "raw", "-f", "S16_LE", "-c", "1",
-                "-r", str(rate)]
+        return [self.path or "aplay", "-q", "-D", self.device, "-t", "raw", "-f", "S16_LE", "-c", "1", "-r", str(rate)]
 
     def play(self, parts: Iterable[Part], on_first: Callable[[float], None] | None = None) -> bool:
         """Queue one utterance; False when there is no player (aplay is missing)."""
@@ -642,8 +644,10 @@ class Voice:
         except (OSError, HardwareError) as exc:
             return None, str(exc)
         if engine.language != self.cfg.language:
-            return None, (f"the Piper voice {model.stem} speaks {engine.language!r}, the table {self.cfg.language!r}; "
-                          f"put a {self.cfg.language!r} voice in the data folder's {VOICES_DIR}/ and choose it")
+            return None, (
+                f"the Piper voice {model.stem} speaks {engine.language!r}, the table {self.cfg.language!r}; "
+                f"put a {self.cfg.language!r} voice in the data folder's {VOICES_DIR}/ and choose it"
+            )
         return engine, ""
 
     def _espeak(self) -> Engine | None:
@@ -662,7 +666,9 @@ class Voice:
         if engine is None:
             engine = self._espeak()
             if engine is None:
-                self.why = (self.why + "; " if self.why else "") + "espeak-ng is not installed (sudo apt install espeak-ng)"
+                self.why = (
+                    self.why + "; " if self.why else ""
+                ) + "espeak-ng is not installed (sudo apt install espeak-ng)"
         self.engine = engine
         if self.why and self.cfg.enabled and self.why not in self._warned:
             self._warned.add(self.why)
@@ -687,8 +693,10 @@ class Voice:
             if piper_voice not in ("", *offered):
                 from companion.errors import ConfigError
 
-                raise ConfigError(f"voice.piper_voice: {piper_voice!r} is not one of the voices ({', '.join(offered)}); "
-                                  f"put NAME.onnx and NAME.onnx.json in {(self.data_dir or Path('DATA')) / VOICES_DIR}")
+                raise ConfigError(
+                    f"voice.piper_voice: {piper_voice!r} is not one of the voices ({', '.join(offered)}); "
+                    f"put NAME.onnx and NAME.onnx.json in {(self.data_dir or Path('DATA')) / VOICES_DIR}"
+                )
             changes["piper_voice"] = "" if piper_voice == PACKAGED_VOICE else piper_voice
         if volume is not None:
             changes["volume"] = volume
@@ -701,8 +709,10 @@ class Voice:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
                 write_atomic(self.data_dir / CHOICE_FILE, json.dumps(saved, indent=1))
             except OSError as exc:
-                raise HardwareError(f"the voice could not be saved in {self.data_dir} ({exc.strerror or exc}); "
-                                    "nothing changed. Free space on the card and try again.") from None
+                raise HardwareError(
+                    f"the voice could not be saved in {self.data_dir} ({exc.strerror or exc}); "
+                    "nothing changed. Free space on the card and try again."
+                ) from None
         self.configure(cfg)
 
     def choices(self) -> dict[str, Any]:
@@ -743,14 +753,25 @@ class Voice:
         if self.engine is None:
             return {"found": False, "configured": True, "message": f"silent: {self.why}"}
         if not self.player.is_available:
-            return {"found": False, "configured": True,
-                    "message": "aplay is not installed, so nothing is heard (sudo apt install alsa-utils)"}
+            return {
+                "found": False,
+                "configured": True,
+                "message": "aplay is not installed, so nothing is heard (sudo apt install alsa-utils)",
+            }
         if self.cfg.quiet:
             return {"found": True, "configured": True, "message": "quiet mode (hardware.voice.quiet = true)"}
         if self.player.problem:
-            return {"found": False, "configured": True, "message": f"{self.engine.description}, but {self.player.problem}"}
+            return {
+                "found": False,
+                "configured": True,
+                "message": f"{self.engine.description}, but {self.player.problem}",
+            }
         note = f" ({self.why})" if self.why else ""
-        return {"found": True, "configured": True, "message": f"{self.engine.description}, volume {self.cfg.volume}{note}"}
+        return {
+            "found": True,
+            "configured": True,
+            "message": f"{self.engine.description}, volume {self.cfg.volume}{note}",
+        }
 
     def test_sentence(self) -> str:
         """The sound test's sentence, in the table's language."""
@@ -904,6 +925,16 @@ def _fields_of(cfg: VoiceConfig) -> dict[str, Any]:
 
 
 __all__ = [
-    "LANGUAGES", "RATE", "EspeakEngine", "Player", "PiperEngine", "Speech", "SpeechCache", "Voice", "chime",
-    "ghost_hour_text", "sentences", "trimmed",
+    "LANGUAGES",
+    "RATE",
+    "EspeakEngine",
+    "Player",
+    "PiperEngine",
+    "Speech",
+    "SpeechCache",
+    "Voice",
+    "chime",
+    "ghost_hour_text",
+    "sentences",
+    "trimmed",
 ]

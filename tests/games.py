@@ -18,8 +18,10 @@ def filled_in(packs: Packs) -> Packs:
     tests check what a card's printed icon sets, séance symbols and keys do (docs/rules-engine.md, "Cards not filled
     in yet", says what a stand-in does instead)."""
     ghosts = {g.id: replace(g, placeholder=False) for g in packs.ghosts.values()}
-    boards = {b.id: replace(b, connections=tuple(replace(c, placeholder=False) for c in b.connections))
-              for b in packs.boards.values()}
+    boards = {
+        b.id: replace(b, connections=tuple(replace(c, placeholder=False) for c in b.connections))
+        for b in packs.boards.values()
+    }
     return replace(packs, ghosts=MappingProxyType(ghosts), boards=MappingProxyType(boards))
 
 

@@ -76,18 +76,22 @@ def test_the_default_cultists_follow_the_player_count_and_seven_or_eight_have_tw
     assert Setup(players=7, cultists=1).cultists == 1
 
 
-@pytest.mark.parametrize(("fields", "words"), [
-    ({"players": 3}, "4 to 8 players"),
-    ({"players": 9}, "4 to 8 players"),
-    ({"players": 5, "cultists": 3}, "1 or 2 cultists"),
-    ({"players": 5, "points_needed": 0}, "points_needed"),
-    ({"players": 5, "start_player": 6}, "start_player"),
-    ({"players": 4, "names": ("Ann", "Bo")}, "one name per seat"),
-    ({"players": 4, "names": ("Ann", "Bo", "ann", "Cy")}, "same name"),
-    ({"players": 4, "seer": "yes"}, "true or false"),
-])
-def test_a_setup_that_cannot_be_played_is_refused_with_what_to_give(packs: AmongCultistsPacks,
-                                                                    fields: dict[str, Any], words: str) -> None:
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"players": 3}, "4 to 8 players"),
+        ({"players": 9}, "4 to 8 players"),
+        ({"players": 5, "cultists": 3}, "1 or 2 cultists"),
+        ({"players": 5, "points_needed": 0}, "points_needed"),
+        ({"players": 5, "start_player": 6}, "start_player"),
+        ({"players": 4, "names": ("Ann", "Bo")}, "one name per seat"),
+        ({"players": 4, "names": ("Ann", "Bo", "ann", "Cy")}, "same name"),
+        ({"players": 4, "seer": "yes"}, "true or false"),
+    ],
+)
+def test_a_setup_that_cannot_be_played_is_refused_with_what_to_give(
+    packs: AmongCultistsPacks, fields: dict[str, Any], words: str
+) -> None:
     with pytest.raises(BadCommand, match=words):
         Game.new(Setup(**fields), packs)
 
@@ -293,7 +297,9 @@ def test_a_tie_votes_nobody_out(packs: AmongCultistsPacks) -> None:
     assert game.view()["eliminated"] == [] and game.view()["vote_used"] is True
 
 
-def test_a_second_vote_in_a_round_is_refused_and_the_marker_turns_back_in_the_clean_up(packs: AmongCultistsPacks) -> None:
+def test_a_second_vote_in_a_round_is_refused_and_the_marker_turns_back_in_the_clean_up(
+    packs: AmongCultistsPacks,
+) -> None:
     # :52 "nur einmal pro Runde und nur in der Cafeteria"; :57 the vote marker turns to its active side
     game = new(packs)
     to_action(game)
@@ -518,8 +524,18 @@ def test_unknown_commands_and_arguments_are_named(packs: AmongCultistsPacks) -> 
         game.push("night-done now=yes")
     with pytest.raises(BadCommand, match="seat= is missing"):
         game.push("vote")
-    assert {"night-done", "next-phase", "draw-event", "event", "vote", "found-dead", "points", "cultists-win",
-            "points-win", "end-round"} == set(COMMANDS)
+    assert {
+        "night-done",
+        "next-phase",
+        "draw-event",
+        "event",
+        "vote",
+        "found-dead",
+        "points",
+        "cultists-win",
+        "points-win",
+        "end-round",
+    } == set(COMMANDS)
 
 
 def test_a_refused_command_changes_nothing(packs: AmongCultistsPacks) -> None:
@@ -541,8 +557,9 @@ def test_undo_puts_back_exactly_the_state_before(packs: AmongCultistsPacks) -> N
         views.append(game.view())
     for expected in reversed(views[:-1]):
         game.pop()
-        assert {k: v for k, v in game.view().items() if k != "history_length"} == \
-            {k: v for k, v in expected.items() if k != "history_length"}
+        assert {k: v for k, v in game.view().items() if k != "history_length"} == {
+            k: v for k, v in expected.items() if k != "history_length"
+        }
     with pytest.raises(IllegalCommand, match="nothing to undo"):
         Game.new(Setup(players=4), packs).pop()
 
@@ -559,8 +576,9 @@ def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:
         fill: dict[str, str] = {}
         for ask in action.asks:
             if ask == "seat":
-                fill["seat"] = rng.choice([*map(str, game.in_play()), "none"] if action.name == "vote"
-                                          else list(map(str, game.in_play())))
+                fill["seat"] = rng.choice(
+                    [*map(str, game.in_play()), "none"] if action.name == "vote" else list(map(str, game.in_play()))
+                )
             elif ask == "last":
                 fill["last"] = "yes" if fill.get("seat") != "none" and rng.random() < 0.05 else "no"
             elif ask == "n":
@@ -595,8 +613,24 @@ def test_the_view_is_json_safe_and_holds_no_role(packs: AmongCultistsPacks) -> N
     to_action(game)
     view = game.view()
     assert json.loads(json.dumps(view)) == view
-    for key in ("rules", "round", "rounds", "phase", "outcome", "start_player", "players", "player_names",
-                "eliminated", "vote_used", "event", "points", "points_needed", "cultists", "seer", "current_player"):
+    for key in (
+        "rules",
+        "round",
+        "rounds",
+        "phase",
+        "outcome",
+        "start_player",
+        "players",
+        "player_names",
+        "eliminated",
+        "vote_used",
+        "event",
+        "points",
+        "points_needed",
+        "cultists",
+        "seer",
+        "current_player",
+    ):
         assert key in view, key
     assert view["rules"] == "among-cultists" and view["cultists"] == 1 and view["seer"] is True
     # the companion knows the number of cultists, never who they are
@@ -610,7 +644,8 @@ def test_commands_parse_and_print_back() -> None:
 
 
 def test_a_stand_in_marker_the_companion_draws_says_nothing_of_its_own_and_the_host_enters_the_real_one(
-        packs: AmongCultistsPacks) -> None:
+    packs: AmongCultistsPacks,
+) -> None:
     # :37 "Ein Ereignismarker wird aus dem Beutel gezogen und abgehandelt": a stand-in is no marker of the box, so
     # the companion asks for the one the table drew instead of reading out words that are not the marker's
     game = new(packs)

@@ -36,8 +36,12 @@ def test_the_owners_file_replaces_the_bundled_one(tmp_path: Path) -> None:
     game = Game.new(Setup(players=4), packs)
     for command in ("night-done", "next-phase", "draw-event"):
         game.push(command)
-    assert game.view()["event"] == {"id": "blackout", "name": "Blackout",
-                                    "text": "No room may be checked this round.", "placeholder": False}
+    assert game.view()["event"] == {
+        "id": "blackout",
+        "name": "Blackout",
+        "text": "No room may be checked this round.",
+        "placeholder": False,
+    }
     empty = tmp_path / "empty"
     empty.mkdir()
     assert list(load_packs(empty).events) == list(load_packs().events)  # a folder without the file
@@ -48,18 +52,24 @@ def test_a_missing_folder_is_named(tmp_path: Path) -> None:
         load_packs(tmp_path / "nope")
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("[[events]\n", "not valid TOML"),
-    ("", "no \\[\\[events\\]\\] entries"),
-    ('[[events]]\nid = "a"\nname = "A"\ncolour = "red"\n', 'events\\[0\\] \\(id "a"\\) has an unknown field \'colour\''),
-    ('[[events]]\nid = "a"\n', 'events\\[0\\] \\(id "a"\\): field "name" is missing'),
-    ('[[events]]\nid = "A b"\nname = "A"\n', 'field "id" must be a short lowercase id'),
-    ('[[events]]\nid = "a"\nname = "A"\n[[events]]\nid = "a"\nname = "B"\n', "repeats the id 'a'"),
-    ('[[events]]\nid = "a"\nname = "Fog"\n[[events]]\nid = "b"\nname = "fog"\n', "repeats the name 'fog'"),
-    ('[[events]]\nid = "a"\nname = "A"\nplaceholder = "yes"\n', 'field "placeholder" must be true or false'),
-    ('[[events]]\nid = "a"\nname = "A"\ntext = 3\n', 'field "text" must be text'),
-    ('[cards]\n', "unknown section 'cards'"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[[events]\n", "not valid TOML"),
+        ("", "no \\[\\[events\\]\\] entries"),
+        (
+            '[[events]]\nid = "a"\nname = "A"\ncolour = "red"\n',
+            "events\\[0\\] \\(id \"a\"\\) has an unknown field 'colour'",
+        ),
+        ('[[events]]\nid = "a"\n', 'events\\[0\\] \\(id "a"\\): field "name" is missing'),
+        ('[[events]]\nid = "A b"\nname = "A"\n', 'field "id" must be a short lowercase id'),
+        ('[[events]]\nid = "a"\nname = "A"\n[[events]]\nid = "a"\nname = "B"\n', "repeats the id 'a'"),
+        ('[[events]]\nid = "a"\nname = "Fog"\n[[events]]\nid = "b"\nname = "fog"\n', "repeats the name 'fog'"),
+        ('[[events]]\nid = "a"\nname = "A"\nplaceholder = "yes"\n', 'field "placeholder" must be true or false'),
+        ('[[events]]\nid = "a"\nname = "A"\ntext = 3\n', 'field "text" must be text'),
+        ("[cards]\n", "unknown section 'cards'"),
+    ],
+)
 def test_a_bad_file_is_refused_naming_the_file_entry_and_field(text: str, words: str) -> None:
     with pytest.raises(PackError, match=words) as err:
         parse_pack_texts({"events.toml": text})

@@ -29,12 +29,15 @@ from companion.games.among_cultists.sentences import (
 )
 
 ENGINE = Path(sentences.__file__).with_name("engine.py")
-EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8")))
-                 | set(re.findall(r'"(game_won|game_lost)"', ENGINE.read_text(encoding="utf-8")))
-                 | {"night_started"})
+EMITTED = sorted(
+    set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8")))
+    | set(re.findall(r'"(game_won|game_lost)"', ENGINE.read_text(encoding="utf-8")))
+    | {"night_started"}
+)
 FALLBACK = describe_event({"type": "no_such_event"})
-SPELLINGS = re.compile(r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\.\.|[Pp]laceholder|"
-                       + "|".join(rf"\b{re.escape(c)}\b" for c in COMMANDS if "-" in c))
+SPELLINGS = re.compile(
+    r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\.\.|[Pp]laceholder|" + "|".join(rf"\b{re.escape(c)}\b" for c in COMMANDS if "-" in c)
+)
 NAMES = Names(("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"))
 
 
@@ -49,8 +52,12 @@ def played(seed: int, steps: int = 150) -> tuple[Game, list[dict[str, object]]]:
             break
         action = rng.choice([a for a in actions if a.name != "cultists-win"] or actions)
         seats = [*map(str, game.in_play())]
-        fill = {"seat": rng.choice([*seats, "none"] if action.name == "vote" else seats or ["none"]),
-                "last": "yes" if rng.random() < 0.05 else "no", "n": "1", "id": "event02"}
+        fill = {
+            "seat": rng.choice([*seats, "none"] if action.name == "vote" else seats or ["none"]),
+            "last": "yes" if rng.random() < 0.05 else "no",
+            "n": "1",
+            "id": "event02",
+        }
         args = {k: fill[k] for k in action.asks}
         if args.get("seat") == "none":
             args["last"] = "no"
@@ -64,9 +71,26 @@ def played(seed: int, steps: int = 150) -> tuple[Game, list[dict[str, object]]]:
 def test_every_event_the_engine_emits_has_its_own_sentence() -> None:
     assert len(EMITTED) >= 14
     for kind in EMITTED:
-        text = describe_event({"type": kind, "seat": 2, "to": 3, "round": 2, "rounds": 10, "clock": "I",
-                               "start_player": 1, "phase": "action", "name": "Storm", "change": 1, "points": 1,
-                               "needed": 5, "reason": "why", "players": 5, "cultists": 1}, NAMES)
+        text = describe_event(
+            {
+                "type": kind,
+                "seat": 2,
+                "to": 3,
+                "round": 2,
+                "rounds": 10,
+                "clock": "I",
+                "start_player": 1,
+                "phase": "action",
+                "name": "Storm",
+                "change": 1,
+                "points": 1,
+                "needed": 5,
+                "reason": "why",
+                "players": 5,
+                "cultists": 1,
+            },
+            NAMES,
+        )
         assert text != FALLBACK, kind
         assert text[0].isupper() and text[-1] in ".!?", (kind, text)
 
@@ -83,7 +107,9 @@ def test_the_sentences_of_played_games_carry_no_command_spelling() -> None:
 
 def test_the_vote_results_name_the_seat_voted_out() -> None:
     # :52: simple majority eliminates; the last cultist revealed; a tie eliminates nobody
-    assert describe_event({"type": "vote", "seat": 2, "last": False}, NAMES) == "Bo is voted out and plays on as a ghost."
+    assert (
+        describe_event({"type": "vote", "seat": 2, "last": False}, NAMES) == "Bo is voted out and plays on as a ghost."
+    )
     assert "reveals the last cultist" in describe_event({"type": "vote", "seat": 2, "last": True}, NAMES)
     assert "nobody is voted out" in describe_event({"type": "vote", "seat": None}, NAMES)
     assert describe_event({"type": "vote", "seat": 3, "called": "body"}, NAMES).startswith("The vote the body called")
@@ -100,11 +126,29 @@ def test_a_stand_in_event_is_never_read_as_if_it_were_the_marker() -> None:
 
 def test_the_big_moments_have_banners_and_the_others_none() -> None:
     # the night (:18), a new round (:26), a vote's result (:52), the end (:57, :60)
-    kinds = {kind: (announcement({"type": kind, "round": 3, "seat": 1}, NAMES) or {}).get("kind")
-             for kind in ("game_started", "night_started", "round_started", "vote", "game_won", "game_lost",
-                          "phase_started", "points")}
-    assert kinds == {"game_started": "night", "night_started": "night", "round_started": "round", "vote": "vote",
-                     "game_won": "won", "game_lost": "lost", "phase_started": None, "points": None}
+    kinds = {
+        kind: (announcement({"type": kind, "round": 3, "seat": 1}, NAMES) or {}).get("kind")
+        for kind in (
+            "game_started",
+            "night_started",
+            "round_started",
+            "vote",
+            "game_won",
+            "game_lost",
+            "phase_started",
+            "points",
+        )
+    }
+    assert kinds == {
+        "game_started": "night",
+        "night_started": "night",
+        "round_started": "round",
+        "vote": "vote",
+        "game_won": "won",
+        "game_lost": "lost",
+        "phase_started": None,
+        "points": None,
+    }
     assert announcement({"type": "round_started", "round": 3})["title"] == "Round 3"  # type: ignore[index]
     assert announcement({"type": "game_started", "rules": "elder-sign"}) is None
 
@@ -114,10 +158,29 @@ def test_the_big_moments_have_banners_and_the_others_none() -> None:
 
 def refusals() -> list[str]:
     """The engine's refusals, gathered by trying every command (with good and bad arguments) in many states."""
-    tries = ["night-done", "next-phase", "draw-event", "event", "event id=nope", "event name=", "vote",
-             "vote seat=none last=yes", "vote seat=9", "vote seat=1", "vote seat=1 called=body", "vote seat=1 called=x",
-             "found-dead seat=1", "points n=0", "points n=-50", "points n=x", "cultists-win", "end-round",
-             "fly", "night-done now=1", "event id=event01 name=x"]
+    tries = [
+        "night-done",
+        "next-phase",
+        "draw-event",
+        "event",
+        "event id=nope",
+        "event name=",
+        "vote",
+        "vote seat=none last=yes",
+        "vote seat=9",
+        "vote seat=1",
+        "vote seat=1 called=body",
+        "vote seat=1 called=x",
+        "found-dead seat=1",
+        "points n=0",
+        "points n=-50",
+        "points n=x",
+        "cultists-win",
+        "end-round",
+        "fly",
+        "night-done now=1",
+        "event id=event01 name=x",
+    ]
     out: set[str] = set()
     packs = load_packs()
     for seed in range(4):
@@ -173,7 +236,11 @@ def test_the_host_panel_buttons_have_words() -> None:
         for action in game.legal_actions():
             label = action_label(action.to_dict(), NAMES)
             assert label != "Do it" and "=" not in label and not SPELLINGS.search(label), label
-        game.push(next(a for a in game.legal_actions() if a.name in ("night-done", "next-phase", "draw-event", "end-round")).command())
+        game.push(
+            next(
+                a for a in game.legal_actions() if a.name in ("night-done", "next-phase", "draw-event", "end-round")
+            ).command()
+        )
     assert action_label({"name": "vote", "args": {"called": "body"}}) == "Enter the vote the body called"
 
 
@@ -184,8 +251,10 @@ def test_the_end_card_says_who_won_and_the_counts() -> None:
     summary = end_summary(game.view(), Names.of_game(game))
     assert summary["title"] == "The cultists win"
     assert summary["lines"] == ["Victory points: 0 of 5.", "Rounds played: 1 of 10.", "Voted out: Bo."]
-    assert end_summary({"outcome": "won", "outcome_reason": "the last cultist is voted out"})["title"] == \
-        "The investigators win"
+    assert (
+        end_summary({"outcome": "won", "outcome_reason": "the last cultist is voted out"})["title"]
+        == "The investigators win"
+    )
 
 
 # -- the night (:18-24) ----------------------------------------------------------------------------------------
@@ -212,23 +281,28 @@ def test_with_the_seer_the_cultists_raise_a_thumb_and_the_seer_wakes_briefly() -
     assert "lower your fists" in texts[6] and "open your eyes" in texts[6]
 
 
-@pytest.mark.parametrize("language, cultists, shut, look, seer", [
-    ("en", 1, "Cultist, close your eyes.", "Cultist, open your eyes", "Seer, wake"),
-    ("en", 2, "Cultists, close your eyes.", "Cultists, open your eyes", "Seer, wake"),
-    ("de", 1, "Kultist, schließ die Augen.", "Kultist, öffne die Augen", "Seherin, wach"),
-    ("de", 2, "Kultisten, schließt die Augen.", "Kultisten, öffnet die Augen", "Seherin, wach"),
-])
+@pytest.mark.parametrize(
+    "language, cultists, shut, look, seer",
+    [
+        ("en", 1, "Cultist, close your eyes.", "Cultist, open your eyes", "Seer, wake"),
+        ("en", 2, "Cultists, close your eyes.", "Cultists, open your eyes", "Seer, wake"),
+        ("de", 1, "Kultist, schließ die Augen.", "Kultist, öffne die Augen", "Seherin, wach"),
+        ("de", 2, "Kultisten, schließt die Augen.", "Kultisten, öffnet die Augen", "Seherin, wach"),
+    ],
+)
 def test_with_the_seer_the_cultists_close_their_eyes_before_the_seer_wakes(
-        language: str, cultists: int, shut: str, look: str, seer: str) -> None:
+    language: str, cultists: int, shut: str, look: str, seer: str
+) -> None:
     # :21 "Kultisten öffnen ihre Augen", then :22 "Alle schließen wieder ihre Augen und zeigen eine Faust",
     # and only then :23 "Die Seherin erwacht kurz": no cultist may still be looking when the seer wakes
-    texts = [s["text"] for s in night_script(Setup(players=8, cultists=cultists, seer=True), NAMES, 4.0,
-                                             language=language)]
+    texts = [
+        s["text"] for s in night_script(Setup(players=8, cultists=cultists, seer=True), NAMES, 4.0, language=language)
+    ]
     opened = next(i for i, t in enumerate(texts) if t.startswith(look))
     woke = next(i for i, t in enumerate(texts) if t.startswith(seer))
     closed = [i for i, t in enumerate(texts) if t == shut]
     assert closed and opened < closed[0] < woke
-    assert not any(t.startswith(look) for t in texts[closed[0]:])  # nobody opens them again before the seer
+    assert not any(t.startswith(look) for t in texts[closed[0] :])  # nobody opens them again before the seer
 
 
 def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_the_start() -> None:

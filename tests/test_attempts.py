@@ -94,7 +94,7 @@ def test_search_example_odds_along_the_way() -> None:
 
 
 def test_disruption_keeps_nothing_and_rerolls_all_dice() -> None:
-    """"Red Icons", Disruption: the player is not allowed to save any dice."""
+    """ "Red Icons", Disruption: the player is not allowed to save any dice."""
     attempt = Attempt.start("solve", "eye:2,camera:1,disruption", dice=3)
     assert not attempt.keeps
     attempt, out = attempt.roll([E, E, W])
@@ -107,7 +107,7 @@ def test_disruption_keeps_nothing_and_rerolls_all_dice() -> None:
 
 
 def test_timer_on_each_failed_roll() -> None:
-    """"Red Icons", Timers: the team gets a Timer Token for each unsuccessful roll."""
+    """ "Red Icons", Timers: the team gets a Timer Token for each unsuccessful roll."""
     attempt = Attempt.start("search", "cobweb:1,timer", dice=3)
     attempt, out = attempt.roll([E, E, C])
     assert out.timer and attempt.timers == 1
@@ -123,7 +123,7 @@ def test_no_timer_without_the_icon() -> None:
 
 
 def test_the_player_may_keep_fewer_dice() -> None:
-    """"Failing Search Actions": the player MAY keep dice -- here the better play is to keep none."""
+    """ "Failing Search Actions": the player MAY keep dice -- here the better play is to keep none."""
     attempt = Attempt.start("search", "eye:1,camera:1", dice=3)
     assert attempt.keep_choices([E, E, W], rolls_after=1)[0] == ((), Fraction(7, 12))
     after, out = attempt.roll([E, E, W], keep=[])
@@ -181,8 +181,16 @@ def test_to_dict_is_the_view_field_and_round_trips() -> None:
     attempt, _ = Attempt.start("search", "eye:2,camera:1,timer", dice=4).roll([E, W, W, W])
     data = attempt.to_dict()
     assert data == {
-        "action": "search", "need": "eye:2,camera:1,timer", "dice": 4, "kept": ["eye"], "rolls": 1,
-        "timers": 1, "timer": True, "disruption": False, "dice_to_roll": 3, "succeeded": False,
+        "action": "search",
+        "need": "eye:2,camera:1,timer",
+        "dice": 4,
+        "kept": ["eye"],
+        "rolls": 1,
+        "timers": 1,
+        "timer": True,
+        "disruption": False,
+        "dice_to_roll": 3,
+        "succeeded": False,
     }
     back = Attempt.from_dict(data)
     assert back == attempt
@@ -209,14 +217,14 @@ def test_from_dict_refuses_inconsistent_data(change: dict, message: str) -> None
 
 
 def test_summon_succeeds_on_any_summon_face() -> None:
-    """"Action 8: Summon": if one or more Summon icons are rolled, the Ghost is summoned."""
+    """ "Action 8: Summon": if one or more Summon icons are rolled, the Ghost is summoned."""
     assert summon_succeeds([B, Face.SUMMON, B], held=3)
     assert summon_succeeds("summon,summon", held=2)
     assert not summon_succeeds([B, B, B, B], held=4)
 
 
 def test_summon_checks_the_dice_held() -> None:
-    """"Action 7: Pull Ghost": the player rolls their collected Summon Dice -- all of them."""
+    """ "Action 7: Pull Ghost": the player rolls their collected Summon Dice -- all of them."""
     with pytest.raises(DiceError, match="holds 4 summon dice, so the roll needs 4 faces, got 3"):
         summon_succeeds([B, B, B], held=4)
     with pytest.raises(DiceError, match="no summon dice yet"):

@@ -27,15 +27,21 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 
 def test_solved_clue_gives_a_summon_die(packs: Any) -> None:
-    """"Action 4: Solve": if the roll is successful, the players gain a Summon Die. The attempt
+    """ "Action 4: Solve": if the roll is successful, the players gain a Summon Die. The attempt
     follows "Failing Search Actions": the Eye is kept and only the other dice are rolled again."""
     game = new_game(packs)
     game.push("reveal-clue")
     game.push("attempt action=solve need=eye:2,camera:1")
     events = game.push("roll faces=eye,cobweb,cobweb")
     assert events == [
-        {"type": "rolled", "action": "solve", "faces": ["eye", "cobweb", "cobweb"], "kept": ["eye"],
-         "success": False, "actions_left": 2}
+        {
+            "type": "rolled",
+            "action": "solve",
+            "faces": ["eye", "cobweb", "cobweb"],
+            "kept": ["eye"],
+            "success": False,
+            "actions_left": 2,
+        }
     ]
     view = game.view()
     assert view["attempt"]["kept"] == ["eye"] and view["attempt"]["dice_to_roll"] == 2
@@ -49,7 +55,7 @@ def test_solved_clue_gives_a_summon_die(packs: Any) -> None:
 
 
 def test_failed_summon_burns_a_room_card(packs: Any) -> None:
-    """"Action 8: Summon", "Failing Summon Actions": a Room Card is drawn and discarded without
+    """ "Action 8: Summon", "Failing Summon Actions": a Room Card is drawn and discarded without
     looking at it, and the Ghost is not placed on the board."""
     game = new_game(packs)
     game.push("reveal-clue")
@@ -71,7 +77,7 @@ def test_failed_summon_burns_a_room_card(packs: Any) -> None:
 
 
 def test_third_timer_advances_the_clock(packs: Any) -> None:
-    """"Red Icons", Timers: a Timer Token for each unsuccessful roll; a third one ends that
+    """ "Red Icons", Timers: a Timer Token for each unsuccessful roll; a third one ends that
     player's turn and advances the Clock fifteen minutes; the tokens are discarded."""
     game = new_game(packs)
     game.push("attempt action=search need=cobweb:1 timer=true")
@@ -147,7 +153,7 @@ def test_keep_argument_lets_the_player_keep_fewer_dice(packs: Any) -> None:
 
 
 def test_disruption_through_the_engine(packs: Any) -> None:
-    """"Red Icons", Disruption: no dice may be saved; every roll uses all the dice."""
+    """ "Red Icons", Disruption: no dice may be saved; every roll uses all the dice."""
     game = new_game(packs)
     game.push("attempt action=search need=eye:2 disruption=true")
     events = game.push("roll faces=eye,cobweb,cobweb")
@@ -191,8 +197,11 @@ def test_bad_attempts_are_refused(packs: Any, command: str, message: str) -> Non
 
 def test_replay_gives_the_same_attempt(packs: Any) -> None:
     game = new_game(packs)
-    for text in ("attempt action=search need=eye:2,camera:1 timer=true", "roll faces=eye,cobweb,cobweb",
-                 "roll faces=cobweb,cobweb"):
+    for text in (
+        "attempt action=search need=eye:2,camera:1 timer=true",
+        "roll faces=eye,cobweb,cobweb",
+        "roll faces=cobweb,cobweb",
+    ):
         game.push(text)
     again = Game.replay(Setup(players=2, board="asylum", ghost="child", seed=7), packs, game.history)
     assert again.view() == game.view()

@@ -33,8 +33,16 @@ def fill(box: Box, section: str, key: str, **fields: Any) -> Any:
 
 
 def test_a_ghost_filled_in_is_saved_as_a_pack_file_that_keeps_its_comments(box: Box) -> None:
-    packs = fill(box, "ghost", "shadow", name="Shade", difficulty=4, icon_sets=["eye:2", "camera:1,timer"],
-                 ability="Puts out the lights.", lingering="No one may use a magnifying glass.")
+    packs = fill(
+        box,
+        "ghost",
+        "shadow",
+        name="Shade",
+        difficulty=4,
+        icon_sets=["eye:2", "camera:1,timer"],
+        ability="Puts out the lights.",
+        lingering="No one may use a magnifying glass.",
+    )
     ghost = packs.ghosts["shadow"]
     assert (ghost.name, ghost.difficulty, ghost.icon_sets) == ("Shade", 4, ("eye:2", "camera:1,timer"))
     assert not ghost.placeholder and "shadow" not in [p.split()[1] for p in packs.placeholders if p.startswith("ghost")]
@@ -67,8 +75,9 @@ def test_a_wrong_value_is_refused_with_the_packs_error_and_nothing_is_written(bo
 
 
 def test_environment_cards_take_the_effects_the_engine_applies(box: Box) -> None:
-    packs = fill(box, "environment", "common4", name="Cold Spot", effect="One die fewer on clue rolls.", clue_dice=-1,
-                 actions=2)
+    packs = fill(
+        box, "environment", "common4", name="Cold Spot", effect="One die fewer on clue rolls.", clue_dice=-1, actions=2
+    )
     card = packs.environment["common4"]
     assert (card.name, card.clue_dice, card.actions, card.placeholder) == ("Cold Spot", -1, 2, False)
     packs = fill(box, "environment", "common4", clue_dice=0, actions=0)  # back to no change: the field goes away
@@ -78,7 +87,9 @@ def test_environment_cards_take_the_effects_the_engine_applies(box: Box) -> None
     assert "clue_dice = -1" in lines and lines.count("clue_dice = -1") == 1  # the Watching Eyes' only
     with pytest.raises(PackError, match="until_met"):  # a card ended by its icon sets lasts until they are rolled
         box.check(box.edit(packs, BoxEdit("environment", "common4", {"duration": "hour", "icon_sets": ["eye:1"]})))
-    packs = fill(box, "environment", "barrier", effect="A barrier blocks a space.", icon_sets=["eye:1,camera:1", "cobweb:2"])
+    packs = fill(
+        box, "environment", "barrier", effect="A barrier blocks a space.", icon_sets=["eye:1,camera:1", "cobweb:2"]
+    )
     assert packs.environment["barrier"].icon_sets == ("eye:1,camera:1", "cobweb:2")
 
 
@@ -154,8 +165,9 @@ def test_a_box_file_with_a_broken_pack_is_refused_whole(box: Box) -> None:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Any:
-    svc = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(2),
-                      box=Box(tmp_path / "packs"))
+    svc = GameService(
+        GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(2), box=Box(tmp_path / "packs")
+    )
     svc.new_game({"players": 2, "board": "asylum", "ghost": "shadow", "seed": 4})
     yield svc
     svc.close()
@@ -166,7 +178,9 @@ def test_the_game_in_play_goes_on_with_the_new_cards_and_every_phone_is_told(ser
     service.add_listener(lambda records, state: seen.append(state))
     service.do("end-turn")
     before = service.state()
-    out = service.edit_box("ghost", "shadow", {"name": "Shade", "ability": "Puts out the lights.", "lingering": "Cold."})
+    out = service.edit_box(
+        "ghost", "shadow", {"name": "Shade", "ability": "Puts out the lights.", "lingering": "Cold."}
+    )
     assert out["said"] == "Saved: Shade." and out["box"]["ghosts"][2]["filled"]
     state = service.state()
     assert state["ghost"]["name"] == "Shade" and seen and seen[-1]["ghost"]["name"] == "Shade"
@@ -179,8 +193,9 @@ def test_an_edit_that_the_game_in_play_no_longer_fits_is_refused_and_nothing_cha
     service.do("prove", {"set": "5"})  # the Shadow Ghost's fifth set is proven
     assert service.box.folder is not None
     with pytest.raises(PackError, match="does not fit the game"):
-        service.edit_box("ghost", "shadow", {"name": "Shade", "icon_sets": ["eye:1"], "ability": "A.",
-                                             "lingering": "B."})
+        service.edit_box(
+            "ghost", "shadow", {"name": "Shade", "icon_sets": ["eye:1"], "ability": "A.", "lingering": "B."}
+        )
     assert not (service.box.folder / "ghosts.toml").exists()
     assert service.state()["ghost"]["name"] == "Shadow Ghost"
 
@@ -220,7 +235,9 @@ def test_the_box_api_is_the_hosts_and_round_trips_a_file(table: Table) -> None:
 
 
 def test_an_item_is_filled_in_with_the_dice_it_adds(box: Box) -> None:
-    packs = fill(box, "item", "item5", name="Flashlight", effect="One more die on a search.", dice=1, actions=["search"])
+    packs = fill(
+        box, "item", "item5", name="Flashlight", effect="One more die on a search.", dice=1, actions=["search"]
+    )
     item = packs.items["item5"]
     assert (item.name, item.dice, item.actions, item.placeholder) == ("Flashlight", 1, ("search",), False)
     with pytest.raises(PackError, match="without actions"):
@@ -233,7 +250,10 @@ def test_two_evidence_symbols_cannot_share_a_name_and_a_clash_on_the_map_is_said
     packs = fill(box, "evidence", "evidence1", name="Cold Spot")
     with pytest.raises(PackError) as err:
         box.check(box.edit(packs, BoxEdit("evidence", "evidence2", {"name": "cold spot"})))
-    assert for_players(str(err.value)) == "The name repeats the name 'cold spot' of symbol 'evidence1'; each symbol has its own name."
+    assert (
+        for_players(str(err.value))
+        == "The name repeats the name 'cold spot' of symbol 'evidence1'; each symbol has its own name."
+    )
     other = packs.boards["asylum"].rooms[1].pos
     with pytest.raises(PackError) as err:
         box.check(box.edit(packs, BoxEdit("space", "asylum:9", {"pos": list(other)})))
@@ -272,8 +292,12 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
             svc.do(name)
         assert svc.state()["event"]["name"] == "Power cut"
         # a whole box brought back from a file keeps its event markers
-        svc.import_box({**svc.export_box(), "files": {**exported, "events.toml": exported["events.toml"].replace(
-            "Power cut", "Blackout")}})
+        svc.import_box(
+            {
+                **svc.export_box(),
+                "files": {**exported, "events.toml": exported["events.toml"].replace("Power cut", "Blackout")},
+            }
+        )
         assert svc.state()["event"]["name"] == "Blackout"
     finally:
         svc.close()

@@ -28,8 +28,9 @@ def test_a_damaged_file_is_left_out_and_the_others_play(tmp_path: Path) -> None:
     folder = box_with(tmp_path)
     (folder / "ghosts.toml").write_text("[[ghosts]\nid = 'x'\n", encoding="utf-8")  # not TOML
     board = folder / "boards" / "asylum.toml"
-    board.write_text(board.read_text(encoding="utf-8").replace('name = "Asylum"', 'name = "Our Asylum"', 1),
-                     encoding="utf-8")
+    board.write_text(
+        board.read_text(encoding="utf-8").replace('name = "Asylum"', 'name = "Our Asylum"', 1), encoding="utf-8"
+    )
     box = Box(folder)
     packs = box.open_packs()
     assert packs.ghosts.keys() == load_packs().ghosts.keys()  # the bundled ghosts play

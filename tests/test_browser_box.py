@@ -33,8 +33,9 @@ SHOTS = ARTIFACTS / "box"
 def boxed(tmp_path: Path) -> Iterator[Table]:
     """A companion with a box folder and a two-player game on the Asylum with the Child Ghost."""
     data_dir = tmp_path / "data"
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(3),
-                          box=Box(data_dir / "packs"))
+    service = GameService(
+        GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(3), box=Box(data_dir / "packs")
+    )
     service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 11, "names": ["Anna", "Ben"]})
     yield from serve_table(tmp_path, service=service, threads=32)
 
@@ -137,6 +138,7 @@ def test_a_ghost_and_an_environment_card_filled_in_reach_the_ghost_hour(browser:
 def reach(board: Any, start: int, door: tuple[int, int] | None = None) -> set[int]:
     """Where a pull moves the ghost from `start`, worked out by hand: one step through a closed door, two through
     open ways (no door is unlocked in this test); `door` makes one more way a closed door."""
+
     def closed(a: int, b: int, conn: Any) -> bool:
         return bool(conn.door) or (door is not None and {a, b} == set(door))
 
@@ -157,7 +159,8 @@ def test_a_door_filled_in_on_the_map_changes_where_a_pull_can_move_the_ghost(bro
     board = service.packs.boards["asylum"]
     # an open way between two rooms that, made a door, changes where a pull from the first can go
     start, neighbour = next(
-        (c.a, c.b) for c in board.connections
+        (c.a, c.b)
+        for c in board.connections
         if not c.door and c.a > 0 and reach(board, c.a) != reach(board, c.a, (c.a, c.b))
     )
     service.do("reveal-clue")

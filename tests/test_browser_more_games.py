@@ -43,8 +43,9 @@ LINE_NUMBER = re.compile(r"\(:\d+|:\d{2,3}\b")
 @pytest.fixture
 def skeptics_table(tmp_path: Path) -> Iterator[Table]:
     """A companion with a Skeptics game under way: the host chooses another game in the wizard."""
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4),
-                          box=Box(tmp_path / "packs"))
+    service = GameService(
+        GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4), box=Box(tmp_path / "packs")
+    )
     service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
     service.do("end-turn")
     yield from serve_table(tmp_path, service=service, threads=32)
@@ -84,8 +85,11 @@ def check_everything_read(host: Phone, viewer: Phone) -> None:
     spelling, key=value, line number or stand-in's words; neither phone logged an error or reached outside."""
     tap(viewer, "#tabs button[data-view=log]")
     expect(viewer.page.locator("#history li").first).to_be_visible()
-    check_words(said(viewer) + viewer.page.locator("#history li .what").all_inner_texts()
-                + [viewer.page.locator("#v-game").inner_text()])
+    check_words(
+        said(viewer)
+        + viewer.page.locator("#history li .what").all_inner_texts()
+        + [viewer.page.locator("#v-game").inner_text()]
+    )
     host.check_clean()
     viewer.check_clean()
 
@@ -374,8 +378,9 @@ def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_
             page.fill(f"#sp-p-{seat}", str(points))
         page.click("#sheet-ok")
         expect(page.locator("#sheet-title")).to_have_text("So many points?")
-        expect(page.locator("#sheet-body")).to_contain_text(f"Di has 150 points: more than a whole dealt hand holds "
-                                                            f"on average ({dealt} points with 4 players)")
+        expect(page.locator("#sheet-body")).to_contain_text(
+            f"Di has 150 points: more than a whole dealt hand holds on average ({dealt} points with 4 players)"
+        )
         assert table.service.state()["scores"] == [0, 0, 0, 0]  # asked, not sent
         shot(host, "sp-09-host-so-many-points")
         page.click("#sheet-ok")

@@ -44,7 +44,14 @@ addEventListener('DOMContentLoaded', () => {
   }
 });
 """
-COMMAND_WORDS = [name for name in COMMANDS if "-" in name] + ["need=", "faces=", "(Game End", "(Action ", "(FAQ", "Setup:"]
+COMMAND_WORDS = [name for name in COMMANDS if "-" in name] + [
+    "need=",
+    "faces=",
+    "(Game End",
+    "(Action ",
+    "(FAQ",
+    "Setup:",
+]
 
 
 @pytest.fixture
@@ -140,8 +147,10 @@ def banner(p: Phone, title: str) -> None:
 
 
 def legal(table: Table, name: str, **args: str) -> bool:
-    return any(a["name"] == name and all(a["args"].get(k) == v for k, v in args.items())
-               for a in table.service.state()["legal"])
+    return any(
+        a["name"] == name and all(a["args"].get(k) == v for k, v in args.items())
+        for a in table.service.state()["legal"]
+    )
 
 
 def roll_faces(host: Phone, faces: list[str]) -> None:
@@ -322,9 +331,13 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         answer_ghost(host, svc)
         assert len(svc.state()["icon_sets"]) == 5 and svc.state()["question"] is None
         printed = load_packs().ghosts["child"].icon_sets  # the icons on "the card on the table" in this test
-        faces = {"eye:1": ["eye", "cobweb", "cobweb"], "camera:1": ["camera", "cobweb", "cobweb"],
-                 "eye:1,camera:1": ["eye", "camera", "cobweb"], "eye:2": ["eye", "eye", "cobweb"],
-                 "cobweb:1": ["cobweb", "cobweb", "cobweb"]}
+        faces = {
+            "eye:1": ["eye", "cobweb", "cobweb"],
+            "camera:1": ["camera", "cobweb", "cobweb"],
+            "eye:1,camera:1": ["eye", "camera", "cobweb"],
+            "eye:2": ["eye", "eye", "cobweb"],
+            "cobweb:1": ["cobweb", "cobweb", "cobweb"],
+        }
         for icon_set in svc.state()["icon_sets"]:
             if svc.state()["outcome"]:
                 break
@@ -340,7 +353,9 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
                 face, count = part.split(":")
                 for _ in range(int(count)):
                     host.page.locator(f"#step-{face}-plus").click()
-            expect(host.page.locator("#need-words")).to_contain_text(": 3 dice.")  # what adds dice, asked before the roll
+            expect(host.page.locator("#need-words")).to_contain_text(
+                ": 3 dice."
+            )  # what adds dice, asked before the roll
             expect(host.page.locator("#lingering")).to_contain_text("top row")  # the ghost's lingering rule, warned
             if icon_set["index"] == 4:
                 shot(host, "15-host-prove-icons-stand-in")
@@ -390,7 +405,10 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
         board = phone(browser, table, TABLE_VIEW)
         board.page.goto(f"{table.url}/?table=1")
         board.page.wait_for_selector("#map g.room")
-        clock, board_map = board.page.locator("#clock-card").bounding_box(), board.page.locator(".map-card").bounding_box()
+        clock, board_map = (
+            board.page.locator("#clock-card").bounding_box(),
+            board.page.locator(".map-card").bounding_box(),
+        )
         assert clock["x"] + clock["width"] <= board_map["x"] + 1 and abs(clock["y"] - board_map["y"]) < 40
         shot(board, "09-table-display")
         board.context.close()
@@ -465,8 +483,11 @@ def test_an_unlock_of_a_door_not_filled_in_yet_counts_the_keys_on_the_board(brow
     number above it": the bundled Asylum's ways are stand-ins, so the unlock sheet counts the keys at the door on the
     board, with a stepper, and the roll is for them."""
     svc = live.service
-    door = next(a["args"]["door"] for a in svc.state()["legal"]
-                if a["name"] == "attempt" and a["args"].get("action") == "unlock" and "need" in a["asks"])
+    door = next(
+        a["args"]["door"]
+        for a in svc.state()["legal"]
+        if a["name"] == "attempt" and a["args"].get("action") == "unlock" and "need" in a["asks"]
+    )
     with host_and_viewer(browser, live) as (host, viewer):
         dismiss(host)
         tap(host, "#unlock-pick")
@@ -500,7 +521,9 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
         expect(host.page.locator("#keep-row")).to_be_visible()
         host.page.select_option("#keep-choice", "none")
         host.page.click("#sheet-ok")
-        expect(viewer.page.locator("#toast")).to_contain_text("Rolled eye, camera, cobweb: none kept, all to roll again")
+        expect(viewer.page.locator("#toast")).to_contain_text(
+            "Rolled eye, camera, cobweb: none kept, all to roll again"
+        )
         assert svc.state()["attempt"]["kept"] == []
         assert svc.history()[-1]["command"]["args"]["keep"] == "none"
         # The search succeeds: the page asks what was under the token, and a clue is one tap.

@@ -40,7 +40,9 @@ class Phone:
     errors: list[str] = field(default_factory=list)
 
     def outside(self) -> list[str]:
-        return [u for u in self.requests if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))]
+        return [
+            u for u in self.requests if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))
+        ]
 
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -58,11 +60,19 @@ class Phone:
         assert self.errors == [], self.errors
 
 
-def open_phone(browser: Any, table: Table, host: bool = False, viewport: dict[str, int] = PHONE,
-               init_script: str | None = None, wait_map: bool = True, scale: int = 2) -> Phone:
+def open_phone(
+    browser: Any,
+    table: Table,
+    host: bool = False,
+    viewport: dict[str, int] = PHONE,
+    init_script: str | None = None,
+    wait_map: bool = True,
+    scale: int = 2,
+) -> Phone:
     """A phone that joined the table (and signed in as the host with `host`), its requests and errors recorded."""
-    context = browser.new_context(viewport=viewport, device_scale_factor=scale, is_mobile=viewport is PHONE,
-                                  has_touch=viewport is PHONE)
+    context = browser.new_context(
+        viewport=viewport, device_scale_factor=scale, is_mobile=viewport is PHONE, has_touch=viewport is PHONE
+    )
     if init_script:
         context.add_init_script(init_script)
     page = context.new_page()
@@ -217,7 +227,13 @@ def test_a_viewer_cannot_act(browser: Any, live: Table) -> None:
         before = (live.service.state(), live.service.history())
         viewer.tab("host")
         assert viewer.page.is_visible("#pin-form")
-        for selector in ("#turn-card button[data-legal=end-round]", "#redo-btn", "#new-form", "#turn-card", "#undo-btn"):
+        for selector in (
+            "#turn-card button[data-legal=end-round]",
+            "#redo-btn",
+            "#new-form",
+            "#turn-card",
+            "#undo-btn",
+        ):
             assert not viewer.page.is_visible(selector), selector
         viewer.check_clean()
         # A forged POST from the viewer's own page, with the page's CSRF token: still not the host.
@@ -257,7 +273,7 @@ def test_another_site_cannot_make_a_hosts_browser_act(browser: Any, live: Table)
         def attack() -> str:
             return (
                 "<form id=f method=post action='" + target + "/api/command' enctype='text/plain'>"
-                "<input name='{\"command\":\"end-round\",\"x\":\"' value='\"}'></form>"
+                '<input name=\'{"command":"end-round","x":"\' value=\'"}\'></form>'
                 "<script>fetch('" + target + "/api/undo', {method:'POST', credentials:'include', mode:'no-cors'})"
                 ".finally(() => document.getElementById('f').submit())</script>"
             )
@@ -285,7 +301,11 @@ def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
         host.page.click("#sheet-ok")
         expect(host.page.locator("#attempt")).to_contain_text("Needs an eye")
         attempt = live.service.state()["attempt"]
-        assert attempt is not None and attempt["dice"] == 4 and attempt["counted"] == "3 dice + magnifying glass: 4 to roll"
+        assert (
+            attempt is not None
+            and attempt["dice"] == 4
+            and attempt["counted"] == "3 dice + magnifying glass: 4 to roll"
+        )
         expect(host.page.locator("#odds-now")).to_contain_text("%")
         host.tab("game")
         host.page.click("#roll-tap2")
@@ -338,8 +358,11 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
 
     hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None)
     frame = np.full((240, 320, 3), 60, dtype=np.uint8)
-    readings = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(None, (160, 60, 50, 50), 0.3, "blue"),
-                DieReading(None, (240, 60, 50, 50), 0.6, "green", cocked=True)]
+    readings = [
+        DieReading(3, (40, 60, 50, 50), 0.95, "blue"),
+        DieReading(None, (160, 60, 50, 50), 0.3, "blue"),
+        DieReading(None, (240, 60, 50, 50), 0.6, "green", cocked=True),
+    ]
     tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
     hw.show(t.service.state())
@@ -420,8 +443,10 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         wait_text(host, "#clock-label", "XII")
         state = live.service.state()
         assert state["ghost_room"] == 8 and state["rooms_revealed"] == [8]
-        assert live.service.history()[-1]["command"] == {"name": "end-round", "args": {"environment": card, "room": "8"}} \
-            or live.service.history()[-1]["command"] == {"name": "end-round", "args": {"room": "8", "environment": card}}
+        assert live.service.history()[-1]["command"] == {
+            "name": "end-round",
+            "args": {"environment": card, "room": "8"},
+        } or live.service.history()[-1]["command"] == {"name": "end-round", "args": {"room": "8", "environment": card}}
         # The first tap was answered "which cards?" (a 400 the page turns into the question); nothing else.
         assert len(host.errors) == 1 and "400" in host.errors[0], host.errors
         assert host.outside() == []
@@ -429,7 +454,9 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         host.context.close()
 
 
-def test_while_wrong_pins_hold_sign_in_the_host_types_the_code_the_companion_shows(browser: Any, tmp_path: Path) -> None:
+def test_while_wrong_pins_hold_sign_in_the_host_types_the_code_the_companion_shows(
+    browser: Any, tmp_path: Path
+) -> None:
     """Issue 25: 20 wrong PINs from four addresses; the page asks for the code on the companion's screen."""
     from web_fixtures import Client
 

@@ -88,10 +88,17 @@ def test_broken_toml_names_the_file_and_line(env: dict[str, str], tmp_path: Path
 # -- overrides ----------------------------------------------------------------------------------------
 
 
-def test_environment_overrides_the_file_and_the_command_line_overrides_both(env: dict[str, str], tmp_path: Path) -> None:
+def test_environment_overrides_the_file_and_the_command_line_overrides_both(
+    env: dict[str, str], tmp_path: Path
+) -> None:
     file = write(tmp_path / "c.toml", '[web]\nhost = "127.0.0.1"\nport = 9000\n[data]\ndir = "/srv/one"\n')
-    env.update(COMPANION_PORT="9001", COMPANION_HOST="0.0.0.0", COMPANION_DATA_DIR=str(tmp_path / "two"),
-               COMPANION_SIM="yes", COMPANION_LOG_LEVEL="DEBUG")
+    env.update(
+        COMPANION_PORT="9001",
+        COMPANION_HOST="0.0.0.0",
+        COMPANION_DATA_DIR=str(tmp_path / "two"),
+        COMPANION_SIM="yes",
+        COMPANION_LOG_LEVEL="DEBUG",
+    )
     config = load_config(file, env=env)
     assert (config.web.host, config.web.port) == ("0.0.0.0", 9001)
     assert config.data_dir == tmp_path / "two"
@@ -157,13 +164,18 @@ BAD_VALUES = [
     ({"camera": {"enabled": "no thanks"}}, "camera.enabled: expected true or false"),
     ({"camera": {"fps": 30}}, "camera.fps: unknown key"),
     ({"dice": {"auto_roll": 1}}, "dice.auto_roll: expected true or false"),
-    ({"dice": {"pips": {"clue": {"eye": [1, 2, 3], "camera": [3, 4], "cobweb": [6]}}}}, "dice.pips: pip 3 of the clue die is mapped twice"),
+    (
+        {"dice": {"pips": {"clue": {"eye": [1, 2, 3], "camera": [3, 4], "cobweb": [6]}}}},
+        "dice.pips: pip 3 of the clue die is mapped twice",
+    ),
     ({"dice": {"pips": {"cloo": {"eye": [1]}}}}, "dice.pips: unknown kind of die 'cloo'"),
     ({"dice": {"pips": 5}}, "dice.pips: expected a table"),
 ]
 
 
-@pytest.mark.parametrize(("data", "message"), BAD_VALUES, ids=[m.split(":")[0] + "-" + str(i) for i, (_, m) in enumerate(BAD_VALUES)])
+@pytest.mark.parametrize(
+    ("data", "message"), BAD_VALUES, ids=[m.split(":")[0] + "-" + str(i) for i, (_, m) in enumerate(BAD_VALUES)]
+)
 def test_every_wrong_value_names_its_key(data: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_config(data, env={})
@@ -193,7 +205,10 @@ def test_data_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
 
 def test_prefix_error_puts_the_section_in_front_of_a_part_key() -> None:
     assert str(prefix_error("camera", ConfigError("fps: expected 1-60"))) == "camera.fps: expected 1-60"
-    assert str(prefix_error("hardware", ConfigError("hardware.servo.pin must be 0-27"))) == "hardware.servo.pin must be 0-27"
+    assert (
+        str(prefix_error("hardware", ConfigError("hardware.servo.pin must be 0-27")))
+        == "hardware.servo.pin must be 0-27"
+    )
     assert str(prefix_error("tray", ConfigError("no region given"))) == "tray: no region given"
 
 
@@ -259,13 +274,17 @@ def test_the_example_file_shows_every_key() -> None:
 
 
 def test_save_section_keeps_comments_and_other_tables(tmp_path: Path) -> None:
-    file = write(tmp_path / "config.toml", "# my table\n[web]\nport = 8081 # the kitchen Pi\n\n[hardware.servo]\npin = 18\n")
+    file = write(
+        tmp_path / "config.toml", "# my table\n[web]\nport = 8081 # the kitchen Pi\n\n[hardware.servo]\npin = 18\n"
+    )
     save_section(file, "hardware.servo.pulse_us", {"XII": 600, "III": 1200, "VI": 1800, "IX": 2400})
     text = file.read_text(encoding="utf-8")
     assert "# my table" in text and "# the kitchen Pi" in text
     config = load_config(file, env={"HOME": str(tmp_path)})
     assert config.web.port == 8081
-    assert config.section("hardware") == {"servo": {"pin": 18, "pulse_us": {"XII": 600, "III": 1200, "VI": 1800, "IX": 2400}}}
+    assert config.section("hardware") == {
+        "servo": {"pin": 18, "pulse_us": {"XII": 600, "III": 1200, "VI": 1800, "IX": 2400}}
+    }
     assert not list(tmp_path.glob(".config-*"))
 
 

@@ -51,8 +51,21 @@ def run(tool: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProce
 
 def ghost_room_name(env: dict[str, str], *extra: str) -> Any:
     """Start a game, put the ghost in room 7 (the host's correction), and read the room's name from the state."""
-    new = run("game", "new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seed", "5", "--json",
-              *extra, env=env)
+    new = run(
+        "game",
+        "new",
+        "--players",
+        "2",
+        "--board",
+        "asylum",
+        "--ghost",
+        "child",
+        "--seed",
+        "5",
+        "--json",
+        *extra,
+        env=env,
+    )
     assert new.returncode == 0, new.stderr
     assert json.loads(new.stdout)["board"] == "asylum"
     moved = run("game", "do", "ghost-at", f"room={ROOM}", *extra, env=env)
@@ -81,8 +94,9 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 # -- the setting ------------------------------------------------------------------------------------------
 
 
-def test_unset_means_the_bundled_packs_or_the_data_directorys_packs_folder(isolated: dict[str, str],
-                                                                          tmp_path: Path) -> None:
+def test_unset_means_the_bundled_packs_or_the_data_directorys_packs_folder(
+    isolated: dict[str, str], tmp_path: Path
+) -> None:
     config = load_config(env=isolated)
     assert config.game.packs_dir is None and config.packs_dir is None
     assert config.load_packs().boards["asylum"].space_name(ROOM) != NEW_NAME
@@ -122,8 +136,9 @@ def test_a_wrong_value_is_refused(isolated: dict[str, str]) -> None:
 def test_a_broken_pack_names_the_setting_the_file_and_the_entry(isolated: dict[str, str], tmp_path: Path) -> None:
     folder = edited_packs(tmp_path / "mine")
     ghosts = folder / "ghosts.toml"
-    ghosts.write_text(ghosts.read_text(encoding="utf-8").replace("difficulty = 1", 'difficulty = "easy"', 1),
-                      encoding="utf-8")
+    ghosts.write_text(
+        ghosts.read_text(encoding="utf-8").replace("difficulty = 1", 'difficulty = "easy"', 1), encoding="utf-8"
+    )
     config = parse_config({"game": {"packs_dir": str(folder)}}, env=isolated)
     with pytest.raises(ConfigError) as caught:
         config.load_packs()
@@ -171,8 +186,18 @@ def test_companion_game_refuses_a_broken_pack_file_with_exit_2(tmp_path: Path) -
     folder = edited_packs(tmp_path / "mine")
     board = folder / "boards" / "asylum.toml"
     board.write_text(board.read_text(encoding="utf-8") + "\n[[rooms]\n", encoding="utf-8")  # not TOML
-    done = run("game", "new", "--players", "2", "--board", "asylum", "--ghost", "child", "--json",
-               env=clean_env(tmp_path, COMPANION_PACKS_DIR=str(folder)))
+    done = run(
+        "game",
+        "new",
+        "--players",
+        "2",
+        "--board",
+        "asylum",
+        "--ghost",
+        "child",
+        "--json",
+        env=clean_env(tmp_path, COMPANION_PACKS_DIR=str(folder)),
+    )
     assert_exit_2(done, "COMPANION_PACKS_DIR", str(board))
     assert not (tmp_path / "data" / "games.sqlite3").exists()  # nothing was written
 
@@ -180,16 +205,38 @@ def test_companion_game_refuses_a_broken_pack_file_with_exit_2(tmp_path: Path) -
 def test_companion_game_refuses_a_missing_folder_in_the_file_with_exit_2(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f'[game]\npacks_dir = "{tmp_path / "gone"}"\n', encoding="utf-8")
-    done = run("game", "new", "--players", "2", "--board", "asylum", "--ghost", "child", "--config", str(config),
-               env=clean_env(tmp_path))
+    done = run(
+        "game",
+        "new",
+        "--players",
+        "2",
+        "--board",
+        "asylum",
+        "--ghost",
+        "child",
+        "--config",
+        str(config),
+        env=clean_env(tmp_path),
+    )
     assert_exit_2(done, "game.packs_dir", "gone", "does not exist")
 
 
 def test_a_broken_file_given_with_packs_is_exit_2_too(tmp_path: Path) -> None:
     folder = edited_packs(tmp_path / "mine")
     (folder / "evidence.toml").write_text("[[symbols]]\nid = 'x'\n", encoding="utf-8")
-    done = run("game", "new", "--players", "2", "--board", "asylum", "--ghost", "child", "--packs", str(folder),
-               env=clean_env(tmp_path))
+    done = run(
+        "game",
+        "new",
+        "--players",
+        "2",
+        "--board",
+        "asylum",
+        "--ghost",
+        "child",
+        "--packs",
+        str(folder),
+        env=clean_env(tmp_path),
+    )
     assert_exit_2(done, "--packs", str(folder / "evidence.toml"))
 
 
@@ -199,8 +246,9 @@ def test_a_broken_file_given_with_packs_is_exit_2_too(tmp_path: Path) -> None:
 def test_serve_check_refuses_a_broken_pack_with_exit_2(tmp_path: Path) -> None:
     folder = edited_packs(tmp_path / "mine")
     ghosts = folder / "ghosts.toml"
-    ghosts.write_text(ghosts.read_text(encoding="utf-8").replace("difficulty = 1", "difficulty = 99", 1),
-                      encoding="utf-8")
+    ghosts.write_text(
+        ghosts.read_text(encoding="utf-8").replace("difficulty = 1", "difficulty = 99", 1), encoding="utf-8"
+    )
     config = tmp_path / "config.toml"
     config.write_text(f'[game]\npacks_dir = "{folder}"\n', encoding="utf-8")
     done = run("serve", "--check", "--sim", "--config", str(config), env=clean_env(tmp_path))

@@ -186,7 +186,10 @@ def test_sigkill_while_writing_never_loses_an_accepted_command(tmp_path: Path) -
     db = tmp_path / "games.sqlite3"
     server = subprocess.Popen(
         [sys.executable, __file__, "kill-server", str(db), str(KILLS)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
     )
     assert server.stdin is not None and server.stdout is not None
     history: list[dict[str, Any]] = []
@@ -225,4 +228,8 @@ if __name__ == "__main__":  # pragma: no cover - the kill server, started by the
     if sys.argv[1:2] == ["kill-server"]:
         _kill_server(Path(sys.argv[2]), int(sys.argv[3]))
     else:
-        print(_check_consistent(Path(sys.argv[1]), __import__("companion.games.skeptics.packs", fromlist=["load_packs"]).load_packs()))
+        print(
+            _check_consistent(
+                Path(sys.argv[1]), __import__("companion.games.skeptics.packs", fromlist=["load_packs"]).load_packs()
+            )
+        )

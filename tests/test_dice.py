@@ -11,18 +11,18 @@ from companion.games.skeptics.dice import ACTIONS, DieKind, Face, PipMap, Requir
 
 
 def test_clue_die_has_three_eyes_two_cameras_one_cobweb() -> None:
-    """"Action 3: Search", note: half Eyes, two Cameras, one Cobweb."""
+    """ "Action 3: Search", note: half Eyes, two Cameras, one Cobweb."""
     assert dict(DieKind.CLUE.sides) == {Face.EYE: 3, Face.CAMERA: 2, Face.COBWEB: 1}
     assert Face.BLANK not in DieKind.CLUE.faces
 
 
 def test_key_die_is_half_keys_half_blank() -> None:
-    """"Action 2: Unlock", note: half of its sides Key icons, the other half blank."""
+    """ "Action 2: Unlock", note: half of its sides Key icons, the other half blank."""
     assert dict(DieKind.KEY.sides) == {Face.KEY: 3, Face.BLANK: 3}
 
 
 def test_summon_die_has_one_summon_side() -> None:
-    """"Action 7: Pull Ghost", note: each Summon Die only has a 1 in 6 chance of success."""
+    """ "Action 7: Pull Ghost", note: each Summon Die only has a 1 in 6 chance of success."""
     assert dict(DieKind.SUMMON.sides) == {Face.SUMMON: 1, Face.BLANK: 5}
 
 
@@ -33,7 +33,7 @@ def test_every_die_has_six_sides(kind: DieKind) -> None:
 
 
 def test_box_holds_five_clue_four_key_seven_summon_dice() -> None:
-    """"Game Components": Dice: 5 Clue Dice, 4 Key Dice, 7 Summon Dice."""
+    """ "Game Components": Dice: 5 Clue Dice, 4 Key Dice, 7 Summon Dice."""
     assert [k.box_count for k in (DieKind.CLUE, DieKind.KEY, DieKind.SUMMON)] == [5, 4, 7]
     assert DieKind.CLUE.max_dice == 5
 
@@ -86,7 +86,12 @@ def test_default_pip_map_keeps_the_real_face_counts(kind: DieKind) -> None:
 def test_pip_map_from_dict_changes_one_kind_and_keeps_the_others() -> None:
     custom = PipMap.from_dict({"clue": {"cobweb": [1], "camera": [2, 3], "eye": [4, 5, 6]}})
     assert custom.faces(DieKind.CLUE, range(1, 7)) == (
-        Face.COBWEB, Face.CAMERA, Face.CAMERA, Face.EYE, Face.EYE, Face.EYE,
+        Face.COBWEB,
+        Face.CAMERA,
+        Face.CAMERA,
+        Face.EYE,
+        Face.EYE,
+        Face.EYE,
     )
     assert custom.tables[DieKind.KEY] == PipMap.default().tables[DieKind.KEY]
     assert custom != PipMap.default()
@@ -212,13 +217,13 @@ def test_requirement_of_a_mapping() -> None:
 
 
 def test_three_base_dice() -> None:
-    """"Action 2: Unlock", "Action 3: Search": three dice to begin with."""
+    """ "Action 2: Unlock", "Action 3: Search": three dice to begin with."""
     assert dice_for("search") == 3
     assert dice_for("unlock") == 3
 
 
 def test_magnifying_glass_adds_a_die_to_search_solve_and_prove_only() -> None:
-    """"Magnifying Glass": +1 Clue Die on Search, Solve or Prove; not on Pull, Summon, Unlock."""
+    """ "Magnifying Glass": +1 Clue Die on Search, Solve or Prove; not on Pull, Summon, Unlock."""
     for action in ("search", "solve", "prove"):
         assert dice_for(action, glass=True) == 4
     for action in ("unlock", "summon", "pull", "fire", "barrier"):
@@ -227,14 +232,14 @@ def test_magnifying_glass_adds_a_die_to_search_solve_and_prove_only() -> None:
 
 
 def test_aid_adds_a_die_on_a_prove_only() -> None:
-    """"Aiding Players": one additional Clue Die for Prove Actions only."""
+    """ "Aiding Players": one additional Clue Die for Prove Actions only."""
     assert dice_for("prove", aid=True) == 4
     with pytest.raises(DiceError, match="only to a prove"):
         dice_for("search", aid=True)
 
 
 def test_never_more_than_five_clue_dice() -> None:
-    """"Action 3: Search": Players may not exceed five Clue Dice."""
+    """ "Action 3: Search": Players may not exceed five Clue Dice."""
     assert dice_for("prove", glass=True, aid=True, items=1) == 5
     assert dice_for("prove", glass=True, aid=True, items=3) == 5
 
@@ -247,14 +252,14 @@ def test_watching_eyes_reduces_first_then_the_bonuses_fill_up_to_five() -> None:
 
 
 def test_items_cannot_be_used_on_environment_cards() -> None:
-    """"Fire Card" and "Barrier": rolled without the use of Items."""
+    """ "Fire Card" and "Barrier": rolled without the use of Items."""
     with pytest.raises(DiceError, match="environment cards"):
         dice_for("fire", items=1)
     assert dice_for("barrier") == 3
 
 
 def test_summon_and_pull_roll_the_summon_dice_held() -> None:
-    """"Action 8: Summon": roll one Summon Die per solved Clue."""
+    """ "Action 8: Summon": roll one Summon Die per solved Clue."""
     assert dice_for("summon", base=4) == 4
     assert dice_for("pull", base=1) == 1
     with pytest.raises(DiceError, match="at least one summon die"):
@@ -278,7 +283,7 @@ def test_dice_for_refuses_bad_input(kwargs: dict, message: str) -> None:
 
 
 def test_every_icon_set_of_the_bundled_ghosts_is_read() -> None:
-    """"Ghost Card", Icon Sets to Resolve: the engine starts prove attempts from these texts."""
+    """ "Ghost Card", Icon Sets to Resolve: the engine starts prove attempts from these texts."""
     from companion.games.skeptics.packs import load_packs
 
     texts = [text for ghost in load_packs().ghosts.values() for text in ghost.icon_sets]

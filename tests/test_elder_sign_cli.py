@@ -28,8 +28,9 @@ def test_elder_sign_odds_answer_in_rows_of_rolls_and_probability(capsys: pytest.
 
 
 def test_yellow_and_red_dice_are_added(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "--rules", "elder-sign", "inv:6", "--dice", "5", "--yellow", "1", "--red", "1",
-                    "--rolls", "2", "--json")
+    _, out, _ = run(
+        capsys, "--rules", "elder-sign", "inv:6", "--dice", "5", "--yellow", "1", "--red", "1", "--rolls", "2", "--json"
+    )
     rows = json.loads(out)["rows"]
     assert rows[1]["fraction"] == str(task_fraction("inv:6", green=5, yellow=1, red=1, rolls=2))
     _, plain, _ = run(capsys, "--rules", "elder-sign", "inv:6", "--dice", "5", "--rolls", "2", "--json")
@@ -45,8 +46,15 @@ def test_skeptics_stays_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert [r["fraction"] for r in result["rows"]] == [r["fraction"] for r in expected]
 
 
-@pytest.mark.parametrize("argv", [("eye:2", "--yellow", "1"), ("--rules", "elder-sign", "inv:4", "--summon", "2"),
-                                  ("--rules", "elder-sign", "eye:2"), ("--rules", "elder-sign", "inv:4", "--dice", "9")])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("eye:2", "--yellow", "1"),
+        ("--rules", "elder-sign", "inv:4", "--summon", "2"),
+        ("--rules", "elder-sign", "eye:2"),
+        ("--rules", "elder-sign", "inv:4", "--dice", "9"),
+    ],
+)
 def test_options_of_the_other_game_are_refused(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and not out and err.startswith("companion odds:")

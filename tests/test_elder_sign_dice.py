@@ -91,9 +91,12 @@ def test_the_default_pip_map_gives_each_face_one_pip_and_a_map_can_be_changed() 
     swapped = PipMap.from_dict({"green": {"inv1": 6, "inv2": 2, "inv3": 3, "lore": 4, "peril": 5, "terror": 1}})
     assert swapped.face(Colour.GREEN, 6) is Face.INV1 and swapped.face(Colour.YELLOW, 4) is Face.INV4
     assert PipMap.from_dict(swapped.to_dict()) == swapped
-    bads: list[dict[str, dict[str, int]]] = [{"green": {"inv1": 1}}, {"green": {"inv4": 1}}, {"blue": {}},
-                                             {"green": {"inv1": 1, "inv2": 1, "inv3": 3, "lore": 4, "peril": 5,
-                                                        "terror": 6}}]
+    bads: list[dict[str, dict[str, int]]] = [
+        {"green": {"inv1": 1}},
+        {"green": {"inv4": 1}},
+        {"blue": {}},
+        {"green": {"inv1": 1, "inv2": 1, "inv3": 3, "lore": 4, "peril": 5, "terror": 6}},
+    ]
     for bad in bads:
         with pytest.raises(DiceError):
             PipMap.from_dict(bad)

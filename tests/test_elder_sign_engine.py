@@ -101,8 +101,15 @@ MYTHOS_QUIET = "\n".join(
 
 
 def packs(mythos: str = MYTHOS_QUIET, ancient: str = ANCIENT) -> ElderSignPacks:
-    return parse_pack_texts({"ancient_ones.toml": ancient, "investigators.toml": INVESTIGATORS,
-                             "adventures.toml": ADVENTURES, "other_worlds.toml": WORLDS, "mythos.toml": mythos})
+    return parse_pack_texts(
+        {
+            "ancient_ones.toml": ancient,
+            "investigators.toml": INVESTIGATORS,
+            "adventures.toml": ADVENTURES,
+            "other_worlds.toml": WORLDS,
+            "mythos.toml": mythos,
+        }
+    )
 
 
 def new(players: int = 2, mythos: str = MYTHOS_QUIET, seed: int = 1, **kw: object) -> Game:
@@ -506,8 +513,14 @@ def test_items_add_the_yellow_and_red_dice_once() -> None:
 
 def test_undo_puts_back_exactly_the_state_before() -> None:
     game = game_with("two", mythos=MYTHOS_DOOM)
-    commands = [f"move to={slot(game, 'two')}", "roll faces=lore,inv1,peril,peril,peril,peril", "end-turn",
-                "end-turn", "end-turn", "end-turn"]
+    commands = [
+        f"move to={slot(game, 'two')}",
+        "roll faces=lore,inv1,peril,peril,peril,peril",
+        "end-turn",
+        "end-turn",
+        "end-turn",
+        "end-turn",
+    ]
     views = [game.view()]
     for cmd in commands:
         game.push(cmd)
@@ -539,12 +552,20 @@ def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
             break
         actions = game.legal_actions()
         assert actions and all(a.name != "give-up" or game.view()["attempt"] or game.view()["moved"] for a in actions)
+
         def faces(clue: bool) -> str:
             return ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(clue))
 
         for action in actions:
-            fill = {"faces": faces(action.name == "clue"), "need": "inv:2", "tasks": "inv:2", "player": "1",
-                    "sanity": "0", "n": "0", "hours": "3"}
+            fill = {
+                "faces": faces(action.name == "clue"),
+                "need": "inv:2",
+                "tasks": "inv:2",
+                "player": "1",
+                "sanity": "0",
+                "n": "0",
+                "hours": "3",
+            }
             args = {k: fill[k] for k in action.asks}
             game.check(action.command(**args))
         choice = rng.choice([a for a in actions if a.group in ("turn", "move", "roll")])
@@ -584,8 +605,17 @@ def test_the_bundled_packs_set_up_a_game() -> None:
     pack = load_packs()
     game = Game.new(Setup(players=4, seed=11), pack)
     view = game.view()
-    for key in ("rules", "clock", "turn", "doom", "doom_max", "elder_signs", "elder_signs_needed",
-                "ancient_one_awake", "outcome"):
+    for key in (
+        "rules",
+        "clock",
+        "turn",
+        "doom",
+        "doom_max",
+        "elder_signs",
+        "elder_signs_needed",
+        "ancient_one_awake",
+        "outcome",
+    ):
         assert key in view
     assert view["ancient_one"]["id"] in pack.ancient_ones
 
@@ -672,8 +702,17 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
     BadCommand or IllegalCommand and changes nothing; the history replays to the same state; undo walks back."""
     rng = random.Random(f"fuzz:{seed}")
     game = Game.new(Setup(players=rng.randint(1, 4), seed=seed), load_packs())
-    extras = ["", " task=none", " task=1", " task=2", " lose=yellow", " hold=lore", " hold=inv3 on=2", " spell=peril",
-              " hold=inv2 spell=lore"]
+    extras = [
+        "",
+        " task=none",
+        " task=1",
+        " task=2",
+        " lose=yellow",
+        " hold=lore",
+        " hold=inv3 on=2",
+        " spell=peril",
+        " hold=inv2 spell=lore",
+    ]
     views = [game.view()]
     for _ in range(120):
         if game.outcome is not None:
@@ -682,9 +721,15 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
         action = rng.choice(actions)
         clue = action.name == "clue"
         faces = ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(clue))
-        fill = {"faces": faces, "need": rng.choice(["inv:3", "peril:1", "lore:1,inv:2"]), "tasks": "inv:2;lore:1",
-                "player": str(rng.randint(1, game.setup.players)), "sanity": str(rng.choice([-2, -1, 0, 1])),
-                "n": str(rng.choice([-1, 1, 2])), "hours": rng.choice(["3", "6"])}
+        fill = {
+            "faces": faces,
+            "need": rng.choice(["inv:3", "peril:1", "lore:1,inv:2"]),
+            "tasks": "inv:2;lore:1",
+            "player": str(rng.randint(1, game.setup.players)),
+            "sanity": str(rng.choice([-2, -1, 0, 1])),
+            "n": str(rng.choice([-1, 1, 2])),
+            "hours": rng.choice(["3", "6"]),
+        }
         text = str(action.command(**{k: fill[k] for k in action.asks}))
         if action.name == "roll":
             text += rng.choice(extras)
@@ -813,8 +858,9 @@ def test_eight_turns_of_stand_in_cards_and_no_roll_leave_doom_sanity_and_stamina
     view = game.view()
     assert view["midnights"] == 2
     assert view["doom"] == start["doom"] == 0
-    assert [(i["sanity"], i["stamina"]) for i in view["investigators"]] == \
-        [(i["sanity"], i["stamina"]) for i in start["investigators"]]
+    assert [(i["sanity"], i["stamina"]) for i in view["investigators"]] == [
+        (i["sanity"], i["stamina"]) for i in start["investigators"]
+    ]
     assert view["locked"] == {} and game.green_dice() == GREEN_DICE and view["monsters_pending"] == 0
     assert view["question"] is not None and view["question"]["part"] == "immediate"
     # the setup's card, then for each midnight the card in play at midnight and the new one
@@ -843,8 +889,15 @@ def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() 
     view = game.view()
     assert view["doom"] == 0 and view["monsters_pending"] == 0 and view["locked"] == {}
     assert view["mythos"]["lingering"] == "" and view["mythos"]["stand_in"] is True
-    assert view["question"] == {"card": "s1", "kind": "mythos", "part": "immediate", "player": None, "slot": None,
-                                "told": [], "left": 0}
+    assert view["question"] == {
+        "card": "s1",
+        "kind": "mythos",
+        "part": "immediate",
+        "player": None,
+        "slot": None,
+        "told": [],
+        "left": 0,
+    }
     offered = [dict(a.args) for a in game.legal_actions() if a.name == "card-did"]
     assert {"effect": "doom", "n": "1"} in offered and {"effect": "lock", "colour": "green"} in offered
     assert {"effect": "monster", "n": "1"} in offered and {"effect": "nothing"} in offered
@@ -891,13 +944,24 @@ def test_a_card_question_takes_each_kind_once_so_taps_cannot_drift_from_the_boar
 
 def test_a_stand_in_reward_gives_its_elder_signs_once() -> None:
     """The playtest's case: the reward of one adventure, told with ten taps, gives what the card gave, once."""
-    easy = ADVENTURES.replace("reward = { elder_signs = 1 }\npenalty = { doom = 1 }\n",
-                              "reward = { elder_signs = 1 }\npenalty = { doom = 1 }\nplaceholder = true\n", 1)
-    texts = {"ancient_ones.toml": ANCIENT, "investigators.toml": INVESTIGATORS, "adventures.toml": easy,
-             "other_worlds.toml": WORLDS, "mythos.toml": MYTHOS_QUIET}
-    game = next(g for g in (Game.new(Setup(players=2, seed=s), parse_pack_texts(texts)) for s in range(500))
-                if {"easy"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
-                and "locked" not in {a["id"] for a in g.view()["adventures"]})
+    easy = ADVENTURES.replace(
+        "reward = { elder_signs = 1 }\npenalty = { doom = 1 }\n",
+        "reward = { elder_signs = 1 }\npenalty = { doom = 1 }\nplaceholder = true\n",
+        1,
+    )
+    texts = {
+        "ancient_ones.toml": ANCIENT,
+        "investigators.toml": INVESTIGATORS,
+        "adventures.toml": easy,
+        "other_worlds.toml": WORLDS,
+        "mythos.toml": MYTHOS_QUIET,
+    }
+    game = next(
+        g
+        for g in (Game.new(Setup(players=2, seed=s), parse_pack_texts(texts)) for s in range(500))
+        if {"easy"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
+        and "locked" not in {a["id"] for a in g.view()["adventures"]}
+    )
     signs = game.view()["elder_signs"]
     game.push(f"move to={slot(game, 'easy')}")
     game.push("roll faces=inv1," + ",".join(["peril"] * (GREEN_DICE - 1)) + " task=1")
@@ -927,19 +991,29 @@ def test_a_stand_in_mythos_card_plays_nothing_at_midnight_or_on_terror() -> None
     assert game.view()["investigators"][0]["sanity"] == sanity - 2
 
 
-STAND_IN_ADVENTURES = ADVENTURES.replace('terror = { stamina = -1, text = "the lights go out" }',
-                                         'terror = { stamina = -1, text = "the lights go out" }\nplaceholder = true')
+STAND_IN_ADVENTURES = ADVENTURES.replace(
+    'terror = { stamina = -1, text = "the lights go out" }',
+    'terror = { stamina = -1, text = "the lights go out" }\nplaceholder = true',
+)
 
 
 def test_a_stand_in_adventure_plays_no_terror_penalty_or_reward_of_its_own() -> None:
     """elder-sign-rules.txt:202 terror, :219 "the penalties listed on the card", :195 "the rewards that are listed at
     the bottom of the card": a card not filled in yet lists none the companion can know; the host is asked."""
-    texts = {"ancient_ones.toml": ANCIENT, "investigators.toml": INVESTIGATORS, "adventures.toml": STAND_IN_ADVENTURES,
-             "other_worlds.toml": WORLDS, "mythos.toml": MYTHOS_QUIET}
+    texts = {
+        "ancient_ones.toml": ANCIENT,
+        "investigators.toml": INVESTIGATORS,
+        "adventures.toml": STAND_IN_ADVENTURES,
+        "other_worlds.toml": WORLDS,
+        "mythos.toml": MYTHOS_QUIET,
+    }
     stand_ins = parse_pack_texts(texts)
-    game = next(g for g in (Game.new(Setup(players=2, seed=s), stand_ins) for s in range(500))
-                if {"two"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
-                and "locked" not in {a["id"] for a in g.view()["adventures"]})
+    game = next(
+        g
+        for g in (Game.new(Setup(players=2, seed=s), stand_ins) for s in range(500))
+        if {"two"} <= {a["id"] for a in g.view()["adventures"]} - {"locked"}
+        and "locked" not in {a["id"] for a in g.view()["adventures"]}
+    )
     before = game.view()["investigators"][0]
     game.push(f"move to={slot(game, 'two')}")
     events = game.push("roll faces=terror,peril,peril,peril,peril,peril")

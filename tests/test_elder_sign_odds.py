@@ -63,8 +63,15 @@ class Oracle:
         self.value = cache(self._value)
         self.options = cache(self._options)
 
-    def _options(self, tasks: tuple[int, ...], free: tuple[str, ...], held: tuple[str, ...], clues: int, rolls: int,
-                 faces: tuple[str, ...]) -> list[tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...], int, int]]:
+    def _options(
+        self,
+        tasks: tuple[int, ...],
+        free: tuple[str, ...],
+        held: tuple[str, ...],
+        clues: int,
+        rolls: int,
+        faces: tuple[str, ...],
+    ) -> list[tuple[str, tuple[int, ...], tuple[str, ...], tuple[str, ...], int, int]]:
         """Every choice after rolling `faces` (one per die of `free`): (kind, tasks, free, held, clues, rolls)."""
         after = rolls - 1 if rolls > 0 else -1
         out = []
@@ -92,8 +99,9 @@ class Oracle:
             out.append(("clue", tasks, free, held, clues - 1, rolls))
         return out
 
-    def _value(self, tasks: tuple[int, ...], free: tuple[str, ...], held: tuple[str, ...], clues: int,
-               rolls: int) -> Fraction:
+    def _value(
+        self, tasks: tuple[int, ...], free: tuple[str, ...], held: tuple[str, ...], clues: int, rolls: int
+    ) -> Fraction:
         if not tasks:
             return Fraction(1)
         if rolls == 0:
@@ -129,7 +137,13 @@ CASES = [
 
 @pytest.mark.parametrize(("needs", "ordered", "green", "yellow", "red", "holds", "clues", "rolls"), CASES)
 def test_the_programme_agrees_exactly_with_the_brute_force(
-    needs: tuple[str, ...], ordered: bool, green: int, yellow: int, red: int, holds: int, clues: int,
+    needs: tuple[str, ...],
+    ordered: bool,
+    green: int,
+    yellow: int,
+    red: int,
+    holds: int,
+    clues: int,
     rolls: int | None,
 ) -> None:
     """elder-sign-rules.txt:177-191, :200-217, :281-283, :359, :367-371."""
@@ -191,8 +205,14 @@ def test_odds_table_rows_have_the_shape_of_skeptics_odds() -> None:
 def test_impossible_questions_are_refused(bad: dict[str, int]) -> None:
     args = {"green": 6, "yellow": 0, "red": 0, "rolls": 3, "holds": 1} | bad
     with pytest.raises(DiceError):
-        task_fraction("inv:4", green=args["green"], yellow=args["yellow"], red=args["red"], rolls=args["rolls"],
-                      holds=args["holds"])
+        task_fraction(
+            "inv:4",
+            green=args["green"],
+            yellow=args["yellow"],
+            red=args["red"],
+            rolls=args["rolls"],
+            holds=args["holds"],
+        )
 
 
 def test_cached_answers_are_the_same_exact_value() -> None:
@@ -222,8 +242,9 @@ def simulate_plain(need: str, green: int, rolls: int, games: int, rng: random.Ra
     return wins / games
 
 
-@pytest.mark.parametrize(("need", "green", "rolls"), [("inv:4", 6, 3), ("inv:6,lore:1", 6, 4), ("peril:2", 5, 5),
-                                                      ("terror:1,inv:3", 4, 2)])
+@pytest.mark.parametrize(
+    ("need", "green", "rolls"), [("inv:4", 6, 3), ("inv:6,lore:1", 6, 4), ("peril:2", 5, 5), ("terror:1,inv:3", 4, 2)]
+)
 def test_a_seeded_simulation_agrees_with_the_exact_chance(need: str, green: int, rolls: int) -> None:
     games = 20000
     rng = random.Random(f"elder-sign:{need}:{green}:{rolls}")
@@ -245,7 +266,12 @@ def test_a_simulation_playing_the_brute_forces_choices_agrees_with_the_programme
     wins = 0
     for _ in range(games):
         state: tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], int, int] = (
-            (0, 1), ("green", "green", "yellow"), (), 0, -1)
+            (0, 1),
+            ("green", "green", "yellow"),
+            (),
+            0,
+            -1,
+        )
         while state[0]:
             tasks, free, held, clues, rolls = state
             faces = tuple(rng.choice(SIDES[c]) for c in free)

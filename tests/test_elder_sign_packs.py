@@ -17,8 +17,13 @@ def test_the_bundled_packs_load_and_say_they_are_placeholders() -> None:
     packs = load_packs()
     assert len(packs.adventures) >= 7  # six dealt at setup (:84) and one to replace the first completed
     assert packs.other_worlds and packs.mythos and packs.ancient_ones and len(packs.investigators) >= 2
-    every = (len(packs.ancient_ones) + len(packs.investigators) + len(packs.adventures) + len(packs.other_worlds)
-             + len(packs.mythos))
+    every = (
+        len(packs.ancient_ones)
+        + len(packs.investigators)
+        + len(packs.adventures)
+        + len(packs.other_worlds)
+        + len(packs.mythos)
+    )
     assert len(packs.placeholders) == every  # the text ships no card text: everything is to be filled in
     for name in FILES:
         assert "placeholder = true" in (PACKS / name).read_text(encoding="utf-8")
@@ -33,20 +38,38 @@ def test_an_extra_directory_replaces_a_file(tmp_path: Path) -> None:
 
 
 BAD = [
-    ("adventures.toml", '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv4"]\n', 'adventures[0] (id "a"): field "tasks"'),
+    (
+        "adventures.toml",
+        '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv4"]\n',
+        'adventures[0] (id "a"): field "tasks"',
+    ),
     ("adventures.toml", '[[adventures]]\nid = "a"\nname = "A"\ntasks = []\n', 'field "tasks"'),
     ("adventures.toml", '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv:1"]\nlock = "blue"\n', 'field "lock"'),
-    ("adventures.toml", '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv:1"]\nreward = { doom = "x" }\n',
-     'field "reward": field "doom"'),
+    (
+        "adventures.toml",
+        '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv:1"]\nreward = { doom = "x" }\n',
+        'field "reward": field "doom"',
+    ),
     ("adventures.toml", '[[adventures]]\nid = "a"\nname = "A"\ntasks = ["inv:1"]\ncolour = 1\n', "unknown field"),
-    ("ancient_ones.toml", '[[ancient_ones]]\nid = "x"\nname = "X"\ndoom = 4\nelder_signs = 3\nmonster_spaces = [9]\n'
-     'combat = "inv:2"\nattack = "a"\n', 'field "monster_spaces"'),
+    (
+        "ancient_ones.toml",
+        '[[ancient_ones]]\nid = "x"\nname = "X"\ndoom = 4\nelder_signs = 3\nmonster_spaces = [9]\n'
+        'combat = "inv:2"\nattack = "a"\n',
+        'field "monster_spaces"',
+    ),
     ("investigators.toml", '[[investigators]]\nid = "i"\nname = "I"\nsanity = 0\nstamina = 4\n', 'field "sanity"'),
-    ("mythos.toml", '[[mythos]]\nid = "m"\nname = "M"\nimmediate = {}\nlingering = "x"\nlingering_kind = "soon"\n',
-     'field "lingering_kind"'),
+    (
+        "mythos.toml",
+        '[[mythos]]\nid = "m"\nname = "M"\nimmediate = {}\nlingering = "x"\nlingering_kind = "soon"\n',
+        'field "lingering_kind"',
+    ),
     ("mythos.toml", '[[mythos]]\nid = "m"\nname = "M"\nimmediate = { clock = 4 }\nlingering = "x"\n', 'field "clock"'),
-    ("mythos.toml", '[[mythos]]\nid = "m"\nname = "M"\nimmediate = {}\nlingering = "x"\n[[mythos]]\nid = "m"\n'
-     'name = "N"\nimmediate = {}\nlingering = "y"\n', "repeats the id"),
+    (
+        "mythos.toml",
+        '[[mythos]]\nid = "m"\nname = "M"\nimmediate = {}\nlingering = "x"\n[[mythos]]\nid = "m"\n'
+        'name = "N"\nimmediate = {}\nlingering = "y"\n',
+        "repeats the id",
+    ),
     ("mythos.toml", "[[mythos]\n", "not valid TOML"),
 ]
 

@@ -17,8 +17,10 @@ from companion.games.elder_sign.sentences import Names, announcement, describe_e
 ENGINE = Path(sentences.__file__).with_name("engine.py")
 EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
 FALLBACK = describe_event({"type": "no_such_event"})
-SPELLINGS = re.compile(r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\b(?:inv|lore|peril|terror):\d|\.\.|"
-                       + "|".join(re.escape(c) for c in COMMANDS if "-" in c))
+SPELLINGS = re.compile(
+    r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\b(?:inv|lore|peril|terror):\d|\.\.|"
+    + "|".join(re.escape(c) for c in COMMANDS if "-" in c)
+)
 
 
 def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
@@ -34,7 +36,9 @@ def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
             if not actions or game.outcome is not None:
                 break
             action = rng.choice(actions)
-            faces = ",".join(f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(action.name == "clue"))
+            faces = ",".join(
+                f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(action.name == "clue")
+            )
             out += game.push(action.command(**dict.fromkeys(action.asks, faces)))
         if game.outcome is None and not game.view()["ancient_one_awake"]:
             out += game.push(f"doom n={game.ancient.doom}")
@@ -76,17 +80,33 @@ def test_the_big_moments_have_banners(events: list[dict[str, object]]) -> None:
 
 def test_words_for_tasks_dice_and_effects() -> None:
     assert sentences.need_words("inv:4,lore:1") == "4 investigation and 1 lore"
-    assert sentences.dice_words(["inv2", "yellow:inv4", "red:wild"]) == "2 investigation, yellow 4 investigation, red wild"
+    assert (
+        sentences.dice_words(["inv2", "yellow:inv4", "red:wild"]) == "2 investigation, yellow 4 investigation, red wild"
+    )
     assert "Elder Sign" in sentences.effect_words({"elder_signs": 1, "clues": 2})
 
 
 def refusals() -> list[str]:
     packs = load_packs()
     game = Game.new(Setup(players=2, seed=4), packs)
-    tries = ["move to=99", "roll faces=inv1", "clue faces=inv1", "give-up", "first-aid", "clock hours=4",
-             "adjust player=1", "add-die colour=yellow", "monster adventure=1 need=nothing", "move to=1",
-             "roll faces=inv1 hold=lore", "set-tasks adventure=1 tasks=wrong", "end-turn attack=legs",
-             "clock hours=5", "move to=entrance", "first-aid full=all"]
+    tries = [
+        "move to=99",
+        "roll faces=inv1",
+        "clue faces=inv1",
+        "give-up",
+        "first-aid",
+        "clock hours=4",
+        "adjust player=1",
+        "add-die colour=yellow",
+        "monster adventure=1 need=nothing",
+        "move to=1",
+        "roll faces=inv1 hold=lore",
+        "set-tasks adventure=1 tasks=wrong",
+        "end-turn attack=legs",
+        "clock hours=5",
+        "move to=entrance",
+        "first-aid full=all",
+    ]
     out = []
     for text in tries:
         try:

@@ -22,8 +22,20 @@ from companion.games.skeptics.packs import load_packs
 pytestmark = pytest.mark.slow  # each test starts the console script several times
 
 SCRIPT = Path(sys.executable).with_name("companion")
-REQUIRED = ("clock", "round", "hour", "ghost_room", "room_deck_left", "rooms_revealed", "environment_active",
-            "summon_dice", "timers", "ghost_mode", "seance_used", "outcome")
+REQUIRED = (
+    "clock",
+    "round",
+    "hour",
+    "ghost_room",
+    "room_deck_left",
+    "rooms_revealed",
+    "environment_active",
+    "summon_dice",
+    "timers",
+    "ghost_mode",
+    "seance_used",
+    "outcome",
+)
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -114,15 +126,37 @@ def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
     assert not db.exists()  # looking does not create a history file
 
     assert_clean_error(run("new", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2, "--players")
-    assert_clean_error(run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)), 2, "attic",
-                       "asylum, museum")
-    assert_clean_error(run("new", "--players", "3", "--board", "asylum", "--ghost", "nobody", "--db", str(db)), 2,
-                       "nobody", "child")
-    assert_clean_error(run("new", "--players", "9", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2,
-                       "1 to 4")
+    assert_clean_error(
+        run("new", "--players", "3", "--board", "attic", "--ghost", "child", "--db", str(db)),
+        2,
+        "attic",
+        "asylum, museum",
+    )
+    assert_clean_error(
+        run("new", "--players", "3", "--board", "asylum", "--ghost", "nobody", "--db", str(db)), 2, "nobody", "child"
+    )
+    assert_clean_error(
+        run("new", "--players", "9", "--board", "asylum", "--ghost", "child", "--db", str(db)), 2, "1 to 4"
+    )
 
-    assert run("new", "--players", "2", "--board", "museum", "--ghost", "child", "--seed", "1", "--db", str(db),
-               "--name", "Museum night").returncode == 0
+    assert (
+        run(
+            "new",
+            "--players",
+            "2",
+            "--board",
+            "museum",
+            "--ghost",
+            "child",
+            "--seed",
+            "1",
+            "--db",
+            str(db),
+            "--name",
+            "Museum night",
+        ).returncode
+        == 0
+    )
     before = state_json(db)
     # "Action 8: Summon": no summon die yet, so the rules refuse it (exit 1).
     assert_clean_error(run("do", "--db", str(db), "summon", "success=true"), 1, "summon die")
@@ -135,11 +169,29 @@ def test_refusals_and_usage_errors_exit_cleanly(tmp_path: Path) -> None:
 
 def test_several_games_list_and_pick(tmp_path: Path) -> None:
     db = tmp_path / "game.sqlite"
-    assert run("new", "--players", "1", "--board", "asylum", "--ghost", "child", "--seed", "3", "--name", "solo",
-               "--db", str(db)).returncode == 0
+    assert (
+        run(
+            "new",
+            "--players",
+            "1",
+            "--board",
+            "asylum",
+            "--ghost",
+            "child",
+            "--seed",
+            "3",
+            "--name",
+            "solo",
+            "--db",
+            str(db),
+        ).returncode
+        == 0
+    )
     assert run("do", "--db", str(db), "end-round").returncode == 0
-    assert run("new", "--players", "4", "--board", "museum", "--ghost", "child", "--physical", "--db",
-               str(db)).returncode == 0
+    assert (
+        run("new", "--players", "4", "--board", "museum", "--ghost", "child", "--physical", "--db", str(db)).returncode
+        == 0
+    )
     listing = run("list", "--db", str(db))
     assert listing.returncode == 0
     rows = [line.split() for line in listing.stdout.splitlines()]
@@ -197,7 +249,21 @@ def test_a_board_added_with_packs_can_be_played(tmp_path: Path) -> None:
     with (packs / "environment.toml").open("a", encoding="utf-8") as handle:
         handle.write(cards)
     db = tmp_path / "game.sqlite"
-    done = run("new", "--players", "2", "--board", "attic", "--ghost", "child", "--seed", "3", "--packs", str(packs),
-               "--db", str(db), "--json")
+    done = run(
+        "new",
+        "--players",
+        "2",
+        "--board",
+        "attic",
+        "--ghost",
+        "child",
+        "--seed",
+        "3",
+        "--packs",
+        str(packs),
+        "--db",
+        str(db),
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["board"] == "attic"

@@ -81,8 +81,15 @@ def test_calibrate_loop_quits_without_saving_and_refuses_a_crossed_order() -> No
 def run_companion(args: list[str], stdin: str, env_home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(env_home), "XDG_CONFIG_HOME": str(env_home / ".config")}
     env.pop("COMPANION_CONFIG", None)
-    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, text=True,
-                          capture_output=True, cwd=ROOT, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        input=stdin,
+        text=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_calibrate_from_the_terminal_saves_into_the_config_file(tmp_path: Path) -> None:
@@ -101,8 +108,12 @@ def test_calibrate_from_the_terminal_saves_into_the_config_file(tmp_path: Path) 
     old = tomllib.loads(before)
     old_pulses = HardwareConfig.from_dict(old.get("hardware", {})).servo.pulse_us
     pulses = HardwareConfig.from_dict(data["hardware"]).servo.pulse_us
-    assert pulses == {"XII": old_pulses["XII"] + 30, "III": old_pulses["III"] - 30,
-                      "VI": old_pulses["VI"] + 1, "IX": old_pulses["IX"]}
+    assert pulses == {
+        "XII": old_pulses["XII"] + 30,
+        "III": old_pulses["III"] - 30,
+        "VI": old_pulses["VI"] + 1,
+        "IX": old_pulses["IX"],
+    }
     assert data.get("web") == old.get("web")  # other sections untouched
     first_comment = next(line for line in before.splitlines() if line.startswith("#"))
     assert first_comment in config.read_text(encoding="utf-8")
@@ -149,8 +160,9 @@ def test_run_test_counts_missing_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     squatter.close()
 
 
-def test_calibrate_without_gpio_says_to_use_sim(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_without_gpio_says_to_use_sim(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gpiozero.exc import BadPinFactory
 
     import hardware.factory

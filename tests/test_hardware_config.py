@@ -25,7 +25,10 @@ def test_defaults_are_valid_and_spread_over_the_servo_travel() -> None:
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"servo": {"pulse_us": {"XII": 3000}}}, "hardware.servo.pulse_us.XII: expected a whole number 500-2500, got 3000"),
+        (
+            {"servo": {"pulse_us": {"XII": 3000}}},
+            "hardware.servo.pulse_us.XII: expected a whole number 500-2500, got 3000",
+        ),
         ({"servo": {"pulse_us": {"III": 400}}}, "hardware.servo.pulse_us.III: expected a whole number 500-2500"),
         ({"servo": {"pulse_us": {"XII": 900, "III": 800, "VI": 1800, "IX": 2400}}}, "must rise (or fall)"),
         ({"servo": {"pulse_us": {"XI": 900}}}, "hardware.servo.pulse_us.XI: unknown key"),

@@ -31,26 +31,42 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 GHOST_HOUR = {"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"}
 
 SCREENS: dict[str, Any] = {
-    "game": lambda: screens.game_screen(game_state(clock="III", round=5, hour=1, ghost_room=8, room_deck_left=9,
-                                                   summon_dice=2), "Bath"),
+    "game": lambda: screens.game_screen(
+        game_state(clock="III", round=5, hour=1, ghost_room=8, room_deck_left=9, summon_dice=2), "Bath"
+    ),
     "game_no_ghost_last_round": lambda: screens.game_screen(
-        game_state(clock="IX", round=12, hour=2, room_deck_left=0, summon_dice=0, final_round=True)),
+        game_state(clock="IX", round=12, hour=2, room_deck_left=0, summon_dice=0, final_round=True)
+    ),
     "game_won": lambda: screens.game_screen(game_state(outcome="won", outcome_reason="All icon sets proven.")),
-    "game_lost": lambda: screens.game_screen(game_state(outcome="lost", outcome_reason="The last room card was drawn and time ran out.")),
+    "game_lost": lambda: screens.game_screen(
+        game_state(outcome="lost", outcome_reason="The last room card was drawn and time ran out.")
+    ),
     # the end screen with the dice's luck on its bottom line (the end card's words, short: companion.luck)
-    "game_lost_luck": lambda: screens.game_screen(game_state(
-        outcome="lost", outcome_reason="The last room card was drawn and time ran out.",
-        summary={"luck": {"short": "Luck 4 of 6.2, luckless"}})),
-    "elder_sign_won_luck": lambda: screens.game_screen({
-        "rules": "elder-sign", "outcome": "won", "outcome_reason": "The Elder Signs seal the Ancient One away.",
-        "summary": {"luck": {"short": "Luck 7 of 5.1, fair dice"}}}),
+    "game_lost_luck": lambda: screens.game_screen(
+        game_state(
+            outcome="lost",
+            outcome_reason="The last room card was drawn and time ran out.",
+            summary={"luck": {"short": "Luck 4 of 6.2, luckless"}},
+        )
+    ),
+    "elder_sign_won_luck": lambda: screens.game_screen(
+        {
+            "rules": "elder-sign",
+            "outcome": "won",
+            "outcome_reason": "The Elder Signs seal the Ancient One away.",
+            "summary": {"luck": {"short": "Luck 7 of 5.1, fair dice"}},
+        }
+    ),
     "ghost_hour": lambda: screens.ghost_hour_screen(GHOST_HOUR, inverted=True),
     "ghost_hour_dark": lambda: screens.ghost_hour_screen(GHOST_HOUR, inverted=False),
     "ghost_hour_long_names": lambda: screens.ghost_hour_screen(
-        {"environment": "Mysterious Fog Rolls In", "room": 14, "room_name": "Grand Staircase Landing"}),
+        {"environment": "Mysterious Fog Rolls In", "room": 14, "room_name": "Grand Staircase Landing"}
+    ),
     "join": lambda: screens.join_screen("http://192.168.1.23:8080/", "K7QX3M"),
     "join_long_address": lambda: screens.join_screen("http://192.168.100.123:8080/join?code=K7QX3M", "K7QX3M"),
-    "error": lambda: screens.error_screen("OLED", "Cannot end the round: the game is over. Start a new game on the phone."),
+    "error": lambda: screens.error_screen(
+        "OLED", "Cannot end the round: the game is over. Start a new game on the phone."
+    ),
     "paused": lambda: screens.paused_screen(game_state(clock="VI", round=7)),
     "test": lambda: screens.test_screen(0x3C, "ssd1306"),
 }
@@ -105,11 +121,14 @@ def test_ghost_hour_is_inverted_and_large() -> None:
     assert ImageChops.invert(bright.convert("L")).convert("1").tobytes() == dark.tobytes()
 
 
-@pytest.mark.parametrize("url", [
-    "http://192.168.1.23:8080/",
-    "http://192.168.100.123:8080/join?code=K7QX3M",
-    "http://skeptics-companion.local:8080/join?code=K7QX3M",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://192.168.1.23:8080/",
+        "http://192.168.100.123:8080/join?code=K7QX3M",
+        "http://skeptics-companion.local:8080/join?code=K7QX3M",
+    ],
+)
 def test_join_screen_qr_code_reads_back_as_the_address(url: str) -> None:
     """Decode the drawn QR code with OpenCV's detector, as a phone camera would."""
     import cv2
@@ -183,8 +202,15 @@ def test_dim_after_the_configured_quiet_time_on_a_real_ssd1306() -> None:
 
 def test_oled_png_is_the_current_frame() -> None:
     clock = FakeClock()
-    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-               pin_factory=MockFactory(pin_class=MockPWMPin), voice=quiet_voice()) as table:
+    with Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        voice=quiet_voice(),
+    ) as table:
         assert table.oled_png() is None  # nothing shown yet
         state = game_state(clock="VI", round=3)
         table.show(state)
@@ -200,8 +226,9 @@ def test_ghost_hour_flashes_for_a_few_seconds_then_shows_the_game() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     config = HardwareConfig.from_dict({"display": {"flash_s": 3.0}})
-    with Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-               voice=quiet_voice()) as table:
+    with Table(
+        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
+    ) as table:
         table.show(game_state(clock="XII"))
         table.run_pending()
         frames: list[tuple[float, bytes]] = []
@@ -230,8 +257,15 @@ def test_ghost_hour_flashes_for_a_few_seconds_then_shows_the_game() -> None:
 
 def test_join_and_error_screens_return_to_the_game() -> None:
     clock = FakeClock()
-    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-               pin_factory=MockFactory(pin_class=MockPWMPin), voice=quiet_voice()) as table:
+    with Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        voice=quiet_voice(),
+    ) as table:
         state = game_state()
         table.show(state)
         table.show_join("http://skeptics.local:8080/", "K7QX3M", seconds=30)
@@ -247,8 +281,16 @@ def test_join_and_error_screens_return_to_the_game() -> None:
 def test_paused_screen_is_left_on_the_panel_dimmed_at_shutdown() -> None:
     clock = FakeClock()
     bus = FakeI2CBus()
-    table = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-                  pin_factory=MockFactory(pin_class=MockPWMPin), i2c_bus=bus, voice=quiet_voice())
+    table = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        i2c_bus=bus,
+        voice=quiet_voice(),
+    )
     state = game_state(clock="VI", round=7)
     table.show(state)
     table.run_pending()

@@ -24,8 +24,15 @@ def test_board_model_reads_the_device_tree(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("model", "rp1"),
-    [(PI5, True), ("Raspberry Pi 500 Rev 1.0", True), ("Raspberry Pi Compute Module 5 Rev 1.0", True),
-     (PI4, False), ("Raspberry Pi Zero 2 W Rev 1.0", False), ("Raspberry Pi 3 Model B Plus Rev 1.3", False), ("", False)],
+    [
+        (PI5, True),
+        ("Raspberry Pi 500 Rev 1.0", True),
+        ("Raspberry Pi Compute Module 5 Rev 1.0", True),
+        (PI4, False),
+        ("Raspberry Pi Zero 2 W Rev 1.0", False),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", False),
+        ("", False),
+    ],
 )
 def test_rp1_boards(model: str, rp1: bool) -> None:
     assert is_rp1_board(model) is rp1

@@ -22,8 +22,16 @@ CONFIG = HardwareConfig.from_dict({"retry_s": 30})
 
 def make_table(clock: FakeClock, factory: MockFactory, **kwargs: object) -> Table:
     config = kwargs.pop("config", CONFIG)
-    return Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False,  # type: ignore[arg-type]
-                 pin_factory=factory, voice=quiet_voice(), **kwargs)  # type: ignore[arg-type]
+    return Table(
+        config,
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,  # type: ignore[arg-type]
+        pin_factory=factory,
+        voice=quiet_voice(),
+        **kwargs,
+    )  # type: ignore[arg-type]
 
 
 def test_oled_unplugged_during_the_game_and_plugged_back(caplog: pytest.LogCaptureFixture) -> None:
@@ -101,8 +109,10 @@ def test_buzzer_pin_in_use(caplog: pytest.LogCaptureFixture) -> None:
         assert any("buzzer cannot be opened" in r.message for r in caplog.records)
         assert parts["led"]["found"] and parts["end_round_button"]["found"] and parts["servo"]["found"]
 
-        table.on_events([{"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"}],
-                        game_state(clock="XII", ghost_room=8))
+        table.on_events(
+            [{"type": "ghost_hour", "environment": "Fire", "room": 8, "room_name": "Bath"}],
+            game_state(clock="XII", ghost_room=8),
+        )
         table.run_pending()  # the alarm runs with the LED only
         assert table.alarms == 1
         assert any(s.state for s in factory.pin(23).states)
@@ -191,8 +201,9 @@ def test_no_gpio_library_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_module, "make_pin_factory", no_factory)
     clock = FakeClock()
     bus = FakeI2CBus()
-    with Table(HardwareConfig(), sim=False, now=clock.now, sleep=clock.sleep, threaded=False, i2c_bus=bus,
-               voice=quiet_voice()) as table:
+    with Table(
+        HardwareConfig(), sim=False, now=clock.now, sleep=clock.sleep, threaded=False, i2c_bus=bus, voice=quiet_voice()
+    ) as table:
         parts = table.status()["parts"]
         assert parts["display"]["found"]
         for name in ("servo", "end_round_button", "read_dice_button", "buzzer", "led"):

@@ -25,6 +25,7 @@ from hardware.voice import ghost_hour_text
 
 # luma.oled still calls Image.getdata(), which Pillow 13 warns about.
 
+
 def press(factory: MockFactory, clock: FakeClock, pin: int, seconds: float) -> None:
     factory.pin(pin).drive_low()
     clock.advance(seconds)
@@ -45,9 +46,18 @@ def test_a_table_played_with_the_buttons_alone(tmp_path: Path) -> None:
     spawn = RecordingSpawn()
     config = HardwareConfig()
     events: list[dict[str, Any]] = []
-    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
-            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-                  voice=quiet_voice(spawn)) as table:
+    with (
+        GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
+        Table(
+            config,
+            sim=True,
+            now=clock.now,
+            sleep=clock.sleep,
+            threaded=False,
+            pin_factory=factory,
+            voice=quiet_voice(spawn),
+        ) as table,
+    ):
         service.new_game(Setup(players=3, board="asylum", ghost="child", special_items=3, seed=11))
         service.add_listener(lambda evs, state: events.extend(evs))
         wire(table, service)
@@ -79,9 +89,12 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     config = HardwareConfig()
-    with GameService(GameStore(db), load_packs(), rng=random.Random(5)) as service, \
-            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-                  voice=quiet_voice()) as table:
+    with (
+        GameService(GameStore(db), load_packs(), rng=random.Random(5)) as service,
+        Table(
+            config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
+        ) as table,
+    ):
         service.new_game(Setup(players=2, board="asylum", ghost="child", special_items=3, seed=3))
         wire(table, service)
         service.do("end-round")
@@ -92,9 +105,12 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
     assert servo.states[-2].state * FRAME_US == pytest.approx(config.servo.pulse_us["XII"])  # parked
 
     servo.clear_states()
-    with GameService(GameStore(db), load_packs()) as service, \
-            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-                  voice=quiet_voice()) as table:
+    with (
+        GameService(GameStore(db), load_packs()) as service,
+        Table(
+            config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
+        ) as table,
+    ):
         state = service.resume_last()
         assert state is not None and state["clock"] == "VI"
         table.show(state)
@@ -111,9 +127,18 @@ def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
-    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
-            Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-                  voice=quiet_voice(spawn)) as table:
+    with (
+        GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
+        Table(
+            HardwareConfig(),
+            sim=True,
+            now=clock.now,
+            sleep=clock.sleep,
+            threaded=False,
+            pin_factory=factory,
+            voice=quiet_voice(spawn),
+        ) as table,
+    ):
         service.new_game(Setup(players=2, board="asylum", ghost="child", seed=3))
         wire(table, service)
         table.show(service.state())
@@ -154,9 +179,18 @@ def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> N
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
     config = HardwareConfig()
-    with GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service, \
-            Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-                  voice=quiet_voice(spawn)) as table:
+    with (
+        GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
+        Table(
+            config,
+            sim=True,
+            now=clock.now,
+            sleep=clock.sleep,
+            threaded=False,
+            pin_factory=factory,
+            voice=quiet_voice(spawn),
+        ) as table,
+    ):
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 4, "names": ["Ada", "Bo"]})
         wire(table, service)
         table.show(service.state())

@@ -125,8 +125,9 @@ def test_a_new_table_brings_the_hand_from_the_park_mark_to_the_games_hour() -> N
     clock = FakeClock()
     config = HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}})
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-               voice=quiet_voice()) as first:
+    with Table(
+        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
+    ) as first:
         first.show(game_state(clock="IX"))
         first.run_pending()
         assert first.hand_mark == "IX"
@@ -134,8 +135,9 @@ def test_a_new_table_brings_the_hand_from_the_park_mark_to_the_games_hour() -> N
     assert pulses_on(pin)[-2] == pytest.approx(CALIBRATED["XII"])  # parked on close
 
     pin.clear_states()
-    with Table(config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-               voice=quiet_voice()) as second:
+    with Table(
+        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
+    ) as second:
         assert second.hand_angle == 0  # assumed on the park mark until told otherwise
         second.show(game_state(clock="VI", round=7, hour=1))
         second.run_pending()
@@ -148,11 +150,18 @@ def test_a_new_table_brings_the_hand_from_the_park_mark_to_the_games_hour() -> N
 
 
 def test_timer_on_the_last_turn_moves_the_hand_twice() -> None:
-    """"Timers": the clock can advance twice at once; the hand visits both marks."""
+    """ "Timers": the clock can advance twice at once; the hand visits both marks."""
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}}), sim=True, now=clock.now,
-               sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()) as table:
+    with Table(
+        HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}}),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(),
+    ) as table:
         table.show(game_state(clock="III"))
         table.run_pending()
         pin = factory.pin(18)
@@ -256,8 +265,15 @@ def test_gpiozero_on_the_lgpio_pin_factory_warns_about_the_rounding(caplog: pyte
 
     factory = LGPIOFactory(pin_class=lgpio_duty_model_pin())
     clock = FakeClock()
-    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-               voice=quiet_voice()):
+    with Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(),
+    ):
         pass
     assert any("whole percent" in r.message and 'backend = "lgpio"' in r.message for r in caplog.records)
 

@@ -36,8 +36,17 @@ NIGHT = {
         {"text": "Everyone, open your eyes.", "screen": "Eyes open", "pause": 0.0, "at": 11.0},
     ],
 }
-STATE = {"rules": "among-cultists", "round": 1, "rounds": 10, "phase": "night", "clock": "XII", "start_player": 1,
-         "names": ["Ana", "Ben", "Cem", "Dora"], "vote_used": False, "event": None}
+STATE = {
+    "rules": "among-cultists",
+    "round": 1,
+    "rounds": 10,
+    "phase": "night",
+    "clock": "XII",
+    "start_player": 1,
+    "names": ["Ana", "Ben", "Cem", "Dora"],
+    "vote_used": False,
+    "event": None,
+}
 
 
 @pytest.fixture
@@ -48,8 +57,9 @@ def parts() -> Iterator[tuple[Table, MockFactory, FakeClock, Callable[[], list[t
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn(clock)
     voice = quiet_voice(spawn, engine=FixedLength(4.0), now=clock.now)
-    t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-              voice=voice)
+    t = Table(
+        HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=voice
+    )
 
     def heard() -> list[tuple[float, str]]:  # (when its first sample was written, the line), for each line played
         return [(proc.started, line) for proc, line in zip(spawn.procs, spawn.said, strict=True)]
@@ -116,12 +126,17 @@ def test_the_same_script_is_read_once_and_a_state_without_it_stops_it(parts) -> 
 
 def test_the_countdown_sounds_the_buzzer_on_point(parts) -> None:  # type: ignore[no-untyped-def]
     t, factory, clock, heard = parts
-    vote = {"id": "1.3", "kind": "vote", "title": "The vote", "steps": [
-        {"text": "Three", "screen": "3", "pause": 1.0, "at": 0.0},
-        {"text": "Two", "screen": "2", "pause": 1.0, "at": 1.4},
-        {"text": "One", "screen": "1", "pause": 1.0, "at": 2.8},
-        {"text": "Point!", "screen": "Point!", "pause": 0.0, "at": 4.2, "buzz": True},
-    ]}
+    vote = {
+        "id": "1.3",
+        "kind": "vote",
+        "title": "The vote",
+        "steps": [
+            {"text": "Three", "screen": "3", "pause": 1.0, "at": 0.0},
+            {"text": "Two", "screen": "2", "pause": 1.0, "at": 1.4},
+            {"text": "One", "screen": "1", "pause": 1.0, "at": 2.8},
+            {"text": "Point!", "screen": "Point!", "pause": 0.0, "at": 4.2, "buzz": True},
+        ],
+    }
     buzzer = factory.pin(22)
     buzzer.clear_states()
     t.show({**STATE, "narration": vote})
@@ -183,7 +198,7 @@ def test_the_script_renders_as_speech_at_its_times_with_silence_between(tmp_path
     window = rate // 10  # 100 ms
 
     def loud(t0: float, t1: float) -> bool:
-        part = samples[int(t0 * rate):int(t1 * rate)]
+        part = samples[int(t0 * rate) : int(t1 * rate)]
         return max((abs(x) for x in part), default=0) > 1000
 
     # the words of each step start at its time; the gap before the second step (after the first's words) is silent
@@ -198,8 +213,15 @@ def test_the_script_renders_as_speech_at_its_times_with_silence_between(tmp_path
 def test_a_voice_turned_off_says_nothing_and_the_oled_still_reads_the_script() -> None:
     clock = FakeClock()
     voice = quiet_voice(RecordingSpawn(), enabled=False)
-    t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-              pin_factory=MockFactory(pin_class=MockPWMPin), voice=voice)
+    t = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        voice=voice,
+    )
     try:
         t.show({**STATE, "narration": NIGHT})
         t.run_pending()
@@ -212,8 +234,9 @@ def test_a_voice_turned_off_says_nothing_and_the_oled_still_reads_the_script() -
 # -- the night timed by its rendered lines ------------------------------------------------------------------------
 
 
-def play_night(tmp_path: Path, engine: Any, kind: str = "night", pause: float = 1.0) -> tuple[
-        list[dict[str, Any]], list[tuple[float, float, str]], Voice]:
+def play_night(
+    tmp_path: Path, engine: Any, kind: str = "night", pause: float = 1.0
+) -> tuple[list[dict[str, Any]], list[tuple[float, float, str]], Voice]:
     """Among Cultists' script (the seer variant: six steps) timed by the service with the voice's rendered lengths
     and played by a Table on a fake clock; returns the steps and (start, end, line) of each sound aplay was given:
     when its first sample was written and when its last one has played."""
@@ -225,32 +248,50 @@ def play_night(tmp_path: Path, engine: Any, kind: str = "night", pause: float = 
 
     clock = FakeClock()
     spawn = RecordingSpawn(clock)
-    voice = Voice(VoiceConfig(), data_dir=tmp_path, engine=engine,
-                  player=Player(spawn=spawn, threaded=False, now=clock.now))
+    voice = Voice(
+        VoiceConfig(), data_dir=tmp_path, engine=engine, player=Player(spawn=spawn, threaded=False, now=clock.now)
+    )
     spawn.voice = voice
-    table = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-                  pin_factory=MockFactory(pin_class=MockPWMPin), voice=voice)
-    service = GameService(GameStore(tmp_path / "g.sqlite3"), load_packs(), rng=random.Random(3),
-                          speech_length=voice.length)  # what companion serve wires
+    table = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        voice=voice,
+    )
+    service = GameService(
+        GameStore(tmp_path / "g.sqlite3"), load_packs(), rng=random.Random(3), speech_length=voice.length
+    )  # what companion serve wires
     try:
-        service.new_game({"rules": "among-cultists", "players": 5, "seed": 4, "seer": True,
-                          "names": ["Ana", "Ben", "Cem", "Dora", "Eli"]})
+        service.new_game(
+            {
+                "rules": "among-cultists",
+                "players": 5,
+                "seed": 4,
+                "seer": True,
+                "names": ["Ana", "Ben", "Cem", "Dora", "Eli"],
+            }
+        )
         service.add_listener(table.on_events)
         table.run_pending()
         t0 = clock.now()
         steps = service.narrate(kind, pause)["narration"]["steps"]
         table.show(service.state())
         table.run_pending()
-        sounds = [(p.started - t0, p.started - t0 + p.seconds, line)
-                  for p, line in zip(spawn.procs, spawn.said, strict=True)]
+        sounds = [
+            (p.started - t0, p.started - t0 + p.seconds, line) for p, line in zip(spawn.procs, spawn.said, strict=True)
+        ]
         return steps, sounds, voice
     finally:
         service.close()
         table.close()
 
 
-def check_each_pause_starts_after_its_line(steps: list[dict[str, Any]], sounds: list[tuple[float, float, str]],
-                                           voice: Voice) -> None:
+def check_each_pause_starts_after_its_line(
+    steps: list[dict[str, Any]], sounds: list[tuple[float, float, str]], voice: Voice
+) -> None:
     assert [line for _, _, line in sounds] == [step["text"] for step in steps]
     for step, (start, end, line) in zip(steps, sounds, strict=True):
         # the length the service timed the step by is the length of the audio played
@@ -279,7 +320,7 @@ def test_the_night_rendered_with_piper_starts_each_pause_after_its_lines_audio_e
     assert voice.engine is not None and voice.engine.name == "piper"
     steps, sounds, voice = play_night(tmp_path, voice.engine)
     check_each_pause_starts_after_its_line(steps, sounds, voice)
-    for (start, end, line) in sounds:  # real speech, each line as long as Piper says it
+    for start, end, line in sounds:  # real speech, each line as long as Piper says it
         assert 0.8 < end - start < 10, line
     # the rendered WAV of each line is the cached sound that was played
     for step in steps:
@@ -290,7 +331,7 @@ def test_the_night_rendered_with_piper_starts_each_pause_after_its_lines_audio_e
 
 
 def test_the_countdown_lands_on_the_beat(tmp_path: Path) -> None:
-    """"Three, two, one, point!": each number starts a second after the one before, whatever the word's length;
+    """ "Three, two, one, point!": each number starts a second after the one before, whatever the word's length;
     the buzzer and the "Point!" start together."""
     steps, sounds, voice = play_night(tmp_path, ToneEngine(0.05), kind="vote")
     texts = [s["text"] for s in steps]
@@ -304,7 +345,8 @@ def test_the_countdown_lands_on_the_beat(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_new_games_script_lines_are_rendered_ahead_so_reading_them_out_renders_nothing(
-        tmp_path: Path, language: str) -> None:
+    tmp_path: Path, language: str
+) -> None:
     import random
 
     from companion.games.skeptics.packs import load_packs
@@ -313,10 +355,19 @@ def test_a_new_games_script_lines_are_rendered_ahead_so_reading_them_out_renders
     from hardware.voice import sentences
 
     engine = ToneEngine(0.01)
-    voice = Voice(VoiceConfig(language=language), data_dir=tmp_path, engine=engine,
-                  player=Player(spawn=RecordingSpawn(), threaded=False))
-    with GameService(GameStore(tmp_path / "g.sqlite3"), load_packs(), rng=random.Random(3),
-                     speech_language=language, speech_length=voice.length) as service:
+    voice = Voice(
+        VoiceConfig(language=language),
+        data_dir=tmp_path,
+        engine=engine,
+        player=Player(spawn=RecordingSpawn(), threaded=False),
+    )
+    with GameService(
+        GameStore(tmp_path / "g.sqlite3"),
+        load_packs(),
+        rng=random.Random(3),
+        speech_language=language,
+        speech_length=voice.length,
+    ) as service:
         threads: list[Any] = []
         service.speech_prepare = lambda lines: threads.append(voice.prepare(lines))  # what companion serve wires
         service.new_game({"rules": "among-cultists", "players": 5, "seed": 4, "seer": True})

@@ -31,8 +31,15 @@ def rig() -> Iterator[tuple[Table, MockFactory, FakeClock, RecordingSpawn]]:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
-    table = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False,
-                  pin_factory=factory, voice=quiet_voice(spawn))
+    table = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(spawn),
+    )
     yield table, factory, clock, spawn
     table.close()
 
@@ -129,8 +136,10 @@ def test_ghost_hours_are_never_dropped_only_identical_waiting_ones_merge(
     other = {"type": "ghost_hour", "environment": "Darkness", "room": 3, "room_name": "Kitchen"}
     for ghost in (GHOST, GHOST, other):  # the first two are identical and wait together
         for i in range(50):
-            table.on_events([{"type": "clock_advanced", "clock": MARKS[i % 4]}] if i else [ghost],
-                            game_state(clock=MARKS[i % 4], ghost_room=ghost["room"]))
+            table.on_events(
+                [{"type": "clock_advanced", "clock": MARKS[i % 4]}] if i else [ghost],
+                game_state(clock=MARKS[i % 4], ghost_room=ghost["room"]),
+            )
     assert table.scheduler.pending() <= 2 + 2  # show, hand, two distinct Ghost Hours
     table.run_pending()
     assert table.alarms == 2

@@ -34,8 +34,15 @@ def table() -> tuple[Table, MockFactory, FakeClock, RecordingSpawn]:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
-    t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-              voice=quiet_voice(spawn))
+    t = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(spawn),
+    )
     yield t, factory, clock, spawn
     t.close()
 
@@ -167,7 +174,15 @@ def test_a_real_worker_thread_does_the_work() -> None:
 def test_status_reports_every_part(table: tuple[Table, MockFactory, FakeClock, RecordingSpawn]) -> None:
     t, factory, clock, spawn = table
     status = t.status()
-    assert set(status["parts"]) == {"servo", "display", "end_round_button", "read_dice_button", "buzzer", "led", "voice"}
+    assert set(status["parts"]) == {
+        "servo",
+        "display",
+        "end_round_button",
+        "read_dice_button",
+        "buzzer",
+        "led",
+        "voice",
+    }
     assert all(part["found"] for name, part in status["parts"].items())
     assert status["sim"] is True and status["servo_backend"] == "gpiozero"
 
@@ -175,8 +190,15 @@ def test_status_reports_every_part(table: tuple[Table, MockFactory, FakeClock, R
 def test_events_after_close_are_ignored() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    t = Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-              voice=quiet_voice())
+    t = Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(),
+    )
     t.close()
     t.on_events(GHOST_HOUR_EVENTS, AFTER)  # a late listener call during shutdown
     t.show(AFTER)

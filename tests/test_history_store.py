@@ -65,8 +65,16 @@ def test_round_trip_commands_and_events_survive_reopening(db: Path) -> None:
         assert [e["id"] for e in events[1:]] == [first[0]["id"], second[0]["id"], second[1]["id"]]
         assert [e["seq"] for e in events] == [0, 1, 2, 2]
         info = store.game(gid)
-        assert (info.name, info.setup, info.commands, info.status) == ("Friday", {"players": 3, "board": "asylum"}, 2, "playing")
-        assert store.command_events(gid) == {1: [{"type": "round_ended", "round": 1}], 2: [{"type": "a"}, {"type": "b"}]}
+        assert (info.name, info.setup, info.commands, info.status) == (
+            "Friday",
+            {"players": 3, "board": "asylum"},
+            2,
+            "playing",
+        )
+        assert store.command_events(gid) == {
+            1: [{"type": "round_ended", "round": 1}],
+            2: [{"type": "a"}, {"type": "b"}],
+        }
 
 
 def test_undo_deletes_the_command_keeps_its_record_and_ids_keep_growing(db: Path) -> None:

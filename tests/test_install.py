@@ -40,8 +40,18 @@ EXPORTED = [name for name, extras in EXTRAS.items() if set(extras) <= set(OPTION
 
 def export_command(name: str) -> list[str]:
     extras = [word for extra in EXTRAS[name] for word in ("--extra", extra)]
-    return ["uv", "export", "--frozen", "--no-dev", *extras, "--group", "build", "--no-emit-project",
-            "-o", f"systemd/{name}"]
+    return [
+        "uv",
+        "export",
+        "--frozen",
+        "--no-dev",
+        *extras,
+        "--group",
+        "build",
+        "--no-emit-project",
+        "-o",
+        f"systemd/{name}",
+    ]
 
 
 # The two releases: their Python (the full version Debian ships) and their glibc (the newest manylinux tag).
@@ -77,8 +87,18 @@ def test_requirements_are_the_lock_exported(tmp_path: Path, name: str) -> None:
     assert shipped == exported, f"systemd/{name} is stale; run: " + " ".join(command)
     assert " ".join(command) in shipped.splitlines()[1]  # the header says how it is made (.ci/run runs it)
     names = requirement_names(shipped)
-    assert {"lgpio", "adafruit-lgpio", "rpi-gpio", "simplejpeg", "smbus2", "numpy", "pillow", "gpiozero", "waitress",
-            "hatchling"} <= set(names)
+    assert {
+        "lgpio",
+        "adafruit-lgpio",
+        "rpi-gpio",
+        "simplejpeg",
+        "smbus2",
+        "numpy",
+        "pillow",
+        "gpiozero",
+        "waitress",
+        "hatchling",
+    } <= set(names)
     if "voice" in EXTRAS[name]:
         assert "piper-tts" in names and set(requirement_names(REQUIREMENTS.read_text(encoding="utf-8"))) < set(names)
     else:
@@ -130,9 +150,16 @@ def test_every_requirement_has_a_wheel_for_the_release(release: str, name: str) 
     """Each line pip installs on the release is a wheel of uv.lock for its Python on aarch64; the others are the
     source-only pure-Python packages install.sh names (built there without a compiler) and RPi.GPIO (apt)."""
     python, glibc = RELEASES[release]
-    environment = {"python_version": python.rsplit(".", 1)[0], "python_full_version": python,
-                   "platform_machine": "aarch64", "sys_platform": "linux", "platform_system": "Linux",
-                   "implementation_name": "cpython", "os_name": "posix", "platform_python_implementation": "CPython"}
+    environment = {
+        "python_version": python.rsplit(".", 1)[0],
+        "python_full_version": python,
+        "platform_machine": "aarch64",
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "implementation_name": "cpython",
+        "os_name": "posix",
+        "platform_python_implementation": "CPython",
+    }
     tags = target_tags(python, glibc)
     lock = tomllib.loads((REPO / "uv.lock").read_text(encoding="utf-8"))
     wheels: dict[tuple[str, str], list[str]] = {}
@@ -167,23 +194,41 @@ def executable(path: Path, text: str) -> None:
 def release_files(tmp_path: Path, codename: str, python: str) -> dict[str, str]:
     """COMPANION_OS_RELEASE and COMPANION_PYTHON stand-ins: that release, with a python3 of that version."""
     os_release = tmp_path / f"os-release-{codename}"
-    os_release.write_text(f'PRETTY_NAME="Debian GNU/Linux ({codename})"\nVERSION_CODENAME={codename}\n', encoding="utf-8")
+    os_release.write_text(
+        f'PRETTY_NAME="Debian GNU/Linux ({codename})"\nVERSION_CODENAME={codename}\n', encoding="utf-8"
+    )
     fake_python = tmp_path / f"python{python}"
     executable(fake_python, f'case "$1" in -c) echo {python};; *) echo "python3 $*" >> "{tmp_path}/calls.log";; esac\n')
     return {"COMPANION_OS_RELEASE": str(os_release), "COMPANION_PYTHON": str(fake_python)}
 
 
-def plan(tmp_path: Path, *, model: str, codename: str = "bookworm", python: str = "3.11", arch: str = "arm64",
-         extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+def plan(
+    tmp_path: Path,
+    *,
+    model: str,
+    codename: str = "bookworm",
+    python: str = "3.11",
+    arch: str = "arm64",
+    extra: tuple[str, ...] = (),
+) -> subprocess.CompletedProcess[str]:
     """install.sh --plan DIR on that board and release; its decisions as key=value lines."""
     fake = tmp_path / "bin"
     executable(fake / "dpkg", f'echo "{arch}"\n')
     model_file = tmp_path / "model"
     model_file.write_bytes(model.encode() + b"\0")
-    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "COMPANION_MODEL_FILE": str(model_file),
-           **release_files(tmp_path, codename, python)}
-    return subprocess.run(["bash", str(INSTALL), "--plan", str(tmp_path / "plan"), *extra],
-                          capture_output=True, text=True, timeout=60, env=env)
+    env = {
+        **os.environ,
+        "PATH": f"{fake}:{os.environ['PATH']}",
+        "COMPANION_MODEL_FILE": str(model_file),
+        **release_files(tmp_path, codename, python),
+    }
+    return subprocess.run(
+        ["bash", str(INSTALL), "--plan", str(tmp_path / "plan"), *extra],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
 
 
 def decisions(result: subprocess.CompletedProcess[str]) -> dict[str, str]:
@@ -191,20 +236,29 @@ def decisions(result: subprocess.CompletedProcess[str]) -> dict[str, str]:
     return dict(line.split("=", 1) for line in result.stdout.splitlines())
 
 
-@pytest.mark.parametrize(("codename", "python", "lgpio"), [("bookworm", "3.11", "lgpio"),
-                                                           ("trixie", "3.13", "adafruit-lgpio")])
-@pytest.mark.parametrize(("model", "rpi_gpio"), [("Raspberry Pi 4 Model B Rev 1.5", "apt"),
-                                                 ("Raspberry Pi Zero 2 W Rev 1.0", "apt"),
-                                                 ("Raspberry Pi 5 Model B Rev 1.0", "none"),
-                                                 ("Raspberry Pi 500 Rev 1.0", "none"),
-                                                 ("Raspberry Pi Compute Module 5 Rev 1.0", "none")])
-def test_the_plan_for_each_board_and_release(tmp_path: Path, codename: str, python: str, lgpio: str, model: str,
-                                             rpi_gpio: str) -> None:
+@pytest.mark.parametrize(
+    ("codename", "python", "lgpio"), [("bookworm", "3.11", "lgpio"), ("trixie", "3.13", "adafruit-lgpio")]
+)
+@pytest.mark.parametrize(
+    ("model", "rpi_gpio"),
+    [
+        ("Raspberry Pi 4 Model B Rev 1.5", "apt"),
+        ("Raspberry Pi Zero 2 W Rev 1.0", "apt"),
+        ("Raspberry Pi 5 Model B Rev 1.0", "none"),
+        ("Raspberry Pi 500 Rev 1.0", "none"),
+        ("Raspberry Pi Compute Module 5 Rev 1.0", "none"),
+    ],
+)
+def test_the_plan_for_each_board_and_release(
+    tmp_path: Path, codename: str, python: str, lgpio: str, model: str, rpi_gpio: str
+) -> None:
     said = decisions(plan(tmp_path, model=model, codename=codename, python=python))
     assert said["architecture"] == "arm64"
     assert said["release"].startswith(f"{codename} (Debian {12 if codename == 'bookworm' else 13}), Python {python}")
-    locked = {head.split("==")[0]: head.split("==")[1].split()[0]
-              for head in requirement_blocks(REQUIREMENTS.read_text(encoding="utf-8"))}
+    locked = {
+        head.split("==")[0]: head.split("==")[1].split()[0]
+        for head in requirement_blocks(REQUIREMENTS.read_text(encoding="utf-8"))
+    }
     assert said["lgpio"].startswith(f"{lgpio}=={locked[lgpio]} (wheel from the lock")
     apt = said["apt"].split()
     assert "build-essential" not in apt and "python3-dev" not in apt  # no compiler by default
@@ -220,7 +274,8 @@ def test_the_plan_for_each_board_and_release(tmp_path: Path, codename: str, pyth
     shipped = requirement_blocks(REQUIREMENTS.read_text(encoding="utf-8"))
     # pip gets every block of the lock's export but RPi.GPIO, each whole (hashes included), wheels and sources apart
     assert requirement_blocks(wheels) | requirement_blocks(source) == {
-        head: block for head, block in shipped.items() if not head.startswith("rpi-gpio==")}
+        head: block for head, block in shipped.items() if not head.startswith("rpi-gpio==")
+    }
     assert set(requirement_names(source)) == shell_list("SOURCE_ONLY")
     assert said["wheels"] == f"{len(requirement_blocks(wheels))} packages, --only-binary :all:"
     assert not (tmp_path / "plan" / "rpi-gpio.txt").exists()
@@ -253,7 +308,8 @@ def test_the_voice_only_when_asked(tmp_path: Path) -> None:
     voice = requirement_blocks((REPO / "systemd" / "requirements-voice.txt").read_text(encoding="utf-8"))
     assert any(head.startswith("piper-tts==") for head in wheels)
     assert set(wheels) | set(requirement_blocks((asked / "plan" / "source.txt").read_text(encoding="utf-8"))) == {
-        head for head in voice if not head.startswith("rpi-gpio==")}
+        head for head in voice if not head.startswith("rpi-gpio==")
+    }
 
 
 @pytest.mark.parametrize(("codename", "python"), [("bullseye", "3.9"), ("noble", "3.12"), ("", "3.11")])
@@ -282,8 +338,16 @@ class Run:
         return [line.split(" ", 1)[1] for line in self.log.read_text().splitlines() if line.split(" ", 1)[0] == name]
 
 
-def run_installer(tmp_path: Path, *, model: str, arch: str = "arm64", codename: str = "trixie",
-                  python: str = "3.13", venv_exists: bool = True, extra: tuple[str, ...] = ()) -> Run:
+def run_installer(
+    tmp_path: Path,
+    *,
+    model: str,
+    arch: str = "arm64",
+    codename: str = "trixie",
+    python: str = "3.13",
+    venv_exists: bool = True,
+    extra: tuple[str, ...] = (),
+) -> Run:
     """install.sh for real (not --dry-run) into tmp_path, with the system commands and the venv faked."""
     fake = tmp_path / "bin"
     log = tmp_path / "calls.log"
@@ -294,25 +358,47 @@ def run_installer(tmp_path: Path, *, model: str, arch: str = "arm64", codename: 
     executable(fake / "dpkg", f'echo "{arch}"\n')
     # The venv's stand-ins; its pip keeps a copy of each requirements file it is handed.
     template = tmp_path / "venv-template" / "bin"
-    executable(template / "python", f'echo "python $*" >> "{log}"\ncase "$*" in *picamera2*) '
-               'echo "ModuleNotFoundError: No module named \'picamera2\'" >&2; exit 1;; esac\n')
-    executable(template / "pip", f'echo "pip $*" >> "{log}"\nn=$(grep -c "^pip " "{log}")\n'
-               'while [ $# -gt 0 ]; do [ "$1" = --requirement ] && cp "$2" '
-               f'"{tmp_path}/requirements-$n.txt"; shift; done\n')
+    executable(
+        template / "python",
+        f'echo "python $*" >> "{log}"\ncase "$*" in *picamera2*) '
+        "echo \"ModuleNotFoundError: No module named 'picamera2'\" >&2; exit 1;; esac\n",
+    )
+    executable(
+        template / "pip",
+        f'echo "pip $*" >> "{log}"\nn=$(grep -c "^pip " "{log}")\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --requirement ] && cp "$2" '
+        f'"{tmp_path}/requirements-$n.txt"; shift; done\n',
+    )
     executable(template / "companion", f'echo "companion $*" >> "{log}"\n')
     if venv_exists:  # an upgrade
         shutil.copytree(template.parent, prefix / "venv")
     files = release_files(tmp_path, codename, python)
     # the release's python3: `-m venv DIR` makes the venv's stand-ins in DIR
-    executable(Path(files["COMPANION_PYTHON"]), f'case "$1" in -c) echo {python};; *) echo "python3 $*" >> "{log}"; '
-               f'for last; do :; done; cp -r "{template.parent}" "$last";; esac\n')
+    executable(
+        Path(files["COMPANION_PYTHON"]),
+        f'case "$1" in -c) echo {python};; *) echo "python3 $*" >> "{log}"; '
+        f'for last; do :; done; cp -r "{template.parent}" "$last";; esac\n',
+    )
     model_file = tmp_path / "model"
     model_file.write_bytes(model.encode() + b"\0")
     env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "COMPANION_MODEL_FILE": str(model_file), **files}
     result = subprocess.run(
-        ["bash", str(INSTALL), "--no-apt", "--prefix", str(prefix), "--config-dir", str(etc),
-         "--unit-dir", str(units), *extra],
-        capture_output=True, text=True, timeout=120, env=env,
+        [
+            "bash",
+            str(INSTALL),
+            "--no-apt",
+            "--prefix",
+            str(prefix),
+            "--config-dir",
+            str(etc),
+            "--unit-dir",
+            str(units),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     return Run(result, prefix, etc, units, log)
 
@@ -347,8 +433,14 @@ def test_install_into_a_fake_prefix_on_a_pi4(tmp_path: Path) -> None:
 
 
 def test_a_new_venv_is_made_with_the_releases_python_and_its_packages(tmp_path: Path) -> None:
-    run = run_installer(tmp_path, model="Raspberry Pi 5 Model B Rev 1.0", codename="bookworm", python="3.11",
-                        venv_exists=False, extra=("--no-start",))
+    run = run_installer(
+        tmp_path,
+        model="Raspberry Pi 5 Model B Rev 1.0",
+        codename="bookworm",
+        python="3.11",
+        venv_exists=False,
+        extra=("--no-start",),
+    )
     assert run.result.returncode == 0, run.result.stderr
     assert run.calls("python3") == [f"-m venv --system-site-packages {run.prefix}/venv"]
     assert len(run.calls("pip")) == 3
@@ -386,8 +478,9 @@ def test_the_rehearsal_passes_shellcheck() -> None:
 
 
 def test_companion_says_its_version() -> None:
-    result = subprocess.run([sys.executable, "-m", "companion", "--version"], cwd=REPO, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "--version"], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     version = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert result.returncode == 0 and result.stdout == f"companion {version}\n", result.stderr
 
@@ -401,8 +494,12 @@ def bookworm_root(into: Path) -> None:
     """A minimal Debian Bookworm root in `into`, unpacked from a cached tarball made once with debootstrap."""
     if not ROOT_CACHE.exists():
         build = into.parent / "debootstrap"
-        subprocess.run(["debootstrap", "--variant=minbase", "bookworm", str(build), "http://deb.debian.org/debian"],
-                       check=True, capture_output=True, timeout=1800)
+        subprocess.run(
+            ["debootstrap", "--variant=minbase", "bookworm", str(build), "http://deb.debian.org/debian"],
+            check=True,
+            capture_output=True,
+            timeout=1800,
+        )
         subprocess.run(["tar", "-C", str(build), "-cf", str(ROOT_CACHE), "."], check=True, timeout=600)
         shutil.rmtree(build)
     into.mkdir()
@@ -422,9 +519,23 @@ def test_install_in_a_bookworm_root(tmp_path: Path) -> None:
     if local_cas.is_dir():
         shutil.copytree(local_cas, root / "usr" / "local" / "share" / "ca-certificates", dirs_exist_ok=True)
     checkout = root / "home" / "pi" / "skeptics-companion"
-    subprocess.run(["tar", "-C", str(REPO), "--exclude=./.git", "--exclude=./.venv", "--exclude=__pycache__",
-                    "--exclude=./.mypy_cache", "--exclude=./.pytest_cache", "-cf", str(tmp_path / "src.tar"), "."],
-                   check=True, timeout=120)
+    subprocess.run(
+        [
+            "tar",
+            "-C",
+            str(REPO),
+            "--exclude=./.git",
+            "--exclude=./.venv",
+            "--exclude=__pycache__",
+            "--exclude=./.mypy_cache",
+            "--exclude=./.pytest_cache",
+            "-cf",
+            str(tmp_path / "src.tar"),
+            ".",
+        ],
+        check=True,
+        timeout=120,
+    )
     checkout.mkdir(parents=True)
     subprocess.run(["tar", "-C", str(checkout), "-xf", str(tmp_path / "src.tar")], check=True, timeout=120)
     mounts = [("proc", root / "proc", ["-t", "proc", "proc"]), ("dev", root / "dev", ["--bind", "/dev"])]
@@ -443,16 +554,27 @@ def test_install_in_a_bookworm_root(tmp_path: Path) -> None:
             "/opt/skeptics-companion/venv/bin/companion hw status --sim > /tmp/status.json; "
             "/opt/skeptics-companion/venv/bin/companion serve --check --config /etc/skeptics-companion/config.toml"
         )
-        result = subprocess.run(["chroot", str(root), "/bin/bash", "-c", script], capture_output=True, text=True,
-                                timeout=1800, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-                                         "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt"})
+        result = subprocess.run(
+            ["chroot", str(root), "/bin/bash", "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            env={
+                "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+                "LANG": "C.UTF-8",
+                "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+            },
+        )
         print(result.stdout[-6000:], result.stderr[-4000:], sep="\n--- stderr ---\n")
         assert result.returncode == 0, result.stderr[-4000:]
     finally:
         for target in reversed(mounted):
             subprocess.run(["umount", "-l", str(target)], check=False, timeout=30)
-    freeze = {re.sub(r"[-_.]+", "-", line.split("==")[0]).lower(): line.split("==")[1]
-              for line in (root / "tmp" / "freeze.txt").read_text().splitlines() if "==" in line}
+    freeze = {
+        re.sub(r"[-_.]+", "-", line.split("==")[0]).lower(): line.split("==")[1]
+        for line in (root / "tmp" / "freeze.txt").read_text().splitlines()
+        if "==" in line
+    }
     locked = {}
     for line in REQUIREMENTS.read_text().splitlines():
         if line[:1].isalnum():

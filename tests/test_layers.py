@@ -26,8 +26,12 @@ def global_random_uses(source: str) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "random":
             found.append(f"line {node.lineno}: from random import {', '.join(a.name for a in node.names)}")
-        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random"
-              and node.attr != "Random"):
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+            and node.attr != "Random"
+        ):
             found.append(f"line {node.lineno}: random.{node.attr}")
     return found
 
@@ -42,8 +46,10 @@ def test_the_check_finds_global_random_functions() -> None:
     assert global_random_uses(source) == ["line 2: from random import shuffle", "line 4: random.choice"]
 
 
-@pytest.mark.skipif(shutil.which("lint-imports") is None and not (REPO / ".venv" / "bin" / "lint-imports").exists(),
-                    reason="import-linter is not installed")
+@pytest.mark.skipif(
+    shutil.which("lint-imports") is None and not (REPO / ".venv" / "bin" / "lint-imports").exists(),
+    reason="import-linter is not installed",
+)
 def test_the_import_contracts_hold() -> None:
     program = shutil.which("lint-imports") or str(REPO / ".venv" / "bin" / "lint-imports")
     result = subprocess.run([program], cwd=REPO, capture_output=True, text=True, timeout=300)

@@ -16,8 +16,17 @@ from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.service import GameService
 
-ELDER_SIGN_KEYS = ("rules", "clock", "turn", "doom", "doom_max", "elder_signs", "elder_signs_needed",
-                   "ancient_one_awake", "outcome")
+ELDER_SIGN_KEYS = (
+    "rules",
+    "clock",
+    "turn",
+    "doom",
+    "doom_max",
+    "elder_signs",
+    "elder_signs_needed",
+    "ancient_one_awake",
+    "outcome",
+)
 
 
 def test_every_game_has_a_module_and_an_unknown_one_is_named() -> None:
@@ -83,8 +92,11 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     assert "turn ends" in history.stdout and "=" not in history.stdout.split("(terminal)")[0]
     listed = json.loads(run("list", "--db", str(db), "--json").stdout)
     assert listed[0]["setup"]["rules"] == "elder-sign"
-    assert_clean_error(run("new", "--rules", "elder-sign", "--players", "2", "--ghost", "child", "--db", str(db)),
-                       2, "--ghost is not a choice of Elder Sign (it is for Skeptics)")
+    assert_clean_error(
+        run("new", "--rules", "elder-sign", "--players", "2", "--ghost", "child", "--db", str(db)),
+        2,
+        "--ghost is not a choice of Elder Sign (it is for Skeptics)",
+    )
     assert_clean_error(run("new", "--players", "2", "--db", str(db)), 2, "needs --board and --ghost")
     assert_clean_error(run("new", "--rules", "go", "--players", "2", "--db", str(db)), 2, "unknown rules 'go'")
     # the Skeptics spellings are unchanged
@@ -103,6 +115,7 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
     service.do("move", {"to": card})
     colours = service.state()["next_dice"]
     pips = [(i % 6) + 1 for i in range(len(colours))]
+
     def told(dice: list[TrayDie]) -> str:
         outcome, result = service.roll_from_tray(dice, why="button")
         assert result is None and outcome.command is None and outcome.tell
@@ -110,7 +123,9 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
 
     assert "this roll throws" in told([TrayDie(c, p) for c, p in zip(colours[:-1], pips)])
     assert "blue die" in told([TrayDie("blue", 3)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips)])
-    assert "could not be read" in told([TrayDie(colours[0], None)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips[1:])])
+    assert "could not be read" in told(
+        [TrayDie(colours[0], None)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips[1:])]
+    )
     assert service.state()["history_length"] == 1  # nothing was rolled by the refusals
     _, result = service.roll_from_tray([TrayDie(c, p) for c, p in zip(colours, pips)])
     assert result is not None

@@ -149,8 +149,20 @@ def test_the_night_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -> None:
     db = tmp_path / "more.sqlite"
-    done = run("new", "--rules", "among-cultists", "--players", "6", "--cultists", "2", "--seer", "--seed", "5",
-               "--db", str(db))
+    done = run(
+        "new",
+        "--rules",
+        "among-cultists",
+        "--players",
+        "6",
+        "--cultists",
+        "2",
+        "--seer",
+        "--seed",
+        "5",
+        "--db",
+        str(db),
+    )
     assert done.returncode == 0, done.stderr
     assert "Among Cultists" in done.stdout and "seed 5" in done.stdout
     state = state_json(db)
@@ -167,10 +179,16 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
         assert run("do", "--db", str(db), command).returncode == 0
     state = state_json(db)
     assert (state["round"], state["phase"], state["vote_used"], state["outcome"]) == (2, "movement", False, None)
-    assert_clean_error(run("new", "--rules", "among-cultists", "--players", "6", "--variant", "long", "--db", str(db)),
-                       2, "--variant is not a choice of Among Cultists")
-    assert_clean_error(run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),
-                       2, "--seer is not a choice of Skeptics")
+    assert_clean_error(
+        run("new", "--rules", "among-cultists", "--players", "6", "--variant", "long", "--db", str(db)),
+        2,
+        "--variant is not a choice of Among Cultists",
+    )
+    assert_clean_error(
+        run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),
+        2,
+        "--seer is not a choice of Skeptics",
+    )
 
     db2 = tmp_path / "spooks.sqlite"
     done = run("new", "--rules", "spooks", "--players", "3", "--names", "Ada,Bo,Cy", "--db", str(db2))
@@ -182,8 +200,9 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
     assert all(key in state for key in SPOOKS_KEYS) and state["scores"] == [0, 12, 35] and state["winner"] is None
     assert "Bo 12" in run("state", "--db", str(db2)).stdout
     assert_clean_error(run("do", "--db", str(db2), "hand", "points=0,12"), 2, "give 3")
-    assert_clean_error(run("new", "--rules", "spooks", "--players", "3", "--seed", "2", "--db", str(db2)), 2,
-                       "shuffles nothing")
+    assert_clean_error(
+        run("new", "--rules", "spooks", "--players", "3", "--seed", "2", "--db", str(db2)), 2, "shuffles nothing"
+    )
 
 
 # -- the hardware -------------------------------------------------------------------------------------------------
@@ -194,15 +213,22 @@ def test_the_table_follows_among_cultists_and_reads_the_night_out(tmp_path: Path
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
     service = service_on(tmp_path / "g.sqlite")
-    with Table(HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory,
-               voice=quiet_voice(spawn)) as table:
+    with Table(
+        HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=factory,
+        voice=quiet_voice(spawn),
+    ) as table:
         service.add_listener(table.on_events)
         new_among_cultists(service, seer=True)
         table.run_pending()
         state = service.narrate("night", 1.0)
         table.run_pending()
         steps = state["narration"]["steps"]
-        assert spawn.said[-len(steps):] == [s["text"] for s in steps]
+        assert spawn.said[-len(steps) :] == [s["text"] for s in steps]
         assert table.narrated == [s["text"] for s in steps]
         service.do("night-done")
         for name in ("next-phase", "draw-event", "next-phase", "next-phase", "end-round", "next-phase"):
@@ -242,7 +268,7 @@ def test_the_voice_of_the_night_renders_as_speech_with_its_pauses(tmp_path: Path
     samples = array.array("h", frames)
 
     def loud(t0: float, t1: float) -> bool:
-        return max((abs(x) for x in samples[int(t0 * rate):int(t1 * rate)]), default=0) > 1000
+        return max((abs(x) for x in samples[int(t0 * rate) : int(t1 * rate)]), default=0) > 1000
 
     assert n / rate > steps[-1]["at"]
     for step in steps:
@@ -259,8 +285,9 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
 
     folder = tmp_path / "packs"
     folder.mkdir()
-    (folder / "events.toml").write_text('[[events]]\nid = "power"\nname = "Power cut"\ntext = "No light this round."\n',
-                                        encoding="utf-8")
+    (folder / "events.toml").write_text(
+        '[[events]]\nid = "power"\nname = "Power cut"\ntext = "No light this round."\n', encoding="utf-8"
+    )
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1), box=Box(folder))
     new_among_cultists(service)
     for name in ("night-done", "next-phase", "draw-event"):

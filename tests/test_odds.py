@@ -39,7 +39,7 @@ def test_one_eye_one_die_one_roll_is_one_half() -> None:
 
 
 def test_summon_with_four_summon_dice() -> None:
-    """"Action 7: Pull Ghost" example: four summon dice; each has a 1 in 6 chance."""
+    """ "Action 7: Pull Ghost" example: four summon dice; each has a 1 in 6 chance."""
     assert summon_fraction(4) == 1 - Fraction(5, 6) ** 4
     assert summon_probability(4) == pytest.approx(1 - (5 / 6) ** 4, abs=1e-15)
     # The same number through an icon set: any summon face among four dice in one roll.
@@ -57,7 +57,7 @@ def test_one_key_with_three_key_dice() -> None:
 
 
 def test_three_keys_over_three_rolls_keeping_keys() -> None:
-    """"Unlock Action Example": three keys needed, three actions, keys are kept.
+    """ "Unlock Action Example": three keys needed, three actions, keys are kept.
 
     Each die on its own must show a key within three rolls (kept once it does): 1 - (1/2)^3 = 7/8,
     and the three dice are independent: (7/8)^3 = 343/512.
@@ -77,7 +77,7 @@ def test_an_eye_and_a_camera_in_one_roll_of_three() -> None:
 
 
 def test_disruption_makes_each_roll_a_fresh_roll() -> None:
-    """"Red Icons", Disruption: the player is not allowed to save any dice."""
+    """ "Red Icons", Disruption: the player is not allowed to save any dice."""
     # Two independent tries at 7/12: 1 - (5/12)^2 = 119/144.
     req = R("eye:1,camera:1,disruption")
     assert success_fraction(req, dice=3, rolls=2) == Fraction(119, 144)
@@ -87,7 +87,7 @@ def test_disruption_makes_each_roll_a_fresh_roll() -> None:
 
 
 def test_more_icons_than_dice_cannot_succeed() -> None:
-    """"More Than Three Icons": four icons need at least four dice."""
+    """ "More Than Three Icons": four icons need at least four dice."""
     assert success_fraction(R("eye:2,camera:1,cobweb:1"), dice=3, rolls=3) == 0
     assert success_fraction(R("eye:2,camera:1,cobweb:1"), dice=4, rolls=1) > 0
 
@@ -117,9 +117,12 @@ def test_keep_all_rule_by_hand_for_one_eye_and_one_camera_over_two_rolls() -> No
     #   cameras but no eye: P(no eye) - P(neither) = 1/8 - 1/216 = 26/216. Keep a camera, two dice need
     #     an eye: 3/4.
     #   neither (all cobwebs): 1/216, then a fresh roll of three: 7/12.
-    expected = Fraction(7, 12) + Fraction(63, 216) * Fraction(5, 9) + Fraction(26, 216) * Fraction(3, 4) + Fraction(
-        1, 216
-    ) * Fraction(7, 12)
+    expected = (
+        Fraction(7, 12)
+        + Fraction(63, 216) * Fraction(5, 9)
+        + Fraction(26, 216) * Fraction(3, 4)
+        + Fraction(1, 216) * Fraction(7, 12)
+    )
     assert keep_all_fraction(R("eye:1,camera:1"), 3, 2) == expected
 
 

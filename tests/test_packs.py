@@ -97,14 +97,36 @@ def edited(tmp_path: Path, rel: str, old: str, new: str) -> Path:
 @pytest.mark.parametrize(
     "rel, old, new, words",
     [
-        ("ghosts.toml", "difficulty = 3", 'difficulty = "hard"', ['ghosts[2] (id "shadow")', '"difficulty"', "1 to 10"]),
-        ("ghosts.toml", '"eye:2,camera:1", "cobweb:1,timer"', '"eye:2,ghost:1", "cobweb:1,timer"',
-         ['id "shadow"', '"icon_sets"', "ghost"]),
-        ("ghosts.toml", 'seance_symbols = ["evidence1", "evidence2", "evidence3"]',
-         'seance_symbols = ["evidence1", "ectoplasm"]', ['id "child"', '"seance_symbols"', "ectoplasm"]),
-        ("environment.toml", 'duration = "hour"', 'duration = "forever"', ['id "watching_eyes"', '"duration"', "until_met"]),
-        ("environment.toml", 'id = "corpse"\nname = "Corpse"\ndeck = "asylum"', 'id = "corpse"\nname = "Corpse"\ndeck = "common"',
-         ['deck = "common"', "10"]),
+        (
+            "ghosts.toml",
+            "difficulty = 3",
+            'difficulty = "hard"',
+            ['ghosts[2] (id "shadow")', '"difficulty"', "1 to 10"],
+        ),
+        (
+            "ghosts.toml",
+            '"eye:2,camera:1", "cobweb:1,timer"',
+            '"eye:2,ghost:1", "cobweb:1,timer"',
+            ['id "shadow"', '"icon_sets"', "ghost"],
+        ),
+        (
+            "ghosts.toml",
+            'seance_symbols = ["evidence1", "evidence2", "evidence3"]',
+            'seance_symbols = ["evidence1", "ectoplasm"]',
+            ['id "child"', '"seance_symbols"', "ectoplasm"],
+        ),
+        (
+            "environment.toml",
+            'duration = "hour"',
+            'duration = "forever"',
+            ['id "watching_eyes"', '"duration"', "until_met"],
+        ),
+        (
+            "environment.toml",
+            'id = "corpse"\nname = "Corpse"\ndeck = "asylum"',
+            'id = "corpse"\nname = "Corpse"\ndeck = "common"',
+            ['deck = "common"', "10"],
+        ),
         ("boards/asylum.toml", "number = 8\n", "number = 7\n", ["rooms[7]", '"number"', "repeats room 7"]),
         ("boards/asylum.toml", "between = [7, 8]", "between = [7, 7]", ['"between"', "itself"]),
         ("boards/museum.toml", "pos = [0, 1]", "pos = [0, 0]", ["museum.toml", "room 6", '"pos"']),
@@ -136,8 +158,12 @@ def test_missing_room_is_named(tmp_path: Path) -> None:
 
 def test_owner_copy_overrides_the_bundled_file(tmp_path: Path) -> None:
     """docs/packs.md: an owner's edited copy replaces the bundled file of the same name."""
-    edited(tmp_path, "boards/museum.toml", 'name = "Room 12"\npos = [1, 2]\nplaceholder = true',
-           'name = "Egyptian Hall"\npos = [1, 2]')
+    edited(
+        tmp_path,
+        "boards/museum.toml",
+        'name = "Room 12"\npos = [1, 2]\nplaceholder = true',
+        'name = "Egyptian Hall"\npos = [1, 2]',
+    )
     packs = load_packs(tmp_path)
     assert packs.boards["museum"].rooms[12].name == "Egyptian Hall"
     assert not packs.boards["museum"].rooms[12].placeholder

@@ -181,7 +181,11 @@ def test_timer_at_ghost_hour_round_keeps_the_ghost_until_the_last_player() -> No
         game.push("timer")
     view = game.view()
     assert (view["clock"], view["ghost_room"], view["ghost_reason"], view["current_player"]) == (
-        "III", room, "ghost_hour", 1)
+        "III",
+        room,
+        "ghost_hour",
+        1,
+    )
     game.push("end-turn")
     events = game.push("end-turn")
     assert "ghost_disappeared" in types(events)
@@ -204,8 +208,13 @@ def test_timing_a_summon_example() -> None:
     events = game.push("summon faces=blank,summon")
     assert rooms_drawn(events) == [(deck[-1], "summon")]
     summoned = deck[-1]
-    two = [far for nxt, c in ASYLUM.neighbours(summoned) if not c.door
-           for far, c2 in ASYLUM.neighbours(nxt) if not c2.door and far != summoned]
+    two = [
+        far
+        for nxt, c in ASYLUM.neighbours(summoned)
+        if not c.door
+        for far, c2 in ASYLUM.neighbours(nxt)
+        if not c2.door and far != summoned
+    ]
     target = two[0] if two else ASYLUM.neighbours(summoned)[0][0]
     game.push(f"move-ghost to={target}")  # the free pull: no action
     assert game.view()["actions_left"] == 2
@@ -835,9 +844,23 @@ def test_environment_card_rolls_take_no_item_dice(action: str) -> None:
 # -- what the view promises matches what the engine accepts --------------------------------------------
 
 _WALK = [
-    "end-turn", "end-turn", "end-round", "action kind=move", "reveal-clue", "solve", "summon success=true",
-    "summon success=false", "pull success=true", "pull success=false", "timer", "timer", "seance room=3",
-    "prove set=1", "prove set=2", "move-ghost to=7", "ghost-at room=6",
+    "end-turn",
+    "end-turn",
+    "end-round",
+    "action kind=move",
+    "reveal-clue",
+    "solve",
+    "summon success=true",
+    "summon success=false",
+    "pull success=true",
+    "pull success=false",
+    "timer",
+    "timer",
+    "seance room=3",
+    "prove set=1",
+    "prove set=2",
+    "move-ghost to=7",
+    "ghost-at room=6",
 ]
 
 
@@ -896,8 +919,11 @@ def test_a_prove_and_an_unlock_take_their_icons_from_the_card_and_the_door() -> 
     child = replace(PACKS.ghosts["child"], placeholder=False)
     board = PACKS.boards["asylum"]
     ways = tuple(replace(c, placeholder=False) for c in board.connections)
-    packs = replace(PACKS, ghosts=MappingProxyType({**PACKS.ghosts, "child": child}),
-                    boards=MappingProxyType({**PACKS.boards, "asylum": replace(board, connections=ways)}))
+    packs = replace(
+        PACKS,
+        ghosts=MappingProxyType({**PACKS.ghosts, "child": child}),
+        boards=MappingProxyType({**PACKS.boards, "asylum": replace(board, connections=ways)}),
+    )
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=3), packs)
     for _ in range(4):
         game.push("end-round")  # the Ghost Hour: the ghost is on the board
@@ -932,8 +958,9 @@ def test_the_ghost_hour_always_plays_an_environment_card() -> None:
             assert not [e for e in events if e["type"] == "environment_deck_empty"]
             reshuffled += sum(1 for e in events if e.get("why") == "reshuffled")
             state = game.state
-            assert len(state.env_deck) + len(state.env_discard) + len(state.env_active) == \
-                len(PACKS.environment_deck(game.setup.board))
+            assert len(state.env_deck) + len(state.env_discard) + len(state.env_active) == len(
+                PACKS.environment_deck(game.setup.board)
+            )
     assert hours > 15 and reshuffled > 0  # the deck ran dry with every card in play, and a card was still played
 
 
@@ -959,7 +986,8 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     view = game.view()
     assert view["attempt"]["dice"] == 5
     assert _odds({**view, "odds": None}) == pytest.approx(
-        success_probability(Requirement.parse(view["icon_sets"][0]["need"]), dice=5, rolls=view["actions_left"]))
+        success_probability(Requirement.parse(view["icon_sets"][0]["need"]), dice=5, rolls=view["actions_left"])
+    )
     door = game.board.doors[0]
     game.push(f"attempt action=unlock door={door.key}")
     assert game.view()["attempt"]["dice"] == 3  # key dice: the Watching Eyes takes clue dice only
@@ -979,8 +1007,9 @@ def test_easier_play_removes_one_or_two_fewer_room_cards(players: int, easier: i
     assert (view["room_cards_removed"], view["room_deck_left"], view["easier"]) == (removed, 20 - removed, easier)
     assert Game.replay(game.setup, PACKS, []).state == game.state
     assert Setup.from_dict(game.setup.to_dict()) == game.setup
-    physical = Game.new(Setup(players=players, board="asylum", ghost="child", seed=2, easier=easier, physical=True),
-                        PACKS)
+    physical = Game.new(
+        Setup(players=players, board="asylum", ghost="child", seed=2, easier=easier, physical=True), PACKS
+    )
     rooms = {i["id"]: i["text"] for i in setup_checklist(physical.view(), Names.of_game(physical))}["rooms"]
     assert (f"take {removed} away" in rooms) if removed else ("all twenty" in rooms)
     with pytest.raises(BadCommand, match="Easier Play"):

@@ -208,8 +208,10 @@ def test_environment_deck_reshuffles_when_empty() -> None:
 def test_hour_cards_end_at_the_next_draw_and_until_met_cards_stay(tmp_path: Path) -> None:
     """Environment Cards: one-time effects end at once, some last a full hour, others until their objective is met."""
     text = (Path(__file__).parents[1] / "companion" / "games" / "skeptics" / "packs" / "environment.toml").read_text()
-    text = text.replace('id = "common3"\nname = "Common card 3"\ndeck = "common"\nduration = "until_met"',
-                        'id = "common3"\nname = "Common card 3"\ndeck = "common"\nduration = "instant"')
+    text = text.replace(
+        'id = "common3"\nname = "Common card 3"\ndeck = "common"\nduration = "until_met"',
+        'id = "common3"\nname = "Common card 3"\ndeck = "common"\nduration = "instant"',
+    )
     (tmp_path / "environment.toml").write_text(text)
     packs = load_packs(tmp_path)
     assert packs.environment["common3"].duration == "instant"

@@ -146,7 +146,9 @@ def test_a_ghost_without_the_rule_takes_its_sets_in_any_order() -> None:
     assert PACKS.ghosts["shadow"].first_sets == 0
     game = Game.new(Setup(players=2, board="asylum", ghost="shadow", seed=4), PACKS)
     game.push("ghost-at room=3")
-    assert len([a for a in game.legal_actions() if a.args.get("action") == "prove"]) == len(PACKS.ghosts["shadow"].icon_sets)
+    assert len([a for a in game.legal_actions() if a.args.get("action") == "prove"]) == len(
+        PACKS.ghosts["shadow"].icon_sets
+    )
 
 
 def clue_packs(number: int, need: str) -> Packs:

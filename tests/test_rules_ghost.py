@@ -173,12 +173,18 @@ def test_pull_moves_up_to_two_spaces() -> None:
     ghost_in(game, start)
     game.push("pull success=true")
     assert game.view()["pull_pending"]
-    two_away = [far for nxt, c in ASYLUM.neighbours(start) if not c.door for far, c2 in ASYLUM.neighbours(nxt)
-                if not c2.door and far != start and ASYLUM.connection(start, far) is None]
+    two_away = [
+        far
+        for nxt, c in ASYLUM.neighbours(start)
+        if not c.door
+        for far, c2 in ASYLUM.neighbours(nxt)
+        if not c2.door and far != start and ASYLUM.connection(start, far) is None
+    ]
     assert two_away
     events = game.push(f"move-ghost to={two_away[0]}")
-    assert events == [{"type": "ghost_moved", "from": start, "to": two_away[0],
-                       "room_name": ASYLUM.space_name(two_away[0])}]
+    assert events == [
+        {"type": "ghost_moved", "from": start, "to": two_away[0], "room_name": ASYLUM.space_name(two_away[0])}
+    ]
     assert not game.view()["pull_pending"]
     refused(game, "move-ghost to=1", "no pull is pending")
 
@@ -361,8 +367,11 @@ def test_no_seance_after_the_last_room_card() -> None:
     """FAQ: once the last room card is drawn, the game ends at the end of that round; no séance follows."""
     game = seance_ready(players=4)
     while not game.view()["final_round"]:
-        game.push("end-round room=" + str(game.view()["rooms_unseen"][0])
-                  + (" environment=" + game.state.env_deck[0] if game.view()["clock"] == "IX" else ""))
+        game.push(
+            "end-round room="
+            + str(game.view()["rooms_unseen"][0])
+            + (" environment=" + game.state.env_deck[0] if game.view()["clock"] == "IX" else "")
+        )
     refused(game, "seance", "last room card")
 
 

@@ -89,9 +89,12 @@ def test_ghost_mode_and_the_seance_follow_the_host_not_the_stand_ins_symbols() -
     real card's symbols are matched."""
     symbols = set(BUNDLED.ghosts["poltergeist"].seance_symbols)
     # a game whose face-down tokens give the stand-in's three symbols within the first five solves
-    game = next(g for seed in range(1, 60)
-                for g in [Game.new(Setup(players=2, board="asylum", ghost="poltergeist", seed=seed), BUNDLED)]
-                if symbols <= set(g.state.evidence_left[-5:]))
+    game = next(
+        g
+        for seed in range(1, 60)
+        for g in [Game.new(Setup(players=2, board="asylum", ghost="poltergeist", seed=seed), BUNDLED)]
+        if symbols <= set(g.state.evidence_left[-5:])
+    )
     flipped: set[str] = set()
     solves = 0
     while not symbols <= flipped:
@@ -160,8 +163,16 @@ def stored(tmp_path: Path, commands: list[str], ghost: str = "poltergeist") -> G
 def test_a_stored_game_that_proved_with_the_stand_ins_sets_still_opens_as_it_was_played(tmp_path: Path) -> None:
     """A game stored before the companion asked (prove attempts without need= on the stand-in, a win by its five
     sets) opens, and plays on in the reading it was played in: the stand-in's icons (its timer too), its count."""
-    old = ["end-round", "ghost-at room=3", "attempt action=prove set=3", "roll faces=cobweb,cobweb,cobweb",
-           "roll faces=eye,camera,eye", "prove set=1", "prove set=2", "prove set=4"]
+    old = [
+        "end-round",
+        "ghost-at room=3",
+        "attempt action=prove set=3",
+        "roll faces=cobweb,cobweb,cobweb",
+        "roll faces=eye,camera,eye",
+        "prove set=1",
+        "prove set=2",
+        "prove set=4",
+    ]
     game = stored(tmp_path, old)
     view = game.view()
     assert view["timers"] == 1  # the stand-in set 3's timer gave a token on the failed roll, as when it was played

@@ -27,7 +27,9 @@ from companion.history import GameStore
 from companion.service import GameService
 
 PACKS = load_packs()
-SPELLING = re.compile(r"=|\b(?:" + "|".join(re.escape(n) for n in COMMANDS if "-" in n) + r")\b|\((?:Game End|Action \d|FAQ)")
+SPELLING = re.compile(
+    r"=|\b(?:" + "|".join(re.escape(n) for n in COMMANDS if "-" in n) + r")\b|\((?:Game End|Action \d|FAQ)"
+)
 FACES = {"clue": ["eye", "camera", "cobweb"], "key": ["key", "blank"], "summon": ["summon", "blank"]}
 
 
@@ -58,7 +60,9 @@ def filled(game: Game, action: dict, rng: random.Random) -> Command:
 def test_every_legal_action_is_accepted_and_every_sentence_is_plain(players: int, seed: int) -> None:
     """The panel never offers what the engine refuses; whatever happens is told without the terminal's spelling."""
     rng = random.Random(seed)
-    setup = Setup(players=players, board="asylum", ghost="child", seed=seed, names=tuple(f"P{i}" for i in range(players)))
+    setup = Setup(
+        players=players, board="asylum", ghost="child", seed=seed, names=tuple(f"P{i}" for i in range(players))
+    )
     game = Game.new(setup, PACKS)
     names = Names.of_game(game)
     played = 0
@@ -95,9 +99,23 @@ def test_refusals_read_as_the_page_says_them() -> None:
     rng = random.Random(9)
     game = Game.new(Setup(players=3, board="asylum", ghost="child", seed=9), PACKS)
     seen = 0
-    texts = ["summon", "pull", "seance", "prove set=1", "attempt action=prove set=2", "move-ghost to=5", "roll faces=eye",
-             "attempt action=search", "unlock door=1-20", "discard-environment card=fire", "action kind=fly",
-             "end-round room=3", "ghost-at room=none", "solve", "attempt action=unlock door=2-3 dice=9"]
+    texts = [
+        "summon",
+        "pull",
+        "seance",
+        "prove set=1",
+        "attempt action=prove set=2",
+        "move-ghost to=5",
+        "roll faces=eye",
+        "attempt action=search",
+        "unlock door=1-20",
+        "discard-environment card=fire",
+        "action kind=fly",
+        "end-round room=3",
+        "ghost-at room=none",
+        "solve",
+        "attempt action=unlock door=2-3 dice=9",
+    ]
     for _ in range(60):
         for text in texts:
             try:
@@ -153,8 +171,9 @@ def test_physical_decks_a_command_that_draws_says_which_cards_it_needs() -> None
         game.push("end-round")
     with pytest.raises(CardsNeeded) as info:
         game.push("end-round")
-    assert [arg for arg, _ in info.value.needs] == ["environment", "room"] or \
-        sorted(arg for arg, _ in info.value.needs) == ["environment", "room"]
+    assert [arg for arg, _ in info.value.needs] == ["environment", "room"] or sorted(
+        arg for arg, _ in info.value.needs
+    ) == ["environment", "room"]
     end_round = [a for a in game.legal_actions() if a.name == "end-round"]
     assert end_round and set(end_round[0].cards) == {"environment", "room"}
 
@@ -223,7 +242,7 @@ def test_the_end_summary_tells_why_and_reveals_the_removed_cards() -> None:
     summary = end_summary(view, Names.of_game(game), minutes=75)
     assert not summary["won"] and summary["title"].startswith("You lost")
     assert summary["why"] and not SPELLING.search(summary["why"])
-    assert any("removed face down" in line and str(view['removed_rooms'][0]) in line for line in summary["lines"])
+    assert any("removed face down" in line and str(view["removed_rooms"][0]) in line for line in summary["lines"])
     assert "Time played: 1 h 15 min." in summary["lines"]
 
 

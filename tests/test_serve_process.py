@@ -41,16 +41,21 @@ class Served:
         if not config.exists():
             config.write_text(
                 f'[web]\njoin_code = "{JOIN_CODE}"\nhost_pin = "{HOST_PIN}"\n\n[hardware.voice]\nquiet = true\n'
-                '[hardware.servo]\nspeed_deg_s = 2000.0\n',
+                "[hardware.servo]\nspeed_deg_s = 2000.0\n",
                 encoding="utf-8",
             )
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))}
+        full_env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_SOCKET", "WATCHDOG_"))
+        }
         full_env.update({"COMPANION_DATA_DIR": str(data_dir), "PYTHONUNBUFFERED": "1"})
         full_env.update(env or {})
         self.log_file = self.log_path.open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--sim", "--port", "0", "--config", str(config), *extra],
-            cwd=REPO, env=full_env, stdout=self.log_file, stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=full_env,
+            stdout=self.log_file,
+            stderr=subprocess.STDOUT,
         )
         self.started = time.monotonic()
         self.base = ""
@@ -265,7 +270,11 @@ def test_a_wrong_value_is_refused_at_start_naming_its_key(tmp_path: Path) -> Non
     env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
     result = subprocess.run(
         [sys.executable, "-m", "companion", "serve", "--sim", "--config", str(config)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 2
     assert result.stderr.startswith("companion serve: hardware.display.address")
@@ -278,19 +287,38 @@ def test_a_wrong_port_on_the_command_line_is_refused(tmp_path: Path) -> None:
     env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
     result = subprocess.run(
         [sys.executable, "-m", "companion", "serve", "--sim", "--port", "eighty"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 2
-    assert result.stderr.strip() == "companion serve: --port: expected a port number 1-65535 (0: any free port), got 'eighty'"
+    assert (
+        result.stderr.strip()
+        == "companion serve: --port: expected a port number 1-65535 (0: any free port), got 'eighty'"
+    )
 
 
 def test_check_reads_the_example_configuration_and_starts_nothing(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
     env.update(COMPANION_DATA_DIR=str(tmp_path / "data"), COMPANION_PORT="8099")
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--check", "--sim",
-         "--config", str(REPO / "systemd" / "config.example.toml")],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--check",
+            "--sim",
+            "--config",
+            str(REPO / "systemd" / "config.example.toml"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert f"data directory: {tmp_path / 'data'}" in result.stdout
@@ -308,7 +336,11 @@ def test_a_port_in_use_is_a_clear_message(tmp_path: Path) -> None:
         env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
         result = subprocess.run(
             [sys.executable, "-m", "companion", "serve", "--sim", "--port", str(port)],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
@@ -320,8 +352,14 @@ def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> N
     """`--sim` on a laptop never writes the PIN and the games into the user's real data folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") and k != "XDG_STATE_HOME"}
     env.update(HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--check", "--sim"],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--check", "--sim"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith("data directory: "))
     folder = Path(line.removeprefix("data directory: "))

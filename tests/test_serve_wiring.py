@@ -30,8 +30,11 @@ def config_for(tmp_path: Path, **sections: Any) -> Config:
         "web": {"host": "127.0.0.1", "port": 0, "join_code": "TABLE7", "host_pin": "4817"},
         "camera": {"enabled": False},
         "game": {"players": 3, "seed": 7},
-        "hardware": {"voice": {"quiet": True}, "pins": {"debounce_s": 0.0, "long_press_s": 0.3},
-                     "servo": {"speed_deg_s": 2000.0}},
+        "hardware": {
+            "voice": {"quiet": True},
+            "pins": {"debounce_s": 0.0, "long_press_s": 0.3},
+            "servo": {"speed_deg_s": 2000.0},
+        },
     }
     for name, table in sections.items():
         data.setdefault(name, {}).update(table)
@@ -133,7 +136,9 @@ def test_a_settled_roll_of_the_attempts_dice_becomes_its_roll(companion: Compani
     assert last["command"] == {"name": "roll", "args": {"faces": "eye,camera,cobweb"}}
 
 
-def test_elder_sign_dice_in_the_tray_are_read_by_its_pip_map(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+def test_elder_sign_dice_in_the_tray_are_read_by_its_pip_map(
+    companion: Companion, caplog: pytest.LogCaptureFixture
+) -> None:
     """Elder Sign's stand-in dice (docs/elder-sign.md): green, yellow and red pipped dice, read by the same camera."""
     from companion.games.elder_sign.dice import Colour, PipMap
 
@@ -151,7 +156,9 @@ def test_elder_sign_dice_in_the_tray_are_read_by_its_pip_map(companion: Companio
     assert last["command"]["args"]["faces"] == ",".join(f"{c}:{f}" for c, f in zip(colours, faces))
 
 
-def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(
+    companion: Companion, caplog: pytest.LogCaptureFixture
+) -> None:
     service = companion.service
     service.do("attempt", {"action": "search", "need": "eye:2"})
     before = service.state()
@@ -163,7 +170,9 @@ def test_a_reading_that_does_not_match_the_attempt_is_not_rolled(companion: Comp
     assert "could not be read for sure" in caplog.text
 
 
-def test_dice_without_an_attempt_change_nothing_and_stay_quiet(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+def test_dice_without_an_attempt_change_nothing_and_stay_quiet(
+    companion: Companion, caplog: pytest.LogCaptureFixture
+) -> None:
     before = companion.service.state()
     with caplog.at_level(logging.DEBUG, logger="companion.serve"):
         companion.dice_read([die(6, "red")], "settled")
@@ -270,10 +279,13 @@ def test_every_wrong_part_value_names_its_key(tmp_path: Path, sections: dict[str
     assert str(info.value).startswith(message)
 
 
-@pytest.mark.parametrize(("game", "message"), [
-    ({"board": "lighthouse"}, "game.board: unknown board 'lighthouse'; the boards are: asylum, "),
-    ({"ghost": "no-such-ghost"}, "game.ghost: unknown ghost 'no-such-ghost'"),
-])
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ({"board": "lighthouse"}, "game.board: unknown board 'lighthouse'; the boards are: asylum, "),
+        ({"ghost": "no-such-ghost"}, "game.ghost: unknown ghost 'no-such-ghost'"),
+    ],
+)
 def test_an_unknown_first_game_names_the_key(tmp_path: Path, game: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError) as info:
         check_parts(config_for(tmp_path, game=game), sim=True)
@@ -359,8 +371,10 @@ def test_a_roll_settling_in_the_tray_becomes_the_attempts_roll(tmp_path: Path) -
         frames.append(frame.shape)
         return [die(1, "blue"), die(4, "blue"), die(2, "blue")]
 
-    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
-                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    config = config_for(
+        tmp_path,
+        camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0, "settle_s": 0.0, "sim_hold_s": 0.5},
+    )
     served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=reader)
     served._start_hardware = lambda: None  # type: ignore[method-assign]
     served.start()
@@ -402,7 +416,9 @@ def test_a_missing_camera_is_reported_and_the_game_goes_on(tmp_path: Path) -> No
         served.shutdown()  # does not wait out the 60 s retry
 
 
-def test_a_game_that_no_longer_replays_is_kept_and_a_new_one_started(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_game_that_no_longer_replays_is_kept_and_a_new_one_started(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from companion.history import GameStore
 
     first = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
@@ -465,7 +481,9 @@ def test_only_the_simulation_starts_a_demo_game_and_says_it_is_one(tmp_path: Pat
         demo.shutdown()
 
 
-def test_dice_settling_the_same_way_again_are_logged_once(companion: Companion, caplog: pytest.LogCaptureFixture) -> None:
+def test_dice_settling_the_same_way_again_are_logged_once(
+    companion: Companion, caplog: pytest.LogCaptureFixture
+) -> None:
     """The simulation replays a photo every few seconds: dice at rest with no roll waiting stay out of the log
     (debug lines only), and a note that repeats is logged once."""
     with caplog.at_level(logging.DEBUG, logger="companion.serve"):
@@ -506,8 +524,10 @@ def test_a_reader_taught_on_the_page_is_used_again_at_the_next_start(tmp_path: P
     folder = tmp_path / "tray"
     folder.mkdir()
     (folder / photos[0].name).write_bytes(photos[0].read_bytes())
-    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
-                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    config = config_for(
+        tmp_path,
+        camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0, "settle_s": 0.0, "sim_hold_s": 0.5},
+    )
     served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=lambda frame, settings: [])
     served._start_hardware = lambda: None  # type: ignore[method-assign]
     served.start()
@@ -530,8 +550,10 @@ def test_a_damaged_taught_reader_is_named_on_the_page_and_the_shipped_one_reads(
     folder.mkdir()
     photo = sample_photos()[0]
     (folder / photo.name).write_bytes(photo.read_bytes())
-    config = config_for(tmp_path, camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0,
-                                          "settle_s": 0.0, "sim_hold_s": 0.5})
+    config = config_for(
+        tmp_path,
+        camera={"enabled": True, "source": f"replay:{folder}", "interval": 0.0, "settle_s": 0.0, "sim_hold_s": 0.5},
+    )
     served = Companion(config, sim=False, notifier=Notifier(env={}), tray_reader=lambda frame, settings: [])
     served._start_hardware = lambda: None  # type: ignore[method-assign]
     served.start()

@@ -30,8 +30,14 @@ def packs() -> Packs:
 
 
 def setup(players: int = 3, seed: int = 7, **more: Any) -> Setup:
-    values: dict[str, Any] = {"players": players, "board": "asylum", "ghost": "child", "special_items": 3, "seed": seed,
-                              "physical": False}
+    values: dict[str, Any] = {
+        "players": players,
+        "board": "asylum",
+        "ghost": "child",
+        "special_items": 3,
+        "seed": seed,
+        "physical": False,
+    }
     values.update(more)
     return Setup(**values)
 
@@ -59,8 +65,18 @@ def service(db: Path, packs: Packs) -> Any:
 
 def view_of(state: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (without what the service adds)."""
-    added = ("game_id", "name", "last_event_id", "odds", "summon_odds", "legal", "redo", "started", "rules_title",
-             "card_question")
+    added = (
+        "game_id",
+        "name",
+        "last_event_id",
+        "odds",
+        "summon_odds",
+        "legal",
+        "redo",
+        "started",
+        "rules_title",
+        "card_question",
+    )
     return {k: v for k, v in state.items() if k not in added}
 
 
@@ -146,7 +162,11 @@ def test_undo_puts_back_exactly_the_card_drawn_also_after_a_restart(db: Path, pa
         before_undo = svc.state()
         result = svc.undo()
         undone = result.events[0]
-        assert undone["type"] == "undone" and undone["command"]["name"] == "end-round" and undone["text"].startswith("Undone: ")
+        assert (
+            undone["type"] == "undone"
+            and undone["command"]["name"] == "end-round"
+            and undone["text"].startswith("Undone: ")
+        )
         assert undone["events"] and undone["id"] > before_undo["last_event_id"]
         assert svc.state()["rooms_revealed"] == [] and svc.state()["clock"] == "IX"
     with GameService(GameStore(db), packs) as svc:
@@ -213,8 +233,9 @@ def test_listeners_in_order_and_a_failing_one_is_logged(service: GameService, ca
     assert [name for name, _ in calls[2:]] == ["good"]
 
 
-def test_many_threads_the_history_holds_exactly_the_accepted_commands_in_order(service: GameService, db: Path,
-                                                                           packs: Packs) -> None:
+def test_many_threads_the_history_holds_exactly_the_accepted_commands_in_order(
+    service: GameService, db: Path, packs: Packs
+) -> None:
     service.new_game(setup(players=1))
     heard: list[dict[str, Any]] = []
     service.add_listener(lambda events, state: heard.extend(events))
@@ -309,8 +330,9 @@ def test_a_command_that_no_longer_replays_is_reported_not_crashed_on(db: Path, p
         svc.do("end-round")
         svc.do("end-turn")
     raw = sqlite3.connect(db)
-    raw.execute("UPDATE commands SET command = ? WHERE seq = 2",
-                (json.dumps({"name": "summon", "args": {"success": "true"}}),))
+    raw.execute(
+        "UPDATE commands SET command = ? WHERE seq = 2", (json.dumps({"name": "summon", "args": {"success": "true"}}),)
+    )
     raw.commit()
     raw.close()
     with GameService(GameStore(db), packs) as svc:
@@ -378,8 +400,10 @@ def test_a_setup_that_no_longer_fits_the_packs_is_reported(db: Path, packs: Pack
     raw.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps({**stored, "ghost": "banshee"}), gid))
     raw.commit()
     raw.close()
-    with GameService(GameStore(db), packs) as svc, \
-            pytest.raises(HistoryError, match=f"game {gid}.*cannot be set up again.*banshee"):
+    with (
+        GameService(GameStore(db), packs) as svc,
+        pytest.raises(HistoryError, match=f"game {gid}.*cannot be set up again.*banshee"),
+    ):
         svc.resume_last()
 
 

@@ -36,8 +36,23 @@ from companion.service import GameService
 
 REPO = Path(__file__).resolve().parents[1]
 TEXT = REPO.parent / "shared" / "rules" / "spooks-rules.txt"
-VIEW_KEYS = ("rules", "players", "names", "scores", "hands", "dealer", "out", "direction", "backward_runs", "masters",
-             "top", "may_play", "outcome", "winner", "current_player")
+VIEW_KEYS = (
+    "rules",
+    "players",
+    "names",
+    "scores",
+    "hands",
+    "dealer",
+    "out",
+    "direction",
+    "backward_runs",
+    "masters",
+    "top",
+    "may_play",
+    "outcome",
+    "winner",
+    "current_player",
+)
 
 
 def game(players: int = 3, **more: object) -> Game:
@@ -81,19 +96,22 @@ def test_a_setup_round_trips_through_its_stored_form() -> None:
     assert Game.new(Setup(players=3), None).view()["names"] == ["Player 1", "Player 2", "Player 3"]
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    ({"players": 2}, "3 to 10 players"),  # «a card game for 3 or more players»
-    ({"players": MAX_PLAYERS + 1}, "3 to 10 players"),
-    ({"players": 3, "decks": 3}, "1 deck or 2 decks"),  # «simply combine two decks!»
-    ({"players": 3, "variant": "medium"}, "short .* or long"),
-    ({"players": 3, "dealer": 4}, "seat 1 to 3"),
-    ({"players": 3, "names": ["Ada", "Bo"]}, "one name per player"),
-    ({"players": 3, "names": ["Ada", "ada", "Bo"]}, "the same name"),
-    ({"players": 3, "master_effects": "yes"}, "true or false"),
-    ({"players": 3, "loss_limit": 0}, "the rules say 200"),
-    ({"players": 3, "seed": 1}, "unknown setup field"),
-    ({"decks": 1}, "lacks players"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"players": 2}, "3 to 10 players"),  # «a card game for 3 or more players»
+        ({"players": MAX_PLAYERS + 1}, "3 to 10 players"),
+        ({"players": 3, "decks": 3}, "1 deck or 2 decks"),  # «simply combine two decks!»
+        ({"players": 3, "variant": "medium"}, "short .* or long"),
+        ({"players": 3, "dealer": 4}, "seat 1 to 3"),
+        ({"players": 3, "names": ["Ada", "Bo"]}, "one name per player"),
+        ({"players": 3, "names": ["Ada", "ada", "Bo"]}, "the same name"),
+        ({"players": 3, "master_effects": "yes"}, "true or false"),
+        ({"players": 3, "loss_limit": 0}, "the rules say 200"),
+        ({"players": 3, "seed": 1}, "unknown setup field"),
+        ({"decks": 1}, "lacks players"),
+    ],
+)
 def test_a_setup_the_rules_do_not_allow_is_refused_with_what_to_give(data: dict[str, object], words: str) -> None:
     with pytest.raises(BadCommand, match=words):
         Game.new(Setup.from_dict(data), None)
@@ -126,9 +144,11 @@ def test_exactly_one_player_goes_out_with_no_points() -> None:
     # «The first player to empty his handwins»: every other hand holds a card, and every card counts
     g = game()
     names = g.setup.seat_names()
-    for wrong, said in (("hand points=5,14,31", "every player still has points, but a hand ends"),
-                        ("hand points=0,0,31", f"{names[0]} and {names[1]} all have nothing left"),
-                        ("hand cards=;;", f"{names[0]}, {names[1]} and {names[2]} all have nothing left")):
+    for wrong, said in (
+        ("hand points=5,14,31", "every player still has points, but a hand ends"),
+        ("hand points=0,0,31", f"{names[0]} and {names[1]} all have nothing left"),
+        ("hand cards=;;", f"{names[0]}, {names[1]} and {names[2]} all have nothing left"),
+    ):
         with pytest.raises(BadCommand, match=said):
             g.push(wrong)
     with pytest.raises(BadCommand, match="the one scoring 0"):
@@ -136,8 +156,11 @@ def test_exactly_one_player_goes_out_with_no_points() -> None:
     # PLAYTEST.md finding 13: the most a hand can hold is the deck's 405 points but the 1 of Spiders that starts it
     # (the player on the dealer's left «plays it to start the game»), for one hand and for all together
     assert hand_most(1) == deck_points(1) - 1 == 404 and hand_most(2) == 809
-    with pytest.raises(BadCommand, match="cannot have 405 points from one hand: one deck holds 405 points, and the 1 "
-                                         "of Spiders that starts the hand is on the pile, so a hand counts 0 to 404"):
+    with pytest.raises(
+        BadCommand,
+        match="cannot have 405 points from one hand: one deck holds 405 points, and the 1 "
+        "of Spiders that starts the hand is on the pile, so a hand counts 0 to 404",
+    ):
         g.push("hand points=0,14,405")
     with pytest.raises(BadCommand, match="the hands add up to 500 points, but one deck holds 405"):
         g.push("hand points=0,250,250")
@@ -202,7 +225,9 @@ def test_a_tie_for_the_lowest_score_is_a_shared_win() -> None:
     g.push("hand points=0,30,30")
     g.push("hand points=30,0,200")
     view = g.view()
-    assert view["winners"] == [1, 2] and view["winner"] is None and "share the lowest score, 30" in view["outcome_reason"]
+    assert (
+        view["winners"] == [1, 2] and view["winner"] is None and "share the lowest score, 30" in view["outcome_reason"]
+    )
 
 
 def test_the_long_game_drops_players_out_until_three_are_left() -> None:
@@ -276,15 +301,18 @@ def test_goblins_play_a_trick_bones_and_bats_match_the_number_or_suit_and_the_ca
     assert g.view()["top"] == {"suit": "bats", "number": "M"}
 
 
-@pytest.mark.parametrize(("command", "words"), [
-    ("top suit=cat number=3", "has no number"),
-    ("top suit=bones", "give the number of the Bones card"),
-    ("top suit=goblins number=11", "not a card of a suit"),
-    ("top suit=ghosts number=1", "use one of: spiders, spooks, goblins, bones, bats, cat"),
-    ("top", "suit= is missing"),
-    ("top suit=bats number=2 colour=red", "unknown argument 'colour'"),
-    ("deal", "the commands are: hand, top, master, end"),
-])
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("top suit=cat number=3", "has no number"),
+        ("top suit=bones", "give the number of the Bones card"),
+        ("top suit=goblins number=11", "not a card of a suit"),
+        ("top suit=ghosts number=1", "use one of: spiders, spooks, goblins, bones, bats, cat"),
+        ("top", "suit= is missing"),
+        ("top suit=bats number=2 colour=red", "unknown argument 'colour'"),
+        ("deal", "the commands are: hand, top, master, end"),
+    ],
+)
 def test_a_top_card_that_is_not_a_card_is_refused(command: str, words: str) -> None:
     g = game()
     with pytest.raises(BadCommand, match=words):
@@ -432,8 +460,16 @@ def test_every_legal_action_is_accepted_once_what_it_asks_is_filled_in() -> None
 
 def test_undo_and_replay_give_back_exactly_the_game_played() -> None:
     g = game(5, variant="long", master_effects=True, decks=2, dealer=2)
-    commands = ["top suit=spiders number=3", "master suit=bones seat=1", "master suit=bats", "hand points=0,5,9,30,200",
-                "end", "master suit=spooks", "hand cards=M+M;;cat;10+10+10;-", "top suit=cat"]
+    commands = [
+        "top suit=spiders number=3",
+        "master suit=bones seat=1",
+        "master suit=bats",
+        "hand points=0,5,9,30,200",
+        "end",
+        "master suit=spooks",
+        "hand cards=M+M;;cat;10+10+10;-",
+        "top suit=cat",
+    ]
     views = [view_without_length(g)]
     for text in commands:
         g.push(text)
@@ -472,13 +508,15 @@ def test_the_module_names_the_game_for_the_seam() -> None:
 
 
 def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """As tests/test_modules.py drives Elder Sign: the service on a real SQLite file, through the module."""
     monkeypatch.setattr(base, "RULES", {**base.RULES, "spooks": ("Spooks", "companion.games.spooks.module")})
     db = tmp_path / "games.sqlite"
     service = GameService(GameStore(db), load_packs(), rng=random.Random(3))
-    state = service.new_game({"rules": "spooks", "names": ["Ada", "Bo", "Cy"], "master_effects": True,
-                              "variant": "long"})
+    state = service.new_game(
+        {"rules": "spooks", "names": ["Ada", "Bo", "Cy"], "master_effects": True, "variant": "long"}
+    )
     assert service.rules == "spooks" and state["rules_title"] == "Spooks" and all(key in state for key in VIEW_KEYS)
     assert state["tally"][1] == {"card": "Master", "points": 20} and "spooks" in state["master_rules"]
     assert state["legal"] and all("=" not in a["label"] for a in state["legal"])
@@ -507,15 +545,23 @@ def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
 
 # -- the citations ---------------------------------------------------------------------------------------------------
 
-CITED = ["companion/games/spooks/engine.py", "companion/games/spooks/sentences.py", "tests/test_spooks_engine.py",
-         "tests/test_spooks_sentences.py", "docs/spooks.md"]
+CITED = [
+    "companion/games/spooks/engine.py",
+    "companion/games/spooks/sentences.py",
+    "tests/test_spooks_engine.py",
+    "tests/test_spooks_sentences.py",
+    "docs/spooks.md",
+]
 
 
 @pytest.mark.skipif(not TEXT.exists(), reason="the rules text is not next to the repository")
 def test_every_fragment_cited_stands_in_the_rules_text() -> None:
     text = TEXT.read_text(encoding="utf-8")
     # a fragment may run over a line break of a comment: the break and the comment's "#" stand for one space
-    cited = [(path, re.sub(r"\s*\n\s*#?\s*", " ", fragment)) for path in CITED
-             for fragment in re.findall(r'«([^«»"]{5,300})»', (REPO / path).read_text(encoding="utf-8"))]
+    cited = [
+        (path, re.sub(r"\s*\n\s*#?\s*", " ", fragment))
+        for path in CITED
+        for fragment in re.findall(r'«([^«»"]{5,300})»', (REPO / path).read_text(encoding="utf-8"))
+    ]
     assert len(cited) > 30
     assert [(path, fragment) for path, fragment in cited if fragment not in text] == []

@@ -32,10 +32,22 @@ SPELLINGS = re.compile(r"\b[a-z_]+=|^(?:" + "|".join(COMMANDS) + r"):|\bseat \d+
 NAMES = Names(("Ada", "Bo", "Cy", "Di", "Ed"))
 
 PLAYED = [
-    "top suit=spiders number=8", "master suit=bones seat=2", "master suit=bats", "master suit=spooks seat=1",
-    "master suit=goblins", "master suit=spiders", "top suit=cat", "hand cards=5+9+M;;cat+10;1;2",
-    "end", "master suit=bones", "hand points=0,30,40,199,50", "master suit=bones", "master suit=bones",
-    "hand points=10,0,100,-,30", "hand points=0,5,10,-,120", "hand points=3,0,10",
+    "top suit=spiders number=8",
+    "master suit=bones seat=2",
+    "master suit=bats",
+    "master suit=spooks seat=1",
+    "master suit=goblins",
+    "master suit=spiders",
+    "top suit=cat",
+    "hand cards=5+9+M;;cat+10;1;2",
+    "end",
+    "master suit=bones",
+    "hand points=0,30,40,199,50",
+    "master suit=bones",
+    "master suit=bones",
+    "hand points=10,0,100,-,30",
+    "hand points=0,5,10,-,120",
+    "hand points=3,0,10",
 ]
 
 
@@ -50,8 +62,20 @@ def played() -> tuple[Game, list[dict[str, object]]]:
 def test_every_event_the_engine_emits_has_its_own_sentence() -> None:
     assert len(EMITTED) >= 9
     for kind in EMITTED:
-        text = describe_event({"type": kind, "seat": 1, "winners": [1], "points": [0, 3], "scores": [0, 3],
-                               "winner": 1, "suit": "bones", "dealer": 2, "hand": 2}, NAMES)
+        text = describe_event(
+            {
+                "type": kind,
+                "seat": 1,
+                "winners": [1],
+                "points": [0, 3],
+                "scores": [0, 3],
+                "winner": 1,
+                "suit": "bones",
+                "dealer": 2,
+                "hand": 2,
+            },
+            NAMES,
+        )
         assert text != FALLBACK, kind
         assert text[0].isupper() and text[-1] in ".!?", (kind, text)
 
@@ -64,8 +88,10 @@ def test_a_played_game_is_told_in_plain_words_with_the_tables_names() -> None:
     said = MODULE.describe_events(events, MODULE.names(game))
     for line in said:
         assert not SPELLINGS.search(line), line
-    assert "Hand 1: Bo goes out; Ada 34 points (left: 5, 9, Master), Cy 40 points (left: Black Cat, 10), Di 1 point (left: 1), Ed 2 points (left: 2)." in said[
-        [e["type"] for e in events].index("hand_scored")]
+    assert (
+        "Hand 1: Bo goes out; Ada 34 points (left: 5, 9, Master), Cy 40 points (left: Black Cat, 10), Di 1 point (left: 1), Ed 2 points (left: 2)."
+        in said[[e["type"] for e in events].index("hand_scored")]
+    )
     assert "Bo plays the Master of Bones." in said
     assert any(line.startswith("Di has 200 points, 200 or more: grabbed by the monsters") for line in said)
     assert "Di drops out of the game with 200; 4 players are left." in said
@@ -82,7 +108,8 @@ def test_a_master_with_an_effect_that_happens_once_is_said_with_its_effect() -> 
     game.push("master suit=bones")
     game.push("top suit=spiders number=2")
     assert describe_event(game.push("master suit=spiders")[0], names).startswith(
-        "A player plays the Master of Spiders: the Master of Spiders may be laid on any Spider")
+        "A player plays the Master of Spiders: the Master of Spiders may be laid on any Spider"
+    )
     assert master_rule("spooks", reversed_=True).endswith("on his left.")
     # «gives it to the opponent with the cards» (a word lost: fewest)
     assert "fewest cards" in master_rule("goblins")
@@ -107,7 +134,8 @@ def test_what_may_follow_each_top_card_in_words() -> None:
     # «Next number in sequence»: up, or down while the runs go backward
     assert suit_rule(follow("spiders", "8"))[0] == "Spiders: the next number up, in any suit: a 9 on a 8."
     assert suit_rule(follow("spooks", "8", backward=True))[0] == (
-        "Spooks: the next number down, in any suit: a 7 on a 8 (runs go backward).")
+        "Spooks: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+    )
     assert suit_rule(follow("spooks", "10"))[0].endswith("a Master on a 10.")
     assert suit_rule(follow("spiders", "M"))[0] == "Spiders: nothing follows the Master of Spiders in sequence."
     assert any("any Spider" in s for s in suit_rule(follow("spiders", "3"), master_effects=True))
@@ -122,12 +150,17 @@ def test_what_may_follow_each_top_card_in_words() -> None:
     assert bones[0] == "Bones: a 6 in any suit, or any Bone." and "straight" in bones[1]
     bats = suit_rule(follow("bats", "M"))
     assert bats[0] == "Bats: a Master in any suit, or any Bat." and "going counterclockwise" in bats[1]
-    assert "going clockwise" in suit_rule(follow("bats", "2"), reversed_=True)[1]  # «Bat bites go around the table clockwise»
+    assert (
+        "going clockwise" in suit_rule(follow("bats", "2"), reversed_=True)[1]
+    )  # «Bat bites go around the table clockwise»
     assert suit_rule(follow("cat", None)) == ["The Black Cat is wild: the next player may play any card at all."]
     assert "1 of Spiders" in suit_rule(follow(None, None))[0]
     assert bones[-1] == "The Black Cat may be played on any card."
     # the page's and the OLED's helper for any card, with the state's backward runs and direction
-    assert top_rule("spiders", "8", backward=True)[0] == "Spiders: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+    assert (
+        top_rule("spiders", "8", backward=True)[0]
+        == "Spiders: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+    )
     assert "going clockwise" in top_rule("bats", "3", reversed_=True)[1]
 
 
@@ -141,11 +174,30 @@ def test_the_view_says_what_may_be_played_now() -> None:
 def test_every_refusal_reads_without_spellings_on_the_page() -> None:
     game = Game.new(Setup(players=4, names=("Ada", "Bo", "Cy", "Di"), variant="long"), None)
     game.push("hand points=0,1,1,200")
-    refused = ["hand", "hand points=0,1", "hand points=0,1,1,0", "hand points=0,-,1,-", "hand points=0,1,-",
-               "hand points=1,1,1", "hand points=0,x,1", "hand points=0,1,999", "hand cards=;cat;cat",
-               "hand cards=;k;2", "hand points=0,1,1 winner=2", "hand points=0,1,1 cards=;1;1", "top suit=cat number=3",
-               "top suit=bones", "top suit=goblins number=12", "top suit=ghosts", "top", "top suit=bats number=1 x=2",
-               "master suit=bones", "master suit=ghosts", "deal", "end now=1"]
+    refused = [
+        "hand",
+        "hand points=0,1",
+        "hand points=0,1,1,0",
+        "hand points=0,-,1,-",
+        "hand points=0,1,-",
+        "hand points=1,1,1",
+        "hand points=0,x,1",
+        "hand points=0,1,999",
+        "hand cards=;cat;cat",
+        "hand cards=;k;2",
+        "hand points=0,1,1 winner=2",
+        "hand points=0,1,1 cards=;1;1",
+        "top suit=cat number=3",
+        "top suit=bones",
+        "top suit=goblins number=12",
+        "top suit=ghosts",
+        "top",
+        "top suit=bats number=1 x=2",
+        "master suit=bones",
+        "master suit=ghosts",
+        "deal",
+        "end now=1",
+    ]
     seen = 0
     for text in refused:
         with pytest.raises((BadCommand, IllegalCommand)) as err:
@@ -164,7 +216,11 @@ def test_the_buttons_and_the_history_say_what_they_do_in_words() -> None:
     game = Game.new(Setup(players=3, master_effects=True), None)
     labels = [action_label(a.to_dict(), NAMES) for a in game.legal_actions()]
     assert "Enter the hand's points" in labels and "Count the cards left in each hand" in labels
-    assert "The Black Cat is on top" in labels and "The Master of Bats was played" in labels and "A Goblin is on top" in labels
+    assert (
+        "The Black Cat is on top" in labels
+        and "The Master of Bats was played" in labels
+        and "A Goblin is on top" in labels
+    )
     assert all("=" not in label and label != "Do it" for label in labels)
     assert command_sentence(game.history[0] if game.history else "top suit=cat", NAMES) == "The top card."
     assert command_sentence({"name": "hand", "args": {}}, NAMES) == "A hand's scores."

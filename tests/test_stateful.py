@@ -141,8 +141,17 @@ class GameMachine(RuleBasedStateMachine):
             return
         self.accepted += 1
         for e in events:  # what the random games reached (pytest --hypothesis-show-statistics)
-            if e["type"] in ("ghost_hour", "ghost_mode_started", "seance_started", "game_won", "game_lost",
-                             "final_round", "environment_reshuffled", "set_proven", "attempt_succeeded"):
+            if e["type"] in (
+                "ghost_hour",
+                "ghost_mode_started",
+                "seance_started",
+                "game_won",
+                "game_lost",
+                "final_round",
+                "environment_reshuffled",
+                "set_proven",
+                "attempt_succeeded",
+            ):
                 event(str(e["type"]))
         assert cmd.name in COMMANDS
         assert all(isinstance(e, dict) and "type" in e for e in events)

@@ -79,7 +79,10 @@ def test_a_chance_outside_0_to_1_is_refused() -> None:
 def test_four_even_chances_that_all_failed_are_luckless_one_night_in_sixteen() -> None:
     luck = luck_of([0.5] * 4, 0)  # P(S <= 0) = 1/16 by hand
     assert (luck.below, luck.verdict, luck.one_in) == (0.0625, "luckless", 16)
-    assert luck.words() == "The table's 4 attempts never came good; the odds said 2.0: luckless, about 1 night in 16 goes this way."
+    assert (
+        luck.words()
+        == "The table's 4 attempts never came good; the odds said 2.0: luckless, about 1 night in 16 goes this way."
+    )
     assert luck.short() == "Luck 0 of 2.0, luckless"
 
 
@@ -157,8 +160,10 @@ HAND = [
 def test_figures_across_games_as_worked_out_by_hand() -> None:
     found = figures(HAND)
     assert found["games"] == 3
-    assert found["by_rules"] == {"a": {"played": 2, "won": 1, "lost": 1, "not_finished": 0},
-                                 "b": {"played": 1, "won": 1, "lost": 0, "not_finished": 0}}
+    assert found["by_rules"] == {
+        "a": {"played": 2, "won": 1, "lost": 1, "not_finished": 0},
+        "b": {"played": 1, "won": 1, "lost": 0, "not_finished": 0},
+    }
     assert (found["attempts"], found["successes"], found["expected_successes"]) == (4, 2, 2.0)
     # chances 0.5, 0.25, 0.75, 0.5: S and 4 - S have the same distribution (0.25 pairs with 0.75), so with 2 of 4
     # P(S < 2) = P(S > 2) and the percentile is 50; P(S = 0) = 0.5 * 0.75 * 0.25 * 0.5 = 3/64
@@ -460,8 +465,10 @@ def test_an_unfinished_game_is_not_played_and_a_game_one_player_wins_has_no_tabl
     Spooks game, which one player wins, showed a table win rate of 100 %."""
     demo = record(1, "a", "playing", 0.0, 5, [], [["Board", "Asylum"]])
     lost = record(2, "a", "lost", 600.0, 20, [], [["Board", "Asylum"]])
-    spooks = [{**record(3 + i, "c", "won", 9000.0 + i, 10, [], []), "winner": w, "dice": False}
-              for i, w in enumerate(["Bo", "Ada", "Bo"])]
+    spooks = [
+        {**record(3 + i, "c", "won", 9000.0 + i, 10, [], []), "winner": w, "dice": False}
+        for i, w in enumerate(["Bo", "Ada", "Bo"])
+    ]
     found = figures([demo, lost, *spooks])
     assert found["by_rules"]["a"] == {"played": 1, "won": 0, "lost": 1, "not_finished": 1}
     assert found["win_rate_by_game"]["a"]["win_rate"] == 0.0

@@ -44,7 +44,9 @@ def unit() -> dict[str, dict[str, list[str]]]:
     return unit_entries(UNIT.read_text(encoding="utf-8"))
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed (.ci/run installs systemd)")
+@pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed (.ci/run installs systemd)"
+)
 def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
     text = UNIT.read_text(encoding="utf-8")
     assert f"ExecStart={SHIPPED_EXEC} serve" in text
@@ -54,7 +56,10 @@ def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
     copy = tmp_path / "companion.service"
     copy.write_text(text.replace(SHIPPED_EXEC, str(binary)), encoding="utf-8")
     result = subprocess.run(
-        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60,
+        ["systemd-analyze", "verify", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     about_us = [line for line in (result.stdout + result.stderr).splitlines() if "companion.service" in line]
     assert result.returncode == 0, result.stderr
@@ -99,8 +104,13 @@ def test_a_dedicated_user_with_the_hardware_groups(unit: dict[str, dict[str, lis
 
 def test_sandboxed_but_the_hardware_is_reachable(unit: dict[str, dict[str, list[str]]]) -> None:
     service = unit["Service"]
-    for key, value in [("ProtectSystem", "strict"), ("ProtectHome", "true"), ("PrivateTmp", "true"),
-                       ("NoNewPrivileges", "true"), ("DevicePolicy", "closed")]:
+    for key, value in [
+        ("ProtectSystem", "strict"),
+        ("ProtectHome", "true"),
+        ("PrivateTmp", "true"),
+        ("NoNewPrivileges", "true"),
+        ("DevicePolicy", "closed"),
+    ]:
         assert service[key] == [value], key
     allowed = {entry.split()[0] for entry in service["DeviceAllow"]}
     # gpiochip (gpiozero/lgpio), I2C (OLED), camera (V4L2, media controller, DMA heaps), sound (voice)
@@ -124,8 +134,12 @@ def test_only_the_local_network_and_no_other_process(unit: dict[str, dict[str, l
 
 
 def exposure(unit_file: Path) -> float:
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_file)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     match = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
     assert match, result.stdout[-2000:] + result.stderr
     return float(match.group(1))
@@ -143,8 +157,9 @@ def test_systemd_analyze_security_rates_the_unit_better_than_before(tmp_path: Pa
     shipped.write_text(text, encoding="utf-8")
     loose = tmp_path / "loose.service"
     added = ("IPAddressDeny=", "IPAddressAllow=", "ProtectProc=", "RemoveIPC=", "PrivateMounts=", "SystemCallFilter=~")
-    loose.write_text("".join(line for line in text.splitlines(keepends=True) if not line.startswith(added)),
-                     encoding="utf-8")
+    loose.write_text(
+        "".join(line for line in text.splitlines(keepends=True) if not line.startswith(added)), encoding="utf-8"
+    )
     assert exposure(loose) == 2.3
     assert exposure(shipped) <= 1.7
 
@@ -183,7 +198,10 @@ def test_install_dry_run_shows_every_step(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "COMPANION_OS_RELEASE": str(os_release)}
     result = subprocess.run(
         ["bash", str(INSTALL), "--dry-run", "--prefix", str(prefix)],
-        capture_output=True, text=True, timeout=60, env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     steps = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
@@ -196,10 +214,13 @@ def test_install_dry_run_shows_every_step(tmp_path: Path) -> None:
     assert f"python3 -m venv --system-site-packages {prefix}/venv" in steps or (prefix / "venv/bin/python").exists()
     pips = [step for step in steps if step.startswith(f"{prefix}/venv/bin/pip install ")]
     assert [re.sub(r"--requirement \S+", "--requirement FILE", pip) for pip in pips] == [
-        f"{prefix}/venv/bin/pip install --disable-pip-version-check --no-deps {rest}" for rest in (
+        f"{prefix}/venv/bin/pip install --disable-pip-version-check --no-deps {rest}"
+        for rest in (
             "--require-hashes --only-binary :all: --requirement FILE",
             "--require-hashes --no-build-isolation --use-pep517 --requirement FILE",
-            f"--no-build-isolation --force-reinstall {prefix}/src")]
+            f"--no-build-isolation --force-reinstall {prefix}/src",
+        )
+    ]
     assert any(re.fullmatch(r"install -m 0644 \S+ /etc/systemd/system/companion.service", step) for step in steps)
     assert steps[-2:] == ["systemctl enable companion.service", "systemctl restart companion.service"]
     assert not prefix.exists()  # a dry run changes nothing

@@ -23,8 +23,9 @@ SETUPS = {
 
 
 @pytest.mark.parametrize("rules", sorted(SETUPS))
-@pytest.mark.parametrize("seed", [-1, SEED_MAX + 1, 9999999999999999999, -9999999999999999999, True, 1.5, "", "x" * 65,
-                                  "a\u0007"])
+@pytest.mark.parametrize(
+    "seed", [-1, SEED_MAX + 1, 9999999999999999999, -9999999999999999999, True, 1.5, "", "x" * 65, "a\u0007"]
+)
 def test_every_game_refuses_the_same_wrong_seeds(rules: str, seed: object) -> None:
     module = module_for(rules)
     with pytest.raises(BadCommand, match="the seed must be a whole number 0 to 9223372036854775807"):
@@ -64,12 +65,15 @@ def test_names_refuse_what_they_refused_and_emoji_still_pass() -> None:
 
 def test_on_the_server_no_body_carries_a_control_character(table: Table) -> None:
     host = table.host()
-    for path, body in (("/api/phone/name", {"name": "Anna\u0007"}),
-                       ("/api/box", {"part": "ghost", "key": "child", "fields": {"name": "\u0000\u0007"}}),
-                       ("/api/new-game", {"players": 2, "names": ["A\u001b[31m", "B"], "confirm": True})):
+    for path, body in (
+        ("/api/phone/name", {"name": "Anna\u0007"}),
+        ("/api/box", {"part": "ghost", "key": "child", "fields": {"name": "\u0000\u0007"}}),
+        ("/api/new-game", {"players": 2, "names": ["A\u001b[31m", "B"], "confirm": True}),
+    ):
         reply = host.post(path, body)
         assert reply.status == 400, (path, reply.body)
         assert "control character" in reply.json()["error"]
-    reply = host.post("/api/new-game", {"rules": "elder-sign", "players": 2, "seed": -9999999999999999999,
-                                        "confirm": True})
+    reply = host.post(
+        "/api/new-game", {"rules": "elder-sign", "players": 2, "seed": -9999999999999999999, "confirm": True}
+    )
     assert reply.status == 400 and "seed" in reply.json()["error"]

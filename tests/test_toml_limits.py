@@ -47,21 +47,24 @@ def test_too_many_keys_and_too_large_a_file_are_refused() -> None:
 
 
 def test_at_the_limits_the_text_reads_as_tomllib_reads_it() -> None:
-    text = (".".join(["a"] * MAX_KEY_PARTS) + " = 1\n"
-            + "x = " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n")
+    text = ".".join(["a"] * MAX_KEY_PARTS) + " = 1\n" + "x = " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n"
     assert read_toml("ok.toml", text) == tomllib.loads(text)
 
 
-@pytest.mark.parametrize("text", [
-    # what is inside strings and comments is not a key, a dot or a bracket
-    'a = "' + "." * 200 + '[[[[[[[[[[[[[[[[[[[[ = = ="\n',
-    "a = '" + "." * 200 + "'\n",
-    'a = """\n' + "x.y." * 100 + '\n[[[[[[[[[[[[[[[[[[ ""\\""" still text """\n',
-    "a = '''\n" + "{" * 100 + "\n'''\n",
-    '# ' + "[" * 100 + "." * 100 + "\nb = 1\n",
-    'a = """ends with two quotes"""""\n' + "b = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5]\n",
-    '"q.u.o.t.e.d" = 1\n"\\"" = 2\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what is inside strings and comments is not a key, a dot or a bracket
+        'a = "' + "." * 200 + '[[[[[[[[[[[[[[[[[[[[ = = ="\n',
+        "a = '" + "." * 200 + "'\n",
+        'a = """\n' + "x.y." * 100 + '\n[[[[[[[[[[[[[[[[[[ ""\\""" still text """\n',
+        "a = '''\n" + "{" * 100 + "\n'''\n",
+        "# " + "[" * 100 + "." * 100 + "\nb = 1\n",
+        'a = """ends with two quotes"""""\n'
+        + "b = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5, 16.5, 17.5]\n",
+        '"q.u.o.t.e.d" = 1\n"\\"" = 2\n',
+    ],
+)
 def test_strings_comments_and_floats_do_not_count(text: str) -> None:
     assert read_toml("ok.toml", text) == tomllib.loads(text)
 
@@ -88,15 +91,20 @@ def test_on_the_server_a_costly_box_file_is_a_400_and_the_host_plays_meanwhile(t
         data = {"kind": "skeptics companion box", "version": 1, "files": {"ghosts.toml": text}}
         replies[name] = host.request("PUT", "/api/box/file", body=data).status
 
-    senders = [threading.Thread(target=send, args=("keys", dotted(16_000))),
-               threading.Thread(target=send, args=("deep", nested(500)))]
+    senders = [
+        threading.Thread(target=send, args=("keys", dotted(16_000))),
+        threading.Thread(target=send, args=("deep", nested(500))),
+    ]
     for sender in senders:
         sender.start()
     assert host.post("/api/command", {"command": "end-round"}).status == 200
     for sender in senders:
         sender.join(30)
     assert replies == {"keys": 400, "deep": 400}
-    reply = host.request("PUT", "/api/box/file", body={"kind": "skeptics companion box", "version": 1,
-                                                       "files": {"ghosts.toml": nested(500)}})
+    reply = host.request(
+        "PUT",
+        "/api/box/file",
+        body={"kind": "skeptics companion box", "version": 1, "files": {"ghosts.toml": nested(500)}},
+    )
     assert "line 2" in reply.json()["error"] and "Traceback" not in reply.body.decode()
     assert not (table.data_dir / "packs" / "ghosts.toml").exists()  # nothing was written

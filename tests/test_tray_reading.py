@@ -29,8 +29,9 @@ def test_exactly_the_attempts_dice_are_its_roll() -> None:
 def test_the_wrong_number_of_dice_is_told_at_the_table() -> None:
     outcome = settle_reading({DieKind.CLUE: (Face.EYE, Face.EYE)}, attempt(), why="settled", auto_roll=True)
     assert outcome.faces is None
-    assert outcome.tell == ("the search roll needs 3 clue dice, the tray shows 2 (clue: eye, eye); "
-                            "roll again, or enter them on the page.")
+    assert outcome.tell == (
+        "the search roll needs 3 clue dice, the tray shows 2 (clue: eye, eye); roll again, or enter them on the page."
+    )
 
 
 def test_dice_of_another_kind_do_not_count() -> None:
@@ -44,17 +45,21 @@ def test_no_attempt_under_way(why: str, told: bool) -> None:
     outcome = settle_reading(THREE, None, why=why, auto_roll=True)
     assert outcome.faces is None
     if told:
-        assert outcome.tell == ("read clue: eye, camera, blank; no attempt is under way, so nothing was rolled. "
-                                "Start the attempt on the host page first.")
+        assert outcome.tell == (
+            "read clue: eye, camera, blank; no attempt is under way, so nothing was rolled. "
+            "Start the attempt on the host page first."
+        )
     else:
         assert outcome.tell is None and outcome.note == (
-            "dice settled: read clue: eye, camera, blank; no attempt is under way, so nothing was rolled")
+            "dice settled: read clue: eye, camera, blank; no attempt is under way, so nothing was rolled"
+        )
 
 
 def test_auto_roll_off_rolls_nothing_and_only_logs() -> None:
     outcome = settle_reading(THREE, attempt(), why="settled", auto_roll=False)
-    assert outcome == TrayOutcome(note="dice read (settled): clue: eye, camera, blank; dice.auto_roll is off, "
-                                       "so the host enters them")
+    assert outcome == TrayOutcome(
+        note="dice read (settled): clue: eye, camera, blank; dice.auto_roll is off, so the host enters them"
+    )
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,7 @@ from companion.errors import ConfigError
 from companion.validate import Section, choice, flag, number, text, unknown_keys, whole_number
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"), [(8, 8), ("8", 8), (" 12 ", 12), ("0x3C", 0x3C), ("010", 10), (0, 0)]
-)
+@pytest.mark.parametrize(("value", "expected"), [(8, 8), ("8", 8), (" 12 ", 12), ("0x3C", 0x3C), ("010", 10), (0, 0)])
 def test_whole_numbers(value: object, expected: int) -> None:
     assert whole_number("web.port", value, 0, 65535) == expected
 

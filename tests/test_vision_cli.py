@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "dice", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "dice", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_json_lines_contract_for_good_and_unreadable_images(tmp_path: Path) -> None:

@@ -143,11 +143,13 @@ def test_faint_peaks_are_candidates_only_against_a_found_die() -> None:
     from vision.reader import _touching
 
     found = [(100.0, 100.0, 40.0, 0.9), (400.0, 100.0, 30.0, 0.8)]
-    faint = [(140.0, 100.0, 90.0, 0.25),   # one face to the right of the first die: kept, with its size
-             (150.0, 105.0, 20.0, 0.22),   # the same face again: one per face
-             (110.0, 100.0, 40.0, 0.28),   # on the first die itself (a quarter face off): not a second die
-             (250.0, 250.0, 40.0, 0.29),   # alone on the table: not a candidate
-             (400.0, 146.0, 30.0, 0.21)]   # below the second die, 1.5 faces: kept, with its size
+    faint = [
+        (140.0, 100.0, 90.0, 0.25),  # one face to the right of the first die: kept, with its size
+        (150.0, 105.0, 20.0, 0.22),  # the same face again: one per face
+        (110.0, 100.0, 40.0, 0.28),  # on the first die itself (a quarter face off): not a second die
+        (250.0, 250.0, 40.0, 0.29),  # alone on the table: not a candidate
+        (400.0, 146.0, 30.0, 0.21),
+    ]  # below the second die, 1.5 faces: kept, with its size
     assert _touching(found, faint) == [(140.0, 100.0, 40.0, 0.25), (400.0, 146.0, 30.0, 0.21)]
     assert _touching([], faint) == []
 
@@ -166,8 +168,7 @@ def test_a_faint_peak_against_a_die_is_kept_when_read_for_sure() -> None:
     candidates, _, _ = find_dice(image, settings)
     assert any(c[3] < settings.find_threshold for c in candidates)
     with_faint = score_photo([(r.value, r.box) for r in read_frame(image).dice], labels)
-    without = score_photo([(r.value, r.box) for r in read_frame(image, replace(settings, touch_peak=0.3)).dice],
-                          labels)
+    without = score_photo([(r.value, r.box) for r in read_frame(image, replace(settings, touch_peak=0.3)).dice], labels)
     assert with_faint.right > without.right and with_faint.false_positives <= without.false_positives
     # a reader 0.8 sure of every die: surer than a faint peak needs, not as sure as a touching one needs
     touching = sum(c[3] < settings.find_threshold for c in candidates)
@@ -183,8 +184,17 @@ def test_a_doubtful_die_off_centre_is_looked_at_moved_and_moves_unless_another_d
     from vision.reader import RETRY_SHIFT, _retry_doubtful
     from vision.training.synth import Style, render_scene
 
-    style = Style(dice=(1, 1), tilt=(0.0, 0.0), symbol_share=0.0, width=(480, 480), face=(60.0, 60.0),
-                  cluster=0.0, lean=0.0, glare=0.0, motion_blur=0.0)
+    style = Style(
+        dice=(1, 1),
+        tilt=(0.0, 0.0),
+        symbol_share=0.0,
+        width=(480, 480),
+        face=(60.0, 60.0),
+        cluster=0.0,
+        lean=0.0,
+        glare=0.0,
+        motion_blur=0.0,
+    )
     doubtful = np.full((1, 8), 0.1, np.float32)
     doubtful[0, 2] = 0.3  # a 3, not likely enough
     for seed in range(4):

@@ -132,8 +132,7 @@ def test_a_logo_face_is_unsure_or_not_a_die_never_a_value(text: str) -> None:
         size = (label.box[2] + label.box[3]) / 2
         edited = with_logo(image, label.center, size, text)
         lx, ly, lw, lh = label.box
-        on_die = [r for r in read_dice(edited)
-                  if lx <= r.center[0] <= lx + lw and ly <= r.center[1] <= ly + lh]
+        on_die = [r for r in read_dice(edited) if lx <= r.center[0] <= lx + lw and ly <= r.center[1] <= ly + lh]
         assert all(r.value is None for r in on_die), (label, on_die)
         changed += 1
     assert changed >= 5
@@ -179,12 +178,17 @@ def test_to_roll_refuses_an_unmapped_colour() -> None:
 
 
 def test_reader_settings_from_config() -> None:
-    settings = ReaderSettings.from_config({"region": [1, 2, 300, 200], "colors": {"blue": [80, 140, 90]},
-                                           "unsure_below": 0.9})
+    settings = ReaderSettings.from_config(
+        {"region": [1, 2, 300, 200], "colors": {"blue": [80, 140, 90]}, "unsure_below": 0.9}
+    )
     assert settings.region == (1, 2, 300, 200) and settings.unsure_below == 0.9
     assert settings.colors == {"blue": (80.0, 140.0, 90.0)}
-    for table, key in (({"region": [1, 2, 3]}, "tray.region"), ({"colors": {"x": [1, 2]}}, "tray.colors.x"),
-                       ({"unsure_below": "high"}, "tray.unsure_below"), ({"regoin": [0, 0, 9, 9]}, "tray.regoin")):
+    for table, key in (
+        ({"region": [1, 2, 3]}, "tray.region"),
+        ({"colors": {"x": [1, 2]}}, "tray.colors.x"),
+        ({"unsure_below": "high"}, "tray.unsure_below"),
+        ({"regoin": [0, 0, 9, 9]}, "tray.regoin"),
+    ):
         with pytest.raises(ConfigError, match=key):
             ReaderSettings.from_config(table)
 

@@ -21,8 +21,9 @@ def byler_sample() -> tuple[np.ndarray, tuple[Label, ...]]:
     return image, read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
 
 
-def placed(k: float, size: tuple[int, int], background: tuple[int, int, int],
-           at: tuple[int, int]) -> tuple[np.ndarray, list[Label]]:
+def placed(
+    k: float, size: tuple[int, int], background: tuple[int, int, int], at: tuple[int, int]
+) -> tuple[np.ndarray, list[Label]]:
     """The sample photo scaled by ``k`` and placed at ``at`` on a canvas of ``size`` (w, h); its labels moved."""
     image, labels = byler_sample()
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
@@ -31,8 +32,9 @@ def placed(k: float, size: tuple[int, int], background: tuple[int, int, int],
     canvas = cv2.add(canvas, np.random.default_rng(3).integers(0, 8, canvas.shape, dtype=np.uint8))
     x0, y0 = at
     canvas[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small
-    moved = [Label(lab.value, (lab.box[0] * k + x0, lab.box[1] * k + y0, lab.box[2] * k, lab.box[3] * k))
-             for lab in labels]
+    moved = [
+        Label(lab.value, (lab.box[0] * k + x0, lab.box[1] * k + y0, lab.box[2] * k, lab.box[3] * k)) for lab in labels
+    ]
     return canvas, moved
 
 
@@ -53,13 +55,17 @@ def test_training_like_photo_takes_one_pass() -> None:
     assert score.right >= 0.9 * score.dice
 
 
-@pytest.mark.parametrize("k, size, background", [
-    (1.0, (1920, 1440), (25, 20, 18)),   # small dice in a large frame, dark table around the tray
-    (0.6, (1280, 960), (15, 15, 15)),    # smaller still, nearly black around
-    (0.8, (1600, 1200), (200, 200, 200)),  # tiny in the coarse view (6 px faces), light around
-])
+@pytest.mark.parametrize(
+    "k, size, background",
+    [
+        (1.0, (1920, 1440), (25, 20, 18)),  # small dice in a large frame, dark table around the tray
+        (0.6, (1280, 960), (15, 15, 15)),  # smaller still, nearly black around
+        (0.8, (1600, 1200), (200, 200, 200)),  # tiny in the coarse view (6 px faces), light around
+    ],
+)
 def test_small_dice_in_a_large_frame_are_found_by_a_second_pass(
-        k: float, size: tuple[int, int], background: tuple[int, int, int]) -> None:
+    k: float, size: tuple[int, int], background: tuple[int, int, int]
+) -> None:
     frame, labels = placed(k, size, background, (size[0] // 3, size[1] // 4))
     # one look at 320 pixels sees the faces at a few pixels: most dice are missed
     coarse = reader._one_per_face(reader.find_candidates(frame, 0.3))
@@ -125,7 +131,6 @@ def test_large_finder_views_run_in_tiles_with_the_same_dice(monkeypatch: pytest.
     assert tiled.right >= 0.85 * tiled.dice
 
 
-
 def test_small_oblique_dice_in_a_large_frame_get_a_closer_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blue dice seen obliquely, 45-62 pixels wide in frames of about 1900x1400: the coarse pass measures their
     faces at about the finder's size although they are half of it, so it would stand and miss many dice; the
@@ -171,10 +176,20 @@ def test_a_closer_look_at_dice_already_at_the_finders_size_loses_none(monkeypatc
             big = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
             x0, y0 = max(0, (big.shape[1] - 1600) // 2), max(0, (big.shape[0] - 1200) // 2)
             frame = big[y0 : y0 + 1200, x0 : x0 + 1600]
-            moved = [Label(lab.value, (lab.box[0] * k - x0, lab.box[1] * k - y0, lab.box[2] * k, lab.box[3] * k))
-                     for lab in labels]
-            frames.append((frame, [lab for lab in moved if 0 <= lab.center[0] < frame.shape[1]
-                                   and 0 <= lab.center[1] < frame.shape[0]]))
+            moved = [
+                Label(lab.value, (lab.box[0] * k - x0, lab.box[1] * k - y0, lab.box[2] * k, lab.box[3] * k))
+                for lab in labels
+            ]
+            frames.append(
+                (
+                    frame,
+                    [
+                        lab
+                        for lab in moved
+                        if 0 <= lab.center[0] < frame.shape[1] and 0 <= lab.center[1] < frame.shape[0]
+                    ],
+                )
+            )
 
     def total() -> Score:
         score = Score()

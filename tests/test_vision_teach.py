@@ -98,13 +98,24 @@ def size_error(photos: list[tuple[np.ndarray, list[Label], list[bool]]], taught:
     return float(np.median(errors))
 
 
-def shrunk(photos: list[tuple[np.ndarray, list[Label], list[bool]]], k: float
-           ) -> list[tuple[np.ndarray, list[Label], list[bool]]]:
+def shrunk(
+    photos: list[tuple[np.ndarray, list[Label], list[bool]]], k: float
+) -> list[tuple[np.ndarray, list[Label], list[bool]]]:
     """The photos with every label's box ``k`` times as large about its centre."""
     out = []
     for image, labels, symbols in photos:
-        boxes = [Label(lab.value, (lab.center[0] - k * lab.box[2] / 2, lab.center[1] - k * lab.box[3] / 2,
-                                   k * lab.box[2], k * lab.box[3])) for lab in labels]
+        boxes = [
+            Label(
+                lab.value,
+                (
+                    lab.center[0] - k * lab.box[2] / 2,
+                    lab.center[1] - k * lab.box[3] / 2,
+                    k * lab.box[2],
+                    k * lab.box[3],
+                ),
+            )
+            for lab in labels
+        ]
         out.append((image, boxes, symbols))
     return out
 
@@ -156,8 +167,11 @@ def write_yolo(folder: Path, name: str, image: np.ndarray, labels: list[Label]) 
     h, w = image.shape[:2]
     path = folder / "images" / f"{name}.jpg"
     cv2.imwrite(str(path), image)
-    rows = [f"{lab.value - 1} {(lab.box[0] + lab.box[2] / 2) / w} {(lab.box[1] + lab.box[3] / 2) / h} "
-            f"{lab.box[2] / w} {lab.box[3] / h}" for lab in labels]
+    rows = [
+        f"{lab.value - 1} {(lab.box[0] + lab.box[2] / 2) / w} {(lab.box[1] + lab.box[3] / 2) / h} "
+        f"{lab.box[2] / w} {lab.box[3] / h}"
+        for lab in labels
+    ]
     (folder / "labels" / f"{name}.txt").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
 
@@ -168,8 +182,21 @@ def test_teach_command_saves_records_and_resets(tmp_path: Path, capsys: pytest.C
     config = tmp_path / "config.toml"
     config.write_text("# my table\n[tray]\nunsure_below = 0.5\n", encoding="utf-8")
     save = tmp_path / "taught.npz"
-    assert dice_main(["teach", *images, "--labels", str(tmp_path / "set" / "labels"), "--save", str(save),
-                      "--config", str(config)]) == 0
+    assert (
+        dice_main(
+            [
+                "teach",
+                *images,
+                "--labels",
+                str(tmp_path / "set" / "labels"),
+                "--save",
+                str(save),
+                "--config",
+                str(config),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "from 2 photos" in out and str(save) in out
     data = tomllib.loads(config.read_text(encoding="utf-8"))

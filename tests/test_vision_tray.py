@@ -97,8 +97,9 @@ def test_motion_outside_the_tray_region_is_ignored() -> None:
 
 def test_empty_tray_is_not_reported() -> None:
     clock, seen = Clock(), []
-    watcher = TrayWatcher(when_settled=seen.append, now=clock.now, still_frames=2, settle_seconds=0.0,
-                          reader=lambda frame, settings: [])
+    watcher = TrayWatcher(
+        when_settled=seen.append, now=clock.now, still_frames=2, settle_seconds=0.0, reader=lambda frame, settings: []
+    )
     for _ in range(5):
         clock.t += 0.1
         watcher.feed(tray_frame(None))
@@ -177,7 +178,7 @@ def test_calibrate_saves_region_and_colours(tmp_path: Path) -> None:
     dice = cv2.imread(str(sample))
     h, w = dice.shape[:2]
     config = tmp_path / "config.toml"
-    config.write_text('# my table\n[web]\nport = 8080\n', encoding="utf-8")
+    config.write_text("# my table\n[web]\nport = 8080\n", encoding="utf-8")
     code = dice_main(["calibrate", "--dice", str(sample), "--region", f"0,0,{w},{h}", "--config", str(config)])
     assert code == 0
     text = config.read_text(encoding="utf-8")
@@ -195,8 +196,10 @@ def test_calibrate_saves_region_and_colours(tmp_path: Path) -> None:
     # (the saved face size makes the reader look once at its own scale: pair the dice by their centres)
     assert data["tray"]["face_size"] > 0 and settings.face_size == data["tray"]["face_size"]
     assert len(named) >= len(readings)  # at the calibrated size, a die the two passes missed may be found too
-    same = sum(a.color == min(readings, key=lambda b: abs(a.center[0] - b.center[0]) + abs(a.center[1] - b.center[1])).color
-               for a in named)
+    same = sum(
+        a.color == min(readings, key=lambda b: abs(a.center[0] - b.center[0]) + abs(a.center[1] - b.center[1])).color
+        for a in named
+    )
     assert same >= 0.75 * len(readings)
 
 

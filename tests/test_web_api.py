@@ -34,8 +34,15 @@ def assert_refused(reply: Any, status: int, *words: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/state", "/api/history", "/api/events", "/api/board", "/api/odds?need=eye:1", "/api/setup-options",
-     "/api/boards/asylum"],
+    [
+        "/api/state",
+        "/api/history",
+        "/api/events",
+        "/api/board",
+        "/api/odds?need=eye:1",
+        "/api/setup-options",
+        "/api/boards/asylum",
+    ],
 )
 def test_without_the_join_code_nothing_is_shown(shared_table: Table, path: str) -> None:
     reply = shared_table.client().get(path)
@@ -160,7 +167,9 @@ def test_without_the_join_code_nobody_can_act(shared_table: Table, path: str, bo
         ({"Sec-Fetch-Site": "same-site"}, "another site"),
     ],
 )
-def test_cross_site_requests_are_refused(shared_table: Table, path: str, body: Any, headers: dict[str, Any], why: str) -> None:
+def test_cross_site_requests_are_refused(
+    shared_table: Table, path: str, body: Any, headers: dict[str, Any], why: str
+) -> None:
     host = shared_table.host()
     before = snapshot(shared_table)
     assert_refused(host.post(path, body, headers=headers), 403, why)
@@ -197,7 +206,9 @@ def test_first_start_the_pin_is_chosen_on_the_page_and_stored_hashed(tmp_path: P
     try:
         client = table.viewer()
         assert client.get("/api/session").json()["pin_set"] is False
-        assert_refused(client.post("/api/host/pin", {"pin": "12"}), 400, "4 to 12 digits")  # the rule, not a wrong guess
+        assert_refused(
+            client.post("/api/host/pin", {"pin": "12"}), 400, "4 to 12 digits"
+        )  # the rule, not a wrong guess
         assert_refused(client.post("/api/host/pin", {"pin": 123456}), 400, "string")
         # typed twice on the page: two different PINs are refused, and none is set
         assert_refused(client.post("/api/host/pin", {"pin": "246810", "again": "246801"}), 400, "not the same")
@@ -304,8 +315,17 @@ def test_a_body_too_large_is_refused(shared_table: Table) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["", "?need=eye:2&dice=9", "?need=eye:2&rolls=0", "?need=eye:2&rolls=x", "?need=unicorn:2",
-     "?need=eye:2&keep=maybe", "?summon=-1", "?summon=99", "?need=eye:2&colour=red"],
+    [
+        "",
+        "?need=eye:2&dice=9",
+        "?need=eye:2&rolls=0",
+        "?need=eye:2&rolls=x",
+        "?need=unicorn:2",
+        "?need=eye:2&keep=maybe",
+        "?summon=-1",
+        "?summon=99",
+        "?need=eye:2&colour=red",
+    ],
 )
 def test_the_odds_calculator_refuses_bad_questions(shared_table: Table, query: str) -> None:
     assert_refused(shared_table.viewer().get("/api/odds" + query), 400)
@@ -313,8 +333,14 @@ def test_the_odds_calculator_refuses_bad_questions(shared_table: Table, query: s
 
 @pytest.mark.parametrize(
     ("method", "path", "status"),
-    [("GET", "/api/nothing-here", 404), ("POST", "/api/nothing-here", 404), ("GET", "/api/command", 405),
-     ("GET", "/api/boards/moonbase", 404), ("PUT", "/api/state", 405), ("GET", "/static/secret.txt", 404)],
+    [
+        ("GET", "/api/nothing-here", 404),
+        ("POST", "/api/nothing-here", 404),
+        ("GET", "/api/command", 405),
+        ("GET", "/api/boards/moonbase", 404),
+        ("PUT", "/api/state", 405),
+        ("GET", "/static/secret.txt", 404),
+    ],
 )
 def test_unknown_paths_and_methods_answer_json(shared_table: Table, method: str, path: str, status: int) -> None:
     host = shared_table.host()
@@ -419,7 +445,9 @@ def test_odds_come_from_the_dice_module(shared_table: Table) -> None:
 
     viewer = shared_table.viewer()
     got = viewer.get("/api/odds?need=eye:2,camera:1&dice=3&rolls=2").json()
-    assert got["probability"] == pytest.approx(success_probability(Requirement.parse("eye:2,camera:1"), dice=3, rolls=2))
+    assert got["probability"] == pytest.approx(
+        success_probability(Requirement.parse("eye:2,camera:1"), dice=3, rolls=2)
+    )
     no_keep = viewer.get("/api/odds?need=eye:2,camera:1&dice=3&rolls=2&keep=false").json()
     assert no_keep["probability"] < got["probability"]
     assert viewer.get("/api/odds?summon=4").json()["probability"] == pytest.approx(summon_probability(4))
@@ -466,7 +494,10 @@ def test_pages_carry_a_strict_content_security_policy(shared_table: Table) -> No
 def test_the_player_chooses_which_dice_to_keep(table: Table) -> None:
     """Keep-and-reroll ("Action 6: Prove" examples): the player may set aside fewer dice than count."""
     host = table.host()
-    assert host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:2,camera:1"}}).status == 200
+    assert (
+        host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:2,camera:1"}}).status
+        == 200
+    )
     reply = host.post("/api/dice", {"faces": ["eye", "camera", "cobweb"], "keep": ["camera"]})
     assert reply.status == 200, reply.body
     assert reply.json()["state"]["attempt"]["kept"] == ["camera"]

@@ -333,8 +333,14 @@ def test_secret_files_are_readable_by_the_owner_only(table: Table) -> None:
     assert host.post("/api/command", {"command": "end-round", "args": {}}).status == 200
     viewer.post("/api/host/login", {"pin": "0000"})
     table.client().get("/join?code=WRONG7")
-    for name in ("web.json", "web-pin-limits.json", "web-join-limits.json", "web-phones.json", "web-actions.jsonl",
-                 "games.sqlite"):
+    for name in (
+        "web.json",
+        "web-pin-limits.json",
+        "web-join-limits.json",
+        "web-phones.json",
+        "web-actions.jsonl",
+        "games.sqlite",
+    ):
         mode = stat.S_IMODE((table.data_dir / name).stat().st_mode)
         assert mode == 0o600, (name, oct(mode))
     assert not any(name.startswith(".web") for name in os.listdir(table.data_dir))  # no temp file left

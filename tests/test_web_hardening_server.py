@@ -33,7 +33,9 @@ def start(tmp_path: Path, limits: Limits, **settings: object) -> Table:
 
 @pytest.fixture
 def guarded(tmp_path: Path) -> Iterator[Table]:
-    table = start(tmp_path, Limits(connections=12, per_address=4, header_timeout=1.0, body_timeout=1.0, idle_timeout=2.0))
+    table = start(
+        tmp_path, Limits(connections=12, per_address=4, header_timeout=1.0, body_timeout=1.0, idle_timeout=2.0)
+    )
     try:
         yield table
     finally:
@@ -116,7 +118,9 @@ def test_unfinished_headers_are_closed_after_the_header_timeout(guarded: Table) 
 
 def test_a_half_sent_body_is_closed_after_the_body_timeout(guarded: Table) -> None:
     sock = connect(guarded)
-    sock.sendall(b"POST /api/command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+    sock.sendall(
+        b"POST /api/command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+    )
     try:
         assert closed_by_server(sock)
     finally:

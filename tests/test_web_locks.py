@@ -69,7 +69,8 @@ def test_after_100_wrong_join_codes_from_20_addresses_a_new_phone_joins(table: T
 
 
 def test_after_20_wrong_pins_from_four_addresses_the_host_at_the_table_signs_in(
-        screen_table: tuple[Table, Screen]) -> None:
+    screen_table: tuple[Table, Screen],
+) -> None:
     table, screen = screen_table
     for number in range(2, 6):  # four addresses, 5 wrong PINs each
         guesser = phone(table, number).join()
@@ -83,8 +84,10 @@ def test_after_20_wrong_pins_from_four_addresses_the_host_at_the_table_signs_in(
     code = text.removeprefix("Code ")
     assert title == "Host sign-in" and len(code) == 6 and code.isdigit()
     # a wrong code is refused and counted; the right one signs the host in, once
-    assert host.post("/api/host/login", {"pin": HOST_PIN, "table_code": "000000" if code != "000000" else "111111"}
-                     ).status == 403
+    assert (
+        host.post("/api/host/login", {"pin": HOST_PIN, "table_code": "000000" if code != "000000" else "111111"}).status
+        == 403
+    )
     assert host.post("/api/host/login", {"pin": HOST_PIN, "table_code": code}).status == 200
     assert host.refresh()["host"] is True
     # the guesses stay held: a further address without the code waits, and the code was spent
@@ -143,8 +146,9 @@ def test_get_join_leaves_a_host_a_host(table: Table) -> None:
 def test_the_origin_must_be_one_of_the_companions_own_addresses(table: Table) -> None:
     host = table.host()
     rebound = f"evil.example:{table.server.port}"  # DNS rebinding: the attacker's name points here
-    reply = host.post("/api/command", {"command": "end-round"},
-                      headers={"Host": rebound, "Origin": f"http://{rebound}"})
+    reply = host.post(
+        "/api/command", {"command": "end-round"}, headers={"Host": rebound, "Origin": f"http://{rebound}"}
+    )
     assert reply.status == 403 and "only the companion's own page" in reply.json()["error"]
     own = f"{socket.gethostname()}.local:{table.server.port}"
     reply = host.post("/api/command", {"command": "end-round"}, headers={"Host": own, "Origin": f"http://{own}"})

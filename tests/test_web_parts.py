@@ -36,8 +36,11 @@ def tray() -> Any:
     frame = cv2.imread(str(PHOTO))
     assert frame is not None, f"the bundled sample photo {PHOTO} is missing"
     h, w = frame.shape[:2]
-    readings = [DieReading(2, (w // 4, h // 3, 40, 40), 0.97, "blue"), DieReading(6, (w // 2, h // 3, 40, 40), 0.91, "blue"),
-                DieReading(4, (w // 2, h // 2, 40, 40), 0.88, "blue")]
+    readings = [
+        DieReading(2, (w // 4, h // 3, 40, 40), 0.97, "blue"),
+        DieReading(6, (w // 2, h // 3, 40, 40), 0.91, "blue"),
+        DieReading(4, (w // 2, h // 2, 40, 40), 0.88, "blue"),
+    ]
     watcher = settled_tray(frame, readings)
     assert watcher.last_readings == readings
     return watcher
@@ -80,8 +83,12 @@ def test_without_parts_the_endpoints_say_so(tmp_path: Path) -> None:
         viewer = t.viewer()
         session = viewer.get("/api/session").json()
         assert session["hardware"] is False and session["tray"] is False
-        for path, word in (("/api/hardware", "hardware"), ("/api/hardware/oled.png", "oled"),
-                           ("/api/tray", "tray"), ("/api/tray/photo", "photo")):
+        for path, word in (
+            ("/api/hardware", "hardware"),
+            ("/api/hardware/oled.png", "oled"),
+            ("/api/tray", "tray"),
+            ("/api/tray/photo", "photo"),
+        ):
             reply = viewer.get(path)
             assert reply.status == 404 and word in reply.json()["error"].lower()
     finally:
@@ -105,7 +112,9 @@ def test_the_host_sends_the_trays_pips_and_corrects_a_wrong_read(parts_table: Ta
     from companion.games.skeptics.dice import DieKind, PipMap
 
     host = parts_table.host()
-    assert host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}).status == 200
+    assert (
+        host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}).status == 200
+    )
     pips = [r.value for r in tray.last_readings]
     reply = host.post("/api/dice", {"pips": pips, "kind": "clue"})
     assert reply.status == 200, reply.body
@@ -123,7 +132,9 @@ def test_the_host_sends_the_trays_pips_and_corrects_a_wrong_read(parts_table: Ta
 
 def test_a_correction_that_is_refused_puts_the_read_back(parts_table: Table) -> None:
     host = parts_table.host()
-    assert host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}).status == 200
+    assert (
+        host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}).status == 200
+    )
     assert host.post("/api/dice", {"faces": ["camera", "cobweb", "camera"]}).status == 200
     before = parts_table.service.state()
     history = parts_table.service.history()
@@ -131,5 +142,7 @@ def test_a_correction_that_is_refused_puts_the_read_back(parts_table: Table) -> 
     reply = host.post("/api/dice", {"faces": ["eye", "eye", "eye", "eye"], "replace": True})
     assert reply.status == 400, reply.body
     after = parts_table.service.state()
-    assert {k: v for k, v in after.items() if k != "last_event_id"} == {k: v for k, v in before.items() if k != "last_event_id"}
+    assert {k: v for k, v in after.items() if k != "last_event_id"} == {
+        k: v for k, v in before.items() if k != "last_event_id"
+    }
     assert [h["command"] for h in parts_table.service.history()] == [h["command"] for h in history]

@@ -48,7 +48,9 @@ def test_the_games_newest_first_with_the_luck_and_the_figures(games_table: Table
         "skeptics": {"played": 1, "won": 0, "lost": 1, "not_finished": 0},
         "spooks": {"played": 1, "won": 0, "lost": 0, "not_finished": 0},  # one player wins, not the table
     }
-    assert figures["win_rate_by_game"]["spooks"]["win_rate"] is None and figures["win_rate_by_game"]["spooks"]["winners"]
+    assert (
+        figures["win_rate_by_game"]["spooks"]["win_rate"] is None and figures["win_rate_by_game"]["spooks"]["winners"]
+    )
     assert (figures["attempts"], figures["successes"], figures["expected_successes"]) == (1, 0, 0.998047)
     assert figures["win_rate_by_game"]["spooks"]["title"] == "Spooks"
 

@@ -76,8 +76,9 @@ class Client:
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None
     ) -> Reply:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10,
-                                          source_address=(self.source, 0) if self.source else None)
+        conn = http.client.HTTPConnection(
+            self.host, self.port, timeout=10, source_address=(self.source, 0) if self.source else None
+        )
         hdrs = {"Accept-Encoding": "identity"}
         if self.cookies:
             hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -149,8 +150,15 @@ class Table:
         return Client(self.url).join().sign_in()
 
 
-def start_table(tmp_path: Path, hardware: Any = None, tray: Any = None, service: Any = None, teacher: Any = None,
-                threads: int = 48, **settings: Any) -> Table:
+def start_table(
+    tmp_path: Path,
+    hardware: Any = None,
+    tray: Any = None,
+    service: Any = None,
+    teacher: Any = None,
+    threads: int = 48,
+    **settings: Any,
+) -> Table:
     """A companion served from `tmp_path / "data"`: `service` (default: make_service's) behind the real app."""
     data_dir = tmp_path / "data"
     data_dir.mkdir(exist_ok=True)
@@ -204,8 +212,9 @@ class SseStream:
     """Reads a real `text/event-stream` response message by message (comments included)."""
 
     def __init__(self, client: Client, last_event_id: int | None = None, timeout: float = 5.0, query: str = "") -> None:
-        self.conn = http.client.HTTPConnection(client.host, client.port, timeout=timeout,
-                                               source_address=(client.source, 0) if client.source else None)
+        self.conn = http.client.HTTPConnection(
+            client.host, client.port, timeout=timeout, source_address=(client.source, 0) if client.source else None
+        )
         headers = {"Accept": "text/event-stream", "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)

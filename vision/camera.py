@@ -60,8 +60,9 @@ class CameraBase:
     def __enter__(self) -> CameraBase:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
 
@@ -75,8 +76,10 @@ class PiCamera(CameraBase):
             try:
                 module = importlib.import_module("picamera2")
             except ImportError as exc:
-                raise CameraError("picamera2 is not installed, so the Pi camera cannot be used "
-                                  f"(sudo apt install python3-picamera2). {HAND_ENTRY}") from exc
+                raise CameraError(
+                    "picamera2 is not installed, so the Pi camera cannot be used "
+                    f"(sudo apt install python3-picamera2). {HAND_ENTRY}"
+                ) from exc
         try:
             self._cam = module.Picamera2()
             # "RGB888" in libcamera's naming is stored B, G, R: what OpenCV expects
@@ -84,8 +87,9 @@ class PiCamera(CameraBase):
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:  # picamera2 raises IndexError/RuntimeError when no camera is attached
-            raise CameraError(f"no Pi camera answers ({exc}); check the ribbon cable and that the camera is "
-                              f"enabled. {HAND_ENTRY}") from exc
+            raise CameraError(
+                f"no Pi camera answers ({exc}); check the ribbon cable and that the camera is enabled. {HAND_ENTRY}"
+            ) from exc
 
     def read(self) -> np.ndarray:
         self._check_open()
@@ -109,15 +113,15 @@ class UsbCamera(CameraBase):
 
     name = "USB camera"
 
-    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 960),
-                 capture: Any = None) -> None:
+    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 960), capture: Any = None) -> None:
         self.device = device
         self._cap = capture if capture is not None else cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()
             where = f"/dev/video{device}" if isinstance(device, int) else str(device)
-            raise CameraError(f"no camera at {where}: plug the USB camera in (or choose another with "
-                              f"[camera] source). {HAND_ENTRY}")
+            raise CameraError(
+                f"no camera at {where}: plug the USB camera in (or choose another with [camera] source). {HAND_ENTRY}"
+            )
         if size is not None:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
@@ -126,8 +130,7 @@ class UsbCamera(CameraBase):
         self._check_open()
         ok, frame = self._cap.read()
         if not ok or frame is None:
-            raise CameraError(f"the USB camera ({self.device}) gave no frame: it may have been unplugged. "
-                              f"{HAND_ENTRY}")
+            raise CameraError(f"the USB camera ({self.device}) gave no frame: it may have been unplugged. {HAND_ENTRY}")
         return np.asarray(frame)
 
     def close(self) -> None:
@@ -202,7 +205,7 @@ def open_camera(spec: str = "auto", size: tuple[int, int] = (1280, 960), repeat:
     if spec == "sim":
         return ReplayCamera(sample_paths(), repeat=repeat)
     if spec.startswith("replay:"):
-        return ReplayCamera(_image_files(spec[len("replay:"):]), repeat=repeat)
+        return ReplayCamera(_image_files(spec[len("replay:") :]), repeat=repeat)
     if spec == "pi":
         return PiCamera(size)
     if spec == "usb":

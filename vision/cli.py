@@ -37,36 +37,58 @@ def _parser() -> argparse.ArgumentParser:
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--json", action="store_true", help="one JSON line per image")
     read.add_argument("--annotate", metavar="DIR", help="write each image with its readings drawn into DIR")
-    read.add_argument("--tray", action="store_true",
-                      help="use the tray region and colour references of the configuration (default: whole image)")
+    read.add_argument(
+        "--tray",
+        action="store_true",
+        help="use the tray region and colour references of the configuration (default: whole image)",
+    )
     read.add_argument("--config", metavar="PATH", help="configuration file (implies --tray)")
-    read.add_argument("--unsure-below", type=float, default=None, metavar="P",
-                      help="report a die as unsure (null) below this confidence (default 0.5, the reader's)")
+    read.add_argument(
+        "--unsure-below",
+        type=float,
+        default=None,
+        metavar="P",
+        help="report a die as unsure (null) below this confidence (default 0.5, the reader's)",
+    )
     read.add_argument("--taught", metavar="PATH", help="read with the reader taught by companion dice teach")
 
     cal = sub.add_parser("calibrate", help="find the tray region and the dice colours; save them to the configuration")
     cal.add_argument("--empty", metavar="EMPTY.jpg", help="photo of the empty tray from the camera's place")
-    cal.add_argument("--dice", metavar="DICE.jpg", required=True, help="photo of the tray with a few dice of each colour")
+    cal.add_argument(
+        "--dice", metavar="DICE.jpg", required=True, help="photo of the tray with a few dice of each colour"
+    )
     cal.add_argument("--region", metavar="x,y,w,h", help="the tray region in pixels, instead of finding it")
     cal.add_argument("--config", metavar="PATH", help="configuration file to write (default: the one in use)")
 
-    teach = sub.add_parser("teach", help="teach the reader this table's dice from labelled photos",
-                           description="Adapt the reader to the table's own dice, camera and light from photos "
-                           "labelled in the datasets' YOLO format (one line per die: CLASS XC YC W H, CLASS 0-5 "
-                           "for 1-6 pips; label a symbol face with the value it stands for). The taught reader is "
-                           "saved to --save and recorded as [tray] taught in the configuration, so companion "
-                           "serve uses it; --reset goes back to the shipped reader.")
+    teach = sub.add_parser(
+        "teach",
+        help="teach the reader this table's dice from labelled photos",
+        description="Adapt the reader to the table's own dice, camera and light from photos "
+        "labelled in the datasets' YOLO format (one line per die: CLASS XC YC W H, CLASS 0-5 "
+        "for 1-6 pips; label a symbol face with the value it stands for). The taught reader is "
+        "saved to --save and recorded as [tray] taught in the configuration, so companion "
+        "serve uses it; --reset goes back to the shipped reader.",
+    )
     teach.add_argument("images", nargs="*", metavar="IMAGE")
-    teach.add_argument("--labels", metavar="DIR", help="folder of NAME.txt label files (default: beside each image, "
-                       "or ../labels/)")
-    teach.add_argument("--save", metavar="PATH", help="where to save the taught reader (default: DATA_DIR/dice/"
-                       "taught.npz)")
-    teach.add_argument("--reset", action="store_true", help="go back to the shipped reader: remove [tray] taught "
-                       "(and the file at --save)")
+    teach.add_argument(
+        "--labels", metavar="DIR", help="folder of NAME.txt label files (default: beside each image, or ../labels/)"
+    )
+    teach.add_argument(
+        "--save", metavar="PATH", help="where to save the taught reader (default: DATA_DIR/dice/taught.npz)"
+    )
+    teach.add_argument(
+        "--reset",
+        action="store_true",
+        help="go back to the shipped reader: remove [tray] taught (and the file at --save)",
+    )
     teach.add_argument("--config", metavar="PATH", help="configuration file to record the taught reader in")
-    teach.add_argument("--game", metavar="RULES", default="skeptics",
-                       help="the game whose icon faces the labels may name instead of a class 0-5 (eye, key:blank, "
-                       "yellow:lore ...): skeptics (default) or elder-sign")
+    teach.add_argument(
+        "--game",
+        metavar="RULES",
+        default="skeptics",
+        help="the game whose icon faces the labels may name instead of a class 0-5 (eye, key:blank, "
+        "yellow:lore ...): skeptics (default) or elder-sign",
+    )
 
     watch = sub.add_parser("watch", help="watch the camera and print each settled roll")
     watch.add_argument("--camera", default=None, help="auto, pi, usb, usb:N, /dev/videoN, sim, replay:PATH")
@@ -150,8 +172,14 @@ def cmd_read(args: argparse.Namespace) -> int:
             target = out_dir / (Path(path).stem + ".annotated.jpg")
             cv2.imwrite(str(target), annotate(image, readings, settings.region))
         if args.json:
-            record = {"image": path, "width": int(image.shape[1]), "height": int(image.shape[0]),
-                      "dice": [r.to_dict() for r in readings], "found": result.found, "ms": round(ms, 2)}
+            record = {
+                "image": path,
+                "width": int(image.shape[1]),
+                "height": int(image.shape[0]),
+                "dice": [r.to_dict() for r in readings],
+                "found": result.found,
+                "ms": round(ms, 2),
+            }
             print(json.dumps(record), flush=True)
         else:
             values = ", ".join(r.text for r in readings)
@@ -179,7 +207,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     names = ", ".join(sorted(result.colors))
     size = f"; faces {result.face_size:.0f} px" if result.face_size else ""
     print(f"tray region {x},{y},{w},{h}; {result.dice_seen} dice seen{size}; colours: {names}")
-    print(f"saved [tray] to {target}. Map colours to kinds with [tray.kinds], e.g. blue = \"clue\".")
+    print(f'saved [tray] to {target}. Map colours to kinds with [tray.kinds], e.g. blue = "clue".')
     return EXIT_OK
 
 
@@ -205,11 +233,15 @@ def cmd_teach(args: argparse.Namespace) -> int:
         if args.save and Path(args.save).is_file():
             Path(args.save).unlink()
             removed.append(str(args.save))
-        print(f"the shipped reader is in use again ({'removed ' + ', '.join(removed) if removed else 'nothing was taught'}).")
+        print(
+            f"the shipped reader is in use again ({'removed ' + ', '.join(removed) if removed else 'nothing was taught'})."
+        )
         return EXIT_OK
     if not args.images:
-        raise VisionError("give the labelled photos to teach from (companion dice teach IMAGE... --labels DIR), "
-                          "or --reset to go back to the shipped reader.")
+        raise VisionError(
+            "give the labelled photos to teach from (companion dice teach IMAGE... --labels DIR), "
+            "or --reset to go back to the shipped reader."
+        )
     from companion.games.base import module_for
     from vision.teach import load_examples, save_taught, teach
 
@@ -248,8 +280,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             return bool(args.frames) and count > args.frames
 
         try:
-            watcher.run(camera, stop, interval=0.1,
-                        when_error=lambda exc: print(f"camera: {exc}", file=sys.stderr))
+            watcher.run(camera, stop, interval=0.1, when_error=lambda exc: print(f"camera: {exc}", file=sys.stderr))
         except KeyboardInterrupt:
             pass
     return EXIT_OK

@@ -21,7 +21,19 @@ import numpy as np
 
 from companion.errors import VisionError
 
-__all__ = ["CROP", "FIND_SIZE", "LOGO", "MODELS", "NOT_A_DIE", "Networks", "digest", "load_models", "model_paths", "networks", "use_models"]
+__all__ = [
+    "CROP",
+    "FIND_SIZE",
+    "LOGO",
+    "MODELS",
+    "NOT_A_DIE",
+    "Networks",
+    "digest",
+    "load_models",
+    "model_paths",
+    "networks",
+    "use_models",
+]
 
 MODELS = Path(__file__).resolve().parent / "models"
 FIND_SIZE = 320  # the finder's input side it is first run on (pixels)

@@ -140,13 +140,31 @@ class ReaderSettings:
         """Settings from the ``[tray]`` table of the configuration (checked; ConfigError names the key)."""
         from companion.validate import Section, number
 
-        tray = Section(table, "tray", known=("region", "find_threshold", "strong_peak", "unsure_below", "colors",
-                                             "color_distance", "kinds", "face_size", "taught", "flat_ratio"))
+        tray = Section(
+            table,
+            "tray",
+            known=(
+                "region",
+                "find_threshold",
+                "strong_peak",
+                "unsure_below",
+                "colors",
+                "color_distance",
+                "kinds",
+                "face_size",
+                "taught",
+                "flat_ratio",
+            ),
+        )
 
         def check_region(key: str, region: Any) -> tuple[int, int, int, int]:
-            if (not isinstance(region, (list, tuple)) or len(region) != 4
-                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in region)
-                    or region[2] < 8 or region[3] < 8):
+            if (
+                not isinstance(region, (list, tuple))
+                or len(region) != 4
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in region)
+                or region[2] < 8
+                or region[3] < 8
+            ):
                 raise ConfigError(f"{key}: expected [x, y, w, h] in whole pixels (w, h >= 8), got {region!r}.")
             return (region[0], region[1], region[2], region[3])
 
@@ -159,8 +177,10 @@ class ReaderSettings:
             try:
                 return number(key, size, 4, 2000)
             except ConfigError as exc:
-                raise ConfigError(f"{exc}: a die's face size in pixels; measure it again with companion dice "
-                                  "calibrate, or remove the key.") from None
+                raise ConfigError(
+                    f"{exc}: a die's face size in pixels; measure it again with companion dice "
+                    "calibrate, or remove the key."
+                ) from None
 
         shades = tray.table("colors")
         values: dict[str, Any] = {
@@ -229,8 +249,9 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[0, 2] += CROP / 2 - cx
     m[1, 2] += CROP / 2 - cy
-    return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 Candidate = tuple[float, float, float, float]  # cx, cy, face size (pixels of the image), finder score
@@ -288,8 +309,9 @@ def _peaks(out: np.ndarray, threshold: float, x0: int, y0: int, scale: float, w:
     return found
 
 
-def find_candidates(image: np.ndarray, threshold: float, scale: float | None = None,
-                    taught: Any = None) -> list[Candidate]:
+def find_candidates(
+    image: np.ndarray, threshold: float, scale: float | None = None, taught: Any = None
+) -> list[Candidate]:
     """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``, strongest first.
 
     ``scale`` is the finder's input pixels per pixel of ``image``; None: the longer side becomes 320
@@ -392,11 +414,9 @@ def _find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candid
         # that look when it shows more and smaller dice (the coarse peaks were clusters of tiny dice)
         closer, strong2, faint2 = run(min(top, 2 * coarse))
         passes += 1
-        if len(strong2) >= max(2, len(strong) + 1) and (
-                not sizing or median(strong2) < 0.6 * median(sizing)):
+        if len(strong2) >= max(2, len(strong) + 1) and (not sizing or median(strong2) < 0.6 * median(sizing)):
             strong2 = _read_as_dice(image, strong2, settings)  # not the pips of a large die
-        if len(strong2) >= max(2, len(strong) + 1) and (
-                not sizing or median(strong2) < 0.6 * median(sizing)):
+        if len(strong2) >= max(2, len(strong) + 1) and (not sizing or median(strong2) < 0.6 * median(sizing)):
             found, sizing, faint, scale = closer, strong2, faint2, min(top, 2 * coarse)
         elif not sizing:
             return found, faint, coarse, passes
@@ -431,8 +451,9 @@ def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
 
 def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSettings) -> list[Candidate]:
     """The peaks the reader reads as a die with a value (not "not a die", not a logo, sure enough)."""
-    probs = classify([crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught,
-                     looks=False)
+    probs = classify(
+        [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in peaks], settings.taught, looks=False
+    )
     return [p for p, good in zip(peaks, _surely(probs, settings)) if good]
 
 
@@ -441,7 +462,9 @@ def _surely(probs: np.ndarray, settings: ReaderSettings) -> np.ndarray:
     ``unsure_below``, more likely than a logo, and not "not a die"."""
     best = probs[:, :NOT_A_DIE].max(axis=1)
     logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(probs))
-    sure: np.ndarray = (best >= settings.unsure_below) & (logo < best) & (probs[:, NOT_A_DIE] <= settings.not_a_die_above)
+    sure: np.ndarray = (
+        (best >= settings.unsure_below) & (logo < best) & (probs[:, NOT_A_DIE] <= settings.not_a_die_above)
+    )
     return sure
 
 
@@ -456,8 +479,10 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         x, y, w, h = settings.region
         image = frame[y : y + h, x : x + w]
         if image.shape[0] < 16 or image.shape[1] < 16:
-            raise VisionError(f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
-                              "frame; calibrate the tray again (companion dice calibrate).")
+            raise VisionError(
+                f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
+                "frame; calibrate the tray again (companion dice calibrate)."
+            )
         ox, oy = x, y
     kept, scale, passes = find_dice(image, settings)
     kept = _even_sizes(kept[: settings.max_dice])
@@ -467,8 +492,10 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     first: list[np.ndarray] = []
     probs = classify(crops, settings.taught, features=first)
     probs, moved = _retry_doubtful(image, kept, probs, settings)
-    crops = [crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
-             for crop, m, k in zip(crops, moved, kept)]
+    crops = [
+        crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
+        for crop, m, k in zip(crops, moved, kept)
+    ]
     far = np.zeros(len(kept), bool)
     if callable(getattr(settings.taught, "background", None)):  # a taught reader: is it far from the taught dice?
         feats = np.array(first[0])
@@ -487,8 +514,12 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         # a weak peak is dropped unless the reader gives it a value more likely than not (it is the clutter
         # of a desk, the side face of an oblique die, half of two touching dice); a strong one stays, unsure
         # when it is not read for sure, so that a die is never silently missing from a roll
-        valued = (confidence > settings.not_a_die_above and not logo and not not_a_die
-                  and confidence >= _needed(score, settings))
+        valued = (
+            confidence > settings.not_a_die_above
+            and not logo
+            and not not_a_die
+            and confidence >= _needed(score, settings)
+        )
         if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
             dropped += 1
             continue
@@ -533,8 +564,9 @@ def pip_roundness(image: np.ndarray, cx: float, cy: float, size: float) -> float
     return float(np.median(ratios)) if ratios else None
 
 
-def _call_cocked(image: np.ndarray, readings: list[DieReading], origin: tuple[int, int],
-                 settings: ReaderSettings) -> list[DieReading]:
+def _call_cocked(
+    image: np.ndarray, readings: list[DieReading], origin: tuple[int, int], settings: ReaderSettings
+) -> list[DieReading]:
     """The readings with every unsure die that is cocked marked so: its pips flattened to under ``COCKED_RATIO`` of
     the table's flat dice (``settings.flat_ratio``, measured by calibration: the camera's own tilt flattens every
     die alike). Without calibration none is called cocked; a die read with a value is never looked at."""
@@ -555,12 +587,15 @@ def _call_cocked(image: np.ndarray, readings: list[DieReading], origin: tuple[in
 def _needed(score: float, settings: ReaderSettings) -> float:
     """The chance of its value a candidate with this finder peak needs to be kept: a faint peak (desk clutter,
     a tray's hole) ``faint_sure``, one under the finder's threshold (against another die) ``touch_sure``."""
-    return max(settings.faint_sure if score < settings.faint_peak else 0.0,
-               settings.touch_sure if score < settings.find_threshold else 0.0)
+    return max(
+        settings.faint_sure if score < settings.faint_peak else 0.0,
+        settings.touch_sure if score < settings.find_threshold else 0.0,
+    )
 
 
-def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray,
-                    settings: ReaderSettings) -> tuple[np.ndarray, list[Candidate]]:
+def _retry_doubtful(
+    image: np.ndarray, kept: Sequence[Candidate], probs: np.ndarray, settings: ReaderSettings
+) -> tuple[np.ndarray, list[Candidate]]:
     """The reader's chances and the candidates, with every doubtful die looked at again: in crops
     ``RETRY_SCALES`` times as large (the finder's size is often off on a tilted or small face, and the crop
     then takes in a side face or cuts pips off), and in crops moved ``RETRY_SHIFT`` of its face each way (the
@@ -574,17 +609,26 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
     out, moved = np.array(probs), list(kept)
     best = out[:, :NOT_A_DIE].max(axis=1)
     logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
-    doubtful = [i for i in range(len(kept))
-                if (best[i] < max(settings.unsure_below, _needed(kept[i][3], settings))
-                    or out[i, NOT_A_DIE] > settings.not_a_die_above)
-                and logo[i] < best[i]
-                and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)]
+    doubtful = [
+        i
+        for i in range(len(kept))
+        if (
+            best[i] < max(settings.unsure_below, _needed(kept[i][3], settings))
+            or out[i, NOT_A_DIE] > settings.not_a_die_above
+        )
+        and logo[i] < best[i]
+        and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)
+    ]
     if not doubtful:
         return out, moved
     looks = [(k, 0.0, 0.0) for k in RETRY_SCALES] + [
-        (1.0, dx * RETRY_SHIFT, dy * RETRY_SHIFT) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-    crops = [crop_face(image, kept[i][0] + dx * kept[i][2], kept[i][1] + dy * kept[i][2], kept[i][2] * CROP_SCALE * k)
-             for i in doubtful for k, dx, dy in looks]
+        (1.0, dx * RETRY_SHIFT, dy * RETRY_SHIFT) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ]
+    crops = [
+        crop_face(image, kept[i][0] + dx * kept[i][2], kept[i][1] + dy * kept[i][2], kept[i][2] * CROP_SCALE * k)
+        for i in doubtful
+        for k, dx, dy in looks
+    ]
     flat = classify(crops, settings.taught, looks=False)
     again = flat.reshape(len(doubtful), len(looks), -1)
     sure = _surely(flat, settings).reshape(len(doubtful), len(looks))
@@ -594,8 +638,9 @@ def _retry_doubtful(image: np.ndarray, kept: Sequence[Candidate], probs: np.ndar
             if not (look_sure and float(look[:NOT_A_DIE].max()) > float(out[i, :NOT_A_DIE].max())):
                 continue
             x, y = cx + dx * size, cy + dy * size
-            if (dx or dy) and any(math.hypot(x - k[0], y - k[1]) < TOUCHING[0] * k[2]
-                                  for m, k in enumerate(moved) if m != i):
+            if (dx or dy) and any(
+                math.hypot(x - k[0], y - k[1]) < TOUCHING[0] * k[2] for m, k in enumerate(moved) if m != i
+            ):
                 continue  # it would land on another die (where it is now, moved or not)
             out[i] = look
             moved[i] = (x, y, size, score)
@@ -621,8 +666,7 @@ def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     n = len(crops)
     g = grid.shape[-1]
     half = (g + 1) // 2
-    quarters = [grid[:, :, y : y + half, x : x + half].mean(axis=(2, 3))
-                for y in (0, g - half) for x in (0, g - half)]
+    quarters = [grid[:, :, y : y + half, x : x + half].mean(axis=(2, 3)) for y in (0, g - half) for x in (0, g - half)]
     return np.concatenate([pooled.reshape(n, -1), *quarters], axis=1), probs.reshape(n, -1)
 
 
@@ -633,8 +677,9 @@ def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
 
 
-def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True,
-             features: list[np.ndarray] | None = None) -> np.ndarray:
+def classify(
+    crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True, features: list[np.ndarray] | None = None
+) -> np.ndarray:
     """The chance of each class for each crop: the shipped reader's, or the taught reader's.
 
     With ``looks``, the taught reader looks again at every crop it is not sure of (no class at ``TAUGHT_SURE``
@@ -659,8 +704,15 @@ def classify(crops: Sequence[np.ndarray], taught: Any = None, looks: bool = True
 # ---------------------------------------------------------------- colour
 
 HUE_NAMES = (  # OpenCV hue 0-180: upper bound, name
-    (7, "red"), (18, "orange"), (33, "yellow"), (85, "green"), (100, "teal"), (128, "blue"), (155, "purple"),
-    (170, "pink"), (181, "red"),
+    (7, "red"),
+    (18, "orange"),
+    (33, "yellow"),
+    (85, "green"),
+    (100, "teal"),
+    (128, "blue"),
+    (155, "purple"),
+    (170, "pink"),
+    (181, "red"),
 )
 
 
@@ -700,8 +752,9 @@ def generic_color(patch: np.ndarray) -> str:
 def color_name(patch: np.ndarray, settings: ReaderSettings) -> str:
     if settings.colors:
         lab = np.array(face_lab(patch))
-        name, dist = min(((n, float(np.linalg.norm(lab - np.array(ref)))) for n, ref in settings.colors.items()),
-                         key=lambda t: t[1])
+        name, dist = min(
+            ((n, float(np.linalg.norm(lab - np.array(ref)))) for n, ref in settings.colors.items()), key=lambda t: t[1]
+        )
         if dist <= settings.color_distance:
             return name
     return generic_color(patch)

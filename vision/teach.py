@@ -56,8 +56,21 @@ from vision.reader import (
 )
 from vision.taught import TaughtReader, load_taught, save_taught, softmax, unit_rows
 
-__all__ = ["Teacher", "TaughtReader", "examples_dir", "keep_example", "label_file_for", "load_examples",
-           "load_taught", "readings_as_labels", "save_taught", "score", "taught_path", "teach", "teach_folder"]
+__all__ = [
+    "Teacher",
+    "TaughtReader",
+    "examples_dir",
+    "keep_example",
+    "label_file_for",
+    "load_examples",
+    "load_taught",
+    "readings_as_labels",
+    "save_taught",
+    "score",
+    "taught_path",
+    "teach",
+    "teach_folder",
+]
 
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
 POSITIVE_SHARE = 0.1  # the finder's positive cells weigh this much of its negative cells together
@@ -127,8 +140,9 @@ class _Cells:
     size_target: np.ndarray
 
 
-def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, sizes: dict[int, float],
-                  rng: np.random.Generator) -> _Cells | None:
+def _finder_cells(
+    frame: np.ndarray, labels: Sequence[Label], scale: float, sizes: dict[int, float], rng: np.random.Generator
+) -> _Cells | None:
     """The finder's view of the photo at the scale it was read at: a positive cell on every labelled die's
     centre, negatives elsewhere (weighted down near a die, as the finder was trained); ``sizes`` are the
     face sizes (pixels of the frame) the finder should give for each label."""
@@ -161,14 +175,19 @@ def _finder_cells(frame: np.ndarray, labels: Sequence[Label], scale: float, size
     # every positive, the negatives the finder is tempted by, and a sample of the rest
     tempted = (out[0].ravel() > 0.05) & ~pos
     rest = np.flatnonzero(~pos & ~tempted)
-    keep = np.concatenate([np.flatnonzero(pos), np.flatnonzero(tempted),
-                           rng.choice(rest, size=min(len(rest), 1500), replace=False)])
+    keep = np.concatenate(
+        [np.flatnonzero(pos), np.flatnonzero(tempted), rng.choice(rest, size=min(len(rest), 1500), replace=False)]
+    )
     scale_rest = len(rest) / max(1, min(len(rest), 1500))
     weight = np.where(pos, 1.0, neg_weight)
     weight[rest] *= scale_rest
-    return _Cells(flat[keep], pos[keep].astype(np.float64), weight[keep],
-                  np.concatenate(size_feats) if size_feats else np.zeros((0, c), np.float32),
-                  np.array(size_target, np.float64))
+    return _Cells(
+        flat[keep],
+        pos[keep].astype(np.float64),
+        weight[keep],
+        np.concatenate(size_feats) if size_feats else np.zeros((0, c), np.float32),
+        np.array(size_target, np.float64),
+    )
 
 
 Found = tuple[list[tuple[float, float, float, float]], float, dict[int, int]]
@@ -186,8 +205,11 @@ def _face_sizes(labels: Sequence[Label], found: Found, label_sizes: bool) -> dic
     with ``label_sizes`` False the size the finder gave it (the median for a die it missed)."""
     candidates, _, matched = found
     given = {i: candidates[c][2] for i, c in matched.items()}
-    fallback = float(np.median(list(given.values()))) if given else float(
-        np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels] or [40.0]))
+    fallback = (
+        float(np.median(list(given.values())))
+        if given
+        else float(np.median([(lab.box[2] + lab.box[3]) / 2 for lab in labels] or [40.0]))
+    )
     if label_sizes:
         return {i: (lab.box[2] + lab.box[3]) / 2 for i, lab in enumerate(labels)}
     return {i: given.get(i, fallback) for i in range(len(labels))}
@@ -205,8 +227,14 @@ def _boxes_are_faces(frames: Sequence[tuple[np.ndarray, Sequence[Label]]], found
     return bool(ratios) and math.log(0.67) <= float(np.median(ratios)) <= math.log(1.5)
 
 
-def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generator, variants: int,
-              found: Found, sizes: dict[int, float]) -> list[_Example]:
+def _examples(
+    frame: np.ndarray,
+    labels: Sequence[Label],
+    rng: np.random.Generator,
+    variants: int,
+    found: Found,
+    sizes: dict[int, float],
+) -> list[_Example]:
     """Crops as the reader sees them at this table: at the finder's own peaks (``found``), the labelled ones
     with their value, the others as "not a die"; labelled dice the finder missed at their labelled centres
     and ``sizes``."""
@@ -253,8 +281,15 @@ def _examples(frame: np.ndarray, labels: Sequence[Label], rng: np.random.Generat
     return out
 
 
-def _fit(feats: np.ndarray, classes: np.ndarray, w0: np.ndarray, b0: np.ndarray, strength: float,
-         sample_weights: np.ndarray | None = None, steps: int = 300) -> tuple[np.ndarray, np.ndarray]:
+def _fit(
+    feats: np.ndarray,
+    classes: np.ndarray,
+    w0: np.ndarray,
+    b0: np.ndarray,
+    strength: float,
+    sample_weights: np.ndarray | None = None,
+    steps: int = 300,
+) -> tuple[np.ndarray, np.ndarray]:
     """Multinomial logistic regression from (w0, b0), held near it: weighted mean cross-entropy
     + strength * |w - w0|^2, by gradient descent with momentum (Adam)."""
     n, k = len(feats), len(b0)
@@ -339,8 +374,9 @@ def _replay_weights(own: np.ndarray, replayed: np.ndarray, replay: float) -> np.
     return weights
 
 
-def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: float,
-              steps: int = 300) -> tuple[np.ndarray, float]:
+def _fit_heat(
+    cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: float, steps: int = 300
+) -> tuple[np.ndarray, float]:
     """The finder's heat head as a weighted logistic regression on its cells, held near (w0, b0); the
     positives weigh ``POSITIVE_SHARE`` of the negatives together (more makes it find clutter on a new table)."""
     x = np.concatenate([c.feats for c in cells]).astype(np.float64)
@@ -370,8 +406,9 @@ def _fit_heat(cells: Sequence[_Cells], w0: np.ndarray, b0: float, strength: floa
     return w, b
 
 
-def _fit_size(cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float,
-              strength: float) -> tuple[np.ndarray, float]:
+def _fit_size(
+    cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float, strength: float
+) -> tuple[np.ndarray, float]:
     """The finder's size head as ridge regression on the cells around each die (each set of cells with its
     weight), held near (w0, b0): least squares on the log size + strength * |w - w0|^2, in closed form."""
     rows = [(c.size_feats.astype(np.float64), c.size_target, weight) for c, weight in cells if len(c.size_target)]
@@ -389,25 +426,40 @@ def _fit_size(cells: Sequence[tuple[_Cells, float]], w0: np.ndarray, b0: float,
     return solved[:-1], float(solved[-1])
 
 
-def _in_region(frame: np.ndarray, labels: tuple[Label, ...], region: tuple[int, int, int, int] | None
-               ) -> tuple[np.ndarray, tuple[Label, ...]]:
+def _in_region(
+    frame: np.ndarray, labels: tuple[Label, ...], region: tuple[int, int, int, int] | None
+) -> tuple[np.ndarray, tuple[Label, ...]]:
     """The part of a teaching photo inside the tray's region, with the labels whose centre lies in it, moved."""
     if region is None:
         return frame, labels
     x, y, w, h = region
     part = frame[y : y + h, x : x + w]
     if part.shape[0] < 16 or part.shape[1] < 16:
-        raise VisionError(f"the tray region {region} lies outside a {frame.shape[1]}x{frame.shape[0]} teaching photo; "
-                          "calibrate the tray again (companion dice calibrate).")
-    inside = tuple(Label(lab.value, (lab.box[0] - x, lab.box[1] - y, lab.box[2], lab.box[3])) for lab in labels
-                   if x <= lab.center[0] < x + w and y <= lab.center[1] < y + h)
+        raise VisionError(
+            f"the tray region {region} lies outside a {frame.shape[1]}x{frame.shape[0]} teaching photo; "
+            "calibrate the tray again (companion dice calibrate)."
+        )
+    inside = tuple(
+        Label(lab.value, (lab.box[0] - x, lab.box[1] - y, lab.box[2], lab.box[3]))
+        for lab in labels
+        if x <= lab.center[0] < x + w and y <= lab.center[1] < y + h
+    )
     return np.ascontiguousarray(part), inside
 
 
-def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: int = 8, strength: float = 0.002,
-          replay: float = 0.5, finder: bool = True, finder_strength: float = 0.01, size_strength: float = 0.05,
-          label_sizes: bool | None = None, seed: int = 0, region: tuple[int, int, int, int] | None = None
-          ) -> TaughtReader:
+def teach(
+    examples: Sequence[tuple[np.ndarray, Sequence[Label]]],
+    *,
+    variants: int = 8,
+    strength: float = 0.002,
+    replay: float = 0.5,
+    finder: bool = True,
+    finder_strength: float = 0.01,
+    size_strength: float = 0.05,
+    label_sizes: bool | None = None,
+    seed: int = 0,
+    region: tuple[int, int, int, int] | None = None,
+) -> TaughtReader:
     """A reader taught by labelled frames of one table: [(frame BGR, labels in pixels of the frame)].
 
     First the finder's heads (where the dice are, and how large: the size of each label's box, or with
@@ -421,8 +473,10 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
     frames = [_in_region(check_frame(frame), tuple(labels), region) for frame, labels in examples]
     dice = sum(len(labels) for _, labels in frames)
     if dice == 0:
-        raise VisionError("the teaching photos hold no labelled dice; label the dice of each photo "
-                          "(one line per die: CLASS XC YC W H, CLASS 0-5 for 1-6 pips) and try again.")
+        raise VisionError(
+            "the teaching photos hold no labelled dice; label the dice of each photo "
+            "(one line per die: CLASS XC YC W H, CLASS 0-5 for 1-6 pips) and try again."
+        )
     w0, b0 = _shipped_layer()
     rx, ry = _replay_bank()
     if rx.shape[1] > w0.shape[1]:  # the quarters' features start with no say
@@ -440,14 +494,20 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
                 cells.append(grid)
         if cells:
             hw0, hb0, sw0, sb0 = _shipped_heads()
-            replay_cells = [_Cells(c.feats, c.target, c.weight * replay, c.size_feats, c.size_target)
-                            for c in _replay_cells()] if replay > 0 else []
+            replay_cells = (
+                [_Cells(c.feats, c.target, c.weight * replay, c.size_feats, c.size_target) for c in _replay_cells()]
+                if replay > 0
+                else []
+            )
             taught.heat_weight, taught.heat_bias = _fit_heat(cells + replay_cells, hw0, hb0, finder_strength)
             own = sum(len(c.size_target) for c in cells)
             other = sum(len(c.size_target) for c in replay_cells)
             taught.size_weight, taught.size_bias = _fit_size(
                 [(c, 1.0) for c in cells] + [(c, replay * own / max(1, other)) for c in replay_cells],
-                sw0, sb0, size_strength)
+                sw0,
+                sb0,
+                size_strength,
+            )
     crops: list[_Example] = []
     for k, (frame, labels) in enumerate(frames):
         found = _find(frame, labels, taught) if finder else shipped[k]
@@ -455,9 +515,13 @@ def teach(examples: Sequence[tuple[np.ndarray, Sequence[Label]]], *, variants: i
         if finder and SHIPPED_PEAKS:  # what the shipped finder took for dice there is the table's too (a cloth's eyes)
             candidates, _, matched = shipped[k]
             used = set(matched.values())
-            crops += [_Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[j % 4]), NOT_A_DIE)
-                      for c, (cx, cy, size, _) in enumerate(candidates) if c not in used for j in range(2)
-                      if all(math.hypot(cx - lab.center[0], cy - lab.center[1]) > 0.5 * size for lab in labels)]
+            crops += [
+                _Example(crop_face(frame, cx, cy, size * CROP_SCALE, ROTATIONS[j % 4]), NOT_A_DIE)
+                for c, (cx, cy, size, _) in enumerate(candidates)
+                if c not in used
+                for j in range(2)
+                if all(math.hypot(cx - lab.center[0], cy - lab.center[1]) > 0.5 * size for lab in labels)
+            ]
     x = _features(crops)
     y = np.array([c.cls for c in crops])
     sample_weights = np.ones(len(y))
@@ -491,8 +555,10 @@ def label_file_for(image: Path, labels_dir: Path | None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise VisionError(f"no labels for {image} (looked for {candidates[0]}); write one line per die: "
-                      "CLASS XC YC W H (CLASS 0-5 for 1-6 pips, the rest fractions of the image).")
+    raise VisionError(
+        f"no labels for {image} (looked for {candidates[0]}); write one line per die: "
+        "CLASS XC YC W H (CLASS 0-5 for 1-6 pips, the rest fractions of the image)."
+    )
 
 
 def read_icon_labels(path: Path, width: int, height: int, icons: Any = None) -> tuple[Label, ...]:
@@ -515,8 +581,10 @@ def read_icon_labels(path: Path, width: int, height: int, icons: Any = None) -> 
         if re.fullmatch(r"[0-9.]+", token):
             value = int(float(token)) + 1
         elif icons is None:
-            raise VisionError(f"{path}:{number}: {token!r} is not a class 0-5; to label the game's icon faces, "
-                              "name the game (companion dice teach ... --game RULES).")
+            raise VisionError(
+                f"{path}:{number}: {token!r} is not a class 0-5; to label the game's icon faces, "
+                "name the game (companion dice teach ... --game RULES)."
+            )
         else:
             try:
                 value = int(icons(token))
@@ -527,8 +595,9 @@ def read_icon_labels(path: Path, width: int, height: int, icons: Any = None) -> 
     return tuple(labels)
 
 
-def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None,
-                  icons: Any = None) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
+def load_examples(
+    images: Sequence[str | os.PathLike[str]], labels_dir: str | os.PathLike[str] | None = None, icons: Any = None
+) -> list[tuple[np.ndarray, tuple[Label, ...]]]:
     """Labelled photos for ``teach``: each image with its YOLO label file (whose lines may name the game's icon
     faces, with ``icons``: see ``read_icon_labels``)."""
     out = []
@@ -542,8 +611,12 @@ def load_examples(images: Sequence[str | os.PathLike[str]], labels_dir: str | os
     return out
 
 
-def keep_example(folder: str | os.PathLike[str], frame: np.ndarray,
-                 dice: Sequence[tuple[int, tuple[float, float, float, float]]], name: str | None = None) -> Path:
+def keep_example(
+    folder: str | os.PathLike[str],
+    frame: np.ndarray,
+    dice: Sequence[tuple[int, tuple[float, float, float, float]]],
+    name: str | None = None,
+) -> Path:
     """Keep one corrected reading as a teaching example: ``folder/NAME.jpg`` and ``folder/NAME.txt``.
 
     ``dice`` are (value 1-6, box x, y, w, h in pixels of the frame) as the host corrected them (a symbol
@@ -602,8 +675,7 @@ class Teacher:
     minute on a Pi 4), then used by the tray at once. The taught reader is kept in the data folder, where
     ``companion serve`` finds it at the next start; ``reset`` goes back to the shipped one."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], watcher: Any,
-                 spawn: Any = None) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], watcher: Any, spawn: Any = None) -> None:
         self.folder = examples_dir(data_dir)
         self.save_to = taught_path(data_dir)
         self.watcher = watcher
@@ -621,8 +693,13 @@ class Teacher:
 
     def status(self) -> dict[str, Any]:
         with self._lock:
-            return {"kept": self.kept(), "running": self._running, "taught": self.taught, "error": self.error,
-                    "in_use": getattr(self.watcher.settings, "taught", None) is not None}
+            return {
+                "kept": self.kept(),
+                "running": self._running,
+                "taught": self.taught,
+                "error": self.error,
+                "in_use": getattr(self.watcher.settings, "taught", None) is not None,
+            }
 
     def keep(self, dice: Sequence[tuple[int | None, tuple[float, float, float, float]]]) -> Path:
         """Keep the tray's last photo with these values (None: not a die, left out). VisionError says what is
@@ -650,8 +727,11 @@ class Teacher:
         try:
             taught = teach_folder(self.folder, self.save_to, region=self.watcher.settings.region)
             self.watcher.settings = replace(self.watcher.settings, taught=taught)
-            result: dict[str, Any] | None = {"photos": taught.photos, "dice": taught.dice,
-                                             "seconds": round(taught.seconds, 1)}
+            result: dict[str, Any] | None = {
+                "photos": taught.photos,
+                "dice": taught.dice,
+                "seconds": round(taught.seconds, 1),
+            }
             error = None
         except Exception as exc:  # a failure is reported on the page; the shipped or earlier reader stays in use
             result, error = None, str(exc)

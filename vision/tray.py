@@ -131,15 +131,27 @@ class TrayWatcher:
         if frame is None or readings is None:
             return None
         settings, cached = self.settings, self._jpeg
-        if cached is not None and cached[0] is frame and cached[1] is readings and cached[2] is settings and cached[3] == quality:
+        if (
+            cached is not None
+            and cached[0] is frame
+            and cached[1] is readings
+            and cached[2] is settings
+            and cached[3] == quality
+        ):
             return cached[4]
         ok, data = cv2.imencode(".jpg", annotate(frame, readings, settings.region), [cv2.IMWRITE_JPEG_QUALITY, quality])
         jpeg = data.tobytes() if ok else None
         self._jpeg = (frame, readings, settings, quality, jpeg)
         return jpeg
 
-    def run(self, camera: Any, stop: Callable[[], bool], sleep: Callable[[float], None] = time.sleep,
-            interval: float = 0.1, when_error: Callable[[CameraError], None] | None = None) -> None:
+    def run(
+        self,
+        camera: Any,
+        stop: Callable[[], bool],
+        sleep: Callable[[float], None] = time.sleep,
+        interval: float = 0.1,
+        when_error: Callable[[CameraError], None] | None = None,
+    ) -> None:
         """Feed frames from ``camera`` until ``stop()``; a camera error ends the loop (reported)."""
         while not stop():
             try:
@@ -175,8 +187,10 @@ def find_tray(empty_bgr: np.ndarray) -> Box:
     floor = cv2.morphologyEx(floor, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     count = int(np.count_nonzero(floor))
     if count < 0.08 * sh * sw:
-        raise VisionError("cannot find the tray in the empty-tray photo (its middle is not an even floor); "
-                          "give the region by hand with --region x,y,w,h.")
+        raise VisionError(
+            "cannot find the tray in the empty-tray photo (its middle is not an even floor); "
+            "give the region by hand with --region x,y,w,h."
+        )
     x, y, bw, bh = cv2.boundingRect(floor)
     inv = 1 / scale
     box = (round(x * inv), round(y * inv), round(bw * inv), round(bh * inv))
@@ -209,8 +223,9 @@ def face_size(readings: Sequence[DieReading]) -> float | None:
     return float(np.median([(r.box[2] + r.box[3]) / 2 for r in sure])) if sure else None
 
 
-def _references(dice_bgr: np.ndarray, settings: ReaderSettings
-                ) -> tuple[dict[str, tuple[float, float, float]], list[DieReading]]:
+def _references(
+    dice_bgr: np.ndarray, settings: ReaderSettings
+) -> tuple[dict[str, tuple[float, float, float]], list[DieReading]]:
     from vision.reader import CROP_SCALE, crop_face, face_lab, generic_color
 
     frame = check_frame(dice_bgr)
@@ -239,8 +254,10 @@ def calibrate(empty_bgr: np.ndarray | None, dice_bgr: np.ndarray, region: Box | 
     # later reading is scaled for it in one pass
     colors, readings = _references(frame, ReaderSettings(region=region))
     if not readings:
-        raise VisionError("no dice found in the dice photo; put a few dice of each colour in the tray, "
-                          "take the photo again from the camera's place, and retry.")
+        raise VisionError(
+            "no dice found in the dice photo; put a few dice of each colour in the tray, "
+            "take the photo again from the camera's place, and retry."
+        )
     return Calibration(region, colors, len(readings), face_size(readings), flat_ratio(frame, readings))
 
 

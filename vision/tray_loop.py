@@ -55,7 +55,7 @@ def tray_settings(table: Mapping[str, Any], pips: Mapping[str, Any] | None = Non
         raise prefix_error("tray", exc) from None
     kinds_table = table.get("kinds", DEFAULT_COLOR_KINDS)
     if not isinstance(kinds_table, Mapping):
-        raise ConfigError(f"tray.kinds: expected a table of colour = kind (blue = \"clue\"), got {kinds_table!r}")
+        raise ConfigError(f'tray.kinds: expected a table of colour = kind (blue = "clue"), got {kinds_table!r}')
     for colour, kind in kinds_table.items():
         try:
             parse_color_kinds({colour: kind})
@@ -95,8 +95,11 @@ class TrayLoop:
         self.on_readings = on_readings
         self.wall = wall
         self.watcher = TrayWatcher(
-            tray.reader, when_settled=lambda readings: self._readings(readings, "settled"),
-            now=monotonic, settle_seconds=camera.settle_s, reader=self.reader,
+            tray.reader,
+            when_settled=lambda readings: self._readings(readings, "settled"),
+            now=monotonic,
+            settle_seconds=camera.settle_s,
+            reader=self.reader,
         )
         self.camera: Any = None
         self.camera_name: str | None = None
@@ -125,8 +128,11 @@ class TrayLoop:
 
     def kind_colours(self) -> dict[str, str]:
         """Each kind of die -> the colour of its dice in this tray (the usual colour first: blue clue dice)."""
-        out = {kind: colour for colour, kind in DEFAULT_COLOR_KINDS.items()
-               if self.tray.kinds.get(colour) is DieKind.parse(kind)}
+        out = {
+            kind: colour
+            for colour, kind in DEFAULT_COLOR_KINDS.items()
+            if self.tray.kinds.get(colour) is DieKind.parse(kind)
+        }
         for colour, die_kind in self.tray.kinds.items():
             out.setdefault(die_kind.value, colour)
         return out
@@ -157,8 +163,9 @@ class TrayLoop:
                 self.frames += 1
             except Exception as exc:
                 self.error = str(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
-                log.warning("the camera stopped giving frames (%s); trying again in %.0f s", self.error,
-                            self.config.retry_s)
+                log.warning(
+                    "the camera stopped giving frames (%s); trying again in %.0f s", self.error, self.config.retry_s
+                )
                 self._close_camera()
                 self._stop.wait(self.config.retry_s)
                 continue

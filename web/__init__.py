@@ -40,5 +40,12 @@ def create_app(
     """
     from web.app import build_app
 
-    return build_app(service, settings, hardware=hardware, tray=tray, pip_map=pip_map,
-                     startup_problems=startup_problems, teacher=teacher)
+    return build_app(
+        service,
+        settings,
+        hardware=hardware,
+        tray=tray,
+        pip_map=pip_map,
+        startup_problems=startup_problems,
+        teacher=teacher,
+    )

@@ -132,7 +132,8 @@ def build_app(
     def http_error(exc: HTTPException) -> Response:
         status = exc.code or 400
         messages = {
-            404: f"nothing at {request.path}" + ("; see docs/web.md for the API's endpoints." if request.path.startswith("/api/") else "."),
+            404: f"nothing at {request.path}"
+            + ("; see docs/web.md for the API's endpoints." if request.path.startswith("/api/") else "."),
             405: f"{request.method} is not allowed on {request.path}.",
             413: "the request is too large (64 KB at most).",
         }

@@ -108,7 +108,7 @@ class Backups:
                 raise
             self._last = self._now()
             self.problem = None
-            for old in self.list()[self.keep:]:
+            for old in self.list()[self.keep :]:
                 (self.folder / old["name"]).unlink(missing_ok=True)
             info = next(item for item in self.list() if item["name"] == name)
             log.info("history backup %s (%s)", name, reason)

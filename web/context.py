@@ -57,8 +57,11 @@ class WebContext:
         # which the table passes with the sign-in code on the companion's screen (web.lockout, docs/web.md).
         self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
         show = getattr(hardware, "show_error", None)
-        self.sign_in = SignInGate(self.throttle, settings.now,
-                                  show=(lambda title, text: show(title, text, seconds=SIGN_IN_SHOWN)) if show else None)
+        self.sign_in = SignInGate(
+            self.throttle,
+            settings.now,
+            show=(lambda title, text: show(title, text, seconds=SIGN_IN_SHOWN)) if show else None,
+        )
         # Wrong join codes: 10 per address, then a doubling wait; no limit for all addresses together (it would
         # keep the table's new phones out, and 36^6 codes need none: docs/web.md, "Wrong guesses").
         self.join_throttle = Throttle(

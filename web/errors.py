@@ -32,6 +32,7 @@ def without_paths(text: str) -> str:
 
     Messages go to phones: where the companion keeps its files on the machine is the log's business.
     """
+
     def cut(match: re.Match[str]) -> str:
         path = match.group()
         if path.startswith(_URL_ROOTS):

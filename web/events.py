@@ -55,8 +55,15 @@ class _Commit:
 
 
 class _Subscriber:
-    def __init__(self, size: int, who: str | None = None, *, phone: str | None = None,
-                 gone: Callable[[], bool] | None = None, allowed: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        who: str | None = None,
+        *,
+        phone: str | None = None,
+        gone: Callable[[], bool] | None = None,
+        allowed: Callable[[], bool] | None = None,
+    ) -> None:
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=size)
         self.behind = False
         self.who = who  # the phone's address
@@ -116,8 +123,14 @@ class EventHub:
         for sub in subs:
             sub.offer(commit)
 
-    def subscribe(self, who: str | None = None, *, phone: str | None = None, gone: Callable[[], bool] | None = None,
-                  allowed: Callable[[], bool] | None = None) -> _Subscriber:
+    def subscribe(
+        self,
+        who: str | None = None,
+        *,
+        phone: str | None = None,
+        gone: Callable[[], bool] | None = None,
+        allowed: Callable[[], bool] | None = None,
+    ) -> _Subscriber:
         """A stream's queue; at most `per_address` streams from one address `who` (a phone with a few tabs).
 
         The slots of streams whose phone has hung up (`gone`) are freed first, so a page closed a moment

@@ -26,9 +26,9 @@ from companion.validate import control_character
 from web.errors import Refused
 
 log = logging.getLogger("web.guard")
-MAX_DEPTH = 32            # JSON nesting (the API's bodies are 3 deep at most)
-MAX_DIGITS = 19           # a number: 2**63 - 1 (the largest seed) has 19 digits
-MAX_QUERY = 2048          # characters of the query string
+MAX_DEPTH = 32  # JSON nesting (the API's bodies are 3 deep at most)
+MAX_DIGITS = 19  # a number: 2**63 - 1 (the largest seed) has 19 digits
+MAX_QUERY = 2048  # characters of the query string
 EVENT_ID_MAX = 2**63 - 1  # SQLite's largest integer
 
 FORWARDED = (

@@ -54,15 +54,23 @@ class SignInGate:
         # only the limit for all addresses together holds: the table's code lets one attempt past it
         if table_code is None:
             self.offer()
-            raise Refused(429, "too many wrong PINs were tried on this network, so signing in needs the code on "
-                               "the companion's screen as well: type its six digits in the new field and sign in again.", table_code=True)
+            raise Refused(
+                429,
+                "too many wrong PINs were tried on this network, so signing in needs the code on "
+                "the companion's screen as well: type its six digits in the new field and sign in again.",
+                table_code=True,
+            )
         right = self._take(table_code)
         self.throttle.wait_left(who, past_cap=True)  # booked under the address's own limit
         if not right:
             self.throttle.failed(who)  # counted like a wrong PIN: the code cannot be guessed quicker than the PIN
             self.offer()
-            raise Refused(403, "that sign-in code is not the one on the companion's screen; type the six digits "
-                               "it shows now (a new code comes every ten minutes).", table_code=True)
+            raise Refused(
+                403,
+                "that sign-in code is not the one on the companion's screen; type the six digits "
+                "it shows now (a new code comes every ten minutes).",
+                table_code=True,
+            )
 
     def offer(self) -> None:
         """Make a sign-in code if none is good now, and show it at the table (not more than once in SHOW_EVERY)."""

@@ -56,7 +56,9 @@ def join() -> tuple[str, int] | str:
         return render_template("join.html", error=f"Too many wrong codes; wait {int(wait) + 1} s and try again."), 429
     if not ctx.store.join_code_matches(code):
         ctx.join_throttle.failed(who)
-        return render_template("join.html", error="That join code is not right. Ask the host for the code shown on the companion."), 403
+        return render_template(
+            "join.html", error="That join code is not right. Ask the host for the code shown on the companion."
+        ), 403
     ctx.join_throttle.succeeded(who)
     session["j"] = ctx.store.join_tag()
     session.permanent = True

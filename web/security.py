@@ -114,8 +114,11 @@ def check_post() -> None:
         raise Refused(403, f"refused a request sent from another site ({site}); use the companion's own page.")
     origin = request.headers.get("Origin")
     if origin is not None and not is_own_origin(origin, request.host_url, _ctx().settings.public_url):
-        raise Refused(403, f"refused a request from the page at {origin[:80]}; only the companion's own page may act "
-                           "(open it at the address the companion shows, or set web.public_url).")
+        raise Refused(
+            403,
+            f"refused a request from the page at {origin[:80]}; only the companion's own page may act "
+            "(open it at the address the companion shows, or set web.public_url).",
+        )
     expected = session.get("c")
     given = request.headers.get("X-CSRF-Token", "")
     if not isinstance(expected, str) or not given or not hmac.compare_digest(expected, given):

@@ -41,14 +41,14 @@ log = logging.getLogger("web.server")
 class Limits:
     """What one connection, one address and one request may take from the server."""
 
-    connections: int = 100         # open connections in all (waitress's connection_limit)
-    per_address: int = 16          # open connections from one address
-    header_timeout: float = 10.0   # s from a request's first byte to the end of its headers
-    body_timeout: float = 30.0     # s from the end of the headers to the end of the body
-    idle_timeout: float = 30.0     # s an idle keep-alive connection stays open
-    max_body: int = 64 * 1024      # bytes of a request body (the app's MAX_CONTENT_LENGTH is the same)
-    max_header: int = 16 * 1024    # bytes of a request line and headers (cookies included)
-    check_every: float = 1.0       # s between sweeps for connections past their deadline
+    connections: int = 100  # open connections in all (waitress's connection_limit)
+    per_address: int = 16  # open connections from one address
+    header_timeout: float = 10.0  # s from a request's first byte to the end of its headers
+    body_timeout: float = 30.0  # s from the end of the headers to the end of the body
+    idle_timeout: float = 30.0  # s an idle keep-alive connection stays open
+    max_body: int = 64 * 1024  # bytes of a request body (the app's MAX_CONTENT_LENGTH is the same)
+    max_header: int = 16 * 1024  # bytes of a request line and headers (cookies included)
+    check_every: float = 1.0  # s between sweeps for connections past their deadline
 
 
 ERRORS = {
@@ -77,7 +77,11 @@ def _server_classes() -> tuple[type, type]:
             body = json.dumps({"error": message, "status": code}).encode()
             self.status = f"{code} {error.reason}"
             self.response_headers.extend(
-                [("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
+                [
+                    ("Content-Type", "application/json"),
+                    ("Cache-Control", "no-store"),
+                    ("X-Content-Type-Options", "nosniff"),
+                ]
             )
             self.set_close_on_finish()
             self.content_length = len(body)
@@ -107,11 +111,11 @@ def _server_classes() -> tuple[type, type]:
         def __init__(self, app: Any, limits: Limits, exempt: Iterable[str], **kw: Any) -> None:
             self.limits = limits
             self.exempt = frozenset(exempt)
-            self.refused = 0    # connections closed at once: over the per-address cap or no room
-            self.evicted = 0    # idle connections closed to make room
-            self.expired = 0    # requests closed for sending their headers or body too slowly
-            self.bytes_in = 0   # bytes read from all connections
-            self.turns = 0      # turns of the event loop (the watchdog's sign of life)
+            self.refused = 0  # connections closed at once: over the per-address cap or no room
+            self.evicted = 0  # idle connections closed to make room
+            self.expired = 0  # requests closed for sending their headers or body too slowly
+            self.bytes_in = 0  # bytes read from all connections
+            self.turns = 0  # turns of the event loop (the watchdog's sign of life)
             self.last_turn = time.monotonic()
             super().__init__(app, **kw)
 

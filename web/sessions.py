@@ -43,9 +43,15 @@ GRACE = 10.0  # s an old id still reads (never acts) after it was replaced: requ
 def kind_of_device(agent: str) -> str:
     """A short name from the User-Agent, until the phone chooses one."""
     text = agent.lower()
-    for word, name in (("iphone", "iPhone"), ("ipad", "iPad"), ("android", "Android phone"),
-                       ("macintosh", "Mac"), ("windows", "Windows PC"), ("cros", "Chromebook"),
-                       ("linux", "Linux computer")):
+    for word, name in (
+        ("iphone", "iPhone"),
+        ("ipad", "iPad"),
+        ("android", "Android phone"),
+        ("macintosh", "Mac"),
+        ("windows", "Windows PC"),
+        ("cros", "Chromebook"),
+        ("linux", "Linux computer"),
+    ):
         if word in text:
             return name
     return "phone"
@@ -96,7 +102,9 @@ class PhoneBook:
         try:
             write_private(self.path, json.dumps({"phones": self._phones}))
         except OSError as exc:
-            self.problem = f"cannot save {self.path.name} ({exc.strerror or exc}); removed phones come back at a restart."
+            self.problem = (
+                f"cannot save {self.path.name} ({exc.strerror or exc}); removed phones come back at a restart."
+            )
 
     def _make_room(self) -> None:
         now = self._now()

@@ -36,13 +36,13 @@ class WebSettings:
     """What the phone view needs; built from the `[web]` configuration by `companion serve`."""
 
     data_dir: Path
-    join_code: str | None = None      # None: made at first start and kept in data_dir/web.json
-    host_pin: str | None = None       # a PIN from the configuration; otherwise chosen on the page
-    public_url: str | None = None     # e.g. "http://skeptics.local:8080": join links and the Origin check
-    heartbeat: float = 15.0           # seconds between SSE comment heartbeats
-    max_streams: int = 40             # event streams at once; keep below the server's threads
-    secure_cookies: bool = False      # True when the page is served over https (a reverse proxy)
-    poll_fallback: float = 20.0       # the page polls the state when the stream was silent this long
+    join_code: str | None = None  # None: made at first start and kept in data_dir/web.json
+    host_pin: str | None = None  # a PIN from the configuration; otherwise chosen on the page
+    public_url: str | None = None  # e.g. "http://skeptics.local:8080": join links and the Origin check
+    heartbeat: float = 15.0  # seconds between SSE comment heartbeats
+    max_streams: int = 40  # event streams at once; keep below the server's threads
+    secure_cookies: bool = False  # True when the page is served over https (a reverse proxy)
+    poll_fallback: float = 20.0  # the page polls the state when the stream was silent this long
     # Addresses of reverse proxies (e.g. ["127.0.0.1"] for a Caddy on the Pi) whose X-Forwarded-For names
     # the phone; set only in the configuration. Without it every forwarded header is ignored and removed.
     trusted_proxies: tuple[str, ...] = ()
@@ -51,9 +51,7 @@ class WebSettings:
     def __post_init__(self) -> None:
         proxies = self.trusted_proxies
         if isinstance(proxies, str) or not isinstance(proxies, (list, tuple)):
-            raise ConfigError(
-                f"web.trusted_proxies: expected a list of addresses like [\"127.0.0.1\"], got {proxies!r}"
-            )
+            raise ConfigError(f'web.trusted_proxies: expected a list of addresses like ["127.0.0.1"], got {proxies!r}')
         checked = []
         for item in proxies:
             try:
@@ -61,7 +59,7 @@ class WebSettings:
             except ValueError:
                 raise ConfigError(
                     f"web.trusted_proxies: {item!r} is not an IP address; list the proxies' addresses, "
-                    "like [\"127.0.0.1\", \"::1\"]"
+                    'like ["127.0.0.1", "::1"]'
                 ) from None
         object.__setattr__(self, "trusted_proxies", tuple(checked))
         if self.join_code is not None:
@@ -70,7 +68,7 @@ class WebSettings:
                 raise ConfigError(f"web.join_code: {why}; or leave it out to have one made at the first start.")
         if self.host_pin is not None and not pin_format_ok(self.host_pin):
             raise ConfigError(
-                f"web.host_pin: expected {PIN_MIN} to {PIN_MAX} digits 0-9 in quotes, like \"4817\"; "
+                f'web.host_pin: expected {PIN_MIN} to {PIN_MAX} digits 0-9 in quotes, like "4817"; '
                 "or leave it out and choose the PIN on the page."
             )
 
@@ -174,10 +172,13 @@ def check_web_json(data: dict[str, Any]) -> list[str]:
             problems.append(f"join_code: {why}")
     if "pin" in data:
         pin = data["pin"]
-        if not (isinstance(pin, dict) and _hex(pin.get("salt")) and _hex(pin.get("hash"), 64)
-                and pin.get("kdf", "scrypt") == "scrypt"):
-            problems.append("pin must be {\"salt\": hex, \"hash\": 64 hex digits, \"kdf\": \"scrypt\"}, "
-                            f"not {pin!r:.80}")
+        if not (
+            isinstance(pin, dict)
+            and _hex(pin.get("salt"))
+            and _hex(pin.get("hash"), 64)
+            and pin.get("kdf", "scrypt") == "scrypt"
+        ):
+            problems.append(f'pin must be {{"salt": hex, "hash": 64 hex digits, "kdf": "scrypt"}}, not {pin!r:.80}')
     if "pin_epoch" in data:
         epoch = data["pin_epoch"]
         if type(epoch) is not int or epoch < 0:
@@ -225,8 +226,10 @@ class WebStore:
             try:
                 self._save(data)
             except OSError as exc:
-                self.problems.append(f"cannot write {self.path} ({exc.strerror or exc}); the join code and PIN "
-                                     "last until the companion stops. Free space on the card or fix the permissions.")
+                self.problems.append(
+                    f"cannot write {self.path} ({exc.strerror or exc}); the join code and PIN "
+                    "last until the companion stops. Free space on the card or fix the permissions."
+                )
         self._data = data
 
     def _load(self) -> dict[str, Any]:
@@ -235,8 +238,10 @@ class WebStore:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            self.problems.append(f"cannot read {self.path} ({exc.strerror or exc}); a new join code is in use. "
-                                 "Fix the file's permissions (it belongs to the companion's user) and restart.")
+            self.problems.append(
+                f"cannot read {self.path} ({exc.strerror or exc}); a new join code is in use. "
+                "Fix the file's permissions (it belongs to the companion's user) and restart."
+            )
             return {}
         try:
             data = json.loads(raw.decode("utf-8-sig"))
@@ -272,8 +277,11 @@ class WebStore:
             self.problems.append(f"{self.path.name}: {problem}")
         self.problems.append(
             f"{self.path.name} was damaged: {where}; the damaged keys were made anew"
-            + (" (a new join code is on the companion's screen; the first to join chooses the host PIN)."
-               if lost_pin else ".")
+            + (
+                " (a new join code is on the companion's screen; the first to join chooses the host PIN)."
+                if lost_pin
+                else "."
+            )
         )
         return good
 
@@ -337,7 +345,11 @@ class WebStore:
     def _with_pin(self, data: dict[str, Any], pin: str) -> dict[str, Any]:
         salt = secrets.token_bytes(16)
         epoch = int(data.get("pin_epoch", 0)) + 1
-        return {**data, "pin": {"salt": salt.hex(), "hash": _hash_pin(pin, salt).hex(), "kdf": "scrypt"}, "pin_epoch": epoch}
+        return {
+            **data,
+            "pin": {"salt": salt.hex(), "hash": _hash_pin(pin, salt).hex(), "kdf": "scrypt"},
+            "pin_epoch": epoch,
+        }
 
     def check_pin(self, pin: str) -> bool:
         """Whether `pin` is the host PIN. Not the PIN's shape (ASCII digits): False without hashing."""
@@ -428,8 +440,7 @@ class Throttle:
         try:
             data = json.loads(self._path.read_text(encoding="utf-8-sig"))
             entries = {
-                str(who): [float(e[0]), float(e[1]), float(e[2])]
-                for who, e in dict(data.get("entries", {})).items()
+                str(who): [float(e[0]), float(e[1]), float(e[2])] for who, e in dict(data.get("entries", {})).items()
             }
             recent = deque((float(t), str(who)) for t, who in list(data.get("recent", [])))
             log = [dict(item) for item in list(data.get("log", []))]
@@ -442,9 +453,9 @@ class Throttle:
             if self._cap:
                 self._recent = deque((now, "?") for _ in range(self._cap))
             return
-        self._entries = dict(list(entries.items())[-self._remember:])
-        self._recent = deque(sorted(recent)[-max(self._cap or 0, RECENT_KEPT):])
-        self._log.extend(log[-(self._log.maxlen or 0):])
+        self._entries = dict(list(entries.items())[-self._remember :])
+        self._recent = deque(sorted(recent)[-max(self._cap or 0, RECENT_KEPT) :])
+        self._log.extend(log[-(self._log.maxlen or 0) :])
 
     def _save(self) -> None:
         if self._path is None:
@@ -492,7 +503,9 @@ class Throttle:
     def _book(self, who: str, now: float) -> None:
         entry = self._entries.pop(who, None) or [0.0, 0.0, now]
         if len(self._entries) >= self._remember:
-            for old in sorted(self._entries, key=lambda k: self._entries[k][2])[: len(self._entries) - self._remember + 1]:
+            for old in sorted(self._entries, key=lambda k: self._entries[k][2])[
+                : len(self._entries) - self._remember + 1
+            ]:
                 del self._entries[old]
         entry[0] += 1
         entry[2] = now
@@ -588,7 +601,7 @@ def settings_from_config(table: Mapping[str, Any], *, data_dir: Path, threads: i
 
     def url(key: str, value: Any) -> str:
         if not isinstance(value, str) or not value.startswith(("http://", "https://")):
-            raise ConfigError(f"{key}: expected an address like \"http://skeptics.local:8080\", got {value!r}")
+            raise ConfigError(f'{key}: expected an address like "http://skeptics.local:8080", got {value!r}')
         return value
 
     checks: dict[str, Callable[[str, Any], Any]] = {

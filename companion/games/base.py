@@ -36,8 +36,19 @@ from typing import ClassVar, Protocol
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
 
-__all__ = ["DEFAULT_RULES", "RULES", "Chance", "Engine", "GameModule", "SeenDie", "TableDice", "TrayDie", "TrayOutcome",
-           "module_for", "rules_of"]
+__all__ = [
+    "DEFAULT_RULES",
+    "RULES",
+    "Chance",
+    "Engine",
+    "GameModule",
+    "SeenDie",
+    "TableDice",
+    "TrayDie",
+    "TrayOutcome",
+    "module_for",
+    "rules_of",
+]
 
 DEFAULT_RULES = "skeptics"
 # rules id -> (title, the module that defines MODULE)
@@ -193,8 +204,11 @@ class GameModule(ABC):
     def first_game(self, choices: Record, packs: object) -> dict[str, object]:
         """The configuration's ``[game]`` (keys left None: not set) as the setup of a first game without its seed,
         checked: ConfigError names the key ("game.board: ..."), a refusal by the rules raises as the engine does."""
-        setup = {key: value for key, value in choices.items() if value is not None and key in (
-            "players", *self.setup_choices)}
+        setup = {
+            key: value
+            for key, value in choices.items()
+            if value is not None and key in ("players", *self.setup_choices)
+        }
         self.new(self.setup_from_dict({**setup, "seed": 0} if self.seeded else setup), packs)
         return setup
 
@@ -291,8 +305,9 @@ class GameModule(ABC):
         under way). IllegalCommand where the companion rolls no dice for this game."""
         raise IllegalCommand(f"the companion does not roll dice for {self.title}; enter the roll.")
 
-    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
-                  auto_roll: bool) -> TrayOutcome:
+    def tray_roll(
+        self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str, auto_roll: bool
+    ) -> TrayOutcome:
         """What dice read in the tray do: the command that rolls them, or what the table is told. ``why`` is
         "button" (the read-dice button) or "settled" (the dice came to rest)."""
         message = f"{self.title} is played without dice, so the tray's dice are not read."

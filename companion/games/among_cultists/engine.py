@@ -50,8 +50,20 @@ from companion.commands import (
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.among_cultists.packs import AmongCultistsPacks, EventMarker
 
-__all__ = ["CLOCK", "COMMANDS", "PHASES", "RULES", "ROUNDS", "Command", "Game", "LegalAction", "Outcome", "Setup",
-           "State", "default_cultists"]
+__all__ = [
+    "CLOCK",
+    "COMMANDS",
+    "PHASES",
+    "RULES",
+    "ROUNDS",
+    "Command",
+    "Game",
+    "LegalAction",
+    "Outcome",
+    "Setup",
+    "State",
+    "default_cultists",
+]
 
 RULES = "among-cultists"
 ROUNDS = 10  # :26 "über maximal 10 Runden"
@@ -66,23 +78,38 @@ CAFETERIA, BODY = "cafeteria", "body"
 NOBODY = "none"
 
 # name -> (required args, optional args, what it does)
-COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
-    "night-done": ((), (), "the night is over and everyone has opened their eyes: round 1 begins (:18-24)"),
-    "next-phase": ((), (), "on to the next phase of the round: movement, event, action, then clean-up (:26-31)"),
-    "draw-event": ((), (), "the companion draws the round's event marker from its bag (:37)"),
-    "event": ((), ("id", "name"), "enter the event marker the table drew: its id in the pack, or its name (:37)"),
-    "vote": (("seat",), ("last", "called"),
-             "the result of a vote: the seat voted out (none on a tie), last=yes when that player revealed the last "
-             "cultist; called=body for the vote a found body calls (:52)"),
-    "found-dead": (("seat",), (), "a check found a character dead: the seat plays on as a ghost and a vote "
-                                  "follows (:44, :52)"),
-    "points": (("n",), (), "the investigators gain (or, with a minus, lose) victory points (:51)"),
-    "cultists-win": ((), (), "the cultists have removed as many investigators as their win needs (:60)"),
-    "points-win": ((), (), "the investigators have the victory points they need within the rounds: they win now "
-                           "(:60)"),
-    "end-round": ((), (), "the clean-up: the vote marker turns back, then the game ends after round 10, or the "
-                          "start player's knife passes on and the clock moves one hour (:57)"),
-})
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        "night-done": ((), (), "the night is over and everyone has opened their eyes: round 1 begins (:18-24)"),
+        "next-phase": ((), (), "on to the next phase of the round: movement, event, action, then clean-up (:26-31)"),
+        "draw-event": ((), (), "the companion draws the round's event marker from its bag (:37)"),
+        "event": ((), ("id", "name"), "enter the event marker the table drew: its id in the pack, or its name (:37)"),
+        "vote": (
+            ("seat",),
+            ("last", "called"),
+            "the result of a vote: the seat voted out (none on a tie), last=yes when that player revealed the last "
+            "cultist; called=body for the vote a found body calls (:52)",
+        ),
+        "found-dead": (
+            ("seat",),
+            (),
+            "a check found a character dead: the seat plays on as a ghost and a vote follows (:44, :52)",
+        ),
+        "points": (("n",), (), "the investigators gain (or, with a minus, lose) victory points (:51)"),
+        "cultists-win": ((), (), "the cultists have removed as many investigators as their win needs (:60)"),
+        "points-win": (
+            (),
+            (),
+            "the investigators have the victory points they need within the rounds: they win now (:60)",
+        ),
+        "end-round": (
+            (),
+            (),
+            "the clean-up: the vote marker turns back, then the game ends after round 10, or the "
+            "start player's knife passes on and the clock moves one hour (:57)",
+        ),
+    }
+)
 
 
 def default_cultists(players: int) -> int:
@@ -109,14 +136,25 @@ class Setup:
     start_player: int = 1  # the seat given the start player's knife (:15)
 
     def __post_init__(self) -> None:
-        if (self.cultists == 0 and isinstance(self.players, int) and not isinstance(self.players, bool)
-                and MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+        if (
+            self.cultists == 0
+            and isinstance(self.players, int)
+            and not isinstance(self.players, bool)
+            and MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
             object.__setattr__(self, "cultists", default_cultists(self.players))
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rules": RULES, "players": self.players, "cultists": self.cultists, "seer": self.seer,
-                               "seed": self.seed, "points_needed": self.points_needed, "physical": self.physical,
-                               "start_player": self.start_player}
+        out: dict[str, Any] = {
+            "rules": RULES,
+            "players": self.players,
+            "cultists": self.cultists,
+            "seer": self.seer,
+            "seed": self.seed,
+            "points_needed": self.points_needed,
+            "physical": self.physical,
+            "start_player": self.start_player,
+        }
         if self.names:
             out["names"] = list(self.names)
         return out
@@ -125,42 +163,64 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"an Among Cultists setup is a JSON object with players, not {data!r}.")
-        allowed = ("rules", "players", "cultists", "seer", "seed", "points_needed", "physical", "names",
-                   "start_player")
+        allowed = ("rules", "players", "cultists", "seer", "seed", "points_needed", "physical", "names", "start_player")
         unknown = [k for k in data if k not in allowed]
         if unknown:
-            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+            raise BadCommand(
+                f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}."
+            )
         if data.get("rules", RULES) != RULES:
             raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
         if "players" not in data:
             raise BadCommand(f"the setup lacks players; give the number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).")
         names = data.get("names", ())
-        return cls(players=data["players"], cultists=data.get("cultists", 0), seer=data.get("seer", False),
-                   seed=data.get("seed", 0), points_needed=data.get("points_needed", DEFAULT_POINTS_NEEDED),
-                   physical=data.get("physical", False),
-                   names=tuple(names) if isinstance(names, (list, tuple)) else names,
-                   start_player=data.get("start_player", 1))
+        return cls(
+            players=data["players"],
+            cultists=data.get("cultists", 0),
+            seer=data.get("seer", False),
+            seed=data.get("seed", 0),
+            points_needed=data.get("points_needed", DEFAULT_POINTS_NEEDED),
+            physical=data.get("physical", False),
+            names=tuple(names) if isinstance(names, (list, tuple)) else names,
+            start_player=data.get("start_player", 1),
+        )
 
     def check(self, packs: AmongCultistsPacks | None = None) -> None:
         """BadCommand, naming the field and what to give, when the setup cannot be played."""
-        if (not isinstance(self.players, int) or isinstance(self.players, bool)
-                or not MIN_PLAYERS <= self.players <= MAX_PLAYERS):
-            raise BadCommand(f"Among Cultists is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}.")
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise BadCommand(
+                f"Among Cultists is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}."
+            )
         if not isinstance(self.cultists, int) or isinstance(self.cultists, bool) or self.cultists not in (1, 2):
-            raise BadCommand(f"the game has 1 or 2 cultists, not {self.cultists!r}; leave cultists out to take "
-                             f"{default_cultists(self.players)} for {self.players} players.")
+            raise BadCommand(
+                f"the game has 1 or 2 cultists, not {self.cultists!r}; leave cultists out to take "
+                f"{default_cultists(self.players)} for {self.players} players."
+            )
         for key in ("seer", "physical"):
             if not isinstance(getattr(self, key), bool):
                 raise BadCommand(f"{key} must be true or false, not {getattr(self, key)!r}.")
         validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
-        if (not isinstance(self.points_needed, int) or isinstance(self.points_needed, bool)
-                or not 1 <= self.points_needed <= MAX_POINTS):
-            raise BadCommand(f"points_needed is the investigators' victory points to win, a whole number 1 to "
-                             f"{MAX_POINTS}, not {self.points_needed!r}.")
-        if (not isinstance(self.start_player, int) or isinstance(self.start_player, bool)
-                or not 1 <= self.start_player <= self.players):
-            raise BadCommand(f"start_player is the seat that holds the knife first, 1 to {self.players}, "
-                             f"not {self.start_player!r}.")
+        if (
+            not isinstance(self.points_needed, int)
+            or isinstance(self.points_needed, bool)
+            or not 1 <= self.points_needed <= MAX_POINTS
+        ):
+            raise BadCommand(
+                f"points_needed is the investigators' victory points to win, a whole number 1 to "
+                f"{MAX_POINTS}, not {self.points_needed!r}."
+            )
+        if (
+            not isinstance(self.start_player, int)
+            or isinstance(self.start_player, bool)
+            or not 1 <= self.start_player <= self.players
+        ):
+            raise BadCommand(
+                f"start_player is the seat that holds the knife first, 1 to {self.players}, not {self.start_player!r}."
+            )
         if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
             raise BadCommand("names must be a list of texts, one per seat.")
         check_names(self.names, self.players, per="seat")
@@ -270,8 +330,9 @@ class Game(GameHistory[State]):
         if not setup.physical:
             s.bag = _filled_bag(setup, packs, 0)
         game = cls(setup, packs, s)
-        game.setup_events = [{"type": "night_started", "players": setup.players, "cultists": setup.cultists,
-                              "seer": setup.seer}]
+        game.setup_events = [
+            {"type": "night_started", "players": setup.players, "cultists": setup.cultists, "seer": setup.seer}
+        ]
         return game
 
     def _rules(self, state: State, command: Command) -> _Rules:
@@ -330,9 +391,15 @@ class Game(GameHistory[State]):
             "rules": RULES,
             "players": self.setup.players,
             "player_names": names,
-            "seats": [{"seat": seat, "name": names[seat - 1], "start": seat == s.start_player,
-                       "out": "voted" if seat in voted else ("dead" if seat in dead else None)}
-                      for seat in range(1, self.setup.players + 1)],
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": names[seat - 1],
+                    "start": seat == s.start_player,
+                    "out": "voted" if seat in voted else ("dead" if seat in dead else None),
+                }
+                for seat in range(1, self.setup.players + 1)
+            ],
             "cultists": self.setup.cultists,
             "seer": self.setup.seer,
             "physical": self.setup.physical,
@@ -388,8 +455,10 @@ class _Rules(RulesBase[State, Command]):
         cmd = self.cmd
         check_args(cmd, COMMANDS)
         if self.s.outcome is not None:
-            raise IllegalCommand(f"the game is over: the {self.s.winner} have won ({self.s.outcome.reason}). Undo "
-                                 "the last command if it was a mistake, or start a new game.")
+            raise IllegalCommand(
+                f"the game is over: the {self.s.winner} have won ({self.s.outcome.reason}). Undo "
+                "the last command if it was a mistake, or start a new game."
+            )
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
 
     def need_phase(self, *phases: str, doing: str) -> None:
@@ -399,8 +468,10 @@ class _Rules(RulesBase[State, Command]):
             return
         wanted = " or ".join(_PHASE_WORDS[p] for p in phases)
         if phase == NIGHT:
-            self.illegal(f"{doing} belongs to the {wanted}, and the night is not over yet; when everyone has "
-                         "opened their eyes, end the night (:18).")
+            self.illegal(
+                f"{doing} belongs to the {wanted}, and the night is not over yet; when everyone has "
+                "opened their eyes, end the night (:18)."
+            )
         self.illegal(f"{doing} belongs to the {wanted}; this is the {_PHASE_WORDS[phase]} of round {self.s.round}.")
 
     def end(self, winner: str, reason: str) -> None:
@@ -408,8 +479,14 @@ class _Rules(RulesBase[State, Command]):
         s.winner = winner
         s.phase = OVER
         s.outcome = Outcome("won" if winner == "investigators" else "lost", reason)
-        self.emit("game_won" if winner == "investigators" else "game_lost", reason=reason, winner=winner,
-                  round=s.round, points=s.points, needed=self.setup.points_needed)
+        self.emit(
+            "game_won" if winner == "investigators" else "game_lost",
+            reason=reason,
+            winner=winner,
+            round=s.round,
+            points=s.points,
+            needed=self.setup.points_needed,
+        )
 
     def seat_arg(self, allow_nobody: bool) -> int | None:
         text = self.cmd.args["seat"].strip().lower()
@@ -417,11 +494,15 @@ class _Rules(RulesBase[State, Command]):
             return None
         seat = _int(self.cmd, "seat", 1, self.setup.players)
         if seat in self.s.voted_out:
-            self.illegal(f"seat {seat}'s character was already voted out and plays on as a ghost (:52); "
-                         "name a player whose character is still in play.")
+            self.illegal(
+                f"seat {seat}'s character was already voted out and plays on as a ghost (:52); "
+                "name a player whose character is still in play."
+            )
         if seat in self.s.found_dead:
-            self.illegal(f"seat {seat}'s character was already found dead and plays on as a ghost; "
-                         "name a player whose character is still in play.")
+            self.illegal(
+                f"seat {seat}'s character was already found dead and plays on as a ghost; "
+                "name a player whose character is still in play."
+            )
         return seat
 
     # -- the night and the phases -------------------------------------------------------------------
@@ -466,8 +547,9 @@ class _Rules(RulesBase[State, Command]):
         if table and s.event is not None and s.event.stand_in:
             return
         if s.event is not None:
-            self.illegal(f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was "
-                         "the wrong one.")
+            self.illegal(
+                f"this round's event is already {s.event.name}; one marker a round (:37). Undo if it was the wrong one."
+            )
 
     def do_draw_event(self) -> None:
         """:37: a marker from the bag; the companion's bag is refilled with every marker once it is empty."""
@@ -488,13 +570,16 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         has_id, has_name = "id" in self.cmd.args, "name" in self.cmd.args
         if has_id == has_name:
-            raise BadCommand("event: give the marker drawn, either id=ID (an event of the pack) or name=TEXT (one "
-                             "the pack lacks).")
+            raise BadCommand(
+                "event: give the marker drawn, either id=ID (an event of the pack) or name=TEXT (one the pack lacks)."
+            )
         if has_id:
             ident = self.cmd.args["id"].strip()
             if ident not in self.packs.events:
-                raise BadCommand(f"event: unknown event {ident!r}; the pack's events are: {', '.join(self.packs.events)}. "
-                                 "Give name=TEXT for one the pack lacks.")
+                raise BadCommand(
+                    f"event: unknown event {ident!r}; the pack's events are: {', '.join(self.packs.events)}. "
+                    "Give name=TEXT for one the pack lacks."
+                )
             marker = self.packs.events[ident]
             if ident in s.bag:
                 s.bag.remove(ident)  # the marker is out of the bag now, as at the table
@@ -515,8 +600,9 @@ class _Rules(RulesBase[State, Command]):
     def set_event(self, event: RoundEvent, by: str) -> None:
         s = self.s
         s.event = event
-        self.emit("event_drawn", round=s.round, by=by, left=None if self.setup.physical else len(s.bag),
-                  **event.to_dict())
+        self.emit(
+            "event_drawn", round=s.round, by=by, left=None if self.setup.physical else len(s.bag), **event.to_dict()
+        )
 
     # -- the vote ---------------------------------------------------------------------------------------------
     def do_vote(self) -> None:
@@ -527,21 +613,29 @@ class _Rules(RulesBase[State, Command]):
         called = _choice(self.cmd, "called", (CAFETERIA, BODY)) if "called" in self.cmd.args else CAFETERIA
         self.need_phase(ACTION, doing="a vote")
         if called == CAFETERIA and s.vote_used:
-            self.illegal("the vote was already held this round: it is held only once a round, in the cafeteria "
-                         "(:52). The vote marker turns back in the clean-up (:57).")
+            self.illegal(
+                "the vote was already held this round: it is held only once a round, in the cafeteria "
+                "(:52). The vote marker turns back in the clean-up (:57)."
+            )
         if called == BODY and not s.body_votes:
-            self.illegal("no character was found dead this phase, so no vote is called by a body (:52); the "
-                         "cafeteria vote is the other way to vote.")
+            self.illegal(
+                "no character was found dead this phase, so no vote is called by a body (:52); the "
+                "cafeteria vote is the other way to vote."
+            )
         seat = self.seat_arg(allow_nobody=True)
         last = _bool(self.cmd, "last") if "last" in self.cmd.args else False
         if last and seat is None:
-            raise BadCommand("vote: last=yes says the player voted out revealed the last cultist; give that "
-                             "player's seat, or last=no when nobody was voted out.")
+            raise BadCommand(
+                "vote: last=yes says the player voted out revealed the last cultist; give that "
+                "player's seat, or last=no when nobody was voted out."
+            )
         if last and not self.game.last_cultist_possible():
-            self.illegal(f"this game has {self.setup.cultists} cultists and nobody has been voted out yet, so this "
-                         "vote cannot put out the last of them (:52, :60: the investigators win when every cultist is "
-                         "voted out). A cultist voted out while another remains does not reveal: enter the vote "
-                         "without the last cultist.")
+            self.illegal(
+                f"this game has {self.setup.cultists} cultists and nobody has been voted out yet, so this "
+                "vote cannot put out the last of them (:52, :60: the investigators win when every cultist is "
+                "voted out). A cultist voted out while another remains does not reveal: enter the vote "
+                "without the last cultist."
+            )
         if called == CAFETERIA:
             s.vote_used = True
         else:
@@ -575,8 +669,9 @@ class _Rules(RulesBase[State, Command]):
         if n == 0:
             raise BadCommand("points: n=0 changes nothing; give the points won, such as n=2, or lost, such as n=-1.")
         if s.points + n < 0:
-            self.illegal(f"the investigators have {s.points} victory point{'' if s.points == 1 else 's'}; they "
-                         f"cannot lose {-n}.")
+            self.illegal(
+                f"the investigators have {s.points} victory point{'' if s.points == 1 else 's'}; they cannot lose {-n}."
+            )
         s.points += n
         self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
 
@@ -589,8 +684,10 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("no victory points are scored in the night; end the night first (:18).")
         needed = self.setup.points_needed
         if s.points < needed:
-            self.illegal(f"the investigators have {s.points} of the {needed} victory points they need; add the points "
-                         "they scored first, or play on.")
+            self.illegal(
+                f"the investigators have {s.points} of the {needed} victory points they need; add the points "
+                "they scored first, or play on."
+            )
         self.points_won()
 
     def points_won(self) -> None:
@@ -622,8 +719,11 @@ class _Rules(RulesBase[State, Command]):
             if s.points >= self.setup.points_needed:
                 self.points_won()
             else:
-                self.end("cultists", f"the {ROUNDS} rounds are over with {s.points} of {self.setup.points_needed} "
-                                     "victory points: the investigation was sabotaged long enough")
+                self.end(
+                    "cultists",
+                    f"the {ROUNDS} rounds are over with {s.points} of {self.setup.points_needed} "
+                    "victory points: the investigation was sabotaged long enough",
+                )
             return
         before = s.start_player
         s.start_player = self.next_seat(before)
@@ -644,5 +744,11 @@ class _Rules(RulesBase[State, Command]):
         return seat % players + 1
 
 
-_PHASE_WORDS = {NIGHT: "night", MOVEMENT: "movement phase", EVENT: "event phase", ACTION: "action phase",
-                CLEANUP: "clean-up", OVER: "end of the game"}
+_PHASE_WORDS = {
+    NIGHT: "night",
+    MOVEMENT: "movement phase",
+    EVENT: "event phase",
+    ACTION: "action phase",
+    CLEANUP: "clean-up",
+    OVER: "end of the game",
+}

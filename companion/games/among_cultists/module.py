@@ -45,8 +45,12 @@ def _scripts(game: Game, names: Any, kind: str, pause_s: float, language: str) -
 
 
 def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    return {"setup": [("Cultists", view.get("cultists")), ("Seer", "yes" if view.get("seer") else "no")],
-            "rounds": view.get("round"), "rounds_word": "rounds", "winner": view.get("winner")}
+    return {
+        "setup": [("Cultists", view.get("cultists")), ("Seer", "yes" if view.get("seer") else "no")],
+        "rounds": view.get("round"),
+        "rounds_word": "rounds",
+        "winner": view.get("winner"),
+    }
 
 
 def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
@@ -83,8 +87,9 @@ class AmongCultistsModule(GameModule):
     commands = COMMANDS
     started_keys = ("players", "cultists", "seer")
     # the host's choices in the new-game wizard (cultists 0 or left out: from the player count)
-    setup_choices = MappingProxyType({"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool",
-                                      "start_player": "int"})
+    setup_choices = MappingProxyType(
+        {"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool", "start_player": "int"}
+    )
     script_kinds = MappingProxyType({"night": "The night", "vote": "The vote"})
     button_commands = ("night-done", "next-phase", "end-round")
 
@@ -93,7 +98,9 @@ class AmongCultistsModule(GameModule):
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):
-            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+            raise BadCommand(
+                f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}."
+            )
         return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:

@@ -71,12 +71,16 @@ class _Entry(Entry):
 def _entries(source: str, doc: Mapping[str, Any]) -> Iterator[_Entry]:
     for key in doc:
         if key != "events":
-            raise PackError(f"{source}: unknown section {key!r}; this file holds [[events]] entries only. "
-                            "Fix the file (see docs/among-cultists.md).")
+            raise PackError(
+                f"{source}: unknown section {key!r}; this file holds [[events]] entries only. "
+                "Fix the file (see docs/among-cultists.md)."
+            )
     raw = doc.get("events")
     if not isinstance(raw, list) or not raw:
-        raise PackError(f"{source}: has no [[events]] entries; the bag needs at least one event marker. "
-                        "Add them (see docs/among-cultists.md).")
+        raise PackError(
+            f"{source}: has no [[events]] entries; the bag needs at least one event marker. "
+            "Add them (see docs/among-cultists.md)."
+        )
     if len(raw) > MAX_EVENTS:
         raise PackError(f"{source}: has {len(raw)} events; give at most {MAX_EVENTS} (see docs/among-cultists.md).")
     for i, item in enumerate(raw):
@@ -101,7 +105,9 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
 
 
 def _bundled(name: str) -> str:
-    return resources.files("companion.games.among_cultists").joinpath("packs").joinpath(name).read_text(encoding="utf-8")
+    return (
+        resources.files("companion.games.among_cultists").joinpath("packs").joinpath(name).read_text(encoding="utf-8")
+    )
 
 
 def load_packs(extra_dir: str | Path | None = None) -> AmongCultistsPacks:
@@ -112,6 +118,7 @@ def load_packs(extra_dir: str | Path | None = None) -> AmongCultistsPacks:
 def parse_pack_texts(texts: Mapping[str, str], where: str | Path | None = None) -> AmongCultistsPacks:
     """Packs from file texts by name (tests, the box's edits): names left out are the bundled files; `where` is the
     folder the messages name them in."""
+
     def source(name: str) -> str:
         return str(Path(where) / name) if where is not None else name
 

@@ -29,8 +29,20 @@ from companion.errors import BadCommand
 if TYPE_CHECKING:
     from companion.games.among_cultists.engine import Game, Setup
 
-__all__ = ["DEFAULT_PAUSE_S", "LANGUAGES", "Names", "action_label", "announcement", "command_sentence",
-           "describe_event", "describe_events", "end_summary", "for_players", "night_script", "vote_script"]
+__all__ = [
+    "DEFAULT_PAUSE_S",
+    "LANGUAGES",
+    "Names",
+    "action_label",
+    "announcement",
+    "command_sentence",
+    "describe_event",
+    "describe_events",
+    "end_summary",
+    "for_players",
+    "night_script",
+    "vote_script",
+]
 
 DEFAULT_PAUSE_S = 4.0  # the night's pause between two steps, before the host lengthens it
 MAX_PAUSE_S = 60.0
@@ -82,7 +94,7 @@ def _cultist_words(n: Any) -> str:
 
 _PHASE_SENTENCES = {
     "movement": "Movement: starting with {start}, each character moves up to three rooms or corridors, and meets "
-                "whoever ends up alone with them",
+    "whoever ends up alone with them",
     "event": "Event phase: an event marker comes out of the bag; what it does lasts this round",
     "action": "Action phase: each character takes one action or passes",
     "cleanup": "Clean-up: the round comes to its end",
@@ -90,8 +102,10 @@ _PHASE_SENTENCES = {
 
 
 def _said_night_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
-    text = (f"night falls over the séance: {event.get('players')} players, and {_cultist_words(event.get('cultists'))} "
-            "among them")
+    text = (
+        f"night falls over the séance: {event.get('players')} players, and {_cultist_words(event.get('cultists'))} "
+        "among them"
+    )
     if event.get("seer"):
         text += "; a seer is watching"
     return text
@@ -103,8 +117,10 @@ def _said_night_ended(event: Mapping[str, Any], names: Names, kind: str) -> str:
 
 
 def _said_round_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
-    text = (f"round {event.get('round')} of {event.get('rounds', 10)} begins; the clock shows {event.get('clock')}. "
-            f"{names.seat(event.get('start_player'))} holds the knife")
+    text = (
+        f"round {event.get('round')} of {event.get('rounds', 10)} begins; the clock shows {event.get('clock')}. "
+        f"{names.seat(event.get('start_player'))} holds the knife"
+    )
     return text
 
 
@@ -154,10 +170,15 @@ def _said_points(event: Mapping[str, Any], names: Names, kind: str) -> str:
     change = int(event.get("change") or 0)
     verb = "gain" if change > 0 else "lose"
     amount = abs(change)
-    text = (f"the investigators {verb} {amount} victory point{'' if amount == 1 else 's'}: "
-            f"{event.get('points')} of {event.get('needed')}")
-    if isinstance(event.get("points"), int) and isinstance(event.get("needed"), int) \
-            and event["points"] >= event["needed"]:
+    text = (
+        f"the investigators {verb} {amount} victory point{'' if amount == 1 else 's'}: "
+        f"{event.get('points')} of {event.get('needed')}"
+    )
+    if (
+        isinstance(event.get("points"), int)
+        and isinstance(event.get("needed"), int)
+        and event["points"] >= event["needed"]
+    ):
         text += ", enough to win"
     return text
 
@@ -237,13 +258,21 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
             return None
         return {"kind": "night", "title": "The night", "text": describe_event(event, names), "weight": "screen"}
     if kind == "round_started":
-        return {"kind": "round", "title": f"Round {event.get('round')}", "text": describe_event(event, names),
-                "weight": "toast"}
+        return {
+            "kind": "round",
+            "title": f"Round {event.get('round')}",
+            "text": describe_event(event, names),
+            "weight": "toast",
+        }
     if kind == "vote":
         return {"kind": "vote", "title": "The vote", "text": describe_event(event, names), "weight": "screen"}
     if kind == "game_won":
-        return {"kind": "won", "title": "The investigators win", "text": describe_event(event, names),
-                "weight": "screen"}
+        return {
+            "kind": "won",
+            "title": "The investigators win",
+            "text": describe_event(event, names),
+            "weight": "screen",
+        }
     if kind == "game_lost":
         return {"kind": "lost", "title": "The cultists win", "text": describe_event(event, names), "weight": "screen"}
     return None
@@ -284,19 +313,27 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\s*\(:\d+(?:-\d+)?(?:,\s*:\d+(?:-\d+)?)*\)", ""),
     (r"unknown command '[^']*'; the commands are: .*", "the companion does not know that step of the game"),
-    (r"unknown event '[^']*'; the pack's events are: [^.]*\. Give name=TEXT for one the pack lacks",
-     "that marker is not in the pack; give its name instead"),
+    (
+        r"unknown event '[^']*'; the pack's events are: [^.]*\. Give name=TEXT for one the pack lacks",
+        "that marker is not in the pack; give its name instead",
+    ),
     (r"unknown argument '[^']*'; .*", "that detail does not belong to this step; leave it out"),
     (r"the argument (\w+)= is missing", r"the \1 is missing"),
-    (r"either id=ID \(an event of the pack\) or name=TEXT \(one the pack lacks\)",
-     "either a marker of the pack or the name of one it lacks"),
+    (
+        r"either id=ID \(an event of the pack\) or name=TEXT \(one the pack lacks\)",
+        "either a marker of the pack or the name of one it lacks",
+    ),
     (r"Give name=TEXT for one the pack lacks", "Give its name if the pack lacks it"),
     (r"\bname= is the marker's name", "the marker's name is"),
-    (r"last=yes says the player voted out revealed the last cultist; give that player's seat, or last=no when nobody "
-     r"was voted out", "only a player who was voted out can reveal the last cultist; name that player, or say "
-     "nobody revealed it"),
-    (r"\bn=0 changes nothing; give the points won, such as n=2, or lost, such as n=-1",
-     "zero points change nothing; give the points won or lost"),
+    (
+        r"last=yes says the player voted out revealed the last cultist; give that player's seat, or last=no when nobody "
+        r"was voted out",
+        "only a player who was voted out can reveal the last cultist; name that player, or say nobody revealed it",
+    ),
+    (
+        r"\bn=0 changes nothing; give the points won, such as n=2, or lost, such as n=-1",
+        "zero points change nothing; give the points won or lost",
+    ),
     (r"\bcalled='[^']*' is not valid; use one of: [a-z, ]*", "a vote is called in the cafeteria or by a body found"),
     (r"\blast='[^']*' must be true or false", "say whether the last cultist was revealed"),
     (r"\bn='([^']*)'", r"the number '\1'"),
@@ -360,7 +397,10 @@ _NIGHT = {
         "seer_shut": "Seer, close your eyes.",
         "wake_fists": "Everyone, lower your fists and open your eyes. The séance begins.",
         "wake": "Everyone, open your eyes. The séance begins.",
-        "s_close": "Eyes closed", "s_open": "Cultists: look", "s_fist": "Fists, thumbs up", "s_seer": "Seer: look",
+        "s_close": "Eyes closed",
+        "s_open": "Cultists: look",
+        "s_fist": "Fists, thumbs up",
+        "s_seer": "Seer: look",
         "s_wake": "Eyes open",
     },
     "de": {
@@ -377,14 +417,18 @@ _NIGHT = {
         "seer_shut": "Seherin, schließ die Augen.",
         "wake_fists": "Nehmt die Fäuste herunter und öffnet alle die Augen. Die Séance beginnt.",
         "wake": "Öffnet alle die Augen. Die Séance beginnt.",
-        "s_close": "Augen zu", "s_open": "Kultisten: schauen", "s_fist": "Faust, Daumen hoch",
-        "s_seer": "Seherin: schauen", "s_wake": "Augen auf",
+        "s_close": "Augen zu",
+        "s_open": "Kultisten: schauen",
+        "s_fist": "Faust, Daumen hoch",
+        "s_seer": "Seherin: schauen",
+        "s_wake": "Augen auf",
     },
 }
 
 
-def night_script(setup: Setup, names: Names = NO_NAMES, pause_s: float = DEFAULT_PAUSE_S,
-                 language: str = "en") -> list[dict[str, Any]]:
+def night_script(
+    setup: Setup, names: Names = NO_NAMES, pause_s: float = DEFAULT_PAUSE_S, language: str = "en"
+) -> list[dict[str, Any]]:
     """The night (seance-deduction-rules-de.txt:18-24), step by step: everyone closes their eyes and turns their
     deck up; the cultists open theirs, see each other and (unless seven play, :20) whether an investigator starts
     the game dead; the cultists close their eyes again (:22);
@@ -414,12 +458,24 @@ def night_script(setup: Setup, names: Names = NO_NAMES, pause_s: float = DEFAULT
 
 
 _VOTE = {
-    "en": ("Get ready to point at the player you suspect.", ("Three", "Two", "One"), "Point!",
-           "Count the fingers: a simple majority votes that character out; without one, nobody goes.",
-           "Vote: get ready", "POINT!", "Count the votes"),
-    "de": ("Macht euch bereit, auf den zu zeigen, den ihr verdächtigt.", ("Drei", "Zwei", "Eins"), "Zeigt!",
-           "Zählt die Finger: Mit einfacher Mehrheit ist dieser Charakter raus; ohne sie niemand.",
-           "Abstimmung: bereit", "ZEIGT!", "Stimmen zählen"),
+    "en": (
+        "Get ready to point at the player you suspect.",
+        ("Three", "Two", "One"),
+        "Point!",
+        "Count the fingers: a simple majority votes that character out; without one, nobody goes.",
+        "Vote: get ready",
+        "POINT!",
+        "Count the votes",
+    ),
+    "de": (
+        "Macht euch bereit, auf den zu zeigen, den ihr verdächtigt.",
+        ("Drei", "Zwei", "Eins"),
+        "Zeigt!",
+        "Zählt die Finger: Mit einfacher Mehrheit ist dieser Charakter raus; ohne sie niemand.",
+        "Abstimmung: bereit",
+        "ZEIGT!",
+        "Stimmen zählen",
+    ),
 }
 COUNT_S = 1.0  # each number of the countdown
 COUNTING_S = 3.0  # the fingers stay up this long after the point

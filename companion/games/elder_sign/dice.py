@@ -95,14 +95,31 @@ _SIDES: dict[Colour, tuple[Face, ...]] = {
     Colour.YELLOW: (Face.INV1, Face.INV2, Face.INV3, Face.INV4, Face.LORE, Face.PERIL),
     Colour.RED: (Face.WILD, Face.INV2, Face.INV3, Face.INV4, Face.LORE, Face.PERIL),
 }
-_COLOUR_WORDS = {"green": Colour.GREEN, "g": Colour.GREEN, "yellow": Colour.YELLOW, "y": Colour.YELLOW,
-                 "red": Colour.RED, "r": Colour.RED}
+_COLOUR_WORDS = {
+    "green": Colour.GREEN,
+    "g": Colour.GREEN,
+    "yellow": Colour.YELLOW,
+    "y": Colour.YELLOW,
+    "red": Colour.RED,
+    "r": Colour.RED,
+}
 _FACE_WORDS = {
-    "1": Face.INV1, "2": Face.INV2, "3": Face.INV3, "4": Face.INV4,
-    "i1": Face.INV1, "i2": Face.INV2, "i3": Face.INV3, "i4": Face.INV4,
-    "investigation1": Face.INV1, "investigation2": Face.INV2, "investigation3": Face.INV3,
+    "1": Face.INV1,
+    "2": Face.INV2,
+    "3": Face.INV3,
+    "4": Face.INV4,
+    "i1": Face.INV1,
+    "i2": Face.INV2,
+    "i3": Face.INV3,
+    "i4": Face.INV4,
+    "investigation1": Face.INV1,
+    "investigation2": Face.INV2,
+    "investigation3": Face.INV3,
     "investigation4": Face.INV4,
-    "scroll": Face.LORE, "skull": Face.PERIL, "tentacle": Face.TERROR, "tentacles": Face.TERROR,
+    "scroll": Face.LORE,
+    "skull": Face.PERIL,
+    "tentacle": Face.TERROR,
+    "tentacles": Face.TERROR,
 }
 
 
@@ -143,7 +160,7 @@ class Die:
 
     @classmethod
     def parse(cls, text: str) -> Die:
-        """"inv2" (a green die), "yellow:inv4", "y:inv4", "red:wild"."""
+        """ "inv2" (a green die), "yellow:inv4", "y:inv4", "red:wild"."""
         colour_text, sep, face_text = str(text).strip().partition(":")
         if not sep:
             return cls(Colour.GREEN, parse_face(colour_text))
@@ -254,7 +271,9 @@ def covers(need: Need, faces: Iterable[Face]) -> bool:
 _COLOUR_RANK = {Colour.GREEN: 0, Colour.YELLOW: 1, Colour.RED: 2}
 
 
-def placement(need: Need, free: Sequence[Die], held: Sequence[Face] = ()) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def placement(
+    need: Need, free: Sequence[Die], held: Sequence[Face] = ()
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """The dice placed on a task met by `free` (the dice just rolled) and `held` (dice on markers and spells).
 
     Returns (indices into `free`, indices into `held`) of a smallest set of dice that meets `need`, or None

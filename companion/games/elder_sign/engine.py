@@ -57,43 +57,83 @@ ANCIENT_ONE = "ancient-one"
 STATS = ("sanity", "stamina")
 
 # name -> (required args, optional args, what it does)
-COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
-    "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
-    "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
-    "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
-    "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
-    "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
-    "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
-    "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
-    "adjust": (("player",), ("sanity", "stamina", "clues", "max_sanity", "max_stamina"),
-               "a card effect changes an investigator's sanity, stamina or clues"),
-    "doom": (("n",), (), "a card effect adds (or removes) doom tokens (:271, :417-423)"),
-    "elder-signs": (("n",), (), "a card effect gives Elder Signs (:245)"),
-    "clock": (("hours",), (), "a card effect moves the clock during the turn (:185, :309)"),
-    "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
-    "set-tasks": (("adventure", "tasks"), ("ordered",), "enter the tasks of an adventure in play from its card"),
-    "card-did": (("effect",), ("n", "colour"),
-                 "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing"),
-})
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
+        "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
+        "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
+        "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
+        "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
+        "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
+        "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
+        "adjust": (
+            ("player",),
+            ("sanity", "stamina", "clues", "max_sanity", "max_stamina"),
+            "a card effect changes an investigator's sanity, stamina or clues",
+        ),
+        "doom": (("n",), (), "a card effect adds (or removes) doom tokens (:271, :417-423)"),
+        "elder-signs": (("n",), (), "a card effect gives Elder Signs (:245)"),
+        "clock": (("hours",), (), "a card effect moves the clock during the turn (:185, :309)"),
+        "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
+        "set-tasks": (("adventure", "tasks"), ("ordered",), "enter the tasks of an adventure in play from its card"),
+        "card-did": (
+            ("effect",),
+            ("n", "colour"),
+            "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing",
+        ),
+    }
+)
 # what the host may say a card not filled in yet did (card-did effect=...), with the amount a tap gives by default
-CARD_EFFECTS: Mapping[str, int] = MappingProxyType({
-    "doom": 1, "sanity": -1, "stamina": -1, "clues": 1, "elder-signs": 1, "monster": 1, "gate": 1, "clock": 3,
-    "lock": 1, "nothing": 0,
-})
+CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
+    {
+        "doom": 1,
+        "sanity": -1,
+        "stamina": -1,
+        "clues": 1,
+        "elder-signs": 1,
+        "monster": 1,
+        "gate": 1,
+        "clock": 3,
+        "lock": 1,
+        "nothing": 0,
+    }
+)
 # what an effect kind is called in a refusal (card-did: each kind is told once)
-_TOLD_KIND: Mapping[str, str] = MappingProxyType({
-    "elder-signs": "Elder Signs", "monster": "monsters", "gate": "gates", "lock": "locked die",
-})
+_TOLD_KIND: Mapping[str, str] = MappingProxyType(
+    {
+        "elder-signs": "Elder Signs",
+        "monster": "monsters",
+        "gate": "gates",
+        "lock": "locked die",
+    }
+)
 # the taps offered for each part of a card (the command takes any effect, with n= for another amount)
-PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({
-    "immediate": (("doom", ""), ("monster", ""), ("sanity", ""), ("stamina", ""), ("lock", "green"),
-                  ("lock", "yellow"), ("lock", "red"), ("nothing", "")),
-    "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
-    "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
-    "reward": (("elder-signs", ""), ("clues", ""), ("sanity", "+1"), ("stamina", "+1"), ("gate", ""), ("nothing", "")),
-    "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
-    "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
-})
+PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
+    {
+        "immediate": (
+            ("doom", ""),
+            ("monster", ""),
+            ("sanity", ""),
+            ("stamina", ""),
+            ("lock", "green"),
+            ("lock", "yellow"),
+            ("lock", "red"),
+            ("nothing", ""),
+        ),
+        "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+        "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+        "reward": (
+            ("elder-signs", ""),
+            ("clues", ""),
+            ("sanity", "+1"),
+            ("stamina", "+1"),
+            ("gate", ""),
+            ("nothing", ""),
+        ),
+        "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
+        "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
+    }
+)
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 
 
@@ -127,11 +167,22 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"an Elder Sign setup is a JSON object with players, not {data!r}.")
-        allowed = ("rules", "players", "ancient_one", "investigators", "seed", "physical", "names", "first_mythos",
-                   "adventures")
+        allowed = (
+            "rules",
+            "players",
+            "ancient_one",
+            "investigators",
+            "seed",
+            "physical",
+            "names",
+            "first_mythos",
+            "adventures",
+        )
         unknown = [k for k in data if k not in allowed]
         if unknown:
-            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+            raise BadCommand(
+                f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}."
+            )
         if data.get("rules", RULES) != RULES:
             raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
         if "players" not in data:
@@ -141,10 +192,16 @@ class Setup:
             value = data.get(key, ())
             return tuple(value) if isinstance(value, (list, tuple)) else value
 
-        return cls(players=data["players"], ancient_one=data.get("ancient_one", ""),
-                   investigators=texts("investigators"), seed=data.get("seed", 0),
-                   physical=data.get("physical", False), names=texts("names"),
-                   first_mythos=data.get("first_mythos", ""), adventures=texts("adventures"))
+        return cls(
+            players=data["players"],
+            ancient_one=data.get("ancient_one", ""),
+            investigators=texts("investigators"),
+            seed=data.get("seed", 0),
+            physical=data.get("physical", False),
+            names=texts("names"),
+            first_mythos=data.get("first_mythos", ""),
+            adventures=texts("adventures"),
+        )
 
     def check(self, packs: ElderSignPacks) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool) or not 1 <= self.players <= MAX_PLAYERS:
@@ -160,25 +217,34 @@ class Setup:
                 raise BadCommand(f"{key} must be a list of texts.")
         if self.investigators:
             if len(self.investigators) != self.players:
-                raise BadCommand(f"give one investigator per player: {self.players} players, "
-                                 f"{len(self.investigators)} investigators.")
+                raise BadCommand(
+                    f"give one investigator per player: {self.players} players, "
+                    f"{len(self.investigators)} investigators."
+                )
             for inv in self.investigators:
                 if inv not in packs.investigators:
                     raise BadCommand(f"unknown investigator {inv!r}; they are: {', '.join(packs.investigators)}.")
             if len(set(self.investigators)) != len(self.investigators):
                 raise BadCommand("two players have the same investigator; each needs their own.")
         if self.players > len(packs.investigators):
-            raise BadCommand(f"the packs hold {len(packs.investigators)} investigators, too few for {self.players} players.")
+            raise BadCommand(
+                f"the packs hold {len(packs.investigators)} investigators, too few for {self.players} players."
+            )
         check_names(self.names, self.players)
         if self.physical:
             if not self.first_mythos:
-                raise CardsNeeded("the setup draws a Mythos card (:87); give first_mythos=ID, the card drawn.",
-                                  [("first_mythos", "the Mythos card drawn at setup")])
+                raise CardsNeeded(
+                    "the setup draws a Mythos card (:87); give first_mythos=ID, the card drawn.",
+                    [("first_mythos", "the Mythos card drawn at setup")],
+                )
             if self.first_mythos not in packs.mythos:
                 raise BadCommand(f"unknown Mythos card {self.first_mythos!r}; they are: {', '.join(packs.mythos)}.")
             if len(self.adventures) != ADVENTURES_IN_PLAY or len(set(self.adventures)) != ADVENTURES_IN_PLAY:
-                raise CardsNeeded(f"the setup deals {ADVENTURES_IN_PLAY} different adventures (:84); give them in "
-                                  "adventures, first row then second.", [("adventures", "the six adventures dealt")])
+                raise CardsNeeded(
+                    f"the setup deals {ADVENTURES_IN_PLAY} different adventures (:84); give them in "
+                    "adventures, first row then second.",
+                    [("adventures", "the six adventures dealt")],
+                )
             for card in self.adventures:
                 if card not in packs.adventures:
                     raise BadCommand(f"unknown adventure {card!r}; they are: {', '.join(packs.adventures)}.")
@@ -305,8 +371,16 @@ class State:
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
         new = copy.copy(self)
-        for name in ("players", "unused", "adventure_deck", "other_world_deck", "mythos_deck", "mythos_discard",
-                     "spells", "questions"):
+        for name in (
+            "players",
+            "unused",
+            "adventure_deck",
+            "other_world_deck",
+            "mythos_deck",
+            "mythos_discard",
+            "spells",
+            "questions",
+        ):
             setattr(new, name, list(getattr(self, name)))
         new.investigators = [copy.copy(inv) for inv in self.investigators]
         new.cards = []
@@ -406,8 +480,12 @@ class Game(GameHistory[State]):
         for card in s.cards:
             self.offer(out, "move", "move", {"to": card.slot})
         self.offer(out, "move", "move", {"to": ENTRANCE})
-        self.offer(out, "roll", "roll", asks=("faces",), sample={"faces": self._sample_faces(lose=True), "task": "none"})
-        self.offer(out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"})
+        self.offer(
+            out, "roll", "roll", asks=("faces",), sample={"faces": self._sample_faces(lose=True), "task": "none"}
+        )
+        self.offer(
+            out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"}
+        )
         self.offer(out, "roll", "give-up")
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
@@ -420,7 +498,9 @@ class Game(GameHistory[State]):
             self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
             self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
         if s.awake and self.ancient.placeholder:
-            self.offer(out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
+            self.offer(
+                out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"}
+            )
         if s.questions:
             for effect, extra in PART_TAPS[s.questions[0].part]:
                 args = {"effect": effect}
@@ -505,34 +585,64 @@ class Game(GameHistory[State]):
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
             "investigators": [
-                {"id": inv.id, "name": inv.name, "player": inv.player, "sanity": inv.sanity, "stamina": inv.stamina,
-                 "max_sanity": inv.max_sanity, "max_stamina": inv.max_stamina, "clues": inv.clues, "place": inv.place,
-                 "devoured": inv.devoured, "active": index == current}
+                {
+                    "id": inv.id,
+                    "name": inv.name,
+                    "player": inv.player,
+                    "sanity": inv.sanity,
+                    "stamina": inv.stamina,
+                    "max_sanity": inv.max_sanity,
+                    "max_stamina": inv.max_stamina,
+                    "clues": inv.clues,
+                    "place": inv.place,
+                    "devoured": inv.devoured,
+                    "active": index == current,
+                }
                 for index, inv in enumerate(s.investigators)
             ],
             "active_investigator": s.investigators[current].name if current is not None else None,
             "players_out": [p for p, inv in enumerate(s.players) if inv is None],
             "adventures": [
-                {"slot": c.slot, "id": c.card, "name": c.name, "ordered": c.ordered, "other_world": c.other_world,
-                 "lock": c.lock.value if c.lock else None,
-                 "tasks": [{"index": i + 1, "need": str(t.task.need), "done": t.done, "monster": t.monster}
-                           for i, t in enumerate(c.tasks)]}
+                {
+                    "slot": c.slot,
+                    "id": c.card,
+                    "name": c.name,
+                    "ordered": c.ordered,
+                    "other_world": c.other_world,
+                    "lock": c.lock.value if c.lock else None,
+                    "tasks": [
+                        {"index": i + 1, "need": str(t.task.need), "done": t.done, "monster": t.monster}
+                        for i, t in enumerate(c.tasks)
+                    ],
+                }
                 for c in s.cards
             ],
             "adventure_deck_left": len(s.adventure_deck),
             "other_world_deck_left": len(s.other_world_deck),
-            "mythos": (None if mythos is None else {
-                "id": mythos.id, "name": mythos.name, "lingering": "" if mythos.placeholder else mythos.lingering,
-                "kind": None if mythos.placeholder else mythos.lingering_kind, "active": s.mythos_active,
-                "stand_in": mythos.placeholder}),
+            "mythos": (
+                None
+                if mythos is None
+                else {
+                    "id": mythos.id,
+                    "name": mythos.name,
+                    "lingering": "" if mythos.placeholder else mythos.lingering,
+                    "kind": None if mythos.placeholder else mythos.lingering_kind,
+                    "active": s.mythos_active,
+                    "stand_in": mythos.placeholder,
+                }
+            ),
             "mythos_deck_left": len(s.mythos_deck),
             "locked": {c.value: n for c, n in self.locked().items() if n},
-            "spell_dice": list(s.spells) if s.attempt is None else [d for d, how, _ in s.attempt.holds
-                                                                     if how == "spell"],
+            "spell_dice": list(s.spells)
+            if s.attempt is None
+            else [d for d, how, _ in s.attempt.holds if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
-            "question": ({**s.questions[0].to_dict(), "told": list(s.questions[0].told), "left": len(s.questions) - 1}
-                         if s.questions else None),
+            "question": (
+                {**s.questions[0].to_dict(), "told": list(s.questions[0].told), "left": len(s.questions) - 1}
+                if s.questions
+                else None
+            ),
             "outcome": s.outcome.result if s.outcome else None,
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
@@ -542,10 +652,15 @@ class Game(GameHistory[State]):
         a = self._state.attempt
         if a is None:
             return None
-        return {"place": a.place, "free": dict(a.free), "last": list(a.last) if a.last else None, "failed": a.failed,
-                "held": [{"face": _face(d).value, "die": d, "how": how, "player": p} for d, how, p in a.holds],
-                "rolls": a.rolls,
-                "dice_to_roll": self.dice_to_roll()}
+        return {
+            "place": a.place,
+            "free": dict(a.free),
+            "last": list(a.last) if a.last else None,
+            "failed": a.failed,
+            "held": [{"face": _face(d).value, "die": d, "how": how, "player": p} for d, how, p in a.holds],
+            "rolls": a.rolls,
+            "dice_to_roll": self.dice_to_roll(),
+        }
 
     def open_tasks(self) -> list[tuple[int, Need]]:
         """The tasks the next roll may complete, as (1-based index, need): at the adventure of the attempt, or
@@ -587,9 +702,16 @@ class Game(GameHistory[State]):
                     continue
                 if not any(h in ("focus", "assist") and p == other.player for _, h, p in holds):
                     markers += 1
-        return {"tasks": tasks, "ordered": ordered, "green": dice.count(Colour.GREEN),
-                "yellow": dice.count(Colour.YELLOW), "red": dice.count(Colour.RED),
-                "held": [_face(d).value for d, _, _ in holds], "holds": len(holds) + markers, "clues": inv.clues}
+        return {
+            "tasks": tasks,
+            "ordered": ordered,
+            "green": dice.count(Colour.GREEN),
+            "yellow": dice.count(Colour.YELLOW),
+            "red": dice.count(Colour.RED),
+            "held": [_face(d).value for d, _, _ in holds],
+            "holds": len(holds) + markers,
+            "clues": inv.clues,
+        }
 
     def _in_play(self, inv: InvestigatorState) -> bool:
         index = self._state.players[inv.player]
@@ -609,10 +731,19 @@ def _card_state(card: Adventure, slot: str) -> CardState:
     """An adventure in play. A card not filled in yet plays nothing of its own: its tasks keep their symbols (a
     roll needs some; the host enters the card's with set-tasks) but cost nothing, and it locks no die."""
     if card.placeholder:
-        return CardState(slot, card.id, card.name, [TaskState(TaskCard(t.need)) for t in card.tasks], card.ordered,
-                         card.other_world, None, stand_in=True)
-    return CardState(slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world,
-                     card.lock)
+        return CardState(
+            slot,
+            card.id,
+            card.name,
+            [TaskState(TaskCard(t.need)) for t in card.tasks],
+            card.ordered,
+            card.other_world,
+            None,
+            stand_in=True,
+        )
+    return CardState(
+        slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world, card.lock
+    )
 
 
 def _face(die: str) -> Face:
@@ -648,17 +779,22 @@ class _Rules(RulesBase[State, Command]):
         required, optional, _ = COMMANDS[cmd.name]
         for key in cmd.args:
             if key in DRAW_ARGS and key not in required and key not in optional and not self.physical:
-                raise BadCommand(f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its "
-                                 "own cards. Leave it out.")
+                raise BadCommand(
+                    f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its "
+                    "own cards. Leave it out."
+                )
         if self.s.outcome is not None:
-            raise IllegalCommand(f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, "
-                                 "or start a new game.")
+            raise IllegalCommand(
+                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
+            )
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
         if self.needs:
             text = " and ".join(f"{arg}=ID ({why})" for arg, why in self.needs)
-            raise CardsNeeded(f"{cmd.name}: this command draws {len(self.needs)} card(s) from the real decks. Add {text}.",
-                              list(self.needs))
+            raise CardsNeeded(
+                f"{cmd.name}: this command draws {len(self.needs)} card(s) from the real decks. Add {text}.",
+                list(self.needs),
+            )
         for arg, values in self.given.items():
             if values:
                 raise BadCommand(f"{cmd.name}: {arg}= names a card this command does not draw; leave it out.")
@@ -686,8 +822,10 @@ class _Rules(RulesBase[State, Command]):
     def card(self, slot: str) -> CardState:
         found = next((c for c in self.s.cards if c.slot == slot), None)
         if found is None:
-            self.illegal(f"there is no adventure in place {slot!r}; the adventures in play are "
-                         f"{', '.join(c.slot for c in self.s.cards)}.")
+            self.illegal(
+                f"there is no adventure in place {slot!r}; the adventures in play are "
+                f"{', '.join(c.slot for c in self.s.cards)}."
+            )
         return found
 
     # -- cards -----------------------------------------------------------------------------------
@@ -704,8 +842,10 @@ class _Rules(RulesBase[State, Command]):
         if card not in known:
             raise BadCommand(f"{self.cmd.name}: unknown card {card!r} for {arg}=; the cards are: {', '.join(known)}.")
         if card not in deck:
-            raise BadCommand(f"{self.cmd.name}: {card!r} is not in its deck now; the cards left are: "
-                             f"{', '.join(sorted(deck)) or 'none'}.")
+            raise BadCommand(
+                f"{self.cmd.name}: {card!r} is not in its deck now; the cards left are: "
+                f"{', '.join(sorted(deck)) or 'none'}."
+            )
         deck.remove(card)
         return card
 
@@ -730,19 +870,35 @@ class _Rules(RulesBase[State, Command]):
         s.mythos_lock = None
         card = self.packs.mythos[card_id]
         if card.placeholder:
-            self.emit("mythos_drawn", card=card.id, name=card.name, immediate={}, lingering="", kind=None, reason=why,
-                      stand_in=True)
+            self.emit(
+                "mythos_drawn",
+                card=card.id,
+                name=card.name,
+                immediate={},
+                lingering="",
+                kind=None,
+                reason=why,
+                stand_in=True,
+            )
             self.ask(Question(card.id, "mythos", "immediate", None))
             return
-        self.emit("mythos_drawn", card=card.id, name=card.name, immediate=card.immediate.to_dict(),
-                  lingering=card.lingering, kind=card.lingering_kind, reason=why)
+        self.emit(
+            "mythos_drawn",
+            card=card.id,
+            name=card.name,
+            immediate=card.immediate.to_dict(),
+            lingering=card.lingering,
+            kind=card.lingering_kind,
+            reason=why,
+        )
         if card.lock is not None:
             self.emit("die_locked", colour=card.lock.value, by="mythos", name=card.name)
         self.effect(card.immediate, everyone=True, why="mythos")
 
     def draw_adventure(self, slot: str) -> None:
-        card_id = self.take("adventure_card", f"the adventure drawn into place {slot}", self.s.adventure_deck,
-                            self.packs.adventures)
+        card_id = self.take(
+            "adventure_card", f"the adventure drawn into place {slot}", self.s.adventure_deck, self.packs.adventures
+        )
         if card_id is None:
             if not self.physical:
                 self.emit("adventure_deck_empty", slot=slot)
@@ -755,8 +911,9 @@ class _Rules(RulesBase[State, Command]):
     def draw_other_world(self) -> None:
         """A gate: an Other World card goes below the six adventures (:247, :275-277)."""
         s = self.s
-        card_id = self.take("other_world", "the Other World card of a gate", s.other_world_deck,
-                            self.packs.other_worlds)
+        card_id = self.take(
+            "other_world", "the Other World card of a gate", s.other_world_deck, self.packs.other_worlds
+        )
         if card_id is None:
             if not self.physical:
                 self.emit("other_world_deck_empty")
@@ -771,8 +928,13 @@ class _Rules(RulesBase[State, Command]):
     def ask(self, question: Question) -> None:
         """A card not filled in yet came up: nothing of it is played; the host is asked what the real card did."""
         self.s.questions.append(question)
-        self.emit("card_asked", **question.to_dict(), name=self.packs.card(question.card).name
-                  if question.kind == "adventure" else self.packs.mythos[question.card].name)
+        self.emit(
+            "card_asked",
+            **question.to_dict(),
+            name=self.packs.card(question.card).name
+            if question.kind == "adventure"
+            else self.packs.mythos[question.card].name,
+        )
 
     def effect(self, effect: Effect, everyone: bool, why: str, player: int | None = None) -> None:
         """Apply what the companion counts of an effect; the rest (`text`) is read out. Not `everyone`: the
@@ -790,8 +952,9 @@ class _Rules(RulesBase[State, Command]):
         for inv in targets:
             if effect.clues:
                 inv.clues = max(0, inv.clues + effect.clues)
-                self.emit("clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues,
-                          change=effect.clues)
+                self.emit(
+                    "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=effect.clues
+                )
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
         if effect.monsters:
@@ -813,8 +976,16 @@ class _Rules(RulesBase[State, Command]):
         below = inv.sanity + sanity < 0 or inv.stamina + stamina < 0
         inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
         inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
-        self.emit("investigator_changed", player=inv.player, investigator=inv.name, sanity=inv.sanity,
-                  stamina=inv.stamina, sanity_change=sanity, stamina_change=stamina, why=why)
+        self.emit(
+            "investigator_changed",
+            player=inv.player,
+            investigator=inv.name,
+            sanity=inv.sanity,
+            stamina=inv.stamina,
+            sanity_change=sanity,
+            stamina_change=stamina,
+            why=why,
+        )
         if below:
             self.devour(inv)
 
@@ -914,8 +1085,7 @@ class _Rules(RulesBase[State, Command]):
             s.outcome = Outcome("won", f"the last doom token is removed: {self.ancient.name} is sent back")
             self.emit("game_won", reason=s.outcome.reason)
         elif all(p is None for p in s.players):
-            reason = ("every investigator is devoured in the battle" if s.awake
-                      else "no investigator is left to play")
+            reason = "every investigator is devoured in the battle" if s.awake else "no investigator is left to play"
             s.outcome = Outcome("lost", reason)
             self.emit("game_lost", reason=reason)
 
@@ -953,8 +1123,9 @@ class _Rules(RulesBase[State, Command]):
         if s.awake:
             s.moved = True
         active = self.active()
-        self.emit("turn_started", player=s.current, turn=s.turn,
-                  investigator=active.name if active is not None else None)
+        self.emit(
+            "turn_started", player=s.current, turn=s.turn, investigator=active.name if active is not None else None
+        )
 
     def midnight(self) -> None:
         s = self.s
@@ -994,8 +1165,14 @@ class _Rules(RulesBase[State, Command]):
             else:
                 inv.max_stamina -= 1
                 inv.stamina = min(inv.stamina, inv.max_stamina)
-            self.emit("maximum_lowered", player=player, investigator=inv.name, stat=which,
-                      max_sanity=inv.max_sanity, max_stamina=inv.max_stamina)
+            self.emit(
+                "maximum_lowered",
+                player=player,
+                investigator=inv.name,
+                stat=which,
+                max_sanity=inv.max_sanity,
+                max_stamina=inv.max_stamina,
+            )
             if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
                 self.devour(inv)
         if s.doom < self.ancient.doom:
@@ -1017,8 +1194,9 @@ class _Rules(RulesBase[State, Command]):
             to = self.card(to).slot
         inv.place = to
         s.moved = True
-        self.emit("moved", player=s.current, investigator=inv.name, to=to,
-                  name=None if to == ENTRANCE else self.card(to).name)
+        self.emit(
+            "moved", player=s.current, investigator=inv.name, to=to, name=None if to == ENTRANCE else self.card(to).name
+        )
 
     def start_attempt(self) -> None:
         s = self.s
@@ -1031,12 +1209,20 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("the investigator is not on an adventure card; move to one first (:103, :107).")
         else:
             place = inv.place
-        s.attempt = AttemptState(place, {"green": self.game.green_dice(), "yellow": 0, "red": 0},
-                                 holds=[(d, "spell", None) for d in s.spells])
+        s.attempt = AttemptState(
+            place,
+            {"green": self.game.green_dice(), "yellow": 0, "red": 0},
+            holds=[(d, "spell", None) for d in s.spells],
+        )
         s.spells = []
-        self.emit("attempt_started", player=s.current, investigator=inv.name, place=place,
-                  name=self.ancient.name if place == ANCIENT_ONE else self.card(place).name,
-                  green=s.attempt.free["green"])
+        self.emit(
+            "attempt_started",
+            player=s.current,
+            investigator=inv.name,
+            place=place,
+            name=self.ancient.name if place == ANCIENT_ONE else self.card(place).name,
+            green=s.attempt.free["green"],
+        )
 
     def do_add_die(self) -> None:
         """:109, :329-341: an item adds the yellow or the red die before a roll; a locked die cannot be added."""
@@ -1064,8 +1250,10 @@ class _Rules(RulesBase[State, Command]):
         if a.failed:
             self.after_failure(a)
         elif "lose" in self.cmd.args or "hold" in self.cmd.args:
-            self.illegal("lose= and hold= follow a roll that completed nothing; the last roll completed a task "
-                         "(or this is the first roll), so no die is lost.")
+            self.illegal(
+                "lose= and hold= follow a roll that completed nothing; the last roll completed a task "
+                "(or this is the first roll), so no die is lost."
+            )
         elif "spell" in self.cmd.args:
             self.spell(a)
         self.settle(a, self.read_faces(a), clue=False)
@@ -1102,8 +1290,10 @@ class _Rules(RulesBase[State, Command]):
             if target is None or self.s.investigators[target].devoured:
                 self.illegal(f"player {on + 1} has no investigator to put the die on.")
             if how == "assist" and self.s.investigators[target].place != a.place:
-                self.illegal(f"player {on + 1}'s investigator is not on this adventure card; assisting needs the "
-                             "same card (:365, :369).")
+                self.illegal(
+                    f"player {on + 1}'s investigator is not on this adventure card; assisting needs the "
+                    "same card (:365, :369)."
+                )
             if any(p == on and h in ("focus", "assist") for _, h, p in a.holds):
                 self.illegal(f"player {on + 1}'s investigator marker already holds a die; one die a marker (:371).")
             a.free[die.colour.value] -= 1
@@ -1135,8 +1325,10 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"{self.cmd.name}: {key}={text!r}: {exc}") from None
         found = next((d for d in dice if d == wanted), None)
         if found is None:
-            self.illegal(f"{key}={text}: the last roll has no such die left to take; it has "
-                         f"{', '.join(map(str, dice)) or 'none'}.")
+            self.illegal(
+                f"{key}={text}: the last roll has no such die left to take; it has "
+                f"{', '.join(map(str, dice)) or 'none'}."
+            )
         return found
 
     def read_faces(self, a: AttemptState) -> list[Die]:
@@ -1152,7 +1344,8 @@ class _Rules(RulesBase[State, Command]):
                 raise BadCommand(
                     f"{self.cmd.name}: the pool rolls {total} dice ({a.free['green']} green, {a.free['yellow']} yellow, "
                     f"{a.free['red']} red); faces= gives {have} {colour.value} instead of {want}. Write a yellow or red "
-                    "die as yellow:inv4 or red:wild.")
+                    "die as yellow:inv4 or red:wild."
+                )
         if not dice:
             self.illegal("no dice are left to roll; give up to end the attempt.")
         return dice
@@ -1180,8 +1373,15 @@ class _Rules(RulesBase[State, Command]):
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         chosen = self.task_met(a, dice, held, inv)
-        self.emit("rolled", player=s.current, dice=a.last, held=[d for d, _, _ in a.holds], clue=clue,
-                  task=chosen[0] if chosen else None, place=a.place)
+        self.emit(
+            "rolled",
+            player=s.current,
+            dice=a.last,
+            held=[d for d, _, _ in a.holds],
+            clue=clue,
+            task=chosen[0] if chosen else None,
+            place=a.place,
+        )
         if chosen is None:
             self.failed_roll(a, dice)
             return
@@ -1200,21 +1400,30 @@ class _Rules(RulesBase[State, Command]):
             return
         self.task_done(a, chosen, placed, inv)
 
-    def task_met(self, a: AttemptState, dice: list[Die], held: list[Face],
-                 inv: InvestigatorState) -> tuple[int, Need] | None:
+    def task_met(
+        self, a: AttemptState, dice: list[Die], held: list[Face], inv: InvestigatorState
+    ) -> tuple[int, Need] | None:
         """The task this roll meets: the one the player names (task=N, or task=none: :179, the player chooses not
         to meet one), else the first open task the dice and the held ones cover and the investigator can afford."""
         open_tasks = self.game_open(a)
         if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
             return None  # :179: the player chooses not to meet a task
         if "task" not in self.cmd.args:
-            return next((t for t in open_tasks if covers(t[1], [d.face for d in dice] + held)
-                         and self.affordable(inv, a, t[0])), None)
+            return next(
+                (
+                    t
+                    for t in open_tasks
+                    if covers(t[1], [d.face for d in dice] + held) and self.affordable(inv, a, t[0])
+                ),
+                None,
+            )
         number = _int(self.cmd, "task", 1, 20)
         match = next((t for t in open_tasks if t[0] == number), None)
         if match is None:
-            self.illegal(f"task {number} is not open now; the open tasks are "
-                         f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}.")
+            self.illegal(
+                f"task {number} is not open now; the open tasks are "
+                f"{', '.join(str(i) for i, _ in open_tasks) or 'none'}."
+            )
         if not covers(match[1], [d.face for d in dice] + held):
             self.illegal(f"the roll does not meet task {number} ({match[1]}); leave task= out to let the roll fail.")
         if not self.affordable(inv, a, number):
@@ -1227,8 +1436,15 @@ class _Rules(RulesBase[State, Command]):
         card = self.card(a.place)
         task = card.tasks[chosen[0] - 1]
         task.done = True
-        self.emit("task_completed", slot=card.slot, name=card.name, task=chosen[0], need=str(chosen[1]), dice=placed,
-                  monster=task.monster)
+        self.emit(
+            "task_completed",
+            slot=card.slot,
+            name=card.name,
+            task=chosen[0],
+            need=str(chosen[1]),
+            dice=placed,
+            monster=task.monster,
+        )
         if card.stand_in and not task.monster:
             # :185 a task may cost sanity, stamina or time; the stand-in's costs are not the card's: asked instead
             self.ask(Question(card.card, "adventure", "task", s.current, card.slot))
@@ -1248,8 +1464,10 @@ class _Rules(RulesBase[State, Command]):
         yet the host enters it (its stand-in task is not the card's); a filled-in card's task is not changed."""
         s = self.s
         if not self.ancient.placeholder:
-            self.illegal(f"{self.ancient.name}'s combat task is printed on its card and filled in: "
-                         f"{self.ancient.combat}. Only an Ancient One not filled in yet takes it from the host.")
+            self.illegal(
+                f"{self.ancient.name}'s combat task is printed on its card and filled in: "
+                f"{self.ancient.combat}. Only an Ancient One not filled in yet takes it from the host."
+            )
         if s.attempt is not None and s.attempt.place == ANCIENT_ONE:
             self.illegal("the combat task cannot be changed during an attack; finish or give up first.")
         try:
@@ -1296,10 +1514,17 @@ class _Rules(RulesBase[State, Command]):
         if terror and a.place != ANCIENT_ONE:
             card = self.packs.card(self.card(a.place).card)
             mythos = self.packs.mythos[s.mythos] if s.mythos and s.mythos_active else None
-            self.emit("terror", player=s.current, count=terror, slot=a.place, name=card.name,
-                      effect=None if card.placeholder else card.terror.to_dict(),
-                      mythos=(None if mythos is not None and mythos.placeholder
-                              else mythos.terror.to_dict() if mythos else {}))
+            self.emit(
+                "terror",
+                player=s.current,
+                count=terror,
+                slot=a.place,
+                name=card.name,
+                effect=None if card.placeholder else card.terror.to_dict(),
+                mythos=(
+                    None if mythos is not None and mythos.placeholder else mythos.terror.to_dict() if mythos else {}
+                ),
+            )
             if card.placeholder:
                 self.ask(Question(card.id, "adventure", "terror", s.current, a.place))
             else:
@@ -1331,9 +1556,15 @@ class _Rules(RulesBase[State, Command]):
         monsters = sum(1 for t in card.tasks if t.monster)
         s.monsters_met += monsters
         s.cards.remove(card)
-        self.emit("adventure_completed", slot=card.slot, card=card.card, name=card.name,
-                  reward=None if pack_card.placeholder else pack_card.reward.to_dict(), monsters=monsters,
-                  player=s.current)
+        self.emit(
+            "adventure_completed",
+            slot=card.slot,
+            card=card.card,
+            name=card.name,
+            reward=None if pack_card.placeholder else pack_card.reward.to_dict(),
+            monsters=monsters,
+            player=s.current,
+        )
         for inv in s.investigators:
             if inv.place == card.slot:
                 inv.place = ENTRANCE
@@ -1365,9 +1596,16 @@ class _Rules(RulesBase[State, Command]):
         for t in card.tasks:
             t.done = False
         helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None})
-        self.emit("adventure_failed", slot=card.slot, card=card.card, name=card.name,
-                  penalty=None if pack_card.placeholder else pack_card.penalty.to_dict(), why=why, player=s.current,
-                  monsters_won=len(won))
+        self.emit(
+            "adventure_failed",
+            slot=card.slot,
+            card=card.card,
+            name=card.name,
+            penalty=None if pack_card.placeholder else pack_card.penalty.to_dict(),
+            why=why,
+            player=s.current,
+            monsters_won=len(won),
+        )
         self.end_attempt()
         if pack_card.placeholder:
             self.ask(Question(card.card, "adventure", "penalty", s.current, card.slot))
@@ -1402,7 +1640,9 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("one Entrance activity a turn (:289).")
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
-        stamina = inv.max_stamina - inv.stamina if full in ("stamina", "both") else min(1, inv.max_stamina - inv.stamina)
+        stamina = (
+            inv.max_stamina - inv.stamina if full in ("stamina", "both") else min(1, inv.max_stamina - inv.stamina)
+        )
         s.first_aid = True
         s.attempted = True
         self.change(inv, sanity, stamina, "first aid")
@@ -1419,8 +1659,9 @@ class _Rules(RulesBase[State, Command]):
         inv.max_stamina = max(0, inv.max_stamina + values.get("max_stamina", 0))
         if values.get("clues"):
             inv.clues = max(0, inv.clues + values["clues"])
-            self.emit("clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues,
-                      change=values["clues"])
+            self.emit(
+                "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=values["clues"]
+            )
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
 
     def do_doom(self) -> None:
@@ -1467,8 +1708,10 @@ class _Rules(RulesBase[State, Command]):
         q = s.questions[0]
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
         if effect in q.told:
-            self.illegal(f"this card's {_TOLD_KIND.get(effect, effect)} was told already, with the whole amount; "
-                         "a mistake is put right with the table's corrections, or by taking the tap back.")
+            self.illegal(
+                f"this card's {_TOLD_KIND.get(effect, effect)} was told already, with the whole amount; "
+                "a mistake is put right with the table's corrections, or by taking the tap back."
+            )
         if effect != "nothing":
             s.questions[0] = dataclasses.replace(q, told=(*q.told, effect))
         if effect == "nothing":
@@ -1503,9 +1746,15 @@ class _Rules(RulesBase[State, Command]):
         def amount(name: str) -> int:
             return n if effect == name else 0
 
-        told = Effect(elder_signs=amount("elder-signs"), clues=amount("clues"), doom=amount("doom"),
-                      sanity=amount("sanity"), stamina=amount("stamina"), monsters=amount("monster"),
-                      clock=amount("clock"))
+        told = Effect(
+            elder_signs=amount("elder-signs"),
+            clues=amount("clues"),
+            doom=amount("doom"),
+            sanity=amount("sanity"),
+            stamina=amount("stamina"),
+            monsters=amount("monster"),
+            clock=amount("clock"),
+        )
         self.effect(told, everyone=q.player is None, why=why, player=q.player)
 
     def told_lock(self, q: Question, colour: Colour) -> None:

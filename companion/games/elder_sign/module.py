@@ -22,10 +22,14 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
     packs = game.packs
     cards = {**packs.adventures, **packs.other_worlds}
     return {
-        "adventures": [c["slot"] for c in view.get("adventures") or []
-                       if c.get("id") in cards and cards[c["id"]].placeholder],
-        "investigators": [i["player"] for i in view.get("investigators") or []
-                          if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder],
+        "adventures": [
+            c["slot"] for c in view.get("adventures") or [] if c.get("id") in cards and cards[c["id"]].placeholder
+        ],
+        "investigators": [
+            i["player"]
+            for i in view.get("investigators") or []
+            if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder
+        ],
         "ancient_one": bool(game.ancient.placeholder),
         "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
     }
@@ -45,9 +49,14 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
         # where each investigator stands and where the roll is, in words (never a place's id)
-        "where": {str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []},
-        "attempt_at": (sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
-                       if view.get("attempt") else None),
+        "where": {
+            str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []
+        },
+        "attempt_at": (
+            sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
+            if view.get("attempt")
+            else None
+        ),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
@@ -85,20 +94,42 @@ def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[s
     coloured = bool(q["yellow"] or q["red"])
     tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
     try:
-        plain = (card_probability(tasks, ordered, *dice, None, 0, 0, held)
-                 if not coloured or len(tasks) <= 2 else None)
-        best = (card_probability(tasks, ordered, *dice, None, holds, clues, held)
-                if not coloured and (holds or clues) else plain)
-        each = [] if combat else [
-            {"task": t["index"], "need": t["need"],
-             "probability": task_probability(t["need"], *dice, None, min(holds, 1) if coloured else holds, clues,
-                                             held)}
-            for t in card["tasks"] if not t["done"]] if card is not None else []
+        plain = card_probability(tasks, ordered, *dice, None, 0, 0, held) if not coloured or len(tasks) <= 2 else None
+        best = (
+            card_probability(tasks, ordered, *dice, None, holds, clues, held)
+            if not coloured and (holds or clues)
+            else plain
+        )
+        each = (
+            []
+            if combat
+            else [
+                {
+                    "task": t["index"],
+                    "need": t["need"],
+                    "probability": task_probability(
+                        t["need"], *dice, None, min(holds, 1) if coloured else holds, clues, held
+                    ),
+                }
+                for t in card["tasks"]
+                if not t["done"]
+            ]
+            if card is not None
+            else []
+        )
     except (CompanionError, ValueError, KeyError):
         return None
-    return {"slot": place, "name": names.ancient_one if combat else names.adventure(place), "combat": combat,
-            "dice": sum(dice), "probability": best, "roll_for_me": plain, "tasks": each, "clues": clues,
-            "holds": holds}
+    return {
+        "slot": place,
+        "name": names.ancient_one if combat else names.adventure(place),
+        "combat": combat,
+        "dice": sum(dice),
+        "probability": best,
+        "roll_for_me": plain,
+        "tasks": each,
+        "clues": clues,
+        "holds": holds,
+    }
 
 
 def _question(view: Mapping[str, Any], game: Game) -> str | None:
@@ -164,8 +195,10 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
     wanted = sorted(c.value for c in game.next_roll_dice())
     seen = sorted(face.split(":")[0] for face in faces)
     if seen != wanted:
-        return (f"the tray shows {len(faces)} dice ({', '.join(seen) or 'none'}), but this roll throws "
-                f"{len(wanted)} ({', '.join(wanted)}): add or take away dice, then read again.")
+        return (
+            f"the tray shows {len(faces)} dice ({', '.join(seen) or 'none'}), but this roll throws "
+            f"{len(wanted)} ({', '.join(wanted)}): add or take away dice, then read again."
+        )
     return "roll", {"faces": ",".join(faces)}
 
 
@@ -189,8 +222,12 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
             return None
         shown = _publish(view, game)
         chance, card = shown.get("odds"), shown.get("card_odds") or {}
-        return Chance(begins=True, chance=None if chance is None else float(chance), player=view.get("current_player"),
-                      what=str(card.get("name") or "the Ancient One"))
+        return Chance(
+            begins=True,
+            chance=None if chance is None else float(chance),
+            player=view.get("current_player"),
+            what=str(card.get("name") or "the Ancient One"),
+        )
     for event in events or ():
         kind = event.get("type")
         if kind == "adventure_completed":
@@ -205,8 +242,13 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
 
 def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
     ancient = view.get("ancient_one") or {}
-    return {"setup": [("Ancient One", ancient.get("name"))], "rounds": view.get("turn"), "rounds_word": "turns",
-            "marks": view.get("midnights"), "marks_word": "midnights"}
+    return {
+        "setup": [("Ancient One", ancient.get("name"))],
+        "rounds": view.get("turn"),
+        "rounds_word": "turns",
+        "marks": view.get("midnights"),
+        "marks_word": "midnights",
+    }
 
 
 def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
@@ -216,8 +258,11 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
             marks.append("Midnight")
         elif event.get("type") == "ancient_one_awakens":
             marks.append(f"{event.get('name')} awakens")
-    return {"clock": view.get("clock"), "marks": marks,
-            "values": {"Doom": view.get("doom"), "Elder Signs": view.get("elder_signs")}}
+    return {
+        "clock": view.get("clock"),
+        "marks": marks,
+        "values": {"Doom": view.get("doom"), "Elder Signs": view.get("elder_signs")},
+    }
 
 
 def _names(names: object) -> sentences.Names:
@@ -247,7 +292,9 @@ class ElderSignModule(GameModule):
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, ElderSignPacks):
-            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+            raise BadCommand(
+                f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}."
+            )
         return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
@@ -302,16 +349,20 @@ class ElderSignModule(GameModule):
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
         return virtual_roll(_game(game), rng)
 
-    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
-                  auto_roll: bool) -> TrayOutcome:
+    def tray_roll(
+        self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str, auto_roll: bool
+    ) -> TrayOutcome:
         """Stand-in pipped dice: their colours and pips (Elder Sign's own pip map) are the roll when they are exactly
         the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
         if not auto_roll:
             return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
         found = tray_roll(_game(game), [(die.color, die.value) for die in dice])
         if isinstance(found, str):
-            return TrayOutcome(tell=found if why == "button" else None, note=f"dice settled, not a roll: {found}",
-                               quiet=why != "button")
+            return TrayOutcome(
+                tell=found if why == "button" else None,
+                note=f"dice settled, not a roll: {found}",
+                quiet=why != "button",
+            )
         return TrayOutcome(command=found, note=f"tray: rolled {found[1].get('faces')}")
 
     def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:

@@ -85,8 +85,7 @@ def _needs(tasks: Iterable[Need | str]) -> tuple[Need, ...]:
     return needs
 
 
-def _check(green: int, yellow: int, red: int, rolls: int | None, holds: int, clues: int,
-           held: Sequence[Face]) -> None:
+def _check(green: int, yellow: int, red: int, rolls: int | None, holds: int, clues: int, held: Sequence[Face]) -> None:
     _count("green dice", green, 0, MAX_DICE[Colour.GREEN])
     _count("yellow dice", yellow, 0, MAX_DICE[Colour.YELLOW])
     _count("red dice", red, 0, MAX_DICE[Colour.RED])
@@ -117,44 +116,94 @@ def card_fraction(
     _check(green, yellow, red, rolls, holds, clues, held_faces)
     card = _card(needs, bool(ordered), holds)
     start_held = tuple(sorted(_reduce(card.shape, f) for f in held_faces))
-    return _value(card, tuple(range(len(needs))), (green, yellow, red), start_held, clues,
-                  -1 if rolls is None else rolls)
+    return _value(
+        card, tuple(range(len(needs))), (green, yellow, red), start_held, clues, -1 if rolls is None else rolls
+    )
 
 
-def card_probability(tasks: Iterable[Need | str], ordered: bool = False, green: int = GREEN_DICE, yellow: int = 0,
-                     red: int = 0, rolls: int | None = None, holds: int = 1, clues: int = 0,
-                     held: Sequence[Face | str] = ()) -> float:
-    return _float(tuple(str(Need.parse(t)) for t in tasks), bool(ordered), green, yellow, red, rolls, holds, clues,
-                  tuple(str(f) for f in held))
+def card_probability(
+    tasks: Iterable[Need | str],
+    ordered: bool = False,
+    green: int = GREEN_DICE,
+    yellow: int = 0,
+    red: int = 0,
+    rolls: int | None = None,
+    holds: int = 1,
+    clues: int = 0,
+    held: Sequence[Face | str] = (),
+) -> float:
+    return _float(
+        tuple(str(Need.parse(t)) for t in tasks),
+        bool(ordered),
+        green,
+        yellow,
+        red,
+        rolls,
+        holds,
+        clues,
+        tuple(str(f) for f in held),
+    )
 
 
 @lru_cache(maxsize=4096)
-def _float(tasks: tuple[str, ...], ordered: bool, green: int, yellow: int, red: int, rolls: int | None, holds: int,
-           clues: int, held: tuple[str, ...]) -> float:
+def _float(
+    tasks: tuple[str, ...],
+    ordered: bool,
+    green: int,
+    yellow: int,
+    red: int,
+    rolls: int | None,
+    holds: int,
+    clues: int,
+    held: tuple[str, ...],
+) -> float:
     return float(card_fraction(tasks, ordered, green, yellow, red, rolls, holds, clues, held))
 
 
-def task_fraction(need: Need | str, green: int = GREEN_DICE, yellow: int = 0, red: int = 0, rolls: int | None = None,
-                  holds: int = 1, clues: int = 0, held: Sequence[Face | str] = ()) -> Fraction:
+def task_fraction(
+    need: Need | str,
+    green: int = GREEN_DICE,
+    yellow: int = 0,
+    red: int = 0,
+    rolls: int | None = None,
+    holds: int = 1,
+    clues: int = 0,
+    held: Sequence[Face | str] = (),
+) -> Fraction:
     """The exact chance to complete one task within `rolls` rolls (None: until the dice run out)."""
     return card_fraction((need,), False, green, yellow, red, rolls, holds, clues, held)
 
 
-def task_probability(need: Need | str, green: int = GREEN_DICE, yellow: int = 0, red: int = 0,
-                     rolls: int | None = None, holds: int = 1, clues: int = 0,
-                     held: Sequence[Face | str] = ()) -> float:
+def task_probability(
+    need: Need | str,
+    green: int = GREEN_DICE,
+    yellow: int = 0,
+    red: int = 0,
+    rolls: int | None = None,
+    holds: int = 1,
+    clues: int = 0,
+    held: Sequence[Face | str] = (),
+) -> float:
     return card_probability((need,), False, green, yellow, red, rolls, holds, clues, held)
 
 
-def odds_table(need: Need | str, green: int = GREEN_DICE, yellow: int = 0, red: int = 0, rolls: int = 3,
-               holds: int = 1, clues: int = 0) -> list[dict[str, Any]]:
+def odds_table(
+    need: Need | str,
+    green: int = GREEN_DICE,
+    yellow: int = 0,
+    red: int = 0,
+    rolls: int = 3,
+    holds: int = 1,
+    clues: int = 0,
+) -> list[dict[str, Any]]:
     """Rows for a phone or the CLI, as Skeptics' odds_table: the chance within 1, 2, ... `rolls` rolls."""
     _count("the rolls", rolls, 1, MAX_ROLLS)
     rows = []
     for n in range(1, rolls + 1):
         exact = task_fraction(need, green, yellow, red, n, holds, clues)
-        rows.append({"rolls": n, "probability": float(exact), "percent": f"{float(exact) * 100:.1f}%",
-                     "fraction": str(exact)})
+        rows.append(
+            {"rolls": n, "probability": float(exact), "percent": f"{float(exact) * 100:.1f}%", "fraction": str(exact)}
+        )
     return rows
 
 
@@ -174,8 +223,19 @@ class _Card:
     dynamic programme indexes lists instead of hashing tuples.
     """
 
-    __slots__ = ("needs", "ordered", "holds", "shape", "caps", "dists", "ids", "leftovers", "classes", "memo",
-                 "undominated")
+    __slots__ = (
+        "needs",
+        "ordered",
+        "holds",
+        "shape",
+        "caps",
+        "dists",
+        "ids",
+        "leftovers",
+        "classes",
+        "memo",
+        "undominated",
+    )
 
     def __init__(self, needs: tuple[Need, ...], ordered: bool, holds: int) -> None:
         self.needs: tuple[NeedT, ...] = tuple((n.inv, n.lore, n.peril, n.terror) for n in needs)
@@ -187,7 +247,14 @@ class _Card:
         self.dists = tuple(_dist(self.shape, colour) for colour in Colour)
         most = [max(n[k] for n in self.needs) for k in range(4)]
         inv_caps = [-(-most[0] // v) for v in (1, 2, 3, 4)]
-        self.caps = (99, *inv_caps, most[1], most[2], most[3], 99)  # per reduced face: blank, 1-4, lore, peril, terror, wild
+        self.caps = (
+            99,
+            *inv_caps,
+            most[1],
+            most[2],
+            most[3],
+            99,
+        )  # per reduced face: blank, 1-4, lore, peril, terror, wild
         self.ids: dict[Leftover, int] = {}
         self.leftovers: list[Leftover] = []
         self.classes: dict[Leftover, list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
@@ -342,6 +409,7 @@ def _greens_needed(need: NeedT, greens: tuple[int, ...], used: Summary) -> int |
 def _plan(need: NeedT, others: tuple[tuple[int, int], ...]) -> tuple[tuple[int, Summary], ...]:
     """The parts of the non-green dice worth trying for `need`: those made of dice whose face can count toward
     it (a part with a die that cannot is never better than the part without it), smallest masks first."""
+
     def useful(code: int) -> bool:
         if code == WILD:
             return True
@@ -405,7 +473,9 @@ def _fails(outcome: Outcome, pool: Pool, held: Held, can_hold: bool) -> frozense
     return frozenset(out)
 
 
-def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+def _classes(
+    card: _Card, pool: Pool, held: Held
+) -> list[tuple[Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
     """The outcomes of rolling `pool`, summed by the choices they allow: per task, where completing it leads
     (empty if the roll does not meet it), and where failing leads (as leftover ids).
 
@@ -443,15 +513,17 @@ def _classes(card: _Card, pool: Pool, held: Held) -> list[tuple[Fraction, tuple[
                     lead = leads_of.get((mask, n))
                     if lead is None:
                         _, _, (uy, ur), uh = masks[mask]
-                        lead = leads_of[(mask, n)] = card.id(((pool[0] - n, pool[1] - uy, pool[2] - ur),
-                                                              _minus(held, uh)))
+                        lead = leads_of[(mask, n)] = card.id(
+                            ((pool[0] - n, pool[1] - uy, pool[2] - ur), _minus(held, uh))
+                        )
                     leads.add(lead)
                 per_task.append(tuple(sorted(leads)))
             shape = (min(len(gs), 2), frozenset(gs))
             fails = fails_of.get(shape)
             if fails is None:
-                fails = fails_of[shape] = tuple(sorted(card.id(lo) for lo in _fails((gs, ys, rs), pool, held,
-                                                                                     can_hold)))
+                fails = fails_of[shape] = tuple(
+                    sorted(card.id(lo) for lo in _fails((gs, ys, rs), pool, held, can_hold))
+                )
             key = (tuple(per_task), fails)
             groups[key] = groups.get(key, 0) + wg * outer
     scale = Fraction(1, 6 ** sum(pool))

@@ -284,8 +284,19 @@ def _entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[str, 
         yield entry
 
 
-_ADV_FIELDS = ("id", "name", "tasks", "ordered", "trophies", "lock", "reward", "penalty", "terror", "placeholder",
-               "note")
+_ADV_FIELDS = (
+    "id",
+    "name",
+    "tasks",
+    "ordered",
+    "trophies",
+    "lock",
+    "reward",
+    "penalty",
+    "terror",
+    "placeholder",
+    "note",
+)
 
 
 def _adventures(source: str, doc: Mapping[str, Any], name: str, other: bool) -> dict[str, Adventure]:
@@ -296,10 +307,18 @@ def _adventures(source: str, doc: Mapping[str, Any], name: str, other: bool) -> 
         except ValueError as exc:
             e.fail(str(exc), "tasks")
         card = Adventure(
-            id=e.ident("id"), name=e.text("name"), tasks=tasks, ordered=e.flag("ordered"),
-            trophies=e.integer("trophies", 0, 10, 1), lock=e.colour("lock"), reward=e.effect("reward"),
-            penalty=e.effect("penalty"), terror=e.effect("terror"), other_world=other,
-            placeholder=e.flag("placeholder"), note=e.note(),
+            id=e.ident("id"),
+            name=e.text("name"),
+            tasks=tasks,
+            ordered=e.flag("ordered"),
+            trophies=e.integer("trophies", 0, 10, 1),
+            lock=e.colour("lock"),
+            reward=e.effect("reward"),
+            penalty=e.effect("penalty"),
+            terror=e.effect("terror"),
+            other_world=other,
+            placeholder=e.flag("placeholder"),
+            note=e.note(),
         )
         out[card.id] = card
     return out
@@ -311,8 +330,23 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
         docs[rel] = (source, read_toml(source, text, docs="docs/elder-sign.md"))
     ancients: dict[str, AncientOne] = {}
     source, doc = docs["ancient_ones.toml"]
-    for e in _entries(source, doc, "ancient_ones", ("id", "name", "doom", "elder_signs", "monster_spaces", "combat",
-                                                     "attack", "monster_masks", "placeholder", "note")):
+    for e in _entries(
+        source,
+        doc,
+        "ancient_ones",
+        (
+            "id",
+            "name",
+            "doom",
+            "elder_signs",
+            "monster_spaces",
+            "combat",
+            "attack",
+            "monster_masks",
+            "placeholder",
+            "note",
+        ),
+    ):
         doom = e.integer("doom", 1, 30)
         spaces = e.data.get("monster_spaces", [])
         if not isinstance(spaces, list) or not all(
@@ -320,19 +354,32 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
         ):
             e.fail(f"must be a list of doom track spaces 1 to {doom}, not {_show(spaces)}", "monster_spaces")
         one = AncientOne(
-            id=e.ident("id"), name=e.text("name"), doom=doom, elder_signs=e.integer("elder_signs", 1, 30),
-            monster_spaces=tuple(sorted(set(spaces))), combat=e.need("combat"), attack=e.text("attack"),
-            monster_masks=e.flag("monster_masks"), placeholder=e.flag("placeholder"), note=e.note(),
+            id=e.ident("id"),
+            name=e.text("name"),
+            doom=doom,
+            elder_signs=e.integer("elder_signs", 1, 30),
+            monster_spaces=tuple(sorted(set(spaces))),
+            combat=e.need("combat"),
+            attack=e.text("attack"),
+            monster_masks=e.flag("monster_masks"),
+            placeholder=e.flag("placeholder"),
+            note=e.note(),
         )
         ancients[one.id] = one
     investigators: dict[str, Investigator] = {}
     source, doc = docs["investigators.toml"]
-    for e in _entries(source, doc, "investigators", ("id", "name", "sanity", "stamina", "clues", "ability",
-                                                       "placeholder", "note")):
+    for e in _entries(
+        source, doc, "investigators", ("id", "name", "sanity", "stamina", "clues", "ability", "placeholder", "note")
+    ):
         inv = Investigator(
-            id=e.ident("id"), name=e.text("name"), sanity=e.integer("sanity", 1, 12),
-            stamina=e.integer("stamina", 1, 12), clues=e.integer("clues", 0, 10, 0), ability=e.text("ability", ""),
-            placeholder=e.flag("placeholder"), note=e.note(),
+            id=e.ident("id"),
+            name=e.text("name"),
+            sanity=e.integer("sanity", 1, 12),
+            stamina=e.integer("stamina", 1, 12),
+            clues=e.integer("clues", 0, 10, 0),
+            ability=e.text("ability", ""),
+            placeholder=e.flag("placeholder"),
+            note=e.note(),
         )
         investigators[inv.id] = inv
     source, doc = docs["adventures.toml"]
@@ -341,26 +388,54 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
     other_worlds = _adventures(source, doc, "other_worlds", True)
     for card_id in other_worlds:
         if card_id in adventures:
-            raise PackError(f"{source}: other_worlds (id \"{card_id}\"): field \"id\" is also an adventure's id; "
-                            "give each card its own id. Fix the file (see docs/elder-sign.md).")
+            raise PackError(
+                f'{source}: other_worlds (id "{card_id}"): field "id" is also an adventure\'s id; '
+                "give each card its own id. Fix the file (see docs/elder-sign.md)."
+            )
     mythos: dict[str, MythosCard] = {}
     source, doc = docs["mythos.toml"]
-    for e in _entries(source, doc, "mythos", ("id", "name", "immediate", "lingering", "lingering_kind",
-                                              "at_midnight", "terror", "lock", "placeholder", "note")):
+    for e in _entries(
+        source,
+        doc,
+        "mythos",
+        (
+            "id",
+            "name",
+            "immediate",
+            "lingering",
+            "lingering_kind",
+            "at_midnight",
+            "terror",
+            "lock",
+            "placeholder",
+            "note",
+        ),
+    ):
         kind = e.text("lingering_kind", "until_next")
         if kind not in LINGERING:
             e.fail(f"must be one of {', '.join(LINGERING)}, not {kind!r}", "lingering_kind")
         card = MythosCard(
-            id=e.ident("id"), name=e.text("name"), immediate=e.effect("immediate"), lingering=e.text("lingering"),
-            lingering_kind=kind, at_midnight=e.effect("at_midnight"), terror=e.effect("terror"),
-            lock=e.colour("lock"), placeholder=e.flag("placeholder"), note=e.note(),
+            id=e.ident("id"),
+            name=e.text("name"),
+            immediate=e.effect("immediate"),
+            lingering=e.text("lingering"),
+            lingering_kind=kind,
+            at_midnight=e.effect("at_midnight"),
+            terror=e.effect("terror"),
+            lock=e.colour("lock"),
+            placeholder=e.flag("placeholder"),
+            note=e.note(),
         )
         if kind == "until_next" and card.at_midnight != Effect():
             e.fail('is only read when lingering_kind = "at_midnight"', "at_midnight")
         mythos[card.id] = card
     return ElderSignPacks(
-        MappingProxyType(ancients), MappingProxyType(investigators), MappingProxyType(adventures),
-        MappingProxyType(other_worlds), MappingProxyType(mythos), tuple(source for source, _ in texts.values()),
+        MappingProxyType(ancients),
+        MappingProxyType(investigators),
+        MappingProxyType(adventures),
+        MappingProxyType(other_worlds),
+        MappingProxyType(mythos),
+        tuple(source for source, _ in texts.values()),
     )
 
 
@@ -372,6 +447,8 @@ def load_packs(extra_dir: str | Path | None = None) -> ElderSignPacks:
 def parse_pack_texts(texts: Mapping[str, str]) -> ElderSignPacks:
     """Packs from file texts by name (tests): names left out are the bundled files."""
     bundled = resources.files("companion.games.elder_sign").joinpath("packs")
-    all_texts = {name: (name, texts[name] if name in texts else bundled.joinpath(name).read_text(encoding="utf-8"))
-                 for name in FILES}
+    all_texts = {
+        name: (name, texts[name] if name in texts else bundled.joinpath(name).read_text(encoding="utf-8"))
+        for name in FILES
+    }
     return _parse(all_texts)

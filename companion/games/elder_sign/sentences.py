@@ -23,9 +23,23 @@ from companion.commands import page_words
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
-__all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "need_words", "dice_words", "effect_words", "end_summary", "where_words",
-           "odds_words", "percent", "setup_checklist"]
+__all__ = [
+    "Names",
+    "describe_event",
+    "describe_events",
+    "announcement",
+    "for_players",
+    "action_label",
+    "command_sentence",
+    "need_words",
+    "dice_words",
+    "effect_words",
+    "end_summary",
+    "where_words",
+    "odds_words",
+    "percent",
+    "setup_checklist",
+]
 
 
 @dataclass(frozen=True)
@@ -37,7 +51,6 @@ class Names:
     stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
     adventures: tuple[tuple[str, str], ...] = ()  # (place, name) of the adventures in play
 
-
     @classmethod
     def of_game(cls, game: Game) -> Names:
         view = game.view()
@@ -45,8 +58,12 @@ class Names:
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
         ancient = str(view["ancient_one"]["name"])
-        return cls(tuple(view["player_names"]), "the Ancient One" if ancient in stand_ins else ancient, stand_ins,
-                   tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()))
+        return cls(
+            tuple(view["player_names"]),
+            "the Ancient One" if ancient in stand_ins else ancient,
+            stand_ins,
+            tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()),
+        )
 
     def adventure(self, slot: Any) -> str:
         """The adventure in a place by its name (its place while the card is a stand-in)."""
@@ -67,8 +84,16 @@ class Names:
 
 NO_NAMES = Names()
 
-_FACE_WORDS = {"inv1": "1 investigation", "inv2": "2 investigation", "inv3": "3 investigation",
-               "inv4": "4 investigation", "lore": "lore", "peril": "peril", "terror": "terror", "wild": "wild"}
+_FACE_WORDS = {
+    "inv1": "1 investigation",
+    "inv2": "2 investigation",
+    "inv3": "3 investigation",
+    "inv4": "4 investigation",
+    "lore": "lore",
+    "peril": "peril",
+    "terror": "terror",
+    "wild": "wild",
+}
 _SYMBOL_WORDS = {"lore": ("lore", "lore"), "peril": ("peril", "perils"), "terror": ("terror", "terrors")}
 
 
@@ -111,8 +136,7 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
     if not effect:
         return "nothing"
     parts = []
-    for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"),
-                     ("monsters", "monster")):
+    for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"), ("monsters", "monster")):
         n = effect.get(key)
         if n:
             parts.append(_count(n, one) if n > 0 else f"{_count(-n, one)} less")
@@ -143,11 +167,14 @@ def _place(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return names.ancient_one
     if slot == "entrance":
         return "the Entrance"
-    return names.card(event.get("name"), f"the adventure in place {slot}" if slot not in (None, "") else "the adventure")
+    return names.card(
+        event.get("name"), f"the adventure in place {slot}" if slot not in (None, "") else "the adventure"
+    )
 
 
-def where_words(investigator: Mapping[str, Any], adventures: Sequence[Mapping[str, Any]],
-                names: Names = NO_NAMES) -> str:
+def where_words(
+    investigator: Mapping[str, Any], adventures: Sequence[Mapping[str, Any]], names: Names = NO_NAMES
+) -> str:
     """Where an investigator stands, in the table's words: "at the Entrance", "at The Hedge Maze", "facing Azathoth",
     "devoured" (never a place's id)."""
     place = investigator.get("place")
@@ -174,7 +201,9 @@ def _said_turn_started(event: Mapping[str, Any], names: Names, kind: str, who: s
 
 
 def _said_clock_advanced(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"the clock moves to {event.get('clock')}" + (" (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else "")
+    text = f"the clock moves to {event.get('clock')}" + (
+        " (a card moves it)" if event.get("why") in ("card", "task", "reward", "penalty", "terror") else ""
+    )
     return text
 
 
@@ -189,7 +218,7 @@ def _said_at_midnight(event: Mapping[str, Any], names: Names, kind: str, who: st
 
 
 def _said_mythos_drawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    if event.get('stand_in') or str(event.get('name')) in names.stand_ins:
+    if event.get("stand_in") or str(event.get("name")) in names.stand_ins:
         text = "a Mythos card comes up that is not filled in yet"
         return text
 
@@ -242,7 +271,9 @@ def _said_investigator_joins(event: Mapping[str, Any], names: Names, kind: str, 
 
 
 def _said_player_out(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{who} is out of the game" + (": no investigator is left" if event.get("why") == "no investigator left" else "")
+    text = f"{who} is out of the game" + (
+        ": no investigator is left" if event.get("why") == "no investigator left" else ""
+    )
     return text
 
 
@@ -264,8 +295,11 @@ def _said_monster_placed(event: Mapping[str, Any], names: Names, kind: str, who:
 
 def _said_doom(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     change = event.get("change", 0)
-    text = (f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}" if change > 0
-            else f"doom is now {event.get('doom')} of {event.get('doom_max')}")
+    text = (
+        f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}"
+        if change > 0
+        else f"doom is now {event.get('doom')} of {event.get('doom_max')}"
+    )
     return text
 
 
@@ -355,8 +389,12 @@ def _said_adventure_completed(event: Mapping[str, Any], names: Names, kind: str,
 
 
 def _said_adventure_failed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    why = {"given up": "given up", "the turn ended": "the turn ended", "no dice left": "no dice are left",
-           "the dice left cannot complete a task": "the dice left cannot complete it"}.get(str(event.get("why")), "")
+    why = {
+        "given up": "given up",
+        "the turn ended": "the turn ended",
+        "no dice left": "no dice are left",
+        "the dice left cannot complete a task": "the dice left cannot complete it",
+    }.get(str(event.get("why")), "")
     text = f"{_place(event, names)} fails" + (f" ({why})" if why else "")
     if event.get("penalty") is not None:
         text += f": {effect_words(event.get('penalty'))}"
@@ -369,7 +407,11 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
 
 
 def _said_adventure_drawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = (f"a gate opens: {_place(event, names)}" if event.get("other_world") else f"a new adventure: {_place(event, names)}")
+    text = (
+        f"a gate opens: {_place(event, names)}"
+        if event.get("other_world")
+        else f"a new adventure: {_place(event, names)}"
+    )
     return text
 
 
@@ -384,7 +426,7 @@ def _said_other_world_deck_empty(event: Mapping[str, Any], names: Names, kind: s
 
 
 def _said_tasks_set(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    if event.get('slot') == 'ancient-one':
+    if event.get("slot") == "ancient-one":
         text = f"the combat task of {ao}: " + "; ".join(need_words(t) for t in event.get("tasks", ()))
         return text
 
@@ -394,8 +436,10 @@ def _said_tasks_set(event: Mapping[str, Any], names: Names, kind: str, who: str,
 
 
 def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did " \
-           f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
+    text = (
+        f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
+        f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
+    )
     return text
 
 
@@ -487,12 +531,21 @@ def describe_event(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
 _STAND_IN_WORDS = re.compile(r"[Pp]laceholder:[^.;]*\.?")
 
 # the half of a card not filled in yet that the host is asked about (the engine's Question.part)
-_PART_WORDS = {"immediate": " when it was drawn", "at_midnight": " at midnight", "terror": " on the terror",
-               "reward": " as its reward", "penalty": " as its penalty",
-               "task": " for the task just done (sanity, stamina or time it cost)"}
-_TOLD = {"doom": ("a doom token", "doom tokens"), "monster": ("a monster appears", "monsters appear"),
-         "gate": ("a gate opens", "gates open"), "clues": ("clue", "clues"),
-         "elder-signs": ("Elder Sign", "Elder Signs")}
+_PART_WORDS = {
+    "immediate": " when it was drawn",
+    "at_midnight": " at midnight",
+    "terror": " on the terror",
+    "reward": " as its reward",
+    "penalty": " as its penalty",
+    "task": " for the task just done (sanity, stamina or time it cost)",
+}
+_TOLD = {
+    "doom": ("a doom token", "doom tokens"),
+    "monster": ("a monster appears", "monsters appear"),
+    "gate": ("a gate opens", "gates open"),
+    "clues": ("clue", "clues"),
+    "elder-signs": ("Elder Sign", "Elder Signs"),
+}
 
 
 def _asked_card(event: Mapping[str, Any], names: Names) -> str:
@@ -506,8 +559,9 @@ def _told_words(event: Mapping[str, Any]) -> str:
     """What the host said a card not filled in yet did: "sanity -1", "a doom token", "a green die is locked"."""
     effect, n = str(event.get("effect")), int(event.get("n") or 0)
     if effect in ("sanity", "stamina"):
-        return f"{effect} {'+' if n > 0 else '-'}{abs(n)}" + (" for every investigator" if event.get("player") is None
-                                                                else "")
+        return f"{effect} {'+' if n > 0 else '-'}{abs(n)}" + (
+            " for every investigator" if event.get("player") is None else ""
+        )
     if effect == "clock":
         return f"the clock moves {n} hours on"
     one, many = _TOLD.get(effect, (effect, effect))
@@ -553,14 +607,28 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
 
 
 _ACTION_LABELS = {
-    "end-turn": "End the turn", "give-up": "Stop rolling", "first-aid": "First aid",
-    "roll": "Roll the dice", "clue": "Spend a clue and roll again", "adjust": "Change sanity, stamina or clues",
-    "doom": "Change the doom track", "elder-signs": "Add Elder Signs", "clock": "Move the clock",
+    "end-turn": "End the turn",
+    "give-up": "Stop rolling",
+    "first-aid": "First aid",
+    "roll": "Roll the dice",
+    "clue": "Spend a clue and roll again",
+    "adjust": "Change sanity, stamina or clues",
+    "doom": "Change the doom track",
+    "elder-signs": "Add Elder Signs",
+    "clock": "Move the clock",
 }
 # a tap of what a card not filled in yet did: the kind; the page's stepper asks the amount and sends it once (n=)
-_CARD_DID_LABELS = {"doom": "Doom tokens", "monster": "Monsters", "gate": "Gates", "clues": "Clues",
-                    "elder-signs": "Elder Signs", "clock": "Clock (hours)", "sanity": "Sanity", "stamina": "Stamina",
-                    "nothing": "Nothing (more): that was all"}
+_CARD_DID_LABELS = {
+    "doom": "Doom tokens",
+    "monster": "Monsters",
+    "gate": "Gates",
+    "clues": "Clues",
+    "elder-signs": "Elder Signs",
+    "clock": "Clock (hours)",
+    "sanity": "Sanity",
+    "stamina": "Stamina",
+    "nothing": "Nothing (more): that was all",
+}
 
 
 def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
@@ -656,14 +724,23 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     plain, best = odds.get("roll_for_me"), odds.get("probability")
     if plain is not None:
         lines.append(f'"Roll for me" with {dice}, no clue spent and no die held: {percent(plain)} {what}.')
-    extras = [x for x in (f"spending up to {_count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
-                          "holding a die (focus) after a roll that fails" if odds.get("holds") else "") if x]
+    extras = [
+        x
+        for x in (
+            f"spending up to {_count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
+            "holding a die (focus) after a roll that fails" if odds.get("holds") else "",
+        )
+        if x
+    ]
     if best is not None and extras and best != plain:
         lines.append(f"With the best play, {' and '.join(extras)}: {percent(best)}.")
     tasks = odds.get("tasks") or []
     if tasks and (plain is None or len(tasks) > 1):
-        lines.append("Each task alone: " + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}"
-                                                      for t in tasks) + ".")
+        lines.append(
+            "Each task alone: "
+            + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}" for t in tasks)
+            + "."
+        )
     return lines
 
 
@@ -673,25 +750,45 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     physical = bool(view.get("physical"))
     ao = names.ancient_one
     ao_card = "the Ancient One's card" if ao == "the Ancient One" else f"{ao}'s card"
-    clock = ("The companion's clock stands at midnight (XII): put the Entrance sheet beside it" if hand
-             else "Set the clock in the middle of the table at midnight (XII) with the Entrance sheet beside it")
+    clock = (
+        "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
+        if hand
+        else "Set the clock in the middle of the table at midnight (XII) with the Entrance sheet beside it"
+    )
     out = [
         ("clock", f"{clock}, and the six green dice, the yellow die and the red die near it."),
         ("ancient_one", f"Lay {ao_card} beside the clock{'' if physical else ' (the companion chose it)'}."),
-        ("monsters", "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
-                     "One is Nyarlathotep, else set those aside."),
-        ("adventures", "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
-                       "them here; shuffle the Other World deck beside them." if physical else
-                       "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
-                       "three below the clock, the Adventure and Other World decks shuffled beside them."),
+        (
+            "monsters",
+            "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
+            "One is Nyarlathotep, else set those aside.",
+        ),
+        (
+            "adventures",
+            "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
+            "them here; shuffle the Other World deck beside them."
+            if physical
+            else "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
+            "three below the clock, the Adventure and Other World decks shuffled beside them.",
+        ),
         ("locks", "Put a die of its colour on every adventure with a locked die icon."),
-        ("items", "Keep the clue tokens together at the side; shuffle the Common Item, Unique Item, Spell and Ally "
-                  "cards into four decks beside them."),
-        ("investigators", "Each player takes their investigator card (the Game tab names them), its marker on the "
-                          "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists."),
+        (
+            "items",
+            "Keep the clue tokens together at the side; shuffle the Common Item, Unique Item, Spell and Ally "
+            "cards into four decks beside them.",
+        ),
+        (
+            "investigators",
+            "Each player takes their investigator card (the Game tab names them), its marker on the "
+            "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists.",
+        ),
         ("first", f"{names.player(0)} plays first; play goes clockwise."),
-        ("mythos", "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here." if physical
-                   else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
-                        "Game tab shows it); a die goes on it if it shows a locked die icon."),
+        (
+            "mythos",
+            "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
+            if physical
+            else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
+            "Game tab shows it); a die goes on it if it shows a locked die icon.",
+        ),
     ]
     return [{"id": key, "text": text} for key, text in out]

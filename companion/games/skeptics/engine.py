@@ -89,8 +89,11 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
     {
         "end-turn": ((), (), "the current player's turn ends; after the last player the round ends"),
         "end-round": ((), (), "the round ends now; the clock advances"),
-        "action": (("kind",), ("free", "run", "glass", "item", "to", "corpse"),
-                   "spend one action on a move, pick-up, give or other (item=ID to=N: which item goes to whom)"),
+        "action": (
+            ("kind",),
+            ("free", "run", "glass", "item", "to", "corpse"),
+            "spend one action on a move, pick-up, give or other (item=ID to=N: which item goes to whom)",
+        ),
         "attempt": (
             ("action",),
             ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items", "clue", "card"),
@@ -102,11 +105,17 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move-ghost": (("to",), (), "move the ghost after a successful pull or summon"),
         "ghost-at": (("room",), (), "host correction: put the ghost in a room, or room=none"),
         "reveal-clue": ((), ("card",), "a clue search token was revealed (card=N: which clue card came up)"),
-        "tell-card": (("effect",), ("n",), "what the real environment card did, for one not filled in yet: one "
-                                           "effect a tap, then effect=nothing"),
-        "tell-ghost": ((), ("sets", "last", "seance"),
-                       "what the real ghost card shows, for one not filled in yet: sets=N (its icon sets), last=yes|no "
-                       "(was that its last set), seance=yes|no (are all its séance symbols matched)"),
+        "tell-card": (
+            ("effect",),
+            ("n",),
+            "what the real environment card did, for one not filled in yet: one effect a tap, then effect=nothing",
+        ),
+        "tell-ghost": (
+            (),
+            ("sets", "last", "seance"),
+            "what the real ghost card shows, for one not filled in yet: sets=N (its icon sets), last=yes|no "
+            "(was that its last set), seance=yes|no (are all its séance symbols matched)",
+        ),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
         "timer": ((), (), "the team receives a timer token"),
@@ -167,7 +176,9 @@ class Setup:
         allowed = ("players", "board", "ghost", "special_items", "seed", "physical", "names", "easier")
         unknown = [k for k in data if k not in allowed]
         if unknown:
-            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+            raise BadCommand(
+                f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}."
+            )
         missing = [k for k in ("players", "board", "ghost") if k not in data]
         if missing:
             raise BadCommand(f"the setup lacks {', '.join(missing)}; give players (1-4), board and ghost.")
@@ -308,9 +319,7 @@ class State:
 
 
 _LIST_FIELDS = tuple(
-    name
-    for name in State.__dataclass_fields__
-    if str(State.__dataclass_fields__[name].type).startswith("list")
+    name for name in State.__dataclass_fields__ if str(State.__dataclass_fields__[name].type).startswith("list")
 )
 
 
@@ -404,25 +413,32 @@ class _Supply:
 # -- the game -----------------------------------------------------------------------------------
 
 
-
 # what the host may say a stand-in environment card did (tell-card effect=...): the kinds of effect the engine
 # plays, with what a tap gives ("Environment Cards"; the kinds of docs/rules-engine.md, "Rules the box data
 # switches on")
-ENV_EFFECTS: Mapping[str, str] = MappingProxyType({
-    "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
-    "actions": "two actions other than moves a turn (as the Corpse)",
-    "fires": "fire tokens on the board (as the Fire)",
-    "nothing": "nothing the companion counts",
-})
+ENV_EFFECTS: Mapping[str, str] = MappingProxyType(
+    {
+        "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
+        "actions": "two actions other than moves a turn (as the Corpse)",
+        "fires": "fire tokens on the board (as the Fire)",
+        "nothing": "nothing the companion counts",
+    }
+)
 
 
-ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType({  # effect -> (a tap's amount, lowest, highest)
-    "clue-dice": (-1, -2, 2), "actions": (2, 1, 3), "fires": (4, 1, 10), "nothing": (0, 0, 0),
-})
+ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
+    {  # effect -> (a tap's amount, lowest, highest)
+        "clue-dice": (-1, -2, 2),
+        "actions": (2, 1, 3),
+        "fires": (4, 1, 10),
+        "nothing": (0, 0, 0),
+    }
+)
 
 
-def environment_card(packs: Packs, told: Iterable[str], card: str,
-                     memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] | None = None) -> EnvironmentCard:
+def environment_card(
+    packs: Packs, told: Iterable[str], card: str, memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] | None = None
+) -> EnvironmentCard:
     """The environment card as it plays: the pack's card once filled in; a stand-in plays no effect of its own,
     only what the host told (`told`: "card:kind:value" entries of tell-card). `memo` keeps the stand-ins already
     made for one game's packs (they are values)."""
@@ -434,9 +450,14 @@ def environment_card(packs: Packs, told: Iterable[str], card: str,
     key = (card, said)
     if memo is not None and key in memo:
         return memo[key]
-    kinds = {kind: int(value) for entry in said for kind, value in [entry[len(prefix):].split(":")]}
-    made = replace(info, clue_dice=kinds.get("clue-dice", 0), actions=kinds.get("actions", 0),
-                   fires=kinds.get("fires", 0), icon_sets=())
+    kinds = {kind: int(value) for entry in said for kind, value in [entry[len(prefix) :].split(":")]}
+    made = replace(
+        info,
+        clue_dice=kinds.get("clue-dice", 0),
+        actions=kinds.get("actions", 0),
+        fires=kinds.get("fires", 0),
+        icon_sets=(),
+    )
     if memo is not None:
         memo[key] = made
     return made
@@ -447,6 +468,7 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     when no card limits them."""
     limits = [(c.actions, c.name) for c in cards if c.actions]
     return min(limits) if limits else (0, "")
+
 
 def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
     """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
@@ -462,8 +484,12 @@ def ghost_question(s: State) -> dict[str, Any] | None:
     question comes first (it came up now); "left" counts the questions after this one."""
     if s.env_asks or not s.ghost_asks:
         return None
-    return {"kind": "ghost", "ask": s.ghost_asks[0], "left": len(s.ghost_asks) - 1,
-            **({"set": s.proven.count(True)} if s.ghost_asks[0] == "last" else {})}
+    return {
+        "kind": "ghost",
+        "ask": s.ghost_asks[0],
+        "left": len(s.ghost_asks) - 1,
+        **({"set": s.proven.count(True)} if s.ghost_asks[0] == "last" else {}),
+    }
 
 
 def ghost_taps(s: State) -> list[dict[str, str]]:
@@ -552,10 +578,14 @@ class Game(GameHistory[State]):
         if s.attempt is not None:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
-            self.offer(out, "roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))})
+            self.offer(
+                out, "roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))}
+            )
         self.offer(out, "attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
         if self._solve_card() is not None:
-            self.offer(out, "attempt", "attempt", {"action": "solve"})  # the clue card is filled in: its icons are known
+            self.offer(
+                out, "attempt", "attempt", {"action": "solve"}
+            )  # the clue card is filled in: its icons are known
         else:
             self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
         barriers = [c for c in s.env_active if self.env(c).icon_sets]
@@ -569,13 +599,24 @@ class Game(GameHistory[State]):
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
             if not proven:
-                self.offer(out, "attempt", "attempt", {"action": "prove", "set": str(index)}, asks=asks,
-                           sample={"need": "eye:1"} if asks else None)
+                self.offer(
+                    out,
+                    "attempt",
+                    "attempt",
+                    {"action": "prove", "set": str(index)},
+                    asks=asks,
+                    sample={"need": "eye:1"} if asks else None,
+                )
         for door in self.board.doors:
             if door.key not in s.open_doors:
-                self.offer(out, "attempt", "attempt", {"action": "unlock", "door": door.key},
-                           asks=("need",) if door.placeholder and not self.stand_in_reading else (),
-                           sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None)
+                self.offer(
+                    out,
+                    "attempt",
+                    "attempt",
+                    {"action": "unlock", "door": door.key},
+                    asks=("need",) if door.placeholder and not self.stand_in_reading else (),
+                    sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None,
+                )
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
         if s.pull_pending and ghost_on_board:
@@ -724,8 +765,11 @@ class Game(GameHistory[State]):
             "current_player": s.current,
             "actions_left": s.actions_left,
             "attempt_rolls_left": self.rolls_left(),
-            "question": ({"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
-                         if s.env_asks else ghost_question(s)),
+            "question": (
+                {"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
+                if s.env_asks
+                else ghost_question(s)
+            ),
             "clock": CLOCK[s.clock],
             "round": s.round,
             "hour": s.hour,
@@ -751,8 +795,7 @@ class Game(GameHistory[State]):
             "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
             **self._view_hands(),
             "evidence": [
-                {"symbol": sym, "name": packs.evidence[sym].name,
-                 "matched": None if asks else sym in symbols}
+                {"symbol": sym, "name": packs.evidence[sym].name, "matched": None if asks else sym in symbols}
                 for sym in s.evidence_flipped
             ],
             "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
@@ -798,17 +841,23 @@ class Game(GameHistory[State]):
         and there are as many as the host told (until then, as many as the stand-in has)."""
         s = self._state
         if not self.asks_ghost:
-            return [{"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
-                    for i, need in enumerate(self.ghost.icon_sets)]
-        return [{"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
-                for i, proven in enumerate(s.proven)]
+            return [
+                {"index": i + 1, "need": need, "text": icon_set_text(need), "proven": s.proven[i]}
+                for i, need in enumerate(self.ghost.icon_sets)
+            ]
+        return [
+            {"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
+            for i, proven in enumerate(s.proven)
+        ]
 
     @classmethod
     def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
         """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
         game = cls.new(setup, packs)
-        parsed = [c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
-                  for c in commands]
+        parsed = [
+            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+            for c in commands
+        ]
         for cmd in game.read_stored(parsed):
             game.push(cmd)
         return game
@@ -820,8 +869,9 @@ class Game(GameHistory[State]):
         stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
         if not stand_ins or any(c.name == "tell-ghost" for c in commands):
             return commands
-        proved = any(c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need")
-                     for c in commands)
+        proved = any(
+            c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need") for c in commands
+        )
         if not (proved and self.ghost.placeholder):
             trial = Game.new(self.setup, self.packs)  # the asking reading (a plain Game, not replay: no recursion)
             try:
@@ -876,14 +926,16 @@ class Game(GameHistory[State]):
                     "card": number or None,
                     "label": packs.clues[number].label if number in packs.clues else None,
                     "need": packs.clues[number].icon_set
-                    if number in packs.clues and not packs.clues[number].placeholder else None,
+                    if number in packs.clues and not packs.clues[number].placeholder
+                    else None,
                     "solved": i in s.clue_done,
                 }
                 for i, number in enumerate(s.clue_found)
             ],
             "clue_cards_to_name": [
                 {"card": c.number, "label": c.label, "need": c.icon_set}
-                for c in packs.clues.values() if not c.placeholder and c.number not in s.clue_found
+                for c in packs.clues.values()
+                if not c.placeholder and c.number not in s.clue_found
             ],
         }
 
@@ -900,7 +952,8 @@ class Game(GameHistory[State]):
                         for i, need in enumerate(self.env(c).icon_sets, start=1)
                     ],
                 }
-                for c in s.env_active if self.env(c).icon_sets
+                for c in s.env_active
+                if self.env(c).icon_sets
             ],
         }
 
@@ -913,16 +966,24 @@ class Game(GameHistory[State]):
                     "player": p,
                     "glass": s.glass[p] if p < len(s.glass) else 0,
                     "items": [
-                        {"id": i, "name": packs.items[i].name, "dice": packs.items[i].dice,
-                         "actions": list(packs.items[i].actions), "placeholder": packs.items[i].placeholder}
-                        for e in s.held for who, _, i in [e.partition(":")] if int(who) == p and i in packs.items
+                        {
+                            "id": i,
+                            "name": packs.items[i].name,
+                            "dice": packs.items[i].dice,
+                            "actions": list(packs.items[i].actions),
+                            "placeholder": packs.items[i].placeholder,
+                        }
+                        for e in s.held
+                        for who, _, i in [e.partition(":")]
+                        if int(who) == p and i in packs.items
                     ],
                 }
                 for p in range(self.setup.players)
             ],
             "items_free": [
                 {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
-                for i in packs.items.values() if not any(e.endswith(f":{i.id}") for e in s.held)
+                for i in packs.items.values()
+                if not any(e.endswith(f":{i.id}") for e in s.held)
             ],
         }
 
@@ -1050,7 +1111,9 @@ class _Rules(RulesBase[State, Command]):
                         f"{cmd.name}: room={cmd.args['room']!r}: a room card is a number 1 to {ROOM_COUNT}."
                     ) from None
                 if not 1 <= number <= ROOM_COUNT:
-                    raise BadCommand(f"{cmd.name}: room card {number} does not exist; room cards are 1 to {ROOM_COUNT}.")
+                    raise BadCommand(
+                        f"{cmd.name}: room card {number} does not exist; room cards are 1 to {ROOM_COUNT}."
+                    )
                 rooms.append(number)
         envs = [e.lower() for e in _list(cmd.args.get("environment", ""))]
         for card in envs:
@@ -1080,8 +1143,11 @@ class _Rules(RulesBase[State, Command]):
                 f"player {s.current + 1} has used all {ACTIONS_PER_TURN} actions of this turn "
                 "(Player Turn: up to three actions). End the turn with end-turn, or add free=true if an item "
                 "gives a free action."
-                + (" Three moves in a row let the player run a fourth space: action kind=move run=true."
-                   if kind == "move" and self.may_run() else "")
+                + (
+                    " Three moves in a row let the player run a fourth space: action kind=move run=true."
+                    if kind == "move" and self.may_run()
+                    else ""
+                )
             )
         limit, card = self.other_actions_limit()
         if kind != "move" and limit and s.turn_others >= limit:
@@ -1127,7 +1193,9 @@ class _Rules(RulesBase[State, Command]):
         held = self.held_dice(action)
         items = _int(cmd, "items", 0, 5) if "items" in cmd.args else sum(n for _, n in held)
         if glass and action not in GLASS_ACTIONS:
-            self.illegal(f"a magnifying glass adds a die to a search, a solve or a prove, not to {an(action)} {action}.")
+            self.illegal(
+                f"a magnifying glass adds a die to a search, a solve or a prove, not to {an(action)} {action}."
+            )
         if aid and action != "prove":
             self.illegal("the aid die is added to a prove only (a player on the same space helps).")
         if items and action in NO_ITEM_ACTIONS:
@@ -1142,8 +1210,9 @@ class _Rules(RulesBase[State, Command]):
                 if info.clue_dice:
                     minus -= info.clue_dice
                     words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
-        item_words = (" ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args
-                      else f"+ {items} from items")
+        item_words = (
+            " ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args else f"+ {items} from items"
+        )
         for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
             if on:
                 words.append(word)
@@ -1219,8 +1288,9 @@ class _Rules(RulesBase[State, Command]):
         if "card" in cmd.args:
             card = cmd.args["card"].strip().lower()
             if card not in cards:
-                self.illegal(f"{card!r} is not a barrier card in play; the barriers in play are: "
-                             f"{', '.join(cards) or 'none'}.")
+                self.illegal(
+                    f"{card!r} is not a barrier card in play; the barriers in play are: {', '.join(cards) or 'none'}."
+                )
             return card
         if not cards:
             self.illegal("no barrier is in play: a barrier attempt is made while its environment card is in play.")
@@ -1359,7 +1429,11 @@ class _Rules(RulesBase[State, Command]):
             return None
         number: int | None
         if self.setup.physical:
-            number = self.supply.room(f"the room card for the {_REASON_TEXT[reason]}", self.possible_rooms()) if seen else None
+            number = (
+                self.supply.room(f"the room card for the {_REASON_TEXT[reason]}", self.possible_rooms())
+                if seen
+                else None
+            )
         else:
             number = s.room_deck.pop()
         s.room_deck_left -= 1
@@ -1411,8 +1485,14 @@ class _Rules(RulesBase[State, Command]):
         else:
             card = s.env_deck.pop()
         info = self.packs.environment[card]
-        self.emit("environment_drawn", card=card, name=info.name, effect=card_words(info.effect),
-                  duration=info.duration, **({"stand_in": True} if info.placeholder else {}))
+        self.emit(
+            "environment_drawn",
+            card=card,
+            name=info.name,
+            effect=card_words(info.effect),
+            duration=info.duration,
+            **({"stand_in": True} if info.placeholder else {}),
+        )
         info = self.env(card)  # a stand-in plays nothing of its own until the host tells what the real card did
         if info.duration == "instant":
             s.env_discard.append(card)
@@ -1504,8 +1584,13 @@ class _Rules(RulesBase[State, Command]):
         s.clue_done.append(at)
         s.clues_solved += 1
         number = s.clue_found[at] if at < len(s.clue_found) else 0
-        self.emit("clue_solved", clues_solved=s.clues_solved, summon_dice=s.clues_solved, position=at + 1,
-                  **({"clue_card": number} if number else {}))
+        self.emit(
+            "clue_solved",
+            clues_solved=s.clues_solved,
+            summon_dice=s.clues_solved,
+            position=at + 1,
+            **({"clue_card": number} if number else {}),
+        )
         if self.setup.physical:
             symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
             s.evidence_left.remove(symbol)
@@ -1699,8 +1784,10 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal("no Corpse is in play to carry.")
         if "run" in self.cmd.args and _bool(self.cmd, "run"):
             if (carries or s.corpse_holder == s.current) and self.other_actions_limit()[0]:
-                self.illegal("'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
-                             "(Corpse): this player carries it. Hand it over first, or end the turn.")
+                self.illegal(
+                    "'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
+                    "(Corpse): this player carries it. Hand it over first, or end the turn."
+                )
             # "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
             # fourth space as long as the path ... is not blocked by a door or another obstacle."
             if kind != "move":
@@ -1754,7 +1841,9 @@ class _Rules(RulesBase[State, Command]):
         need = aim.need
         self.attempt_dice_fit(action, dice)
         if not need:
-            raise BadCommand(f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt).")
+            raise BadCommand(
+                f"attempt: give the icon set with need=..., e.g. need=eye:2,camera:1 (a {action} attempt)."
+            )
         need = self.red_icons(action, need, aim.told)
         if s.actions_left <= 0 and not self.free():
             self.illegal(
@@ -1777,8 +1866,14 @@ class _Rules(RulesBase[State, Command]):
             self.take_glass()
         s.attempt_counted = counted
         self.emit(
-            "attempt_started", action=action, need=str(attempt.requirement), dice=dice, set=aim.set_index,
-            door=aim.door, player=s.current, **({"counted": counted} if counted else {}),
+            "attempt_started",
+            action=action,
+            need=str(attempt.requirement),
+            dice=dice,
+            set=aim.set_index,
+            door=aim.door,
+            player=s.current,
+            **({"counted": counted} if counted else {}),
         )
 
     def attempt_args_fit(self, action: str) -> None:
@@ -1809,9 +1904,12 @@ class _Rules(RulesBase[State, Command]):
         # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
         told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
         if told:
-            self.need_told(need, f"the ghost card is not filled in yet: give the icons of set {set_index} as "
-                           "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
-                           "disruption=true for a red icon)")
+            self.need_told(
+                need,
+                f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                "disruption=true for a red icon)",
+            )
         else:
             fixed = self.ghost.icon_sets[set_index - 1]
             self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
@@ -1831,8 +1929,9 @@ class _Rules(RulesBase[State, Command]):
         # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
         told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
         if told:
-            self.need_told(need, f"door {door} is not filled in yet: give the keys shown at it on the board, "
-                           "need=key:2")
+            self.need_told(
+                need, f"door {door} is not filled in yet: give the keys shown at it on the board, need=key:2"
+            )
         else:
             fixed = f"key:{conn.keys}"
             self.same_need(need, fixed, f"door {door}", "the keys")
@@ -1868,9 +1967,7 @@ class _Rules(RulesBase[State, Command]):
         sets = self.env(barrier_card).icon_sets
         if sets:
             if "set" not in cmd.args:
-                raise BadCommand(
-                    f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)})."
-                )
+                raise BadCommand(f"attempt: a barrier attempt names the barrier's icon set: add set=N (1-{len(sets)}).")
             set_index = _int(cmd, "set", 1, len(sets))
             if f"{barrier_card}:{set_index}" in s.sets_done:
                 self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
@@ -2000,8 +2097,10 @@ class _Rules(RulesBase[State, Command]):
             # "Action 8: Summon": a summon attempts "to Summon the Ghost", and "When successfully Summoned, the Ghost
             # is revealed": with the ghost on the board already there is nothing to summon
             how = "summoned" if s.ghost_reason == "summon" else "on the board"
-            self.illegal(f"the ghost is already {how}; a summon brings the ghost when it is not on the board. Prove "
-                         "or pull it while it stays.")
+            self.illegal(
+                f"the ghost is already {how}; a summon brings the ghost when it is not on the board. Prove "
+                "or pull it while it stays."
+            )
         if s.room_deck_left <= 0:
             self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
         success = self.summon_roll("summon")
@@ -2094,8 +2193,9 @@ class _Rules(RulesBase[State, Command]):
         if n == 0:
             raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
-        self.emit("card_effect", card=card, name=self.packs.environment[card].name, kind="environment",
-                  effect=effect, n=n)
+        self.emit(
+            "card_effect", card=card, name=self.packs.environment[card].name, kind="environment", effect=effect, n=n
+        )
         if effect == "fires":
             # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
             s.fires = n
@@ -2118,8 +2218,9 @@ class _Rules(RulesBase[State, Command]):
             self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
             return
         if ask not in s.ghost_asks:
-            self.illegal(f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} "
-                         "now.")
+            self.illegal(
+                f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} now."
+            )
         yes = _bool(self.cmd, ask)
         s.ghost_asks.remove(ask)
         self.emit("card_told", kind="ghost", ask=ask, yes=yes)
@@ -2225,8 +2326,7 @@ class _Rules(RulesBase[State, Command]):
             )
         if room is None:
             self.illegal(
-                "say where the séance is held: the first player's space, where the ghost will appear "
-                "(seance room=N)."
+                "say where the séance is held: the first player's space, where the ghost will appear (seance room=N)."
             )
         s.seance_declared = True
         s.seance_used = True
@@ -2269,13 +2369,20 @@ class _Rules(RulesBase[State, Command]):
         if before == f"{player}:{item}":
             self.illegal(f"player {player + 1} already holds it.")
         if sum(1 for e in s.held if e.startswith(f"{player}:")) >= MAX_ITEMS:
-            self.illegal(f"player {player + 1} holds {MAX_ITEMS} items already, the most a player may carry; drop one "
-                         "first (dropping is not an action).")
+            self.illegal(
+                f"player {player + 1} holds {MAX_ITEMS} items already, the most a player may carry; drop one "
+                "first (dropping is not an action)."
+            )
         if before is not None:
             s.held.remove(before)
         s.held.append(f"{player}:{item}")
-        self.emit("item_held", player=player, item=item, name=self.packs.items[item].name,
-                  **({"from": int(before.partition(":")[0])} if before is not None else {}))
+        self.emit(
+            "item_held",
+            player=player,
+            item=item,
+            name=self.packs.items[item].name,
+            **({"from": int(before.partition(":")[0])} if before is not None else {}),
+        )
 
     def do_drop(self) -> None:
         s = self.s

@@ -102,8 +102,12 @@ def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -
     if name == "attempt":
         view = game.view()
         attempt = view.get("attempt") or {}
-        return Chance(begins=True, chance=attempt_odds(view), player=view.get("current_player"),
-                      what=f"{attempt.get('action', 'attempt')} {attempt.get('need', '')}".strip())
+        return Chance(
+            begins=True,
+            chance=attempt_odds(view),
+            player=view.get("current_player"),
+            what=f"{attempt.get('action', 'attempt')} {attempt.get('need', '')}".strip(),
+        )
     for event in events:
         if event.get("type") == "attempt_succeeded":
             return Chance(good=True)
@@ -117,8 +121,13 @@ def _luck(game: Any, command: Any, events: Sequence[Mapping[str, Any]] | None) -
 
 def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
     ghost = view.get("ghost") or {}
-    return {"setup": [("Board", view.get("board_name") or view.get("board")), ("Ghost", ghost.get("name"))],
-            "rounds": view.get("round"), "rounds_word": "rounds", "marks": view.get("hour"), "marks_word": "Ghost Hours"}
+    return {
+        "setup": [("Board", view.get("board_name") or view.get("board")), ("Ghost", ghost.get("name"))],
+        "rounds": view.get("round"),
+        "rounds_word": "rounds",
+        "marks": view.get("hour"),
+        "marks_word": "Ghost Hours",
+    }
 
 
 def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
@@ -128,8 +137,11 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
             marks.append(f"Ghost Hour: room {event.get('room')}" if event.get("room") is not None else "Ghost Hour")
         elif event.get("type") == "ghost_appeared" and event.get("reason") != "ghost_hour":
             marks.append(f"Ghost in room {event.get('room')}")
-    return {"clock": view.get("clock"), "marks": marks,
-            "values": {"Room cards left": view.get("room_deck_left"), "Clues solved": view.get("clues_solved")}}
+    return {
+        "clock": view.get("clock"),
+        "marks": marks,
+        "values": {"Room cards left": view.get("room_deck_left"), "Clues solved": view.get("clues_solved")},
+    }
 
 
 def _names(names: object) -> sentences.Names:
@@ -156,8 +168,9 @@ class SkepticsModule(GameModule):
     has_luck = True  # its attempts have a chance on the page: the record weighs the dice's luck
     commands = COMMANDS
     started_keys = ("players", "board", "ghost")
-    setup_choices = MappingProxyType({"board": "text", "ghost": "text", "special_items": "int", "physical": "bool",
-                                      "easier": "int"})
+    setup_choices = MappingProxyType(
+        {"board": "text", "ghost": "text", "special_items": "int", "physical": "bool", "easier": "int"}
+    )
     required_choices = ("board", "ghost")
 
     def setup_from_dict(self, data: Record) -> Setup:
@@ -165,7 +178,9 @@ class SkepticsModule(GameModule):
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, Packs):
-            raise BadCommand(f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}.")
+            raise BadCommand(
+                f"{self.title} starts from its own setup and packs, not {setup!r} and {type(packs).__name__}."
+            )
         return Game.new(setup, packs)
 
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
@@ -269,8 +284,9 @@ class SkepticsModule(GameModule):
             )
         return "roll", {"faces": ",".join(_roll(action_kind(attempt.action), attempt.dice_to_roll, rng))}
 
-    def tray_roll(self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str,
-                  auto_roll: bool) -> TrayOutcome:
+    def tray_roll(
+        self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str, auto_roll: bool
+    ) -> TrayOutcome:
         """Colours say the kind of die ([tray.kinds]), pips the face ([dice.pips]); the faces are the roll of the
         attempt under way when they are exactly its dice (companion.games.skeptics.tray.settle_reading)."""
         pip_map = PipMap.from_dict(table.pips) if table.pips else PipMap.default()

@@ -284,8 +284,16 @@ def _id_entries(source: str, doc: Mapping[str, Any], name: str, fields: tuple[st
         yield entry
 
 
-def _numbered_entries(source: str, doc: Mapping[str, Any], name: str, what: str, each: str, count: int,
-                      fields: tuple[str, ...], taken: Mapping[int, Any]) -> Iterator[tuple[int, _Entry]]:
+def _numbered_entries(
+    source: str,
+    doc: Mapping[str, Any],
+    name: str,
+    what: str,
+    each: str,
+    count: int,
+    fields: tuple[str, ...],
+    taken: Mapping[int, Any],
+) -> Iterator[tuple[int, _Entry]]:
     """The [[name]] tables of a file whose entries are numbered 1-`count` (rooms, clue cards), each labelled,
     checked for unknown fields, and refused when its number is already in `taken` (which the caller fills)."""
     for i, raw in enumerate(_table_list(source, doc, name)):
@@ -353,8 +361,9 @@ def _parse_board(source: str, doc: Mapping[str, Any]) -> Board:
     )
     rooms: dict[int, Room] = {}
     positions: dict[tuple[int, int], str] = {entrance.pos: "the Entrance"}
-    for number, entry in _numbered_entries(source, doc, "rooms", "room", "room", ROOM_COUNT,
-                                           ("number", "name", "pos", "placeholder", "note"), rooms):
+    for number, entry in _numbered_entries(
+        source, doc, "rooms", "room", "room", ROOM_COUNT, ("number", "name", "pos", "placeholder", "note"), rooms
+    ):
         pos = entry.pair("pos", 0, 99)
         if pos in positions:
             entry.fail(f"puts room {number} on {list(pos)}, where {positions[pos]} already is", "pos")
@@ -437,8 +446,19 @@ def _parse_evidence(source: str, doc: Mapping[str, Any]) -> dict[str, EvidenceSy
 
 def _parse_ghosts(source: str, doc: Mapping[str, Any], evidence: Mapping[str, EvidenceSymbol]) -> dict[str, Ghost]:
     out: dict[str, Ghost] = {}
-    fields = ("id", "name", "difficulty", "seance_symbols", "icon_sets", "ability", "lingering", "closes_doors",
-              "placeholder", "note", "first_sets")
+    fields = (
+        "id",
+        "name",
+        "difficulty",
+        "seance_symbols",
+        "icon_sets",
+        "ability",
+        "lingering",
+        "closes_doors",
+        "placeholder",
+        "note",
+        "first_sets",
+    )
     for entry in _id_entries(source, doc, "ghosts", fields):
         gid = entry.new_id(out, "ghost")
         symbols = entry.texts("seance_symbols")
@@ -480,8 +500,16 @@ def _icon_sets(entry: _Entry, name: str = "icon_sets") -> tuple[str, ...]:
 
 def _parse_clues(source: str, doc: Mapping[str, Any]) -> dict[int, ClueCard]:
     out: dict[int, ClueCard] = {}
-    for number, entry in _numbered_entries(source, doc, "cards", "clue card", "card", CLUE_CARDS,
-                                           ("number", "name", "icon_set", "placeholder", "note"), out):
+    for number, entry in _numbered_entries(
+        source,
+        doc,
+        "cards",
+        "clue card",
+        "card",
+        CLUE_CARDS,
+        ("number", "name", "icon_set", "placeholder", "note"),
+        out,
+    ):
         try:
             need = parse_requirement_text(entry.text("icon_set"))
         except ValueError as exc:
@@ -508,8 +536,15 @@ def _parse_items(source: str, doc: Mapping[str, Any]) -> dict[str, Item]:
         dice = entry.integer("dice", 0, 2, 0)
         if dice and not actions:
             entry.fail("is given without actions; say which actions the dice are for", "dice")
-        out[iid] = Item(iid, entry.text("name"), entry.text("effect"), dice, tuple(dict.fromkeys(actions)),
-                        entry.flag("placeholder"), entry.note())
+        out[iid] = Item(
+            iid,
+            entry.text("name"),
+            entry.text("effect"),
+            dice,
+            tuple(dict.fromkeys(actions)),
+            entry.flag("placeholder"),
+            entry.note(),
+        )
     if len(out) != ITEM_CARDS:
         raise PackError(
             f"{source}: has {len(out)} items; the game has {ITEM_CARDS} item cards, one [[items]] entry each. "
@@ -521,8 +556,19 @@ def _parse_items(source: str, doc: Mapping[str, Any]) -> dict[str, Item]:
 def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str]) -> dict[str, EnvironmentCard]:
     decks = ("common", *boards)
     out: dict[str, EnvironmentCard] = {}
-    fields = ("id", "name", "deck", "duration", "effect", "placeholder", "note", "clue_dice", "actions", "fires",
-              "icon_sets")
+    fields = (
+        "id",
+        "name",
+        "deck",
+        "duration",
+        "effect",
+        "placeholder",
+        "note",
+        "clue_dice",
+        "actions",
+        "fires",
+        "icon_sets",
+    )
     for entry in _id_entries(source, doc, "cards", fields):
         cid = entry.new_id(out, "card")
         deck = entry.text("deck")
@@ -550,7 +596,9 @@ def _parse_environment(source: str, doc: Mapping[str, Any], boards: Iterable[str
                 'must be "until_met": a card with fires or icon sets lasts until they are all dealt with', "duration"
             )
         if card.fires and card.icon_sets:
-            entry.fail("cannot be given with fires; a card ends by its fires or by its icon sets, not both", "icon_sets")
+            entry.fail(
+                "cannot be given with fires; a card ends by its fires or by its icon sets, not both", "icon_sets"
+            )
     for deck in decks:
         count = sum(1 for c in out.values() if c.deck == deck)
         want = COMMON_CARDS if deck == "common" else BOARD_CARDS
@@ -569,7 +617,9 @@ def bundled_dir() -> Traversable:
 
 def _bundled_files(bundled: Traversable) -> list[str]:
     """The paths of the bundled pack files, relative to their directory (the boards sorted by name)."""
-    boards = sorted(f"boards/{item.name}" for item in bundled.joinpath("boards").iterdir() if item.name.endswith(".toml"))
+    boards = sorted(
+        f"boards/{item.name}" for item in bundled.joinpath("boards").iterdir() if item.name.endswith(".toml")
+    )
     return [*_FILES, *boards]
 
 
@@ -692,8 +742,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PackError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"packs OK: boards {', '.join(packs.boards)}; ghosts {', '.join(packs.ghosts)}; "
-          f"{len(packs.environment)} environment cards; {len(packs.evidence)} evidence symbols.")
+    print(
+        f"packs OK: boards {', '.join(packs.boards)}; ghosts {', '.join(packs.ghosts)}; "
+        f"{len(packs.environment)} environment cards; {len(packs.evidence)} evidence symbols."
+    )
     left = packs.placeholders
     if left:
         print(f"{len(left)} entries are still placeholders (edit them to match your copy of the game):")

@@ -21,6 +21,7 @@ class DieReading(Protocol):
     @property
     def box(self) -> tuple[int, int, int, int]: ...
 
+
 DEFAULT_COLOR_KINDS = {"blue": "clue", "green": "key", "red": "summon"}
 
 
@@ -45,11 +46,15 @@ def to_roll(
     With ``expected`` (the number of dice rolled), also when the tray shows another number.
     """
     if expected is not None and len(readings) != expected:
-        raise VisionError(f"{expected} dice were rolled but the reader found {len(readings)} in the tray; "
-                          "spread the dice so none touches another or the wall and read again, or enter the roll "
-                          "by hand.")
-    kinds = {str(c).lower(): (k if isinstance(k, DieKind) else DieKind.parse(k))
-             for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()}
+        raise VisionError(
+            f"{expected} dice were rolled but the reader found {len(readings)} in the tray; "
+            "spread the dice so none touches another or the wall and read again, or enter the roll "
+            "by hand."
+        )
+    kinds = {
+        str(c).lower(): (k if isinstance(k, DieKind) else DieKind.parse(k))
+        for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()
+    }
     pip_map = pip_map or PipMap.default()
     cocked = [r for r in readings if getattr(r, "cocked", False)]
     if cocked:
@@ -58,13 +63,17 @@ def to_roll(
     unsure = [r for r in readings if r.value is None]
     if unsure:
         where = "; ".join(f"{r.color} die at {r.box[0]},{r.box[1]}" for r in unsure)
-        raise VisionError(f"{len(unsure)} die/dice could not be read for sure ({where}); turn it so its pips "
-                          "face the camera, or enter the roll by hand.")
+        raise VisionError(
+            f"{len(unsure)} die/dice could not be read for sure ({where}); turn it so its pips "
+            "face the camera, or enter the roll by hand."
+        )
     unknown = sorted({r.color for r in readings if r.color.lower() not in kinds})
     if unknown:
         known = ", ".join(f"{c}={k.value}" for c, k in kinds.items()) or "none"
-        raise VisionError(f"no kind of die is set for the colour(s) {', '.join(unknown)} (known: {known}); "
-                          "add them to [tray.kinds] in the configuration or take those dice out of the tray.")
+        raise VisionError(
+            f"no kind of die is set for the colour(s) {', '.join(unknown)} (known: {known}); "
+            "add them to [tray.kinds] in the configuration or take those dice out of the tray."
+        )
     roll: dict[DieKind, list[Face]] = {}
     for r in readings:
         kind = kinds[r.color.lower()]

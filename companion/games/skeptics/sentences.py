@@ -70,19 +70,25 @@ ACTION_NOUNS = {
 }
 SPEND_WORDS = {"move": "moves", "pickup": "picks up an item", "give": "gives an item", "other": "uses an action"}
 PLACEHOLDER_EFFECT = "its effect is not filled in yet: read it from your card"
-_TELL_LABELS = {"clue-dice": "One clue die fewer (as the Watching Eyes)",
-                "actions": "Two actions other than moves (as the Corpse)",
-                "fires": "Fire tokens on the fire icons (as the Fire)", "nothing": "Nothing (more): that was all"}
+_TELL_LABELS = {
+    "clue-dice": "One clue die fewer (as the Watching Eyes)",
+    "actions": "Two actions other than moves (as the Corpse)",
+    "fires": "Fire tokens on the fire icons (as the Fire)",
+    "nothing": "Nothing (more): that was all",
+}
 
 
 _GHOST_ASKED = {  # a ghost card not filled in yet: what the companion asks of the host
     "sets": "The ghost card is not filled in yet: how many icon sets does the card on the table show?",
     "last": "The ghost card is not filled in yet: was that the last icon set on the card?",
-    "seance": ("The ghost card is not filled in yet: with this evidence, is every séance symbol on the card "
-               "matched?"),
+    "seance": ("The ghost card is not filled in yet: with this evidence, is every séance symbol on the card matched?"),
 }
-_GHOST_TAPS = {("last", "yes"): "Yes, that was the last set", ("last", "no"): "No, the card has more sets",
-               ("seance", "yes"): "Yes, every séance symbol is matched", ("seance", "no"): "No, not every one yet"}
+_GHOST_TAPS = {
+    ("last", "yes"): "Yes, that was the last set",
+    ("last", "no"): "No, the card has more sets",
+    ("seance", "yes"): "Yes, every séance symbol is matched",
+    ("seance", "no"): "No, not every one yet",
+}
 
 
 def _ghost_told(event: Mapping[str, Any]) -> str:
@@ -119,9 +125,17 @@ class Names:
         doors = {d.key: d.keys for d in board.doors if not d.placeholder}  # a stand-in's keys are not the board's
         environment = {card.id: card.name for card in game.packs.environment.values()}
         clues = {card.number: card.label for card in game.packs.clues.values()}
-        return cls(players=players, rooms=rooms, evidence=evidence, board=board.name, ghost=game.ghost.name,
-                   doors=doors, icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
-                   environment=environment, clues=clues)
+        return cls(
+            players=players,
+            rooms=rooms,
+            evidence=evidence,
+            board=board.name,
+            ghost=game.ghost.name,
+            doors=doors,
+            icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
+            environment=environment,
+            clues=clues,
+        )
 
     def clue(self, number: Any) -> str:
         try:
@@ -227,7 +241,7 @@ def _sentence(text: str) -> str:
     if not text:
         return ""
     first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
-    text = text[:first] + text[first].upper() + text[first + 1:]
+    text = text[:first] + text[first].upper() + text[first + 1 :]
     return text if text[-1] in ".!?" else text + "."
 
 
@@ -297,7 +311,7 @@ def _said_clock_advanced(event: Mapping[str, Any], names: Names, e: Callable[...
 
 
 def _said_environment_drawn(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    if e('stand_in'):
+    if e("stand_in"):
         return "An environment card comes up that is not filled in yet: read it from the card drawn."
 
     return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
@@ -306,15 +320,18 @@ def _said_environment_drawn(event: Mapping[str, Any], names: Names, e: Callable[
 def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("kind") == "ghost":
         return _GHOST_ASKED.get(str(e("ask")), "")
-    return ("The environment card is not filled in yet, so the companion plays nothing of it: what does the real "
-            "card do?")
+    return (
+        "The environment card is not filled in yet, so the companion plays nothing of it: what does the real card do?"
+    )
 
 
 def _said_card_effect(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     n = int(e("n") or 0)
-    told = {"clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
-            "actions": f"{_count(n, 'action')} other than moves a turn",
-            "fires": f"{_count(n, 'fire token')} on the fire icons"}.get(str(e("effect")), "an effect")
+    told = {
+        "clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
+        "actions": f"{_count(n, 'action')} other than moves a turn",
+        "fires": f"{_count(n, 'fire token')} on the fire icons",
+    }.get(str(e("effect")), "an effect")
     return f"The environment card in play: {told}."
 
 
@@ -325,16 +342,22 @@ def _said_card_told(event: Mapping[str, Any], names: Names, e: Callable[..., Any
 
 
 def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    why = {"met": " (its objective is met)",
-           "reshuffled": ": every other card is in play, so it is shuffled back into the deck"}.get(str(e("why")), "")
+    why = {
+        "met": " (its objective is met)",
+        "reshuffled": ": every other card is in play, so it is shuffled back into the deck",
+    }.get(str(e("why")), "")
     return f"The environment card {e('name') or e('card')} ends{why}."
 
 
-def _said_environment_reshuffled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+def _said_environment_reshuffled(
+    event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str
+) -> str:
     return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."
 
 
-def _said_environment_deck_empty(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+def _said_environment_deck_empty(
+    event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str
+) -> str:
     return "There is no environment card left to draw."
 
 
@@ -347,7 +370,9 @@ def _said_room_drawn(event: Mapping[str, Any], names: Names, e: Callable[..., An
     return f"Room card drawn: {names.room(e('room'), e('name'))}."
 
 
-def _said_room_discarded_unseen(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+def _said_room_discarded_unseen(
+    event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str
+) -> str:
     return "A room card is discarded face down, unseen."
 
 
@@ -399,8 +424,10 @@ def _said_clue_revealed(event: Mapping[str, Any], names: Names, e: Callable[...,
     if e("clue_card"):
         return f"A clue token is revealed ({e('count')} of 7): {_lower(names.clue(e('clue_card')))}, {place}."
     token = e("position") or e("count")
-    return (f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
-            "and on the search icon.")
+    return (
+        f"A clue token is revealed ({e('count')} of 7): turn {place}; the number {token} clue tokens go on it "
+        "and on the search icon."
+    )
 
 
 def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -411,14 +438,19 @@ def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., A
 
 def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     card = names.environment.get(str(e("card")), "environment")
-    return (f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
-            "or shares a space with a fire can do nothing more until it is out.")
+    return (
+        f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
+        "or shares a space with a fire can do nothing more until it is out."
+    )
 
 
 def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     burning = int(e("left") or 0)
-    return ("The last fire is out." if not burning
-            else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}.")
+    return (
+        "The last fire is out."
+        if not burning
+        else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}."
+    )
 
 
 def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -436,7 +468,11 @@ def _said_evidence_flipped(event: Mapping[str, Any], names: Names, e: Callable[.
 
 
 def _said_set_proven(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    return f"Icon set {e('index')} ({need_words(e('need'))}) is proven!" if e("need") else f"Icon set {e('index')} is proven!"
+    return (
+        f"Icon set {e('index')} ({need_words(e('need'))}) is proven!"
+        if e("need")
+        else f"Icon set {e('index')} is proven!"
+    )
 
 
 def _said_glass_taken(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -449,8 +485,11 @@ def _said_corpse_carried(event: Mapping[str, Any], names: Names, e: Callable[...
 
 def _said_glass_used(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     uses = int(e("left") or 0)
-    return (f"{who}'s magnifying glass turns to {uses}." if uses
-            else f"{who}'s magnifying glass is used up: put it back on the pile.")
+    return (
+        f"{who}'s magnifying glass turns to {uses}."
+        if uses
+        else f"{who}'s magnifying glass is used up: put it back on the pile."
+    )
 
 
 def _said_item_held(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -463,7 +502,7 @@ def _said_item_dropped(event: Mapping[str, Any], names: Names, e: Callable[..., 
 
 
 def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    if e('run'):
+    if e("run"):
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
@@ -654,8 +693,9 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             value = event.get(key)
             if event.get(name_key) and isinstance(value, int) and event.get("type") != "environment_drawn":
                 rooms.setdefault(value, str(event.get(name_key)))
-    names = Names(names.players, rooms, names.evidence, names.board, names.ghost, names.doors, names.icon_sets,
-                  names.environment)
+    names = Names(
+        names.players, rooms, names.evidence, names.board, names.ghost, names.doors, names.icon_sets, names.environment
+    )
     appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
     ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
     out: list[str] = []
@@ -666,8 +706,11 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             continue  # told by "The ghost appears in ..."
         if kind == "environment_drawn" and ghost_hour:
             # "Ghost Hour: Fire." tells the card; its effect follows the story.
-            notes.append(describe_event(event, names) if event.get("stand_in") else
-                         f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}")
+            notes.append(
+                describe_event(event, names)
+                if event.get("stand_in")
+                else f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}"
+            )
             continue
         if kind == "card_asked" and ghost_hour:
             notes.append(describe_event(event, names))  # after the card it asks about
@@ -740,8 +783,12 @@ def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: 
     if kind == "barrier" and args.get("set"):
         card = names.environment.get(str(args.get("card")), "barrier")
         return f"Break through the {card}: icon set {args.get('set')}"
-    return {"search": "Search a room", "solve": "Solve a clue", "barrier": "Break through a barrier",
-            "fire": "Fight a fire"}.get(str(kind), "Roll for something")
+    return {
+        "search": "Search a room",
+        "solve": "Solve a clue",
+        "barrier": "Break through a barrier",
+        "fire": "Fight a fire",
+    }.get(str(kind), "Roll for something")
 
 
 def _label_summon(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
@@ -761,17 +808,18 @@ def _label_seance(action: Mapping[str, Any], names: Names, current: Any, name: s
 
 
 def _label_action(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
-    if args.get('glass'):
+    if args.get("glass"):
         return "Take a magnifying glass (or turn it back to 3)"
 
-    if args.get('corpse'):
+    if args.get("corpse"):
         return "Move, carrying the Corpse"
 
-    if args.get('run'):
+    if args.get("run"):
         return "Run a fourth space (not while carrying the Corpse)"
 
-    return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item",
-            "other": "Another action"}.get(str(args.get("kind")), "Another action")
+    return {"move": "Move", "pickup": "Pick up an item", "give": "Give an item", "other": "Another action"}.get(
+        str(args.get("kind")), "Another action"
+    )
 
 
 def _label_tell_card(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
@@ -805,7 +853,9 @@ def _label_unlock(action: Mapping[str, Any], names: Names, current: Any, name: s
     return f"{_sentence(door_words(args.get('door'), names))[:-1]} was opened (rolled at the table)"
 
 
-def _label_discard_environment(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+def _label_discard_environment(
+    action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]
+) -> str:
     card = str(args.get("card"))
     return f"{names.environment.get(card, card)}: met, discard it"
 
@@ -872,12 +922,20 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
         text = f"The third timer token moves the clock to {event.get('clock')}, and the turn ends."
         return {"kind": "timer", "title": "Third timer", "text": text, "weight": "toast"}
     if kind == "summon" and not event.get("success"):
-        return {"kind": "lost_card", "title": "Summon failed", "text": "A room card is lost, face down.",
-                "weight": "toast"}
+        return {
+            "kind": "lost_card",
+            "title": "Summon failed",
+            "text": "A room card is lost, face down.",
+            "weight": "toast",
+        }
     if kind in _ANNOUNCE_TITLES:
         key, title = _ANNOUNCE_TITLES[kind]
-        return {"kind": key, "title": title, "text": describe_event(event, names),
-                "weight": "screen" if kind in _SCREEN else "toast"}
+        return {
+            "kind": key,
+            "title": title,
+            "text": describe_event(event, names),
+            "weight": "screen" if kind in _SCREEN else "toast",
+        }
     return None
 
 
@@ -918,12 +976,22 @@ _PACK_ERROR = re.compile(
     re.S,
 )
 BOX_FIELD_WORDS = {
-    "name": "The name", "difficulty": "The difficulty", "seance_symbols": "The séance symbols",
-    "icon_sets": "The icon sets", "icon_set": "The icon set", "ability": "The Ghost Hour ability",
-    "lingering": "The lingering effect", "first_sets": "The number of sets proven first",
-    "clue_dice": "The change to the clue dice", "actions": "The number of actions", "fires": "The number of fires",
-    "duration": "How long it lasts", "pos": "The place on the map", "between": "The way between two spaces",
-    "keys": "The number of keys", "effect": "The effect",
+    "name": "The name",
+    "difficulty": "The difficulty",
+    "seance_symbols": "The séance symbols",
+    "icon_sets": "The icon sets",
+    "icon_set": "The icon set",
+    "ability": "The Ghost Hour ability",
+    "lingering": "The lingering effect",
+    "first_sets": "The number of sets proven first",
+    "clue_dice": "The change to the clue dice",
+    "actions": "The number of actions",
+    "fires": "The number of fires",
+    "duration": "How long it lasts",
+    "pos": "The place on the map",
+    "between": "The way between two spaces",
+    "keys": "The number of keys",
+    "effect": "The effect",
 }
 
 
@@ -937,8 +1005,10 @@ def for_players(message: Any) -> str:
         text = f"{subject} {pack.group('msg')}"
         place = re.match(r"^The place on the map puts (room \d+) on \[(\d+), (\d+)\], where (.+) already is", text)
         if place:  # the map counts from 0 in the file, from 1 on the form
-            text = (f"{place.group(1).capitalize()} would sit in column {int(place.group(2)) + 1}, row "
-                    f"{int(place.group(3)) + 1}, where {place.group(4)} already is: choose another place")
+            text = (
+                f"{place.group(1).capitalize()} would sit in column {int(place.group(2)) + 1}, row "
+                f"{int(place.group(3)) + 1}, where {place.group(4)} already is: choose another place"
+            )
     text = re.sub(r"^[a-z][a-z-]*: ", "", text)  # "summon: no summon at ..." -> "no summon at ..."
     for pattern, words in _PAGE_WORDS:
         text = re.sub(pattern, words, text)
@@ -971,6 +1041,7 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
     ]
     removed = view.get("removed_rooms")
     if isinstance(removed, list):
+
         def short(n: Any) -> str:
             full = names.room(n)
             return f"{n} ({full.split(', the ', 1)[1]})" if ", the " in full else str(n)
@@ -983,6 +1054,7 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
 
 
 # -- before the first turn ------------------------------------------------------------------------------
+
 
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
     """The rulebook's Setup as a list the host ticks off, for this game (digital or physical decks)."""
@@ -997,38 +1069,72 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     out: list[tuple[str, str]] = [
         ("board", f"Lay the {board} board in the middle of the table."),
         ("investigators", "Each player picks an Investigator and stands it on the Entrance."),
-        ("clues", "Shuffle the clue cards and lay seven face down along the top of the board; "
-                  "the rest go back in the box."),
+        (
+            "clues",
+            "Shuffle the clue cards and lay seven face down along the top of the board; the rest go back in the box.",
+        ),
         ("clue-tokens", "Put the numbered clue tokens on the seven clue cards, in order."),
         ("items", "Shuffle the item cards into a face-down deck within reach."),
     ]
     if physical:
-        out.append(("environment", f"Find the ten common environment cards and the five {board} cards; "
-                                   "shuffle them into a face-down deck."))
+        out.append(
+            (
+                "environment",
+                f"Find the ten common environment cards and the five {board} cards; "
+                "shuffle them into a face-down deck.",
+            )
+        )
         if removed:
-            out.append(("rooms", f"Shuffle the room cards and take {removed} away face down without looking; "
-                                 "they go back in the box."))
+            out.append(
+                (
+                    "rooms",
+                    f"Shuffle the room cards and take {removed} away face down without looking; "
+                    "they go back in the box.",
+                )
+            )
         else:
             out.append(("rooms", "Shuffle all twenty room cards into a face-down deck."))
         out.append(("evidence", "Shuffle the seven evidence tokens face down beside the ghost card."))
     else:
-        out.append(("decks", "The companion shuffles and draws the room cards, the environment cards and the "
-                             "evidence tokens: keep them beside you to read each card when it comes up."))
+        out.append(
+            (
+                "decks",
+                "The companion shuffles and draws the room cards, the environment cards and the "
+                "evidence tokens: keep them beside you to read each card when it comes up.",
+            )
+        )
     if items_n:
-        out.append(("special", f"Shuffle the special item cards and take {items_n} face down. Add {items_n} special "
-                               f"item search tokens to the search tokens and {items_n} search markers to free "
-                               "furniture on the board (not in the Entrance)."))
+        out.append(
+            (
+                "special",
+                f"Shuffle the special item cards and take {items_n} face down. Add {items_n} special "
+                f"item search tokens to the search tokens and {items_n} search markers to free "
+                "furniture on the board (not in the Entrance).",
+            )
+        )
     else:
         out.append(("special", "Play without special item cards: leave them and their tokens in the box."))
     out += [
-        ("search", "Shuffle the search tokens face down and lay one on each set of blue icons; "
-                   "none on the yellow magnifying glass or on doors."),
-        ("ghost", f"Put the {ghost_name} card and the ghost pawn within reach, and read its Ghost Hour ability "
-                  "and its lingering effect aloud."),
+        (
+            "search",
+            "Shuffle the search tokens face down and lay one on each set of blue icons; "
+            "none on the yellow magnifying glass or on doors.",
+        ),
+        (
+            "ghost",
+            f"Put the {ghost_name} card and the ghost pawn within reach, and read its Ghost Hour ability "
+            "and its lingering effect aloud.",
+        ),
         ("doors", "Put a green door marker on each green door space."),
         ("dice", "Take three blue clue dice and three green key dice; set the other dice aside."),
-        ("clock", (f"The companion's clock hand stands at XII. {last} keeps an eye on it." if hand
-                   else f"Set the clock hand at XII and give the clock to {last}, the last player.")),
+        (
+            "clock",
+            (
+                f"The companion's clock hand stands at XII. {last} keeps an eye on it."
+                if hand
+                else f"Set the clock hand at XII and give the clock to {last}, the last player."
+            ),
+        ),
         ("tokens", "Put the fire, timer, summon, barrier and corpse tokens and the red and blue markers within reach."),
     ]
     return [{"id": key, "text": text} for key, text in out]

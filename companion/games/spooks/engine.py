@@ -40,9 +40,31 @@ from companion.commands import (
 )
 from companion.errors import BadCommand, IllegalCommand
 
-__all__ = ["CARD_POINTS", "CAT", "COMMANDS", "LOSS_LIMIT", "MASTER", "MAX_PLAYERS", "MIN_PLAYERS", "SUITS",
-           "VARIANTS", "Command", "Game", "LegalAction", "Outcome", "Setup", "State", "RULES", "card_value",
-           "deck_points", "follow", "hand_points", "lasting_master", "parse_cards", "rank_of"]
+__all__ = [
+    "CARD_POINTS",
+    "CAT",
+    "COMMANDS",
+    "LOSS_LIMIT",
+    "MASTER",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "SUITS",
+    "VARIANTS",
+    "Command",
+    "Game",
+    "LegalAction",
+    "Outcome",
+    "Setup",
+    "State",
+    "RULES",
+    "card_value",
+    "deck_points",
+    "follow",
+    "hand_points",
+    "lasting_master",
+    "parse_cards",
+    "rank_of",
+]
 
 RULES = "spooks"
 SUITS = ("spiders", "spooks", "goblins", "bones", "bats")  # «Spiders, Spooks, Goblins,Bones, and Bats»
@@ -57,9 +79,17 @@ DECKS = (1, 2)  # «simply combine two decks!»
 VARIANTS = ("short", "long")  # «or a longer game:»
 # «CardPoints1-10face valueM20Cat30»: what one card left in a losing hand costs
 CARD_POINTS: Mapping[str, int] = MappingProxyType({**{str(n): n for n in NUMBERS}, MASTER: 20, CAT: 30})
-_CARD_SPELLINGS: Mapping[str, str] = MappingProxyType({
-    **{str(n): str(n) for n in NUMBERS}, "m": MASTER, "master": MASTER, "cat": CAT, "c": CAT, "blackcat": CAT,
-    "black-cat": CAT})
+_CARD_SPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        **{str(n): str(n) for n in NUMBERS},
+        "m": MASTER,
+        "master": MASTER,
+        "cat": CAT,
+        "c": CAT,
+        "blackcat": CAT,
+        "black-cat": CAT,
+    }
+)
 # the Masters whose effect lasts (the rest happen once, when the Master is played): «The Bones and Bats effects
 # last until the end ofthe game»
 LASTING = ("bones", "bats")
@@ -69,13 +99,18 @@ LASTING_FOR = ("game", "hand")
 OUT = "-"  # a seat already out, in `hand points=` and `hand cards=`
 
 # name -> (required args, optional args, what it does)
-COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType({
-    "hand": ((), ("points", "cards", "winner"),
-             "a hand is over: its points per seat (points=A,B,C or cards=5+9+M;;cat+10); the deal moves on"),
-    "top": (("suit",), ("number",), "the top card of the discard pile (suit=spiders number=8, or suit=cat)"),
-    "master": (("suit",), ("seat",), "a Master was played normally, with its optional effect"),
-    "end": ((), (), "the hand is given up without a score (a misdeal): the deal moves on"),
-})
+COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        "hand": (
+            (),
+            ("points", "cards", "winner"),
+            "a hand is over: its points per seat (points=A,B,C or cards=5+9+M;;cat+10); the deal moves on",
+        ),
+        "top": (("suit",), ("number",), "the top card of the discard pile (suit=spiders number=8, or suit=cat)"),
+        "master": (("suit",), ("seat",), "a Master was played normally, with its optional effect"),
+        "end": ((), (), "the hand is given up without a score (a misdeal): the deal moves on"),
+    }
+)
 
 
 # -- the cards (one place for each rule) --------------------------------------------------------------------------
@@ -85,8 +120,9 @@ def card_value(token: str) -> str:
     """A card's value as written: "1".."10", "M" (a Master, also "m" or "master") or "cat" (the Black Cat)."""
     text = str(token).strip().lower().replace(" ", "")
     if text not in _CARD_SPELLINGS:
-        raise BadCommand(f"the card {token!r} is not one of the game's; write 1 to 10, M for a Master or cat for the "
-                         "Black Cat.")
+        raise BadCommand(
+            f"the card {token!r} is not one of the game's; write 1 to 10, M for a Master or cat for the Black Cat."
+        )
     return _CARD_SPELLINGS[text]
 
 
@@ -146,8 +182,13 @@ def follow(suit: str | None, number: str | None, backward: bool = False) -> dict
     assert number is not None
     if suit in ("spiders", "spooks"):  # «SpidersNext number in sequence», «SpooksNext number in sequence»
         step = -1 if backward else 1  # «played backwardin sequence, so low numbers areplayed on high ones»
-        return {"rule": "sequence", "suit": suit, "number": number, "step": "down" if backward else "up",
-                "next": _number_of(rank_of(number) + step)}
+        return {
+            "rule": "sequence",
+            "suit": suit,
+            "number": number,
+            "step": "down" if backward else "up",
+            "next": _number_of(rank_of(number) + step),
+        }
     if suit == "goblins":  # «GreenGoblinsPlay a trickŽ round»
         return {"rule": "trick", "suit": suit, "number": number, "lowest_wins": backward}
     # «BonesPlay the number OR the same suit»; Bats' column is lost («BatsPlay the TM»): read as Bones'
@@ -171,9 +212,16 @@ class Setup:
     master_lasting: str = "game"  # LASTING_FOR: the Bones and Bats effects last the game (the text) or the hand
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rules": RULES, "players": self.players, "decks": self.decks, "variant": self.variant,
-                               "master_effects": self.master_effects, "dealer": self.dealer,
-                               "loss_limit": self.loss_limit, "master_lasting": self.master_lasting}
+        out: dict[str, Any] = {
+            "rules": RULES,
+            "players": self.players,
+            "decks": self.decks,
+            "variant": self.variant,
+            "master_effects": self.master_effects,
+            "dealer": self.dealer,
+            "loss_limit": self.loss_limit,
+            "master_lasting": self.master_lasting,
+        }
         if self.names:
             out["names"] = list(self.names)
         return out
@@ -182,11 +230,22 @@ class Setup:
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
         if not isinstance(data, Mapping):
             raise BadCommand(f"a Spooks setup is a JSON object with players, not {data!r}.")
-        allowed = ("rules", "players", "names", "decks", "variant", "master_effects", "dealer", "loss_limit",
-                   "master_lasting")
+        allowed = (
+            "rules",
+            "players",
+            "names",
+            "decks",
+            "variant",
+            "master_effects",
+            "dealer",
+            "loss_limit",
+            "master_lasting",
+        )
         unknown = [k for k in data if k not in allowed]
         if unknown:
-            raise BadCommand(f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}.")
+            raise BadCommand(
+                f"unknown setup field(s) {', '.join(map(str, unknown))}; the fields are {', '.join(allowed)}."
+            )
         if data.get("rules", RULES) != RULES:
             raise BadCommand(f"this setup is for {data.get('rules')!r}, not {RULES}.")
         names = data.get("names", ())
@@ -197,10 +256,16 @@ class Setup:
             players: Any = len(names)
         else:
             players = data["players"]
-        return cls(players=players, names=names, decks=data.get("decks", 1), variant=data.get("variant", "short"),
-                   master_effects=data.get("master_effects", False), dealer=data.get("dealer", 1),
-                   loss_limit=data.get("loss_limit", LOSS_LIMIT),
-                   master_lasting=data.get("master_lasting", "game"))
+        return cls(
+            players=players,
+            names=names,
+            decks=data.get("decks", 1),
+            variant=data.get("variant", "short"),
+            master_effects=data.get("master_effects", False),
+            dealer=data.get("dealer", 1),
+            loss_limit=data.get("loss_limit", LOSS_LIMIT),
+            master_lasting=data.get("master_lasting", "game"),
+        )
 
     def check(self) -> None:
         def whole(value: Any) -> bool:
@@ -214,18 +279,24 @@ class Setup:
         if not whole(self.decks) or self.decks not in DECKS:
             raise BadCommand(f"Spooks is played with 1 deck or 2 decks combined, not {self.decks!r}.")
         if self.variant not in VARIANTS:
-            raise BadCommand(f"the variant is short (the first to reach the limit loses) or long (players drop out "
-                             f"until three are left), not {self.variant!r}.")
+            raise BadCommand(
+                f"the variant is short (the first to reach the limit loses) or long (players drop out "
+                f"until three are left), not {self.variant!r}."
+            )
         if not isinstance(self.master_effects, bool):
             raise BadCommand(f"master_effects must be true or false, not {self.master_effects!r}.")
         if self.master_lasting not in LASTING_FOR:
-            raise BadCommand(f"master_lasting says how long the Bones and Bats effects last: game (until the end of "
-                             f"the game, as the rules say) or hand (until the hand ends), not {self.master_lasting!r}.")
+            raise BadCommand(
+                f"master_lasting says how long the Bones and Bats effects last: game (until the end of "
+                f"the game, as the rules say) or hand (until the hand ends), not {self.master_lasting!r}."
+            )
         if not whole(self.dealer) or not 1 <= self.dealer <= self.players:
             raise BadCommand(f"the first dealer is a seat 1 to {self.players}, not {self.dealer!r}.")
         if not whole(self.loss_limit) or not 1 <= self.loss_limit <= 10000:
-            raise BadCommand(f"the loss limit is a whole number of points 1 to 10000 (the rules say {LOSS_LIMIT}), "
-                             f"not {self.loss_limit!r}.")
+            raise BadCommand(
+                f"the loss limit is a whole number of points 1 to 10000 (the rules say {LOSS_LIMIT}), "
+                f"not {self.loss_limit!r}."
+            )
 
     def seat_names(self) -> list[str]:
         return seat_names(self.names, self.players)
@@ -319,10 +390,14 @@ class Game(GameHistory[State]):
         seats_in = self.seats_in()
         sample_points = ",".join("0" if i == 0 else "1" for i in range(len(seats_in)))
 
-
         self.offer(out, "hand", "hand", asks=("points",), sample={"points": sample_points})
-        self.offer(out, "hand", "hand", asks=("cards",), sample={"cards": ";".join("" if p == "0" else "1"
-                                                                         for p in sample_points.split(","))})
+        self.offer(
+            out,
+            "hand",
+            "hand",
+            asks=("cards",),
+            sample={"cards": ";".join("" if p == "0" else "1" for p in sample_points.split(","))},
+        )
         for suit in SUITS:
             self.offer(out, "top", "top", {"suit": suit}, asks=("number",), sample={"number": "1"})
         self.offer(out, "top", "top", {"suit": CAT})
@@ -398,8 +473,10 @@ class _Rules(RulesBase[State, Command]):
         cmd = self.cmd
         check_args(cmd, COMMANDS)
         if self.s.outcome is not None:
-            raise IllegalCommand(f"the game is over ({self.s.outcome.reason}). Undo the last command if it was a "
-                                 "mistake, or start a new game.")
+            raise IllegalCommand(
+                f"the game is over ({self.s.outcome.reason}). Undo the last command if it was a "
+                "mistake, or start a new game."
+            )
         getattr(self, "do_" + cmd.name)()
 
     def bad(self, message: str) -> NoReturn:
@@ -424,8 +501,10 @@ class _Rules(RulesBase[State, Command]):
             for seat, part in zip(range(1, every + 1), parts):
                 if seat in self.s.out:
                     if part.strip() != OUT:
-                        self.bad(f"{self.who(seat)} is out of the game; write {OUT} in its place in {key}=, or "
-                                 f"give only the {len(seats)} seats still in.")
+                        self.bad(
+                            f"{self.who(seat)} is out of the game; write {OUT} in its place in {key}=, or "
+                            f"give only the {len(seats)} seats still in."
+                        )
                     continue
                 if part.strip() == OUT:
                     self.bad(f"{OUT} marks a seat that is out, but {self.who(seat)} is still in; give its points.")
@@ -433,8 +512,10 @@ class _Rules(RulesBase[State, Command]):
             return given
         if len(parts) == len(seats):
             if any(p.strip() == OUT for p in parts):
-                self.bad(f"give the {len(seats)} seats still in without {OUT}, or all {every} seats with {OUT} "
-                         "where a seat is out.")
+                self.bad(
+                    f"give the {len(seats)} seats still in without {OUT}, or all {every} seats with {OUT} "
+                    "where a seat is out."
+                )
             return dict(zip(seats, parts))
         also = f" (or {len(seats)}, only the seats still in)" if len(seats) != every else ""
         self.bad(f"{key}= gives {len(parts)} values; give {every}{also}, one per seat in seat order.")
@@ -442,8 +523,10 @@ class _Rules(RulesBase[State, Command]):
     def do_hand(self) -> None:
         cmd, s = self.cmd, self.s
         if ("points" in cmd.args) == ("cards" in cmd.args):
-            self.bad("give points=A,B,C (one number per seat) or cards=5+9+M;;cat+10 (the cards left in each hand, "
-                     "seats split by ;), not both or neither.")
+            self.bad(
+                "give points=A,B,C (one number per seat) or cards=5+9+M;;cat+10 (the cards left in each hand, "
+                "seats split by ;), not both or neither."
+            )
         cards: dict[int, list[str]] | None = None
         limit = deck_points(self.setup.decks)
         most = hand_most(self.setup.decks)
@@ -453,30 +536,39 @@ class _Rules(RulesBase[State, Command]):
                 try:
                     value = int(text.strip())
                 except ValueError:
-                    self.bad(f"{self.who(seat)} has {text.strip()!r}, which is not a number of points; write a "
-                             "whole number.")
+                    self.bad(
+                        f"{self.who(seat)} has {text.strip()!r}, which is not a number of points; write a whole number."
+                    )
                 if not 0 <= value <= most:
-                    self.bad(f"{self.who(seat)} cannot have {value} points from one hand: {self.decks()} "
-                             f"{'holds' if self.setup.decks == 1 else 'hold'} {limit} points, and the 1 of Spiders "
-                             f"that starts the hand is on the pile, so a hand counts 0 to {most}; check the points.")
+                    self.bad(
+                        f"{self.who(seat)} cannot have {value} points from one hand: {self.decks()} "
+                        f"{'holds' if self.setup.decks == 1 else 'hold'} {limit} points, and the 1 of Spiders "
+                        f"that starts the hand is on the pile, so a hand counts 0 to {most}; check the points."
+                    )
                 points[seat] = value
             if sum(points.values()) > most:
-                self.bad(f"the hands add up to {sum(points.values())} points, but {self.decks()} "
-                         f"{'holds' if self.setup.decks == 1 else 'hold'} {limit}, and the 1 of Spiders that starts "
-                         f"the hand is on the pile: at most {most} are left in all the hands together; check the "
-                         "points.")
+                self.bad(
+                    f"the hands add up to {sum(points.values())} points, but {self.decks()} "
+                    f"{'holds' if self.setup.decks == 1 else 'hold'} {limit}, and the 1 of Spiders that starts "
+                    f"the hand is on the pile: at most {most} are left in all the hands together; check the "
+                    "points."
+                )
         else:
             try:
-                cards = {seat: parse_cards(text)
-                         for seat, text in self.per_seat("cards", cmd.args["cards"].split(";")).items()}
+                cards = {
+                    seat: parse_cards(text)
+                    for seat, text in self.per_seat("cards", cmd.args["cards"].split(";")).items()
+                }
             except BadCommand as exc:
                 self.bad(f"{exc} Seats are split by ; and the cards of a seat by +.")
             for kind in (*map(str, NUMBERS), MASTER, CAT):
                 held = sum(hand.count(kind) for hand in cards.values())
                 if held > copies(kind, self.setup.decks):
                     word = {"M": "Masters", CAT: "Black Cats"}.get(kind, f"cards numbered {kind}")
-                    self.bad(f"the hands hold {held} {word}, but {self.decks()} {'has' if self.setup.decks == 1 else 'have'} "
-                             f"only {copies(kind, self.setup.decks)}; check the cards.")
+                    self.bad(
+                        f"the hands hold {held} {word}, but {self.decks()} {'has' if self.setup.decks == 1 else 'have'} "
+                        f"only {copies(kind, self.setup.decks)}; check the cards."
+                    )
             points = {seat: hand_points(hand) for seat, hand in cards.items()}
         # «The first player to empty his handwins»: exactly one player has no card (and no point) left
         zero = [seat for seat, value in points.items() if value == 0]
@@ -484,15 +576,19 @@ class _Rules(RulesBase[State, Command]):
             if zero:
                 named = [self.names[seat - 1] for seat in zero]
                 who = ", ".join(named[:-1]) + " and " + named[-1]
-                self.bad(f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
-                         "scores 0; give the others the cards (or points) they still hold.")
+                self.bad(
+                    f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
+                    "scores 0; give the others the cards (or points) they still hold."
+                )
             self.bad("every player still has points, but a hand ends when one player goes out: give that player 0.")
         winner = zero[0]
         if "winner" in cmd.args:
             noted = arg_int(cmd, "winner", 1, self.setup.players)
             if noted != winner:
-                self.bad(f"the winner noted is {self.who(noted)}, but {self.who(winner)} is the one scoring 0; "
-                         "the player who went out scores 0.")
+                self.bad(
+                    f"the winner noted is {self.who(noted)}, but {self.who(winner)} is the one scoring 0; "
+                    "the player who went out scores 0."
+                )
         number = len(s.hands) + 1
         # «tally the points in each losing hand»
         for seat, value in points.items():
@@ -541,8 +637,9 @@ class _Rules(RulesBase[State, Command]):
         else:
             reason = f"{grabbed} reached {limit}; {' and '.join(names)} share the lowest score, {low}, and the win"
         s.outcome = Outcome("won", reason)
-        self.emit("game_won", winners=list(s.winners), losers=list(losers), score=low, scores=list(s.scores),
-                  reason=reason)
+        self.emit(
+            "game_won", winners=list(s.winners), losers=list(losers), score=low, scores=list(s.scores), reason=reason
+        )
 
     def next_hand(self) -> None:
         """The hand is over: the top card is cleared and the deal passes to the next seat still in (docs/spooks.md:
@@ -581,8 +678,10 @@ class _Rules(RulesBase[State, Command]):
         try:
             value = card_value(cmd.args["number"])
         except BadCommand:
-            self.bad(f"the number {cmd.args['number']!r} is not a card of a suit; give 1 to 10, or M for its "
-                     "Master (the Black Cat is suit=cat).")
+            self.bad(
+                f"the number {cmd.args['number']!r} is not a card of a suit; give 1 to 10, or M for its "
+                "Master (the Black Cat is suit=cat)."
+            )
         if value == CAT:
             return CAT, None
         return suit, value
@@ -596,21 +695,31 @@ class _Rules(RulesBase[State, Command]):
         cmd, s = self.cmd, self.s
         suit = arg_choice(cmd, "suit", SUITS)
         if not self.setup.master_effects:
-            self.illegal("this game is played without the Masters' effects (an optional rule chosen at the start); "
-                         f"a Master of {suit.title()} is an ordinary card: set it as the top card instead.")
+            self.illegal(
+                "this game is played without the Masters' effects (an optional rule chosen at the start); "
+                f"a Master of {suit.title()} is an ordinary card: set it as the top card instead."
+            )
         seat = arg_int(cmd, "seat", 1, self.setup.players) if "seat" in cmd.args else None
         if seat is not None and seat in s.out:
             self.illegal(f"{self.who(seat)} is out of the game and plays no cards.")
         played = s.masters.get(suit, 0)
         if played >= self.setup.decks:
             held = "one Master" if self.setup.decks == 1 else "two Masters"
-            self.illegal(f"{self.decks()} {'holds' if self.setup.decks == 1 else 'hold'} {held} of {suit.title()}, "
-                         f"and {'it has' if played == 1 else 'both have'} been played this hand already; undo the wrong "
-                         "one, or start the next hand.")
+            self.illegal(
+                f"{self.decks()} {'holds' if self.setup.decks == 1 else 'hold'} {held} of {suit.title()}, "
+                f"and {'it has' if played == 1 else 'both have'} been played this hand already; undo the wrong "
+                "one, or start the next hand."
+            )
         s.masters[suit] = played + 1
         s.top = (suit, MASTER)
-        self.emit("master_played", suit=suit, seat=seat, count=played + 1, lasting=lasting_master(suit),
-                  direction=direction_of(s.reversed))
+        self.emit(
+            "master_played",
+            suit=suit,
+            seat=seat,
+            count=played + 1,
+            lasting=lasting_master(suit),
+            direction=direction_of(s.reversed),
+        )
         # «The Bones and Bats effects last until the end ofthe game ... unless you are playing with two decks.»
         # «the second Master of Bones reverses theirst one and puts the directions back to normal. Thesame holds
         # true for Bats.»: with two decks each Master of Bones or Bats turns its effect over; with one deck the effect

@@ -32,7 +32,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "dealt_points": deck_points(int(view.get("decks") or 1)) // max(1, int(view.get("players") or 1)),
         "tally": sentences.tally_table(),
         "master_rules": sentences.master_rules(view.get("direction") == "clockwise")
-        if view.get("master_effects") else {},
+        if view.get("master_effects")
+        else {},
     }
 
 
@@ -45,8 +46,12 @@ def _seat(view: Mapping[str, Any], seat: Any) -> str | None:
 
 
 def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    return {"setup": [("Variant", view.get("variant"))], "rounds": len(view.get("hands") or []),
-            "rounds_word": "hands", "winner": _seat(view, view.get("winner"))}
+    return {
+        "setup": [("Variant", view.get("variant"))],
+        "rounds": len(view.get("hands") or []),
+        "rounds_word": "hands",
+        "winner": _seat(view, view.get("winner")),
+    }
 
 
 def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
@@ -73,8 +78,16 @@ class SpooksModule(GameModule):
     command_type = Command
     commands = COMMANDS
     started_keys = ("players", "variant")
-    setup_choices = MappingProxyType({"variant": "text", "decks": "int", "master_effects": "bool",
-                                      "master_lasting": "text", "dealer": "int", "loss_limit": "int"})
+    setup_choices = MappingProxyType(
+        {
+            "variant": "text",
+            "decks": "int",
+            "master_effects": "bool",
+            "master_lasting": "text",
+            "dealer": "int",
+            "loss_limit": "int",
+        }
+    )
     seeded = False
     button_commands = ()
 

@@ -24,9 +24,23 @@ from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direc
 if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
 
-__all__ = ["Names", "describe_event", "describe_events", "announcement", "for_players", "action_label",
-           "command_sentence", "end_summary", "card_words", "suit_rule", "may_play", "top_rule", "master_rule", "master_rules",
-           "tally_table"]
+__all__ = [
+    "Names",
+    "describe_event",
+    "describe_events",
+    "announcement",
+    "for_players",
+    "action_label",
+    "command_sentence",
+    "end_summary",
+    "card_words",
+    "suit_rule",
+    "may_play",
+    "top_rule",
+    "master_rule",
+    "master_rules",
+    "tally_table",
+]
 
 _ONE = {"spiders": "Spider", "spooks": "Spook", "goblins": "Goblin", "bones": "Bone", "bats": "Bat"}
 
@@ -92,8 +106,10 @@ def suit_rule(rule: Mapping[str, Any], master_effects: bool = False, reversed_: 
     kind = rule.get("rule")
     suit, number = rule.get("suit"), rule.get("number")
     if kind == "lead":
-        return ["No card is on the pile yet: whoever holds the 1 of Spiders starts the hand with it (the lowest "
-                "Spider there is, when nobody holds the 1; with two decks, the holder nearest the dealer's left)."]
+        return [
+            "No card is on the pile yet: whoever holds the 1 of Spiders starts the hand with it (the lowest "
+            "Spider there is, when nobody holds the 1; with two decks, the holder nearest the dealer's left)."
+        ]
     if kind == "any":
         return ["The Black Cat is wild: the next player may play any card at all."]
     name = str(suit).title()
@@ -101,33 +117,46 @@ def suit_rule(rule: Mapping[str, Any], master_effects: bool = False, reversed_: 
     if kind == "sequence":
         up = rule.get("step") != "down"
         if rule.get("next") is None:
-            out.append(f"{name}: nothing follows {card_words(suit, number)} in sequence"
-                       + ("" if up else " while runs go backward") + ".")
+            out.append(
+                f"{name}: nothing follows {card_words(suit, number)} in sequence"
+                + ("" if up else " while runs go backward")
+                + "."
+            )
         else:
-            out.append(f"{name}: the next number {'up' if up else 'down'}, in any suit: "
-                       f"{_value_words(rule.get('next'))} on {_value_words(number)}"
-                       + ("" if up else " (runs go backward)") + ".")
+            out.append(
+                f"{name}: the next number {'up' if up else 'down'}, in any suit: "
+                f"{_value_words(rule.get('next'))} on {_value_words(number)}"
+                + ("" if up else " (runs go backward)")
+                + "."
+            )
         if master_effects and suit == "spiders":
             out.append("The Master of Spiders may also go on any Spider, whatever its number.")
-        out.append("A player who cannot follow passes; when nobody can, whoever laid the card starts again with "
-                   "any card.")
+        out.append(
+            "A player who cannot follow passes; when nobody can, whoever laid the card starts again with any card."
+        )
     elif kind == "trick":
         low = bool(rule.get("lowest_wins"))
-        out.append(f"{name}: a trick round. Everyone plays one card; the {'lowest' if low else 'highest'} Goblin "
-                   "takes the trick and its winner plays next. A Black Cat takes it outright; two players tied play "
-                   "another trick between them.")
+        out.append(
+            f"{name}: a trick round. Everyone plays one card; the {'lowest' if low else 'highest'} Goblin "
+            "takes the trick and its winner plays next. A Black Cat takes it outright; two players tied play "
+            "another trick between them."
+        )
         if master_effects:
             out.append("A Master played in the trick has no effect.")
     elif kind == "match":
         one = _ONE.get(str(suit), name)
         out.append(f"{name}: {_value_words(number)} in any suit, or any {one}.")
         if suit == "bones":
-            out.append("Whoever cannot: the player who laid the Bone lays a straight from his hand (any suits, any "
-                       "length, highest on top), and the stuck player then plays on that new top card.")
+            out.append(
+                "Whoever cannot: the player who laid the Bone lays a straight from his hand (any suits, any "
+                "length, highest on top), and the stuck player then plays on that new top card."
+            )
         else:
             way = direction_of(reversed_)
-            out.append(f"Whoever cannot is bitten: starting with the player who laid the Bat and going {way}, each "
-                       "other player gives the bitten one a card; then the bitten player plays any card.")
+            out.append(
+                f"Whoever cannot is bitten: starting with the player who laid the Bat and going {way}, each "
+                "other player gives the bitten one a card; then the bitten player plays any card."
+            )
     out.append("The Black Cat may be played on any card.")
     return out
 
@@ -137,8 +166,9 @@ def may_play(rule: Mapping[str, Any], master_effects: bool = False, reversed_: b
     return suit_rule(rule, master_effects, reversed_)
 
 
-def top_rule(suit: str | None, number: str | None, backward: bool = False, master_effects: bool = False,
-             reversed_: bool = False) -> list[str]:
+def top_rule(
+    suit: str | None, number: str | None, backward: bool = False, master_effects: bool = False, reversed_: bool = False
+) -> list[str]:
     """What may be played on a card given by suit and number (for a page that asks about any card)."""
     return suit_rule(follow(suit, number, backward), master_effects, reversed_)
 
@@ -146,34 +176,55 @@ def top_rule(suit: str | None, number: str | None, backward: bool = False, maste
 def master_rule(suit: str, reversed_: bool = False) -> str:
     """What a Master played normally does with the optional effects (not when it is played in a trick)."""
     if suit == "spiders":
-        return ("The Master of Spiders may be laid on any Spider, whatever its number; on the pile it counts as a "
-                "Master, not as the number it covered.")
+        return (
+            "The Master of Spiders may be laid on any Spider, whatever its number; on the pile it counts as a "
+            "Master, not as the number it covered."
+        )
     if suit == "spooks":
-        return (f"Everyone picks a card from his hand and, all at once, hands it to the player on his "
-                f"{_pass_way(reversed_)}.")
+        return (
+            f"Everyone picks a card from his hand and, all at once, hands it to the player on his "
+            f"{_pass_way(reversed_)}."
+        )
     if suit == "goblins":
-        return ("Whoever laid the Master of Goblins gives a card from his hand to the opponent holding the fewest "
-                "cards (choosing one, when several hold as few).")
+        return (
+            "Whoever laid the Master of Goblins gives a card from his hand to the opponent holding the fewest "
+            "cards (choosing one, when several hold as few)."
+        )
     if suit == "bones":
-        return ("The direction of play turns round: play goes clockwise, so do bat bites, and the Master of Spooks "
-                "hands cards to the left. A second Master of Bones (two decks) turns it back.")
+        return (
+            "The direction of play turns round: play goes clockwise, so do bat bites, and the Master of Spooks "
+            "hands cards to the left. A second Master of Bones (two decks) turns it back."
+        )
     if suit == "bats":
-        return ("Spooks and Spiders run backward, a lower number on a higher one, and the lowest Goblin takes a "
-                "trick. A second Master of Bats (two decks) puts them forward again.")
+        return (
+            "Spooks and Spiders run backward, a lower number on a higher one, and the lowest Goblin takes a "
+            "trick. A second Master of Bats (two decks) puts them forward again."
+        )
     return "This card has no Master effect."
 
 
 def rules_in_force(view: Mapping[str, Any]) -> list[str]:
     """What holds for the hand under way, for the page: the way play goes, the way runs go, and the Masters."""
     clockwise = view.get("direction") == "clockwise"
-    lines = [("Play goes clockwise, to each player's left (a Master of Bones turned it), and so do bat bites."
-              if clockwise else "Play goes counterclockwise, to each player's right."),
-             ("Spooks and Spiders run backward, a lower number on a higher one; the lowest Goblin takes a trick "
-              "(a Master of Bats)." if view.get("backward_runs") else "Spooks and Spiders run up, the next number on "
-              "the one before.")]
+    lines = [
+        (
+            "Play goes clockwise, to each player's left (a Master of Bones turned it), and so do bat bites."
+            if clockwise
+            else "Play goes counterclockwise, to each player's right."
+        ),
+        (
+            "Spooks and Spiders run backward, a lower number on a higher one; the lowest Goblin takes a trick "
+            "(a Master of Bats)."
+            if view.get("backward_runs")
+            else "Spooks and Spiders run up, the next number on the one before."
+        ),
+    ]
     until = "the hand ends" if view.get("master_lasting") == "hand" else "the end of the game"
-    lines.append(f"The Masters' effects are played; a Master of Bones or Bats holds until {until}."
-                 if view.get("master_effects") else "The Masters' effects are not played in this game.")
+    lines.append(
+        f"The Masters' effects are played; a Master of Bones or Bats holds until {until}."
+        if view.get("master_effects")
+        else "The Masters' effects are not played in this game."
+    )
     return lines
 
 
@@ -183,8 +234,11 @@ def master_rules(reversed_: bool = False) -> dict[str, str]:
 
 def tally_table() -> list[dict[str, Any]]:
     """What each card left in a losing hand costs, for the page: 1 to 10, a Master, the Black Cat."""
-    return [{"card": "1 to 10", "points": "face value"}, {"card": "Master", "points": CARD_POINTS[MASTER]},
-            {"card": "Black Cat", "points": CARD_POINTS[CAT]}]
+    return [
+        {"card": "1 to 10", "points": "face value"},
+        {"card": "Master", "points": CARD_POINTS[MASTER]},
+        {"card": "Black Cat", "points": CARD_POINTS[CAT]},
+    ]
 
 
 def _cards_words(cards: Sequence[str] | None) -> str:
@@ -204,8 +258,9 @@ def _said_hand_scored(event: Mapping[str, Any], names: Names, kind: str, who: st
             shown += f" (left: {_cards_words(cards[seat - 1])})"
         parts.append(shown)
     scores = list(event.get("scores") or [])
-    totals = ", ".join(f"{names.seat(seat)} {score}" for seat, score in enumerate(scores, 1)
-                       if points[seat - 1:seat] != [None])
+    totals = ", ".join(
+        f"{names.seat(seat)} {score}" for seat, score in enumerate(scores, 1) if points[seat - 1 : seat] != [None]
+    )
     text = f"hand {event.get('hand')}: {winner} goes out; {', '.join(parts) or 'nobody else scores'}"
     text += f". Totals: {totals}" if totals else ""
     return text
@@ -259,8 +314,11 @@ def _said_master_played(event: Mapping[str, Any], names: Names, kind: str, who: 
 def _said_direction_changed(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
     clockwise = event.get("direction") == "clockwise"
     if event.get("why") == "master":
-        text = ("play turns round and now goes clockwise; bat bites too, and Spooks' cards go to the left"
-                if clockwise else "play turns back and goes counterclockwise again")
+        text = (
+            "play turns round and now goes clockwise; bat bites too, and Spooks' cards go to the left"
+            if clockwise
+            else "play turns back and goes counterclockwise again"
+        )
     else:
         text = "the new hand is played counterclockwise again"
     return text
@@ -268,8 +326,11 @@ def _said_direction_changed(event: Mapping[str, Any], names: Names, kind: str, w
 
 def _said_runs_changed(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
     if event.get("why") == "master":
-        text = ("Spooks and Spiders now run backward, a lower number on a higher one; the lowest Goblin takes a "
-                "trick" if event.get("backward") else "Spooks and Spiders run forward again")
+        text = (
+            "Spooks and Spiders now run backward, a lower number on a higher one; the lowest Goblin takes a trick"
+            if event.get("backward")
+            else "Spooks and Spiders run forward again"
+        )
     else:
         text = "in the new hand Spooks and Spiders run forward again"
     return text
@@ -325,8 +386,12 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
     if title is None:
         return None
     # the end of the game takes the screen until OK; the rest is a toast that goes by itself
-    return {"kind": key, "title": title, "text": describe_event(event, names),
-            "weight": "screen" if kind == "game_won" else "toast"}
+    return {
+        "kind": key,
+        "title": title,
+        "text": describe_event(event, names),
+        "weight": "screen" if kind == "game_won" else "toast",
+    }
 
 
 _ACTION_LABELS = {"end": "Give the hand up and deal again"}
@@ -360,8 +425,7 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
         name = command.get("name")
     if name is None:
         name = str(command).split(" ", 1)[0]
-    words = {"hand": "a hand's scores", "top": "the top card", "master": "a Master played",
-             "end": "a hand given up"}
+    words = {"hand": "a hand's scores", "top": "the top card", "master": "a Master played", "end": "a hand given up"}
     return _sentence(words.get(str(name), "a correction on the table"))
 
 
@@ -405,7 +469,6 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
     scores = list(view.get("scores") or [])
     order = sorted(range(1, len(scores) + 1), key=lambda seat: (scores[seat - 1], seat))
     out = set(view.get("out") or [])
-    lines = [f"{names.seat(seat)}: {scores[seat - 1]}" + (" (dropped out)" if seat in out else "")
-             for seat in order]
+    lines = [f"{names.seat(seat)}: {scores[seat - 1]}" + (" (dropped out)" if seat in out else "") for seat in order]
     lines.append(f"Hands played: {len(view.get('hands') or [])}.")
     return {"title": title, "text": _sentence(str(view.get("outcome_reason") or "")), "lines": lines}

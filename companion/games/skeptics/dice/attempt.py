@@ -63,7 +63,7 @@ class Attempt:
         kind = action_kind(action)
         req = Requirement.parse(requirement) if isinstance(requirement, str) else requirement
         if not isinstance(req, Requirement):
-            raise DiceError(f"an attempt needs an icon set such as \"eye:2,camera:1\", not {requirement!r}.")
+            raise DiceError(f'an attempt needs an icon set such as "eye:2,camera:1", not {requirement!r}.')
         if req.kind is not kind:
             raise DiceError(
                 f"{an(action)} {action} rolls {kind.value} dice, so its icon set must use "
@@ -153,9 +153,9 @@ class Attempt:
         return rolled
 
     # -- rolling ------------------------------------------------------------------
-    def roll(self, faces: Sequence[Face | str] | str, keep: Sequence[Face | str] | None = None) -> tuple[
-        Attempt, RollOutcome
-    ]:
+    def roll(
+        self, faces: Sequence[Face | str] | str, keep: Sequence[Face | str] | None = None
+    ) -> tuple[Attempt, RollOutcome]:
         """One roll of the dice not kept. Returns the next attempt and what the roll did.
 
         By default every face that still counts is kept, as the rulebook's examples do; `keep`
@@ -234,7 +234,9 @@ class Attempt:
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceError(f"an attempt needs action, need and dice; could not read it ({exc}).") from None
         if _canonical(attempt.useful(kept)) != _canonical(kept) or (kept and not attempt.keeps and not succeeded):
-            raise DiceError(f"the kept dice {', '.join(f.value for f in kept)} do not all count toward {attempt.requirement}.")
+            raise DiceError(
+                f"the kept dice {', '.join(f.value for f in kept)} do not all count toward {attempt.requirement}."
+            )
         if succeeded and not attempt.requirement.satisfied_by(kept):
             raise DiceError(f"a succeeded attempt must keep the dice that show {attempt.requirement}.")
         if not 0 <= rolls <= MAX_ROLLS or (kept and rolls == 0):
@@ -263,9 +265,7 @@ def summon_succeeds(faces: Sequence[Face | str] | str, held: int | None = None) 
         if held == 0:
             raise DiceError("the team holds no summon dice yet; solve a clue to gain one.")
         if len(rolled) != held:
-            raise DiceError(
-                f"the team holds {held} summon dice, so the roll needs {held} faces, got {len(rolled)}."
-            )
+            raise DiceError(f"the team holds {held} summon dice, so the roll needs {held} faces, got {len(rolled)}.")
     if not rolled:
-        raise DiceError("a summon or pull roll needs the faces of the summon dice, e.g. \"summon,blank\".")
+        raise DiceError('a summon or pull roll needs the faces of the summon dice, e.g. "summon,blank".')
     return Face.SUMMON in rolled

@@ -188,7 +188,7 @@ class PipMap:
         exactly once (faces left out of the dict, such as blank, take the pips left over).
         """
         if not isinstance(data, Mapping):
-            raise DiceError("a pip map must be a table of die kinds, e.g. {\"clue\": {\"eye\": [1, 2, 3], ...}}.")
+            raise DiceError('a pip map must be a table of die kinds, e.g. {"clue": {"eye": [1, 2, 3], ...}}.')
         tables = dict(_DEFAULT.tables)
         for kind_name, faces in data.items():
             kind = DieKind.parse(str(kind_name))

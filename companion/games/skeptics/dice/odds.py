@@ -46,7 +46,7 @@ Policy = Literal["best", "all"]
 
 def _check(req: Requirement, dice: int, rolls: int) -> None:
     if not isinstance(req, Requirement):
-        raise DiceError(f"odds need a Requirement (use Requirement.parse(\"eye:2,camera:1\")), not {req!r}.")
+        raise DiceError(f'odds need a Requirement (use Requirement.parse("eye:2,camera:1")), not {req!r}.')
     kind = req.kind
     if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= kind.max_dice:
         raise DiceError(f"{kind.value} rolls use 1 to {kind.max_dice} dice, not {dice!r}.")
@@ -214,7 +214,9 @@ def keep_all_fraction(req: Requirement, dice: int, rolls: int) -> Fraction:
     return _value(chances, tuple(c for _, c in req.need), dice, rolls, "all")
 
 
-def keep_choices(req: Requirement, dice: int, faces: Iterable[Face], rolls_after: int) -> list[tuple[tuple[Face, ...], Fraction]]:
+def keep_choices(
+    req: Requirement, dice: int, faces: Iterable[Face], rolls_after: int
+) -> list[tuple[tuple[Face, ...], Fraction]]:
     """Every sensible choice of dice to keep from a roll, with its exact chance, best first.
 
     `req` is what is still missing before the roll, `dice` the dice just rolled, `faces` their

@@ -94,8 +94,7 @@ class Requirement:
         object.__setattr__(self, "_hash", hash(key))
         if self.size > kind.max_dice:
             raise DiceError(
-                f"the icon set {self} needs {self.size} {kind.value} dice but a roll may use at most "
-                f"{kind.max_dice}."
+                f"the icon set {self} needs {self.size} {kind.value} dice but a roll may use at most {kind.max_dice}."
             )
         if kind is DieKind.SUMMON and self.size != 1:
             raise DiceError("a summon or pull succeeds on one summon icon; write it as summon:1.")
@@ -109,7 +108,10 @@ class Requirement:
     # -- building -----------------------------------------------------------------
     @classmethod
     def of(
-        cls, need: Mapping[Face | str, int] | Iterable[tuple[Face | str, int]], *, timer: bool = False,
+        cls,
+        need: Mapping[Face | str, int] | Iterable[tuple[Face | str, int]],
+        *,
+        timer: bool = False,
         disruption: bool = False,
     ) -> Requirement:
         pairs = need.items() if isinstance(need, Mapping) else need
@@ -132,7 +134,7 @@ class Requirement:
     def _read(cls, text: str) -> Requirement:
         if not isinstance(text, str) or not text.strip():
             raise DiceError(
-                f"an icon set is text such as \"eye:2,camera:1\" or \"key:3\"; icons are: {_valid_icons()}, "
+                f'an icon set is text such as "eye:2,camera:1" or "key:3"; icons are: {_valid_icons()}, '
                 "plus the red icons timer and disruption."
             )
         counts: dict[Face, int] = {}
@@ -214,8 +216,13 @@ class Requirement:
         words = []
         for face, count in self.need:
             name = face.value
-            words.append(f"a {name}" if count == 1 and name[0] not in "aeiou" else
-                         f"an {name}" if count == 1 else f"{count} {name}s")
+            words.append(
+                f"a {name}"
+                if count == 1 and name[0] not in "aeiou"
+                else f"an {name}"
+                if count == 1
+                else f"{count} {name}s"
+            )
         text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
         red = [name for name, on in (("a timer", self.timer), ("disruption", self.disruption)) if on]
         return text + (f", with {' and '.join(red)}" if red else "")
@@ -245,7 +252,7 @@ def _parse_part(part: str, text: str) -> tuple[str, int]:
     match = _PART.match(part)
     if not match or (match.group("n1") and match.group("n2")):
         raise DiceError(
-            f"cannot read {part!r} in the icon set {text!r}; write icons as \"eye:2,camera:1\" "
+            f'cannot read {part!r} in the icon set {text!r}; write icons as "eye:2,camera:1" '
             f"(icons: {_valid_icons()}; red icons: timer, disruption)."
         )
     raw = match.group("n1") or match.group("n2")
@@ -256,7 +263,7 @@ def _parse_part(part: str, text: str) -> tuple[str, int]:
     if count < 1:
         raise DiceError(f"the count of {word} in {text!r} must be at least 1, not {count}.")
     if (word in RED_ICONS or word.rstrip("s") in RED_ICONS) and count != 1:
-        raise DiceError(f"the red icon {word!r} takes no count in {text!r}; write just \"{word.rstrip('s')}\".")
+        raise DiceError(f'the red icon {word!r} takes no count in {text!r}; write just "{word.rstrip("s")}".')
     return word, count
 
 
@@ -277,16 +284,16 @@ def dice_for(
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise DiceError(f"{name} must be a whole number of dice, 0 or more, not {value!r}.")
     if glass and action not in GLASS_ACTIONS:
-        raise DiceError(
-            f"a magnifying glass adds a clue die only to {', '.join(GLASS_ACTIONS)}, not to {action}."
-        )
+        raise DiceError(f"a magnifying glass adds a clue die only to {', '.join(GLASS_ACTIONS)}, not to {action}.")
     if aid and action != "prove":
         raise DiceError(f"aiding adds a die only to a prove action, not to {action}.")
     if items and action in NO_ITEM_ACTIONS:
         raise DiceError(f"items cannot be used on environment cards, so {an(action)} {action} roll takes no item dice.")
     if kind is DieKind.SUMMON:
         if items:
-            raise DiceError(f"items do not add summon dice; {an(action)} {action} rolls the summon dice the team holds.")
+            raise DiceError(
+                f"items do not add summon dice; {an(action)} {action} rolls the summon dice the team holds."
+            )
         if base < 1:
             raise DiceError(f"{an(action)} {action} needs at least one summon die (solve a clue to gain one).")
         if base > kind.max_dice:
