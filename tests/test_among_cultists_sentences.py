@@ -30,7 +30,7 @@ from companion.games.among_cultists.sentences import (
 
 ENGINE = Path(sentences.__file__).with_name("engine.py")
 EMITTED = sorted(
-    set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8")))
+    set(re.findall(r'emit\(\s*"([a-z_]+)"', ENGINE.read_text(encoding="utf-8")))
     | set(re.findall(r'"(game_won|game_lost)"', ENGINE.read_text(encoding="utf-8")))
     | {"night_started"}
 )

@@ -15,7 +15,7 @@ from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import Names, announcement, describe_event, for_players
 
 ENGINE = Path(sentences.__file__).with_name("engine.py")
-EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
+EMITTED = sorted(set(re.findall(r'emit\(\s*"([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
 FALLBACK = describe_event({"type": "no_such_event"})
 SPELLINGS = re.compile(
     r"\b[a-z_]+=|\(:\d+|[\s,]:\d+|\b(?:inv|lore|peril|terror):\d|\.\.|"

@@ -26,7 +26,7 @@ from companion.games.spooks.sentences import (
 )
 
 ENGINE = Path(sentences.__file__).with_name("engine.py")
-EMITTED = sorted(set(re.findall(r'emit\("([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
+EMITTED = sorted(set(re.findall(r'emit\(\s*"([a-z_]+)"', ENGINE.read_text(encoding="utf-8"))))
 FALLBACK = describe_event({"type": "no_such_event"})
 SPELLINGS = re.compile(r"\b[a-z_]+=|^(?:" + "|".join(COMMANDS) + r"):|\bseat \d+ \(|«")
 NAMES = Names(("Ada", "Bo", "Cy", "Di", "Ed"))
