@@ -861,11 +861,7 @@ def replay_game(store: GameStore, game_id: int, packs: object, module: GameModul
             commands.append(module.command_from_dict(record.command))
         except CompanionError as exc:
             raise _replay_error(store, game_id, record, exc) from exc
-    # a game may read the commands stored under an earlier reading of its rules (Skeptics: a game played before the
-    # companion asked about a ghost card not filled in yet plays on as it was played)
-    read_stored = getattr(game, "read_stored", None)
-    if read_stored is not None:
-        commands = list(read_stored(commands))
+    commands = list(module.read_stored(game, commands))
     for record, command in zip(records, commands, strict=True):
         try:
             game.push(command)

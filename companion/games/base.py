@@ -265,6 +265,12 @@ class GameModule(ABC):
     def for_players(self, message: str) -> str:
         """A refusal in the page's words (no command spelling)."""
 
+    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
+        """A stored game's commands as they are replayed into the new `game`: the same, for a game whose rules have
+        been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled in
+        yet plays on in the reading it was played in)."""
+        return commands
+
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
         """What the table sets out before the first turn, as a list the host ticks off (``hand``: a clock hand
         stands by the board); none where the game's rules text gives none."""

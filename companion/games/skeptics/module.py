@@ -187,6 +187,11 @@ class SkepticsModule(GameModule):
         game: Game = Game.replay(setup, packs, commands)
         return game
 
+    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
+        return _game(game).read_stored(
+            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
+        )
+
     def load_packs(self, folder: Path | None) -> Packs:
         return load_packs(folder)
 
