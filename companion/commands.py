@@ -250,10 +250,21 @@ class RulesBase(Generic[ST, CT]):
     """One command applied to a copy of a game's state, collecting its events: what each engine's ``_Rules``
     shares (the state ``s``, the command, ``emit`` an event, ``illegal`` a refusal by the rules)."""
 
+    # Only checking (the legal actions): ``s`` is the game's own state, not a copy, and each handler of a command the
+    # engine names in ``GameHistory.checked`` returns where its checks end (``if self.checking: return``), before it
+    # changes anything. Its refusals are then the same code for push and for the legal actions.
+    checking: bool = False
+
     def __init__(self, state: ST, cmd: CT) -> None:
         self.s = state
         self.cmd = cmd
         self.events: list[dict[str, Any]] = []
+
+    def again(self, cmd: CT) -> None:
+        """Ready to check another command on the same state (checking only: nothing was changed). An engine whose
+        rules keep more of a command than ``cmd`` and ``events`` resets it here too."""
+        self.cmd = cmd
+        self.events = []
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append({"type": type_, **data})
@@ -291,11 +302,18 @@ class GameHistory(Generic[S]):
     command_type: ClassVar[type[CommandBase]] = CommandBase
     legal_type: ClassVar[type[LegalActionBase]] = LegalActionBase
     command_example: ClassVar[str] = "end-turn"  # a command of the game, for the message of a wrong push
+    # The commands whose rules handler marks where its checks end (``if self.checking: return``, RulesBase): a
+    # legal action of one of them is found by running its checks alone on the state as it is (no copy, nothing
+    # applied, no events made), as python-chess generates its moves from the position. Every other command is
+    # tried: applied to a copy of the state, and offered when that is accepted.
+    checked: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, state: S) -> None:
         self._state: S = state
         self._stack: list[tuple[Any, S]] = []
         self._legal: dict[int, tuple[S, tuple[Any, ...]]] = {}  # id(state) -> (state, its legal actions)
+        self._trying = False  # legal_actions_tried(): every command tried, preconditions or not
+        self._checker: RulesBase[S, Any] | None = None  # the rules that check commands on the current state
 
     @classmethod
     def new(cls, setup: Any, packs: Any) -> Any:  # pragma: no cover - every engine defines it
@@ -329,6 +347,33 @@ class GameHistory(Generic[S]):
                 self._legal.clear()
             self._legal[id(self._state)] = found
         return list(found[1])
+
+    def legal_actions_tried(self) -> list[Any]:
+        """The legal actions as found by applying each candidate command to a copy of the state, preconditions or
+        not: what :meth:`legal_actions` must equal (the tests hold them together). Not cached."""
+        if self._state.outcome is not None:
+            return []
+        self._trying = True
+        try:
+            return self._offers()
+        finally:
+            self._trying = False
+
+    def _checks_alone(self, command: Any) -> bool:
+        """Whether `command`'s checks alone say if push accepts it (its name is in :attr:`checked`); an engine
+        narrows it where applying it can still refuse (Skeptics: a draw from the real decks in physical mode)."""
+        return command.name in self.checked
+
+    def _precheck(self, command: Any) -> None:
+        """The checks of a command in :attr:`checked`, run alone on the current state: BadCommand / IllegalCommand
+        as push would raise them; nothing is copied, changed or applied."""
+        rules = self._checker
+        if rules is None or rules.s is not self._state:
+            rules = self._checker = self._rules(self._state, command)
+            rules.checking = True
+        else:
+            rules.again(command)
+        rules.run()
 
     @classmethod
     def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
@@ -381,7 +426,10 @@ class GameHistory(Generic[S]):
         probe = _probe(self.command_type, name, {**real, **dict(sample or {})})
         cards: tuple[str, ...] = ()
         try:
-            self.check(probe)
+            if not self._trying and self._checks_alone(probe):
+                self._precheck(probe)
+            else:
+                self.check(probe)
         except CardsNeeded as exc:
             cards = tuple(arg for arg, _ in exc.needs)
             if not self._legal_with_cards(probe, exc.needs):

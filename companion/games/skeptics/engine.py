@@ -128,6 +128,22 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
 )
 # commands whose own argument is called "room" (so it is not a card drawn in physical mode)
 _OWN_ROOM = ("ghost-at", "seance")
+# the commands that may draw a card (a room card, an environment card, an evidence token): by the clock's quarter hour
+# (end-turn, end-round, timer, a roll's third timer), a summon's room card, a solve's evidence token (a roll's too)
+_DRAWING = frozenset({"end-turn", "end-round", "timer", "roll", "summon", "solve"})
+# each command's arguments as the rules read them: (required, its own, the cards it may be given in physical deck
+# mode, the name of its handler in _Rules)
+_SPECS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        name: (
+            required,
+            (*required, *optional),
+            tuple(a for a in DRAW_ARGS if not (a == "room" and name in _OWN_ROOM)),
+            "do_" + name.replace("-", "_"),
+        )
+        for name, (required, optional, _) in COMMANDS.items()
+    }
+)
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
@@ -509,6 +525,7 @@ class Game(GameHistory[State]):
 
     command_type = Command
     legal_type = LegalAction
+    checked = frozenset(COMMANDS)  # every handler of _Rules marks where its checks end
 
     def __init__(self, setup: Setup, packs: Packs, state: State) -> None:
         self.setup = setup
@@ -647,6 +664,10 @@ class Game(GameHistory[State]):
                 self.offer(out, "table", "discard-environment", {"card": card})
         self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
         return out
+
+    def _checks_alone(self, command: Any) -> bool:
+        """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
+        return command.name in self.checked and not (self.setup.physical and command.name in _DRAWING)
 
     def _legal_with_cards(self, probe: Command, needs: Sequence[tuple[str, str]]) -> bool:
         """Physical deck mode: would `probe` be accepted once the host names the cards it draws?"""
@@ -1053,12 +1074,10 @@ class _Rules(RulesBase[State, Command]):
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
         cmd = self.cmd
-        spec = COMMANDS.get(cmd.name)
+        spec = _SPECS.get(cmd.name)
         if spec is None:
             raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        required, optional, _ = spec
-        own = (*required, *optional)
-        draw_args = [a for a in DRAW_ARGS if not (a == "room" and cmd.name in _OWN_ROOM)]
+        required, own, draw_args, handler = spec
         for key in cmd.args:
             if key in own:
                 continue
@@ -1069,7 +1088,7 @@ class _Rules(RulesBase[State, Command]):
                         "Leave it out."
                     )
                 continue
-            valid = list(own) + (draw_args if self.setup.physical else [])
+            valid = list(own) + (list(draw_args) if self.setup.physical else [])
             raise BadCommand(
                 f"{cmd.name}: unknown argument {key!r}; "
                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments.")
@@ -1083,8 +1102,7 @@ class _Rules(RulesBase[State, Command]):
             raise IllegalCommand(
                 f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
             )
-        handler = getattr(self, "do_" + cmd.name.replace("-", "_"))
-        handler()
+        getattr(self, handler)()
         self.supply.finish(cmd.name)
 
     def _hint(self, name: str) -> str:
@@ -1171,6 +1189,10 @@ class _Rules(RulesBase[State, Command]):
     def spend_action(self, keep_attempt: bool = False, kind: str = "other") -> None:
         """One action is used ("Player Turn"); a different action ends the attempt and a pending pull."""
         self.need_action(kind)
+        self.use_action(keep_attempt, kind)
+
+    def use_action(self, keep_attempt: bool = False, kind: str = "other") -> None:
+        """One action is used, its check (need_action) passed."""
         if not self.free():
             self.s.actions_left -= 1
             if kind == "move":
@@ -1571,16 +1593,19 @@ class _Rules(RulesBase[State, Command]):
         return door and (lock or key not in self.s.open_doors)
 
     # -- evidence and ghost mode -----------------------------------------------------
-    def solve_clue(self, at: int | None = None) -> None:
-        """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols."""
+    def clue_waiting(self) -> None:
+        """A solve needs a revealed clue that is not solved yet."""
         s = self.s
         if s.clues_solved >= s.clues_revealed:
             self.illegal(
                 f"no revealed clue is waiting to be solved ({s.clues_revealed} revealed, {s.clues_solved} solved). "
                 "A clue card is solved after its clue token was revealed: use reveal-clue first."
             )
-        if at is None:
-            at = self.clue_target()
+
+    def solve_clue(self, at: int) -> None:
+        """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols (the clue at
+        `at` is waiting: clue_waiting, or the attempt's roll checked it)."""
+        s = self.s
         s.clue_done.append(at)
         s.clues_solved += 1
         number = s.clue_found[at] if at < len(s.clue_found) else 0
@@ -1758,10 +1783,14 @@ class _Rules(RulesBase[State, Command]):
 
     # -- commands ----------------------------------------------------------------------
     def do_end_turn(self) -> None:
+        if self.checking:
+            return
         self.end_turn()
 
     def do_end_round(self) -> None:
         s = self.s
+        if self.checking:
+            return
         self.drop_attempt("the round ended")
         s.pull_pending = False
         if self.setup.players == 1 and s.ghost_present and s.ghost_reason == "summon":
@@ -1797,6 +1826,8 @@ class _Rules(RulesBase[State, Command]):
                     "a player runs a fourth space only after all three actions of the turn were moves"
                     + (", and only once a turn." if s.ran else ".")
                 )
+            if self.checking:
+                return
             s.ran = True
             self.drop_attempt("another action")
             s.pull_pending = False
@@ -1810,14 +1841,20 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("action: item= and to= are for kind=give and kind=pickup.")
         if "to" in self.cmd.args and item is None:
             raise BadCommand("action: to= says who gets the item of item=; give item= too.")
-        self.spend_action(kind="move" if kind == "move" else "other")
+        action = "move" if kind == "move" else "other"
+        self.need_action(action)
+        # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
+        to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
+        if item is not None:
+            self.item_may_move(item, to)
+        if self.checking:
+            return
+        self.use_action(kind=action)
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
         if carries and s.corpse_holder != s.current:
             s.corpse_holder = s.current
             self.emit("corpse_carried", player=s.current)
         if item is not None:
-            # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
-            to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
             self.move_item(item, to)
         if glass:
             # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
@@ -1855,6 +1892,11 @@ class _Rules(RulesBase[State, Command]):
             attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
         except DiceError as exc:
             raise BadCommand(f"attempt: {exc}") from None
+        glass = "glass" in cmd.args and _bool(cmd, "glass")
+        if glass:
+            self.glass_usable()
+        if self.checking:
+            return
         self.drop_attempt("a new attempt")
         s.pull_pending = False
         s.attempt = attempt
@@ -1862,7 +1904,7 @@ class _Rules(RulesBase[State, Command]):
         s.attempt_door = aim.door
         s.attempt_card = aim.card
         s.attempt_clue = aim.clue
-        if "glass" in cmd.args and _bool(cmd, "glass"):
+        if glass:
             self.take_glass()
         s.attempt_counted = counted
         self.emit(
@@ -2009,8 +2051,8 @@ class _Rules(RulesBase[State, Command]):
                 need += f",{red}"
         return need
 
-    def take_glass(self) -> None:
-        """The attempt uses the player's magnifying glass."""
+    def glass_usable(self) -> None:
+        """The player's magnifying glass is not used up and discarded."""
         s = self.s
         if not s.glass[s.current] and s.current in s.glass_spent:
             self.illegal(
@@ -2018,6 +2060,10 @@ class _Rules(RulesBase[State, Command]):
                 "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
                 "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
             )
+
+    def take_glass(self) -> None:
+        """The attempt uses the player's magnifying glass (glass_usable said it may)."""
+        s = self.s
         if not s.glass[s.current]:
             # ticked without a glass on record: the player has a fresh one (the host knows the table)
             s.glass[s.current] = 3
@@ -2047,7 +2093,9 @@ class _Rules(RulesBase[State, Command]):
             after, out = attempt.roll(cmd.args["faces"], keep=keep)
         except DiceError as exc:
             raise BadCommand(f"roll: {exc}") from None
-        self.spend_action(keep_attempt=True)
+        if self.checking:
+            return
+        self.use_action(keep_attempt=True)
         s.attempt = after
         self.emit(
             "rolled",
@@ -2068,7 +2116,7 @@ class _Rules(RulesBase[State, Command]):
             s.attempt_card = None
             self.emit("attempt_succeeded", action=attempt.action)
             if attempt.action == "solve":
-                self.solve_clue(clue_at)
+                self.solve_clue(clue_at if clue_at is not None else self.clue_target())
             elif attempt.action == "prove":
                 assert set_index is not None
                 self.prove_set(set_index, str(attempt.requirement))
@@ -2104,7 +2152,9 @@ class _Rules(RulesBase[State, Command]):
         if s.room_deck_left <= 0:
             self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
         success = self.summon_roll("summon")
-        self.spend_action()
+        if self.checking:
+            return
+        self.use_action()
         self.emit("summon", success=success, player=s.current)
         if success:
             room = self.draw_room("summon")
@@ -2129,7 +2179,9 @@ class _Rules(RulesBase[State, Command]):
         if s.ghost_room is None:
             self.illegal("the ghost's space is not known; set it with ghost-at room=N first.")
         success = self.summon_roll("pull")
-        self.spend_action()
+        if self.checking:
+            return
+        self.use_action()
         self.emit("pull", success=success, player=s.current)
         if success:
             s.pull_pending = True
@@ -2155,6 +2207,8 @@ class _Rules(RulesBase[State, Command]):
                 "through connected spaces, only one through a closed door, never through a secret passage "
                 f"(Action 7: Pull Ghost). From {start} it can reach: {where}."
             )
+        if self.checking:
+            return
         s.ghost_room = to
         s.pull_pending = False
         self.emit("ghost_moved", **{"from": start, "to": to, "room_name": self.board.space_name(to)})
@@ -2162,9 +2216,11 @@ class _Rules(RulesBase[State, Command]):
     def do_ghost_at(self) -> None:
         s = self.s
         room = self.parse_space("room", allow_none=True)
+        if room is None and not s.ghost_present:
+            self.illegal("the ghost is not on the board already.")
+        if self.checking:
+            return
         if room is None:
-            if not s.ghost_present:
-                self.illegal("the ghost is not on the board already.")
             self.disappear("the host took it off the board")
             return
         if s.ghost_present:
@@ -2185,6 +2241,8 @@ class _Rules(RulesBase[State, Command]):
         if effect == "nothing":
             if "n" in self.cmd.args:
                 raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+            if self.checking:
+                return
             s.env_asks.pop(0)
             self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
             return
@@ -2192,6 +2250,8 @@ class _Rules(RulesBase[State, Command]):
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
         if n == 0:
             raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+        if self.checking:
+            return
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
         self.emit(
             "card_effect", card=card, name=self.packs.environment[card].name, kind="environment", effect=effect, n=n
@@ -2212,32 +2272,43 @@ class _Rules(RulesBase[State, Command]):
         ask = given[0]
         if not self.asks_ghost:
             # filled in since (Your box): the card itself says it now, so what was told changes nothing
-            self.emit("card_told", kind="ghost", ask=ask, filled=True)
+            if not self.checking:
+                self.emit("card_told", kind="ghost", ask=ask, filled=True)
             return
         if ask == "sets":
-            self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
+            count = _int(self.cmd, "sets", 1, MAX_GHOST_SETS)
+            self.sets_fit(count)
+            if not self.checking:
+                self.tell_sets(count)
             return
         if ask not in s.ghost_asks:
             self.illegal(
                 f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} now."
             )
         yes = _bool(self.cmd, ask)
+        if self.checking:
+            return
         s.ghost_asks.remove(ask)
         self.emit("card_told", kind="ghost", ask=ask, yes=yes)
         if ask == "seance" and yes:
             s.seance_told = True
             self.start_ghost_mode("every séance symbol is matched")
         elif ask == "last" and yes:
-            self.tell_sets(s.proven.count(True))
+            self.tell_sets(s.proven.count(True))  # the sets proven: sets_fit holds
         elif ask == "last":
             s.proven.append(False)  # the real card has a set more than the stand-in: it can be proven now
 
+    def sets_fit(self, count: int) -> None:
+        """The real card shows no fewer icon sets than are proven already."""
+        proven = self.s.proven.count(True)
+        if proven > count:
+            self.illegal(f"{proven} icon sets are proven already, so the card has at least {proven}.")
+
     def tell_sets(self, count: int) -> None:
-        """ "Icon Sets to Resolve": the real card shows `count` icon sets; with every one proven the team wins."""
+        """ "Icon Sets to Resolve": the real card shows `count` icon sets (sets_fit said it may); with every one
+        proven the team wins."""
         s = self.s
         proven = [i + 1 for i, p in enumerate(s.proven) if p]
-        if s.proven.count(True) > count:
-            self.illegal(f"{len(proven)} icon sets are proven already, so the card has at least {len(proven)}.")
         # the sets proven keep their marks; the card's sets are numbered 1 to count
         marks = [True] * len(proven) + [False] * (count - len(proven))
         if proven and proven[-1] > count:
@@ -2264,6 +2335,8 @@ class _Rules(RulesBase[State, Command]):
             # of the row laid out at setup; which of the sixteen it is nobody knows until the host names it, so the
             # companion says it by its place in the row (and its numbered token), never by a number of its own
             card = None
+        if self.checking:
+            return
         s.clues_revealed += 1
         s.clue_found.append(card or 0)
         self.emit("clue_revealed", count=s.clues_revealed, clue_card=card, position=s.clues_revealed)
@@ -2271,7 +2344,11 @@ class _Rules(RulesBase[State, Command]):
             self.start_ghost_mode("all seven clue tokens are revealed")
 
     def do_solve(self) -> None:
-        self.solve_clue()
+        self.clue_waiting()
+        at = self.clue_target()
+        if self.checking:
+            return
+        self.solve_clue(at)
 
     def do_prove(self) -> None:
         s = self.s
@@ -2280,6 +2357,8 @@ class _Rules(RulesBase[State, Command]):
         if s.proven[index - 1]:
             self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
         self.check_first_sets(index)
+        if self.checking:
+            return
         self.prove_set(index)
 
     def check_first_sets(self, index: int) -> None:
@@ -2297,6 +2376,8 @@ class _Rules(RulesBase[State, Command]):
         return ", ".join(str(i + 1) for i, p in enumerate(self.s.proven) if not p) or "none"
 
     def do_timer(self) -> None:
+        if self.checking:
+            return
         self.add_timer()
 
     def do_seance(self) -> None:
@@ -2328,6 +2409,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(
                 "say where the séance is held: the first player's space, where the ghost will appear (seance room=N)."
             )
+        if self.checking:
+            return
         s.seance_declared = True
         s.seance_used = True
         s.seance_room = room
@@ -2339,6 +2422,8 @@ class _Rules(RulesBase[State, Command]):
         assert conn is not None
         if key in self.s.open_doors:
             self.illegal(f"door {key} is already open.")
+        if self.checking:
+            return
         self.open_door(key)
 
     def open_door(self, key: str) -> None:
@@ -2361,9 +2446,13 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         item = self.item_arg()
         player = _int(self.cmd, "player", 1, self.setup.players) - 1 if "player" in self.cmd.args else s.current
+        self.item_may_move(item, player)
+        if self.checking:
+            return
         self.move_item(item, player)
 
-    def move_item(self, item: str, player: int) -> None:
+    def item_may_move(self, item: str, player: int) -> None:
+        """ "Search: Item": "a player may only hold up to three Items at a time"; an item is held by one player."""
         s = self.s
         before = next((e for e in s.held if e.endswith(f":{item}")), None)
         if before == f"{player}:{item}":
@@ -2373,6 +2462,11 @@ class _Rules(RulesBase[State, Command]):
                 f"player {player + 1} holds {MAX_ITEMS} items already, the most a player may carry; drop one "
                 "first (dropping is not an action)."
             )
+
+    def move_item(self, item: str, player: int) -> None:
+        """The item changes hands (item_may_move said it may)."""
+        s = self.s
+        before = next((e for e in s.held if e.endswith(f":{item}")), None)
         if before is not None:
             s.held.remove(before)
         s.held.append(f"{player}:{item}")
@@ -2390,6 +2484,8 @@ class _Rules(RulesBase[State, Command]):
         entry = next((e for e in s.held if e.endswith(f":{item}")), None)
         if entry is None:
             self.illegal(f"nobody holds {self.packs.items[item].name}.")
+        if self.checking:
+            return
         s.held.remove(entry)
         self.emit("item_dropped", player=int(entry.partition(":")[0]), item=item, name=self.packs.items[item].name)
 
@@ -2403,6 +2499,8 @@ class _Rules(RulesBase[State, Command]):
             )
         if card not in s.env_active:
             self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
+        if self.checking:
+            return
         self.end_card(card)
         if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
