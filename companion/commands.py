@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
@@ -277,19 +277,22 @@ class RulesBase(Generic[ST, CT]):
         raise NotImplementedError
 
 
-_PROBES: dict[tuple[type[CommandBase], str, tuple[tuple[str, str], ...]], CommandBase] = {}
+# (the game's Game class, group, name, args, asks, sample) -> (the command it is checked with, the legal action)
+_Candidate = tuple[type, str, str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, str], ...]]
+_CANDIDATES: dict[_Candidate, tuple[Any, Any]] = {}
 
 
-def _probe(command_type: type[C], name: str, args: Mapping[str, str]) -> C:
-    """The command a legal action is tried with, made once (commands are immutable; the legal actions of every
-    state try the same few dozen)."""
-    key = (command_type, name, tuple(args.items()))
-    found = _PROBES.get(key)
+def _candidate(game: GameHistory[Any], key: _Candidate) -> tuple[Any, Any]:
+    """The command a legal action is checked with and the action offered (without cards), made once: both are
+    immutable, and the legal actions of every state check the same few dozen."""
+    found = _CANDIDATES.get(key)
     if found is None:
-        if len(_PROBES) > 4096:
-            _PROBES.clear()
-        found = _PROBES[key] = command_type(name, args)
-    assert isinstance(found, command_type)
+        if len(_CANDIDATES) > 4096:
+            _CANDIDATES.clear()
+        _, group, name, args, asks, sample = key
+        real = dict(args)
+        probe = game.command_type(name, {**real, **dict(sample)})
+        found = _CANDIDATES[key] = (probe, game.legal_type(group, name, MappingProxyType(real), asks))
     return found
 
 
@@ -422,21 +425,27 @@ class GameHistory(Generic[S]):
         """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
         tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
         offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
-        real = dict(args or {})
-        probe = _probe(self.command_type, name, {**real, **dict(sample or {})})
-        cards: tuple[str, ...] = ()
+        key = (
+            type(self),
+            group,
+            name,
+            tuple(args.items()) if args else (),
+            tuple(asks),
+            tuple(sample.items()) if sample else (),
+        )
+        probe, action = _candidate(self, key)
         try:
             if not self._trying and self._checks_alone(probe):
                 self._precheck(probe)
             else:
                 self.check(probe)
         except CardsNeeded as exc:
-            cards = tuple(arg for arg, _ in exc.needs)
             if not self._legal_with_cards(probe, exc.needs):
                 return
+            action = replace(action, cards=tuple(arg for arg, _ in exc.needs))
         except (BadCommand, IllegalCommand):
             return
-        out.append(self.legal_type(group, name, MappingProxyType(real), tuple(asks), cards))
+        out.append(action)
 
     def _legal_with_cards(self, probe: Any, needs: Any) -> bool:
         """Whether a command that needs cards from the real decks would be accepted with them (an engine checks)."""

@@ -59,11 +59,20 @@ class CommandResult:
         return {"events": self.events, "state": self.state}
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars), much faster than copy.deepcopy.
+    """A deep copy of JSON-like data (dicts, lists and tuples as lists, scalars), much faster than copy.deepcopy: a
+    scalar is taken as it is without a call, and dicts and lists of their exact types go the short way.
 
     Every caller and listener gets its own copy, so none can change what the others see.
     """
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _SCALARS else _copy(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else _copy(item) for item in value]
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -136,6 +145,9 @@ class GameService:
         self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
         self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
+        # the published form of each legal action (with its label) for the current game's names, made once: the
+        # same few dozen come back state after state; the published state is never changed, only copied out
+        self._legal_memo: tuple[object, dict[tuple[object, ...], dict[str, Any]]] = (None, {})
 
     # -- games -------------------------------------------------------------------------------
 
@@ -707,9 +719,7 @@ class GameService:
         state.setdefault("rules", module.rules)
         state["rules_title"] = module.title
         state.update(module.publish(state, game))
-        current = state.get("current_player")
-        legal = [action.to_dict() for action in game.legal_actions()]
-        state["legal"] = [{**action, "label": module.action_label(action, self._names, current)} for action in legal]
+        state["legal"] = self._legal_published(game, state.get("current_player"))
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if self._narration is not None:  # a script being read out (none: the key is left out)
@@ -722,6 +732,23 @@ class GameService:
                 state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def _legal_published(self, game: Engine, current: object) -> list[dict[str, Any]]:
+        """The legal actions as the state publishes them: each one's to_dict() with its button's label."""
+        names, memo = self._legal_memo
+        if names is not self._names or len(memo) > 4096:
+            memo = {}
+            self._legal_memo = (self._names, memo)
+        out = []
+        for action in game.legal_actions():
+            key = (current, action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
+            found = memo.get(key)
+            if found is None:
+                found = action.to_dict()
+                found["label"] = self._module.action_label(found, self._names, current)
+                memo[key] = found
+            out.append(found)
+        return out
 
     def records(self) -> list[dict[str, Any]]:
         """The record of every game in the history (companion.record), the newest first; kept in the file, so a

@@ -534,6 +534,7 @@ class Game(GameHistory[State]):
         self.ghost: Ghost = packs.ghosts[setup.ghost]
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
+        self.door_memo: dict[str, str] = {}  # a door as typed -> its key on the board (the board does not change)
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
         # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
         self.stand_in_reading = False
@@ -1070,6 +1071,7 @@ class _Rules(RulesBase[State, Command]):
         self.packs = game.packs
         self.supply = _Supply(self.setup.physical, [], [], [])
         self.asks_ghost = game.asks_ghost  # a ghost card not filled in yet: its icons, count and symbols are asked
+        self.counted: dict[tuple[str, str | None, str | None, str | None], tuple[int, str]] = {}  # dice_counted
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
@@ -1207,7 +1209,18 @@ class _Rules(RulesBase[State, Command]):
         """The dice an attempt rolls, worked out from what is in play, and how ("3 dice − Watching Eyes: 2 to roll").
 
         FAQ: a card that reduces the dice is applied first, then the bonuses (a magnifying glass, the aid die on a
-        prove, items that add dice), and never more than five clue dice are rolled."""
+        prove, items that add dice), and never more than five clue dice are rolled. Only checking (the legal
+        actions), the count is made once for each kind of attempt and its arguments, and without its words."""
+        cmd = self.cmd
+        if not self.checking:
+            return self._dice_counted(action)
+        key = (action, cmd.args.get("glass"), cmd.args.get("aid"), cmd.args.get("items"))
+        found = self.counted.get(key)
+        if found is None:
+            found = self.counted[key] = self._dice_counted(action)
+        return found
+
+    def _dice_counted(self, action: str) -> tuple[int, str]:
         cmd = self.cmd
         kind = action_kind(action).value
         glass = "glass" in cmd.args and _bool(cmd, "glass")
@@ -1223,7 +1236,7 @@ class _Rules(RulesBase[State, Command]):
         if items and action in NO_ITEM_ACTIONS:
             self.illegal("items cannot be used on environment cards, so this roll takes no item dice.")
         minus = 0
-        words = [f"{BASE_DICE} dice"]
+        cards: list[EnvironmentCard] = []
         # a Fire or a Barrier is rolled with "three Clue Dice" ("Fire Card": "rolling one Cobweb with three Clue
         # Dice"; "Barrier": "Players roll three Clue Dice without the use of Items"): a card that takes dice away
         # (the Watching Eyes) reduces the other clue rolls, not these
@@ -1231,13 +1244,7 @@ class _Rules(RulesBase[State, Command]):
             for info in self.game.cards_in_play(self.s.env_active, self.s.env_told):
                 if info.clue_dice:
                     minus -= info.clue_dice
-                    words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
-        item_words = (
-            " ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args else f"+ {items} from items"
-        )
-        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
-            if on:
-                words.append(word)
+                    cards.append(info)
         try:
             dice = dice_for(action, glass=glass, aid=aid, items=items, minus=max(0, minus))
         except DiceError as exc:
@@ -1245,7 +1252,17 @@ class _Rules(RulesBase[State, Command]):
         if minus < 0:  # a card that adds dice (none in the rulebook): after the reduction, before the cap
             dice -= minus
         dice = min(dice, BOX_DICE[kind])  # bonuses beyond the box's dice do not count (FAQ: five clue dice at most)
-        return dice, (" ".join(words) + f": {dice} to roll" if len(words) > 1 else "")
+        if self.checking or not (cards or glass or aid or items):
+            return dice, ""
+        words = [f"{BASE_DICE} dice"]
+        words.extend(f"{'−' if info.clue_dice < 0 else '+'} {info.name}" for info in cards)
+        item_words = (
+            " ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args else f"+ {items} from items"
+        )
+        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
+            if on:
+                words.append(word)
+        return dice, " ".join(words) + f": {dice} to roll"
 
     def held_dice(self, action: str) -> list[tuple[str, int]]:
         """The current investigator's items that add dice to `action`, by name: [("EVP Recorder", 1)]."""
@@ -1423,6 +1440,14 @@ class _Rules(RulesBase[State, Command]):
         return number
 
     def parse_door(self, text: str) -> str:
+        """The key of the door `text` names ("7-8"); BadCommand for one that is not a door of the board. Each text is
+        read once a game."""
+        key = self.game.door_memo.get(text)
+        if key is None:
+            key = self.game.door_memo[text] = self._parse_door(text)
+        return key
+
+    def _parse_door(self, text: str) -> str:
         parts = text.replace(" ", "").split("-")
         try:
             a, b = (int(p) for p in parts)
