@@ -885,9 +885,12 @@ class Game(GameHistory[State]):
         return game
 
     def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
-        """The commands of a stored game, before they are replayed into this new game: a game played before the
-        companion asked about a ghost card (or a way) not filled in yet (no answer told, and a prove that rolled for
-        the stand-in's icons, or a command the asking reading refuses) plays on in the reading it was played in."""
+        """The commands of a stored game still to be pushed into this new game, in the reading they were played in:
+        a game played before the companion asked about a ghost card (or a way) not filled in yet (no answer told,
+        and a prove that rolled for the stand-in's icons, or a command the asking reading refuses) plays on in the
+        stand-in's reading. Where only playing them tells, they are pushed here in the asking reading, and none is
+        left when it accepts them all; when it refuses one, the game starts again in the stand-in's reading and
+        every command is left to push."""
         stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
         if not stand_ins or any(c.name == "tell-ghost" for c in commands):
             return commands
@@ -895,15 +898,22 @@ class Game(GameHistory[State]):
             c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need") for c in commands
         )
         if not (proved and self.ghost.placeholder):
-            trial = Game.new(self.setup, self.packs)  # the asking reading (a plain Game, not replay: no recursion)
             try:
                 for c in commands:
-                    trial.push(c)
-                return commands
+                    self.push(c)
+                return ()
             except (BadCommand, IllegalCommand):
-                pass
+                self._start_again()
         self.stand_in_reading = True
         return commands
+
+    def _start_again(self) -> None:
+        """Back to the state before the first command (the reading may change: nothing worked out in it is kept)."""
+        if self._stack:
+            self._state = self._stack[0][1]
+            self._stack.clear()
+        self._legal.clear()
+        self._checker = None
 
     def _view_ghost_place(self) -> dict[str, Any]:
         """Where the ghost is, and why it is there."""
