@@ -370,13 +370,18 @@ class GameHistory(Generic[S]):
     def _precheck(self, command: Any) -> None:
         """The checks of a command in :attr:`checked`, run alone on the current state: BadCommand / IllegalCommand
         as push would raise them; nothing is copied, changed or applied."""
+        rules = self._checks(command)
+        rules.again(command)
+        rules.run()
+
+    def _checks(self, command: Any) -> RulesBase[S, Any]:
+        """The rules that check commands on the current state, only checking (made once a state): what an engine's
+        ``_offers`` asks too, to leave out whole groups of candidates by the same checks (no action left)."""
         rules = self._checker
         if rules is None or rules.s is not self._state:
             rules = self._checker = self._rules(self._state, command)
             rules.checking = True
-        else:
-            rules.again(command)
-        rules.run()
+        return rules
 
     @classmethod
     def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
@@ -423,8 +428,9 @@ class GameHistory(Generic[S]):
         sample: Mapping[str, str] | None = None,
     ) -> None:
         """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
-        tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
-        offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
+        with a `sample` of what it `asks`: by its checks alone (:attr:`checked`), else tried on a copy. A command
+        that draws from the real decks (physical mode) is offered with the cards it needs, where
+        :meth:`_legal_with_cards` says it would then be accepted."""
         key = (
             type(self),
             group,
@@ -433,10 +439,15 @@ class GameHistory(Generic[S]):
             tuple(asks),
             tuple(sample.items()) if sample else (),
         )
-        probe, action = _candidate(self, key)
+        found = _CANDIDATES.get(key)
+        probe, action = found if found is not None else _candidate(self, key)
         try:
             if not self._trying and self._checks_alone(probe):
-                self._precheck(probe)
+                rules = self._checker  # _precheck, written out: it runs for each of some forty candidates a state
+                if rules is None or rules.s is not self._state:
+                    rules = self._checks(probe)
+                rules.again(probe)
+                rules.run()
             else:
                 self.check(probe)
         except CardsNeeded as exc:

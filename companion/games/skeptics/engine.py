@@ -51,6 +51,7 @@ from companion.games.skeptics.packs import (
     ENTRANCE,
     ROOM_COUNT,
     Board,
+    Connection,
     EnvironmentCard,
     Ghost,
     Packs,
@@ -242,6 +243,9 @@ class Command(CommandBase):
     """One Skeptics command, as typed (``Command.parse("summon success=true")``); args stay strings."""
 
     names = tuple(COMMANDS)
+
+
+_END_TURN = Command("end-turn")  # a command to make the rules that check the legal actions with
 
 
 class LegalAction(LegalActionBase):
@@ -535,6 +539,8 @@ class Game(GameHistory[State]):
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
         self.door_memo: dict[str, str] = {}  # a door as typed -> its key on the board (the board does not change)
+        self.doors: tuple[Connection, ...] = self.board.doors
+        self.door_of: Mapping[str, Connection] = MappingProxyType({door.key: door for door in self.doors})
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
         # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
         self.stand_in_reading = False
@@ -585,14 +591,59 @@ class Game(GameHistory[State]):
         An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
         clue token, which card came up in physical deck mode) says so in ``asks``; its ``args`` are then
         completed by the caller. The list never holds a command that push() would refuse for the rules.
+
+        A whole group is left out by the check its commands all make first: with no action left this turn
+        (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action of that kind; with the
+        ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove.
         """
         s = self._state
         if s.outcome is not None:
             return []
         out: list[LegalAction] = []
+        rules = self._checks(_END_TURN)
+        assert isinstance(rules, _Rules)
+        acts, moves, proves = not rules.out_of_actions(), not rules.out_of_actions("move"), rules.ghost_on_board()
         ghost_on_board = s.ghost_present and s.ghost_room is not None
         self.offer(out, "turn", "end-turn")
         self.offer(out, "turn", "end-round")
+        if acts:
+            self._offer_attempts(out, proves)
+        if s.pull_pending and ghost_on_board:
+            for to in sorted(self._reachable_now()):
+                self.offer(out, "ghost", "move-ghost", {"to": str(to)})
+        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+        for kind in ACTION_KINDS:
+            if moves if kind == "move" else acts:
+                self.offer(out, "spend", "action", {"kind": kind})
+        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        if moves:
+            self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
+        if acts:
+            self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+        if s.env_asks:
+            for effect in ENV_TAPS:
+                self.offer(out, "card", "tell-card", {"effect": effect})
+        for tap in ghost_taps(s):
+            self.offer(out, "card", "tell-ghost", tap)
+        self.offer(out, "team", "reveal-clue")
+        self.offer(out, "team", "timer")
+        self.offer(out, "table", "solve")
+        for index, proven in enumerate(s.proven, start=1):
+            if not proven and proves:
+                self.offer(out, "table", "prove", {"set": str(index)})
+        for door in self.doors:
+            if door.key not in s.open_doors:
+                self.offer(out, "table", "unlock", {"door": door.key})
+        for card in s.env_active:
+            if self.packs.environment[card].duration == "until_met":
+                self.offer(out, "table", "discard-environment", {"card": card})
+        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+        return out
+
+    def _offer_attempts(self, out: list[LegalAction], proves: bool) -> None:
+        """The legal rolls, attempts, summons and pulls (an action is left this turn; `proves`: the ghost is on the
+        board to be proven)."""
+        s = self._state
         if s.attempt is not None:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
@@ -616,7 +667,7 @@ class Game(GameHistory[State]):
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
-            if not proven:
+            if not proven and proves:
                 self.offer(
                     out,
                     "attempt",
@@ -625,7 +676,7 @@ class Game(GameHistory[State]):
                     asks=asks,
                     sample={"need": "eye:1"} if asks else None,
                 )
-        for door in self.board.doors:
+        for door in self.doors:
             if door.key not in s.open_doors:
                 self.offer(
                     out,
@@ -637,34 +688,6 @@ class Game(GameHistory[State]):
                 )
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
-        if s.pull_pending and ghost_on_board:
-            for to in sorted(self._reachable_now()):
-                self.offer(out, "ghost", "move-ghost", {"to": str(to)})
-        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
-        for kind in ACTION_KINDS:
-            self.offer(out, "spend", "action", {"kind": kind})
-        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
-        self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
-        self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
-        if s.env_asks:
-            for effect in ENV_TAPS:
-                self.offer(out, "card", "tell-card", {"effect": effect})
-        for tap in ghost_taps(s):
-            self.offer(out, "card", "tell-ghost", tap)
-        self.offer(out, "team", "reveal-clue")
-        self.offer(out, "team", "timer")
-        self.offer(out, "table", "solve")
-        for index, proven in enumerate(s.proven, start=1):
-            if not proven:
-                self.offer(out, "table", "prove", {"set": str(index)})
-        for door in self.board.doors:
-            if door.key not in s.open_doors:
-                self.offer(out, "table", "unlock", {"door": door.key})
-        for card in s.env_active:
-            if self.packs.environment[card].duration == "until_met":
-                self.offer(out, "table", "discard-environment", {"card": card})
-        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
-        return out
 
     def _checks_alone(self, command: Any) -> bool:
         """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
@@ -1082,6 +1105,7 @@ class _Rules(RulesBase[State, Command]):
         self.supply = _Supply(self.setup.physical, [], [], [])
         self.asks_ghost = game.asks_ghost  # a ghost card not filled in yet: its icons, count and symbols are asked
         self.counted: dict[tuple[str, str | None, str | None, str | None], tuple[int, str]] = {}  # dice_counted
+        self.spent: dict[str, bool] = {}  # out_of_actions, while checking
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
@@ -1115,7 +1139,8 @@ class _Rules(RulesBase[State, Command]):
                 f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
             )
         getattr(self, handler)()
-        self.supply.finish(cmd.name)
+        if self.setup.physical:  # a game that draws its own cards takes none from the host
+            self.supply.finish(cmd.name)
 
     def _hint(self, name: str) -> str:
         examples = {
@@ -1164,9 +1189,27 @@ class _Rules(RulesBase[State, Command]):
     def free(self) -> bool:
         return "free" in self.cmd.args and _bool(self.cmd, "free")
 
-    def need_action(self, kind: str = "other") -> None:
+    def out_of_actions(self, kind: str = "other") -> bool:
+        """No action of `kind` ("move" or "other") is left this turn, free=true aside: the three are used ("Player
+        Turn"), or a card in play allows no more actions other than moves (the Corpse)."""
+        if self.checking:  # the state does not change: each kind is worked out once
+            found = self.spent.get(kind)
+            if found is None:
+                found = self.spent[kind] = self._out_of_actions(kind)
+            return found
+        return self._out_of_actions(kind)
+
+    def _out_of_actions(self, kind: str) -> bool:
         s = self.s
-        if self.free():
+        if s.actions_left <= 0:
+            return True
+        limit, _ = self.other_actions_limit()
+        return kind != "move" and bool(limit) and s.turn_others >= limit
+
+    def need_action(self, kind: str = "other") -> None:
+        """An action of `kind` is left this turn (out_of_actions), or the command is free."""
+        s = self.s
+        if self.free() or not self.out_of_actions(kind):
             return
         if s.actions_left <= 0:
             self.illegal(
@@ -1180,11 +1223,10 @@ class _Rules(RulesBase[State, Command]):
                 )
             )
         limit, card = self.other_actions_limit()
-        if kind != "move" and limit and s.turn_others >= limit:
-            self.illegal(
-                f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
-                "moves, and they are used; move, or end the turn."
-            )
+        self.illegal(
+            f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+            "moves, and they are used; move, or end the turn."
+        )
 
     def other_actions_limit(self) -> tuple[int, str]:
         return other_actions_limit(self.game.cards_in_play(self.s.env_active, self.s.env_told))
@@ -1422,8 +1464,12 @@ class _Rules(RulesBase[State, Command]):
             )
         return Face.SUMMON in faces
 
+    def ghost_on_board(self) -> bool:
+        """The ghost is on the board: what a prove and a pull need."""
+        return self.s.ghost_present
+
     def check_ghost_on_board(self, what: str) -> None:
-        if not self.s.ghost_present:
+        if not self.ghost_on_board():
             self.illegal(
                 f"the ghost is not on the board; {what} only while it is (Action 6: Prove, Action 7: Pull Ghost). "
                 "If it is on the board at the table, set it with ghost-at room=N."
@@ -1998,7 +2044,7 @@ class _Rules(RulesBase[State, Command]):
         if "door" not in cmd.args:
             raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
         door = self.parse_door(cmd.args["door"])
-        conn = self.board.door(door)
+        conn = self.game.door_of.get(door)
         assert conn is not None
         if not self.closed(conn.key, conn.door, conn.lock):
             self.illegal(f"door {door} is already open.")
@@ -2453,7 +2499,7 @@ class _Rules(RulesBase[State, Command]):
 
     def do_unlock(self) -> None:
         key = self.parse_door(self.cmd.args["door"])
-        conn = self.board.door(key)
+        conn = self.game.door_of.get(key)
         assert conn is not None
         if key in self.s.open_doors:
             self.illegal(f"door {key} is already open.")
@@ -2462,7 +2508,7 @@ class _Rules(RulesBase[State, Command]):
         self.open_door(key)
 
     def open_door(self, key: str) -> None:
-        conn = self.board.door(key)
+        conn = self.game.door_of.get(key)
         assert conn is not None
         if conn.lock:
             self.emit("door_unlocked", door=key, relocks=True)
