@@ -1328,8 +1328,9 @@ class _Rules(RulesBase[State, Command]):
                 out.append((item.name, item.dice))
         return out
 
-    def same_need(self, given: str, fixed: str, what: str, words: str) -> None:
-        """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused."""
+    def same_need(self, given: str, fixed: str, what: Callable[[], str], words: str) -> None:
+        """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused
+        (`what` names the card, in words made only for the refusal)."""
         if not given:
             return
         try:
@@ -1338,14 +1339,15 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"attempt: {exc}") from None
         if not same:
             self.illegal(
-                f"{what} needs {fixed}, not {given}: {words} come from the card and the board, "
+                f"{what()} needs {fixed}, not {given}: {words} come from the card and the board, "
                 "with their red icons. Leave need= out."
             )
 
-    def need_told(self, need: str, words: str) -> None:
-        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played)."""
+    def need_told(self, need: str, words: Callable[[], str]) -> None:
+        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played); `words`
+        says what to give, made only for the refusal."""
         if not need:
-            raise BadCommand(f"attempt: {words}.")
+            raise BadCommand(f"attempt: {words()}.")
 
     def glass_expires(self) -> None:
         """ "Magnifying Glass": "The use of the Magnifying Glass remains in effect until the player performs a different
@@ -2029,13 +2031,15 @@ class _Rules(RulesBase[State, Command]):
         if told:
             self.need_told(
                 need,
-                f"the ghost card is not filled in yet: give the icons of set {set_index} as "
-                "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
-                "disruption=true for a red icon)",
+                lambda: (
+                    f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                    "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                    "disruption=true for a red icon)"
+                ),
             )
         else:
             fixed = self.ghost.icon_sets[set_index - 1]
-            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+            self.same_need(need, fixed, lambda: f"icon set {set_index} of the ghost card", "the icon set")
             need = fixed
         return _Aim(need, set_index=set_index, told=told)
 
@@ -2046,18 +2050,18 @@ class _Rules(RulesBase[State, Command]):
         door = self.parse_door(cmd.args["door"])
         conn = self.game.door_of.get(door)
         assert conn is not None
-        if not self.closed(conn.key, conn.door, conn.lock):
+        if not self.closed(door, conn.door, conn.lock):
             self.illegal(f"door {door} is already open.")
         # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
         # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
         told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
         if told:
             self.need_told(
-                need, f"door {door} is not filled in yet: give the keys shown at it on the board, need=key:2"
+                need, lambda: f"door {door} is not filled in yet: give the keys shown at it on the board, need=key:2"
             )
         else:
             fixed = f"key:{conn.keys}"
-            self.same_need(need, fixed, f"door {door}", "the keys")
+            self.same_need(need, fixed, lambda: f"door {door}", "the keys")
             need = fixed
         return _Aim(need, door=door, told=told)
 
@@ -2070,7 +2074,7 @@ class _Rules(RulesBase[State, Command]):
         card = self.packs.clues.get(number)
         if card is not None and not card.placeholder:
             # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
-            self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
+            self.same_need(need, card.icon_set, lambda: f"clue card {number}", "the icons")
             need = card.icon_set
         return _Aim(need, clue=clue_at)
 
@@ -2094,7 +2098,7 @@ class _Rules(RulesBase[State, Command]):
             set_index = _int(cmd, "set", 1, len(sets))
             if f"{barrier_card}:{set_index}" in s.sets_done:
                 self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
-            self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
+            self.same_need(need, sets[set_index - 1], lambda: f"icon set {set_index} of the barrier", "the icon set")
             need = sets[set_index - 1]
         elif "set" in cmd.args:
             raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
