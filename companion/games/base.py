@@ -31,10 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 __all__ = [
     "DEFAULT_RULES",
@@ -193,6 +196,11 @@ class GameModule(ABC):
     @abstractmethod
     def load_packs(self, folder: Path | None) -> object:
         """The game's packs: the bundled files, with the owner's of the same name in `folder`."""
+
+    def box_packs(self) -> BoxPacks | None:
+        """The game's pack files as the owner's box keeps them and the "Your box" page fills them in
+        (companion.box); None for a game with no packs to fill in."""
+        return None
 
     def setup_to_dict(self, setup: SetupLike) -> dict[str, object]:
         """The stored form of a setup: the engine's, with "rules" for every game but the default one (whose old

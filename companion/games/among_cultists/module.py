@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
@@ -17,6 +17,9 @@ from companion.games.among_cultists import sentences, terminal
 from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
 from companion.games.base import Engine, GameModuleOf, Record, SetupLike
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -102,6 +105,11 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
 
     def load_packs(self, folder: Path | None) -> AmongCultistsPacks:
         return load_packs(folder)
+
+    def box_packs(self) -> BoxPacks:
+        from companion.games.among_cultists.box import BOX
+
+        return BOX
 
     def names(self, game: Engine) -> sentences.Names:
         return sentences.Names.of_game(self.engine(game))

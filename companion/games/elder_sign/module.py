@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
@@ -15,6 +15,9 @@ from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, 
 from companion.games.elder_sign import odds_cli, sentences, terminal
 from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
@@ -296,6 +299,11 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
 
     def load_packs(self, folder: Path | None) -> ElderSignPacks:
         return load_packs(folder)
+
+    def box_packs(self) -> BoxPacks:
+        from companion.games.elder_sign.box import BOX
+
+        return BOX
 
     def names(self, game: Engine) -> sentences.Names:
         return sentences.Names.of_game(self.engine(game))

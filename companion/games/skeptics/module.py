@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
@@ -22,6 +22,9 @@ from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
 from companion.games.skeptics.roll import to_roll
 from companion.games.skeptics.tray import settle_reading
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def next_throw(game: Game) -> tuple[str, ...]:
@@ -187,6 +190,11 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
 
     def load_packs(self, folder: Path | None) -> Packs:
         return load_packs(folder)
+
+    def box_packs(self) -> BoxPacks:
+        from companion.games.skeptics.box import BOX
+
+        return BOX
 
     def first_game(self, choices: Record, packs: object) -> dict[str, object]:
         """The board and the ghost default to the packs' first; one the packs do not have names its key."""
