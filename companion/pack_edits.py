@@ -117,37 +117,60 @@ def parse_doc(rel: str, text: str) -> Doc:
         raise PackError(f"{rel}: is not valid TOML ({exc}). Fix the file (see docs/packs.md).") from None
 
 
-def _checked(base: str, value: object, effect_keys: tuple[str, ...]) -> FieldValue | None:
-    """`value` as a field of kind `base` takes it; None when it is not of that kind."""
-    if base == "text":
-        return value if isinstance(value, str) and len(value) <= TEXT_MAX else None
-    if base == "int":
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-    if base == "flag":
-        return value if isinstance(value, bool) else None
-    if base == "texts":
-        if not isinstance(value, list) or len(value) > 12:
-            return None
-        texts = [v for v in value if isinstance(v, str) and len(v) <= TEXT_MAX]
-        return texts if len(texts) == len(value) else None
-    if base == "pair":
-        if not isinstance(value, list) or len(value) != 2:
-            return None
-        pair = [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
-        return pair if len(pair) == 2 else None
-    if not isinstance(value, Mapping):  # an effect
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and len(value) <= TEXT_MAX else None
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _flag(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _texts(value: object) -> list[str] | None:
+    if not isinstance(value, list) or len(value) > 12:
+        return None
+    texts = [text for text in map(_text, value) if text is not None]
+    return texts if len(texts) == len(value) else None
+
+
+def _pair(value: object) -> list[int] | None:
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    pair = [number for number in map(_int, value) if number is not None]
+    return pair if len(pair) == 2 else None
+
+
+def _effect(value: object, effect_keys: tuple[str, ...]) -> dict[str, str | int | bool] | None:
+    """Whole numbers of the game's `effect_keys`, a "text" and a "gate" flag."""
+    if not isinstance(value, Mapping):
         return None
     effect: dict[str, str | int | bool] = {}
-    for k, v in value.items():
-        number = k in effect_keys and isinstance(v, int) and not isinstance(v, bool)
-        if not (
-            number
-            or (k == "text" and isinstance(v, str) and len(v) <= TEXT_MAX)
-            or (k == "gate" and isinstance(v, bool))
-        ):
+    for key, item in value.items():
+        checked = (
+            _int(item)
+            if key in effect_keys
+            else _text(item)
+            if key == "text"
+            else _flag(item)
+            if key == "gate"
+            else None
+        )
+        if checked is None:
             return None
-        effect[str(k)] = v
+        effect[str(key)] = checked
     return effect
+
+
+_KINDS = {"text": _text, "int": _int, "flag": _flag, "texts": _texts, "pair": _pair}
+
+
+def _checked(base: str, value: object, effect_keys: tuple[str, ...]) -> FieldValue | None:
+    """`value` as a field of kind `base` takes it; None when it is not of that kind."""
+    check = _KINDS.get(base)
+    return check(value) if check is not None else _effect(value, effect_keys)
 
 
 def clean_fields(
