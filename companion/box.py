@@ -23,6 +23,7 @@ new packs before it saves (a table operation is one service call).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -67,21 +68,23 @@ def sections() -> tuple[str, ...]:
     return tuple(section for game in _games() for section in game.sections)
 
 
+@functools.cache
+def _other_files() -> dict[str, str]:
+    return {rel: game.rules for game in _games() if game.rules != DEFAULT_RULES for rel in game.files}
+
+
 class _OtherFiles(Mapping[str, str]):
     """The pack files of the other games the box keeps beside the default game's (file -> the game's rules),
     from the games' modules when first asked (so that importing the box loads no game)."""
 
-    def _files(self) -> dict[str, str]:
-        return {rel: game.rules for game in _games() if game.rules != DEFAULT_RULES for rel in game.files}
-
     def __getitem__(self, rel: str) -> str:
-        return self._files()[rel]
+        return _other_files()[rel]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._files())
+        return iter(_other_files())
 
     def __len__(self) -> int:
-        return len(self._files())
+        return len(_other_files())
 
 
 OTHER_FILES: Mapping[str, str] = _OtherFiles()
