@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
+from typing import Protocol
 
 import tomlkit
 from tomlkit.items import Table
@@ -227,53 +228,30 @@ def _edit_connection(doc: Doc, board: Board, rest: str, values: Mapping[str, Fie
     return f"{'door' if kind == 'door' else 'the way'} {a}-{b} of the {board.name}"
 
 
+class _Card(Protocol):
+    @property
+    def placeholder(self) -> bool: ...
+
+
+def _entry(card: _Card, *fields: str) -> dict[str, object]:
+    """One card as the page shows it: its `fields` (a tuple as a list) and whether it is filled in."""
+    shown: dict[str, object] = {}
+    for name in fields:
+        value = getattr(card, name)
+        shown[name] = list(value) if isinstance(value, tuple) else value
+    return {**shown, "filled": not card.placeholder}
+
+
 def _view(packs: Packs) -> dict[str, object]:
-    ghosts = [
-        {
-            "id": g.id,
-            "name": g.name,
-            "difficulty": g.difficulty,
-            "seance_symbols": list(g.seance_symbols),
-            "icon_sets": list(g.icon_sets),
-            "ability": g.ability,
-            "lingering": g.lingering,
-            "first_sets": g.first_sets,
-            "closes_doors": g.closes_doors,
-            "filled": not g.placeholder,
-        }
-        for g in packs.ghosts.values()
-    ]
+    ghost_fields = ("id", "name", "difficulty", "seance_symbols", "icon_sets", "ability", "lingering", "first_sets")
+    ghosts = [_entry(g, *ghost_fields, "closes_doors") for g in packs.ghosts.values()]
     environment = [
-        {
-            "id": c.id,
-            "name": c.name,
-            "deck": c.deck,
-            "duration": c.duration,
-            "effect": c.effect,
-            "clue_dice": c.clue_dice,
-            "actions": c.actions,
-            "fires": c.fires,
-            "icon_sets": list(c.icon_sets),
-            "filled": not c.placeholder,
-        }
+        _entry(c, "id", "name", "deck", "duration", "effect", "clue_dice", "actions", "fires", "icon_sets")
         for c in packs.environment.values()
     ]
-    evidence = [{"id": e.id, "name": e.name, "filled": not e.placeholder} for e in packs.evidence.values()]
-    clues = [
-        {"number": c.number, "name": c.name, "icon_set": c.icon_set, "filled": not c.placeholder}
-        for c in packs.clues.values()
-    ]
-    items = [
-        {
-            "id": i.id,
-            "name": i.name,
-            "effect": i.effect,
-            "dice": i.dice,
-            "actions": list(i.actions),
-            "filled": not i.placeholder,
-        }
-        for i in packs.items.values()
-    ]
+    evidence = [_entry(e, "id", "name") for e in packs.evidence.values()]
+    clues = [_entry(c, "number", "name", "icon_set") for c in packs.clues.values()]
+    items = [_entry(i, "id", "name", "effect", "dice", "actions") for i in packs.items.values()]
     boards = []
     for board in packs.boards.values():
         data = board.to_dict()
