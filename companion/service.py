@@ -147,7 +147,7 @@ class GameService:
         self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
         # the published form of each legal action (with its label) for the current game's names, made once: the
         # same few dozen come back state after state; the published state is never changed, only copied out
-        self._legal_memo: tuple[object, dict[tuple[object, ...], dict[str, Any]]] = (None, {})
+        self._legal_memo: tuple[object, dict[tuple[object, ...], tuple[object, dict[str, Any]]]] = (None, {})
 
     # -- games -------------------------------------------------------------------------------
 
@@ -741,13 +741,19 @@ class GameService:
             self._legal_memo = (self._names, memo)
         out = []
         for action in game.legal_actions():
-            key = (current, action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
+            # by the action itself (an engine offers the same objects state after state; kept here, so its id
+            # names no other), else by what it is
+            key: tuple[object, ...] = (current, id(action))
             found = memo.get(key)
-            if found is None:
-                found = action.to_dict()
-                found["label"] = self._module.action_label(found, self._names, current)
-                memo[key] = found
-            out.append(found)
+            if found is None or found[0] is not action:
+                named = (current, action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
+                entry = memo.get(named)
+                if entry is None:
+                    published = action.to_dict()
+                    published["label"] = self._module.action_label(published, self._names, current)
+                    entry = memo[named] = (action, published)
+                found = memo[key] = (action, entry[1])
+            out.append(found[1])
         return out
 
     def records(self) -> list[dict[str, Any]]:

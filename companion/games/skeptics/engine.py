@@ -954,20 +954,21 @@ class Game(GameHistory[State]):
     def _view_environment(self) -> dict[str, Any]:
         """The environment cards in play, as they play now."""
         s, packs = self._state, self.packs
+        cards = [(c, packs.environment[c], played) for c, played in zip(s.env_active, self.env_in_play(), strict=True)]
         return {
-            "environment_active": [packs.environment[c].name for c in s.env_active],
+            "environment_active": [card.name for _, card, _ in cards],
             "environment": [
                 {
                     "id": c,
-                    "name": packs.environment[c].name,
-                    "effect": card_words(packs.environment[c].effect),
-                    "duration": packs.environment[c].duration,
-                    "clue_dice": self.env(c).clue_dice,
-                    "actions": self.env(c).actions,
-                    "fires": self.env(c).fires,
-                    "placeholder": packs.environment[c].placeholder,
+                    "name": card.name,
+                    "effect": card_words(card.effect),
+                    "duration": card.duration,
+                    "clue_dice": played.clue_dice,
+                    "actions": played.actions,
+                    "fires": played.fires,
+                    "placeholder": card.placeholder,
                 }
-                for c in s.env_active
+                for c, card, played in cards
             ],
         }
 
