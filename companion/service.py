@@ -518,7 +518,7 @@ class GameService:
             state = self._publish()
             records = self._narrate([record])
             self._notify(records, state)
-            return CommandResult(_copy_records(records), self._copy_of(state))
+            return CommandResult(_copy_records(records), self._handed(state))
 
     def redo(self, source: str = "host") -> CommandResult:
         """Play again the command the last undo took back (a draw draws the same card, dice show the same faces)."""
@@ -717,17 +717,27 @@ class GameService:
         records = self._narrate(records)
         state = self._publish(records[-1]["id"] if records else None)
         self._notify(records, state)
-        return CommandResult(_copy_records(records), self._copy_of(state))
+        return CommandResult(_copy_records(records), self._handed(state))
 
     def _copy_of(self, state: dict[str, Any]) -> dict[str, Any]:
         """A copy of the published `state` for one caller or listener, from its bytes made once (see _frozen)."""
+        blob = self._bytes_of(state)
+        if blob is None:
+            return _copy_state(state)
+        copied: dict[str, Any] = marshal.loads(blob)
+        return copied
+
+    def _bytes_of(self, state: dict[str, Any]) -> bytes | None:
         frozen = self._frozen
         if frozen is None or frozen[0] is not state:
             frozen = self._frozen = (state, _frozen(state))
-        if frozen[1] is None:
-            return _copy_state(state)
-        copied: dict[str, Any] = marshal.loads(frozen[1])
-        return copied
+        return frozen[1]
+
+    def _handed(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The published `state` for the caller of the command itself: the state as published, once its bytes are
+        made (every other copy, state() too, is made from them, so whatever the caller does with it changes nothing
+        here); a copy where it has no bytes."""
+        return state if self._bytes_of(state) is not None else _copy_state(state)
 
     def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
         game, game_id = self._game, self._game_id
