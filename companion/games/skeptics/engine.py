@@ -1951,15 +1951,15 @@ class _Rules(RulesBase[State, Command]):
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s
         action = _choice(cmd, "action", ATTEMPT_ACTIONS)
+        self.attempt_args_fit(action)
+        need = cmd.args.get("need", "").strip()
+        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)  # what it aims at is there, first
+        need = aim.need
         counted = ""
         if "dice" in cmd.args:
             dice = _int(cmd, "dice", 1, 7)  # the host counted the dice at the table
         else:
             dice, counted = self.dice_counted(action)
-        self.attempt_args_fit(action)
-        need = cmd.args.get("need", "").strip()
-        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)
-        need = aim.need
         self.attempt_dice_fit(action, dice)
         if not need:
             raise BadCommand(
