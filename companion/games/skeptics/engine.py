@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion import validate
 from companion.commands import (
@@ -1081,9 +1081,9 @@ class Game(GameHistory[State]):
 # -- the rules ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Aim:
-    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at."""
+class _Aim(NamedTuple):
+    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at (a value;
+    a tuple, made fast: the legal actions make one for every attempt they check)."""
 
     need: str
     set_index: int | None = None
