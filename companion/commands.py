@@ -474,6 +474,11 @@ class GameHistory(Generic[S]):
         return [command for command, _ in self._stack]
 
     @property
+    def played(self) -> int:
+        """How many commands the game has had: ``len(history)``, without making the list."""
+        return len(self._stack)
+
+    @property
     def state(self) -> S:
         """The current state (read it, do not change it; use push)."""
         return self._state

@@ -862,7 +862,7 @@ def replay_game(store: GameStore, game_id: int, packs: object, module: GameModul
         except CompanionError as exc:
             raise _replay_error(store, game_id, record, exc) from exc
     commands = list(module.read_stored(game, commands))  # a module may push some itself (Skeptics' asking reading)
-    for record, command in zip(records[len(game.history) :], commands, strict=True):
+    for record, command in zip(records[game.played :], commands, strict=True):
         try:
             game.push(command)
         except CompanionError as exc:

@@ -342,7 +342,7 @@ class GameService:
         with self._lock:
             if self._game is None:
                 return 0, ()
-            return len(self._game.history), tuple(self._module.next_throw(self._game))
+            return self._game.played, tuple(self._module.next_throw(self._game))
 
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.
@@ -492,9 +492,9 @@ class GameService:
         """Take back the last command; undoing a draw puts exactly that card back. :meth:`redo` plays it again."""
         with self._lock:
             game, game_id = self._require_game()
-            if not game.history:
+            if not game.played:
                 raise IllegalCommand("there is nothing to undo: no command has been given in this game yet.")
-            seq = len(game.history)
+            seq = game.played
             command = game.pop()
             try:
                 record = self.store.undo(
@@ -700,7 +700,7 @@ class GameService:
             log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
             self._reload()
             raise
-        seq = len(game.history)
+        seq = game.played
         try:
             records = self.store.append(
                 game_id, seq, command.to_dict(), events, source=source, at=self._now(), status=self._status(game)
