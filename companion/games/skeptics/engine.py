@@ -145,6 +145,7 @@ _SPECS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], st
         for name, (required, optional, _) in COMMANDS.items()
     }
 )
+_OWN_ARGS = {name: frozenset(spec[1]) for name, spec in _SPECS.items()}
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
@@ -1115,7 +1116,7 @@ class _Rules(RulesBase[State, Command]):
         if spec is None:
             raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
         required, own, draw_args, handler = spec
-        for key in cmd.args:
+        for key in () if _OWN_ARGS[cmd.name].issuperset(cmd.args) else cmd.args:  # all its own: nothing to read
             if key in own:
                 continue
             if key in draw_args:
