@@ -13,7 +13,7 @@ import pytest
 from companion.errors import CompanionError
 from companion.games.base import module_for
 from companion.history import GameStore
-from companion.service import GameService, _copy_state
+from companion.service import GameService
 from tests.test_engine_legal import ENDINGS, FILL
 
 PLAIN = (dict, list, str, int, float, bool, type(None))
@@ -65,9 +65,9 @@ def test_every_game_publishes_plain_json_and_each_gets_its_own_copy(tmp_path: Pa
                 except CompanionError:
                     continue
                 played += 1
-                # the copy made from the state's bytes is the plain deep copy; the caller, each listener and
-                # state() have the same state, each their own
-                assert heard[-1] == _copy_state(service._state) == result.state == service.state()
+                # the caller is handed the state as published; each listener and state() a copy made from its
+                # bytes, equal to it and their own
+                assert heard[-1] == result.state == service.state()
                 assert result.state is not heard[-1]
                 result.state.clear()  # the caller spoils the state it was handed: nobody else sees it
                 assert service.state() == heard[-1] != {}
