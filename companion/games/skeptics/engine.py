@@ -632,9 +632,9 @@ class Game(GameHistory[State]):
         for index, proven in enumerate(s.proven, start=1):
             if not proven and proves:
                 self.offer(out, "table", "prove", {"set": str(index)})
-        for door in self.doors:
-            if door.key not in s.open_doors:
-                self.offer(out, "table", "unlock", {"door": door.key})
+        for key in self.door_of:
+            if key not in s.open_doors:
+                self.offer(out, "table", "unlock", {"door": key})
         for card in s.env_active:
             if self.packs.environment[card].duration == "until_met":
                 self.offer(out, "table", "discard-environment", {"card": card})
@@ -677,15 +677,16 @@ class Game(GameHistory[State]):
                     asks=asks,
                     sample={"need": "eye:1"} if asks else None,
                 )
-        for door in self.doors:
-            if door.key not in s.open_doors:
+        for key, door in self.door_of.items():
+            if key not in s.open_doors:
+                told = door.placeholder and not self.stand_in_reading  # a way not filled in yet: the host's keys
                 self.offer(
                     out,
                     "attempt",
                     "attempt",
-                    {"action": "unlock", "door": door.key},
-                    asks=("need",) if door.placeholder and not self.stand_in_reading else (),
-                    sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None,
+                    {"action": "unlock", "door": key},
+                    asks=("need",) if told else (),
+                    sample={"need": "key:1"} if told else None,
                 )
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
