@@ -55,7 +55,7 @@ async function loadVoice(v) {
     f.piper_voice.addEventListener("change", () => chooseVoice({ piper_voice: f.piper_voice.value }));
     f.volume.addEventListener("input", () => { f.shown.value = f.volume.value + " %"; });
     f.volume.addEventListener("change", () => chooseVoice({ volume: Number(f.volume.value) }));
-    $("#voice-test").addEventListener("click", async () => { const r = await act("/api/host/voice/test", {}); if (r) toast(r.spoken ? "Listen to the table: a chime, then the voice." : "The table is silent: " + r.status + ".", !r.spoken); });
+    $("#voice-test").addEventListener("click", async () => { const r = await act("/api/host/voice/test", {}); if (r) toast(r.spoken ? "Listen to the table: a chime, then the voice." : "The table is silent: " + r.status + ".", !r.spoken); setTimeout(loadVoice, 3000); });
   }
   card.hidden = false;
   f.engine.value = v.engine;
@@ -63,7 +63,8 @@ async function loadVoice(v) {
   f.piper_voice.value = v.piper_voice;
   f.piper_voice.disabled = v.engine !== "piper";
   f.volume.value = v.volume; f.shown.value = v.volume + " %";
-  $("#voice-status").textContent = "Speaking now: " + v.status + (v.piper_installed ? "" : ". Piper is not installed on this companion.");
+  $("#voice-status").textContent = (v.problem ? "Nothing was heard: " + v.problem + "." : "Speaking now: " + v.status + ".") + (v.piper_installed ? "" : " Piper is not installed on this companion.");
+  $("#voice-status").classList.toggle("warn", !!v.problem);
   $("#voice-files").textContent = "Another Piper voice (a German one for the night, say): put its NAME.onnx and NAME.onnx.json in " + v.voices_folder + " and reload.";
 }
 async function chooseVoice(change) {
