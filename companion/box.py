@@ -634,7 +634,7 @@ def box_view(packs: Packs, box: Box) -> dict[str, Any]:
         data["connections"] = [
             {**conn, "filled": not c.placeholder} for conn, c in zip(data["connections"], board.connections)
         ]
-        data["spaces"] = [{**sp, "filled": not sp["placeholder"]} for sp in data["spaces"]]
+        data["spaces"] = [{**sp, "filled": not sp["stand_in"]} for sp in data["spaces"]]
         boards.append(data)
     left = len(packs.placeholders)
     try:

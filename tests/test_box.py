@@ -271,7 +271,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
         for name in ("night-done", "next-phase", "draw-event"):
             svc.do(name)
         drawn = svc.state()["event"]
-        assert drawn["placeholder"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
+        assert drawn["stand_in"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
         with pytest.raises(BadCommand, match="what it does still says it is a placeholder"):
             svc.edit_box("event", drawn["id"], {"name": "Power cut"})
         with pytest.raises(BadCommand, match="no event marker"):
@@ -280,7 +280,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
         assert out["said"] == "Saved: the event marker Power cut."
         assert next(e for e in out["box"]["events"] if e["id"] == drawn["id"])["filled"]
         state = svc.state()
-        assert state["event"]["name"] == "Power cut" and not state["event"]["placeholder"] and not state["stand_ins"]
+        assert state["event"]["name"] == "Power cut" and not state["event"]["stand_in"] and not state["stand_ins"]
         assert svc.box.folder is not None
         text = (svc.box.folder / "events.toml").read_text(encoding="utf-8")
         assert text.startswith("# Among Cultists") and "Power cut" in text  # the comments stay

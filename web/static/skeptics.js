@@ -46,7 +46,7 @@ export function render(s) {
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
     if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
-    if (c.placeholder && isHost()) li.append(button("Fill it in from the card", () => modules.box().then((m) => m.fillIn("environment", c.id)), "small", "fill-env-" + c.id));
+    if (c.stand_in && isHost()) li.append(button("Fill it in from the card", () => modules.box().then((m) => m.fillIn("environment", c.id)), "small", "fill-env-" + c.id));
     const legal = legalOf(s, "discard-environment").find((a) => a.args.card === c.id);
     if (legal && isHost()) {
       const b = el("button", { type: "button", class: "small", "data-discard": c.id }, "Met: discard it");
@@ -78,8 +78,8 @@ function renderGhost(s) {
   $("#ghost-name").textContent = ghost.name || "Ghost";
   $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
   const filled = (t) => t && !/^placeholder/i.test(t);
-  $("#ghost-standin").hidden = !ghost.placeholder;
-  $("#ghost-fill").hidden = !(ghost.placeholder && isHost());
+  $("#ghost-standin").hidden = !ghost.stand_in;
+  $("#ghost-fill").hidden = !(ghost.stand_in && isHost());
   $("#ghost-standin").textContent = "This ghost card is not filled in yet: play by your card. The companion asks the host for each set's icons, how many sets the card has and when its séance symbols are matched; the host can fill it in under Host, Your box.";
   $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
     "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
@@ -124,7 +124,7 @@ function renderHands(s) {
     head.append(el("b", { class: "grow" }, playerName(s, h.player)), el("span", { class: "note" }, h.glass ? "magnifying glass: " + plural(h.glass, "use") + " left" : "no magnifying glass"));
     const items = el("div", { class: "chips" });
     for (const it of h.items) {
-      const c = chip(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""));
+      const c = chip(itemWords(it) + (it.stand_in ? " · not filled in yet" : ""));
       if (isHost()) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
       items.append(c);
     }

@@ -24,7 +24,7 @@ export function askHandOver(a) {
 export function askItem(s, player) {
   const others = (s.hands || []).filter((h) => h.player !== player).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
   const pick = async (id) => { closeSheet(); await command("hold", { item: id, player: String(player + 1) }); };
-  const rows = (s.items_free || []).map((it) => button(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""), () => pick(it.id), "wide", "item-" + it.id));
+  const rows = (s.items_free || []).map((it) => button(itemWords(it) + (it.stand_in ? " · not filled in yet" : ""), () => pick(it.id), "wide", "item-" + it.id));
   const given = others.map((it) => button(itemWords(it) + " · from " + playerName(s, it.from), () => pick(it.id), "wide", "item-" + it.id));
   sheet(playerName(s, player) + " gets an item", [el("p", { class: "note" }, "From the Item deck after a search, or given by another player (the give or pick-up action is tapped in the turn panel).")].concat(rows, given), null, null);
 }

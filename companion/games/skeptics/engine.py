@@ -755,7 +755,7 @@ class Game(GameHistory[State]):
                 "ability": card_words(ghost.ability),
                 "lingering": card_words(ghost.lingering),
                 "first_sets": ghost.first_sets,
-                "placeholder": ghost.placeholder,
+                "stand_in": ghost.placeholder,
             },
             "players": self.setup.players,
             "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
@@ -910,7 +910,7 @@ class Game(GameHistory[State]):
                     "clue_dice": self.env(c).clue_dice,
                     "actions": self.env(c).actions,
                     "fires": self.env(c).fires,
-                    "placeholder": packs.environment[c].placeholder,
+                    "stand_in": packs.environment[c].placeholder,
                 }
                 for c in s.env_active
             ],
@@ -971,7 +971,7 @@ class Game(GameHistory[State]):
                             "name": packs.items[i].name,
                             "dice": packs.items[i].dice,
                             "actions": list(packs.items[i].actions),
-                            "placeholder": packs.items[i].placeholder,
+                            "stand_in": packs.items[i].placeholder,
                         }
                         for e in s.held
                         for who, _, i in [e.partition(":")]
@@ -981,7 +981,7 @@ class Game(GameHistory[State]):
                 for p in range(self.setup.players)
             ],
             "items_free": [
-                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
+                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "stand_in": i.placeholder}
                 for i in packs.items.values()
                 if not any(e.endswith(f":{i.id}") for e in s.held)
             ],

@@ -148,7 +148,7 @@ class Board:
             "id": self.id,
             "name": self.name,
             "spaces": [
-                {"number": r.number, "name": r.name, "pos": list(r.pos), "placeholder": r.placeholder}
+                {"number": r.number, "name": r.name, "pos": list(r.pos), "stand_in": r.placeholder}
                 for r in (self.entrance, *(self.rooms[n] for n in sorted(self.rooms)))
             ],
             "connections": [
