@@ -439,7 +439,7 @@ def _apply(entry: Table | dict[str, Any], values: Mapping[str, Any], kinds: Mapp
         value = entry.get(key)
         if isinstance(value, str) and value.strip().lower().startswith("placeholder"):
             raise BadCommand(
-                f"box: the {_WORDS.get(key, key)} still says it is a placeholder; copy it from your card "
+                f"box: the {_WORDS.get(key, key)} still holds the stand-in's words; copy it from your card "
                 "in your own short words."
             )
 

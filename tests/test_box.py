@@ -68,7 +68,7 @@ def test_a_wrong_value_is_refused_with_the_packs_error_and_nothing_is_written(bo
         box.edit(packs, BoxEdit("ghost", "shadow", {"bogus": 1}))
     with pytest.raises(BadCommand, match="wrong kind"):
         box.edit(packs, BoxEdit("ghost", "shadow", {"difficulty": "hard"}))
-    with pytest.raises(BadCommand, match="placeholder"):  # filled in, but the text is still the stand-in
+    with pytest.raises(BadCommand, match="stand-in.s words"):  # filled in, but the text is still the stand-in
         box.edit(packs, BoxEdit("ghost", "shadow", {"name": "Shade"}))
     with pytest.raises(BadCommand, match="no ghost"):
         box.edit(packs, BoxEdit("ghost", "nobody", {"name": "X"}))
@@ -272,7 +272,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
             svc.do(name)
         drawn = svc.state()["event"]
         assert drawn["stand_in"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
-        with pytest.raises(BadCommand, match="what it does still says it is a placeholder"):
+        with pytest.raises(BadCommand, match="what it does still holds the stand-in.s words"):
             svc.edit_box("event", drawn["id"], {"name": "Power cut"})
         with pytest.raises(BadCommand, match="no event marker"):
             svc.edit_box("event", "nothing", {"name": "Power cut", "text": "No light."})

@@ -830,7 +830,10 @@ class Game(GameHistory[State]):
         if self.setup.physical:
             # The host holds the real decks: the cards that can come up next are no secret.
             pool = self._drawable_environment()
-            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
+            view["environment_drawable"] = [
+                {"id": c, "name": packs.environment[c].name, "stand_in": packs.environment[c].placeholder}
+                for c in sorted(pool)
+            ]
         if s.outcome is not None:
             view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
             view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
