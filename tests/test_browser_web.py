@@ -450,6 +450,10 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         wait_text(host, "#clock-label", "XII")
         state = live.service.state()
         assert state["ghost_room"] == 8 and state["rooms_revealed"] == [8]
+        in_force = live.service.packs.environment[card]
+        assert in_force.placeholder  # a card not filled in yet is in force: its name, and that its effect is the card's
+        expect(host.page.locator("#env")).to_contain_text(in_force.name)
+        expect(host.page.locator("#env")).to_contain_text("Not filled in yet: read the effect from your card.")
         assert live.service.history()[-1]["command"] == {
             "name": "end-round",
             "args": {"environment": card, "room": "8"},
