@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PAUSE_S",
     "LANGUAGES",
+    "NO_NAMES",
     "Names",
     "action_label",
     "announcement",
