@@ -220,7 +220,7 @@ def apply_fields(
 ) -> None:
     """Set the fields on a TOML table; an optional field set to its empty value ("", 0, false, []) goes away. The
     entry is marked filled in (its placeholder flag and the bundled stand-in note go) unless ``placeholder`` is
-    true; BadCommand when a text still says it is a placeholder (`words` name the fields)."""
+    true; BadCommand when a text is still the stand-in's words (`words` name the fields)."""
     for key, value in values.items():
         if key == "placeholder":
             continue
