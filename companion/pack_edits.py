@@ -220,7 +220,7 @@ def apply_fields(
 ) -> None:
     """Set the fields on a TOML table; an optional field set to its empty value ("", 0, false, []) goes away. The
     entry is marked filled in (its placeholder flag and the bundled stand-in note go) unless ``placeholder`` is
-    true; BadCommand when a text still says it is a placeholder (`words` name the fields)."""
+    true; BadCommand when a text is still the stand-in's words (`words` name the fields)."""
     for key, value in values.items():
         if key == "placeholder":
             continue
@@ -246,6 +246,6 @@ def apply_fields(
         said = entry.get(key)
         if isinstance(said, str) and said.strip().lower().startswith("placeholder"):
             raise BadCommand(
-                f"box: the {words.get(key, key)} still says it is a placeholder; copy it from your card "
+                f"box: the {words.get(key, key)} still holds the stand-in's words; copy it from your card "
                 "in your own short words."
             )

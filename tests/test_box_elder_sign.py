@@ -86,7 +86,7 @@ def test_a_bad_entry_is_refused_and_nothing_is_written(service: GameService, tmp
         service.edit_box("es_adventure", "nope", {"name": "Nowhere"})
     assert not (tmp_path / "packs" / "adventures.toml").exists()
     # an investigator named but its stand-in ability left: the message names Elder Sign's field, not a Ghost Hour's
-    with pytest.raises(BadCommand, match="^box: the ability still says it is a placeholder"):
+    with pytest.raises(BadCommand, match="^box: the ability still holds the stand-in.s words"):
         service.edit_box("es_investigator", "investigator1", {"name": "Monterey Jack"})
     assert not (tmp_path / "packs" / "investigators.toml").exists()
 

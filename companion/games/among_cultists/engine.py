@@ -261,7 +261,7 @@ class RoundEvent:
         return self.placeholder
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "text": self.text, "placeholder": self.placeholder}
+        return {"id": self.id, "name": self.name, "text": self.text, "stand_in": self.placeholder}
 
 
 @dataclass

@@ -28,7 +28,7 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     return {
         "clock": view["clock"],  # the engine's round clock (CLOCK): the hand's hour, XII for round 1 to IX
         # the round's event is a marker the owner has not filled in yet: the page says so instead of its words
-        "stand_ins": bool(event and event.get("placeholder")),
+        "stand_ins": bool(event and event.get("stand_in")),
         "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
         "vote_script": sentences.vote_script(names),
     }

@@ -258,7 +258,7 @@ def _view(packs: Packs) -> dict[str, object]:
         data["connections"] = [
             {**conn, "filled": not c.placeholder} for conn, c in zip(data["connections"], board.connections)
         ]
-        data["spaces"] = [{**sp, "filled": not sp["placeholder"]} for sp in data["spaces"]]
+        data["spaces"] = [{**sp, "filled": not sp["stand_in"]} for sp in data["spaces"]]
         boards.append(data)
     return {
         "ghosts": ghosts,

@@ -802,7 +802,7 @@ class Game(GameHistory[State]):
                 "ability": card_words(ghost.ability),
                 "lingering": card_words(ghost.lingering),
                 "first_sets": ghost.first_sets,
-                "placeholder": ghost.placeholder,
+                "stand_in": ghost.placeholder,
             },
             "players": self.setup.players,
             "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
@@ -877,7 +877,10 @@ class Game(GameHistory[State]):
         if self.setup.physical:
             # The host holds the real decks: the cards that can come up next are no secret.
             pool = self._drawable_environment()
-            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
+            view["environment_drawable"] = [
+                {"id": c, "name": packs.environment[c].name, "stand_in": packs.environment[c].placeholder}
+                for c in sorted(pool)
+            ]
         if s.outcome is not None:
             view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
             view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
@@ -968,7 +971,7 @@ class Game(GameHistory[State]):
                     "clue_dice": played.clue_dice,
                     "actions": played.actions,
                     "fires": played.fires,
-                    "placeholder": card.placeholder,
+                    "stand_in": card.placeholder,
                 }
                 for c, card, played in cards
             ],
@@ -1029,7 +1032,7 @@ class Game(GameHistory[State]):
                             "name": packs.items[i].name,
                             "dice": packs.items[i].dice,
                             "actions": list(packs.items[i].actions),
-                            "placeholder": packs.items[i].placeholder,
+                            "stand_in": packs.items[i].placeholder,
                         }
                         for e in s.held
                         for who, _, i in [e.partition(":")]
@@ -1039,7 +1042,7 @@ class Game(GameHistory[State]):
                 for p in range(self.setup.players)
             ],
             "items_free": [
-                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
+                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "stand_in": i.placeholder}
                 for i in packs.items.values()
                 if not any(e.endswith(f":{i.id}") for e in s.held)
             ],
