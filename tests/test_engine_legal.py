@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -148,6 +149,30 @@ def test_skeptics_checks_every_command_and_tries_draws_from_real_decks() -> None
     assert physical._checks_alone(command("action kind=move"))
     assert not physical._checks_alone(command("end-turn"))
     assert game._checks_alone(command("end-turn"))
+
+
+@pytest.mark.parametrize("icon_sets", [(), ("eye:1", "camera:2")])
+def test_skeptics_barrier_attempts_are_offered_while_the_barrier_is_in_play(icon_sets: tuple[str, ...]) -> None:
+    """The Barrier (the Museum's) in play: an attempt at each of its icon sets, or, with none filled in, one that asks
+    the host for them; none before it comes up. Walks from there hold the legal actions to what push accepts."""
+    barrier = replace(PACKS.environment["barrier"], icon_sets=icon_sets)
+    packs = replace(PACKS, environment={**PACKS.environment, "barrier": barrier})
+    game = SkepticsGame.new(SkepticsSetup(players=2, board="museum", ghost="child", seed=4, physical=True), packs)
+
+    def barrier_attempts() -> list[dict[str, Any]]:
+        return [a for a in actions(game.legal_actions()) if a["args"].get("action") == "barrier"]
+
+    assert barrier_attempts() == []
+    while game.view()["clock"] != "IX":
+        game.push("end-round")
+    game.push("end-round room=8 environment=barrier")
+    found = barrier_attempts()
+    if icon_sets:
+        assert [(a["args"]["set"], a["asks"]) for a in found] == [("1", []), ("2", [])]
+    else:
+        assert [(a["args"], a["asks"]) for a in found] == [({"action": "barrier"}, ["need"])]
+    assert actions(game.legal_actions()) == actions(game.legal_actions_tried())
+    assert walk(module_for("skeptics"), game, 40, 4) > 10
 
 
 @pytest.mark.parametrize("rules", ["elder-sign", "among-cultists", "spooks"])

@@ -645,6 +645,8 @@ class Game(GameHistory[State]):
         """The legal rolls, attempts, summons and pulls (an action is left this turn; `proves`: the ghost is on the
         board to be proven)."""
         s = self._state
+        rules = self._checks(_END_TURN)
+        assert isinstance(rules, _Rules)
         if s.attempt is not None:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
@@ -662,7 +664,7 @@ class Game(GameHistory[State]):
         for card in barriers:
             for index in range(1, len(self.env(card).icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
-        if not barriers:
+        if not barriers and rules.barrier_cards():  # a barrier without icon sets filled in: the host gives them
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.offer(out, "attempt", "attempt", {"action": "fire"})
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
@@ -791,6 +793,7 @@ class Game(GameHistory[State]):
         asks = self.asks_ghost
         symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
+        limit = other_actions_limit(self.env_in_play())[0]
         view: dict[str, Any] = {
             "rules": "skeptics",
             "board": board.id,
@@ -837,9 +840,9 @@ class Game(GameHistory[State]):
             **self._view_clues(),
             "fires": s.fires,
             **self._view_barriers(),
-            "other_actions_limit": other_actions_limit(self.env_in_play())[0],
+            "other_actions_limit": limit,
             "other_actions_used": s.turn_others,
-            "corpse_holder": s.corpse_holder if other_actions_limit(self.env_in_play())[0] else None,
+            "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
             "evidence": [
                 {"symbol": sym, "name": packs.evidence[sym].name, "matched": None if asks else sym in symbols}
@@ -1021,6 +1024,7 @@ class Game(GameHistory[State]):
     def _view_hands(self) -> dict[str, Any]:
         """What each investigator holds, and the items left to take."""
         s, packs = self._state, self.packs
+        taken = {entry.partition(":")[2] for entry in s.held}  # "player:item": the items someone holds
         return {
             "hands": [
                 {
@@ -1044,7 +1048,7 @@ class Game(GameHistory[State]):
             "items_free": [
                 {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "stand_in": i.placeholder}
                 for i in packs.items.values()
-                if not any(e.endswith(f":{i.id}") for e in s.held)
+                if i.id not in taken
             ],
         }
 
@@ -1380,10 +1384,14 @@ class _Rules(RulesBase[State, Command]):
             s.attempt_card = None
 
     # -- environment cards the companion applies (Fire, Barrier) ------------------------------
+    def barrier_cards(self) -> list[str]:
+        """The cards in play a barrier attempt can roll against: those with icon sets, and the Barrier itself."""
+        return [c for c in self.s.env_active if self.env(c).icon_sets or c == "barrier"]
+
     def barrier_card(self) -> str:
         """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
-        cmd, s = self.cmd, self.s
-        cards = [c for c in s.env_active if self.env(c).icon_sets or c == "barrier"]
+        cmd = self.cmd
+        cards = self.barrier_cards()
         if "card" in cmd.args:
             card = cmd.args["card"].strip().lower()
             if card not in cards:
