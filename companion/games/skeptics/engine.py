@@ -595,7 +595,9 @@ class Game(GameHistory[State]):
 
         A whole group is left out by the check its commands all make first: with no action left this turn
         (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action of that kind; with the
-        ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove.
+        ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove and no pull; with no clue
+        waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no solve; with no fire (fire_on_board, as
+        aim_fire refuses) no attempt at one; with no barrier in play (barrier_cards) no barrier attempt.
         """
         s = self._state
         if s.outcome is not None:
@@ -628,7 +630,8 @@ class Game(GameHistory[State]):
             self.offer(out, "card", "tell-ghost", tap)
         self.offer(out, "team", "reveal-clue")
         self.offer(out, "team", "timer")
-        self.offer(out, "table", "solve")
+        if rules.clue_is_waiting():
+            self.offer(out, "table", "solve")
         for index, proven in enumerate(s.proven, start=1):
             if not proven and proves:
                 self.offer(out, "table", "prove", {"set": str(index)})
@@ -654,19 +657,19 @@ class Game(GameHistory[State]):
                 out, "roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))}
             )
         self.offer(out, "attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
-        if self._solve_card() is not None:
-            self.offer(
-                out, "attempt", "attempt", {"action": "solve"}
-            )  # the clue card is filled in: its icons are known
-        else:
-            self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
+        if rules.clue_is_waiting():
+            if self._solve_card() is not None:  # the clue card is filled in: its icons are known
+                self.offer(out, "attempt", "attempt", {"action": "solve"})
+            else:
+                self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
         barriers = [c for c in s.env_active if self.env(c).icon_sets]
         for card in barriers:
             for index in range(1, len(self.env(card).icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers and rules.barrier_cards():  # a barrier without icon sets filled in: the host gives them
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
-        self.offer(out, "attempt", "attempt", {"action": "fire"})
+        if rules.fire_on_board():
+            self.offer(out, "attempt", "attempt", {"action": "fire"})
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
@@ -691,7 +694,8 @@ class Game(GameHistory[State]):
                     sample={"need": "key:1"} if told else None,
                 )
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
-        self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
+        if proves:
+            self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
 
     def _checks_alone(self, command: Any) -> bool:
         """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
@@ -1484,6 +1488,14 @@ class _Rules(RulesBase[State, Command]):
         """The ghost is on the board: what a prove and a pull need."""
         return self.s.ghost_present
 
+    def clue_is_waiting(self) -> bool:
+        """A revealed clue is not solved yet: what a solve needs (and a solve attempt, and its rolls)."""
+        return self.s.clues_solved < self.s.clues_revealed
+
+    def fire_on_board(self) -> bool:
+        """A fire is on the board: what an attempt to put one out needs."""
+        return self.s.fires > 0
+
     def check_ghost_on_board(self, what: str) -> None:
         if not self.ghost_on_board():
             self.illegal(
@@ -1693,7 +1705,7 @@ class _Rules(RulesBase[State, Command]):
     def clue_waiting(self) -> None:
         """A solve needs a revealed clue that is not solved yet."""
         s = self.s
-        if s.clues_solved >= s.clues_revealed:
+        if not self.clue_is_waiting():
             self.illegal(
                 f"no revealed clue is waiting to be solved ({s.clues_revealed} revealed, {s.clues_solved} solved). "
                 "A clue card is solved after its clue token was revealed: use reveal-clue first."
@@ -2081,7 +2093,7 @@ class _Rules(RulesBase[State, Command]):
 
     def aim_solve(self, need: str) -> _Aim:
         s = self.s
-        if s.clues_solved >= s.clues_revealed:
+        if not self.clue_is_waiting():
             self.illegal("no revealed clue is waiting to be solved; reveal a clue first (reveal-clue).")
         clue_at = self.clue_target()
         number = s.clue_found[clue_at] if clue_at < len(s.clue_found) else 0
@@ -2093,8 +2105,7 @@ class _Rules(RulesBase[State, Command]):
         return _Aim(need, clue=clue_at)
 
     def aim_fire(self, need: str) -> _Aim:
-        s = self.s
-        if s.fires <= 0:
+        if not self.fire_on_board():
             self.illegal("there is no fire on the board to put out.")
         need = need or "cobweb:1"
         if Requirement.parse(need) != Requirement.parse("cobweb:1"):
@@ -2179,7 +2190,7 @@ class _Rules(RulesBase[State, Command]):
             text = cmd.args["keep"].strip().lower()
             keep = [] if text in ("", "none") else _list(text)
         # the target must still be open before dice are spent on it
-        if attempt.action == "solve" and s.clues_solved >= s.clues_revealed:
+        if attempt.action == "solve" and not self.clue_is_waiting():
             self.illegal("the clue of this attempt is already solved; start a new attempt.")
         if attempt.action == "prove":
             assert s.attempt_set is not None
