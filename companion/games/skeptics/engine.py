@@ -593,11 +593,13 @@ class Game(GameHistory[State]):
         clue token, which card came up in physical deck mode) says so in ``asks``; its ``args`` are then
         completed by the caller. The list never holds a command that push() would refuse for the rules.
 
-        A whole group is left out by the check its commands all make first: with no action left this turn
-        (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action of that kind; with the
-        ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove and no pull; with no clue
-        waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no solve; with no fire (fire_on_board, as
-        aim_fire refuses) no attempt at one; with no barrier in play (barrier_cards) no barrier attempt.
+        A candidate is left out by a check its command makes, asked once here (the rule's own, so one place): with
+        no action left this turn (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action
+        of that kind; with the ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove and no
+        pull, and no prove of a set the ghost's "these sets first" holds back (first_sets_allow); no run before
+        three moves (may_run); with no clue waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no
+        solve; with no fire (fire_on_board, as aim_fire refuses) no attempt at one; with no barrier in play
+        (barrier_cards) no barrier attempt. Each is a refusal fewer a state; the rest is checked as push does.
         """
         s = self._state
         if s.outcome is not None:
@@ -618,7 +620,8 @@ class Game(GameHistory[State]):
         for kind in ACTION_KINDS:
             if moves if kind == "move" else acts:
                 self.offer(out, "spend", "action", {"kind": kind})
-        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        if rules.may_run():
+            self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
         if moves:
             self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
         if acts:
@@ -633,7 +636,7 @@ class Game(GameHistory[State]):
         if rules.clue_is_waiting():
             self.offer(out, "table", "solve")
         for index, proven in enumerate(s.proven, start=1):
-            if not proven and proves:
+            if not proven and proves and rules.first_sets_allow(index):
                 self.offer(out, "table", "prove", {"set": str(index)})
         for key in self.door_of:
             if key not in s.open_doors:
@@ -673,7 +676,7 @@ class Game(GameHistory[State]):
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
-            if not proven and proves:
+            if not proven and proves and rules.first_sets_allow(index):
                 self.offer(
                     out,
                     "attempt",
@@ -2471,12 +2474,18 @@ class _Rules(RulesBase[State, Command]):
             return
         self.prove_set(index)
 
+    def first_sets_allow(self, index: int) -> bool:
+        """Icon set `index` may be proven now by the ghost's "these sets first": it is one of them, or they are all
+        proven (check_first_sets)."""
+        first = self.ghost.first_sets
+        return index <= first or all(self.s.proven[:first])
+
     def check_first_sets(self, index: int) -> None:
         """The ghost's lingering effect "these sets first" ("Ghost Card: Lingering Effects": "the Child Ghost requires
         the top row of icons to be solved before any other icon sets can be resolved")."""
-        first = self.ghost.first_sets
-        waiting = [i + 1 for i in range(min(first, len(self.s.proven))) if not self.s.proven[i]]
-        if index > first and waiting:
+        if not self.first_sets_allow(index):
+            first = self.ghost.first_sets
+            waiting = [i + 1 for i in range(min(first, len(self.s.proven))) if not self.s.proven[i]]
             self.illegal(
                 f"the ghost's lingering effect: its first {first} icon sets (the top row) are proven before any "
                 f"other; prove set {' or '.join(map(str, waiting))} first."
