@@ -597,7 +597,8 @@ class Game(GameHistory[State]):
         no action left this turn (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action
         of that kind; with the ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove and no
         pull, and no prove of a set the ghost's "these sets first" holds back (first_sets_allow); no run before
-        three moves (may_run); with no clue waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no
+        three moves (may_run), no carrying with no Corpse in play (other_actions_limit), no séance before the
+        ghost's symbols are matched (seance_matched); with no clue waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no
         solve; with no fire (fire_on_board, as aim_fire refuses) no attempt at one; with no barrier in play
         (barrier_cards) no barrier attempt. Each is a refusal fewer a state; the rest is checked as push does.
         """
@@ -616,13 +617,14 @@ class Game(GameHistory[State]):
         if s.pull_pending and ghost_on_board:
             for to in sorted(self._reachable_now()):
                 self.offer(out, "ghost", "move-ghost", {"to": str(to)})
-        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+        if seance_matched(self.ghost, s, self.asks_ghost):  # what do_seance refuses by first (Ghost Mode's symbols)
+            self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
         for kind in ACTION_KINDS:
             if moves if kind == "move" else acts:
                 self.offer(out, "spend", "action", {"kind": kind})
         if rules.may_run():
             self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
-        if moves:
+        if moves and rules.other_actions_limit()[0]:  # a Corpse in play to carry (as do_action refuses)
             self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
         if acts:
             self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
@@ -2504,13 +2506,14 @@ class _Rules(RulesBase[State, Command]):
         room = self.parse_space("room") if "room" in self.cmd.args else None
         if s.seance_used:
             self.illegal("the séance was already used: it can only be performed once per game (Séance).")
-        missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
-        if self.asks_ghost and not s.seance_told:
-            self.illegal(
-                "a séance needs every séance symbol on the ghost card matched first. The card is not filled in yet, "
-                "so after each solve the companion asks the host whether they all are; answer yes when they are."
-            )
-        if missing and not self.asks_ghost:
+        if not seance_matched(self.ghost, s, self.asks_ghost):  # Ghost Mode's symbols, as the offers ask it too
+            if self.asks_ghost:
+                self.illegal(
+                    "a séance needs every séance symbol on the ghost card matched first. The card is not filled in "
+                    "yet, so after each solve the companion asks the host whether they all are; answer yes when they "
+                    "are."
+                )
+            missing = [sym for sym in self.ghost.seance_symbols if sym not in s.evidence_flipped]
             self.illegal(
                 f"a séance needs every séance symbol matched first; {len(missing)} of "
                 f"{len(self.ghost.seance_symbols)} are not yet (Séance). Solve more clues."
