@@ -596,11 +596,12 @@ class Game(GameHistory[State]):
         A candidate is left out by a check its command makes, asked once here (the rule's own, so one place): with
         no action left this turn (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action
         of that kind; with the ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove and no
-        pull, and no prove of a set the ghost's "these sets first" holds back (first_sets_allow); no run before
-        three moves (may_run), no carrying with no Corpse in play (other_actions_limit), no séance before the
-        ghost's symbols are matched (seance_matched); with no clue waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no
-        solve; with no fire (fire_on_board, as aim_fire refuses) no attempt at one; with no barrier in play
-        (barrier_cards) no barrier attempt. Each is a refusal fewer a state; the rest is checked as push does.
+        pull, and with it on the board no summon; no prove of a set the ghost's "these sets first" holds back
+        (first_sets_allow); no run before three moves (may_run); no carrying with no Corpse in play
+        (other_actions_limit); no séance before the ghost's symbols are matched (seance_matched); with no clue
+        waiting (clue_is_waiting, as clue_waiting and aim_solve refuse) no solve; with no fire (fire_on_board, as
+        aim_fire refuses) no attempt at one; with no barrier in play (barrier_cards) no barrier attempt. Each is a
+        refusal fewer a state; the rest is checked as push does.
         """
         s = self._state
         if s.outcome is not None:
@@ -698,7 +699,8 @@ class Game(GameHistory[State]):
                     asks=("need",) if told else (),
                     sample={"need": "key:1"} if told else None,
                 )
-        self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
+        if not proves:  # a summon brings the ghost: none while it is on the board (as do_summon refuses)
+            self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         if proves:
             self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
 
@@ -2256,7 +2258,7 @@ class _Rules(RulesBase[State, Command]):
             )
         if s.ghost_mode:
             self.illegal("the ghost is in Ghost Mode: players lose the Summon action for the rest of the game.")
-        if s.ghost_present:
+        if self.ghost_on_board():
             # "Action 8: Summon": a summon attempts "to Summon the Ghost", and "When successfully Summoned, the Ghost
             # is revealed": with the ghost on the board already there is nothing to summon
             how = "summoned" if s.ghost_reason == "summon" else "on the board"
