@@ -7,10 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from test_elder_sign_engine import new
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import COMMANDS, Game, Setup
+from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import Names, announcement, describe_event, for_players
 
@@ -129,9 +131,6 @@ def test_the_adventures_in_play_are_listed_by_the_names_their_sentences_say() ->
     """A card not filled in yet is one card with one name: the page's list of the adventures in play names it as
     the buttons and the sentences do ("the adventure in place 1"), never by its stand-in's pack name ("Adventure
     6"); a card filled in keeps its own name."""
-    from companion.games.elder_sign.module import MODULE
-    from test_elder_sign_engine import new
-
     game = Game.new(Setup(players=2, seed=3), load_packs())  # the bundled adventures are all stand-ins
     published = MODULE.publish(game.view(), game)
     names = published["adventure_names"]
