@@ -334,9 +334,10 @@ def calibration_svg(rows: Sequence[Mapping[str, Any]], width: int = 640) -> str:
 
 
 def _signed(value: float) -> str:
-    """How far ahead of the odds, as the chart writes it: "+1.4", "-0.6", "0"."""
-    text = f"{value:+.1f}"
-    return "0" if text in ("+0.0", "-0.0") else text
+    """How far ahead of the odds, as the chart writes it: "+1.4", "\u22120.6" (a minus sign), "0"; "+2" for a whole
+    number."""
+    text = f"{value:+d}" if isinstance(value, int) else f"{value:+.1f}"
+    return "0" if text in ("+0", "-0", "+0.0", "-0.0") else text.replace("-", "\u2212")
 
 
 def player_luck_svg(by_game: Mapping[str, Any], width: int = 640) -> str:
@@ -365,13 +366,16 @@ def player_luck_svg(by_game: Mapping[str, Any], width: int = 640) -> str:
     def y_of(ahead: float) -> float:
         return middle - (middle - top) * ahead / reach
 
-    body.append(_text(left, 34, "above 0: more attempts came good than the odds said; below 0: fewer", 9, DIM))
+    key = "above 0: more attempts came good than the odds said; below 0: fewer"
+    if CHAR_WIDTH * len(key) > right - left:  # a phone's narrow picture: the short words
+        key = "above 0: luckier than the odds said"
+    body.append(_text(left, 34, key, 9, DIM))
     for value, dash in ((reach, ' stroke-dasharray="2 3"'), (0, ""), (-reach, ' stroke-dasharray="2 3"')):
         y = y_of(value)
         body.append(
             f'<line x1="{left}" y1="{_n(y)}" x2="{right}" y2="{_n(y)}" stroke="{GRID if value else DIM}"{dash}/>'
         )
-        body.append(_text(left - 6, y + 3, f"{value:+d}" if value else "0", 9, DIM, "end"))
+        body.append(_text(left - 6, y + 3, _signed(value), 9, DIM, "end"))
     for i in range(1, n):
         if games[i].get("night") != games[i - 1].get("night"):
             x = (x_of(i) + x_of(i + 1)) / 2

@@ -313,6 +313,8 @@ def test_stats_json_counts_two_rules_and_weighs_what_the_state_showed(
     assert stats_cli.main(["--db", str(db)]) == 0
     words = capsys.readouterr().out
     assert "2 games in" in words and "came good twice" in words
+    trend = out["player_luck_by_game"]["words"]
+    assert trend and f"Game by game:\n  {trend[0]}\n" in words  # each player's luck game by game, in words
 
 
 def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> None:
