@@ -85,6 +85,11 @@ class Engine(Protocol):
     def history(self) -> Sequence[CommandBase]: ...
 
     @property
+    def played(self) -> int:
+        """``len(history)``, without making the list."""
+        ...
+
+    @property
     def outcome(self) -> Outcome | None: ...
 
     def push(self, command: CommandBase) -> list[dict[str, object]]: ...
@@ -277,9 +282,10 @@ class GameModule(ABC):
         """A refusal in the page's words (no command spelling)."""
 
     def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        """A stored game's commands as they are replayed into the new `game`: the same, for a game whose rules have
-        been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled in
-        yet plays on in the reading it was played in)."""
+        """A stored game's commands still to be pushed into the new `game`: all of them, for a game whose rules
+        have been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled
+        in yet plays on in the reading it was played in; where only playing them tells, its Game pushes them
+        itself, and leaves none when they are all accepted)."""
         return commands
 
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
