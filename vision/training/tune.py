@@ -48,6 +48,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -501,6 +502,8 @@ def main() -> None:
                         "reading where no die is) this many times over to the finder's peaks")
     parser.add_argument("--cocked-scenes", type=int, default=0,
                         help="synthetic scenes with cocked dice (COCKED_STYLES, seeds from --seed + 5000) for the reader")
+    parser.add_argument("--cocked-angle", nargs=2, type=float, default=(24.0, 55.0),
+                        help="how far the rendered cocked dice lean, degrees")
     parser.add_argument("--cocked-share", type=float, default=0.0,
                         help="share of the reader's crops from the cocked scenes (their cocked and flat dice)")
     parser.add_argument("--hard-share", type=float, default=0.0,
@@ -535,7 +538,8 @@ def main() -> None:
         data = [(photo, img) for photo, img in data if not photo.set_name.startswith(args.without)]
     real = [(img, [(cx, cy, s, v - 1) for cx, cy, s, v in face_boxes(photo)]) for photo, img in data]
     pool = render_pool(args.scenes, args.seed)
-    cocked = render_pool(args.cocked_scenes, args.seed + 5000, COCKED_STYLES) if args.cocked_scenes else []
+    styles = [replace(st, cocked_angle=tuple(args.cocked_angle)) for st in COCKED_STYLES]
+    cocked = render_pool(args.cocked_scenes, args.seed + 5000, styles) if args.cocked_scenes else []
     print(f"{len(real)} real photos, {len(pool)} synthetic scenes ({time.time() - t0:.0f}s)", flush=True)
     models = Path(args.models)
     if args.only in (None, "finder"):
