@@ -100,14 +100,19 @@ def main(argv: list[str] | None = None) -> int:
             game.push(command)
             engine_samples.append(time.perf_counter() - start)
 
-    # 1b. What the host's panel offers after each command: the legal actions (each one checked by the engine).
+    # 1b. What the host's panel offers after each command: the legal actions, by each rule's own checks; and, to
+    # compare, by trying every candidate command on a copy of the state (the way a game without checks goes).
     legal_samples: list[float] = []
+    tried_samples: list[float] = []
     game = Game.new(setup, packs)
     for command in commands:
         game.push(command)
         start = time.perf_counter()
         game.legal_actions()
         legal_samples.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        game.legal_actions_tried()
+        tried_samples.append(time.perf_counter() - start)
 
     # 2. One command through the service: check, SQLite transaction (fsync), publish, listeners.
     service_samples: list[float] = []
@@ -148,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     legal = median_ms(legal_samples)
     print(f"legal actions after a command        median {legal:9.4f} ms  ({len(legal_samples)} samples)")
+    tried = median_ms(tried_samples)
+    print(f"  the same, every candidate tried    median {tried:9.4f} ms  ({len(tried_samples)} samples)")
     print(f"one command, service + SQLite commit median {service:9.4f} ms  ({len(service_samples)} samples)")
     print(f"replay {n} commands, engine only     median {replay:9.2f} ms  ({ns.repeat} runs)")
     print(f"replay {n} commands from the file    median {from_file:9.2f} ms  ({ns.repeat} runs)")

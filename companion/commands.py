@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
@@ -250,10 +250,21 @@ class RulesBase(Generic[ST, CT]):
     """One command applied to a copy of a game's state, collecting its events: what each engine's ``_Rules``
     shares (the state ``s``, the command, ``emit`` an event, ``illegal`` a refusal by the rules)."""
 
+    # Only checking (the legal actions): ``s`` is the game's own state, not a copy, and each handler of a command the
+    # engine names in ``GameHistory.checked`` returns where its checks end (``if self.checking: return``), before it
+    # changes anything. Its refusals are then the same code for push and for the legal actions.
+    checking: bool = False
+
     def __init__(self, state: ST, cmd: CT) -> None:
         self.s = state
         self.cmd = cmd
         self.events: list[dict[str, Any]] = []
+
+    def again(self, cmd: CT) -> None:
+        """Ready to check another command on the same state (checking only: nothing was changed). An engine whose
+        rules keep more of a command than ``cmd`` and ``events`` resets it here too."""
+        self.cmd = cmd
+        self.events = []
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append({"type": type_, **data})
@@ -266,19 +277,22 @@ class RulesBase(Generic[ST, CT]):
         raise NotImplementedError
 
 
-_PROBES: dict[tuple[type[CommandBase], str, tuple[tuple[str, str], ...]], CommandBase] = {}
+# (the game's Game class, group, name, args, asks, sample) -> (the command it is checked with, the legal action)
+_Candidate = tuple[type, str, str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, str], ...]]
+_CANDIDATES: dict[_Candidate, tuple[Any, Any]] = {}
 
 
-def _probe(command_type: type[C], name: str, args: Mapping[str, str]) -> C:
-    """The command a legal action is tried with, made once (commands are immutable; the legal actions of every
-    state try the same few dozen)."""
-    key = (command_type, name, tuple(args.items()))
-    found = _PROBES.get(key)
+def _candidate(game: GameHistory[Any], key: _Candidate) -> tuple[Any, Any]:
+    """The command a legal action is checked with and the action offered (without cards), made once: both are
+    immutable, and the legal actions of every state check the same few dozen."""
+    found = _CANDIDATES.get(key)
     if found is None:
-        if len(_PROBES) > 4096:
-            _PROBES.clear()
-        found = _PROBES[key] = command_type(name, args)
-    assert isinstance(found, command_type)
+        if len(_CANDIDATES) > 4096:
+            _CANDIDATES.clear()
+        _, group, name, args, asks, sample = key
+        real = dict(args)
+        probe = game.command_type(name, {**real, **dict(sample)})
+        found = _CANDIDATES[key] = (probe, game.legal_type(group, name, MappingProxyType(real), asks))
     return found
 
 
@@ -291,11 +305,18 @@ class GameHistory(Generic[S]):
     command_type: ClassVar[type[CommandBase]] = CommandBase
     legal_type: ClassVar[type[LegalActionBase]] = LegalActionBase
     command_example: ClassVar[str] = "end-turn"  # a command of the game, for the message of a wrong push
+    # The commands whose rules handler marks where its checks end (``if self.checking: return``, RulesBase): a
+    # legal action of one of them is found by running its checks alone on the state as it is (no copy, nothing
+    # applied, no events made), as python-chess generates its moves from the position. Every other command is
+    # tried: applied to a copy of the state, and offered when that is accepted.
+    checked: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, state: S) -> None:
         self._state: S = state
         self._stack: list[tuple[Any, S]] = []
         self._legal: dict[int, tuple[S, tuple[Any, ...]]] = {}  # id(state) -> (state, its legal actions)
+        self._trying = False  # legal_actions_tried(): every command tried, preconditions or not
+        self._checker: RulesBase[S, Any] | None = None  # the rules that check commands on the current state
 
     @classmethod
     def new(cls, setup: Any, packs: Any) -> Any:  # pragma: no cover - every engine defines it
@@ -329,6 +350,38 @@ class GameHistory(Generic[S]):
                 self._legal.clear()
             self._legal[id(self._state)] = found
         return list(found[1])
+
+    def legal_actions_tried(self) -> list[Any]:
+        """The legal actions as found by applying each candidate command to a copy of the state, preconditions or
+        not: what :meth:`legal_actions` must equal (the tests hold them together). Not cached."""
+        if self._state.outcome is not None:
+            return []
+        self._trying = True
+        try:
+            return self._offers()
+        finally:
+            self._trying = False
+
+    def _checks_alone(self, command: Any) -> bool:
+        """Whether `command`'s checks alone say if push accepts it (its name is in :attr:`checked`); an engine
+        narrows it where applying it can still refuse (Skeptics: a draw from the real decks in physical mode)."""
+        return command.name in self.checked
+
+    def _precheck(self, command: Any) -> None:
+        """The checks of a command in :attr:`checked`, run alone on the current state: BadCommand / IllegalCommand
+        as push would raise them; nothing is copied, changed or applied."""
+        rules = self._checks(command)
+        rules.again(command)
+        rules.run()
+
+    def _checks(self, command: Any) -> RulesBase[S, Any]:
+        """The rules that check commands on the current state, only checking (made once a state): what an engine's
+        ``_offers`` asks too, to leave out whole groups of candidates by the same checks (no action left)."""
+        rules = self._checker
+        if rules is None or rules.s is not self._state:
+            rules = self._checker = self._rules(self._state, command)
+            rules.checking = True
+        return rules
 
     @classmethod
     def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
@@ -375,20 +428,35 @@ class GameHistory(Generic[S]):
         sample: Mapping[str, str] | None = None,
     ) -> None:
         """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
-        tried with a `sample` of what it `asks`; a command that draws from the real decks (physical mode) is
-        offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
-        real = dict(args or {})
-        probe = _probe(self.command_type, name, {**real, **dict(sample or {})})
-        cards: tuple[str, ...] = ()
+        with a `sample` of what it `asks`: by its checks alone (:attr:`checked`), else tried on a copy. A command
+        that draws from the real decks (physical mode) is offered with the cards it needs, where
+        :meth:`_legal_with_cards` says it would then be accepted."""
+        key = (
+            type(self),
+            group,
+            name,
+            tuple(args.items()) if args else (),
+            tuple(asks),
+            tuple(sample.items()) if sample else (),
+        )
+        found = _CANDIDATES.get(key)
+        probe, action = found if found is not None else _candidate(self, key)
         try:
-            self.check(probe)
+            if not self._trying and self._checks_alone(probe):
+                rules = self._checker  # _precheck, written out: it runs for each of some forty candidates a state
+                if rules is None or rules.s is not self._state:
+                    rules = self._checks(probe)
+                rules.again(probe)
+                rules.run()
+            else:
+                self.check(probe)
         except CardsNeeded as exc:
-            cards = tuple(arg for arg, _ in exc.needs)
             if not self._legal_with_cards(probe, exc.needs):
                 return
+            action = replace(action, cards=tuple(arg for arg, _ in exc.needs))
         except (BadCommand, IllegalCommand):
             return
-        out.append(self.legal_type(group, name, MappingProxyType(real), tuple(asks), cards))
+        out.append(action)
 
     def _legal_with_cards(self, probe: Any, needs: Any) -> bool:
         """Whether a command that needs cards from the real decks would be accepted with them (an engine checks)."""
@@ -404,6 +472,11 @@ class GameHistory(Generic[S]):
     @property
     def history(self) -> list[Any]:
         return [command for command, _ in self._stack]
+
+    @property
+    def played(self) -> int:
+        """How many commands the game has had: ``len(history)``, without making the list."""
+        return len(self._stack)
 
     @property
     def state(self) -> S:

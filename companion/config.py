@@ -28,11 +28,13 @@ Environment overrides:
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomlkit
 
@@ -111,6 +113,7 @@ class Config:
     dice: DiceConfig = field(default_factory=DiceConfig)
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     packs_key: str = "game.packs_dir"  # what set game.packs_dir, named in its errors (or COMPANION_PACKS_DIR)
+    fallbacks: tuple[Fallback, ...] = ()  # the file's wrong values left out at start (`settle_config`)
 
     @property
     def packs_dir(self) -> Path | None:
@@ -272,6 +275,167 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None, 
         sections=sections,
         packs_key=packs_key,
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# A wrong value in the file at an unattended start: its default, and the table is told
+
+
+T = TypeVar("T")
+
+_KEY = re.compile(r"[A-Za-z_][\w-]*(?:\.[\w-]+)*")
+_EXPECTED = re.compile(r"expected (?P<what>.+?), got .+?(?:; (?P<more>.*))?$", re.S)
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """A value of the configuration file that was left out at start: its key, the file's value, the check's
+    complaint (after the key), what is used instead (in words) and the file."""
+
+    key: str
+    value: Any
+    why: str
+    default: str
+    path: Path
+
+    @property
+    def unknown(self) -> bool:
+        return self.why.startswith("unknown key")
+
+    def sentence(self) -> str:
+        """What happened and what to do, in one sentence (the log, the host's page)."""
+        if self.unknown:
+            known = self.why.partition(". ")[2].rstrip(".")
+            return (
+                f"the config file's {self.key} is not a key the companion knows"
+                f"{f' ({known[0].lower()}{known[1:]})' if known else ''}: it is ignored; fix it in {self.path}."
+            )
+        expected = _EXPECTED.search(self.why)
+        if expected is not None:
+            refused = f"which is not {expected['what']}"
+        else:
+            why = re.sub(r"^\((.*?)\)\s*", r"\1 ", self.why.rstrip("."))  # "(GPIO2) is also used by ..."
+            refused = f"which the companion refuses ({why})"
+        return (
+            f"the config file's {self.key} is {_words(self.value)}, {refused}: using {self.default}; "
+            f"fix it in {self.path}."
+        )
+
+    def short(self) -> str:
+        """For the OLED's four short lines."""
+        return f"{self.key}: {'ignored' if self.unknown else 'using ' + self.default}. Fix the config file."
+
+
+def _words(value: Any) -> str:
+    """A value as the file spells it (TOML)."""
+    if value is None:
+        return "its default"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, Path)):
+        return json.dumps(str(value), ensure_ascii=False)
+    if isinstance(value, Mapping):
+        return "a table" if value else "its default"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_words(v) for v in value) + "]"
+    return str(value)
+
+
+def _file_key(message: str, data: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """The key of the file a complaint starts with, and its value, when leaving it out can mend the complaint: a
+    value (not a table), a table where a value or no key belongs, or an unknown key. None otherwise (a complaint
+    about the command line, the environment, or several keys at once)."""
+    match = _KEY.match(message)
+    if match is None:
+        return None
+    key = match.group()
+    node: Any = data
+    for part in key.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    rest = message[match.end() :]
+    if isinstance(node, Mapping) and "." not in key and not rest.startswith((": unknown key", ": expected")):
+        return None  # a whole section's complaint (the first game's setup): not one value to leave out
+    return key, node
+
+
+def _leave_out(data: dict[str, Any], key: str) -> None:
+    *tables, last = key.split(".")
+    node: Any = data
+    for part in tables:
+        node = node[part]
+    del node[last]
+
+
+# What a default of None means, where a key has one (the dataclasses' comments, in words).
+NONE_MEANS = {
+    "sim": "simulating only on a machine that is not a Raspberry Pi",
+    "web.host": "0.0.0.0 on a Raspberry Pi, 127.0.0.1 in simulation",
+    "web.join_code": "the join code made at the first start",
+    "web.host_pin": "the PIN the host chooses on the page",
+    "web.public_url": "the address a phone reached the companion at",
+    "game.board": "the first board of the packs",
+    "game.ghost": "the first ghost of the packs",
+    "game.seed": "a fresh seed",
+    "game.packs_dir": "the bundled packs (with the data folder's packs folder, if there is one)",
+}
+
+
+def _default_of(key: str, roots: Mapping[str, object]) -> str:
+    """What the companion uses for `key` without it, in the file's spelling: found in the checked settings
+    (`roots`: "" the Config, else a section's checked part, e.g. "hardware")."""
+    head, _, rest = key.partition(".")
+    for root, path in (("", key), (head, rest)):
+        node: object = roots.get(root)
+        if node is None or not path:
+            continue
+        for part in path.split("."):
+            if isinstance(node, Mapping):
+                node = node.get(part)
+            else:
+                node = getattr(node, part, None)
+            if node is None:
+                break
+        if node is None and root == "":
+            node = getattr(roots[""], key.replace(".", "_"), None)  # log.level is Config.log_level
+        if node is not None:
+            return _words(node)
+    return NONE_MEANS.get(key, "its default")
+
+
+def settle_config(
+    explicit: str | os.PathLike[str] | None,
+    build: Callable[[Config], T],
+    roots: Callable[[T], Mapping[str, object]],
+    env: Mapping[str, str] | None = None,
+) -> tuple[T, tuple[Fallback, ...]]:
+    """The configuration, read and checked by `build` (the command line's overrides, the parts' checks), where a
+    wrong value of the file does not stop the companion: the key is left out, its default used, and a
+    `Fallback` says so (for the log, the host's page and the OLED). A Pi boots unattended; the table plays.
+
+    A wrong value from the command line or the environment, and a file that cannot be read at all, still raise
+    ConfigError (``companion serve`` exits 2); `roots` gives the checked settings where each default is read."""
+    env = os.environ if env is None else env
+    path = find_config_file(explicit, env)
+    data: dict[str, Any] = _deep_copy(read_toml(path)) if path is not None else {}
+    left_out: list[tuple[str, Any, str]] = []
+    while True:
+        try:
+            built = build(parse_config(data, env=env, source=path))
+        except ConfigError as exc:
+            message = str(exc)
+            found = _file_key(message, data) if path is not None else None
+            if found is None:
+                raise
+            key, value = found
+            _leave_out(data, key)  # each round leaves a key out: the loop ends
+            left_out.append((key, value, message[len(key) :].lstrip(": ").strip()))
+            continue
+        if path is None or not left_out:
+            return built, ()
+        found_in = roots(built)
+        return built, tuple(Fallback(key, value, why, _default_of(key, found_in), path) for key, value, why in left_out)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadCommand, CompanionError, ConfigError, DiceError
-from companion.games.base import module_for
+from companion.games.base import GameModule, module_for, rules_of
 
 __all__ = ["build_parser", "format_state", "main", "status_line"]
 
@@ -180,13 +180,45 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("history", parents=[common, pick], help="the commands of the game so far")
     load = sub.add_parser("load", parents=[common], help="make a saved game the current one")
     load.add_argument("id", type=int, metavar="ID")
-    sub.add_parser("commands", help="the commands `do` understands, with their arguments")
+    commands = sub.add_parser(
+        "commands",
+        parents=[common, pick],
+        help="the commands `do` understands, with their arguments: the game in play's, or those of --rules",
+    )
+    commands.add_argument(
+        "--rules",
+        metavar="GAME",
+        help="the game: skeptics, elder-sign, among-cultists or spooks (default: the game in play)",
+    )
     return parser
 
 
-def _commands() -> int:
-    print("companion game do [--db PATH] COMMAND [key=value ...]\n")
-    for name, (required, optional, text) in module_for(None).commands.items():
+def _module_asked(ns: argparse.Namespace) -> GameModule:
+    """The game whose commands `commands` lists: --rules, else the game in play in the history file (--game, else the
+    last one played), else the default game. Nothing is written (a file that is not there is not created)."""
+    from companion.history import GameStore
+
+    if ns.rules:
+        return module_for(ns.rules)
+    db = Path(ns.db) if ns.db else default_db(ns.config)
+    if not db.exists():
+        return module_for(None)
+    with GameStore(db) as store:
+        game_id = ns.game if ns.game is not None else store.last_game_id()
+        return module_for(rules_of(store.game(game_id).setup) if game_id is not None else None)
+
+
+def _commands(ns: argparse.Namespace) -> int:
+    module = _module_asked(ns)
+    if ns.json:
+        listed = {
+            name: {"required": list(req), "optional": list(opt), "does": text}
+            for name, (req, opt, text) in module.commands.items()
+        }
+        _print_json({"rules": module.rules, "title": module.title, "commands": listed})
+        return 0
+    print(f"{module.title}: companion game do [--db PATH] COMMAND [key=value ...]\n")
+    for name, (required, optional, text) in module.commands.items():
         args = " ".join([f"{key}=..." for key in required] + [f"[{key}=...]" for key in optional])
         print(f"  {name:<20} {text}")
         if args:
@@ -216,7 +248,7 @@ def _run(ns: argparse.Namespace) -> int:
     from companion.service import GameService
 
     if ns.action == "commands":
-        return _commands()
+        return _commands(ns)
     db = Path(ns.db) if ns.db else default_db(ns.config)
     if ns.action != "new" and not db.exists():
         return _no_file(ns, db)  # a look at a file that is not there must not create it

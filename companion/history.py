@@ -861,8 +861,8 @@ def replay_game(store: GameStore, game_id: int, packs: object, module: GameModul
             commands.append(module.command_from_dict(record.command))
         except CompanionError as exc:
             raise _replay_error(store, game_id, record, exc) from exc
-    commands = list(module.read_stored(game, commands))
-    for record, command in zip(records, commands, strict=True):
+    commands = list(module.read_stored(game, commands))  # a module may push some itself (Skeptics' asking reading)
+    for record, command in zip(records[game.played :], commands, strict=True):
         try:
             game.push(command)
         except CompanionError as exc:

@@ -8,15 +8,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, Protocol, TypeVar
 
 from companion.errors import PackError
 from companion.validate import control_character
 
-__all__ = ["Entry", "game_pack_texts", "owner_folder", "owner_text", "show_value"]
+__all__ = ["Entry", "game_pack_texts", "name_stand_ins", "owner_folder", "owner_text", "show_value", "stand_in_name"]
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -117,6 +118,41 @@ class Entry:
         for item in value:
             self._plain(name, str(item))
         return [str(v).strip() for v in value]
+
+
+class StandIn(Protocol):
+    """A pack entry that may be a stand-in (a frozen dataclass with a name)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def placeholder(self) -> bool: ...
+
+
+E = TypeVar("E", bound=StandIn)
+
+
+def stand_in_name(kind: str, n: int) -> str:
+    """The name of a card not filled in yet whose name no rulebook gives, in every list: its kind and its place
+    among such cards of that kind, from 1 ("Asylum card 1"). Such a name is the companion's, not the card's, so the
+    file's number is not used: the numbers stay 1, 2, 3 ... whatever cards around them are filled in."""
+    return f"{kind} {n}"
+
+
+def name_stand_ins(entries: Mapping[str, E], kind: Callable[[E], str]) -> dict[str, E]:
+    """`entries` with each stand-in named "KIND N" in the file (no card's own name: "Asylum card 3") named again by
+    :func:`stand_in_name`, numbered per `kind(entry)` in the file's order. A stand-in with a name the rulebook gives
+    ("Child Ghost", whose icon sets are not filled in) keeps it."""
+    counts: dict[str, int] = {}
+    out: dict[str, E] = {}
+    for key, entry in entries.items():
+        words = kind(entry)
+        if entry.placeholder and re.fullmatch(rf"{re.escape(words)} \d+", entry.name.strip(), re.IGNORECASE):
+            counts[words] = counts.get(words, 0) + 1
+            entry = replace(entry, name=stand_in_name(words, counts[words]))  # type: ignore[type-var]
+        out[key] = entry
+    return out
 
 
 def card_words(text: str) -> str:

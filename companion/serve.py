@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.config import Config, load_config, port_value
+from companion.config import Config, Fallback, load_config, port_value, settle_config
 from companion.daemon import EXIT_CONFIG, EXIT_OK, MainLoop, Notifier, run_until_stopped, setup_logging
 from companion.errors import CardsNeeded, CompanionError, ConfigError
 from companion.parts import (
@@ -119,7 +119,8 @@ class Companion(MainLoop):
         self.port = config.web.port
         self.urls: list[str] = []
         self.join_code: str | None = None
-        self.start_problems: list[str] = []  # damaged files found at start, for the page
+        # damaged files found at start, and the configuration file's wrong values left out, for the page
+        self.start_problems: list[str] = [fallback.sentence() for fallback in config.fallbacks]
         self.next_trim = 0.0
         self._stopped = False
         self._last_note: str | None = None
@@ -212,6 +213,10 @@ class Companion(MainLoop):
 
         if self.join_code and self.urls:
             self._invite(join_link(self.urls[-1], self.join_code))
+        if self.table is not None and self.config.fallbacks:
+            # the configuration file's wrong values, for a few seconds before the join screen (the page says all)
+            first, *more = self.config.fallbacks
+            self.table.show_error("Config file", first.short() + (f" {len(more)} more: see the page." if more else ""))
         if self.table is not None and self.join_code and self.urls:
             # After every start the OLED shows the join QR code (phones join first), until the next command.
             self.table.show_join(join_link(self.urls[-1], self.join_code), self.join_code, seconds=None)
@@ -297,23 +302,38 @@ class Companion(MainLoop):
         stop_parts(self.tray, self.server, self.table, self.service)
 
 
+def _prepared(config: Config, args: argparse.Namespace) -> tuple[Config, bool, PartConfigs]:
+    """The configuration with the command line's overrides, whether to simulate, and the parts' checked settings."""
+    port = None if args.port is None else port_value("--port", args.port)
+    config = config.with_overrides(host=args.host, port=port, sim=args.sim)
+    sim = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
+    if sim and config.data_dir == default_data_dir():
+        # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
+        config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
+    return config, sim, check_parts(config, sim)
+
+
+def _checked(prepared: tuple[Config, bool, PartConfigs]) -> dict[str, object]:
+    """Where the defaults of the file's keys are read: the Config, and each part's checked settings."""
+    config, _, parts = prepared
+    return {"": config, "hardware": parts.hardware, "tray": parts.tray, "web": parts.web}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        config = load_config(args.config)
-        port = None if args.port is None else port_value("--port", args.port)
-        config = config.with_overrides(host=args.host, port=port, sim=args.sim)
+        if args.check:  # the operator's check names a wrong value and stops
+            config, sim, parts = _prepared(load_config(args.config), args)
+            fallbacks: tuple[Fallback, ...] = ()
+        else:  # an unattended start plays on with the default of a wrong value of the file, and says so
+            (config, sim, parts), fallbacks = settle_config(args.config, lambda c: _prepared(c, args), _checked)
         setup_logging(config.log_level)
-        sim = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
-        if sim and config.data_dir == default_data_dir():
-            # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
-            config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
+        if sim and config.data_dir == default_data_dir() / "sim":
             print(
                 f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr
             )
         if config.sim is None and sim:
             log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
-        parts = check_parts(config, sim)
         report = check_report(config, sim) if args.check else None
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
@@ -321,12 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report is not None:
         print(report)
         return EXIT_OK
+    for fallback in fallbacks:
+        log.warning("%s", fallback.sentence())
     log.info(
         "starting (config: %s, data: %s, %s hardware)",
         config.source or "built-in defaults",
         config.data_dir,
         "simulated" if sim else "real",
     )
+    config = dataclasses.replace(config, fallbacks=fallbacks)
     return run_until_stopped(Companion(config, sim=sim, parts=parts))
 
 

@@ -15,6 +15,7 @@ commit order, with the event records (the engine's events plus ``"id"`` and ``"s
 from __future__ import annotations
 
 import logging
+import marshal
 import math
 import random
 import threading
@@ -59,11 +60,20 @@ class CommandResult:
         return {"events": self.events, "state": self.state}
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars), much faster than copy.deepcopy.
+    """A deep copy of JSON-like data (dicts, lists and tuples as lists, scalars), much faster than copy.deepcopy: a
+    scalar is taken as it is without a call, and dicts and lists of their exact types go the short way.
 
     Every caller and listener gets its own copy, so none can change what the others see.
     """
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _SCALARS else _copy(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else _copy(item) for item in value]
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -74,6 +84,17 @@ def _copy(value: Any) -> Any:
 def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = _copy(state)
     return copied
+
+
+def _frozen(state: dict[str, Any]) -> bytes | None:
+    """The published state as marshal's bytes, from which each copy is made in C (``marshal.loads``): the same as
+    :func:`_copy_state` for JSON data of the exact types (dicts, lists, strings, numbers, booleans, None), which is
+    what every game publishes (tests/test_service.py walks them). Version 2 makes no references, so a copy shares
+    nothing. None: the state holds another type (marshal refuses it), and is copied by :func:`_copy`."""
+    try:
+        return marshal.dumps(state, 2)
+    except ValueError:
+        return None
 
 
 def _copy_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -128,6 +149,7 @@ class GameService:
         self._name: str | None = None
         self._closed = False
         self._state: dict[str, Any] = no_game_state()
+        self._frozen: tuple[dict[str, Any], bytes | None] | None = None  # the published state and its bytes
         self._names: object = None  # the current game's names for its sentences (its module's)
         self._module: GameModule = module_for(None)
         self._packs_of: dict[str, object] = {}  # the packs of the other games, loaded when one is first played
@@ -136,6 +158,9 @@ class GameService:
         self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
         self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
+        # the published form of each legal action (with its label) for the current game's names, made once: the
+        # same few dozen come back state after state; the published state is never changed, only copied out
+        self._legal_memo: tuple[object, dict[tuple[object, ...], tuple[object, dict[str, Any]]]] = (None, {})
 
     # -- games -------------------------------------------------------------------------------
 
@@ -245,7 +270,7 @@ class GameService:
 
         Without a game: ``{"game_id": None, "outcome": None, "message": ...}``.
         """
-        return _copy_state(self._state)
+        return self._copy_of(self._state)
 
     def history(self) -> list[dict[str, Any]]:
         """The current game's accepted commands: {"seq", "command", "text", "source", "at"}.
@@ -317,7 +342,7 @@ class GameService:
         with self._lock:
             if self._game is None:
                 return 0, ()
-            return len(self._game.history), tuple(self._module.next_throw(self._game))
+            return self._game.played, tuple(self._module.next_throw(self._game))
 
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.
@@ -424,7 +449,7 @@ class GameService:
             }
             state = self._publish()
             self._notify([], state)
-            return _copy_state(state)
+            return self._copy_of(state)
 
     def script_lines(self) -> list[str]:
         """Every line the current game's scripts have the voice say (in its language, with the default pause), so
@@ -457,19 +482,19 @@ class GameService:
         with self._lock:
             self._check_open()
             if self._narration is None:
-                return _copy_state(self._state)
+                return self._copy_of(self._state)
             self._narration = None
             state = self._publish()
             self._notify([], state)
-            return _copy_state(state)
+            return self._copy_of(state)
 
     def undo(self, source: str = "host") -> CommandResult:
         """Take back the last command; undoing a draw puts exactly that card back. :meth:`redo` plays it again."""
         with self._lock:
             game, game_id = self._require_game()
-            if not game.history:
+            if not game.played:
                 raise IllegalCommand("there is nothing to undo: no command has been given in this game yet.")
-            seq = len(game.history)
+            seq = game.played
             command = game.pop()
             try:
                 record = self.store.undo(
@@ -493,7 +518,7 @@ class GameService:
             state = self._publish()
             records = self._narrate([record])
             self._notify(records, state)
-            return CommandResult(_copy_records(records), _copy_state(state))
+            return CommandResult(_copy_records(records), self._handed(state))
 
     def redo(self, source: str = "host") -> CommandResult:
         """Play again the command the last undo took back (a draw draws the same card, dice show the same faces)."""
@@ -642,7 +667,7 @@ class GameService:
                 self.speech_prepare(self.script_lines())
             except Exception:  # the voice is a nicety: a game starts whatever it says
                 log.exception("the game's script lines could not be rendered ahead")
-        return _copy_state(state)
+        return self._copy_of(state)
 
     def _reload(self) -> None:
         """Rebuild the current game from the file (after another program changed it)."""
@@ -675,7 +700,7 @@ class GameService:
             log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
             self._reload()
             raise
-        seq = len(game.history)
+        seq = game.played
         try:
             records = self.store.append(
                 game_id, seq, command.to_dict(), events, source=source, at=self._now(), status=self._status(game)
@@ -692,7 +717,27 @@ class GameService:
         records = self._narrate(records)
         state = self._publish(records[-1]["id"] if records else None)
         self._notify(records, state)
-        return CommandResult(_copy_records(records), _copy_state(state))
+        return CommandResult(_copy_records(records), self._handed(state))
+
+    def _copy_of(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A copy of the published `state` for one caller or listener, from its bytes made once (see _frozen)."""
+        blob = self._bytes_of(state)
+        if blob is None:
+            return _copy_state(state)
+        copied: dict[str, Any] = marshal.loads(blob)
+        return copied
+
+    def _bytes_of(self, state: dict[str, Any]) -> bytes | None:
+        frozen = self._frozen
+        if frozen is None or frozen[0] is not state:
+            frozen = self._frozen = (state, _frozen(state))
+        return frozen[1]
+
+    def _handed(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The published `state` for the caller of the command itself: the state as published, once its bytes are
+        made (every other copy, state() too, is made from them, so whatever the caller does with it changes nothing
+        here); a copy where it has no bytes."""
+        return state if self._bytes_of(state) is not None else _copy_state(state)
 
     def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
         game, game_id = self._game, self._game_id
@@ -707,9 +752,7 @@ class GameService:
         state.setdefault("rules", module.rules)
         state["rules_title"] = module.title
         state.update(module.publish(state, game))
-        current = state.get("current_player")
-        legal = [action.to_dict() for action in game.legal_actions()]
-        state["legal"] = [{**action, "label": module.action_label(action, self._names, current)} for action in legal]
+        state["legal"] = self._legal_published(game, state.get("current_player"))
         state["redo"] = self._redo[-1][1] if self._redo else None
         state["started"] = self._started  # when the game was created: with game_id, names it across restores
         if self._narration is not None:  # a script being read out (none: the key is left out)
@@ -722,6 +765,29 @@ class GameService:
                 state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
         self._state = state
         return state
+
+    def _legal_published(self, game: Engine, current: object) -> list[dict[str, Any]]:
+        """The legal actions as the state publishes them: each one's to_dict() with its button's label."""
+        names, memo = self._legal_memo
+        if names is not self._names or len(memo) > 4096:
+            memo = {}
+            self._legal_memo = (self._names, memo)
+        out = []
+        for action in game.legal_actions():
+            # by the action itself (an engine offers the same objects state after state; kept here, so its id
+            # names no other), else by what it is
+            key: tuple[object, ...] = (current, id(action))
+            found = memo.get(key)
+            if found is None or found[0] is not action:
+                named = (current, action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
+                entry = memo.get(named)
+                if entry is None:
+                    published = action.to_dict()
+                    published["label"] = self._module.action_label(published, self._names, current)
+                    entry = memo[named] = (action, published)
+                found = memo[key] = (action, entry[1])
+            out.append(found[1])
+        return out
 
     def records(self) -> list[dict[str, Any]]:
         """The record of every game in the history (companion.record), the newest first; kept in the file, so a
@@ -781,7 +847,7 @@ class GameService:
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         for fn in list(self._listeners):
             try:
-                fn(_copy_records(records), _copy_state(state))
+                fn(_copy_records(records), self._copy_of(state))
             except Exception:
                 log.exception("a game listener (%r) failed; the command stands and the other listeners were called", fn)
 

@@ -236,7 +236,8 @@ def run_test(
             while spoken and table.voice.is_speaking and time.monotonic() < until:
                 time.sleep(0.05)  # heard to the end, so what went wrong can be told
             described = table.voice.status()["message"]
-            problem = table.voice.player.problem
+            player = table.voice.player
+            problem = f"{player.problem} [{player.detail}]" if player.problem else None
             heard = "silent" if not spoken else f"not heard: {problem}" if problem else "a chime, then speaking"
             print(f"  voice: {heard} ({described})", file=out)
         else:

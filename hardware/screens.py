@@ -236,7 +236,7 @@ def among_cultists_screen(state: Mapping[str, Any]) -> Image.Image:
         draw.text((x, 1 + 12 * i), text, font=font(size), fill=WHITE)
     event = state.get("event")
     if isinstance(event, Mapping):
-        name = "not filled in yet" if event.get("placeholder") else str(event.get("name") or "")
+        name = "not filled in yet" if event.get("stand_in") else str(event.get("name") or "")
         text, size = fit("Event: " + name, WIDTH - 2 * MARGIN, (10, 9, 8))
         draw.text((MARGIN, 52), text, font=font(size), fill=WHITE)
     return img

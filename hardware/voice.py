@@ -434,7 +434,8 @@ class Player:
         self.first_sample_at: float | None = None  # when the last utterance's first samples were written
         self._first_of: Any = None
         self.played = 0  # utterances played
-        self.problem: str | None = None  # why the last utterance was not heard (aplay's complaint), else None
+        self.problem: str | None = None  # why the last utterance was not heard, in plain words, else None
+        self.detail: str | None = None  # aplay's own complaint about it (the log's words)
 
     @property
     def is_available(self) -> bool:
@@ -559,16 +560,48 @@ class Player:
             self._check(proc, code, generation)
 
     def _check(self, proc: Any, code: Any, generation: int) -> None:
-        """aplay's exit: a failure (no sound card, a wrong device) is logged once and kept for `hw test`."""
+        """aplay's exit: a failure (no sound card, a wrong device) is kept in plain words for the host's page and
+        `hw test` (`problem`), and logged once with aplay's own words (`detail`)."""
         if code == 0 or generation != self._generation or not isinstance(code, int):
-            self.problem = None if code == 0 else self.problem
+            if code == 0:
+                self.problem = self.detail = None
             return
         stderr = getattr(proc, "stderr", None)
         said = stderr.read().decode("utf-8", "replace").strip().splitlines() if stderr is not None else []
-        problem = f"aplay could not play on ALSA device {self.device!r} ({said[-1] if said else f'exit {code}'})"
-        if problem != self.problem:
-            log.warning("%s; set hardware.voice.device (aplay -L lists the devices)", problem)
-        self.problem = problem
+        detail = f"aplay could not play on ALSA device {self.device!r} ({said[-1] if said else f'exit {code}'})"
+        if detail != self.detail:
+            log.warning("%s; set hardware.voice.device (aplay -L lists the devices)", detail)
+        self.detail = detail
+        self.problem = not_heard(self.device, said)
+
+
+# What aplay's complaint means, in the host's words (its last line is "aplay: main:831: audio open error: ...").
+_NOT_HEARD = (
+    (
+        ("no such file", "no such device", "unknown pcm", "cannot find card", "cannot get card"),
+        "no sound device was found{at}: plug in the table's speaker and test again, or pick another output "
+        "(hardware.voice.device in the configuration file)",
+    ),
+    (
+        ("busy",),
+        "the sound device{at} is in use by another program: close that program and test again, or pick another "
+        "output (hardware.voice.device in the configuration file)",
+    ),
+    (
+        ("permission denied", "not permitted"),
+        "the companion may not use the sound device{at}: add its user to the group audio, then restart it",
+    ),
+)
+
+
+def not_heard(device: str, said: Sequence[str]) -> str:
+    """One sentence for the host: what kept the sound from the speaker, and what to do (aplay's `said` lines)."""
+    at = "" if device == "default" else f" ({device})"
+    text = " ".join(said).lower()
+    for signs, sentence in _NOT_HEARD:
+        if any(sign in text for sign in signs):
+            return sentence.format(at=at)
+    return f"the sound device{at} did not play: check that the speaker is plugged in and switched on, then test again"
 
 
 # -- the voice ----------------------------------------------------------------------------------------------------
@@ -734,6 +767,7 @@ class Voice:
             "voices_folder": str((self.data_dir or Path("DATA")) / VOICES_DIR),
             "speaking": self.engine.description if self.engine is not None and self.cfg.enabled else None,
             "status": self.status()["message"],
+            "problem": self.player.problem,  # why the last sound was not heard, in plain words (None: it was)
         }
 
     # -- status ----------------------------------------------------------------------------------------------

@@ -192,9 +192,9 @@ def test_the_event_is_drawn_in_the_event_phase_once_and_shown_until_the_clean_up
     with pytest.raises(IllegalCommand, match="not drawn yet"):
         game.push("next-phase")
     (drawn,) = game.push("draw-event")
-    assert drawn["type"] == "event_drawn" and drawn["id"] in packs.events and drawn["placeholder"] is True
+    assert drawn["type"] == "event_drawn" and drawn["id"] in packs.events and drawn["stand_in"] is True
     event = game.view()["event"]
-    assert event == {"id": drawn["id"], "name": drawn["name"], "text": drawn["text"], "placeholder": True}
+    assert event == {"id": drawn["id"], "name": drawn["name"], "text": drawn["text"], "stand_in": True}
     with pytest.raises(IllegalCommand, match="already"):
         game.push("draw-event")
     game.push("next-phase")
@@ -235,13 +235,13 @@ def test_the_host_enters_the_marker_the_table_drew_by_id_or_by_name(packs: Among
     game.push("night-done")
     game.push("next-phase")
     game.push("event id=fog")
-    assert game.view()["event"] == {"id": "fog", "name": "Fog", "text": "Nobody sees far.", "placeholder": False}
+    assert game.view()["event"] == {"id": "fog", "name": "Fog", "text": "Nobody sees far.", "stand_in": False}
     assert game.view()["events_left"] == 1  # the marker left the companion's bag too
     game.push("next-phase")
     game.push("end-round")
     game.push("next-phase")
     game.push('event name="Blood Moon"')
-    assert game.view()["event"] == {"id": None, "name": "Blood Moon", "text": "", "placeholder": False}
+    assert game.view()["event"] == {"id": None, "name": "Blood Moon", "text": "", "stand_in": False}
     game.pop()
     game.push("event name=storm")  # a name of the pack is that marker
     assert game.view()["event"]["id"] == "storm" and game.view()["events_left"] == 0
@@ -653,10 +653,10 @@ def test_a_stand_in_marker_the_companion_draws_says_nothing_of_its_own_and_the_h
     game.push("next-phase")
     game.push("draw-event")
     event = game.view()["event"]
-    assert event["placeholder"] is True and event["text"] == ""
-    assert "placeholder" not in json.dumps(game.view()).replace('"placeholder":', "").lower()
+    assert event["stand_in"] is True and event["text"] == ""
+    assert "placeholder" not in json.dumps(game.view()).lower()  # neither a key nor a word a player reads
     assert "event" in [a.name for a in game.legal_actions()]
     game.push("event name=Blackout")
-    assert game.view()["event"]["name"] == "Blackout" and game.view()["event"]["placeholder"] is False
+    assert game.view()["event"]["name"] == "Blackout" and game.view()["event"]["stand_in"] is False
     with pytest.raises(IllegalCommand, match="already Blackout"):
         game.push("event name=Storm")

@@ -40,7 +40,7 @@ def test_the_owners_file_replaces_the_bundled_one(tmp_path: Path) -> None:
         "id": "blackout",
         "name": "Blackout",
         "text": "No room may be checked this round.",
-        "placeholder": False,
+        "stand_in": False,
     }
     empty = tmp_path / "empty"
     empty.mkdir()

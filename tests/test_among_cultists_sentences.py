@@ -116,7 +116,7 @@ def test_the_vote_results_name_the_seat_voted_out() -> None:
 
 
 def test_a_stand_in_event_is_never_read_as_if_it_were_the_marker() -> None:
-    stand_in = {"type": "event_drawn", "name": "Event 3", "text": "Placeholder: copy ...", "placeholder": True}
+    stand_in = {"type": "event_drawn", "name": "Event 3", "text": "Placeholder: copy ...", "stand_in": True}
     for by in ("companion", "table"):
         line = describe_event({**stand_in, "by": by}, NAMES)
         assert "not filled in yet" in line and "Placeholder" not in line and "Event 3" not in line

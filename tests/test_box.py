@@ -68,7 +68,7 @@ def test_a_wrong_value_is_refused_with_the_packs_error_and_nothing_is_written(bo
         box.edit(packs, BoxEdit("ghost", "shadow", {"bogus": 1}))
     with pytest.raises(BadCommand, match="wrong kind"):
         box.edit(packs, BoxEdit("ghost", "shadow", {"difficulty": "hard"}))
-    with pytest.raises(BadCommand, match="placeholder"):  # filled in, but the text is still the stand-in
+    with pytest.raises(BadCommand, match="stand-in.s words"):  # filled in, but the text is still the stand-in
         box.edit(packs, BoxEdit("ghost", "shadow", {"name": "Shade"}))
     with pytest.raises(BadCommand, match="no ghost"):
         box.edit(packs, BoxEdit("ghost", "nobody", {"name": "X"}))
@@ -271,8 +271,8 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
         for name in ("night-done", "next-phase", "draw-event"):
             svc.do(name)
         drawn = svc.state()["event"]
-        assert drawn["placeholder"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
-        with pytest.raises(BadCommand, match="what it does still says it is a placeholder"):
+        assert drawn["stand_in"] and svc.box_view()["events_left"] == len(svc.box_view()["events"])
+        with pytest.raises(BadCommand, match="what it does still holds the stand-in.s words"):
             svc.edit_box("event", drawn["id"], {"name": "Power cut"})
         with pytest.raises(BadCommand, match="no event marker"):
             svc.edit_box("event", "nothing", {"name": "Power cut", "text": "No light."})
@@ -280,7 +280,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
         assert out["said"] == "Saved: the event marker Power cut."
         assert next(e for e in out["box"]["events"] if e["id"] == drawn["id"])["filled"]
         state = svc.state()
-        assert state["event"]["name"] == "Power cut" and not state["event"]["placeholder"] and not state["stand_ins"]
+        assert state["event"]["name"] == "Power cut" and not state["event"]["stand_in"] and not state["stand_ins"]
         assert svc.box.folder is not None
         text = (svc.box.folder / "events.toml").read_text(encoding="utf-8")
         assert text.startswith("# Among Cultists") and "Power cut" in text  # the comments stay

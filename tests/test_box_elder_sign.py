@@ -85,6 +85,10 @@ def test_a_bad_entry_is_refused_and_nothing_is_written(service: GameService, tmp
     with pytest.raises(BadCommand, match="no adventure"):
         service.edit_box("es_adventure", "nope", {"name": "Nowhere"})
     assert not (tmp_path / "packs" / "adventures.toml").exists()
+    # an investigator named but its stand-in ability left: the message names Elder Sign's field, not a Ghost Hour's
+    with pytest.raises(BadCommand, match="^box: the ability still holds the stand-in.s words"):
+        service.edit_box("es_investigator", "investigator1", {"name": "Monterey Jack"})
+    assert not (tmp_path / "packs" / "investigators.toml").exists()
 
 
 def test_the_box_file_carries_elder_signs_cards_and_brings_them_back(service: GameService, tmp_path: Path) -> None:

@@ -555,6 +555,13 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
 
 def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser: Any, live: Table) -> None:
     with host_and_viewer(browser, live) as (host, viewer):
+        # Two alike browsers on one address are told apart before anyone names them: kind, browser, a number.
+        host.tab("host")
+        names = [p["name"] for p in live.app.extensions["skeptics_web"].phones.phones()]
+        assert len(names) == 2 and len(set(names)) == 2 and names[0].startswith("Linux computer, Chrome"), names
+        expect(host.page.locator("#phones")).to_contain_text("Linux computer, Chrome 2")
+        expect(host.page.locator("#phones")).not_to_contain_text("127.0.0.1")
+        host.tab("game")
         viewer.tab("host")
         viewer.page.fill("#phone-form input[name=name]", "Ben's phone")
         viewer.page.click("#phone-form button")
@@ -565,6 +572,19 @@ def test_the_host_sees_the_phones_by_name_removes_one_and_keeps_backups(browser:
         expect(host.page.locator("#security")).to_contain_text("No wrong PIN")
         host.page.click("#backup-now")
         expect(host.page.locator("#backups li")).to_contain_text("made by hand")
+        # The host renames a phone; a name another phone has is refused, in words, and nothing changes.
+        host.page.locator("#phones li", has_text="this phone").get_by_role("button", name="Rename").click()
+        host.page.fill("#sheet-body input[name=phone-name]", "ben's phone")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#toast")).to_contain_text("Another phone at the table is called Ben's phone already")
+        expect(host.page.locator("#sheet")).to_be_visible()
+        assert [e for e in host.errors if "409" in e] and len(host.errors) == 1  # the refused name, nothing else
+        host.errors.clear()
+        host.page.screenshot(path=str(SHOTS / "12-host-rename-phone.png"))
+        host.page.fill("#sheet-body input[name=phone-name]", "Host tablet")
+        host.page.click("#sheet-ok")
+        expect(host.page.locator("#phones")).to_contain_text("Host tablet (host) · this phone")
+        expect(host.page.locator("#phone-form input[name=name]")).to_have_value("Host tablet")
         shot(host, "12-host-phones-backups")
         host.page.locator("#phones li", has_text="Ben's phone").get_by_role("button", name="Remove").click()
         expect(host.page.locator("#sheet-body")).to_contain_text("Ben's phone leaves the table")

@@ -435,6 +435,13 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         expect(host.page.locator("#sheet-title")).to_have_text("End the round now?")
         host.page.click("#sheet-ok")
         expect(host.page.locator("#sheet-title")).to_have_text("What did you draw?")
+        # The cards filled in come first, then those not filled in yet, said so and numbered 1, 2, 3 in each deck
+        offered = host.page.locator("#sheet select[data-card=environment] option").all_inner_texts()[1:]
+        marked = [o for o in offered if o.endswith(" (not filled in yet)")]
+        assert marked and offered[len(offered) - len(marked) :] == marked, offered
+        for deck in ("Asylum card", "Common card"):
+            numbers = sorted(int(o.split()[2]) for o in marked if o.startswith(deck))
+            assert numbers == list(range(1, len(numbers) + 1)) and numbers, (deck, offered)
         host.page.select_option("#sheet select[data-card=room]", "8")
         host.page.select_option("#sheet select[data-card=environment]", card)
         expect(host.page.locator("#sheet-body")).to_contain_text("The room card for the Ghost Hour")  # why each card
@@ -443,6 +450,10 @@ def test_physical_decks_the_host_enters_the_cards_drawn(browser: Any, live: Tabl
         wait_text(host, "#clock-label", "XII")
         state = live.service.state()
         assert state["ghost_room"] == 8 and state["rooms_revealed"] == [8]
+        in_force = live.service.packs.environment[card]
+        assert in_force.placeholder  # a card not filled in yet is in force: its name, and that its effect is the card's
+        expect(host.page.locator("#env")).to_contain_text(in_force.name)
+        expect(host.page.locator("#env")).to_contain_text("Not filled in yet: read the effect from your card.")
         assert live.service.history()[-1]["command"] == {
             "name": "end-round",
             "args": {"environment": card, "room": "8"},

@@ -18,6 +18,7 @@ from companion.config import (
     parse_config,
     prefix_error,
     save_section,
+    settle_config,
 )
 from companion.errors import ConfigError
 
@@ -305,3 +306,85 @@ def test_a_byte_order_mark_is_accepted_and_bad_bytes_are_a_clear_error(tmp_path:
     broken.write_bytes(b"[web]\nport = 8081\n# caf\xe9\n")
     with pytest.raises(ConfigError, match=r"line 3 is not UTF-8 text"):
         read_toml(broken)
+
+
+# -- a wrong value in the file at an unattended start --------------------------------------------------------
+
+
+def test_a_wrong_value_in_the_file_starts_with_its_default_and_says_so(env: dict[str, str], tmp_path: Path) -> None:
+    """The Pi boots unattended: each wrong value of the file is left out, its default used, and one sentence says
+    what the file has, why it is refused, what is used and where to fix it. The values that are right stay."""
+    config_file = write(
+        tmp_path / "config.toml",
+        'colour = "red"\n[web]\nport = "abc"\nthreads = 8\n\n[log]\nlevel = "loud"\n\n[game]\nplayers = 9\nseed = 7\n',
+    )
+    config, fallbacks = settle_config(config_file, lambda checked: checked, lambda checked: {"": checked}, env=env)
+    assert (config.web.port, config.log_level, config.game.players) == (8080, "info", 4)  # the defaults
+    assert (config.web.threads, config.game.seed, config.source) == (8, 7, config_file)  # the right values stay
+    said = [f.sentence() for f in fallbacks]
+    assert said[0] == (
+        "the config file's colour is not a key the companion knows (known: sim, web, data, game, log, camera, dice, "
+        f"hardware, tray): it is ignored; fix it in {config_file}."
+    )
+    assert said[1] == (
+        f'the config file\'s web.port is "abc", which is not a port number 1-65535 (0: any free port): using 8080; '
+        f"fix it in {config_file}."
+    )
+    assert said[2] == (
+        f"the config file's game.players is 9, which is not a whole number 1-4: using 4; fix it in {config_file}."
+    )
+    assert said[3] == (
+        f'the config file\'s log.level is "loud", which is not one of debug, info, warning, error: using "info"; '
+        f"fix it in {config_file}."
+    )
+    assert [f.short() for f in fallbacks][:2] == [
+        "colour: ignored. Fix the config file.",
+        "web.port: using 8080. Fix the config file.",
+    ]
+
+
+def test_a_value_refused_by_a_part_uses_the_parts_default(env: dict[str, str], tmp_path: Path) -> None:
+    """The part's own check (a pin two parts claim) and its default (the servo's pin) name the key alike."""
+    from hardware.config import HardwareConfig
+
+    config_file = write(tmp_path / "config.toml", "[hardware.servo]\npin = 2\n")
+
+    def build(checked: Config) -> tuple[Config, HardwareConfig]:
+        return checked, HardwareConfig.from_dict(checked.section("hardware"))
+
+    (config, hardware), fallbacks = settle_config(config_file, build, lambda b: {"": b[0], "hardware": b[1]}, env=env)
+    assert hardware.servo.pin == HardwareConfig().servo.pin != 2
+    assert [f.sentence() for f in fallbacks] == [
+        f"the config file's hardware.servo.pin is 2, which the companion refuses (GPIO2 is also used by "
+        f"hardware.display (I2C SDA); give each part its own pin): using {hardware.servo.pin}; fix it in {config_file}."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "extra_env", "message"),
+    [
+        ("[web]\nport = 8081\n", {"COMPANION_PORT": "eighty"}, "COMPANION_PORT: expected a port number"),
+        ("[web\nport = 8081\n", {}, "line 1"),  # a file that cannot be read at all: no value to leave out
+        ('[game]\nboard = "asylum"\nplayers = 1\nghost = "nobody"\n', {}, None),  # the part's complaint, below
+    ],
+)
+def test_what_is_not_one_value_of_the_file_still_stops_the_start(
+    env: dict[str, str], tmp_path: Path, text: str, extra_env: dict[str, str], message: str | None
+) -> None:
+    config_file = write(tmp_path / "config.toml", text)
+
+    def build(checked: Config) -> Config:
+        if message is None:
+            raise ConfigError("game: the first game cannot be set up; fix [game]")  # a whole section's complaint
+        return checked
+
+    with pytest.raises(ConfigError) as info:
+        settle_config(config_file, build, lambda c: {"": c}, env={**env, **extra_env})
+    assert message is None or message in str(info.value)
+
+
+def test_a_default_of_none_is_said_in_words(env: dict[str, str], tmp_path: Path) -> None:
+    config_file = write(tmp_path / "config.toml", '[game]\nboard = ""\nseed = -1\n')
+    config, fallbacks = settle_config(config_file, lambda checked: checked, lambda checked: {"": checked}, env=env)
+    assert config.game.board is None and config.game.seed is None
+    assert [f.default for f in fallbacks] == ["the first board of the packs", "a fresh seed"]

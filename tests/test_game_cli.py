@@ -267,3 +267,28 @@ def test_a_board_added_with_packs_can_be_played(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["board"] == "attic"
+
+
+def test_commands_lists_the_game_in_play_or_the_rules_asked(tmp_path: Path) -> None:
+    from companion.games.elder_sign.engine import COMMANDS as ELDER_SIGN
+    from companion.games.skeptics.engine import COMMANDS as SKEPTICS
+    from companion.games.spooks.engine import COMMANDS as SPOOKS
+
+    def listed(*args: str) -> tuple[str, list[str]]:
+        done = run("commands", *args, "--json")
+        assert done.returncode == 0, done.stderr
+        found = json.loads(done.stdout)
+        return found["rules"], sorted(found["commands"])
+
+    db = tmp_path / "game.sqlite"
+    assert listed("--db", str(db)) == ("skeptics", sorted(SKEPTICS))  # no file yet: the default game's, none created
+    assert not db.exists()
+    assert run("new", "--rules", "spooks", "--players", "3", "--db", str(db)).returncode == 0
+    assert listed("--db", str(db)) == ("spooks", sorted(SPOOKS))  # the game in play
+    assert listed("--db", str(db), "--rules", "elder-sign") == ("elder-sign", sorted(ELDER_SIGN))
+    assert run("new", "--players", "1", "--board", "asylum", "--ghost", "child", "--db", str(db)).returncode == 0
+    assert listed("--db", str(db))[0] == "skeptics"
+    assert listed("--db", str(db), "--game", "1")[0] == "spooks"  # another saved game's
+    words = run("commands", "--db", str(db), "--game", "1")
+    assert words.stdout.startswith("Spooks: ") and "  hand " in words.stdout and "summon" not in words.stdout
+    assert_clean_error(run("commands", "--rules", "chess"), 2, "unknown rules 'chess'")

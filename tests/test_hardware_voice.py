@@ -395,8 +395,48 @@ def test_a_player_that_cannot_play_says_so_once(caplog: pytest.LogCaptureFixture
         player._closed = False  # the same player again (close() ends its worker)
         player._thread = None
     assert (
-        player.problem
+        player.detail
         == "aplay could not play on ALSA device 'plughw:9' (aplay: main:831: audio open error: No such file)"
     )
-    assert voice.status()["found"] is False and "audio open error" in voice.status()["message"]
-    assert sum("aplay could not play" in r.message for r in caplog.records) == 1
+    assert player.problem is not None and player.problem.startswith("no sound device was found (plughw:9): plug in")
+    assert voice.status()["found"] is False and "plug in the table's speaker" in voice.status()["message"]
+    assert "aplay" not in voice.status()["message"] and "main:831" not in voice.choices()["problem"]
+    assert sum("aplay could not play" in r.message and "main:831" in r.message for r in caplog.records) == 1
+
+
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="needs ALSA's aplay (alsa-utils)")
+def test_the_real_aplay_on_an_output_that_is_not_there_is_told_in_plain_words(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The real aplay asked for an output no machine has: the host reads what happened and what to do; aplay's
+    own words ("audio open error") go to the log only. A sound that plays again clears it."""
+    caplog.set_level(logging.WARNING, logger="hardware.voice")
+    player = Player(device="companion-no-such-output")
+    voice = Voice(VoiceConfig(), engine=ToneEngine(), player=player)
+    assert voice.say("Sound test.")
+    player.close()
+    assert player.problem == (
+        "no sound device was found (companion-no-such-output): plug in the table's speaker and test again, "
+        "or pick another output (hardware.voice.device in the configuration file)"
+    )
+    assert player.detail is not None and "audio open error" in player.detail
+    assert "audio open error" not in voice.status()["message"]
+    assert any("audio open error" in r.message for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("said", "begins"),
+    [
+        (["aplay: main:831: audio open error: Device or resource busy"], "the sound device (hw:1) is in use"),
+        (["aplay: main:831: audio open error: Permission denied"], "the companion may not use the sound device"),
+        (["ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM hw:1"], "no sound device was found (hw:1)"),
+        (["aplay: pcm_write:2127: write error: Input/output error"], "the sound device (hw:1) did not play"),
+        ([], "the sound device (hw:1) did not play"),
+    ],
+)
+def test_what_aplay_said_becomes_one_sentence_for_the_host(said: list[str], begins: str) -> None:
+    from hardware.voice import not_heard
+
+    sentence = not_heard("hw:1", said)
+    assert sentence.startswith(begins)
+    assert "aplay" not in sentence and ":" in sentence  # what happened: what to do

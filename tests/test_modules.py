@@ -165,3 +165,26 @@ def test_the_tables_button_plays_what_each_games_module_says(tmp_path: Path) -> 
         service.press_button()
     assert service.state()["history_length"] == 0
     service.close()
+
+
+def test_each_games_part_of_the_box_is_its_own_and_reads_its_bundled_files() -> None:
+    """Your box asks every game's module for its part (GameModule.box_packs): the parts the page fills in and
+    the files they are kept in belong to one game each, and every game's bundled files read and check."""
+    from companion.box import OTHER_FILES, Box
+
+    parts = {rules: module_for(rules).box_packs() for rules in RULES}
+    kept = {rules: part for rules, part in parts.items() if part is not None}
+    assert parts["spooks"] is None and set(kept) == {"skeptics", "elder-sign", "among-cultists"}
+    sections = [section for part in kept.values() for section in part.sections]
+    assert len(sections) == len(set(sections))  # a part of the box is one game's
+    for rules, part in kept.items():
+        assert part.rules == rules
+        texts = part.texts(None)
+        assert all(part.holds(rel) for rel in texts) and set(part.files) <= set(texts)
+        assert not any(other.holds(rel) for other in kept.values() if other is not part for rel in texts)
+        assert type(part.parse({}, None)) is type(module_for(rules).load_packs(None))
+        assert isinstance(part.view(None), dict) and part.view(None).keys() == part.view(part.parse({}, None)).keys()
+    assert dict(OTHER_FILES) == {
+        rel: rules for rules, part in kept.items() if rules != DEFAULT_RULES for rel in part.files
+    }
+    assert set(Box(None).texts()) == {rel for part in kept.values() for rel in part.texts(None)}

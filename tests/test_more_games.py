@@ -293,5 +293,5 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
     for name in ("night-done", "next-phase", "draw-event"):
         service.do(name)
     event = service.state()["event"]
-    assert (event["name"], event["placeholder"], service.state()["stand_ins"]) == ("Power cut", False, False)
+    assert (event["name"], event["stand_in"], service.state()["stand_ins"]) == ("Power cut", False, False)
     service.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,8 @@ def test_everything_else_is_a_marked_placeholder() -> None:
     museum = PACKS.boards["museum"]
     assert all(room.placeholder and room.name == f"Room {n}" for n, room in museum.rooms.items())
     assert all(PACKS.ghosts[g].placeholder for g in ("ghost4", "ghost5", "ghost6"))
-    assert PACKS.environment["common6"].placeholder and PACKS.environment["common6"].name == "Common card 6"
+    # common1/2 are Fire and Watching Eyes: the stand-ins after them are named from 1 (common6 is the fourth)
+    assert PACKS.environment["common6"].placeholder and PACKS.environment["common6"].name == "Common card 4"
     assert not PACKS.environment["fire"].placeholder
     assert len(PACKS.evidence) == 7
     assert PACKS.placeholders  # the check command lists them for the owner
@@ -220,3 +222,24 @@ def test_icon_sets_use_the_dice_grammar_and_clue_icons(tmp_path: Path) -> None:
     edited(tmp_path, "ghosts.toml", '"eye:2,camera:1", "cobweb:1,timer"', '"eye:2,camera:1", "key:1"')
     with pytest.raises(PackError, match=r'"icon_sets".*entry 2: .key:1. asks for key icons|entry 2: .key:1. asks'):
         load_packs(tmp_path)
+
+
+def test_cards_not_filled_in_yet_are_numbered_from_1_in_each_kind_and_real_names_stay() -> None:
+    """The playtest's "Asylum card 2..5" with no card 1 (the Corpse is the deck's first card): a stand-in named by
+    its kind in the file is named again by its place among the stand-ins of its kind, in the file's order; a
+    stand-in with the rulebook's name (the Child Ghost, whose sets are not filled in) keeps it."""
+    from companion.games.elder_sign.packs import load_packs as elder_sign_packs
+
+    def stand_ins(cards: Any, deck: str | None = None) -> list[str]:
+        return [c.name for c in cards.values() if c.placeholder and (deck is None or c.deck == deck)]
+
+    for deck, words in (("asylum", "Asylum card"), ("museum", "Museum card"), ("common", "Common card")):
+        names = stand_ins(PACKS.environment, deck)
+        assert names == [f"{words} {n}" for n in range(1, len(names) + 1)], names
+    assert [g.name for g in PACKS.ghosts.values()][:3] == ["Child Ghost", "Poltergeist", "Shadow Ghost"]
+    assert stand_ins(PACKS.ghosts)[3:] == ["Ghost 1", "Ghost 2", "Ghost 3"]
+    assert "Investigator Bag" in stand_ins(PACKS.items) and "Item 1" in stand_ins(PACKS.items)
+    es = elder_sign_packs()
+    assert [a.name for a in es.ancient_ones.values()] == ["Nyarlathotep", "Ancient One 1"]
+    filled = PACKS.environment["asylum2"]
+    assert filled.name == "Asylum card 1"  # the file says "Asylum card 2": its place in the deck, after the Corpse

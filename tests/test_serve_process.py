@@ -263,23 +263,44 @@ def test_systemd_hears_ready_watchdog_and_stopping(served, tmp_path: Path) -> No
         listener.close()
 
 
-def test_a_wrong_value_is_refused_at_start_naming_its_key(tmp_path: Path) -> None:
-    config = tmp_path / "bad.toml"
-    config.write_text('[hardware.display]\naddress = "abc"\n', encoding="utf-8")
+def test_a_wrong_value_in_the_file_starts_with_its_default_and_the_page_says_so(tmp_path: Path) -> None:
+    """A Pi boots unattended: a wrong value of the configuration file (which the page does not write) is left out,
+    its default used; the log and the host's page say what, and where to fix it. `serve --check` still refuses it
+    with exit 2, naming the key."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[web]\njoin_code = "{JOIN_CODE}"\nhost_pin = "{HOST_PIN}"\n\n[hardware.voice]\nquiet = true\n'
+        '[hardware.display]\naddress = "abc"\n',
+        encoding="utf-8",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
     env["COMPANION_DATA_DIR"] = str(tmp_path / "data")
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--sim", "--config", str(config)],
+    checked = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--sim", "--check", "--config", str(config)],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert result.returncode == 2
-    assert result.stderr.startswith("companion serve: hardware.display.address")
-    assert "Traceback" not in result.stderr
-    assert not (tmp_path / "data").exists()  # refused before anything was made
+    assert checked.returncode == 2 and checked.stderr.startswith("companion serve: hardware.display.address")
+    assert "Traceback" not in checked.stderr
+    assert not (tmp_path / "data").exists()  # the check made nothing
+    companion = Served(tmp_path, tmp_path / "data")
+    try:
+        base = companion.wait_ready()
+        said = 'the config file\'s hardware.display.address is "abc", which is not '
+        line = next(line for line in companion.log().splitlines() if said in line)
+        assert "WARNING" in line and line.endswith(f"using 60; fix it in {config}.")  # 0x3C, the OLED's address
+        phone = Client(base)
+        phone.join_as_host()
+        status, body = phone.request("GET", "/api/problems")
+        shown = [p for p in body["problems"] if said in p]
+        assert status == 200 and len(shown) == 1, body
+        assert shown[0].endswith(f"fix it in {config.parent.name}/config.toml.")  # no machine path on a phone
+        assert companion.stop(signal.SIGTERM) == 0
+    finally:
+        companion.close()
 
 
 def test_a_wrong_port_on_the_command_line_is_refused(tmp_path: Path) -> None:

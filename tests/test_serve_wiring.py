@@ -602,3 +602,39 @@ def test_the_button_plays_each_games_next_step(companion: Companion) -> None:
     pin.drive_high()
     until(companion, lambda: table.display.name == "error", "the OLED's message")
     assert companion.service.state()["history_length"] == 0
+
+
+def test_a_wrong_value_of_the_file_is_on_the_oled_then_the_join_screen(tmp_path: Path) -> None:
+    """The configuration file's wrong value, left out at start: the OLED shows it for a few seconds before the join
+    code, and the host's page names it."""
+    import dataclasses
+
+    from companion.config import settle_config
+
+    config_file = tmp_path / "config.toml"
+    config_file.write_text(
+        '[web]\nhost = "127.0.0.1"\nport = 0\njoin_code = "TABLE7"\nhost_pin = "4817"\n[camera]\nenabled = false\n'
+        '[hardware.voice]\nquiet = true\nvolume = "loud"\n',
+        encoding="utf-8",
+    )
+
+    def build(config: Config) -> tuple[Config, Any]:
+        return config, check_parts(config, sim=True)
+
+    (config, parts), fallbacks = settle_config(
+        config_file, build, lambda b: {"": b[0], "hardware": b[1].hardware}, env={"COMPANION_DATA_DIR": str(tmp_path)}
+    )
+    assert [f.key for f in fallbacks] == ["hardware.voice.volume"] and parts.hardware.voice.volume == 80
+    served = Companion(
+        dataclasses.replace(config, fallbacks=fallbacks), sim=True, parts=parts, notifier=Notifier(env={})
+    )
+    served.start()
+    try:
+        table = served.table
+        assert table is not None and served.app is not None
+        until(served, lambda: table.display.name == "error", "the config file's value on the OLED")
+        until(served, lambda: table.display.name == "join", "the join screen after it")
+        problems = served.app.extensions["skeptics_web"].problems()
+        assert [p for p in problems if p.startswith('the config file\'s hardware.voice.volume is "loud"')], problems
+    finally:
+        served.shutdown()

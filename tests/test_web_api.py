@@ -509,3 +509,40 @@ def test_the_player_chooses_which_dice_to_keep(table: Table) -> None:
     refused = host.post("/api/dice", {"faces": ["eye", "cobweb"], "keep": ["key"]})
     assert 400 <= refused.status < 500 and "key" in refused.json()["error"]
     assert snapshot(table) == before
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": 3, "board": "asylum", "ghost": "child", "seed": 7},
+        {"players": 3, "board": "museum", "ghost": "child", "seed": 7, "physical": True},
+        {"rules": "elder-sign", "players": 2, "seed": 7},
+        {"rules": "among-cultists", "players": 5, "seed": 3},
+        {"rules": "spooks", "players": 3, "names": ["Ada", "Bo", "Cy"]},
+    ],
+)
+def test_no_published_view_says_placeholder(tmp_path: Path, setup: dict[str, Any]) -> None:
+    """A card not filled in yet is published as `stand_in`: the word "placeholder" is in no key and no text of
+    what a phone reads (the state, its events, the setup options, the board), from the start and after a few
+    steps of the game (the first legal action each time)."""
+    t = start_table(tmp_path)
+    try:
+        t.service.new_game(setup)
+        host = Client(t.url).join().sign_in()
+        for _ in range(6):
+            state = host.get("/api/state").json()
+            legal = [a for a in state.get("legal") or [] if not a.get("asks")]
+            if not legal or state.get("outcome"):
+                break
+            reply = host.post("/api/command", {"command": legal[0]["name"], "args": legal[0]["args"]})
+            assert reply.status in (200, 409), reply.json()  # a card the table must name is asked (409)
+        seen = [host.get(path).body.decode() for path in ("/api/state", "/api/setup-options", "/api/history")]
+        if "rules" not in setup:
+            seen.append(host.get("/api/board").body.decode())
+            assert '"stand_in"' in seen[0]  # the bundled ghost card is a stand-in, told so
+        seen += [json.dumps(r) for r in t.service.events_since(0)]
+        for text in seen:
+            assert "placeholder" not in text.lower(), text[:300]
+    finally:
+        t.server.stop()
+        t.service.close()

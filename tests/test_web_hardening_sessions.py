@@ -178,3 +178,77 @@ def test_an_old_id_reads_a_few_seconds_then_is_gone(tmp_path: Path) -> None:
     finally:
         table.server.stop()
         table.service.close()
+
+
+ANDROID_CHROME = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+)
+
+
+@pytest.mark.parametrize(
+    ("agent", "name"),
+    [
+        (ANDROID_CHROME, "Android phone, Chrome"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            "Version/17.5 Mobile/15E148 Safari/604.1",
+            "iPhone, Safari",
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            "CriOS/126.0 Mobile/15E148 Safari/604.1",
+            "iPhone, Chrome",
+        ),
+        ("Mozilla/5.0 (Android 14; Mobile; rv:127.0) Gecko/127.0 Firefox/127.0", "Android phone, Firefox"),
+        (
+            "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 "
+            "Chrome/121.0 Mobile Safari/537.36",
+            "Android phone, Samsung Internet",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
+            "Safari/537.36 Edg/126.0",
+            "Windows PC, Edge",
+        ),
+        ("curl/8.5.0", "Phone"),
+        ("", "Phone"),
+    ],
+)
+def test_a_phone_is_named_by_its_kind_and_browser(agent: str, name: str) -> None:
+    from web.sessions import kind_of_device
+
+    assert kind_of_device(agent) == name
+
+
+def _join(table: Table, agent: str, link: str = "") -> Client:
+    phone = Client(table.url)
+    assert phone.get(f"/join?code={JOIN_CODE}{link}", headers={"User-Agent": agent}).status == 200
+    phone.refresh()
+    return phone
+
+
+def test_phones_alike_get_names_the_host_tells_apart_and_the_host_renames_one(table: Table) -> None:
+    """Two Android phones with the same browser on one address, and the table display: three names, none alike; the
+    host renames one, and a name another phone has is refused (a phone naming itself too)."""
+    host = table.host()
+    first, second = _join(table, ANDROID_CHROME), _join(table, ANDROID_CHROME)
+    _join(table, ANDROID_CHROME, "&table=1")
+    phones = {p["id"]: p for p in host.get("/api/host/phones").json()["phones"]}
+    names = sorted(p["name"] for p in phones.values() if not p["host"])
+    assert names == ["Android phone, Chrome", "Android phone, Chrome 2", "Table display"]
+    assert all("127.0.0.1" not in p["name"] for p in phones.values())
+    ids = {p["name"]: p["id"] for p in phones.values()}
+    renamed = host.post("/api/host/phones/rename", {"id": ids["Android phone, Chrome 2"], "name": " Ben's  phone "})
+    assert renamed.status == 200 and renamed.json()["name"] == "Ben's phone"
+    assert second.get("/api/phone").json()["name"] == "Ben's phone"  # the phone sees its new name
+    taken = host.post("/api/host/phones/rename", {"id": ids["Table display"], "name": "BEN'S PHONE"})
+    assert taken.status == 409 and "called Ben's phone already" in taken.json()["error"]
+    assert first.post("/api/phone/name", {"name": "table display"}).status == 409
+    listed = sorted(p["name"] for p in host.get("/api/host/phones").json()["phones"] if not p["host"])
+    assert listed == ["Android phone, Chrome", "Ben's phone", "Table display"]  # nothing changed by the refusals
+    third = _join(table, ANDROID_CHROME)  # a new phone takes the first free number again
+    assert third.get("/api/phone").json()["name"] == "Android phone, Chrome 2"
+    assert host.post("/api/host/phones/rename", {"id": "nobody", "name": "X"}).status == 404
+    assert host.post("/api/host/phones/rename", {"id": ids["Table display"], "name": "a\u0007"}).status == 400
+    assert host.post("/api/host/phones/rename", {"id": ids["Table display"], "name": "x", "more": 1}).status == 400
+    assert first.post("/api/host/phones/rename", {"id": ids["Table display"], "name": "Mine"}).status == 403

@@ -4,6 +4,8 @@ the host's choice in the data folder, and the card on a phone in headless Chromi
 from __future__ import annotations
 
 import json
+import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,3 +110,45 @@ def test_the_voice_card_on_the_hosts_phone_and_the_table(
             phone.check_clean()
         finally:
             phone.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="needs ALSA's aplay (alsa-utils)")
+def test_a_speaker_that_is_not_there_is_one_plain_sentence_on_the_host_tab(browser: Any, tmp_path: Path) -> None:
+    """The real aplay on an output that no machine has: the host's card says what happened and what to do, never
+    aplay's own words (they stay in the log)."""
+    from test_browser_web import open_phone
+
+    voice = Voice(VoiceConfig(), data_dir=tmp_path / "data", engine=ToneEngine(), player=Player(device="nowhere-9"))
+    hw = HardwareTable(sim=True, threaded=False, sleep=lambda seconds: None, voice=voice)
+    t = start_table(tmp_path, hardware=hw)
+    hw.show(t.service.state())  # the OLED has a picture for the page
+    hw.run_pending()
+    try:
+        host = t.host()
+        assert host.get("/api/host/voice").json()["problem"] is None  # nothing played yet: nothing to tell
+        assert host.post("/api/host/voice/test", {}).json()["spoken"] is True
+        deadline = time.monotonic() + 10
+        while voice.player.problem is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # aplay gives up in a few milliseconds; the player's thread reads its exit
+        shown = host.get("/api/host/voice").json()
+        assert shown["problem"].startswith("no sound device was found (nowhere-9): plug in the table's speaker")
+        phone = open_phone(browser, t, host=True, viewport={"width": 390, "height": 844})
+        try:
+            phone.tab("host")
+            status = phone.page.locator("#voice-status")
+            expect(status).to_contain_text("Nothing was heard: no sound device was found (nowhere-9): plug in")
+            for raw in ("aplay", "main:831", "audio open error", "ALSA device"):
+                assert raw not in status.inner_text()
+            phone.page.locator("#voice-card").scroll_into_view_if_needed()
+            phone.page.locator("#voice-card").screenshot(
+                path=str(Path(__file__).parent / "artifacts" / "phone-voice-not-heard.png")
+            )
+            phone.check_clean()
+        finally:
+            phone.context.close()
+    finally:
+        t.server.stop()
+        t.service.close()
+        hw.close()

@@ -6,8 +6,9 @@ directory (`web-phones.json`, 0600) says which ids are live and which of them ar
 
 - joining (the join link) gives the phone a new id; signing in with the PIN, signing out and
   changing the PIN each give it another one, so a cookie copied earlier stops working;
-- the host sees the phones (by the name each phone chooses, else its kind and address) and can
-  remove one: that phone must join again (to keep it out, change the join code too);
+- the host sees the phones (by the name each phone or the host chooses, else its kind and browser, numbered
+  when two are alike; the table display's link names it so) and can rename or remove one: a removed phone
+  must join again (to keep it out, change the join code too);
 - at most `cap` phones are kept; the one not seen for longest goes first (never the host's
   phones while another can go);
 - every command sent from the page is recorded with the phone that sent it (`web-actions.jsonl`,
@@ -18,6 +19,7 @@ Endpoints (JSON; POSTs need the page's X-CSRF-Token like every other POST), in `
     GET  /api/phone                   this phone: {"id", "name", "host"}            (a joined viewer)
     POST /api/phone/name {"name"}     this phone chooses its name (1-40 characters)  (a joined viewer)
     GET  /api/host/phones             {"phones": [{"id", "name", "host", "address", "since", "seen", "this"}]}
+    POST /api/host/phones/rename {"id", "name"}   the host names that phone          (the host)
     POST /api/host/phones/remove {"id"}   ends that phone's session                 (the host)
     GET  /api/host/actions            {"actions": [{"at", "game", "event", "type", "text", "phone", "name"}]}
     GET  /api/host/security           wrong PINs and join codes, lockouts, problems with the files
@@ -40,21 +42,38 @@ NAME_MAX = 40
 GRACE = 10.0  # s an old id still reads (never acts) after it was replaced: requests already under way
 
 
+# The User-Agent's words for the kind of device and the browser, the first that matches (order matters: an
+# iPad's Safari names "Macintosh", Edge and Opera name "Chrome", Chrome names "Safari").
+DEVICES = (
+    ("iphone", "iPhone"),
+    ("ipad", "iPad"),
+    ("android", "Android phone"),
+    ("cros", "Chromebook"),
+    ("macintosh", "Mac"),
+    ("windows", "Windows PC"),
+    ("linux", "Linux computer"),
+)
+BROWSERS = (
+    ("edg", "Edge"),
+    ("opr/", "Opera"),
+    ("samsungbrowser", "Samsung Internet"),
+    ("firefox", "Firefox"),
+    ("fxios", "Firefox"),
+    ("crios", "Chrome"),
+    ("chromium", "Chromium"),
+    ("chrome", "Chrome"),
+    ("safari", "Safari"),
+)
+TABLE_DISPLAY = "Table display"  # the name of a phone that joined by the table display's link
+
+
 def kind_of_device(agent: str) -> str:
-    """A short name from the User-Agent, until the phone chooses one."""
+    """A short name from the User-Agent, the kind of device and its browser ("Android phone, Chrome"), until the
+    phone chooses one (`PhoneBook.add` numbers it when another phone has it)."""
     text = agent.lower()
-    for word, name in (
-        ("iphone", "iPhone"),
-        ("ipad", "iPad"),
-        ("android", "Android phone"),
-        ("macintosh", "Mac"),
-        ("windows", "Windows PC"),
-        ("cros", "Chromebook"),
-        ("linux", "Linux computer"),
-    ):
-        if word in text:
-            return name
-    return "phone"
+    device = next((name for word, name in DEVICES if word in text), "Phone")
+    browser = next((name for word, name in BROWSERS if word in text), None)
+    return f"{device}, {browser}" if browser else device
 
 
 class PhoneBook:
@@ -114,13 +133,34 @@ class PhoneBook:
             guests = [k for k, v in self._phones.items() if not v["host"]] or list(self._phones)
             del self._phones[min(guests, key=lambda k: ("retired" not in self._phones[k], self._phones[k]["seen"]))]
 
-    def add(self, address: str, agent: str, *, host: bool = False, name: str | None = None) -> str:
+    def _taken(self, name: str, but: str | None = None) -> str | None:
+        """The name as another phone still at the table has it (letter case aside), else None."""
+        folded = name.casefold()
+        return next(
+            (
+                str(v["name"])
+                for k, v in self._phones.items()
+                if k != but and "retired" not in v and str(v["name"]).casefold() == folded
+            ),
+            None,
+        )
+
+    def _new_name(self, agent: str, table: bool) -> str:
+        """The name a new phone gets: its kind and browser, numbered from 2 when another phone has it."""
+        base = TABLE_DISPLAY if table else kind_of_device(agent)
+        n = 1
+        while self._taken(name := base if n == 1 else f"{base} {n}") is not None:
+            n += 1
+        return name
+
+    def add(self, address: str, agent: str, *, host: bool = False, name: str | None = None, table: bool = False) -> str:
+        """A new phone id; a phone without a `name` is named by its kind (`table`: the table display)."""
         now = self._now()
         phone_id = secrets.token_urlsafe(12)
         with self._lock:
             self._make_room()
             self._phones[phone_id] = {
-                "name": name or f"{kind_of_device(agent)} ({address})",
+                "name": name or self._new_name(agent, table),
                 "host": host,
                 "address": address,
                 "since": now,
@@ -146,7 +186,7 @@ class PhoneBook:
                 entry["seen"] = self._now()
                 entry["address"] = address
 
-    def replace(self, old: object, address: str, agent: str, *, host: bool) -> str:
+    def replace(self, old: object, address: str, agent: str, *, host: bool, table: bool = False) -> str:
         """A new id for the phone that had `old` (its name kept).
 
         `old` loses the host's rights at once; it may still read for `GRACE` seconds (the page's
@@ -157,13 +197,17 @@ class PhoneBook:
             if entry is not None:
                 entry["host"] = False
                 entry["retired"] = self._now() + GRACE
-        return self.add(address, agent, host=host, name=entry["name"] if entry else None)
+        return self.add(address, agent, host=host, name=entry["name"] if entry else None, table=table)
 
-    def rename(self, phone_id: str, name: str) -> None:
+    def rename(self, phone_id: str, name: str) -> str | None:
+        """The phone's new name; when another phone at the table has it, nothing changes and that phone's name is
+        returned."""
         with self._lock:
-            if phone_id in self._phones:
+            taken = self._taken(name, but=phone_id)
+            if taken is None and phone_id in self._phones:
                 self._phones[phone_id]["name"] = name
                 self._save()
+            return taken
 
     def remove(self, phone_id: str) -> bool:
         with self._lock:

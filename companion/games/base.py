@@ -31,10 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 __all__ = [
     "DEFAULT_RULES",
@@ -42,8 +45,11 @@ __all__ = [
     "Chance",
     "Engine",
     "GameModule",
+    "GameModuleOf",
     "SeenDie",
+    "Sentences",
     "TableDice",
+    "Terminal",
     "TrayDie",
     "TrayOutcome",
     "module_for",
@@ -77,6 +83,11 @@ class Engine(Protocol):
 
     @property
     def history(self) -> Sequence[CommandBase]: ...
+
+    @property
+    def played(self) -> int:
+        """``len(history)``, without making the list."""
+        ...
 
     @property
     def outcome(self) -> Outcome | None: ...
@@ -191,6 +202,11 @@ class GameModule(ABC):
     def load_packs(self, folder: Path | None) -> object:
         """The game's packs: the bundled files, with the owner's of the same name in `folder`."""
 
+    def box_packs(self) -> BoxPacks | None:
+        """The game's pack files as the owner's box keeps them and the "Your box" page fills them in
+        (companion.box); None for a game with no packs to fill in."""
+        return None
+
     def setup_to_dict(self, setup: SetupLike) -> dict[str, object]:
         """The stored form of a setup: the engine's, with "rules" for every game but the default one (whose old
         files have none)."""
@@ -266,9 +282,10 @@ class GameModule(ABC):
         """A refusal in the page's words (no command spelling)."""
 
     def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        """A stored game's commands as they are replayed into the new `game`: the same, for a game whose rules have
-        been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled in
-        yet plays on in the reading it was played in)."""
+        """A stored game's commands still to be pushed into the new `game`: all of them, for a game whose rules
+        have been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled
+        in yet plays on in the reading it was played in; where only playing them tells, its Game pushes them
+        itself, and leaves none when they are all accepted)."""
         return commands
 
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
@@ -354,6 +371,91 @@ class GameModule(ABC):
         """A script the companion reads out with the voice, the OLED and every phone at once (Among Cultists'
         night): steps {"text", "pause", "screen", "buzz"}. KeyError for a kind not in :attr:`script_kinds`."""
         raise KeyError(kind)
+
+
+N = TypeVar("N")  # a game's Names (its sentences module's), which its sentences take
+G = TypeVar("G", bound=Engine)  # a game's engine (its Game)
+
+
+class Sentences(Protocol[N]):
+    """A game's sentences module as its module uses it (each ``companion/games/*/sentences.py`` is one, as a module
+    object): the sentences of its events, banners, button labels and commands, in the table's names."""
+
+    NO_NAMES: N  # the names of a table that gave none
+
+    def describe_event(self, record: Record, names: N, /) -> str: ...
+
+    def describe_events(self, records: Sequence[Record], names: N, /) -> list[str]: ...
+
+    def announcement(self, record: Record, names: N, /) -> dict[str, str] | None: ...
+
+    def action_label(self, action: Record, names: N, /) -> str: ...
+
+    def command_sentence(self, command: object, names: N, events: Sequence[Record], /) -> str: ...
+
+    def end_summary(self, view: Record, names: N, /) -> dict[str, object]: ...
+
+    def for_players(self, message: object, /) -> str: ...
+
+
+class Terminal(Protocol):
+    """A game's terminal module (``companion/games/*/terminal.py``): the published state in words."""
+
+    def status_line(self, state: Record, /) -> str: ...
+
+    def state_text(self, state: Record, /) -> str: ...
+
+
+class GameModuleOf(GameModule, Generic[G, N]):
+    """A game's module that names its engine's ``Game`` (:attr:`engine_type`), its sentences module (:attr:`sentences`) and
+    its terminal module (:attr:`terminal`): the sentence methods of the seam are these modules' functions, said in the
+    game's own names (a table's names of another kind, or none, are its sentences' ``NO_NAMES``)::
+
+        class SpooksModule(GameModuleOf[Game, sentences.Names]):
+            engine_type, sentences, terminal = Game, sentences, terminal
+    """
+
+    engine_type: type[G]
+    sentences: Sentences[N]
+    terminal: Terminal
+
+    def engine(self, game: Engine) -> G:
+        """`game` as this game's engine; TypeError for another game's (a wiring mistake, never the players')."""
+        if not isinstance(game, self.engine_type):
+            raise TypeError(f"the module of {self.title} was given another game's engine: {game!r}")
+        return game
+
+    def names_of(self, names: object) -> N:
+        """The table's names as the sentences take them (their ``NO_NAMES`` for anything else)."""
+        none = self.sentences.NO_NAMES
+        return names if isinstance(names, type(none)) else none
+
+    def describe_event(self, record: Record, names: object) -> str:
+        return self.sentences.describe_event(record, self.names_of(names))
+
+    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
+        return self.sentences.describe_events(records, self.names_of(names))
+
+    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
+        return self.sentences.announcement(record, self.names_of(names))
+
+    def action_label(self, action: Record, names: object, current: object) -> str:
+        return self.sentences.action_label(action, self.names_of(names))
+
+    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
+        return self.sentences.command_sentence(command, self.names_of(names), events)
+
+    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
+        return self.sentences.end_summary(view, self.names_of(names))
+
+    def for_players(self, message: str) -> str:
+        return self.sentences.for_players(message)
+
+    def status_line(self, state: Record) -> str:
+        return self.terminal.status_line(state)
+
+    def state_text(self, state: Record) -> str:
+        return self.terminal.state_text(state)
 
 
 _LOADED: dict[str, GameModule] = {}

@@ -55,7 +55,8 @@ def follow_session(response: Response) -> Response:
         book.seen(str(current), _address())  # the host scanning the QR code again stays the host
     elif endpoint in SIGNED_OUT or (endpoint == JOINED and request.args.get("code")) or current is None:
         # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
-        session["s"] = book.replace(current, _address(), _agent(), host=False)
+        table = endpoint == JOINED and request.args.get("table") == "1"  # the table display's own link
+        session["s"] = book.replace(current, _address(), _agent(), host=False, table=table)
     elif isinstance(current, str):
         book.seen(current, _address())
     return response
@@ -75,21 +76,47 @@ def this_phone() -> Response:
     return jsonify({"id": session.get("s"), "name": entry.get("name"), "host": bool(entry.get("host"))})
 
 
-@bp.post("/phone/name")
-@viewer_required
-def name_phone() -> Response:
-    data = _body()
+def _name(data: dict[str, Any], *others: str) -> str:
+    """A phone's name from a request (a body of "name" and `others`): plain text of 1 to NAME_MAX characters, its
+    spaces tidied."""
     name = data.get("name")
-    if set(data) - {"name"} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise Refused(400, f'send this phone\'s name as {{"name": "Anna\'s phone"}}: 1 to {NAME_MAX} characters.')
+    if set(data) - {"name", *others} or not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+        raise Refused(400, f'send the phone\'s name as {{"name": "Anna\'s phone"}}: 1 to {NAME_MAX} characters.')
     name = " ".join(name.split())
     if control_character(name) is not None:
         raise Refused(400, "the name must be plain text (no control characters).")
+    return name
+
+
+def _rename(phone_id: str, name: str) -> Response:
+    taken = context().phones.rename(phone_id, name)
+    if taken is not None:
+        raise Refused(409, f"another phone at the table is called {taken} already; choose another name.")
+    return jsonify({"id": phone_id, "name": name})
+
+
+@bp.post("/phone/name")
+@viewer_required
+def name_phone() -> Response:
+    name = _name(_body())
     phone_id = session.get("s")
     if not isinstance(phone_id, str) or context().phones.get(phone_id) is None:
         raise Refused(409, "this phone has no session yet; reload the page and try again.")
-    context().phones.rename(phone_id, name)
-    return jsonify({"id": phone_id, "name": name})
+    return _rename(phone_id, name)
+
+
+@bp.post("/host/phones/rename")
+@host_required
+def rename_phone() -> Response:
+    """The host names a phone of the table (the one they hold, a player's, the table display)."""
+    data = _body()
+    phone_id = data.get("id")
+    if not isinstance(phone_id, str) or not phone_id:
+        raise Refused(400, 'send the phone\'s id from /api/host/phones and its name: {"id": "...", "name": "..."}.')
+    name = _name(data, "id")
+    if context().phones.get(phone_id) is None:
+        raise Refused(404, "no such phone (it may have been removed); reload the list.")
+    return _rename(phone_id, name)
 
 
 @bp.get("/host/phones")

@@ -128,7 +128,7 @@ def setup_options() -> Response:
         out["ancient_ones"] = []
     try:
         events = ctx.service.packs_for("among-cultists").events
-        out["ac_events"] = [{"id": e.id, "name": e.name, "placeholder": bool(e.placeholder)} for e in events.values()]
+        out["ac_events"] = [{"id": e.id, "name": e.name, "stand_in": bool(e.placeholder)} for e in events.values()]
         out["ac_points_needed"] = DEFAULT_POINTS_NEEDED
     except Exception:  # nor a broken Among Cultists pack
         out["ac_events"] = []
@@ -138,7 +138,7 @@ def setup_options() -> Response:
             {
                 "id": str(key),
                 "name": str(getattr(item, "name", key)),
-                "placeholder": bool(getattr(item, "placeholder", False)),
+                "stand_in": bool(getattr(item, "placeholder", False)),
             }
             for key, item in (items.items() if isinstance(items, Mapping) else [])
         ]

@@ -47,9 +47,9 @@ export function render(s) {
     return el("li", { class: key === s.phase ? "on" : (!night && at > i) || s.phase === "over" ? "done" : "" }, word);
   })));
   const ev = s.event;
-  $("#ac-event").textContent = ev ? (ev.placeholder ? "The companion's event markers are not filled in yet: draw one from your bag and read it out." + (isHost() ? " Enter its name with \u201CThe marker drawn from the real bag\u201D, and every phone shows it." : "") : ev.name + (ev.text ? ": " + ev.text : ""))
+  $("#ac-event").textContent = ev ? (ev.stand_in ? "The companion's event markers are not filled in yet: draw one from your bag and read it out." + (isHost() ? " Enter its name with \u201CThe marker drawn from the real bag\u201D, and every phone shows it." : "") : ev.name + (ev.text ? ": " + ev.text : ""))
     : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
-  $("#ac-event-fill").hidden = !(ev && ev.placeholder && isHost() && ev.id);
+  $("#ac-event-fill").hidden = !(ev && ev.stand_in && isHost() && ev.id);
   const votes = s.votes || [];
   const last = votes[votes.length - 1];
   $("#ac-vote").textContent = acVoteNow(s) +
@@ -96,7 +96,7 @@ function renderACHost(s) {
   const main = [];
   for (const a of legal.filter((x) => x.name === "draw-event")) main.push(actButton(a, null, "primary"));
   const entered = legal.filter((x) => x.name === "event");
-  if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.placeholder)) ? "primary" : "", "ac-event-enter"));
+  if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.stand_in)) ? "primary" : "", "ac-event-enter"));
   const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
   const bodyVotes = legal.filter((x) => x.name === "vote" && x.args.called);
   // the investigators have the victory points they need: the host records the win, in any round (:60); it comes
@@ -150,7 +150,7 @@ function acVote(a, s, body) {
 }
 
 function acEvent(a, s) {
-  const options = ((app.options && app.options.ac_events) || []).filter((e) => !e.placeholder);
+  const options = ((app.options && app.options.ac_events) || []).filter((e) => !e.stand_in);
   const name = el("input", { name: "event-name", maxlength: "40", autocomplete: "off", placeholder: "as printed on the marker", id: "ac-event-name" });
   const body = [field("Its name", name)];
   let sel = null;

@@ -5,7 +5,7 @@
 // loads when it is first in use. Every sentence a player reads comes from the companion (its sentences): events
 // carry "text" and "story", refusals carry "say".
 import {
-  $, $$, app, el, fill, toast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page,
+  $, $$, app, el, fill, toast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
 } from "./core.js?v=__VERSION__";
 import * as skeptics from "./skeptics.js?v=__VERSION__";
 import { bindHost, hostCare, loadChecklist, loadPhone, loadSetupOptions, refreshSession, renderHostPanels, showHost } from "./host.js?v=__VERSION__";
@@ -290,7 +290,7 @@ async function loadProblems() {
     const p = await api("/api/problems");
     const items = p.problems || [];
     $("#problems").hidden = !items.length;
-    fill($("#problems-list"), items.map((t) => el("li", {}, t)));
+    fill($("#problems-list"), items.map((t) => el("li", {}, capital(t))));
   } catch (e) { /* shown again on the next look */ }
 }
 

@@ -59,6 +59,9 @@ export const ghostOn = (s) => s && s.ghost_room !== null && s.ghost_room !== und
 export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player " + (Number(i) + 1);
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
+// The one mark of a card not filled in yet in a list (its name is "Asylum card 1": the companion's, not the card's)
+export const notFilled = (standIn) => (standIn ? " (not filled in yet)" : "");
+export const cardName = (c) => c.name + notFilled(c.stand_in);
 
 export function toast(msg, bad, kind) {
   if (!msg) return;

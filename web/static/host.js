@@ -1,7 +1,7 @@
 // The host: signing in, the invitation (the join link and its QR code), the new-game wizard, the setup checklist,
 // this phone's name, and what the host's buttons do. The page loads it with the entry.
 import {
-  $, $$, app, el, fill, plural, capital, isHost, toast, api, act, command, confirmSheet, modules, page,
+  $, $$, app, el, fill, plural, capital, isHost, toast, api, act, command, confirmSheet, modules, page, cardName,
 } from "./core.js?v=__VERSION__";
 import { turn } from "./skeptics.js?v=__VERSION__";
 
@@ -128,16 +128,16 @@ export async function loadSetupOptions() {
     app.options = o;
     const f = $("#new-form");
     fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
-    fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, g.name + (g.placeholder ? " (not filled in yet)" : ""))));
+    fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
     fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.name))));
-    const standIns = (o.ac_events || []).every((e) => e.placeholder);
+    const standIns = (o.ac_events || []).every((e) => e.stand_in);
     f.points_needed.placeholder = String(o.ac_points_needed || "");
     f.ac_physical.checked = standIns;
     $("#ac-setup-note").textContent = "Leave the victory points empty for " + (o.ac_points_needed || "the default") + ", or give your box's number. The first name above holds the knife." +
       (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
     app.names = {};
     app.evStandIn = new Set();
-    for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.placeholder) app.evStandIn.add(c.id); }
+    for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.stand_in) app.evStandIn.add(c.id); }
     if (app.state) { const s = app.state; app.state = null; page.render(s); }
   } catch (e) { /* filled on the next visit */ }
 }

@@ -3,7 +3,7 @@
 // with the entry; the host's turn panel and its sheets are skeptics_turn.js, loaded on the host's phone.
 import {
   $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, toast, api,
-  command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules,
+  command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules, notFilled,
 } from "./core.js?v=__VERSION__";
 
 // The host's part (skeptics_turn.js): loaded the first time it is needed, on the host's phone only.
@@ -40,13 +40,13 @@ export function render(s) {
 
   fill($("#env"), (s.environment || []).map((c) => {
     const li = el("li");
-    const unfilled = /^placeholder/i.test(c.effect || "");
+    const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
     li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || ""));
     if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
     if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
-    if (c.placeholder && isHost()) li.append(button("Fill it in from the card", () => modules.box().then((m) => m.fillIn("environment", c.id)), "small", "fill-env-" + c.id));
+    if (c.stand_in && isHost()) li.append(button("Fill it in from the card", () => modules.box().then((m) => m.fillIn("environment", c.id)), "small", "fill-env-" + c.id));
     const legal = legalOf(s, "discard-environment").find((a) => a.args.card === c.id);
     if (legal && isHost()) {
       const b = el("button", { type: "button", class: "small", "data-discard": c.id }, "Met: discard it");
@@ -78,8 +78,8 @@ function renderGhost(s) {
   $("#ghost-name").textContent = ghost.name || "Ghost";
   $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
   const filled = (t) => t && !/^placeholder/i.test(t);
-  $("#ghost-standin").hidden = !ghost.placeholder;
-  $("#ghost-fill").hidden = !(ghost.placeholder && isHost());
+  $("#ghost-standin").hidden = !ghost.stand_in;
+  $("#ghost-fill").hidden = !(ghost.stand_in && isHost());
   $("#ghost-standin").textContent = "This ghost card is not filled in yet: play by your card. The companion asks the host for each set's icons, how many sets the card has and when its séance symbols are matched; the host can fill it in under Host, Your box.";
   $("#ghost-ability").textContent = (filled(ghost.ability) ? "Ghost Hour ability: " + ghost.ability + " " : "") + (filled(ghost.lingering) ? "Lingering effect: " + ghost.lingering : "") ||
     "This ghost card is not filled in yet: read its ability and lingering effect from your card.";
@@ -101,7 +101,7 @@ function renderGhost(s) {
   const first = ghost.first_sets ? (ghost.first_sets === 1 ? "set 1" : "sets 1 to " + ghost.first_sets) : "";
   $("#sets-note").textContent = (first ? "The lingering effect: " + first + " (the top row) must be proven before any other. " : "") +
     (s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "");
-  const standIn = (x) => (app.evStandIn && app.evStandIn.has(x) ? " (not filled in yet)" : "");
+  const standIn = (x) => notFilled(app.evStandIn && app.evStandIn.has(x));
   const sym = (x) => ((app.names && app.names[x]) || x) + standIn(x);
   fill($("#evidence"), (s.evidence || []).map((e) => chip((e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
   if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
@@ -124,7 +124,7 @@ function renderHands(s) {
     head.append(el("b", { class: "grow" }, playerName(s, h.player)), el("span", { class: "note" }, h.glass ? "magnifying glass: " + plural(h.glass, "use") + " left" : "no magnifying glass"));
     const items = el("div", { class: "chips" });
     for (const it of h.items) {
-      const c = chip(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""));
+      const c = chip(itemWords(it) + notFilled(it.stand_in));
       if (isHost()) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
       items.append(c);
     }
@@ -319,7 +319,7 @@ export function ghostHourBanner(fresh, ending) {
   const gh = fresh.find((r) => r.type === "ghost_hour");
   if (!gh || ending) return false;
   const env = fresh.find((r) => r.type === "environment_drawn");
-  const standInEnv = env && /^placeholder/i.test(env.effect || "");
+  const standInEnv = env && (env.stand_in || /^placeholder/i.test(env.effect || ""));
   const envLine = env ? (standInEnv ? "Environment: a card not filled in yet came up (\u201C" + env.name + "\u201D in Your box). Play the real deck's top card, or the host fills the cards in." : "Environment: " + env.name + ". " + (env.effect || "")) : gh.environment ? "Environment: " + gh.environment : "";
   const ghost = (app.state && app.state.ghost) || {};
   const ability = ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";

@@ -2,7 +2,7 @@
 // changing hands) and picking a door or a room on the map. Loaded for the host only.
 import {
   $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, act, command, legalOf, actButton,
-  button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion,
+  button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion, cardName, notFilled,
 } from "./core.js?v=__VERSION__";
 import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
 
@@ -24,7 +24,7 @@ export function askHandOver(a) {
 export function askItem(s, player) {
   const others = (s.hands || []).filter((h) => h.player !== player).flatMap((h) => h.items.map((it) => ({ ...it, from: h.player })));
   const pick = async (id) => { closeSheet(); await command("hold", { item: id, player: String(player + 1) }); };
-  const rows = (s.items_free || []).map((it) => button(itemWords(it) + (it.placeholder ? " · not filled in yet" : ""), () => pick(it.id), "wide", "item-" + it.id));
+  const rows = (s.items_free || []).map((it) => button(itemWords(it) + notFilled(it.stand_in), () => pick(it.id), "wide", "item-" + it.id));
   const given = others.map((it) => button(itemWords(it) + " · from " + playerName(s, it.from), () => pick(it.id), "wide", "item-" + it.id));
   sheet(playerName(s, player) + " gets an item", [el("p", { class: "note" }, "From the Item deck after a search, or given by another player (the give or pick-up action is tapped in the turn panel).")].concat(rows, given), null, null);
 }
@@ -297,8 +297,9 @@ export async function askCards(path, body, needs, faces, whys) {
     const sel = el("select", { "data-card": n });
     let opts = [];
     if (n === "room") opts = (s.rooms_unseen || []).map((r) => [String(r), roomWords(r)]);
-    else if (n === "environment") opts = (s.environment_drawable || o.environment || []).map((c) => [c.id, c.name])
-      .sort((x, y) => x[1].localeCompare(y[1], undefined, { numeric: true }));  // "card 4" before "card 10"
+    else if (n === "environment") opts = [...(s.environment_drawable || o.environment || [])]
+      .sort((x, y) => !!x.stand_in - !!y.stand_in || x.name.localeCompare(y.name, undefined, { numeric: true }))  // the cards filled in first; "card 4" before "card 10"
+      .map((c) => [c.id, cardName(c)]);
     else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
     fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
     const why = whys && whys[i] ? capital(whys[i]) : ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n);

@@ -261,7 +261,7 @@ class RoundEvent:
         return self.placeholder
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "text": self.text, "placeholder": self.placeholder}
+        return {"id": self.id, "name": self.name, "text": self.text, "stand_in": self.placeholder}
 
 
 @dataclass
@@ -309,6 +309,7 @@ class Game(GameHistory[State]):
     command_type = Command
     command_example = "end-round"
     legal_type = LegalAction
+    checked = frozenset(COMMANDS)  # every handler of _Rules marks where its checks end
     rules = RULES
 
     def __init__(self, setup: Setup, packs: AmongCultistsPacks, state: State) -> None:
@@ -511,6 +512,8 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         if s.phase != NIGHT:
             self.illegal("the night comes only once, at the start of the game (:18), and it is over.")
+        if self.checking:
+            return
         self.emit("night_ended")
         self.start_round()
 
@@ -531,6 +534,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("the event of the round is not drawn yet (:37); draw it, or enter the marker the table drew.")
         if s.phase == ACTION:
             self.need_no_body_vote()
+        if self.checking:
+            return
         s.phase = PHASES[PHASES.index(s.phase) + 1]
         self.emit("phase_started", phase=s.phase, round=s.round, start_player=s.start_player)
 
@@ -557,6 +562,8 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         if self.setup.physical:
             self.illegal("this table draws the event markers from its own bag; enter the marker that was drawn.")
+        if self.checking:
+            return
         if not s.bag:
             s.refills += 1
             s.bag = _filled_bag(self.setup, self.packs, s.refills)
@@ -580,21 +587,19 @@ class _Rules(RulesBase[State, Command]):
                     f"event: unknown event {ident!r}; the pack's events are: {', '.join(self.packs.events)}. "
                     "Give name=TEXT for one the pack lacks."
                 )
-            marker = self.packs.events[ident]
-            if ident in s.bag:
-                s.bag.remove(ident)  # the marker is out of the bag now, as at the table
-            event = RoundEvent.of(marker)
+            taken: str | None = ident
+            event = RoundEvent.of(self.packs.events[ident])
         else:
             name = self.cmd.args["name"].strip()
             if not name or len(name) > 60 or validate.control_character(name):
                 raise BadCommand("event: give the marker's name, 1 to 60 letters.")
             known = next((m for m in self.packs.events.values() if m.name.casefold() == name.casefold()), None)
-            if known is not None:
-                if known.id in s.bag:
-                    s.bag.remove(known.id)
-                event = RoundEvent.of(known)
-            else:
-                event = RoundEvent(None, name)
+            taken = known.id if known is not None else None
+            event = RoundEvent.of(known) if known is not None else RoundEvent(None, name)
+        if self.checking:
+            return
+        if taken is not None and taken in s.bag:
+            s.bag.remove(taken)  # the marker is out of the bag now, as at the table
         self.set_event(event, "table")
 
     def set_event(self, event: RoundEvent, by: str) -> None:
@@ -636,6 +641,8 @@ class _Rules(RulesBase[State, Command]):
                 "voted out). A cultist voted out while another remains does not reveal: enter the vote "
                 "without the last cultist."
             )
+        if self.checking:
+            return
         if called == CAFETERIA:
             s.vote_used = True
         else:
@@ -654,6 +661,8 @@ class _Rules(RulesBase[State, Command]):
         self.need_phase(ACTION, doing="checking a character's condition")
         seat = self.seat_arg(allow_nobody=False)
         assert seat is not None
+        if self.checking:
+            return
         s.found_dead.append(seat)
         s.body_votes += 1
         self.emit("found_dead", seat=seat, round=s.round, ghosts=len(s.ghosts()))
@@ -672,6 +681,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(
                 f"the investigators have {s.points} victory point{'' if s.points == 1 else 's'}; they cannot lose {-n}."
             )
+        if self.checking:
+            return
         s.points += n
         self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
 
@@ -688,6 +699,8 @@ class _Rules(RulesBase[State, Command]):
                 f"the investigators have {s.points} of the {needed} victory points they need; add the points "
                 "they scored first, or play on."
             )
+        if self.checking:
+            return
         self.points_won()
 
     def points_won(self) -> None:
@@ -698,6 +711,8 @@ class _Rules(RulesBase[State, Command]):
         the game when the table sees that it is reached."""
         if self.s.phase == NIGHT:
             self.illegal("no one is removed in the night; end the night first (:18).")
+        if self.checking:
+            return
         self.end("cultists", "enough investigators have been removed")
 
     def do_end_round(self) -> None:
@@ -708,6 +723,9 @@ class _Rules(RulesBase[State, Command]):
         self.need_phase(ACTION, CLEANUP, doing="ending the round")
         if s.phase == ACTION:
             self.need_no_body_vote()
+        if self.checking:
+            return
+        if s.phase == ACTION:
             s.phase = CLEANUP
             self.emit("phase_started", phase=CLEANUP, round=s.round, start_player=s.start_player)
         if s.vote_used:

@@ -9,14 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
 from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
-from companion.games.base import Engine, GameModule, Record, SetupLike
+from companion.games.base import Engine, GameModuleOf, Record, SetupLike
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
@@ -25,7 +28,7 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     return {
         "clock": view["clock"],  # the engine's round clock (CLOCK): the hand's hour, XII for round 1 to IX
         # the round's event is a marker the owner has not filled in yet: the page says so instead of its words
-        "stand_ins": bool(event and event.get("placeholder")),
+        "stand_ins": bool(event and event.get("stand_in")),
         "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
         "vote_script": sentences.vote_script(names),
     }
@@ -68,19 +71,12 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     return {"clock": view.get("clock"), "marks": marks, "values": {"Points": view.get("points")}}
 
 
-def _names(names: object) -> sentences.Names:
-    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
-
-
-def _game(game: Engine) -> Game:
-    if not isinstance(game, Game):
-        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
-    return game
-
-
-class AmongCultistsModule(GameModule):
+class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
     """Among Cultists behind the seam."""
 
+    engine_type = Game
+    sentences = sentences
+    terminal = terminal
     rules = "among-cultists"
     title = "Among Cultists"
     command_type = Command
@@ -110,41 +106,19 @@ class AmongCultistsModule(GameModule):
     def load_packs(self, folder: Path | None) -> AmongCultistsPacks:
         return load_packs(folder)
 
+    def box_packs(self) -> BoxPacks:
+        from companion.games.among_cultists.box import BOX
+
+        return BOX
+
     def names(self, game: Engine) -> sentences.Names:
-        return sentences.Names.of_game(_game(game))
-
-    def describe_event(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, _names(names))
-
-    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
-        return sentences.describe_events(records, _names(names))
-
-    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
-        return sentences.announcement(record, _names(names))
-
-    def action_label(self, action: Record, names: object, current: object) -> str:
-        return sentences.action_label(action, _names(names))
-
-    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
-        return sentences.command_sentence(command, _names(names), events)
-
-    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
-        return sentences.end_summary(view, _names(names))
-
-    def for_players(self, message: str) -> str:
-        return sentences.for_players(message)
-
-    def status_line(self, state: Record) -> str:
-        return terminal.status_line(state)
-
-    def state_text(self, state: Record) -> str:
-        return terminal.state_text(state)
+        return sentences.Names.of_game(self.engine(game))
 
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
-        return _publish(view, _game(game))
+        return _publish(view, self.engine(game))
 
     def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
-        return list(_scripts(_game(game), _names(names), kind, pause_s, language))
+        return list(_scripts(self.engine(game), self.names_of(names), kind, pause_s, language))
 
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.errors import PackError
-from companion.pack_files import Entry, game_pack_texts
+from companion.pack_files import Entry, game_pack_texts, name_stand_ins
 from companion.toml_text import read_toml
 
 __all__ = ["FILES", "AmongCultistsPacks", "EventMarker", "load_packs", "parse_pack_texts"]
@@ -101,6 +101,8 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
         if twin is not None:
             entry.fail(f"repeats the name {name!r} of event {twin.id!r}; each marker has its own name", "name")
         events[ident] = EventMarker(ident, name, entry.optional_text("text"), entry.flag("placeholder"), entry.note())
+    # the markers not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
+    events = name_stand_ins(events, lambda e: "Event")
     return AmongCultistsPacks(MappingProxyType(events), tuple(source for source, _ in texts.values()))
 
 

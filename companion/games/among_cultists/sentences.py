@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PAUSE_S",
     "LANGUAGES",
+    "NO_NAMES",
     "Names",
     "action_label",
     "announcement",
@@ -132,7 +133,7 @@ def _said_phase_started(event: Mapping[str, Any], names: Names, kind: str) -> st
 
 def _said_event_drawn(event: Mapping[str, Any], names: Names, kind: str) -> str:
     name = str(event.get("name") or "")
-    stand_in = bool(event.get("placeholder")) or name in names.stand_ins
+    stand_in = bool(event.get("stand_in")) or name in names.stand_ins
     if stand_in and event.get("by") == "companion":
         text = "the companion draws an event that is not filled in yet: draw a marker from the real bag and read it out"
     elif stand_in:

@@ -30,7 +30,7 @@ def status_line(state: Mapping[str, Any]) -> str:
     ]
     event = state.get("event")
     if isinstance(event, Mapping):
-        parts.append("event " + ("not filled in yet" if event.get("placeholder") else str(event.get("name"))))
+        parts.append("event " + ("not filled in yet" if event.get("stand_in") else str(event.get("name"))))
     said = outcome_words(state)
     if said:
         parts.append(said)

@@ -7,14 +7,17 @@ import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
-from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
 from companion.games.elder_sign import odds_cli, sentences, terminal
 from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
@@ -265,19 +268,12 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     }
 
 
-def _names(names: object) -> sentences.Names:
-    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
-
-
-def _game(game: Engine) -> Game:
-    if not isinstance(game, Game):
-        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
-    return game
-
-
-class ElderSignModule(GameModule):
+class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     """Elder Sign behind the seam."""
 
+    engine_type = Game
+    sentences = sentences
+    terminal = terminal
     rules = "elder-sign"
     title = "Elder Sign"
     command_type = Command
@@ -304,32 +300,16 @@ class ElderSignModule(GameModule):
     def load_packs(self, folder: Path | None) -> ElderSignPacks:
         return load_packs(folder)
 
+    def box_packs(self) -> BoxPacks:
+        from companion.games.elder_sign.box import BOX
+
+        return BOX
+
     def names(self, game: Engine) -> sentences.Names:
-        return sentences.Names.of_game(_game(game))
-
-    def describe_event(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, _names(names))
-
-    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
-        return sentences.describe_events(records, _names(names))
-
-    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
-        return sentences.announcement(record, _names(names))
-
-    def action_label(self, action: Record, names: object, current: object) -> str:
-        return sentences.action_label(action, _names(names))
-
-    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
-        return sentences.command_sentence(command, _names(names), events)
-
-    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
-        return sentences.end_summary(view, _names(names))
+        return sentences.Names.of_game(self.engine(game))
 
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
-        return sentences.setup_checklist(view, _names(names), hand)
-
-    def for_players(self, message: str) -> str:
-        return sentences.for_players(message)
+        return sentences.setup_checklist(view, self.names_of(names), hand)
 
     def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         return odds_cli.report(args)
@@ -337,17 +317,11 @@ class ElderSignModule(GameModule):
     def odds_text(self, result: Mapping[str, object]) -> str:
         return odds_cli.render(dict(result))
 
-    def status_line(self, state: Record) -> str:
-        return terminal.status_line(state)
-
-    def state_text(self, state: Record) -> str:
-        return terminal.state_text(state)
-
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
-        return _publish(view, _game(game))
+        return _publish(view, self.engine(game))
 
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
-        return virtual_roll(_game(game), rng)
+        return virtual_roll(self.engine(game), rng)
 
     def tray_roll(
         self, game: Engine, dice: Sequence[SeenDie], table: TableDice, *, why: str, auto_roll: bool
@@ -356,7 +330,7 @@ class ElderSignModule(GameModule):
         the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
         if not auto_roll:
             return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
-        found = tray_roll(_game(game), [(die.color, die.value) for die in dice])
+        found = tray_roll(self.engine(game), [(die.color, die.value) for die in dice])
         if isinstance(found, str):
             return TrayOutcome(
                 tell=found if why == "button" else None,
@@ -366,7 +340,7 @@ class ElderSignModule(GameModule):
         return TrayOutcome(command=found, note=f"tray: rolled {found[1].get('faces')}")
 
     def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
-        return _luck(_game(game), command, events)
+        return _luck(self.engine(game), command, events)
 
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)
@@ -375,7 +349,7 @@ class ElderSignModule(GameModule):
         return _moments(view, events)
 
     def next_throw(self, game: Engine) -> tuple[str, ...]:
-        return next_throw(_game(game))
+        return next_throw(self.engine(game))
 
     def icon_pips(self, name: str) -> int:
         return icon_pips(name)

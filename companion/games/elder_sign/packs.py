@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
-from companion.pack_files import Entry, game_pack_texts, show_value
+from companion.pack_files import Entry, game_pack_texts, name_stand_ins, show_value
 from companion.toml_text import read_toml
 
 __all__ = [
@@ -429,12 +429,13 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
         if kind == "until_next" and card.at_midnight != Effect():
             e.fail('is only read when lingering_kind = "at_midnight"', "at_midnight")
         mythos[card.id] = card
+    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
     return ElderSignPacks(
-        MappingProxyType(ancients),
-        MappingProxyType(investigators),
-        MappingProxyType(adventures),
-        MappingProxyType(other_worlds),
-        MappingProxyType(mythos),
+        MappingProxyType(name_stand_ins(ancients, lambda a: "Ancient One")),
+        MappingProxyType(name_stand_ins(investigators, lambda i: "Investigator")),
+        MappingProxyType(name_stand_ins(adventures, lambda a: "Adventure")),
+        MappingProxyType(name_stand_ins(other_worlds, lambda a: "Other World")),
+        MappingProxyType(name_stand_ins(mythos, lambda m: "Mythos")),
         tuple(source for source, _ in texts.values()),
     )
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
 
 __all__ = [
+    "NO_NAMES",
     "Names",
     "describe_event",
     "describe_events",

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion import validate
 from companion.commands import (
@@ -51,6 +51,7 @@ from companion.games.skeptics.packs import (
     ENTRANCE,
     ROOM_COUNT,
     Board,
+    Connection,
     EnvironmentCard,
     Ghost,
     Packs,
@@ -128,6 +129,23 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
 )
 # commands whose own argument is called "room" (so it is not a card drawn in physical mode)
 _OWN_ROOM = ("ghost-at", "seance")
+# the commands that may draw a card (a room card, an environment card, an evidence token): by the clock's quarter hour
+# (end-turn, end-round, timer, a roll's third timer), a summon's room card, a solve's evidence token (a roll's too)
+_DRAWING = frozenset({"end-turn", "end-round", "timer", "roll", "summon", "solve"})
+# each command's arguments as the rules read them: (required, its own, the cards it may be given in physical deck
+# mode, the name of its handler in _Rules)
+_SPECS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
+    {
+        name: (
+            required,
+            (*required, *optional),
+            tuple(a for a in DRAW_ARGS if not (a == "room" and name in _OWN_ROOM)),
+            "do_" + name.replace("-", "_"),
+        )
+        for name, (required, optional, _) in COMMANDS.items()
+    }
+)
+_OWN_ARGS = {name: frozenset(spec[1]) for name, spec in _SPECS.items()}
 _REASON_TEXT = {"ghost_hour": "Ghost Hour", "ghost_mode": "Ghost Mode quarter hour", "summon": "summon"}
 # ghosts that leave at the end of the round (after the last player's turn)
 _ROUND_GHOSTS = ("ghost_hour", "ghost_mode", "seance", "manual")
@@ -226,6 +244,9 @@ class Command(CommandBase):
     """One Skeptics command, as typed (``Command.parse("summon success=true")``); args stay strings."""
 
     names = tuple(COMMANDS)
+
+
+_END_TURN = Command("end-turn")  # a command to make the rules that check the legal actions with
 
 
 class LegalAction(LegalActionBase):
@@ -509,6 +530,7 @@ class Game(GameHistory[State]):
 
     command_type = Command
     legal_type = LegalAction
+    checked = frozenset(COMMANDS)  # every handler of _Rules marks where its checks end
 
     def __init__(self, setup: Setup, packs: Packs, state: State) -> None:
         self.setup = setup
@@ -517,6 +539,9 @@ class Game(GameHistory[State]):
         self.ghost: Ghost = packs.ghosts[setup.ghost]
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
+        self.door_memo: dict[str, str] = {}  # a door as typed -> its key on the board (the board does not change)
+        self.doors: tuple[Connection, ...] = self.board.doors
+        self.door_of: Mapping[str, Connection] = MappingProxyType({door.key: door for door in self.doors})
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
         # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
         self.stand_in_reading = False
@@ -567,14 +592,59 @@ class Game(GameHistory[State]):
         An action that still needs a choice the engine cannot make (the faces of real dice, the icons of a
         clue token, which card came up in physical deck mode) says so in ``asks``; its ``args`` are then
         completed by the caller. The list never holds a command that push() would refuse for the rules.
+
+        A whole group is left out by the check its commands all make first: with no action left this turn
+        (out_of_actions, as need_action refuses) no attempt, roll, summon, pull or action of that kind; with the
+        ghost off the board (ghost_on_board, as check_ghost_on_board refuses) no prove.
         """
         s = self._state
         if s.outcome is not None:
             return []
         out: list[LegalAction] = []
+        rules = self._checks(_END_TURN)
+        assert isinstance(rules, _Rules)
+        acts, moves, proves = not rules.out_of_actions(), not rules.out_of_actions("move"), rules.ghost_on_board()
         ghost_on_board = s.ghost_present and s.ghost_room is not None
         self.offer(out, "turn", "end-turn")
         self.offer(out, "turn", "end-round")
+        if acts:
+            self._offer_attempts(out, proves)
+        if s.pull_pending and ghost_on_board:
+            for to in sorted(self._reachable_now()):
+                self.offer(out, "ghost", "move-ghost", {"to": str(to)})
+        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+        for kind in ACTION_KINDS:
+            if moves if kind == "move" else acts:
+                self.offer(out, "spend", "action", {"kind": kind})
+        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+        if moves:
+            self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
+        if acts:
+            self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+        if s.env_asks:
+            for effect in ENV_TAPS:
+                self.offer(out, "card", "tell-card", {"effect": effect})
+        for tap in ghost_taps(s):
+            self.offer(out, "card", "tell-ghost", tap)
+        self.offer(out, "team", "reveal-clue")
+        self.offer(out, "team", "timer")
+        self.offer(out, "table", "solve")
+        for index, proven in enumerate(s.proven, start=1):
+            if not proven and proves:
+                self.offer(out, "table", "prove", {"set": str(index)})
+        for key in self.door_of:
+            if key not in s.open_doors:
+                self.offer(out, "table", "unlock", {"door": key})
+        for card in s.env_active:
+            if self.packs.environment[card].duration == "until_met":
+                self.offer(out, "table", "discard-environment", {"card": card})
+        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+        return out
+
+    def _offer_attempts(self, out: list[LegalAction], proves: bool) -> None:
+        """The legal rolls, attempts, summons and pulls (an action is left this turn; `proves`: the ghost is on the
+        board to be proven)."""
+        s = self._state
         if s.attempt is not None:
             kind = action_kind(s.attempt.action).value
             count = s.attempt.dice_to_roll
@@ -598,7 +668,7 @@ class Game(GameHistory[State]):
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
-            if not proven:
+            if not proven and proves:
                 self.offer(
                     out,
                     "attempt",
@@ -607,46 +677,23 @@ class Game(GameHistory[State]):
                     asks=asks,
                     sample={"need": "eye:1"} if asks else None,
                 )
-        for door in self.board.doors:
-            if door.key not in s.open_doors:
+        for key, door in self.door_of.items():
+            if key not in s.open_doors:
+                told = door.placeholder and not self.stand_in_reading  # a way not filled in yet: the host's keys
                 self.offer(
                     out,
                     "attempt",
                     "attempt",
-                    {"action": "unlock", "door": door.key},
-                    asks=("need",) if door.placeholder and not self.stand_in_reading else (),
-                    sample={"need": "key:1"} if door.placeholder and not self.stand_in_reading else None,
+                    {"action": "unlock", "door": key},
+                    asks=("need",) if told else (),
+                    sample={"need": "key:1"} if told else None,
                 )
         self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
-        if s.pull_pending and ghost_on_board:
-            for to in sorted(self._reachable_now()):
-                self.offer(out, "ghost", "move-ghost", {"to": str(to)})
-        self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
-        for kind in ACTION_KINDS:
-            self.offer(out, "spend", "action", {"kind": kind})
-        self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
-        self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
-        self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
-        if s.env_asks:
-            for effect in ENV_TAPS:
-                self.offer(out, "card", "tell-card", {"effect": effect})
-        for tap in ghost_taps(s):
-            self.offer(out, "card", "tell-ghost", tap)
-        self.offer(out, "team", "reveal-clue")
-        self.offer(out, "team", "timer")
-        self.offer(out, "table", "solve")
-        for index, proven in enumerate(s.proven, start=1):
-            if not proven:
-                self.offer(out, "table", "prove", {"set": str(index)})
-        for door in self.board.doors:
-            if door.key not in s.open_doors:
-                self.offer(out, "table", "unlock", {"door": door.key})
-        for card in s.env_active:
-            if self.packs.environment[card].duration == "until_met":
-                self.offer(out, "table", "discard-environment", {"card": card})
-        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
-        return out
+
+    def _checks_alone(self, command: Any) -> bool:
+        """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
+        return command.name in self.checked and not (self.setup.physical and command.name in _DRAWING)
 
     def _legal_with_cards(self, probe: Command, needs: Sequence[tuple[str, str]]) -> bool:
         """Physical deck mode: would `probe` be accepted once the host names the cards it draws?"""
@@ -755,7 +802,7 @@ class Game(GameHistory[State]):
                 "ability": card_words(ghost.ability),
                 "lingering": card_words(ghost.lingering),
                 "first_sets": ghost.first_sets,
-                "placeholder": ghost.placeholder,
+                "stand_in": ghost.placeholder,
             },
             "players": self.setup.players,
             "player_names": list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)],
@@ -830,7 +877,10 @@ class Game(GameHistory[State]):
         if self.setup.physical:
             # The host holds the real decks: the cards that can come up next are no secret.
             pool = self._drawable_environment()
-            view["environment_drawable"] = [{"id": c, "name": packs.environment[c].name} for c in sorted(pool)]
+            view["environment_drawable"] = [
+                {"id": c, "name": packs.environment[c].name, "stand_in": packs.environment[c].placeholder}
+                for c in sorted(pool)
+            ]
         if s.outcome is not None:
             view["removed_rooms"] = None if self.setup.physical else list(s.removed_rooms)
             view["room_cards_discarded"] = None if self.setup.physical else list(s.discarded_unseen)
@@ -863,9 +913,12 @@ class Game(GameHistory[State]):
         return game
 
     def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
-        """The commands of a stored game, before they are replayed into this new game: a game played before the
-        companion asked about a ghost card (or a way) not filled in yet (no answer told, and a prove that rolled for
-        the stand-in's icons, or a command the asking reading refuses) plays on in the reading it was played in."""
+        """The commands of a stored game still to be pushed into this new game, in the reading they were played in:
+        a game played before the companion asked about a ghost card (or a way) not filled in yet (no answer told,
+        and a prove that rolled for the stand-in's icons, or a command the asking reading refuses) plays on in the
+        stand-in's reading. Where only playing them tells, they are pushed here in the asking reading, and none is
+        left when it accepts them all; when it refuses one, the game starts again in the stand-in's reading and
+        every command is left to push."""
         stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
         if not stand_ins or any(c.name == "tell-ghost" for c in commands):
             return commands
@@ -873,15 +926,22 @@ class Game(GameHistory[State]):
             c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need") for c in commands
         )
         if not (proved and self.ghost.placeholder):
-            trial = Game.new(self.setup, self.packs)  # the asking reading (a plain Game, not replay: no recursion)
             try:
                 for c in commands:
-                    trial.push(c)
-                return commands
+                    self.push(c)
+                return ()
             except (BadCommand, IllegalCommand):
-                pass
+                self._start_again()
         self.stand_in_reading = True
         return commands
+
+    def _start_again(self) -> None:
+        """Back to the state before the first command (the reading may change: nothing worked out in it is kept)."""
+        if self._stack:
+            self._state = self._stack[0][1]
+            self._stack.clear()
+        self._legal.clear()
+        self._checker = None
 
     def _view_ghost_place(self) -> dict[str, Any]:
         """Where the ghost is, and why it is there."""
@@ -899,20 +959,21 @@ class Game(GameHistory[State]):
     def _view_environment(self) -> dict[str, Any]:
         """The environment cards in play, as they play now."""
         s, packs = self._state, self.packs
+        cards = [(c, packs.environment[c], played) for c, played in zip(s.env_active, self.env_in_play(), strict=True)]
         return {
-            "environment_active": [packs.environment[c].name for c in s.env_active],
+            "environment_active": [card.name for _, card, _ in cards],
             "environment": [
                 {
                     "id": c,
-                    "name": packs.environment[c].name,
-                    "effect": card_words(packs.environment[c].effect),
-                    "duration": packs.environment[c].duration,
-                    "clue_dice": self.env(c).clue_dice,
-                    "actions": self.env(c).actions,
-                    "fires": self.env(c).fires,
-                    "placeholder": packs.environment[c].placeholder,
+                    "name": card.name,
+                    "effect": card_words(card.effect),
+                    "duration": card.duration,
+                    "clue_dice": played.clue_dice,
+                    "actions": played.actions,
+                    "fires": played.fires,
+                    "stand_in": card.placeholder,
                 }
-                for c in s.env_active
+                for c, card, played in cards
             ],
         }
 
@@ -971,7 +1032,7 @@ class Game(GameHistory[State]):
                             "name": packs.items[i].name,
                             "dice": packs.items[i].dice,
                             "actions": list(packs.items[i].actions),
-                            "placeholder": packs.items[i].placeholder,
+                            "stand_in": packs.items[i].placeholder,
                         }
                         for e in s.held
                         for who, _, i in [e.partition(":")]
@@ -981,7 +1042,7 @@ class Game(GameHistory[State]):
                 for p in range(self.setup.players)
             ],
             "items_free": [
-                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "placeholder": i.placeholder}
+                {"id": i.id, "name": i.name, "dice": i.dice, "actions": list(i.actions), "stand_in": i.placeholder}
                 for i in packs.items.values()
                 if not any(e.endswith(f":{i.id}") for e in s.held)
             ],
@@ -1025,9 +1086,9 @@ class Game(GameHistory[State]):
 # -- the rules ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Aim:
-    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at."""
+class _Aim(NamedTuple):
+    """What an attempt is for: its icon set (``need``) and the set, door, barrier card or clue it aims at (a value;
+    a tuple, made fast: the legal actions make one for every attempt they check)."""
 
     need: str
     set_index: int | None = None
@@ -1049,17 +1110,17 @@ class _Rules(RulesBase[State, Command]):
         self.packs = game.packs
         self.supply = _Supply(self.setup.physical, [], [], [])
         self.asks_ghost = game.asks_ghost  # a ghost card not filled in yet: its icons, count and symbols are asked
+        self.counted: dict[tuple[str, str | None, str | None, str | None], tuple[int, str]] = {}  # dice_counted
+        self.spent: dict[str, bool] = {}  # out_of_actions, while checking
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> None:
         cmd = self.cmd
-        spec = COMMANDS.get(cmd.name)
+        spec = _SPECS.get(cmd.name)
         if spec is None:
             raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
-        required, optional, _ = spec
-        own = (*required, *optional)
-        draw_args = [a for a in DRAW_ARGS if not (a == "room" and cmd.name in _OWN_ROOM)]
-        for key in cmd.args:
+        required, own, draw_args, handler = spec
+        for key in () if _OWN_ARGS[cmd.name].issuperset(cmd.args) else cmd.args:  # all its own: nothing to read
             if key in own:
                 continue
             if key in draw_args:
@@ -1069,7 +1130,7 @@ class _Rules(RulesBase[State, Command]):
                         "Leave it out."
                     )
                 continue
-            valid = list(own) + (draw_args if self.setup.physical else [])
+            valid = list(own) + (list(draw_args) if self.setup.physical else [])
             raise BadCommand(
                 f"{cmd.name}: unknown argument {key!r}; "
                 + (f"the arguments are: {', '.join(valid)}." if valid else "it takes no arguments.")
@@ -1083,9 +1144,9 @@ class _Rules(RulesBase[State, Command]):
             raise IllegalCommand(
                 f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
             )
-        handler = getattr(self, "do_" + cmd.name.replace("-", "_"))
-        handler()
-        self.supply.finish(cmd.name)
+        getattr(self, handler)()
+        if self.setup.physical:  # a game that draws its own cards takes none from the host
+            self.supply.finish(cmd.name)
 
     def _hint(self, name: str) -> str:
         examples = {
@@ -1134,9 +1195,27 @@ class _Rules(RulesBase[State, Command]):
     def free(self) -> bool:
         return "free" in self.cmd.args and _bool(self.cmd, "free")
 
-    def need_action(self, kind: str = "other") -> None:
+    def out_of_actions(self, kind: str = "other") -> bool:
+        """No action of `kind` ("move" or "other") is left this turn, free=true aside: the three are used ("Player
+        Turn"), or a card in play allows no more actions other than moves (the Corpse)."""
+        if self.checking:  # the state does not change: each kind is worked out once
+            found = self.spent.get(kind)
+            if found is None:
+                found = self.spent[kind] = self._out_of_actions(kind)
+            return found
+        return self._out_of_actions(kind)
+
+    def _out_of_actions(self, kind: str) -> bool:
         s = self.s
-        if self.free():
+        if s.actions_left <= 0:
+            return True
+        limit, _ = self.other_actions_limit()
+        return kind != "move" and bool(limit) and s.turn_others >= limit
+
+    def need_action(self, kind: str = "other") -> None:
+        """An action of `kind` is left this turn (out_of_actions), or the command is free."""
+        s = self.s
+        if self.free() or not self.out_of_actions(kind):
             return
         if s.actions_left <= 0:
             self.illegal(
@@ -1150,11 +1229,10 @@ class _Rules(RulesBase[State, Command]):
                 )
             )
         limit, card = self.other_actions_limit()
-        if kind != "move" and limit and s.turn_others >= limit:
-            self.illegal(
-                f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
-                "moves, and they are used; move, or end the turn."
-            )
+        self.illegal(
+            f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+            "moves, and they are used; move, or end the turn."
+        )
 
     def other_actions_limit(self) -> tuple[int, str]:
         return other_actions_limit(self.game.cards_in_play(self.s.env_active, self.s.env_told))
@@ -1171,6 +1249,10 @@ class _Rules(RulesBase[State, Command]):
     def spend_action(self, keep_attempt: bool = False, kind: str = "other") -> None:
         """One action is used ("Player Turn"); a different action ends the attempt and a pending pull."""
         self.need_action(kind)
+        self.use_action(keep_attempt, kind)
+
+    def use_action(self, keep_attempt: bool = False, kind: str = "other") -> None:
+        """One action is used, its check (need_action) passed."""
         if not self.free():
             self.s.actions_left -= 1
             if kind == "move":
@@ -1185,7 +1267,18 @@ class _Rules(RulesBase[State, Command]):
         """The dice an attempt rolls, worked out from what is in play, and how ("3 dice − Watching Eyes: 2 to roll").
 
         FAQ: a card that reduces the dice is applied first, then the bonuses (a magnifying glass, the aid die on a
-        prove, items that add dice), and never more than five clue dice are rolled."""
+        prove, items that add dice), and never more than five clue dice are rolled. Only checking (the legal
+        actions), the count is made once for each kind of attempt and its arguments, and without its words."""
+        cmd = self.cmd
+        if not self.checking:
+            return self._dice_counted(action)
+        key = (action, cmd.args.get("glass"), cmd.args.get("aid"), cmd.args.get("items"))
+        found = self.counted.get(key)
+        if found is None:
+            found = self.counted[key] = self._dice_counted(action)
+        return found
+
+    def _dice_counted(self, action: str) -> tuple[int, str]:
         cmd = self.cmd
         kind = action_kind(action).value
         glass = "glass" in cmd.args and _bool(cmd, "glass")
@@ -1201,7 +1294,7 @@ class _Rules(RulesBase[State, Command]):
         if items and action in NO_ITEM_ACTIONS:
             self.illegal("items cannot be used on environment cards, so this roll takes no item dice.")
         minus = 0
-        words = [f"{BASE_DICE} dice"]
+        cards: list[EnvironmentCard] = []
         # a Fire or a Barrier is rolled with "three Clue Dice" ("Fire Card": "rolling one Cobweb with three Clue
         # Dice"; "Barrier": "Players roll three Clue Dice without the use of Items"): a card that takes dice away
         # (the Watching Eyes) reduces the other clue rolls, not these
@@ -1209,13 +1302,7 @@ class _Rules(RulesBase[State, Command]):
             for info in self.game.cards_in_play(self.s.env_active, self.s.env_told):
                 if info.clue_dice:
                     minus -= info.clue_dice
-                    words.append(f"{'−' if info.clue_dice < 0 else '+'} {info.name}")
-        item_words = (
-            " ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args else f"+ {items} from items"
-        )
-        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
-            if on:
-                words.append(word)
+                    cards.append(info)
         try:
             dice = dice_for(action, glass=glass, aid=aid, items=items, minus=max(0, minus))
         except DiceError as exc:
@@ -1223,7 +1310,17 @@ class _Rules(RulesBase[State, Command]):
         if minus < 0:  # a card that adds dice (none in the rulebook): after the reduction, before the cap
             dice -= minus
         dice = min(dice, BOX_DICE[kind])  # bonuses beyond the box's dice do not count (FAQ: five clue dice at most)
-        return dice, (" ".join(words) + f": {dice} to roll" if len(words) > 1 else "")
+        if self.checking or not (cards or glass or aid or items):
+            return dice, ""
+        words = [f"{BASE_DICE} dice"]
+        words.extend(f"{'−' if info.clue_dice < 0 else '+'} {info.name}" for info in cards)
+        item_words = (
+            " ".join(f"+ {name}" for name, _ in held) if held and "items" not in cmd.args else f"+ {items} from items"
+        )
+        for on, word in ((glass, "+ magnifying glass"), (aid, "+ aid"), (items, item_words)):
+            if on:
+                words.append(word)
+        return dice, " ".join(words) + f": {dice} to roll"
 
     def held_dice(self, action: str) -> list[tuple[str, int]]:
         """The current investigator's items that add dice to `action`, by name: [("EVP Recorder", 1)]."""
@@ -1237,8 +1334,9 @@ class _Rules(RulesBase[State, Command]):
                 out.append((item.name, item.dice))
         return out
 
-    def same_need(self, given: str, fixed: str, what: str, words: str) -> None:
-        """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused."""
+    def same_need(self, given: str, fixed: str, what: Callable[[], str], words: str) -> None:
+        """A prove or an unlock takes its icons from the ghost card or the door: a different `need=` is refused
+        (`what` names the card, in words made only for the refusal)."""
         if not given:
             return
         try:
@@ -1247,14 +1345,15 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"attempt: {exc}") from None
         if not same:
             self.illegal(
-                f"{what} needs {fixed}, not {given}: {words} come from the card and the board, "
+                f"{what()} needs {fixed}, not {given}: {words} come from the card and the board, "
                 "with their red icons. Leave need= out."
             )
 
-    def need_told(self, need: str, words: str) -> None:
-        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played)."""
+    def need_told(self, need: str, words: Callable[[], str]) -> None:
+        """A card or a way not filled in yet: its icons are only the host's (the stand-in's are not played); `words`
+        says what to give, made only for the refusal."""
         if not need:
-            raise BadCommand(f"attempt: {words}.")
+            raise BadCommand(f"attempt: {words()}.")
 
     def glass_expires(self) -> None:
         """ "Magnifying Glass": "The use of the Magnifying Glass remains in effect until the player performs a different
@@ -1373,8 +1472,12 @@ class _Rules(RulesBase[State, Command]):
             )
         return Face.SUMMON in faces
 
+    def ghost_on_board(self) -> bool:
+        """The ghost is on the board: what a prove and a pull need."""
+        return self.s.ghost_present
+
     def check_ghost_on_board(self, what: str) -> None:
-        if not self.s.ghost_present:
+        if not self.ghost_on_board():
             self.illegal(
                 f"the ghost is not on the board; {what} only while it is (Action 6: Prove, Action 7: Pull Ghost). "
                 "If it is on the board at the table, set it with ghost-at room=N."
@@ -1401,6 +1504,14 @@ class _Rules(RulesBase[State, Command]):
         return number
 
     def parse_door(self, text: str) -> str:
+        """The key of the door `text` names ("7-8"); BadCommand for one that is not a door of the board. Each text is
+        read once a game."""
+        key = self.game.door_memo.get(text)
+        if key is None:
+            key = self.game.door_memo[text] = self._parse_door(text)
+        return key
+
+    def _parse_door(self, text: str) -> str:
         parts = text.replace(" ", "").split("-")
         try:
             a, b = (int(p) for p in parts)
@@ -1571,16 +1682,19 @@ class _Rules(RulesBase[State, Command]):
         return door and (lock or key not in self.s.open_doors)
 
     # -- evidence and ghost mode -----------------------------------------------------
-    def solve_clue(self, at: int | None = None) -> None:
-        """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols."""
+    def clue_waiting(self) -> None:
+        """A solve needs a revealed clue that is not solved yet."""
         s = self.s
         if s.clues_solved >= s.clues_revealed:
             self.illegal(
                 f"no revealed clue is waiting to be solved ({s.clues_revealed} revealed, {s.clues_solved} solved). "
                 "A clue card is solved after its clue token was revealed: use reveal-clue first."
             )
-        if at is None:
-            at = self.clue_target()
+
+    def solve_clue(self, at: int) -> None:
+        """ "Action 4: Solve": +1 summon die, flip an evidence token, compare it to the séance symbols (the clue at
+        `at` is waiting: clue_waiting, or the attempt's roll checked it)."""
+        s = self.s
         s.clue_done.append(at)
         s.clues_solved += 1
         number = s.clue_found[at] if at < len(s.clue_found) else 0
@@ -1758,10 +1872,14 @@ class _Rules(RulesBase[State, Command]):
 
     # -- commands ----------------------------------------------------------------------
     def do_end_turn(self) -> None:
+        if self.checking:
+            return
         self.end_turn()
 
     def do_end_round(self) -> None:
         s = self.s
+        if self.checking:
+            return
         self.drop_attempt("the round ended")
         s.pull_pending = False
         if self.setup.players == 1 and s.ghost_present and s.ghost_reason == "summon":
@@ -1797,6 +1915,8 @@ class _Rules(RulesBase[State, Command]):
                     "a player runs a fourth space only after all three actions of the turn were moves"
                     + (", and only once a turn." if s.ran else ".")
                 )
+            if self.checking:
+                return
             s.ran = True
             self.drop_attempt("another action")
             s.pull_pending = False
@@ -1810,14 +1930,20 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("action: item= and to= are for kind=give and kind=pickup.")
         if "to" in self.cmd.args and item is None:
             raise BadCommand("action: to= says who gets the item of item=; give item= too.")
-        self.spend_action(kind="move" if kind == "move" else "other")
+        action = "move" if kind == "move" else "other"
+        self.need_action(action)
+        # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
+        to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
+        if item is not None:
+            self.item_may_move(item, to)
+        if self.checking:
+            return
+        self.use_action(kind=action)
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
         if carries and s.corpse_holder != s.current:
             s.corpse_holder = s.current
             self.emit("corpse_carried", player=s.current)
         if item is not None:
-            # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
-            to = _int(self.cmd, "to", 1, self.setup.players) - 1 if "to" in self.cmd.args else s.current
             self.move_item(item, to)
         if glass:
             # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
@@ -1830,15 +1956,15 @@ class _Rules(RulesBase[State, Command]):
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s
         action = _choice(cmd, "action", ATTEMPT_ACTIONS)
+        self.attempt_args_fit(action)
+        need = cmd.args.get("need", "").strip()
+        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)  # what it aims at is there, first
+        need = aim.need
         counted = ""
         if "dice" in cmd.args:
             dice = _int(cmd, "dice", 1, 7)  # the host counted the dice at the table
         else:
             dice, counted = self.dice_counted(action)
-        self.attempt_args_fit(action)
-        need = cmd.args.get("need", "").strip()
-        aim = _AIMS[action](self, need) if action in _AIMS else _Aim(need)
-        need = aim.need
         self.attempt_dice_fit(action, dice)
         if not need:
             raise BadCommand(
@@ -1855,6 +1981,11 @@ class _Rules(RulesBase[State, Command]):
             attempt = Attempt.start(action, Requirement.parse(need), dice=dice)
         except DiceError as exc:
             raise BadCommand(f"attempt: {exc}") from None
+        glass = "glass" in cmd.args and _bool(cmd, "glass")
+        if glass:
+            self.glass_usable()
+        if self.checking:
+            return
         self.drop_attempt("a new attempt")
         s.pull_pending = False
         s.attempt = attempt
@@ -1862,7 +1993,7 @@ class _Rules(RulesBase[State, Command]):
         s.attempt_door = aim.door
         s.attempt_card = aim.card
         s.attempt_clue = aim.clue
-        if "glass" in cmd.args and _bool(cmd, "glass"):
+        if glass:
             self.take_glass()
         s.attempt_counted = counted
         self.emit(
@@ -1906,13 +2037,15 @@ class _Rules(RulesBase[State, Command]):
         if told:
             self.need_told(
                 need,
-                f"the ghost card is not filled in yet: give the icons of set {set_index} as "
-                "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
-                "disruption=true for a red icon)",
+                lambda: (
+                    f"the ghost card is not filled in yet: give the icons of set {set_index} as "
+                    "printed on the card on the table, need=eye:2,camera:1 (and timer=true or "
+                    "disruption=true for a red icon)"
+                ),
             )
         else:
             fixed = self.ghost.icon_sets[set_index - 1]
-            self.same_need(need, fixed, f"icon set {set_index} of the ghost card", "the icon set")
+            self.same_need(need, fixed, lambda: f"icon set {set_index} of the ghost card", "the icon set")
             need = fixed
         return _Aim(need, set_index=set_index, told=told)
 
@@ -1921,20 +2054,20 @@ class _Rules(RulesBase[State, Command]):
         if "door" not in cmd.args:
             raise BadCommand("attempt: an unlock attempt names its door: add door=A-B.")
         door = self.parse_door(cmd.args["door"])
-        conn = self.board.door(door)
+        conn = self.game.door_of.get(door)
         assert conn is not None
-        if not self.closed(conn.key, conn.door, conn.lock):
+        if not self.closed(door, conn.door, conn.lock):
             self.illegal(f"door {door} is already open.")
         # "Action 2: Unlock": "The number of Keys necessary is represented by either a single Key icon or an icon
         # with a number above it", on the board on the table: a way not filled in yet has stand-in keys
         told = conn.placeholder and (bool(need) or not self.game.stand_in_reading)
         if told:
             self.need_told(
-                need, f"door {door} is not filled in yet: give the keys shown at it on the board, need=key:2"
+                need, lambda: f"door {door} is not filled in yet: give the keys shown at it on the board, need=key:2"
             )
         else:
             fixed = f"key:{conn.keys}"
-            self.same_need(need, fixed, f"door {door}", "the keys")
+            self.same_need(need, fixed, lambda: f"door {door}", "the keys")
             need = fixed
         return _Aim(need, door=door, told=told)
 
@@ -1947,7 +2080,7 @@ class _Rules(RulesBase[State, Command]):
         card = self.packs.clues.get(number)
         if card is not None and not card.placeholder:
             # "Action 4: Solve": "The dice must match all of the icons on the Clue Card."
-            self.same_need(need, card.icon_set, f"clue card {number}", "the icons")
+            self.same_need(need, card.icon_set, lambda: f"clue card {number}", "the icons")
             need = card.icon_set
         return _Aim(need, clue=clue_at)
 
@@ -1971,7 +2104,7 @@ class _Rules(RulesBase[State, Command]):
             set_index = _int(cmd, "set", 1, len(sets))
             if f"{barrier_card}:{set_index}" in s.sets_done:
                 self.illegal(f"icon set {set_index} of the barrier is already rolled; choose another.")
-            self.same_need(need, sets[set_index - 1], f"icon set {set_index} of the barrier", "the icon set")
+            self.same_need(need, sets[set_index - 1], lambda: f"icon set {set_index} of the barrier", "the icon set")
             need = sets[set_index - 1]
         elif "set" in cmd.args:
             raise BadCommand("attempt: this barrier card has no icon sets filled in; give need= instead of set=.")
@@ -2009,8 +2142,8 @@ class _Rules(RulesBase[State, Command]):
                 need += f",{red}"
         return need
 
-    def take_glass(self) -> None:
-        """The attempt uses the player's magnifying glass."""
+    def glass_usable(self) -> None:
+        """The player's magnifying glass is not used up and discarded."""
         s = self.s
         if not s.glass[s.current] and s.current in s.glass_spent:
             self.illegal(
@@ -2018,6 +2151,10 @@ class _Rules(RulesBase[State, Command]):
                 "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
                 "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
             )
+
+    def take_glass(self) -> None:
+        """The attempt uses the player's magnifying glass (glass_usable said it may)."""
+        s = self.s
         if not s.glass[s.current]:
             # ticked without a glass on record: the player has a fresh one (the host knows the table)
             s.glass[s.current] = 3
@@ -2047,7 +2184,9 @@ class _Rules(RulesBase[State, Command]):
             after, out = attempt.roll(cmd.args["faces"], keep=keep)
         except DiceError as exc:
             raise BadCommand(f"roll: {exc}") from None
-        self.spend_action(keep_attempt=True)
+        if self.checking:
+            return
+        self.use_action(keep_attempt=True)
         s.attempt = after
         self.emit(
             "rolled",
@@ -2068,7 +2207,7 @@ class _Rules(RulesBase[State, Command]):
             s.attempt_card = None
             self.emit("attempt_succeeded", action=attempt.action)
             if attempt.action == "solve":
-                self.solve_clue(clue_at)
+                self.solve_clue(clue_at if clue_at is not None else self.clue_target())
             elif attempt.action == "prove":
                 assert set_index is not None
                 self.prove_set(set_index, str(attempt.requirement))
@@ -2104,7 +2243,9 @@ class _Rules(RulesBase[State, Command]):
         if s.room_deck_left <= 0:
             self.illegal("the room deck is empty: a summon draws a room card, so it cannot be made.")
         success = self.summon_roll("summon")
-        self.spend_action()
+        if self.checking:
+            return
+        self.use_action()
         self.emit("summon", success=success, player=s.current)
         if success:
             room = self.draw_room("summon")
@@ -2129,7 +2270,9 @@ class _Rules(RulesBase[State, Command]):
         if s.ghost_room is None:
             self.illegal("the ghost's space is not known; set it with ghost-at room=N first.")
         success = self.summon_roll("pull")
-        self.spend_action()
+        if self.checking:
+            return
+        self.use_action()
         self.emit("pull", success=success, player=s.current)
         if success:
             s.pull_pending = True
@@ -2155,6 +2298,8 @@ class _Rules(RulesBase[State, Command]):
                 "through connected spaces, only one through a closed door, never through a secret passage "
                 f"(Action 7: Pull Ghost). From {start} it can reach: {where}."
             )
+        if self.checking:
+            return
         s.ghost_room = to
         s.pull_pending = False
         self.emit("ghost_moved", **{"from": start, "to": to, "room_name": self.board.space_name(to)})
@@ -2162,9 +2307,11 @@ class _Rules(RulesBase[State, Command]):
     def do_ghost_at(self) -> None:
         s = self.s
         room = self.parse_space("room", allow_none=True)
+        if room is None and not s.ghost_present:
+            self.illegal("the ghost is not on the board already.")
+        if self.checking:
+            return
         if room is None:
-            if not s.ghost_present:
-                self.illegal("the ghost is not on the board already.")
             self.disappear("the host took it off the board")
             return
         if s.ghost_present:
@@ -2185,6 +2332,8 @@ class _Rules(RulesBase[State, Command]):
         if effect == "nothing":
             if "n" in self.cmd.args:
                 raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+            if self.checking:
+                return
             s.env_asks.pop(0)
             self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
             return
@@ -2192,6 +2341,8 @@ class _Rules(RulesBase[State, Command]):
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
         if n == 0:
             raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+        if self.checking:
+            return
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
         self.emit(
             "card_effect", card=card, name=self.packs.environment[card].name, kind="environment", effect=effect, n=n
@@ -2212,32 +2363,43 @@ class _Rules(RulesBase[State, Command]):
         ask = given[0]
         if not self.asks_ghost:
             # filled in since (Your box): the card itself says it now, so what was told changes nothing
-            self.emit("card_told", kind="ghost", ask=ask, filled=True)
+            if not self.checking:
+                self.emit("card_told", kind="ghost", ask=ask, filled=True)
             return
         if ask == "sets":
-            self.tell_sets(_int(self.cmd, "sets", 1, MAX_GHOST_SETS))
+            count = _int(self.cmd, "sets", 1, MAX_GHOST_SETS)
+            self.sets_fit(count)
+            if not self.checking:
+                self.tell_sets(count)
             return
         if ask not in s.ghost_asks:
             self.illegal(
                 f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} now."
             )
         yes = _bool(self.cmd, ask)
+        if self.checking:
+            return
         s.ghost_asks.remove(ask)
         self.emit("card_told", kind="ghost", ask=ask, yes=yes)
         if ask == "seance" and yes:
             s.seance_told = True
             self.start_ghost_mode("every séance symbol is matched")
         elif ask == "last" and yes:
-            self.tell_sets(s.proven.count(True))
+            self.tell_sets(s.proven.count(True))  # the sets proven: sets_fit holds
         elif ask == "last":
             s.proven.append(False)  # the real card has a set more than the stand-in: it can be proven now
 
+    def sets_fit(self, count: int) -> None:
+        """The real card shows no fewer icon sets than are proven already."""
+        proven = self.s.proven.count(True)
+        if proven > count:
+            self.illegal(f"{proven} icon sets are proven already, so the card has at least {proven}.")
+
     def tell_sets(self, count: int) -> None:
-        """ "Icon Sets to Resolve": the real card shows `count` icon sets; with every one proven the team wins."""
+        """ "Icon Sets to Resolve": the real card shows `count` icon sets (sets_fit said it may); with every one
+        proven the team wins."""
         s = self.s
         proven = [i + 1 for i, p in enumerate(s.proven) if p]
-        if s.proven.count(True) > count:
-            self.illegal(f"{len(proven)} icon sets are proven already, so the card has at least {len(proven)}.")
         # the sets proven keep their marks; the card's sets are numbered 1 to count
         marks = [True] * len(proven) + [False] * (count - len(proven))
         if proven and proven[-1] > count:
@@ -2264,6 +2426,8 @@ class _Rules(RulesBase[State, Command]):
             # of the row laid out at setup; which of the sixteen it is nobody knows until the host names it, so the
             # companion says it by its place in the row (and its numbered token), never by a number of its own
             card = None
+        if self.checking:
+            return
         s.clues_revealed += 1
         s.clue_found.append(card or 0)
         self.emit("clue_revealed", count=s.clues_revealed, clue_card=card, position=s.clues_revealed)
@@ -2271,7 +2435,11 @@ class _Rules(RulesBase[State, Command]):
             self.start_ghost_mode("all seven clue tokens are revealed")
 
     def do_solve(self) -> None:
-        self.solve_clue()
+        self.clue_waiting()
+        at = self.clue_target()
+        if self.checking:
+            return
+        self.solve_clue(at)
 
     def do_prove(self) -> None:
         s = self.s
@@ -2280,6 +2448,8 @@ class _Rules(RulesBase[State, Command]):
         if s.proven[index - 1]:
             self.illegal(f"icon set {index} is already proven; the unproven sets are: {self._unproven()}.")
         self.check_first_sets(index)
+        if self.checking:
+            return
         self.prove_set(index)
 
     def check_first_sets(self, index: int) -> None:
@@ -2297,6 +2467,8 @@ class _Rules(RulesBase[State, Command]):
         return ", ".join(str(i + 1) for i, p in enumerate(self.s.proven) if not p) or "none"
 
     def do_timer(self) -> None:
+        if self.checking:
+            return
         self.add_timer()
 
     def do_seance(self) -> None:
@@ -2328,6 +2500,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(
                 "say where the séance is held: the first player's space, where the ghost will appear (seance room=N)."
             )
+        if self.checking:
+            return
         s.seance_declared = True
         s.seance_used = True
         s.seance_room = room
@@ -2335,14 +2509,16 @@ class _Rules(RulesBase[State, Command]):
 
     def do_unlock(self) -> None:
         key = self.parse_door(self.cmd.args["door"])
-        conn = self.board.door(key)
+        conn = self.game.door_of.get(key)
         assert conn is not None
         if key in self.s.open_doors:
             self.illegal(f"door {key} is already open.")
+        if self.checking:
+            return
         self.open_door(key)
 
     def open_door(self, key: str) -> None:
-        conn = self.board.door(key)
+        conn = self.game.door_of.get(key)
         assert conn is not None
         if conn.lock:
             self.emit("door_unlocked", door=key, relocks=True)
@@ -2361,9 +2537,13 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         item = self.item_arg()
         player = _int(self.cmd, "player", 1, self.setup.players) - 1 if "player" in self.cmd.args else s.current
+        self.item_may_move(item, player)
+        if self.checking:
+            return
         self.move_item(item, player)
 
-    def move_item(self, item: str, player: int) -> None:
+    def item_may_move(self, item: str, player: int) -> None:
+        """ "Search: Item": "a player may only hold up to three Items at a time"; an item is held by one player."""
         s = self.s
         before = next((e for e in s.held if e.endswith(f":{item}")), None)
         if before == f"{player}:{item}":
@@ -2373,6 +2553,11 @@ class _Rules(RulesBase[State, Command]):
                 f"player {player + 1} holds {MAX_ITEMS} items already, the most a player may carry; drop one "
                 "first (dropping is not an action)."
             )
+
+    def move_item(self, item: str, player: int) -> None:
+        """The item changes hands (item_may_move said it may)."""
+        s = self.s
+        before = next((e for e in s.held if e.endswith(f":{item}")), None)
         if before is not None:
             s.held.remove(before)
         s.held.append(f"{player}:{item}")
@@ -2390,6 +2575,8 @@ class _Rules(RulesBase[State, Command]):
         entry = next((e for e in s.held if e.endswith(f":{item}")), None)
         if entry is None:
             self.illegal(f"nobody holds {self.packs.items[item].name}.")
+        if self.checking:
+            return
         s.held.remove(entry)
         self.emit("item_dropped", player=int(entry.partition(":")[0]), item=item, name=self.packs.items[item].name)
 
@@ -2403,6 +2590,8 @@ class _Rules(RulesBase[State, Command]):
             )
         if card not in s.env_active:
             self.illegal(f"{card!r} is not in play; the cards in play are: {', '.join(s.env_active) or 'none'}.")
+        if self.checking:
+            return
         self.end_card(card)
         if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it

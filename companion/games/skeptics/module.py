@@ -11,17 +11,20 @@ import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
-from companion.games.base import Chance, Engine, GameModule, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
 from companion.games.skeptics import odds_cli, sentences, terminal
 from companion.games.skeptics.dice import Attempt, DieKind, PipMap, action_kind, summon_probability
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
 from companion.games.skeptics.roll import to_roll
 from companion.games.skeptics.tray import settle_reading
+
+if TYPE_CHECKING:
+    from companion.pack_edits import BoxPacks
 
 
 def next_throw(game: Game) -> tuple[str, ...]:
@@ -144,24 +147,17 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     }
 
 
-def _names(names: object) -> sentences.Names:
-    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
-
-
-def _game(game: Engine) -> Game:
-    if not isinstance(game, Game):
-        raise TypeError(f"Skeptics' module was given another game's engine: {game!r}")
-    return game
-
-
 def _roll(kind: DieKind, count: int, rng: random.Random) -> list[str]:
     sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
     return [rng.choice(sides) for _ in range(count)]
 
 
-class SkepticsModule(GameModule):
+class SkepticsModule(GameModuleOf[Game, sentences.Names]):
     """Skeptics behind the seam."""
 
+    engine_type = Game
+    sentences = sentences
+    terminal = terminal
     rules = "skeptics"
     title = "Skeptics"
     command_type = Command
@@ -188,12 +184,17 @@ class SkepticsModule(GameModule):
         return game
 
     def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        return _game(game).read_stored(
+        return self.engine(game).read_stored(
             [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
         )
 
     def load_packs(self, folder: Path | None) -> Packs:
         return load_packs(folder)
+
+    def box_packs(self) -> BoxPacks:
+        from companion.games.skeptics.box import BOX
+
+        return BOX
 
     def first_game(self, choices: Record, packs: object) -> dict[str, object]:
         """The board and the ghost default to the packs' first; one the packs do not have names its key."""
@@ -220,31 +221,16 @@ class SkepticsModule(GameModule):
         PipMap.from_dict(pips)
 
     def names(self, game: Engine) -> sentences.Names:
-        return sentences.Names.of_game(_game(game))
-
-    def describe_event(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, _names(names))
-
-    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
-        return sentences.describe_events(records, _names(names))
+        return sentences.Names.of_game(self.engine(game))
 
     def undone_sentence(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, _names(names))  # "Undone: " and what the command did
-
-    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
-        return sentences.announcement(record, _names(names))
+        return sentences.describe_event(record, self.names_of(names))  # "Undone: " and what the command did
 
     def action_label(self, action: Record, names: object, current: object) -> str:
-        return sentences.action_label(action, _names(names), current)
-
-    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
-        return sentences.command_sentence(command, _names(names), events)
+        return sentences.action_label(action, self.names_of(names), current)
 
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
-        return sentences.end_summary(view, _names(names), minutes=minutes)
-
-    def for_players(self, message: str) -> str:
-        return sentences.for_players(message)
+        return sentences.end_summary(view, self.names_of(names), minutes=minutes)
 
     def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         return odds_cli.report(args)
@@ -252,14 +238,8 @@ class SkepticsModule(GameModule):
     def odds_text(self, result: Mapping[str, object]) -> str:
         return odds_cli.render(dict(result))
 
-    def status_line(self, state: Record) -> str:
-        return terminal.status_line(state)
-
-    def state_text(self, state: Record) -> str:
-        return terminal.state_text(state)
-
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
-        return sentences.setup_checklist(view, _names(names), hand)
+        return sentences.setup_checklist(view, self.names_of(names), hand)
 
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
         question = view.get("question")
@@ -270,7 +250,7 @@ class SkepticsModule(GameModule):
 
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
         """The dice the attempt under way needs, or the team's summon dice for a summon or a pull."""
-        state = _game(game).state
+        state = self.engine(game).state
         if target in ("summon", "pull"):
             count = state.clues_solved  # one summon die per solved clue
             if count < 1:
@@ -299,12 +279,12 @@ class SkepticsModule(GameModule):
             roll, problem = to_roll(dice, dict(table.kinds) or None, pip_map), None
         except CompanionError as exc:
             roll, problem = None, str(exc)
-        settled = settle_reading(roll, _game(game).state.attempt, why=why, auto_roll=auto_roll, problem=problem)
+        settled = settle_reading(roll, self.engine(game).state.attempt, why=why, auto_roll=auto_roll, problem=problem)
         command = None if settled.faces is None else ("roll", {"faces": ",".join(f.value for f in settled.faces)})
         return TrayOutcome(command=command, tell=settled.tell, note=settled.note, quiet=settled.quiet)
 
     def luck(self, game: Engine, command: CommandBase, events: Sequence[Record] | None) -> Chance | None:
-        return _luck(_game(game), command, events)
+        return _luck(self.engine(game), command, events)
 
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)
@@ -313,7 +293,7 @@ class SkepticsModule(GameModule):
         return _moments(view, events)
 
     def next_throw(self, game: Engine) -> tuple[str, ...]:
-        return next_throw(_game(game))
+        return next_throw(self.engine(game))
 
     def icon_pips(self, name: str) -> int:
         return icon_pips(name)

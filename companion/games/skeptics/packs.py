@@ -30,7 +30,7 @@ from typing import Any
 from companion.errors import DiceError, PackError
 from companion.games.skeptics.dice.faces import DieKind
 from companion.games.skeptics.dice.requirement import RED_ICONS, Requirement
-from companion.pack_files import Entry, owner_folder, owner_text, show_value
+from companion.pack_files import Entry, name_stand_ins, owner_folder, owner_text, show_value
 from companion.toml_text import read_toml
 
 __all__ = [
@@ -148,7 +148,7 @@ class Board:
             "id": self.id,
             "name": self.name,
             "spaces": [
-                {"number": r.number, "name": r.name, "pos": list(r.pos), "placeholder": r.placeholder}
+                {"number": r.number, "name": r.name, "pos": list(r.pos), "stand_in": r.placeholder}
                 for r in (self.entrance, *(self.rooms[n] for n in sorted(self.rooms)))
             ],
             "connections": [
@@ -689,6 +689,13 @@ def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
     clues = _parse_clues(src, _load_toml(src, text))
     src, text = texts["items.toml"]
     items = _parse_items(src, _load_toml(src, text))
+    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
+    ghosts = name_stand_ins(ghosts, lambda g: "Ghost")
+    evidence = name_stand_ins(evidence, lambda e: "Evidence")
+    items = name_stand_ins(items, lambda i: "Item")
+    environment = name_stand_ins(
+        environment, lambda c: "Common card" if c.deck == "common" else f"{boards[c.deck].name} card"
+    )
     return Packs(
         MappingProxyType(boards),
         MappingProxyType(ghosts),

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
 
 __all__ = [
+    "NO_NAMES",
     "Names",
+    "action_label",
     "announcement",
     "command_sentence",
     "describe_event",

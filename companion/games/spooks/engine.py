@@ -362,6 +362,7 @@ class Game(GameHistory[State]):
     command_type = Command
     command_example = "hand points=0,5,9"
     legal_type = LegalAction
+    checked = frozenset(COMMANDS)  # every handler of _Rules marks where its checks end
     rules = RULES
 
     def __init__(self, setup: Setup, state: State) -> None:
@@ -589,6 +590,8 @@ class _Rules(RulesBase[State, Command]):
                     f"the winner noted is {self.who(noted)}, but {self.who(winner)} is the one scoring 0; "
                     "the player who went out scores 0."
                 )
+        if self.checking:
+            return
         number = len(s.hands) + 1
         # «tally the points in each losing hand»
         for seat, value in points.items():
@@ -662,6 +665,8 @@ class _Rules(RulesBase[State, Command]):
 
     def do_end(self) -> None:
         """A hand given up unscored (a misdeal): nothing is counted, it is dealt again by the next dealer."""
+        if self.checking:
+            return
         self.emit("hand_given_up", hand=len(self.s.hands) + 1)
         self.next_hand()
 
@@ -688,6 +693,8 @@ class _Rules(RulesBase[State, Command]):
 
     def do_top(self) -> None:
         suit, number = self.card_arg()
+        if self.checking:
+            return
         self.s.top = (suit, number)
         self.emit("top_set", suit=suit, number=number)
 
@@ -710,6 +717,8 @@ class _Rules(RulesBase[State, Command]):
                 f"and {'it has' if played == 1 else 'both have'} been played this hand already; undo the wrong "
                 "one, or start the next hand."
             )
+        if self.checking:
+            return
         s.masters[suit] = played + 1
         s.top = (suit, MASTER)
         self.emit(

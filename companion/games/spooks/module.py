@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
-from companion.games.base import Engine, GameModule, Record, SetupLike
+from companion.games.base import Engine, GameModuleOf, Record, SetupLike
 from companion.games.spooks import sentences, terminal
 from companion.games.spooks.engine import COMMANDS, Command, Game, Setup
 
@@ -60,19 +60,12 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     return {"marks": marks, "values": dict(zip(names, view.get("scores") or []))}
 
 
-def _names(names: object) -> sentences.Names:
-    return names if isinstance(names, sentences.Names) else sentences.NO_NAMES
-
-
-def _game(game: Engine) -> Game:
-    if not isinstance(game, Game):
-        raise TypeError(f"{MODULE.title}'s module was given another game's engine: {game!r}")
-    return game
-
-
-class SpooksModule(GameModule):
+class SpooksModule(GameModuleOf[Game, sentences.Names]):
     """Spooks behind the seam."""
 
+    engine_type = Game
+    sentences = sentences
+    terminal = terminal
     rules = "spooks"
     title = "Spooks"
     command_type = Command
@@ -107,37 +100,10 @@ class SpooksModule(GameModule):
         return load_packs(folder)
 
     def names(self, game: Engine) -> sentences.Names:
-        return sentences.Names.of_game(_game(game))
-
-    def describe_event(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, _names(names))
-
-    def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
-        return sentences.describe_events(records, _names(names))
-
-    def announcement(self, record: Record, names: object) -> dict[str, str] | None:
-        return sentences.announcement(record, _names(names))
-
-    def action_label(self, action: Record, names: object, current: object) -> str:
-        return sentences.action_label(action, _names(names))
-
-    def command_sentence(self, command: object, names: object, events: Sequence[Record]) -> str:
-        return sentences.command_sentence(command, _names(names), events)
-
-    def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
-        return sentences.end_summary(view, _names(names))
-
-    def for_players(self, message: str) -> str:
-        return sentences.for_players(message)
-
-    def status_line(self, state: Record) -> str:
-        return terminal.status_line(state)
-
-    def state_text(self, state: Record) -> str:
-        return terminal.state_text(state)
+        return sentences.Names.of_game(self.engine(game))
 
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
-        return _publish(view, _game(game))
+        return _publish(view, self.engine(game))
 
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
 
 __all__ = [
+    "NO_NAMES",
     "Names",
     "describe_event",
     "describe_events",

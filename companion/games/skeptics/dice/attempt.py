@@ -8,6 +8,7 @@ and "Action 8: Summon" (success on any summon icon among the team's summon dice)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -59,11 +60,18 @@ class Attempt:
 
     @classmethod
     def start(cls, action: str, requirement: Requirement | str, dice: int = 3) -> Attempt:
-        """Start an attempt; DiceError if the action, the set or the number of dice do not fit."""
-        kind = action_kind(action)
+        """Start an attempt; DiceError if the action, the set or the number of dice do not fit. An attempt is a
+        value: each one is made once (the legal actions start the same few state after state)."""
         req = Requirement.parse(requirement) if isinstance(requirement, str) else requirement
         if not isinstance(req, Requirement):
             raise DiceError(f'an attempt needs an icon set such as "eye:2,camera:1", not {requirement!r}.')
+        if cls is Attempt and type(action) is str and type(dice) is int:
+            return _started(action, req, dice)
+        return cls._start(action, req, dice)
+
+    @classmethod
+    def _start(cls, action: str, req: Requirement, dice: int) -> Attempt:
+        kind = action_kind(action)
         if req.kind is not kind:
             raise DiceError(
                 f"{an(action)} {action} rolls {kind.value} dice, so its icon set must use "
@@ -269,3 +277,8 @@ def summon_succeeds(faces: Sequence[Face | str] | str, held: int | None = None) 
     if not rolled:
         raise DiceError('a summon or pull roll needs the faces of the summon dice, e.g. "summon,blank".')
     return Face.SUMMON in rolled
+
+
+@functools.lru_cache(maxsize=1024)
+def _started(action: str, req: Requirement, dice: int) -> Attempt:
+    return Attempt._start(action, req, dice)
