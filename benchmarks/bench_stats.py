@@ -28,10 +28,10 @@ from companion.errors import CompanionError
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.night_card import night_png
-from companion.pictures import calibration_svg, luck_svg, timeline_svg
+from companion.pictures import calibration_svg, luck_svg, player_luck_svg, timeline_svg
 from companion.record import RecordBook
 from companion.service import GameService
-from companion.stats import figures, nights
+from companion.stats import figures, nights, player_luck_by_game
 
 
 def play(service: GameService, rng: random.Random, seed: int) -> None:
@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         all_attempts = [a for r in reversed(records) for a in r["attempts"]]
         luck_ms, _ = median_ms(lambda: luck_svg(all_attempts), args.repeat)
         cal_ms, _ = median_ms(lambda: calibration_svg(found["calibration"]), args.repeat)
+        by_game_ms, by_game = median_ms(lambda: player_luck_by_game(records), args.repeat)
+        players_ms, _ = median_ms(lambda: player_luck_svg(by_game), args.repeat)
         night = nights(records)[-1]
         png_ms, png = median_ms(lambda: night_png(night), args.repeat)
         service.close()
@@ -101,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  every game's timeline SVG:            median {svg_ms:.2f} ms ({svg_ms / args.games:.3f} ms a game)")
     print(f"  the luck chart ({attempts} attempts, exact band):  median {luck_ms:.2f} ms")
     print(f"  the calibration chart:                median {cal_ms:.3f} ms")
+    print(
+        f"  each player's luck game by game:      median {by_game_ms:.2f} ms (of the figures' time), "
+        f"its chart {players_ms:.2f} ms"
+    )
     print(f"  the night's PNG ({len(night)} games, {len(png)} B):   median {png_ms:.1f} ms")
     return 0
 

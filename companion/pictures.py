@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 from companion.luck import float_distributions
 from companion.stats import duration
 
-__all__ = ["calibration_svg", "luck_svg", "timeline_svg"]
+__all__ = ["calibration_svg", "luck_svg", "player_luck_svg", "timeline_svg"]
 
 INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", "#4fb37a", "#d2394a"
 SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
@@ -32,12 +32,15 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _svg(width: int, height: int, title: str, body: Sequence[str]) -> str:
+def _svg(width: int, height: int, title: str, body: Sequence[str], desc: str = "") -> str:
+    """The picture: its title (and, when given, a description: the picture's numbers in words) for a screen
+    reader, then its parts."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
         f'height="{height}" role="img" aria-label={quoteattr(title)}>'
     )
-    return "\n".join([head, f"<title>{escape(title)}</title>", *body, "</svg>"]) + "\n"
+    described = [f"<desc>{escape(desc)}</desc>"] if desc else []
+    return "\n".join([head, f"<title>{escape(title)}</title>", *described, *body, "</svg>"]) + "\n"
 
 
 def _text(x: float, y: float, text: str, size: int = 11, fill: str = INK, anchor: str = "start") -> str:
@@ -328,3 +331,96 @@ def calibration_svg(rows: Sequence[Mapping[str, Any]], width: int = 640) -> str:
     body.append(f'<rect x="{left + 110}" y="{legend_y - 7}" width="14" height="3" fill="{ACCENT}"/>')
     body.append(_text(left + 128, legend_y - 2, "the chance shown", 10))
     return _svg(width, height, title, body)
+
+
+def _signed(value: float) -> str:
+    """How far ahead of the odds, as the chart writes it: "+1.4", "\u22120.6" (a minus sign), "0"; "+2" for a whole
+    number."""
+    text = f"{value:+d}" if isinstance(value, int) else f"{value:+.1f}"
+    return "0" if text in ("+0", "-0", "+0.0", "-0.0") else text.replace("-", "\u2212")
+
+
+def player_luck_svg(by_game: Mapping[str, Any], width: int = 640) -> str:
+    """Each player's luck game by game (companion.stats.player_luck_by_game): one line a player, from 0 at the
+    start through each game with attempts weighed, at the height of how many more of the player's attempts came
+    good than the odds said so far (below the middle line: fewer). A dot where the player rolled in that game; a
+    game they sat out holds their line level. Dashed lines part the nights. The description says every number."""
+    games: Sequence[Mapping[str, Any]] = by_game.get("games") or []
+    players: Mapping[str, Sequence[Mapping[str, Any]]] = by_game.get("players") or {}
+    title = "Each player's luck, game by game"
+    legend_rows = (len(players) + 2) // 3
+    left, right, top = 44, width - 12, 44
+    bottom = top + 140
+    height = bottom + 34 + 16 * legend_rows
+    body = [f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>', _text(left, 18, title, 13)]
+    if not games:
+        body.append(_text(width / 2, height / 2, "No attempt with its odds shown yet.", 12, DIM, "middle"))
+        return _svg(width, height, title, body)
+    n = len(games)
+    reach = math.ceil(max([1.0, *(abs(float(p["ahead"])) for points in players.values() for p in points)]))
+    middle = (top + bottom) / 2
+
+    def x_of(column: int) -> float:  # column 0: the start; column i: after the i-th game
+        return left + (right - left) * column / n
+
+    def y_of(ahead: float) -> float:
+        return middle - (middle - top) * ahead / reach
+
+    key = "above 0: more attempts came good than the odds said; below 0: fewer"
+    if CHAR_WIDTH * len(key) > right - left:  # a phone's narrow picture: the short words
+        key = "above 0: luckier than the odds said"
+    body.append(_text(left, 34, key, 9, DIM))
+    for value, dash in ((reach, ' stroke-dasharray="2 3"'), (0, ""), (-reach, ' stroke-dasharray="2 3"')):
+        y = y_of(value)
+        body.append(
+            f'<line x1="{left}" y1="{_n(y)}" x2="{right}" y2="{_n(y)}" stroke="{GRID if value else DIM}"{dash}/>'
+        )
+        body.append(_text(left - 6, y + 3, _signed(value), 9, DIM, "end"))
+    for i in range(1, n):
+        if games[i].get("night") != games[i - 1].get("night"):
+            x = (x_of(i) + x_of(i + 1)) / 2
+            body.append(
+                f'<line x1="{_n(x)}" y1="{top}" x2="{_n(x)}" y2="{bottom}" stroke="{ACCENT}" stroke-dasharray="3 3" '
+                f'opacity="0.6"/>'
+            )
+            body.append(_text(x + 3, bottom - 3, f"night {games[i].get('night')}", 8, ACCENT))
+    label_every = max(1, math.ceil(n * 30 / max(1.0, right - left)))  # a label at least 30 px from the next
+    for i, game in enumerate(games, start=1):
+        if (n - i) % label_every == 0:
+            body.append(_text(x_of(i), bottom + 14, f"#{game.get('game')}", 9, DIM, "middle"))
+    body.append(_text(left, bottom + 14, "start", 9, DIM, "middle"))
+    legend_y = bottom + 34
+    for index, (name, points) in enumerate(players.items()):
+        colour = SERIES[index % len(SERIES)]
+        at = {int(p["index"]) + 1: p for p in points}
+        first = min(at)
+        ahead, path, dots = 0.0, [f"M{_n(x_of(first - 1))} {_n(y_of(0))}"], []
+        for column in range(first, n + 1):
+            point = at.get(column)
+            if point is not None:
+                ahead = float(point["ahead"])
+                tip = (
+                    f"{name}, game #{point.get('game')}: {point['successes']} of {point['attempts']} came good, "
+                    f"the odds said {float(point['expected']):.1f}; {_signed(ahead)} so far"
+                )
+                dots.append(
+                    f'<circle cx="{_n(x_of(column))}" cy="{_n(y_of(ahead))}" r="3.5" fill="{colour}">'
+                    f"<title>{escape(tip)}</title></circle>"
+                )
+            path.append(f"L{_n(x_of(column))} {_n(y_of(ahead))}")
+        body.append(f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
+        body.extend(dots)
+        row, col = divmod(index, 3)
+        x, y = left + col * (right - left) / 3, legend_y + 16 * row
+        body.append(f'<rect x="{_n(x)}" y="{_n(y - 8)}" width="12" height="4" fill="{colour}"/>')
+        body.append(_text(x + 16, y - 3, f"{name} {_signed(ahead)}", 10))
+    return _svg(width, height, title, body, " ".join(by_game.get("words") or []) + " " + _numbers(games, players))
+
+
+def _numbers(games: Sequence[Mapping[str, Any]], players: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """The chart's numbers in words, for a screen reader: each player's running count after each game."""
+    said = []
+    for name, points in players.items():
+        steps = ", ".join(f"#{games[int(p['index'])].get('game')} {_signed(float(p['ahead']))}" for p in points)
+        said.append(f"{name}, ahead of the odds after each game: {steps}.")
+    return " ".join(said)

@@ -19,7 +19,19 @@ from typing import Any
 
 from companion.luck import Luck, calibration, luck_of
 
-__all__ = ["NIGHT_GAP_S", "duration", "figures", "finished", "game_luck", "nights", "result_words", "to_csv", "when"]
+__all__ = [
+    "NIGHT_GAP_S",
+    "duration",
+    "figures",
+    "finished",
+    "game_luck",
+    "nights",
+    "player_luck_by_game",
+    "result_words",
+    "to_csv",
+    "trend_words",
+    "when",
+]
 
 NIGHT_GAP_S = 6 * 3600
 
@@ -189,6 +201,7 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         },
         "players": _per_player(attempts, "set of games"),
         "player_luck_over_time": over_time,
+        "player_luck_by_game": player_luck_by_game(records),
         "nights": [
             {
                 "started": when(n[0]["started"]),
@@ -199,6 +212,110 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ],
         "calibration": calibration((float(a["chance"]), bool(a.get("good"))) for a in attempts),
     }
+
+
+def player_luck_by_game(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Each player's luck game by game, for the chart of it (companion.pictures.player_luck_svg) and its numbers:
+    ``games``, the games with an attempt weighed, oldest first (``game``, ``title``, ``started``, ``night``: 1 for
+    the first night); ``players``, for each player the games they rolled in (``index`` into ``games``, the game's
+    own ``attempts``, ``successes``, ``expected`` and ``percentile``, and ``ahead``: how many more attempts came
+    good than the odds said over this game and every one before it, fewer below 0); and ``words``, what the
+    numbers say, a sentence for each player (:func:`trend_words`)."""
+    rows = list(records)
+    night_of = {r.get("game"): i + 1 for i, night in enumerate(nights(rows)) for r in night}
+    games = sorted(
+        (r for r in rows if weighed([r])), key=lambda r: (float(r.get("started") or 0), int(r.get("game") or 0))
+    )
+    players: dict[str, list[dict[str, Any]]] = {}
+    spans: dict[str, list[list[Mapping[str, Any]]]] = {}
+    for index, r in enumerate(games):
+        mine: dict[str, list[Mapping[str, Any]]] = {}
+        for a in weighed([r]):
+            mine.setdefault(str(a.get("player") or "?"), []).append(a)
+        for name, theirs in mine.items():
+            luck = luck_in(theirs)
+            before = players[name][-1]["ahead"] if name in players else 0.0
+            players.setdefault(name, []).append(
+                {
+                    "index": index,
+                    "game": r.get("game"),
+                    "attempts": luck.attempts,
+                    "successes": luck.successes,
+                    "expected": round(luck.expected, 6),
+                    "percentile": round(luck.percentile, 2),
+                    "ahead": round(before + luck.successes - luck.expected, 6),
+                }
+            )
+            spans.setdefault(name, []).append(theirs)
+    return {
+        "games": [
+            {
+                "game": r.get("game"),
+                "title": r.get("title"),
+                "started": r.get("started"),
+                "night": night_of[r.get("game")],
+            }
+            for r in games
+        ],
+        "players": players,
+        "words": trend_words(players, spans, len(games)),
+    }
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _games(n: int) -> str:
+    return f"{NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} game{'s' if n != 1 else ''}"
+
+
+def _side(point: Mapping[str, Any]) -> int:
+    """1 when more of a game's attempts came good than the odds said, -1 when fewer, 0 when just as many."""
+    diff = float(point["successes"]) - float(point["expected"])
+    return 0 if abs(diff) < 1e-9 else (1 if diff > 0 else -1)
+
+
+def trend_words(
+    players: Mapping[str, Sequence[Mapping[str, Any]]],
+    spans: Mapping[str, Sequence[Sequence[Mapping[str, Any]]]],
+    columns: int,
+) -> list[str]:
+    """A sentence a player on their luck game by game, from the numbers alone. The dice "ran hot" (or "ran cold")
+    only when the player's last two games or more each came good more (or less) often than the odds said and
+    those games together are lucky or luckless by the exact odds (:class:`companion.luck.Luck`); otherwise the
+    sentence says how far ahead of (or behind) the odds the player's dice are over all their games.
+
+    ``players``: :func:`player_luck_by_game`'s points; ``spans``: each point's attempts; ``columns``: how many
+    games the chart has (a streak that ends with the last of them is "the last three games")."""
+    out = []
+    for name, points in players.items():
+        streak = 0
+        for point in reversed(points):
+            if _side(point) == 0 or _side(point) != _side(points[-1]):
+                break
+            streak += 1
+        if streak >= 2:
+            luck = luck_in([a for span in spans[name][-streak:] for a in span])
+            hot = _side(points[-1]) > 0
+            if luck.verdict != "about as the odds said" and (luck.successes > luck.expected) == hot:
+                last = [int(p["index"]) for p in points[-streak:]]
+                together = last == list(range(columns - streak, columns))
+                where = f"the last {_games(streak)}" + ("" if together else f" {name} rolled in")
+                rare = f", a run like it 1 in {luck.one_in}" if luck.one_in else ""
+                out.append(
+                    f"{name}'s dice ran {'hot' if hot else 'cold'} in {where}: {luck.successes} of "
+                    f"{luck.attempts} attempts came good where the odds said {luck.expected:.1f} "
+                    f"({luck.verdict}{rare})."
+                )
+                continue
+        ahead = float(points[-1]["ahead"])
+        span = f"Over {_games(len(points))}" if len(points) > 1 else f"In {_games(1)}"
+        if abs(ahead) < 0.05:
+            out.append(f"{span} {name}'s dice came good just as often as the odds said.")
+        else:
+            more = "more" if ahead > 0 else "fewer"
+            out.append(f"{span} {name}'s dice came good {abs(ahead):.1f} {more} times than the odds said.")
+    return out
 
 
 def _night_luck(night: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

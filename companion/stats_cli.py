@@ -61,6 +61,10 @@ def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], w
     lines.append("Luck: " + str(figures["luck"]["words"]))
     for luck in (figures.get("players") or {}).values():
         lines.append(f"  {luck['words']}")
+    trend = (figures.get("player_luck_by_game") or {}).get("words") or []
+    if trend:
+        lines.append("Game by game:")
+        lines.extend(f"  {words}" for words in trend)
     if figures.get("attempts_without_odds"):
         lines.append(f"  ({figures['attempts_without_odds']} attempts had no odds shown and are not weighed.)")
     lines.append("Were the odds right? (the chance shown, against how often the attempts came good)")

@@ -97,6 +97,10 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         assert state["rules"] == "elder-sign" and state["player_names"] == ["Ada", "Bo"]
         expect(viewer.page.locator("#es-line")).to_contain_text("Ada", timeout=5000)
         expect(viewer.page.locator("nav#tabs button[data-view=ghost]")).to_be_hidden()
+        # a card not filled in yet is listed by the name its sentences and buttons say: its place, not its pack name
+        first = state["adventures"][0]["slot"]
+        expect(viewer.page.locator(f"#es-adv-{first} b")).to_have_text(f"The adventure in place {first}")
+        assert not re.search(r"Adventure \d", viewer.page.locator("#es-adventures").inner_text())
         shot(viewer, "02-viewer-start")
         # the setup's Mythos card is a stand-in: it played nothing, and the host taps what the real card did
         assert state["doom"] == 0 and state["question"]["part"] == "immediate"

@@ -22,6 +22,7 @@ from web_fixtures import Table, serve_table
 
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
+from companion.luck import luck_of
 from companion.service import GameService
 
 pytestmark = [pytest.mark.browser]
@@ -45,6 +46,33 @@ def played(path: Path) -> GameService:
     while service.state()["outcome"] is None:
         service.do("end-round")
     return service
+
+
+def played_by_two(path: Path) -> tuple[GameService, list[tuple[str, float, bool]]]:
+    """Three Skeptics games of Ada and Bo, each lost, each with one search of each player's: Ada fails the first
+    and comes good in the next two, Bo the other way round. Returns the service and each attempt as the page
+    showed it (the player, the chance before the first roll, whether it came good)."""
+    clock = itertools.count(1_800_000_000, 45)
+    service = GameService(GameStore(path), load_packs(), rng=random.Random(2), now=lambda: float(next(clock)))
+    shown: list[tuple[str, float, bool]] = []
+    fail, eyes = ["cobweb,cobweb,cobweb"] * 3, ["eye,eye,eye"]
+    for seed, turns in enumerate(
+        (
+            (("Ada", "eye:1", fail), ("Bo", "eye:1", ["eye,cobweb,cobweb"])),
+            (("Ada", "eye:2,camera:1", ["eye,eye,camera"]), ("Bo", "eye:1", fail)),
+            (("Ada", "eye:3", eyes), ("Bo", "eye:1", fail)),
+        )
+    ):
+        service.new_game({"players": 2, "names": ["Ada", "Bo"], "board": "asylum", "ghost": "child", "seed": 7 + seed})
+        for name, need, rolls in turns:
+            service.do("attempt", {"action": "search", "need": need})
+            shown.append((name, float(service.state()["odds"]), rolls is not fail))
+            for faces in rolls:
+                service.do("roll", {"faces": faces, "keep": "none"})
+            service.do("end-turn")
+        while service.state()["outcome"] is None:
+            service.do("end-round")
+    return service, shown
 
 
 @pytest.fixture
@@ -81,7 +109,8 @@ def check_games_view(phone: Phone, name: str) -> None:
     )
     expect(page.locator("#games-luck .luck").first).to_contain_text("never came good")
     expect(page.locator("#games-figures")).to_contain_text("The longest game")
-    assert pictures_drawn(phone, "#v-games img.chart") == 4  # two timelines, the luck and the calibration
+    # two timelines, the luck, each player's luck (the one player who rolled) and the calibration
+    assert pictures_drawn(phone, "#v-games img.chart") == 5
     assert [u for u in phone.requests if "/static/games.js" in u]
     shot(phone, name)
     phone.check_clean()
@@ -187,4 +216,71 @@ def test_the_open_games_view_follows_a_game_that_ends_and_words_each_result(brow
         assert " 1 rounds" not in phone.page.locator("#games-list").inner_text()
         shot(phone, "games_after_spooks")
         phone.check_clean()
+        phone.context.close()
+
+
+def check_players_luck(phone: Phone, shown: list[tuple[str, float, bool]], name: str) -> None:
+    """The chart of each player's luck game by game: drawn, with its caption in words from the numbers, and the
+    numbers themselves behind "Show the numbers" (closed at first)."""
+    page = phone.page
+    phone.tab("games")
+    card = page.locator("#games-players")
+    expect(card.locator("h2")).to_have_text("Each player's luck, game by game")
+    assert pictures_drawn(phone, "#games-players img.chart") == 1
+    # the caption, worked out here from the chances shown: Bo's last two games failed at 99.8 %, which is cursed
+    bo = [chance for who, chance, _ in shown if who == "Bo"][1:]
+    cold = luck_of(bo, 0)
+    assert cold.verdict == "cursed" and cold.one_in
+    ada = [(chance, good) for who, chance, good in shown if who == "Ada"]
+    ahead = sum(good for _, good in ada) - sum(chance for chance, _ in ada)
+    recent = luck_of([chance for chance, _ in ada[1:]], 2)  # Ada's last two came good, but that is common
+    assert recent.verdict == "about as the odds said"
+    more = "more" if ahead > 0 else "fewer"
+    expect(card.locator("#players-luck-words p")).to_have_text(
+        [
+            f"Over three games Ada's dice came good {abs(ahead):.1f} {more} times than the odds said.",
+            f"Bo's dice ran cold in the last two games: 0 of 2 attempts came good where the odds said "
+            f"{cold.expected:.1f} (cursed, a run like it 1 in {cold.one_in}).",
+        ]
+    )
+    alt = card.locator("img.chart").get_attribute("alt") or ""
+    assert "Bo's dice ran cold" in alt and "Show the numbers" in alt  # the picture's words for a screen reader
+    table = card.locator("#players-numbers table")
+    expect(table).to_be_hidden()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    card.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"{name}_screen.png"))  # what the screen shows, the numbers closed
+    card.locator("#players-numbers summary").click()
+    expect(table).to_be_visible()
+    rows = table.locator("tr")
+    expect(rows).to_have_count(4)  # the heading and a game a row, oldest first
+    expect(rows.nth(0).locator("th")).to_have_text(["Game", "Ada", "Bo"])
+    expect(rows.nth(1).locator("td").nth(1)).to_have_text(f"0 of {ada[0][0]:.1f}, \u2212{ada[0][0]:.1f}")
+    expect(rows.nth(1).locator("td").nth(0)).to_have_text("#1 (night 1)")
+    card.scroll_into_view_if_needed()
+    card.screenshot(path=str(SHOTS / f"{name}_card.png"))  # the card alone, to look at closely
+    shot(phone, name)
+    phone.check_clean()
+
+
+@pytest.mark.parametrize("where", ["phone", "table"])
+def test_each_players_luck_game_by_game_is_a_chart_with_its_words_and_its_numbers(
+    browser: Any, tmp_path: Path, where: str
+) -> None:
+    service, shown = played_by_two(tmp_path / "games.sqlite")
+    for table in serve_table(tmp_path, service=service):
+        if where == "phone":
+            phone = open_phone(browser, table, viewport=PHONE, wait_map=False)
+        else:
+            phone = open_phone(
+                browser,
+                table,
+                viewport=TABLE_DISPLAY,
+                wait_map=False,
+                scale=1,
+                init_script="localStorage.setItem('table-view', '1')",
+            )
+        check_players_luck(phone, shown, f"players_luck_{where}")
+        width = phone.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= phone.page.viewport_size["width"], f"the Games view scrolls sideways ({width} px)"  # type: ignore[index]
         phone.context.close()

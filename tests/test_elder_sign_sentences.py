@@ -7,10 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from test_elder_sign_engine import new
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import COMMANDS, Game, Setup
+from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import Names, announcement, describe_event, for_players
 
@@ -123,3 +125,25 @@ def test_refusals_are_put_in_the_page_s_words() -> None:
         words = for_players(message)
         assert not SPELLINGS.search(words), (message, words)
         assert words and words[0].isupper()
+
+
+def test_the_adventures_in_play_are_listed_by_the_names_their_sentences_say() -> None:
+    """A card not filled in yet is one card with one name: the page's list of the adventures in play names it as
+    the buttons and the sentences do ("the adventure in place 1"), never by its stand-in's pack name ("Adventure
+    6"); a card filled in keeps its own name."""
+    game = Game.new(Setup(players=2, seed=3), load_packs())  # the bundled adventures are all stand-ins
+    published = MODULE.publish(game.view(), game)
+    names = published["adventure_names"]
+    slots = [str(c["slot"]) for c in game.view()["adventures"]]
+    assert sorted(names) == sorted(slots) and published["stand_ins"]["adventures"] == slots
+    moves = {str(a.args["to"]): a for a in game.legal_actions() if a.name == "move" and a.args["to"] != "entrance"}
+    for slot in slots:
+        assert names[slot] == f"the adventure in place {slot}"
+        assert sentences.action_label(moves[slot].to_dict(), Names.of_game(game)) == f"Go to {names[slot]}"
+    pack_names = {c["name"] for c in game.view()["adventures"]}
+    assert not pack_names & set(names.values())
+
+    filled = new()
+    shown = MODULE.publish(filled.view(), filled)
+    assert shown["adventure_names"] == {str(c["slot"]): c["name"] for c in filled.view()["adventures"]}
+    assert not shown["stand_ins"]["adventures"]

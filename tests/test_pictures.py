@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from companion.luck import calibration
-from companion.pictures import calibration_svg, luck_svg, timeline_svg
+from companion.pictures import calibration_svg, luck_svg, player_luck_svg, timeline_svg
+from companion.stats import player_luck_by_game
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -57,11 +58,39 @@ SPOOKS = {
         },
     },
 }
+H = 3600.0
+# three games of one night and two of the next: Ada sits game 2 out, Bo's dice run cold, Ada's hot at the end
+BY_GAME = player_luck_by_game(
+    [
+        {"game": g, "title": "Skeptics", "started": start, "ended": start + 1800, "dice": True, "attempts": attempts}
+        for g, start, attempts in (
+            (1, 0.0, [{"player": "Ada", "chance": 0.5, "good": False}, {"player": "Bo", "chance": 0.7, "good": True}]),
+            (2, H, [{"player": "Bo", "chance": 0.5, "good": True}, {"player": "Bo", "chance": 0.3, "good": False}]),
+            (
+                3,
+                2 * H,
+                [{"player": "Ada", "chance": 0.3, "good": True}, {"player": "Bo", "chance": 0.9, "good": False}],
+            ),
+            (
+                4,
+                30 * H,
+                [{"player": "Ada", "chance": 0.2, "good": True}, {"player": "Bo", "chance": 0.8, "good": False}],
+            ),
+            (
+                5,
+                31 * H,
+                [{"player": "Ada", "chance": 0.25, "good": True}, {"player": "<Cy>", "chance": 0.5, "good": True}],
+            ),
+        )
+    ]
+)
 PICTURES: dict[str, Any] = {
     "timeline_skeptics": lambda: timeline_svg(SKEPTICS),
     "timeline_spooks": lambda: timeline_svg(SPOOKS),
     "luck": lambda: luck_svg(ATTEMPTS),
     "luck_empty": lambda: luck_svg([]),
+    "player_luck": lambda: player_luck_svg(BY_GAME),
+    "player_luck_empty": lambda: player_luck_svg(player_luck_by_game([])),
     "calibration": lambda: calibration_svg(
         calibration((a["chance"], a["good"]) for a in ATTEMPTS if a["chance"] is not None)
     ),
@@ -133,3 +162,25 @@ def test_crowded_marks_keep_their_lines_and_only_the_labels_that_fit() -> None:
     for spans in rows.values():
         spans.sort()
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "two labels on one row run into each other"
+
+
+def test_the_players_chart_has_a_line_a_player_a_dot_a_game_rolled_in_and_its_numbers_in_words() -> None:
+    root = ET.fromstring(player_luck_svg(BY_GAME))
+    paths = root.findall(f"{SVG}path")
+    assert len(paths) == 3  # Ada, Bo, <Cy>
+    assert len(root.findall(f"{SVG}circle")) == sum(len(p) for p in BY_GAME["players"].values()) == 9
+    # every line starts at 0 before its player's first game: Ada's and Bo's at the start, <Cy>'s after game 4
+    starts = [p.get("d", "").split()[:2] for p in paths]
+    assert starts[0] == starts[1] and starts[2] != starts[0]
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "night 2" in texts and "#5" in texts and "<Cy> +0.5" in texts  # escaped in the text, read back whole
+    ahead = BY_GAME["players"]["Ada"][-1]["ahead"]
+    assert f"Ada {ahead:+.1f}" in texts
+    desc = root.find(f"{SVG}desc")
+    assert desc is not None and desc.text and BY_GAME["words"][0] in desc.text
+    assert "Bo, ahead of the odds after each game: #1 " in desc.text
+    # the higher of two dots is the player further ahead of the odds
+    dots = {c.find(f"{SVG}title").text: float(c.get("cy") or 0) for c in root.iter(f"{SVG}circle")}  # type: ignore[union-attr]
+    ada_last = next(y for tip, y in dots.items() if tip.startswith("Ada, game #5"))
+    bo_last = next(y for tip, y in dots.items() if tip.startswith("Bo, game #4"))
+    assert ada_last < bo_last and ahead > BY_GAME["players"]["Bo"][-1]["ahead"]

@@ -23,7 +23,7 @@ from companion.history import SCHEMA_VERSION, GameStore
 from companion.luck import calibration, distribution, float_distributions, luck_of
 from companion.record import RecordBook
 from companion.service import GameService
-from companion.stats import figures, game_luck, nights, result_words, to_csv
+from companion.stats import figures, game_luck, nights, player_luck_by_game, result_words, to_csv
 
 V1_FILE = Path(__file__).parent / "data" / "history-v1.sqlite"
 
@@ -186,6 +186,55 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     assert [p["successes"] for p in found["player_luck_over_time"]["Ada"]] == [1, 1]
 
 
+def test_each_players_luck_game_by_game_as_worked_out_by_hand() -> None:
+    by = player_luck_by_game(HAND)
+    assert [(g["game"], g["night"]) for g in by["games"]] == [(1, 1), (2, 1), (3, 2)]  # oldest first
+    ada, bo = by["players"]["Ada"], by["players"]["Bo"]
+    # Ada: 0 of 0.5, then 1 of 0.75, then 1 of 0.5; so far -0.5, -0.25, +0.25. Bo sat game 1 and 3 out
+    assert [(p["index"], p["successes"], p["expected"], p["ahead"]) for p in ada] == [
+        (0, 0, 0.5, -0.5),
+        (1, 1, 0.75, -0.25),
+        (2, 1, 0.5, 0.25),
+    ]
+    assert [(p["index"], p["ahead"]) for p in bo] == [(1, -0.25)]
+    assert ada[0]["percentile"] == 25.0  # one attempt at 1/2 that failed: 100 * (0 + 1/2 / 2)
+    # Ada's last two games each beat the odds, but 2 of 1.25 is common (P(S >= 2) = 3/8): no "ran hot"
+    assert by["words"] == [
+        f"Over three games Ada's dice came good {0.25:.1f} more times than the odds said.",
+        f"In one game Bo's dice came good {0.25:.1f} fewer times than the odds said.",
+    ]
+    assert figures(HAND)["player_luck_by_game"] == by
+
+
+def test_dice_run_hot_or_cold_only_when_a_streak_of_games_is_unusual_by_the_exact_odds() -> None:
+    def game(n: int, attempts: list[tuple[str, float, bool]]) -> dict[str, Any]:
+        return record(n, "a", "won", n * 3600.0, 30, attempts, [])
+
+    cold = [(0.9, False)] * 3
+    games = [
+        game(1, [("Ada", 0.5, False), ("Bo", 0.5, True)]),
+        game(2, [("Ada", 0.2, True), ("Ada", 0.3, True), *[("Bo", c, g) for c, g in cold]]),
+        game(3, [("Ada", 0.25, True), ("Bo", 0.9, True)]),
+        game(4, [("Ada", 0.4, True), *[("Bo", c, g) for c, g in cold]]),
+    ]
+    words = player_luck_by_game(games)["words"]
+    hot = luck_of([0.2, 0.3, 0.25, 0.4], 4)  # Ada's last three games: each more than the odds said
+    assert hot.verdict == "charmed" and hot.one_in
+    assert words[0] == (
+        f"Ada's dice ran hot in the last three games: 4 of 4 attempts came good where the odds said "
+        f"{hot.expected:.1f} (charmed, a run like it 1 in {hot.one_in})."
+    )
+    # Bo's last game is cold, the one before it hot: no streak; over his four games he is behind the odds
+    behind = (1 + 1) - (0.5 + 0.9 * 7)
+    assert words[1] == f"Over four games Bo's dice came good {abs(behind):.1f} fewer times than the odds said."
+    # a streak that ends before the chart's last game is the last games the player rolled in
+    later = [*games, game(5, [("Bo", 0.5, True)])]
+    assert player_luck_by_game(later)["words"][0].startswith(
+        "Ada's dice ran hot in the last three games Ada rolled in:"
+    )
+    assert player_luck_by_game([])["words"] == [] and player_luck_by_game([])["games"] == []
+
+
 def test_the_csv_has_a_row_per_game_in_the_order_given() -> None:
     rows = to_csv(HAND).splitlines()
     assert rows[0].startswith("game,rules,title,started,minutes")
@@ -264,6 +313,8 @@ def test_stats_json_counts_two_rules_and_weighs_what_the_state_showed(
     assert stats_cli.main(["--db", str(db)]) == 0
     words = capsys.readouterr().out
     assert "2 games in" in words and "came good twice" in words
+    trend = out["player_luck_by_game"]["words"]
+    assert trend and f"Game by game:\n  {trend[0]}\n" in words  # each player's luck game by game, in words
 
 
 def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ def test_only_a_phone_that_joined_sees_the_games(games_table: Table) -> None:
         "/api/games",
         "/api/games/1/timeline.svg",
         "/api/stats/luck.svg",
+        "/api/stats/players.svg",
         "/api/stats.csv",
         "/api/stats.json",
         "/api/night.png",
@@ -65,8 +66,15 @@ def test_the_timeline_is_svg_at_the_width_asked_for_and_an_unknown_game_is_404(g
     assert ET.fromstring(viewer.get("/api/games/2/timeline.svg?w=x").body).get("width") == "640"
     missing = viewer.get("/api/games/99/timeline.svg")
     assert missing.status == 404 and "no game 99" in missing.json()["error"]
-    for path in ("/api/stats/luck.svg", "/api/stats/calibration.svg"):
+    for path in ("/api/stats/luck.svg", "/api/stats/calibration.svg", "/api/stats/players.svg"):
         assert ET.fromstring(viewer.get(path).body).tag.endswith("svg")
+    players = ET.fromstring(viewer.get("/api/stats/players.svg?w=390").body)
+    assert players.get("width") == "390"
+    # the chart's words are the figures' (one line for the one player who rolled, in the Skeptics game)
+    words = viewer.get("/api/games").json()["figures"]["player_luck_by_game"]["words"]
+    desc = players.find("{http://www.w3.org/2000/svg}desc")
+    assert len(words) == 1 and desc is not None and (desc.text or "").startswith(words[0])
+    assert len(players.findall("{http://www.w3.org/2000/svg}path")) == 1
 
 
 def test_the_exports_download_as_csv_json_and_the_nights_png(games_table: Table) -> None:

@@ -7,6 +7,7 @@ endpoint is for the phones that joined the table (viewer_required).
     GET /api/games                       {"games": [records, the newest first], "figures": {...}}
     GET /api/games/<id>/timeline.svg     one game's timeline (?w= its width in pixels, as for every picture)
     GET /api/stats/luck.svg              the luck chart (every attempt with its odds shown, oldest first)
+    GET /api/stats/players.svg           each player's luck, game by game
     GET /api/stats/calibration.svg       were the odds right?
     GET /api/stats.csv, /api/stats.json  the exports (downloads)
     GET /api/night.png                   the last night's summary, to save and share
@@ -92,6 +93,15 @@ def luck_chart() -> Response:
 
     attempts = [a for r in reversed(_records()) for a in r.get("attempts") or []]
     return _picture(luck_svg(attempts, "The dice's luck, every game", width=_width()))
+
+
+@bp.get("/stats/players.svg")
+@viewer_required
+def players_chart() -> Response:
+    from companion.pictures import player_luck_svg
+    from companion.stats import player_luck_by_game
+
+    return _picture(player_luck_svg(player_luck_by_game(_records()), width=_width()))
 
 
 @bp.get("/stats/calibration.svg")

@@ -41,10 +41,13 @@ export function render(s) {
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
     return li;
   }));
-  const odds = s.card_odds && (standIn.adventures || []).includes(s.card_odds.slot) ? { ...s.card_odds, name: "the adventure in place " + s.card_odds.slot } : s.card_odds;
+  const odds = s.card_odds;
+  // each card by the name the companion's sentences give it (a stand-in by its place: one name for one card)
+  const named = s.adventure_names || {};
   fill($("#es-adventures"), (s.adventures || []).map((c) => {
     const li = el("li", { id: "es-adv-" + c.slot });
-    li.append(el("b", {}, c.slot + ". " + c.name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
+    const name = (standIn.adventures || []).includes(c.slot) ? capital(named[c.slot] || c.name) : c.slot + ". " + (named[c.slot] || c.name);
+    li.append(el("b", {}, name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
       c.tasks.map((t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + (t.monster ? " (monster)" : "")).join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
     if ((standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
     if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));

@@ -76,6 +76,27 @@ function gameCard(g) {
   return card;
 }
 
+// Each player's luck game by game: the companion's chart, what its numbers say in words (its caption), and the
+// numbers themselves behind "Show the numbers" (a game a row, a player a column).
+const signed = (v) => (Math.abs(v) < 0.05 ? "0" : (v > 0 ? "+" : "\u2212") + Math.abs(v).toFixed(1));
+function playersCard(byGame, stamp) {
+  const card = el("div", { class: "card wide", id: "games-players" });
+  card.append(el("h2", {}, "Each player's luck, game by game"));
+  const words = byGame.words || [];
+  const caption = el("div", { id: "players-luck-words" });
+  words.forEach((w) => caption.append(el("p", { class: "luck" }, w)));
+  card.append(caption, picture("/api/stats/players.svg?n=" + stamp, "The chart of each player's luck, game by game: " + words.join(" ") + " Its numbers are under Show the numbers."));
+  const names = Object.keys(byGame.players);
+  const rows = (byGame.games || []).map((g, i) => ["#" + g.game + " (night " + g.night + ")", ...names.map((name) => {
+    const p = byGame.players[name].find((x) => x.index === i);
+    return p ? p.successes + " of " + p.expected.toFixed(1) + ", " + signed(p.ahead) : "\u2013";
+  })]);
+  const numbers = el("details", { class: "card", id: "players-numbers" });
+  numbers.append(el("summary", {}, "Show the numbers"), el("p", { class: "note" }, "Each game a player rolled in: the attempts that came good, of what the odds said; then how many more came good than the odds said over that game and the ones before it (the chart's line; fewer below 0)."), table(["Game", ...names], rows));
+  card.append(numbers);
+  return card;
+}
+
 function render(root, data) {
   const f = data.figures;
   const games = data.games || [];
@@ -92,6 +113,8 @@ function render(root, data) {
   const players = Object.values(f.players || {});
   if (players.length) { const ul = el("ul", { class: "list" }); players.forEach((p) => ul.append(el("li", {}, p.words))); luck.append(ul); }
   wrap.append(luck);
+  const byGame = f.player_luck_by_game || {};
+  if (Object.keys(byGame.players || {}).length) wrap.append(playersCard(byGame, stamp));
 
   const odds = el("div", { class: "card", id: "games-calibration" });
   odds.append(el("h2", {}, "Were the odds right?"), el("p", { class: "note" }, "The attempts grouped by the chance the page showed, against how often they came good: a check of the dice reader and of the dice themselves."));
@@ -108,12 +131,6 @@ function render(root, data) {
   }
   figs.append(el("h3", {}, "By player count"), table(["Players", ...TALLY], tallyRows(f.win_rate_by_players)));
   if (f.longest) figs.append(el("p", {}, "The longest game: " + f.longest.title + " #" + f.longest.game + ", " + f.longest.duration + "."));
-  const overTime = Object.entries(f.player_luck_over_time || {});
-  if (overTime.length) {
-    figs.append(el("h3", {}, "Each player's luck, night by night"));
-    figs.append(el("p", { class: "note" }, "Each night's luck as a score from 0 to 100: 50 is just what the odds said, 90 luckier than 9 nights in 10, 10 less lucky than 9 in 10."));
-    figs.append(table(["Player", "Nights", "Luck score, night by night"], overTime.map(([name, nights]) => [name, String(nights.length), nights.map((n) => Math.round(n.percentile)).join(", ")])));
-  }
   const ex = el("div", { class: "exports" });
   ex.append(el("a", { href: "/api/stats.csv", download: "games.csv" }, "Export CSV"), el("a", { href: "/api/stats.json", download: "games.json" }, "Export JSON"), el("a", { href: "/api/night.png", download: "night.png", id: "night-png" }, "The night as a picture"));
   figs.append(el("h3", {}, "Save and share"), ex);

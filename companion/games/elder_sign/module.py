@@ -49,6 +49,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     adventures = view.get("adventures") or []
     out: dict[str, Any] = {
         "stand_ins": _stand_ins(view, game),
+        # each adventure in play by the name its sentences say (its place while its card is a stand-in)
+        "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
         # where each investigator stands and where the roll is, in words (never a place's id)
