@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.errors import VisionError
 from companion.games.skeptics.roll import to_roll
-from vision.reader import COCKED, DieReading, ReaderSettings, _call_cocked, pip_roundness
+from vision.camera import sample_paths
+from vision.dataset import SETS, load_set
+from vision.reader import COCKED, DieReading, ReaderSettings, _call_cocked, pip_roundness, read_dice
 from vision.training.synth import Style, render_scene
 
 FLAT = Style(
@@ -77,3 +81,77 @@ def test_a_cocked_die_is_told_as_such_and_stops_the_roll() -> None:
     assert "cocked" not in DieReading(3, (0, 0, 4, 4), 0.9, "blue").to_dict()
     with pytest.raises(VisionError, match="cocked: reroll it"):
         to_roll([die, DieReading(4, (90, 20, 40, 40), 0.9, "blue")])
+
+
+def _reading_of(die: object, readings: list[DieReading]) -> DieReading | None:
+    """The reading whose centre lies in a rendered die's box, nearest its centre (the datasets' rule)."""
+    x, y, w, h = die.box  # type: ignore[attr-defined]
+    hits = [r for r in readings if x <= r.center[0] <= x + w and y <= r.center[1] <= y + h]
+    cx, cy = die.cx, die.cy  # type: ignore[attr-defined]
+    return min(hits, key=lambda r: math.hypot(r.center[0] - cx, r.center[1] - cy)) if hits else None
+
+
+def _real_photos() -> list[Path]:
+    """The bundled sample photos and, where the dataset is here, every photo no training saw (held out, held back)."""
+    photos = sample_paths()
+    try:
+        photos += [p.image for name in SETS for p in load_set(name) if p.held_out or p.held_back]
+    except OSError:
+        pass
+    return photos
+
+
+def test_no_die_of_the_real_photos_is_called_cocked() -> None:
+    readings = called = 0
+    for path in _real_photos():
+        found = read_dice(cv2.imread(str(path)))
+        readings += len(found)
+        called += sum(r.cocked for r in found)
+    assert readings >= 20
+    assert called == 0, f"{called} of {readings} flat dice called cocked"
+
+
+def _tray(seed: int) -> tuple[np.ndarray, list]:
+    """A top-down tray of a red die among blue ones, all flat."""
+    from vision.training.synth import DIE_PAINT, TRAY
+
+    colours = [DIE_PAINT[c] for c in ("blue", "red", "blue", "blue")]
+    return render_scene(np.random.default_rng(seed), TRAY, colours)
+
+
+def _with_cocked_class(monkeypatch: pytest.MonkeyPatch, chance: float) -> None:
+    """The reader network as one with a cocked class (COCKED_DIE) that gives every red crop ``chance`` of it."""
+    import vision.reader as reader
+    from vision.nets import COCKED_DIE
+
+    real = reader.reader_outputs
+
+    def outputs(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        feats, probs = real(crops)
+        red = np.array([reader.generic_color(c) == "red" for c in crops], np.float32)[:, None] * chance
+        grown = np.concatenate([probs * (1 - red), red], axis=1)
+        assert grown.shape[1] == COCKED_DIE + 1
+        return feats, grown
+
+    monkeypatch.setattr(reader, "reader_outputs", outputs)
+
+
+def test_a_die_the_network_calls_cocked_is_cocked_and_never_read_as_a_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    image, dice = _tray(11)
+    plain = read_dice(image)
+    assert len(plain) == len(dice) == 4 and all(r.value is not None and not r.cocked for r in plain)
+    _with_cocked_class(monkeypatch, 0.9)
+    readings = read_dice(image)
+    assert len(readings) == 4
+    red = [r for r in readings if r.color == "red"]
+    assert len(red) == 1 and red[0].cocked and red[0].value is None and red[0].text == f"red {COCKED}"
+    assert red[0].confidence == pytest.approx(0.9, abs=0.01)
+    others = sorted((r.box, r.value) for r in readings if r.color != "red")
+    assert others == sorted((r.box, r.value) for r in plain if r.color != "red")  # the flat dice keep their values
+
+
+def test_a_die_less_likely_cocked_than_its_value_keeps_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _ = _tray(11)
+    plain = read_dice(image)
+    _with_cocked_class(monkeypatch, 0.04)  # a little of the value's chance goes to "cocked": still the value
+    assert [(r.value, r.cocked) for r in read_dice(image)] == [(r.value, False) for r in plain]

@@ -22,6 +22,8 @@ import numpy as np
 from companion.errors import VisionError
 
 __all__ = [
+    "CLASSES",
+    "COCKED_DIE",
     "CROP",
     "FIND_SIZE",
     "LOGO",
@@ -38,8 +40,10 @@ __all__ = [
 MODELS = Path(__file__).resolve().parent / "models"
 FIND_SIZE = 320  # the finder's input side it is first run on (pixels)
 CROP = 40  # the reader's input side (pixels)
-NOT_A_DIE = 6  # the reader's classes: 0-5 for 1-6 pips, then "not a die", then "a logo instead of pips"
+NOT_A_DIE = 6  # the reader's classes: 0-5 for 1-6 pips, then "not a die", then "a logo instead of pips",
 LOGO = 7
+COCKED_DIE = 8  # then (issue 26) "a cocked die": leaning on another die or the tray's wall, no face up
+CLASSES = 9
 
 _paths = {"find": MODELS / "dice_find.onnx", "read": MODELS / "dice_read.onnx"}
 

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ConfigError, VisionError
-from vision.nets import CROP, FIND_SIZE, LOGO, NOT_A_DIE, networks
+from vision.nets import COCKED_DIE, CROP, FIND_SIZE, LOGO, NOT_A_DIE, networks
 from vision.taught import load_taught
 
 STRIDE = 4
@@ -58,11 +58,14 @@ TAUGHT_SURE = 0.9  # a taught reader looks again, in every turn and mirror image
 # background crop than to every taught die is far from the table's dice: it is kept only with a value this sure
 # (never as an unsure die on a strong peak alone), so a patterned cloth does not make up dice
 FAR_SURE = 0.9
-# Cocked dice (issue 26): a die leaning on another or on the tray's wall shows its "top" face foreshortened, so its
-# pips are ellipses. FLAT_LOOK is the crop (pixels) the pips are measured in; at a calibrated table (``[tray]
+# Cocked dice (issue 26): a die leaning on another or on the tray's wall has no face up. The reader network has a
+# class for it (COCKED_DIE, learned from rendered cocked dice against the real flat dice of the training photos): a
+# candidate whose chance of it is at least COCKED_SURE and above its best value's is cocked (value None), and is
+# not looked at again for a value. Its "top" face is foreshortened, so its pips are ellipses: a second signal. FLAT_LOOK is the crop (pixels) the pips are measured in; at a calibrated table (``[tray]
 # flat_ratio``: how round the pips of its flat dice look), a die the reader gives no sure value whose pips are
 # flattened to under COCKED_RATIO of that is cocked. Only unsure dice, and only when calibrated: on real photos the
 # pips of flat dice measure too unevenly to overrule a value or to judge a die by its neighbours (docs/vision.md).
+COCKED_SURE = 0.5
 FLAT_LOOK = 96
 COCKED_RATIO = 0.82
 COCKED = "cocked: reroll it"
@@ -457,15 +460,31 @@ def _read_as_dice(image: np.ndarray, peaks: list[Candidate], settings: ReaderSet
     return [p for p, good in zip(peaks, _surely(probs, settings)) if good]
 
 
+def _chance(probs: np.ndarray, cls: int) -> np.ndarray:
+    """Each row's chance of class ``cls`` (0 for a network without that class)."""
+    out: np.ndarray = probs[:, cls] if probs.shape[1] > cls else np.zeros(len(probs), probs.dtype)
+    return out
+
+
 def _surely(probs: np.ndarray, settings: ReaderSettings) -> np.ndarray:
     """For each row of the reader's chances, whether it reads a value for sure: the best value's chance at least
-    ``unsure_below``, more likely than a logo, and not "not a die"."""
+    ``unsure_below``, more likely than a logo and than a cocked die, and not "not a die"."""
     best = probs[:, :NOT_A_DIE].max(axis=1)
-    logo = probs[:, LOGO] if probs.shape[1] > LOGO else np.zeros(len(probs))
     sure: np.ndarray = (
-        (best >= settings.unsure_below) & (logo < best) & (probs[:, NOT_A_DIE] <= settings.not_a_die_above)
+        (best >= settings.unsure_below)
+        & (_chance(probs, LOGO) < best)
+        & (_chance(probs, COCKED_DIE) < best)
+        & (probs[:, NOT_A_DIE] <= settings.not_a_die_above)
     )
     return sure
+
+
+def _is_cocked(probs: np.ndarray) -> np.ndarray:
+    """For each row of the reader's chances, whether it is a cocked die: its chance at least ``COCKED_SURE`` and
+    above the best value's."""
+    cocked = _chance(probs, COCKED_DIE)
+    out: np.ndarray = (cocked >= COCKED_SURE) & (cocked > probs[:, :NOT_A_DIE].max(axis=1))
+    return out
 
 
 def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> ReadResult:
@@ -506,7 +525,14 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     kept = moved
     readings = []
     dropped = 0
-    for (cx, cy, size, score), p, patch, sure, away in zip(kept, probs, crops, _surely(probs, settings), far):
+    for (cx, cy, size, score), p, patch, sure, away, cocked in zip(
+        kept, probs, crops, _surely(probs, settings), far, _is_cocked(probs)
+    ):
+        half = size / 2
+        box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
+        if cocked and not away and score >= settings.find_threshold:  # a cocked die, on a peak of its own
+            readings.append(DieReading(None, box, float(p[COCKED_DIE]), color_name(patch, settings), cocked=True))
+            continue
         not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
         best = int(np.argmax(p[:NOT_A_DIE]))
         confidence = float(p[best])
@@ -523,8 +549,6 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
             dropped += 1
             continue
-        half = size / 2
-        box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
     readings = _call_cocked(image, readings, (ox, oy), settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
@@ -605,10 +629,12 @@ def _retry_doubtful(
     costs about a millisecond). A look that reads a value for sure (not a logo, not "not a die"), more likely
     than the first look's best, replaces it, and a moved one moves the die; a moved look that would land on
     another candidate (as it stands then, moved or not) is not used. A die that looked more like a logo than a
-    value is not looked at again, so a symbol face stays unsure."""
+    value is not looked at again, so a symbol face stays unsure, and nor is one that looked more like a cocked
+    die (a look from one side could read its most-up face as a value)."""
     out, moved = np.array(probs), list(kept)
     best = out[:, :NOT_A_DIE].max(axis=1)
-    logo = out[:, LOGO] if out.shape[1] > LOGO else np.zeros(len(out))
+    logo = _chance(out, LOGO)
+    cocked = _chance(out, COCKED_DIE)
     doubtful = [
         i
         for i in range(len(kept))
@@ -617,6 +643,7 @@ def _retry_doubtful(
             or out[i, NOT_A_DIE] > settings.not_a_die_above
         )
         and logo[i] < best[i]
+        and cocked[i] < best[i]
         and (kept[i][3] >= settings.strong_peak or out[i, NOT_A_DIE] <= settings.not_a_die_above)
     ]
     if not doubtful:
@@ -653,7 +680,7 @@ def read_dice(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) -> 
 
 
 def reader_outputs(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The reader network on CROP x CROP crops: (features, chances of the 8 classes). The features are the
+    """The reader network on CROP x CROP crops: (features, chances of its classes). The features are the
     pooled ones its last layer sees, then the same pooled over the four overlapping quarters of the crop
     (where on the face the pips are)."""
     nets = networks()

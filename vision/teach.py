@@ -39,7 +39,7 @@ import numpy as np
 
 from companion.errors import VisionError
 from vision.dataset import Label, read_labels, score_photo
-from vision.nets import LOGO, NOT_A_DIE, digest, networks
+from vision.nets import CLASSES, NOT_A_DIE, digest, networks
 from vision.reader import (
     CROP_SCALE,
     STRIDE,
@@ -364,10 +364,10 @@ def _replay_weights(own: np.ndarray, replayed: np.ndarray, replay: float) -> np.
     """Weights of the replayed examples: in each class together ``replay`` times the table's own examples of
     it, and never less than ``replay`` times the table's mean per value, so that a value the table's photos
     hardly show (photos of 1s, 3s and 5s only) keeps its say."""
-    own_counts = np.bincount(own, minlength=LOGO + 1).astype(np.float64)
+    own_counts = np.bincount(own, minlength=CLASSES).astype(np.float64)
     floor = own_counts[:NOT_A_DIE].mean()
     weights = np.zeros(len(replayed))
-    for k in range(LOGO + 1):
+    for k in range(len(own_counts)):
         mine = replayed == k
         if mine.any():
             weights[mine] = replay * max(own_counts[k], floor) / mine.sum()

@@ -58,12 +58,12 @@ from vision.dataset import SETS, Photo, load_set  # noqa: E402
 
 # The networks' input contract (finder size and stride, crop size and scale, classes) is the reader's own,
 # so a model trained here always fits the code that runs it.
-from vision.nets import CROP, FIND_SIZE, model_paths, use_models  # noqa: E402
+import vision.reader as vr  # noqa: E402
+from vision.nets import CLASSES, CROP, FIND_SIZE, model_paths, use_models  # noqa: E402
 from vision.reader import CROP_SCALE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
 
 GRID = FIND_SIZE // STRIDE
 TRAIN_WINDOW = 192
-CLASSES = 8  # values 1-6, NOT_A_DIE, LOGO (a die face with a logo instead of pips: read as unsure)
 # matteop65 labels box the pip pattern only; the face itself is about this big there (pixels at 640x480)
 MATTEO_FACE = 68.0
 

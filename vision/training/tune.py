@@ -47,6 +47,8 @@ import math
 import random
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -60,7 +62,8 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from vision.nets import CROP, FIND_SIZE, use_models  # noqa: E402
+import vision.reader as vr  # noqa: E402
+from vision.nets import COCKED_DIE, CROP, FIND_SIZE, use_models  # noqa: E402
 from vision.reader import CROP_SCALE, LOGO, NOT_A_DIE, STRIDE, crop_face  # noqa: E402
 from vision.training import synth  # noqa: E402
 from vision.training.train import (  # noqa: E402
@@ -109,6 +112,12 @@ def from_onnx(model: nn.Module, path: Path) -> nn.Module:
     with torch.no_grad():
         for node, layer in zip(convs, layers):
             w, b = weights[node.input[1]], weights[node.input[2]]
+            if isinstance(layer, nn.Linear) and w.shape[0] < layer.weight.shape[0] and w.shape[1:] == layer.weight.shape[1:]:
+                # a reader with fewer classes (before the cocked class): the new classes start unlikely
+                grown_w = np.zeros(tuple(layer.weight.shape), np.float32)
+                grown_b = np.full(layer.weight.shape[0], -4.0, np.float32)
+                grown_w[: w.shape[0]], grown_b[: w.shape[0]] = w, b
+                w, b = grown_w, grown_b
             if tuple(w.shape) != tuple(layer.weight.shape):
                 raise SystemExit(f"{path}: layer {node.name} has shape {w.shape}, the model {tuple(layer.weight.shape)}")
             layer.weight.copy_(torch.from_numpy(w.copy()))
@@ -196,10 +205,13 @@ def finder_window(img: np.ndarray, faces: list[Face], rng: random.Random, face_p
     return to_blob(view), target
 
 
+Side = tuple[float, float, float, int]  # a side face the camera sees: cx, cy, size, class (NOT_A_DIE, COCKED_DIE)
+
+
 def reader_crops(img: np.ndarray, faces: list[Face], rng: random.Random, negatives: int,
-                 side_faces: list[tuple[float, float, float]] = ()) -> list[tuple[np.ndarray, int]]:
+                 side_faces: Sequence[Side] = ()) -> list[tuple[np.ndarray, int]]:
     """Crops of the top faces (loose and tight, any rotation) and of what is not a die: the table, the
-    gaps between dice, the side faces an oblique view shows."""
+    gaps between dice, the side faces an oblique view shows (a cocked die's side faces are cocked too)."""
     out = []
     for cx, cy, size, cls in faces:
         jx, jy = rng.uniform(-0.12, 0.12) * size, rng.uniform(-0.12, 0.12) * size
@@ -207,10 +219,9 @@ def reader_crops(img: np.ndarray, faces: list[Face], rng: random.Random, negativ
         out.append((crop_face(img, cx + jx, cy + jy, side, rng.uniform(0, 360)), cls))
     h, w = img.shape[:2]
     sizes = [f[2] for f in faces] or [40.0]
-    for sx, sy, ss in side_faces:
+    for sx, sy, ss, cls in side_faces:
         if rng.random() < 0.5:
-            out.append((crop_face(img, sx, sy, ss * CROP_SCALE * rng.uniform(0.9, 1.2), rng.uniform(0, 360)),
-                        NOT_A_DIE))
+            out.append((crop_face(img, sx, sy, ss * CROP_SCALE * rng.uniform(0.9, 1.2), rng.uniform(0, 360)), cls))
     made = tries = 0
     while made < negatives and tries < 40:
         tries += 1
@@ -229,17 +240,112 @@ def reader_crops(img: np.ndarray, faces: list[Face], rng: random.Random, negativ
     return out
 
 
-def render_pool(count: int, seed: int) -> list[tuple[np.ndarray, list[Face], list[tuple[float, float, float]]]]:
-    """Synthetic training scenes: (image, top faces, side-face centres)."""
+# ---------------------------------------------------------------- the like-training misses (issue 26)
+
+FACE_PX = CROP / CROP_SCALE  # a face's side in the reader's crop
+
+
+def _face_colours(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face's colour (median of its middle), each pixel's distance from it, and the face's disc (bool)."""
+    c = CROP / 2
+    yy, xx = np.mgrid[0:CROP, 0:CROP]
+    inside = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= (0.44 * FACE_PX) ** 2
+    pixels = crop.astype(np.float32)
+    body = np.median(pixels[inside], axis=0)
+    return body, np.linalg.norm(pixels - body, axis=2), inside
+
+
+def ring_pip(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A 1's pip drawn as a large ring (around a dot or hollow), in the pip's colour: the like-training photos'
+    1 faces whose single pip is a ring, which the reader missed or was unsure of. The crop unchanged when no
+    pip stands out near its middle."""
+    body, far, inside = _face_colours(crop)
+    c = CROP / 2
+    yy, xx = np.mgrid[0:CROP, 0:CROP]
+    near = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= (0.3 * FACE_PX) ** 2
+    mask = ((far > max(45.0, float(np.percentile(far[inside], 70)))) & near).astype(np.uint8)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    if count < 2:
+        return crop
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    area = float(stats[k, cv2.CC_STAT_AREA])
+    if area < 4:
+        return crop
+    ink = crop[labels == k].astype(np.float32).mean(axis=0)
+    pip = cv2.dilate((labels == k).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
+    out = cv2.inpaint(crop, pip, 3, cv2.INPAINT_TELEA)
+    px, py = centres[k]
+    r = math.sqrt(area / math.pi)
+    ring = min(0.32 * FACE_PX, max(r * rng.uniform(1.1, 1.8), 0.16 * FACE_PX))
+    art = np.zeros((CROP * 4, CROP * 4), np.uint8)  # drawn 4 times as large, then shrunk: smooth edges
+    centre = (int(px * 4 + 2), int(py * 4 + 2))
+    cv2.circle(art, centre, int(ring * 4), 255, max(2, int(ring * 4 * rng.uniform(0.22, 0.45))), cv2.LINE_AA)
+    if rng.random() < 0.5:
+        cv2.circle(art, centre, max(2, int(ring * 4 * rng.uniform(0.2, 0.45))), 255, -1, cv2.LINE_AA)
+    alpha = cv2.resize(art, (CROP, CROP), interpolation=cv2.INTER_AREA).astype(np.float32)[:, :, None] / 255.0
+    return np.clip(out * (1 - alpha) + ink * alpha, 0, 255).astype(np.uint8)
+
+
+def faint_pips(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The face's pips brought towards its colour (faint yellow pips on a red die, worn paint)."""
+    body, _, inside = _face_colours(crop)
+    keep = rng.uniform(0.25, 0.55)
+    soft = cv2.GaussianBlur(inside.astype(np.float32), (5, 5), 1.5)[:, :, None]
+    out = crop.astype(np.float32)
+    faint = body + (out - body) * keep
+    return np.clip(out * (1 - soft) + faint * soft, 0, 255).astype(np.uint8)
+
+
+def edge_cut(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The photo's edge through the die, as the reader sees it there (``crop_face`` repeats the edge's pixels)."""
+    d = int(round(CROP / 2 - rng.uniform(0.2, 0.5) * FACE_PX))
+    out = crop.copy()
+    side = rng.randrange(4)
+    if side == 0:
+        out[:, :d] = out[:, d : d + 1]
+    elif side == 1:
+        out[:, CROP - d :] = out[:, CROP - d - 1 : CROP - d]
+    elif side == 2:
+        out[:d] = out[d : d + 1]
+    else:
+        out[CROP - d :] = out[CROP - d - 1 : CROP - d]
+    return out
+
+
+def hard_real(crop: np.ndarray, cls: int, rng: random.Random, share: float) -> np.ndarray:
+    """A real die's crop, a ``share`` of the time changed as the like-training misses look: a 1's pip as a ring,
+    faint pips, the photo's edge through the die."""
+    if cls >= NOT_A_DIE or rng.random() >= share:
+        return crop
+    r = rng.random()
+    if cls == 0 and r < 0.5:
+        return ring_pip(crop, rng)
+    if r < 0.75:
+        return faint_pips(crop, rng)
+    return edge_cut(crop, rng)
+
+
+Scene = tuple[np.ndarray, list[Face], list[Side]]
+# cocked dice (issue 26) on any table, seen from above or a little obliquely, leaning 24-55 degrees
+COCKED_STYLES = (synth.Style(tilt=(0.0, 6.0), cocked=0.35, cocked_angle=(24.0, 55.0), symbol_share=0.04),
+                 synth.Style(width=(700, 1100), face=(45.0, 85.0), tilt=(0.0, 6.0), backgrounds=("white", "light", "dark"),
+                             cocked=0.4, cocked_angle=(24.0, 55.0), symbol_share=0.0, spacing=1.3, cluster=0.3))
+
+
+def render_pool(count: int, seed: int, styles: Sequence[synth.Style] | None = None) -> list[Scene]:
+    """Synthetic training scenes: (image, top faces, side faces). A cocked die's top face is class COCKED_DIE; a
+    flat die's side faces are "not a die"."""
     rng = np.random.default_rng(seed)
-    styles = [synth.Style(), synth.Style(width=(320, 640), face=(14.0, 45.0)),
-              synth.Style(backgrounds=("dark", "dark_wood", "felt"), tilt=(10.0, 38.0)),
-              synth.Style(width=(800, 1400), face=(40.0, 120.0), symbol_share=0.2, tilt=(8.0, 38.0))]
+    styles = styles or [synth.Style(), synth.Style(width=(320, 640), face=(14.0, 45.0)),
+                        synth.Style(backgrounds=("dark", "dark_wood", "felt"), tilt=(10.0, 38.0)),
+                        synth.Style(width=(800, 1400), face=(40.0, 120.0), symbol_share=0.2, tilt=(8.0, 38.0))]
     pool = []
     for i in range(count):
         image, dice = synth.render_scene(rng, styles[i % len(styles)])
-        faces = [(d.cx, d.cy, d.size, LOGO if d.symbol else d.value - 1) for d in dice]
-        sides = [(sx, sy, d.size * 0.8) for d in dice for sx, sy in d.sides]
+        faces = [(d.cx, d.cy, d.size, COCKED_DIE if d.cocked else LOGO if d.symbol else d.value - 1) for d in dice]
+        # a cocked die's side faces are left out: leaning 45 degrees or more, one shows as square on as a flat die's
+        # top face, and learning it as "cocked" taught the class to call flat dice cocked
+        sides = [(sx, sy, d.size * 0.8, NOT_A_DIE) for d in dice if not d.cocked for sx, sy in d.sides]
         pool.append((image, faces, sides))
     return pool
 
@@ -248,8 +354,7 @@ def render_pool(count: int, seed: int) -> list[tuple[np.ndarray, list[Face], lis
 
 
 def tune_finder(model: Finder, real: list[tuple[np.ndarray, list[Face]]],
-                pool: list[tuple[np.ndarray, list[Face], list[tuple[float, float, float]]]],
-                steps: int, rng: random.Random, lr: float, real_share: float = 0.5) -> Finder:
+                pool: list[Scene], steps: int, rng: random.Random, lr: float, real_share: float = 0.5) -> Finder:
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     model.train()
@@ -278,10 +383,11 @@ def tune_finder(model: Finder, real: list[tuple[np.ndarray, list[Face]]],
     return model
 
 
-def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]],
-                pool: list[tuple[np.ndarray, list[Face], list[tuple[float, float, float]]]],
+def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]], pool: list[Scene],
                 mined: list[tuple[np.ndarray, float, float, float, int]], steps: int, rng: random.Random,
-                lr: float, real_share: float = 0.4, mined_share: float = 0.15, logo_share: float = 0.0) -> Reader:
+                lr: float, real_share: float = 0.4, mined_share: float = 0.15, logo_share: float = 0.0,
+                cocked: Sequence[Scene] = (), cocked_share: float = 0.0, hard_share: float = 0.0,
+                teacher: Reader | None = None, distill: float = 0.0) -> Reader:
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     model.train()
@@ -294,14 +400,17 @@ def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]],
                 img, faces = rng.choice(real)
                 crops = reader_crops(img, faces, rng, negatives=1)
                 # a share of the real dice get their pips painted out and a logo drawn instead (class "logo")
-                crops = [(logo_face(c, rng), LOGO) if v < NOT_A_DIE and rng.random() < logo_share else (c, v)
-                         for c, v in crops]
+                crops = [(logo_face(c, rng), LOGO) if v < NOT_A_DIE and rng.random() < logo_share
+                         else (hard_real(c, v, rng, hard_share), v) for c, v in crops]
             elif r < real_share + mined_share and mined:
                 img, cx, cy, size, cls = rng.choice(mined)
                 j = 0.06 * size
                 side = size * CROP_SCALE * math.exp(rng.uniform(math.log(0.9), math.log(1.15)))
                 crops = [(crop_face(img, cx + rng.uniform(-j, j), cy + rng.uniform(-j, j), side,
                                     rng.uniform(0, 360)), cls)]
+            elif r < real_share + mined_share + cocked_share and cocked:
+                img, faces, sides = rng.choice(cocked)
+                crops = reader_crops(img, faces, rng, negatives=1, side_faces=sides)
             else:
                 img, faces, sides = rng.choice(pool)
                 crops = reader_crops(img, faces, rng, negatives=1, side_faces=sides)
@@ -312,6 +421,16 @@ def tune_reader(model: Reader, real: list[tuple[np.ndarray, list[Face]]],
         y = torch.tensor([v for _, v in batch])
         logits = model.logits(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        if teacher is not None and distill > 0:
+            # the starting reader's chances over its own classes stay the aim on every crop that is not a cocked die
+            # (what it read well it keeps reading so, while the new class is learned)
+            keep = y != COCKED_DIE
+            if keep.any():
+                with torch.no_grad():
+                    aim = torch.softmax(teacher.logits(x[keep]), dim=1)
+                n = aim.shape[1]
+                mine = torch.log_softmax(logits[keep][:, :n], dim=1)
+                loss = loss + distill * F.kl_div(mine, aim, reduction="batchmean")
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -383,6 +502,17 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=0,
                         help="add the starting reader's own mistakes on the training photos (a die read wrong, a "
                         "reading where no die is) this many times over to the finder's peaks")
+    parser.add_argument("--cocked-scenes", type=int, default=0,
+                        help="synthetic scenes with cocked dice (COCKED_STYLES, seeds from --seed + 5000) for the reader")
+    parser.add_argument("--cocked-angle", nargs=2, type=float, default=(24.0, 55.0),
+                        help="how far the rendered cocked dice lean, degrees")
+    parser.add_argument("--cocked-share", type=float, default=0.0,
+                        help="share of the reader's crops from the cocked scenes (their cocked and flat dice)")
+    parser.add_argument("--hard-share", type=float, default=0.0,
+                        help="share of the real dice crops changed as the like-training misses look (hard_real)")
+    parser.add_argument("--distill", type=float, default=0.0,
+                        help="weight of keeping the starting reader's chances on every crop but a cocked die's")
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--without", choices=["byler-train", "matteop65"], default=None,
                         help="leave this set out (for the benchmark's leave-one-set-out rows)")
     parser.add_argument("--scratch", action="store_true",
@@ -393,7 +523,7 @@ def main() -> None:
                         "--tuned (the shipped ones are --blend 0.4 0.3)")
     parser.add_argument("--tuned", default="/tmp/tuned", help="with --blend: the fine-tuned networks")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     if args.blend:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         blend(Path(args.models), Path(args.tuned), Path(args.out), *args.blend)
@@ -410,6 +540,8 @@ def main() -> None:
         data = [(photo, img) for photo, img in data if not photo.set_name.startswith(args.without)]
     real = [(img, [(cx, cy, s, v - 1) for cx, cy, s, v in face_boxes(photo)]) for photo, img in data]
     pool = render_pool(args.scenes, args.seed)
+    styles = [replace(st, cocked_angle=tuple(args.cocked_angle)) for st in COCKED_STYLES]
+    cocked = render_pool(args.cocked_scenes, args.seed + 5000, styles) if args.cocked_scenes else []
     print(f"{len(real)} real photos, {len(pool)} synthetic scenes ({time.time() - t0:.0f}s)", flush=True)
     models = Path(args.models)
     if args.only in (None, "finder"):
@@ -429,9 +561,19 @@ def main() -> None:
         if not args.scratch:
             reader = from_onnx(reader, models / "dice_read.onnx")
         assert reader.fc.out_features == CLASSES
+        teacher = None
+        if args.distill and not args.scratch:
+            start = onnx.load(str(models / "dice_read.onnx")).graph
+            gemm = next(n for n in start.node if n.op_type == "Gemm")
+            rows = next(onnx.numpy_helper.to_array(i).shape[0] for i in start.initializer if i.name == gemm.input[1])
+            teacher = _fold_batch_norms(Reader())
+            teacher.fc = nn.Linear(64, rows)
+            teacher = from_onnx(teacher, models / "dice_read.onnx").eval()
         reader = tune_reader(reader, real, pool, mined, args.reader_steps, rng,
                              lr=args.reader_lr or (3e-3 if args.scratch else 3e-4), real_share=args.reader_real_share,
-                             mined_share=args.mined_share, logo_share=args.logo_share)
+                             mined_share=args.mined_share, logo_share=args.logo_share, cocked=cocked,
+                             cocked_share=args.cocked_share, hard_share=args.hard_share, teacher=teacher,
+                             distill=args.distill)
         export(reader, (1, 3, CROP, CROP), out / "dice_read.onnx")
     print(f"done in {time.time() - t0:.0f}s", flush=True)
 
