@@ -338,14 +338,19 @@ class GameService:
             name, args = outcome.command
             return outcome, self._apply(game, game_id, self._module.command_type(name, args), "tray")
 
-    def next_throw(self) -> tuple[int, tuple[str, ...]]:
-        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and how many commands
-        the game has had, so that a camera that draws them (--sim) throws again after every command; no game:
-        (0, ())."""
+    def next_throw(self) -> tuple[tuple[int, int], tuple[str, ...]]:
+        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and a key that changes
+        when the players throw them: the game and its count of commands that are not rolls (the module's
+        ``roll_commands``). A camera that draws them (--sim) throws once when an attempt starts or the players do
+        something else, never again by itself after a roll: a player decides whether to roll again ("Roll for me",
+        "Tap the real dice"). No game: ((0, 0), ())."""
         with self._lock:
-            if self._game is None:
-                return 0, ()
-            return self._game.played, tuple(self._module.next_throw(self._game))
+            game = self._game
+            if game is None:
+                return (0, 0), ()
+            rolls = self._module.roll_commands
+            thrown = sum(1 for command in game.history if command.name not in rolls)
+            return (self._game_id or 0, thrown), tuple(self._module.next_throw(game))
 
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.

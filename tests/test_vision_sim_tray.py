@@ -58,14 +58,27 @@ def test_a_die_of_no_known_colour_is_a_clear_error() -> None:
 def test_the_services_next_throw_is_the_attempts_dice(tmp_path: Any) -> None:
     service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(2))
     try:
-        assert service.next_throw() == (0, ())  # no game
+        assert service.next_throw() == ((0, 0), ())  # no game
         service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 7})
         assert service.next_throw()[1] == ()  # no attempt under way
         service.do("attempt", {"action": "search", "need": "eye:1"})
         serial, names = service.next_throw()
         assert names == ("clue", "clue", "clue")
-        service.do("roll", {"faces": "cobweb,cobweb,camera"})
-        assert service.next_throw()[0] > serial
+        camera = ThrowCamera(service.next_throw, kinds={"clue": "blue"}, seed=1)
+        camera.read()
+        service.do("roll", {"faces": "cobweb,cobweb,camera"})  # no eye: the attempt goes on, its dice to roll again
+        assert service.state()["attempt"] is not None and service.next_throw()[1]
+        # a roll throws nothing new by itself: the player decides whether to roll again (the --sim tray once
+        # threw and read every reroll on its own until the turn's actions were spent)
+        assert service.next_throw()[0] == serial
+        camera.read()
+        assert camera.throws == 1
+        service.do("roll", {"faces": "eye,cobweb,camera"})
+        assert service.state()["attempt"] is None or not service.next_throw()[1]
+        service.do("attempt", {"action": "search", "need": "camera:1"})
+        assert service.next_throw()[0] != serial  # the next attempt is thrown
+        camera.read()
+        assert camera.throws == 2
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
         assert service.next_throw()[1] == ()  # at the entrance: no roll yet
         service.do("move", {"to": service.state()["adventures"][0]["slot"]})

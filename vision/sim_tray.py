@@ -4,9 +4,9 @@ The replayed sample photos hold 20 dice of every colour that have nothing to do 
 (with ``vision.training.synth``, from numbers alone) a top-down photo of exactly the dice the roll under way throws,
 each in the colour of its kind, with pips the camera's own seeded generator throws. It asks ``throw()`` on every
 frame: ``(serial, names)``, where the names are colour names or kinds of dice (``kinds`` turns a kind into the
-colour of its dice) and ``serial`` changes with every command of the game. When either changes, the dice are
-thrown again (a new photo: the tray watcher sees it move, then settle, and reads it); no roll under way is an
-empty tray.
+colour of its dice) and ``serial`` changes when the players throw (every command but a roll: a roll settles the
+dice thrown, and a player decides whether to roll again). When either changes, the dice are thrown again (a new
+photo: the tray watcher sees it move, then settle, and reads it); no roll under way is an empty tray.
 
     camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"})
     frame = camera.read()
