@@ -489,6 +489,17 @@ def test_an_unlock_of_a_door_not_filled_in_yet_counts_the_keys_on_the_board(brow
         if a["name"] == "attempt" and a["args"].get("action") == "unlock" and "need" in a["asks"]
     )
     with host_and_viewer(browser, live) as (host, viewer):
+        # the map shows no made-up keys at a door not filled in yet: the legend sends players to the board's own
+        stand_ins = {
+            c["key"] for c in live.service.packs.boards[svc.state()["board"]].to_dict()["connections"] if c["stand_in"]
+        }
+        assert door in stand_ins
+        expect(viewer.page.locator(f"#map g.door[data-door='{door}'] text")).to_have_count(0)
+        expect(viewer.page.locator(f"#map g.door[data-door='{door}'] title")).to_contain_text(
+            "printed at it on the board"
+        )
+        expect(viewer.page.locator("#map-legend")).to_contain_text("count the keys printed at it on the board")
+        shot(viewer, "16-viewer-map-doors-stand-in")
         dismiss(host)
         tap(host, "#unlock-pick")
         host.page.locator(f"#map g.door[data-door='{door}']").click()

@@ -462,6 +462,16 @@ def test_the_board_pack_is_served_for_the_map(shared_table: Table) -> None:
     assert all(len(space["pos"]) == 2 for space in board["spaces"])
     ends = {n for c in board["connections"] for n in c["between"]}
     assert ends <= numbers
+    # a door not filled in yet shows no keys of its own (the players count those printed on the board); a door
+    # filled in keeps its number
+    packs_board = shared_table.service.packs.boards[board["id"]]
+    doors = {c.key: c for c in packs_board.connections if c.door}
+    assert doors
+    for c in board["connections"]:
+        if c["door"]:
+            door = doors[c["key"]]
+            assert c["stand_in"] is door.placeholder
+            assert c["keys"] == (None if door.placeholder else door.keys)
     options = viewer.get("/api/setup-options").json()
     assert {"asylum", "museum"} <= {b["id"] for b in options["boards"]}
     assert "child" in {g["id"] for g in options["ghosts"]}

@@ -273,7 +273,8 @@ export function renderMap() {
       if (state === "unlocked") g.append(el("svg:rect", { x: -7, y: -7, width: 14, height: 14, rx: 3, class: "door-open" }));
       else g.append(el("svg:rect", { x: -8, y: -8, width: 16, height: 16, rx: 2 }));
       if (c.keys && state !== "unlocked") g.append(el("svg:text", { y: 4 }, c.keys));
-      g.append(el("svg:title", {}, "Door " + doorWords(key) + ": " + (state === "unlocked" ? "unlocked" : state === "locked" ? "padlocked, " + plural(c.keys || 1, "key") : "closed, " + plural(c.keys || 1, "key"))));
+      const keys = c.stand_in ? "the keys printed at it on the board" : plural(c.keys || 1, "key");
+      g.append(el("svg:title", {}, "Door " + doorWords(key) + ": " + (state === "unlocked" ? "unlocked" : state === "locked" ? "padlocked, " + keys : "closed, " + keys)));
       if (doorTargets.has(key)) {
         g.prepend(el("svg:circle", { r: 18, class: "hit" }));  // a finger-sized target around the small square
         g.addEventListener("click", () => turn().then((m) => m.picked(key)));
@@ -309,7 +310,7 @@ export function renderMap() {
   const note = $("#map-note");
   note.textContent = pick ? pick.message : "Tap a room to see its name.";
   note.classList.toggle("warn", !!pick);
-  $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
+  $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs" + ((b.connections || []).some((c) => c.stand_in) ? "; no number: a door not filled in yet, count the keys printed at it on the board" : "") + "); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
 }
 
 // ---- what the table is told ------------------------------------------------------------------------

@@ -152,7 +152,15 @@ class Board:
                 for r in (self.entrance, *(self.rooms[n] for n in sorted(self.rooms)))
             ],
             "connections": [
-                {"between": [c.a, c.b], "door": c.door, "keys": c.keys, "lock": c.lock, "key": c.key}
+                # a door not filled in yet shows no keys of its own: the board's printed keys are the table's
+                {
+                    "between": [c.a, c.b],
+                    "door": c.door,
+                    "keys": None if c.door and c.placeholder else c.keys,
+                    "lock": c.lock,
+                    "key": c.key,
+                    "stand_in": c.door and c.placeholder,
+                }
                 for c in self.connections
             ],
             "secret_passages": [list(p) for p in self.secret_passages],
