@@ -679,7 +679,7 @@ class GameService:
     def _switch_to(
         self, game_id: int, game: Engine, name: str | None, records: list[dict[str, Any]], module: GameModule
     ) -> dict[str, Any]:
-        """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
+        """Make `game` the current one, publish its state and tell the listeners; returns the state."""
         self._game, self._game_id, self._name = game, game_id, name
         self._module = module
         self._started = self.store.game(game_id).created
