@@ -540,6 +540,8 @@ class Game(GameHistory[State]):
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
         self.door_memo: dict[str, str] = {}  # a door as typed -> its key on the board (the board does not change)
+        # id -> a command whose argument names _Rules.run read (kept, so the id names no other): the candidates
+        self.args_read: dict[int, Command] = {}
         self.doors: tuple[Connection, ...] = self.board.doors
         self.door_of: Mapping[str, Connection] = MappingProxyType({door.key: door for door in self.doors})
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
@@ -668,9 +670,9 @@ class Game(GameHistory[State]):
                 self.offer(out, "attempt", "attempt", {"action": "solve"})
             else:
                 self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
-        barriers = [c for c in s.env_active if self.env(c).icon_sets]
-        for card in barriers:
-            for index in range(1, len(self.env(card).icon_sets) + 1):
+        barriers = [(c, info) for c, info in zip(s.env_active, self.env_in_play(), strict=True) if info.icon_sets]
+        for card, info in barriers:
+            for index in range(1, len(info.icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers and rules.barrier_cards():  # a barrier without icon sets filled in: the host gives them
             self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
@@ -1024,11 +1026,11 @@ class Game(GameHistory[State]):
                     "name": packs.environment[c].name,
                     "sets": [
                         {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
-                        for i, need in enumerate(self.env(c).icon_sets, start=1)
+                        for i, need in enumerate(info.icon_sets, start=1)
                     ],
                 }
-                for c in s.env_active
-                if self.env(c).icon_sets
+                for c, info in zip(s.env_active, self.env_in_play(), strict=True)
+                if info.icon_sets
             ],
         }
 
@@ -1135,6 +1137,26 @@ class _Rules(RulesBase[State, Command]):
         if spec is None:
             raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
         required, own, draw_args, handler = spec
+        read = self.game.args_read  # a command whose argument names were read already: the same names again
+        if read.get(id(cmd)) is not cmd:
+            self._read_args(cmd, required, own, draw_args)
+            if self.checking:  # a candidate of the legal actions: the same few are checked state after state
+                if len(read) > 1024:
+                    read.clear()
+                read[id(cmd)] = cmd
+        if self.setup.physical:
+            self._read_supply(cmd, draw_args)
+        if self.s.outcome is not None:
+            raise IllegalCommand(
+                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
+            )
+        getattr(self, handler)()
+        if self.setup.physical:  # a game that draws its own cards takes none from the host
+            self.supply.finish(cmd.name)
+
+    def _read_args(self, cmd: Command, required: Sequence[str], own: Sequence[str], draw_args: Sequence[str]) -> None:
+        """Every argument of `cmd` is one of its command's (a drawn card's only in physical deck mode), and the ones
+        it needs are there: BadCommand says which is not (names only; the handler reads the values)."""
         for key in () if _OWN_ARGS[cmd.name].issuperset(cmd.args) else cmd.args:  # all its own: nothing to read
             if key in own:
                 continue
@@ -1153,15 +1175,6 @@ class _Rules(RulesBase[State, Command]):
         for key in required:
             if key not in cmd.args:
                 raise BadCommand(f"{cmd.name}: the argument {key}= is missing; {self._hint(cmd.name)}")
-        if self.setup.physical:
-            self._read_supply(cmd, draw_args)
-        if self.s.outcome is not None:
-            raise IllegalCommand(
-                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
-            )
-        getattr(self, handler)()
-        if self.setup.physical:  # a game that draws its own cards takes none from the host
-            self.supply.finish(cmd.name)
 
     def _hint(self, name: str) -> str:
         examples = {
@@ -1397,7 +1410,9 @@ class _Rules(RulesBase[State, Command]):
     # -- environment cards the companion applies (Fire, Barrier) ------------------------------
     def barrier_cards(self) -> list[str]:
         """The cards in play a barrier attempt can roll against: those with icon sets, and the Barrier itself."""
-        return [c for c in self.s.env_active if self.env(c).icon_sets or c == "barrier"]
+        s = self.s  # the cards as they play, made once for each (cards, told) of the game
+        cards = self.game.cards_in_play(s.env_active, s.env_told)
+        return [c for c, info in zip(s.env_active, cards, strict=True) if info.icon_sets or c == "barrier"]
 
     def barrier_card(self) -> str:
         """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
