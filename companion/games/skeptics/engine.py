@@ -246,6 +246,7 @@ class Command(CommandBase):
     names = tuple(COMMANDS)
 
 
+_ROOMS = range(1, ROOM_COUNT + 1)  # the room cards, by number
 _END_TURN = Command("end-turn")  # a command to make the rules that check the legal actions with
 
 
@@ -861,6 +862,7 @@ class Game(GameHistory[State]):
         symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
         limit = other_actions_limit(self.env_in_play())[0]
+        revealed = set(s.rooms_revealed)
         view: dict[str, Any] = {
             "rules": "skeptics",
             "board": board.id,
@@ -893,7 +895,7 @@ class Game(GameHistory[State]):
             **self._view_ghost_place(),
             "room_deck_left": s.room_deck_left,
             "rooms_revealed": list(s.rooms_revealed),
-            "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
+            "rooms_unseen": [n for n in _ROOMS if n not in revealed],
             "room_cards_discarded_unseen": s.discarded_unseen_count,
             "room_cards_removed": s.removed_count,
             "red_markers": list(s.rooms_revealed),
