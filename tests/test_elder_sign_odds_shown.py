@@ -25,6 +25,8 @@ def test_before_the_first_roll_the_card_odds_say_what_roll_for_me_does(tmp_path:
     try:
         assert service.state().get("card_odds") is None  # at the Entrance: nothing to roll for yet
         service.do("move", {"to": "2"})
+        assert service.state().get("card_odds") is None  # its card is not filled in: no tasks, no odds yet
+        service.do("set-tasks", {"adventure": "2", "tasks": "inv:4,lore:1;peril:1", "ordered": "false"})
         state = service.state()
         odds = state["card_odds"]
         card = next(c for c in state["adventures"] if c["slot"] == "2")
