@@ -83,6 +83,7 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         page.click("#task-3-lore-more")
         page.click("#task-3-lore-less")
         page.check("#es-ordered")
+        page.select_option("#es-lock", "red")  # the card shows the red die locked on it
         expect(page.locator("#task-2-words")).to_have_text("1 peril (sanity -1)")
         expect(page.locator("#task-3-words")).to_have_text("4 investigation and 1 lore")
         shot(host, "tasks-sheet")
@@ -93,7 +94,8 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         expect(page.locator("#sheet")).to_be_hidden()
 
         card = next(c for c in service.state()["adventures"] if c["slot"] == "4")
-        assert not card["tasks_missing"] and card["ordered"] is True
+        assert not card["tasks_missing"] and card["ordered"] is True and card["lock"] == "red"
+        assert service.state()["locked"] == {"red": 1}
         assert [(t["need"], t.get("sanity", 0)) for t in card["tasks"]] == [
             ("inv:2", 0),
             ("peril:1", -1),
@@ -101,7 +103,12 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         ]
         assert service.history()[-1]["command"] == {
             "name": "set-tasks",
-            "args": {"adventure": "4", "tasks": "inv:2; peril:1,sanity:-1; inv:4,lore:1", "ordered": "true"},
+            "args": {
+                "adventure": "4",
+                "tasks": "inv:2; peril:1,sanity:-1; inv:4,lore:1",
+                "ordered": "true",
+                "lock": "red",
+            },
         }
         for phone in (host, player):
             expect(phone.page.locator("#es-tasks-4")).to_contain_text("In order: 2 investigation · 1 peril (sanity -1)")

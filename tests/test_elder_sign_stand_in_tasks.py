@@ -142,6 +142,21 @@ def test_an_other_world_not_filled_in_yet_comes_through_a_gate_without_tasks() -
     assert world["tasks"] == [] and world["tasks_missing"] is True
 
 
+def test_a_locked_die_icon_on_the_card_is_told_with_its_tasks() -> None:
+    """:399 "Some Adventure cards ... have a locked die icon": a stand-in's is not played (not the card's), so the
+    host tells it with the tasks; the next roll throws one green die fewer (:111, :403)."""
+    game = new_game()
+    assert game.view()["locked"] == {} and len(game.next_roll_dice()) == 6
+    game.push("set-tasks adventure=3 tasks=inv:3 ordered=false lock=green")
+    assert card(game, "3")["lock"] == "green" and game.view()["locked"] == {"green": 1}
+    assert len(game.next_roll_dice()) == 5
+    with pytest.raises(BadCommand, match="lock= is told with the tasks of a card not filled in yet"):
+        game.push("set-tasks adventure=3 tasks=inv:4 lock=red")  # its tasks are entered now
+    game.push("set-tasks adventure=5 tasks=inv:3 ordered=false lock=yellow")
+    with pytest.raises(IllegalCommand, match="every yellow die is locked already"):
+        game.push("set-tasks adventure=6 tasks=inv:3 ordered=false lock=yellow")
+
+
 def test_a_task_written_as_text_carries_its_costs_and_bad_ones_are_refused() -> None:
     tasks = parse_tasks("inv:3,lore:1,sanity:-1,clock:3; peril:1,stamina:-2")
     assert tasks[0] == TaskCard(tasks[0].need, sanity=-1, clock=3) and str(tasks[0].need) == "inv:3,lore:1"

@@ -223,13 +223,16 @@ function tasksSheet(a, s) {
   const ordL = el("label", { class: "check" }); ordL.append(ord, " The card shows an arrow on its left side: its tasks are done from the top down");
   const name = capital((s.adventure_names || {})[card.slot] || card.name || "the adventure");
   const monsters = card.tasks.filter((t) => t.monster);
+  // a locked die icon on the card (elder-sign-rules.txt:399): told with its tasks, as a card not filled in yet has none
+  const lock = selectIn("lock", [["none", "No locked die icon"], ["green", "A green die locked on it"], ["yellow", "The yellow die locked on it"], ["red", "The red die locked on it"]], "none");
+  lock.id = "es-lock";
   sheet("The tasks of " + (name.charAt(0).toLowerCase() + name.slice(1)), [
     el("p", { class: "note" }, "Copy the card on the table: each row of symbols is one task. Tap each task's symbols; a task that costs sanity or stamina, or moves the clock, when it is done, gets that too."),
-    pad.node, ordL,
+    pad.node, ordL, ...(card.tasks_missing ? [field("Locked die icon", lock)] : []),
     ...(monsters.length ? [el("p", { class: "note" }, "Its monster stays: " + monsters.map(esTask).join(" · ") + ".")] : []),
   ], "Enter the tasks", () => {
     const tasks = pad.value();
     if (!tasks) { toast("Tap the symbols of at least one task first.", true); return false; }
-    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false" });
+    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}) });
   });
 }

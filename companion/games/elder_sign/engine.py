@@ -85,10 +85,11 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
         "set-tasks": (
             ("adventure", "tasks"),
-            ("ordered",),
+            ("ordered", "lock"),
             "enter the tasks printed on an adventure in play, top to bottom, costs after the symbols "
             '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
-            "ordered=true (the arrow on its left side, :281-283) or ordered=false",
+            "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
+            "when it shows a locked die icon (:399)",
         ),
         "card-did": (
             ("effect",),
@@ -1852,6 +1853,10 @@ class _Rules(RulesBase[State, Command]):
         card = next((c for c in s.cards if c.slot == q.slot and c.card == q.card), None)
         if card is None:
             self.illegal("that adventure is no longer in play, so it locks no die now.")
+        self.lock_card(card, colour)
+
+    def lock_card(self, card: CardState, colour: Colour) -> None:
+        """:399 a locked die icon on an adventure: one die of that colour goes on it while it is in play (:403)."""
         if card.lock is not None:
             self.illegal(f"that adventure already locks a {card.lock.value} die.")
         if self.game.locked()[colour] >= BOX_DICE[colour]:
@@ -1880,6 +1885,12 @@ class _Rules(RulesBase[State, Command]):
         empty = next((i for i, t in enumerate(tasks, 1) if t.need.min_dice == 0), None)
         if empty is not None:
             raise BadCommand(f"set-tasks: task {empty} needs no symbol; give each task's symbols, e.g. inv:4,lore:1.")
+        lock = _choice(self.cmd, "lock", ("none", "green", "yellow", "red")) if "lock" in self.cmd.args else "none"
+        if lock != "none" and not self.game.tasks_missing(card):
+            raise BadCommand(
+                "set-tasks: lock= is told with the tasks of a card not filled in yet; a filled-in card's locked die "
+                "is its own, and a lock that came later is told with its card (leave lock= out)."
+            )
         monsters = [t for t in card.tasks if t.monster]
         card.tasks = [TaskState(t) for t in tasks] + monsters
         card.stand_in = False  # the host entered the card's own tasks
@@ -1893,3 +1904,5 @@ class _Rules(RulesBase[State, Command]):
             costs=[{key: getattr(t, key) for key in TASK_COSTS if getattr(t, key)} for t in tasks],
             ordered=card.ordered,
         )
+        if lock != "none":
+            self.lock_card(card, Colour.parse(lock))

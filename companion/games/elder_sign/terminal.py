@@ -49,7 +49,8 @@ def state_text(state: Mapping[str, Any]) -> str:
         ]
         if card.get("tasks_missing"):
             # a card not filled in yet: no tasks of its own until the host enters the ones printed on it
-            tasks.insert(0, f"tasks not entered yet (set-tasks adventure={slot} tasks=... ordered=true|false)")
+            spelling = f"set-tasks adventure={slot} tasks=... ordered=true|false [lock=green|yellow|red]"
+            tasks.insert(0, f"tasks not entered yet ({spelling})")
         order = "in order: " if card.get("ordered") else ""
         lines.append(f"  {slot}. {name[:1].upper() + name[1:]}: {order}" + "; ".join(tasks))
     return "\n".join(lines + asked(state, "card-did"))
