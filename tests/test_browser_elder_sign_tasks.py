@@ -131,3 +131,30 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
     finally:
         host.context.close()
         player.context.close()
+
+
+def test_the_host_enters_the_ancient_ones_combat_task_before_the_battles_first_roll(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """elder-sign-rules.txt:439: the combat task printed on the Ancient One's card; a stand-in's is not played."""
+    service = elder_sign_table.service
+    service.do("doom", {"n": str(service.state()["doom_max"])})  # the Ancient One wakes
+    service.do("end-turn")
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-no-tasks")).to_contain_text("combat task is not entered yet")
+        assert page.locator("#es-roll-me").count() == 0 and service.state()["odds"] is None
+        tap(host, "#es-enter-combat")
+        page.click("#task-1-lore-more")
+        page.click("#task-1-lore-more")
+        page.click("#task-1-inv-more")
+        shot(host, "combat-sheet")
+        page.click("#sheet-ok")
+        expect(page.locator("#es-roll-me")).to_be_visible()
+        assert service.state()["ancient_one"]["combat"] == "inv:1,lore:2"
+        expect(page.locator("#es-odds")).to_contain_text("a blow against")
+        shot(host, "combat-entered")
+        assert host.errors == []
+    finally:
+        host.context.close()

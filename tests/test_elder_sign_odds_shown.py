@@ -52,6 +52,9 @@ def test_the_ancient_ones_combat_has_its_odds(tmp_path: Path) -> None:
         while not service.state()["ancient_one_awake"]:
             service.do("doom", {"n": "5"})
         service.do("end-turn")
+        # its card is not filled in yet: no combat task and no odds until the host enters the one printed on it
+        assert service.state()["odds"] is None and service.state()["ancient_one"]["combat_missing"] is True
+        service.do("set-tasks", {"adventure": "ancient-one", "tasks": "inv:3,lore:1"})
         state = service.state()
         odds = state["card_odds"]
         assert odds["combat"] and odds["slot"] == "ancient-one" and odds["tasks"] == []

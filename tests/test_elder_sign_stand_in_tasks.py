@@ -157,6 +157,30 @@ def test_a_locked_die_icon_on_the_card_is_told_with_its_tasks() -> None:
         game.push("set-tasks adventure=6 tasks=inv:3 ordered=false lock=yellow")
 
 
+def test_the_battle_waits_for_the_combat_task_printed_on_the_ancient_ones_card() -> None:
+    """:439 "Each Ancient One has a specific Combat Task printed on its card": a stand-in Ancient One's is not the
+    card's, so once it is awake the turn offers entering it instead of the attack, and no blow is judged without it."""
+    game = new_game()
+    assert game.ancient.placeholder and game.view()["ancient_one"]["combat_missing"] is True
+    game.push(f"doom n={game.view()['doom_max']}")  # awake
+    game.push("end-turn")
+    assert game.view()["ancient_one"]["combat"] == "" and game.odds_question() is None
+    before = game.view()
+    with pytest.raises(IllegalCommand, match="enter the combat task printed on its card first"):
+        game.push(f"roll faces={FACES}")
+    assert game.view() == before
+    legal = game.legal_actions()
+    assert not [a for a in legal if a.name in ("roll", "add-die", "give-up")]
+    assert [(a.group, dict(a.args)) for a in legal if a.name == "set-tasks" and a.group == "roll"] == [
+        ("roll", {"adventure": "ancient-one"})
+    ]
+    game.push("set-tasks adventure=ancient-one tasks=lore:2")
+    assert game.view()["ancient_one"]["combat"] == "lore:2" and game.odds_question() is not None
+    doom = game.view()["doom"]
+    events = game.push("roll faces=lore,lore,peril,peril,peril,peril")
+    assert "combat_task_completed" in [e["type"] for e in events] and game.view()["doom"] == doom - 1
+
+
 def test_a_task_written_as_text_carries_its_costs_and_bad_ones_are_refused() -> None:
     tasks = parse_tasks("inv:3,lore:1,sanity:-1,clock:3; peril:1,stamina:-2")
     assert tasks[0] == TaskCard(tasks[0].need, sanity=-1, clock=3) and str(tasks[0].need) == "inv:3,lore:1"

@@ -54,7 +54,7 @@ export function render(s) {
     const shown = c.tasks_missing ? ["Tasks not entered yet", ...c.tasks.map(esTask)] : c.tasks.map(esTask);
     li.append(el("b", {}, name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" + (c.tasks_missing ? " missing" : ""), id: "es-tasks-" + c.slot }, (c.ordered ? "In order: " : "") +
       shown.join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
-    const enter = c.tasks_missing && legalTasks(s, c.slot);
+    const enter = c.tasks_missing && !s.ancient_one_awake && legalTasks(s, c.slot);  // no adventures in the battle (:431)
     if (enter && isHost()) li.append(button("Enter the tasks printed on it", () => tasksSheet(enter, s), "small", "es-enter-tasks-" + c.slot));
     else if (!c.tasks_missing && (standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
     if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));
@@ -68,7 +68,8 @@ export function render(s) {
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
-  if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
+  if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
+  else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
@@ -95,7 +96,8 @@ function renderESTurn(s) {
   fill($("#es-roll"), rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
-  ])] : enter ? [button("Enter the tasks printed on the card", () => tasksSheet(enter, s), "primary wide", "es-enter-tasks")] : []);
+  ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
+    : enter ? [button("Enter the tasks printed on the card", () => tasksSheet(enter, s), "primary wide", "es-enter-tasks")] : []);
   const main = [];
   const moves = legal.filter((x) => x.name === "move");
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));

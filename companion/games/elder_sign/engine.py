@@ -525,6 +525,12 @@ class Game(GameHistory[State]):
             self._checker = None
         return commands
 
+    def combat_missing(self, state: State | None = None) -> bool:
+        """Whether the Ancient One has no combat task yet: its card is not filled in and the host has not entered the
+        one printed on it (:439); the stand-in's is not the card's, so no blow is judged against it."""
+        s = self._state if state is None else state
+        return self.ancient.placeholder and not s.combat and not self.stand_in_reading
+
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
@@ -568,9 +574,9 @@ class Game(GameHistory[State]):
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
         if s.awake and self.ancient.placeholder:
-            self.offer(
-                out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"}
-            )
+            # with its combat task not entered, entering it comes instead of the attack on it
+            group = "roll" if self.combat_missing() and not s.attempted else "table"
+            self.offer(out, group, "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
         if s.questions:
             for effect, extra in PART_TAPS[s.questions[0].part]:
                 args = {"effect": effect}
@@ -651,7 +657,13 @@ class Game(GameHistory[State]):
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
-            "ancient_one": {"id": a.id, "name": a.name, "combat": str(combat_task(a, s)), "attack": a.attack},
+            "ancient_one": {
+                "id": a.id,
+                "name": a.name,
+                "combat": "" if self.combat_missing() else str(combat_task(a, s)),
+                "combat_missing": self.combat_missing(),
+                "attack": a.attack,
+            },
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
             "investigators": [
@@ -766,6 +778,8 @@ class Game(GameHistory[State]):
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
             return None
         if place == ANCIENT_ONE:
+            if self.combat_missing():
+                return None  # no odds against a combat task that is not on the board
             tasks, ordered = [str(combat_task(self.ancient, s))], False
         else:
             card = next(c for c in s.cards if c.slot == place)
@@ -1278,6 +1292,12 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("this turn's dice are rolled; end the turn to advance the clock.")
         if s.awake:
             place = ANCIENT_ONE
+            if self.game.combat_missing(s):
+                self.illegal(
+                    "the Ancient One's card is not filled in yet and its combat task is not entered, so no roll can "
+                    "be judged against it: enter the combat task printed on its card first "
+                    "(set-tasks adventure=ancient-one tasks=inv:4,lore:1, :439)."
+                )
         elif inv.place == ENTRANCE or not s.moved:
             self.illegal("the investigator is not on an adventure card; move to one first (:103, :107).")
         else:
