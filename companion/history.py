@@ -591,8 +591,11 @@ class GameStore:
             return int(db.execute("SELECT count(*) FROM commands WHERE game = ?", (game_id,)).fetchone()[0])
 
     def _check_seq(self, db: sqlite3.Connection, game_id: int, expected_last: int) -> None:
-        row = db.execute("SELECT coalesce(max(seq), 0) FROM commands WHERE game = ?", (game_id,)).fetchone()
-        if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+        row = db.execute(  # one statement: it runs in every command's transaction
+            "SELECT (SELECT coalesce(max(seq), 0) FROM commands WHERE game = ?), (SELECT 1 FROM games WHERE id = ?)",
+            (game_id, game_id),
+        ).fetchone()
+        if row[1] is None:
             raise HistoryError(f"there is no game {game_id} in {self._where()}.")
         if int(row[0]) != expected_last:
             raise StaleGameError(

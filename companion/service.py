@@ -4,7 +4,9 @@ The web page, the buttons, the dice tray and the terminal all go through one
 :class:`GameService`. Each command is checked by the rules engine, written to the history
 file (one SQLite transaction, on disk when the commit returns) and only then published: the
 new state becomes visible to :meth:`GameService.state` and the listeners are called, in
-commit order, with the event records (the engine's events plus ``"id"`` and ``"seq"``).
+commit order, with the event records (the engine's events plus ``"id"`` and ``"seq"``). The state and the
+records are one for everyone, the caller, every listener and state(), copied for nobody: read them, and change
+a copy (:class:`ReadOnlyDict`).
 
     service = GameService(GameStore(path), load_packs(), rng=random.Random(7))
     service.new_game(Setup(players=3, board="asylum", ghost="child", seed=7))
@@ -15,22 +17,31 @@ commit order, with the event records (the engine's events plus ``"id"`` and ``"s
 from __future__ import annotations
 
 import logging
-import marshal
 import math
 import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
+from companion.words import by_name
 
-__all__ = ["NO_GAME_MESSAGE", "CommandResult", "GameService", "Listener", "no_game_state"]
+__all__ = [
+    "NO_GAME_MESSAGE",
+    "CommandResult",
+    "GameService",
+    "Listener",
+    "ReadOnlyDict",
+    "ReadOnlyList",
+    "no_game_state",
+    "read_only",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,49 +71,53 @@ class CommandResult:
         return {"events": self.events, "state": self.state}
 
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+class ReadOnlyDict(dict[str, Any]):
+    """A dict that refuses every change: the published state, its event records, and what outlives one state (its
+    legal actions, the script being read out). One of each is handed to every caller and listener, none copied;
+    read it as a dict (JSON, ``==``, ``get``), and to change it change a copy: ``dict(state)``, or
+    ``copy.deepcopy(state)`` (plain dicts and lists all the way down)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(READ_ONLY)
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return dict, (dict(self),)  # a copy (copy.deepcopy, pickle) is a plain dict, to change at will
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists and tuples as lists, scalars), much faster than copy.deepcopy: a
-    scalar is taken as it is without a call, and dicts and lists of their exact types go the short way.
+class ReadOnlyList(list[Any]):
+    """A list that refuses every change (see :class:`ReadOnlyDict`); ``list(x)`` is a copy to change."""
 
-    Every caller and listener gets its own copy, so none can change what the others see.
-    """
-    kind = type(value)
-    if kind is dict:
-        return {key: item if type(item) in _SCALARS else _copy(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
-        return [item if type(item) in _SCALARS else _copy(item) for item in value]
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(READ_ONLY)
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[type, tuple[list[Any]]]:
+        return list, (list(self),)
+
+
+READ_ONLY = (
+    "the published state is shared by every caller and listener, so it cannot be changed: "
+    "change a copy of it instead (dict(state), or copy.deepcopy(state))."
+)
+
+
+def read_only(value: Any) -> Any:
+    """`value` (JSON-like data) with every dict and list made read-only, all the way down: for what the published
+    state keeps from one state to the next, made once."""
     if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
+        return ReadOnlyDict({key: read_only(item) for key, item in value.items()})
     if isinstance(value, (list, tuple)):
-        return [_copy(item) for item in value]
+        return ReadOnlyList(read_only(item) for item in value)
     return value
-
-
-def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
-    copied: dict[str, Any] = _copy(state)
-    return copied
-
-
-def _frozen(state: dict[str, Any]) -> bytes | None:
-    """The published state as marshal's bytes, from which each copy is made in C (``marshal.loads``): the same as
-    :func:`_copy_state` for JSON data of the exact types (dicts, lists, strings, numbers, booleans, None), which is
-    what every game publishes (tests/test_service.py walks them). Version 4 writes an object met twice once, with a
-    reference (the same key strings in every legal action, each interned once): a third shorter and faster both
-    ways than version 2 (benchmarks/bench_engine.py). The references are inside one copy only, as copy.deepcopy
-    keeps them; no copy shares anything with another or with the state. None: the state holds another type
-    (marshal refuses it), and is copied by :func:`_copy`."""
-    try:
-        return marshal.dumps(state, 4)
-    except ValueError:
-        return None
-
-
-def _copy_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    copied: list[dict[str, Any]] = _copy(records)
-    return copied
 
 
 def _arg_text(value: Any) -> str:
@@ -151,18 +166,17 @@ class GameService:
         self._game_id: int | None = None
         self._name: str | None = None
         self._closed = False
-        self._state: dict[str, Any] = no_game_state()
-        self._frozen: tuple[dict[str, Any], bytes | None] | None = None  # the published state and its bytes
+        self._state: dict[str, Any] = ReadOnlyDict(no_game_state())  # the published state, one for everyone
         self._names: object = None  # the current game's names for its sentences (its module's)
         self._module: GameModule = module_for(None)
         self._packs_of: dict[str, object] = {}  # the packs of the other games, loaded when one is first played
         self._started = 0.0
         self._redo: list[tuple[CommandBase, str]] = []  # commands taken back by undo, newest last, with their sentence
-        self._narration: dict[str, Any] | None = None  # the script being read out (not part of the game's history)
+        self._narration: ReadOnlyDict | None = None  # the script being read out (not part of the game's history)
         self._narrations = 0
         self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
-        # the published form of each legal action (with its label) for the current game's names, made once: the
-        # same few dozen come back state after state; the published state is never changed, only copied out
+        # the published form of each legal action (with its label) for the current game's names, made once and
+        # read-only: the same few dozen come back state after state
         self._legal_memo: tuple[object, dict[tuple[object, ...], tuple[object, dict[str, Any]]]] = (None, {})
 
     # -- games -------------------------------------------------------------------------------
@@ -206,8 +220,9 @@ class GameService:
         return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
 
     def say(self, message: str) -> str:
-        """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections)."""
-        return self._module.for_players(message)
+        """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections),
+        each player by the name the table gave them."""
+        return by_name(self._module.for_players(message), self._state.get("player_names") or ())
 
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""
@@ -271,9 +286,10 @@ class GameService:
     def state(self) -> dict[str, Any]:
         """The published state: game.view() plus "game_id", "name", "last_event_id" and "odds".
 
-        Without a game: ``{"game_id": None, "outcome": None, "message": ...}``.
+        Without a game: ``{"game_id": None, "outcome": None, "message": ...}``. The one published state, shared
+        with every listener and caller: read-only (:class:`ReadOnlyDict`), a copy is for changing.
         """
-        return self._copy_of(self._state)
+        return self._state
 
     def history(self) -> list[dict[str, Any]]:
         """The current game's accepted commands: {"seq", "command", "text", "source", "at"}.
@@ -447,17 +463,19 @@ class GameService:
                 beat = step.get("beat")
                 at += max(float(beat), seconds) if beat else seconds + float(step.get("pause") or 0)
             self._narrations += 1
-            self._narration = {
-                "id": f"{game_id}.{self._narrations}",
-                "kind": kind,
-                "title": module.script_kinds[kind],
-                "pause": float(pause),
-                "steps": steps,
-                "length": round(at, 2),
-            }
+            self._narration = read_only(  # published in every state until it ends: read-only, made once
+                {
+                    "id": f"{game_id}.{self._narrations}",
+                    "kind": kind,
+                    "title": module.script_kinds[kind],
+                    "pause": float(pause),
+                    "steps": steps,
+                    "length": round(at, 2),
+                }
+            )
             state = self._publish()
             self._notify([], state)
-            return self._copy_of(state)
+            return state
 
     def script_lines(self) -> list[str]:
         """Every line the current game's scripts have the voice say (in its language, with the default pause), so
@@ -490,11 +508,11 @@ class GameService:
         with self._lock:
             self._check_open()
             if self._narration is None:
-                return self._copy_of(self._state)
+                return self._state
             self._narration = None
             state = self._publish()
             self._notify([], state)
-            return self._copy_of(state)
+            return state
 
     def undo(self, source: str = "host") -> CommandResult:
         """Take back the last command; undoing a draw puts exactly that card back. :meth:`redo` plays it again."""
@@ -526,7 +544,7 @@ class GameService:
             state = self._publish()
             records = self._narrate([record])
             self._notify(records, state)
-            return CommandResult(_copy_records(records), self._handed(state))
+            return CommandResult(records, state)
 
     def redo(self, source: str = "host") -> CommandResult:
         """Play again the command the last undo took back (a draw draws the same card, dice show the same faces)."""
@@ -621,7 +639,9 @@ class GameService:
     # -- listeners ---------------------------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
-        """Call ``fn(events, state)`` after every commit (and with ``[]`` when another game is loaded)."""
+        """Call ``fn(events, state)`` after every commit (and with ``[]`` when another game is loaded). Every listener
+        is handed the same records and state, read-only (:class:`ReadOnlyDict`): one that keeps or changes them
+        makes its own copy."""
         with self._lock:
             self._listeners.append(fn)
 
@@ -661,7 +681,7 @@ class GameService:
     def _switch_to(
         self, game_id: int, game: Engine, name: str | None, records: list[dict[str, Any]], module: GameModule
     ) -> dict[str, Any]:
-        """Make `game` the current one, publish its state and tell the listeners; returns a copy of the state."""
+        """Make `game` the current one, publish its state and tell the listeners; returns the state."""
         self._game, self._game_id, self._name = game, game_id, name
         self._module = module
         self._started = self.store.game(game_id).created
@@ -675,7 +695,7 @@ class GameService:
                 self.speech_prepare(self.script_lines())
             except Exception:  # the voice is a nicety: a game starts whatever it says
                 log.exception("the game's script lines could not be rendered ahead")
-        return self._copy_of(state)
+        return state
 
     def _reload(self) -> None:
         """Rebuild the current game from the file (after another program changed it)."""
@@ -725,32 +745,17 @@ class GameService:
         records = self._narrate(records)
         state = self._publish(records[-1]["id"] if records else None)
         self._notify(records, state)
-        return CommandResult(_copy_records(records), self._handed(state))
-
-    def _copy_of(self, state: dict[str, Any]) -> dict[str, Any]:
-        """A copy of the published `state` for one caller or listener, from its bytes made once (see _frozen)."""
-        blob = self._bytes_of(state)
-        if blob is None:
-            return _copy_state(state)
-        copied: dict[str, Any] = marshal.loads(blob)
-        return copied
-
-    def _bytes_of(self, state: dict[str, Any]) -> bytes | None:
-        frozen = self._frozen
-        if frozen is None or frozen[0] is not state:
-            frozen = self._frozen = (state, _frozen(state))
-        return frozen[1]
-
-    def _handed(self, state: dict[str, Any]) -> dict[str, Any]:
-        """The published `state` for the caller of the command itself: the state as published, once its bytes are
-        made (every other copy, state() too, is made from them, so whatever the caller does with it changes nothing
-        here); a copy where it has no bytes."""
-        return state if self._bytes_of(state) is not None else _copy_state(state)
+        return CommandResult(records, state)
 
     def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
+        """Make the state every caller and listener reads (one, read-only; see ReadOnlyDict) and return it.
+
+        Its top level refuses changes, and so does all it keeps from one state to the next (the legal actions, the
+        script read out); the rest is the engine's view, made afresh for this state alone (none of it is the game's
+        own, tests/test_service_copies.py), which nobody changes either: it is for everyone."""
         game, game_id = self._game, self._game_id
         if game is None or game_id is None:
-            self._state = no_game_state()
+            self._state = ReadOnlyDict(no_game_state())
             return self._state
         state: dict[str, Any] = dict(game.view())
         state["game_id"] = game_id
@@ -771,11 +776,12 @@ class GameService:
             luck = self._luck_of(game_id)
             if luck is not None:
                 state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
-        self._state = state
-        return state
+        self._state = published = ReadOnlyDict(state)
+        return published
 
     def _legal_published(self, game: Engine, current: object) -> list[dict[str, Any]]:
-        """The legal actions as the state publishes them: each one's to_dict() with its button's label."""
+        """The legal actions as the state publishes them: each one's to_dict() with its button's label, read-only
+        (the same ones come back in later states)."""
         names, memo = self._legal_memo
         if names is not self._names or len(memo) > 4096:
             memo = {}
@@ -792,10 +798,10 @@ class GameService:
                 if entry is None:
                     published = action.to_dict()
                     published["label"] = self._module.action_label(published, self._names, current)
-                    entry = memo[named] = (action, published)
+                    entry = memo[named] = (action, read_only(published))
                 found = memo[key] = (action, entry[1])
             out.append(found[1])
-        return out
+        return ReadOnlyList(out)
 
     def records(self) -> list[dict[str, Any]]:
         """The record of every game in the history (companion.record), the newest first; kept in the file, so a
@@ -826,7 +832,8 @@ class GameService:
 
     def _narrate(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event record gains its sentence ("text"); the first of a command also the whole "story",
-        and the big moments an "announce" banner for every phone."""
+        and the big moments an "announce" banner for every phone. Read-only: the caller and every listener get
+        these same records."""
         names, module = self._names, self._module
         by_seq: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for record in records:
@@ -849,13 +856,13 @@ class GameService:
                 told.add(key)
                 group = by_seq[key]
                 record["story"] = record["text"] if kind == "undone" else " ".join(module.describe_events(group, names))
-            out.append(record)
-        return out
+            out.append(ReadOnlyDict(record))
+        return ReadOnlyList(out)
 
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         for fn in list(self._listeners):
             try:
-                fn(_copy_records(records), self._copy_of(state))
+                fn(records, state)  # the same for every listener: read-only (ReadOnlyDict), none copied
             except Exception:
                 log.exception("a game listener (%r) failed; the command stands and the other listeners were called", fn)
 

@@ -1,9 +1,11 @@
-"""What the service hands out is a copy of the published state, each caller and listener its own: made from the state's
-marshal bytes, which equals the plain deep copy for JSON data of the exact types. Every game publishes only those
-(dicts, lists, strings, numbers, booleans, None), walked here through the real service and SQLite file."""
+"""What the service hands out is one published state, the same object for the caller of a command, every listener
+and state(), copied for nobody: JSON data every game publishes (dicts, lists, strings, numbers, booleans, None), read
+only where a change could reach anyone else. Walked here through the real service and SQLite file, for every game."""
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -13,22 +15,39 @@ import pytest
 from companion.errors import CompanionError
 from companion.games.base import module_for
 from companion.history import GameStore
-from companion.service import GameService
+from companion.service import GameService, ReadOnlyDict, ReadOnlyList
 from tests.test_engine_legal import ENDINGS, FILL
 
-PLAIN = (dict, list, str, int, float, bool, type(None))
+PLAIN = (dict, list, str, int, float, bool, type(None), ReadOnlyDict, ReadOnlyList)
 
 
 def odd_types(value: Any, where: str = "state") -> list[str]:
-    """Where `value` holds anything but JSON data of the exact types."""
+    """Where `value` holds anything but JSON data (dicts and lists, read-only or not, and scalars)."""
     found = [] if type(value) in PLAIN else [f"{where}: {type(value).__name__}"]
-    if type(value) is dict:
+    if isinstance(value, dict):
         for key, item in value.items():
             found += odd_types(item, f"{where}.{key}")
-    elif type(value) is list:
+    elif isinstance(value, list):
         for index, item in enumerate(value):
             found += odd_types(item, f"{where}[{index}]")
     return found
+
+
+def spoil(value: Any) -> int:
+    """Change every dict and list inside `value` that lets itself be changed, as deep as it goes (a listener that
+    writes on what it is handed); the read-only ones are walked through. How many were changed."""
+    changed = 0
+    items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, list) else []
+    for item in items:
+        changed += spoil(item)
+    if type(value) is dict:
+        value.clear()
+        value["spoiled"] = True
+        changed += 1
+    elif type(value) is list:
+        value[:] = ["spoiled"]
+        changed += 1
+    return changed
 
 
 SETUPS: list[dict[str, Any]] = [
@@ -39,39 +58,98 @@ SETUPS: list[dict[str, Any]] = [
 ]
 
 
+def play(service: GameService, rng: random.Random) -> bool:
+    """One legal action of the game in play, picked with `rng` (its ending last); False when none is accepted."""
+    legal = list(service.state()["legal"])
+    rng.shuffle(legal)
+    legal.sort(key=lambda action: action["name"] in ENDINGS)  # the game goes on: its end comes last
+    for action in legal:
+        args = dict(action["args"])
+        args.update({ask: rng.choice(FILL.get(ask) or ("1",)) for ask in action["asks"]})
+        try:
+            service.do(action["name"], args)
+        except CompanionError:
+            continue
+        return True
+    return False
+
+
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda s: str(s.get("rules", "skeptics")))
-def test_every_game_publishes_plain_json_and_each_gets_its_own_copy(tmp_path: Path, setup: dict[str, Any]) -> None:
+def test_every_game_publishes_one_read_only_state_for_everyone(tmp_path: Path, setup: dict[str, Any]) -> None:
     module = module_for(setup.get("rules"))
-    heard: list[dict[str, Any]] = []
+    heard: list[tuple[list[dict[str, Any]], dict[str, Any]]] = []
     with GameService(GameStore(tmp_path / "games.sqlite3"), module.load_packs(None), rng=random.Random(1)) as service:
-        service.add_listener(lambda events, state: heard.append(state))
-        service.add_listener(lambda events, state: state.clear())  # a listener that spoils its own copy
+        service.add_listener(lambda events, state: heard.append((events, state)))
+        service.add_listener(lambda events, state: heard.append((events, state)))
         service.new_game(setup)
         rng = random.Random(7)
         played = 0
         for _ in range(60):
             state = service.state()
             assert odd_types(state) == []
-            state["legal"].append({"name": "spoiled"})  # a caller that changes its copy changes nobody else's
-            assert service.state() != state
-            legal = service.state()["legal"]
-            rng.shuffle(legal)
-            legal.sort(key=lambda action: action["name"] in ENDINGS)  # the game goes on: its end comes last
-            for action in legal:
-                args = dict(action["args"])
-                args.update({ask: rng.choice(FILL.get(ask) or ("1",)) for ask in action["asks"]})
-                try:
-                    result = service.do(action["name"], args)
-                except CompanionError:
-                    continue
-                played += 1
-                # the caller is handed the state as published; each listener and state() a copy made from its
-                # bytes, equal to it and their own
-                assert heard[-1] == result.state == service.state()
-                assert result.state is not heard[-1]
-                result.state.clear()  # the caller spoils the state it was handed: nobody else sees it
-                assert service.state() == heard[-1] != {}
+            assert state is service.state()  # one state, copied for nobody
+            before = json.dumps(state, sort_keys=True)
+            with pytest.raises(TypeError, match="change a copy"):
+                state["legal"] = []
+            with pytest.raises(TypeError, match="change a copy"):
+                state.pop("game_id")
+            with pytest.raises(TypeError, match="change a copy"):
+                state["legal"].append({"name": "spoiled"})
+            if state["legal"]:
+                with pytest.raises(TypeError, match="change a copy"):
+                    state["legal"][0]["args"]["spoiled"] = "1"
+                with pytest.raises(TypeError, match="change a copy"):
+                    state["legal"][0]["asks"].append("spoiled")
+            mine = copy.deepcopy(state)  # a copy is the reader's own, plain all the way down
+            assert mine == state and type(mine) is dict and type(mine["legal"]) is list
+            mine["legal"].append({"name": "spoiled"})
+            mine["round"] = "spoiled"
+            assert json.dumps(service.state(), sort_keys=True) == before
+            if not play(service, rng):
                 break
-            else:
-                break
+            played += 1
+            (events, first), (events_again, second) = heard[-2:]
+            assert first is second is service.state() and events is events_again  # the same for every listener
+            assert odd_types(events, "events") == []
+            if events:
+                with pytest.raises(TypeError, match="change a copy"):
+                    events[0]["text"] = "spoiled"
         assert played >= 5
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda s: str(s.get("rules", "skeptics")))
+def test_a_listener_that_spoils_what_it_is_handed_changes_nothing_of_the_game(
+    tmp_path: Path, setup: dict[str, Any]
+) -> None:
+    """What the read-only guards leave changeable (the engine's view, made for one state) is no part of the game:
+    a listener that changes all of it, after each commit, leaves every later state as a table without it sees it."""
+    module = module_for(setup.get("rules"))
+    spoiled: list[int] = []
+    seen: list[str] = []  # each state as published, before the spoiler gets it
+    with (
+        GameService(GameStore(tmp_path / "a.sqlite3"), module.load_packs(None), rng=random.Random(1)) as spoilt,
+        GameService(GameStore(tmp_path / "b.sqlite3"), module.load_packs(None), rng=random.Random(1)) as clean,
+    ):
+        spoilt.add_listener(lambda events, state: seen.append(json.dumps(state, sort_keys=True)))
+        spoilt.add_listener(lambda events, state: spoiled.append(spoil(events) + spoil(state)))
+        spoilt.new_game(setup)
+        clean.new_game(setup)
+        plain = {"game_id", "started", "last_event_id"}  # the two files' own
+        rng = random.Random(7)
+        for _ in range(40):
+            assert {k: v for k, v in json.loads(seen[-1]).items() if k not in plain} == {
+                k: v for k, v in json.loads(json.dumps(clean.state())).items() if k not in plain
+            }
+            before = len(spoilt.history())
+            if not play(clean, random.Random(rng.random())):
+                break
+            command = clean.history()[-1]["command"]
+            spoilt.do(command["name"], command["args"])
+            assert len(spoilt.history()) == before + 1
+        assert sum(spoiled) > 40  # the spoiler did change what it could
+        assert [row["command"] for row in spoilt.history()] == [row["command"] for row in clean.history()]
+        game_id = spoilt.game_id
+        assert game_id is not None
+        played = seen[-1]
+        spoilt.load_game(game_id)  # the game again from its file: what it was before the spoiler had it
+        assert json.loads(seen[-1]) == json.loads(played)
