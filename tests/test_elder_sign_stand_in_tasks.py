@@ -315,3 +315,18 @@ def test_the_terminal_says_what_to_do_and_takes_the_tasks(tmp_path: Path) -> Non
     assert "1 peril (sanity -1)" in entered.stdout
     assert "4. The adventure in place 4: 2 investigation; 1 peril (sanity -1)" in run("state", "--db", str(db)).stdout
     assert run("roll", "--db", str(db)).returncode == 0
+
+
+def test_an_old_battle_against_a_stand_in_ancient_one_replays_with_its_stand_in_combat_task() -> None:
+    """Packs whose adventures are all filled in and whose Ancient One is not: a game played before, which rolled at
+    the stand-in's combat task, replays to the same doom in the stand-in's reading."""
+    from test_elder_sign_engine import ANCIENT, packs
+
+    stand_in = packs(ancient=ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true'))
+    played = Game.new(Setup(players=2, seed=1), stand_in, stand_in_reading=True)  # as the old code played it
+    played.push("doom n=5")
+    played.push("end-turn")
+    played.push("roll faces=" + ",".join(["inv2"] + ["peril"] * (len(played.next_roll_dice()) - 1)))
+    assert played.view()["doom"] == 4  # a blow by the stand-in's task (inv:2)
+    again = Game.replay(Setup(players=2, seed=1), stand_in, played.history)
+    assert again.stand_in_reading and again.view() == played.view()

@@ -508,11 +508,13 @@ class Game(GameHistory[State]):
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
         They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
         them), and none is left when that accepts them all. A game played before (a roll judged against a stand-in's
-        made-up tasks, or its tasks entered without saying whether the card has the arrow) is refused by that
-        reading: the game starts again in the stand-in's reading, and every command is left to push."""
+        made-up tasks or a stand-in Ancient One's combat task, or a stand-in's tasks entered without saying whether
+        the card has the arrow) is refused by that reading: the game starts again in the stand-in's reading, and every
+        command is left to push."""
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
-        if self.stand_in_reading or self._stack or not any(card.placeholder for card in cards):
-            return commands
+        stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
+        if self.stand_in_reading or self._stack or not stand_ins:
+            return commands  # both readings are one
         try:
             for c in commands:
                 self.push(c)
