@@ -116,6 +116,14 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         expect(page.locator("#es-odds")).to_be_visible()  # the odds, now that the tasks are known
         assert service.state()["card_odds"]["slot"] == "4"
         shot(host, "tasks-entered-host")
+        # a correction later starts from the tasks entered, their costs too
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Enter the tasks of the adventure in place 4").click()
+        expect(page.locator("#task-2-sanity")).to_have_text("1")
+        expect(page.locator("#task-3-words")).to_have_text("4 investigation and 1 lore")
+        assert page.locator("#es-ordered").is_checked() and page.locator("#es-lock").count() == 0
+        page.click("#sheet-cancel")
+        page.click("#es-fix summary")
 
         tap(host, "#es-roll-me")
         expect(page.locator("#es-last")).to_be_visible()

@@ -218,7 +218,7 @@ const legalTasks = (s, slot) => (s.legal || []).find((x) => x.name === "set-task
 // until then; a filled-in card's tasks are its own, shown to start from.
 function tasksSheet(a, s) {
   const card = (s.adventures || []).find((c) => c.slot === a.args.adventure) || { tasks: [] };
-  const own = card.tasks_missing ? [] : card.tasks.filter((t) => !t.monster).map((t) => t.need);
+  const own = card.tasks_missing ? [] : card.tasks.filter((t) => !t.monster).map((t) => [t.need, ...["sanity", "stamina", "clock"].filter((k) => t[k]).map((k) => k + ":" + t[k])].join(","));
   const pad = tasksPad(0, own, null, true);
   const ord = el("input", { type: "checkbox", name: "ordered", id: "es-ordered" });
   ord.checked = !!card.ordered;
