@@ -248,7 +248,7 @@ class Companion(MainLoop):
         try:
             result = self.game.undo(source="button")
         except CompanionError as exc:
-            self.tell("Undo", str(exc))
+            self.tell("Undo", self.game.say(str(exc)))
             return
         undone = result.events[-1].get("text") if result.events else None
         log.info("button: undid %s", undone or "the last command")

@@ -30,6 +30,7 @@ from companion.commands import CommandBase
 from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
 from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
+from companion.words import by_name
 
 __all__ = [
     "NO_GAME_MESSAGE",
@@ -219,8 +220,9 @@ class GameService:
         return replay_game(self.store, game_id, self.packs_for(module.rules), module), module
 
     def say(self, message: str) -> str:
-        """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections)."""
-        return self._module.for_players(message)
+        """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections),
+        each player by the name the table gave them."""
+        return by_name(self._module.for_players(message), self._state.get("player_names") or ())
 
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""

@@ -3,10 +3,11 @@ title. Each game's own words are in its package (``companion/games/<game>/``).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["asked", "count", "game_title", "outcome_words", "percent", "player", "seat"]
+__all__ = ["asked", "by_name", "count", "game_title", "outcome_words", "percent", "player", "seat"]
 
 
 def count(number: Any, one: str, many: str | None = None) -> str:
@@ -30,6 +31,23 @@ def seat(state: Mapping[str, Any], number: Any) -> str:
     if isinstance(number, int) and 1 <= number <= len(names) and names[number - 1]:
         return str(names[number - 1])
     return f"seat {number}"
+
+
+# "player 2", "Seat 3's": an engine names a player by number (the engines keep no names in their words); not
+# "seat 2 (Ben)", which names the player already.
+_NUMBERED = re.compile(r"\b(?:[Pp]layer|[Ss]eat) (\d{1,2})\b(?! \()")
+
+
+def by_name(text: str, names: Sequence[Any]) -> str:
+    """A refusal's "player 2" or "seat 2" as that player's name (seats and players count from 1), where the table
+    gave the player one; a player without a name (the default "Player 2") keeps the number."""
+
+    def name(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        given = str(names[number - 1]).strip() if 1 <= number <= len(names) and names[number - 1] else ""
+        return given if given and given.casefold() != f"player {number}" else match.group(0)
+
+    return _NUMBERED.sub(name, text) if names else text
 
 
 def percent(value: Any) -> str:

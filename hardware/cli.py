@@ -288,7 +288,11 @@ def run_say(
         cfg = replace(cfg, engine=engine)
     if language is not None:
         cfg = replace(cfg, language=language)
-    voice = Voice(cfg, data_dir=data_dir)
+    with Voice(cfg, data_dir=data_dir) as voice:  # closed before the program ends (a Piper render never outlives it)
+        return _say_with(voice, text, out_path, engine, out)
+
+
+def _say_with(voice: Any, text: str, out_path: Path, engine: str | None, out: TextIO) -> int:
     if voice.engine is None:
         print(f"cannot speak: {voice.why}", file=out)
         return 1

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import json
@@ -32,6 +33,7 @@ import tempfile
 import threading
 import time
 import wave
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -266,20 +268,37 @@ class PiperEngine:
         self.description = f"piper, voice {model.stem}" + (" (packaged)" if packaged else f" ({model.parent})")
         self._voice: Any = None
         self._lock = threading.Lock()
+        self._run_options: Any = None  # onnxruntime's RunOptions of every render: cancel() sets its terminate
+        self.is_closed = False
 
     def _loaded(self) -> Any:
         if self._voice is None:
+            import onnxruntime
             from piper import PiperVoice
 
             started = time.monotonic()
-            self._voice = PiperVoice.load(self.model)
+            voice = PiperVoice.load(self.model)
+            self._run_options = onnxruntime.RunOptions()
+            voice.session = _CancellableSession(voice.session, self._run_options)
+            self._voice = voice
             log.info("Piper voice %s loaded in %.1f s", self.model.name, time.monotonic() - started)
         return self._voice
+
+    def cancel(self) -> None:
+        """Stop the render under way (onnxruntime ends its run between two of the model's steps) and every later
+        one: the voice is closed. A render must not be running when the program exits: onnxruntime's threads
+        abort the process then (exit code 134, "terminate called without an active exception")."""
+        self.is_closed = True
+        options = self._run_options
+        if options is not None:
+            options.terminate = True
 
     def render(self, text: str) -> Speech:
         from piper import SynthesisConfig
 
         with self._lock:
+            if self.is_closed:
+                raise HardwareError("the voice is closed; nothing more is rendered")
             voice = self._loaded()
             scale = (voice.config.length_scale or 1.0) * 150 / self.speed
             chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=scale)))
@@ -287,6 +306,21 @@ class PiperEngine:
             return Speech.silence(0, voice.config.sample_rate)
         parts = [Speech(np.asarray(c.audio_int16_array, dtype=np.int16).reshape(-1), c.sample_rate) for c in chunks]
         return Speech.join(parts)
+
+
+class _CancellableSession:
+    """A Piper voice's onnxruntime session whose every run takes the engine's RunOptions, so that ``cancel()``
+    can end a render under way (Piper itself passes none)."""
+
+    def __init__(self, session: Any, options: Any) -> None:
+        self._session = session
+        self._options = options
+
+    def run(self, output_names: Any, input_feed: Any, run_options: Any = None) -> Any:
+        return self._session.run(output_names, input_feed, run_options or self._options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
 
 
 class EspeakEngine:
@@ -489,15 +523,21 @@ class Player:
             except OSError:
                 pass
 
-    def close(self, timeout: float = 10) -> None:
-        """Let what is queued finish (at most `timeout` seconds), then stop the worker."""
-        self._closed = True
+    def close(self, timeout: float = 10) -> bool:
+        """Let what is queued finish (at most `timeout` seconds), then stop the worker and wait for it as long
+        again; False when it still runs (a sound being rendered for it: the voice cancels the render)."""
         thread = self._thread
         if thread is not None:
-            self._queue.put(None)
+            if not self._closed:
+                self._queue.put(None)
+            self._closed = True
             thread.join(timeout)
             if thread.is_alive():
                 self.stop()
+                thread.join(timeout)
+            return not thread.is_alive()
+        self._closed = True
+        return True
 
     def _worker(self) -> None:
         while True:
@@ -637,6 +677,8 @@ class Voice:
         self.why: str = ""  # why the chosen engine does not speak ("" when it does)
         self._preparing: list[threading.Thread] = []
         self._closing = False
+        self._closed = False
+        _OPEN.add(self)
         self._choose()
         if warm:
             self.prepare(fixed_phrases(self.cfg.language))
@@ -859,7 +901,8 @@ class Voice:
                 try:
                     self.sentence(s)
                 except Exception as exc:
-                    log.warning("a fixed phrase could not be rendered (%s)", exc)
+                    if not self._closing:  # closing cancels a render: that is no problem to tell
+                        log.warning("a fixed phrase could not be rendered (%s)", exc)
                     return
 
         thread = threading.Thread(target=run, name="voice-prepare", daemon=True)
@@ -922,7 +965,8 @@ class Voice:
         try:
             return self.sentence(sentence)
         except Exception as exc:  # the voice is a nicety: a line that cannot be rendered is skipped
-            log.warning("a sentence could not be spoken (%s)", exc)
+            if not self._closing:
+                log.warning("a sentence could not be spoken (%s)", exc)
             return None
 
     def chime(self) -> bool:
@@ -943,13 +987,50 @@ class Voice:
     def announce_ghost_hour(self, event: Mapping[str, Any]) -> bool:
         return self.say(ghost_hour_text(event, self.cfg.language))
 
-    def close(self) -> None:
-        """Let what is queued be said, and the sentence being rendered in the background end (onnxruntime's
-        threads must not be running when the program exits)."""
-        self._closing = True
+    def close(self, wait_s: float = 10) -> None:
+        """Let the sentence being rendered in the background end and what is queued be said, for at most `wait_s`
+        seconds each; a render still running then is cancelled and waited for. No render may be running when the
+        program exits: onnxruntime's threads abort the process then (exit code 134, "terminate called without an
+        active exception"). A voice not closed is closed at exit (atexit); closing again does nothing."""
+        if self._closed:
+            return
+        self._closed = self._closing = True
+        _OPEN.discard(self)
         for thread in self._preparing:
-            thread.join(60)
-        self.player.close()
+            thread.join(wait_s)
+        if any(t.is_alive() for t in self._preparing):
+            self._cancel("a sentence rendered in the background")
+        if not self.player.close(wait_s):
+            self._cancel("a sentence being said")
+            self.player.close(wait_s)
+        for thread in self._preparing:
+            thread.join()  # cancelled: onnxruntime ends the run at its next step
+
+    def _cancel(self, what: str) -> None:
+        cancel = getattr(self.engine, "cancel", None)
+        if callable(cancel):
+            log.info("closing the voice: %s is cut off", what)
+            cancel()
+
+    def __enter__(self) -> Voice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# The voices not closed yet, closed at exit (as gpiozero closes its devices): a render of Piper's still running in a
+# daemon thread when the interpreter ends would abort the process.
+_OPEN: weakref.WeakSet[Voice] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_voices() -> None:
+    for voice in list(_OPEN):
+        try:
+            voice.close()
+        except Exception:  # at exit: one voice that cannot close never keeps the others open
+            log.exception("a voice could not be closed at exit")
 
 
 def _fields_of(cfg: VoiceConfig) -> dict[str, Any]:

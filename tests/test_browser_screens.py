@@ -148,8 +148,9 @@ def test_the_simulated_oled_shows_only_when_asked_and_follows_the_game(browser: 
 
 
 def test_a_routine_event_is_a_toast_that_goes_and_the_ghost_hour_asks_for_ok(browser: Any, companion: Table) -> None:
-    """The third timer (routine) is a toast of at most two lines on a viewer, gone by itself, never over the host's
-    buttons (taps go through it); the Ghost Hour takes the screen until OK is tapped."""
+    """The third timer (routine) is a toast of at most two lines on a viewer, gone by itself, at the bottom above the
+    tabs, never over the header and the clock card's state; taps go through it to the host's buttons; the Ghost
+    Hour takes the screen until OK is tapped."""
     companion.service.new_game(SETUPS["skeptics"])
     host = open_phone(browser, companion, host=True)
     viewer = open_phone(browser, companion, viewport=PHONE, init_script=RECORDER, scale=1)
@@ -163,15 +164,25 @@ def test_a_routine_event_is_a_toast_that_goes_and_the_ghost_hour_asks_for_ok(bro
         line = float(viewer.page.evaluate("parseFloat(getComputedStyle(document.getElementById('toast')).lineHeight)"))
         box = toast.bounding_box()
         assert box is not None and box["height"] <= 2 * line + 2 * 16, box  # two lines and the padding
+        for top in ("#top", "#clock-card"):  # what a player reads first stays in sight
+            top_box = viewer.page.locator(top).bounding_box()
+            assert top_box is not None and not overlaps(box, top_box), (top, top_box, box)
+        tabs = viewer.page.locator("#tabs").bounding_box()
+        assert tabs is not None and box["y"] + box["height"] <= tabs["y"] + 0.5, (box, tabs)
+        expect(viewer.page.locator("#say")).to_contain_text("Third timer")  # what a screen reader hears
         shot(viewer, "routine-toast-viewer", full=False)
         expect(host.page.locator("#toast.routine")).to_be_visible()
         assert host.page.evaluate("getComputedStyle(document.getElementById('toast')).pointerEvents") == "none"
-        toast_box = host.page.locator("#toast").bounding_box()
-        for button in host.page.locator("#turn-card button:visible").all():
-            button_box = button.bounding_box()
-            assert button_box is not None and toast_box is not None
-            assert not overlaps(toast_box, button_box), ("the toast covers a host's button", button_box)
+        text_box = host.page.locator("#toast-text").bounding_box()
+        assert text_box is not None
+        under = host.page.evaluate(
+            "([x, y]) => !!document.elementFromPoint(x, y).closest('#toast')",
+            [text_box["x"] + text_box["width"] / 2, text_box["y"] + text_box["height"] / 2],
+        )
+        assert under is False  # a tap on the words goes to what is under them
         shot(host, "routine-toast-host", full=False)
+        host.page.click("#toast-close")  # the host closes it at once
+        expect(host.page.locator("#toast")).to_be_hidden()
         expect(toast).to_be_hidden(timeout=12000)  # by itself
         viewer.tab("log")
         expect(viewer.page.locator("#history")).to_contain_text("third timer")

@@ -5,7 +5,7 @@
 // loads when it is first in use. Every sentence a player reads comes from the companion (its sentences): events
 // carry "text" and "story", refusals carry "say".
 import {
-  $, $$, app, el, fill, toast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
+  $, $$, app, el, fill, toast, hideToast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
 } from "./core.js?v=__VERSION__";
 import * as skeptics from "./skeptics.js?v=__VERSION__";
 import { bindHost, hostCare, loadChecklist, loadPhone, loadSetupOptions, refreshSession, renderHostPanels, showHost } from "./host.js?v=__VERSION__";
@@ -301,7 +301,7 @@ function showView(name) {
   $$(".view").forEach((v) => { v.hidden = v.id !== "v-" + name; });
   window.scrollTo(0, app.scroll["v-" + name] || 0);
   $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
-  if (name === "dice") loadTray();
+  if (name === "dice") { loadTray(); skeptics.odds().catch(() => toast("The odds calculator could not be loaded; check the Wi-Fi and open the Dice tab again.", true)); }
   if (name === "host") hostCare();
   if (name === "box") app.boxLoading = modules.box().then((m) => m.loadBox()).catch(() => { /* offline: opened again later */ });
   if (name === "games") modules.games().then((m) => m.show($("#v-games"))).catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
@@ -340,6 +340,8 @@ async function start() {
   });
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
   $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
+  $("#toast-close").addEventListener("click", hideToast);
+  $("#odds-form").addEventListener("submit", (e) => e.preventDefault());  // before odds.js is loaded: no page reload
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
   $("#sheet-cancel").addEventListener("click", closeSheet);
@@ -349,7 +351,6 @@ async function start() {
   mute.addEventListener("click", () => { localStorage.setItem("muted", localStorage.getItem("muted") === "1" ? "0" : "1"); showMute(); });
   showMute();
   layoutControls();
-  skeptics.oddsPad();
   document.addEventListener("pointerdown", () => {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (Ctx && !app.audio) { try { app.audio = new Ctx(); } catch (e) { /* no audio */ } }

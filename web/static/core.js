@@ -39,6 +39,7 @@ export const modules = {
   tray: once(() => import("./tray.js?v=__VERSION__")),
   games: once(() => import("./games.js?v=__VERSION__")),
   skepticsTurn: once(() => import("./skeptics_turn.js?v=__VERSION__")),
+  odds: once(() => import("./odds.js?v=__VERSION__")),
   "elder-sign": once(() => import("./elder_sign.js?v=__VERSION__")),
   "among-cultists": once(() => import("./among_cultists.js?v=__VERSION__")),
   spooks: once(() => import("./spooks.js?v=__VERSION__")),
@@ -63,16 +64,28 @@ export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 export const notFilled = (standIn) => (standIn ? " (not filled in yet)" : "");
 export const cardName = (c) => c.name + notFilled(c.stand_in);
 
+// One message at a time, the newest in place of the one before (never a pile): at the bottom above the tabs (over
+// an open sheet at the top), gone by itself or with its close button; screen readers hear it from #say (a refusal
+// from #say-now, at once).
 export function toast(msg, bad, kind) {
   if (!msg) return;
   const t = $("#toast");
-  t.textContent = msg;
+  $("#toast-text").textContent = msg;
   t.title = msg;
-  // over an open sheet the message goes to the top, so it never covers the field it is about; taps go through it
   t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top") + (kind ? " " + kind : "");
   t.hidden = false;
+  document.body.style.setProperty("--toast-h", t.offsetHeight + 8 + "px");
+  const live = $(bad ? "#say-now" : "#say");
+  $(bad ? "#say" : "#say-now").textContent = "";
+  live.textContent = "";
+  setTimeout(() => { live.textContent = msg; }, 50);  // emptied first: the same words twice are read twice
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+  toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+}
+export function hideToast() {
+  clearTimeout(toast.timer);
+  $("#toast").hidden = true;
+  document.body.style.removeProperty("--toast-h");
 }
 
 export async function api(path, body) {
@@ -136,7 +149,7 @@ export function actButton(a, label, cls) {
 export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
 export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
 // A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
-// the whole width of the panel ("Nothing (more)" closes it). A tap that asks an amount (asks "n") is a stepper from
+// the whole width of the panel ("That was all", with how long the card lasts, closes it). A tap that asks an amount (asks "n") is a stepper from
 // the engine's default and one "Tell" that sends the whole amount once; the engine takes each kind once.
 export const cardQuestion = (id, text, taps) => {
   const q = el("div", { class: "warn span-all", id }, text);

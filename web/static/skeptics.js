@@ -2,13 +2,20 @@
 // the board's map, what the table is told at the Ghost Hour, and the odds pad. The default game: the page loads it
 // with the entry; the host's turn panel and its sheets are skeptics_turn.js, loaded on the host's phone.
 import {
-  $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, toast, api,
+  $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, api,
   command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules, notFilled,
 } from "./core.js?v=__VERSION__";
 
 // The host's part (skeptics_turn.js): loaded the first time it is needed, on the host's phone only.
 let hostTurn = null;
 export const turn = () => modules.skepticsTurn().then((m) => (hostTurn = m));
+
+// The Dice tab's odds calculator (odds.js): loaded the first time the Dice tab opens, then it follows every state.
+let oddsCalc = null;
+export const odds = () => modules.odds().then((m) => {
+  if (!oddsCalc) { oddsCalc = m; m.oddsPad(); }
+  return m;
+});
 
 // The host's turn panel; on any other phone it stays hidden and its module unloaded.
 function renderTurn(s) {
@@ -68,6 +75,7 @@ export function render(s) {
   renderGhost(s);
   renderHands(s);
   renderAttempt(s);
+  if (oddsCalc) oddsCalc.followOdds(s);
   renderTurn(s);
   renderMap();
   if (s.board && s.board !== app.boardId) loadBoard(s.board);
@@ -307,10 +315,28 @@ export function renderMap() {
     nodes.push(g);
   }
   fill(svg, nodes);
+  renderChoices(pick);
   const note = $("#map-note");
   note.textContent = pick ? pick.message : "Tap a room to see its name.";
   note.classList.toggle("warn", !!pick);
   $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs" + ((b.connections || []).some((c) => c.stand_in) ? "; no number: a door not filled in yet, count the keys printed at it on the board" : "") + "); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
+}
+
+// The doors (or rooms) the host may pick, as buttons under the map with their rooms' names: the same pick as a tap
+// on the drawing, for a finger that misses the small square and for a screen reader.
+function renderChoices(pick) {
+  const box = $("#map-choices");
+  const kind = pick && (pick.kind === "door" || pick.kind === "room") ? pick.kind : null;
+  box.hidden = !kind;
+  if (!kind) { fill(box, []); return; }
+  box.setAttribute("aria-label", kind === "door" ? "The doors you can pick" : "The rooms you can pick");
+  fill(box, pick.actions.map((a) => {
+    const value = kind === "door" ? a.args.door : Number(a.args.to);
+    const words = a.label || (kind === "door" ? "The door " + doorWords(value) : capital(roomWords(value)));
+    const b = button(words, () => turn().then((m) => m.picked(value)), "wide", "choice-" + String(value));
+    b.dataset.choice = String(value);
+    return b;
+  }));
 }
 
 // ---- what the table is told ------------------------------------------------------------------------
@@ -335,22 +361,3 @@ export function rolled(fresh) {
   const roll = fresh.find((r) => r.type === "rolled");
   if (roll) { app.lastRoll = roll.text; if (app.state) renderAttempt(app.state); }
 }
-
-
-// ---- the odds pad of the Dice view ------------------------------------------------------------------
-export function oddsPad() {
-  const f = $("#odds-form");
-  const counts = { eye: 2, camera: 1 };
-  const show = () => { const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(","); f.need.value = need; $("#odds-need-words").textContent = needWords(need); };
-  const pad = $("#odds-pad");
-  for (const k of ["eye", "camera", "cobweb", "key"]) pad.append(button(ICON[k] + " + " + k, () => { counts[k] = (counts[k] || 0) + 1; show(); }));
-  pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
-  show();
-  f.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (!f.need.value) { toast("Tap the icons first.", true); return; }
-    const q = new URLSearchParams({ need: f.need.value, dice: f.dice.value, rolls: f.rolls.value, keep: f.disruption.checked ? "false" : "true" });
-    try { const o = await api("/api/odds?" + q); $("#odds-out").textContent = pct(o.probability); } catch (err) { if (err.status) toast(capital(err.message), true); }
-  });
-}
-

@@ -57,10 +57,10 @@ export function renderTurn(s) {
   const proves = attempts.filter((x) => x.args.action === "prove");
   if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
   const unlocks = attempts.filter((x) => x.args.action === "unlock");
-  if (unlocks.length) main.push(button("Unlock a door", () => startPick("door", unlocks, "Tap the door to unlock on the map."), "", "unlock-pick"));
+  if (unlocks.length) main.push(button("Unlock a door", () => startPick("door", unlocks, "Tap the door to unlock on the map, or pick it from the list under the map."), "", "unlock-pick"));
   for (const name of ["summon", "pull"]) for (const a of legalOf(s, name)) main.push(actButton(a));
   const moves = legalOf(s, "move-ghost");
-  if (moves.length) main.push(button("Move the ghost", () => startPick("room", moves, "Tap the gold room to move the ghost to."), "", "move-pick"));
+  if (moves.length) main.push(button("Move the ghost", () => startPick("room", moves, "Tap the gold room to move the ghost to, on the map or in the list under it."), "", "move-pick"));
   for (const a of legalOf(s, "seance")) main.push(actButton(a));
   fill($("#turn-main"), main);
   fill($("#turn-spend-list"), legalOf(s, "action").map((a) => actButton(a)));
@@ -74,7 +74,7 @@ export function renderTurn(s) {
   const tproves = table.filter((a) => a.name === "prove");
   if (tproves.length) tableButtons.push(button("An icon set was proven", () => pickFrom("Which icon set was proven at the table?", tproves), "", "tprove-pick"));
   const tunlocks = table.filter((a) => a.name === "unlock");
-  if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened."), "", "tunlock-pick"));
+  if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened, on the map or in the list under it."), "", "tunlock-pick"));
   fill($("#turn-table-list"), tableButtons);
   const ends = [];
   for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
@@ -366,7 +366,7 @@ export function afterTold(fresh) {
   if (pulled && isHost()) {
     // The ghost may be moved now: the reachable rooms light up on the map at once.
     const moves = legalOf(app.state, "move-ghost");
-    if (moves.length) startPick("room", moves, "Tap the gold room to move the ghost to (up to two spaces), or Cancel to leave it.");
+    if (moves.length) startPick("room", moves, "Tap the gold room to move the ghost to (up to two spaces), on the map or in the list under it, or Cancel to leave it.");
     else page.showView("game");
   }
 }

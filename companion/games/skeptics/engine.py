@@ -437,23 +437,19 @@ class _Supply:
 
 # what the host may say a stand-in environment card did (tell-card effect=...): the kinds of effect the engine
 # plays, with what a tap gives ("Environment Cards"; the kinds of docs/rules-engine.md, "Rules the box data
-# switches on")
-ENV_EFFECTS: Mapping[str, str] = MappingProxyType(
-    {
-        "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
-        "actions": "two actions other than moves a turn (as the Corpse)",
-        "fires": "fire tokens on the board (as the Fire)",
-        "nothing": "nothing the companion counts",
-    }
-)
-
-
+# switches on"). The last tap says how long the card lasts ("Environment Cards": "Environment Cards may end right
+# away with one-time effects, may last for a full hour until the next one is drawn, or may last until the card's
+# objectives are met. If it is not stated on the card, then the card lasts until the conditions are met."), as a
+# duration of the pack's cards
+_LASTS: Mapping[str, str] = MappingProxyType({"nothing": "until_met", "hour": "hour", "once": "instant"})
 ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
     {  # effect -> (a tap's amount, lowest, highest)
         "clue-dice": (-1, -2, 2),
         "actions": (2, 1, 3),
         "fires": (4, 1, 10),
         "nothing": (0, 0, 0),
+        "hour": (0, 0, 0),
+        "once": (0, 0, 0),
     }
 )
 
@@ -479,6 +475,7 @@ def environment_card(
         actions=kinds.get("actions", 0),
         fires=kinds.get("fires", 0),
         icon_sets=(),
+        duration="hour" if kinds.get("hour") else info.duration,
     )
     if memo is not None:
         memo[key] = made
@@ -702,7 +699,7 @@ class Game(GameHistory[State]):
             if key not in s.open_doors:
                 self.offer_made(out, unlock)
         for card in s.env_active:
-            if self.packs.environment[card].duration == "until_met":
+            if self.env(card).duration == "until_met":
                 self.offer_made(out, made.discard(card))
         self.offer_made(out, made.ghost_at)
         return out
@@ -804,7 +801,7 @@ class Game(GameHistory[State]):
         s = self._state
         if s.env_deck:
             return sorted(s.env_deck)
-        ending = [c for c in s.env_active if self.packs.environment[c].duration == "hour"]
+        ending = [c for c in s.env_active if self.env(c).duration == "hour"]
         pool = sorted({*s.env_discard, *ending})
         if not pool:
             lasting = [c for c in s.env_active if c not in ending]
@@ -1491,13 +1488,13 @@ class _Rules(RulesBase[State, Command]):
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:")]
         s.env_asks = [c for c in s.env_asks if c != card]
 
-    def end_card(self, card: str) -> None:
+    def end_card(self, card: str, why: str = "met") -> None:
         s = self.s
         if card in s.env_active:
             s.env_active.remove(card)
             s.env_discard.append(card)
             self.forget_card(card)
-            self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
+            self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why=why)
         s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
 
     def fire_out(self) -> None:
@@ -1664,7 +1661,7 @@ class _Rules(RulesBase[State, Command]):
         """ "Ghost Hour Sequence": an environment card is drawn and played; reshuffle when none are left."""
         s = self.s
         for card in list(s.env_active):
-            if self.packs.environment[card].duration == "hour":
+            if self.env(card).duration == "hour":
                 s.env_active.remove(card)
                 s.env_discard.append(card)
                 self.forget_card(card)
@@ -2426,13 +2423,20 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("no environment card is waiting to be told: the cards in play are filled in, or told.")
         card = s.env_asks[0]
         effect = _choice(self.cmd, "effect", tuple(ENV_TAPS))
-        if effect == "nothing":
+        if effect in _LASTS:
             if "n" in self.cmd.args:
-                raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+                raise BadCommand(
+                    f"tell-card: effect={effect} takes no n=; it says the card does nothing more, and how long it lasts."
+                )
             if self.checking:
                 return
             s.env_asks.pop(0)
-            self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
+            name = self.packs.environment[card].name
+            self.emit("card_told", card=card, name=name, kind="environment", lasts=_LASTS[effect])
+            if effect == "hour":
+                s.env_told.append(f"{card}:hour:1")
+            elif effect == "once":
+                self.end_card(card, why="once")
             return
         tap, low, high = ENV_TAPS[effect]
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
