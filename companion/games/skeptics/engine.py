@@ -698,8 +698,8 @@ class Game(GameHistory[State]):
         for key, unlock, _ in made.doors:
             if key not in s.open_doors:
                 self.offer_made(out, unlock)
-        for card in s.env_active:
-            if self.env(card).duration == "until_met":
+        for card, info in zip(s.env_active, self.env_in_play(), strict=True):
+            if info.duration == "until_met":
                 self.offer_made(out, made.discard(card))
         self.offer_made(out, made.ghost_at)
         return out
