@@ -179,9 +179,9 @@ class GameService:
         self._tray = TrayReadings()  # the tray's newest reading: played as a roll at most once
         # next_throw's: the basis (game, commands that are not rolls) it last saw, the key of the throw, its dice
         self._throw: tuple[tuple[int, int] | None, tuple[int, int], tuple[str, ...]] = (None, (0, 0), ())
-        # the published form of each legal action (with its label) for the current game's names, made once and
-        # read-only: the same few dozen come back state after state
-        self._legal_memo: tuple[object, dict[tuple[object, ...], tuple[object, dict[str, Any]]]] = (None, {})
+        # the published form of each legal action (with its label) for the current game's names and the current
+        # player, by the action's id or by what it is, made once and read-only: the same few dozen come back
+        self._legal_memo: tuple[object, dict[object, dict[object, tuple[object, dict[str, Any]]]]] = (None, {})
 
     # -- games -------------------------------------------------------------------------------
 
@@ -818,20 +818,24 @@ class GameService:
         if names is not self._names or len(memo) > 4096:
             memo = {}
             self._legal_memo = (self._names, memo)
+        # by the current player, then by the action itself (an engine offers the same objects state after state; kept
+        # here, so its id names no other), else by what it is
+        mine = memo.get(current)
+        if mine is None:
+            mine = memo[current] = {}
         out = []
         for action in game.legal_actions():
-            # by the action itself (an engine offers the same objects state after state; kept here, so its id
-            # names no other), else by what it is
-            key: tuple[object, ...] = (current, id(action))
-            found = memo.get(key)
+            found = mine.get(id(action))
             if found is None or found[0] is not action:
-                named = (current, action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
-                entry = memo.get(named)
+                named = (action.group, action.name, tuple(action.args.items()), action.asks, action.cards)
+                entry = mine.get(named)
                 if entry is None:
                     published = action.to_dict()
                     published["label"] = self._module.action_label(published, self._names, current)
-                    entry = memo[named] = (action, read_only(published))
-                found = memo[key] = (action, entry[1])
+                    entry = mine[named] = (action, read_only(published))
+                if len(mine) > 4096:
+                    mine.clear()
+                found = mine[id(action)] = (action, entry[1])
             out.append(found[1])
         return ReadOnlyList(out)
 
