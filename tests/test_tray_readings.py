@@ -129,9 +129,14 @@ def test_elder_signs_sim_tray_throws_once_per_adventure_and_not_after_a_clue(tmp
         camera = ThrowCamera(service.next_throw, seed=1)
         camera.read()
         start = camera.throws
-        service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+        slot = service.state()["adventures"][0]["slot"]
+        # a stand-in adventure plays the tasks the host enters from the real card (hard ones: a roll fails)
+        service.do("set-tasks", {"adventure": slot, "tasks": "inv:5,lore:2", "ordered": "false"})
+        service.do("move", {"to": slot})
+        if service.state().get("question"):  # a Mythos card not filled in yet: the host says it did nothing
+            service.do("card-did", {"effect": "nothing"})
         camera.read()
-        assert camera.throws == start + 1  # the first roll at the adventure is thrown
+        assert camera.throws == start + 1 and camera.shown  # the first roll at the adventure is thrown
         clue_seen = False
         for _ in range(6):  # every roll leaves fewer dice (placed on a task or lost): none is thrown by itself
             legal = {a["name"]: a for a in service.state()["legal"]}
