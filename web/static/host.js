@@ -7,6 +7,8 @@ import { turn } from "./skeptics.js?v=__VERSION__";
 
 // The host's cares (the box's summary, the phones, the sign-in attempts, the backups), for the host only.
 export const hostCare = () => { if (isHost()) modules.care().then((m) => m.loadHostCare()); };
+// A phone was renamed, joined or removed: the host's list, when it is on the screen, shows it at once.
+export const phonesChanged = () => { if (isHost() && !$("#v-host").hidden) modules.care().then((m) => m.loadPhones()); };
 
 export function showHost() {
   const s = app.session;
