@@ -1036,7 +1036,8 @@ class Game(GameHistory[State]):
                     "id": c,
                     "name": card.name,
                     "effect": card_words(card.effect),
-                    "duration": card.duration,
+                    # a stand-in lasts as the host told ("that was all"); until then nobody has said (None)
+                    "duration": None if c in s.env_asks else played.duration,
                     "clue_dice": played.clue_dice,
                     "actions": played.actions,
                     "fires": played.fires,
