@@ -104,6 +104,7 @@ def test_a_rename_reaches_the_hosts_list_of_phones_at_once(browser: Any, live: T
         assert answer == 200
         expect(phones).to_contain_text("Ben at the window", timeout=1500)
         expect(phones).not_to_contain_text("Ben's phone")
+        expect(player.page.locator("#phone-form input[name=name]")).to_have_value("Ben at the window")  # its own too
         host.check_clean()
         player.check_clean()
     finally:
