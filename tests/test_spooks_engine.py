@@ -285,7 +285,7 @@ def test_spiders_and_spooks_want_the_next_number_and_the_master_follows_the_10()
     g = game()
     g.push("top suit=spiders number=8")
     assert g.view()["top"] == {"suit": "spiders", "number": "8"} and g.follow()["next"] == "9"
-    assert "a 9 on a 8" in g.view()["may_play"][0]
+    assert "a 9 on an 8" in g.view()["may_play"][0]
 
 
 def test_goblins_play_a_trick_bones_and_bats_match_the_number_or_suit_and_the_cat_is_wild() -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direction_of, follow
+from companion.words import a_or_an
 
 if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
@@ -92,7 +93,7 @@ def card_words(suit: Any, number: Any = None) -> str:
 
 
 def _value_words(value: str | None) -> str:
-    return "a Master" if value == MASTER else f"a {value}"
+    return a_or_an("Master" if value == MASTER else value)  # "an 8 on a 9"
 
 
 def _pass_way(reversed_: bool) -> str:
