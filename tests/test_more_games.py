@@ -133,6 +133,34 @@ def test_the_night_is_read_out_with_the_hosts_pause_and_ended_by_the_next_comman
     service.close()
 
 
+@pytest.mark.parametrize("pause", [2.0, 4.0, 9.0, 14.0])
+def test_the_pause_the_host_chose_is_the_pause_the_table_gets(tmp_path: Path, pause: float) -> None:
+    """Found by a new player: with "short pauses (2 s)" the night took nearly a minute, 7-10 s a line. Each step's
+    time is its words as the voice says them, then the pause: the pause after every step but the last is the one
+    chosen, never doubled, and nothing else is added (the lengths here are a voice's measure, fixed per line)."""
+    lengths: dict[str, float] = {}
+
+    def measured(text: str) -> float:  # a voice's length of each line: longer lines take longer, as spoken
+        return lengths.setdefault(text, round(0.37 * len(text.split()) + 0.11, 3))
+
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(3), speech_length=measured)
+    for seer in (True, False):
+        new_among_cultists(service, seer=seer)
+        narration = service.narrate("night", pause)["narration"]
+        steps = narration["steps"]
+        assert narration["pause"] == pause
+        for step, after in zip(steps, steps[1:], strict=False):
+            assert step["speech_s"] == lengths[step["text"]]
+            waited = after["at"] - step["at"] - step["speech_s"]  # what the table waits once the words end
+            assert waited == pytest.approx(pause, abs=0.011), step["text"]  # the hundredth a step rounds up to
+        assert narration["length"] == pytest.approx(
+            steps[-1]["at"] + steps[-1]["speech_s"], abs=0.011
+        )  # the last step waits for nothing
+        words = sum(lengths[s["text"]] for s in steps)
+        assert narration["length"] == pytest.approx(words + pause * (len(steps) - 1), abs=0.011 * len(steps))
+    service.close()
+
+
 def test_the_night_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1), speech_language="de")
     new_among_cultists(service)
