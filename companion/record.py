@@ -72,6 +72,11 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
         view: dict[str, Any] = game.view()
+        # the reading the game was played in, where its module tells it from the commands alone (Among Cultists',
+        # Spooks'); a module that pushes them to tell (Skeptics') is played again from the start
+        module.read_stored(game, _readable(module, commands))
+        if game.played:
+            game = module.new(module.setup_from_dict(info.setup), packs)
     except CompanionError as exc:
         return {**record, **_facts({}, info), "problem": f"the game cannot be set up again: {exc}"}
     names = [str(n) for n in view.get("player_names") or []]
@@ -105,6 +110,17 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     if problem:
         record["problem"] = problem
     return record
+
+
+def _readable(module: GameModule, commands: Sequence[CommandRecord]) -> list[Any]:
+    """The stored commands up to the first one that cannot be read (the record stops before it anyway)."""
+    out = []
+    for entry in commands:
+        try:
+            out.append(module.command_from_dict(entry.command))
+        except CompanionError:
+            break
+    return out
 
 
 def _facts(view: Mapping[str, Any], info: GameInfo, module: GameModule | None = None) -> dict[str, Any]:

@@ -485,8 +485,12 @@ def test_a_game_stored_now_replays_in_the_reading_of_now(packs: AmongCultistsPac
     assert not game.host_records_points_win
     assert game.view()["outcome"] == "won" and game.view()["round"] == 1
     fresh = Game.new(Setup(players=5, points_needed=3), packs)
-    assert list(fresh.read_stored([Command.parse(c) for c in commands])) == []  # pushed by read_stored itself
-    assert fresh.played == len(commands) and fresh.view() == game.view()
+    parsed = [Command.parse(c) for c in commands]
+    assert list(fresh.read_stored(parsed)) == parsed and fresh.played == 0  # the commands tell it; none is pushed
+    assert not fresh.host_records_points_win
+    # the score fell back below the goal and went on: a game of then too
+    old = ["night-done", "points n=3", "points n=-1", "points n=1"]
+    assert Game.replay(Setup(players=5, points_needed=3), packs, old).host_records_points_win
 
 
 def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCultistsPacks) -> None:

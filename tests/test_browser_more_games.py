@@ -336,15 +336,35 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         page.click("#sp-suit-spiders")
         page.click("#sp-num-8")
         expect(view.locator("#sp-top")).to_contain_text("8 of Spiders", timeout=5000)
-        expect(view.locator("#sp-may li").first).to_be_visible()
+        expect(view.locator("#sp-may li").first).to_contain_text("a 9 on an 8")  # "an 8", not "a 8"
         before = table.service.state()["direction"]
-        page.locator("#sp-fix summary").click()
-        page.click("#sp-master-bones")
-        page.click("#sheet-ok")
+        # a Master set as the top card: the host is asked whether it was played normally (its effect) or in a
+        # Goblin trick (none); a new player found the Master of Bones on top leaving play counterclockwise
+        dismiss(host)
+        tap(host, "#sp-top-set")
+        page.click("#sp-suit-bats")
+        page.click("#sp-num-M")
+        expect(page.locator("#sheet-title")).to_have_text("The Master of Bats on top: how was it played?")
+        expect(page.locator("#sp-master-rule")).to_contain_text("backward")
+        page.screenshot(path=str(SHOTS / "sp-02b-host-master-on-top.png"))  # what the phone shows
+        page.click("#sp-master-trick")
+        expect(view.locator("#sp-top")).to_contain_text("Master of Bats", timeout=5000)
+        assert table.service.state()["backward_runs"] is False  # played in a trick: no effect
+        dismiss(host)
+        tap(host, "#sp-top-set")
+        page.click("#sp-suit-bones")
+        page.click("#sp-num-M")
+        page.click("#sp-master-normal")
         wait_for(lambda: table.service.state()["direction"] != before)
+        expect(view.locator("#sp-top")).to_contain_text("Master of Bones", timeout=5000)
+        expect(view.locator("#sp-rules")).to_contain_text("Play goes clockwise")
         dismiss(viewer)
         dismiss(host)
         shot(viewer, "sp-03-viewer-rules")
+        shot(host, "sp-03-host-master-of-bones-on-top")
+        # the Master command is refused for that Master now: one deck holds one Master of Bones
+        page.locator("#sp-fix summary").click()
+        expect(page.locator("#sp-master-bones")).to_have_count(0)
 
         # hands until someone reaches 200: the lowest score wins
         service = table.service

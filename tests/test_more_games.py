@@ -323,3 +323,67 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
     event = service.state()["event"]
     assert (event["name"], event["stand_in"], service.state()["stand_ins"]) == ("Power cut", False, False)
     service.close()
+
+
+# -- history files written before a rule changed --------------------------------------------------------------
+
+
+def write_played_then(store: GameStore, game: Any, commands: list[str]) -> int:
+    """A history file as the companion of then wrote it: the setup, then each command with the events the game of
+    then (the old reading, set on `game`) gave it."""
+    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
+    for seq, text in enumerate(commands, 1):
+        command = game.command_type.parse(text)
+        store.append(game_id, seq, command.to_dict(), game.push(command))
+    return game_id
+
+
+def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were_played(tmp_path: Path) -> None:
+    """Among Cultists' points ending the game at once and Spooks' Master on top asking for its effect changed how
+    some commands play; a file written before keeps opening, each game in the reading it was played in."""
+    from companion.games.among_cultists.engine import Game as ACGame
+    from companion.games.among_cultists.engine import Setup as ACSetup
+    from companion.games.among_cultists.packs import load_packs as ac_packs
+    from companion.games.spooks.engine import Game as SPGame
+    from companion.games.spooks.engine import Setup as SPSetup
+
+    path = tmp_path / "then.sqlite"
+    store = GameStore(path)
+    then_ac = ACGame.new(ACSetup(players=5, points_needed=3, names=tuple(NAMES), seed=2), ac_packs())
+    then_ac.host_records_points_win = True  # the host tapped the win
+    ac_commands = ["night-done", "points n=5", "next-phase", "draw-event", "next-phase", "end-round", "points-win"]
+    ac_id = write_played_then(store, then_ac, ac_commands)
+    then_sp = SPGame.new(SPSetup(players=3, names=("Ada", "Bo", "Cy"), master_effects=True), None)
+    then_sp.top_master_without_effect = True  # a Master on top changed nothing; "A Master played" did
+    sp_commands = ["top suit=bones number=M", "master suit=bones seat=2", "hand points=0,4,9", "top suit=bats number=M"]
+    sp_id = write_played_then(store, then_sp, sp_commands)
+    store.close()
+
+    service = service_on(path)
+    ac = service.load_game(ac_id)
+    assert ac["outcome"] == "won" and ac["round"] == 2 and ac["points"] == 5 and ac["history_length"] == 7
+    assert [h["text"] for h in service.history()][-1].startswith("The investigators win")
+    service.undo()  # one step back: 5 of 3 and the game on, as the table had it then
+    state = service.state()
+    assert state["outcome"] is None and state["round"] == 2 and state["points"] == 5
+    assert "points-win" in [a["name"] for a in state["legal"]]
+    sp = service.load_game(sp_id)
+    assert sp["direction"] == "clockwise" and sp["backward_runs"] is False  # the Master of Bats on top: nothing
+    assert sp["top"] == {"suit": "bats", "number": "M"} and sp["scores"] == [0, 4, 9]
+    service.do("top", {"suit": "spooks", "number": "7"})  # the game goes on
+    # the games record replays them in the same reading (companion/record.py)
+    records = {r["game"]: r for r in service.records()}
+    assert "problem" not in records[ac_id] and records[ac_id]["rounds"] == 2  # (the win was undone above)
+    assert records[ac_id]["commands"] == len(ac_commands) - 1
+    assert "problem" not in records[sp_id] and records[sp_id]["commands"] == len(sp_commands) + 1
+    service.close()
+    # and a game of now in the same file keeps the reading of now
+    service = service_on(path)
+    new_among_cultists(service, points_needed=2)
+    service.do("night-done")
+    assert service.do("points", {"n": "2"}).state["outcome"] == "won"
+    game_id = service.state()["game_id"]
+    service.close()
+    again = service_on(path)
+    assert again.load_game(game_id)["outcome"] == "won" and again.load_game(ac_id)["points"] == 5
+    again.close()

@@ -236,3 +236,14 @@ def test_the_end_card_names_the_winner_and_the_scores_lowest_first() -> None:
     assert card["lines"][-1] == "Hands played: 5."
     shared = end_summary({"winners": [1, 2], "scores": [30, 30, 200], "hands": [[0, 30, 30]]}, Names(("A", "B", "C")))
     assert shared["title"] == "A and B share the win"
+
+
+def test_a_master_on_top_played_in_a_trick_says_its_effect_does_not_happen() -> None:
+    # «If its played during a trick, it has no effect!»
+    from companion.games.spooks.sentences import describe_event
+
+    trick = describe_event({"type": "top_set", "suit": "bones", "number": "M", "effect": False})
+    assert trick.startswith("On top of the pile: the Master of Bones") and "Goblin trick" in trick
+    assert "effect does not happen" in trick
+    plain = describe_event({"type": "top_set", "suit": "bones", "number": "9"})
+    assert "trick" not in plain and "effect" not in plain

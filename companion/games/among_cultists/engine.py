@@ -356,24 +356,26 @@ class Game(GameHistory[State]):
         return game
 
     def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
-        """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
-        Now the game ends when the investigators' points reach the goal (:60); a game stored before that, whose
-        points passed the goal while it went on, or whose host recorded the win with points-win, plays on in the
-        old reading (the host records the win). Only playing them tells: they are pushed here, and none is left
-        when the reading of now accepts them all; when it refuses one, the game starts again in the old reading
-        and every command is left to push."""
-        if not any(c.name in ("points", "points-win") for c in commands):
-            return commands
-        try:
-            for c in commands:
-                self.push(c)
-            return ()
-        except (BadCommand, IllegalCommand):
-            while self._stack:
-                self.pop()
-            self._legal.clear()
-            self._checker = None
-        self.host_records_points_win = True
+        """The commands of a stored game to push into this new game, in the reading they were played in. Now the game
+        ends when the investigators' points reach the goal (:60); a game stored before that, whose score reached
+        the goal while more commands followed (the table played on, or the host tapped points-win), plays on in the
+        old reading (the host records the win). The commands tell it alone: the score is the sum of the points
+        commands, and the reading of now would refuse any command after the one that reaches the goal. Nothing is
+        pushed here: every command is left to push."""
+        needed, score = self.setup.points_needed, 0
+        for i, c in enumerate(commands):
+            if c.name == "points-win":
+                self.host_records_points_win = True
+                break
+            if c.name != "points":
+                continue
+            try:
+                score += int(str(c.args.get("n", "0")).strip())
+            except ValueError:
+                continue  # refused alike in either reading
+            if score >= needed and i < len(commands) - 1:
+                self.host_records_points_win = True
+                break
         return commands
 
     # -- what may be done ----------------------------------------------------------------------

@@ -300,6 +300,8 @@ def _said_hand_given_up(event: Mapping[str, Any], names: Names, kind: str, who: 
 
 def _said_top_set(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
     text = f"on top of the pile: {card_words(event.get('suit'), event.get('number'))}"
+    if event.get("effect") is False:  # a Master played during a Goblin trick («it has no effect!»)
+        text += ", played in a Goblin trick, so its effect does not happen"
     return text
 
 
