@@ -231,6 +231,13 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
     assert_clean_error(
         run("new", "--rules", "spooks", "--players", "3", "--seed", "2", "--db", str(db2)), 2, "shuffles nothing"
     )
+    # a Master on top with the Masters' effects: the terminal is asked how it was played (docs/terminal.md)
+    db3 = tmp_path / "masters.sqlite"
+    assert run("new", "--rules", "spooks", "--players", "3", "--master-effects", "--db", str(db3)).returncode == 0
+    assert_clean_error(run("do", "--db", str(db3), "top", "suit=bones", "number=M"), 2, "effect=yes")
+    done = run("do", "--db", str(db3), "top", "suit=bones", "number=M", "effect=yes")
+    assert done.returncode == 0, done.stderr
+    assert state_json(db3)["direction"] == "clockwise"
 
 
 # -- the hardware -------------------------------------------------------------------------------------------------
