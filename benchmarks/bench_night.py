@@ -7,8 +7,8 @@ each line (``Voice.length``: the line rendered, its silence trimmed, its audio m
 after every step but the last. Printed per pause: the speech (the voice's seconds, the same whatever the pause),
 the pauses, the whole night, and the median and largest wait after a step's words end (what the table waits; it is
 the pause chosen, rounded up to the hundredth). Also printed: each line's seconds of speech and the time it took to
-render it the first time (the voice renders the night's lines when the game starts, so the host waits for none
-of them when the night is read out). The figures are this machine's: the speech lengths are the voice's and do not
+render it the first time (the first line's includes loading Piper's model; the voice renders the night's lines
+when the game starts, so the host waits for none of them when the night is read out). The figures are this machine's: the speech lengths are the voice's and do not
 depend on the CPU; the render times do.
 """
 
