@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -1132,3 +1133,25 @@ def test_a_stand_in_ancient_ones_monster_spaces_bring_no_monster() -> None:
     assert game.view()["monster_spaces"] == []
     filled = new()
     assert "monster_appears" in types(filled.push("doom n=2"))
+
+
+def test_the_terminal_says_who_still_chooses_at_the_attack_and_how_to_tell_it(tmp_path: Path) -> None:
+    """`companion game state` at the attack (:459): the question, and the command that answers it, which works."""
+    from companion.games.elder_sign.terminal import state_text
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    svc = GameService(GameStore(tmp_path / "games.sqlite3"), packs(), rng=random.Random(1))
+    svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 1})
+    svc.do("doom", {"n": str(svc.state()["doom_max"])})
+    while svc.state()["clock"] != "IX":
+        svc.do("end-turn")
+    svc.do("end-turn")
+    text = state_text(svc.state())
+    assert "Still to choose: Cy (player=1), Di (player=2)" in text
+    assert "lower player=N stat=sanity | lower player=N stat=stamina" in text
+    svc.do("lower", {"player": "2", "stat": "stamina"})
+    assert "Still to choose: Cy (player=1)\n" in state_text(svc.state())
+    svc.do("lower", {"player": "1", "stat": "sanity"})
+    assert "Still to choose" not in state_text(svc.state())
+    svc.close()
