@@ -6,12 +6,19 @@ game). Screenshots go to tests/artifacts/elder_sign/."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 from test_browser_elder_sign import LINE_NUMBER, shot, tap, wait_for
 from test_browser_elder_sign_tasks import elder_sign_table, host_phone
 from test_browser_web import PHONE, open_phone
-from web_fixtures import Table
+from test_elder_sign_luck import stored
+from web_fixtures import Table, start_table
+
+from companion.games.skeptics.packs import load_packs
+from companion.service import GameService
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["elder_sign_table"]  # the fixture, found by pytest here
@@ -87,3 +94,26 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
         assert host.errors == []
     finally:
         host.context.close()
+
+
+def test_the_end_card_of_a_played_battle_weighs_its_blows(browser: object, tmp_path: Path) -> None:
+    """A new player's game (its history in tests/data): the end card said 9 attempts came good once after a battle of
+    blow after blow; it now counts each blow and the adventure completed, and its timeline's labels stand apart."""
+    store, game_id = stored(tmp_path / "games.sqlite3")
+    service = GameService(store, load_packs(), rng=random.Random(1))
+    service.load_game(game_id)
+    table = start_table(tmp_path, service=service)
+    viewer = open_phone(browser, table, viewport=PHONE, wait_map=False, scale=1)
+    try:
+        luck = service.state()["summary"]["luck"]
+        expect(viewer.page.locator("#end-luck")).to_have_text(luck["words"], timeout=5000)
+        attempts = service.record(game_id)["attempts"]  # each blow and adventure counted (test_elder_sign_luck)
+        assert luck["successes"] == sum(a["good"] for a in attempts) > 1 and luck["attempts"] == len(attempts)
+        viewer.page.wait_for_function("() => document.querySelector('#end-timeline').complete", timeout=5000)
+        viewer.page.locator("#end-timeline").scroll_into_view_if_needed()
+        shot(viewer, "end-card-battle")
+        viewer.check_clean()
+    finally:
+        viewer.context.close()
+        table.server.stop()
+        service.close()
