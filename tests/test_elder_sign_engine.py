@@ -1155,3 +1155,18 @@ def test_the_terminal_says_who_still_chooses_at_the_attack_and_how_to_tell_it(tm
     svc.do("lower", {"player": "1", "stat": "sanity"})
     assert "Still to choose" not in state_text(svc.state())
     svc.close()
+
+
+def test_two_midnights_in_one_turn_ask_each_investigator_twice() -> None:
+    """:309 (a card moved the clock: the midnights are resolved at the end of the turn), :459 at each of them."""
+    game = _at_the_attack(2)
+    game.push("clock hours=12")  # a card moves the clock a whole round on: one more midnight this turn
+    game.push("end-turn")
+    assert game.view()["attack_choices"] == [0, 1, 0, 1]
+    offered = [(a.args["player"], a.args["stat"]) for a in game.legal_actions() if a.name == "lower"]
+    assert sorted(offered) == [(p, stat) for p in ("1", "2") for stat in ("sanity", "stamina")]  # each once
+    before = game.view()["investigators"][0]["max_stamina"]
+    game.push("lower player=1 stat=stamina")
+    game.push("lower player=1 stat=stamina")
+    assert game.view()["investigators"][0]["max_stamina"] == before - 2
+    assert game.view()["attack_choices"] == [1, 1]

@@ -608,10 +608,10 @@ class Game(GameHistory[State]):
             # with its combat task not entered, entering it comes instead of the attack on it
             group = "roll" if self.combat_missing() and not s.attempted else "table"
             self.offer(out, group, "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
-        for q in s.questions:
-            if q.kind == "attack" and q.player is not None:  # :459: each investigator's own choice
-                for stat in STATS:
-                    self.offer(out, "attack", "lower", {"player": str(q.player + 1), "stat": stat})
+        choosing = {q.player: None for q in s.questions if q.kind == "attack" and q.player is not None}
+        for p in choosing:  # :459: each investigator's own choice (once a player, two midnights in a turn or one)
+            for stat in STATS:
+                self.offer(out, "attack", "lower", {"player": str(p + 1), "stat": stat})
         cards_asked = [q for q in s.questions if q.kind != "attack"]
         if cards_asked:
             for effect, extra in PART_TAPS[cards_asked[0].part]:
