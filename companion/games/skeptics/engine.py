@@ -2219,6 +2219,7 @@ class _Rules(RulesBase[State, Command]):
             action=attempt.action,
             faces=[f.value for f in out.faces],
             kept=[f.value for f in out.kept],
+            kept_now=[f.value for f in out.newly_kept],  # the dice of this roll among `kept`
             success=out.success,
             actions_left=s.actions_left,
             **({"chose": True} if keep is not None else {}),  # the player chose what to keep (keep=)

@@ -542,14 +542,25 @@ def _said_attempt_succeeded(event: Mapping[str, Any], names: Names, e: Callable[
 
 
 def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    """What one roll did: the dice of this roll set aside, apart from those kept from the rolls before ("kept" is
+    every die kept so far, "kept_now" this roll's; a record written before "kept_now" says only "kept")."""
+    now, kept = e("kept_now"), list(e("kept") or [])
+    before = list(kept)
+    for face in now or ():
+        if face in before:
+            before.remove(face)
+    earlier = f" ({faces_words(before)} kept before)" if now is not None and before else ""
     if e("success"):
         result = "that does it"
-    elif e("kept"):
-        result = f"keeping {faces_words(e('kept'))}"
+    elif now is None:
+        result = f"keeping {faces_words(kept)}" if kept else "none kept, all to roll again" if e("chose") else ""
+        result = result or "nothing counts"
+    elif now:
+        result = f"keeping {faces_words(now)}{earlier}"
     elif e("chose"):
-        result = "none kept, all to roll again"
+        result = f"none of these kept{earlier}" if earlier else "none kept, all to roll again"
     else:
-        result = "nothing counts"
+        result = f"nothing more counts{earlier}" if earlier else "nothing counts"
     return f"Rolled {faces_words(e('faces'))}: {result}."
 
 
