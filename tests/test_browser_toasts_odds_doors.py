@@ -231,3 +231,30 @@ def test_the_roll_card_says_the_last_roll_and_how_its_attempt_ended(browser: Any
         viewer.check_clean()
     finally:
         viewer.context.close()
+
+
+def test_a_refusal_on_the_page_names_the_buttons_not_the_commands(browser: Any, named: Table) -> None:
+    """A command the page sent that the rules refuse (a fourth plain move): the toast names the buttons that end
+    the turn and run, by their labels, and the player by name; no command spelling."""
+    for _ in range(3):
+        named.service.do("action", {"kind": "move"})
+    host = open_phone(browser, named, host=True)
+    try:
+        page = host.page
+        expect(page.locator("#turn-card")).to_be_visible()
+        page.evaluate(
+            """() => {
+              const url = performance.getEntriesByType("resource").map((e) => e.name).find((n) => n.includes("/core.js"));
+              return import(url).then((core) => core.command("action", { kind: "move" }));
+            }"""
+        )
+        toast = page.locator("#toast")
+        expect(toast).to_contain_text("Ada has used all 3 actions")
+        shot(host, "refusal-names-buttons")
+        said = host.text("#toast-text")
+        # the buttons as the host's panel labels them
+        assert "\u201cEnd Ada's turn\u201d button" in said and "\u201cRun a fourth space\u201d button" in said, said
+        expect(page.locator("#turn-end button", has_text="End Ada's turn")).to_be_visible()
+        assert not re.search(r"=|\brun true\b|end-turn|End the turn with End", said), said
+    finally:
+        host.context.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
+from companion.games.base import module_for
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import load_packs
 from companion.games.skeptics.sentences import (
@@ -19,7 +20,6 @@ from companion.games.skeptics.sentences import (
     describe_event,
     describe_events,
     end_summary,
-    for_players,
     need_words,
     setup_checklist,
 )
@@ -121,7 +121,7 @@ def test_refusals_read_as_the_page_says_them() -> None:
             try:
                 game.check(text)
             except (BadCommand, IllegalCommand) as exc:
-                words = for_players(str(exc))
+                words = module_for("skeptics").for_players(str(exc))  # the page's words (GameService.say)
                 plain_words(words)
                 assert re.match(r"^['\"]?[A-Z0-9]", words) and len(words) > 15, words
                 seen += 1
@@ -131,7 +131,7 @@ def test_refusals_read_as_the_page_says_them() -> None:
         if game.outcome:
             break
     assert seen > 100
-    assert "first player's space" in for_players(_refusal(game_ready_for_seance(), "seance"))
+    assert "first player's space" in module_for("skeptics").for_players(_refusal(game_ready_for_seance(), "seance"))
 
 
 def game_ready_for_seance() -> Game:

@@ -955,14 +955,16 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
 # -- refusals -------------------------------------------------------------------------------------
 
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bend-turn\b", "End turn"),
-    (r"\bend-round\b", "End round"),
-    (r"\breveal-clue\b", "Reveal a clue"),
-    (r"\bmove-ghost\b", "moving the ghost"),
-    (r"\(seance room=N\)", ""),
-    (r"\bghost-at room=N\b", "placing the ghost on the map"),
-    (r"\bghost-at\b", "placing the ghost"),
-    (r"\bdiscard-environment\b", "discarding the card"),
+    # the commands a refusal spells are named by their buttons before these (GameModuleOf.for_players)
+    (
+        r"give either faces=\.\.\. \(the summon dice rolled, e\.g\. faces=summon,blank\) or success=true\|false, "
+        r"not (both|neither)",
+        r"give either the summon dice rolled or whether it succeeded, not \1",
+    ),
+    (
+        r"give one of sets=N, last=yes\|no or seance=yes\|no",
+        "answer the question the companion asks about the ghost card",
+    ),
     (r",? ?or add free=true if an item gives a free action(?: \(FAQ\))?", ""),
     (r"add free=true", "use a free action"),
     (r"\bfree=true\b", "a free action"),
@@ -977,8 +979,6 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\b(room|door|card|set)='?([^'\s]+)'?", r"\1 \2"),
     (r"\bto='?([^'\s]+)'?", r"room \1"),
     (r"\b(?:faces|keep|success|environment|evidence)='?([^'\s]+)'?", r"\1"),
-    (r"\battempt action=\S+( need=\S+)?", "a roll"),
-    (r"\bpull success=true\b", "a successful pull"),
     (r"`([^`]*)`", r"\1"),
 )
 
