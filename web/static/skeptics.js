@@ -322,14 +322,13 @@ export function renderMap() {
   $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs" + ((b.connections || []).some((c) => c.stand_in) ? "; no number: a door not filled in yet, count the keys printed at it on the board" : "") + "); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
 }
 
-// The doors (or rooms, or any space: the séance's, the ghost's) the host may pick, as buttons under the map with
-// their rooms' numbers and names: the same pick as a tap on the drawing, for a finger that misses the small square
-// and for a screen reader. Any space is every space of the board in its numbers' order, two to a row.
+// The doors, rooms or spaces (séance, ghost) the host may pick, as buttons under the map by number and name: the
+// same pick as a tap on the drawing, for a finger that misses and for a screen reader.
 function renderChoices(pick) {
   const box = $("#map-choices");
   const kind = pick && ["door", "room", "space"].includes(pick.kind) ? pick.kind : null;
   box.hidden = !kind;
-  box.classList.toggle("grid", kind === "space");  // every space, two to a row; the few doors or rooms, one a row
+  box.classList.toggle("grid", kind === "space");
   box.classList.toggle("stack", kind !== "space");
   if (!kind) { fill(box, []); return; }
   box.setAttribute("aria-label", kind === "door" ? "The doors you can pick" : kind === "room" ? "The rooms you can pick" : "The spaces of the board");
@@ -366,9 +365,8 @@ export function ghostHourBanner(fresh, ending) {
   return true;
 }
 
-// The last roll told, and how its attempt ended: the roll card says it until the next roll. A roll that does it
-// ends the attempt in its own words; one that did not, by the attempt's end ("The search roll is over (the turn
-// ended)."), which may come with a later command. A new attempt, a new game or the roll taken back forgets it.
+// The last roll and how its attempt ended (maybe in a later command), for the roll card; a new attempt or game, or
+// the roll undone, forgets it.
 export function rolled(fresh) {
   let changed = false;
   for (const r of fresh) {
