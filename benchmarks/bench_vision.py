@@ -292,6 +292,11 @@ def main() -> None:
         default=str(Path(tempfile.gettempdir()) / "dice-bench"),
         help="where the synthetic other table is made (once)",
     )
+    parser.add_argument(
+        "--cocked-head",
+        default=None,
+        help="a cocked-dice head (vision/training/cocked_head.py --out PATH) to measure instead of the shipped one",
+    )
     parser.add_argument("--no-teach", action="store_true", help="leave out the teach-in curves")
     parser.add_argument("--no-scenes", action="store_true", help="leave out issue 26's synthetic scenes")
     parser.add_argument(
@@ -305,9 +310,13 @@ def main() -> None:
     root = dataset_root(args.data)
     if not (root / SETS[0]).is_dir():
         raise SystemExit(f"no dataset at {root}; give --data DIR (the folder holding byler-train/ and matteop65/).")
-    if args.models:
-        use_models(Path(args.models))
+    if args.cocked_head:
+        nets.COCKED_HEAD = Path(args.cocked_head)
+    if args.models or args.cocked_head:
+        use_models(Path(args.models) if args.models else nets.model_paths()[0].parent)
     nets.load_models()
+    if args.cocked_head and nets.networks().cocked is None:
+        raise SystemExit(f"{args.cocked_head} was fitted on other networks than the ones measured.")
     other, symbols = other_table(Path(args.cache))
     models = args.models or "vision/models"
     if args.speed:

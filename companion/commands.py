@@ -418,6 +418,28 @@ class GameHistory(Generic[S]):
             command = self.command_type.parse(command)
         self._apply(command)
 
+    def candidate(
+        self,
+        group: str,
+        name: str,
+        args: Mapping[str, str] | None = None,
+        asks: Sequence[str] = (),
+        sample: Mapping[str, str] | None = None,
+    ) -> tuple[Any, Any]:
+        """The command a legal action is checked with and the action offered (both immutable, made once): what
+        :meth:`offer` takes. An engine may keep the ones it offers state after state and hand them to
+        :meth:`offer_made`, for the legal actions of every state check the same few dozen."""
+        key = (
+            type(self),
+            group,
+            name,
+            tuple(args.items()) if args else (),
+            tuple(asks),
+            tuple(sample.items()) if sample else (),
+        )
+        found = _CANDIDATES.get(key)
+        return found if found is not None else _candidate(self, key)
+
     def offer(
         self,
         out: list[Any],
@@ -428,19 +450,14 @@ class GameHistory(Generic[S]):
         sample: Mapping[str, str] | None = None,
     ) -> None:
         """Add one legal action to `out` (the engine's ``legal_actions()``) when its command would be accepted now,
-        with a `sample` of what it `asks`: by its checks alone (:attr:`checked`), else tried on a copy. A command
-        that draws from the real decks (physical mode) is offered with the cards it needs, where
-        :meth:`_legal_with_cards` says it would then be accepted."""
-        key = (
-            type(self),
-            group,
-            name,
-            tuple(args.items()) if args else (),
-            tuple(asks),
-            tuple(sample.items()) if sample else (),
-        )
-        found = _CANDIDATES.get(key)
-        probe, action = found if found is not None else _candidate(self, key)
+        with a `sample` of what it `asks` (see :meth:`offer_made`)."""
+        self.offer_made(out, self.candidate(group, name, args, asks, sample))
+
+    def offer_made(self, out: list[Any], made: tuple[Any, Any]) -> None:
+        """Add the legal action of `made` (:meth:`candidate`) to `out` when its command would be accepted now: by its
+        checks alone (:attr:`checked`), else tried on a copy. A command that draws from the real decks (physical
+        mode) is offered with the cards it needs, where :meth:`_legal_with_cards` says it would then be accepted."""
+        probe, action = made
         try:
             if not self._trying and self._checks_alone(probe):
                 rules = self._checker  # _precheck, written out: it runs for each of some forty candidates a state

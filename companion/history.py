@@ -174,8 +174,13 @@ class ReplayError(HistoryError):
         self.command = dict(command)
 
 
+# One encoder for every record (json.dumps with these options makes a new one each call; a command writes a few).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    """A mapping as the JSON text the history keeps (keys sorted, so the same record is the same text)."""
+    return _ENCODER.encode(value if type(value) is dict else dict(value))
 
 
 class GameStore:
@@ -504,13 +509,13 @@ class GameStore:
             cursor = db.execute(
                 "INSERT INTO games (name, setup, created, updated, status, used)"
                 " VALUES (?, ?, ?, ?, 'playing', (SELECT coalesce(max(used), 0) + 1 FROM games))",
-                (name, _dumps(dict(setup)), when, when),
+                (name, _dumps(setup), when, when),
             )
             game_id = int(cursor.lastrowid or 0)
             for event in events:
                 db.execute(
                     "INSERT INTO events (game, seq, kind, event) VALUES (?, 0, 'command', ?)",
-                    (game_id, _dumps(dict(event))),
+                    (game_id, _dumps(event)),
                 )
             return game_id
 
@@ -626,12 +631,12 @@ class GameStore:
             self._check_seq(db, game_id, seq - 1)
             db.execute(
                 "INSERT INTO commands (game, seq, command, source, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, _dumps(dict(command)), source, when),
+                (game_id, seq, _dumps(command), source, when),
             )
             for event in events:
                 cursor = db.execute(
                     "INSERT INTO events (game, seq, kind, event) VALUES (?, ?, 'command', ?)",
-                    (game_id, seq, _dumps(dict(event))),
+                    (game_id, seq, _dumps(event)),
                 )
                 records.append({**event, "id": int(cursor.lastrowid or 0), "seq": seq})
             self._update_game(db, game_id, when, status)
@@ -735,7 +740,7 @@ class GameStore:
 
     def save_record(self, game_id: int, record: Mapping[str, Any]) -> None:
         """Keep a game's record (replacing the one before); the game itself is not touched."""
-        text = _dumps(dict(record))
+        text = _dumps(record)
 
         def write(db: sqlite3.Connection) -> None:
             db.execute("INSERT OR REPLACE INTO records (game, record) VALUES (?, ?)", (game_id, text))

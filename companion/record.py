@@ -71,6 +71,7 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     record["minutes"] = round(max(0.0, record["ended"] - info.created) / 60, 2)
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
+        _reading_of(module, game, commands)
         view: dict[str, Any] = game.view()
     except CompanionError as exc:
         return {**record, **_facts({}, info), "problem": f"the game cannot be set up again: {exc}"}
@@ -105,6 +106,21 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     if problem:
         record["problem"] = problem
     return record
+
+
+def _reading_of(module: GameModule, game: Any, commands: Sequence[CommandRecord]) -> None:
+    """Sets `game` to the reading its commands were played in, as a replay of the history does
+    (GameModule.read_stored: a game stored before the companion asked about a stand-in card plays on as it was
+    played); what the module pushed to find out is taken back, so each command is pushed and weighed below."""
+    parsed = []
+    for entry in commands:
+        try:
+            parsed.append(module.command_from_dict(entry.command))
+        except CompanionError:
+            break  # the record stops before it (below)
+    module.read_stored(game, parsed)
+    while game.played:
+        game.pop()
 
 
 def _facts(view: Mapping[str, Any], info: GameInfo, module: GameModule | None = None) -> dict[str, Any]:

@@ -127,7 +127,14 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
             turn = table.service.state()["turn"]
             tap(host, "#es-move")
             page.locator("#sheet-body button", has_text="adventure").first.click()
-            expect(page.locator("#es-roll-me")).to_be_visible()
+            roll, enter = page.locator("#es-roll-me"), page.locator("#es-enter-tasks")
+            expect(roll.or_(enter)).to_be_visible()
+            if enter.is_visible():  # a card not filled in yet: the host enters the tasks printed on it first
+                enter.click()
+                for _ in range(3):
+                    page.click("#task-1-inv-more")
+                page.click("#sheet-ok")
+            expect(roll).to_be_visible()
             length = table.service.state()["history_length"]
             if turns == 1:  # the real dice, tapped die by die
                 tap(host, "#es-roll-tap")

@@ -467,7 +467,7 @@ def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(
                 break
             host.page.wait_for_timeout(20)
         assert svc.state()["other_actions_limit"] == 2
-        host.page.locator("#turn-main button[data-legal=tell-card]", has_text="that was all").click()
+        host.page.locator("#turn-main button[data-legal=tell-card]", has_text="until its objective is met").click()
         # the environment card is told; the ghost that appeared at this Ghost Hour is on a card not filled in yet, so
         # its question follows (how many icon sets the card shows), with its own taps
         expect(host.page.locator("#card-question")).to_contain_text("how many icon sets")

@@ -725,6 +725,7 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "faces": faces,
             "need": rng.choice(["inv:3", "peril:1", "lore:1,inv:2"]),
             "tasks": "inv:2;lore:1",
+            "ordered": rng.choice(["true", "false"]),
             "player": str(rng.randint(1, game.setup.players)),
             "sanity": str(rng.choice([-2, -1, 0, 1])),
             "n": str(rng.choice([-1, 1, 2])),
@@ -963,6 +964,7 @@ def test_a_stand_in_reward_gives_its_elder_signs_once() -> None:
         and "locked" not in {a["id"] for a in g.view()["adventures"]}
     )
     signs = game.view()["elder_signs"]
+    game.push(f"set-tasks adventure={slot(game, 'easy')} tasks=inv:1 ordered=false")  # as printed on the card
     game.push(f"move to={slot(game, 'easy')}")
     game.push("roll faces=inv1," + ",".join(["peril"] * (GREEN_DICE - 1)) + " task=1")
     while game.view()["question"] and game.view()["question"]["part"] != "reward":
@@ -1015,6 +1017,7 @@ def test_a_stand_in_adventure_plays_no_terror_penalty_or_reward_of_its_own() -> 
         and "locked" not in {a["id"] for a in g.view()["adventures"]}
     )
     before = game.view()["investigators"][0]
+    game.push(f"set-tasks adventure={slot(game, 'two')} tasks=lore:1;inv:3 ordered=false")  # as printed on the card
     game.push(f"move to={slot(game, 'two')}")
     events = game.push("roll faces=terror,peril,peril,peril,peril,peril")
     terror = next(e for e in events if e["type"] == "terror")

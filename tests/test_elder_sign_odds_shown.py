@@ -25,6 +25,8 @@ def test_before_the_first_roll_the_card_odds_say_what_roll_for_me_does(tmp_path:
     try:
         assert service.state().get("card_odds") is None  # at the Entrance: nothing to roll for yet
         service.do("move", {"to": "2"})
+        assert service.state().get("card_odds") is None  # its card is not filled in: no tasks, no odds yet
+        service.do("set-tasks", {"adventure": "2", "tasks": "inv:4,lore:1;peril:1", "ordered": "false"})
         state = service.state()
         odds = state["card_odds"]
         card = next(c for c in state["adventures"] if c["slot"] == "2")
@@ -50,6 +52,9 @@ def test_the_ancient_ones_combat_has_its_odds(tmp_path: Path) -> None:
         while not service.state()["ancient_one_awake"]:
             service.do("doom", {"n": "5"})
         service.do("end-turn")
+        # its card is not filled in yet: no combat task and no odds until the host enters the one printed on it
+        assert service.state()["odds"] is None and service.state()["ancient_one"]["combat_missing"] is True
+        service.do("set-tasks", {"adventure": "ancient-one", "tasks": "inv:3,lore:1"})
         state = service.state()
         odds = state["card_odds"]
         assert odds["combat"] and odds["slot"] == "ancient-one" and odds["tasks"] == []

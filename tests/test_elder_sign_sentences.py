@@ -41,7 +41,8 @@ def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
             faces = ",".join(
                 f"{c.value}:{rng.choice(c.faces).value}" for c in game.next_roll_dice(action.name == "clue")
             )
-            out += game.push(action.command(**dict.fromkeys(action.asks, faces)))
+            fill = {"faces": faces, "tasks": rng.choice(["inv:3;lore:1", "peril:1,inv:2"]), "ordered": "false"}
+            out += game.push(action.command(**{k: fill[k] for k in action.asks}))
         if game.outcome is None and not game.view()["ancient_one_awake"]:
             out += game.push(f"doom n={game.ancient.doom}")
     return out

@@ -112,7 +112,9 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
     service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
     card = service.state()["adventures"][0]["slot"]
+    service.do("set-tasks", {"adventure": card, "tasks": "inv:6;lore:1,peril:1", "ordered": "false"})
     service.do("move", {"to": card})
+    played = service.state()["history_length"]
     colours = service.state()["next_dice"]
     pips = [(i % 6) + 1 for i in range(len(colours))]
 
@@ -126,7 +128,7 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
     assert "could not be read" in told(
         [TrayDie(colours[0], None)] + [TrayDie(c, p) for c, p in zip(colours[1:], pips[1:])]
     )
-    assert service.state()["history_length"] == 1  # nothing was rolled by the refusals
+    assert service.state()["history_length"] == played  # nothing was rolled by the refusals
     _, result = service.roll_from_tray([TrayDie(c, p) for c, p in zip(colours, pips)])
     assert result is not None
     rolled = next(e for e in result.events if e["type"] == "rolled")
@@ -139,7 +141,9 @@ def test_a_refusal_on_the_page_is_said_in_the_words_of_the_game_in_play(tmp_path
     """Elder Sign's refusals cite the rules text's lines (":211"); the page's words leave them and the spellings out."""
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
     service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
-    service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+    card = service.state()["adventures"][0]["slot"]
+    service.do("set-tasks", {"adventure": card, "tasks": "inv:6;lore:1,peril:1", "ordered": "false"})
+    service.do("move", {"to": card})
     with pytest.raises(Exception) as err:
         service.do("roll", {"faces": "inv1"})  # too few dice
     said = service.say(str(err.value))

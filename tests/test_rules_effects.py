@@ -373,7 +373,7 @@ def test_a_stand_in_environment_card_plays_nothing_until_the_host_tells_what_it_
     assert view["other_actions_limit"] == 0 and view["fires"] == 0
     assert "placeholder:" not in json.dumps(view).lower()
     offered = [a.args["effect"] for a in game.legal_actions() if a.name == "tell-card"]
-    assert offered == ["clue-dice", "actions", "fires", "nothing"]
+    assert offered == ["clue-dice", "actions", "fires", "nothing", "hour", "once"]
     game.push("attempt action=search need=eye:1")
     assert game.view()["attempt"]["dice"] == 3  # nothing taken yet
     game.push("tell-card effect=clue-dice")
@@ -385,3 +385,41 @@ def test_a_stand_in_environment_card_plays_nothing_until_the_host_tells_what_it_
     refused(game, "tell-card effect=fires", "no environment card is waiting")
     game.push("discard-environment card=common3")
     assert game.view()["other_actions_limit"] == 0
+
+
+def _in_force(game: Game) -> list[str]:
+    return [c["id"] for c in game.view()["environment"]]
+
+
+def test_how_long_a_stand_in_environment_card_lasts_is_the_hosts_to_say() -> None:
+    """Environment Cards: 'Environment Cards may end right away with one-time effects, may last for a full hour until
+    the next one is drawn, or may last until the card's objectives are met. If it is not stated on the card, then the
+    card lasts until the conditions are met.' A card not filled in yet does not say, so "that was all" comes in the
+    three ways, and the card ends as the host said: a one-time effect ends now, one for the hour at the next Ghost
+    Hour, and one until its objective is met stays in force until the host discards it."""
+    from companion.games.skeptics.sentences import Names, describe_event
+
+    ended: dict[str, list[str]] = {}
+    for lasts in ("once", "hour", "nothing"):
+        game = card_in_play("common3")
+        names = Names.of_game(game)
+        game.push("tell-card effect=actions")
+        assert game.view()["other_actions_limit"] == 2
+        told = game.push(f"tell-card effect={lasts}")
+        assert game.view()["question"] is None
+        said = " ".join(describe_event(e, names) for e in told)
+        ended[lasts] = [e["why"] for e in told if e["type"] == "environment_ended"]
+        discards = [a.args["card"] for a in game.legal_actions() if a.name == "discard-environment"]
+        if lasts == "once":
+            assert "one-time effect" in said and "common3" not in _in_force(game)
+            assert game.view()["other_actions_limit"] == 0  # what was told ended with the card
+            continue
+        assert "common3" in _in_force(game) and game.view()["other_actions_limit"] == 2
+        assert ("common3" in discards) == (lasts == "nothing")  # "Met: discard it" only for a card lasting until met
+        to_clock(game, "IX")
+        game.push("end-round room=9 environment=fire")  # the next Ghost Hour draws a card
+        assert ("common3" in _in_force(game)) == (lasts == "nothing")
+        assert game.view()["other_actions_limit"] == (2 if lasts == "nothing" else 0)
+    assert ended == {"once": ["once"], "hour": [], "nothing": []}
+    with pytest.raises(BadCommand, match="effect=hour takes no n="):
+        card_in_play("common3").push("tell-card effect=hour n=1")

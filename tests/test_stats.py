@@ -275,7 +275,7 @@ def play_scripted(path: Path) -> tuple[list[float], int]:
     svc.do("action", {"kind": "move"})  # the players turn to something else: dropped, not weighed
     es = svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3})
     slot = es["adventures"][0]["slot"]
-    assert [t["need"] for t in es["adventures"][0]["tasks"]] == ["inv:3", "inv:3,lore:1"]
+    svc.do("set-tasks", {"adventure": slot, "tasks": "inv:3;inv:3,lore:1", "ordered": "false"})  # from the card
     svc.do("move", {"to": slot})
     shown.append(svc.state()["odds"])
     first = len(svc.state()["next_dice"])
@@ -474,7 +474,9 @@ def test_stats_csv_prints_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureF
 def elder_sign_at_an_adventure(path: Path) -> GameService:
     svc = service_on(path)
     es = svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3})
-    svc.do("move", {"to": es["adventures"][0]["slot"]})
+    slot = es["adventures"][0]["slot"]
+    svc.do("set-tasks", {"adventure": slot, "tasks": "inv:3;inv:3,lore:1", "ordered": "false"})  # from the card
+    svc.do("move", {"to": slot})
     return svc
 
 

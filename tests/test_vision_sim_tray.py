@@ -81,7 +81,9 @@ def test_the_services_next_throw_is_the_attempts_dice(tmp_path: Any) -> None:
         assert camera.throws == 2
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
         assert service.next_throw()[1] == ()  # at the entrance: no roll yet
-        service.do("move", {"to": service.state()["adventures"][0]["slot"]})
+        card = service.state()["adventures"][0]["slot"]  # a stand-in: its tasks are entered before a roll
+        service.do("set-tasks", {"adventure": card, "tasks": "inv:6", "ordered": "false"})
+        service.do("move", {"to": card})
         names = service.next_throw()[1]
         assert names and set(names) == {"green"}  # the first roll of an adventure throws the green dice alone
     finally:

@@ -46,6 +46,9 @@ COCKED_DIE = 8  # then (issue 26) "a cocked die": leaning on another die or the 
 CLASSES = 9
 
 _paths = {"find": MODELS / "dice_find.onnx", "read": MODELS / "dice_read.onnx"}
+COCKED_HEAD = (
+    MODELS / "dice_cocked.npz"
+)  # the cocked-dice head (vision.cocked), used with the networks it was fitted on
 
 
 @dataclass
@@ -57,6 +60,7 @@ class Networks:
     read_outputs: list[str] = field(default_factory=list)  # the reader's features (before its last layer), output,
     # and its last feature map before pooling
     find_outputs: list[str] = field(default_factory=list)  # the finder's last features and its output
+    cocked: Any = None  # the cocked-dice head fitted on these networks (vision.cocked.CockedHead), None: none
 
 
 class _PerThread(threading.local):
@@ -116,7 +120,14 @@ def networks() -> Networks:
         outputs = [names[gemm - 1], names[-1], names[gemm - 2]] if gemm and gemm >= 2 else [names[-1]]
         read.setInput(np.zeros((1, 3, CROP, CROP), np.float32))
         read.forward(outputs)
-        nets = _loaded.nets = Networks(find, read, outputs, find_outputs)
+        leaning = None
+        if COCKED_HEAD.is_file() and find_outputs:
+            from vision.cocked import load_head
+
+            leaning = load_head(COCKED_HEAD)
+            if leaning.digest != digest():
+                leaning = None  # fitted on other networks: its features mean something else
+        nets = _loaded.nets = Networks(find, read, outputs, find_outputs, leaning)
     return nets
 
 

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ConfigError, VisionError
+from vision.cocked import Look, describe
 from vision.nets import COCKED_DIE, CROP, FIND_SIZE, LOGO, NOT_A_DIE, networks
 from vision.taught import load_taught
 
@@ -260,19 +261,24 @@ def crop_face(img: np.ndarray, cx: float, cy: float, side: float, angle: float =
 Candidate = tuple[float, float, float, float]  # cx, cy, face size (pixels of the image), finder score
 
 
-def _run_finder(view: np.ndarray, taught: Any = None) -> np.ndarray:
+def _run_finder(
+    view: np.ndarray, taught: Any = None, looks: list[Look] | None = None, origin: tuple[int, int] = (0, 0)
+) -> np.ndarray:
     """The finder's output (5, H/4, W/4) for a view whose sides are multiples of 16; with a taught
     finder head (``taught.heat``, ``taught.size``), its heat map and face sizes from the finder's last
-    features instead of the shipped ones."""
+    features instead of the shipped ones. With ``looks``, the view's last features with its heat map on top are
+    appended to it, with the view's ``origin`` in the finder's input (for the cocked-dice head)."""
     nets = networks()
     finder = nets.find
     finder.setInput(cv2.dnn.blobFromImage(view, 1 / 255.0))
     heat, size = getattr(taught, "heat", None), getattr(taught, "size", None)
-    if (heat is None and size is None) or not nets.find_outputs:
+    if ((heat is None and size is None) and looks is None) or not nets.find_outputs:
         out: np.ndarray = finder.forward()[0]
         return out
     feats, raw = finder.forward(nets.find_outputs)
     out = np.array(raw[0])
+    if looks is not None:
+        looks.append((origin[0], origin[1], np.concatenate([feats[0], out[:1]], axis=0)))
     if heat is not None:
         out[0] = heat(feats[0])
     if size is not None:
@@ -313,12 +319,17 @@ def _peaks(out: np.ndarray, threshold: float, x0: int, y0: int, scale: float, w:
 
 
 def find_candidates(
-    image: np.ndarray, threshold: float, scale: float | None = None, taught: Any = None
+    image: np.ndarray,
+    threshold: float,
+    scale: float | None = None,
+    taught: Any = None,
+    looks: list[Look] | None = None,
 ) -> list[Candidate]:
     """(cx, cy, face size, score) of every peak of the finder, in pixels of ``image``, strongest first.
 
     ``scale`` is the finder's input pixels per pixel of ``image``; None: the longer side becomes 320
-    (the coarse pass). A view larger than ``TILE`` is run in overlapping tiles."""
+    (the coarse pass). A view larger than ``TILE`` is run in overlapping tiles. With ``looks``, each tile's
+    features are appended to it (``_run_finder``)."""
     h, w = image.shape[:2]
     coarse = scale is None
     if scale is None:
@@ -334,7 +345,7 @@ def find_candidates(
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_CONSTANT, value=fill)
     found: list[Candidate] = []
     if pw <= TILE and ph <= TILE:
-        found = _peaks(_run_finder(small, taught), threshold, 0, 0, scale, w, h)
+        found = _peaks(_run_finder(small, taught, looks), threshold, 0, 0, scale, w, h)
     else:
         overlap = 96  # more than two faces at the finder's size: every die lies whole in some tile
         step = TILE - overlap
@@ -342,7 +353,8 @@ def find_candidates(
             for tx in range(0, max(1, pw - overlap), step):
                 y1, x1 = min(ty + TILE, ph), min(tx + TILE, pw)
                 y0, x0 = max(0, y1 - TILE), max(0, x1 - TILE)
-                found += _peaks(_run_finder(small[y0:y1, x0:x1], taught), threshold, x0, y0, scale, w, h)
+                out = _run_finder(small[y0:y1, x0:x1], taught, looks, (x0, y0))
+                found += _peaks(out, threshold, x0, y0, scale, w, h)
     found.sort(key=lambda c: -c[3])
     return found
 
@@ -356,10 +368,16 @@ def _one_per_face(candidates: Sequence[Candidate]) -> list[Candidate]:
     return kept
 
 
-def find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], float, int]:
+def find_dice(
+    image: np.ndarray, settings: ReaderSettings, looks: list[Look] | None = None
+) -> tuple[list[Candidate], float, int]:
     """The finder's candidates at the right scale: (candidates, finder scale, passes), with the faint peaks
-    against them (``_touching``) after the others."""
-    found, faint, scale, passes = _find_dice(image, settings)
+    against them (``_touching``) after the others. With ``looks``, the finder's features of the pass whose
+    candidates these are are appended to it."""
+    every: dict[float, list[Look]] | None = {} if looks is not None else None
+    found, faint, scale, passes = _find_dice(image, settings, every)
+    if looks is not None and every is not None:
+        looks.extend(every.get(scale, []))
     return found + _touching(found, faint), scale, passes
 
 
@@ -380,7 +398,9 @@ def _touching(found: Sequence[Candidate], faint: Sequence[Candidate]) -> list[Ca
 Pass = tuple[list[Candidate], list[Candidate], list[Candidate]]  # one pass's candidates, strong ones, faint peaks
 
 
-def _find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candidate], list[Candidate], float, int]:
+def _find_dice(
+    image: np.ndarray, settings: ReaderSettings, looks: dict[float, list[Look]] | None = None
+) -> tuple[list[Candidate], list[Candidate], float, int]:
     """The finder's candidates at the right scale: (candidates, the faint peaks of the same pass (between
     ``touch_peak`` and ``find_threshold``), finder scale, passes).
 
@@ -391,13 +411,16 @@ def _find_dice(image: np.ndarray, settings: ReaderSettings) -> tuple[list[Candid
     when they do not, another pass at the scale that brings them to the target; when it found nothing, or
     only one or two strong peaks among more weak ones (a cluster of dice too small to tell apart looks like
     one die), a look at twice the scale, taken only when the dice there are smaller and more. At most three
-    passes."""
+    passes. With ``looks``, each pass's finder features are kept there by its scale."""
     h, w = image.shape[:2]
     top = min(2.0, math.sqrt(MAX_FIND_PIXELS / (w * h)))  # the largest scale the finder's input may have
     face = settings.face_size
 
     def run(scale: float | None) -> Pass:
-        every = find_candidates(image, min(settings.touch_peak, settings.find_threshold), scale, settings.taught)
+        kept: list[Look] | None = None
+        if looks is not None:
+            kept = looks[FIND_SIZE / max(h, w) if scale is None else scale] = []
+        every = find_candidates(image, min(settings.touch_peak, settings.find_threshold), scale, settings.taught, kept)
         found = _one_per_face([c for c in every if c[3] >= settings.find_threshold])
         return found, [c for c in found if c[3] >= SIZE_PEAK], [c for c in every if c[3] < settings.find_threshold]
 
@@ -503,7 +526,9 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
                 "frame; calibrate the tray again (companion dice calibrate)."
             )
         ox, oy = x, y
-    kept, scale, passes = find_dice(image, settings)
+    looks: list[Look] = []
+    # the finder's features are kept only for a cocked-dice head (vision.cocked), when one is fitted on these networks
+    kept, scale, passes = find_dice(image, settings, looks if networks().cocked is not None else None)
     kept = _even_sizes(kept[: settings.max_dice])
     if not kept:
         return ReadResult([], 0, scale, passes)
@@ -516,17 +541,19 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         for crop, m, k in zip(crops, moved, kept)
     ]
     far = np.zeros(len(kept), bool)
-    if callable(getattr(settings.taught, "background", None)):  # a taught reader: is it far from the taught dice?
-        feats = np.array(first[0])
-        shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
-        if shifted:
-            feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]
+    feats = np.array(first[0])
+    taught_far = callable(getattr(settings.taught, "background", None))
+    shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
+    if shifted and (taught_far or looks):
+        feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]  # the features of each die where it is
+    if taught_far:  # a taught reader: is it far from the taught dice?
         far = settings.taught.background(feats)
+    leaning = _leaning(looks, scale, moved, feats)
     kept = moved
     readings = []
     dropped = 0
-    for (cx, cy, size, score), p, patch, sure, away, cocked in zip(
-        kept, probs, crops, _surely(probs, settings), far, _is_cocked(probs)
+    for (cx, cy, size, score), p, patch, sure, away, cocked, lean in zip(
+        kept, probs, crops, _surely(probs, settings), far, _is_cocked(probs), leaning
     ):
         half = size / 2
         box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
@@ -549,10 +576,25 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
             dropped += 1
             continue
+        if lean is not None:  # the frame around it says it leans: no face is up, whatever its crop reads
+            readings.append(DieReading(None, box, lean, color_name(patch, settings), cocked=True))
+            continue
         readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
     readings = _call_cocked(image, readings, (ox, oy), settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
+
+
+def _leaning(
+    looks: Sequence[Look], scale: float, dice: Sequence[Candidate], reader_features: np.ndarray
+) -> list[float | None]:
+    """For each candidate, the cocked-dice head's chance that it leans (when its logit passes the head's threshold),
+    else None: no head for these networks, or it does not lean (vision.cocked)."""
+    head = networks().cocked
+    if head is None or not looks or not len(dice):
+        return [None] * len(dice)
+    logits = head.logits(describe(looks, scale, [(cx, cy, size) for cx, cy, size, _ in dice], reader_features))
+    return [float(1 / (1 + math.exp(-z))) if z > head.threshold else None for z in logits]
 
 
 def pip_roundness(image: np.ndarray, cx: float, cy: float, size: float) -> float | None:

@@ -149,7 +149,7 @@ export function actButton(a, label, cls) {
 export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
 export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
 // A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
-// the whole width of the panel ("Nothing (more)" closes it). A tap that asks an amount (asks "n") is a stepper from
+// the whole width of the panel ("That was all", with how long the card lasts, closes it). A tap that asks an amount (asks "n") is a stepper from
 // the engine's default and one "Tell" that sends the whole amount once; the engine takes each kind once.
 export const cardQuestion = (id, text, taps) => {
   const q = el("div", { class: "warn span-all", id }, text);

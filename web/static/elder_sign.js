@@ -9,10 +9,13 @@ const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 inv
 // as the companion's sentences say a task (need_words): "4 investigation and 1 lore", "2 perils"
 const SYMBOL = { lore: ["lore", "lore"], peril: ["peril", "perils"], terror: ["terror", "terrors"] };
 export const esNeed = (need) => String(need || "").split(",").filter(Boolean).map((p) => { const [k, n] = p.split(":"); return k === "inv" ? n + " investigation" : n + " " + (SYMBOL[k] ? SYMBOL[k][n === "1" ? 0 : 1] : k); }).join(" and ");
+// what doing a task costs (elder-sign-rules.txt:185), as the companion's sentences say it (cost_words)
+const esCost = (t) => { const parts = ["sanity", "stamina"].filter((k) => t[k]).map((k) => k + " " + (t[k] > 0 ? "+" : "") + t[k]); if (t.clock) parts.push("the clock " + t.clock + " hours on"); return parts.length ? " (" + parts.join(", ") + ")" : ""; };
+const esTask = (t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + esCost(t) + (t.monster ? " (monster)" : "");
 
 // The Elder Sign cards of the game view.
 export function render(s) {
-  const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by the real card" + (isHost() ? " (its tasks: under Card effects and corrections, or in Your box)." : "."));
+  const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by the real card" + (isHost() ? " (or fill it in once, in Your box)." : "."));
   const standIn = s.stand_ins || {};
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
@@ -47,17 +50,27 @@ export function render(s) {
   fill($("#es-adventures"), (s.adventures || []).map((c) => {
     const li = el("li", { id: "es-adv-" + c.slot });
     const name = (standIn.adventures || []).includes(c.slot) ? capital(named[c.slot] || c.name) : c.slot + ". " + (named[c.slot] || c.name);
-    li.append(el("b", {}, name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" }, (c.ordered ? "In order: " : "") +
-      c.tasks.map((t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + (t.monster ? " (monster)" : "")).join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
-    if ((standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
+    // a card not filled in yet has no tasks of its own until the host enters the ones printed on it: none is made up
+    const shown = c.tasks_missing ? ["Tasks not entered yet", ...c.tasks.map(esTask)] : c.tasks.map(esTask);
+    li.append(el("b", {}, name + (c.other_world ? " (Other World)" : "")), el("div", { class: "note" + (c.tasks_missing ? " missing" : ""), id: "es-tasks-" + c.slot }, (c.ordered ? "In order: " : "") +
+      shown.join(" · ") + (c.lock ? " · locks a " + c.lock + " die" : "")));
+    const enter = c.tasks_missing && !s.ancient_one_awake && legalTasks(s, c.slot);  // no adventures in the battle (:431)
+    if (enter && isHost()) li.append(button("Enter the tasks printed on it", () => tasksSheet(enter, s), "small", "es-enter-tasks-" + c.slot));
+    else if (!c.tasks_missing && (standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
     if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));
     return li;
   }));
+  if (!isHost() && (s.adventures || []).some((c) => c.tasks_missing)) {
+    $("#es-adventures").prepend(el("li", { class: "note", id: "es-tasks-note" }, "A card whose tasks are not entered yet is not filled in: the host enters the tasks printed on it before anyone rolls there."));
+  }
   const a = s.attempt;
   const box = $("#es-attempt");
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
-  if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
+  const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
+  if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
+  else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
+  else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
     if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
@@ -78,10 +91,13 @@ function renderESTurn(s) {
   const legal = s.legal || [];
   const rolls = legal.filter((x) => x.name === "roll" || x.name === "clue");
   const dice = s.attempt ? s.attempt.dice_to_roll : (s.next_dice || []).length;
+  // at a card whose tasks are not entered: entering them comes instead of the roll (no roll is judged without them)
+  const enter = legal.find((x) => x.name === "set-tasks" && x.group === "roll");
   fill($("#es-roll"), rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
-  ])] : []);
+  ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
+    : enter ? [button("Enter the tasks printed on the card", () => tasksSheet(enter, s), "primary wide", "es-enter-tasks")] : []);
   const main = [];
   const moves = legal.filter((x) => x.name === "move");
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
@@ -132,6 +148,8 @@ function esAsk(a, s) {
       for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);
       return command("adjust", args);
     });
+  } else if (a.name === "set-tasks" && a.args.adventure !== "ancient-one") {
+    tasksSheet(a, s);
   } else if (a.name === "monster" || a.name === "set-tasks") {
     const combat = a.args.adventure === "ancient-one";
     const pad = tasksPad(a.name === "monster" || combat ? 1 : 0, [], combat ? "The combat task" : null);
@@ -146,32 +164,77 @@ function esAsk(a, s) {
 }
 
 // The tasks of a card, tapped icon by icon: a row of steppers (investigation, lore, peril, terror) a task, the
-// words of each task under it. `one` keeps it to a single task (a monster). value() is the companion's spelling.
-const TASK_ICONS = [["inv", "investigation", 12], ["lore", "lore", 3], ["peril", "peril", 3], ["terror", "terror", 3]];
-export function tasksPad(one, start, title) {
-  const tasks = (start && start.length ? start : [""]).map((t) => Object.fromEntries(TASK_ICONS.map(([k]) => [k, Number((String(t).match(new RegExp("\\b" + k + ":(\\d+)")) || [])[1] || 0)])));
+// words of each task under it. `one` keeps it to a single task (a monster). `costs`: a task's costs too (sanity or
+// stamina lost, the clock moved on when it is done, elder-sign-rules.txt:157-165, :185). value() is the companion's
+// spelling ("inv:4,lore:1,sanity:-1; peril:2").
+// [key, the symbol as the card prints it, a word on its count, most, step]
+const TASK_ICONS = [["inv", "Investigation", "the number on it", 12, 1], ["lore", "Lore", "", 3, 1], ["peril", "Peril", "", 3, 1], ["terror", "Terror", "", 3, 1]];
+const COST_ICONS = [["sanity", "Sanity lost", "", 5, 1], ["stamina", "Stamina lost", "", 5, 1], ["clock", "Clock forward", "hours", 12, 3]];
+export function tasksPad(one, start, title, costs) {
+  const icons = costs ? [...TASK_ICONS, ...COST_ICONS] : TASK_ICONS;
+  const read = (t, k) => Math.abs(Number((String(t).match(new RegExp("\\b" + k + ":(-?\\d+)")) || [])[1] || 0));
+  const tasks = (start && start.length ? start : [""]).map((t) => Object.fromEntries(icons.map(([k]) => [k, read(t, k)])));
   const node = el("div", { class: "stack tasks-pad" });
   const spell = (t) => TASK_ICONS.filter(([k]) => t[k] > 0).map(([k]) => k + ":" + t[k]).join(",");
+  const spellAll = (t) => { const need = spell(t); return need && [need, ...COST_ICONS.filter(([k]) => costs && t[k] > 0).map(([k]) => k + ":" + (k === "clock" ? t[k] : -t[k]))].join(","); };
+  const words = (t) => (esNeed(spell(t)) || "nothing yet") + (costs ? esCost({ sanity: -t.sanity, stamina: -t.stamina, clock: t.clock }) : "");
   const draw = () => {
     const rows = tasks.map((t, i) => {
       const box = el("div", { class: "iconset", id: "task-" + (i + 1) });
-      box.append(el("b", {}, one ? title || "The monster" : "Task " + (i + 1)));
-      for (const [k, word, most] of TASK_ICONS) {
+      box.append(el("b", {}, one ? title || "The monster" : "Task " + (i + 1) + (i ? "" : " (the top row)")));
+      const said = el("div", { class: "note task-words", id: "task-" + (i + 1) + "-words" }, words(t));
+      const stepper = ([k, word, what, most, by]) => {
         const n = el("b", { class: "count", id: "task-" + (i + 1) + "-" + k }, String(t[k]));
-        const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); words.textContent = esNeed(spell(t)) || "nothing yet"; };
-        const r = rowOf([el("span", { class: "grow" }, capital(word)), button("\u2212", step(-1), "small", "task-" + (i + 1) + "-" + k + "-less"), n, button("+", step(1), "small", "task-" + (i + 1) + "-" + k + "-more")]);
-        box.append(r);
+        const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); said.textContent = words(t); };
+        const label = el("span", { class: "grow" }, word);
+        if (what) label.append(el("small", { class: "note" }, " (" + what + ")"));
+        return rowOf([label, button("\u2212", step(-by), "small", "task-" + (i + 1) + "-" + k + "-less"), n, button("+", step(by), "small", "task-" + (i + 1) + "-" + k + "-more")]);
+      };
+      box.append(...TASK_ICONS.map(stepper));
+      if (costs) {  // what doing it costs, folded away until the card shows one
+        const more = el("details", { id: "task-" + (i + 1) + "-costs" });
+        more.open = COST_ICONS.some(([k]) => t[k] > 0);
+        more.append(el("summary", {}, "It costs sanity, stamina or time when done"), ...COST_ICONS.map(stepper));
+        box.append(more);
       }
-      const words = el("div", { class: "note" }, esNeed(spell(t)) || "nothing yet");
-      box.append(words);
+      box.append(said);
       return box;
     });
     const more = one ? [] : [rowOf([
-      button("Add a task", () => { tasks.push({ inv: 0, lore: 0, peril: 0, terror: 0 }); draw(); }, "small", "task-add"),
+      button("Add a task", () => { tasks.push(Object.fromEntries(icons.map(([k]) => [k, 0]))); draw(); }, "small", "task-add"),
       ...(tasks.length > 1 ? [button("Remove the last task", () => { tasks.pop(); draw(); }, "small", "task-drop")] : []),
     ])];
     fill(node, [...rows, ...more]);
   };
   draw();
-  return { node, value: () => tasks.map(spell).filter(Boolean).join("; ") };
+  return { node, value: () => tasks.map(spellAll).filter(Boolean).join("; ") };
+}
+
+// The set-tasks the host may send for the card in a place (entering its tasks), if any.
+const legalTasks = (s, slot) => (s.legal || []).find((x) => x.name === "set-tasks" && x.args.adventure === slot);
+
+// The task-entry sheet: the tasks printed on an adventure, row by row from the top, with their symbols and what each
+// costs, and whether the card shows the arrow (its tasks done from the top down). A card not filled in yet has none
+// until then; a filled-in card's tasks are its own, shown to start from.
+function tasksSheet(a, s) {
+  const card = (s.adventures || []).find((c) => c.slot === a.args.adventure) || { tasks: [] };
+  const own = card.tasks_missing ? [] : card.tasks.filter((t) => !t.monster).map((t) => [t.need, ...["sanity", "stamina", "clock"].filter((k) => t[k]).map((k) => k + ":" + t[k])].join(","));
+  const pad = tasksPad(0, own, null, true);
+  const ord = el("input", { type: "checkbox", name: "ordered", id: "es-ordered" });
+  ord.checked = !!card.ordered;
+  const ordL = el("label", { class: "check" }); ordL.append(ord, " The card shows an arrow on its left side: its tasks are done from the top down");
+  const name = capital((s.adventure_names || {})[card.slot] || card.name || "the adventure");
+  const monsters = card.tasks.filter((t) => t.monster);
+  // a locked die icon on the card (elder-sign-rules.txt:399): told with its tasks, as a card not filled in yet has none
+  const lock = selectIn("lock", [["none", "No locked die icon"], ["green", "A green die locked on it"], ["yellow", "The yellow die locked on it"], ["red", "The red die locked on it"]], "none");
+  lock.id = "es-lock";
+  sheet("The tasks of " + (name.charAt(0).toLowerCase() + name.slice(1)), [
+    el("p", { class: "note" }, "Copy the card on the table: each row of symbols is one task. Tap each task's symbols; a task that costs sanity or stamina, or moves the clock, when it is done, gets that too."),
+    pad.node, ordL, ...(card.tasks_missing ? [field("Locked die icon", lock)] : []),
+    ...(monsters.length ? [el("p", { class: "note" }, "Its monster stays: " + monsters.map(esTask).join(" · ") + ".")] : []),
+  ], "Enter the tasks", () => {
+    const tasks = pad.value();
+    if (!tasks) { toast("Tap the symbols of at least one task first.", true); return false; }
+    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}) });
+  });
 }

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -42,7 +42,15 @@ from companion.commands import (
 )
 from companion.errors import BadCommand, CardsNeeded, DiceError, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour, Die, Face, Need, covers, parse_dice, placement
-from companion.games.elder_sign.packs import Adventure, AncientOne, Effect, ElderSignPacks, TaskCard, parse_tasks
+from companion.games.elder_sign.packs import (
+    TASK_COSTS,
+    Adventure,
+    AncientOne,
+    Effect,
+    ElderSignPacks,
+    TaskCard,
+    parse_tasks,
+)
 
 __all__ = ["CLOCK", "COMMANDS", "Command", "Game", "LegalAction", "Outcome", "Setup", "State", "RULES"]
 
@@ -75,7 +83,14 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "elder-signs": (("n",), (), "a card effect gives Elder Signs (:245)"),
         "clock": (("hours",), (), "a card effect moves the clock during the turn (:185, :309)"),
         "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
-        "set-tasks": (("adventure", "tasks"), ("ordered",), "enter the tasks of an adventure in play from its card"),
+        "set-tasks": (
+            ("adventure", "tasks"),
+            ("ordered", "lock"),
+            "enter the tasks printed on an adventure in play, top to bottom, costs after the symbols "
+            '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
+            "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
+            "when it shows a locked die icon (:399)",
+        ),
         "card-did": (
             ("effect",),
             ("n", "colour"),
@@ -295,7 +310,10 @@ class CardState:
     ordered: bool
     other_world: bool
     lock: Colour | None
-    stand_in: bool = False  # a card not filled in yet whose tasks the host has not entered (set-tasks)
+    # a card not filled in yet whose tasks the host has not entered (set-tasks): it has no tasks of its own (only its
+    # monsters'), so no roll is judged against it (Game.tasks_missing); in a game stored before that reading, its
+    # stand-in's made-up tasks (Game.stand_in_reading)
+    stand_in: bool = False
 
 
 @dataclass(frozen=True)
@@ -422,11 +440,15 @@ class Game(GameHistory[State]):
         self.ancient = ancient
         super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
+        # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks plays
+        # on as it was played (see read_stored): those tasks stand, and doing one asks what it cost
+        self.stand_in_reading = False
 
     @classmethod
-    def new(cls, setup: Setup, packs: ElderSignPacks) -> Game:
+    def new(cls, setup: Setup, packs: ElderSignPacks, *, stand_in_reading: bool = False) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
-        with full sanity and stamina, and the first Mythos card drawn and resolved."""
+        with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
+        reading of a game stored before stand-in adventures lost their made-up tasks (read_stored)."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -458,8 +480,9 @@ class Game(GameHistory[State]):
             s.other_world_deck = worlds
             s.mythos_deck = mythos
         for slot, card_id in enumerate(dealt, 1):
-            s.cards.append(_card_state(packs.adventures[card_id], str(slot)))
+            s.cards.append(_card_state(packs.adventures[card_id], str(slot), stand_in_reading))
         game = cls(setup, packs, s, ancient)
+        game.stand_in_reading = stand_in_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -468,6 +491,52 @@ class Game(GameHistory[State]):
 
     def _rules(self, state: State, command: Command) -> _Rules:
         return _Rules(self, state, command)
+
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
+        game = cls.new(setup, packs)
+        parsed = [
+            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+            for c in commands
+        ]
+        for cmd in game.read_stored(parsed):
+            game.push(cmd)
+        return game
+
+    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+        """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
+        They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
+        them), and none is left when that accepts them all. A game played before (a roll judged against a stand-in's
+        made-up tasks or a stand-in Ancient One's combat task, or a stand-in's tasks entered without saying whether
+        the card has the arrow) is refused by that reading: the game starts again in the stand-in's reading, and every
+        command is left to push."""
+        cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
+        stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
+        if self.stand_in_reading or self._stack or not stand_ins:
+            return commands  # both readings are one
+        try:
+            for c in commands:
+                self.push(c)
+            return ()
+        except (BadCommand, IllegalCommand):
+            again = type(self).new(self.setup, self.packs, stand_in_reading=True)
+            self._state, self.setup_events, self.stand_in_reading = again._state, again.setup_events, True
+            self._stack.clear()
+            self._legal.clear()
+            self._checker = None
+        return commands
+
+    def combat_missing(self, state: State | None = None) -> bool:
+        """Whether the Ancient One has no combat task yet: its card is not filled in and the host has not entered the
+        one printed on it (:439); the stand-in's is not the card's, so no blow is judged against it."""
+        s = self._state if state is None else state
+        return self.ancient.placeholder and not s.combat and not self.stand_in_reading
+
+    def tasks_missing(self, card: CardState) -> bool:
+        """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
+        has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
+        return card.stand_in and not self.stand_in_reading
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -494,13 +563,22 @@ class Game(GameHistory[State]):
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "clock", asks=("hours",), sample={"hours": "0"})
+        index = s.players[s.current] if s.players else None
+        here = s.investigators[index].place if index is not None and s.moved and not s.attempted else None
         for card in s.cards:
             self.offer(out, "table", "monster", {"adventure": card.slot}, asks=("need",), sample={"need": "inv:1"})
-            self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample={"tasks": "inv:1"})
+            if self.tasks_missing(card):
+                # instead of a roll there: the tasks printed on the card first (and whether it has the arrow)
+                group = "roll" if here == card.slot else "table"
+                sample = {"tasks": "inv:1", "ordered": "false"}
+                self.offer(out, group, "set-tasks", {"adventure": card.slot}, asks=("tasks", "ordered"), sample=sample)
+            else:
+                sample = {"tasks": "inv:1"}
+                self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
         if s.awake and self.ancient.placeholder:
-            self.offer(
-                out, "table", "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"}
-            )
+            # with its combat task not entered, entering it comes instead of the attack on it
+            group = "roll" if self.combat_missing() and not s.attempted else "table"
+            self.offer(out, group, "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
         if s.questions:
             for effect, extra in PART_TAPS[s.questions[0].part]:
                 args = {"effect": effect}
@@ -581,7 +659,13 @@ class Game(GameHistory[State]):
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
             "elder_signs_needed": a.elder_signs,
-            "ancient_one": {"id": a.id, "name": a.name, "combat": str(combat_task(a, s)), "attack": a.attack},
+            "ancient_one": {
+                "id": a.id,
+                "name": a.name,
+                "combat": "" if self.combat_missing() else str(combat_task(a, s)),
+                "combat_missing": self.combat_missing(),
+                "attack": a.attack,
+            },
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
             "investigators": [
@@ -611,9 +695,16 @@ class Game(GameHistory[State]):
                     "other_world": c.other_world,
                     "lock": c.lock.value if c.lock else None,
                     "tasks": [
-                        {"index": i + 1, "need": str(t.task.need), "done": t.done, "monster": t.monster}
+                        {
+                            "index": i + 1,
+                            "need": str(t.task.need),
+                            "done": t.done,
+                            "monster": t.monster,
+                            **{key: getattr(t.task, key) for key in TASK_COSTS if getattr(t.task, key)},  # :185
+                        }
                         for i, t in enumerate(c.tasks)
                     ],
+                    "tasks_missing": self.tasks_missing(c),
                 }
                 for c in s.cards
             ],
@@ -689,9 +780,13 @@ class Game(GameHistory[State]):
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
             return None
         if place == ANCIENT_ONE:
+            if self.combat_missing():
+                return None  # no odds against a combat task that is not on the board
             tasks, ordered = [str(combat_task(self.ancient, s))], False
         else:
             card = next(c for c in s.cards if c.slot == place)
+            if self.tasks_missing(card):
+                return None  # no odds against tasks that are not on the board
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
         dice = self.next_roll_dice()
         holds = list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
@@ -727,20 +822,14 @@ def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> Investigat
     return InvestigatorState(inv.id, inv.name, player, inv.sanity, inv.stamina, inv.sanity, inv.stamina, inv.clues)
 
 
-def _card_state(card: Adventure, slot: str) -> CardState:
-    """An adventure in play. A card not filled in yet plays nothing of its own: its tasks keep their symbols (a
-    roll needs some; the host enters the card's with set-tasks) but cost nothing, and it locks no die."""
+def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState:
+    """An adventure in play. A card not filled in yet plays nothing of its own: no tasks (the host enters the card's
+    with set-tasks, and whether it has the arrow), no locked die. In the stand-in's reading (a game stored before,
+    Game.read_stored) its tasks keep the stand-in's symbols and order, costing nothing."""
     if card.placeholder:
-        return CardState(
-            slot,
-            card.id,
-            card.name,
-            [TaskState(TaskCard(t.need)) for t in card.tasks],
-            card.ordered,
-            card.other_world,
-            None,
-            stand_in=True,
-        )
+        tasks = [TaskState(TaskCard(t.need)) for t in card.tasks] if stand_in_reading else []
+        ordered = card.ordered if stand_in_reading else False
+        return CardState(slot, card.id, card.name, tasks, ordered, card.other_world, None, stand_in=True)
     return CardState(
         slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world, card.lock
     )
@@ -904,7 +993,7 @@ class _Rules(RulesBase[State, Command]):
                 self.emit("adventure_deck_empty", slot=slot)
             return
         card = self.packs.adventures[card_id]
-        self.s.cards.append(_card_state(card, slot))
+        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
         self.s.cards.sort(key=lambda c: int(c.slot))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
 
@@ -921,7 +1010,7 @@ class _Rules(RulesBase[State, Command]):
         slot = str(s.next_slot)
         s.next_slot += 1
         card = self.packs.other_worlds[card_id]
-        s.cards.append(_card_state(card, slot))
+        s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
@@ -1205,10 +1294,23 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("this turn's dice are rolled; end the turn to advance the clock.")
         if s.awake:
             place = ANCIENT_ONE
+            if self.game.combat_missing(s):
+                self.illegal(
+                    "the Ancient One's card is not filled in yet and its combat task is not entered, so no roll can "
+                    "be judged against it: enter the combat task printed on its card first "
+                    "(set-tasks adventure=ancient-one tasks=inv:4,lore:1, :439)."
+                )
         elif inv.place == ENTRANCE or not s.moved:
             self.illegal("the investigator is not on an adventure card; move to one first (:103, :107).")
         else:
             place = inv.place
+            card = self.card(place)
+            if self.game.tasks_missing(card):
+                self.illegal(
+                    f"the adventure in place {place} is not filled in yet and its tasks are not entered, so no roll "
+                    "can be judged against it: enter the tasks printed on the card first "
+                    f"(set-tasks adventure={place} tasks=inv:4;lore:1,peril:1 ordered=true|false, :115)."
+                )
         s.attempt = AttemptState(
             place,
             {"green": self.game.green_dice(), "yellow": 0, "red": 0},
@@ -1773,6 +1875,10 @@ class _Rules(RulesBase[State, Command]):
         card = next((c for c in s.cards if c.slot == q.slot and c.card == q.card), None)
         if card is None:
             self.illegal("that adventure is no longer in play, so it locks no die now.")
+        self.lock_card(card, colour)
+
+    def lock_card(self, card: CardState, colour: Colour) -> None:
+        """:399 a locked die icon on an adventure: one die of that colour goes on it while it is in play (:403)."""
         if card.lock is not None:
             self.illegal(f"that adventure already locks a {card.lock.value} die.")
         if self.game.locked()[colour] >= BOX_DICE[colour]:
@@ -1788,13 +1894,37 @@ class _Rules(RulesBase[State, Command]):
         card = self.card(self.cmd.args["adventure"].strip())
         if any(t.done for t in card.tasks) or (s.attempt is not None and s.attempt.place == card.slot):
             self.illegal("the tasks of a card being rolled for cannot be changed; finish or give up first.")
+        if self.game.tasks_missing(card) and "ordered" not in self.cmd.args:
+            raise BadCommand(
+                f"set-tasks: the adventure in place {card.slot} is not filled in yet, so whether its tasks are done "
+                "in order is the card's: add ordered=true when it shows the arrow on its left side, else "
+                "ordered=false (:281-283)."
+            )
         try:
             tasks = parse_tasks(self.cmd.args["tasks"])
         except ValueError as exc:
             raise BadCommand(f"set-tasks: tasks {str(exc).rstrip('.')}.") from None
+        empty = next((i for i, t in enumerate(tasks, 1) if t.need.min_dice == 0), None)
+        if empty is not None:
+            raise BadCommand(f"set-tasks: task {empty} needs no symbol; give each task's symbols, e.g. inv:4,lore:1.")
+        lock = _choice(self.cmd, "lock", ("none", "green", "yellow", "red")) if "lock" in self.cmd.args else "none"
+        if lock != "none" and not self.game.tasks_missing(card):
+            raise BadCommand(
+                "set-tasks: lock= is told with the tasks of a card not filled in yet; a filled-in card's locked die "
+                "is its own, and a lock that came later is told with its card (leave lock= out)."
+            )
         monsters = [t for t in card.tasks if t.monster]
         card.tasks = [TaskState(t) for t in tasks] + monsters
         card.stand_in = False  # the host entered the card's own tasks
         if "ordered" in self.cmd.args:
             card.ordered = _bool(self.cmd, "ordered")
-        self.emit("tasks_set", slot=card.slot, name=card.name, tasks=[str(t.need) for t in tasks], ordered=card.ordered)
+        self.emit(
+            "tasks_set",
+            slot=card.slot,
+            name=card.name,
+            tasks=[str(t.need) for t in tasks],
+            costs=[{key: getattr(t, key) for key in TASK_COSTS if getattr(t, key)} for t in tasks],
+            ordered=card.ordered,
+        )
+        if lock != "none":
+            self.lock_card(card, Colour.parse(lock))

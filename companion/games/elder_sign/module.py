@@ -284,6 +284,7 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     started_keys = ("players", "ancient_one")
     setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
     button_commands = ("end-turn",)
+    roll_commands = frozenset({"roll", "clue"})  # a clue rolls the failed roll's dice again: no new throw (--sim)
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
@@ -298,6 +299,11 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
         game: Game = Game.replay(setup, packs, commands)
         return game
+
+    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
+        return self.engine(game).read_stored(
+            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
+        )
 
     def load_packs(self, folder: Path | None) -> ElderSignPacks:
         return load_packs(folder)

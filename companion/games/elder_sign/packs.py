@@ -70,6 +70,9 @@ class Effect:
         return out
 
 
+TASK_COSTS = ("sanity", "stamina", "clock")  # what completing a task may cost (:157-165, :185)
+
+
 @dataclass(frozen=True)
 class TaskCard:
     """One task (row of symbols) as printed: what it needs, and what completing it costs (:185)."""
@@ -81,10 +84,14 @@ class TaskCard:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"need": str(self.need)}
-        for key in ("sanity", "stamina", "clock"):
+        for key in TASK_COSTS:
             if getattr(self, key):
                 out[key] = getattr(self, key)
         return out
+
+    def __str__(self) -> str:
+        """The task as text, its costs after its symbols: "inv:3,lore:1,sanity:-1,clock:3" (parse_tasks reads it)."""
+        return ",".join([str(self.need), *(f"{key}:{getattr(self, key)}" for key in TASK_COSTS if getattr(self, key))])
 
 
 @dataclass(frozen=True)
@@ -231,9 +238,30 @@ class _Entry(Entry):
         return self.text("note", "") if "note" in self.data else ""
 
 
+def _text_task(text: str) -> dict[str, Any]:
+    """A task written as text, its costs after its symbols: "inv:3,lore:1,sanity:-1,clock:3" (:185: a task may move
+    the clock forward, or cost sanity or stamina, when it is done) -> the fields of a task table."""
+    item: dict[str, Any] = {}
+    symbols = []
+    for part in text.split(","):
+        key, _, number = part.strip().partition(":")
+        if key.strip().lower() not in TASK_COSTS:
+            symbols.append(part)
+            continue
+        try:
+            item[key.strip().lower()] = int(number.strip())
+        except ValueError:
+            raise ValueError(f"{part.strip()!r} needs a whole number after the colon, e.g. sanity:-1") from None
+    if not any(part.strip() for part in symbols):
+        raise ValueError("has costs but no symbol; give its symbols too, e.g. inv:3,sanity:-1")
+    item["need"] = ",".join(symbols)
+    return item
+
+
 def parse_tasks(value: Any) -> tuple[TaskCard, ...]:
-    """Tasks from a list of texts ("inv:4,lore:1") or tables ({need = "inv:4", sanity = -1}); also the text
-    "inv:4; lore:1,peril:1" (tasks split by ';'). Raises ValueError with a readable message."""
+    """Tasks from a list of texts ("inv:4,lore:1", with costs "inv:3,sanity:-1") or tables ({need = "inv:4",
+    sanity = -1}); also the text "inv:4; lore:1,peril:1" (tasks split by ';'). Raises ValueError with a readable
+    message."""
     if isinstance(value, str):
         value = [part for part in value.split(";") if part.strip()]
     if not isinstance(value, list) or not value:
@@ -242,15 +270,17 @@ def parse_tasks(value: Any) -> tuple[TaskCard, ...]:
     for i, item in enumerate(value, 1):
         try:
             if isinstance(item, str):
-                tasks.append(TaskCard(Need.parse(item)))
-                continue
+                if not any(key in item.lower() for key in TASK_COSTS):
+                    tasks.append(TaskCard(Need.parse(item)))
+                    continue
+                item = _text_task(item)
             if not isinstance(item, dict):
                 raise ValueError(f'is {_show(item)}; write it as text "inv:4" or a table {{need = "inv:4"}}')
-            unknown = [k for k in item if k not in ("need", "sanity", "stamina", "clock")]
+            unknown = [k for k in item if k not in ("need", *TASK_COSTS)]
             if unknown:
                 raise ValueError(f"has unknown key(s) {', '.join(unknown)}; use need, sanity, stamina, clock")
             costs = {}
-            for key in ("sanity", "stamina", "clock"):
+            for key in TASK_COSTS:
                 v = item.get(key, 0)
                 if not isinstance(v, int) or isinstance(v, bool) or not -10 <= v <= 12:
                     raise ValueError(f"{key} must be a whole number, not {_show(v)}")

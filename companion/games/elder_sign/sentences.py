@@ -33,6 +33,7 @@ __all__ = [
     "action_label",
     "command_sentence",
     "need_words",
+    "cost_words",
     "dice_words",
     "effect_words",
     "end_summary",
@@ -431,9 +432,20 @@ def _said_tasks_set(event: Mapping[str, Any], names: Names, kind: str, who: str,
         text = f"the combat task of {ao}: " + "; ".join(need_words(t) for t in event.get("tasks", ()))
         return text
 
-    tasks = "; ".join(need_words(t) for t in event.get("tasks", ()))
+    costs = list(event.get("costs") or ())
+    tasks = "; ".join(
+        need_words(t) + cost_words(costs[i] if i < len(costs) else {}) for i, t in enumerate(event.get("tasks", ()))
+    )
     text = f"the tasks of {_place(event, names)}: {tasks}" + (" (in order)" if event.get("ordered") else "")
     return text
+
+
+def cost_words(cost: Mapping[str, Any]) -> str:
+    """What doing a task costs, after its symbols (:185): " (sanity -1, the clock 3 hours on)", or "" for none."""
+    parts = [f"{key} {int(cost[key]):+d}" for key in ("sanity", "stamina") if cost.get(key)]
+    if cost.get("clock"):
+        parts.append(f"the clock {cost['clock']} hours on")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -663,6 +675,7 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 
 
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\s*\(set-tasks [^)]*\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
     (r"\binv:(\d+)", r"\1 investigation"),
     (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),

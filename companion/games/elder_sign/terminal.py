@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.elder_sign.sentences import cost_words, need_words
 from companion.words import asked, game_title, player
 
 __all__ = ["state_text", "status_line"]
@@ -35,4 +36,21 @@ def state_text(state: Mapping[str, Any]) -> str:
             f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
             f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
         )
+    names = state.get("adventure_names") or {}
+    for card in state.get("adventures") or []:
+        slot = str(card.get("slot"))
+        name = str(names.get(slot) or card.get("name"))
+        tasks = [
+            ("done: " if t.get("done") else "")
+            + need_words(t.get("need"))
+            + cost_words(t)
+            + (" (a monster)" if t.get("monster") else "")
+            for t in card.get("tasks") or []
+        ]
+        if card.get("tasks_missing"):
+            # a card not filled in yet: no tasks of its own until the host enters the ones printed on it
+            spelling = f"set-tasks adventure={slot} tasks=... ordered=true|false [lock=green|yellow|red]"
+            tasks.insert(0, f"tasks not entered yet ({spelling})")
+        order = "in order: " if card.get("ordered") else ""
+        lines.append(f"  {slot}. {name[:1].upper() + name[1:]}: {order}" + "; ".join(tasks))
     return "\n".join(lines + asked(state, "card-did"))

@@ -246,6 +246,7 @@ class Command(CommandBase):
     names = tuple(COMMANDS)
 
 
+_ROOMS = range(1, ROOM_COUNT + 1)  # the room cards, by number
 _END_TURN = Command("end-turn")  # a command to make the rules that check the legal actions with
 
 
@@ -436,23 +437,19 @@ class _Supply:
 
 # what the host may say a stand-in environment card did (tell-card effect=...): the kinds of effect the engine
 # plays, with what a tap gives ("Environment Cards"; the kinds of docs/rules-engine.md, "Rules the box data
-# switches on")
-ENV_EFFECTS: Mapping[str, str] = MappingProxyType(
-    {
-        "clue-dice": "one clue die fewer on every clue roll (as the Watching Eyes)",
-        "actions": "two actions other than moves a turn (as the Corpse)",
-        "fires": "fire tokens on the board (as the Fire)",
-        "nothing": "nothing the companion counts",
-    }
-)
-
-
+# switches on"). The last tap says how long the card lasts ("Environment Cards": "Environment Cards may end right
+# away with one-time effects, may last for a full hour until the next one is drawn, or may last until the card's
+# objectives are met. If it is not stated on the card, then the card lasts until the conditions are met."), as a
+# duration of the pack's cards
+_LASTS: Mapping[str, str] = MappingProxyType({"nothing": "until_met", "hour": "hour", "once": "instant"})
 ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
     {  # effect -> (a tap's amount, lowest, highest)
         "clue-dice": (-1, -2, 2),
         "actions": (2, 1, 3),
         "fires": (4, 1, 10),
         "nothing": (0, 0, 0),
+        "hour": (0, 0, 0),
+        "once": (0, 0, 0),
     }
 )
 
@@ -478,6 +475,7 @@ def environment_card(
         actions=kinds.get("actions", 0),
         fires=kinds.get("fires", 0),
         icon_sets=(),
+        duration="hour" if kinds.get("hour") else info.duration,
     )
     if memo is not None:
         memo[key] = made
@@ -525,6 +523,58 @@ def ghost_taps(s: State) -> list[dict[str, str]]:
     return [{ask: "yes"}, {ask: "no"}]
 
 
+class _Offered:
+    """The candidates (GameHistory.candidate) that a game's legal actions check in every state, made once: the
+    commands and their legal actions do not change from one state to the next, only whether they are accepted."""
+
+    def __init__(self, game: Game) -> None:
+        make = game.candidate
+        told = not game.stand_in_reading  # a way not filled in yet: the host gives its keys
+        self.end_turn = make("turn", "end-turn")
+        self.end_round = make("turn", "end-round")
+        self.seance = make("ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
+        self.actions = tuple((kind, make("spend", "action", {"kind": kind})) for kind in ACTION_KINDS)
+        self.run = make("spend", "action", {"kind": "move", "run": "true"})
+        self.corpse = make("spend", "action", {"kind": "move", "corpse": "true"})
+        self.glass = make("spend", "action", {"kind": "pickup", "glass": "true"})
+        self.tell_card = tuple(make("card", "tell-card", {"effect": effect}) for effect in ENV_TAPS)
+        self.reveal_clue = make("team", "reveal-clue")
+        self.timer = make("team", "timer")
+        self.solve = make("table", "solve")
+        self.ghost_at = make("fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+        self.search = make("attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
+        self.solve_card = make("attempt", "attempt", {"action": "solve"})
+        self.solve_told = make("attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
+        self.barrier_told = make("attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
+        self.fire = make("attempt", "attempt", {"action": "fire"})
+        self.summon = make("ghost", "summon", asks=("faces",), sample={"success": "false"})
+        self.pull = make("ghost", "pull", asks=("faces",), sample={"success": "false"})
+        # each door: its key, unlock (the host opened it) and the unlock attempt
+        self.doors = tuple(
+            (
+                door.key,
+                make("table", "unlock", {"door": door.key}),
+                make(
+                    "attempt",
+                    "attempt",
+                    {"action": "unlock", "door": door.key},
+                    asks=("need",) if door.placeholder and told else (),
+                    sample={"need": "key:1"} if door.placeholder and told else None,
+                ),
+            )
+            for door in game.doors
+        )
+        self._make = make
+        self._discard: dict[str, tuple[Any, Any]] = {}
+
+    def discard(self, card: str) -> tuple[Any, Any]:
+        """The host discards environment card `card` (one that lasts until met), made once a card."""
+        found = self._discard.get(card)
+        if found is None:
+            found = self._discard[card] = self._make("table", "discard-environment", {"card": card})
+        return found
+
+
 class Game(GameHistory[State]):
     """A game of Skeptics: the setup, the current state and the explicit history of commands."""
 
@@ -540,6 +590,9 @@ class Game(GameHistory[State]):
         self.env_memo: dict[tuple[str, tuple[str, ...]], EnvironmentCard] = {}  # stand-ins as they play (values)
         self.in_play_memo: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[EnvironmentCard, ...]] = {}
         self.door_memo: dict[str, str] = {}  # a door as typed -> its key on the board (the board does not change)
+        # id -> a command whose argument names _Rules.run read (kept, so the id names no other): the candidates
+        self.args_read: dict[int, Command] = {}
+        self._offered: dict[bool, _Offered] = {}  # by stand_in_reading: the candidates of every state (_made)
         self.doors: tuple[Connection, ...] = self.board.doors
         self.door_of: Mapping[str, Connection] = MappingProxyType({door.key: door for door in self.doors})
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
@@ -611,43 +664,44 @@ class Game(GameHistory[State]):
         assert isinstance(rules, _Rules)
         acts, moves, proves = not rules.out_of_actions(), not rules.out_of_actions("move"), rules.ghost_on_board()
         ghost_on_board = s.ghost_present and s.ghost_room is not None
-        self.offer(out, "turn", "end-turn")
-        self.offer(out, "turn", "end-round")
+        made = self._made()
+        self.offer_made(out, made.end_turn)
+        self.offer_made(out, made.end_round)
         if acts:
             self._offer_attempts(out, proves)
         if s.pull_pending and ghost_on_board:
             for to in sorted(self._reachable_now()):
                 self.offer(out, "ghost", "move-ghost", {"to": str(to)})
         if seance_matched(self.ghost, s, self.asks_ghost):  # what do_seance refuses by first (Ghost Mode's symbols)
-            self.offer(out, "ghost", "seance", asks=("room",), sample={"room": str(ENTRANCE)})
-        for kind in ACTION_KINDS:
+            self.offer_made(out, made.seance)
+        for kind, action in made.actions:
             if moves if kind == "move" else acts:
-                self.offer(out, "spend", "action", {"kind": kind})
+                self.offer_made(out, action)
         if rules.may_run():
-            self.offer(out, "spend", "action", {"kind": "move", "run": "true"})
+            self.offer_made(out, made.run)
         if moves and rules.other_actions_limit()[0]:  # a Corpse in play to carry (as do_action refuses)
-            self.offer(out, "spend", "action", {"kind": "move", "corpse": "true"})
+            self.offer_made(out, made.corpse)
         if acts:
-            self.offer(out, "spend", "action", {"kind": "pickup", "glass": "true"})
+            self.offer_made(out, made.glass)
         if s.env_asks:
-            for effect in ENV_TAPS:
-                self.offer(out, "card", "tell-card", {"effect": effect})
+            for tell in made.tell_card:
+                self.offer_made(out, tell)
         for tap in ghost_taps(s):
             self.offer(out, "card", "tell-ghost", tap)
-        self.offer(out, "team", "reveal-clue")
-        self.offer(out, "team", "timer")
+        self.offer_made(out, made.reveal_clue)
+        self.offer_made(out, made.timer)
         if rules.clue_is_waiting():
-            self.offer(out, "table", "solve")
+            self.offer_made(out, made.solve)
         for index, proven in enumerate(s.proven, start=1):
             if not proven and proves and rules.first_sets_allow(index):
                 self.offer(out, "table", "prove", {"set": str(index)})
-        for key in self.door_of:
+        for key, unlock, _ in made.doors:
             if key not in s.open_doors:
-                self.offer(out, "table", "unlock", {"door": key})
-        for card in s.env_active:
-            if self.packs.environment[card].duration == "until_met":
-                self.offer(out, "table", "discard-environment", {"card": card})
-        self.offer(out, "fix", "ghost-at", asks=("room",), sample={"room": str(ENTRANCE)})
+                self.offer_made(out, unlock)
+        for card, info in zip(s.env_active, self.env_in_play(), strict=True):
+            if info.duration == "until_met":
+                self.offer_made(out, made.discard(card))
+        self.offer_made(out, made.ghost_at)
         return out
 
     def _offer_attempts(self, out: list[LegalAction], proves: bool) -> None:
@@ -662,20 +716,19 @@ class Game(GameHistory[State]):
             self.offer(
                 out, "roll", "roll", asks=("faces",), sample={"faces": ",".join([_SAMPLE_FACE[kind]] * max(count, 1))}
             )
-        self.offer(out, "attempt", "attempt", {"action": "search"}, asks=("need",), sample={"need": "eye:1"})
+        made = self._made()
+        self.offer_made(out, made.search)
         if rules.clue_is_waiting():
-            if self._solve_card() is not None:  # the clue card is filled in: its icons are known
-                self.offer(out, "attempt", "attempt", {"action": "solve"})
-            else:
-                self.offer(out, "attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
-        barriers = [c for c in s.env_active if self.env(c).icon_sets]
-        for card in barriers:
-            for index in range(1, len(self.env(card).icon_sets) + 1):
+            # the clue card filled in: its icons are known; else the host gives them
+            self.offer_made(out, made.solve_card if self._solve_card() is not None else made.solve_told)
+        barriers = [(c, info) for c, info in zip(s.env_active, self.env_in_play(), strict=True) if info.icon_sets]
+        for card, info in barriers:
+            for index in range(1, len(info.icon_sets) + 1):
                 self.offer(out, "attempt", "attempt", {"action": "barrier", "card": card, "set": str(index)})
         if not barriers and rules.barrier_cards():  # a barrier without icon sets filled in: the host gives them
-            self.offer(out, "attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
+            self.offer_made(out, made.barrier_told)
         if rules.fire_on_board():
-            self.offer(out, "attempt", "attempt", {"action": "fire"})
+            self.offer_made(out, made.fire)
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
@@ -688,21 +741,22 @@ class Game(GameHistory[State]):
                     asks=asks,
                     sample={"need": "eye:1"} if asks else None,
                 )
-        for key, door in self.door_of.items():
+        for key, _, attempt in made.doors:
             if key not in s.open_doors:
-                told = door.placeholder and not self.stand_in_reading  # a way not filled in yet: the host's keys
-                self.offer(
-                    out,
-                    "attempt",
-                    "attempt",
-                    {"action": "unlock", "door": key},
-                    asks=("need",) if told else (),
-                    sample={"need": "key:1"} if told else None,
-                )
+                self.offer_made(out, attempt)
         if not proves:  # a summon brings the ghost: none while it is on the board (as do_summon refuses)
-            self.offer(out, "ghost", "summon", asks=("faces",), sample={"success": "false"})
+            self.offer_made(out, made.summon)
         if proves:
-            self.offer(out, "ghost", "pull", asks=("faces",), sample={"success": "false"})
+            self.offer_made(out, made.pull)
+
+    def _made(self) -> _Offered:
+        """The candidates of the legal actions that are the same in every state of the game, made once (offer_made);
+        for each reading, as a way not filled in yet asks the host its keys in one and plays the stand-in's in the
+        other (see read_stored)."""
+        made = self._offered.get(self.stand_in_reading)
+        if made is None:
+            made = self._offered[self.stand_in_reading] = _Offered(self)
+        return made
 
     def _checks_alone(self, command: Any) -> bool:
         """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
@@ -747,7 +801,7 @@ class Game(GameHistory[State]):
         s = self._state
         if s.env_deck:
             return sorted(s.env_deck)
-        ending = [c for c in s.env_active if self.packs.environment[c].duration == "hour"]
+        ending = [c for c in s.env_active if self.env(c).duration == "hour"]
         pool = sorted({*s.env_discard, *ending})
         if not pool:
             lasting = [c for c in s.env_active if c not in ending]
@@ -805,6 +859,7 @@ class Game(GameHistory[State]):
         symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
         limit = other_actions_limit(self.env_in_play())[0]
+        revealed = set(s.rooms_revealed)
         view: dict[str, Any] = {
             "rules": "skeptics",
             "board": board.id,
@@ -837,7 +892,7 @@ class Game(GameHistory[State]):
             **self._view_ghost_place(),
             "room_deck_left": s.room_deck_left,
             "rooms_revealed": list(s.rooms_revealed),
-            "rooms_unseen": [n for n in range(1, ROOM_COUNT + 1) if n not in s.rooms_revealed],
+            "rooms_unseen": [n for n in _ROOMS if n not in revealed],
             "room_cards_discarded_unseen": s.discarded_unseen_count,
             "room_cards_removed": s.removed_count,
             "red_markers": list(s.rooms_revealed),
@@ -1024,11 +1079,11 @@ class Game(GameHistory[State]):
                     "name": packs.environment[c].name,
                     "sets": [
                         {"index": i, "need": need, "text": icon_set_text(need), "done": f"{c}:{i}" in s.sets_done}
-                        for i, need in enumerate(self.env(c).icon_sets, start=1)
+                        for i, need in enumerate(info.icon_sets, start=1)
                     ],
                 }
-                for c in s.env_active
-                if self.env(c).icon_sets
+                for c, info in zip(s.env_active, self.env_in_play(), strict=True)
+                if info.icon_sets
             ],
         }
 
@@ -1135,6 +1190,26 @@ class _Rules(RulesBase[State, Command]):
         if spec is None:
             raise BadCommand(f"unknown command {cmd.name!r}; the commands are: {', '.join(COMMANDS)}.")
         required, own, draw_args, handler = spec
+        read = self.game.args_read  # a command whose argument names were read already: the same names again
+        if read.get(id(cmd)) is not cmd:
+            self._read_args(cmd, required, own, draw_args)
+            if self.checking:  # a candidate of the legal actions: the same few are checked state after state
+                if len(read) > 1024:
+                    read.clear()
+                read[id(cmd)] = cmd
+        if self.setup.physical:
+            self._read_supply(cmd, draw_args)
+        if self.s.outcome is not None:
+            raise IllegalCommand(
+                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
+            )
+        getattr(self, handler)()
+        if self.setup.physical:  # a game that draws its own cards takes none from the host
+            self.supply.finish(cmd.name)
+
+    def _read_args(self, cmd: Command, required: Sequence[str], own: Sequence[str], draw_args: Sequence[str]) -> None:
+        """Every argument of `cmd` is one of its command's (a drawn card's only in physical deck mode), and the ones
+        it needs are there: BadCommand says which is not (names only; the handler reads the values)."""
         for key in () if _OWN_ARGS[cmd.name].issuperset(cmd.args) else cmd.args:  # all its own: nothing to read
             if key in own:
                 continue
@@ -1153,15 +1228,6 @@ class _Rules(RulesBase[State, Command]):
         for key in required:
             if key not in cmd.args:
                 raise BadCommand(f"{cmd.name}: the argument {key}= is missing; {self._hint(cmd.name)}")
-        if self.setup.physical:
-            self._read_supply(cmd, draw_args)
-        if self.s.outcome is not None:
-            raise IllegalCommand(
-                f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
-            )
-        getattr(self, handler)()
-        if self.setup.physical:  # a game that draws its own cards takes none from the host
-            self.supply.finish(cmd.name)
 
     def _hint(self, name: str) -> str:
         examples = {
@@ -1397,7 +1463,9 @@ class _Rules(RulesBase[State, Command]):
     # -- environment cards the companion applies (Fire, Barrier) ------------------------------
     def barrier_cards(self) -> list[str]:
         """The cards in play a barrier attempt can roll against: those with icon sets, and the Barrier itself."""
-        return [c for c in self.s.env_active if self.env(c).icon_sets or c == "barrier"]
+        s = self.s  # the cards as they play, made once for each (cards, told) of the game
+        cards = self.game.cards_in_play(s.env_active, s.env_told)
+        return [c for c, info in zip(s.env_active, cards, strict=True) if info.icon_sets or c == "barrier"]
 
     def barrier_card(self) -> str:
         """The card in play that a barrier attempt rolls against: one with icon sets (or the Barrier itself)."""
@@ -1420,13 +1488,13 @@ class _Rules(RulesBase[State, Command]):
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:")]
         s.env_asks = [c for c in s.env_asks if c != card]
 
-    def end_card(self, card: str) -> None:
+    def end_card(self, card: str, why: str = "met") -> None:
         s = self.s
         if card in s.env_active:
             s.env_active.remove(card)
             s.env_discard.append(card)
             self.forget_card(card)
-            self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why="met")
+            self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why=why)
         s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
 
     def fire_out(self) -> None:
@@ -1593,7 +1661,7 @@ class _Rules(RulesBase[State, Command]):
         """ "Ghost Hour Sequence": an environment card is drawn and played; reshuffle when none are left."""
         s = self.s
         for card in list(s.env_active):
-            if self.packs.environment[card].duration == "hour":
+            if self.env(card).duration == "hour":
                 s.env_active.remove(card)
                 s.env_discard.append(card)
                 self.forget_card(card)
@@ -2354,13 +2422,20 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("no environment card is waiting to be told: the cards in play are filled in, or told.")
         card = s.env_asks[0]
         effect = _choice(self.cmd, "effect", tuple(ENV_TAPS))
-        if effect == "nothing":
+        if effect in _LASTS:
             if "n" in self.cmd.args:
-                raise BadCommand("tell-card: effect=nothing takes no n=; it says the card does nothing more.")
+                raise BadCommand(
+                    f"tell-card: effect={effect} takes no n=; it says the card does nothing more, and how long it lasts."
+                )
             if self.checking:
                 return
             s.env_asks.pop(0)
-            self.emit("card_told", card=card, name=self.packs.environment[card].name, kind="environment")
+            name = self.packs.environment[card].name
+            self.emit("card_told", card=card, name=name, kind="environment", lasts=_LASTS[effect])
+            if effect == "hour":
+                s.env_told.append(f"{card}:hour:1")
+            elif effect == "once":
+                self.end_card(card, why="once")
             return
         tap, low, high = ENV_TAPS[effect]
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap

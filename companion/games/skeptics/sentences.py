@@ -76,7 +76,9 @@ _TELL_LABELS = {
     "clue-dice": "One clue die fewer (as the Watching Eyes)",
     "actions": "Two actions other than moves (as the Corpse)",
     "fires": "Fire tokens on the fire icons (as the Fire)",
-    "nothing": "Nothing (more): that was all",
+    "nothing": "That was all: it lasts until its objective is met",
+    "hour": "That was all: it lasts until the next Ghost Hour",
+    "once": "That was all: a one-time effect, it ends now",
 }
 
 
@@ -323,7 +325,8 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., An
     if e("kind") == "ghost":
         return _GHOST_ASKED.get(str(e("ask")), "")
     return (
-        "The environment card is not filled in yet, so the companion plays nothing of it: what does the real card do?"
+        "The environment card is not filled in yet, so the companion plays nothing of it: what does the real card "
+        "do, and how long does it last?"
     )
 
 
@@ -340,12 +343,17 @@ def _said_card_effect(event: Mapping[str, Any], names: Names, e: Callable[..., A
 def _said_card_told(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("kind") == "ghost":
         return _ghost_told(event)
-    return "The environment card in play: that was all."
+    lasts = {  # card_told's "lasts" (a history written before it says nothing: the rulebook's rule, until met)
+        "hour": "it lasts until the next Ghost Hour",
+        "instant": "it was a one-time effect",
+    }.get(str(e("lasts")), "it lasts until its objective is met")
+    return f"The environment card in play: that was all; {lasts}."
 
 
 def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     why = {
         "met": " (its objective is met)",
+        "once": " (a one-time effect)",
         "reshuffled": ": every other card is in play, so it is shuffled back into the deck",
     }.get(str(e("why")), "")
     return f"The environment card {e('name') or e('card')} ends{why}."

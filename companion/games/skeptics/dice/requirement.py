@@ -279,6 +279,19 @@ def dice_for(
     the FAQ it is applied first and the bonuses after, and the total is then capped at five clue dice.
     Bonuses that do not apply to the action are refused rather than ignored.
     """
+    try:
+        return _dice_for(action, base, glass, aid, items, minus)  # the same few counts, state after state
+    except TypeError:  # a value that is not a number of dice (unhashable): refused as such below
+        return _count_dice(action, base, glass, aid, items, minus)
+
+
+# a count is a value of its arguments (typed: True is not taken for 1, which is refused as a number of dice)
+@functools.lru_cache(maxsize=1024, typed=True)
+def _dice_for(action: str, base: int, glass: bool, aid: bool, items: int, minus: int) -> int:
+    return _count_dice(action, base, glass, aid, items, minus)
+
+
+def _count_dice(action: str, base: int, glass: bool, aid: bool, items: int, minus: int) -> int:
     kind = action_kind(action)
     for name, value in (("base", base), ("items", items), ("minus", minus)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:

@@ -1,0 +1,168 @@
+"""Elder Sign's task-entry sheet on a phone (Chromium at 390x844): at an adventure not filled in yet there is nothing
+to roll against; the host enters the tasks printed on the card (each task's symbols and costs by steppers, the
+arrow), and then rolls; the other phone reads "tasks not entered yet" before and the entered tasks after, never a
+stand-in's made-up ones. Screenshots go to tests/artifacts/elder_sign/ (docs/elder-sign.md, "Cards not filled in
+yet")."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_elder_sign import LINE_NUMBER, SHOTS, shot, tap
+from test_browser_web import Phone, open_phone
+from web_fixtures import HOST_PIN, Table, serve_table
+
+from companion.games.elder_sign.engine import COMMANDS
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def elder_sign_table(tmp_path: Path) -> Iterator[Table]:
+    """An Elder Sign game with the bundled packs (every adventure a stand-in), its first Mythos card told."""
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
+    service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
+    service.do("card-did", {"effect": "nothing"})
+    yield from serve_table(tmp_path, service=service, threads=32)
+
+
+def host_phone(browser: object, table: Table) -> Phone:
+    """A phone signed in as the host, on the Elder Sign game (open_phone's host waits for Skeptics' turn panel)."""
+    phone = open_phone(browser, table, wait_map=False)
+    phone.tab("host")
+    phone.page.fill("#pin-form input[name=pin]", HOST_PIN)
+    phone.page.click("#pin-btn")
+    phone.page.wait_for_selector("#logout", state="visible")
+    phone.tab("game")
+    phone.page.wait_for_selector("#es-turn-title", state="visible")
+    return phone
+
+
+def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
+    browser: object, elder_sign_table: Table
+) -> None:
+    service = elder_sign_table.service
+    host = host_phone(browser, elder_sign_table)
+    player = open_phone(browser, elder_sign_table, wait_map=False)
+    try:
+        page = host.page
+        for phone in (host, player):  # the stand-in's made-up symbols are on no phone
+            expect(phone.page.locator("#es-tasks-4")).to_have_text("Tasks not entered yet")
+        tap(host, "#es-move")
+        tap(host, "#sheet-body button:has-text('place 4')")
+        expect(page.locator("#es-enter-tasks")).to_be_visible()
+        assert page.locator("#es-roll-me").count() == 0  # nothing to roll against yet
+        expect(page.locator("#es-no-tasks")).to_contain_text("not entered yet")
+        expect(player.page.locator("#es-no-tasks")).to_contain_text("The host enters them")
+        assert service.state().get("card_odds") is None and service.state()["odds"] is None
+        shot(host, "tasks-missing-host")
+        shot(player, "tasks-missing-player")
+
+        tap(host, "#es-enter-tasks")
+        expect(page.locator("#sheet")).to_be_visible()
+        # the card on the table: 2 investigation; 1 peril costing 1 sanity; 4 investigation and 1 lore; the arrow
+        for _ in range(2):
+            page.click("#task-1-inv-more")
+        page.click("#task-add")
+        page.click("#task-2-peril-more")
+        expect(page.locator("#task-2-sanity-more")).to_be_hidden()  # the costs fold away until the card shows one
+        page.click("#task-2-costs summary")
+        page.click("#task-2-sanity-more")
+        page.click("#task-add")
+        for _ in range(4):
+            page.click("#task-3-inv-more")
+        page.click("#task-3-lore-more")
+        page.click("#task-3-lore-more")
+        page.click("#task-3-lore-less")
+        page.check("#es-ordered")
+        page.select_option("#es-lock", "red")  # the card shows the red die locked on it
+        expect(page.locator("#task-2-words")).to_have_text("1 peril (sanity -1)")
+        expect(page.locator("#task-3-words")).to_have_text("4 investigation and 1 lore")
+        shot(host, "tasks-sheet")
+        page.screenshot(path=str(SHOTS / "tasks-sheet-phone.png"))  # as the phone's screen shows it
+        page.locator("#task-1").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "tasks-sheet-phone-top.png"))
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
+
+        card = next(c for c in service.state()["adventures"] if c["slot"] == "4")
+        assert not card["tasks_missing"] and card["ordered"] is True and card["lock"] == "red"
+        assert service.state()["locked"] == {"red": 1}
+        assert [(t["need"], t.get("sanity", 0)) for t in card["tasks"]] == [
+            ("inv:2", 0),
+            ("peril:1", -1),
+            ("inv:4,lore:1", 0),
+        ]
+        assert service.history()[-1]["command"] == {
+            "name": "set-tasks",
+            "args": {
+                "adventure": "4",
+                "tasks": "inv:2; peril:1,sanity:-1; inv:4,lore:1",
+                "ordered": "true",
+                "lock": "red",
+            },
+        }
+        for phone in (host, player):
+            expect(phone.page.locator("#es-tasks-4")).to_contain_text("In order: 2 investigation · 1 peril (sanity -1)")
+            expect(phone.page.locator("#es-adv-4")).not_to_contain_text("not entered")
+        expect(page.locator("#es-odds")).to_be_visible()  # the odds, now that the tasks are known
+        assert service.state()["card_odds"]["slot"] == "4"
+        shot(host, "tasks-entered-host")
+        # a correction later starts from the tasks entered, their costs too
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Enter the tasks of the adventure in place 4").click()
+        expect(page.locator("#task-2-sanity")).to_have_text("1")
+        expect(page.locator("#task-3-words")).to_have_text("4 investigation and 1 lore")
+        assert page.locator("#es-ordered").is_checked() and page.locator("#es-lock").count() == 0
+        page.click("#sheet-cancel")
+        page.click("#es-fix summary")
+
+        tap(host, "#es-roll-me")
+        expect(page.locator("#es-last")).to_be_visible()
+        rolled = next(e for e in reversed(service.history()) if e["command"]["name"] == "roll")
+        assert rolled["command"]["name"] == "roll"
+        shot(host, "tasks-rolled-host")
+        shot(player, "tasks-entered-player")
+        for phone in (host, player):
+            text = phone.page.inner_text("body")
+            assert not [name for name in COMMANDS if "-" in name and name in text]  # no command's spelling
+            assert not re.search(r"\b[a-z_]+=\S", text) and not LINE_NUMBER.search(text)
+            assert phone.errors == []
+    finally:
+        host.context.close()
+        player.context.close()
+
+
+def test_the_host_enters_the_ancient_ones_combat_task_before_the_battles_first_roll(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """elder-sign-rules.txt:439: the combat task printed on the Ancient One's card; a stand-in's is not played."""
+    service = elder_sign_table.service
+    service.do("doom", {"n": str(service.state()["doom_max"])})  # the Ancient One wakes
+    service.do("end-turn")
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-no-tasks")).to_contain_text("combat task is not entered yet")
+        assert page.locator("#es-roll-me").count() == 0 and service.state()["odds"] is None
+        tap(host, "#es-enter-combat")
+        page.click("#task-1-lore-more")
+        page.click("#task-1-lore-more")
+        page.click("#task-1-inv-more")
+        shot(host, "combat-sheet")
+        page.click("#sheet-ok")
+        expect(page.locator("#es-roll-me")).to_be_visible()
+        assert service.state()["ancient_one"]["combat"] == "inv:1,lore:2"
+        expect(page.locator("#es-odds")).to_contain_text("a blow against")
+        shot(host, "combat-entered")
+        assert host.errors == []
+    finally:
+        host.context.close()
