@@ -77,10 +77,10 @@ def asked(state: Mapping[str, Any], command: str) -> list[str]:
 
 
 # A value the engines write where the terminal's user fills one in ("room=N", "action=...", "door=A-B").
-_PLACEHOLDER = re.compile(r"^(?:N|M|ID|A-B|A,B,C|\.\.\.|[A-Z]+)$")
+_PLACEHOLDER = re.compile(r"^(?:N|M|ID|A-B|A,B,C|\.\.\.|[A-Z]+|\w+(?:\|\w+)+)$")
 # The engines' shortest argument names in the page's words (the others are words already: "the colour", "the card").
 _ARG_WORDS = {"to": "space to go to", "n": "number", "faces": "dice", "hours": "number of hours"}
-_ARG = r"[a-z_]+=(?:\.\.\.|'[^']*'|[^\s;)]*?)(?=[\s;)]|[.,](?:\s|$)|$)"
+_ARG = r"[a-z_]+=(?:\.\.\.|'[^']*'|[^\s)]*?)(?=[\s)]|[.,;](?:\s|$)|$)"
 
 
 def command_buttons(
@@ -97,7 +97,7 @@ def command_buttons(
     of a legal action's dict."""
     names = "|".join(re.escape(n) for n in sorted(commands, key=len, reverse=True))
     spelled = re.compile(
-        rf"(?P<open>\()?`?(?<![\w-])(?P<name>{names})(?![\w-])(?!:)(?P<args>(?: {_ARG})*)`?(?P<close>\))?"
+        rf"(?P<open>\()?`?(?<![\w-])(?P<name>{names})(?![\w-])(?!:)(?P<args>(?: {_ARG})*)`?(?:,? :\d+(?:-\d+)?)?(?P<close>\))?"
     )
 
     def button(found: re.Match[str]) -> str:
