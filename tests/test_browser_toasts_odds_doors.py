@@ -198,6 +198,10 @@ def test_the_seance_space_is_picked_from_a_list_of_every_room(browser: Any, name
         page.click(f"#map-choices button[data-choice='{room}']")
         # the same as a tap on the drawing: the séance is declared there and the list goes
         expect(page.locator("#map-choices")).to_be_hidden()
+        for _ in range(50):  # the pick ends at the tap; the command is answered a moment later
+            if named.service.state()["seance_declared"]:
+                break
+            page.wait_for_timeout(100)
         last = named.service.history()[-1]["command"]
         assert (last["name"], last["args"]) == ("seance", {"room": str(room)})
         assert named.service.state()["seance_declared"]
