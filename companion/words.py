@@ -4,7 +4,7 @@ title. Each game's own words are in its package (``companion/games/<game>/``).""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "article",
     "asked",
     "by_name",
+    "command_buttons",
     "count",
     "game_title",
     "outcome_words",
@@ -112,3 +113,54 @@ def asked(state: Mapping[str, Any], command: str) -> list[str]:
         if a.get("name") == command
     ]
     return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]
+
+
+# A value the engines write where the terminal's user fills one in ("room=N", "action=...", "door=A-B").
+_PLACEHOLDER = re.compile(r"^(?:N|M|ID|A-B|A,B,C|\.\.\.|[A-Z]+|\w+(?:\|\w+)+)$")
+# The engines' shortest argument names in the page's words (the others are words already: "the colour", "the card").
+_ARG_WORDS = {"to": "space to go to", "n": "number", "faces": "dice", "hours": "number of hours"}
+_ARG = r"[a-z_]+=(?:\.\.\.|'[^']*'|[^\s)]*?)(?=[\s)]|[.,;](?:\s|$)|$)"
+
+
+def command_buttons(
+    text: str,
+    commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]],
+    label: Callable[[Mapping[str, Any]], str],
+) -> str:
+    """A refusal's commands as the terminal spells them ("end-turn", "action kind=move run=true") in the page's
+    words, before a game's own (its ``for_players``): each is the button that plays it, by the label it has on the
+    page ("the “Run a fourth space” button", the label's bracketed tail left out). A command named with a value to
+    fill in ("(seance room=N)") is the terminal's hint alone, and goes where it stands in brackets. What is there
+    for the terminal only goes too: "; e.g. ..." examples, "see docs/...", and "the argument kind= is missing" is
+    "the kind is missing". `commands` is the game's command table (GameModule.commands), `label` its button label
+    of a legal action's dict."""
+    names = "|".join(re.escape(n) for n in sorted(commands, key=len, reverse=True))
+    spelled = re.compile(
+        rf"(?P<open>\()?`?(?<![\w-])(?P<name>{names})(?![\w-])(?!:)(?P<args>(?: {_ARG})*)`?(?:,? :\d+(?:-\d+)?)?(?P<close>\))?"
+    )
+
+    def button(found: re.Match[str]) -> str:
+        name, raw = found.group("name"), found.group("args").split()
+        if "-" not in name and not raw:
+            return found.group(0)  # a plain word that is also a command's name ("a roll", "summon")
+        args = dict(part.split("=", 1) for part in raw)
+        args = {key: value.strip("'") for key, value in args.items()}
+        to_fill = [key for key, value in args.items() if _PLACEHOLDER.match(value)]
+        inside = bool(found.group("open") and found.group("close"))
+        if to_fill and inside:
+            return ""  # the terminal's hint in brackets
+        try:
+            words = label({"name": name, "args": {k: v for k, v in args.items() if k not in to_fill}})
+        except (KeyError, TypeError, ValueError, IndexError):
+            return found.group(0)
+        words = re.sub(r"\s*\([^()]*\)$", "", words).strip()
+        return (found.group("open") or "") + f"the \u201c{words}\u201d button" + (found.group("close") or "")
+
+    text = re.sub(r";\s*e\.g\.\s[^;]*?(?=;|\.?$)", "", text)
+    text = re.sub(r";?\s*see docs/\S+?(?=[.;]?(?:\s|$))", "", text)
+    text = re.sub(
+        r"\bthe argument ([a-z_]+)= is missing",
+        lambda m: f"the {_ARG_WORDS.get(m.group(1), m.group(1).replace('_', ' '))} is missing",
+        text,
+    )
+    return spelled.sub(button, text)

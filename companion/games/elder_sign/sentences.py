@@ -698,6 +698,10 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),
     (r",?\s+:\d+(?:-\d+)?(?=[\s,)])", ""),
     (r"\bend-turn\b", "End the turn"),
+    (
+        r"add ordered=true when it shows the arrow on its left side, else ordered=false",
+        "say whether it shows the arrow on its left side",
+    ),
     (r"\bgive up\b", "stop rolling"),
     (r"\bgive-up\b", "stop rolling"),
     (r"\blose= and hold=", "Setting a die aside and holding one"),
