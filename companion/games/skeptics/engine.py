@@ -2441,7 +2441,10 @@ class _Rules(RulesBase[State, Command]):
         tap, low, high = ENV_TAPS[effect]
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
         if n == 0:
-            raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+            raise BadCommand(
+                "tell-card: n=0 changes nothing; when the card does nothing more, say how long it lasts: "
+                "effect=nothing (until its objective is met), effect=hour or effect=once."
+            )
         if self.checking:
             return
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]
