@@ -125,6 +125,7 @@ def test_a_host_signed_out_by_a_new_pin_elsewhere_sees_the_sign_in_and_no_refusa
         expect(host.page.locator("#pin-form")).to_be_visible(timeout=1500)
         expect(host.page.locator("#logout")).to_be_hidden()
         expect(host.page.locator("#pin-title")).to_have_text("Host sign-in")
+        expect(host.page.locator("#toast-text")).to_contain_text("a new host PIN was chosen")  # said, not only shown
         shot(host, "rename-3-signed-out-by-a-new-pin")
         host.check_clean()  # no 403 for /api/host/phones in the console
     finally:

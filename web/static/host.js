@@ -13,7 +13,11 @@ export const phonesChanged = () => {
   // The list is the host's alone: the page asks again whether it still is the host first (a new PIN typed on
   // another phone makes this one a guest, and the server's refusal would be an error in the console).
   const listed = () => isHost() && !$("#v-host").hidden;
-  if (listed()) refreshSession().then(() => (listed() ? modules.care().then((m) => m.loadPhones()) : null)).catch(() => { /* offline: the next message tells again */ });
+  if (listed()) refreshSession().then(() => {
+    if (listed()) return modules.care().then((m) => m.loadPhones());
+    if (!isHost()) toast("Signed out: a new host PIN was chosen. Sign in with it.", true);
+    return null;
+  }).catch(() => { /* offline: the next message tells again */ });
   const field = $("#phone-form").name;
   if (document.activeElement !== field) api("/api/phone").then((me) => { if (me.name && document.activeElement !== field) field.value = me.name; }).catch(() => { /* offline: the next message tells again */ });
 };
