@@ -114,6 +114,24 @@ def test_a_rename_reaches_the_hosts_list_of_phones_at_once(browser: Any, live: T
         player.context.close()
 
 
+def test_a_host_signed_out_by_a_new_pin_elsewhere_sees_the_sign_in_and_no_refusal(browser: Any, live: Table) -> None:
+    """The host's list of phones is the host's alone: a page that stopped being the host (a new PIN chosen on
+    another phone) asks again who it is when the phones change, and shows the sign-in instead of asking for it."""
+    host = open_phone(browser, live, host=True)
+    try:
+        host.tab("host")
+        expect(host.page.locator("#phones li")).to_have_count(1)
+        assert live.host().post("/api/host/change-pin", {"pin": "975310"}).status == 200  # another host's phone
+        expect(host.page.locator("#pin-form")).to_be_visible(timeout=1500)
+        expect(host.page.locator("#logout")).to_be_hidden()
+        expect(host.page.locator("#pin-title")).to_have_text("Host sign-in")
+        expect(host.page.locator("#toast-text")).to_contain_text("a new host PIN was chosen")  # said, not only shown
+        shot(host, "rename-3-signed-out-by-a-new-pin")
+        host.check_clean()  # no 403 for /api/host/phones in the console
+    finally:
+        host.context.close()
+
+
 def stepper_ids(phone: Phone) -> list[str]:
     return sorted(phone.page.locator("#sheet [id^=step-][id$=-plus]").evaluate_all("(ns) => ns.map((n) => n.id)"))
 

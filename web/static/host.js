@@ -10,7 +10,14 @@ export const hostCare = () => { if (isHost()) modules.care().then((m) => m.loadH
 // A phone was renamed, joined or removed: the host's list, when it is on the screen, shows it at once; this phone's
 // own name field shows the name the host gave it (unless the player is typing in it).
 export const phonesChanged = () => {
-  if (isHost() && !$("#v-host").hidden) modules.care().then((m) => m.loadPhones());
+  // The list is the host's alone: the page asks again whether it still is the host first (a new PIN typed on
+  // another phone makes this one a guest, and the server's refusal would be an error in the console).
+  const listed = () => isHost() && !$("#v-host").hidden;
+  if (listed()) refreshSession().then(() => {
+    if (listed()) return modules.care().then((m) => m.loadPhones());
+    if (!isHost()) toast("Signed out: a new host PIN was chosen. Sign in with it.", true);
+    return null;
+  }).catch(() => { /* offline: the next message tells again */ });
   const field = $("#phone-form").name;
   if (document.activeElement !== field) api("/api/phone").then((me) => { if (me.name && document.activeElement !== field) field.value = me.name; }).catch(() => { /* offline: the next message tells again */ });
 };
@@ -179,7 +186,13 @@ export function bindHost() {
       if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
     }
   });
-  $("#logout").addEventListener("click", async () => { if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } });
+  $("#logout").addEventListener("click", async () => {
+    // From the tap on this page asks nothing of the host's: the sign-out's own "phones" message can come before
+    // its answer, and the host's list would be refused.
+    const s = app.session;
+    s.host = false;
+    if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } else s.host = true; // not signed out: still the host
+  });
   $("#cmd-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const parts = e.target.text.value.trim().split(/\s+/);
