@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "a_or_an",
+    "article",
     "asked",
     "by_name",
     "count",
@@ -24,6 +26,33 @@ __all__ = [
 def count(number: Any, one: str, many: str | None = None) -> str:
     """ "1 action", "3 actions", "2 dice" (with `many`)."""
     return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+# words spelled with a vowel that are said with a consonant ("a one", "a unique"), and the other way round ("an hour")
+_SAID_WITH_A = ("one", "once", "uni", "use", "usu", "eu", "ewe", "ukulele")
+_SAID_WITH_AN = ("hour", "honest", "honour", "honor", "heir")
+
+
+def article(word: Any) -> str:
+    """The indefinite article English says before `word`: "an" before a vowel's sound, else "a". Numbers in digits
+    go by how they are said: "an 8", "an 11", "an 18", "an 80", "an 800", "an 8000", "a 1", "a 100"."""
+    text = str(word).strip()
+    digits = re.match(r"\d+", text.replace(",", ""))
+    if digits:
+        number = digits.group(0).lstrip("0") or "0"
+        head = int(number[: len(number) % 3 or 3])  # the group said first: 8 of 8,000, 11 of 11,000
+        return "an" if head in (8, 11, 18) or 80 <= head <= 89 or 800 <= head <= 899 else "a"
+    low = text.lower()
+    if low.startswith(_SAID_WITH_AN):
+        return "an"
+    if low.startswith(_SAID_WITH_A):
+        return "a"
+    return "an" if low[:1] in tuple("aeiou") else "a"
+
+
+def a_or_an(word: Any) -> str:
+    """`word` with its indefinite article: "an 8", "a 9", "an eye", "a Master" (see :func:`article`)."""
+    return f"{article(word)} {word}"
 
 
 def player(number: Any, state: Mapping[str, Any] | None = None) -> str:

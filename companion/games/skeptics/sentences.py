@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.stats import duration
-from companion.words import pack_words, plain
+from companion.words import a_or_an, pack_words, plain
 
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
@@ -221,7 +221,7 @@ def need_words(need: Any) -> str:
     else:
         words = ", ".join(parts[:-1]) + " and " + parts[-1]
     if extras:
-        words += ", " + " and ".join(f"a {x} set" for x in extras)
+        words += ", " + " and ".join(f"{a_or_an(x)} set" for x in extras)
     return words
 
 
@@ -508,7 +508,7 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
 
 def _said_attempt_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     action = str(e("action"))
-    verb = ACTION_WORDS.get(action, f"tries a {action}")
+    verb = ACTION_WORDS.get(action, f"tries {a_or_an(action)}")
     if action == "prove" and e("set"):
         verb += f" icon set {e('set')}"
     if action == "unlock" and e("door"):
