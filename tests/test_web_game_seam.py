@@ -47,3 +47,23 @@ def test_a_game_without_dice_refuses_pips_and_the_odds_calculator_by_its_name(tm
         pips = table.host().post("/api/dice", {"pips": [1, 2], "kind": "clue"})
         assert pips.status == 400 and "Spooks" in pips.json()["error"], pips.body
         assert table.service.history() == []  # nothing was played
+
+
+def test_the_setup_options_give_among_cultists_default_points_and_a_new_game_takes_them(tmp_path: Path) -> None:
+    from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED, Setup
+
+    assert Setup(players=5).points_needed == DEFAULT_POINTS_NEEDED  # the engine's own default, read by the page
+    for table in serve_table(tmp_path):
+        options = table.viewer().get("/api/setup-options").json()
+        assert options["ac_points_needed"] == DEFAULT_POINTS_NEEDED
+        host = table.host()
+        reply = host.post(
+            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": "", "confirm": True}
+        )
+        assert reply.status == 200, reply.body
+        assert table.service.state()["points_needed"] == DEFAULT_POINTS_NEEDED
+        reply = host.post(
+            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": 7, "confirm": True}
+        )
+        assert reply.status == 200, reply.body
+        assert table.service.state()["points_needed"] == 7  # the host's number wins over the default
