@@ -1,6 +1,7 @@
-"""The parts of ``companion serve`` before they start and after they stop: each part checks its own settings
-(:func:`check_parts`), where the page listens and is found (:func:`listen_host`, :func:`page_urls`), and how each
-part is stopped so that the table is left tidy (:func:`stop_parts`).
+"""The parts of ``companion serve`` before they start and after they stop: the configuration with the command
+line's overrides (:func:`prepare_parts`), each part checks its own settings (:func:`check_parts`), where the page
+listens and is found (:func:`listen_host`, :func:`page_urls`), and how each part is stopped so that the table is
+left tidy (:func:`stop_parts`).
 
 This module and :mod:`companion.serve` are the composition root: the only modules of ``companion`` that import
 ``hardware``, ``vision`` and ``web`` (pyproject.toml's import contracts).
@@ -8,18 +9,30 @@ This module and :mod:`companion.serve` are the composition root: the only module
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import socket
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.config import CameraConfig, Config, first_game_setup, prefix_error
+from companion.config import (
+    CameraConfig,
+    Config,
+    Fallback,
+    first_game_setup,
+    load_config,
+    port_value,
+    prefix_error,
+    settle_config,
+)
 from companion.errors import CompanionError, ConfigError
 from companion.games.base import TableDice
+from companion.paths import default_data_dir
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -108,6 +121,49 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
         raise ConfigError(f"the bundled packs: {exc}") from None
     parts.extra["first_game"] = first_game_setup(config, parts.extra["packs"])
     return parts
+
+
+def prepare_parts(
+    config_path: str | None, *, host: str | None, port: str | None, sim: bool | None, strict: bool
+) -> tuple[Config, bool, PartConfigs, tuple[Fallback, ...]]:
+    """The configuration with the command line's overrides, whether to simulate, each part's checked settings,
+    and the file's wrong values left out. `strict` (``serve --check``) names a wrong value and stops; an
+    unattended start plays on with the default of a wrong value of the file, and says so (settle_config)."""
+
+    def prepare(config: Config) -> tuple[Config, bool, PartConfigs]:
+        config = config.with_overrides(host=host, port=None if port is None else port_value("--port", port), sim=sim)
+        simulate = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
+        if simulate and config.data_dir == default_data_dir():
+            # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
+            config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
+        return config, simulate, check_parts(config, simulate)
+
+    if strict:
+        return (*prepare(load_config(config_path)), ())
+    (config, simulate, parts), fallbacks = settle_config(config_path, prepare, _settings_roots)
+    return config, simulate, parts, fallbacks
+
+
+def log_start(config: Config, sim: bool) -> None:
+    """Where a simulation keeps its data (on stderr, before the log's first line), and why it simulates."""
+    if sim and config.data_dir == default_data_dir() / "sim":
+        print(f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr)
+    if config.sim is None and sim:
+        log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
+
+
+def log_settled(config: Config, sim: bool, fallbacks: tuple[Fallback, ...]) -> None:
+    """The file's wrong values left out (a warning each), then what the companion starts with."""
+    for fallback in fallbacks:
+        log.warning("%s", fallback.sentence())
+    where = f"config: {config.source or 'built-in defaults'}, data: {config.data_dir}"
+    log.info("starting (%s, %s hardware)", where, "simulated" if sim else "real")
+
+
+def _settings_roots(prepared: tuple[Config, bool, PartConfigs]) -> dict[str, object]:
+    """Where the defaults of the file's keys are read: the Config, and each part's checked settings."""
+    config, _, parts = prepared
+    return {"": config, "hardware": parts.hardware, "tray": parts.tray, "web": parts.web}
 
 
 def _check_hardware(config: Config) -> HardwareConfig:
@@ -249,6 +305,15 @@ def log_hardware(table: Table, sim: bool) -> None:
     log.info("hardware%s: %s", " (simulated)" if sim else "", ", ".join(found) or "none found")
     for item in missing:
         log.warning("hardware missing: %s", item)
+
+
+def invite(link: str) -> None:
+    """The join link with its code in the log; on a terminal its QR code too, for the host's phone camera."""
+    from web.invite import terminal_qr
+
+    log.info("join the table: %s", link)
+    if sys.stdout.isatty():
+        print(f"\nJoin the table: scan this with a phone's camera, or open {link}\n{terminal_qr(link)}", flush=True)
 
 
 def listen(app: Flask, host: str, port: int, threads: int) -> ServerThread:

@@ -12,14 +12,13 @@ whose lock makes every change one atomic step; every commit reaches the listener
 SIGINT stop the companion cleanly: the camera, the server, the hand parked, the OLED paused, the history closed.
 
 What a game does with the button and the tray's dice is its module's (companion.games); this module only wires
-the parts, whose settings companion.parts checks and which it stops. Without a Raspberry Pi (and always with
-``--sim``) the same program runs on mock pins, luma's dummy display and a camera that draws the dice of the roll
-under way, on 127.0.0.1.
+the parts, whose settings companion.parts checks and which it stops (the command line is companion.serve_args).
+Without a Raspberry Pi (and always with ``--sim``) the same program runs on mock pins, luma's dummy display and a
+camera that draws the dice of the roll under way, on 127.0.0.1.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import logging
 import random
@@ -28,24 +27,27 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.config import Config, Fallback, load_config, port_value, settle_config
+from companion.config import Config
 from companion.daemon import EXIT_CONFIG, EXIT_OK, MainLoop, Notifier, run_until_stopped, setup_logging
 from companion.errors import CardsNeeded, CompanionError, ConfigError
 from companion.parts import (
     PartConfigs,
     check_parts,
     check_report,
-    is_raspberry_pi,
+    invite,
     join_code,
     listen,
     listen_host,
     log_hardware,
+    log_settled,
+    log_start,
     open_service,
     page_urls,
+    prepare_parts,
     start_teacher,
     stop_parts,
 )
-from companion.paths import default_data_dir
+from companion.serve_args import build_parser
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -59,34 +61,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("companion.serve")
 
 MOCK_TRIM_EVERY = 60.0  # seconds between trims of the simulated pins' state history
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="companion serve",
-        description=(
-            "Run the table companion: the clock hand, the OLED, the dice tray and the phone page. "
-            "Without a Raspberry Pi (or with --sim) the hardware is simulated."
-        ),
-    )
-    parser.add_argument(
-        "--sim",
-        action="store_true",
-        default=None,
-        help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1",
-    )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="the configuration file (default: $COMPANION_CONFIG, "
-        "~/.config/skeptics-companion/config.toml, /etc/skeptics-companion/config.toml)",
-    )
-    parser.add_argument("--host", metavar="H", help="address to listen on (default 0.0.0.0; 127.0.0.1 with --sim)")
-    parser.add_argument("--port", metavar="P", help="port to listen on (default 8080; 0 picks a free one)")
-    parser.add_argument(
-        "--check", action="store_true", help="check the configuration, print where everything would go, and exit"
-    )
-    return parser
 
 
 class Companion(MainLoop):
@@ -192,15 +166,12 @@ class Companion(MainLoop):
         from web import create_app
 
         assert self.parts.web is not None
-        # Dice typed as pips on the page use the table's pip map.
-        pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
         # The page says what went wrong at start (a damaged history kept aside).
         self.app = create_app(
             self.game,
             self.parts.web,
             hardware=self.table,
             tray=self.tray,
-            pip_map=pip_map,
             teacher=self.teacher,
             startup_problems=self.start_problems,
         )
@@ -212,7 +183,7 @@ class Companion(MainLoop):
         from web.invite import join_link
 
         if self.join_code and self.urls:
-            self._invite(join_link(self.urls[-1], self.join_code))
+            invite(join_link(self.urls[-1], self.join_code))
         if self.table is not None and self.config.fallbacks:
             # the configuration file's wrong values, for a few seconds before the join screen (the page says all)
             first, *more = self.config.fallbacks
@@ -220,14 +191,6 @@ class Companion(MainLoop):
         if self.table is not None and self.join_code and self.urls:
             # After every start the OLED shows the join QR code (phones join first), until the next command.
             self.table.show_join(join_link(self.urls[-1], self.join_code), self.join_code, seconds=None)
-
-    def _invite(self, link: str) -> None:
-        """The join link with its code in the log; on a terminal its QR code too, for the host's phone camera."""
-        from web.invite import terminal_qr
-
-        log.info("join the table: %s", link)
-        if sys.stdout.isatty():
-            print(f"\nJoin the table: scan this with a phone's camera, or open {link}\n{terminal_qr(link)}", flush=True)
 
     # -- what the table does (main thread) ------------------------------------------------------
 
@@ -302,38 +265,14 @@ class Companion(MainLoop):
         stop_parts(self.tray, self.server, self.table, self.service)
 
 
-def _prepared(config: Config, args: argparse.Namespace) -> tuple[Config, bool, PartConfigs]:
-    """The configuration with the command line's overrides, whether to simulate, and the parts' checked settings."""
-    port = None if args.port is None else port_value("--port", args.port)
-    config = config.with_overrides(host=args.host, port=port, sim=args.sim)
-    sim = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
-    if sim and config.data_dir == default_data_dir():
-        # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
-        config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
-    return config, sim, check_parts(config, sim)
-
-
-def _checked(prepared: tuple[Config, bool, PartConfigs]) -> dict[str, object]:
-    """Where the defaults of the file's keys are read: the Config, and each part's checked settings."""
-    config, _, parts = prepared
-    return {"": config, "hardware": parts.hardware, "tray": parts.tray, "web": parts.web}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        if args.check:  # the operator's check names a wrong value and stops
-            config, sim, parts = _prepared(load_config(args.config), args)
-            fallbacks: tuple[Fallback, ...] = ()
-        else:  # an unattended start plays on with the default of a wrong value of the file, and says so
-            (config, sim, parts), fallbacks = settle_config(args.config, lambda c: _prepared(c, args), _checked)
+    try:  # the operator's check names a wrong value and stops; an unattended start plays on and says so
+        config, sim, parts, fallbacks = prepare_parts(
+            args.config, host=args.host, port=args.port, sim=args.sim, strict=args.check
+        )
         setup_logging(config.log_level)
-        if sim and config.data_dir == default_data_dir() / "sim":
-            print(
-                f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr
-            )
-        if config.sim is None and sim:
-            log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
+        log_start(config, sim)
         report = check_report(config, sim) if args.check else None
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
@@ -341,14 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report is not None:
         print(report)
         return EXIT_OK
-    for fallback in fallbacks:
-        log.warning("%s", fallback.sentence())
-    log.info(
-        "starting (config: %s, data: %s, %s hardware)",
-        config.source or "built-in defaults",
-        config.data_dir,
-        "simulated" if sim else "real",
-    )
+    log_settled(config, sim, fallbacks)
     config = dataclasses.replace(config, fallbacks=fallbacks)
     return run_until_stopped(Companion(config, sim=sim, parts=parts))
 

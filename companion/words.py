@@ -16,7 +16,9 @@ __all__ = [
     "count",
     "game_title",
     "outcome_words",
+    "pack_words",
     "percent",
+    "plain",
     "player",
     "seat",
 ]
@@ -164,3 +166,60 @@ def command_buttons(
         text,
     )
     return spelled.sub(button, text)
+
+
+# -- rulebook references and the box's pack errors (every game's sentences, the OLED, the page) ------------------
+
+_SECTION = re.compile(
+    r"\s*\((?:[^()]*'[^()]*|(?:Game End|Player Turn|Action \d+|FAQ|Setup|Variant Rules|Environment Cards|Red Icons|"
+    r"Game Components|Environment Deck|Séance|Ghost Mode|Interpretations)[^()]*)\)"
+)
+_QUOTE = re.compile(r":?\s*'[A-Z][^']{12,}'")  # a sentence quoted from the rulebook
+
+
+def plain(text: Any) -> str:
+    """Drop rulebook references ("(Game End: Losing: '...')", quoted rules) from a sentence made by the engine."""
+    out = _QUOTE.sub("", _SECTION.sub("", str(text or "")))
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
+_PACK_ERROR = re.compile(
+    r"^.*?\.toml: (?P<label>.+?)(?:: field \"(?P<field>\w+)\")? (?P<msg>(?:must|is|has|repeats|names|puts|connects|"
+    r"cannot|asks|entry).*?)\. Fix the file.*$",
+    re.S,
+)
+BOX_FIELD_WORDS = {  # a pack file's fields as the box editor's form names them
+    "name": "The name",
+    "difficulty": "The difficulty",
+    "seance_symbols": "The séance symbols",
+    "icon_sets": "The icon sets",
+    "icon_set": "The icon set",
+    "ability": "The Ghost Hour ability",
+    "lingering": "The lingering effect",
+    "first_sets": "The number of sets proven first",
+    "clue_dice": "The change to the clue dice",
+    "actions": "The number of actions",
+    "fires": "The number of fires",
+    "duration": "How long it lasts",
+    "pos": "The place on the map",
+    "between": "The way between two spaces",
+    "keys": "The number of keys",
+    "effect": "The effect",
+}
+
+
+def pack_words(text: str) -> str:
+    """A pack file's error (companion.pack_files, the box editor) with the field in the form's words and without
+    the file; any other text as it is. A game's ``for_players`` finishes the sentence."""
+    pack = _PACK_ERROR.match(text)
+    if not pack:
+        return text
+    subject = BOX_FIELD_WORDS.get(pack.group("field") or "", "This entry")
+    text = f"{subject} {pack.group('msg')}"
+    place = re.match(r"^The place on the map puts (room \d+) on \[(\d+), (\d+)\], where (.+) already is", text)
+    if place:  # the map counts from 0 in the file, from 1 on the form
+        text = (
+            f"{place.group(1).capitalize()} would sit in column {int(place.group(2)) + 1}, row "
+            f"{int(place.group(3)) + 1}, where {place.group(4)} already is: choose another place"
+        )
+    return text

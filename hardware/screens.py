@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.games.skeptics.sentences import plain
+from companion.words import plain
 from hardware.config import HOUR_ANGLE, MARK_ANGLE
 
 WIDTH, HEIGHT = 128, 64

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     from flask import Flask
 
-    from companion.games.skeptics.dice import PipMap
     from companion.service import GameService
     from web.settings import WebSettings
 
@@ -29,7 +28,6 @@ def create_app(
     settings: WebSettings | Mapping[str, Any],
     hardware: Any | None = None,
     tray: Any | None = None,
-    pip_map: PipMap | None = None,
     startup_problems: Sequence[str] = (),
     teacher: Any | None = None,
 ) -> Flask:
@@ -45,7 +43,6 @@ def create_app(
         settings,
         hardware=hardware,
         tray=tray,
-        pip_map=pip_map,
         startup_problems=startup_problems,
         teacher=teacher,
     )

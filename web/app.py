@@ -23,7 +23,7 @@ from companion.errors import (
     IllegalCommand,
     PackError,
 )
-from companion.games.skeptics.sentences import for_players
+from companion.words import pack_words
 from web import pages
 from web.api import BLUEPRINTS
 from web.assets import compressible
@@ -35,7 +35,6 @@ from web.security import check_post
 from web.settings import SaveError, WebSettings
 
 if TYPE_CHECKING:
-    from companion.games.skeptics.dice import PipMap
     from companion.service import GameService
 
 log = logging.getLogger("web")
@@ -78,13 +77,12 @@ def build_app(
     settings: WebSettings | Mapping[str, Any],
     hardware: Any | None = None,
     tray: Any | None = None,
-    pip_map: PipMap | None = None,
     startup_problems: Sequence[str] = (),
     teacher: Any | None = None,
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
     app = CompanionApp(__name__, static_folder=None, template_folder="templates")
-    ctx = WebContext(service, web_settings, hardware, tray, pip_map, teacher)
+    ctx = WebContext(service, web_settings, hardware, tray, teacher)
     ctx.startup_problems.extend(startup_problems)  # what `companion serve` found wrong at start
     app.extensions[EXTENSION] = ctx
     app.config.update(
@@ -114,9 +112,9 @@ def build_app(
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError) -> Response:
-        # The same refusal in the page's words (no command spelling), by the sentences of the game in play; the
-        # box's pack errors are Skeptics' packs whatever is played.
-        say = for_players(str(exc)) if isinstance(exc, PackError) else context().service.say(str(exc))
+        # The same refusal in the page's words (no command spelling), by the sentences of the game in play; a pack
+        # file's error names the field as the box editor's form does.
+        say = context().service.say(pack_words(str(exc)) if isinstance(exc, PackError) else str(exc))
         extra: dict[str, Any] = {"say": say}
         if isinstance(exc, CardsNeeded):  # physical decks: the page asks which cards came up, then sends again
             extra["needs"] = [arg for arg, _ in exc.needs]

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, current_app, has_request_context, session
 
 from companion.errors import CompanionError
-from companion.games.skeptics.dice import PipMap
 from web.assets import Assets
 from web.backups import Backups, protect_history
 from web.errors import without_paths
@@ -26,7 +25,6 @@ from web.sessions import PhoneBook, record_actions
 from web.settings import Throttle, WebSettings, WebStore
 
 if TYPE_CHECKING:
-    from companion.games.skeptics.packs import Packs
     from companion.service import GameService
 
 __all__ = ["EXTENSION", "WebContext", "context", "context_of"]
@@ -43,7 +41,6 @@ class WebContext:
         settings: WebSettings,
         hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
         tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
-        pip_map: PipMap | None = None,
         teacher: Any | None = None,  # vision's Teacher: the tray's photos kept for teaching, and the teaching
     ) -> None:
         self.service = service
@@ -79,7 +76,6 @@ class WebContext:
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self.hub.guard = self.stream_guard  # a removed phone's streams end
-        self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
 
     def stream_guard(self) -> Callable[[], bool]:
         """For an event stream opened by this request: whether its phone may still see the game.
@@ -99,15 +95,9 @@ class WebContext:
         if has_request_context() and current_app.extensions.get(EXTENSION) is self:
             record_actions(self.phones, records, session.get("s"))
 
-    def packs(self) -> Packs:
-        packs: Packs = self.service.packs
-        return packs
-
-    @property
-    def pip_map(self) -> PipMap:
-        if self._pip_map is None:
-            self._pip_map = PipMap.default()
-        return self._pip_map
+    def packs(self) -> Any:
+        """The packs of the game the box edits (its boards, ghosts ... as its module loads them)."""
+        return self.service.packs
 
     def current_state(self) -> dict[str, Any] | None:
         """The state, or None when there is no game yet."""

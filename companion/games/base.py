@@ -306,6 +306,11 @@ class GameModule(ABC):
     def state_text(self, state: Record) -> str:
         """The published state for a person at the terminal (`companion game state`)."""
 
+    def page_odds(self, query: Mapping[str, str]) -> dict[str, object]:
+        """The page's odds calculator (``GET /api/odds``): the chance the query asks for (its keys are the game's),
+        as JSON-safe data; BadCommand names what is wrong with the question."""
+        raise BadCommand(f"{self.title} has no odds calculator on the page.")
+
     def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         """`companion odds --rules RULES ...`: the exact chances asked for, as JSON-safe data; CompanionError
         names what is wrong with the question."""
@@ -365,6 +370,16 @@ class GameModule(ABC):
         """The dice the roll under way throws, by kind of die or colour ("clue", "green" ...); none when no roll is
         under way (--sim's tray camera shows those dice and no others)."""
         return ()
+
+    def entered_faces(self, faces: Sequence[str]) -> list[str]:
+        """Dice entered on the page by their faces, as the game's roll commands spell them (its engine checks the
+        roll); DiceError names a face its dice do not have."""
+        return list(faces)
+
+    def pip_faces(self, kind: str, pips: Sequence[int], table: TableDice) -> list[str]:
+        """Dice entered on the page as pips (1-6) of one kind of die, as faces by the table's pip map
+        (``[dice.pips]``); DiceError where the game's dice are not entered by their pips."""
+        raise DiceError(f"{self.title}'s dice are entered by their faces, not by their pips.")
 
     def icon_pips(self, name: str) -> int:
         """Teaching the dice reader by the game's icons: the pips that stand for an icon face on the stand-in dice

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.games.skeptics.dice import DieKind, Requirement, parse_face, success_probability, summon_probability
+from companion.errors import BadCommand
 from web.api.body import arg_text, body, flag, only_keys, optional_body, result
 from web.context import context
 from web.errors import Refused
@@ -43,18 +43,17 @@ def _faces_from(data: Mapping[str, Any]) -> list[str]:
     if faces is not None:
         if not isinstance(faces, list) or not faces or not all(isinstance(f, str) for f in faces):
             raise Refused(400, '"faces" must be a non-empty list of face names such as ["eye", "camera", "blank"].')
-        return [parse_face(f).value for f in faces]
+        return context().service.module.entered_faces(faces)  # spelled as the game's roll commands take them
     kind_name = data.get("kind")
     if not isinstance(kind_name, str):
         raise Refused(400, 'with "pips" say which dice they are: "kind": "clue", "key" or "summon".')
-    kind = DieKind.parse(kind_name)
     if not isinstance(pips, list) or not pips or not all(type(p) is int for p in pips):
         raise Refused(400, '"pips" must be a non-empty list of whole numbers 1-6, e.g. [2, 5, 6].')
     bad = [p for p in pips if not 1 <= p <= 6]
     if bad:
         raise Refused(400, f"a die shows 1 to 6 pips, not {bad[0]}.")
-    pip_map = context().pip_map
-    return [pip_map.face(kind, p).value for p in pips]
+    service = context().service
+    return service.module.pip_faces(kind_name, pips, service.table_dice)  # by the table's pip map
 
 
 def _kept(target: str, keep: Any) -> str:
@@ -95,32 +94,11 @@ def enter_dice() -> Response:
     return result(service.replace_last(target, args, source="web"))
 
 
-def _number(args: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
-    raw = args.get(key)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise Refused(400, f"{key} must be a whole number from {low} to {high}, not {raw!r}.")
-    return int(raw)
-
-
 @bp.get("/odds")
 @viewer_required
 def odds() -> Response:
-    args = request.args
-    unknown = sorted(set(args) - {"need", "dice", "rolls", "keep", "summon"})
-    if unknown:
-        raise Refused(400, f"unknown parameter(s) {', '.join(unknown)}; use need, dice, rolls, keep or summon.")
-    if "summon" in args:
-        dice = _number(args, "summon", 0, 0, 7)
-        return jsonify({"summon": dice, "probability": summon_probability(dice)})
-    need = args.get("need")
-    if not need:
-        raise Refused(400, "say what the roll needs, e.g. ?need=eye:2,camera:1&dice=3&rolls=3.")
-    keep_raw = args.get("keep", "true").lower()
-    if keep_raw not in ("true", "false", "1", "0"):
-        raise Refused(400, "keep must be true or false.")
-    dice, rolls = _number(args, "dice", 3, 1, 7), _number(args, "rolls", 3, 1, 3)
-    requirement = Requirement.parse(need)
-    probability = success_probability(requirement, dice=dice, rolls=rolls, keep=keep_raw in ("true", "1"))
-    return jsonify({"need": str(requirement), "dice": dice, "rolls": rolls, "probability": probability})
+    """The chance of a roll, by the odds calculator of the game in play (GameModule.page_odds)."""
+    try:
+        return jsonify(context().service.module.page_odds(request.args))
+    except BadCommand as exc:  # a wrong question: a 400 with its message, as this address has always answered
+        raise Refused(400, str(exc)) from None

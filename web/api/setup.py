@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED
 from companion.games.base import RULES, GameModule, module_for
 from web.api.body import body, flag, game_state, only_keys, state_answer
 from web.context import WebContext, context
@@ -127,9 +126,11 @@ def setup_options() -> Response:
     except Exception:  # a broken Elder Sign pack must not take the Skeptics setup down
         out["ancient_ones"] = []
     try:
-        events = ctx.service.packs_for("among-cultists").events
-        out["ac_events"] = [{"id": e.id, "name": e.name, "stand_in": bool(e.placeholder)} for e in events.values()]
-        out["ac_points_needed"] = DEFAULT_POINTS_NEEDED
+        cultists = ctx.service.packs_for("among-cultists")
+        out["ac_events"] = [
+            {"id": e.id, "name": e.name, "stand_in": bool(e.placeholder)} for e in cultists.events.values()
+        ]
+        out["ac_points_needed"] = module_for("among-cultists").setup_defaults(cultists)["points_needed"]
     except Exception:  # nor a broken Among Cultists pack
         out["ac_events"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.commands import CommandBase
 from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
-from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
+from companion.games.among_cultists.engine import COMMANDS, DEFAULT_POINTS_NEEDED, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
 from companion.games.base import Engine, GameModuleOf, Record, SetupLike
 
@@ -91,6 +91,9 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def setup_defaults(self, packs: object) -> dict[str, object]:
+        return {"points_needed": DEFAULT_POINTS_NEEDED}  # the host's page shows it in the empty field
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):

@@ -1986,46 +1986,11 @@ class _Rules(RulesBase[State, Command]):
     def do_action(self) -> None:
         s = self.s
         kind = _choice(self.cmd, "kind", ACTION_KINDS)
-        carries = "corpse" in self.cmd.args and _bool(self.cmd, "corpse")
-        if carries:
-            # "Corpse": "To move the Corpse, a player must land on its space and then start moving toward the
-            # Entrance. The Corpse will be attached to that player until another player moves on the space and
-            # decides to take over."
-            if kind != "move":
-                self.illegal("the Corpse is moved with Move Actions: use kind=move corpse=true.")
-            limit, _ = self.other_actions_limit()
-            if not limit:
-                self.illegal("no Corpse is in play to carry.")
-        if "run" in self.cmd.args and _bool(self.cmd, "run"):
-            if (carries or s.corpse_holder == s.current) and self.other_actions_limit()[0]:
-                self.illegal(
-                    "'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
-                    "(Corpse): this player carries it. Hand it over first, or end the turn."
-                )
-            # "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
-            # fourth space as long as the path ... is not blocked by a door or another obstacle."
-            if kind != "move":
-                self.illegal("running is a fourth move; use kind=move.")
-            if not self.may_run():
-                self.illegal(
-                    "a player runs a fourth space only after all three actions of the turn were moves"
-                    + (", and only once a turn." if s.ran else ".")
-                )
-            if self.checking:
-                return
-            s.ran = True
-            self.drop_attempt("another action")
-            s.pull_pending = False
-            self.emit("action", kind="move", player=s.current, actions_left=0, run=True)
+        carries = self.flag("corpse") and self.corpse_may_go(kind)
+        if self.flag("run"):
+            self.run_fourth_space(kind, carries)
             return
-        glass = "glass" in self.cmd.args and _bool(self.cmd, "glass")
-        if glass and kind != "pickup":
-            self.illegal("taking a magnifying glass is a pick-up action: use kind=pickup.")
-        item = self.item_arg() if "item" in self.cmd.args else None
-        if (item or "to" in self.cmd.args) and kind not in ("give", "pickup"):
-            raise BadCommand("action: item= and to= are for kind=give and kind=pickup.")
-        if "to" in self.cmd.args and item is None:
-            raise BadCommand("action: to= says who gets the item of item=; give item= too.")
+        glass, item = self.action_args_fit(kind)
         action = "move" if kind == "move" else "other"
         self.need_action(action)
         # "Action 5: Pick Up/Give/Exchange Item": the item changes hands in the same action
@@ -2036,18 +2001,77 @@ class _Rules(RulesBase[State, Command]):
             return
         self.use_action(kind=action)
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
-        if carries and s.corpse_holder != s.current:
-            s.corpse_holder = s.current
-            self.emit("corpse_carried", player=s.current)
+        if carries:
+            self.carry_corpse()
         if item is not None:
             self.move_item(item, to)
         if glass:
-            # "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
-            # the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action".
-            s.glass[s.current] = 3
-            if s.current in s.glass_spent:
-                s.glass_spent.remove(s.current)
-            self.emit("glass_taken", player=s.current, left=3)
+            self.take_glass_token()
+
+    def flag(self, name: str) -> bool:
+        """The command's true/false argument `name`, false when it is not given."""
+        return name in self.cmd.args and _bool(self.cmd, name)
+
+    def corpse_may_go(self, kind: str) -> bool:
+        """corpse=true: the player moves the Corpse with this action ("Corpse": "To move the Corpse, a player must
+        land on its space and then start moving toward the Entrance. The Corpse will be attached to that player
+        until another player moves on the space and decides to take over.")"""
+        if kind != "move":
+            self.illegal("the Corpse is moved with Move Actions: use kind=move corpse=true.")
+        if not self.other_actions_limit()[0]:
+            self.illegal("no Corpse is in play to carry.")
+        return True
+
+    def run_fourth_space(self, kind: str, carries: bool) -> None:
+        """run=true: "Running": "If all three consecutive actions in a turn are Move Actions, a player may run ... a
+        fourth space as long as the path ... is not blocked by a door or another obstacle." """
+        s = self.s
+        if (carries or s.corpse_holder == s.current) and self.other_actions_limit()[0]:
+            self.illegal(
+                "'Players, however, cannot run with a fourth Move Action if in possession of the Corpse' "
+                "(Corpse): this player carries it. Hand it over first, or end the turn."
+            )
+        if kind != "move":
+            self.illegal("running is a fourth move; use kind=move.")
+        if not self.may_run():
+            self.illegal(
+                "a player runs a fourth space only after all three actions of the turn were moves"
+                + (", and only once a turn." if s.ran else ".")
+            )
+        if self.checking:
+            return
+        s.ran = True
+        self.drop_attempt("another action")
+        s.pull_pending = False
+        self.emit("action", kind="move", player=s.current, actions_left=0, run=True)
+
+    def action_args_fit(self, kind: str) -> tuple[bool, str | None]:
+        """The arguments that belong to one kind of action only: glass=true (a pick-up) and the item of item= (a
+        give or a pick-up, to= the player who gets it)."""
+        glass = self.flag("glass")
+        if glass and kind != "pickup":
+            self.illegal("taking a magnifying glass is a pick-up action: use kind=pickup.")
+        item = self.item_arg() if "item" in self.cmd.args else None
+        if (item or "to" in self.cmd.args) and kind not in ("give", "pickup"):
+            raise BadCommand("action: item= and to= are for kind=give and kind=pickup.")
+        if "to" in self.cmd.args and item is None:
+            raise BadCommand("action: to= says who gets the item of item=; give item= too.")
+        return glass, item
+
+    def carry_corpse(self) -> None:
+        s = self.s
+        if s.corpse_holder != s.current:
+            s.corpse_holder = s.current
+            self.emit("corpse_carried", player=s.current)
+
+    def take_glass_token(self) -> None:
+        """ "Magnifying Glass": "the player may use one action to take a Magnifying Glass Token ... they will point
+        the number '3' toward them"; going back "to reset their Magnifying Glass ... counts as an action"."""
+        s = self.s
+        s.glass[s.current] = 3
+        if s.current in s.glass_spent:
+            s.glass_spent.remove(s.current)
+        self.emit("glass_taken", player=s.current, left=3)
 
     def do_attempt(self) -> None:
         cmd, s = self.cmd, self.s

@@ -17,7 +17,16 @@ from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
 from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
 from companion.games.skeptics import odds_cli, sentences, terminal
-from companion.games.skeptics.dice import Attempt, DieKind, PipMap, action_kind, summon_probability
+from companion.games.skeptics.dice import (
+    Attempt,
+    DieKind,
+    PipMap,
+    Requirement,
+    action_kind,
+    parse_face,
+    success_probability,
+    summon_probability,
+)
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
 from companion.games.skeptics.roll import to_roll
@@ -147,6 +156,36 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     }
 
 
+def _number(args: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
+    raw = args.get(key)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise BadCommand(f"{key} must be a whole number from {low} to {high}, not {raw!r}.")
+    return int(raw)
+
+
+def page_odds(args: Mapping[str, str]) -> dict[str, object]:
+    """The Dice tab's odds calculator: ``need``, ``dice``, ``rolls`` and ``keep`` (an icon set's chance in the
+    rolls left), or ``summon`` (a summon's chance with that many summon dice)."""
+    unknown = sorted(set(args) - {"need", "dice", "rolls", "keep", "summon"})
+    if unknown:
+        raise BadCommand(f"unknown parameter(s) {', '.join(unknown)}; use need, dice, rolls, keep or summon.")
+    if "summon" in args:
+        dice = _number(args, "summon", 0, 0, 7)
+        return {"summon": dice, "probability": summon_probability(dice)}
+    need = args.get("need")
+    if not need:
+        raise BadCommand("say what the roll needs, e.g. ?need=eye:2,camera:1&dice=3&rolls=3.")
+    keep_raw = args.get("keep", "true").lower()
+    if keep_raw not in ("true", "false", "1", "0"):
+        raise BadCommand("keep must be true or false.")
+    dice, rolls = _number(args, "dice", 3, 1, 7), _number(args, "rolls", 3, 1, 3)
+    requirement = Requirement.parse(need)
+    probability = success_probability(requirement, dice=dice, rolls=rolls, keep=keep_raw in ("true", "1"))
+    return {"need": str(requirement), "dice": dice, "rolls": rolls, "probability": probability}
+
+
 def _roll(kind: DieKind, count: int, rng: random.Random) -> list[str]:
     sides = [face.value for face, n in kind.sides.items() for _ in range(n)]
     return [rng.choice(sides) for _ in range(count)]
@@ -232,6 +271,9 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
         return sentences.end_summary(view, self.names_of(names), minutes=minutes)
 
+    def page_odds(self, query: Mapping[str, str]) -> dict[str, object]:
+        return page_odds(query)
+
     def odds_report(self, args: argparse.Namespace) -> dict[str, object]:
         return odds_cli.report(args)
 
@@ -302,6 +344,14 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
 
     def next_throw(self, game: Engine) -> tuple[str, ...]:
         return next_throw(self.engine(game))
+
+    def entered_faces(self, faces: Sequence[str]) -> list[str]:
+        return [parse_face(face).value for face in faces]
+
+    def pip_faces(self, kind: str, pips: Sequence[int], table: TableDice) -> list[str]:
+        die = DieKind.parse(kind)
+        pip_map = PipMap.from_dict(table.pips) if table.pips else PipMap.default()
+        return [pip_map.face(die, p).value for p in pips]
 
     def icon_pips(self, name: str) -> int:
         return icon_pips(name)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.stats import duration
-from companion.words import a_or_an
+from companion.words import a_or_an, pack_words, plain
 
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
@@ -248,21 +248,6 @@ def _sentence(text: str) -> str:
     first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
     text = text[:first] + text[first].upper() + text[first + 1 :]
     return text if text[-1] in ".!?" else text + "."
-
-
-_SECTION = re.compile(
-    r"\s*\((?:[^()]*'[^()]*|(?:Game End|Player Turn|Action \d+|FAQ|Setup|Variant Rules|Environment Cards|Red Icons|"
-    r"Game Components|Environment Deck|Séance|Ghost Mode|Interpretations)[^()]*)\)"
-)
-
-
-_QUOTE = re.compile(r":?\s*'[A-Z][^']{12,}'")  # a sentence quoted from the rulebook
-
-
-def plain(text: Any) -> str:
-    """Drop rulebook references ("(Game End: Losing: '...')", quoted rules) from a sentence made by the engine."""
-    out = _QUOTE.sub("", _SECTION.sub("", str(text or "")))
-    return re.sub(r"\s{2,}", " ", out).strip()
 
 
 # -- events ---------------------------------------------------------------------------------------
@@ -990,45 +975,9 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
-_PACK_ERROR = re.compile(
-    r"^.*?\.toml: (?P<label>.+?)(?:: field \"(?P<field>\w+)\")? (?P<msg>(?:must|is|has|repeats|names|puts|connects|"
-    r"cannot|asks|entry).*?)\. Fix the file.*$",
-    re.S,
-)
-BOX_FIELD_WORDS = {
-    "name": "The name",
-    "difficulty": "The difficulty",
-    "seance_symbols": "The séance symbols",
-    "icon_sets": "The icon sets",
-    "icon_set": "The icon set",
-    "ability": "The Ghost Hour ability",
-    "lingering": "The lingering effect",
-    "first_sets": "The number of sets proven first",
-    "clue_dice": "The change to the clue dice",
-    "actions": "The number of actions",
-    "fires": "The number of fires",
-    "duration": "How long it lasts",
-    "pos": "The place on the map",
-    "between": "The way between two spaces",
-    "keys": "The number of keys",
-    "effect": "The effect",
-}
-
-
 def for_players(message: Any) -> str:
     """A refusal from the engine, in the page's words: no command names, no ``key=value``, no sections."""
-    text = str(message or "")
-    pack = _PACK_ERROR.match(text)
-    if pack:  # a pack file's error (the box editor): the field in the form's words, without the file
-        field_name = pack.group("field")
-        subject = BOX_FIELD_WORDS.get(field_name or "", "This entry")
-        text = f"{subject} {pack.group('msg')}"
-        place = re.match(r"^The place on the map puts (room \d+) on \[(\d+), (\d+)\], where (.+) already is", text)
-        if place:  # the map counts from 0 in the file, from 1 on the form
-            text = (
-                f"{place.group(1).capitalize()} would sit in column {int(place.group(2)) + 1}, row "
-                f"{int(place.group(3)) + 1}, where {place.group(4)} already is: choose another place"
-            )
+    text = pack_words(str(message or ""))
     text = re.sub(r"^[a-z][a-z-]*: ", "", text)  # "summon: no summon at ..." -> "no summon at ..."
     for pattern, words in _PAGE_WORDS:
         text = re.sub(pattern, words, text)

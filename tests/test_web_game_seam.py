@@ -1,0 +1,69 @@
+"""The page reaches a game's dice only through its module (companion.games.base): dice typed as pips go by the
+table's own [dice.pips], and a game without an odds calculator says so, through the real app and server."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from companion.games.base import TableDice
+from companion.games.skeptics.dice import DieKind, PipMap
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+from tests.web_fixtures import serve_table
+
+# a table whose clue dice carry other pips than the default map's: 1 a cobweb, 2-3 a camera, 4-6 an eye
+PIPS = {"clue": {"eye": [4, 5, 6], "camera": [2, 3], "cobweb": [1]}}
+
+
+def test_pips_typed_on_the_page_use_the_tables_pip_map(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    service = GameService(
+        GameStore(tmp_path / "data" / "games.sqlite"),
+        load_packs(),
+        rng=random.Random(3),
+        table_dice=TableDice(pips=PIPS),
+    )
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3})
+    for table in serve_table(tmp_path, service=service):
+        host = table.host()
+        started = host.post("/api/command", {"command": "attempt", "args": {"action": "search", "need": "eye:1"}})
+        assert started.status == 200, started.body
+        reply = host.post("/api/dice", {"pips": [1, 6, 3], "kind": "clue"})
+        assert reply.status == 200, reply.body
+        faces = [PipMap.from_dict(PIPS).face(DieKind.CLUE, p).value for p in (1, 6, 3)]
+        assert faces != [PipMap.default().face(DieKind.CLUE, p).value for p in (1, 6, 3)]  # the map matters here
+        assert table.service.history()[-1]["command"]["args"] == {"faces": ",".join(faces)}
+
+
+def test_a_game_without_dice_refuses_pips_and_the_odds_calculator_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    service = GameService(GameStore(tmp_path / "data" / "games.sqlite"), load_packs(), rng=random.Random(3))
+    service.new_game({"rules": "spooks", "players": 3, "names": ["Ada", "Bo", "Cy"]})
+    for table in serve_table(tmp_path, service=service):
+        odds = table.viewer().get("/api/odds?need=eye:1")
+        assert odds.status == 400 and "Spooks" in odds.json()["error"], odds.body
+        pips = table.host().post("/api/dice", {"pips": [1, 2], "kind": "clue"})
+        assert pips.status == 400 and "Spooks" in pips.json()["error"], pips.body
+        assert table.service.history() == []  # nothing was played
+
+
+def test_the_setup_options_give_among_cultists_default_points_and_a_new_game_takes_them(tmp_path: Path) -> None:
+    from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED, Setup
+
+    assert Setup(players=5).points_needed == DEFAULT_POINTS_NEEDED  # the engine's own default, read by the page
+    for table in serve_table(tmp_path):
+        options = table.viewer().get("/api/setup-options").json()
+        assert options["ac_points_needed"] == DEFAULT_POINTS_NEEDED
+        host = table.host()
+        reply = host.post(
+            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": "", "confirm": True}
+        )
+        assert reply.status == 200, reply.body
+        assert table.service.state()["points_needed"] == DEFAULT_POINTS_NEEDED
+        reply = host.post(
+            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": 7, "confirm": True}
+        )
+        assert reply.status == 200, reply.body
+        assert table.service.state()["points_needed"] == 7  # the host's number wins over the default
