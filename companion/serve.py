@@ -192,15 +192,12 @@ class Companion(MainLoop):
         from web import create_app
 
         assert self.parts.web is not None
-        # Dice typed as pips on the page use the table's pip map.
-        pip_map = self.parts.tray.pip_map if self.parts.tray is not None else None
         # The page says what went wrong at start (a damaged history kept aside).
         self.app = create_app(
             self.game,
             self.parts.web,
             hardware=self.table,
             tray=self.tray,
-            pip_map=pip_map,
             teacher=self.teacher,
             startup_problems=self.start_problems,
         )

@@ -79,7 +79,7 @@ class WebContext:
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self.hub.guard = self.stream_guard  # a removed phone's streams end
-        self._pip_map = pip_map  # the table's [dice.pips], for dice typed as pips; None: the default map
+        self._pip_map = pip_map  # for dice typed as pips; None: the table's [dice.pips] (the service's table_dice)
 
     def stream_guard(self) -> Callable[[], bool]:
         """For an event stream opened by this request: whether its phone may still see the game.
@@ -105,8 +105,9 @@ class WebContext:
 
     @property
     def pip_map(self) -> PipMap:
-        if self._pip_map is None:
-            self._pip_map = PipMap.default()
+        if self._pip_map is None:  # the table's [dice.pips], as the service's games read them
+            pips = self.service.table_dice.pips
+            self._pip_map = PipMap.from_dict(pips) if pips else PipMap.default()
         return self._pip_map
 
     def current_state(self) -> dict[str, Any] | None:
