@@ -51,6 +51,11 @@ class StatusDisplay:
         self._last_shift = t
 
     @property
+    def last_new(self) -> float:
+        """When something new was last shown (by the injected clock): what the dimming counts from."""
+        return self._last_new
+
+    @property
     def offset(self) -> tuple[int, int]:
         return SHIFTS[self.shift_index]
 

@@ -16,6 +16,9 @@ The queue coalesces, so fast play cannot make it grow (docs/hardware.md, "The wo
   and neither is a beep (identical waiting beeps merge); when something waits for the OLED,
   a Ghost Hour stops flashing once its buzzer pattern is over;
 - one error screen and one join screen wait at most (the newest of each);
+- once shown, the join screen comes back by itself for `JOIN_SHOWN_S` whenever the game screen has been
+  quiet for `JOIN_EVERY_S`, without waking a dimmed panel, and gives way at once to anything new (phones
+  join while the game goes on: the page tells a new player the code is on the companion's screen);
 - an error or join screen stays up for its `seconds` only while nothing else waits for
   the OLED: once something does, it gives way after `OVERLAY_MIN_S`, checking every
   `OVERLAY_POLL_S`.
@@ -57,6 +60,8 @@ FLASH_PERIOD_S = 0.5
 OVERLAY_MIN_S = 3.0  # an error or join screen stays at least this long before the game takes the OLED back
 OVERLAY_POLL_S = 0.25  # after that, how often it looks for newer work waiting for the OLED
 Callback = Callable[[], Any]
+JOIN_EVERY_S = 60.0  # a game screen unchanged this long gives way to the join screen (the code for late phones)
+JOIN_SHOWN_S = 8.0  # for this long, or until anything new is waiting for the OLED
 
 
 ANNOUNCE_S = 5.0  # how long the OLED shows an announcement before the game screen comes back
@@ -94,6 +99,8 @@ class Table:
         self._lock = threading.RLock()
         self._faults = fault_types()
         self._state: dict[str, Any] | None = None
+        self._join: Image.Image | None = None  # the join screen, once show_join gave it: shown again when quiet
+        self._join_at = 0.0  # when the join screen last came up
         self._room_names: dict[int, str] = {}
         self._hand_queued: str | None = None  # the mark the hand is (or will be) heading for
         self._last_angle: float = MARK_ANGLE[self.config.servo.park]
@@ -330,7 +337,32 @@ class Table:
     def show_join(self, url: str, code: str, seconds: float | None = None) -> None:
         """The join screen (QR code of the phone page and the join code); back to the game after `seconds`."""
         image = screens.join_screen(url, code)
+        with self._lock:
+            self._join, self._join_at = image, self._now()
         self.scheduler.submit("screen", lambda: self._show_for(image, "join", seconds), "join", key="join")
+
+    def _join_again(self) -> None:
+        """The join screen once more, when the game screen has been quiet for JOIN_EVERY_S (see the docstring)."""
+        with self._lock:
+            image, last = self._join, self._join_at
+        now = self._now()
+        quiet = self.display.name == "game" and now - max(last, self.display.last_new) >= JOIN_EVERY_S
+        if image is None or not quiet or self.scheduler.pending():
+            return
+        with self._lock:
+            self._join_at = now
+        self.scheduler.submit("screen", lambda: self._join_while_quiet(image), "join again", key="join")
+
+    def _join_while_quiet(self, image: Image.Image) -> Steps:
+        self._put(image, "join", wake=False)  # not something new: a dimmed panel stays dimmed
+        due = self._now() + JOIN_SHOWN_S
+        while self._now() < due:
+            yield min(due, self._now() + OVERLAY_POLL_S)
+            if self.scheduler.waiting("screen"):
+                return  # anything new takes the OLED at once (a "show" job draws the newest state)
+        game = self._game_image()
+        if game is not None:
+            self._put(game, "game", wake=False)
 
     def show_error(self, title: str, message: str, seconds: float = 8.0) -> None:
         """An error screen for `seconds`, or for `OVERLAY_MIN_S` when the game (or anything) waits for the OLED.
@@ -416,6 +448,7 @@ class Table:
     def tick(self) -> None:
         """Housekeeping: the OLED's burn-in guard, and retrying parts that are missing."""
         self._display_call(lambda: self.display.tick())
+        self._join_again()
         self.display_part.ensure()
         self.servo_part.ensure()
         self.controls.tick()

@@ -407,6 +407,8 @@ def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: 
         clock[0] += 0.2
         watcher.feed(camera.read())
     assert watcher.last_readings is not None and len(watcher.last_readings) == 3
+    # as companion serve hands every reading to the service (dice.auto_roll off: the host books it on the page)
+    service.roll_from_tray(watcher.last_readings, why="settled", auto_roll=False)
     t = start_table(tmp_path, tray=watcher, service=service)
     phone = open_phone(browser, t, host=True)
     try:

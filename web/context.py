@@ -139,6 +139,9 @@ class WebContext:
             raw = {"dice": raw}
         dice = [d.to_dict() if hasattr(d, "to_dict") else d for d in raw.get("dice") or []]
         out: dict[str, Any] = {**raw, "dice": dice}
+        # the reading as the service took it (numbered, played at most once): what "Use these dice" plays
+        taken = getattr(self.service, "tray_reading", None)
+        out["roll"] = taken() if callable(taken) else None
         out["photo"] = self.tray_photo() is not None
         out["teach"] = self.teacher is not None  # the page offers "Teach the reader" only where it can be done
         return out

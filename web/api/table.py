@@ -1,13 +1,15 @@
 """The table's hardware and the dice tray, present only when `companion serve` passes them: the clock hand and
-the parts' status, the OLED's picture, the tray's last reading and its annotated photo."""
+the parts' status, the OLED's picture, the tray's last reading and its annotated photo, and that reading played as
+the roll when the host asks (once: the service refuses a reading already played or older than the roll under way)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
+from web.api.body import body, only_keys, result
 from web.context import context
 from web.errors import Refused
-from web.security import viewer_required
+from web.security import host_required, viewer_required
 
 bp = Blueprint("table", __name__, url_prefix="/api")
 
@@ -46,6 +48,21 @@ def tray() -> Response:
         raise Refused(404, "this companion runs without a dice tray camera.")
     reading = ctx.tray_reading()
     return jsonify(reading if reading is not None else {"dice": [], "photo": False})
+
+
+@bp.post("/tray/use")
+@host_required
+def tray_use() -> Response:
+    """The tray's newest reading played as the roll under way ({"reading": N}, the number the tray card showed)."""
+    data = body()
+    only_keys(data, ("reading",))
+    number = data.get("reading")
+    if type(number) is not int or number < 1:
+        raise Refused(400, '"reading" must be the number of the tray\'s reading the page showed, e.g. {"reading": 3}.')
+    _, done = context().service.roll_from_tray([], why="button", auto_roll=True, reading=number)
+    if done is None:  # the service refuses a reading that is no roll; this is only in case
+        raise Refused(409, "those dice are not the roll now under way; throw again, or tap the real dice in.")
+    return result(done)
 
 
 @bp.get("/tray/photo")

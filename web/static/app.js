@@ -49,6 +49,7 @@ function render(s) {
   const other = !!game;
   for (const [key, cls] of Object.entries(OTHER_GAMES)) document.body.classList.toggle(cls, rules === key);
   document.body.classList.toggle("other", other);
+  if (changedGame) followTabs();
   $("#title").textContent = s.rules_title || "Skeptics";
   $("#clock-label").textContent = game && game.clockLabel ? game.clockLabel(s) : s.clock || "";
   $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
@@ -292,6 +293,14 @@ async function loadProblems() {
     $("#problems").hidden = !items.length;
     fill($("#problems-list"), items.map((t) => el("li", {}, capital(t))));
   } catch (e) { /* shown again on the next look */ }
+}
+
+// The tabs are the game's now in play: a view open on this phone that the new game has no tab for (Skeptics'
+// Ghost and Dice after a switch to another game) gives way to the Game view, its tab lit, on every phone.
+function followTabs() {
+  const open = $$(".view").find((v) => !v.hidden);
+  const tab = open && $("#tabs button[data-view=" + open.id.slice(2) + "]");
+  if (tab && getComputedStyle(tab).display === "none") showView("game");
 }
 
 // ---- start --------------------------------------------------------------------------------------

@@ -10,12 +10,21 @@ export async function loadTray() {
     const t = await api("/api/tray");
     $("#tray-card").hidden = false;
     app.tray = t;
-    fill($("#tray-dice"), (t.dice || []).map((d) => chip((d.cocked ? "cocked: reroll it" : (d.value ?? "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? "" : "red")));
-    if (!(t.dice || []).length) fill($("#tray-dice"), [el("span", { class: "dim" }, "No dice read yet.")]);
-    $("#tray-at").textContent = t.at ? "read at " + new Date(t.at * 1000).toTimeString().slice(0, 5) : "";
+    // The chips and "Use these dice" are the reading as the service took it (numbered, played at most once).
+    const r = t.roll || null;
+    const dice = r ? r.dice : (t.dice || []);
+    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.value ?? "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
+    const at = r ? r.at : t.at;
+    const time = at ? new Date(at * 1000).toTimeString().slice(0, 5) : "";
+    if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : "No dice read yet.")]);
+    $("#tray-at").textContent = dice.length && time ? "read at " + time : "";
+    const note = !r || !dice.length ? "" : r.played ? "Played as a roll. Throw the dice again for the next roll." : r.usable ? "" : "Read before the last roll or move: not this roll. Throw the dice again.";
+    $("#tray-note").textContent = note;
+    $("#tray-note").hidden = !note;
     const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
-    $("#tray-fix").hidden = !["roll", "summon", "pull"].includes(lastName);
-    $("#tray-use").hidden = !(app.state && (app.state.attempt || legalOf(app.state, "summon").length));
+    // a correction with dice read before the last roll (or already played) would book the wrong dice too
+    $("#tray-fix").hidden = !(["roll", "summon", "pull"].includes(lastName) && (!r || r.usable));
+    $("#tray-use").hidden = !(r && r.usable && dice.length && app.state && (app.state.attempt || legalOf(app.state, "summon").length || legalOf(app.state, "pull").length));
     $("#tray-error").hidden = !t.error;
     $("#tray-error").textContent = t.error || "";
     const img = $("#tray-photo");
@@ -60,10 +69,16 @@ export function sendTray(replace) {
   const s = app.state || {};
   const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
   if (replace && !["roll", "summon", "pull"].includes(lastName)) { toast("The last thing done was not a roll, so there is no roll to correct.", true); return; }
-  const pips = ((app.tray && app.tray.dice) || []).map((d) => d.value);
+  const r = app.tray && app.tray.roll;
+  if (!replace) {
+    // the reading the card shows, by its number: the companion plays its own copy of it, once
+    if (!r) { toast("The tray has not been read yet: throw the dice, or tap the real dice.", true); return; }
+    act("/api/tray/use", { reading: r.reading }).then((out) => { if (out) loadTray(); });
+    return;
+  }
+  const pips = ((r ? r.dice : app.tray && app.tray.dice) || []).map((d) => d.value);
   if (!pips.length || pips.some((p) => !p)) { toast("A die was not read for sure: tap the real dice instead.", true); return; }
   const a = s.attempt;
-  const target = replace ? lastName : a ? "roll" : "summon";
-  const kind = target === "roll" ? DIE_OF[(a || {}).action] || "clue" : "summon";
-  act("/api/dice", { pips, kind, command: target, replace: !!replace });
+  const kind = lastName === "roll" ? DIE_OF[(a || {}).action] || "clue" : "summon";
+  act("/api/dice", { pips, kind, command: lastName, replace: true });
 }

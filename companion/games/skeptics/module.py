@@ -283,7 +283,15 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
             roll, problem = to_roll(dice, dict(table.kinds) or None, pip_map), None
         except CompanionError as exc:
             roll, problem = None, str(exc)
-        settled = settle_reading(roll, self.engine(game).state.attempt, why=why, auto_roll=auto_roll, problem=problem)
+        state = self.engine(game).state
+        if why == "button" and state.attempt is None and roll and set(roll) == {DieKind.SUMMON}:
+            # red dice with no attempt under way, read when someone asked: the summon (or pull) they are for
+            legal = {action.name for action in game.legal_actions()}
+            target = next((name for name in ("summon", "pull") if name in legal), None)
+            if target is not None:
+                faces = ",".join(face.value for face in roll[DieKind.SUMMON])
+                return TrayOutcome(command=(target, {"faces": faces}), note=f"tray: rolled {faces} for a {target}")
+        settled = settle_reading(roll, state.attempt, why=why, auto_roll=auto_roll, problem=problem)
         command = None if settled.faces is None else ("roll", {"faces": ",".join(f.value for f in settled.faces)})
         return TrayOutcome(command=command, tell=settled.tell, note=settled.note, quiet=settled.quiet)
 

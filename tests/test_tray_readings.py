@@ -1,0 +1,173 @@
+"""One throw is one roll: a tray reading is played at most once, and never after the game moved on since it was read
+(a fresh player booked the dice of a throw the companion had already counted as a new roll: 2·1·1 = eye, eye, eye);
+and --sim's tray throws once per attempt (the first search threw twice within a second, spending two actions, and
+Elder Sign's tray played the adventure by itself)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.errors import IllegalCommand
+from companion.games.base import TrayDie
+from companion.games.skeptics.packs import load_packs
+from companion.history import GameStore
+from companion.service import GameService
+from companion.tray_readings import ALREADY_PLAYED
+from vision.sim_tray import ThrowCamera
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[GameService]:
+    svc = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(5))
+    svc.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 7})
+    yield svc
+    svc.close()
+
+
+def rolls(service: GameService) -> list[dict[str, object]]:
+    return [h["command"] for h in service.history() if h["command"]["name"] == "roll"]
+
+
+def test_a_reading_the_tray_played_is_refused_when_the_host_uses_it_again(service: GameService) -> None:
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    dice = [TrayDie("blue", 2), TrayDie("blue", 1), TrayDie("blue", 1)]
+    outcome, result = service.roll_from_tray(dice, why="settled", auto_roll=True)
+    assert result is not None and len(rolls(service)) == 1
+    shown = service.tray_reading()
+    assert shown is not None and shown["played"] and not shown["usable"]
+    before = service.history()
+    with pytest.raises(IllegalCommand, match="already played; throw again"):
+        service.roll_from_tray([], why="button", reading=shown["reading"])
+    assert service.history() == before  # nothing played
+
+
+def test_a_reading_older_than_the_roll_under_way_is_refused(service: GameService) -> None:
+    """A reading the host did not book, then "Roll for me": the dice in the tray are from before that roll."""
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    dice = [TrayDie("blue", 2), TrayDie("blue", 1), TrayDie("blue", 1)]
+    _, result = service.roll_from_tray(dice, why="settled", auto_roll=False)  # read, not played: the host books it
+    assert result is None
+    shown = service.tray_reading()
+    assert shown is not None and shown["usable"] and not shown["played"]
+    assert [d["value"] for d in shown["dice"]] == [2, 1, 1]
+    service.roll_virtual()  # "Roll for me": the companion's own dice
+    shown = service.tray_reading()
+    assert shown is not None and not shown["usable"] and not shown["played"]
+    assert "before the game moved on" in str(shown["refusal"])
+    with pytest.raises(IllegalCommand, match="throw again"):
+        service.roll_from_tray([], why="button", reading=shown["reading"])
+    assert len(rolls(service)) == 1  # the virtual roll alone
+
+
+def test_the_newest_reading_is_played_once_and_only_the_newest(service: GameService) -> None:
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 6)] * 3, why="settled", auto_roll=False)
+    first = service.tray_reading()
+    service.roll_from_tray([TrayDie("blue", 2), TrayDie("blue", 6), TrayDie("blue", 6)], why="settled", auto_roll=False)
+    newest = service.tray_reading()
+    assert first is not None and newest is not None and newest["reading"] == first["reading"] + 1
+    with pytest.raises(IllegalCommand, match="not the tray's newest"):
+        service.roll_from_tray([], why="button", reading=first["reading"])
+    # the service plays its own copy of the newest reading; the dice the caller passes are not looked at
+    _, result = service.roll_from_tray([TrayDie("blue", 4)] * 3, why="button", reading=newest["reading"])
+    assert result is not None and rolls(service)[-1]["args"] == {"faces": "eye,cobweb,cobweb"}
+    assert service.history()[-1]["source"] == "tray"
+    with pytest.raises(IllegalCommand, match=ALREADY_PLAYED.split(";")[0]):
+        service.roll_from_tray([], why="button", reading=newest["reading"])
+    assert len(rolls(service)) == 1
+
+
+def test_a_reading_that_is_no_roll_is_refused_in_words_when_the_host_asks(service: GameService) -> None:
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 2)], why="settled", auto_roll=False)
+    shown = service.tray_reading()
+    assert shown is not None
+    with pytest.raises(IllegalCommand, match="needs 3 clue dice, the tray shows 1"):
+        service.roll_from_tray([], why="button", reading=shown["reading"])
+    assert rolls(service) == []
+
+
+def throws_of(service: GameService, play: list[tuple[str, dict[str, str]]]) -> int:
+    """How many times --sim's tray camera throws while ``play`` is played, a look at the tray after each command."""
+    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=1)
+    camera.read()
+    start = camera.throws
+    for name, args in play:
+        service.do(name, args)
+        camera.read()
+        camera.read()
+    return camera.throws - start
+
+
+def test_the_sim_tray_throws_once_per_attempt_even_when_dice_are_kept(service: GameService) -> None:
+    """The first search's roll kept an eye, so the next roll throws two dice: that once made the tray throw again."""
+    assert throws_of(service, [("attempt", {"action": "search", "need": "eye:1,camera:1"})]) == 1
+    assert service.next_throw()[1] == ("clue",) * 3
+    assert throws_of(service, [("roll", {"faces": "eye,cobweb,cobweb", "keep": "eye"})]) == 0
+    assert service.state()["attempt"]["dice_to_roll"] == 2  # fewer dice to roll, and still no throw of its own
+    assert throws_of(service, [("roll", {"faces": "cobweb,cobweb"})]) == 0
+    assert throws_of(service, [("end-turn", {})]) == 1  # the players did something else: the tray changes
+
+
+def test_a_roll_before_the_tray_looked_throws_nothing(service: GameService) -> None:
+    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue"}, seed=2)
+    camera.read()
+    service.do("attempt", {"action": "search", "need": "eye:1,camera:1"})
+    service.roll_virtual()  # "Roll for me" before the camera's next frame
+    thrown = camera.throws
+    camera.read()
+    assert camera.throws == thrown
+
+
+def test_elder_signs_sim_tray_throws_once_per_adventure_and_not_after_a_clue(tmp_path: Path) -> None:
+    with GameService(GameStore(tmp_path / "es.sqlite"), load_packs(), rng=random.Random(3)) as service:
+        service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+        camera = ThrowCamera(service.next_throw, seed=1)
+        camera.read()
+        start = camera.throws
+        slot = service.state()["adventures"][0]["slot"]
+        # a stand-in adventure plays the tasks the host enters from the real card (hard ones: a roll fails)
+        service.do("set-tasks", {"adventure": slot, "tasks": "inv:5,lore:2", "ordered": "false"})
+        service.do("move", {"to": slot})
+        if service.state().get("question"):  # a Mythos card not filled in yet: the host says it did nothing
+            service.do("card-did", {"effect": "nothing"})
+        camera.read()
+        assert camera.throws == start + 1 and camera.shown  # the first roll at the adventure is thrown
+        clue_seen = False
+        for _ in range(6):  # every roll leaves fewer dice (placed on a task or lost): none is thrown by itself
+            legal = {a["name"]: a for a in service.state()["legal"]}
+            if "clue" in legal and not clue_seen:  # a clue rolls the failed roll again: no throw either
+                clue_seen = True
+                last = next(h for h in reversed(service.history()) if h["command"]["name"] == "roll")
+                service.do("clue", {"faces": last["command"]["args"]["faces"]})
+            elif "roll" in legal:
+                service.roll_virtual()
+            else:
+                break
+            camera.read()
+            assert camera.throws == start + 1, service.history()[-1]
+        assert clue_seen  # this seed's adventure offers a clue after a failed roll
+
+
+def test_red_dice_the_host_uses_with_no_attempt_are_the_summon_and_then_the_pull(service: GameService) -> None:
+    """The card's "Use these dice" once sent a summon by itself; it now goes through the service like a roll."""
+    from companion.games.skeptics.dice import DieKind, Face, PipMap
+
+    for command in ("reveal-clue", "solve", "end-round"):
+        service.do(command)
+    summon_pips = PipMap.default().pips(DieKind.SUMMON, Face.SUMMON)[0]
+    service.roll_from_tray([TrayDie("red", summon_pips)], why="settled", auto_roll=True)
+    assert service.history()[-1]["command"]["name"] == "end-round"  # dice settling by themselves summon nothing
+    shown = service.tray_reading()
+    assert shown is not None and shown["usable"]
+    _, result = service.roll_from_tray([], why="button", reading=shown["reading"])
+    assert result is not None and service.history()[-1]["command"] == {"name": "summon", "args": {"faces": "summon"}}
+    assert service.state()["ghost_room"] is not None
+    with pytest.raises(IllegalCommand, match="already played"):
+        service.roll_from_tray([], why="button", reading=shown["reading"])
+    service.roll_from_tray([TrayDie("red", summon_pips)], why="button", auto_roll=True)  # the read-dice button
+    assert service.history()[-1]["command"] == {"name": "pull", "args": {"faces": "summon"}}
