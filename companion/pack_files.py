@@ -134,23 +134,42 @@ E = TypeVar("E", bound=StandIn)
 
 
 def stand_in_name(kind: str, n: int) -> str:
-    """The name of a card not filled in yet whose name no rulebook gives, in every list: its kind and its place
+    """The name of a card not filled in yet whose name no rulebook gives, in every list: its kind and its number
     among such cards of that kind, from 1 ("Asylum card 1"). Such a name is the companion's, not the card's, so the
-    file's number is not used: the numbers stay 1, 2, 3 ... whatever cards around them are filled in."""
+    file's number is not used; the number is the card's place among the stand-ins of its kind in the bundled pack
+    (:func:`name_stand_ins`), so a card keeps its name while the others around it are filled in."""
     return f"{kind} {n}"
 
 
-def name_stand_ins(entries: Mapping[str, E], kind: Callable[[E], str]) -> dict[str, E]:
+def _is_stand_in(entry: StandIn, words: str) -> bool:
+    return entry.placeholder and re.fullmatch(rf"{re.escape(words)} \d+", entry.name.strip(), re.IGNORECASE) is not None
+
+
+def name_stand_ins(
+    entries: Mapping[str, E], kind: Callable[[E], str], bundled: Mapping[str, E] | None = None
+) -> dict[str, E]:
     """`entries` with each stand-in named "KIND N" in the file (no card's own name: "Asylum card 3") named again by
-    :func:`stand_in_name`, numbered per `kind(entry)` in the file's order. A stand-in with a name the rulebook gives
-    ("Child Ghost", whose icon sets are not filled in) keeps it."""
+    :func:`stand_in_name`. N is the card's place among the stand-ins of its `kind(entry)` in the bundled pack
+    (`bundled`: the same list as the bundled files have it; None: `entries` are the bundled ones), so when the owner
+    fills a card in mid-game no other card renames itself; a stand-in the bundled pack lacks (the owner's own) is
+    numbered after them, in the file's order. A stand-in with a name the rulebook gives ("Child Ghost", whose icon
+    sets are not filled in) keeps it."""
+    places: dict[str, tuple[str, int]] = {}  # key -> (kind, number) of the bundled pack's stand-ins
     counts: dict[str, int] = {}
+    for key, entry in (entries if bundled is None else bundled).items():
+        words = kind(entry)
+        if _is_stand_in(entry, words):
+            counts[words] = counts.get(words, 0) + 1
+            places[key] = (words, counts[words])
     out: dict[str, E] = {}
     for key, entry in entries.items():
         words = kind(entry)
-        if entry.placeholder and re.fullmatch(rf"{re.escape(words)} \d+", entry.name.strip(), re.IGNORECASE):
-            counts[words] = counts.get(words, 0) + 1
-            entry = replace(entry, name=stand_in_name(words, counts[words]))  # type: ignore[type-var]
+        if _is_stand_in(entry, words):
+            place = places.get(key)
+            if place is None or place[0] != words:
+                counts[words] = counts.get(words, 0) + 1
+                place = (words, counts[words])
+            entry = replace(entry, name=stand_in_name(words, place[1]))  # type: ignore[type-var]
         out[key] = entry
     return out
 

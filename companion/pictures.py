@@ -23,6 +23,8 @@ INK, DIM, GRID, ACCENT, GOOD, BAD = "#eee8dc", "#9b93ad", "#3a3158", "#c9a24a", 
 SERIES = ("#6fa8dc", "#4fb37a", "#e08f5a", "#b48ade", "#d2394a", "#7fd1c7", "#eee8dc")  # never the marks' gold
 FONT = 'font-family="system-ui,sans-serif"'
 MARK_ROWS = 3
+MARK_BAND = 11  # the height of a row of the marks' labels, above the chart
+BACK = "#241e38"  # the picture's background
 CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep them apart
 
 
@@ -73,7 +75,9 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
         ]
     )
     legend_rows = (len(series) + 2) // 3
-    left, right, top = 44, width - 12, 44
+    # the marks' labels have a band of their own above the chart, so that no value's line runs through them
+    band = MARK_BAND * MARK_ROWS + 2 if marks else 0
+    left, right, top = 44, width - 12, 44 + band
     chart_h = 130
     bottom = top + chart_h
     dots_top, dots_h = bottom + 14, 40 if record.get("dice") else 0
@@ -83,7 +87,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y)
     title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
     body = [
-        f'<rect width="{width}" height="{height}" rx="10" fill="#241e38"/>',
+        f'<rect width="{width}" height="{height}" rx="10" fill="{BACK}"/>',
         _text(
             left,
             18,
@@ -156,23 +160,31 @@ def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -
 
 
 def _mark_lines(frame: _Frame, marks: Sequence[Sequence[Any]]) -> list[str]:
-    """The marks: a gold line each (its label as its tooltip), and its label on the first of three rows where it
-    does not run into the label before it; a mark with no room for its label keeps only the line."""
-    body = []
+    """The marks: a gold line each down the chart (its label as its tooltip), and its label in the band above the
+    chart on the first of three rows where it does not run into the label before it, on a patch of the background
+    (a line that passes under it does not cross its letters); a mark with no room for its label keeps only the
+    line."""
+    lines, labels = [], []
+    band_top = frame.top - MARK_BAND * MARK_ROWS - 2
     row_ends = [float("-inf")] * MARK_ROWS
     for minute, label in marks:
         x = frame.x_of(float(minute))
-        body.append(
-            f'<line x1="{_n(x)}" y1="{frame.top}" x2="{_n(x)}" y2="{frame.bottom}" stroke="{ACCENT}" '
-            f'stroke-dasharray="3 2"><title>{escape(str(label))}</title></line>'
-        )
         wide = CHAR_WIDTH * len(str(label))
         start = x + 3 if x + 3 + wide <= frame.right else x - 3 - wide
         row = next((r for r in range(MARK_ROWS) if row_ends[r] + 6 <= start), None)
+        y1 = frame.top if row is None else band_top + MARK_BAND * row + 1
+        lines.append(
+            f'<line x1="{_n(x)}" y1="{_n(y1)}" x2="{_n(x)}" y2="{frame.bottom}" stroke="{ACCENT}" '
+            f'stroke-dasharray="3 2"><title>{escape(str(label))}</title></line>'
+        )
         if row is not None:
             row_ends[row] = start + wide
-            body.append(_text(start, frame.top + 10 + 11 * row, str(label), 9, ACCENT))
-    return body
+            y = band_top + MARK_BAND * row
+            labels.append(
+                f'<rect x="{_n(start - 2)}" y="{_n(y)}" width="{_n(wide + 4)}" height="{MARK_BAND}" fill="{BACK}"/>'
+            )
+            labels.append(_text(start, y + 9, str(label), 9, ACCENT))
+    return lines + labels
 
 
 def _attempt_dots(frame: _Frame, attempts: Sequence[Mapping[str, Any]]) -> list[str]:

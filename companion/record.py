@@ -23,8 +23,9 @@ from companion.history import CommandRecord, GameInfo, GameStore
 
 __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 
-#: what a record holds; a stored record of another version is made again
-RECORD_VERSION = 2
+#: what a record holds; a stored record of another version is made again (3: Elder Sign weighs each blow against the
+#: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again)
+RECORD_VERSION = 3
 
 
 class _Attempts:

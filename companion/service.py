@@ -226,7 +226,8 @@ class GameService:
     def say(self, message: str) -> str:
         """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections),
         each player by the name the table gave them."""
-        return by_name(self._module.for_players(message), self._state.get("player_names") or ())
+        said = self._module.for_players(message, self._names, self._state.get("current_player"))  # buttons as labelled
+        return by_name(said, self._state.get("player_names") or ())
 
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""

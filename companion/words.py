@@ -4,15 +4,54 @@ title. Each game's own words are in its package (``companion/games/<game>/``).""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["asked", "by_name", "count", "game_title", "outcome_words", "percent", "player", "seat"]
+__all__ = [
+    "a_or_an",
+    "article",
+    "asked",
+    "by_name",
+    "command_buttons",
+    "count",
+    "game_title",
+    "outcome_words",
+    "percent",
+    "player",
+    "seat",
+]
 
 
 def count(number: Any, one: str, many: str | None = None) -> str:
     """ "1 action", "3 actions", "2 dice" (with `many`)."""
     return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+# words spelled with a vowel that are said with a consonant ("a one", "a unique"), and the other way round ("an hour")
+_SAID_WITH_A = ("one", "once", "uni", "use", "usu", "eu", "ewe", "ukulele")
+_SAID_WITH_AN = ("hour", "honest", "honour", "honor", "heir")
+
+
+def article(word: Any) -> str:
+    """The indefinite article English says before `word`: "an" before a vowel's sound, else "a". Numbers in digits
+    go by how they are said: "an 8", "an 11", "an 18", "an 80", "an 800", "an 8000", "a 1", "a 100"."""
+    text = str(word).strip()
+    digits = re.match(r"\d+", text.replace(",", ""))
+    if digits:
+        number = digits.group(0).lstrip("0") or "0"
+        head = int(number[: len(number) % 3 or 3])  # the group said first: 8 of 8,000, 11 of 11,000
+        return "an" if head in (8, 11, 18) or 80 <= head <= 89 or 800 <= head <= 899 else "a"
+    low = text.lower()
+    if low.startswith(_SAID_WITH_AN):
+        return "an"
+    if low.startswith(_SAID_WITH_A):
+        return "a"
+    return "an" if low[:1] in tuple("aeiou") else "a"
+
+
+def a_or_an(word: Any) -> str:
+    """`word` with its indefinite article: "an 8", "a 9", "an eye", "a Master" (see :func:`article`)."""
+    return f"{article(word)} {word}"
 
 
 def player(number: Any, state: Mapping[str, Any] | None = None) -> str:
@@ -74,3 +113,54 @@ def asked(state: Mapping[str, Any], command: str) -> list[str]:
         if a.get("name") == command
     ]
     return [f"Asked: {state['card_question']}", "  Tell it with: " + " | ".join(taps)]
+
+
+# A value the engines write where the terminal's user fills one in ("room=N", "action=...", "door=A-B").
+_PLACEHOLDER = re.compile(r"^(?:N|M|ID|A-B|A,B,C|\.\.\.|[A-Z]+|\w+(?:\|\w+)+)$")
+# The engines' shortest argument names in the page's words (the others are words already: "the colour", "the card").
+_ARG_WORDS = {"to": "space to go to", "n": "number", "faces": "dice", "hours": "number of hours"}
+_ARG = r"[a-z_]+=(?:\.\.\.|'[^']*'|[^\s)]*?)(?=[\s)]|[.,;](?:\s|$)|$)"
+
+
+def command_buttons(
+    text: str,
+    commands: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]],
+    label: Callable[[Mapping[str, Any]], str],
+) -> str:
+    """A refusal's commands as the terminal spells them ("end-turn", "action kind=move run=true") in the page's
+    words, before a game's own (its ``for_players``): each is the button that plays it, by the label it has on the
+    page ("the “Run a fourth space” button", the label's bracketed tail left out). A command named with a value to
+    fill in ("(seance room=N)") is the terminal's hint alone, and goes where it stands in brackets. What is there
+    for the terminal only goes too: "; e.g. ..." examples, "see docs/...", and "the argument kind= is missing" is
+    "the kind is missing". `commands` is the game's command table (GameModule.commands), `label` its button label
+    of a legal action's dict."""
+    names = "|".join(re.escape(n) for n in sorted(commands, key=len, reverse=True))
+    spelled = re.compile(
+        rf"(?P<open>\()?`?(?<![\w-])(?P<name>{names})(?![\w-])(?!:)(?P<args>(?: {_ARG})*)`?(?:,? :\d+(?:-\d+)?)?(?P<close>\))?"
+    )
+
+    def button(found: re.Match[str]) -> str:
+        name, raw = found.group("name"), found.group("args").split()
+        if "-" not in name and not raw:
+            return found.group(0)  # a plain word that is also a command's name ("a roll", "summon")
+        args = dict(part.split("=", 1) for part in raw)
+        args = {key: value.strip("'") for key, value in args.items()}
+        to_fill = [key for key, value in args.items() if _PLACEHOLDER.match(value)]
+        inside = bool(found.group("open") and found.group("close"))
+        if to_fill and inside:
+            return ""  # the terminal's hint in brackets
+        try:
+            words = label({"name": name, "args": {k: v for k, v in args.items() if k not in to_fill}})
+        except (KeyError, TypeError, ValueError, IndexError):
+            return found.group(0)
+        words = re.sub(r"\s*\([^()]*\)$", "", words).strip()
+        return (found.group("open") or "") + f"the \u201c{words}\u201d button" + (found.group("close") or "")
+
+    text = re.sub(r";\s*e\.g\.\s[^;]*?(?=;|\.?$)", "", text)
+    text = re.sub(r";?\s*see docs/\S+?(?=[.;]?(?:\s|$))", "", text)
+    text = re.sub(
+        r"\bthe argument ([a-z_]+)= is missing",
+        lambda m: f"the {_ARG_WORDS.get(m.group(1), m.group(1).replace('_', ' '))} is missing",
+        text,
+    )
+    return spelled.sub(button, text)

@@ -413,34 +413,84 @@ def test_the_host_adds_and_removes_victory_points(packs: AmongCultistsPacks) -> 
         game.push("points n=0")
 
 
-def test_enough_points_before_round_ten_do_not_end_the_game_by_themselves(packs: AmongCultistsPacks) -> None:
-    # the threshold is the host's number (gap 5): reaching it offers the win, it does not end the game unasked
-    game = new(packs, points_needed=3)
-    game.push("night-done")
-    game.push("points n=5")
-    play_rounds(game, 3)
-    assert game.outcome is None and game.view()["round"] == 4
-    assert "points-win" in [a.name for a in game.legal_actions()]
-
-
-def test_an_early_points_win_is_recorded_in_round_seven(packs: AmongCultistsPacks) -> None:
+def test_the_points_that_reach_the_goal_end_the_game_at_once(packs: AmongCultistsPacks) -> None:
     # :60 "Die Ermittler wiederum gewinnen, wenn sie ... innerhalb der maximalen Rundenanzahl ausreichend viele
-    # Siegpunkte erzielt haben": within the rounds, not only when round 10 ends (:57)
+    # Siegpunkte erzielt haben": the win comes with the points, in any round, not only when round 10 ends (:57).
+    # Found by a new player: the score read "6 of 5" and the game went on until the host found a "they win" button.
     game = new(packs, points_needed=4)
     game.push("night-done")
     play_rounds(game, 6)
     to_action(game)
     assert game.view()["round"] == 7
-    assert "points-win" not in [a.name for a in game.legal_actions()]
-    with pytest.raises(IllegalCommand, match="0 of the 4 victory points"):
+    game.push("points n=3")
+    assert game.outcome is None
+    assert "points-win" not in [a.name for a in game.legal_actions()]  # no second place that ends the game
+    with pytest.raises(IllegalCommand, match="ends by itself"):
         game.push("points-win")
-    game.push("points n=4")
-    assert "points-win" in [a.name for a in game.legal_actions()]
-    events = game.push("points-win")
-    assert [e["type"] for e in events] == ["game_won"]
+    events = game.push("points n=1")
+    assert [e["type"] for e in events] == ["points", "game_won"]
     view = game.view()
     assert view["outcome"] == "won" and view["winner"] == "investigators" and view["round"] == 7
+    assert view["points"] == view["points_needed"] == 4  # never "5 of 4"
     assert "4 victory points" in view["outcome_reason"]
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalCommand, match="game is over"):
+        game.push("points n=1")
+    game.pop()  # a point entered by mistake: undo takes it back, and the game goes on
+    assert game.outcome is None and game.view()["points"] == 3
+
+
+def test_points_past_the_goal_at_once_win_with_all_of_them(packs: AmongCultistsPacks) -> None:
+    game = new(packs, points_needed=3)
+    game.push("night-done")
+    events = game.push("points n=5")  # a room's books may bring more than one point (:51)
+    assert events[-1]["type"] == "game_won" and events[-1]["points"] == 5 and game.view()["round"] == 1
+
+
+def stored_old_way(packs: AmongCultistsPacks, **setup: Any) -> tuple[Setup, list[str]]:
+    """The commands of a game played before the points ended the game (the host recorded the win): the points
+    passed the goal in round 1 and the table played on into round 3, then the host tapped the win."""
+    commands = ["night-done", "points n=5", "next-phase", "draw-event", "next-phase", "points n=1", "end-round"]
+    commands += ["next-phase", "draw-event", "next-phase", "end-round", "points-win"]
+    return Setup(players=5, points_needed=3, **setup), commands
+
+
+def test_a_game_stored_before_plays_on_as_it_was_played(packs: AmongCultistsPacks) -> None:
+    setup, commands = stored_old_way(packs)
+    with pytest.raises(IllegalCommand):  # the reading of now refuses the table's next command
+        replay_now = Game.new(setup, packs)
+        for c in commands:
+            replay_now.push(c)
+    game = Game.replay(setup, packs, commands)
+    assert game.host_records_points_win
+    assert game.played == len(commands)
+    view = game.view()
+    assert view["outcome"] == "won" and view["round"] == 3 and view["points"] == 6
+    # every state on the way is the one the table saw: in round 2, 6 of 3 and the game still on, the win offered
+    for _ in range(5):
+        game.pop()
+    assert game.outcome is None and game.view()["round"] == 2 and game.view()["points"] == 6
+    assert "points-win" in [a.name for a in game.legal_actions()]
+    # the history file's way (companion.history.replay_game): read_stored, then push what it leaves
+    fresh = Game.new(setup, packs)
+    left = fresh.read_stored([Command.parse(c) for c in commands])
+    for c in left:
+        fresh.push(c)
+    assert fresh.view() == Game.replay(setup, packs, commands).view()
+
+
+def test_a_game_stored_now_replays_in_the_reading_of_now(packs: AmongCultistsPacks) -> None:
+    commands = ["night-done", "points n=2", "next-phase", "draw-event", "next-phase", "points n=1"]
+    game = Game.replay(Setup(players=5, points_needed=3), packs, commands)
+    assert not game.host_records_points_win
+    assert game.view()["outcome"] == "won" and game.view()["round"] == 1
+    fresh = Game.new(Setup(players=5, points_needed=3), packs)
+    parsed = [Command.parse(c) for c in commands]
+    assert list(fresh.read_stored(parsed)) == parsed and fresh.played == 0  # the commands tell it; none is pushed
+    assert not fresh.host_records_points_win
+    # the score fell back below the goal and went on: a game of then too
+    old = ["night-done", "points n=3", "points n=-1", "points n=1"]
+    assert Game.replay(Setup(players=5, points_needed=3), packs, old).host_records_points_win
 
 
 def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCultistsPacks) -> None:
@@ -462,9 +512,23 @@ def test_after_round_ten_enough_points_win_for_the_investigators(packs: AmongCul
     game.push("night-done")
     play_rounds(game, 9)
     to_action(game)
-    game.push("points n=4")
-    events = game.push("end-round")
+    game.push("points n=3")
+    assert game.outcome is None
+    events = game.push("points n=1")  # in round 10 too the points win at once, before the clean-up
     assert events[-1]["type"] == "game_won" and game.view()["winner"] == "investigators"
+    assert game.view()["round"] == 10 and game.view()["phase"] == "over"
+
+
+def test_after_round_ten_a_game_stored_before_wins_by_its_points_at_the_clean_up(packs: AmongCultistsPacks) -> None:
+    # :57 "sofern die Ermittler nicht genug Siegpunkte ermittelt haben", in the old reading: the points passed the
+    # goal and the table played on to the end of round 10
+    commands = ["night-done", "points n=4"]
+    for _ in range(9):
+        commands += ["next-phase", "draw-event", "next-phase", "end-round"]
+    commands += ["next-phase", "draw-event", "next-phase", "end-round"]
+    game = Game.replay(Setup(players=5, points_needed=4), packs, commands)
+    assert game.host_records_points_win
+    assert game.view()["winner"] == "investigators" and game.view()["round"] == 10
 
 
 def test_the_host_ends_the_game_for_the_cultists_when_they_removed_enough(packs: AmongCultistsPacks) -> None:
@@ -567,7 +631,9 @@ def test_undo_puts_back_exactly_the_state_before(packs: AmongCultistsPacks) -> N
 def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:
     """A game played through its own legal actions, what they ask filled at random."""
     rng = random.Random(seed)
-    game = Game.new(Setup(players=rng.randint(4, 8), seer=rng.random() < 0.5, seed=seed), packs)
+    # a goal out of reach of 80 steps (the points end the game at once, :60), so the games run long
+    setup = Setup(players=rng.randint(4, 8), seer=rng.random() < 0.5, seed=seed, points_needed=99)
+    game = Game.new(setup, packs)
     for _ in range(steps):
         actions = [a for a in game.legal_actions() if a.name not in ("cultists-win", "points-win")]
         if not actions:

@@ -305,6 +305,60 @@ def test_with_the_seer_the_cultists_close_their_eyes_before_the_seer_wakes(
     assert not any(t.startswith(look) for t in texts[closed[0] :])  # nobody opens them again before the seer
 
 
+@pytest.mark.parametrize("language, shown", [("en", "who begins the game as a ghost"), ("de", "schon als Geist")])
+def test_the_first_step_says_the_decks_face_up_show_who_begins_as_a_ghost(language: str, shown: str) -> None:
+    # :20 "drehen dieses auf die sichtbare Seite. Jetzt sollte (sofern nicht zu siebt gespielt wird) sichtbar sein,
+    # wer bereits zu Beginn der Partie ein Geist ist": with the decks face up, unless seven play
+    for players in (4, 5, 6, 8):
+        first = night_script(Setup(players=players), NAMES, 2.0, language=language)[0]["text"]
+        assert shown in first
+        assert ("close your eyes" in first) if language == "en" else ("Augen" in first)
+    seven = night_script(Setup(players=7), NAMES, 2.0, language=language)[0]["text"]
+    assert shown not in seven and ("Geist" not in seven and "ghost" not in seven)
+
+
+def test_the_movement_phase_says_an_encounter_comes_whenever_two_are_together() -> None:
+    # :34 "handelt ggf. (wenn er zu irgendeinem Zeitpunkt der Bewegung genau zu zweit ist) eine Begegnung ab": at any
+    # moment of the move, exactly two; not only whoever ends up alone with a character
+    text = describe_event({"type": "phase_started", "phase": "movement", "round": 1, "start_player": 2}, NAMES)
+    assert "up to three rooms or corridors" in text
+    assert "at any moment of the move" in text and "exactly two" in text and "encounter" in text
+    assert "ends up" not in text and "alone" not in text
+
+
+def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
+    # :3-15 "Vorbereitung": the decks by the rulebook's table, the envelopes dealt at random and looked at in
+    # secret, the board, the room cards and markers, the books, the supply, the discs, the knife
+    game = Game.new(Setup(players=6, names=tuple(NAMES.players[:6]), start_player=3), load_packs())
+    items = MODULE.setup_checklist(game.view(), MODULE.names(game), False)
+    text = " ".join(i["text"] for i in items)
+    ids = [i["id"] for i in items]
+    assert len(ids) == len(set(ids)) >= 8 and all(i["text"].endswith(".") for i in items)
+    for words in (
+        "pulse card",  # :5
+        "route card",  # :7
+        "at least one alive card",  # :9
+        "envelope",  # :9
+        "in secret",  # :9 "geheim seinen Gesinnungsmarker"
+        "six-part board for 6 players",  # :11
+        "room start card",  # :11
+        "book markers",  # :13
+        "fish-man",  # :15
+        "central corridor",  # :15
+        "unsafe paths deck",  # :5, :15
+    ):
+        assert words in text, words
+    assert f"{NAMES.players[2]} is the start player and takes the knife" in text  # :15, the seat chosen
+    assert "6 envelopes, one of them a cultist's" in text
+    two = Game.new(Setup(players=8), load_packs())
+    assert "two of them a cultist's" in " ".join(i["text"] for i in MODULE.setup_checklist(two.view(), None, True))
+    assert not SPELLINGS.search(text) and "(:" not in text
+    # no role in it: the checklist is the same whoever holds which envelope (the companion knows none)
+    assert "bag" not in ids and "bag" in [
+        i["id"] for i in MODULE.setup_checklist({**game.view(), "physical": True}, None, False)
+    ]
+
+
 def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_the_start() -> None:
     # :21 "sehen ihren Komplizen, falls mit zwei Kultisten gespielt wird"; :20 "sofern nicht zu siebt"
     seven = night_script(Setup(players=7), NAMES, 4.0)
@@ -314,11 +368,13 @@ def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_th
     assert "Cultists, raise your thumb" in night_script(Setup(players=8, seer=True), NAMES, 4.0)[3]["text"]
 
 
-def test_the_night_pauses_scale_with_the_hosts_pause_and_fit_the_screen() -> None:
-    short = night_script(Setup(players=6, seer=True), NAMES, 2.0)
-    long = night_script(Setup(players=6, seer=True), NAMES, 5.0)
-    assert [s["pause"] for s in short] == [2.0, 4.0, 2.0, 2.0, 4.0, 2.0, 0.0]
-    assert [s["pause"] for s in long] == [5.0, 10.0, 5.0, 5.0, 10.0, 5.0, 0.0]
+def test_the_night_waits_the_hosts_pause_as_chosen_and_fits_the_screen() -> None:
+    # found by a new player: "short pauses (2 s)" waited 4 s after the steps where someone looks; the pause chosen
+    # is now the pause after every step's words (the last waits for nothing)
+    for pause in (2.0, 5.0, 14.0):
+        for setup in (Setup(players=6, seer=True), Setup(players=5), Setup(players=8, seer=True)):
+            pauses = [s["pause"] for s in night_script(setup, NAMES, pause)]
+            assert pauses[-1] == 0.0 and set(pauses[:-1]) == {pause}
     for language in ("en", "de"):
         for step in night_script(Setup(players=6, seer=True), NAMES, 1.0, language=language):
             assert set(step) == {"text", "pause", "screen"}

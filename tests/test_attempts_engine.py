@@ -39,6 +39,7 @@ def test_solved_clue_gives_a_summon_die(packs: Any) -> None:
             "action": "solve",
             "faces": ["eye", "cobweb", "cobweb"],
             "kept": ["eye"],
+            "kept_now": ["eye"],
             "success": False,
             "actions_left": 2,
         }

@@ -112,6 +112,20 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         state = table.service.state()
         assert state["rules"] == "among-cultists" and state["player_names"] == names and state["seer"] is True
         expect(view.locator("nav#tabs button[data-view=dice]")).to_be_hidden()
+        # the preparation of the text (seance-deduction-rules-de.txt:3-15) as the host's checklist, as the other
+        # games have it (a new player found only "The table is set up")
+        checklist = table.service.module.setup_checklist(state, table.service.names, False)
+        expect(page.locator("#checklist-card")).to_be_visible(timeout=5000)
+        expect(page.locator("#checklist li")).to_have_count(len(checklist))
+        expect(page.locator("#checklist")).to_contain_text("in secret")
+        expect(page.locator("#checklist")).to_contain_text("Ada is the start player and takes the knife")
+        expect(view.locator("#checklist-card")).to_be_hidden()  # the host's alone
+        check_words(page.locator("#checklist li").all_inner_texts())
+        page.locator("#checklist-card").screenshot(path=str(SHOTS / "ac-01b-host-setup-checklist.png"))
+        for box in page.locator("#checklist input").all():
+            box.check()
+        tap(host, "#checklist-done")
+        expect(page.locator("#checklist-card")).to_be_hidden()
         # the night's steps are on every phone; the seer's step is among them
         steps = state["night_script"]
         expect(view.locator("#ac-night-steps li")).to_have_count(len(steps))
@@ -224,11 +238,10 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         page.click("#box-back")
         tap(host, "#tabs button[data-view=game]")
 
-        # the investigators reach their victory points in round 2: the host records the early win (:60 "innerhalb der
-        # maximalen Rundenanzahl")
+        # the investigators reach their victory points in round 2: the game ends at once (:60 "innerhalb der
+        # maximalen Rundenanzahl ausreichend viele Siegpunkte"); a new player found "6 of 5" and the game going on
         service = table.service
-        # PLAYTEST.md finding 11: a body found, then the points reached: the win comes first, no "the table votes
-        # now" beside it, and the vote box never says both "votes now" and "has been used"
+        # PLAYTEST.md finding 11: a body found, then the points reached: the win comes first, and no vote is asked
         while service.state()["phase"] != "action":
             if service.state()["phase"] == "event" and service.state()["event"] is None:
                 service.do("event", {"name": "Storm"})
@@ -236,33 +249,27 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
                 service.do("next-phase")
         service.do("found-dead", {"seat": str(service.state()["seats"][-1]["seat"])})
         assert service.state()["body_votes"] == 1
-        service.do("points", {"n": str(service.state()["points_needed"])})
         dismiss(host)
-        expect(page.locator("#ac-points-win")).to_be_visible(timeout=5000)
-        expect(page.locator("#ac-body-note")).to_have_count(0)
+        needed = service.state()["points_needed"]
+        page.click("#ac-fix summary")  # the points are among the corrections
+        for _ in range(needed - 1):
+            page.click("#ac-point-plus")
+        expect(view.locator("#ac-points")).to_have_text(f"Victory points {needed - 1} of {needed}", timeout=5000)
+        dismiss(host)
+        dismiss(viewer)
+        page.click("#ac-point-plus")
+        expect(view.locator("#end-card")).to_be_visible(timeout=5000)
+        assert service.state()["winner"] == "investigators" and service.state()["round"] == 2
+        assert service.state()["points"] == needed  # never "6 of 5"
+        expect(view.locator("#ac-points")).to_have_text(f"Victory points {needed} of {needed}")
+        expect(page.locator("#ac-points-win")).to_have_count(0)  # no second button that ends the game
+        shot(viewer, "ac-06c-viewer-points-win")
+        shot(host, "ac-06c-host-points-win")
         for phone in (page, view):
             expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
-        shot(host, "ac-06c-host-points-win")
-        if service.state()["outcome"] is None and service.state()["round"] == 2:
-            page.click("#ac-points-win")
-            page.click("#sheet-ok")
-            expect(view.locator("#end-card")).to_be_visible(timeout=5000)
-            assert service.state()["winner"] == "investigators" and service.state()["round"] == 2
-            for phone in (page, view):
-                expect(phone.locator("#ac-vote")).not_to_contain_text("votes now")
-                expect(phone.locator("#ac-vote")).not_to_contain_text("is still open")
-            expect(page.locator("#ac-point-plus")).to_be_hidden()
-
-        # the other rounds at the table's pace, then the end on every phone
-        while service.state()["outcome"] is None:
-            phase = service.state()["phase"]
-            if phase == "event" and service.state()["event"] is None:
-                service.do("event", {"name": "Storm"})
-                continue
-            service.do("end-round" if phase == "cleanup" else "next-phase")
-        expect(view.locator("#end-card")).to_be_visible(timeout=5000)
+            expect(phone.locator("#ac-vote")).not_to_contain_text("is still open")
+        expect(page.locator("#ac-point-plus")).to_be_hidden()
         dismiss(viewer)
-        shot(viewer, "ac-07-viewer-end")
         check_everything_read(host, viewer)
     finally:
         host.context.close()
@@ -329,15 +336,35 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         page.click("#sp-suit-spiders")
         page.click("#sp-num-8")
         expect(view.locator("#sp-top")).to_contain_text("8 of Spiders", timeout=5000)
-        expect(view.locator("#sp-may li").first).to_be_visible()
+        expect(view.locator("#sp-may li").first).to_contain_text("a 9 on an 8")  # "an 8", not "a 8"
         before = table.service.state()["direction"]
-        page.locator("#sp-fix summary").click()
-        page.click("#sp-master-bones")
-        page.click("#sheet-ok")
+        # a Master set as the top card: the host is asked whether it was played normally (its effect) or in a
+        # Goblin trick (none); a new player found the Master of Bones on top leaving play counterclockwise
+        dismiss(host)
+        tap(host, "#sp-top-set")
+        page.click("#sp-suit-bats")
+        page.click("#sp-num-M")
+        expect(page.locator("#sheet-title")).to_have_text("The Master of Bats on top: how was it played?")
+        expect(page.locator("#sp-master-rule")).to_contain_text("backward")
+        page.screenshot(path=str(SHOTS / "sp-02b-host-master-on-top.png"))  # what the phone shows
+        page.click("#sp-master-trick")
+        expect(view.locator("#sp-top")).to_contain_text("Master of Bats", timeout=5000)
+        assert table.service.state()["backward_runs"] is False  # played in a trick: no effect
+        dismiss(host)
+        tap(host, "#sp-top-set")
+        page.click("#sp-suit-bones")
+        page.click("#sp-num-M")
+        page.click("#sp-master-normal")
         wait_for(lambda: table.service.state()["direction"] != before)
+        expect(view.locator("#sp-top")).to_contain_text("Master of Bones", timeout=5000)
+        expect(view.locator("#sp-rules")).to_contain_text("Play goes clockwise")
         dismiss(viewer)
         dismiss(host)
         shot(viewer, "sp-03-viewer-rules")
+        shot(host, "sp-03-host-master-of-bones-on-top")
+        # the Master command is refused for that Master now: one deck holds one Master of Bones
+        page.locator("#sp-fix summary").click()
+        expect(page.locator("#sp-master-bones")).to_have_count(0)
 
         # hands until someone reaches 200: the lowest score wins
         service = table.service

@@ -158,3 +158,107 @@ def test_the_doors_to_unlock_are_buttons_with_their_rooms_names(browser: Any, na
         host.check_clean()
     finally:
         host.context.close()
+
+
+def declare_seance_ready(service: GameService) -> None:
+    """A clue solved and the host telling the stand-in ghost card's séance symbols all matched: the séance may be
+    declared, and it asks for the first player's space."""
+    service.do("reveal-clue")
+    service.do("attempt", {"action": "solve", "need": "eye:1"})
+    service.do("roll", {"faces": "eye,cobweb,cobweb"})
+    service.do("tell-ghost", {"seance": "yes"})
+
+
+def test_the_seance_space_is_picked_from_a_list_of_every_room(browser: Any, named: Table) -> None:
+    declare_seance_ready(named.service)
+    seance = [a for a in named.service.state()["legal"] if a["name"] == "seance"]
+    assert seance and seance[0]["asks"] == ["room"]
+    host = open_phone(browser, named, host=True)
+    try:
+        page = host.page
+        page.click("#turn-main button[data-legal='seance']")
+        choices = page.locator("#map-choices button")
+        board = page.evaluate("fetch('/api/board').then((r) => r.json())")
+        spaces = sorted(int(r["number"]) for r in board["spaces"])
+        expect(choices).to_have_count(len(spaces))
+        page.locator("#map-choices").scroll_into_view_if_needed()
+        shot(host, "seance-spaces-as-buttons")
+        assert page.get_attribute("#map-choices", "aria-label") == "The spaces of the board"
+        assert [int(c) for c in choices.evaluate_all("(bs) => bs.map((b) => b.dataset.choice)")] == spaces
+        # each button says the room by its number and, where the board names it, its name
+        names = {int(r["number"]): r["name"] for r in board["spaces"]}
+        for text, n in zip(choices.all_inner_texts(), spaces, strict=True):
+            if n == 0:
+                assert "Entrance" in text, text
+                continue
+            assert re.match(rf"Room {n}\b", text), text
+            if not re.fullmatch(r"(Room\s*)?\d+", names[n]):
+                assert names[n] in text, (text, names[n])
+        room = next(n for n in spaces if n and not re.fullmatch(r"(Room\s*)?\d+", names[n]))
+        page.click(f"#map-choices button[data-choice='{room}']")
+        # the same as a tap on the drawing: the séance is declared there and the list goes
+        expect(page.locator("#map-choices")).to_be_hidden()
+        for _ in range(50):  # the pick ends at the tap; the command is answered a moment later
+            if named.service.state()["seance_declared"]:
+                break
+            page.wait_for_timeout(100)
+        last = named.service.history()[-1]["command"]
+        assert (last["name"], last["args"]) == ("seance", {"room": str(room)})
+        assert named.service.state()["seance_declared"]
+        host.check_clean()
+    finally:
+        host.context.close()
+
+
+def test_the_roll_card_says_the_last_roll_and_how_its_attempt_ended(browser: Any, named: Table) -> None:
+    """The roll card between rolls: "Last:" is the last roll itself (the dice it kept, not those kept before) and,
+    once the attempt is over, how it ended; a new attempt forgets it."""
+    service = named.service
+    viewer = open_phone(browser, named)
+    try:
+        page = viewer.page
+        viewer.tab("dice")
+        card = page.locator("#attempt")
+        service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
+        service.do("roll", {"faces": "eye,cobweb,cobweb"})
+        service.do("roll", {"faces": "cobweb,cobweb"})  # nothing new: the eye is the first roll's
+        expect(card).to_contain_text("Kept: eye")
+        service.do("end-turn")
+        log = [r["text"] for r in service.events_since(0) if r.get("type") in ("rolled", "attempt_ended")]
+        expect(card).to_have_text(f"No roll under way. Last: {log[-2]} {log[-1]}")
+        assert "cobweb, cobweb" in log[-2] and "keeping" not in log[-2] and "eye kept before" in log[-2]
+        assert "over" in log[-1] and "turn ended" in log[-1]
+        page.locator("#attempt").scroll_into_view_if_needed()
+        shot(viewer, "roll-card-last")
+        service.do("attempt", {"action": "search", "need": "eye:1"})
+        expect(card).not_to_contain_text("Last:")
+        viewer.check_clean()
+    finally:
+        viewer.context.close()
+
+
+def test_a_refusal_on_the_page_names_the_buttons_not_the_commands(browser: Any, named: Table) -> None:
+    """A command the page sent that the rules refuse (a fourth plain move): the toast names the buttons that end
+    the turn and run, by their labels, and the player by name; no command spelling."""
+    for _ in range(3):
+        named.service.do("action", {"kind": "move"})
+    host = open_phone(browser, named, host=True)
+    try:
+        page = host.page
+        expect(page.locator("#turn-card")).to_be_visible()
+        page.evaluate(
+            """() => {
+              const url = performance.getEntriesByType("resource").map((e) => e.name).find((n) => n.includes("/core.js"));
+              return import(url).then((core) => core.command("action", { kind: "move" }));
+            }"""
+        )
+        toast = page.locator("#toast")
+        expect(toast).to_contain_text("Ada has used all 3 actions")
+        shot(host, "refusal-names-buttons")
+        said = host.text("#toast-text")
+        # the buttons as the host's panel labels them
+        assert "\u201cEnd Ada's turn\u201d button" in said and "\u201cRun a fourth space\u201d button" in said, said
+        expect(page.locator("#turn-end button", has_text="End Ada's turn")).to_be_visible()
+        assert not re.search(r"=|\brun true\b|end-turn|End the turn with End", said), said
+    finally:
+        host.context.close()

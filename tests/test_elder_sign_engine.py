@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -269,6 +270,92 @@ def test_the_ancient_one_attacks_at_every_later_midnight() -> None:
     after = [(i["max_sanity"], i["max_stamina"]) for i in game.view()["investigators"]]
     assert after == [(maxima[0][0] - 1, maxima[0][1]), (maxima[1][0], maxima[1][1] - 1)]
     assert game.view()["doom"] == doom + 1
+
+
+def _at_the_attack(players: int = 2) -> Game:
+    """A game whose Ancient One is awake, at the end of the turn before midnight strikes (the clock at IX)."""
+    game = new(players)
+    game.push(f"doom n={game.view()['doom_max']}")
+    while game.view()["clock"] != "IX":
+        game.push("end-turn")
+    return game
+
+
+def test_at_the_attack_each_investigator_is_asked_what_to_lower() -> None:
+    """elder-sign-rules.txt:457-459: "Each investigator, including myself, must make a tough decision. We have to lower
+    either our maximum Sanity or our maximum Stamina by 1": each one's own choice, asked of each (the companion chose
+    sanity for everyone before), and nothing else is played until every investigator has chosen."""
+    game = _at_the_attack(3)
+    before = [(i["max_sanity"], i["max_stamina"]) for i in game.view()["investigators"]]
+    events = game.push("end-turn")
+    assert [e["type"] for e in events if e["type"] in ("maximum_lowered", "attack_asked")] == ["attack_asked"]
+    view = game.view()
+    assert view["attack_choices"] == [0, 1, 2] and view["question"] is None
+    assert [(i["max_sanity"], i["max_stamina"]) for i in view["investigators"]] == before  # nothing chosen for them
+    offered = sorted((a.args["player"], a.args["stat"]) for a in game.legal_actions() if a.name == "lower")
+    assert offered == [(str(p), stat) for p in (1, 2, 3) for stat in ("sanity", "stamina")]
+    assert {a.name for a in game.legal_actions()} == {"lower"}  # the turn waits for the choices
+    with pytest.raises(IllegalCommand, match="still to choose: player 1, 2, 3"):
+        game.push("roll faces=" + rest_green(game, "lore"))
+    game.push("lower player=2 stat=stamina")  # in any order: each investigator answers for themselves
+    game.push("lower player=1 stat=sanity")
+    with pytest.raises(IllegalCommand):
+        game.push("lower player=1 stat=stamina")  # one choice an investigator an attack
+    game.push("lower player=3 stat=stamina")
+    after = [(i["max_sanity"], i["max_stamina"]) for i in game.view()["investigators"]]
+    assert after == [
+        (before[0][0] - 1, before[0][1]),
+        (before[1][0], before[1][1] - 1),
+        (before[2][0], before[2][1] - 1),
+    ]
+    assert game.view()["attack_choices"] == []
+    game.push("roll faces=" + rest_green(game, "lore"))  # the battle goes on
+    assert "lower" not in {a.name for a in game.legal_actions()}
+
+
+def test_choosing_a_maximum_below_zero_devours_and_drops_nothing_else() -> None:
+    """elder-sign-rules.txt:407 (below 0: devoured), :453 (devoured in the battle: out of the game), :459."""
+    game = _at_the_attack(2)
+    first = game.view()["investigators"][0]
+    game.push(f"adjust player=1 max_sanity=-{first['max_sanity']}")  # its maximum sanity at 0 (a card did it)
+    game.push("end-turn")
+    events = game.push("lower player=1 stat=sanity")
+    assert [e for e in events if e["type"] == "investigator_devoured"]
+    assert game.view()["attack_choices"] == [1] and game.view()["players_out"] == [0]
+    game.push("lower player=2 stat=sanity")
+    assert game.outcome is None and game.view()["attack_choices"] == []
+
+
+def test_a_history_stored_before_the_attack_asked_replays_as_it_was_played() -> None:
+    """A game stored before the companion asked at the attack: its midnight lowered every investigator's maximum
+    sanity (its end of the turn said no choice) and the game went on; it replays to that state, and plays on in that
+    reading."""
+    game = _at_the_attack(2)
+    played = [c.to_dict() for c in game.history]
+    then = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn attack=sanity,sanity", "end-turn"])
+    old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
+    assert old.sanity_reading and not then.sanity_reading
+    assert old.view() == then.view()
+    assert old.view()["attack_choices"] == []
+    # a game of now, answered, replays in the asking reading
+    game.push("end-turn")
+    game.push("lower player=1 stat=stamina")
+    game.push("lower player=2 stat=sanity")
+    again = Game.replay(Setup(players=2, seed=1), packs(), [c.to_dict() for c in game.history])
+    assert not again.sanity_reading and again.view() == game.view()
+
+
+def test_adventures_are_not_entered_or_attempted_once_the_ancient_one_is_awake() -> None:
+    """elder-sign-rules.txt:431 (every marker on the Ancient One's card for the rest of the game), :435-437 (the turn
+    is the attack and the clock): no adventure's tasks are offered or taken while it is awake."""
+    game = new()
+    offered = {a.args.get("adventure") for a in game.legal_actions() if a.name == "set-tasks"}
+    assert offered == {a["slot"] for a in game.view()["adventures"]}  # asleep: each card's tasks may be put right
+    first = game.view()["adventures"][0]["slot"]
+    game.push(f"doom n={game.view()['doom_max']}")
+    assert [a for a in game.legal_actions() if a.name == "set-tasks"] == []
+    with pytest.raises(IllegalCommand, match="awake"):
+        game.push(f"set-tasks adventure={first} tasks=inv:1")
 
 
 def test_removing_the_last_doom_token_in_the_battle_wins() -> None:
@@ -1046,3 +1133,40 @@ def test_a_stand_in_ancient_ones_monster_spaces_bring_no_monster() -> None:
     assert game.view()["monster_spaces"] == []
     filled = new()
     assert "monster_appears" in types(filled.push("doom n=2"))
+
+
+def test_the_terminal_says_who_still_chooses_at_the_attack_and_how_to_tell_it(tmp_path: Path) -> None:
+    """`companion game state` at the attack (:459): the question, and the command that answers it, which works."""
+    from companion.games.elder_sign.terminal import state_text
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    svc = GameService(GameStore(tmp_path / "games.sqlite3"), packs(), rng=random.Random(1))
+    svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 1})
+    svc.do("doom", {"n": str(svc.state()["doom_max"])})
+    while svc.state()["clock"] != "IX":
+        svc.do("end-turn")
+    svc.do("end-turn")
+    text = state_text(svc.state())
+    assert "Still to choose: Cy (player=1), Di (player=2)" in text
+    assert "lower player=N stat=sanity | lower player=N stat=stamina" in text
+    svc.do("lower", {"player": "2", "stat": "stamina"})
+    assert "Still to choose: Cy (player=1)\n" in state_text(svc.state())
+    svc.do("lower", {"player": "1", "stat": "sanity"})
+    assert "Still to choose" not in state_text(svc.state())
+    svc.close()
+
+
+def test_two_midnights_in_one_turn_ask_each_investigator_twice() -> None:
+    """:309 (a card moved the clock: the midnights are resolved at the end of the turn), :459 at each of them."""
+    game = _at_the_attack(2)
+    game.push("clock hours=12")  # a card moves the clock a whole round on: one more midnight this turn
+    game.push("end-turn")
+    assert game.view()["attack_choices"] == [0, 1, 0, 1]
+    offered = [(a.args["player"], a.args["stat"]) for a in game.legal_actions() if a.name == "lower"]
+    assert sorted(offered) == [(p, stat) for p in ("1", "2") for stat in ("sanity", "stamina")]  # each once
+    before = game.view()["investigators"][0]["max_stamina"]
+    game.push("lower player=1 stat=stamina")
+    game.push("lower player=1 stat=stamina")
+    assert game.view()["investigators"][0]["max_stamina"] == before - 2
+    assert game.view()["attack_choices"] == [1, 1]

@@ -310,8 +310,8 @@ def test_the_nights_pauses_start_when_the_rendered_lines_end(tmp_path: Path) -> 
     """With a stand-in engine whose lines last 0.05 s a character (longer lines, later steps)."""
     steps, sounds, voice = play_night(tmp_path, ToneEngine(0.05))
     check_each_pause_starts_after_its_line(steps, sounds, voice)
-    # the long line of the cultists' look takes longer than the short one before it, and is timed so
-    assert steps[1]["speech_s"] > steps[0]["speech_s"] > 1.0
+    # the long line of the cultists' look takes longer than the short one after it, and is timed so
+    assert steps[1]["speech_s"] > steps[2]["speech_s"] > 1.0
 
 
 @pytest.mark.skipif(not piper_installed(), reason="Piper is not installed (uv sync --extra voice)")

@@ -133,6 +133,34 @@ def test_the_night_is_read_out_with_the_hosts_pause_and_ended_by_the_next_comman
     service.close()
 
 
+@pytest.mark.parametrize("pause", [2.0, 4.0, 9.0, 14.0])
+def test_the_pause_the_host_chose_is_the_pause_the_table_gets(tmp_path: Path, pause: float) -> None:
+    """Found by a new player: with "short pauses (2 s)" the night took nearly a minute, 7-10 s a line. Each step's
+    time is its words as the voice says them, then the pause: the pause after every step but the last is the one
+    chosen, never doubled, and nothing else is added (the lengths here are a voice's measure, fixed per line)."""
+    lengths: dict[str, float] = {}
+
+    def measured(text: str) -> float:  # a voice's length of each line: longer lines take longer, as spoken
+        return lengths.setdefault(text, round(0.37 * len(text.split()) + 0.11, 3))
+
+    service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(3), speech_length=measured)
+    for seer in (True, False):
+        new_among_cultists(service, seer=seer)
+        narration = service.narrate("night", pause)["narration"]
+        steps = narration["steps"]
+        assert narration["pause"] == pause
+        for step, after in zip(steps, steps[1:], strict=False):
+            assert step["speech_s"] == lengths[step["text"]]
+            waited = after["at"] - step["at"] - step["speech_s"]  # what the table waits once the words end
+            assert waited == pytest.approx(pause, abs=0.011), step["text"]  # the hundredth a step rounds up to
+        assert narration["length"] == pytest.approx(
+            steps[-1]["at"] + steps[-1]["speech_s"], abs=0.011
+        )  # the last step waits for nothing
+        words = sum(lengths[s["text"]] for s in steps)
+        assert narration["length"] == pytest.approx(words + pause * (len(steps) - 1), abs=0.011 * len(steps))
+    service.close()
+
+
 def test_the_night_is_spoken_in_the_voices_language(tmp_path: Path) -> None:
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1), speech_language="de")
     new_among_cultists(service)
@@ -203,6 +231,13 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
     assert_clean_error(
         run("new", "--rules", "spooks", "--players", "3", "--seed", "2", "--db", str(db2)), 2, "shuffles nothing"
     )
+    # a Master on top with the Masters' effects: the terminal is asked how it was played (docs/terminal.md)
+    db3 = tmp_path / "masters.sqlite"
+    assert run("new", "--rules", "spooks", "--players", "3", "--master-effects", "--db", str(db3)).returncode == 0
+    assert_clean_error(run("do", "--db", str(db3), "top", "suit=bones", "number=M"), 2, "effect=yes")
+    done = run("do", "--db", str(db3), "top", "suit=bones", "number=M", "effect=yes")
+    assert done.returncode == 0, done.stderr
+    assert state_json(db3)["direction"] == "clockwise"
 
 
 # -- the hardware -------------------------------------------------------------------------------------------------
@@ -295,3 +330,67 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
     event = service.state()["event"]
     assert (event["name"], event["stand_in"], service.state()["stand_ins"]) == ("Power cut", False, False)
     service.close()
+
+
+# -- history files written before a rule changed --------------------------------------------------------------
+
+
+def write_played_then(store: GameStore, game: Any, commands: list[str]) -> int:
+    """A history file as the companion of then wrote it: the setup, then each command with the events the game of
+    then (the old reading, set on `game`) gave it."""
+    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
+    for seq, text in enumerate(commands, 1):
+        command = game.command_type.parse(text)
+        store.append(game_id, seq, command.to_dict(), game.push(command))
+    return game_id
+
+
+def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were_played(tmp_path: Path) -> None:
+    """Among Cultists' points ending the game at once and Spooks' Master on top asking for its effect changed how
+    some commands play; a file written before keeps opening, each game in the reading it was played in."""
+    from companion.games.among_cultists.engine import Game as ACGame
+    from companion.games.among_cultists.engine import Setup as ACSetup
+    from companion.games.among_cultists.packs import load_packs as ac_packs
+    from companion.games.spooks.engine import Game as SPGame
+    from companion.games.spooks.engine import Setup as SPSetup
+
+    path = tmp_path / "then.sqlite"
+    store = GameStore(path)
+    then_ac = ACGame.new(ACSetup(players=5, points_needed=3, names=tuple(NAMES), seed=2), ac_packs())
+    then_ac.host_records_points_win = True  # the host tapped the win
+    ac_commands = ["night-done", "points n=5", "next-phase", "draw-event", "next-phase", "end-round", "points-win"]
+    ac_id = write_played_then(store, then_ac, ac_commands)
+    then_sp = SPGame.new(SPSetup(players=3, names=("Ada", "Bo", "Cy"), master_effects=True), None)
+    then_sp.top_master_without_effect = True  # a Master on top changed nothing; "A Master played" did
+    sp_commands = ["top suit=bones number=M", "master suit=bones seat=2", "hand points=0,4,9", "top suit=bats number=M"]
+    sp_id = write_played_then(store, then_sp, sp_commands)
+    store.close()
+
+    service = service_on(path)
+    ac = service.load_game(ac_id)
+    assert ac["outcome"] == "won" and ac["round"] == 2 and ac["points"] == 5 and ac["history_length"] == 7
+    assert [h["text"] for h in service.history()][-1].startswith("The investigators win")
+    service.undo()  # one step back: 5 of 3 and the game on, as the table had it then
+    state = service.state()
+    assert state["outcome"] is None and state["round"] == 2 and state["points"] == 5
+    assert "points-win" in [a["name"] for a in state["legal"]]
+    sp = service.load_game(sp_id)
+    assert sp["direction"] == "clockwise" and sp["backward_runs"] is False  # the Master of Bats on top: nothing
+    assert sp["top"] == {"suit": "bats", "number": "M"} and sp["scores"] == [0, 4, 9]
+    service.do("top", {"suit": "spooks", "number": "7"})  # the game goes on
+    # the games record replays them in the same reading (companion/record.py)
+    records = {r["game"]: r for r in service.records()}
+    assert "problem" not in records[ac_id] and records[ac_id]["rounds"] == 2  # (the win was undone above)
+    assert records[ac_id]["commands"] == len(ac_commands) - 1
+    assert "problem" not in records[sp_id] and records[sp_id]["commands"] == len(sp_commands) + 1
+    service.close()
+    # and a game of now in the same file keeps the reading of now
+    service = service_on(path)
+    new_among_cultists(service, points_needed=2)
+    service.do("night-done")
+    assert service.do("points", {"n": "2"}).state["outcome"] == "won"
+    game_id = service.state()["game_id"]
+    service.close()
+    again = service_on(path)
+    assert again.load_game(game_id)["outcome"] == "won" and again.load_game(ac_id)["points"] == 5
+    again.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
+from companion.games.base import module_for
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import load_packs
 from companion.games.skeptics.sentences import (
@@ -19,7 +20,6 @@ from companion.games.skeptics.sentences import (
     describe_event,
     describe_events,
     end_summary,
-    for_players,
     need_words,
     setup_checklist,
 )
@@ -121,7 +121,7 @@ def test_refusals_read_as_the_page_says_them() -> None:
             try:
                 game.check(text)
             except (BadCommand, IllegalCommand) as exc:
-                words = for_players(str(exc))
+                words = module_for("skeptics").for_players(str(exc))  # the page's words (GameService.say)
                 plain_words(words)
                 assert re.match(r"^['\"]?[A-Z0-9]", words) and len(words) > 15, words
                 seen += 1
@@ -131,7 +131,7 @@ def test_refusals_read_as_the_page_says_them() -> None:
         if game.outcome:
             break
     assert seen > 100
-    assert "first player's space" in for_players(_refusal(game_ready_for_seance(), "seance"))
+    assert "first player's space" in module_for("skeptics").for_players(_refusal(game_ready_for_seance(), "seance"))
 
 
 def game_ready_for_seance() -> Game:
@@ -255,3 +255,26 @@ def test_the_end_summary_rounds_the_minutes_as_the_record_does() -> None:
         game.push("end-round")
     summary = end_summary(game.view(), Names.of_game(game), minutes=6.6)
     assert f"Time played: {duration(6.6)}." in summary["lines"] and duration(6.6) == "7 min"
+
+
+def test_a_roll_says_the_dice_it_kept_itself_not_those_kept_before(tmp_path: Path) -> None:
+    """Through the service and its log: the second roll of a search keeps no new die, so it says nothing more
+    counted and names the eye as the first roll's, instead of "keeping eye"; the third keeps its camera. A roll
+    stored before the engine said which dice were this roll's ("kept" only) still reads as it did."""
+    service = GameService(GameStore(tmp_path / "g.sqlite"), PACKS, rng=random.Random(1))
+    try:
+        service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 1})
+        service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
+        for faces in ("eye,cobweb,cobweb", "cobweb,cobweb", "camera,cobweb"):
+            service.do("roll", {"faces": faces})
+        rolls = [r for r in service.events_since(0) if r["type"] == "rolled"]
+        assert [r["kept"] for r in rolls] == [["eye"], ["eye"], ["eye", "camera"]]
+        assert [r["kept_now"] for r in rolls] == [["eye"], [], ["camera"]]
+        first, second, third = (r["text"] for r in rolls)
+        assert first == "Rolled eye, cobweb, cobweb: keeping eye."
+        assert second.startswith("Rolled cobweb, cobweb: ") and "keeping" not in second and "eye kept before" in second
+        assert third.startswith("Rolled camera, cobweb: keeping camera") and "eye kept before" in third
+        old = {k: v for k, v in rolls[0].items() if k != "kept_now"}
+        assert describe_event(old) == first
+    finally:
+        service.close()

@@ -285,7 +285,7 @@ def test_spiders_and_spooks_want_the_next_number_and_the_master_follows_the_10()
     g = game()
     g.push("top suit=spiders number=8")
     assert g.view()["top"] == {"suit": "spiders", "number": "8"} and g.follow()["next"] == "9"
-    assert "a 9 on a 8" in g.view()["may_play"][0]
+    assert "a 9 on an 8" in g.view()["may_play"][0]
 
 
 def test_goblins_play_a_trick_bones_and_bats_match_the_number_or_suit_and_the_cat_is_wild() -> None:
@@ -354,6 +354,68 @@ def test_the_master_of_bones_reverses_play_and_the_master_of_bats_runs_backward(
     assert g.follow()["next"] is None
     g.push("top suit=goblins number=5")  # «When a Goblin trick is played,Goblin card wins.» (a word lost: lowest)
     assert g.follow()["lowest_wins"] is True
+
+
+def test_a_master_set_as_the_top_card_asks_whether_it_was_played_normally() -> None:
+    # «A special effect happens only if the Master is playednormally. If its played during a trick, it has no
+    # effect!», and on top after a Bones straight «its special effect countsif you are using that rule». Found by a
+    # new player: the Master of Bones set as the top card left play counterclockwise.
+    g = game(master_effects=True)
+    with pytest.raises(BadCommand, match="played normally .*effect=yes.* during a Goblin trick .*effect=no"):
+        g.push("top suit=bones number=M")
+    events = g.push("top suit=bones number=M effect=yes")
+    assert [e["type"] for e in events] == ["master_played", "direction_changed"]
+    view = g.view()
+    assert view["direction"] == "clockwise" and view["masters"] == ["bones"]
+    assert view["top"] == {"suit": "bones", "number": "M"} and view["masters_played"] == {"bones": 1}
+    # the same Master entered again, either way, is refused: one deck holds one Master of Bones
+    with pytest.raises(IllegalCommand, match="played this hand already"):
+        g.push("master suit=bones")
+    with pytest.raises(IllegalCommand, match="played this hand already"):
+        g.push("top suit=bones number=master effect=yes")
+    # played in a Goblin trick: on top, and nothing happens
+    events = g.push("top suit=bats number=M effect=no")
+    assert [e["type"] for e in events] == ["top_set"] and events[0]["effect"] is False
+    assert g.view()["backward_runs"] is False and g.view()["masters"] == ["bones"]
+    # a Master of a suit whose effect happens once: its effect is said, nothing lasts
+    events = g.push("top suit=spooks number=M effect=yes")
+    assert [e["type"] for e in events] == ["master_played"] and events[0]["lasting"] is False
+    # a number, or a game without the Masters' effects: there is no effect to say
+    with pytest.raises(BadCommand, match="only a Master"):
+        g.push("top suit=bones number=9 effect=yes")
+    plain = game()
+    with pytest.raises(BadCommand, match="without the Masters' effects"):
+        plain.push("top suit=bones number=M effect=yes")
+    assert [e["type"] for e in plain.push("top suit=bones number=M")] == ["top_set"]
+    assert plain.view()["direction"] == "counterclockwise"
+
+
+def test_the_master_command_and_the_top_card_play_a_master_the_same_way() -> None:
+    by_top, by_master = game(master_effects=True, decks=2), game(master_effects=True, decks=2)
+    for suit in ("bones", "bats", "bones"):
+        a = by_top.push(f"top suit={suit} number=M effect=yes")
+        b = by_master.push(f"master suit={suit}")
+        assert a == b
+    assert by_top.view() == by_master.view()
+
+
+def test_a_game_stored_before_plays_its_master_on_top_as_it_was_played() -> None:
+    # then a Master set as the top card changed nothing; its effect came with the `master` command
+    setup = Setup(players=3, names=("Ada", "Bo", "Cy"), master_effects=True)
+    stored = ["top suit=bones number=M", "master suit=bones seat=2", "top suit=bats number=M", "hand points=0,4,9"]
+    with pytest.raises(IllegalCommand, match="played this hand already"):  # the reading of now refuses it
+        now = Game.new(setup, None)
+        now.push("top suit=bones number=M effect=yes")
+        now.push("master suit=bones seat=2")
+    g = Game.replay(setup, None, stored)
+    assert g.top_master_without_effect and g.played == len(stored)
+    assert g.view()["direction"] == "clockwise" and g.view()["backward_runs"] is False
+    g.pop()
+    assert g.view()["top"] == {"suit": "bats", "number": "M"} and g.view()["masters"] == ["bones"]
+    g.push("top suit=spooks number=M")  # such a game goes on as it was played
+    # a game of now, stored and replayed, keeps the reading of now
+    fresh = Game.replay(setup, None, ["top suit=bones number=M effect=yes", "top suit=bats number=M effect=no"])
+    assert not fresh.top_master_without_effect and fresh.view()["direction"] == "clockwise"
 
 
 def test_one_deck_has_one_master_of_a_suit_a_hand_and_two_decks_undo_the_first() -> None:

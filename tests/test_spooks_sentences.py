@@ -132,9 +132,9 @@ def test_the_banners_are_the_big_moments_only() -> None:
 
 def test_what_may_follow_each_top_card_in_words() -> None:
     # «Next number in sequence»: up, or down while the runs go backward
-    assert suit_rule(follow("spiders", "8"))[0] == "Spiders: the next number up, in any suit: a 9 on a 8."
+    assert suit_rule(follow("spiders", "8"))[0] == "Spiders: the next number up, in any suit: a 9 on an 8."
     assert suit_rule(follow("spooks", "8", backward=True))[0] == (
-        "Spooks: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+        "Spooks: the next number down, in any suit: a 7 on an 8 (runs go backward)."
     )
     assert suit_rule(follow("spooks", "10"))[0].endswith("a Master on a 10.")
     assert suit_rule(follow("spiders", "M"))[0] == "Spiders: nothing follows the Master of Spiders in sequence."
@@ -159,7 +159,7 @@ def test_what_may_follow_each_top_card_in_words() -> None:
     # the page's and the OLED's helper for any card, with the state's backward runs and direction
     assert (
         top_rule("spiders", "8", backward=True)[0]
-        == "Spiders: the next number down, in any suit: a 7 on a 8 (runs go backward)."
+        == "Spiders: the next number down, in any suit: a 7 on an 8 (runs go backward)."
     )
     assert "going clockwise" in top_rule("bats", "3", reversed_=True)[1]
 
@@ -236,3 +236,14 @@ def test_the_end_card_names_the_winner_and_the_scores_lowest_first() -> None:
     assert card["lines"][-1] == "Hands played: 5."
     shared = end_summary({"winners": [1, 2], "scores": [30, 30, 200], "hands": [[0, 30, 30]]}, Names(("A", "B", "C")))
     assert shared["title"] == "A and B share the win"
+
+
+def test_a_master_on_top_played_in_a_trick_says_its_effect_does_not_happen() -> None:
+    # «If its played during a trick, it has no effect!»
+    from companion.games.spooks.sentences import describe_event
+
+    trick = describe_event({"type": "top_set", "suit": "bones", "number": "M", "effect": False})
+    assert trick.startswith("On top of the pile: the Master of Bones") and "Goblin trick" in trick
+    assert "effect does not happen" in trick
+    plain = describe_event({"type": "top_set", "suit": "bones", "number": "9"})
+    assert "trick" not in plain and "effect" not in plain

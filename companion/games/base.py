@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from companion.commands import CommandBase, LegalActionBase, Outcome
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
+from companion.words import command_buttons
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -295,8 +296,9 @@ class GameModule(ABC):
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]: ...
 
     @abstractmethod
-    def for_players(self, message: str) -> str:
-        """A refusal in the page's words (no command spelling)."""
+    def for_players(self, message: str, names: object = None, current: object = None) -> str:
+        """A refusal in the page's words (no command spelling; a command it names is its button, labelled as the
+        page labels it with the table's `names` and the `current` player)."""
 
     def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
         """A stored game's commands still to be pushed into the new `game`: all of them, for a game whose rules
@@ -465,8 +467,11 @@ class GameModuleOf(GameModule, Generic[G, N]):
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]:
         return self.sentences.end_summary(view, self.names_of(names))
 
-    def for_players(self, message: str) -> str:
-        return self.sentences.for_players(message)
+    def for_players(self, message: str, names: object = None, current: object = None) -> str:
+        """A refusal in the page's words: the commands it spells named by their buttons (companion.words.
+        command_buttons, one way for every game), then the game's own words."""
+        labelled = command_buttons(message, self.commands, lambda action: self.action_label(action, names, current))
+        return self.sentences.for_players(labelled)
 
     def status_line(self, state: Record) -> str:
         return self.terminal.status_line(state)

@@ -77,7 +77,7 @@ function renderACNight(s) {
   card.hidden = !night;
   if (!night) return;
   const script = s.night_script || [];
-  $("#ac-night-note").textContent = "The companion reads this out with the voice, the table's screen and every phone, with pauses for the eyes to open and close.";
+  $("#ac-night-note").textContent = "The companion reads this out with the voice, the table's screen and every phone: each step is said, then the pause chosen below passes before the next.";
   fill($("#ac-night-steps"), script.map((st) => el("li", {}, st.text)));
   if (!isHost()) return;
   fill($("#ac-night-host"), [pauseSelect(),
@@ -99,8 +99,8 @@ function renderACHost(s) {
   if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.stand_in)) ? "primary" : "", "ac-event-enter"));
   const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
   const bodyVotes = legal.filter((x) => x.name === "vote" && x.args.called);
-  // the investigators have the victory points they need: the host records the win, in any round (:60); it comes
-  // first, and a body's vote waiting then is not asked (the game ends with the win)
+  // the points that reach the goal end the game by themselves (:60); only a game stored before that offers the
+  // host's win by points (it comes first, and a body's vote waiting then is not asked: the game ends with the win)
   const win = legal.filter((x) => x.name === "points-win");
   for (const a of win) main.push(button(a.label, () => confirmSheet("The investigators win?", "They have " + s.points + " of the " + s.points_needed + " victory points they need. The game ends.", "They win", () => runLegal(a)), "primary", "ac-points-win"));
   if (win.length) { /* the win first: no vote is asked */ } else if (s.body_votes && bodyVotes.length) {

@@ -65,6 +65,12 @@ export function render(s) {
   }
   const a = s.attempt;
   const box = $("#es-attempt");
+  const choosing = (s.attack_choices || []).map((p) => playerName(s, p));
+  if (choosing.length) {
+    fill(box, [el("p", { class: "warn", id: "es-attack-choosing" }, "The Ancient One attacked at midnight: each investigator lowers their maximum sanity or their maximum stamina by 1, as they choose. Still to choose: " + choosing.join(", ") + (isHost() ? "." : " (tell the host)."))]);
+    renderESTurn(s);
+    return;
+  }
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
@@ -93,8 +99,12 @@ function renderESTurn(s) {
   const dice = s.attempt ? s.attempt.dice_to_roll : (s.next_dice || []).length;
   // at a card whose tasks are not entered: entering them comes instead of the roll (no roll is judged without them)
   const enter = legal.find((x) => x.name === "set-tasks" && x.group === "roll");
+  // a question still open (a card not filled in yet, the Ancient One's attack): its answer is the primary action
+  const told = legal.filter((x) => x.name === "card-did");
+  const lowers = legal.filter((x) => x.name === "lower");
+  const asking = (told.length && s.card_question) || lowers.length;
   fill($("#es-roll"), rolls.length && dice ? [rowOf([
-    button("Roll for me", () => act("/api/roll", {}), "primary", "es-roll-me"),
+    button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
   ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
     : enter ? [button("Enter the tasks printed on the card", () => tasksSheet(enter, s), "primary wide", "es-enter-tasks")] : []);
@@ -102,14 +112,29 @@ function renderESTurn(s) {
   const moves = legal.filter((x) => x.name === "move");
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
   for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
-  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, "primary"));
+  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking ? "" : "primary"));
+  // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
+  if (lowers.length) main.unshift(...attackChoices(s, lowers));
   // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did
-  const told = legal.filter((x) => x.name === "card-did");
-  if (told.length && s.card_question) {
+  else if (told.length && s.card_question) {
     main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
   }
   fill($("#es-main"), main);
   fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+}
+
+// The Ancient One's attack (elder-sign-rules.txt:459): a question each investigator answers, two taps each.
+function attackChoices(s, lowers) {
+  const players = [...new Set(lowers.map((x) => Number(x.args.player) - 1))];
+  const out = [el("div", { class: "warn span-all", id: "es-attack-question" }, "The Ancient One attacks: each investigator chooses to lower their maximum sanity or their maximum stamina by 1. Tap each one's choice.")];
+  for (const p of players) {
+    const inv = (s.investigators || []).find((i) => i.player === p && !i.devoured) || {};
+    const r = rowOf([el("b", {}, playerName(s, p) + " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + "):"),
+      ...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; })]);
+    r.classList.add("span-all");
+    out.push(r);
+  }
+  return out;
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion).

@@ -186,7 +186,7 @@ export function renderAttempt(s) {
   const box = $("#attempt");
   const a = s.attempt;
   $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
-  if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll : "No roll under way."; return; }
+  if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : "No roll under way."; return; }
   const odds = oddsOf(s);
   const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
   const die = DIE_OF[a.action] || "clue";
@@ -322,20 +322,29 @@ export function renderMap() {
   $("#map-legend").textContent = "Gold square on a line: a closed door (the number: keys it needs" + ((b.connections || []).some((c) => c.stand_in) ? "; no number: a door not filled in yet, count the keys printed at it on the board" : "") + "); red: a padlocked door, which locks again; open green square: unlocked. " + ((b.secret_passages || []).length ? "Matching purple letters: a secret passage between those rooms. " : "") + "Red dot: a red marker.";
 }
 
-// The doors (or rooms) the host may pick, as buttons under the map with their rooms' names: the same pick as a tap
-// on the drawing, for a finger that misses the small square and for a screen reader.
+// The doors, rooms or spaces (séance, ghost) the host may pick, as buttons under the map by number and name: the
+// same pick as a tap on the drawing, for a finger that misses and for a screen reader.
 function renderChoices(pick) {
   const box = $("#map-choices");
-  const kind = pick && (pick.kind === "door" || pick.kind === "room") ? pick.kind : null;
+  const kind = pick && ["door", "room", "space"].includes(pick.kind) ? pick.kind : null;
   box.hidden = !kind;
+  box.classList.toggle("grid", kind === "space");
+  box.classList.toggle("stack", kind !== "space");
   if (!kind) { fill(box, []); return; }
-  box.setAttribute("aria-label", kind === "door" ? "The doors you can pick" : "The rooms you can pick");
-  fill(box, pick.actions.map((a) => {
-    const value = kind === "door" ? a.args.door : Number(a.args.to);
-    const words = a.label || (kind === "door" ? "The door " + doorWords(value) : capital(roomWords(value)));
-    const b = button(words, () => turn().then((m) => m.picked(value)), "wide", "choice-" + String(value));
+  box.setAttribute("aria-label", kind === "door" ? "The doors you can pick" : kind === "room" ? "The rooms you can pick" : "The spaces of the board");
+  const choice = (value, words) => {
+    const b = button(words, () => turn().then((m) => m.picked(value)), kind === "space" ? "" : "wide", "choice-" + String(value));
     b.dataset.choice = String(value);
     return b;
+  };
+  if (kind === "space") {
+    const numbers = ((app.board && app.board.spaces) || []).map((r) => Number(r.number)).filter((n) => !Number.isNaN(n)).sort((x, y) => x - y);
+    fill(box, numbers.map((n) => choice(n, capital(roomWords(n)))));
+    return;
+  }
+  fill(box, pick.actions.map((a) => {
+    const value = kind === "door" ? a.args.door : Number(a.args.to);
+    return choice(value, a.label || (kind === "door" ? "The door " + doorWords(value) : capital(roomWords(value))));
   }));
 }
 
@@ -356,8 +365,16 @@ export function ghostHourBanner(fresh, ending) {
   return true;
 }
 
-// A roll told: the roll card says it until the next one.
+// The last roll and how its attempt ended (maybe in a later command), for the roll card; a new attempt or game, or
+// the roll undone, forgets it.
 export function rolled(fresh) {
-  const roll = fresh.find((r) => r.type === "rolled");
-  if (roll) { app.lastRoll = roll.text; if (app.state) renderAttempt(app.state); }
+  let changed = false;
+  for (const r of fresh) {
+    if (r.type === "rolled") app.lastRoll = { text: r.text, end: "", done: !!r.success };
+    else if (r.type === "attempt_ended" && app.lastRoll && !app.lastRoll.done) { app.lastRoll.end = r.text; app.lastRoll.done = true; }
+    else if (r.type === "attempt_started" || r.type === "game_started" || (r.type === "undone" && (r.events || []).some((x) => x.type === "rolled" || x.type === "attempt_ended"))) app.lastRoll = null;
+    else continue;
+    changed = true;
+  }
+  if (changed && app.state) renderAttempt(app.state);
 }

@@ -100,7 +100,7 @@ export function askFor(a) {
   if (a.name === "attempt" && asks.includes("need")) return () => (["prove", "unlock"].includes(a.args.action) ? askCardIcons(a) : askNeed(a));
   if (asks.includes("faces")) return () => askDice(a);
   if (asks.includes("room")) {
-    const msg = a.name === "seance" ? "Tap the first player's space on the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is.";
+    const msg = a.name === "seance" ? "Tap the first player's space on the map, or pick it in the list under the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is, or pick it in the list under the map.";
     return () => startPick("space", [a], msg);
   }
   if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return () => askBonus(a);

@@ -123,6 +123,27 @@ function spTop(s) {
   }
   suits.append(button("The Black Cat", async () => { closeSheet(); await command("top", { suit: "cat" }); }, "small", "sp-suit-cat"));
   nums.hidden = true;
-  for (const c of SP_CARDS.slice(0, 11)) nums.append(button(cardWord(c), async () => { if (!suit) return; closeSheet(); await command("top", { suit, number: c }); }, "small", "sp-num-" + c));
+  for (const c of SP_CARDS.slice(0, 11)) {
+    nums.append(button(cardWord(c), async () => {
+      if (!suit) return;
+      closeSheet();
+      if (c === "M" && s.master_effects) { spMasterOnTop(s, suit); return; }
+      await command("top", { suit, number: c });
+    }, "small", "sp-num-" + c));
+  }
   sheet("The card on top of the discard pile", [el("p", { class: "note" }, "Its suit, then its number."), suits, nums], null, null);
+}
+
+// A Master on top with the Masters' effects: its effect happens only when it was played normally, not in a Goblin
+// trick (the engine asks for it, spooks-rules.txt); the sheet asks the host which
+function spMasterOnTop(s, suit) {
+  const name = "The Master of " + (SP_SUITS.find((x) => x[0] === suit) || [0, suit])[1];
+  const rule = (s.master_rules || {})[suit];
+  const send = (effect) => async () => { closeSheet(); await command("top", { suit, number: "M", effect }); };
+  sheet(name + " on top: how was it played?", [
+    el("p", { class: "note" }, "A Master's effect happens only when it is played normally; played during a Goblin trick, it has none."),
+    button("Played normally: its effect happens", send("yes"), "wide primary", "sp-master-normal"),
+    button("During a Goblin trick: no effect", send("no"), "wide", "sp-master-trick"),
+    ...(rule ? [el("p", { class: "note", id: "sp-master-rule" }, "Its effect: " + rule)] : []),
+  ], null, null);
 }

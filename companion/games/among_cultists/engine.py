@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -100,7 +100,8 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "points-win": (
             (),
             (),
-            "the investigators have the victory points they need within the rounds: they win now (:60)",
+            "the host records the investigators' win by points, in a game stored before the points that reach the "
+            "goal ended it by themselves (:60)",
         ),
         "end-round": (
             (),
@@ -317,6 +318,9 @@ class Game(GameHistory[State]):
         self.packs = packs
         super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
+        # a game stored before the companion ended the game at the victory points (see read_stored) plays on as it
+        # was played: the points may pass the goal, and the host records the win with points-win
+        self.host_records_points_win = False
 
     @classmethod
     def new(cls, setup: Setup, packs: AmongCultistsPacks) -> Game:
@@ -338,6 +342,41 @@ class Game(GameHistory[State]):
 
     def _rules(self, state: State, command: Command) -> _Rules:
         return _Rules(self, state, command)
+
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
+        game = cls.new(setup, packs)
+        parsed = [
+            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+            for c in commands
+        ]
+        for cmd in game.read_stored(parsed):
+            game.push(cmd)
+        return game
+
+    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+        """The commands of a stored game to push into this new game, in the reading they were played in. Now the game
+        ends when the investigators' points reach the goal (:60); a game stored before that, whose score reached
+        the goal while more commands followed (the table played on, or the host tapped points-win), plays on in the
+        old reading (the host records the win). The commands tell it alone: the score is the sum of the points
+        commands, and the reading of now would refuse any command after the one that reaches the goal. Nothing is
+        pushed here: every command is left to push."""
+        needed, score = self.setup.points_needed, 0
+        for i, c in enumerate(commands):
+            if c.name == "points-win":
+                self.host_records_points_win = True
+                break
+            if c.name != "points":
+                continue
+            try:
+                score += int(str(c.args.get("n", "0")).strip())
+            except ValueError:
+                continue  # refused alike in either reading
+            if score >= needed and i < len(commands) - 1:
+                self.host_records_points_win = True
+                break
+        return commands
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -669,8 +708,10 @@ class _Rules(RulesBase[State, Command]):
 
     # -- the score and the end -------------------------------------------------------------------------------------
     def do_points(self) -> None:
-        """:51: the investigators score victory points; counted against the threshold at the end of round 10
-        (:57), not before."""
+        """:51: the investigators score victory points; :60: they win when they "innerhalb der maximalen Rundenanzahl
+        ausreichend viele Siegpunkte erzielt haben", so the points that reach the goal end the game at once (an undo
+        takes a point entered by mistake back, and the game with it). A game stored before this reading plays on as
+        it was played (Game.read_stored): the host recorded the win with points-win."""
         s = self.s
         if s.phase == NIGHT:
             self.illegal("no victory points are scored in the night; end the night first (:18).")
@@ -685,14 +726,20 @@ class _Rules(RulesBase[State, Command]):
             return
         s.points += n
         self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
+        if s.points >= self.setup.points_needed and not self.game.host_records_points_win:
+            self.points_won()  # :60: the goal reached within the rounds is the investigators' win, at once
 
     def do_points_win(self) -> None:
-        """:60: the investigators win when they "innerhalb der maximalen Rundenanzahl ausreichend viele Siegpunkte
-        erzielt haben": the host records the win once the score reaches the points needed, in any round (the
-        threshold is the host's number of the box, gap 5, so the companion does not end the game by itself)."""
+        """The win by points recorded by the host, as games stored before the points ended the game at once were
+        played (Game.read_stored); now the points that reach the goal end the game themselves (do_points)."""
         s = self.s
         if s.phase == NIGHT:
             self.illegal("no victory points are scored in the night; end the night first (:18).")
+        if not self.game.host_records_points_win:
+            self.illegal(
+                "the game ends by itself when the investigators' points reach the goal (:60); add the points they "
+                "scored."
+            )
         needed = self.setup.points_needed
         if s.points < needed:
             self.illegal(

@@ -120,6 +120,14 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
     def scripts(self, game: Engine, names: object, kind: str, pause_s: float, language: str) -> list[dict[str, object]]:
         return list(_scripts(self.engine(game), self.names_of(names), kind, pause_s, language))
 
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        return sentences.setup_checklist(view, self.names_of(names), hand)
+
+    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
+        return self.engine(game).read_stored(
+            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
+        )
+
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)
 

@@ -101,8 +101,11 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> AmongCultistsPacks:
         if twin is not None:
             entry.fail(f"repeats the name {name!r} of event {twin.id!r}; each marker has its own name", "name")
         events[ident] = EventMarker(ident, name, entry.optional_text("text"), entry.flag("placeholder"), entry.note())
-    # the markers not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
-    events = name_stand_ins(events, lambda e: "Event")
+    # the markers not filled in yet, named alike in every list (companion.pack_files.stand_in_name) and numbered as
+    # in the bundled pack, so a marker filled in mid-game renames no other
+    shipped = game_pack_texts("companion.games.among_cultists", FILES)
+    first = None if all(texts[n][1] == shipped[n][1] for n in FILES) else _parse(shipped)
+    events = name_stand_ins(events, lambda e: "Event", first.events if first else None)
     return AmongCultistsPacks(MappingProxyType(events), tuple(source for source, _ in texts.values()))
 
 

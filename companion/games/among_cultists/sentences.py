@@ -42,6 +42,7 @@ __all__ = [
     "end_summary",
     "for_players",
     "night_script",
+    "setup_checklist",
     "vote_script",
 ]
 
@@ -94,8 +95,10 @@ def _cultist_words(n: Any) -> str:
 
 
 _PHASE_SENTENCES = {
-    "movement": "Movement: starting with {start}, each character moves up to three rooms or corridors, and meets "
-    "whoever ends up alone with them",
+    # seance-deduction-rules-de.txt:34 "wenn er zu irgendeinem Zeitpunkt der Bewegung genau zu zweit ist": at any
+    # moment of the move, not only where it ends
+    "movement": "Movement: starting with {start}, each character moves up to three rooms or corridors; whenever, "
+    "at any moment of the move, exactly two characters are together, those two have an encounter",
     "event": "Event phase: an event marker comes out of the bag; what it does lasts this round",
     "action": "Action phase: each character takes one action or passes",
     "cleanup": "Clean-up: the round comes to its end",
@@ -383,9 +386,76 @@ def _language(language: str) -> str:
     return language
 
 
+def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
+    """The preparation of the rules text (seance-deduction-rules-de.txt:3-15, "Vorbereitung") as a list the host
+    ticks off, for this game. It names no role: the envelopes are dealt at random and each player looks at their own
+    marker alone."""
+    players = view.get("players")
+    cultists = view.get("cultists")
+    start = view.get("start_player")
+    holder = names.seat(start) if isinstance(start, int) else "The start player"
+    envelopes = (
+        f"{players} envelopes, {'two' if cultists == 2 else 'one'} of them a cultist's"
+        if isinstance(players, int)
+        else "one envelope a player"
+    )
+    clock = (
+        "The companion's clock stands at XII for round 1; set the hand of the board's round indicator to its first "
+        "hour too."
+        if hand
+        else "Set the hand of the round indicator to its first hour (the companion's round 1, XII)."
+    )
+    # :4-5 the decks, :7 what they hold, :9 the envelopes and the secret look, :11 the board, :13 the books, :15 the
+    # supply, the discs and the knife; :57 the round indicator's hand; :37 the bag
+    out = [
+        (
+            "decks",
+            "Lay out the cards by the table in your rulebook: the investigators' decks, the cultists' decks, "
+            "the pulse card start decks, the room start cards and the unsafe paths deck (success, failure, "
+            "sabotage, alive and dead cards).",
+        ),
+        (
+            "route",
+            "An investigator's deck holds alive and success cards and a route card; a cultist's deck fewer of "
+            "those, with failure, sabotage and dead cards besides, and a route card too.",
+        ),
+        (
+            "envelopes",
+            f"Add alive and dead cards at random as your player count asks, every cultist's deck keeping at least "
+            f"one alive card; put each deck with its alignment marker in an envelope: {envelopes}.",
+        ),
+        (
+            "deal",
+            "Shuffle the envelopes and deal one to each player at random; each player looks at their own marker "
+            "in secret and shows it to nobody.",
+        ),
+        (
+            "board",
+            f"Build the six-part board for {players} players: a room start card drawn at random beside every "
+            "room, and a room marker at each."
+            if isinstance(players, int)
+            else "Build the six-part board for your player count: a room start card drawn at random beside every "
+            "room, and a room marker at each.",
+        ),
+        ("books", "Put the small book markers on the rooms, as many as the dashed boxes in each room show."),
+        (
+            "supply",
+            "Lay out the draw pile, the three cultist markers, the fish-man marker and the unsafe paths deck; every "
+            "character's disc goes in the central corridor.",
+        ),
+        ("knife", f"{holder} is the start player and takes the knife."),
+        ("clock", clock),
+    ]
+    if view.get("physical"):
+        out.append(("bag", "Put the event markers in their bag: one is drawn each round."))
+    return [{"id": key, "text": text} for key, text in out]
+
+
 _NIGHT = {
     "en": {
         "close": "Night falls. Everyone, close your eyes, take the deck from your envelope and lay it face up.",
+        "ghosts": "Night falls. Everyone, close your eyes and lay your envelope's deck face up: now it shows who "
+        "begins the game as a ghost.",
         "open2": "Cultists, open your eyes and find your accomplice.",
         "open1": "Cultist, open your eyes.",
         "dead2": "See whether an investigator begins this game dead, without knowing it.",
@@ -406,6 +476,8 @@ _NIGHT = {
     },
     "de": {
         "close": "Es wird Nacht. Schließt alle die Augen, holt euer Deck aus dem Umschlag und legt es offen hin.",
+        "ghosts": "Es wird Nacht. Schließt alle die Augen und legt das Deck aus eurem Umschlag offen hin: Jetzt "
+        "zeigt es, wer das Spiel schon als Geist beginnt.",
         "open2": "Kultisten, öffnet die Augen und erkennt einander.",
         "open1": "Kultist, öffne die Augen.",
         "dead2": "Seht, ob ein Ermittler dieses Spiel schon tot beginnt, ohne es zu wissen.",
@@ -434,22 +506,27 @@ def night_script(
     deck up; the cultists open theirs, see each other and (unless seven play, :20) whether an investigator starts
     the game dead; the cultists close their eyes again (:22);
     with the seer variant everyone then shows a fist, the cultists raise a thumb and the seer looks; then everyone
-    opens their eyes. The steps where someone looks wait twice as long; the last step waits for nothing.
+    opens their eyes. Every step but the last waits `pause_s` after its words, the host's choice as it is (an earlier
+    version waited twice as long where someone looks, so "2 s" read as 4 s there); the last waits for nothing.
     The night names nobody, so `names` is not read (it keeps the shape of the other sentences)."""
     words = _NIGHT[_language(language)]
     if isinstance(pause_s, bool) or not isinstance(pause_s, (int, float)) or not 0 <= pause_s <= MAX_PAUSE_S:
         raise BadCommand(f"the night's pause is 0 to {MAX_PAUSE_S:g} seconds, not {pause_s!r}.")
     n = "2" if setup.cultists == 2 else "1"
     pause = float(pause_s)
-    looking = words["open" + n] + ("" if setup.players == 7 else " " + words["dead" + n])
-    steps = [_step(words["close"], pause, words["s_close"]), _step(looking, 2 * pause, words["s_open"])]
+    seven = setup.players == 7  # :20 "sofern nicht zu siebt gespielt wird": with seven, nobody begins as a ghost
+    # :20 "Jetzt sollte ... sichtbar sein, wer bereits zu Beginn der Partie ein Geist ist": the decks laid face up
+    # show it (to the cultists, who open their eyes next, :21)
+    first = words["close" if seven else "ghosts"]
+    looking = words["open" + n] + ("" if seven else " " + words["dead" + n])
+    steps = [_step(first, pause, words["s_close"]), _step(looking, pause, words["s_open"])]
     if setup.seer:
         # :22 "Alle schließen wieder ihre Augen": the cultists close theirs before anyone shows a fist, so nobody
         # looking can watch the seer wake (:23)
         steps += [
             _step(words["shut" + n], pause, words["s_close"]),
             _step(words["fist" + n], pause, words["s_fist"]),
-            _step(words["seer"], 2 * pause, words["s_seer"]),
+            _step(words["seer"], pause, words["s_seer"]),
             _step(words["seer_shut"], pause, words["s_close"]),
             _step(words["wake_fists"], 0.0, words["s_wake"]),
         ]

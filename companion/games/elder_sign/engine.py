@@ -96,6 +96,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             ("n", "colour"),
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing",
         ),
+        "lower": (
+            ("player", "stat"),
+            (),
+            "the Ancient One's attack at midnight: what the investigator of player= chose to lower by 1, "
+            "stat=sanity (maximum sanity) or stat=stamina (maximum stamina) (:459)",
+        ),
     }
 )
 # what the host may say a card not filled in yet did (card-did effect=...), with the amount a tap gives by default
@@ -321,10 +327,11 @@ class Question:
     """A card not filled in yet came up: the companion played nothing of it and asks the host what the real card
     did. `part` is the half of the card that would have acted: "immediate" or "at_midnight" (a Mythos card),
     "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on
-    (None: every investigator, a Mythos card)."""
+    (None: every investigator, a Mythos card). Or (kind "attack", part "attack") the Ancient One attacked at
+    midnight and the investigator of `player` chooses which maximum to lower (:459); `card` is the Ancient One."""
 
     card: str
-    kind: str  # "mythos" | "adventure"
+    kind: str  # "mythos" | "adventure" | "attack"
     part: str
     player: int | None
     slot: str | None = None
@@ -443,12 +450,18 @@ class Game(GameHistory[State]):
         # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks plays
         # on as it was played (see read_stored): those tasks stand, and doing one asks what it cost
         self.stand_in_reading = False
+        # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
+        # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
+        self.sanity_reading = False
 
     @classmethod
-    def new(cls, setup: Setup, packs: ElderSignPacks, *, stand_in_reading: bool = False) -> Game:
+    def new(
+        cls, setup: Setup, packs: ElderSignPacks, *, stand_in_reading: bool = False, sanity_reading: bool = False
+    ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
-        reading of a game stored before stand-in adventures lost their made-up tasks (read_stored)."""
+        reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
+        stored before the Ancient One's attack asked each investigator's choice (read_stored)."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -483,6 +496,7 @@ class Game(GameHistory[State]):
             s.cards.append(_card_state(packs.adventures[card_id], str(slot), stand_in_reading))
         game = cls(setup, packs, s, ancient)
         game.stand_in_reading = stand_in_reading
+        game.sanity_reading = sanity_reading or stand_in_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -507,25 +521,40 @@ class Game(GameHistory[State]):
     def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
         They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
-        them), and none is left when that accepts them all. A game played before (a roll judged against a stand-in's
-        made-up tasks or a stand-in Ancient One's combat task, or a stand-in's tasks entered without saying whether
-        the card has the arrow) is refused by that reading: the game starts again in the stand-in's reading, and every
-        command is left to push."""
+        them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
+        accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
+        tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
+        the arrow, or a command played after an attack with no choices asked, where the companion lowered sanity):
+        the game starts again in the reading it was played in, the attack's sanity reading (and, when that refuses
+        too and the packs hold stand-ins, the stand-in's, which is older), and every command is left to push."""
+        if self.stand_in_reading or self.sanity_reading or self._stack:
+            return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
-        if self.stand_in_reading or self._stack or not stand_ins:
-            return commands  # both readings are one
-        try:
-            for c in commands:
-                self.push(c)
-            return ()
-        except (BadCommand, IllegalCommand):
-            again = type(self).new(self.setup, self.packs, stand_in_reading=True)
-            self._state, self.setup_events, self.stand_in_reading = again._state, again.setup_events, True
-            self._stack.clear()
-            self._legal.clear()
-            self._checker = None
+        order = [(False, False)]
+        if not any(c.name == "lower" for c in commands):  # a choice asked at the attack: played as now
+            order += [(False, True), (True, True)] if stand_ins else [(False, True)]
+        for i, (stand_in, sanity) in enumerate(order):
+            if i:
+                self._start_in(stand_in, sanity)
+            if i == len(order) - 1:
+                break
+            try:
+                for c in commands:
+                    self.push(c)
+                return ()
+            except (BadCommand, IllegalCommand):
+                pass
         return commands
+
+    def _start_in(self, stand_in: bool, sanity: bool) -> None:
+        """Back to the setup, in a reading (nothing worked out in another one is kept)."""
+        again = type(self).new(self.setup, self.packs, stand_in_reading=stand_in, sanity_reading=sanity)
+        self._state, self.setup_events = again._state, again.setup_events
+        self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
+        self._stack.clear()
+        self._legal.clear()
+        self._checker = None
 
     def combat_missing(self, state: State | None = None) -> bool:
         """Whether the Ancient One has no combat task yet: its card is not filled in and the host has not entered the
@@ -579,8 +608,13 @@ class Game(GameHistory[State]):
             # with its combat task not entered, entering it comes instead of the attack on it
             group = "roll" if self.combat_missing() and not s.attempted else "table"
             self.offer(out, group, "set-tasks", {"adventure": ANCIENT_ONE}, asks=("tasks",), sample={"tasks": "inv:1"})
-        if s.questions:
-            for effect, extra in PART_TAPS[s.questions[0].part]:
+        choosing = {q.player: None for q in s.questions if q.kind == "attack" and q.player is not None}
+        for p in choosing:  # :459: each investigator's own choice (once a player, two midnights in a turn or one)
+            for stat in STATS:
+                self.offer(out, "attack", "lower", {"player": str(p + 1), "stat": stat})
+        cards_asked = [q for q in s.questions if q.kind != "attack"]
+        if cards_asked:
+            for effect, extra in PART_TAPS[cards_asked[0].part]:
                 args = {"effect": effect}
                 if effect == "lock":
                     args["colour"] = extra
@@ -643,6 +677,7 @@ class Game(GameHistory[State]):
         current = s.players[s.current] if s.players else None
         mythos = self.packs.mythos[s.mythos] if s.mythos else None
         names = list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)]
+        asked = [q for q in s.questions if q.kind != "attack"]  # the cards not filled in yet the host is asked about
         return {
             "rules": RULES,
             "players": self.setup.players,
@@ -730,10 +765,10 @@ class Game(GameHistory[State]):
             "moved": s.moved,
             "attempt": self._attempt_view(),
             "question": (
-                {**s.questions[0].to_dict(), "told": list(s.questions[0].told), "left": len(s.questions) - 1}
-                if s.questions
-                else None
+                {**asked[0].to_dict(), "told": list(asked[0].told), "left": len(asked) - 1} if asked else None
             ),
+            # the Ancient One attacked at midnight: the players whose investigators still choose what to lower (:459)
+            "attack_choices": [q.player for q in s.questions if q.kind == "attack"],
             "outcome": s.outcome.result if s.outcome else None,
             "outcome_reason": s.outcome.reason if s.outcome else None,
             "history_length": len(self._stack),
@@ -875,6 +910,13 @@ class _Rules(RulesBase[State, Command]):
         if self.s.outcome is not None:
             raise IllegalCommand(
                 f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
+            )
+        if cmd.name != "lower" and any(q.kind == "attack" for q in self.s.questions):
+            waiting = [q.player for q in self.s.questions if q.kind == "attack" and q.player is not None]
+            self.illegal(
+                "the Ancient One attacked at midnight: each investigator lowers maximum sanity or maximum "
+                f"stamina by 1 first (:459); still to choose: player {', '.join(str(p + 1) for p in waiting)} "
+                "(lower player=N stat=sanity|stamina)."
             )
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
@@ -1087,6 +1129,7 @@ class _Rules(RulesBase[State, Command]):
         inv.devoured = True
         inv.place = "box"
         inv.clues = 0
+        s.questions = [q for q in s.questions if not (q.kind == "attack" and q.player == inv.player)]
         if inv.player == s.current:
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
@@ -1149,11 +1192,13 @@ class _Rules(RulesBase[State, Command]):
         for inv in s.investigators:
             if not inv.devoured:
                 inv.place = ANCIENT_ONE
+        # an adventure rolled for ends here (:433); `lost`: its dice had failed it already (only a clue was left)
+        lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
         if s.attempt is not None:
             self.end_attempt()
         s.attempted = True
         s.moved = True
-        self.emit("ancient_one_awakens", name=self.ancient.name, why=why)
+        self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
 
     def move_clock(self, hours: int, why: str) -> None:
         s = self.s
@@ -1235,40 +1280,69 @@ class _Rules(RulesBase[State, Command]):
             self.draw_mythos("midnight")
 
     def attack(self) -> None:
-        """:457-459: each investigator lowers maximum sanity or maximum stamina by 1 (attack=sanity,stamina,...
-        in player order; sanity when not said), then a doom token unless the track is full."""
+        """:457-459: "Each investigator ... must make a tough decision. We have to lower either our maximum Sanity or
+        our maximum Stamina by 1", then a doom token unless the track is full. The choices given with the end of the
+        turn (attack=sanity,stamina,... in player order) are played at once; each investigator without one is asked
+        (a question a player: lower player=N stat=sanity|stamina), and nothing else is played until all have
+        answered. In a game stored before the companion asked (Game.sanity_reading) a choice not given was sanity."""
         s = self.s
         choices = [c.strip().lower() for c in self.cmd.args.get("attack", "").split(",") if c.strip()]
         for c in choices:
             if c not in STATS:
                 raise BadCommand(f"{self.cmd.name}: attack= lists sanity or stamina for each player, not {c!r}.")
         self.emit("ancient_one_attack", name=self.ancient.name, text=self.ancient.attack)
+        asked = []
         for player, index in enumerate(s.players):
             if index is None:
                 continue
             inv = s.investigators[index]
-            which = choices[player] if player < len(choices) else "sanity"
-            if which == "sanity":
-                inv.max_sanity -= 1
-                inv.sanity = min(inv.sanity, inv.max_sanity)
+            if player < len(choices) or self.game.sanity_reading:
+                self.lower_maximum(inv, choices[player] if player < len(choices) else "sanity")
             else:
-                inv.max_stamina -= 1
-                inv.stamina = min(inv.stamina, inv.max_stamina)
-            self.emit(
-                "maximum_lowered",
-                player=player,
-                investigator=inv.name,
-                stat=which,
-                max_sanity=inv.max_sanity,
-                max_stamina=inv.max_stamina,
-            )
-            if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
-                self.devour(inv)
+                s.questions.append(Question(self.ancient.id, "attack", "attack", player))
+                asked.append(player)
+        if asked:
+            self.emit("attack_asked", name=self.ancient.name, players=asked)
         if s.doom < self.ancient.doom:
             s.doom += 1
             self.emit("doom", doom=s.doom, doom_max=self.ancient.doom, change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
+
+    def lower_maximum(self, inv: InvestigatorState, which: str) -> None:
+        """:459: the investigator's maximum sanity or stamina goes down by 1 (the tokens with it); below 0 devours."""
+        if which == "sanity":
+            inv.max_sanity -= 1
+            inv.sanity = min(inv.sanity, inv.max_sanity)
+        else:
+            inv.max_stamina -= 1
+            inv.stamina = min(inv.stamina, inv.max_stamina)
+        self.emit(
+            "maximum_lowered",
+            player=inv.player,
+            investigator=inv.name,
+            stat=which,
+            max_sanity=inv.max_sanity,
+            max_stamina=inv.max_stamina,
+        )
+        if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
+            self.devour(inv)
+
+    def do_lower(self) -> None:
+        """The answer to the Ancient One's attack for one investigator (:459): its maximum sanity or stamina by 1."""
+        s = self.s
+        number = _int(self.cmd, "player", 1, len(s.players))
+        which = _choice(self.cmd, "stat", STATS)
+        found = next((q for q in s.questions if q.kind == "attack" and q.player == number - 1), None)
+        if found is None:
+            self.illegal(
+                f"player {number}'s investigator has no choice to make now: the Ancient One's attack asks each "
+                "investigator once, at midnight (:459)."
+            )
+        s.questions.remove(found)
+        index = s.players[number - 1]
+        assert index is not None  # a devoured investigator's question goes with it (devour)
+        self.lower_maximum(s.investigators[index], which)
 
     def do_move(self) -> None:
         """:93, :99-103: the active player moves to an adventure card or the Entrance, once, before rolling."""
@@ -1638,9 +1712,7 @@ class _Rules(RulesBase[State, Command]):
         if s.attempt is None:
             return
         # :217: with the dice left (one is lost) no open task can be met: the card fails at once
-        left = sum(a.free.values()) - 1 + len(a.holds)
-        need = min((n.min_dice for _, n in self.game_open(a)), default=99)
-        if left < need or sum(a.free.values()) - 1 == 0:
+        if self.dice_cannot(a):
             inv = self.active()
             if inv is not None and inv.clues > 0:
                 return  # a clue may still re-roll this roll; the player gives up or re-rolls
@@ -1649,6 +1721,12 @@ class _Rules(RulesBase[State, Command]):
                 self.end_attempt()
             else:
                 self.fail_attempt("the dice left cannot complete a task")
+
+    def dice_cannot(self, a: AttemptState) -> bool:
+        """After a roll that completed nothing: the dice left (one is set aside) cannot complete an open task (:217)."""
+        left = sum(a.free.values()) - 1 + len(a.holds)
+        need = min((n.min_dice for _, n in self.game_open(a)), default=99)
+        return left < need or sum(a.free.values()) - 1 == 0
 
     def complete(self, card: CardState) -> None:
         """:193-198: the rewards; every investigator on the card goes to the Entrance; a new adventure is drawn
@@ -1891,6 +1969,11 @@ class _Rules(RulesBase[State, Command]):
         if self.cmd.args["adventure"].strip() == ANCIENT_ONE:
             self.set_combat()
             return
+        if s.awake:
+            self.illegal(
+                "the Ancient One is awake: the investigators stay on its card and no adventure is attempted any more "
+                "(:431, :435-437), so no adventure's tasks are entered."
+            )
         card = self.card(self.cmd.args["adventure"].strip())
         if any(t.done for t in card.tasks) or (s.attempt is not None and s.attempt.place == card.slot):
             self.illegal("the tasks of a card being rolled for cannot be changed; finish or give up first.")

@@ -211,37 +211,55 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
 
 
 def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
-    """Elder Sign's attempts with a chance on the page: an adventure attempted, from its first roll. Its chance is
-    the one the phones showed before that roll, to complete the whole card with the best play (shown when the
-    pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so the attempt
-    is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
-    complete it (the engine's own check, or the player giving up or ending the turn with no die left to roll); given
-    up or ended with the turn while dice were left, or the battle with the Ancient One (no card's chance shown), it
-    is left out."""
+    """Elder Sign's attempts with a chance on the page, each as the phones showed it before its first roll:
+
+    - an adventure attempted, from its first roll: its chance to complete the whole card with the best play (shown
+      when the pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so it
+      is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
+      complete it (the engine's own check, the player giving up or ending the turn with no die left to roll, or the
+      Ancient One waking while only a clue could have saved it); given up or ended while dice were left, it is left
+      out;
+    - a blow against the Ancient One (:439-443), from the first roll of the attack and again from the first roll after
+      each blow (the task may be completed again with the dice left, :443): its chance to land a blow with the dice
+      there are. It comes good when the blow lands and fails when the dice run out first; given up or ended with the
+      turn while dice were left, it is left out.
+
+    A roll the dice there are cannot win at all (a chance of 0: fewer dice than the symbols asked) is no attempt."""
     if command.name in ("give-up", "end-turn") and events is None:
         # no die is left to roll: the dice failed it, whatever ends it now
         return Chance(good=False) if game.view().get("attempt") is not None and game.dice_to_roll() <= 0 else None
     if command.name == "roll" and events is None:
         view = game.view()
-        if view.get("attempt") is not None:
+        attempt = view.get("attempt")
+        # a new attempt: the first roll of the turn, or at the Ancient One the first roll after a blow landed
+        if attempt is not None and not (
+            attempt["place"] == "ancient-one" and attempt["rolls"] and not attempt["failed"]
+        ):
             return None
         shown = _publish(view, game)
         chance, card = shown.get("odds"), shown.get("card_odds") or {}
+        if chance is not None and float(chance) == 0:
+            return None  # the dice there are cannot do it at all (e.g. fewer dice than the task's symbols): no luck
+        combat = bool(card.get("combat")) or view.get("ancient_one_awake")
+        name = str(card.get("name") or sentences.Names.of_game(game).ancient_one)
         return Chance(
             begins=True,
             chance=None if chance is None else float(chance),
             player=view.get("current_player"),
-            what=str(card.get("name") or "the Ancient One"),
+            what=f"a blow against {name}" if combat else name,
         )
     for event in events or ():
         kind = event.get("type")
-        if kind == "adventure_completed":
+        if kind in ("adventure_completed", "combat_task_completed"):
             return Chance(good=True)
         if kind == "adventure_failed":
             # given up, or the turn ended with dice still to roll: the players' choice, not the dice
             return Chance(dropped=True) if event.get("why") in ("given up", "the turn ended") else Chance(good=False)
         if kind == "attack_ended":
-            return Chance(dropped=True)
+            # the dice ran out before a blow (a blow with the last dice came good above); else the players' choice
+            return Chance(good=False) if event.get("why") == "no dice left" else Chance(dropped=True)
+        if kind == "ancient_one_awakens" and event.get("attempt_lost") is not None:
+            return Chance(good=False) if event.get("attempt_lost") else Chance(dropped=True)
     return None
 
 

@@ -459,13 +459,18 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
         if kind == "until_next" and card.at_midnight != Effect():
             e.fail('is only read when lingering_kind = "at_midnight"', "at_midnight")
         mythos[card.id] = card
-    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
+    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name) and numbered as in
+    # the bundled packs, so a card filled in mid-game renames no other
+    shipped = game_pack_texts("companion.games.elder_sign", FILES)
+    first = None if all(texts[n][1] == shipped[n][1] for n in FILES) else _parse(shipped)
     return ElderSignPacks(
-        MappingProxyType(name_stand_ins(ancients, lambda a: "Ancient One")),
-        MappingProxyType(name_stand_ins(investigators, lambda i: "Investigator")),
-        MappingProxyType(name_stand_ins(adventures, lambda a: "Adventure")),
-        MappingProxyType(name_stand_ins(other_worlds, lambda a: "Other World")),
-        MappingProxyType(name_stand_ins(mythos, lambda m: "Mythos")),
+        MappingProxyType(name_stand_ins(ancients, lambda a: "Ancient One", first.ancient_ones if first else None)),
+        MappingProxyType(
+            name_stand_ins(investigators, lambda i: "Investigator", first.investigators if first else None)
+        ),
+        MappingProxyType(name_stand_ins(adventures, lambda a: "Adventure", first.adventures if first else None)),
+        MappingProxyType(name_stand_ins(other_worlds, lambda a: "Other World", first.other_worlds if first else None)),
+        MappingProxyType(name_stand_ins(mythos, lambda m: "Mythos", first.mythos if first else None)),
         tuple(source for source, _ in texts.values()),
     )
 

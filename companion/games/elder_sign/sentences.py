@@ -315,6 +315,19 @@ def _said_ancient_one_attack(event: Mapping[str, Any], names: Names, kind: str, 
     return text
 
 
+def _said_attack_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    players = [names.player(p) for p in event.get("players") or []]
+    text = (
+        "each investigator chooses to lower their maximum sanity or their maximum stamina by 1: "
+        f"{_and(players)} to choose"
+    )
+    return text
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
+
+
 def _said_moved(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = f"{inv} goes to " + ("the Entrance" if event.get("to") == "entrance" else _place(event, names))
     return text
@@ -503,6 +516,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "doom": _said_doom,
     "ancient_one_awakens": _said_ancient_one_awakens,
     "ancient_one_attack": _said_ancient_one_attack,
+    "attack_asked": _said_attack_asked,
     "moved": _said_moved,
     "attempt_started": _said_attempt_started,
     "die_added": _said_die_added,
@@ -658,6 +672,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return "Enter the Ancient One's combat task"
     if name == "set-tasks":
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
+    if name == "lower":
+        return f"Maximum {args.get('stat')} -1"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":
@@ -676,11 +692,16 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\s*\(set-tasks [^)]*\)", ""),
+    (r"\s*\(lower [^)]*\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
     (r"\binv:(\d+)", r"\1 investigation"),
     (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),
     (r",?\s+:\d+(?:-\d+)?(?=[\s,)])", ""),
     (r"\bend-turn\b", "End the turn"),
+    (
+        r"add ordered=true when it shows the arrow on its left side, else ordered=false",
+        "say whether it shows the arrow on its left side",
+    ),
     (r"\bgive up\b", "stop rolling"),
     (r"\bgive-up\b", "stop rolling"),
     (r"\blose= and hold=", "Setting a die aside and holding one"),

@@ -53,4 +53,11 @@ def state_text(state: Mapping[str, Any]) -> str:
             tasks.insert(0, f"tasks not entered yet ({spelling})")
         order = "in order: " if card.get("ordered") else ""
         lines.append(f"  {slot}. {name[:1].upper() + name[1:]}: {order}" + "; ".join(tasks))
+    choosing = [f"{player(p, state)} (player={int(p) + 1})" for p in state.get("attack_choices") or []]
+    if choosing:  # :459: each investigator chooses which maximum the Ancient One's attack lowers
+        lines.append(
+            f"Asked: the Ancient One attacked; each investigator lowers maximum sanity or maximum stamina by 1. Still "
+            f"to choose: {', '.join(choosing)}"
+        )
+        lines.append("  Tell it with: lower player=N stat=sanity | lower player=N stat=stamina")
     return "\n".join(lines + asked(state, "card-did"))

@@ -1301,10 +1301,10 @@ class _Rules(RulesBase[State, Command]):
         if s.actions_left <= 0:
             self.illegal(
                 f"player {s.current + 1} has used all {ACTIONS_PER_TURN} actions of this turn "
-                "(Player Turn: up to three actions). End the turn with end-turn, or add free=true if an item "
+                "(Player Turn: up to three actions); end-turn ends it, or add free=true if an item "
                 "gives a free action."
                 + (
-                    " Three moves in a row let the player run a fourth space: action kind=move run=true."
+                    " Three moves in a row let the player run a fourth space with action kind=move run=true."
                     if kind == "move" and self.may_run()
                     else ""
                 )
@@ -2243,7 +2243,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(
                 f"player {s.current + 1}'s magnifying glass is used up and discarded (Magnifying Glass: 'Once the "
                 "player expires the last use, the token is discarded'); a new one is picked up at the Magnifying "
-                "Glass icon, and 'This counts as an action': action kind=pickup glass=true."
+                "Glass icon with action kind=pickup glass=true ('This counts as an action')."
             )
 
     def take_glass(self) -> None:
@@ -2258,7 +2258,7 @@ class _Rules(RulesBase[State, Command]):
         cmd, s = self.cmd, self.s
         attempt = s.attempt
         if attempt is None:
-            self.illegal("no attempt is under way; start one with attempt action=... need=...")
+            self.illegal("no attempt is under way; start one first (attempt action=... need=...).")
         self.need_action()
         keep: list[str] | None = None
         if "keep" in cmd.args:
@@ -2287,6 +2287,7 @@ class _Rules(RulesBase[State, Command]):
             action=attempt.action,
             faces=[f.value for f in out.faces],
             kept=[f.value for f in out.kept],
+            kept_now=[f.value for f in out.newly_kept],  # the dice of this roll among `kept`
             success=out.success,
             actions_left=s.actions_left,
             **({"chose": True} if keep is not None else {}),  # the player chose what to keep (keep=)
@@ -2378,9 +2379,7 @@ class _Rules(RulesBase[State, Command]):
         to = self.parse_space("to")
         assert to is not None
         if not s.pull_pending:
-            self.illegal(
-                "no pull is pending: the ghost is moved after a successful pull or summon (pull success=true)."
-            )
+            self.illegal("no pull is pending: the ghost is moved after a successful pull or summon.")
         if not s.ghost_present or s.ghost_room is None:
             self.illegal("the ghost is not on the board.")
         start = s.ghost_room

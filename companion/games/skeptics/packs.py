@@ -646,15 +646,18 @@ def load_packs(extra_dir: str | Path | None = None, *, overrides: Mapping[str, t
     files once more without writing them, so an edit is checked before it is saved. Raises PackError naming
     file, entry and field.
     """
-    bundled = bundled_dir()
-    texts: dict[str, tuple[str, str]] = {}  # relative path -> (source label, text)
-    for rel in _bundled_files(bundled):
-        texts[rel] = (rel, _read(bundled, rel))
+    texts = bundled_texts()  # relative path -> (source label, text)
     if extra_dir is not None:
         for rel, path in owner_files(owner_folder(extra_dir)).items():
             texts[rel] = owner_text(path)
     texts.update(overrides or {})
     return _from_texts(texts)
+
+
+def bundled_texts() -> dict[str, tuple[str, str]]:
+    """The bundled pack files by relative path, as (source label, text)."""
+    bundled = bundled_dir()
+    return {rel: (rel, _read(bundled, rel)) for rel in _bundled_files(bundled)}
 
 
 def owner_files(extra: Path) -> dict[str, Path]:
@@ -697,12 +700,18 @@ def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
     clues = _parse_clues(src, _load_toml(src, text))
     src, text = texts["items.toml"]
     items = _parse_items(src, _load_toml(src, text))
-    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name)
-    ghosts = name_stand_ins(ghosts, lambda g: "Ghost")
-    evidence = name_stand_ins(evidence, lambda e: "Evidence")
-    items = name_stand_ins(items, lambda i: "Item")
+    # the cards not filled in yet, named alike in every list (companion.pack_files.stand_in_name) and numbered as in
+    # the bundled packs, so a card filled in mid-game renames no other
+    shipped = bundled_texts()
+    same = all(texts.get(rel, ("", ""))[1] == text for rel, (_, text) in shipped.items())
+    first = None if same else _from_texts(shipped)
+    ghosts = name_stand_ins(ghosts, lambda g: "Ghost", first.ghosts if first else None)
+    evidence = name_stand_ins(evidence, lambda e: "Evidence", first.evidence if first else None)
+    items = name_stand_ins(items, lambda i: "Item", first.items if first else None)
     environment = name_stand_ins(
-        environment, lambda c: "Common card" if c.deck == "common" else f"{boards[c.deck].name} card"
+        environment,
+        lambda c: "Common card" if c.deck == "common" else f"{boards[c.deck].name} card",
+        first.environment if first else None,
     )
     return Packs(
         MappingProxyType(boards),

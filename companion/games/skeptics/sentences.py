@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.stats import duration
+from companion.words import a_or_an
 
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
@@ -220,7 +221,7 @@ def need_words(need: Any) -> str:
     else:
         words = ", ".join(parts[:-1]) + " and " + parts[-1]
     if extras:
-        words += ", " + " and ".join(f"a {x} set" for x in extras)
+        words += ", " + " and ".join(f"{a_or_an(x)} set" for x in extras)
     return words
 
 
@@ -522,7 +523,7 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
 
 def _said_attempt_started(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     action = str(e("action"))
-    verb = ACTION_WORDS.get(action, f"tries a {action}")
+    verb = ACTION_WORDS.get(action, f"tries {a_or_an(action)}")
     if action == "prove" and e("set"):
         verb += f" icon set {e('set')}"
     if action == "unlock" and e("door"):
@@ -550,14 +551,25 @@ def _said_attempt_succeeded(event: Mapping[str, Any], names: Names, e: Callable[
 
 
 def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    """What one roll did: the dice of this roll set aside, apart from those kept from the rolls before ("kept" is
+    every die kept so far, "kept_now" this roll's; a record written before "kept_now" says only "kept")."""
+    now, kept = e("kept_now"), list(e("kept") or [])
+    before = list(kept)
+    for face in now or ():
+        if face in before:
+            before.remove(face)
+    earlier = f" ({faces_words(before)} kept before)" if now is not None and before else ""
     if e("success"):
         result = "that does it"
-    elif e("kept"):
-        result = f"keeping {faces_words(e('kept'))}"
+    elif now is None:
+        result = f"keeping {faces_words(kept)}" if kept else "none kept, all to roll again" if e("chose") else ""
+        result = result or "nothing counts"
+    elif now:
+        result = f"keeping {faces_words(now)}{earlier}"
     elif e("chose"):
-        result = "none kept, all to roll again"
+        result = f"none of these kept{earlier}" if earlier else "none kept, all to roll again"
     else:
-        result = "nothing counts"
+        result = f"nothing more counts{earlier}" if earlier else "nothing counts"
     return f"Rolled {faces_words(e('faces'))}: {result}."
 
 
@@ -952,14 +964,16 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
 # -- refusals -------------------------------------------------------------------------------------
 
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bend-turn\b", "End turn"),
-    (r"\bend-round\b", "End round"),
-    (r"\breveal-clue\b", "Reveal a clue"),
-    (r"\bmove-ghost\b", "moving the ghost"),
-    (r"\(seance room=N\)", ""),
-    (r"\bghost-at room=N\b", "placing the ghost on the map"),
-    (r"\bghost-at\b", "placing the ghost"),
-    (r"\bdiscard-environment\b", "discarding the card"),
+    # the commands a refusal spells are named by their buttons before these (GameModuleOf.for_players)
+    (
+        r"give either faces=\.\.\. \(the summon dice rolled, e\.g\. faces=summon,blank\) or success=true\|false, "
+        r"not (both|neither)",
+        r"give either the summon dice rolled or whether it succeeded, not \1",
+    ),
+    (
+        r"give one of sets=N, last=yes\|no or seance=yes\|no",
+        "answer the question the companion asks about the ghost card",
+    ),
     (r",? ?or add free=true if an item gives a free action(?: \(FAQ\))?", ""),
     (r"add free=true", "use a free action"),
     (r"\bfree=true\b", "a free action"),
@@ -974,8 +988,6 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\b(room|door|card|set)='?([^'\s]+)'?", r"\1 \2"),
     (r"\bto='?([^'\s]+)'?", r"room \1"),
     (r"\b(?:faces|keep|success|environment|evidence)='?([^'\s]+)'?", r"\1"),
-    (r"\battempt action=\S+( need=\S+)?", "a roll"),
-    (r"\bpull success=true\b", "a successful pull"),
     (r"`([^`]*)`", r"\1"),
 )
 

@@ -21,7 +21,7 @@ readings chosen.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -32,6 +32,7 @@ from companion.commands import (
     LegalActionBase,
     Outcome,
     RulesBase,
+    arg_bool,
     arg_choice,
     arg_int,
     check_args,
@@ -106,7 +107,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             ("points", "cards", "winner"),
             "a hand is over: its points per seat (points=A,B,C or cards=5+9+M;;cat+10); the deal moves on",
         ),
-        "top": (("suit",), ("number",), "the top card of the discard pile (suit=spiders number=8, or suit=cat)"),
+        "top": (
+            ("suit",),
+            ("number", "effect"),
+            "the top card of the discard pile (suit=spiders number=8, or suit=cat); a Master with the Masters' "
+            "effects: effect=yes when it was played normally (its effect happens), effect=no in a Goblin trick",
+        ),
         "master": (("suit",), ("seat",), "a Master was played normally, with its optional effect"),
         "end": ((), (), "the hand is given up without a score (a misdeal): the deal moves on"),
     }
@@ -162,6 +168,21 @@ def _number_of(rank: int) -> str | None:
     if 1 <= rank <= 10:
         return str(rank)
     return MASTER if rank == 11 else None
+
+
+def _top_master(command: CommandBase) -> bool:
+    """Whether a stored command sets a Master of a suit as the top card."""
+    if command.name != "top" or command.args.get("suit", "").strip().lower() == CAT:
+        return False
+    try:
+        return card_value(command.args.get("number", "")) == MASTER
+    except BadCommand:
+        return False
+
+
+def card_words_short(suit: str) -> str:
+    """ "The Master of Bones", for a refusal."""
+    return f"the Master of {suit.title()}"
 
 
 def lasting_master(suit: str) -> bool:
@@ -370,6 +391,9 @@ class Game(GameHistory[State]):
         self.packs = None
         super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
+        # a game stored before a Master set as the top card asked whether its effect was played (see read_stored):
+        # such a Master on top changed nothing, and the effect came only with the `master` command
+        self.top_master_without_effect = False
 
     @classmethod
     def new(cls, setup: Setup, packs: Any = None) -> Game:
@@ -380,7 +404,28 @@ class Game(GameHistory[State]):
         return cls(setup, State(scores=[0] * setup.players, dealer=setup.dealer))
 
     def _rules(self, state: State, command: Command) -> _Rules:
-        return _Rules(self.setup, state, command)
+        return _Rules(self, state, command)
+
+    @classmethod
+    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
+        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
+        game = cls.new(setup, packs)
+        parsed = [
+            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
+            for c in commands
+        ]
+        for cmd in game.read_stored(parsed):
+            game.push(cmd)
+        return game
+
+    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+        """The commands of a stored game to push into this new game, in the reading they were played in. Now a
+        Master set as the top card with the Masters' effects says whether its effect was played (``effect=``,
+        «A special effect happens only if the Master is playednormally»); a game stored before, with such a
+        ``top`` without ``effect=``, plays on as it was played: the Master on top changed nothing."""
+        if self.setup.master_effects and any(_top_master(c) and "effect" not in c.args for c in commands):
+            self.top_master_without_effect = True
+        return commands
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -465,10 +510,11 @@ class Game(GameHistory[State]):
 class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
-    def __init__(self, setup: Setup, state: State, cmd: Command) -> None:
+    def __init__(self, game: Game, state: State, cmd: Command) -> None:
         super().__init__(state, cmd)
-        self.setup = setup
-        self.names = setup.seat_names()
+        self.game = game
+        self.setup = game.setup
+        self.names = game.setup.seat_names()
 
     def run(self) -> None:
         cmd = self.cmd
@@ -692,21 +738,53 @@ class _Rules(RulesBase[State, Command]):
         return suit, value
 
     def do_top(self) -> None:
+        """The top card of the pile. A Master with the optional rule has its effect when it is played normally, not
+        in a trick: «If its played during a trick, it has no effect!»; after a Bones straight, too:
+        «its special effect countsif you are using that rule». The table says which (``effect=``), and a Master
+        played normally has its effect here, as with the ``master`` command (one place: play_master)."""
         suit, number = self.card_arg()
+        asks_effect = self.setup.master_effects and number == MASTER and not self.game.top_master_without_effect
+        if "effect" in self.cmd.args and not asks_effect:
+            if not self.setup.master_effects:
+                self.bad("this game is played without the Masters' effects, so no card has one; leave effect= out.")
+            self.bad("only a Master has an effect to play; leave effect= out.")
+        if asks_effect:
+            if "effect" not in self.cmd.args:
+                self.bad(
+                    f"{card_words_short(suit)} on top: say whether it was played normally (effect=yes: its effect "
+                    "happens) or during a Goblin trick (effect=no: no effect)."
+                )
+            if arg_bool(self.cmd, "effect"):
+                self.check_master(suit, None)
+                if self.checking:
+                    return
+                self.play_master(suit, None)
+                return
         if self.checking:
             return
         self.s.top = (suit, number)
-        self.emit("top_set", suit=suit, number=number)
+        if asks_effect:
+            self.emit("top_set", suit=suit, number=number, effect=False)  # played in a trick: no effect
+        else:
+            self.emit("top_set", suit=suit, number=number)
 
     def do_master(self) -> None:
-        cmd, s = self.cmd, self.s
+        cmd = self.cmd
         suit = arg_choice(cmd, "suit", SUITS)
+        seat = arg_int(cmd, "seat", 1, self.setup.players) if "seat" in cmd.args else None
+        self.check_master(suit, seat)
+        if self.checking:
+            return
+        self.play_master(suit, seat)
+
+    def check_master(self, suit: str, seat: int | None) -> None:
+        """Whether a Master of `suit` may be played normally now, with its effect (the optional rule only)."""
+        s = self.s
         if not self.setup.master_effects:
             self.illegal(
                 "this game is played without the Masters' effects (an optional rule chosen at the start); "
                 f"a Master of {suit.title()} is an ordinary card: set it as the top card instead."
             )
-        seat = arg_int(cmd, "seat", 1, self.setup.players) if "seat" in cmd.args else None
         if seat is not None and seat in s.out:
             self.illegal(f"{self.who(seat)} is out of the game and plays no cards.")
         played = s.masters.get(suit, 0)
@@ -717,8 +795,12 @@ class _Rules(RulesBase[State, Command]):
                 f"and {'it has' if played == 1 else 'both have'} been played this hand already; undo the wrong "
                 "one, or start the next hand."
             )
-        if self.checking:
-            return
+
+    def play_master(self, suit: str, seat: int | None) -> None:
+        """A Master played normally: it becomes the top card and its effect happens (the lasting ones change the
+        direction of play or the runs)."""
+        s = self.s
+        played = s.masters.get(suit, 0)
         s.masters[suit] = played + 1
         s.top = (suit, MASTER)
         self.emit(

@@ -96,6 +96,11 @@ class SpooksModule(GameModuleOf[Game, sentences.Names]):
         game: Game = Game.replay(setup, packs, commands)
         return game
 
+    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
+        return self.engine(game).read_stored(
+            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
+        )
+
     def load_packs(self, folder: Path | None) -> None:
         return load_packs(folder)
 

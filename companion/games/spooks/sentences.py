@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direction_of, follow
+from companion.words import a_or_an
 
 if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
@@ -92,7 +93,7 @@ def card_words(suit: Any, number: Any = None) -> str:
 
 
 def _value_words(value: str | None) -> str:
-    return "a Master" if value == MASTER else f"a {value}"
+    return a_or_an("Master" if value == MASTER else value)  # "an 8 on a 9"
 
 
 def _pass_way(reversed_: bool) -> str:
@@ -299,6 +300,8 @@ def _said_hand_given_up(event: Mapping[str, Any], names: Names, kind: str, who: 
 
 def _said_top_set(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
     text = f"on top of the pile: {card_words(event.get('suit'), event.get('number'))}"
+    if event.get("effect") is False:  # a Master played during a Goblin trick («it has no effect!»)
+        text += ", played in a Goblin trick, so its effect does not happen"
     return text
 
 

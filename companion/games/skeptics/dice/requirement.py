@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from companion.errors import DiceError
 from companion.games.skeptics.dice.faces import DieKind, Face, parse_face
+from companion.words import a_or_an, article
 
 __all__ = ["Requirement", "dice_for", "ACTIONS", "action_kind"]
 
@@ -38,8 +39,8 @@ _ICON_ORDER = (Face.EYE, Face.CAMERA, Face.COBWEB, Face.KEY, Face.SUMMON)
 
 
 def an(word: str) -> str:
-    """The article for `word` in messages: "an unlock", "a search"."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    """The article for `word` in messages: "an unlock", "a search" (companion.words.article, every game's)."""
+    return article(word)
 
 
 def action_kind(action: str) -> DieKind:
@@ -216,13 +217,7 @@ class Requirement:
         words = []
         for face, count in self.need:
             name = face.value
-            words.append(
-                f"a {name}"
-                if count == 1 and name[0] not in "aeiou"
-                else f"an {name}"
-                if count == 1
-                else f"{count} {name}s"
-            )
+            words.append(a_or_an(name) if count == 1 else f"{count} {name}s")
         text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
         red = [name for name, on in (("a timer", self.timer), ("disruption", self.disruption)) if on]
         return text + (f", with {' and '.join(red)}" if red else "")
