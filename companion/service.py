@@ -111,9 +111,21 @@ READ_ONLY = (
 )
 
 
+# taken as they are: the values nobody can change, and what is read-only already
+_KEPT = frozenset({str, int, float, bool, type(None), ReadOnlyDict, ReadOnlyList})
+
+
 def read_only(value: Any) -> Any:
-    """`value` (JSON-like data) with every dict and list made read-only, all the way down: for what the published
-    state keeps from one state to the next, made once."""
+    """`value` (JSON-like data) with every dict and list made read-only, all the way down; what is read-only already
+    (what a state keeps from the one before, made once) is taken as it is. A scalar is taken without a call: this
+    runs over every published state."""
+    kind = type(value)
+    if kind is dict:
+        return ReadOnlyDict({key: item if type(item) in _KEPT else read_only(item) for key, item in value.items()})
+    if kind is list or kind is tuple:
+        return ReadOnlyList([item if type(item) in _KEPT else read_only(item) for item in value])
+    if kind in _KEPT:
+        return value
     if isinstance(value, dict):
         return ReadOnlyDict({key: read_only(item) for key, item in value.items()})
     if isinstance(value, (list, tuple)):
@@ -783,9 +795,9 @@ class GameService:
     def _publish(self, last_event_id: int | None = None) -> dict[str, Any]:
         """Make the state every caller and listener reads (one, read-only; see ReadOnlyDict) and return it.
 
-        Its top level refuses changes, and so does all it keeps from one state to the next (the legal actions, the
-        script read out); the rest is the engine's view, made afresh for this state alone (none of it is the game's
-        own, tests/test_service_copies.py), which nobody changes either: it is for everyone."""
+        Every dict and list in it refuses changes, all the way down: what it keeps from one state to the next (the
+        legal actions, the script read out) is made read-only once, the engine's view afresh for this state, so no
+        listener can change what another one, or state(), sees (tests/test_service_copies.py)."""
         game, game_id = self._game, self._game_id
         if game is None or game_id is None:
             self._state = ReadOnlyDict(no_game_state())
@@ -809,7 +821,8 @@ class GameService:
             luck = self._luck_of(game_id)
             if luck is not None:
                 state["summary"]["luck"] = luck  # the dice's luck this game, in words (companion.record, .stats)
-        self._state = published = ReadOnlyDict(state)
+        published: ReadOnlyDict = read_only(state)  # all the way down: one state for everyone, nobody changes it
+        self._state = published
         return published
 
     def _legal_published(self, game: Engine, current: object) -> list[dict[str, Any]]:
@@ -893,10 +906,11 @@ class GameService:
                 told.add(key)
                 group = by_seq[key]
                 record["story"] = record["text"] if kind == "undone" else " ".join(module.describe_events(group, names))
-            out.append(ReadOnlyDict(record))
+            out.append(read_only(record))
         return ReadOnlyList(out)
 
     def _notify(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        records = read_only(records)  # as they came from _narrate (made read-only there), or the records of a switch
         for fn in list(self._listeners):
             try:
                 fn(records, state)  # the same for every listener: read-only (ReadOnlyDict), none copied

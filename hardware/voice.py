@@ -1004,7 +1004,9 @@ class Voice:
             self._cancel("a sentence being said")
             self.player.close(wait_s)
         for thread in self._preparing:
-            thread.join()  # cancelled: onnxruntime ends the run at its next step
+            thread.join(max(wait_s, _CANCELLED_S))  # cancelled: onnxruntime ends the run at its next step
+            if thread.is_alive():  # an engine that cannot be cut off (a stuck one): leave, and say so
+                log.warning("closing the voice: a sentence still renders after it was cut off; the voice leaves it")
 
     def _cancel(self, what: str) -> None:
         cancel = getattr(self.engine, "cancel", None)
@@ -1018,6 +1020,9 @@ class Voice:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+# how long closing waits for a render it cut off to end (a cancelled Piper run ends at its next step)
+_CANCELLED_S = 5.0
 
 # The voices not closed yet, closed at exit (as gpiozero closes its devices): a render of Piper's still running in a
 # daemon thread when the interpreter ends would abort the process.

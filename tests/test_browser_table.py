@@ -521,8 +521,8 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
     svc = live.service
     with host_and_viewer(browser, live) as (host, viewer):
         host.page.click("#turn-card button[data-legal='attempt:search']")
-        host.page.click("#need-eye")
-        host.page.click("#need-eye")
+        host.page.click("#step-eye-plus")
+        host.page.click("#step-eye-plus")
         host.page.click("#sheet-ok")
         expect(host.page.locator("#attempt")).to_contain_text("Needs 2 eyes")
         host.tab("game")

@@ -295,7 +295,7 @@ def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
     host = open_phone(browser, live, host=True)
     try:
         host.page.click("#turn-card button[data-legal='attempt:search']")
-        host.page.click("#need-eye")
+        host.page.click("#step-eye-plus")
         expect(host.page.locator("#need-words")).to_have_text("Needs an eye: 3 dice.")
         host.page.click("#bonus-glass")  # a magnifying glass: the companion adds the die
         expect(host.page.locator("#need-words")).to_have_text("Needs an eye: 3 dice + glass.")

@@ -30,6 +30,7 @@ from companion.errors import CompanionError
 
 _CLOSE = object()
 _RESYNC = object()
+_PHONES = object()  # the phones at the table changed: a page with their list reloads it
 
 
 class TooManyStreams(CompanionError):
@@ -169,6 +170,14 @@ class EventHub:
                 lambda: len(self._subs) >= count if at_least else len(self._subs) <= count, timeout
             )
 
+    def phones_changed(self) -> None:
+        """The phones at the table changed (one was renamed, joined or was removed): every open page is told at once,
+        without a name (the host's page reloads its list from /api/host/phones, which only the host may read)."""
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.offer(_PHONES)
+
     def drop_phone(self, phone: str) -> int:
         """End the streams of one phone now (the host removed it); returns how many."""
         with self._lock:
@@ -244,6 +253,9 @@ class EventHub:
                 quiet_since = time.monotonic()
                 if item is _CLOSE:
                     return
+                if item is _PHONES:
+                    yield b"event: phones\ndata: {}\n\n"
+                    continue
                 if item is _RESYNC:
                     sub.behind = False
                     for record in service.events_since(max(sent, 0)):

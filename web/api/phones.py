@@ -51,12 +51,14 @@ def follow_session(response: Response) -> Response:
         session["c"] = secrets.token_urlsafe(18)  # a new CSRF token with the host's rights (GET /api/session)
         if endpoint == "host.change_pin":
             book.demote_hosts(keep=session["s"])
+        ctx.hub.phones_changed()
     elif endpoint == JOINED and host_now and entry is not None and entry["host"] is True:
         book.seen(str(current), _address())  # the host scanning the QR code again stays the host
     elif endpoint in SIGNED_OUT or (endpoint == JOINED and request.args.get("code")) or current is None:
         # Signed out, joined again, or no id yet: a new guest's id (a copy of the old cookie stops working).
         table = endpoint == JOINED and request.args.get("table") == "1"  # the table display's own link
         session["s"] = book.replace(current, _address(), _agent(), host=False, table=table)
+        ctx.hub.phones_changed()  # a phone joined: the host's list shows it at once
     elif isinstance(current, str):
         book.seen(current, _address())
     return response
@@ -92,6 +94,7 @@ def _rename(phone_id: str, name: str) -> Response:
     taken = context().phones.rename(phone_id, name)
     if taken is not None:
         raise Refused(409, f"another phone at the table is called {taken} already; choose another name.")
+    context().hub.phones_changed()  # the host's list shows the new name at once
     return jsonify({"id": phone_id, "name": name})
 
 
@@ -137,6 +140,7 @@ def remove_phone() -> Response:
     if not context().phones.remove(phone_id):
         raise Refused(404, "no such phone (it may have been removed already); reload the list.")
     context().hub.drop_phone(phone_id)  # its open pages stop receiving the game now
+    context().hub.phones_changed()
     return jsonify({"removed": phone_id, "this": phone_id == session.get("s")})
 
 

@@ -8,7 +8,7 @@ import {
   $, $$, app, el, fill, toast, hideToast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
 } from "./core.js?v=__VERSION__";
 import * as skeptics from "./skeptics.js?v=__VERSION__";
-import { bindHost, hostCare, loadChecklist, loadPhone, loadSetupOptions, refreshSession, renderHostPanels, showHost } from "./host.js?v=__VERSION__";
+import { bindHost, hostCare, loadChecklist, loadPhone, loadSetupOptions, phonesChanged, refreshSession, renderHostPanels, showHost } from "./host.js?v=__VERSION__";
 
 // the hand's angle at each hour it can stand on (Among Cultists' round clock uses the hours between the marks)
 const HANDS = { XII: 0, I: 30, II: 60, III: 90, IV: 120, V: 150, VI: 180, VII: 210, VIII: 240, IX: 270 };
@@ -253,6 +253,7 @@ function connect() {
     app.tellLater = setTimeout(() => { const rs = app.pending; app.pending = []; tell(rs); }, 60);
   });
   es.addEventListener("nogame", () => { app.lastMsg = Date.now(); render({ game_id: null }); });
+  es.addEventListener("phones", () => { app.lastMsg = Date.now(); phonesChanged(); });
   es.onerror = () => {
     setConn(false);
     if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (app.es === es) connect(); }, 3000);

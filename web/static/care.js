@@ -9,16 +9,7 @@ export async function loadHostCare() {
   if (!isHost()) return;
   loadVoice();
   api("/api/box").then((b) => { app.box = b; $("#box-card-note").textContent = boxSummary(); }).catch(() => { $("#box-card-note").textContent = ""; });
-  try {
-    const ph = await api("/api/host/phones");
-    fill($("#phones"), (ph.phones || []).map((x) => {
-      const li = el("li", { class: "row phone" });
-      li.append(el("span", { class: "grow" }, (x.name || "A phone without a name") + (x.host ? " (host)" : "") + (x.this ? " · this phone" : "") + " · seen " + ago(x.seen)));
-      li.append(button("Rename", () => renamePhone(x), "small"));
-      if (!x.this) li.append(button("Remove", () => confirmSheet("Remove this phone?", (x.name || "This phone") + " leaves the table; it can join again with the join code.", "Remove it", async () => { await act("/api/host/phones/remove", { id: x.id }); loadHostCare(); }), "small danger"));
-      return li;
-    }));
-  } catch (e) { /* not offered by this companion */ }
+  await loadPhones();
   try {
     const sec = await api("/api/host/security");
     const lines = [];
@@ -41,6 +32,22 @@ export async function loadHostCare() {
       return li;
     }));
     if (!(b.backups || []).length) fill($("#backups"), [el("li", { class: "dim" }, "No backup yet.")]);
+  } catch (e) { /* not offered by this companion */ }
+}
+
+// The phones at the table, by name: loaded with the Host view, and again the moment one is renamed, joins or is
+// removed (the event stream's "phones" message, app.js).
+export async function loadPhones() {
+  if (!isHost()) return;
+  try {
+    const ph = await api("/api/host/phones");
+    fill($("#phones"), (ph.phones || []).map((x) => {
+      const li = el("li", { class: "row phone" });
+      li.append(el("span", { class: "grow" }, (x.name || "A phone without a name") + (x.host ? " (host)" : "") + (x.this ? " · this phone" : "") + " · seen " + ago(x.seen)));
+      li.append(button("Rename", () => renamePhone(x), "small"));
+      if (!x.this) li.append(button("Remove", () => confirmSheet("Remove this phone?", (x.name || "This phone") + " leaves the table; it can join again with the join code.", "Remove it", async () => { await act("/api/host/phones/remove", { id: x.id }); loadHostCare(); }), "small danger"));
+      return li;
+    }));
   } catch (e) { /* not offered by this companion */ }
 }
 

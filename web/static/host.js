@@ -7,6 +7,13 @@ import { turn } from "./skeptics.js?v=__VERSION__";
 
 // The host's cares (the box's summary, the phones, the sign-in attempts, the backups), for the host only.
 export const hostCare = () => { if (isHost()) modules.care().then((m) => m.loadHostCare()); };
+// A phone was renamed, joined or removed: the host's list, when it is on the screen, shows it at once; this phone's
+// own name field shows the name the host gave it (unless the player is typing in it).
+export const phonesChanged = () => {
+  if (isHost() && !$("#v-host").hidden) modules.care().then((m) => m.loadPhones());
+  const field = $("#phone-form").name;
+  if (document.activeElement !== field) api("/api/phone").then((me) => { if (me.name && document.activeElement !== field) field.value = me.name; }).catch(() => { /* offline: the next message tells again */ });
+};
 
 export function showHost() {
   const s = app.session;

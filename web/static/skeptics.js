@@ -48,7 +48,7 @@ export function render(s) {
   fill($("#env"), (s.environment || []).map((c) => {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
-    li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim" }, LASTS[c.duration] || ""));
+    li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
     if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));

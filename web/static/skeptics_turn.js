@@ -97,7 +97,7 @@ export function renderTurn(s) {
 // asks it; null when it asks nothing (core's runLegal sends it at once).
 export function askFor(a) {
   const asks = a.asks || [];
-  if (a.name === "attempt" && asks.includes("need")) return () => (["prove", "unlock"].includes(a.args.action) ? askCardIcons(a) : askNeed(a));
+  if (a.name === "attempt" && asks.includes("need")) return () => askIcons(a);
   if (asks.includes("faces")) return () => askDice(a);
   if (asks.includes("room")) {
     const msg = a.name === "seance" ? "Tap the first player's space on the map, or pick it in the list under the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is, or pick it in the list under the map.";
@@ -139,49 +139,27 @@ function bonusControls(action, onChange) {
   return { box, args, words: () => (bonus.glass ? " + glass" : "") + (bonus.aid ? " + aid" : "") + (bonus.items ? " + " + bonus.items + " from items" : "") };
 }
 
-function askNeed(a) {
-  const counts = {};
-  let timer = false, disruption = false;
-  const words = el("div", { class: "big-ish", id: "need-words" });
-  const bonus = bonusControls(a.args.action, () => show());
-  const show = () => {
-    const need = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
-    words.textContent = "Needs " + needWords(need + (timer ? ",timer" : "") + (disruption ? ",disruption" : "")) + ": 3 dice" + bonus.words() + ".";
-    return need;
-  };
-  const pad = el("div", { class: "needpad" });
-  for (const f of ["eye", "camera", "cobweb"]) pad.append(button(ICON[f] + " + " + f, () => { counts[f] = (counts[f] || 0) + 1; show(); }, "", "need-" + f));
-  pad.append(button("Clear", () => { for (const k in counts) counts[k] = 0; show(); }));
-  const toggles = el("div", { class: "row" });
-  const tog = (label, set) => { const l = el("label"); const c = el("input", { type: "checkbox" }); c.addEventListener("change", () => { set(c.checked); show(); }); l.append(c, " " + label); return l; };
-  toggles.append(tog("red timer icon", (v) => { timer = v; }), tog("red disruption icon", (v) => { disruption = v; }));
-  const title = { search: "Search: tap the icons on the search token", solve: "Solve: tap the icons on the clue card", barrier: "Barrier: tap the icons of the barrier" }[a.args.action] || "Tap the icons";
-  sheet(title, [pad, words, toggles, bonus.box, el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.")], "Start the roll", async () => {
-    const need = show();
-    if (!need) { toast("Tap the icons the roll needs first.", true); return false; }
-    const args = { ...a.args, need, ...bonus.args() };
-    if (timer) args.timer = "true";
-    if (disruption) args.disruption = "true";
-    const out = await command("attempt", args);
-    if (out) page.showView("dice");
-    return !!out;
-  });
-  show();
-}
-
-// A prove on a ghost card, or an unlock of a door, not filled in yet: the icons (or the keys) printed on the card or the
-// board on the table, counted with steppers, and the red icons; then what adds dice, as for a card filled in.
-function askCardIcons(a) {
-  const unlock = a.args.action === "unlock";
+// The icons a roll needs, asked the one way on every sheet that asks them (a search token, a clue card not filled
+// in yet, a barrier, a ghost card's icon set, the keys at a door not filled in yet): a counter for each icon (−
+// and +), the red icons ticked; then what adds dice, as for a card filled in.
+const ICONS_ASKED = {
+  search: ["Search: the icons on the search token", "Count each icon printed on the search token, with its red icons."],
+  solve: ["Solve: the icons on the clue card", "This clue card is not filled in yet: count the icons printed on it, with its red icons."],
+  barrier: ["Barrier: the icons of the barrier", "Count the icons of the barrier's set on the card, with its red icons."],
+  unlock: ["Unlock: the keys at the door", "This door is not filled in yet: count the keys printed at it on the board."],
+};
+function askIcons(a) {
+  const action = a.args.action;
+  const unlock = action === "unlock";
   const faces = unlock ? ["key"] : ["eye", "camera", "cobweb"];
   const counts = Object.fromEntries(faces.map((f) => [f, 0]));
   const red = { timer: false, disruption: false };
   const words = el("div", { class: "big-ish", id: "need-words" });
   const need = () => faces.filter((f) => counts[f] > 0).map((f) => f + ":" + counts[f]).join(",");
-  const bonus = bonusControls(a.args.action, () => show());
+  const bonus = bonusControls(action, () => show());
   const show = () => {
     const reds = Object.keys(red).filter((k) => red[k]).map((k) => "," + k).join("");
-    words.textContent = need() ? "Needs " + needWords(need() + reds) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon of the set on the card.");
+    words.textContent = need() ? "Needs " + needWords(need() + reds) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon with its \u2212 and +.");
   };
   const steppers = faces.map((f) => {
     const n = el("b", { class: "step-n", id: "step-" + f }, "0");
@@ -198,10 +176,13 @@ function askCardIcons(a) {
     l.append(c, " red " + k + " icon");
     toggles.append(l);
   }
-  const title = unlock ? "Unlock: the keys at the door" : "Prove set " + a.args.set + ": its icons on the card";
-  const note = el("p", { class: "note", id: "card-icons-note" }, unlock ? "This door is not filled in yet: count the keys printed at it on the board." : "This ghost card is not filled in yet: count the icons of set " + a.args.set + " as printed on the card on the table, with its red icons.");
-  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...lingeringWarning(a)], "Start the roll", async () => {
-    if (!need()) { toast(unlock ? "Count the keys first." : "Count the icons of the set first.", true); return false; }
+  const [title, say] = action === "prove"
+    ? ["Prove set " + a.args.set + ": its icons on the card", "This ghost card is not filled in yet: count the icons of set " + a.args.set + " as printed on the card on the table, with its red icons."]
+    : ICONS_ASKED[action] || ["The icons of the roll", "Count each icon the roll needs, with its red icons."];
+  const note = el("p", { class: "note", id: "card-icons-note" }, say);
+  const dice = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.");
+  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...lingeringWarning(a), dice], "Start the roll", async () => {
+    if (!need()) { toast(unlock ? "Count the keys first." : "Count the icons the roll needs first.", true); return false; }
     const args = { ...a.args, need: need(), ...bonus.args() };
     for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
     const out = await command("attempt", args);
@@ -350,7 +331,7 @@ export async function picked(value) {
   else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
   if (!a) return;
   endPick();
-  if (a.name === "attempt" && a.args.action === "unlock") { ((a.asks || []).includes("need") ? askCardIcons : askBonus)(a); return; }
+  if (a.name === "attempt" && a.args.action === "unlock") { ((a.asks || []).includes("need") ? askIcons : askBonus)(a); return; }
   await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") page.showView("dice"); });
 }
 

@@ -1036,7 +1036,8 @@ class Game(GameHistory[State]):
                     "id": c,
                     "name": card.name,
                     "effect": card_words(card.effect),
-                    "duration": card.duration,
+                    # a stand-in lasts as the host told ("that was all"); until then nobody has said (None)
+                    "duration": None if c in s.env_asks else played.duration,
                     "clue_dice": played.clue_dice,
                     "actions": played.actions,
                     "fires": played.fires,
@@ -2440,7 +2441,10 @@ class _Rules(RulesBase[State, Command]):
         tap, low, high = ENV_TAPS[effect]
         n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
         if n == 0:
-            raise BadCommand("tell-card: n=0 changes nothing; give effect=nothing when the card does nothing more.")
+            raise BadCommand(
+                "tell-card: n=0 changes nothing; when the card does nothing more, say how long it lasts: "
+                "effect=nothing (until its objective is met), effect=hour or effect=once."
+            )
         if self.checking:
             return
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:{effect}:")] + [f"{card}:{effect}:{n}"]

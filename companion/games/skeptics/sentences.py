@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.stats import duration
@@ -715,9 +715,7 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             value = event.get(key)
             if event.get(name_key) and isinstance(value, int) and event.get("type") != "environment_drawn":
                 rooms.setdefault(value, str(event.get(name_key)))
-    names = Names(
-        names.players, rooms, names.evidence, names.board, names.ghost, names.doors, names.icon_sets, names.environment
-    )
+    names = replace(names, rooms=rooms)  # every other name as the table has it (the clue cards' labels too)
     appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
     ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
     out: list[str] = []

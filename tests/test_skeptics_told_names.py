@@ -1,0 +1,56 @@
+"""Two things the table reads in Skeptics: how long an environment card not filled in yet lasts (the host's to say,
+never the stand-in's), and a clue card's label in a command's whole story as in its own sentence."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from games import PACKS
+from test_rules_audit import card_in_play, to_clock
+
+from companion.history import GameStore
+from companion.service import GameService
+
+
+def _duration(game: object, card: str) -> object:
+    return next(c["duration"] for c in game.view()["environment"] if c["id"] == card)  # type: ignore[attr-defined]
+
+
+def test_a_stand_in_environment_card_lasts_as_long_as_the_host_said_and_not_before() -> None:
+    """Environment Cards: a card "may end right away ..., may last for a full hour ..., or may last until the card's
+    objectives are met": a stand-in does not say which, so until the host has said ("that was all", tell-card) the
+    view says nobody knows yet (None), not the stand-in's own duration; then what the host told."""
+    assert PACKS.environment["common3"].placeholder
+    told = {"hour": "hour", "nothing": "until_met"}  # docs/rules-engine.md, "Cards not filled in yet"
+    for effect, lasts in told.items():
+        game = card_in_play("common3")
+        assert _duration(game, "common3") is None
+        game.push("tell-card effect=actions")  # an effect told, how long not yet
+        assert _duration(game, "common3") is None
+        game.push(f"tell-card effect={effect}")
+        assert _duration(game, "common3") == lasts
+    # a card filled in reads its own duration from the pack at once, beside a stand-in still waiting
+    game = card_in_play("common3")
+    to_clock(game, "IX")
+    game.push("end-round room=9 environment=fire")
+    assert _duration(game, "fire") == PACKS.environment["fire"].duration
+    assert _duration(game, "common3") is None
+
+
+def test_a_commands_story_names_the_clue_card_as_its_own_sentence_does(tmp_path: Path) -> None:
+    """A clue card filled in with a name: the event's "text" and the command's "story" (every event of the command in
+    one) both call it by that name, never "Clue card 9"."""
+    clues = dict(PACKS.clues)
+    clues[9] = replace(clues[9], icon_set="eye:2", name="the torn diary", placeholder=False)
+    service = GameService(GameStore(tmp_path / "games.sqlite"), replace(PACKS, clues=clues), rng=random.Random(3))
+    try:
+        service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 3, "names": ["Ada", "Bo"]})
+        records = service.do("reveal-clue", {"card": "9"}).events
+        texts = [r["text"] for r in records]
+        story = records[0]["story"]
+        assert any("the torn diary" in t for t in texts), texts
+        assert "the torn diary" in story and "Clue card 9" not in story, story
+    finally:
+        service.close()
