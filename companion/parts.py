@@ -100,7 +100,7 @@ class PartConfigs:
         if self.tray is None:
             return TableDice()
         pips = self.extra.get("pips") or {}
-        return TableDice(kinds={colour: kind.value for colour, kind in self.tray.kinds.items()}, pips=pips)
+        return TableDice(kinds=dict(self.tray.kinds), pips=pips)
 
 
 def check_parts(config: Config, sim: bool) -> PartConfigs:
@@ -176,7 +176,7 @@ def _check_hardware(config: Config) -> HardwareConfig:
 
 
 def _check_vision(config: Config, sim: bool) -> tuple[CameraConfig, TraySettings]:
-    """``[tray]`` and ``[dice.pips]``, checked by the vision part."""
+    """``[tray]``, checked by the vision part (``[dice.pips]`` is checked by companion.config)."""
     from vision.tray_loop import tray_settings
 
     tray = dict(config.section("tray"))
@@ -186,7 +186,7 @@ def _check_vision(config: Config, sim: bool) -> tuple[CameraConfig, TraySettings
         from vision.tray_loop import sim_color_kinds
 
         tray["kinds"] = sim_color_kinds()
-    return config.camera, tray_settings(tray, config.dice.pips)
+    return config.camera, tray_settings(tray)
 
 
 def _check_web(config: Config) -> WebSettings:

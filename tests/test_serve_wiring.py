@@ -187,7 +187,9 @@ def test_dice_without_an_attempt_change_nothing_and_stay_quiet(
     assert [r.levelno for r in caplog.records if "could not be read for sure" in r.getMessage()][-1] == logging.WARNING
 
 
-def test_a_custom_pip_map_is_used_for_the_tray(tmp_path: Path) -> None:
+def test_a_custom_pip_map_is_used_for_the_tray_and_for_pips_typed_on_the_page(tmp_path: Path) -> None:
+    from web_fixtures import Client
+
     config = config_for(tmp_path, dice={"pips": {"clue": {"eye": [4, 5, 6], "camera": [2, 3], "cobweb": [1]}}})
     served = Companion(config, sim=True, notifier=Notifier(env={}))
     served.start()
@@ -195,6 +197,12 @@ def test_a_custom_pip_map_is_used_for_the_tray(tmp_path: Path) -> None:
         served.service.do("attempt", {"action": "search", "need": "eye:1"})
         served.dice_read([die(1, "blue"), die(6, "blue"), die(3, "blue")], "settled")
         assert served.service.history()[-1]["command"]["args"] == {"faces": "cobweb,eye,camera"}
+        # the host types the pips of the next attempt's dice on the Dice tab: the same map says their faces
+        served.service.do("attempt", {"action": "search", "need": "camera:1"})
+        host = Client(f"http://127.0.0.1:{served.port}").join("TABLE7").sign_in("4817")
+        reply = host.post("/api/dice", {"pips": [2, 1, 5], "kind": "clue"})
+        assert reply.status == 200, reply.body
+        assert served.service.history()[-1]["command"]["args"]["faces"] == "camera,cobweb,eye"
     finally:
         served.shutdown()
 
@@ -507,7 +515,7 @@ def test_the_simulation_reads_its_photos_dice_as_clue_dice(tmp_path: Path) -> No
 
     parts = check_parts(config_for(tmp_path), sim=True)
     assert parts.tray is not None
-    kinds = {colour: kind.value for colour, kind in parts.tray.kinds.items()}
+    kinds = dict(parts.tray.kinds)
     assert kinds["white"] == kinds["black"] == kinds["purple"] == kinds["blue"] == "clue"
     assert (kinds["green"], kinds["red"]) == ("key", "summon")
     real = check_parts(config_for(tmp_path), sim=False)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from companion.errors import VisionError
-from vision import ReaderSettings, read_dice, to_roll
+from companion.games.skeptics.roll import to_roll
+from vision import ReaderSettings, read_dice
 from vision.camera import sample_paths
 from vision.reader import NOT_A_DIE, DieReading, read_frame
 

@@ -11,7 +11,8 @@ import pytest
 
 from companion.errors import CompanionError, ConfigError, VisionError
 from companion.games.skeptics.dice import DieKind, Face, PipMap
-from vision import DieReading, ReaderSettings, read_dice, to_roll
+from companion.games.skeptics.roll import to_roll
+from vision import DieReading, ReaderSettings, read_dice
 from vision.camera import sample_paths
 from vision.dataset import Score, is_held_out, read_labels, score_photo
 

@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     teach.add_argument(
         "--game",
         metavar="RULES",
-        default="skeptics",
+        default=None,
         help="the game whose icon faces the labels may name instead of a class 0-5 (eye, key:blank, "
         "yellow:lore ...): skeptics (default) or elder-sign",
     )

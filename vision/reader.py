@@ -514,18 +514,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     """Every die in the frame (or in ``settings.region``), left to right then top to bottom, with how
     many were found; ``read_dice`` gives the dice alone."""
     settings = settings or ReaderSettings()
-    frame = check_frame(frame_bgr)
-    ox, oy = 0, 0
-    image = frame
-    if settings.region is not None:
-        x, y, w, h = settings.region
-        image = frame[y : y + h, x : x + w]
-        if image.shape[0] < 16 or image.shape[1] < 16:
-            raise VisionError(
-                f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
-                "frame; calibrate the tray again (companion dice calibrate)."
-            )
-        ox, oy = x, y
+    image, origin = _region(check_frame(frame_bgr), settings)
     looks: list[Look] = []
     # the finder's features are kept only for a cocked-dice head (vision.cocked), when one is fitted on these networks
     kept, scale, passes = find_dice(image, settings, looks if networks().cocked is not None else None)
@@ -540,49 +529,98 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
         crop if m == k else crop_face(image, m[0], m[1], m[2] * CROP_SCALE)  # a moved die's colour
         for crop, m, k in zip(crops, moved, kept)
     ]
-    far = np.zeros(len(kept), bool)
-    feats = np.array(first[0])
-    taught_far = callable(getattr(settings.taught, "background", None))
-    shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
-    if shifted and (taught_far or looks):
-        feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]  # the features of each die where it is
-    if taught_far:  # a taught reader: is it far from the taught dice?
-        far = settings.taught.background(feats)
+    far, feats = _far_from_taught(first[0], crops, moved, kept, settings, bool(looks))
     leaning = _leaning(looks, scale, moved, feats)
-    kept = moved
     readings = []
-    dropped = 0
-    for (cx, cy, size, score), p, patch, sure, away, cocked, lean in zip(
-        kept, probs, crops, _surely(probs, settings), far, _is_cocked(probs), leaning
+    for candidate, p, patch, sure, away, cocked, lean in zip(
+        moved, probs, crops, _surely(probs, settings), far, _is_cocked(probs), leaning
     ):
-        half = size / 2
-        box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(size)), max(1, round(size)))
-        if cocked and not away and score >= settings.find_threshold:  # a cocked die, on a peak of its own
-            readings.append(DieReading(None, box, float(p[COCKED_DIE]), color_name(patch, settings), cocked=True))
-            continue
-        not_a_die = p[NOT_A_DIE] > settings.not_a_die_above
-        best = int(np.argmax(p[:NOT_A_DIE]))
-        confidence = float(p[best])
-        logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
-        # a weak peak is dropped unless the reader gives it a value more likely than not (it is the clutter
-        # of a desk, the side face of an oblique die, half of two touching dice); a strong one stays, unsure
-        # when it is not read for sure, so that a die is never silently missing from a roll
-        valued = (
-            confidence > settings.not_a_die_above
-            and not logo
-            and not not_a_die
-            and confidence >= _needed(score, settings)
-        )
-        if (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE):
-            dropped += 1
-            continue
-        if lean is not None:  # the frame around it says it leans: no face is up, whatever its crop reads
-            readings.append(DieReading(None, box, lean, color_name(patch, settings), cocked=True))
-            continue
-        readings.append(DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings)))
-    readings = _call_cocked(image, readings, (ox, oy), settings)
+        reading = _reading(candidate, p, origin, patch, (bool(sure), bool(away), bool(cocked), lean), settings)
+        if reading is not None:
+            readings.append(reading)
+    dropped = len(moved) - len(readings)
+    readings = _call_cocked(image, readings, origin, settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
+
+
+def _region(frame: np.ndarray, settings: ReaderSettings) -> tuple[np.ndarray, tuple[int, int]]:
+    """The part of the frame the dice are read in (``settings.region``, else all of it) and where it begins;
+    VisionError when the region lies outside the frame."""
+    if settings.region is None:
+        return frame, (0, 0)
+    x, y, w, h = settings.region
+    image = frame[y : y + h, x : x + w]
+    if image.shape[0] < 16 or image.shape[1] < 16:
+        raise VisionError(
+            f"the tray region {settings.region} lies outside the {frame.shape[1]}x{frame.shape[0]} "
+            "frame; calibrate the tray again (companion dice calibrate)."
+        )
+    return image, (x, y)
+
+
+def _far_from_taught(
+    first: np.ndarray,
+    crops: Sequence[np.ndarray],
+    moved: Sequence[Candidate],
+    kept: Sequence[Candidate],
+    settings: ReaderSettings,
+    looked: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each die, whether a taught reader finds it far from the taught dice (all False untaught), and the
+    reader's features of each die where it is (a die the second looks moved is measured again, when a taught
+    reader or a cocked-dice head (``looked``) is to see them)."""
+    far = np.zeros(len(moved), bool)
+    feats = np.array(first)
+    taught_far = callable(getattr(settings.taught, "background", None))
+    shifted = [i for i, (m, k) in enumerate(zip(moved, kept)) if m != k]
+    if shifted and (taught_far or looked):
+        feats[shifted] = reader_outputs([crops[i] for i in shifted])[0]  # the features of each die where it is
+    if taught_far:
+        far = settings.taught.background(feats)
+    return far, feats
+
+
+def _reading(
+    candidate: Candidate,
+    p: np.ndarray,
+    origin: tuple[int, int],
+    patch: np.ndarray,
+    calls: tuple[bool, bool, bool, float | None],
+    settings: ReaderSettings,
+) -> DieReading | None:
+    """One candidate's reading from the reader's chances ``p`` of its crop ``patch``, or None when it is
+    dropped. ``calls``: whether its value is sure, whether it is far from the taught dice, whether its crop
+    reads as a cocked die, and the cocked-dice head's chance that it leans (None: it does not)."""
+    cx, cy, size, score = candidate
+    sure, away, cocked, lean = calls
+    half = size / 2
+    box = (round(cx - half) + origin[0], round(cy - half) + origin[1], max(1, round(size)), max(1, round(size)))
+    if cocked and not away and score >= settings.find_threshold:  # a cocked die, on a peak of its own
+        return DieReading(None, box, float(p[COCKED_DIE]), color_name(patch, settings), cocked=True)
+    best = int(np.argmax(p[:NOT_A_DIE]))
+    confidence = float(p[best])
+    if _dropped(p, best, score, away, settings):
+        return None
+    if lean is not None:  # the frame around it says it leans: no face is up, whatever its crop reads
+        return DieReading(None, box, lean, color_name(patch, settings), cocked=True)
+    return DieReading(best + 1 if sure else None, box, confidence, color_name(patch, settings))
+
+
+def _dropped(p: np.ndarray, best: int, score: float, away: bool, settings: ReaderSettings) -> bool:
+    """Whether a candidate is left out: a weak peak unless the reader gives it a value more likely than not (it
+    is the clutter of a desk, the side face of an oblique die, half of two touching dice; a strong one stays,
+    unsure when it is not read for sure, so that a die is never silently missing from a roll), and one far
+    from the taught dice unless its value is ``FAR_SURE``."""
+    confidence = float(p[best])
+    logo = len(p) > LOGO and p[LOGO] >= confidence  # a printed logo rather than pips
+    valued = (
+        confidence > settings.not_a_die_above
+        and not logo
+        and not (p[NOT_A_DIE] > settings.not_a_die_above)
+        and confidence >= _needed(score, settings)
+    )
+    return (not valued and (score < settings.strong_peak or away)) or (away and confidence < FAR_SURE)
 
 
 def _leaning(

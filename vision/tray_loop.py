@@ -1,9 +1,11 @@
 """The camera above the dice tray, watched in a thread of its own, and the tray's checked settings.
 
-`tray_settings` checks the ``[tray]`` table (the reader's settings and which colour is which kind of die)
-and ``[dice.pips]``; `TrayLoop` opens the camera (retrying a missing one), feeds every frame to a
-`vision.tray.TrayWatcher` and hands each settled reading to a callback. ``companion serve`` builds both and
-wires the callback into its main loop; nothing here turns a reading into a game command.
+`tray_settings` checks the ``[tray]`` table (the reader's settings and which colour is which kind of die, in
+the words of the table's game: its module's ``check_tray_kind``); `TrayLoop` opens the camera (retrying a missing
+one), feeds every frame to a `vision.tray.TrayWatcher` and hands each settled reading to a callback. ``companion
+serve`` builds both and wires the callback into its main loop; nothing here turns a reading into a game command:
+the readings are the dice seen (``companion.games.base.SeenDie``), which the game's module makes a roll of
+(``GameModule.tray_roll``, through ``GameService.roll_from_tray``).
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from companion.config import CameraConfig, prefix_error
 from companion.errors import CompanionError, ConfigError
-from companion.games.skeptics.dice import DieKind, PipMap
-from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS, parse_color_kinds
+from companion.games.base import module_for
 from vision.reader import DieReading, ReaderSettings, read_dice
 from vision.tray import TrayWatcher
 
@@ -31,38 +32,45 @@ Reader = Callable[[np.ndarray, ReaderSettings], list[DieReading]]
 
 @dataclass(frozen=True)
 class TraySettings:
-    """The dice tray, checked: the reader's settings, which colour is which kind of die, the pip map."""
+    """The dice tray, checked: the reader's settings, which colour is which kind of die (``[tray.kinds]``, in the
+    game's words) and the game's usual colours of its dice (``GameModule.tray_kinds``)."""
 
     reader: ReaderSettings
-    kinds: Mapping[str, DieKind]
-    pip_map: PipMap
+    kinds: Mapping[str, str]
+    usual: Mapping[str, str] = field(default_factory=dict)
 
 
 def sim_color_kinds() -> dict[str, str]:
-    """For the simulation's replayed photos of ordinary dice: every colour the reader names is a clue die,
-    except green (key) and red (summon), as on a real table."""
+    """For the simulation's replayed photos of ordinary dice: every colour the reader names is the game's common
+    die (Skeptics' clue die), except the colours its other dice usually have (green key, red summon), as on a
+    real table. The table's dice are the default game's, as ``[dice.pips]`` (companion.config)."""
     from vision.reader import HUE_NAMES
 
+    usual = dict(module_for(None).tray_kinds)
+    if not usual:
+        return {}
     names = sorted({name for _, name in HUE_NAMES} | {"black", "white", "grey", "brown", "gold"})
-    return {**dict.fromkeys(names, "clue"), **DEFAULT_COLOR_KINDS}
+    return {**dict.fromkeys(names, next(iter(usual.values()))), **usual}
 
 
-def tray_settings(table: Mapping[str, Any], pips: Mapping[str, Any] | None = None) -> TraySettings:
-    """``[tray]`` (and ``[dice.pips]``) checked into `TraySettings`; ConfigError names the key."""
+def tray_settings(table: Mapping[str, Any]) -> TraySettings:
+    """``[tray]`` checked into `TraySettings`; ConfigError names the key. Its kinds of die are the default game's
+    (``[dice.pips]`` is checked so too, by companion.config)."""
     try:
         reader = ReaderSettings.from_config(table)
     except ConfigError as exc:
         raise prefix_error("tray", exc) from None
-    kinds_table = table.get("kinds", DEFAULT_COLOR_KINDS)
+    module = module_for(None)
+    kinds_table = table.get("kinds", module.tray_kinds)
     if not isinstance(kinds_table, Mapping):
         raise ConfigError(f'tray.kinds: expected a table of colour = kind (blue = "clue"), got {kinds_table!r}')
+    kinds = {}
     for colour, kind in kinds_table.items():
         try:
-            parse_color_kinds({colour: kind})
+            kinds[str(colour).strip().lower()] = module.check_tray_kind(str(kind))
         except CompanionError as exc:
             raise ConfigError(f"tray.kinds.{colour}: {exc}") from None
-    pip_map = PipMap.from_dict(pips) if pips else PipMap.default()
-    return TraySettings(reader=reader, kinds=parse_color_kinds(kinds_table), pip_map=pip_map)
+    return TraySettings(reader=reader, kinds=kinds, usual=dict(module.tray_kinds))
 
 
 class TrayLoop:
@@ -128,13 +136,9 @@ class TrayLoop:
 
     def kind_colours(self) -> dict[str, str]:
         """Each kind of die -> the colour of its dice in this tray (the usual colour first: blue clue dice)."""
-        out = {
-            kind: colour
-            for colour, kind in DEFAULT_COLOR_KINDS.items()
-            if self.tray.kinds.get(colour) is DieKind.parse(kind)
-        }
-        for colour, die_kind in self.tray.kinds.items():
-            out.setdefault(die_kind.value, colour)
+        out = {kind: colour for colour, kind in self.tray.usual.items() if self.tray.kinds.get(colour) == kind}
+        for colour, kind in self.tray.kinds.items():
+            out.setdefault(kind, colour)
         return out
 
     def request_read(self) -> None:

@@ -106,13 +106,17 @@ class Engine(Protocol):
 
 class SeenDie(Protocol):
     """One die found in the tray (vision.reader.DieReading has this shape): its colour, its pips (None: not read
-    for sure) and where it lies."""
+    for sure), whether it is cocked (it leans, so no face is up) and where it lies. What it means in a game is
+    the game's module's (:meth:`GameModule.tray_roll`)."""
 
     @property
     def color(self) -> str: ...
 
     @property
     def value(self) -> int | None: ...
+
+    @property
+    def cocked(self) -> bool: ...
 
     @property
     def box(self) -> tuple[int, int, int, int]: ...
@@ -125,6 +129,7 @@ class TrayDie:
     color: str
     value: int | None
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    cocked: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,15 @@ class GameModule(ABC):
         """What a new game from the page takes when the host leaves a choice out (Skeptics: the packs' first
         board and ghost)."""
         return {}
+
+    # the colours of the game's dice as a table usually has them (colour -> kind of die: the ``[tray.kinds]`` left
+    # out); the first is its common die, which --sim's replayed photos of ordinary dice in any other colour read as
+    tray_kinds: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    def check_tray_kind(self, kind: str) -> str:
+        """One kind of die of ``[tray.kinds]`` (``colour = kind``) in the game's words; CompanionError says which
+        kinds there are. A game whose dice are known by their colour takes any."""
+        return kind.strip().lower()
 
     def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
         """The configuration's ``[dice.pips]`` (what the pips of each kind of die stand for), checked when the

@@ -29,7 +29,7 @@ from companion.games.skeptics.dice import (
 )
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
-from companion.games.skeptics.roll import to_roll
+from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS, to_roll
 from companion.games.skeptics.tray import settle_reading
 
 if TYPE_CHECKING:
@@ -207,6 +207,7 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
         {"board": "text", "ghost": "text", "special_items": "int", "physical": "bool", "easier": "int"}
     )
     required_choices = ("board", "ghost")
+    tray_kinds = MappingProxyType(DEFAULT_COLOR_KINDS)  # blue clue dice (the common ones), green key, red summon
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
@@ -255,6 +256,9 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
     def setup_defaults(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, Packs)
         return {"board": next(iter(packs.boards)), "ghost": next(iter(packs.ghosts))}
+
+    def check_tray_kind(self, kind: str) -> str:
+        return DieKind.parse(kind).value
 
     def check_pips(self, pips: Mapping[str, Mapping[str, Sequence[int]]]) -> None:
         PipMap.from_dict(pips)

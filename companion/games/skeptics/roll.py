@@ -1,40 +1,19 @@
-"""From readings to a roll: colour says the kind of die, pips say the face (companion.games.skeptics.dice.PipMap)."""
+"""From the dice seen in the tray (companion.games.base.SeenDie) to a roll: colour says the kind of die, pips say the
+face (companion.games.skeptics.dice.PipMap)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
 
 from companion.errors import VisionError
+from companion.games.base import SeenDie
 from companion.games.skeptics.dice import DieKind, Face, PipMap
-
-
-class DieReading(Protocol):
-    """What a roll needs of one die the reader found (vision.reader.DieReading): colour, pips or None, box."""
-
-    @property
-    def color(self) -> str: ...
-
-    @property
-    def value(self) -> int | None: ...
-
-    @property
-    def box(self) -> tuple[int, int, int, int]: ...
-
 
 DEFAULT_COLOR_KINDS = {"blue": "clue", "green": "key", "red": "summon"}
 
 
-def parse_color_kinds(table: Mapping[str, str]) -> dict[str, DieKind]:
-    """{"blue": "clue", ...} checked: every kind must be clue, key or summon."""
-    out = {}
-    for color, kind in table.items():
-        out[str(color).strip().lower()] = DieKind.parse(str(kind))
-    return out
-
-
 def to_roll(
-    readings: Sequence[DieReading],
+    readings: Sequence[SeenDie],
     color_kinds: Mapping[str, str | DieKind] | None = None,
     pip_map: PipMap | None = None,
     expected: int | None = None,
@@ -56,7 +35,7 @@ def to_roll(
         for c, k in (DEFAULT_COLOR_KINDS if color_kinds is None else color_kinds).items()
     }
     pip_map = pip_map or PipMap.default()
-    cocked = [r for r in readings if getattr(r, "cocked", False)]
+    cocked = [r for r in readings if r.cocked]
     if cocked:
         where = "; ".join(f"{r.color} die at {r.box[0]},{r.box[1]}" for r in cocked)
         raise VisionError(f"cocked: reroll it ({where}: it leans on another die or the wall, so no face is up).")
