@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import words
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour
 from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
@@ -295,8 +296,10 @@ def test_at_the_attack_each_investigator_is_asked_what_to_lower() -> None:
     offered = sorted((a.args["player"], a.args["stat"]) for a in game.legal_actions() if a.name == "lower")
     assert offered == [(str(p), stat) for p in (1, 2, 3) for stat in ("sanity", "stamina")]
     assert {a.name for a in game.legal_actions()} == {"lower"}  # the turn waits for the choices
-    with pytest.raises(IllegalCommand, match="still to choose: player 1, 2, 3"):
+    with pytest.raises(IllegalCommand, match="still to choose: player 1, player 2 and player 3") as refused:
         game.push("roll faces=" + rest_green(game, "lore"))
+    said = words.by_name(str(refused.value), ["Ada", "Bo", "Cy"])  # as a page says it
+    assert "still to choose: Ada, Bo and Cy." in said
     game.push("lower player=2 stat=stamina")  # in any order: each investigator answers for themselves
     game.push("lower player=1 stat=sanity")
     with pytest.raises(IllegalCommand):

@@ -675,9 +675,7 @@ class Game(GameHistory[State]):
         s = self._state
         a = self.ancient
         current = s.players[s.current] if s.players else None
-        mythos = self.packs.mythos[s.mythos] if s.mythos else None
         names = list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)]
-        asked = [q for q in s.questions if q.kind != "attack"]  # the cards not filled in yet the host is asked about
         return {
             "rules": RULES,
             "players": self.setup.players,
@@ -703,60 +701,13 @@ class Game(GameHistory[State]):
             },
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
-            "investigators": [
-                {
-                    "id": inv.id,
-                    "name": inv.name,
-                    "player": inv.player,
-                    "sanity": inv.sanity,
-                    "stamina": inv.stamina,
-                    "max_sanity": inv.max_sanity,
-                    "max_stamina": inv.max_stamina,
-                    "clues": inv.clues,
-                    "place": inv.place,
-                    "devoured": inv.devoured,
-                    "active": index == current,
-                }
-                for index, inv in enumerate(s.investigators)
-            ],
+            "investigators": self._investigators_view(current),
             "active_investigator": s.investigators[current].name if current is not None else None,
             "players_out": [p for p, inv in enumerate(s.players) if inv is None],
-            "adventures": [
-                {
-                    "slot": c.slot,
-                    "id": c.card,
-                    "name": c.name,
-                    "ordered": c.ordered,
-                    "other_world": c.other_world,
-                    "lock": c.lock.value if c.lock else None,
-                    "tasks": [
-                        {
-                            "index": i + 1,
-                            "need": str(t.task.need),
-                            "done": t.done,
-                            "monster": t.monster,
-                            **{key: getattr(t.task, key) for key in TASK_COSTS if getattr(t.task, key)},  # :185
-                        }
-                        for i, t in enumerate(c.tasks)
-                    ],
-                    "tasks_missing": self.tasks_missing(c),
-                }
-                for c in s.cards
-            ],
+            "adventures": [self._adventure_view(c) for c in s.cards],
             "adventure_deck_left": len(s.adventure_deck),
             "other_world_deck_left": len(s.other_world_deck),
-            "mythos": (
-                None
-                if mythos is None
-                else {
-                    "id": mythos.id,
-                    "name": mythos.name,
-                    "lingering": "" if mythos.placeholder else mythos.lingering,
-                    "kind": None if mythos.placeholder else mythos.lingering_kind,
-                    "active": s.mythos_active,
-                    "stand_in": mythos.placeholder,
-                }
-            ),
+            "mythos": self._mythos_view(),
             "mythos_deck_left": len(s.mythos_deck),
             "locked": {c.value: n for c, n in self.locked().items() if n},
             "spell_dice": list(s.spells)
@@ -764,14 +715,74 @@ class Game(GameHistory[State]):
             else [d for d, how, _ in s.attempt.holds if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
+            **self._questions_view(),
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+
+    def _investigators_view(self, current: int | None) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": inv.id,
+                "name": inv.name,
+                "player": inv.player,
+                "sanity": inv.sanity,
+                "stamina": inv.stamina,
+                "max_sanity": inv.max_sanity,
+                "max_stamina": inv.max_stamina,
+                "clues": inv.clues,
+                "place": inv.place,
+                "devoured": inv.devoured,
+                "active": index == current,
+            }
+            for index, inv in enumerate(self._state.investigators)
+        ]
+
+    def _adventure_view(self, c: CardState) -> dict[str, Any]:
+        return {
+            "slot": c.slot,
+            "id": c.card,
+            "name": c.name,
+            "ordered": c.ordered,
+            "other_world": c.other_world,
+            "lock": c.lock.value if c.lock else None,
+            "tasks": [
+                {
+                    "index": i + 1,
+                    "need": str(t.task.need),
+                    "done": t.done,
+                    "monster": t.monster,
+                    **{key: getattr(t.task, key) for key in TASK_COSTS if getattr(t.task, key)},  # :185
+                }
+                for i, t in enumerate(c.tasks)
+            ],
+            "tasks_missing": self.tasks_missing(c),
+        }
+
+    def _mythos_view(self) -> dict[str, Any] | None:
+        s = self._state
+        if not s.mythos:
+            return None
+        mythos = self.packs.mythos[s.mythos]
+        return {
+            "id": mythos.id,
+            "name": mythos.name,
+            "lingering": "" if mythos.placeholder else mythos.lingering,
+            "kind": None if mythos.placeholder else mythos.lingering_kind,
+            "active": s.mythos_active,
+            "stand_in": mythos.placeholder,
+        }
+
+    def _questions_view(self) -> dict[str, Any]:
+        questions = self._state.questions
+        asked = [q for q in questions if q.kind != "attack"]  # the cards not filled in yet the host is asked about
+        return {
             "question": (
                 {**asked[0].to_dict(), "told": list(asked[0].told), "left": len(asked) - 1} if asked else None
             ),
             # the Ancient One attacked at midnight: the players whose investigators still choose what to lower (:459)
-            "attack_choices": [q.player for q in s.questions if q.kind == "attack"],
-            "outcome": s.outcome.result if s.outcome else None,
-            "outcome_reason": s.outcome.reason if s.outcome else None,
-            "history_length": len(self._stack),
+            "attack_choices": [q.player for q in questions if q.kind == "attack"],
         }
 
     def _attempt_view(self) -> dict[str, Any] | None:
@@ -885,6 +896,12 @@ def _open(card: CardState) -> list[tuple[int, Need]]:
 # -- the rules ---------------------------------------------------------------------------------------------------
 
 
+def _players_list(players: Sequence[int]) -> str:
+    """'player 1', 'player 1 and player 2', 'player 1, player 2 and player 3' (each named, so a page shows names)."""
+    names = [f"player {p + 1}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class _Rules(RulesBase[State, Command]):
     """Applies one command to a copy of the state, collecting its events."""
 
@@ -915,8 +932,8 @@ class _Rules(RulesBase[State, Command]):
             waiting = [q.player for q in self.s.questions if q.kind == "attack" and q.player is not None]
             self.illegal(
                 "the Ancient One attacked at midnight: each investigator lowers maximum sanity or maximum "
-                f"stamina by 1 first (:459); still to choose: player {', '.join(str(p + 1) for p in waiting)} "
-                "(lower player=N stat=sanity|stamina)."
+                f"stamina by 1 first (:459); still to choose: {_players_list(waiting)}. Each one answers with "
+                "lower player=N stat=sanity|stamina."
             )
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
