@@ -320,6 +320,8 @@ class CardState:
     # monsters'), so no roll is judged against it (Game.tasks_missing); in a game stored before that reading, its
     # stand-in's made-up tasks (Game.stand_in_reading)
     stand_in: bool = False
+    # a stand-in dealt in that older reading, within the stored history: its made-up tasks stand (not asked)
+    made_up: bool = False
 
 
 @dataclass(frozen=True)
@@ -453,6 +455,13 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
         # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
         self.sanity_reading = False
+        # an older reading holds for the stored history only (its length; None: for every command): what is played
+        # after the game was reopened plays as the companion plays now
+        self.stored_length: int | None = None
+
+    def in_stored_history(self) -> bool:
+        """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
+        return self.stored_length is None or len(self._stack) < self.stored_length
 
     @classmethod
     def new(
@@ -531,20 +540,24 @@ class Game(GameHistory[State]):
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
-        order = [(False, False)]
-        if not any(c.name == "lower" for c in commands):  # a choice asked at the attack: played as now
-            order += [(False, True), (True, True)] if stand_ins else [(False, True)]
+        order = [(False, False), (False, True), (True, True)] if stand_ins else [(False, False), (False, True)]
+        # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
+        # reopened: the older reading holds for the commands before that midnight only
+        asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
         for i, (stand_in, sanity) in enumerate(order):
             if i:
                 self._start_in(stand_in, sanity)
+                self.stored_length = asked
             if i == len(order) - 1:
                 break
             try:
                 for c in commands:
                     self.push(c)
+                self.stored_length = (len(commands) if asked is None else asked) if i else None
                 return ()
             except (BadCommand, IllegalCommand):
                 pass
+        self.stored_length = len(commands) if asked is None else asked
         return commands
 
     def _start_in(self, stand_in: bool, sanity: bool) -> None:
@@ -565,7 +578,7 @@ class Game(GameHistory[State]):
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
-        return card.stand_in and not self.stand_in_reading
+        return card.stand_in and not card.made_up
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -875,7 +888,9 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
     if card.placeholder:
         tasks = [TaskState(TaskCard(t.need)) for t in card.tasks] if stand_in_reading else []
         ordered = card.ordered if stand_in_reading else False
-        return CardState(slot, card.id, card.name, tasks, ordered, card.other_world, None, stand_in=True)
+        return CardState(
+            slot, card.id, card.name, tasks, ordered, card.other_world, None, stand_in=True, made_up=stand_in_reading
+        )
     return CardState(
         slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world, card.lock
     )
@@ -1052,7 +1067,7 @@ class _Rules(RulesBase[State, Command]):
                 self.emit("adventure_deck_empty", slot=slot)
             return
         card = self.packs.adventures[card_id]
-        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
+        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
         self.s.cards.sort(key=lambda c: int(c.slot))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
 
@@ -1069,7 +1084,7 @@ class _Rules(RulesBase[State, Command]):
         slot = str(s.next_slot)
         s.next_slot += 1
         card = self.packs.other_worlds[card_id]
-        s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
+        s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
@@ -1313,7 +1328,7 @@ class _Rules(RulesBase[State, Command]):
             if index is None:
                 continue
             inv = s.investigators[index]
-            if player < len(choices) or self.game.sanity_reading:
+            if player < len(choices) or (self.game.sanity_reading and self.game.in_stored_history()):
                 self.lower_maximum(inv, choices[player] if player < len(choices) else "sanity")
             else:
                 s.questions.append(Question(self.ancient.id, "attack", "attack", player))
