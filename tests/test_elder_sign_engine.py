@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import words
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour
 from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
@@ -295,8 +296,10 @@ def test_at_the_attack_each_investigator_is_asked_what_to_lower() -> None:
     offered = sorted((a.args["player"], a.args["stat"]) for a in game.legal_actions() if a.name == "lower")
     assert offered == [(str(p), stat) for p in (1, 2, 3) for stat in ("sanity", "stamina")]
     assert {a.name for a in game.legal_actions()} == {"lower"}  # the turn waits for the choices
-    with pytest.raises(IllegalCommand, match="still to choose: player 1, 2, 3"):
+    with pytest.raises(IllegalCommand, match="still to choose: player 1, player 2 and player 3") as refused:
         game.push("roll faces=" + rest_green(game, "lore"))
+    said = words.by_name(str(refused.value), ["Ada", "Bo", "Cy"])  # as a page says it
+    assert "still to choose: Ada, Bo and Cy." in said
     game.push("lower player=2 stat=stamina")  # in any order: each investigator answers for themselves
     game.push("lower player=1 stat=sanity")
     with pytest.raises(IllegalCommand):
@@ -1170,3 +1173,23 @@ def test_two_midnights_in_one_turn_ask_each_investigator_twice() -> None:
     game.push("lower player=1 stat=stamina")
     assert game.view()["investigators"][0]["max_stamina"] == before - 2
     assert game.view()["attack_choices"] == [1, 1]
+
+
+def test_a_reopened_old_game_asks_at_its_next_midnight():
+    """A game stored before the attack asked (its stored midnight lowered sanity for everyone) replays that midnight
+    as stored, but a midnight played after it was reopened asks each investigator (:457-459), as the companion
+    plays now."""
+    game = _at_the_attack(2)
+    played = [c.to_dict() for c in game.history]
+    old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
+    assert old.sanity_reading and old.view()["attack_choices"] == []  # the stored midnight: as the old code played
+    stored = len(old.history)
+    while old.view()["clock"] != "IX" or len(old.history) == stored:
+        old.push("end-turn")
+    events = old.push("end-turn")  # the next midnight, after reopening
+    assert [e["type"] for e in events if e["type"] in ("maximum_lowered", "attack_asked")] == ["attack_asked"]
+    assert old.view()["attack_choices"] == [0, 1]
+    old.push("lower player=1 stat=stamina")
+    old.push("lower player=2 stat=sanity")
+    again = Game.replay(Setup(players=2, seed=1), packs(), [c.to_dict() for c in old.history])
+    assert again.view() == old.view()  # reopened once more: the same game

@@ -320,6 +320,8 @@ class CardState:
     # monsters'), so no roll is judged against it (Game.tasks_missing); in a game stored before that reading, its
     # stand-in's made-up tasks (Game.stand_in_reading)
     stand_in: bool = False
+    # a stand-in dealt in that older reading, within the stored history: its made-up tasks stand (not asked)
+    made_up: bool = False
 
 
 @dataclass(frozen=True)
@@ -453,6 +455,13 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
         # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
         self.sanity_reading = False
+        # an older reading holds for the stored history only (its length; None: for every command): what is played
+        # after the game was reopened plays as the companion plays now
+        self.stored_length: int | None = None
+
+    def in_stored_history(self) -> bool:
+        """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
+        return self.stored_length is None or len(self._stack) < self.stored_length
 
     @classmethod
     def new(
@@ -531,20 +540,24 @@ class Game(GameHistory[State]):
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
-        order = [(False, False)]
-        if not any(c.name == "lower" for c in commands):  # a choice asked at the attack: played as now
-            order += [(False, True), (True, True)] if stand_ins else [(False, True)]
+        order = [(False, False), (False, True), (True, True)] if stand_ins else [(False, False), (False, True)]
+        # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
+        # reopened: the older reading holds for the commands before that midnight only
+        asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
         for i, (stand_in, sanity) in enumerate(order):
             if i:
                 self._start_in(stand_in, sanity)
+                self.stored_length = asked
             if i == len(order) - 1:
                 break
             try:
                 for c in commands:
                     self.push(c)
+                self.stored_length = (len(commands) if asked is None else asked) if i else None
                 return ()
             except (BadCommand, IllegalCommand):
                 pass
+        self.stored_length = len(commands) if asked is None else asked
         return commands
 
     def _start_in(self, stand_in: bool, sanity: bool) -> None:
@@ -565,7 +578,7 @@ class Game(GameHistory[State]):
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
-        return card.stand_in and not self.stand_in_reading
+        return card.stand_in and not card.made_up
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -675,9 +688,7 @@ class Game(GameHistory[State]):
         s = self._state
         a = self.ancient
         current = s.players[s.current] if s.players else None
-        mythos = self.packs.mythos[s.mythos] if s.mythos else None
         names = list(self.setup.names) or [f"Player {i + 1}" for i in range(self.setup.players)]
-        asked = [q for q in s.questions if q.kind != "attack"]  # the cards not filled in yet the host is asked about
         return {
             "rules": RULES,
             "players": self.setup.players,
@@ -703,60 +714,13 @@ class Game(GameHistory[State]):
             },
             "ancient_one_awake": s.awake,
             "monsters_pending": s.monsters_pending,
-            "investigators": [
-                {
-                    "id": inv.id,
-                    "name": inv.name,
-                    "player": inv.player,
-                    "sanity": inv.sanity,
-                    "stamina": inv.stamina,
-                    "max_sanity": inv.max_sanity,
-                    "max_stamina": inv.max_stamina,
-                    "clues": inv.clues,
-                    "place": inv.place,
-                    "devoured": inv.devoured,
-                    "active": index == current,
-                }
-                for index, inv in enumerate(s.investigators)
-            ],
+            "investigators": self._investigators_view(current),
             "active_investigator": s.investigators[current].name if current is not None else None,
             "players_out": [p for p, inv in enumerate(s.players) if inv is None],
-            "adventures": [
-                {
-                    "slot": c.slot,
-                    "id": c.card,
-                    "name": c.name,
-                    "ordered": c.ordered,
-                    "other_world": c.other_world,
-                    "lock": c.lock.value if c.lock else None,
-                    "tasks": [
-                        {
-                            "index": i + 1,
-                            "need": str(t.task.need),
-                            "done": t.done,
-                            "monster": t.monster,
-                            **{key: getattr(t.task, key) for key in TASK_COSTS if getattr(t.task, key)},  # :185
-                        }
-                        for i, t in enumerate(c.tasks)
-                    ],
-                    "tasks_missing": self.tasks_missing(c),
-                }
-                for c in s.cards
-            ],
+            "adventures": [self._adventure_view(c) for c in s.cards],
             "adventure_deck_left": len(s.adventure_deck),
             "other_world_deck_left": len(s.other_world_deck),
-            "mythos": (
-                None
-                if mythos is None
-                else {
-                    "id": mythos.id,
-                    "name": mythos.name,
-                    "lingering": "" if mythos.placeholder else mythos.lingering,
-                    "kind": None if mythos.placeholder else mythos.lingering_kind,
-                    "active": s.mythos_active,
-                    "stand_in": mythos.placeholder,
-                }
-            ),
+            "mythos": self._mythos_view(),
             "mythos_deck_left": len(s.mythos_deck),
             "locked": {c.value: n for c, n in self.locked().items() if n},
             "spell_dice": list(s.spells)
@@ -764,14 +728,74 @@ class Game(GameHistory[State]):
             else [d for d, how, _ in s.attempt.holds if how == "spell"],
             "moved": s.moved,
             "attempt": self._attempt_view(),
+            **self._questions_view(),
+            "outcome": s.outcome.result if s.outcome else None,
+            "outcome_reason": s.outcome.reason if s.outcome else None,
+            "history_length": len(self._stack),
+        }
+
+    def _investigators_view(self, current: int | None) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": inv.id,
+                "name": inv.name,
+                "player": inv.player,
+                "sanity": inv.sanity,
+                "stamina": inv.stamina,
+                "max_sanity": inv.max_sanity,
+                "max_stamina": inv.max_stamina,
+                "clues": inv.clues,
+                "place": inv.place,
+                "devoured": inv.devoured,
+                "active": index == current,
+            }
+            for index, inv in enumerate(self._state.investigators)
+        ]
+
+    def _adventure_view(self, c: CardState) -> dict[str, Any]:
+        return {
+            "slot": c.slot,
+            "id": c.card,
+            "name": c.name,
+            "ordered": c.ordered,
+            "other_world": c.other_world,
+            "lock": c.lock.value if c.lock else None,
+            "tasks": [
+                {
+                    "index": i + 1,
+                    "need": str(t.task.need),
+                    "done": t.done,
+                    "monster": t.monster,
+                    **{key: getattr(t.task, key) for key in TASK_COSTS if getattr(t.task, key)},  # :185
+                }
+                for i, t in enumerate(c.tasks)
+            ],
+            "tasks_missing": self.tasks_missing(c),
+        }
+
+    def _mythos_view(self) -> dict[str, Any] | None:
+        s = self._state
+        if not s.mythos:
+            return None
+        mythos = self.packs.mythos[s.mythos]
+        return {
+            "id": mythos.id,
+            "name": mythos.name,
+            "lingering": "" if mythos.placeholder else mythos.lingering,
+            "kind": None if mythos.placeholder else mythos.lingering_kind,
+            "active": s.mythos_active,
+            "stand_in": mythos.placeholder,
+        }
+
+    def _questions_view(self) -> dict[str, Any]:
+        questions = self._state.questions
+        asked = [q for q in questions if q.kind != "attack"]  # the cards not filled in yet the host is asked about
+        return {
             "question": (
                 {**asked[0].to_dict(), "told": list(asked[0].told), "left": len(asked) - 1} if asked else None
             ),
             # the Ancient One attacked at midnight: the players whose investigators still choose what to lower (:459)
-            "attack_choices": [q.player for q in s.questions if q.kind == "attack"],
-            "outcome": s.outcome.result if s.outcome else None,
-            "outcome_reason": s.outcome.reason if s.outcome else None,
-            "history_length": len(self._stack),
+            "attack_choices": [q.player for q in questions if q.kind == "attack"],
         }
 
     def _attempt_view(self) -> dict[str, Any] | None:
@@ -864,7 +888,9 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
     if card.placeholder:
         tasks = [TaskState(TaskCard(t.need)) for t in card.tasks] if stand_in_reading else []
         ordered = card.ordered if stand_in_reading else False
-        return CardState(slot, card.id, card.name, tasks, ordered, card.other_world, None, stand_in=True)
+        return CardState(
+            slot, card.id, card.name, tasks, ordered, card.other_world, None, stand_in=True, made_up=stand_in_reading
+        )
     return CardState(
         slot, card.id, card.name, [TaskState(t) for t in card.tasks], card.ordered, card.other_world, card.lock
     )
@@ -883,6 +909,12 @@ def _open(card: CardState) -> list[tuple[int, Need]]:
 
 
 # -- the rules ---------------------------------------------------------------------------------------------------
+
+
+def _players_list(players: Sequence[int]) -> str:
+    """'player 1', 'player 1 and player 2', 'player 1, player 2 and player 3' (each named, so a page shows names)."""
+    names = [f"player {p + 1}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class _Rules(RulesBase[State, Command]):
@@ -915,8 +947,8 @@ class _Rules(RulesBase[State, Command]):
             waiting = [q.player for q in self.s.questions if q.kind == "attack" and q.player is not None]
             self.illegal(
                 "the Ancient One attacked at midnight: each investigator lowers maximum sanity or maximum "
-                f"stamina by 1 first (:459); still to choose: player {', '.join(str(p + 1) for p in waiting)} "
-                "(lower player=N stat=sanity|stamina)."
+                f"stamina by 1 first (:459); still to choose: {_players_list(waiting)}. Each one answers with "
+                "lower player=N stat=sanity|stamina."
             )
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
@@ -1035,7 +1067,7 @@ class _Rules(RulesBase[State, Command]):
                 self.emit("adventure_deck_empty", slot=slot)
             return
         card = self.packs.adventures[card_id]
-        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
+        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
         self.s.cards.sort(key=lambda c: int(c.slot))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
 
@@ -1052,7 +1084,7 @@ class _Rules(RulesBase[State, Command]):
         slot = str(s.next_slot)
         s.next_slot += 1
         card = self.packs.other_worlds[card_id]
-        s.cards.append(_card_state(card, slot, self.game.stand_in_reading))
+        s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
@@ -1296,7 +1328,7 @@ class _Rules(RulesBase[State, Command]):
             if index is None:
                 continue
             inv = s.investigators[index]
-            if player < len(choices) or self.game.sanity_reading:
+            if player < len(choices) or (self.game.sanity_reading and self.game.in_stored_history()):
                 self.lower_maximum(inv, choices[player] if player < len(choices) else "sanity")
             else:
                 s.questions.append(Question(self.ancient.id, "attack", "attack", player))
