@@ -708,6 +708,8 @@ class Game(GameHistory[State]):
             "ancient_one": {
                 "id": a.id,
                 "name": a.name,
+                "said": a.said,  # its name in the table's words (never a stand-in's)
+                "stand_in": a.placeholder,
                 "combat": "" if self.combat_missing() else str(combat_task(a, s)),
                 "combat_missing": self.combat_missing(),
                 "attack": a.attack,
@@ -1245,10 +1247,10 @@ class _Rules(RulesBase[State, Command]):
         if s.outcome is not None:
             return
         if s.elder_signs >= self.ancient.elder_signs:
-            s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.name} away")
+            s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.said} away")
             self.emit("game_won", reason=s.outcome.reason)
         elif s.awake and s.doom == 0:
-            s.outcome = Outcome("won", f"the last doom token is removed: {self.ancient.name} is sent back")
+            s.outcome = Outcome("won", f"the last doom token is removed: {self.ancient.said} is sent back")
             self.emit("game_won", reason=s.outcome.reason)
         elif all(p is None for p in s.players):
             reason = "every investigator is devoured in the battle" if s.awake else "no investigator is left to play"

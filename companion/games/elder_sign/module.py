@@ -15,6 +15,7 @@ from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, 
 from companion.games.elder_sign import odds_cli, sentences, terminal
 from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+from companion.words import a_or_an
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -175,7 +176,9 @@ def icon_pips(name: str) -> int:
     common = set.intersection(*pips) if pips else set()
     if not common:
         if colour_name or not pips:
-            raise DiceError(f"{'a ' + colour_name + ' die has' if colour_name else 'no die has'} no {face.value} face.")
+            raise DiceError(
+                f"{a_or_an(colour_name) + ' die has' if colour_name else 'no die has'} no {face.value} face."
+            )
         shown = [c for c in colours if face in tables[c]]
         raise DiceError(f"say which die shows {face.value}: {' or '.join(f'{c.value}:{face.value}' for c in shown)}.")
     return min(common)
@@ -193,7 +196,7 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
         try:
             colour = Colour.parse(colour_name)
         except DiceError:
-            return f"a {colour_name} die lies in the tray; Elder Sign is rolled with green, yellow and red dice."
+            return f"{a_or_an(colour_name)} die lies in the tray; Elder Sign is rolled with green, yellow and red dice."
         if pips is None:
             return f"one {colour.value} die could not be read: turn it flat, or tap the dice in on the phone."
         faces.append(f"{colour.value}:{pip_map.face(colour, pips).value}")
@@ -266,7 +269,8 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
 def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
     ancient = view.get("ancient_one") or {}
     return {
-        "setup": [("Ancient One", ancient.get("name"))],
+        # a stand-in's name is the companion's, not the card's: the record says the card is not filled in yet
+        "setup": [("Ancient One", "its card not filled in yet" if ancient.get("stand_in") else ancient.get("name"))],
         "rounds": view.get("turn"),
         "rounds_word": "turns",
         "marks": view.get("midnights"),
@@ -280,7 +284,8 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
         if event.get("type") == "midnight":
             marks.append("Midnight")
         elif event.get("type") == "ancient_one_awakens":
-            marks.append(f"{event.get('name')} awakens")
+            said = str((view.get("ancient_one") or {}).get("said") or "the Ancient One")
+            marks.append(f"{said[:1].upper()}{said[1:]} awakens")
     return {
         "clock": view.get("clock"),
         "marks": marks,

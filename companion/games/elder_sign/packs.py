@@ -127,6 +127,12 @@ class AncientOne:
     placeholder: bool = False
     note: str = ""
 
+    @property
+    def said(self) -> str:
+        """The Ancient One as every sentence, the view and the screens name it: its name, or "the Ancient One" while
+        its card is a stand-in (not filled in yet), whose name is never told as the card's."""
+        return "the Ancient One" if self.placeholder else self.name
+
 
 @dataclass(frozen=True)
 class Investigator:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
+from companion.words import a_or_an
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -59,10 +60,9 @@ class Names:
         packs = game.packs
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
-        ancient = str(view["ancient_one"]["name"])
         return cls(
             tuple(view["player_names"]),
-            "the Ancient One" if ancient in stand_ins else ancient,
+            str(view["ancient_one"]["said"]),
             stand_ins,
             tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()),
         )
@@ -237,7 +237,7 @@ def _said_mythos_reshuffled(event: Mapping[str, Any], names: Names, kind: str, w
 
 
 def _said_die_locked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"a {event.get('colour')} die is locked on {_place(event, names)}"
+    text = f"{a_or_an(event.get('colour'))} die is locked on {_place(event, names)}"
     return text
 
 
@@ -344,7 +344,7 @@ def _said_die_added(event: Mapping[str, Any], names: Names, kind: str, who: str,
 
 
 def _said_die_lost(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"a {event.get('colour')} die is set aside"
+    text = f"{a_or_an(event.get('colour'))} die is set aside"
     return text
 
 
@@ -352,11 +352,11 @@ def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, 
     how = event.get("how")
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
     if how == "spell":
-        text = f"a {face} die goes on the spell"
+        text = f"{a_or_an(face)} die goes on the spell"
     elif how == "assist":
-        text = f"a {face} die goes on {who}'s investigator (assist)"
+        text = f"{a_or_an(face)} die goes on {who}'s investigator (assist)"
     else:
-        text = f"{who} focuses: a {face} die is held"
+        text = f"{who} focuses: {a_or_an(face)} die is held"
     return text
 
 

@@ -29,7 +29,7 @@ def status_line(state: Mapping[str, Any]) -> str:
 
 def state_text(state: Mapping[str, Any]) -> str:
     """The state for a person at the table: the line, and each investigator."""
-    ancient = (state.get("ancient_one") or {}).get("name", "the Ancient One")
+    ancient = (state.get("ancient_one") or {}).get("said", "the Ancient One")
     lines = [f"{game_title(state)}: Elder Sign against {ancient}, {state.get('players')} players", status_line(state)]
     for inv in state.get("investigators") or []:
         lines.append(
