@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import write_played_then
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
 from test_game_cli import assert_clean_error, run, state_json
@@ -333,16 +334,6 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
 
 
 # -- history files written before a rule changed --------------------------------------------------------------
-
-
-def write_played_then(store: GameStore, game: Any, commands: list[str]) -> int:
-    """A history file as the companion of then wrote it: the setup, then each command with the events the game of
-    then (the old reading, set on `game`) gave it."""
-    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
-    for seq, text in enumerate(commands, 1):
-        command = game.command_type.parse(text)
-        store.append(game_id, seq, command.to_dict(), game.push(command))
-    return game_id
 
 
 def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were_played(tmp_path: Path) -> None:
