@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from games import write_played_then
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice, sim_table
 from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand, IllegalCommand
@@ -22,8 +22,8 @@ from companion.games.base import module_for
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.service import SPEECH_WORDS_PER_S, GameService
-from hardware import Table, screens
-from hardware.config import HardwareConfig, VoiceConfig
+from hardware import screens
+from hardware.config import VoiceConfig
 from hardware.voice import Voice
 
 AC_KEYS = ("rules", "round", "phase", "outcome")
@@ -249,15 +249,7 @@ def test_the_table_follows_among_cultists_and_reads_the_night_out(tmp_path: Path
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
     service = service_on(tmp_path / "g.sqlite")
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(spawn),
-    ) as table:
+    with sim_table(clock, pin_factory=factory, voice=quiet_voice(spawn)) as table:
         service.add_listener(table.on_events)
         new_among_cultists(service, seer=True)
         table.run_pending()
