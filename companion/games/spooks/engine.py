@@ -41,6 +41,7 @@ from companion.commands import (
     seat_names,
 )
 from companion.errors import BadCommand, IllegalCommand
+from companion.words import listed
 
 __all__ = [
     "CARD_POINTS",
@@ -610,8 +611,7 @@ class _Rules(RulesBase[State, Command]):
         zero = [seat for seat, value in points.items() if value == 0]
         if len(zero) != 1:
             if zero:
-                named = [self.names[seat - 1] for seat in zero]
-                who = ", ".join(named[:-1]) + " and " + named[-1]
+                who = listed([self.names[seat - 1] for seat in zero])
                 self.bad(
                     f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
                     "scores 0; give the others the cards (or points) they still hold."
