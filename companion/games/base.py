@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar
 
 from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
-from companion.words import command_buttons
+from companion.words import by_name, command_buttons
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -320,7 +320,8 @@ class GameModule(ABC):
     @abstractmethod
     def for_players(self, message: str, names: object = None, current: object = None) -> str:
         """A refusal in the page's words (no command spelling; a command it names is its button, labelled as the
-        page labels it with the table's `names` and the `current` player)."""
+        page labels it with the table's `names` and the `current` player; each player the engine numbers, by the
+        name the table gave them)."""
 
     @abstractmethod
     def read_stored(
@@ -433,7 +434,14 @@ class GameModule(ABC):
         raise KeyError(kind)
 
 
-N = TypeVar("N")  # a game's Names (its sentences module's), which its sentences take
+class TableNames(Protocol):
+    """What every game's Names hold: the players' names, in the order the engine numbers them (player 1 first)."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+
+N = TypeVar("N", bound=TableNames)  # a game's Names (its sentences module's), which its sentences take
 G = TypeVar("G", bound=Engine)  # a game's engine (its Game)
 
 
@@ -527,9 +535,10 @@ class GameModuleOf(GameModule, Generic[G, N]):
 
     def for_players(self, message: str, names: object = None, current: object = None) -> str:
         """A refusal in the page's words: the commands it spells named by their buttons (companion.words.
-        command_buttons, one way for every game), then the game's own words."""
+        command_buttons, one way for every game), then the game's own words, each "player 2" or "seat 2" of the
+        engine's by the name the table gave them (companion.words.by_name)."""
         labelled = command_buttons(message, self.commands, lambda action: self.action_label(action, names, current))
-        return self.sentences.for_players(labelled)
+        return by_name(self.sentences.for_players(labelled), self.names_of(names).players)
 
     def status_line(self, state: Record) -> str:
         return self.terminal.status_line(state)
