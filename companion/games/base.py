@@ -27,7 +27,7 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -68,6 +68,8 @@ RULES: Mapping[str, tuple[str, str]] = {
 
 #: An event record, a view, an action: JSON-like data.
 Record = Mapping[str, object]
+#: A game's commands as a replay takes them: typed, their stored form, or as written ("end-turn").
+Played = Sequence[CommandBase | Record | str]
 
 
 class SetupLike(Protocol):
@@ -104,13 +106,7 @@ class Engine(Protocol):
     def view(self) -> dict[str, object]: ...
 
     @classmethod
-    def replay(
-        cls,
-        setup: SetupLike,
-        packs: object,
-        commands: Iterable[CommandBase | Record | str],
-        events: StoredEvents | None = None,
-    ) -> Self:
+    def replay(cls, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> Self:
         """The game after its commands, in the reading they were played in (GameHistory.replay)."""
         ...
 
@@ -219,13 +215,7 @@ class GameModule(ABC):
         """A new game; BadCommand if the setup does not fit the packs."""
 
     @abstractmethod
-    def replay(
-        self,
-        setup: SetupLike,
-        packs: object,
-        commands: Sequence[CommandBase | Record | str],
-        events: StoredEvents | None = None,
-    ) -> Engine:
+    def replay(self, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> Engine:
         """The game after its commands, in the reading they were played in (`events`: what each caused when it was
         stored, where known); raises like push on the first refused one."""
 
@@ -494,13 +484,7 @@ class GameModuleOf(GameModule, Generic[G, N]):
             raise TypeError(f"the module of {self.title} was given another game's engine: {game!r}")
         return game
 
-    def replay(
-        self,
-        setup: SetupLike,
-        packs: object,
-        commands: Sequence[CommandBase | Record | str],
-        events: StoredEvents | None = None,
-    ) -> G:
+    def replay(self, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> G:
         return self.engine_type.replay(setup, packs, commands, events)
 
     def read_stored(
