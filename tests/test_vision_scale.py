@@ -220,7 +220,7 @@ def pi_tray_frame(width: int, face: float, seed: int) -> tuple[np.ndarray, list[
 def test_calibrate_measures_small_faces_in_a_large_pi_frame_and_the_table_reads_them(
     width: int, face: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Faces of a twentieth to a fourteenth of the frame: the two passes measure them 1.2-1.9 times too large (the
+    """Faces of a twenty-second to a fifteenth of the frame across: the two passes measure them 1.2-1.9 times too large (the
     finder's size head is flat for faces that small in its input); calibration's closer looks bring the size within
     about a tenth of the drawn one, and the table calibrated so reads every flat die right."""
     import vision.tray as tray
