@@ -79,13 +79,37 @@ export function render(s) {
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
-    if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
+    if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
+    else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
     if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
     else parts.push(...oddsLines());
     fill(box, parts);
   }
   renderESTurn(s);
+}
+
+// After a roll that completed nothing the player chooses which of its dice is set aside (elder-sign-rules.txt:211):
+// the dice of the roll, the one set aside marked (the companion's suggestion until someone taps another); the host
+// taps a die of another colour to choose it (only its colour matters: the others are all rolled again).
+const dieColour = (f) => (String(f).includes(":") ? String(f).split(":")[0] : "green");
+function asideChoice(s, a) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "set-aside") : [];
+  const row = el("div", { class: "chips", id: "es-last" });
+  let marked = false;
+  a.last.forEach((f, i) => {
+    const colour = dieColour(f);
+    const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
+    const aside = !marked && colour === a.aside;
+    marked = marked || aside;
+    const offer = offers.find((x) => x.args.colour === colour);
+    if (offer) row.append(button(words, () => runLegal(offer), "small", "es-aside-" + (i + 1)));
+    else row.append(chip(aside ? words + " (set aside)" : words, aside ? "red" : ""));
+  });
+  const who = playerName(s, s.current_player);
+  const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
+  return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row];
 }
 
 function renderESTurn(s) {

@@ -71,6 +71,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
         "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
         "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
+        "set-aside": (
+            ("colour",),
+            (),
+            "after a roll that completed nothing: the player chooses which of its dice is set aside (:211); "
+            "the next roll throws the others",
+        ),
         "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
         "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
         "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
@@ -354,6 +360,15 @@ class AttemptState:
     holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
+    aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
+
+
+def set_aside(a: AttemptState) -> str:
+    """The colour of the die the next roll sets aside after a failed roll (:211): the player's choice
+    (`set-aside`), else the suggestion, a green die when the roll had one."""
+    assert a.last
+    colours = [Die.parse(f).colour.value for f in a.last]
+    return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
 
 
 def combat_task(ancient: AncientOne, state: State) -> Need:
@@ -598,6 +613,9 @@ class Game(GameHistory[State]):
             out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"}
         )
         self.offer(out, "roll", "give-up")
+        if s.attempt is not None and s.attempt.failed and s.attempt.last:  # :211: which die is set aside
+            for colour in dict.fromkeys(Die.parse(f).colour.value for f in s.attempt.last):
+                self.offer(out, "roll", "set-aside", {"colour": colour})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -648,8 +666,7 @@ class Game(GameHistory[State]):
             return [Colour.GREEN] * self.green_dice()
         free = dict(a.free)
         if not clue and a.failed and a.last:
-            colours = [Die.parse(f).colour.value for f in a.last]
-            free[next(c for c in ("green", "yellow", "red") if c in colours)] -= 1
+            free[set_aside(a)] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -812,6 +829,8 @@ class Game(GameHistory[State]):
             "held": [{"face": _face(d).value, "die": d, "how": how, "player": p} for d, how, p in a.holds],
             "rolls": a.rolls,
             "dice_to_roll": self.dice_to_roll(),
+            "aside": set_aside(a) if a.failed and a.last else None,
+            "aside_chosen": bool(a.aside),
         }
 
     def open_tasks(self) -> list[tuple[int, Need]]:
@@ -1478,8 +1497,11 @@ class _Rules(RulesBase[State, Command]):
             lose = _choice(self.cmd, "lose", ("green", "yellow", "red"))
             if lose not in colours:
                 self.illegal(f"the last roll had no {lose} die to set aside; it showed {', '.join(a.last)}.")
+            if a.aside and a.aside != lose:
+                self.illegal(f"the {a.aside} die was chosen to be set aside; choose again with set-aside first.")
         else:
-            lose = next(c for c in ("green", "yellow", "red") if c in colours)
+            lose = set_aside(a)
+        a.aside = None
         a.free[lose] -= 1
         remaining = list(last)
         wanted = [self.cmd.args[k].strip().lower() for k in ("hold", "spell") if k in self.cmd.args]
@@ -1518,6 +1540,21 @@ class _Rules(RulesBase[State, Command]):
             a.holds.append((str(die), "spell", None))
             self.emit("die_held", face=die.face.value, how="spell", player=None)
         a.failed = False
+
+    def do_set_aside(self) -> None:
+        """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
+        choice, by its colour (the others are rolled again, so only its colour matters); the next roll plays it."""
+        a = self.s.attempt
+        self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die is set aside after a roll that completed nothing; there is none now.")
+        colour = _choice(self.cmd, "colour", ("green", "yellow", "red"))
+        if colour not in (Die.parse(f).colour.value for f in a.last):
+            self.illegal(f"the last roll had no {colour} die to set aside; it showed {', '.join(a.last)}.")
+        if colour == set_aside(a):
+            self.illegal(f"a {colour} die is the one set aside already.")
+        a.aside = colour
+        self.emit("die_set_aside", colour=colour, player=self.s.current)
 
     def spell(self, a: AttemptState) -> None:
         """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
@@ -1571,7 +1608,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed = False
+        a.failed, a.aside = False, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:

@@ -186,6 +186,20 @@ def icon_pips(name: str) -> int:
     return min(common)
 
 
+def _aside_seen(game: Game, wanted: list[str], seen: list[str]) -> str | None:
+    """After a roll that completed nothing and no die chosen to set aside yet: the colour of the die the table set
+    aside when the dice thrown are that roll's but for one die of another colour than the suggested one."""
+    attempt = game.view()["attempt"]
+    if not attempt or not attempt["aside"] or attempt["aside_chosen"]:
+        return None
+    for colour in sorted({str(face).split(":")[0] if ":" in str(face) else "green" for face in attempt["last"]}):
+        pool = [*wanted, attempt["aside"]]
+        pool.remove(colour)
+        if sorted(pool) == seen:
+            return colour
+    return None
+
+
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
     pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
@@ -204,6 +218,9 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
         faces.append(f"{colour.value}:{pip_map.face(colour, pips).value}")
     wanted = sorted(c.value for c in game.next_roll_dice())
     seen = sorted(face.split(":")[0] for face in faces)
+    lose = _aside_seen(game, wanted, seen) if seen != wanted else None
+    if lose:  # :211: the player set aside another die of the failed roll than the one suggested, and threw the rest
+        return "roll", {"faces": ",".join(faces), "lose": lose}
     if seen != wanted:
         return (
             f"the tray shows {len(faces)} dice ({', '.join(seen) or 'none'}), but this roll throws "

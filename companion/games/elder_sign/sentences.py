@@ -348,6 +348,10 @@ def _said_die_lost(event: Mapping[str, Any], names: Names, kind: str, who: str, 
     return text
 
 
+def _said_die_set_aside(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return f"{who} chooses to set {a_or_an(event.get('colour'))} die aside"
+
+
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     how = event.get("how")
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
@@ -521,6 +525,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "attempt_started": _said_attempt_started,
     "die_added": _said_die_added,
     "die_lost": _said_die_lost,
+    "die_set_aside": _said_die_set_aside,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -674,6 +679,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "lower":
         return f"Maximum {args.get('stat')} -1"
+    if name == "set-aside":
+        return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":
