@@ -42,6 +42,13 @@ def test_at_the_attack_the_host_taps_each_investigators_choice(browser: object, 
             for stat in ("sanity", "stamina"):
                 expect(page.locator(f"#es-lower-{p}-{stat}")).to_have_class("primary")
         expect(page.locator("#es-roll-me")).to_have_count(0)  # nothing else is played until all have chosen
+        for p in (1, 2):  # each investigator's two taps side by side under the name, inside a 390 px screen
+            left = page.locator(f"#es-lower-{p}-sanity").bounding_box()
+            right = page.locator(f"#es-lower-{p}-stamina").bounding_box()
+            who = page.locator(f"#es-attack-who-{p}").bounding_box()
+            assert left and right and who
+            assert abs(left["y"] - right["y"]) < 2 and right["x"] >= left["x"] + left["width"], (left, right)
+            assert who["y"] + who["height"] <= left["y"] + 1 and right["x"] + right["width"] <= 390
         expect(viewer.page.locator("#es-attack-choosing")).to_contain_text("Still to choose: Ada, Bo")
         text = page.locator("#es-turn").inner_text() + viewer.page.locator("#es-attempt").inner_text()
         assert not LINE_NUMBER.search(text) and "stat=" not in text and "lower player" not in text

@@ -153,10 +153,11 @@ function attackChoices(s, lowers) {
   const out = [el("div", { class: "warn span-all", id: "es-attack-question" }, "The Ancient One attacks: each investigator chooses to lower their maximum sanity or their maximum stamina by 1. Tap each one's choice.")];
   for (const p of players) {
     const inv = (s.investigators || []).find((i) => i.player === p && !i.devoured) || {};
-    const r = rowOf([el("b", {}, playerName(s, p) + " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + "):"),
-      ...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; })]);
-    r.classList.add("span-all");
-    out.push(r);
+    // the name over its two taps, side by side (a fresh player found them stacked under a long name at 390 px)
+    out.push(el("b", { class: "span-all es-attack-who", id: "es-attack-who-" + (p + 1) }, playerName(s, p) + " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + "):"));
+    const pair = el("div", { class: "span-all es-pair" });
+    pair.append(...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; }));
+    out.push(pair);
   }
   return out;
 }
