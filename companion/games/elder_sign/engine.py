@@ -821,7 +821,7 @@ class Game(GameHistory[State]):
         a = self._state.attempt
         if a is None:
             return None
-        return {
+        view = {
             "place": a.place,
             "free": dict(a.free),
             "last": list(a.last) if a.last else None,
@@ -829,9 +829,10 @@ class Game(GameHistory[State]):
             "held": [{"face": _face(d).value, "die": d, "how": how, "player": p} for d, how, p in a.holds],
             "rolls": a.rolls,
             "dice_to_roll": self.dice_to_roll(),
-            "aside": set_aside(a) if a.failed and a.last else None,
-            "aside_chosen": bool(a.aside),
         }
+        if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside)}
+        return view
 
     def open_tasks(self) -> list[tuple[int, Need]]:
         """The tasks the next roll may complete, as (1-based index, need): at the adventure of the attempt, or

@@ -190,7 +190,7 @@ def _aside_seen(game: Game, wanted: list[str], seen: list[str]) -> str | None:
     """After a roll that completed nothing and no die chosen to set aside yet: the colour of the die the table set
     aside when the dice thrown are that roll's but for one die of another colour than the suggested one."""
     attempt = game.view()["attempt"]
-    if not attempt or not attempt["aside"] or attempt["aside_chosen"]:
+    if not attempt or not attempt.get("aside") or attempt["aside_chosen"]:
         return None
     for colour in sorted({str(face).split(":")[0] if ":" in str(face) else "green" for face in attempt["last"]}):
         pool = [*wanted, attempt["aside"]]

@@ -791,7 +791,14 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
     physical = bool(view.get("physical"))
     ao = names.ancient_one
-    ao_card = "the Ancient One's card" if ao == "the Ancient One" else f"{ao}'s card"
+    chosen = (
+        # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
+        ("This game's Ancient One is" if physical else "The companion chose")
+        + " the Ancient One, its card not filled in yet: lay the Ancient One card you play beside the clock, and "
+        "fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        if ao == "the Ancient One"
+        else f"Lay {ao}'s card beside the clock{'' if physical else ' (the companion chose it)'}."
+    )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
         if hand
@@ -799,7 +806,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     )
     out = [
         ("clock", f"{clock}, and the six green dice, the yellow die and the red die near it."),
-        ("ancient_one", f"Lay {ao_card} beside the clock{'' if physical else ' (the companion chose it)'}."),
+        ("ancient_one", chosen),
         (
             "monsters",
             "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
