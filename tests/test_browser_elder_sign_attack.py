@@ -38,6 +38,11 @@ def test_at_the_attack_the_host_taps_each_investigators_choice(browser: object, 
     try:
         page = host.page
         expect(page.locator("#es-attack-question")).to_contain_text("maximum sanity or their maximum stamina")
+        # :431 "once the Ancient One wakes up, forget about the lingering effect of the most recent Mythos card"
+        assert service.state()["mythos"]["active"] is False
+        expect(viewer.page.locator("#es-mythos")).to_have_text(
+            "None in force: the Ancient One is awake, and its waking ended the last Mythos card's lingering effect."
+        )
         for p in (1, 2):
             for stat in ("sanity", "stamina"):
                 expect(page.locator(f"#es-lower-{p}-{stat}")).to_have_class("primary")

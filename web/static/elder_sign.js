@@ -30,7 +30,8 @@ export function render(s) {
   out.textContent = s.outcome ? (s.outcome === "won" ? "Won!" : "Lost.") : "";
   out.className = "outcome " + (s.outcome || "");
   const m = s.mythos;
-  $("#es-mythos").textContent = m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
+  // the Ancient One's waking ends the lingering effect of the Mythos card in play (elder-sign-rules.txt:431)
+  $("#es-mythos").textContent = m && !m.active ? "None in force: the Ancient One is awake, and its waking ended " + (standIn.mythos ? "the last Mythos card's" : m.name + "'s") + " lingering effect." : m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
   // One row a player: a devoured investigator whose player plays on with another is a note under the new one.
   const all = s.investigators || [];
   const lost = (p) => all.filter((x) => x.player === p && x.devoured).map((x) => x.name);
