@@ -818,6 +818,7 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "ordered": rng.choice(["true", "false"]),
             "player": str(rng.randint(1, game.setup.players)),
             "sanity": str(rng.choice([-2, -1, 0, 1])),
+            "stamina": str(rng.choice([3, 5])),  # set-investigator: the numbers printed on a stand-in card
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
         }

@@ -27,3 +27,60 @@ def test_the_setup_checklist_says_which_ancient_one_was_chosen(tmp_path: Path) -
     real = filled_in(tmp_path)
     text = _checklist(Game.new(Setup(players=2, ancient_one="nyarlathotep", seed=1), real))["ancient_one"]
     assert text == "Lay Nyarlathotep's card beside the clock (the companion chose it)."
+
+
+def _completed_stand_in() -> Game:
+    """A stand-in adventure completed: its reward is asked (the companion plays none of the stand-in's)."""
+    game = Game.new(Setup(players=2, seed=3), load_packs())
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=inv:1 ordered=false")
+    game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
+    assert game.view()["question"]["part"] == "reward"
+    return game
+
+
+def test_a_stand_in_adventures_reward_takes_every_icon_the_text_names() -> None:
+    """:229-271: Common Items, Unique Items, Spells, clues, Allies, Elder Signs, a gate, sanity, stamina, a monster,
+    doom; :223 "sometimes a reward may not actually be beneficial"."""
+    game = _completed_stand_in()
+    offered = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
+    wanted = {"common-items", "unique-items", "spells", "allies", "clues", "elder-signs", "gate", "sanity", "stamina"}
+    assert wanted | {"monster", "doom", "nothing"} <= offered, offered
+    before = game.view()
+    events = game.push("card-did effect=spells n=2")
+    said = sentences.describe_events(events, sentences.Names.of_game(game))
+    assert said == ["The adventure in place 1: 2 Spells drawn."], said
+    assert {k: v for k, v in game.view().items() if k not in ("question", "history_length")} == {
+        k: v for k, v in before.items() if k not in ("question", "history_length")
+    }  # the table draws the spells: nothing of the companion's changes
+    game.push("card-did effect=doom")
+    assert game.view()["doom"] == before["doom"] + 1  # a reward that is not beneficial (:223)
+    assert "spells" not in {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}  # told once
+
+
+def test_an_investigator_not_filled_in_shows_no_made_up_numbers_until_the_host_copies_them() -> None:
+    from companion.errors import IllegalCommand
+    from companion.games.elder_sign.module import MODULE
+
+    game = Game.new(Setup(players=2, seed=3), load_packs())
+    assert MODULE.publish(game.view(), game)["stand_ins"]["numbers"] == [0, 1]
+    events = game.push("adjust player=1 sanity=-1")
+    words = sentences.describe_events(events, sentences.Names.of_game(game))
+    stand_in = game.packs.investigators[game.view()["investigators"][0]["id"]]
+    assert words == ["Player 1: sanity -1."], words  # the change, not the stand-in's count
+    game.push("set-investigator player=1 sanity=7 stamina=3 clues=2")
+    ada = game.view()["investigators"][0]
+    assert (ada["max_sanity"], ada["sanity"], ada["max_stamina"], ada["stamina"]) == (7, 6, 3, 3)
+    assert ada["clues"] == 2 and stand_in.placeholder  # the card's clues (no clue was spent or won before)
+    assert MODULE.publish(game.view(), game)["stand_ins"]["numbers"] == [1]
+    assert not any(a.name == "set-investigator" and a.args["player"] == "1" for a in game.legal_actions())
+    try:
+        game.push("set-investigator player=1 sanity=5 stamina=5")
+    except IllegalCommand as exc:
+        assert "entered already" in str(exc)
+    else:
+        raise AssertionError("a second set-investigator was taken")
+    words = sentences.describe_events(game.push("adjust player=1 sanity=-1"), sentences.Names.of_game(game))
+    assert words[-1].endswith("sanity 5, stamina 3."), words

@@ -40,9 +40,13 @@ export function render(s) {
     const li = el("li", { class: inv.active ? "active" : "" });
     const named = !(standIn.investigators || []).includes(inv.player);
     const gone = inv.devoured ? [] : lost(inv.player);
-    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" },
-      (inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + ((s.where || {})[String(inv.player)] || "")) +
+    // a card not filled in yet: its numbers are the stand-in's until the host copies the card's (none shown)
+    const missing = !inv.devoured && numbersMissing(s, inv.player);
+    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
+      (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
+    const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
+    if (enter) li.append(button("Enter the numbers printed on it", () => numbersSheet(enter, s), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
   }));
   const odds = s.card_odds;
@@ -155,12 +159,29 @@ function attackChoices(s, lowers) {
   for (const p of players) {
     const inv = (s.investigators || []).find((i) => i.player === p && !i.devoured) || {};
     // the name over its two taps, side by side (a fresh player found them stacked under a long name at 390 px)
-    out.push(el("b", { class: "span-all es-attack-who", id: "es-attack-who-" + (p + 1) }, playerName(s, p) + " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + "):"));
+    const numbers = numbersMissing(s, p) ? "" : " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + ")";
+    out.push(el("b", { class: "span-all es-attack-who", id: "es-attack-who-" + (p + 1) }, playerName(s, p) + numbers + ":"));
     const pair = el("div", { class: "span-all es-pair" });
     pair.append(...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; }));
     out.push(pair);
   }
   return out;
+}
+
+const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
+
+// The numbers printed on an investigator card not filled in yet, copied by the host (set-investigator).
+function numbersSheet(a, s) {
+  const num = (name, label, value) => field(label, el("input", { type: "number", name, min: name === "clues" ? "0" : "1", max: "20", value: String(value), inputmode: "numeric" }));
+  const value = (name) => $("#sheet-body [name=" + name + "]").value;
+  const who = playerName(s, Number(a.args.player) - 1);
+  sheet("The numbers on " + who + "'s investigator card", [
+    el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the sanity, stamina and clue tokens printed on the card on the table."),
+    num("sanity", "Sanity", ""), num("stamina", "Stamina", ""), num("clues", "Clue tokens", 0),
+  ], "Enter the numbers", () => {
+    if (!value("sanity") || !value("stamina")) { toast("Copy the sanity and the stamina from the card first.", true); return false; }
+    return command("set-investigator", { ...a.args, sanity: value("sanity"), stamina: value("stamina"), clues: value("clues") || "0" });
+  });
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion).

@@ -97,6 +97,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
             "when it shows a locked die icon (:399)",
         ),
+        "set-investigator": (
+            ("player", "sanity", "stamina"),
+            ("clues",),
+            "the sanity, stamina (and clue tokens) printed on an investigator card not filled in yet, copied by the "
+            "host: the companion plays the card's numbers from then on (what was lost or gained so far still counts)",
+        ),
         "card-did": (
             ("effect",),
             ("n", "colour"),
@@ -122,9 +128,16 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
         "gate": 1,
         "clock": 3,
         "lock": 1,
+        # drawn from their decks by the table (:229 Common Items, :237 Unique Items, :239 Spells, :243 Allies):
+        # the companion keeps no items, it writes what the card gave
+        "common-items": 1,
+        "unique-items": 1,
+        "spells": 1,
+        "allies": 1,
         "nothing": 0,
     }
 )
+TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -149,12 +162,19 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         ),
         "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+        # :229-271, every icon a reward may show; "a reward may not actually be beneficial" (:223): doom, monsters
         "reward": (
             ("elder-signs", ""),
             ("clues", ""),
+            ("common-items", ""),
+            ("unique-items", ""),
+            ("spells", ""),
+            ("allies", ""),
             ("sanity", "+1"),
             ("stamina", "+1"),
             ("gate", ""),
+            ("monster", ""),
+            ("doom", ""),
             ("nothing", ""),
         ),
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
@@ -304,6 +324,7 @@ class InvestigatorState:
     clues: int
     place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
     devoured: bool = False
+    entered: bool = False  # its card's numbers were copied by the host (set-investigator; a card not filled in yet)
 
 
 @dataclass
@@ -590,6 +611,15 @@ class Game(GameHistory[State]):
         s = self._state if state is None else state
         return self.ancient.placeholder and not s.combat and not self.stand_in_reading
 
+    def numbers_missing(self, inv: InvestigatorState) -> bool:
+        """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
+        whose numbers the host has not copied (set-investigator); the page shows none of them until then."""
+        return self.packs.investigators[inv.id].placeholder and not inv.entered
+
+    def numbers_missing_players(self) -> list[int]:
+        """The players (0-based) whose investigator in play still has the stand-in's numbers (numbers_missing)."""
+        return [i.player for i in self._state.investigators if not i.devoured and self.numbers_missing(i)]
+
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
@@ -619,6 +649,17 @@ class Game(GameHistory[State]):
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
+        for inv in s.investigators:
+            if not inv.devoured and self.numbers_missing(inv):
+                args = {"player": str(inv.player + 1)}
+                self.offer(
+                    out,
+                    "table",
+                    "set-investigator",
+                    args,
+                    asks=("sanity", "stamina"),
+                    sample=dict.fromkeys(("sanity", "stamina"), "1"),
+                )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
@@ -1138,7 +1179,12 @@ class _Rules(RulesBase[State, Command]):
             if effect.clues:
                 inv.clues = max(0, inv.clues + effect.clues)
                 self.emit(
-                    "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=effect.clues
+                    "clues_changed",
+                    player=inv.player,
+                    investigator=inv.name,
+                    clues=inv.clues,
+                    change=effect.clues,
+                    numbers_missing=self.game.numbers_missing(inv),
                 )
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
@@ -1170,6 +1216,7 @@ class _Rules(RulesBase[State, Command]):
             sanity_change=sanity,
             stamina_change=stamina,
             why=why,
+            numbers_missing=self.game.numbers_missing(inv),  # the stand-in's numbers: the words tell the change only
         )
         if below:
             self.devour(inv)
@@ -1912,9 +1959,43 @@ class _Rules(RulesBase[State, Command]):
         if values.get("clues"):
             inv.clues = max(0, inv.clues + values["clues"])
             self.emit(
-                "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=values["clues"]
+                "clues_changed",
+                player=inv.player,
+                investigator=inv.name,
+                clues=inv.clues,
+                change=values["clues"],
+                numbers_missing=self.game.numbers_missing(inv),
             )
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
+
+    def do_set_investigator(self) -> None:
+        """The numbers printed on an investigator card not filled in yet (:84 "we get our Investigator markers,
+        Stamina and Sanity tokens, and any item cards and Clue tokens listed on our cards"): the card's maximums
+        from now on, less what an attack lowered (:459); what was lost or gained since the start still counts, as do
+        the clues spent or won."""
+        inv = self.player_arg()
+        card = self.packs.investigators[inv.id]
+        if not card.placeholder:
+            self.illegal(f"{inv.name}'s card is filled in: its numbers are the card's (a card effect is adjust).")
+        if inv.entered:
+            self.illegal(f"player {inv.player + 1}'s numbers were entered already; put a mistake right with adjust.")
+        sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
+        clues = _int(self.cmd, "clues", 0, 20) if "clues" in self.cmd.args else card.clues
+        for stat, printed in (("sanity", sanity), ("stamina", stamina)):
+            top = max(0, printed - (getattr(card, stat) - getattr(inv, "max_" + stat)))
+            setattr(inv, stat, max(0, min(top, top - (getattr(inv, "max_" + stat) - getattr(inv, stat)))))
+            setattr(inv, "max_" + stat, top)
+        inv.clues = max(0, inv.clues + clues - card.clues)
+        inv.entered = True
+        self.emit(
+            "investigator_entered",
+            player=inv.player,
+            sanity=inv.sanity,
+            stamina=inv.stamina,
+            max_sanity=inv.max_sanity,
+            max_stamina=inv.max_stamina,
+            clues=inv.clues,
+        )
 
     def do_doom(self) -> None:
         n = _int(self.cmd, "n", -30, 30)
@@ -1985,11 +2066,13 @@ class _Rules(RulesBase[State, Command]):
         why = q.part.replace("_", " ")
         if effect == "doom" and s.awake and n > 0:
             self.illegal("the Ancient One is awake; its track is full (:429).")
-        if effect in ("monster", "gate") and n < 0:
+        if effect in ("monster", "gate", *TABLE_DRAWS) and n < 0:
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
         self.emit("card_effect", **q.to_dict(), effect=effect, n=n)
+        if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
+            return
         if effect == "gate":
             for _ in range(n):
                 self.draw_other_world()

@@ -36,6 +36,8 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
             for i in view.get("investigators") or []
             if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder
         ],
+        # the players whose investigator's sanity, stamina and clues are still the stand-in's: the page shows none
+        "numbers": game.numbers_missing_players(),
         "ancient_one": bool(game.ancient.placeholder),
         "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
     }

@@ -247,11 +247,18 @@ def _said_effect_text(event: Mapping[str, Any], names: Names, kind: str, who: st
 
 
 def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("numbers_missing"):  # its card is not filled in yet: the change, not a made-up count
+        change = int(event.get("change") or 0)
+        return f"{inv} {'gains' if change > 0 else 'loses'} {_count(abs(change), 'clue token')}"
     text = f"{inv} has {_count(event.get('clues'), 'clue token')}"
     return text
 
 
 def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("numbers_missing"):  # its card is not filled in yet: no made-up number is told, only the change
+        changes = [(k, event.get(f"{k}_change")) for k in ("sanity", "stamina")]
+        said = ", ".join(f"{k} {'+' if n > 0 else ''}{n}" for k, n in changes if n)
+        return f"{inv}: {said}" if said else f"{inv}'s sanity and stamina stay as they were"
     text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
     return text
 
@@ -259,6 +266,14 @@ def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str
 def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = f"{inv} loses 1 maximum {event.get('stat')}"
     return text
+
+
+def _said_investigator_entered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        f"{names.player(event.get('player'))}'s investigator card as printed: sanity {event.get('sanity')} of "
+        f"{event.get('max_sanity')}, stamina {event.get('stamina')} of {event.get('max_stamina')}, "
+        f"{event.get('clues')} clue{'' if event.get('clues') == 1 else 's'}"
+    )
 
 
 def _said_investigator_devoured(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -511,6 +526,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "clues_changed": _said_clues_changed,
     "investigator_changed": _said_investigator_changed,
     "maximum_lowered": _said_maximum_lowered,
+    "investigator_entered": _said_investigator_entered,
     "investigator_devoured": _said_investigator_devoured,
     "investigator_joins": _said_investigator_joins,
     "player_out": _said_player_out,
@@ -577,6 +593,10 @@ _TOLD = {
     "gate": ("a gate opens", "gates open"),
     "clues": ("clue", "clues"),
     "elder-signs": ("Elder Sign", "Elder Signs"),
+    "common-items": ("Common Item drawn", "Common Items drawn"),
+    "unique-items": ("Unique Item drawn", "Unique Items drawn"),
+    "spells": ("Spell drawn", "Spells drawn"),
+    "allies": ("Ally drawn", "Allies drawn"),
 }
 
 
@@ -656,6 +676,10 @@ _CARD_DID_LABELS = {
     "gate": "Gates",
     "clues": "Clues",
     "elder-signs": "Elder Signs",
+    "common-items": "Common Items",
+    "unique-items": "Unique Items",
+    "spells": "Spells",
+    "allies": "Allies",
     "clock": "Clock (hours)",
     "sanity": "Sanity",
     "stamina": "Stamina",
@@ -679,6 +703,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "lower":
         return f"Maximum {args.get('stat')} -1"
+    if name == "set-investigator":
+        return f"Enter the numbers on {names.player(int(args.get('player') or 1) - 1)}'s investigator card"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "card-did":
