@@ -4,6 +4,7 @@ stand-in one as the Ancient One, its card not filled in yet."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from test_elder_sign_stand_in_ancient import filled_in
@@ -66,6 +67,10 @@ def test_an_investigator_not_filled_in_shows_no_made_up_numbers_until_the_host_c
 
     game = Game.new(Setup(players=2, seed=3), load_packs())
     assert MODULE.publish(game.view(), game)["stand_ins"]["numbers"] == [0, 1]
+    from companion.games.elder_sign.terminal import state_text
+
+    text = state_text({**game.view(), **MODULE.publish(game.view(), game)})
+    assert text.count("sanity, stamina and clues not entered yet") == 2 and not re.search(r"sanity \d", text), text
     events = game.push("adjust player=1 sanity=-1")
     words = sentences.describe_events(events, sentences.Names.of_game(game))
     stand_in = game.packs.investigators[game.view()["investigators"][0]["id"]]
