@@ -10,12 +10,12 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_elder_sign import shot, tap, wait_for
 from test_browser_elder_sign_tasks import elder_sign_table, host_phone
+from test_elder_sign_findings import stand_in_attempt
 from web_fixtures import Table
 
 from companion.errors import IllegalCommand
 from companion.games.base import TrayDie
-from companion.games.elder_sign.engine import Game, Setup
-from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.engine import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["elder_sign_table"]
@@ -66,11 +66,7 @@ def test_the_host_taps_the_die_to_set_aside_and_roll_for_me_throws_the_others(
 
 
 def _game() -> Game:
-    game = Game.new(Setup(players=2, seed=3), load_packs())
-    while game.view()["question"]:
-        game.push("card-did effect=nothing")
-    game.push("move to=1")
-    game.push("set-tasks adventure=1 tasks=peril:3 ordered=false")
+    game = stand_in_attempt("peril:3")
     game.push("add-die colour=yellow")
     game.push(f"roll faces={FAILED}")
     return game

@@ -30,13 +30,19 @@ def test_the_setup_checklist_says_which_ancient_one_was_chosen(tmp_path: Path) -
     assert text == "Lay Nyarlathotep's card beside the clock (the companion chose it)."
 
 
-def _completed_stand_in() -> Game:
-    """A stand-in adventure completed: its reward is asked (the companion plays none of the stand-in's)."""
+def stand_in_attempt(tasks: str) -> Game:
+    """A new game, its setup's questions told, player 1 at the stand-in adventure in place 1 with its tasks entered."""
     game = Game.new(Setup(players=2, seed=3), load_packs())
     while game.view()["question"]:
         game.push("card-did effect=nothing")
     game.push("move to=1")
-    game.push("set-tasks adventure=1 tasks=inv:1 ordered=false")
+    game.push(f"set-tasks adventure=1 tasks={tasks} ordered=false")
+    return game
+
+
+def _completed_stand_in() -> Game:
+    """A stand-in adventure completed: its reward is asked (the companion plays none of the stand-in's)."""
+    game = stand_in_attempt("inv:1")
     game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
     assert game.view()["question"]["part"] == "reward"
     return game

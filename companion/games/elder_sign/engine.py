@@ -1178,14 +1178,7 @@ class _Rules(RulesBase[State, Command]):
         for inv in targets:
             if effect.clues:
                 inv.clues = max(0, inv.clues + effect.clues)
-                self.emit(
-                    "clues_changed",
-                    player=inv.player,
-                    investigator=inv.name,
-                    clues=inv.clues,
-                    change=effect.clues,
-                    numbers_missing=self.game.numbers_missing(inv),
-                )
+                self.clues_changed(inv, effect.clues)
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
         if effect.monsters:
@@ -1200,6 +1193,18 @@ class _Rules(RulesBase[State, Command]):
     def in_play(self, inv: InvestigatorState) -> bool:
         index = self.s.players[inv.player]
         return index is not None and self.s.investigators[index] is inv
+
+    def clues_changed(self, inv: InvestigatorState, change: int) -> None:
+        """The event of an investigator's clue tokens changed (the change alone is told while its card's numbers are
+        the stand-in's, numbers_missing)."""
+        self.emit(
+            "clues_changed",
+            player=inv.player,
+            investigator=inv.name,
+            clues=inv.clues,
+            change=change,
+            numbers_missing=self.game.numbers_missing(inv),
+        )
 
     def change(self, inv: InvestigatorState, sanity: int, stamina: int, why: str) -> None:
         """:407: devoured when sanity or stamina "go below 0"; at 0 the investigator plays on (:189 lets a task
@@ -1958,14 +1963,7 @@ class _Rules(RulesBase[State, Command]):
         inv.max_stamina = max(0, inv.max_stamina + values.get("max_stamina", 0))
         if values.get("clues"):
             inv.clues = max(0, inv.clues + values["clues"])
-            self.emit(
-                "clues_changed",
-                player=inv.player,
-                investigator=inv.name,
-                clues=inv.clues,
-                change=values["clues"],
-                numbers_missing=self.game.numbers_missing(inv),
-            )
+            self.clues_changed(inv, values["clues"])
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
 
     def do_set_investigator(self) -> None:
