@@ -91,8 +91,10 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
     try:
         page = host.page
         expect(page.locator("#es-card-question")).to_be_visible()
-        expect(page.locator("#es-roll-me")).to_be_visible()
-        expect(page.locator("#es-roll-me")).not_to_have_class("primary")
+        # a terror is resolved before trying again (:202-211): no roll is offered until it is told
+        expect(page.locator("#es-roll-after-terror")).to_be_visible()
+        expect(page.locator("#es-roll-me")).to_have_count(0)
+        expect(page.locator("#es-clue")).to_have_count(0)
         answer = page.locator("#es-main button[data-legal=card-did]", has_text="that was all")
         expect(answer).to_have_class("primary")
         assert page.locator("#es-turn button.primary").count() == 1  # the answer alone
@@ -103,6 +105,7 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
             wait_for(lambda length=length: service.state()["history_length"] > length)
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         expect(page.locator("#es-roll-me")).to_have_class("primary")  # no question open: the roll again
+        expect(page.locator("#es-roll-after-terror")).to_have_count(0)
         assert host.errors == []
     finally:
         host.context.close()

@@ -132,7 +132,10 @@ function renderESTurn(s) {
   const told = legal.filter((x) => x.name === "card-did");
   const lowers = legal.filter((x) => x.name === "lower");
   const asking = (told.length && s.card_question) || lowers.length;
-  fill($("#es-roll"), rolls.length && dice ? [rowOf([
+  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): no roll until it is told
+  const terror = told.length && s.question && s.question.part === "terror";
+  fill($("#es-roll"), terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+    : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
   ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
@@ -140,7 +143,12 @@ function renderESTurn(s) {
   const main = [];
   const moves = legal.filter((x) => x.name === "move");
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
-  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+  // a clue re-rolls the failed roll's dice (:359): none offered when no die is left to roll again
+  const free = s.attempt ? Object.values(s.attempt.free || {}).reduce((n, k) => n + k, 0) : 0;
+  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) {
+    if (x.name === "clue" && (terror || !free)) continue;
+    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+  }
   for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking ? "" : "primary"));
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
   if (lowers.length) main.unshift(...attackChoices(s, lowers));

@@ -1945,6 +1945,11 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("first aid is an activity of the Entrance; move there first (:289).")
         if s.first_aid:
             self.illegal("one Entrance activity a turn (:289).")
+        if s.attempted:  # back at the Entrance from a completed adventure: the turn goes on to the clock (:198)
+            self.illegal(
+                "this turn's adventure is over and the turn goes on to the clock (:198); first aid is for a turn whose "
+                "move went to the Entrance (:103, :289)."
+            )
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
         stamina = (
