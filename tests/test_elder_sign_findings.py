@@ -117,3 +117,32 @@ def test_no_first_aid_after_completing_an_adventure_in_the_same_turn() -> None:
     game.push("end-turn")
     game.push("move to=entrance")  # a turn whose move goes to the Entrance still has it
     assert "first-aid" in {a.name for a in game.legal_actions()}
+
+
+def test_a_stand_in_ancient_ones_limits_are_the_hosts_to_enter() -> None:
+    """:419-427 the doom track and :245 the Elder Sign limit are printed on the Ancient One's card: a stand-in's are
+    not shown as the card's, and once the host enters them they decide the awakening and the win."""
+    from companion.errors import IllegalCommand
+    from companion.games.elder_sign.module import MODULE
+
+    game = Game.new(Setup(players=2, seed=3), load_packs())
+    stand_in = game.packs.ancient_ones[game.view()["ancient_one"]["id"]]
+    assert stand_in.placeholder and MODULE.publish(game.view(), game)["stand_ins"]["ancient_numbers"] is True
+    summary = sentences.end_summary({**game.view(), **MODULE.publish(game.view(), game)})
+    assert summary["lines"][:2] == ["Elder Signs: 0.", "Doom: 0."], summary
+    doom = stand_in.doom - 3  # another length than the stand-in's
+    game.push(f"set-ancient-one doom={doom} elder_signs={stand_in.elder_signs + 2}")
+    view = game.view()
+    assert (view["doom_max"], view["elder_signs_needed"]) == (doom, stand_in.elder_signs + 2)
+    assert MODULE.publish(view, game)["stand_ins"]["ancient_numbers"] is False
+    assert not any(a.name == "set-ancient-one" for a in game.legal_actions())
+    try:
+        game.push("set-ancient-one doom=9 elder_signs=9")
+    except IllegalCommand as exc:
+        assert "entered already" in str(exc)
+    else:
+        raise AssertionError("a second set-ancient-one was taken")
+    game.push(f"doom n={doom - 1}")
+    assert not game.view()["ancient_one_awake"]
+    game.push("doom n=1")  # the last space of the track the host entered wakes it (:427)
+    assert game.view()["ancient_one_awake"] and game.view()["doom"] == doom

@@ -20,10 +20,15 @@ export function render(s) {
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
+  // a stand-in Ancient One's track length and Elder Sign limit are not the card's: none shown until the host enters them
+  const aoMissing = !!standIn.ancient_numbers;
+  const aoEnter = aoMissing && isHost() && (s.legal || []).find((x) => x.name === "set-ancient-one");
   fill($("#es-glance"), [
-    el("span", { id: "es-doom" }, "Doom " + s.doom + " of " + s.doom_max),
-    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + " of " + s.elder_signs_needed),
-    el("span", {}, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") + (standIn.ancient_one ? " (its card is not filled in yet: doom and Elder Signs are stand-ins)" : "")),
+    el("span", { id: "es-doom" }, "Doom " + s.doom + (aoMissing ? "" : " of " + s.doom_max)),
+    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (aoMissing ? "" : " of " + s.elder_signs_needed)),
+    el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
+      (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
+    ...(aoEnter ? [button("Enter the numbers printed on it", () => numbersSheet(aoEnter, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]), "small", "es-enter-ancient")] : []),
   ]);
   const out = $("#outcome");
   out.hidden = !s.outcome;
@@ -46,7 +51,7 @@ export function render(s) {
       (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
     const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
-    if (enter) li.append(button("Enter the numbers printed on it", () => numbersSheet(enter, s), "small", "es-enter-numbers-" + (inv.player + 1)));
+    if (enter) li.append(button("Enter the numbers printed on it", () => numbersSheet(enter, "The numbers on " + playerName(s, inv.player) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
   }));
   const odds = s.card_odds;
@@ -178,17 +183,16 @@ function attackChoices(s, lowers) {
 
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
 
-// The numbers printed on an investigator card not filled in yet, copied by the host (set-investigator).
-function numbersSheet(a, s) {
-  const num = (name, label, value) => field(label, el("input", { type: "number", name, min: name === "clues" ? "0" : "1", max: "20", value: String(value), inputmode: "numeric" }));
+// The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
+// set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
+function numbersSheet(a, title, numbers) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
-  const who = playerName(s, Number(a.args.player) - 1);
-  sheet("The numbers on " + who + "'s investigator card", [
-    el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the sanity, stamina and clue tokens printed on the card on the table."),
-    num("sanity", "Sanity", ""), num("stamina", "Stamina", ""), num("clues", "Clue tokens", 0),
+  sheet(title, [
+    el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the ones printed on the card on the table."),
+    ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
   ], "Enter the numbers", () => {
-    if (!value("sanity") || !value("stamina")) { toast("Copy the sanity and the stamina from the card first.", true); return false; }
-    return command("set-investigator", { ...a.args, sanity: value("sanity"), stamina: value("stamina"), clues: value("clues") || "0" });
+    if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
+    return command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
   });
 }
 

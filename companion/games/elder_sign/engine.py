@@ -105,6 +105,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "the sanity, stamina (and clue tokens) printed on an investigator card not filled in yet, copied by the "
             "host: the companion plays the card's numbers from then on (what was lost or gained so far still counts)",
         ),
+        "set-ancient-one": (
+            ("doom", "elder_signs"),
+            (),
+            "the doom track's length and the Elder Sign limit printed on an Ancient One card not filled in yet, "
+            "copied by the host (:245, :419-427)",
+        ),
         "card-did": (
             ("effect",),
             ("n", "colour"),
@@ -432,6 +438,8 @@ class State:
     questions: list[Question] = field(default_factory=list)  # cards not filled in yet, asked about (first first)
     mythos_lock: Colour | None = None  # the die the host said the Mythos card in play locks (a card not filled in)
     combat: str = ""  # the combat task the host entered from the card, for an Ancient One not filled in yet (:439)
+    # the doom track's length and the Elder Sign limit the host entered from the card (an Ancient One not filled in)
+    ancient_numbers: tuple[int, int] | None = None
 
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
@@ -615,6 +623,21 @@ class Game(GameHistory[State]):
         s = self._state if state is None else state
         return self.ancient.placeholder and not s.combat and not self.stand_in_reading
 
+    def doom_max(self, state: State | None = None) -> int:
+        """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered (else
+        the stand-in's, which the page does not show as the card's: ancient_numbers_missing)."""
+        s = self._state if state is None else state
+        return s.ancient_numbers[0] if s.ancient_numbers else self.ancient.doom
+
+    def elder_signs_needed(self, state: State | None = None) -> int:
+        """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max."""
+        s = self._state if state is None else state
+        return s.ancient_numbers[1] if s.ancient_numbers else self.ancient.elder_signs
+
+    def ancient_numbers_missing(self) -> bool:
+        """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
+        return self.ancient.placeholder and self._state.ancient_numbers is None
+
     def numbers_missing(self, inv: InvestigatorState) -> bool:
         """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
         whose numbers the host has not copied (set-investigator); the page shows none of them until then."""
@@ -680,6 +703,9 @@ class Game(GameHistory[State]):
             else:
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
+        if self.ancient.placeholder and s.ancient_numbers is None and not s.awake:
+            asks = ("doom", "elder_signs")
+            self.offer(out, "table", "set-ancient-one", asks=asks, sample={"doom": "12", "elder_signs": "12"})
         if s.awake and self.ancient.placeholder:
             # with its combat task not entered, entering it comes instead of the attack on it
             group = "roll" if self.combat_missing() and not s.attempted else "table"
@@ -763,10 +789,10 @@ class Game(GameHistory[State]):
             "midnights": s.midnights,
             "midnight_pending": s.midnight_pending > 0,
             "doom": s.doom,
-            "doom_max": a.doom,
+            "doom_max": self.doom_max(),
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
-            "elder_signs_needed": a.elder_signs,
+            "elder_signs_needed": self.elder_signs_needed(),
             "ancient_one": {
                 "id": a.id,
                 "name": a.name,
@@ -1261,7 +1287,7 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.ancient.elder_signs, why=why)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.elder_signs_needed(s), why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1271,7 +1297,7 @@ class _Rules(RulesBase[State, Command]):
         """Doom tokens on the track, left to right (:419-423); a monster at a monster space; the last space
         wakes the Ancient One (:427). While it is awake, tokens come off by combat (:439)."""
         s = self.s
-        full = self.ancient.doom
+        full = self.game.doom_max(s)
         if n > 0:
             for _ in range(n):
                 if s.doom >= full:
@@ -1294,7 +1320,7 @@ class _Rules(RulesBase[State, Command]):
         Mythos effect ends, and the active player goes on to advance the clock."""
         s = self.s
         s.awake = True
-        s.doom = self.ancient.doom
+        s.doom = self.game.doom_max(s)
         s.mythos_active = False
         s.mythos_lock = None
         s.monsters_pending = 0
@@ -1321,7 +1347,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         if s.outcome is not None:
             return
-        if s.elder_signs >= self.ancient.elder_signs:
+        if s.elder_signs >= self.game.elder_signs_needed(s):
             s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.said} away")
             self.emit("game_won", reason=s.outcome.reason)
         elif s.awake and s.doom == 0:
@@ -1412,9 +1438,9 @@ class _Rules(RulesBase[State, Command]):
                 asked.append(player)
         if asked:
             self.emit("attack_asked", name=self.ancient.name, players=asked)
-        if s.doom < self.ancient.doom:
+        if s.doom < self.game.doom_max(s):
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=self.ancient.doom, change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 
@@ -1973,6 +1999,24 @@ class _Rules(RulesBase[State, Command]):
             inv.clues = max(0, inv.clues + values["clues"])
             self.clues_changed(inv, values["clues"])
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
+
+    def do_set_ancient_one(self) -> None:
+        """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
+        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes."""
+        s = self.s
+        if not self.ancient.placeholder:
+            self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
+        if s.ancient_numbers is not None:
+            self.illegal("the Ancient One's numbers were entered already.")
+        if s.awake:
+            self.illegal("the Ancient One is awake: its track is full already (:429).")
+        doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
+        if doom <= s.doom:
+            self.illegal(f"the track holds {s.doom} doom tokens already; its length is more than that on the card.")
+        if signs <= s.elder_signs:
+            self.illegal(f"the table has {s.elder_signs} Elder Signs already; the limit on the card is more than that.")
+        s.ancient_numbers = (doom, signs)
+        self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
 
     def do_set_investigator(self) -> None:
         """The numbers printed on an investigator card not filled in yet (:84 "we get our Investigator markers,

@@ -39,6 +39,8 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
         # the players whose investigator's sanity, stamina and clues are still the stand-in's: the page shows none
         "numbers": game.numbers_missing_players(),
         "ancient_one": bool(game.ancient.placeholder),
+        # its doom track's length and Elder Sign limit are still the stand-in's: the page shows neither as the card's
+        "ancient_numbers": game.ancient_numbers_missing(),
         "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
     }
 

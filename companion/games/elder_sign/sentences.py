@@ -262,6 +262,13 @@ def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who
     return text
 
 
+def _said_ancient_one_entered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        f"the Ancient One's card as printed: a doom track of {event.get('doom_max')}, "
+        f"{event.get('elder_signs_needed')} Elder Signs to win"
+    )
+
+
 def _said_investigator_entered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     return (
         f"{names.player(event.get('player'))}'s investigator card as printed: sanity {event.get('sanity')} of "
@@ -517,6 +524,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "investigator_changed": _said_investigator_changed,
     "maximum_lowered": _said_maximum_lowered,
     "investigator_entered": _said_investigator_entered,
+    "ancient_one_entered": _said_ancient_one_entered,
     "investigator_devoured": _said_investigator_devoured,
     "investigator_joins": _said_investigator_joins,
     "player_out": _said_player_out,
@@ -693,6 +701,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "lower":
         return f"Maximum {args.get('stat')} -1"
+    if name == "set-ancient-one":
+        return "Enter the numbers on the Ancient One's card"
     if name == "set-investigator":
         return f"Enter the numbers on {names.player(int(args.get('player') or 1) - 1)}'s investigator card"
     if name == "set-aside":
@@ -752,12 +762,16 @@ def for_players(message: Any) -> str:
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"
+    # a stand-in Ancient One whose numbers the host did not enter: the counts, not the stand-in's limits
+    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
+    signs = "" if missing else f" of {view.get('elder_signs_needed')}"
+    doom = "" if missing else f" of {view.get('doom_max')}"
     return {
         "title": "The investigators win" if won else "The investigators lose",
         "text": _sentence(str(view.get("outcome_reason") or "")),
         "lines": [
-            f"Elder Signs: {view.get('elder_signs')} of {view.get('elder_signs_needed')}.",
-            f"Doom: {view.get('doom')} of {view.get('doom_max')}.",
+            f"Elder Signs: {view.get('elder_signs')}{signs}.",
+            f"Doom: {view.get('doom')}{doom}.",
             f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
         ],
     }
