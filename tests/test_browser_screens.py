@@ -271,7 +271,8 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
         page.locator("#sheet-body button", has_text="Go to").nth(int(slot) - 1).click()
         expect(viewer.page.locator("#es-investigators")).to_contain_text(service.state()["where"]["0"])
         expect(page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
-        expect(viewer.page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
+        expect(viewer.page.locator("#es-odds")).to_contain_text("Rolling all 6 dice")  # a player has no such button
+        expect(viewer.page.locator("#es-odds")).not_to_contain_text("Roll for me")
         expect(page.locator("#es-roll-me")).to_be_visible()
         shot(host, "es-odds-before-the-roll", full=True)
         # rolls that complete nothing, until no die is left

@@ -12,6 +12,8 @@ export const esNeed = (need) => String(need || "").split(",").filter(Boolean).ma
 // what doing a task costs (elder-sign-rules.txt:185), as the companion's sentences say it (cost_words)
 const esCost = (t) => { const parts = ["sanity", "stamina"].filter((k) => t[k]).map((k) => k + " " + (t[k] > 0 ? "+" : "") + t[k]); if (t.clock) parts.push("the clock " + t.clock + " hours on"); return parts.length ? " (" + parts.join(", ") + ")" : ""; };
 const esTask = (t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + esCost(t) + (t.monster ? " (monster)" : "");
+// a player's phone has no "Roll for me" button: it reads what that roll is (every die thrown as it lands)
+const oddsWords = (t) => (isHost() ? t : t.replace('"Roll for me" with ', "Rolling all "));
 
 // The Elder Sign cards of the game view.
 export function render(s) {
@@ -67,7 +69,7 @@ export function render(s) {
     const enter = c.tasks_missing && !s.ancient_one_awake && legalTasks(s, c.slot);  // no adventures in the battle (:431)
     if (enter && isHost()) li.append(button("Enter the tasks printed on it", () => tasksSheet(enter, s), "small", "es-enter-tasks-" + c.slot));
     else if (!c.tasks_missing && (standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
-    if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));
+    if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, oddsWords(s.odds_words[0])));
     return li;
   }));
   if (!isHost() && (s.adventures || []).some((c) => c.tasks_missing)) {
@@ -82,7 +84,7 @@ export function render(s) {
     return;
   }
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
-  const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
+  const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, oddsWords(t)));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
   if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
