@@ -17,8 +17,6 @@ from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 from companion.words import a_or_an
 
-THROW_COMMANDS = frozenset({"move", "add-die", "end-turn"})  # the commands after which the table throws anew
-
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
 
@@ -330,12 +328,6 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     started_keys = ("players", "ancient_one")
     setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
     button_commands = ("end-turn",)
-    # the players throw anew (--sim's tray throws for them, GameService.next_throw) only after a move (the attempt's
-    # first roll, :93, :107), an item's die added to the pool (:109) or the end of a turn (awake: the next blow,
-    # :439); a roll or a clue settles a throw, and telling a card, entering its tasks, choosing the die to set aside,
-    # the attack's choice or a correction is no throw (the sim tray once rolled by itself after "Enter the tasks" and
-    # after the last answer about a terror)
-    roll_commands = frozenset(COMMANDS) - THROW_COMMANDS
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
