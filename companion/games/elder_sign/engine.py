@@ -675,7 +675,10 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
-        self.offer(out, "entrance", "first-aid")
+        if not s.attempted:  # back at the Entrance from a completed adventure, the turn goes on to the clock (:198):
+            # first aid is for a turn whose move went to the Entrance (:103, :289); not refused, so that a game
+            # stored before, which took it so, replays as it was played
+            self.offer(out, "entrance", "first-aid")
         for inv in s.investigators:
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
@@ -1971,11 +1974,6 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("first aid is an activity of the Entrance; move there first (:289).")
         if s.first_aid:
             self.illegal("one Entrance activity a turn (:289).")
-        if s.attempted:  # back at the Entrance from a completed adventure: the turn goes on to the clock (:198)
-            self.illegal(
-                "this turn's adventure is over and the turn goes on to the clock (:198); first aid is for a turn whose "
-                "move went to the Entrance (:103, :289)."
-            )
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
         stamina = (
