@@ -100,3 +100,30 @@ def test_the_real_tray_shows_which_die_the_player_set_aside() -> None:
     assert outcome.command is not None and outcome.command[1]["lose"] == "yellow"
     game.push(f"roll {' '.join(f'{k}={v}' for k, v in outcome.command[1].items())}")
     assert game.view()["attempt"]["free"]["yellow"] == 0
+
+
+def test_the_host_taps_a_die_to_hold_on_the_marker_and_the_next_roll_keeps_it(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """:213 "one other die from my previous attempt to ... focus on my own Investigator marker", :365-371 it keeps
+    its face: the page had no control for it, though the engine had hold=."""
+    service = elder_sign_table.service
+    _failed_roll_with_the_yellow_die(service)
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-hold-note")).to_contain_text("one other die goes on their marker (focus)")
+        page.locator("#es-hold button", has_text="lore").first.click()
+        expect(page.locator("#es-hold .chip.ok")).to_have_text("lore (held)", timeout=5000)
+        assert service.state()["attempt"]["hold"] == "lore"
+        assert sorted(service.state()["next_dice"]) == ["green"] * 4 + ["yellow"]  # one set aside, one held
+        shot(host, "hold-chosen")
+        length = service.state()["history_length"]
+        tap(host, "#es-roll-me")
+        wait_for(lambda: service.state()["history_length"] > length)
+        rolled = service.history()[length]
+        assert rolled["command"]["name"] == "roll" and len(rolled["command"]["args"]["faces"].split(",")) == 5
+        assert "focuses: a lore die is held" in rolled["text"], rolled["text"]  # the roll's own words
+        assert host.errors == []
+    finally:
+        host.context.close()

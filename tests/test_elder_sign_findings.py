@@ -138,3 +138,25 @@ def test_a_stand_in_ancient_ones_limits_are_the_hosts_to_enter() -> None:
     assert not game.view()["ancient_one_awake"]
     game.push("doom n=1")  # the last space of the track the host entered wakes it (:427)
     assert game.view()["ancient_one_awake"] and game.view()["doom"] == doom
+
+
+def test_a_die_chosen_to_hold_is_held_by_the_next_roll_and_not_rolled() -> None:
+    """:213 one other die on the own marker, :365-371 it keeps its face; :211 it is not the die set aside."""
+    from companion.errors import IllegalCommand
+
+    game = stand_in_attempt("peril:3")
+    game.push("add-die colour=yellow")
+    game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:lore,green:peril,yellow:inv4")
+    game.push("set-aside colour=yellow")
+    try:
+        game.push("focus die=yellow:inv4")
+    except IllegalCommand as exc:
+        assert "set aside" in str(exc)
+    else:
+        raise AssertionError("the die set aside was held")
+    game.push("focus die=peril")
+    assert game.dice_to_roll() == 5 == len(game.next_roll_dice())  # 7 less the one set aside, less the one held
+    assert "peril" in (game.odds_question() or {})["held"]
+    events = game.push("roll faces=green:peril,green:peril,green:inv1,green:inv1,green:inv1")
+    assert [(e["face"], e["how"]) for e in events if e["type"] == "die_held"] == [("peril", "focus")]
+    assert any(e["type"] == "task_completed" for e in events)  # two perils rolled and the one held: peril:3

@@ -121,7 +121,27 @@ function asideChoice(s, a) {
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
-    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row];
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who)];
+}
+
+// One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,
+// :365-371): it keeps its face and counts for the next rolls. The host taps it; the next roll plays it.
+function holdChoice(s, a, who) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "focus") : [];
+  if (!offers.length && !a.hold) return [];
+  const row = el("div", { class: "chips", id: "es-hold" });
+  let marked = false;
+  a.last.forEach((f, i) => {
+    const colour = dieColour(f);
+    const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
+    const held = !marked && f === a.hold;
+    marked = marked || held;
+    const offer = held ? null : offers.find((x) => x.args.die === f);
+    if (offer) row.append(button(words, () => runLegal(offer), "small", "es-hold-" + (i + 1)));
+    else row.append(chip(held ? words + " (held)" : words, held ? "ok" : ""));
+  });
+  return [el("div", { class: "note", id: "es-hold-note" }, a.hold ? who + " holds a die on their marker with the next roll (focus)" + (offers.length ? "; tap another to hold that one instead." : ".")
+    : "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it."), row];
 }
 
 function renderESTurn(s) {

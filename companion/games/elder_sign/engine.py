@@ -73,6 +73,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
         "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
         "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
+        "focus": (
+            ("die",),
+            (),
+            "after a roll that completed nothing: one other of its dice goes on the active investigator's marker "
+            "(:213, :365-371), face unchanged, when the next roll is played",
+        ),
         "set-aside": (
             ("colour",),
             (),
@@ -390,6 +396,7 @@ class AttemptState:
     rolls: int = 0
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
     aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
+    hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
 
 
 def set_aside(a: AttemptState) -> str:
@@ -673,6 +680,8 @@ class Game(GameHistory[State]):
         if s.attempt is not None and s.attempt.failed and s.attempt.last:  # :211: which die is set aside
             for colour in dict.fromkeys(Die.parse(f).colour.value for f in s.attempt.last):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
+            for die in dict.fromkeys(s.attempt.last):  # :213, :365: one other die on the own marker
+                self.offer(out, "roll", "focus", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         if not s.attempted:  # back at the Entrance from a completed adventure, the turn goes on to the clock (:198):
@@ -741,6 +750,8 @@ class Game(GameHistory[State]):
         free = dict(a.free)
         if not clue and a.failed and a.last:
             free[set_aside(a)] -= 1
+            if a.hold:
+                free[Die.parse(a.hold).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -753,7 +764,7 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return self.green_dice()
-        return sum(s.attempt.free.values()) - (1 if s.attempt.failed else 0)
+        return sum(s.attempt.free.values()) - (1 + bool(s.attempt.hold) if s.attempt.failed else 0)
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -905,7 +916,7 @@ class Game(GameHistory[State]):
             "dice_to_roll": self.dice_to_roll(),
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
-            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside)}
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
         return view
 
     def open_tasks(self) -> list[tuple[int, Need]]:
@@ -944,7 +955,11 @@ class Game(GameHistory[State]):
                 return None  # no odds against tasks that are not on the board
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
         dice = self.next_roll_dice()
-        holds = list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
+        holds: list[tuple[str, str, int | None]] = (
+            list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
+        )
+        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+            holds.append((s.attempt.hold, "focus", s.current))
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -1586,18 +1601,21 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal(f"the {a.aside} die was chosen to be set aside; choose again with set-aside first.")
         else:
             lose = set_aside(a)
-        a.aside = None
+        hold = self.cmd.args.get("hold") or a.hold  # hold= or the die chosen with focus
+        if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
+            self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
+        a.aside, a.hold = None, None
         a.free[lose] -= 1
         remaining = list(last)
-        wanted = [self.cmd.args[k].strip().lower() for k in ("hold", "spell") if k in self.cmd.args]
+        wanted = [w.strip().lower() for w in (hold, self.cmd.args.get("spell")) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
-        if "hold" in self.cmd.args:
+        if hold:
             if self.s.awake:
                 self.illegal("no one may focus or assist while battling the Ancient One (:449).")
-            die = self.pick(remaining, self.cmd.args["hold"], "hold")
+            die = self.pick(remaining, hold, "hold")
             remaining.remove(die)
             on = self.s.current
             if "on" in self.cmd.args:
@@ -1626,6 +1644,28 @@ class _Rules(RulesBase[State, Command]):
             self.emit("die_held", face=die.face.value, how="spell", player=None)
         a.failed = False
 
+    def do_focus(self) -> None:
+        """:213 "I can also choose one other die from my previous attempt to ... focus on my own Investigator
+        marker": the player's choice after a failed roll, played with the next roll (:365-371: it keeps its face and
+        counts for the later rolls); one die a marker, none in the battle (:449)."""
+        s = self.s
+        a = s.attempt
+        self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die is held after a roll that completed nothing; there is none now.")
+        if s.awake:
+            self.illegal("no one may focus or assist while battling the Ancient One (:449).")
+        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["die"], "die")
+        if any(p == s.current and h in ("focus", "assist") for _, h, p in a.holds):
+            self.illegal("the investigator's marker already holds a die; one die a marker (:371).")
+        same = [f for f in a.last if Die.parse(f).colour is die.colour]
+        if die.colour.value == set_aside(a) and len(same) == 1:
+            self.illegal(f"the {die.colour.value} die is the one set aside; set another die aside first (:211, :213).")
+        if a.hold and Die.parse(a.hold) == die:
+            self.illegal(f"{a.hold} is the die to hold already.")
+        a.hold = str(die)
+        self.emit("die_to_hold", face=die.face.value, colour=die.colour.value, player=s.current)
+
     def do_set_aside(self) -> None:
         """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
         choice, by its colour (the others are rolled again, so only its colour matters); the next roll plays it."""
@@ -1638,6 +1678,9 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the last roll had no {colour} die to set aside; it showed {', '.join(a.last)}.")
         if colour == set_aside(a):
             self.illegal(f"a {colour} die is the one set aside already.")
+        held = Die.parse(a.hold) if a.hold else None
+        if held and held.colour.value == colour and sum(1 for f in a.last if Die.parse(f).colour is held.colour) == 1:
+            self.illegal(f"the {colour} die is the one to hold; hold another die first (:213).")
         a.aside = colour
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
@@ -1693,7 +1736,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed, a.aside = False, None
+        a.failed, a.aside, a.hold = False, None, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:

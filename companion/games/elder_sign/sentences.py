@@ -364,6 +364,12 @@ def _said_die_set_aside(event: Mapping[str, Any], names: Names, kind: str, who: 
     return f"{who} chooses to set {a_or_an(event.get('colour'))} die aside"
 
 
+def _said_die_to_hold(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
+    return f"{who} chooses to hold the {colour}{face} die on their marker (focus) with the next roll"
+
+
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     how = event.get("how")
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
@@ -540,6 +546,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_added": _said_die_added,
     "die_lost": _said_die_lost,
     "die_set_aside": _said_die_set_aside,
+    "die_to_hold": _said_die_to_hold,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -705,6 +712,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return "Enter the numbers on the Ancient One's card"
     if name == "set-investigator":
         return f"Enter the numbers on {names.player(int(args.get('player') or 1) - 1)}'s investigator card"
+    if name == "focus":
+        die = str(args.get("die"))
+        return f"Hold the {die.replace(':', ' ')} die (focus)"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "card-did":
