@@ -105,19 +105,26 @@ export function render(s) {
 // the dice of the roll, the one set aside marked (the companion's suggestion until someone taps another); the host
 // taps a die of another colour to choose it (only its colour matters: the others are all rolled again).
 const dieColour = (f) => (String(f).includes(":") ? String(f).split(":")[0] : "green");
-function asideChoice(s, a) {
-  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "set-aside") : [];
-  const row = el("div", { class: "chips", id: "es-last" });
+// The dice of the failed roll, the first one `chosen` marked (`mark`, `cls`), each other one the host may choose a button
+// (`offerFor`: its legal action), the rest chips.
+function diceRow(last, id, chosen, offerFor, mark, cls) {
+  const row = el("div", { class: "chips", id });
   let marked = false;
-  a.last.forEach((f, i) => {
+  last.forEach((f, i) => {
     const colour = dieColour(f);
     const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
-    const aside = !marked && colour === a.aside;
-    marked = marked || aside;
-    const offer = offers.find((x) => x.args.colour === colour);
-    if (offer) row.append(button(words, () => runLegal(offer), "small", "es-aside-" + (i + 1)));
-    else row.append(chip(aside ? words + " (set aside)" : words, aside ? "red" : ""));
+    const here = !marked && chosen(f);
+    marked = marked || here;
+    const offer = here ? null : offerFor(f);
+    if (offer) row.append(button(words, () => runLegal(offer), "small", id + "-" + (i + 1)));
+    else row.append(chip(here ? words + mark : words, here ? cls : ""));
   });
+  return row;
+}
+
+function asideChoice(s, a) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "set-aside") : [];
+  const row = diceRow(a.last, "es-last", (f) => dieColour(f) === a.aside, (f) => offers.find((x) => x.args.colour === dieColour(f)), " (set aside)", "red");
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
@@ -129,17 +136,7 @@ function asideChoice(s, a) {
 function holdChoice(s, a, who) {
   const offers = isHost() ? (s.legal || []).filter((x) => x.name === "focus") : [];
   if (!offers.length && !a.hold) return [];
-  const row = el("div", { class: "chips", id: "es-hold" });
-  let marked = false;
-  a.last.forEach((f, i) => {
-    const colour = dieColour(f);
-    const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
-    const held = !marked && f === a.hold;
-    marked = marked || held;
-    const offer = held ? null : offers.find((x) => x.args.die === f);
-    if (offer) row.append(button(words, () => runLegal(offer), "small", "es-hold-" + (i + 1)));
-    else row.append(chip(held ? words + " (held)" : words, held ? "ok" : ""));
-  });
+  const row = diceRow(a.last, "es-hold", (f) => f === a.hold, (f) => offers.find((x) => x.args.die === f), " (held)", "ok");
   return [el("div", { class: "note", id: "es-hold-note" }, a.hold ? who + " holds a die on their marker with the next roll (focus)" + (offers.length ? "; tap another to hold that one instead." : ".")
     : "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it."), row];
 }
