@@ -34,6 +34,8 @@ async function reloadIfOutdated() {
   } catch (e) { /* offline: the page tries again later */ }
 }
 export const modules = {
+  // the host's part of the page, on the host's phone alone: its buttons are bound once, when it first loads
+  host: once(() => import("./host.js?v=__VERSION__").then((m) => { m.bindHost(); return m; })),
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
   tray: once(() => import("./tray.js?v=__VERSION__")),
@@ -133,6 +135,18 @@ export async function act(path, body) {
   if (out && out.state) page.render(out.state);
   if (out && Array.isArray(out.events)) page.tell(out.events);
   return out;
+}
+// The choices of a new game and the names of the cards (/api/setup-options): every page names the evidence by them,
+// the host's wizard lists the boards and ghosts. Loaded at start and again after the box changed; the page shows them.
+export async function loadOptions() {
+  try {
+    const o = await api("/api/setup-options");
+    app.options = o;
+    app.names = {};
+    app.evStandIn = new Set();
+    for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.stand_in) app.evStandIn.add(c.id); }
+    if (app.state) { const s = app.state; app.state = null; page.render(s); }
+  } catch (e) { /* filled on the next visit */ }
 }
 export const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
 export const command = (name, args) => act("/api/command", { command: name, args: args || {} });
