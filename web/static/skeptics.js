@@ -188,7 +188,7 @@ export function renderAttempt(s) {
   $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
   if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : "No roll under way."; return; }
   const odds = oddsOf(s);
-  const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
+  const toRoll = a.dice_to_roll;  // as the companion counts them
   const die = DIE_OF[a.action] || "clue";
   const rows = [
     el("div", { class: "attempt-title" }, playerName(s, s.current_player) + ": " + attemptName(a) + (a.disruption ? " (disruption: no dice may be kept)" : "")),

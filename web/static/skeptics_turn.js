@@ -238,7 +238,7 @@ export function askFaces(target, replace) {
   const s = app.state || {};
   const a = s.attempt;
   const kind = target === "roll" ? (DIE_OF[a && a.action] || "clue") : "summon";
-  const want = target === "roll" ? (a ? a.dice_to_roll ?? a.dice : 0) : (s.summon_dice || 0);
+  const want = target === "roll" ? (a ? a.dice_to_roll : 0) : (s.summon_dice || 0);
   const faces = [];
   const shown = el("div", { class: "chips", id: "faces-entered" });
   const count = el("div", { class: "note" });
