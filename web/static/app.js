@@ -367,6 +367,8 @@ async function watchdog() {
   const quiet = (app.session && app.session.poll_after ? app.session.poll_after : 20) * 1000;
   if (Date.now() - app.lastMsg > quiet) poll();
   if (app.es && app.es.readyState === EventSource.CLOSED) connect();
+  // a reading that plays no roll (the dice taken out, auto_roll off) changes no state: the open Dice tab asks for it
+  if (!$("#v-dice").hidden) loadTray();
   // Before the host has chosen the PIN, follow that choice without a reload.
   if (app.session && !app.session.pin_set) { try { await refreshSession(); } catch (e) { /* offline */ } }
 }

@@ -23,13 +23,15 @@ export async function loadTray() {
     $("#tray-note").hidden = !note;
     const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
     // a correction with dice read before the last roll (or already played) would book the wrong dice too
-    $("#tray-fix").hidden = !(["roll", "summon", "pull"].includes(lastName) && (!r || r.usable));
+    $("#tray-fix").hidden = !(dice.length && ["roll", "summon", "pull"].includes(lastName) && (!r || r.usable));
     $("#tray-use").hidden = !(r && r.usable && dice.length && app.state && (app.state.attempt || legalOf(app.state, "summon").length || legalOf(app.state, "pull").length));
     $("#tray-error").hidden = !t.error;
     $("#tray-error").textContent = t.error || "";
     const img = $("#tray-photo");
     img.hidden = !t.photo;
-    if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
+    // the photo is fetched again only for a new reading (the Dice tab asks for the reading every few seconds)
+    const seen = [r && r.reading, t.at, t.reads].join("|");
+    if (t.photo && (seen !== app.trayPhoto || !img.src)) { app.trayPhoto = seen; img.src = "/api/tray/photo?t=" + Date.now(); }
     if (isHost() && t.teach) renderTeach(t);
   } catch (e) { /* no tray */ }
 }
