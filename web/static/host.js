@@ -97,7 +97,7 @@ function fillWizard(o) {
   const f = $("#new-form");
   fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
   fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
-  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.name))));
+  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
   f.points_needed.placeholder = String(o.ac_points_needed || "");
   f.ac_physical.checked = standIns;

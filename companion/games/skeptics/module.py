@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
-from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import (
+    Chance,
+    Engine,
+    GameModuleOf,
+    Record,
+    SeenDie,
+    SetupLike,
+    TableDice,
+    TrayOutcome,
+    card_entries,
+)
 from companion.games.skeptics import odds_cli, sentences, terminal
 from companion.games.skeptics.dice import (
     Attempt,
@@ -256,6 +266,11 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
     def setup_defaults(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, Packs)
         return {"board": next(iter(packs.boards)), "ghost": next(iter(packs.ghosts))}
+
+    def setup_options(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, Packs)
+        cards = {"boards": packs.boards, "ghosts": packs.ghosts, "environment": packs.environment}
+        return {key: card_entries(part) for key, part in {**cards, "evidence": packs.evidence}.items()}
 
     def check_tray_kind(self, kind: str) -> str:
         return DieKind.parse(kind).value
