@@ -301,14 +301,19 @@ function tell(records) {
   const story = stories.length ? stories[stories.length - 1] : "";
   const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
   const bannered = skeptics.ghostHourBanner(fresh, ending);
-  // By the announcement's own weight (the game's sentences say it): "screen" takes the screen until OK, the rest
-  // is a toast of at most two lines that goes by itself (the Log has the whole text).
+  // By the announcement's own weight (the game's sentences say it): "screen" is the big banner until OK, the rest
+  // is a toast of at most two lines that goes by itself (the Log has the whole text). The banner blocks the page
+  // only at the game's end (nothing is left to play); at a midnight, the night, a vote, the game goes on under it.
   const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce && r.announce.weight !== "toast");
   const routine = fresh.filter((r) => r.announce && r.announce.weight === "toast");
   if (big.length && !bannered) {
     const last = big[big.length - 1];
     const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
-    showBanner(last.announce.kind, last.announce.title, last.announce.text, rest, last.id);
+    showBanner(last.announce.kind, last.announce.title, last.announce.text, rest, last.id, ending);
+    // the host must answer something now (a card not filled in yet, the attack's choices): OK takes the host to it
+    const question = isHost() && !ending ? $("#v-game .turn:not([hidden]) [id$='-question']") : null;
+    app.bannerQuestion = question ? question.id : null;
+    if (question) $("#banner-ok").textContent = "Answer the question";
     buzz([200, 100, 200]);
     chime(last.announce.kind === "lost" || last.announce.kind === "lost_card" ? [330, 262, 196] : [392, 494, 587]);
   } else if (big.length) {
@@ -322,7 +327,7 @@ function tell(records) {
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
   const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
-  if (big.length || bannered) { /* the banner says it: no toast left under it to cover the page after OK */ }
+  if (big.length || bannered) hideToast();  // the banner says it: no toast of the same command left beside or under it
   else if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
   const last = big.length ? big[big.length - 1].announce : said;
@@ -446,7 +451,11 @@ async function start() {
     askCards: async (...args) => (await skeptics.turn()).askCards(...args),
   });
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
-  $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
+  $("#banner-ok").addEventListener("click", () => {
+    $("#banner").hidden = true;
+    const question = app.bannerQuestion && document.getElementById(app.bannerQuestion);
+    if (question) { showView("game"); question.scrollIntoView({ block: "center" }); }
+  });
   $("#toast-close").addEventListener("click", hideToast);
   $("#odds-form").addEventListener("submit", (e) => e.preventDefault());  // before odds.js is loaded: no page reload
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });

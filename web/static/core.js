@@ -258,13 +258,19 @@ export function buzz(pattern) {
   if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate(pattern);
 }
 
-export function showBanner(kind, title, line1, line2, id) {
+// The big banner: `modal` takes the whole screen until OK (the Ghost Hour, the game's end); else a panel across the
+// top that leaves the game under it to be tapped and scrolled, and goes with a tap on it or OK (a midnight, the
+// night, a vote ...: the game goes on at once).
+export function showBanner(kind, title, line1, line2, id, modal = true) {
   $("#banner-title").textContent = title;
   $("#banner-room").textContent = line1 || "";
   $("#banner-env").textContent = line2 || "";
   const b = $("#banner");
   b.dataset.kind = kind;
   b.dataset.eventId = id;
+  b.classList.toggle("strip", !modal);
+  $("#banner-ok").textContent = "OK";
+  app.bannerQuestion = null;
   b.hidden = false;
   app.bannerAt = performance.now();
   // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)

@@ -38,16 +38,19 @@ export function renderTurn(s) {
   const legal = s.legal || [];
   const rollBox = $("#turn-roll");
   const rolls = legal.filter((a) => a.name === "roll");
-  if (rolls.length && s.attempt) {
-    fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
-      rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
-  } else fill(rollBox, []);
-  const main = [];
   // a card not filled in yet: an environment card plays nothing until the host taps what the real card does; a ghost
   // card's icon sets, last set and séance symbols are the host's to tell (the engine's question says which)
   const tap = s.question && s.question.kind === "ghost" ? "tell-ghost" : "tell-card";
   const told = legal.filter((a) => a.name === tap);
-  if (told.length && s.card_question) main.push(...cardQuestion("card-question", s.card_question, told));
+  const asked = !!(told.length && s.card_question);
+  // one highlighted button, the likely next step: a card's question, else the roll under way, else ending the turn
+  const rolling = !!(rolls.length && s.attempt);
+  if (rolling) {
+    fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
+      rowOf([button("Roll for me", () => act("/api/roll", {}), asked ? "" : "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
+  } else fill(rollBox, []);
+  const main = [];
+  if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
   for (const kind of ["search", "solve", "fire"]) {
     const a = attempts.find((x) => x.args.action === kind);
@@ -77,7 +80,7 @@ export function renderTurn(s) {
   if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened, on the map or in the list under it."), "", "tunlock-pick"));
   fill($("#turn-table-list"), tableButtons);
   const ends = [];
-  for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
+  for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, rolling || asked ? "" : "primary"));
   for (const a of legalOf(s, "end-round")) {
     const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
     const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
