@@ -5,6 +5,7 @@
 - Elder Sign's midnight banner is a panel across the top, not a screen to tap away: the player's phone changes tab
   under it, and the host answers the Mythos card's question (a stand-in) while it is up, the banner's button taking
   the host there. The game's end still takes the screen.
+- A message already shown when a sheet opens moves to the top: it never covers the sheet's last answers.
 Screenshots go to tests/artifacts/banner_primary/.
 """
 
@@ -111,3 +112,27 @@ def test_the_games_end_still_takes_the_screen(browser: object, elder_sign_table:
         shot(player, "end-screen")
     finally:
         player.context.close()
+
+
+def test_a_message_up_when_a_sheet_opens_goes_to_the_top_off_its_answers(browser: Any, table: Table) -> None:
+    host = open_phone(browser, table, host=True)
+    try:
+        page = host.page
+        table.service.do("end-turn")  # every phone is told, in a message at the bottom
+        expect(page.locator("#toast")).to_be_visible()
+        expect(page.locator("#toast")).not_to_have_class("top")
+        page.click("#undo-btn")  # the sheet that asks "Take this back?", its answers at the bottom
+        expect(page.locator("#sheet")).to_be_visible()
+        expect(page.locator("#toast")).to_be_visible()
+        toast = page.locator("#toast").bounding_box()
+        assert toast is not None
+        for answer in ("#sheet-ok", "#sheet-cancel"):
+            box = page.locator(answer).bounding_box()
+            assert box is not None
+            assert toast["y"] + toast["height"] <= box["y"] or box["y"] + box["height"] <= toast["y"], (answer, toast)
+        shot(host, "toast-over-sheet")
+        page.click("#sheet-cancel")
+        expect(page.locator("#sheet")).to_be_hidden()
+        assert host.errors == []
+    finally:
+        host.context.close()

@@ -205,8 +205,9 @@ export function sheet(title, body, okLabel, onOk) {
   ok.hidden = !onOk;
   $("#sheet").hidden = false;
   app.sheetOk = onOk;
+  $("#toast").classList.add("top");  // a message already up goes to the top: never over the sheet's last answers
 }
-export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; };
+export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; $("#toast").classList.remove("top"); };
 
 export function pickFrom(title, actions) {
   sheet(title, actions.map((a) => button(a.label, async () => { closeSheet(); await runLegal(a); }, "wide")), null, null);
