@@ -36,6 +36,7 @@ function render(s) {
   const changedGame = !app.state || app.state.game_id !== s.game_id;
   const justEnded = !!s.outcome && (changedGame || !app.state.outcome);
   if (changedGame) $("#last-said").textContent = "";  // never a game before's announcement: the log fills it in
+  if (justEnded) hideToast();  // the end card says how it ended: no message of a move before it stays
   app.state = s;
   // the open Games view lists the game that just ended (or the new one) without being opened again
   if ((justEnded || changedGame) && !$("#v-games").hidden) modules.games().then((m) => m.show($("#v-games"))).catch(() => { /* offline: opened again later */ });
