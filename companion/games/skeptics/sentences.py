@@ -457,6 +457,11 @@ def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[.
 
 
 def _said_evidence_flipped(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("stand_in"):  # no token the table can find by the companion's stand-in name: the table turns over its own
+        return (
+            "Evidence: turn over one of the face-down evidence tokens and compare it with the séance symbols on "
+            "the ghost card."
+        )
     if e("matched") is None:  # a ghost card not filled in yet: the table compares
         return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; compare it with the ghost card."
     match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
