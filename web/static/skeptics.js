@@ -84,7 +84,7 @@ export function render(s) {
 function renderGhost(s) {
   const ghost = s.ghost || {};
   $("#ghost-name").textContent = ghost.name || "Ghost";
-  $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
+  $("#ghost-diff").textContent = ghost.difficulty !== undefined && ghost.difficulty !== null ? "Difficulty " + ghost.difficulty : "";
   const filled = (t) => t && !/^placeholder/i.test(t);
   $("#ghost-standin").hidden = !ghost.stand_in;
   $("#ghost-fill").hidden = !(ghost.stand_in && isHost());
@@ -95,7 +95,8 @@ function renderGhost(s) {
   fill($("#icon-sets"), (s.icon_sets || []).map((set) => {
     const li = el("li", { class: "set" + (set.proven ? " proven" : "") });
     const what = el("span", { class: "set-what" });
-    what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need));
+    // a card not filled in yet: a set's icons are the card's, shown once the table gave them
+    what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), set.need ? needChips(set.need) : el("span", { class: "note" }, "as on your card"));
     li.append(what);
     const legal = proveActs.find((a) => a.args.set === String(set.index));
     if (set.proven) li.append(el("span", { class: "note" }, "proven"));
@@ -106,12 +107,15 @@ function renderGhost(s) {
     }
     return li;
   }));
+  // a card not filled in yet: how many icon sets it shows is the host's to tell (asked when the ghost first appears)
+  if (ghost.stand_in && s.ghost_sets_told === 0) $("#icon-sets").append(el("li", { class: "note", id: "sets-untold" }, "How many icon sets your card shows: the companion asks when the ghost first appears; each set's icons when it is first rolled for."));
   const first = ghost.first_sets ? (ghost.first_sets === 1 ? "set 1" : "sets 1 to " + ghost.first_sets) : "";
   $("#sets-note").textContent = (first ? "The lingering effect: " + first + " (the top row) must be proven before any other. " : "") +
     (s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "");
   const standIn = (x) => notFilled(app.evStandIn && app.evStandIn.has(x));
   const sym = (x) => ((app.names && app.names[x]) || x) + standIn(x);
-  fill($("#evidence"), (s.evidence || []).map((e) => chip((e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
+  // a token the companion cannot name (not filled in yet): the one the table turned over
+  fill($("#evidence"), (s.evidence || []).map((e) => chip(e.stand_in ? "a token turned over at the table" : (e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
   if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
   fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
   $("#seance-state").textContent = s.seance_active ? "The séance is under way: the ghost is at the first player's space this round." : s.seance_declared ? "The séance is declared: at the end of this round the ghost comes to the first player's space." :
@@ -214,8 +218,9 @@ function renderGlance(s) {
   $("#g-env").textContent = env.length ? "In force: " + env.join(", ") : "No environment card in force.";
   const a = s.attempt;
   const ga = $("#g-attempt");
-  ga.hidden = !a;
-  if (a) {
+  // no roll left for it this turn (no action, the Corpse, a third timer): no strip of a roll that cannot be made
+  ga.hidden = !a || (!a.succeeded && s.attempt_rolls_left === 0);
+  if (!ga.hidden) {
     const o = oddsOf(s);
     ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
   }
