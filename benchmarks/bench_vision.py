@@ -8,7 +8,8 @@ centre; an unsure die is not right; a reading matching no die is a false positiv
 1. the held-back part of each real set (vision.dataset.is_held_back, issue 26: about a sixth of the photos
    outside the held-out fifth, which no tuning choice has looked at; the shipped networks were trained on them
    before the split existed), then the held-out fifth (photos no training step saw, but tuned on: the reader's
-   rules were chosen looking at them); ``--all`` adds every photo of each set (most of them trained on);
+   rules were chosen looking at them); ``--all`` adds every photo of each set (most of them trained on), and
+   ``--fitting`` the fitting photos (``is_fitting``: trained on, the ones a rule may be chosen on besides the fifth);
 2. "other table": synthetic photos made by vision/training/synth.py with a seed no training used (3 MP
    frames of blue marbled and solid dice with white pips on a white tray or a dark wooden bowl, oblique
    views, 17% of the faces a symbol on the six); its symbol faces should come out unsure, and the row after
@@ -45,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.nets as nets
-from vision.dataset import SETS, Label, Photo, Score, dataset_root, load_set, read_labels, score_photo
+from vision.dataset import SETS, Label, Photo, Score, dataset_root, is_fitting, load_set, read_labels, score_photo
 from vision.reader import DieReading, ReaderSettings, read_dice
 
 OTHER_SEED = 777  # training scenes use seeds 1 and up (vision/training/tune.py)
@@ -285,6 +286,11 @@ def main() -> None:
     parser.add_argument("--data", default=None)
     parser.add_argument("--models", default=None, help="a folder with dice_find.onnx and dice_read.onnx to measure")
     parser.add_argument("--all", action="store_true", help="also every photo of each set (most trained on)")
+    parser.add_argument(
+        "--fitting",
+        action="store_true",
+        help="also the fitting photos of each set (vision.dataset.is_fitting: trained on, and the ones to choose on)",
+    )
     parser.add_argument("--errors", action="store_true", help="list every die not read right")
     parser.add_argument("--loso", default=None, help="folder of leave-one-set-out models (DIR/SET/dice_*.onnx)")
     parser.add_argument(
@@ -351,6 +357,11 @@ def main() -> None:
         if args.all:
             total, times = run(examples(photos), errors=False)
             print(line(f"{set_name} (all)", total, times))
+        if args.fitting:
+            total, times = run(
+                examples([p for p in photos if is_fitting(p.image.name)]), errors=args.errors, name=set_name
+            )
+            print(line(f"{set_name} (fitting)", total, times))
         score, times = run(held, errors=args.errors, name=set_name, group="tuned on")
         held_all.add(score)
         held_times += times

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.validate import control_character
@@ -22,6 +22,7 @@ __all__ = [
     "LegalActionBase",
     "Outcome",
     "RulesBase",
+    "StoredEvents",
     "arg_bool",
     "arg_choice",
     "arg_int",
@@ -42,6 +43,9 @@ class _HasOutcome(Protocol):
 
 
 S = TypeVar("S", bound=_HasOutcome)
+#: The events each command of a stored game caused when it was played, as the history keeps them: one list a
+#: command, in the commands' order (a game's reading of its stored commands may tell from them how they were played).
+StoredEvents = Sequence[Sequence[Mapping[str, Any]]]
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
@@ -98,7 +102,7 @@ class CommandBase:
         return cls(name, args)
 
     @classmethod
-    def from_dict(cls: type[C], data: Mapping[str, Any]) -> C:
+    def from_dict(cls: type[C], data: object) -> C:
         if not isinstance(data, Mapping) or "name" not in data:
             raise BadCommand(f'a command is a JSON object like {{"name": "end-turn", "args": {{}}}}, not {data!r}.')
         args = data.get("args") or {}
@@ -384,16 +388,31 @@ class GameHistory(Generic[S]):
         return rules
 
     @classmethod
-    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
-        """The game after pushing `commands` one by one (raises like push on the first refused one)."""
-        game = cls.new(setup, packs)
-        for cmd in commands:
-            if isinstance(cmd, str):
-                cmd = cls.command_type.parse(cmd)
-            elif not isinstance(cmd, cls.command_type):
-                cmd = cls.command_type.from_dict(cmd)
+    def replay(
+        cls,
+        setup: Any,
+        packs: Any,
+        commands: Iterable[CommandBase | Mapping[str, Any] | str],
+        events: StoredEvents | None = None,
+    ) -> Self:
+        """The game after pushing `commands` one by one, in the reading they were played in (:meth:`read_stored`;
+        `events`: what each caused when it was stored, where known); raises like push on the first refused one."""
+        game: Self = cls.new(setup, packs)
+        kind = cls.command_type
+        parsed: list[CommandBase] = [
+            c if isinstance(c, kind) else kind.parse(c) if isinstance(c, str) else kind.from_dict(c) for c in commands
+        ]
+        for cmd in game.read_stored(parsed, events):
             game.push(cmd)
         return game
+
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
+        """A stored game's commands still to be pushed into this new game, in the reading they were played in
+        (`events`: what each caused when it was stored, one list a command; None where they are not known): all of
+        them, for a game whose rules have been read one way only. An engine whose rules changed reads here which
+        way its commands were played; where only playing them tells, it pushes them itself and leaves none when
+        they are all accepted."""
+        return commands
 
     def push(self, command: Any) -> list[dict[str, Any]]:
         """Check and apply a command; return its events. On BadCommand/IllegalCommand nothing changes."""

@@ -869,7 +869,9 @@ def replay_game(store: GameStore, game_id: int, packs: object, module: GameModul
             commands.append(module.command_from_dict(record.command))
         except CompanionError as exc:
             raise _replay_error(store, game_id, record, exc) from exc
-    commands = list(module.read_stored(game, commands))  # a module may push some itself (Skeptics' asking reading)
+    told = store.command_events(game_id)  # what each caused when it was played: some readings tell from them
+    stored = [told.get(record.seq, []) for record in records]
+    commands = list(module.read_stored(game, commands, stored))  # a module may push some itself (an asking reading)
     for record, command in zip(records[game.played :], commands, strict=True):
         try:
             game.push(command)

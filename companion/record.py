@@ -53,8 +53,15 @@ class _Attempts:
             self.open = None
 
 
-def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandRecord], packs: Any) -> dict[str, Any]:
-    """The record of one game from its setup and its commands (see the module docstring)."""
+def build_record(
+    module: GameModule,
+    info: GameInfo,
+    commands: Sequence[CommandRecord],
+    packs: Any,
+    told: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The record of one game from its setup and its commands (see the module docstring); `told`: what each
+    command caused when it was played, by its seq (GameStore.command_events), where known."""
     record: dict[str, Any] = {
         "version": RECORD_VERSION,
         "game": info.id,
@@ -72,7 +79,7 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     record["minutes"] = round(max(0.0, record["ended"] - info.created) / 60, 2)
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
-        _reading_of(module, game, commands)
+        _reading_of(module, game, commands, told)
         view: dict[str, Any] = game.view()
     except CompanionError as exc:
         return {**record, **_facts({}, info), "problem": f"the game cannot be set up again: {exc}"}
@@ -109,17 +116,24 @@ def build_record(module: GameModule, info: GameInfo, commands: Sequence[CommandR
     return record
 
 
-def _reading_of(module: GameModule, game: Any, commands: Sequence[CommandRecord]) -> None:
+def _reading_of(
+    module: GameModule,
+    game: Any,
+    commands: Sequence[CommandRecord],
+    told: Mapping[int, Sequence[Mapping[str, Any]]] | None,
+) -> None:
     """Sets `game` to the reading its commands were played in, as a replay of the history does
-    (GameModule.read_stored: a game stored before the companion asked about a stand-in card plays on as it was
-    played); what the module pushed to find out is taken back, so each command is pushed and weighed below."""
+    (GameModule.read_stored, with the events they caused: a game stored before the companion asked about a stand-in
+    card plays on as it was played); what the module pushed to find out is taken back, so each command is pushed and
+    weighed below."""
     parsed = []
     for entry in commands:
         try:
             parsed.append(module.command_from_dict(entry.command))
         except CompanionError:
             break  # the record stops before it (below)
-    module.read_stored(game, parsed)
+    stored = None if told is None else [told.get(entry.seq, []) for entry in commands[: len(parsed)]]
+    module.read_stored(game, parsed, stored)
     while game.played:
         game.pop()
 
@@ -223,7 +237,7 @@ class RecordBook:
                 "dice": False,
                 "timeline": {},
             }
-        made = build_record(module, info, self.store.commands(info.id), packs)
+        made = build_record(module, info, self.store.commands(info.id), packs, self.store.command_events(info.id))
         self.store.save_record(info.id, made)
         return made
 

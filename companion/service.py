@@ -31,7 +31,6 @@ from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryErr
 from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
 from companion.tray_readings import TrayReadings
-from companion.words import by_name
 
 __all__ = [
     "NO_GAME_MESSAGE",
@@ -237,9 +236,8 @@ class GameService:
 
     def say(self, message: str) -> str:
         """A refusal in the page's words, by the sentences of the game in play (no command spelling, no sections),
-        each player by the name the table gave them."""
-        said = self._module.for_players(message, self._names, self._state.get("current_player"))  # buttons as labelled
-        return by_name(said, self._state.get("player_names") or ())
+        each player by the name the table gave them (its module's for_players, with the table's names)."""
+        return self._module.for_players(message, self._names, self._state.get("current_player"))
 
     def describe(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         """The sentences of events of the current game (its module's words, its table's names)."""

@@ -15,6 +15,7 @@ __all__ = [
     "command_buttons",
     "count",
     "game_title",
+    "listed",
     "outcome_words",
     "pack_words",
     "percent",
@@ -27,6 +28,14 @@ __all__ = [
 def count(number: Any, one: str, many: str | None = None) -> str:
     """ "1 action", "3 actions", "2 dice" (with `many`)."""
     return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def listed(words: Sequence[str], none: str = "") -> str:
+    """ "Ada", "Ada and Bo", "Ada, Bo and Cy" (no comma before "and"); `none` when there are no words at all."""
+    words = list(words)
+    if not words:
+        return none
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # words spelled with a vowel that are said with a consonant ("a one", "a unique"), and the other way round ("an hour")

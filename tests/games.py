@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 from companion.games.base import Engine, GameModule, TableDice, TrayDie
 from companion.games.skeptics.engine import Game, Setup
 from companion.games.skeptics.packs import Packs, load_packs
+from companion.history import GameStore
 
 BUNDLED = load_packs()  # as shipped: every ghost card and every way of the boards is a stand-in
 
@@ -59,3 +61,13 @@ def assert_no_dice(module: GameModule, game: Engine) -> None:
         module.virtual_roll(game, random.Random(1), None)
     outcome = module.tray_roll(game, [TrayDie("blue", 3)], TableDice(), why="button", auto_roll=True)
     assert outcome.command is None and outcome.tell and "without dice" in outcome.tell
+
+
+def write_played_then(store: GameStore, game: Any, commands: Iterable[str]) -> int:
+    """A history file as the companion of then wrote it: the setup, then each command with the events the game of
+    then (the old reading, set on `game`) gave it."""
+    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
+    for seq, text in enumerate(commands, 1):
+        command = game.command_type.parse(text)
+        store.append(game_id, seq, command.to_dict(), game.push(command))
+    return game_id

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from hardware import Table
 from hardware.config import HardwareConfig, PinsConfig, ServoConfig, VoiceConfig
 from hardware.voice import RATE, Player, Speech, Voice
 
@@ -190,6 +192,29 @@ def quiet_voice(spawn: RecordingSpawn | None = None, *, engine: Any = None, now:
     voice = Voice(VoiceConfig(**cfg), engine=engine or ToneEngine(), player=player)
     spawn.voice = voice
     return voice
+
+
+def sim_table(
+    clock: FakeClock,
+    config: HardwareConfig | None = None,
+    *,
+    pin_factory: MockFactory | None = None,
+    voice: Voice | None = None,
+    **more: Any,
+) -> Table:
+    """The Table as the hardware tests run it: simulated parts (the OLED on luma's dummy device), gpiozero's mock pins
+    (a factory of PWM pins of its own unless one is given), time and sleep from `clock`, every job in the test's
+    thread, and a voice that plays nowhere (quiet_voice) unless one is given; `more`: the Table's other keywords."""
+    return Table(
+        config if config is not None else HardwareConfig(),
+        sim=True,
+        now=clock.now,
+        sleep=clock.sleep,
+        threaded=False,
+        pin_factory=pin_factory if pin_factory is not None else MockFactory(pin_class=MockPWMPin),
+        voice=voice if voice is not None else quiet_voice(),
+        **more,
+    )
 
 
 def fast_config(**servo: Any) -> HardwareConfig:

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, game_state, quiet_voice
+from hardware_fakes import FakeClock, game_state, sim_table
 
 from companion.errors import IllegalCommand
-from hardware import Table
 from hardware.config import HardwareConfig, PinsConfig
 from hardware.controls import GHOST_HOUR_PATTERN, Controls, timeline
 
@@ -128,15 +127,7 @@ def test_a_refused_button_command_is_reported_not_raised(rig: Any) -> None:
 def test_table_wires_the_buttons_and_shows_refusals_on_the_oled() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock, pin_factory=factory) as table:
         table.show(game_state())
         table.run_pending()
         done: list[str] = []
@@ -164,15 +155,7 @@ def test_table_wires_the_buttons_and_shows_refusals_on_the_oled() -> None:
 def test_led_shows_the_ghost_on_the_board() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock, pin_factory=factory) as table:
         table.show(game_state(ghost_room=5))
         table.run_pending()
         assert factory.pin(23).state == 1
@@ -184,15 +167,7 @@ def test_led_shows_the_ghost_on_the_board() -> None:
 def test_parts_not_fitted_are_off_not_missing() -> None:
     clock = FakeClock()
     cfg = HardwareConfig.from_dict({"pins": {"buzzer": "none", "led": False}})
-    with Table(
-        cfg,
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock, cfg) as table:
         parts = table.status()["parts"]
         assert parts["buzzer"] == {"found": False, "configured": False, "message": "not configured"}
         assert parts["led"]["configured"] is False

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, FakeI2CBus, game_state, quiet_voice
+from hardware_fakes import FakeClock, FakeI2CBus, game_state, sim_table
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from hardware import Table, screens
+from hardware import screens
 from hardware.config import DisplayConfig, HardwareConfig
 from hardware.display import SHIFTS, StatusDisplay
 from hardware.factory import make_display_device
@@ -202,15 +202,7 @@ def test_dim_after_the_configured_quiet_time_on_a_real_ssd1306() -> None:
 
 def test_oled_png_is_the_current_frame() -> None:
     clock = FakeClock()
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock) as table:
         assert table.oled_png() is None  # nothing shown yet
         state = game_state(clock="VI", round=3)
         table.show(state)
@@ -226,9 +218,7 @@ def test_ghost_hour_flashes_for_a_few_seconds_then_shows_the_game() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     config = HardwareConfig.from_dict({"display": {"flash_s": 3.0}})
-    with Table(
-        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
-    ) as table:
+    with sim_table(clock, config, pin_factory=factory) as table:
         table.show(game_state(clock="XII"))
         table.run_pending()
         frames: list[tuple[float, bytes]] = []
@@ -257,15 +247,7 @@ def test_ghost_hour_flashes_for_a_few_seconds_then_shows_the_game() -> None:
 
 def test_join_and_error_screens_return_to_the_game() -> None:
     clock = FakeClock()
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock) as table:
         state = game_state()
         table.show(state)
         table.show_join("http://skeptics.local:8080/", "K7QX3M", seconds=30)
@@ -281,16 +263,7 @@ def test_join_and_error_screens_return_to_the_game() -> None:
 def test_paused_screen_is_left_on_the_panel_dimmed_at_shutdown() -> None:
     clock = FakeClock()
     bus = FakeI2CBus()
-    table = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        i2c_bus=bus,
-        voice=quiet_voice(),
-    )
+    table = sim_table(clock, i2c_bus=bus)
     state = game_state(clock="VI", round=7)
     table.show(state)
     table.run_pending()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice, sim_table
 
 from companion.games.skeptics.engine import Setup
 from companion.games.skeptics.packs import load_packs
@@ -48,15 +48,7 @@ def test_a_table_played_with_the_buttons_alone(tmp_path: Path) -> None:
     events: list[dict[str, Any]] = []
     with (
         GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
-        Table(
-            config,
-            sim=True,
-            now=clock.now,
-            sleep=clock.sleep,
-            threaded=False,
-            pin_factory=factory,
-            voice=quiet_voice(spawn),
-        ) as table,
+        sim_table(clock, config, pin_factory=factory, voice=quiet_voice(spawn)) as table,
     ):
         service.new_game(Setup(players=3, board="asylum", ghost="child", special_items=3, seed=11))
         service.add_listener(lambda evs, state: events.extend(evs))
@@ -91,9 +83,7 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
     config = HardwareConfig()
     with (
         GameService(GameStore(db), load_packs(), rng=random.Random(5)) as service,
-        Table(
-            config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
-        ) as table,
+        sim_table(clock, config, pin_factory=factory) as table,
     ):
         service.new_game(Setup(players=2, board="asylum", ghost="child", special_items=3, seed=3))
         wire(table, service)
@@ -107,9 +97,7 @@ def test_restart_in_the_middle_of_a_game(tmp_path: Path) -> None:
     servo.clear_states()
     with (
         GameService(GameStore(db), load_packs()) as service,
-        Table(
-            config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
-        ) as table,
+        sim_table(clock, config, pin_factory=factory) as table,
     ):
         state = service.resume_last()
         assert state is not None and state["clock"] == "VI"
@@ -129,15 +117,7 @@ def test_the_big_moments_show_on_the_oled_and_are_spoken(tmp_path: Path) -> None
     spawn = RecordingSpawn()
     with (
         GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
-        Table(
-            HardwareConfig(),
-            sim=True,
-            now=clock.now,
-            sleep=clock.sleep,
-            threaded=False,
-            pin_factory=factory,
-            voice=quiet_voice(spawn),
-        ) as table,
+        sim_table(clock, pin_factory=factory, voice=quiet_voice(spawn)) as table,
     ):
         service.new_game(Setup(players=2, board="asylum", ghost="child", seed=3))
         wire(table, service)
@@ -181,15 +161,7 @@ def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> N
     config = HardwareConfig()
     with (
         GameService(GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(5)) as service,
-        Table(
-            config,
-            sim=True,
-            now=clock.now,
-            sleep=clock.sleep,
-            threaded=False,
-            pin_factory=factory,
-            voice=quiet_voice(spawn),
-        ) as table,
+        sim_table(clock, config, pin_factory=factory, voice=quiet_voice(spawn)) as table,
     ):
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 4, "names": ["Ada", "Bo"]})
         wire(table, service)

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, FakeLgpio, game_state, make_sysfs_pwm, quiet_voice
+from hardware_fakes import FakeClock, FakeLgpio, game_state, make_sysfs_pwm, sim_table
 
 from companion.errors import ServoError
-from hardware import Table
 from hardware.clock_hand import ClockHand, ease
 from hardware.config import FRAME_US, MARK_ANGLE, MARKS, HardwareConfig, ServoConfig
 from hardware.factory import lgpio_duty_model_pin, make_servo_output
@@ -125,9 +124,7 @@ def test_a_new_table_brings_the_hand_from_the_park_mark_to_the_games_hour() -> N
     clock = FakeClock()
     config = HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}})
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(
-        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
-    ) as first:
+    with sim_table(clock, config, pin_factory=factory) as first:
         first.show(game_state(clock="IX"))
         first.run_pending()
         assert first.hand_mark == "IX"
@@ -135,9 +132,7 @@ def test_a_new_table_brings_the_hand_from_the_park_mark_to_the_games_hour() -> N
     assert pulses_on(pin)[-2] == pytest.approx(CALIBRATED["XII"])  # parked on close
 
     pin.clear_states()
-    with Table(
-        config, sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=quiet_voice()
-    ) as second:
+    with sim_table(clock, config, pin_factory=factory) as second:
         assert second.hand_angle == 0  # assumed on the park mark until told otherwise
         second.show(game_state(clock="VI", round=7, hour=1))
         second.run_pending()
@@ -153,15 +148,7 @@ def test_timer_on_the_last_turn_moves_the_hand_twice() -> None:
     """ "Timers": the clock can advance twice at once; the hand visits both marks."""
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    with Table(
-        HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}}),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(),
-    ) as table:
+    with sim_table(clock, HardwareConfig.from_dict({"servo": {"pulse_us": CALIBRATED}}), pin_factory=factory) as table:
         table.show(game_state(clock="III"))
         table.run_pending()
         pin = factory.pin(18)
@@ -265,15 +252,7 @@ def test_gpiozero_on_the_lgpio_pin_factory_warns_about_the_rounding(caplog: pyte
 
     factory = LGPIOFactory(pin_class=lgpio_duty_model_pin())
     clock = FakeClock()
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(),
-    ):
+    with sim_table(clock, pin_factory=factory):
         pass
     assert any("whole percent" in r.message and 'backend = "lgpio"' in r.message for r in caplog.records)
 

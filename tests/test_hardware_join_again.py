@@ -10,28 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, game_state, quiet_voice
+from hardware_fakes import FakeClock, game_state, sim_table
 from PIL import Image, ImageChops
 
 from hardware import Table, screens
-from hardware.config import HardwareConfig
 from hardware.table import JOIN_EVERY_S, JOIN_SHOWN_S
 
 GOLDEN = Path(__file__).parent / "golden"
 URL, CODE = "http://192.168.1.23:8080/", "K7QX3M"  # the golden join screen's
-
-
-def table_at(clock: FakeClock) -> Table:
-    return Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=quiet_voice(),
-    )
 
 
 def same_as_golden(image: Image.Image | None, name: str) -> bool:
@@ -55,7 +41,7 @@ def settle(table: Table, clock: FakeClock, seconds: float) -> None:
 
 def test_a_quiet_game_screen_gives_way_to_the_join_screen_now_and_then() -> None:
     clock = FakeClock()
-    with table_at(clock) as table:
+    with sim_table(clock) as table:
         state = game_state(clock="III", round=2)
         table.show_join(URL, CODE)  # at start, until the first state
         table.run_pending()
@@ -77,7 +63,7 @@ def test_a_quiet_game_screen_gives_way_to_the_join_screen_now_and_then() -> None
 
 def test_anything_new_takes_the_screen_back_at_once_and_play_keeps_it_away() -> None:
     clock = FakeClock()
-    with table_at(clock) as table:
+    with sim_table(clock) as table:
         table.show_join(URL, CODE)
         table.show(game_state(round=1))
         table.run_pending()
@@ -98,7 +84,7 @@ def test_anything_new_takes_the_screen_back_at_once_and_play_keeps_it_away() -> 
 
 def test_the_join_screen_coming_back_does_not_wake_a_dimmed_panel() -> None:
     clock = FakeClock()
-    with table_at(clock) as table:
+    with sim_table(clock) as table:
         table.show_join(URL, CODE)
         table.show(game_state())
         table.run_pending()
@@ -112,7 +98,7 @@ def test_the_join_screen_coming_back_does_not_wake_a_dimmed_panel() -> None:
 
 def test_without_a_join_code_the_game_screen_stays() -> None:
     clock = FakeClock()
-    with table_at(clock) as table:
+    with sim_table(clock) as table:
         table.show(game_state())
         table.run_pending()
         settle(table, clock, 2 * JOIN_EVERY_S)

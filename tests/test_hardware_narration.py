@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, ToneEngine, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, ToneEngine, quiet_voice, sim_table
 
 from hardware import Table, screens
 from hardware.clock_hand import ClockHand
@@ -57,9 +57,7 @@ def parts() -> Iterator[tuple[Table, MockFactory, FakeClock, Callable[[], list[t
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn(clock)
     voice = quiet_voice(spawn, engine=FixedLength(4.0), now=clock.now)
-    t = Table(
-        HardwareConfig(), sim=True, now=clock.now, sleep=clock.sleep, threaded=False, pin_factory=factory, voice=voice
-    )
+    t = sim_table(clock, pin_factory=factory, voice=voice)
 
     def heard() -> list[tuple[float, str]]:  # (when its first sample was written, the line), for each line played
         return [(proc.started, line) for proc, line in zip(spawn.procs, spawn.said, strict=True)]
@@ -213,15 +211,7 @@ def test_the_script_renders_as_speech_at_its_times_with_silence_between(tmp_path
 def test_a_voice_turned_off_says_nothing_and_the_oled_still_reads_the_script() -> None:
     clock = FakeClock()
     voice = quiet_voice(RecordingSpawn(), enabled=False)
-    t = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=voice,
-    )
+    t = sim_table(clock, voice=voice)
     try:
         t.show({**STATE, "narration": NIGHT})
         t.run_pending()
@@ -252,15 +242,7 @@ def play_night(
         VoiceConfig(), data_dir=tmp_path, engine=engine, player=Player(spawn=spawn, threaded=False, now=clock.now)
     )
     spawn.voice = voice
-    table = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=MockFactory(pin_class=MockPWMPin),
-        voice=voice,
-    )
+    table = sim_table(clock, voice=voice)
     service = GameService(
         GameStore(tmp_path / "g.sqlite3"), load_packs(), rng=random.Random(3), speech_length=voice.length
     )  # what companion serve wires

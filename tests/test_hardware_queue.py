@@ -11,10 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, game_state, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, game_state, quiet_voice, sim_table
 
 from hardware import Table, screens
-from hardware.config import HardwareConfig
 from hardware.controls import GHOST_HOUR_PATTERN, timeline
 from hardware.table import OVERLAY_MIN_S, OVERLAY_POLL_S
 
@@ -31,15 +30,7 @@ def rig() -> Iterator[tuple[Table, MockFactory, FakeClock, RecordingSpawn]]:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
-    table = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(spawn),
-    )
+    table = sim_table(clock, pin_factory=factory, voice=quiet_voice(spawn))
     yield table, factory, clock, spawn
     table.close()
 

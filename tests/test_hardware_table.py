@@ -11,7 +11,7 @@ import threading
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, game_state, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, game_state, quiet_voice, sim_table
 
 from hardware import Table, screens
 from hardware.config import FRAME_US, HardwareConfig
@@ -34,15 +34,7 @@ def table() -> tuple[Table, MockFactory, FakeClock, RecordingSpawn]:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
-    t = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(spawn),
-    )
+    t = sim_table(clock, pin_factory=factory, voice=quiet_voice(spawn))
     yield t, factory, clock, spawn
     t.close()
 
@@ -190,15 +182,7 @@ def test_status_reports_every_part(table: tuple[Table, MockFactory, FakeClock, R
 def test_events_after_close_are_ignored() -> None:
     clock = FakeClock()
     factory = MockFactory(pin_class=MockPWMPin)
-    t = Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(),
-    )
+    t = sim_table(clock, pin_factory=factory)
     t.close()
     t.on_events(GHOST_HOUR_EVENTS, AFTER)  # a late listener call during shutdown
     t.show(AFTER)

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import write_played_then
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice
+from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice, sim_table
 from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand, IllegalCommand
@@ -21,8 +22,8 @@ from companion.games.base import module_for
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.service import SPEECH_WORDS_PER_S, GameService
-from hardware import Table, screens
-from hardware.config import HardwareConfig, VoiceConfig
+from hardware import screens
+from hardware.config import VoiceConfig
 from hardware.voice import Voice
 
 AC_KEYS = ("rules", "round", "phase", "outcome")
@@ -248,15 +249,7 @@ def test_the_table_follows_among_cultists_and_reads_the_night_out(tmp_path: Path
     factory = MockFactory(pin_class=MockPWMPin)
     spawn = RecordingSpawn()
     service = service_on(tmp_path / "g.sqlite")
-    with Table(
-        HardwareConfig(),
-        sim=True,
-        now=clock.now,
-        sleep=clock.sleep,
-        threaded=False,
-        pin_factory=factory,
-        voice=quiet_voice(spawn),
-    ) as table:
+    with sim_table(clock, pin_factory=factory, voice=quiet_voice(spawn)) as table:
         service.add_listener(table.on_events)
         new_among_cultists(service, seer=True)
         table.run_pending()
@@ -333,16 +326,6 @@ def test_the_owners_event_markers_in_the_box_folder_are_drawn(tmp_path: Path) ->
 
 
 # -- history files written before a rule changed --------------------------------------------------------------
-
-
-def write_played_then(store: GameStore, game: Any, commands: list[str]) -> int:
-    """A history file as the companion of then wrote it: the setup, then each command with the events the game of
-    then (the old reading, set on `game`) gave it."""
-    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
-    for seq, text in enumerate(commands, 1):
-        command = game.command_type.parse(text)
-        store.append(game_id, seq, command.to_dict(), game.push(command))
-    return game_id
 
 
 def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were_played(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +266,62 @@ def test_the_dice_a_head_calls_leaning_are_cocked_and_it_finds_or_drops_none(hea
     ]
     assert all(r.cocked and r.value is None and r.text.endswith(COCKED) for r in readings)
     assert all(r.confidence == pytest.approx(1 / (1 + math.exp(-5.0))) for r in readings)
+
+
+def test_a_die_cocked_against_a_neighbour_rests_with_one_edge_on_the_table_and_one_against_its_side() -> None:
+    from vision.training.synth import _Die, _lean_against, _project
+
+    cube = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
+    rng = np.random.default_rng(3)
+    for angle in (20.0, 35.0, 55.0):
+        prop = _Die(3, False, 10.0, -4.0, 80.0, float(rng.uniform(0, 6.3)), np.eye(3))
+        x, y, yaw, lean = _lean_against(rng, prop, 76.0, math.radians(angle))
+        leaning = _Die(
+            5,
+            False,
+            x,
+            y,
+            76.0,
+            yaw,
+            lean,
+            cocked=True,
+            lift=(math.cos(math.radians(angle)) + math.sin(math.radians(angle))) / 2,
+        )
+        # straight down (no tilt) with no perspective: image points are the world's x, y; heights from the lift
+        turn = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
+        heights = (cube @ (turn @ lean).T)[:, 2] * 76.0 + leaning.lift * 76.0
+        assert heights.min() == pytest.approx(0.0, abs=1e-6)  # on the table, not sunk into it
+        assert np.sum(heights < 1e-6) == 2  # one whole edge on the table
+        # the top face tipped by the angle, away from the prop
+        top = (turn @ lean) @ np.array([0, 0, 1.0])
+        assert math.degrees(math.acos(top[2])) == pytest.approx(angle, abs=1e-6)
+        towards = np.array([prop.x - x, prop.y - y]) / math.hypot(prop.x - x, prop.y - y)
+        assert float(top[:2] @ towards) < 0
+        # its lower far edge touches the prop's side face: in the face's plane, at the height sin(angle) of a side
+        corners = _project(leaning, np.eye(3), cube)
+        gap = (corners - np.array([prop.x, prop.y])) @ np.array([math.cos(yaw), math.sin(yaw)])
+        out = np.abs(gap)
+        touching = np.isclose(out, prop.side / 2 + 0.01 * 76.0, atol=0.5)
+        assert touching.sum() == 2
+        assert heights[touching] == pytest.approx(76.0 * math.sin(math.radians(angle)), abs=1e-6)
+
+
+def test_seen_from_straight_above_a_flat_face_is_square_and_a_cocked_ones_is_squeezed() -> None:
+    from vision.training.cocked_shape import face_outline
+    from vision.training.synth import PI_TRAY
+
+    flat, squeezed = [], []
+    for seed in range(4):
+        image, dice = render_scene(np.random.default_rng(seed), replace(PI_TRAY, face=(80.0, 80.0), cluster=0.0))
+        for d in dice:
+            assert (d.leaning < 1e-3) != d.cocked and (not d.cocked or 19.9 <= d.leaning <= 55.1)
+            outline = face_outline(image, d.cx, d.cy, d.size)
+            if outline is None or outline[2] < 0.98:
+                continue  # not a lone convex face: merged with a neighbour of its colour, or with its own side face
+            if not d.cocked:
+                flat.append(outline[0] / outline[1])
+            elif d.leaning >= 35:
+                squeezed.append(outline[0] / outline[1] / math.cos(math.radians(d.leaning)))
+    assert len(flat) >= 10 and len(squeezed) >= 2
+    assert min(flat) > 0.95  # a square of one size anywhere in the frame: the camera's image plane is the table's
+    assert float(np.median(squeezed)) == pytest.approx(1.0, abs=0.12)  # squeezed by cos(lean)

@@ -31,11 +31,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar
 
-from companion.commands import CommandBase, LegalActionBase, Outcome
+from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
-from companion.words import command_buttons
+from companion.words import by_name, command_buttons
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -68,6 +68,8 @@ RULES: Mapping[str, tuple[str, str]] = {
 
 #: An event record, a view, an action: JSON-like data.
 Record = Mapping[str, object]
+#: A game's commands as a replay takes them: typed, their stored form, or as written ("end-turn").
+Played = Sequence[CommandBase | Record | str]
 
 
 class SetupLike(Protocol):
@@ -102,6 +104,15 @@ class Engine(Protocol):
     def legal_actions(self) -> Sequence[LegalActionBase]: ...
 
     def view(self) -> dict[str, object]: ...
+
+    @classmethod
+    def replay(cls, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> Self:
+        """The game after its commands, in the reading they were played in (GameHistory.replay)."""
+        ...
+
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
+        """A new game's reading of a stored game's commands: those still to push (GameHistory.read_stored)."""
+        ...
 
 
 class SeenDie(Protocol):
@@ -204,8 +215,9 @@ class GameModule(ABC):
         """A new game; BadCommand if the setup does not fit the packs."""
 
     @abstractmethod
-    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Engine:
-        """The game after its commands (raises like push on the first refused one)."""
+    def replay(self, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> Engine:
+        """The game after its commands, in the reading they were played in (`events`: what each caused when it was
+        stored, where known); raises like push on the first refused one."""
 
     @abstractmethod
     def load_packs(self, folder: Path | None) -> object:
@@ -298,14 +310,19 @@ class GameModule(ABC):
     @abstractmethod
     def for_players(self, message: str, names: object = None, current: object = None) -> str:
         """A refusal in the page's words (no command spelling; a command it names is its button, labelled as the
-        page labels it with the table's `names` and the `current` player)."""
+        page labels it with the table's `names` and the `current` player; each player the engine numbers, by the
+        name the table gave them)."""
 
-    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        """A stored game's commands still to be pushed into the new `game`: all of them, for a game whose rules
-        have been read one way only (Skeptics: a game played before the companion asked about a ghost card not filled
-        in yet plays on in the reading it was played in; where only playing them tells, its Game pushes them
-        itself, and leaves none when they are all accepted)."""
-        return commands
+    @abstractmethod
+    def read_stored(
+        self, game: Engine, commands: Sequence[CommandBase], events: StoredEvents | None = None
+    ) -> Sequence[CommandBase]:
+        """A stored game's commands still to be pushed into the new `game`, in the reading they were played in, as
+        its engine reads them (``read_stored``: all of them, for a game whose rules have been read one way only;
+        Skeptics: a game played before the companion asked about a ghost card not filled in yet plays on in the
+        reading it was played in; where only playing them tells, the engine pushes them itself, and leaves none when
+        they are all accepted). ``events``: what each command caused when it was stored (one list a command; None
+        where they are not known), which tells some readings apart (Elder Sign: a midnight resolved at once)."""
 
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
         """What the table sets out before the first turn, as a list the host ticks off (``hand``: a clock hand
@@ -407,7 +424,14 @@ class GameModule(ABC):
         raise KeyError(kind)
 
 
-N = TypeVar("N")  # a game's Names (its sentences module's), which its sentences take
+class TableNames(Protocol):
+    """What every game's Names hold: the players' names, in the order the engine numbers them (player 1 first)."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+
+N = TypeVar("N", bound=TableNames)  # a game's Names (its sentences module's), which its sentences take
 G = TypeVar("G", bound=Engine)  # a game's engine (its Game)
 
 
@@ -443,7 +467,8 @@ class Terminal(Protocol):
 class GameModuleOf(GameModule, Generic[G, N]):
     """A game's module that names its engine's ``Game`` (:attr:`engine_type`), its sentences module (:attr:`sentences`) and
     its terminal module (:attr:`terminal`): the sentence methods of the seam are these modules' functions, said in the
-    game's own names (a table's names of another kind, or none, are its sentences' ``NO_NAMES``)::
+    game's own names (a table's names of another kind, or none, are its sentences' ``NO_NAMES``), and its replay and
+    reading of a stored game are its engine's (``Game.replay``, ``Game.read_stored``)::
 
         class SpooksModule(GameModuleOf[Game, sentences.Names]):
             engine_type, sentences, terminal = Game, sentences, terminal
@@ -458,6 +483,16 @@ class GameModuleOf(GameModule, Generic[G, N]):
         if not isinstance(game, self.engine_type):
             raise TypeError(f"the module of {self.title} was given another game's engine: {game!r}")
         return game
+
+    def replay(self, setup: SetupLike, packs: object, commands: Played, events: StoredEvents | None = None) -> G:
+        return self.engine_type.replay(setup, packs, commands, events)
+
+    def read_stored(
+        self, game: Engine, commands: Sequence[CommandBase], events: StoredEvents | None = None
+    ) -> Sequence[CommandBase]:
+        kind = self.command_type
+        parsed = [c if isinstance(c, kind) else kind.from_dict(c.to_dict()) for c in commands]
+        return self.engine(game).read_stored(parsed, events)
 
     def names_of(self, names: object) -> N:
         """The table's names as the sentences take them (their ``NO_NAMES`` for anything else)."""
@@ -484,9 +519,10 @@ class GameModuleOf(GameModule, Generic[G, N]):
 
     def for_players(self, message: str, names: object = None, current: object = None) -> str:
         """A refusal in the page's words: the commands it spells named by their buttons (companion.words.
-        command_buttons, one way for every game), then the game's own words."""
+        command_buttons, one way for every game), then the game's own words, each "player 2" or "seat 2" of the
+        engine's by the name the table gave them (companion.words.by_name)."""
         labelled = command_buttons(message, self.commands, lambda action: self.action_label(action, names, current))
-        return self.sentences.for_players(labelled)
+        return by_name(self.sentences.for_players(labelled), self.names_of(names).players)
 
     def status_line(self, state: Record) -> str:
         return self.terminal.status_line(state)

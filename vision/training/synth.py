@@ -57,6 +57,7 @@ class SynthDie:
     cocked: bool = False  # leaning on another die or the tray's wall: no face is up (a player rerolls it)
     icon: str | None = None  # the game's icon on the top face (render_scene's dice_icons)
     index: int = -1  # which of render_scene's dice_colours this is (they are drawn far ones first)
+    leaning: float = 0.0  # degrees its top face is tipped from the table's plane (0 for a flat die)
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,14 @@ class Style:
     motion_blur: float = 0.1
     jpeg: tuple[int, int] = (35, 95)
     perspective: float = 0.06  # corner shift of a final perspective warp, share of the size
+    # a pinhole camera this many die sides above the table (its image plane parallel to it when ``tilt`` is 0: a flat
+    # die's top face is a square anywhere in the frame, its side faces show towards the frame's edges); 0: the
+    # orthographic view of the scenes made before
+    camera_height: float = 0.0
+    # a cocked die rests as a real one does: one bottom edge on the table, the opposite one against a flat
+    # neighbour's side face (the camera sees its most-up face foreshortened and the side face beside it); False:
+    # tipped about its centre where it lies (the scenes made before)
+    lean_on: bool = False
 
 
 OTHER_TABLE = Style(  # like the issue's other table: blue dice with white pips, a white tray and a dark bowl
@@ -128,6 +137,16 @@ PATTERNED_CLOTH = replace(OTHER_TABLE, width=(1100, 1200), face=(50.0, 80.0), ba
 COCKED_TRAY = Style(width=(900, 900), aspect=(0.75, 0.75), face=(70.0, 80.0), dice=(4, 6), tilt=(0.0, 0.0),
                     backgrounds=("white",), symbol_share=0.0, lean=0.0, cluster=0.0, spacing=1.8, glare=0.0,
                     motion_blur=0.0, perspective=0.0, marble=0.0, jpeg=(90, 95), cocked=0.5, cocked_angle=(45.0, 55.0))
+# the Raspberry Pi camera looking straight down on a dark tray of white dice (a 1640x1232 frame, the camera's binned
+# mode; about 22 die sides above the table, the camera's 62 degrees across): some dice cocked, leaning 20-55 degrees
+# on a neighbour as real dice rest, with the perspective of the lens and the dice's shadows
+PI_TRAY = Style(width=(1640, 1640), aspect=(0.75, 0.75), face=(60.0, 90.0), dice=(5, 10), backgrounds=("dark",),
+                body_colors=((235, 235, 235), (225, 232, 238), (240, 240, 236)), pip_colors=((25, 25, 25), (40, 30, 30)),
+                marble=0.0, symbol_share=0.0, tilt=(0.0, 2.0), cluster=0.2, spacing=1.25, lean=0.0, glare=0.1,
+                motion_blur=0.0, jpeg=(85, 95), perspective=0.0, camera_height=22.0, lean_on=True, cocked=0.4,
+                cocked_angle=(20.0, 55.0))
+# the same camera over any table and any dice
+OVERHEAD = replace(PI_TRAY, backgrounds=Style.backgrounds, body_colors=(), pip_colors=(), marble=0.2, face=(50.0, 90.0))
 
 
 # ---------------------------------------------------------------- pieces
@@ -396,17 +415,40 @@ class _Die:
     cocked: bool = False
     icon: str | None = None  # a game's icon on the top face instead of pips (icon_mask)
     index: int = -1
+    lift: float = 0.5  # its centre's height above the table, in sides
 
 
-def _project(die: _Die, view: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """3D points of a die (unit cube coordinates) to image points."""
+def _project(die: _Die, view: np.ndarray, p: np.ndarray, distance: float = 0.0) -> np.ndarray:
+    """3D points of a die (unit cube coordinates) to image points; ``distance``: a pinhole camera's height above the
+    table in pixels (0: orthographic), the table's plane keeping the scale of the orthographic view."""
     yaw = _rotation(np.array([0, 0, 1.0]), die.yaw)
     world = (p @ (yaw @ die.lean).T) * die.side
-    world[:, 2] += die.side / 2
+    world[:, 2] += die.side * die.lift
     world[:, 0] += die.x
     world[:, 1] += die.y
     cam = world @ view.T
+    if distance > 0:
+        out: np.ndarray = cam[:, :2] * (distance / (distance - cam[:, 2]))[:, None]
+        return out
     return cam[:, :2]
+
+
+def _lean_against(rng: np.random.Generator, prop: _Die, side: float, angle: float) -> tuple[float, float, float, np.ndarray]:
+    """Where a die of ``side`` rests cocked against the flat die ``prop``, leaning ``angle`` radians: one bottom edge
+    on the table, the opposite one against one of ``prop``'s side faces (so its top face tips away from it): its
+    centre (x, y), yaw and lean."""
+    k = int(rng.integers(4))
+    out = prop.yaw + k * math.pi / 2  # the prop's side face it leans on faces this way
+    e = np.array([math.cos(out), math.sin(out)])
+    c, s = math.cos(angle), math.sin(angle)
+    along = rng.uniform(-0.2, 0.2) * side
+    x = prop.x + e[0] * (prop.side / 2 + side * (c + s) / 2 + 0.01 * side) - e[1] * along
+    y = prop.y + e[1] * (prop.side / 2 + side * (c + s) / 2 + 0.01 * side) + e[0] * along
+    yaw = out  # its faces square with the prop's: the tipping edge lies flat on the table
+    # tipped about the horizontal axis along the prop's face: the top face's normal goes to cos z + sin e
+    axis = np.array([-e[1], e[0], 0.0])
+    own = _rotation(np.array([0, 0, 1.0]), yaw).T @ axis  # the axis in the die's own (unturned) frame
+    return float(x), float(y), yaw, _rotation(own, angle)
 
 
 def render_scene(rng: np.random.Generator, style: Style = Style(),
@@ -427,6 +469,7 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
     light /= np.linalg.norm(light)
     face = rng.uniform(*style.face)
     side = face / math.cos(tilt) ** 0.5  # the top face's image size is about ``face``
+    distance = style.camera_height * side  # a pinhole camera's height above the table, pixels (0: orthographic)
     count = int(rng.integers(style.dice[0], style.dice[1] + 1)) if dice_colours is None else len(dice_colours)
     symbol_value = style.symbol_value
     dice: list[_Die] = []
@@ -452,7 +495,20 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
             value = symbol_value
         lean = np.eye(3)
         cocked = style.cocked > 0 and bool(rng.random() < style.cocked)  # no draw when none is: old scenes stay
-        if cocked:  # on a neighbour or a wall: tipped about a horizontal axis
+        lift = 0.5
+        props = [o for o in dice if not o.cocked]
+        if cocked and style.lean_on:  # against a flat neighbour, as a real die rests
+            if not props:
+                continue
+            angle = math.radians(rng.uniform(*style.cocked_angle))
+            prop = props[int(rng.integers(len(props)))]
+            x, y, yaw, lean = _lean_against(rng, prop, this_side, angle)
+            lift = (math.cos(angle) + math.sin(angle)) / 2
+            if not (-w / 2 + margin < x < w / 2 - margin and -h / 2 + margin < y < h / 2 - margin) or any(
+                    math.hypot(x - o.x, y - o.y) < (this_side + o.side) / 2 * style.spacing for o in dice
+                    if o is not prop):
+                continue
+        elif cocked:  # on a neighbour or a wall: tipped about a horizontal axis
             lean = _rotation(np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0]),
                              math.radians(rng.uniform(*style.cocked_angle)))
         elif rng.random() < style.lean:
@@ -462,14 +518,14 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
             body_c, pip_c = dice_colours[len(dice)]
             given = (np.array(body_c, np.float32), np.array(pip_c, np.float32))
         icon = dice_icons[len(dice)] if dice_icons is not None else None
-        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked, icon, len(dice)))
+        dice.append(_Die(value, symbol, x, y, this_side, yaw, lean, given, cocked, icon, len(dice), lift))
     # draw far dice first (the camera is tilted towards +y of the view)
     centre = np.array([w / 2, h / 2])
     drawn: list[SynthDie] = []
     shadow = np.zeros((h, w), np.float32)
     cube = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
     for die in dice:
-        hull = _project(die, view, cube) + centre
+        hull = _project(die, view, cube, distance) + centre
         offset = -light[:2] / max(light[2], 0.3) * die.side * 0.35
         cv2.fillConvexPoly(shadow, np.round(hull + offset).astype(np.int32), 1.0, cv2.LINE_AA)
     if shadow.any():
@@ -477,12 +533,14 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
         shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
         img *= (1 - rng.uniform(0.3, 0.6) * shadow)[:, :, None]
     order = sorted(dice, key=lambda d: (np.array([d.x, d.y, 0]) @ view.T)[2])
+    if distance > 0:  # seen from above: the raised (cocked) dice over their neighbours
+        order = sorted(dice, key=lambda d: d.lift)
     for die in order:
         body, pips, marble = die_colours(rng, style) if die.colours is None else (*die.colours, None)
         corner = rng.uniform(0.08, 0.22)
         pip_radius = rng.uniform(0.075, 0.105)
         yawm = _rotation(np.array([0, 0, 1.0]), die.yaw) @ die.lean
-        hull = _project(die, view, cube) + centre
+        hull = _project(die, view, cube, distance) + centre
         # draw in the die's own patch of the image: warps of the whole frame would be slow
         rx0, ry0 = max(0, int(hull[:, 0].min()) - 2), max(0, int(hull[:, 1].min()) - 2)
         rx1, ry1 = min(w, int(hull[:, 0].max()) + 3), min(h, int(hull[:, 1].max()) + 3)
@@ -511,29 +569,37 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
             else:
                 value, symbol = around[(int(name[1]) + start) % 4], False
                 if n_cam[2] > 0.25:  # a side face seen well enough to show its pips
-                    c = _project(die, view, normal[None, :] * 0.5)[0] + centre
+                    c = _project(die, view, normal[None, :] * 0.5, distance)[0] + centre
                     sides.append((float(c[0]), float(c[1])))
             tex, alpha = face_texture(rng, value, body, pips, marble, corner, pip_radius, symbol, icon)
             inset = 0.47  # a little inside the cube's edge: the bevel shows around every face
             corners3 = np.array([normal * 0.5 - u * inset - v * inset, normal * 0.5 + u * inset - v * inset,
-                                 normal * 0.5 + u * inset + v * inset])
-            quad = _project(die, view, corners3) + centre - origin
-            src = np.float32([[0, 0], [TEXTURE - 1, 0], [TEXTURE - 1, TEXTURE - 1]])
-            m = cv2.getAffineTransform(src, quad.astype(np.float32))
+                                 normal * 0.5 + u * inset + v * inset, normal * 0.5 - u * inset + v * inset])
             lit = 0.35 + 0.65 * max(0.0, float((yawm @ normal) @ light))
-            warped = cv2.warpAffine(tex * lit, m, (pw, ph), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
-            a = cv2.warpAffine(alpha, m, (pw, ph), flags=cv2.INTER_LINEAR, borderValue=0)[:, :, None]
+            if distance > 0:  # the face's own perspective (a side face seen towards the frame's edge)
+                quad = _project(die, view, corners3, distance) + centre - origin
+                src = np.float32([[0, 0], [TEXTURE - 1, 0], [TEXTURE - 1, TEXTURE - 1], [0, TEXTURE - 1]])
+                m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+                warped = cv2.warpPerspective(tex * lit, m, (pw, ph), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+                a = cv2.warpPerspective(alpha, m, (pw, ph), flags=cv2.INTER_LINEAR, borderValue=0)[:, :, None]
+            else:
+                quad = _project(die, view, corners3[:3], distance) + centre - origin
+                src = np.float32([[0, 0], [TEXTURE - 1, 0], [TEXTURE - 1, TEXTURE - 1]])
+                m = cv2.getAffineTransform(src, quad.astype(np.float32))
+                warped = cv2.warpAffine(tex * lit, m, (pw, ph), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
+                a = cv2.warpAffine(alpha, m, (pw, ph), flags=cv2.INTER_LINEAR, borderValue=0)[:, :, None]
             patch = patch * (1 - a) + warped * a
             if name == "top":
                 top_seen = True
                 full = np.array([normal * 0.5 + su * u * 0.5 + sv * v * 0.5 for su in (-1, 1) for sv in (-1, 1)])
-                pts = _project(die, view, full) + centre
+                pts = _project(die, view, full, distance) + centre
                 x0, y0 = pts.min(axis=0)
                 x1, y1 = pts.max(axis=0)
-                top_centre = _project(die, view, normal[None, :] * 0.5)[0] + centre
+                top_centre = _project(die, view, normal[None, :] * 0.5, distance)[0] + centre
                 drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
                                       die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
-                                      cocked=die.cocked, icon=die.icon, index=die.index))
+                                      cocked=die.cocked, icon=die.icon, index=die.index,
+                                      leaning=math.degrees(math.acos(min(1.0, float((yawm @ normal)[2]))))))
         if top_seen and sides:
             drawn[-1] = replace(drawn[-1], sides=tuple(sides))
         img[ry0:ry1, rx0:rx1] = patch

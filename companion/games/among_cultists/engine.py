@@ -40,6 +40,7 @@ from companion.commands import (
     LegalActionBase,
     Outcome,
     RulesBase,
+    StoredEvents,
     arg_bool,
     arg_choice,
     arg_int,
@@ -343,19 +344,7 @@ class Game(GameHistory[State]):
     def _rules(self, state: State, command: Command) -> _Rules:
         return _Rules(self, state, command)
 
-    @classmethod
-    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
-        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
-        game = cls.new(setup, packs)
-        parsed = [
-            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
-            for c in commands
-        ]
-        for cmd in game.read_stored(parsed):
-            game.push(cmd)
-        return game
-
-    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game to push into this new game, in the reading they were played in. Now the game
         ends when the investigators' points reach the goal (:60); a game stored before that, whose score reached
         the goal while more commands followed (the table played on, or the host tapped points-win), plays on in the

@@ -11,7 +11,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from companion.commands import CommandBase
 from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
 from companion.games.among_cultists.engine import COMMANDS, DEFAULT_POINTS_NEEDED, Command, Game, Setup
@@ -102,10 +101,6 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
             )
         return Game.new(setup, packs)
 
-    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
-        game: Game = Game.replay(setup, packs, commands)
-        return game
-
     def load_packs(self, folder: Path | None) -> AmongCultistsPacks:
         return load_packs(folder)
 
@@ -125,11 +120,6 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
         return sentences.setup_checklist(view, self.names_of(names), hand)
-
-    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        return self.engine(game).read_stored(
-            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
-        )
 
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)

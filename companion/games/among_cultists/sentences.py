@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.errors import BadCommand
+from companion.words import listed
 
 if TYPE_CHECKING:
     from companion.games.among_cultists.engine import Game, Setup
@@ -81,13 +82,6 @@ def _sentence(text: str) -> str:
     if text and text[-1] not in ".!?":
         text += "."
     return text[:1].upper() + text[1:]
-
-
-def _list(words: Sequence[str]) -> str:
-    words = list(words)
-    if not words:
-        return "nobody"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _cultist_words(n: Any) -> str:
@@ -362,10 +356,10 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
     lines = [
         f"Victory points: {view.get('points')} of {view.get('points_needed')}.",
         f"Rounds played: {view.get('round')} of {view.get('rounds')}.",
-        f"Voted out: {_list(voted)}.",
+        f"Voted out: {listed(voted, 'nobody')}.",
     ]
     if dead:
-        lines.append(f"Found dead: {_list(dead)}.")
+        lines.append(f"Found dead: {listed(dead)}.")
     return {
         "title": "The investigators win" if won else "The cultists win",
         "text": _sentence(str(view.get("outcome_reason") or "")),

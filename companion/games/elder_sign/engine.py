@@ -34,6 +34,7 @@ from companion.commands import (
     LegalActionBase,
     Outcome,
     RulesBase,
+    StoredEvents,
     arg_bool,
     arg_choice,
     arg_int,
@@ -515,27 +516,17 @@ class Game(GameHistory[State]):
     def _rules(self, state: State, command: Command) -> _Rules:
         return _Rules(self, state, command)
 
-    @classmethod
-    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
-        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
-        game = cls.new(setup, packs)
-        parsed = [
-            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
-            for c in commands
-        ]
-        for cmd in game.read_stored(parsed):
-            game.push(cmd)
-        return game
-
-    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
         They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
         them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
-        the arrow, or a command played after an attack with no choices asked, where the companion lowered sanity):
-        the game starts again in the reading it was played in, the attack's sanity reading (and, when that refuses
-        too and the packs hold stand-ins, the stand-in's, which is older), and every command is left to push."""
+        the arrow, or a command played after an attack with no choices asked, where the companion lowered sanity),
+        or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
+        last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
+        attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
+        older), and every command is left to push."""
         if self.stand_in_reading or self.sanity_reading or self._stack:
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
@@ -551,14 +542,26 @@ class Game(GameHistory[State]):
             if i == len(order) - 1:
                 break
             try:
-                for c in commands:
-                    self.push(c)
-                self.stored_length = (len(commands) if asked is None else asked) if i else None
-                return ()
+                if self._plays_as_stored(commands, events):
+                    self.stored_length = (len(commands) if asked is None else asked) if i else None
+                    return ()
             except (BadCommand, IllegalCommand):
                 pass
         self.stored_length = len(commands) if asked is None else asked
         return commands
+
+    def _plays_as_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:
+        """Pushes `commands` in this game's reading: whether they play as they were played. Not where a stored
+        midnight's events show the Ancient One's attack resolved at once (every maximum lowered, no one asked,
+        :457-459 as the companion read it before) and this reading asks; BadCommand / IllegalCommand where it
+        refuses one."""
+        for i, command in enumerate(commands):
+            made = self.push(command)
+            told = {e.get("type") for e in events[i]} if events is not None and i < len(events) else set()
+            resolved = "ancient_one_attack" in told and "attack_asked" not in told
+            if resolved and any(e["type"] == "attack_asked" for e in made):
+                return False
+        return True
 
     def _start_in(self, stand_in: bool, sanity: bool) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.words import a_or_an
+from companion.words import a_or_an, count, listed
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -99,10 +99,6 @@ _FACE_WORDS = {
 _SYMBOL_WORDS = {"lore": ("lore", "lore"), "peril": ("peril", "perils"), "terror": ("terror", "terrors")}
 
 
-def _count(n: Any, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def need_words(need: Any) -> str:
     """ "inv:4,lore:1" -> "4 investigation and 1 lore"."""
     parts = []
@@ -116,9 +112,7 @@ def need_words(need: Any) -> str:
         elif name in _SYMBOL_WORDS:
             one, many = _SYMBOL_WORDS[name]
             parts.append(f"{n} {one if n == 1 else many}")
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed(parts, "nothing")
 
 
 def dice_words(dice: Any) -> str:
@@ -141,7 +135,7 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
     for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"), ("monsters", "monster")):
         n = effect.get(key)
         if n:
-            parts.append(_count(n, one) if n > 0 else f"{_count(-n, one)} less")
+            parts.append(count(n, one) if n > 0 else f"{count(-n, one)} less")
     for key in ("sanity", "stamina"):
         n = effect.get(key)
         if n:
@@ -247,7 +241,7 @@ def _said_effect_text(event: Mapping[str, Any], names: Names, kind: str, who: st
 
 
 def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{inv} has {_count(event.get('clues'), 'clue token')}"
+    text = f"{inv} has {count(event.get('clues'), 'clue token')}"
     return text
 
 
@@ -319,13 +313,9 @@ def _said_attack_asked(event: Mapping[str, Any], names: Names, kind: str, who: s
     players = [names.player(p) for p in event.get("players") or []]
     text = (
         "each investigator chooses to lower their maximum sanity or their maximum stamina by 1: "
-        f"{_and(players)} to choose"
+        f"{listed(players)} to choose"
     )
     return text
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
 
 
 def _said_moved(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -361,7 +351,7 @@ def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, 
 
 
 def _said_clue_spent(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{inv} spends a clue and rolls again ({_count(event.get('clues'), 'clue')} left)"
+    text = f"{inv} spends a clue and rolls again ({count(event.get('clues'), 'clue')} left)"
     return text
 
 
@@ -753,7 +743,7 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     """The chances before (and between) the rolls, said as what the host's buttons will do: the first line what
     "Roll for me" does (every roll thrown, no clue spent, no die held), the next the best play with the clues and
     the focus, then each task alone. `odds` is the published "card_odds"."""
-    dice = _count(odds.get("dice"), "die", "dice")
+    dice = count(odds.get("dice"), "die", "dice")
     what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
     lines: list[str] = []
     plain, best = odds.get("roll_for_me"), odds.get("probability")
@@ -762,7 +752,7 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     extras = [
         x
         for x in (
-            f"spending up to {_count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
+            f"spending up to {count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
             "holding a die (focus) after a roll that fails" if odds.get("holds") else "",
         )
         if x

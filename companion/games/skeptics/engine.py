@@ -31,6 +31,7 @@ from companion.commands import (
     LegalActionBase,
     Outcome,
     RulesBase,
+    StoredEvents,
     arg_bool,
     arg_choice,
     arg_int,
@@ -1001,19 +1002,7 @@ class Game(GameHistory[State]):
             return {"symbol": None, "name": None, "stand_in": True, "matched": None}
         return {"symbol": sym, "name": self.packs.evidence[sym].name, "matched": None if asks else sym in symbols}
 
-    @classmethod
-    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
-        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
-        game = cls.new(setup, packs)
-        parsed = [
-            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
-            for c in commands
-        ]
-        for cmd in game.read_stored(parsed):
-            game.push(cmd)
-        return game
-
-    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in:
         a game played before the companion asked about a ghost card (or a way) not filled in yet (no answer told,
         and a prove that rolled for the stand-in's icons, or a command the asking reading refuses) plays on in the

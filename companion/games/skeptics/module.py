@@ -219,15 +219,6 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
             )
         return Game.new(setup, packs)
 
-    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
-        game: Game = Game.replay(setup, packs, commands)
-        return game
-
-    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        return self.engine(game).read_stored(
-            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
-        )
-
     def load_packs(self, folder: Path | None) -> Packs:
         return load_packs(folder)
 

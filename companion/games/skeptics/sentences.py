@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.stats import duration
-from companion.words import a_or_an, pack_words, plain
+from companion.words import a_or_an, count, listed, pack_words, plain
 
 if TYPE_CHECKING:
     from companion.games.skeptics.engine import Game
@@ -101,7 +101,7 @@ def _ghost_told(event: Mapping[str, Any]) -> str:
     if event.get("filled"):
         return "The ghost card is filled in: the companion reads its icon sets and séance symbols from it."
     if ask == "sets":
-        return f"The ghost card shows {_count(event.get('sets'), 'icon set')}."
+        return f"The ghost card shows {count(event.get('sets'), 'icon set')}."
     if ask == "last":
         return "That was the ghost card's last icon set." if yes else "The ghost card has more icon sets to prove."
     return "Every séance symbol on the ghost card is matched." if yes else "Not every séance symbol is matched yet."
@@ -188,10 +188,6 @@ NO_NAMES = Names()
 # -- small pieces --------------------------------------------------------------------------------
 
 
-def _count(number: Any, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else (many or one + 's')}"
-
-
 def faces_words(values: Any) -> str:
     if not values:
         return "nothing"
@@ -214,12 +210,7 @@ def need_words(need: Any) -> str:
             continue
         word = FACE_WORDS.get(icon, icon)
         parts.append(f"{'an' if word[:1] in 'aeiou' else 'a'} {word}" if n == 1 else f"{n} {word}s")
-    if not parts:
-        words = "nothing"
-    elif len(parts) == 1:
-        words = parts[0]
-    else:
-        words = ", ".join(parts[:-1]) + " and " + parts[-1]
+    words = listed(parts, "nothing")
     if extras:
         words += ", " + " and ".join(f"{a_or_an(x)} set" for x in extras)
     return words
@@ -274,7 +265,7 @@ def _said_game_started(event: Mapping[str, Any], names: Names, e: Callable[..., 
     if names.players:
         bits.append(", ".join(names.players))
     elif players:
-        bits.append(_count(players, "player"))
+        bits.append(count(players, "player"))
     board = names.board or e("board")
     ghost = names.ghost or e("ghost")
     where = f" in the {board}" if board else ""
@@ -319,9 +310,9 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., An
 def _said_card_effect(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     n = int(e("n") or 0)
     told = {
-        "clue-dice": f"every clue roll has {_count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
-        "actions": f"{_count(n, 'action')} other than moves a turn",
-        "fires": f"{_count(n, 'fire token')} on the fire icons",
+        "clue-dice": f"every clue roll has {count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
+        "actions": f"{count(n, 'action')} other than moves a turn",
+        "fires": f"{count(n, 'fire token')} on the fire icons",
     }.get(str(e("effect")), "an effect")
     return f"The environment card in play: {told}."
 
@@ -348,7 +339,7 @@ def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[
 def _said_environment_reshuffled(
     event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str
 ) -> str:
-    return f"The environment discards are shuffled into a new deck of {_count(e('cards'), 'card')}."
+    return f"The environment discards are shuffled into a new deck of {count(e('cards'), 'card')}."
 
 
 def _said_environment_deck_empty(
@@ -429,13 +420,13 @@ def _said_clue_revealed(event: Mapping[str, Any], names: Names, e: Callable[...,
 def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     card = _lower(names.clue(e("clue_card"))) if e("clue_card") else _clue_place(e("position"))
     card = f" ({card})" if card else ""
-    return f"A clue is solved{card}: the team now has {_count(e('summon_dice'), 'summon die', 'summon dice')}."
+    return f"A clue is solved{card}: the team now has {count(e('summon_dice'), 'summon die', 'summon dice')}."
 
 
 def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     card = names.environment.get(str(e("card")), "environment")
     return (
-        f"The {card} card puts {_count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
+        f"The {card} card puts {count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
         "or shares a space with a fire can do nothing more until it is out."
     )
 
@@ -445,14 +436,14 @@ def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any]
     return (
         "The last fire is out."
         if not burning
-        else f"A fire is out; {_count(burning, 'fire')} still burn{'s' if burning == 1 else ''}."
+        else f"A fire is out; {count(burning, 'fire')} still burn{'s' if burning == 1 else ''}."
     )
 
 
 def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     card = names.environment.get(str(e("card")), "barrier")
     sets_left = int(e("left") or 0)
-    tail = "the barrier is removed" if not sets_left else f"{_count(sets_left, 'set')} to go"
+    tail = "the barrier is removed" if not sets_left else f"{count(sets_left, 'set')} to go"
     return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
 
 
@@ -507,7 +498,7 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    tail = f" ({_count(left, 'action')} left)" if left is not None else ""
+    tail = f" ({count(left, 'action')} left)" if left is not None else ""
     return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
 
 
@@ -519,7 +510,7 @@ def _said_attempt_started(event: Mapping[str, Any], names: Names, e: Callable[..
     if action == "unlock" and e("door"):
         verb += f" {door_words(e('door'), names)}"
     dice = e("dice")
-    with_dice = f" with {_count(dice, 'die', 'dice')}" if dice else ""
+    with_dice = f" with {count(dice, 'die', 'dice')}" if dice else ""
     if e("counted"):
         with_dice += f" ({e('counted')})"
     subject = names.player(e("player")) if e("player") is not None else "The player"
@@ -788,7 +779,7 @@ def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: 
         return f"Prove icon set {index}" + (f": {need_words(need)}" if need else "")
     if kind == "unlock":
         keys = names.doors.get(str(args.get("door")))
-        tail = f" ({_count(keys, 'key')})" if keys else ""
+        tail = f" ({count(keys, 'key')})" if keys else ""
         return f"Unlock {door_words(args.get('door'), names)}{tail}"
     if kind == "barrier" and args.get("set"):
         card = names.environment.get(str(args.get("card")), "barrier")
@@ -838,7 +829,7 @@ def _label_tell_card(action: Mapping[str, Any], names: Names, current: Any, name
 
 def _label_tell_ghost(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
     if "sets" in args:
-        return _count(int(str(args.get("sets"))), "set") if str(args.get("sets")).isdigit() else "Tell it"
+        return count(int(str(args.get("sets"))), "set") if str(args.get("sets")).isdigit() else "Tell it"
     ask = next(iter(args), "")
     return _GHOST_TAPS.get((ask, str(args.get(ask))), "Tell it")
 
@@ -1006,10 +997,10 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
     sets = view.get("icon_sets") or []
     proven = sum(1 for s in sets if s.get("proven"))
     lines = [
-        f"{_count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')}"
-        + (f" after {_count(view.get('hour'), 'Ghost Hour')}." if view.get("hour") else "."),
-        f"{proven} of {_count(len(sets), 'icon set')} proven.",
-        f"{_count(len(view.get('rooms_revealed') or []), 'room card')} drawn and shown; "
+        f"{count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')}"
+        + (f" after {count(view.get('hour'), 'Ghost Hour')}." if view.get("hour") else "."),
+        f"{proven} of {count(len(sets), 'icon set')} proven.",
+        f"{count(len(view.get('rooms_revealed') or []), 'room card')} drawn and shown; "
         f"{view.get('room_cards_discarded_unseen') or 0} discarded unseen.",
         f"{view.get('clues_solved') or 0} of 7 clues solved.",
     ]

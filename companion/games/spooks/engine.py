@@ -32,6 +32,7 @@ from companion.commands import (
     LegalActionBase,
     Outcome,
     RulesBase,
+    StoredEvents,
     arg_bool,
     arg_choice,
     arg_int,
@@ -40,6 +41,7 @@ from companion.commands import (
     seat_names,
 )
 from companion.errors import BadCommand, IllegalCommand
+from companion.words import listed
 
 __all__ = [
     "CARD_POINTS",
@@ -406,19 +408,7 @@ class Game(GameHistory[State]):
     def _rules(self, state: State, command: Command) -> _Rules:
         return _Rules(self, state, command)
 
-    @classmethod
-    def replay(cls, setup: Any, packs: Any, commands: Any) -> Any:
-        """The game after pushing `commands` one by one, in the reading they were played in (see read_stored)."""
-        game = cls.new(setup, packs)
-        parsed = [
-            c if isinstance(c, Command) else Command.parse(c) if isinstance(c, str) else Command.from_dict(c)
-            for c in commands
-        ]
-        for cmd in game.read_stored(parsed):
-            game.push(cmd)
-        return game
-
-    def read_stored(self, commands: Sequence[Command]) -> Sequence[Command]:
+    def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game to push into this new game, in the reading they were played in. Now a
         Master set as the top card with the Masters' effects says whether its effect was played (``effect=``,
         «A special effect happens only if the Master is playednormally»); a game stored before, with such a
@@ -621,8 +611,7 @@ class _Rules(RulesBase[State, Command]):
         zero = [seat for seat, value in points.items() if value == 0]
         if len(zero) != 1:
             if zero:
-                named = [self.names[seat - 1] for seat in zero]
-                who = ", ".join(named[:-1]) + " and " + named[-1]
+                who = listed([self.names[seat - 1] for seat in zero])
                 self.bad(
                     f"{who} all have nothing left, but a hand ends when one player goes out: only that player "
                     "scores 0; give the others the cards (or points) they still hold."

@@ -8,7 +8,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.commands import CommandBase
 from companion.errors import BadCommand
 from companion.games.base import Engine, GameModuleOf, Record, SetupLike
 from companion.games.spooks import sentences, terminal
@@ -91,15 +90,6 @@ class SpooksModule(GameModuleOf[Game, sentences.Names]):
         if not isinstance(setup, Setup):
             raise BadCommand(f"{self.title} starts from its own setup, not {setup!r}.")
         return Game.new(setup, packs)
-
-    def replay(self, setup: SetupLike, packs: object, commands: Sequence[CommandBase | Record | str]) -> Game:
-        game: Game = Game.replay(setup, packs, commands)
-        return game
-
-    def read_stored(self, game: Engine, commands: Sequence[CommandBase]) -> Sequence[CommandBase]:
-        return self.engine(game).read_stored(
-            [c if isinstance(c, Command) else Command.from_dict(c.to_dict()) for c in commands]
-        )
 
     def load_packs(self, folder: Path | None) -> None:
         return load_packs(folder)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direction_of, follow
-from companion.words import a_or_an
+from companion.words import a_or_an, listed
 
 if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
@@ -73,13 +73,6 @@ def _sentence(text: str) -> str:
     if text and text[-1] not in ".!?":
         text += "."
     return text[:1].upper() + text[1:]
-
-
-def _and(parts: Sequence[str]) -> str:
-    parts = list(parts)
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def card_words(suit: Any, number: Any = None) -> str:
@@ -284,7 +277,7 @@ def _said_game_won(event: Mapping[str, Any], names: Names, kind: str, who: str) 
     if len(winners) == 1:
         text = f"{winners[0]} has the lowest score, {event.get('score')}, and is first out the door: {winners[0]} wins!"
     else:
-        text = f"{_and(winners)} share the lowest score, {event.get('score')}, and the win!"
+        text = f"{listed(winners)} share the lowest score, {event.get('score')}, and the win!"
     return text
 
 
@@ -467,7 +460,7 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
     if len(winners) == 1:
         title = f"{winners[0]} wins"
     elif winners:
-        title = f"{_and(winners)} share the win"
+        title = f"{listed(winners)} share the win"
     else:
         title = "The game is over"
     scores = list(view.get("scores") or [])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.errors import DiceError
 from companion.games.skeptics.dice.faces import DieKind, Face, parse_face
-from companion.words import a_or_an, article
+from companion.words import a_or_an, article, listed
 
 __all__ = ["Requirement", "dice_for", "ACTIONS", "action_kind"]
 
@@ -218,7 +218,7 @@ class Requirement:
         for face, count in self.need:
             name = face.value
             words.append(a_or_an(name) if count == 1 else f"{count} {name}s")
-        text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        text = listed(words)
         red = [name for name, on in (("a timer", self.timer), ("disruption", self.disruption)) if on]
         return text + (f", with {' and '.join(red)}" if red else "")
 
