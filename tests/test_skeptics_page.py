@@ -160,3 +160,27 @@ def test_the_tray_lists_the_games_faces(browser: Any, tmp_path: Path) -> None:
         host.context.close()
         t.server.stop()
         t.service.close()
+
+
+def test_an_environment_card_not_filled_in_is_the_real_decks_card(browser: Any, live: Table) -> None:
+    """Ghost Hour Sequence: "An Environment Card is drawn and played immediately" (rulebook :204): the table draws the
+    real deck's card; the companion's own stand-in entry ("Common card 6") is no card the table can find, so the page
+    calls it the card drawn from the real deck and names the entry only as the one in Your box."""
+    svc = live.service
+    for _ in range(4):
+        svc.do("end-round")
+    card = svc.state()["environment"][-1]
+    assert card["stand_in"] and not svc.state()["physical"]
+    viewer = open_phone(browser, live)
+    try:
+        dismiss(viewer)
+        expect(viewer.page.locator("#g-env")).to_contain_text("In force: the real deck's card")
+        expect(viewer.page.locator("#g-env")).not_to_contain_text(card["name"])
+        expect(viewer.page.locator("#env li b").last).to_have_text(
+            f"The card drawn from the real deck (\u201c{card['name']}\u201d in Your box)"
+        )
+        viewer.page.locator("#env").scroll_into_view_if_needed()
+        shot(viewer, "9-environment-stand-in", full=False)
+        viewer.check_clean()
+    finally:
+        viewer.context.close()

@@ -48,7 +48,7 @@ export function render(s) {
   fill($("#env"), (s.environment || []).map((c) => {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
-    li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
+    li.append(el("b", {}, envName(s, c)), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
     if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
@@ -210,11 +210,19 @@ export function renderAttempt(s) {
   fill(box, rows);
 }
 
+// An environment card in force. One not filled in yet that the companion drew for itself ("Common card 6") is no card
+// the table can find: it is the real deck's card, known in Your box by that entry. In physical deck mode the host
+// chose the entry.
+function envName(s, c, short) {
+  if (!c.stand_in || s.physical) return c.name;
+  return short ? "the real deck's card" : "The card drawn from the real deck (\u201C" + c.name + "\u201D in Your box)";
+}
+
 function renderGlance(s) {
   $("#g-deck").textContent = s.room_deck_left ?? 0;
   $("#g-summon").textContent = s.summon_dice ?? 0;
   $("#g-timers").textContent = s.timers ?? 0;
-  const env = (s.environment || []).map((c) => c.name);
+  const env = (s.environment || []).map((c) => envName(s, c, true));
   $("#g-env").textContent = env.length ? "In force: " + env.join(", ") : "No environment card in force.";
   const a = s.attempt;
   const ga = $("#g-attempt");
