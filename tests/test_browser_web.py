@@ -119,7 +119,7 @@ def test_the_state_shows_on_a_phone(browser: Any, live: Table) -> None:
         phone.shot("phone-game")
         phone.tab("ghost")
         assert phone.text("#ghost-name") == state["ghost"]["name"]
-        assert phone.page.locator("#icon-sets li").count() == len(state["icon_sets"])
+        assert phone.page.locator("#icon-sets li.set").count() == len(state["icon_sets"])
         phone.shot("phone-ghost")
         phone.tab("dice")
         phone.page.click("#odds-pad button:has-text('+ eye')")  # no roll under way: the player's own need
