@@ -395,14 +395,16 @@ def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: 
     reader through the real tray watcher, and the Dice tab lists those and no others."""
     from web_fixtures import make_service
 
-    from vision.sim_tray import ThrowCamera
+    from vision.sim_tray import ThrowCamera, Thrower
     from vision.tray import TrayWatcher
 
     service = make_service(tmp_path / "games.sqlite")
     service.do("attempt", {"action": "search", "need": "eye:1"})
     clock = [0.0]
     watcher = TrayWatcher(now=lambda: clock[0])
-    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    thrower = Thrower(service.next_throw)
+    camera = ThrowCamera(thrower, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    thrower.throw()  # a tap on "Throw the dice (simulated tray)"
     for _ in range(8):
         clock[0] += 0.2
         watcher.feed(camera.read())

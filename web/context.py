@@ -42,9 +42,11 @@ class WebContext:
         hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
         tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
         teacher: Any | None = None,  # vision's Teacher: the tray's photos kept for teaching, and the teaching
+        sim_throw: Any | None = None,  # --sim's vision.sim_tray.Thrower: a phone throws the simulated tray's dice
     ) -> None:
         self.service = service
         self.teacher = teacher
+        self.sim_throw = sim_throw
         self.settings = settings
         self.hardware = hardware
         self.tray = tray

@@ -200,9 +200,6 @@ class GameModule(ABC):
     button_commands: ClassVar[tuple[str, ...]] = ("end-round",)
     # the scripts the companion reads out (kind -> its title: "night" -> "The night"), see :meth:`scripts`
     script_kinds: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    # the commands that settle dice the table threw (read in the tray, tapped, or rolled by the companion): after
-    # one, the dice still to roll are thrown only when the players do something else (see GameService.next_throw)
-    roll_commands: ClassVar[frozenset[str]] = frozenset({"roll"})
 
     # -- the engine ------------------------------------------------------------------------------
 

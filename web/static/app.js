@@ -57,6 +57,7 @@ function render(s) {
   app.rendered = true;
   playNarration(s, live);
   if (app.session && app.session.hardware) { if (changedGame) loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
+  loadThrow();
   if (other) {
     $("#demo-note").hidden = true;
     game.render(s);
@@ -85,6 +86,8 @@ function followHistory(s, changedGame) {
 
 // The tray's last reading, on a companion with a tray camera.
 const loadTray = () => { if (app.session && app.session.tray) modules.tray().then((m) => m.loadTray()); };
+// --sim's tray: a phone throws its dice (tray.js), on the card of the roll under way.
+const loadThrow = () => { if (app.session && app.session.sim_throw) modules.tray().then((m) => m.loadThrow()); };
 
 function renderEnd(s) {
   const end = $("#end-card");
@@ -354,6 +357,7 @@ async function start() {
   $("#odds-form").addEventListener("submit", (e) => e.preventDefault());  // before odds.js is loaded: no page reload
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
+  $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
   $("#sheet-cancel").addEventListener("click", closeSheet);
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");

@@ -31,7 +31,32 @@ export async function loadTray() {
     img.hidden = !t.photo;
     if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
     if (isHost() && t.teach) renderTeach(t);
+    loadThrow();
   } catch (e) { /* no tray */ }
+}
+
+// --sim's tray (vision.sim_tray): nobody throws real dice, so any phone throws the dice of the roll under way
+// into it; the tray reads them when they settle, as it reads a real throw. On the card of the roll that shows now
+// (the Dice tray card, or the game's own roll card); a game with neither shows none.
+export async function loadThrow() {
+  const box = $("#sim-throw");
+  if (!app.session || !app.session.sim_throw) { box.hidden = true; return; }
+  const home = $$("[data-throw-home]").find((h) => getComputedStyle(h).display !== "none");
+  if (!home) { box.hidden = true; return; }
+  if (box.parentElement !== home) home.append(box);
+  try {
+    const v = await api("/api/tray/throw");
+    box.hidden = false;
+    $("#sim-throw-btn").disabled = !v.dice.length;
+    $("#sim-throw-note").textContent = v.dice.length ? "No one throws real dice in the simulation: this throws " + plural(v.dice.length, "die", "dice") + " (" + v.dice.join(", ") + ") into the tray, which reads them when they settle." : capital(v.why);
+  } catch (e) { box.hidden = true; }
+}
+export async function throwDice() {
+  const out = await act("/api/tray/throw", {});
+  loadThrow();
+  if (!out) return;
+  toast("Thrown: " + out.thrown.join(", ") + ". The tray reads them when they settle.");
+  setTimeout(loadTray, 2000);  // a reading that is no roll (dice.auto_roll off) changes no state: look again
 }
 
 // Teaching the reader: each die of the last photo gets the value the host sees (vision.teach.Teacher).

@@ -307,7 +307,6 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     started_keys = ("players", "ancient_one")
     setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
     button_commands = ("end-turn",)
-    roll_commands = frozenset({"roll", "clue"})  # a clue rolls the failed roll's dice again: no new throw (--sim)
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
