@@ -167,12 +167,15 @@ def test_an_environment_card_not_filled_in_is_the_real_decks_card(browser: Any, 
     real deck's card; the companion's own stand-in entry ("Common card 6") is no card the table can find, so the page
     calls it the card drawn from the real deck and names the entry only as the one in Your box."""
     svc = live.service
-    for _ in range(4):
-        svc.do("end-round")
-    card = svc.state()["environment"][-1]
-    assert card["stand_in"] and not svc.state()["physical"]
     viewer = open_phone(browser, live)
     try:
+        for _ in range(4):
+            svc.do("end-round")
+        card = svc.state()["environment"][-1]
+        assert card["stand_in"] and not svc.state()["physical"]
+        # the banner tells the order of the Ghost Hour Sequence: "An Environment Card is always drawn first" (:207)
+        expect(viewer.page.locator("#banner-env")).to_contain_text("The environment card, drawn before the room card")
+        shot(viewer, "10-ghost-hour-banner", full=False)
         dismiss(viewer)
         expect(viewer.page.locator("#g-env")).to_contain_text("In force: the real deck's card")
         expect(viewer.page.locator("#g-env")).not_to_contain_text(card["name"])
