@@ -13,7 +13,7 @@ export async function loadTray() {
     // The chips and "Use these dice" are the reading as the service took it (numbered, played at most once).
     const r = t.roll || null;
     const dice = r ? r.dice : (t.dice || []);
-    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.value ?? "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
+    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.face || d.value || "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
     const at = r ? r.at : t.at;
     const time = at ? new Date(at * 1000).toTimeString().slice(0, 5) : "";
     if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : "No dice read yet.")]);

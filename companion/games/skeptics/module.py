@@ -359,7 +359,9 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
         return [parse_face(face).value for face in faces]
 
     def pip_faces(self, kind: str, pips: Sequence[int], table: TableDice) -> list[str]:
-        die = DieKind.parse(kind)
+        # a kind of die, or a colour the tray read (the table's [tray.kinds], else the default colours, as to_roll)
+        colours = {str(c).lower(): str(k) for c, k in (dict(table.kinds) or DEFAULT_COLOR_KINDS).items()}
+        die = DieKind.parse(colours.get(kind.strip().lower(), kind))
         pip_map = PipMap.from_dict(table.pips) if table.pips else PipMap.default()
         return [pip_map.face(die, p).value for p in pips]
 
