@@ -362,12 +362,16 @@ class GameService:
 
         Each new reading is numbered (companion.tray_readings); ``reading`` plays that one again when the host asks
         (the page's "Use these dice", whose ``dice`` are ignored: the service's own are played). A reading is played
-        at most once and never after the game moved on since it was read: IllegalCommand, nothing played."""
+        at most once and never after the game moved on since it was read: IllegalCommand, nothing played. An empty
+        tray come to rest (the dice taken out, vision.tray) is the newest reading, and goes to no module: nothing is
+        rolled or told."""
         with self._lock:
             game, game_id = self._require_game()
             mark = self._state.get("last_event_id")
             if reading is None:
                 seen = self._tray.add(dice, game_id=game_id, mark=mark, at=self._now())
+                if not seen.dice and why == "settled":
+                    return TrayOutcome(note="the tray is empty: the dice were taken out", quiet=True), None
             else:
                 seen = self._tray.take(reading, game_id=game_id, mark=mark)
             outcome = self._module.tray_roll(game, list(seen.dice), self.table_dice, why=why, auto_roll=auto_roll)

@@ -106,6 +106,8 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         expect(page.locator("#es-roll-me")).to_have_class("primary")  # no question open: the roll again
         expect(page.locator("#es-roll-after-terror")).to_have_count(0)
+        expect(page.locator("#es-main button[data-legal=end-turn]")).not_to_have_class("primary")
+        assert page.locator("#es-turn button.primary").count() == 1  # the roll alone, not the end of the turn too
         assert host.errors == []
     finally:
         host.context.close()

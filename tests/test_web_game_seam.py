@@ -67,3 +67,24 @@ def test_the_setup_options_give_among_cultists_default_points_and_a_new_game_tak
         )
         assert reply.status == 200, reply.body
         assert table.service.state()["points_needed"] == 7  # the host's number wins over the default
+
+
+def test_the_setup_options_are_each_games_own_lists_from_its_packs(tmp_path: Path) -> None:
+    """/api/setup-options lists each game's cards from its own packs (GameModule.setup_options): the Ancient Ones,
+    the event markers, the boards and ghosts, each with whether it is a stand-in (not filled in yet)."""
+    from companion.games.among_cultists.packs import load_packs as cultists_packs
+    from companion.games.elder_sign.packs import load_packs as elder_sign_packs
+    from companion.games.skeptics.packs import load_packs as skeptics_packs
+
+    ancient_ones = elder_sign_packs(None).ancient_ones
+    events = cultists_packs(None).events
+    ghosts = skeptics_packs().ghosts
+    for table in serve_table(tmp_path):
+        options = table.viewer().get("/api/setup-options").json()
+        assert [(a["id"], a["name"], a["stand_in"]) for a in options["ancient_ones"]] == [
+            (a.id, a.name, a.placeholder) for a in ancient_ones.values()
+        ]
+        assert [(e["id"], e["stand_in"]) for e in options["ac_events"]] == [
+            (e.id, e.placeholder) for e in events.values()
+        ]
+        assert [g["id"] for g in options["ghosts"]] == list(ghosts) and options["boards"]

@@ -62,9 +62,9 @@ def tray_use() -> Response:
     number = data.get("reading")
     if type(number) is not int or number < 1:
         raise Refused(400, '"reading" must be the number of the tray\'s reading the page showed, e.g. {"reading": 3}.')
+    # a reading that is not the roll now under way (older, played, not the newest, no roll in it) is the service's
+    # IllegalCommand, a 409 naming why: a reading played always gives the roll's result
     _, done = context().service.roll_from_tray([], why="button", auto_roll=True, reading=number)
-    if done is None:  # the service refuses a reading that is no roll; this is only in case
-        raise Refused(409, "those dice are not the roll now under way; throw again, or tap the real dice in.")
     return result(done)
 
 

@@ -94,9 +94,12 @@ function renderACHost(s) {
   $("#ac-phase-hint").textContent = AC_HINT[s.phase] || "";
   const legal = s.legal || [];
   const main = [];
-  for (const a of legal.filter((x) => x.name === "draw-event")) main.push(actButton(a, null, "primary"));
+  // one highlighted button, the likely next step: the marker from the real bag when the table draws them, else the
+  // companion's draw; the countdown before the vote
   const entered = legal.filter((x) => x.name === "event");
-  if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), s.physical || (app.options && (app.options.ac_events || []).every((e) => e.stand_in)) ? "primary" : "", "ac-event-enter"));
+  const fromBag = entered.length && (s.physical || (app.options && (app.options.ac_events || []).every((e) => e.stand_in)));
+  for (const a of legal.filter((x) => x.name === "draw-event")) main.push(actButton(a, null, fromBag ? "" : "primary"));
+  if (entered.length) main.push(button("The marker drawn from the real bag\u2026", () => acEvent(entered[0], s), fromBag ? "primary" : "", "ac-event-enter"));
   const votes = legal.filter((x) => x.name === "vote" && !x.args.called);
   const bodyVotes = legal.filter((x) => x.name === "vote" && x.args.called);
   // the points that reach the goal end the game by themselves (:60); only a game stored before that offers the
@@ -106,7 +109,7 @@ function renderACHost(s) {
   if (win.length) { /* the win first: no vote is asked */ } else if (s.body_votes && bodyVotes.length) {
     main.push(el("p", { class: "warn", id: "ac-body-note" }, "A body was found: the table votes now, before the round goes on. This vote does not use up the cafeteria's vote."));
     main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown-body"));
-    main.push(button("Who was voted out?\u2026", () => acVote(bodyVotes[0], s, true), "primary", "ac-body-vote"));
+    main.push(button("Who was voted out?\u2026", () => acVote(bodyVotes[0], s, true), "", "ac-body-vote"));
   } else if (votes.length) {
     main.push(button("Count down: 3, 2, 1, point!", () => readOut("vote"), "primary", "ac-countdown"));
     main.push(button("Who was voted out?\u2026", () => acVote(votes[0], s), "", "ac-vote-result"));

@@ -173,7 +173,7 @@ function renderESTurn(s) {
     if (x.name === "clue" && (terror || !free)) continue;
     main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
   }
-  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking ? "" : "primary"));
+  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
   if (lowers.length) main.unshift(...attackChoices(s, lowers));
   // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did

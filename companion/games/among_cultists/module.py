@@ -15,7 +15,7 @@ from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
 from companion.games.among_cultists.engine import COMMANDS, DEFAULT_POINTS_NEEDED, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
-from companion.games.base import Engine, GameModuleOf, Record, SetupLike
+from companion.games.base import Engine, GameModuleOf, Record, SetupLike, card_entries
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -93,6 +93,13 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_defaults(self, packs: object) -> dict[str, object]:
         return {"points_needed": DEFAULT_POINTS_NEEDED}  # the host's page shows it in the empty field
+
+    def setup_options(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, AmongCultistsPacks)
+        return {
+            "ac_events": card_entries(packs.events),
+            "ac_points_needed": self.setup_defaults(packs)["points_needed"],
+        }
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):

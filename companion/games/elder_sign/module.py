@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
-from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import (
+    Chance,
+    Engine,
+    GameModuleOf,
+    Record,
+    SeenDie,
+    SetupLike,
+    TableDice,
+    TrayOutcome,
+    card_entries,
+)
 from companion.games.elder_sign import odds_cli, sentences, terminal
 from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
@@ -341,6 +351,10 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
 
     def load_packs(self, folder: Path | None) -> ElderSignPacks:
         return load_packs(folder)
+
+    def setup_options(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, ElderSignPacks)
+        return {"ancient_ones": card_entries(packs.ancient_ones)}
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX
