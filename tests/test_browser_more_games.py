@@ -103,6 +103,7 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
     try:
         start(host, "among-cultists", names)
         page.check("#new-form input[name=seer]")
+        page.fill("#new-form input[name=points_needed]", "4")  # the box's number: the text gives none (:60)
         expect(page.locator("#add-player")).to_be_enabled()  # up to eight seats
         shot(host, "ac-01-wizard")
         page.click("#new-start")

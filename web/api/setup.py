@@ -130,7 +130,6 @@ def setup_options() -> Response:
         out["ac_events"] = [
             {"id": e.id, "name": e.name, "stand_in": bool(e.placeholder)} for e in cultists.events.values()
         ]
-        out["ac_points_needed"] = module_for("among-cultists").setup_defaults(cultists)["points_needed"]
     except Exception:  # nor a broken Among Cultists pack
         out["ac_events"] = []
     for attr in ("boards", "ghosts", "environment", "evidence"):
