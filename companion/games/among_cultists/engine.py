@@ -209,8 +209,8 @@ class Setup:
         validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
         if self.points_needed is None:
             raise BadCommand(
-                "say how many victory points the investigators need to win (points_needed): the rules text gives no "
-                f"number, so give the one your box's rulebook gives, 1 to {MAX_POINTS}."
+                "say how many victory points the investigators need to win: the rules text gives no number, so give "
+                f"the one your box's rulebook gives, 1 to {MAX_POINTS}."
             )
         if (
             not isinstance(self.points_needed, int)
