@@ -3,7 +3,7 @@
     from companion.games.among_cultists.engine import Game, Setup, Command
     from companion.games.among_cultists.packs import load_packs
 
-    game = Game.new(Setup(players=6, seed=7), load_packs())
+    game = Game.new(Setup(players=6, seed=7, points_needed=5), load_packs())  # the box's points: the text has none
     game.push("night-done")                  # BadCommand / IllegalCommand; the state is unchanged on error
     game.push("next-phase")                  # movement -> event
     game.push("draw-event")                  # the round's event marker from the companion's bag
