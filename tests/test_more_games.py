@@ -219,6 +219,11 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
         2,
         "--variant is not a choice of Among Cultists",
     )
+    assert_clean_error(  # :60 gives no number of victory points: the host gives the box's
+        run("new", "--rules", "among-cultists", "--players", "6", "--db", str(db)),
+        2,
+        "an Among Cultists game needs --points-needed",
+    )
     assert_clean_error(
         run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),
         2,
