@@ -14,7 +14,7 @@ SIGINT stop the companion cleanly: the camera, the server, the hand parked, the 
 What a game does with the button and the tray's dice is its module's (companion.games); this module only wires
 the parts, whose settings companion.parts checks and which it stops (the command line is companion.serve_args).
 Without a Raspberry Pi (and always with ``--sim``) the same program runs on mock pins, luma's dummy display and a
-camera that draws the dice of the roll under way, on 127.0.0.1.
+camera that draws the dice of the roll under way when a phone taps "Throw the dice (simulated tray)", on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -151,12 +151,17 @@ class Companion(MainLoop):
             log.info("camera: off (camera.enabled = false); dice are entered on the page")
             return
         assert self.parts.tray is not None
+        thrower = None
+        if self.sim:  # nobody throws real dice: a phone's tap throws the simulated tray's
+            from vision.sim_tray import Thrower
+
+            thrower = Thrower(self.game.next_throw)
         self.tray = TrayLoop(
             self.config.camera,
             self.parts.tray,
             sim=self.sim,
             reader=self.tray_reader,
-            throw=self.game.next_throw if self.sim else None,
+            throw=thrower,
             on_readings=lambda readings, why: self.post(lambda: self.dice_read(readings, why)),
         )
         self.teacher = start_teacher(self.config.data_dir, self.tray, self.start_problems)
@@ -172,6 +177,7 @@ class Companion(MainLoop):
             self.parts.web,
             hardware=self.table,
             tray=self.tray,
+            sim_throw=self.tray.thrower if self.tray is not None else None,
             teacher=self.teacher,
             startup_problems=self.start_problems,
         )

@@ -188,8 +188,6 @@ class GameService:
         self._narrations = 0
         self._box_saves = 0  # box changes saved: an edit checked outside the lock is checked again if one came between
         self._tray = TrayReadings()  # the tray's newest reading: played as a roll at most once
-        # next_throw's: the basis (game, commands that are not rolls) it last saw, the key of the throw, its dice
-        self._throw: tuple[tuple[int, int] | None, tuple[int, int], tuple[str, ...]] = (None, (0, 0), ())
         # the published form of each legal action (with its label) for the current game's names and the current
         # player, by the action's id or by what it is, made once and read-only: the same few dozen come back
         self._legal_memo: tuple[object, dict[object, dict[object, tuple[object, dict[str, Any]]]]] = (None, {})
@@ -364,12 +362,16 @@ class GameService:
 
         Each new reading is numbered (companion.tray_readings); ``reading`` plays that one again when the host asks
         (the page's "Use these dice", whose ``dice`` are ignored: the service's own are played). A reading is played
-        at most once and never after the game moved on since it was read: IllegalCommand, nothing played."""
+        at most once and never after the game moved on since it was read: IllegalCommand, nothing played. An empty
+        tray come to rest (the dice taken out, vision.tray) is the newest reading, and goes to no module: nothing is
+        rolled or told."""
         with self._lock:
             game, game_id = self._require_game()
             mark = self._state.get("last_event_id")
             if reading is None:
                 seen = self._tray.add(dice, game_id=game_id, mark=mark, at=self._now())
+                if not seen.dice and why == "settled":
+                    return TrayOutcome(note="the tray is empty: the dice were taken out", quiet=True), None
             else:
                 seen = self._tray.take(reading, game_id=game_id, mark=mark)
             outcome = self._module.tray_roll(game, list(seen.dice), self.table_dice, why=why, auto_roll=auto_roll)
@@ -388,28 +390,12 @@ class GameService:
         with self._lock:
             return self._tray.view(game_id=self._game_id, mark=self._state.get("last_event_id"))
 
-    def next_throw(self) -> tuple[tuple[int, int], tuple[str, ...]]:
-        """The dice the roll under way throws (kinds or colours, see GameModule.next_throw) and a key that changes
-        when the players throw them: when the game or its count of commands that are not rolls (the module's
-        ``roll_commands``) changes. A camera that draws them (--sim) throws once when an attempt starts or the players
-        do something else, never again by itself after a roll, even when the roll leaves fewer dice to throw (dice
-        kept, dice placed on a task): the dice of that throw stay in the tray, and a player decides whether to roll
-        again ("Roll for me", "Tap the real dice"). A roll played before the tray was looked at (the companion's)
-        leaves the tray as it was. No game: ((0, 0), ())."""
+    def next_throw(self) -> tuple[str, ...]:
+        """The dice the roll under way throws now (kinds or colours, see GameModule.next_throw); none when no roll
+        is under way or no game. --sim's tray throws them when a person taps (vision.sim_tray.Thrower)."""
         with self._lock:
             game = self._game
-            if game is None:
-                return (0, 0), ()
-            rolls = self._module.roll_commands
-            basis = (self._game_id or 0, sum(1 for command in game.history if command.name not in rolls))
-            seen, key, names = self._throw
-            if basis != seen:
-                rolled_first = bool(game.history) and game.history[-1].name in rolls
-                if rolled_first and seen is not None and seen[0] == basis[0]:
-                    self._throw = (basis, key, names)  # rolled before the tray looked: those dice are not thrown
-                else:
-                    self._throw = (basis, basis, tuple(self._module.next_throw(game)))
-            return self._throw[1], self._throw[2]
+            return () if game is None else tuple(self._module.next_throw(game))
 
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.

@@ -38,10 +38,22 @@ def test_at_the_attack_the_host_taps_each_investigators_choice(browser: object, 
     try:
         page = host.page
         expect(page.locator("#es-attack-question")).to_contain_text("maximum sanity or their maximum stamina")
+        # :431 "once the Ancient One wakes up, forget about the lingering effect of the most recent Mythos card"
+        assert service.state()["mythos"]["active"] is False
+        expect(viewer.page.locator("#es-mythos")).to_have_text(
+            "None in force: the Ancient One is awake, and its waking ended the last Mythos card's lingering effect."
+        )
         for p in (1, 2):
             for stat in ("sanity", "stamina"):
                 expect(page.locator(f"#es-lower-{p}-{stat}")).to_have_class("primary")
         expect(page.locator("#es-roll-me")).to_have_count(0)  # nothing else is played until all have chosen
+        for p in (1, 2):  # each investigator's two taps side by side under the name, inside a 390 px screen
+            left = page.locator(f"#es-lower-{p}-sanity").bounding_box()
+            right = page.locator(f"#es-lower-{p}-stamina").bounding_box()
+            who = page.locator(f"#es-attack-who-{p}").bounding_box()
+            assert left and right and who
+            assert abs(left["y"] - right["y"]) < 2 and right["x"] >= left["x"] + left["width"], (left, right)
+            assert who["y"] + who["height"] <= left["y"] + 1 and right["x"] + right["width"] <= 390
         expect(viewer.page.locator("#es-attack-choosing")).to_contain_text("Still to choose: Ada, Bo")
         text = page.locator("#es-turn").inner_text() + viewer.page.locator("#es-attempt").inner_text()
         assert not LINE_NUMBER.search(text) and "stat=" not in text and "lower player" not in text
@@ -79,8 +91,10 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
     try:
         page = host.page
         expect(page.locator("#es-card-question")).to_be_visible()
-        expect(page.locator("#es-roll-me")).to_be_visible()
-        expect(page.locator("#es-roll-me")).not_to_have_class("primary")
+        # a terror is resolved before trying again (:202-211): no roll is offered until it is told
+        expect(page.locator("#es-roll-after-terror")).to_be_visible()
+        expect(page.locator("#es-roll-me")).to_have_count(0)
+        expect(page.locator("#es-clue")).to_have_count(0)
         answer = page.locator("#es-main button[data-legal=card-did]", has_text="that was all")
         expect(answer).to_have_class("primary")
         assert page.locator("#es-turn button.primary").count() == 1  # the answer alone
@@ -91,6 +105,9 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
             wait_for(lambda length=length: service.state()["history_length"] > length)
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         expect(page.locator("#es-roll-me")).to_have_class("primary")  # no question open: the roll again
+        expect(page.locator("#es-roll-after-terror")).to_have_count(0)
+        expect(page.locator("#es-main button[data-legal=end-turn]")).not_to_have_class("primary")
+        assert page.locator("#es-turn button.primary").count() == 1  # the roll alone, not the end of the turn too
         assert host.errors == []
     finally:
         host.context.close()

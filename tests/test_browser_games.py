@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
-from web_fixtures import Table, serve_table
+from web_fixtures import HOST_PIN, Table, serve_table
 
 from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
@@ -123,6 +123,9 @@ def check_end_card(phone: Phone, name: str) -> None:
     assert pictures_drawn(phone, "#end-timeline") == 1
     box = page.locator("#end-timeline").bounding_box()
     assert box is not None and box["width"] > 300  # the picture is the card's width, not a thumbnail
+    drawn = int(str(page.locator("#end-timeline").get_attribute("src")).split("&w=")[1].split("&")[0])
+    scale = 1.5 if "table" in str(page.locator("body").get_attribute("class")) else 1
+    assert abs(drawn - max(300, box["width"] / scale)) < 30, (drawn, box)  # drawn for its width: its text readable
     shot(phone, name)
 
 
@@ -157,6 +160,14 @@ def check_table_end_layout(phone: Phone) -> None:
 def test_the_end_card_and_the_games_view_on_a_phone(browser: Any, games_table: Table) -> None:
     phone = open_phone(browser, games_table, viewport=PHONE, wait_map=False)
     check_end_card(phone, "end_card_phone")
+    host = open_phone(browser, games_table, viewport=PHONE, wait_map=False)  # the host's phone the same
+    host.tab("host")
+    host.page.fill("#pin-form input[name=pin]", HOST_PIN)
+    host.page.click("#pin-btn")
+    host.page.wait_for_selector("#logout", state="visible")
+    host.tab("game")
+    check_end_card(host, "end_card_phone_host")
+    host.context.close()
     check_games_view(phone, "games_phone")
     width = phone.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the Games view scrolls sideways on a phone ({width} px)"

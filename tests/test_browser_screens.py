@@ -32,7 +32,13 @@ NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 SETUPS: dict[str, dict[str, Any]] = {
     "skeptics": {"players": 3, "board": "asylum", "ghost": "child", "seed": 3, "names": NAMES[:3]},
     "elder-sign": {"rules": "elder-sign", "players": 3, "seed": 3, "names": NAMES[:3]},
-    "among-cultists": {"rules": "among-cultists", "players": 5, "seed": 3, "names": [*NAMES, "Eve"]},
+    "among-cultists": {
+        "rules": "among-cultists",
+        "players": 5,
+        "points_needed": 5,
+        "seed": 3,
+        "names": [*NAMES, "Eve"],
+    },
     "spooks": {"rules": "spooks", "players": 4, "names": NAMES},
 }
 # What a player must never read: a place's id, a task grammar, a doc path, a stand-in's word.
@@ -271,7 +277,8 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
         page.locator("#sheet-body button", has_text="Go to").nth(int(slot) - 1).click()
         expect(viewer.page.locator("#es-investigators")).to_contain_text(service.state()["where"]["0"])
         expect(page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
-        expect(viewer.page.locator("#es-odds")).to_contain_text('"Roll for me" with 6 dice')
+        expect(viewer.page.locator("#es-odds")).to_contain_text("Rolling all 6 dice")  # a player has no such button
+        expect(viewer.page.locator("#es-odds")).not_to_contain_text("Roll for me")
         expect(page.locator("#es-roll-me")).to_be_visible()
         shot(host, "es-odds-before-the-roll", full=True)
         # rolls that complete nothing, until no die is left

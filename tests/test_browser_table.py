@@ -359,6 +359,7 @@ def test_a_whole_game_by_taps_on_two_phones(browser: Any, first_start: Table) ->
             expect(host.page.locator("#lingering")).to_contain_text("top row")  # the ghost's lingering rule, warned
             if icon_set["index"] == 4:
                 shot(host, "15-host-prove-icons-stand-in")
+            host.page.locator("#on-ghost-space").check()  # "if they are on the same space as the Ghost" (:225)
             sheet_ok(host)
             assert svc.state()["attempt"]["need"] == need
             expect(host.page.locator("#v-dice")).to_be_visible()

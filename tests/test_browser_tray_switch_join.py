@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
-from web_fixtures import Table, serve_table
+from web_fixtures import Table, serve_table, start_table
 
 from companion.games.base import TrayDie
 from companion.games.skeptics.packs import load_packs
@@ -124,6 +124,52 @@ def test_an_empty_tray_says_so_without_contradicting_itself(browser: Any, live: 
         shot(viewer, "tray-empty")
     finally:
         viewer.context.close()
+
+
+def test_the_tray_card_says_the_tray_is_empty_once_the_dice_are_taken_out(browser: Any, tmp_path: Path) -> None:
+    """The real tray watcher, wired to the service as companion serve does (dice.auto_roll off): two dice come to
+    rest and are shown; then they are taken out, and the card on the open Dice tab says the tray is empty."""
+    import numpy as np
+
+    from vision.reader import DieReading
+    from vision.tray import TrayWatcher
+
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(5))
+    service.new_game({"players": 2, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 5})
+    dice = [DieReading(3, (40, 60, 50, 50), 0.95, "blue"), DieReading(5, (160, 60, 50, 50), 0.95, "blue")]
+    clock = [0.0]
+
+    def now() -> float:
+        clock[0] += 0.2
+        return clock[0]
+
+    watcher = TrayWatcher(
+        now=now,
+        reader=lambda frame, settings: list(dice) if frame.mean() < 100 else [],  # dark frame: the dice lie in it
+        when_settled=lambda readings: service.roll_from_tray(readings, why="settled", auto_roll=False),
+    )
+    with_dice, empty = np.full((240, 320, 3), 60, dtype=np.uint8), np.full((240, 320, 3), 200, dtype=np.uint8)
+    for _ in range(8):
+        watcher.feed(with_dice)
+    t = start_table(tmp_path, service=service, tray=watcher)
+    host = open_phone(browser, t, host=True)
+    try:
+        host.tab("dice")
+        expect(host.page.locator("#tray-dice .chip")).to_have_count(2)
+        expect(host.page.locator("#tray-dice")).to_contain_text("3 · blue")
+        for _ in range(8):  # the dice are taken out: the tray moves, then lies still and empty
+            watcher.feed(empty)
+        assert watcher.reads == 2 and service.tray_reading()["dice"] == []
+        expect(host.page.locator("#tray-dice")).to_contain_text("The tray was empty when last read, at ", timeout=12000)
+        expect(host.page.locator("#tray-dice .chip")).to_have_count(0)
+        expect(host.page.locator("#tray-use")).to_be_hidden()
+        expect(host.page.locator("#tray-fix")).to_be_hidden()
+        assert service.history() == []  # nothing was played, nothing told
+        shot(host, "tray-taken-out")
+    finally:
+        host.context.close()
+        t.server.stop()
+        t.service.close()
 
 
 def test_every_phone_takes_the_new_games_tabs_when_the_host_switches(browser: Any, live: Table) -> None:

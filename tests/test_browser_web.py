@@ -119,7 +119,7 @@ def test_the_state_shows_on_a_phone(browser: Any, live: Table) -> None:
         phone.shot("phone-game")
         phone.tab("ghost")
         assert phone.text("#ghost-name") == state["ghost"]["name"]
-        assert phone.page.locator("#icon-sets li").count() == len(state["icon_sets"])
+        assert phone.page.locator("#icon-sets li.set").count() == len(state["icon_sets"])
         phone.shot("phone-ghost")
         phone.tab("dice")
         phone.page.click("#odds-pad button:has-text('+ eye')")  # no roll under way: the player's own need
@@ -395,14 +395,16 @@ def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: 
     reader through the real tray watcher, and the Dice tab lists those and no others."""
     from web_fixtures import make_service
 
-    from vision.sim_tray import ThrowCamera
+    from vision.sim_tray import ThrowCamera, Thrower
     from vision.tray import TrayWatcher
 
     service = make_service(tmp_path / "games.sqlite")
     service.do("attempt", {"action": "search", "need": "eye:1"})
     clock = [0.0]
     watcher = TrayWatcher(now=lambda: clock[0])
-    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    thrower = Thrower(service.next_throw)
+    camera = ThrowCamera(thrower, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=4)
+    thrower.throw()  # a tap on "Throw the dice (simulated tray)"
     for _ in range(8):
         clock[0] += 0.2
         watcher.feed(camera.read())
@@ -414,8 +416,8 @@ def test_the_simulations_dice_tab_lists_the_dice_of_the_roll_under_way(browser: 
     try:
         phone.tab("dice")
         expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
-        for chip in phone.page.locator("#tray-dice .chip").all():
-            expect(chip).to_have_text(re.compile(r"^[1-6] · blue$"))
+        for chip in phone.page.locator("#tray-dice .chip").all():  # the clue dice by their faces, not their pips
+            expect(chip).to_have_text(re.compile(r"^(eye|camera|cobweb) · blue$"))
         expect(phone.page.locator("#tray-use")).to_be_visible()
         phone.page.click("#tray-card summary")
         phone.shot("phone-sim-tray")

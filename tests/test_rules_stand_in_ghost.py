@@ -39,8 +39,63 @@ def test_a_prove_without_the_cards_icons_is_refused_and_the_stand_ins_timer_give
     events = game.push("roll faces=cobweb,cobweb,cobweb")
     assert "timer_added" not in types(events) and game.view()["timers"] == 0
     offered = [a for a in game.legal_actions() if a.name == "attempt" and a.args.get("action") == "prove"]
-    assert offered and all(a.asks == ("need",) for a in offered)  # the page's sheet asks for the icons
+    # the page's sheet asks for the icons, but not again for set 3, whose icons the table gave
+    assert offered and all(a.asks == (() if a.args["set"] == "3" else ("need",)) for a in offered)
     assert all(":" not in action_label(a.to_dict(), Names.of_game(game)) for a in offered)  # no made-up icons named
+
+
+def test_the_icons_the_table_gave_for_a_set_are_not_asked_again_on_the_next_attempt() -> None:
+    """Action 6: Prove: "Players must match the icons in a chosen set": the set printed on the card on the table is
+    the same set on the next player's attempt, so what the table told of it is kept, once, and shown with the set."""
+    game = stand_in()
+    ghost_here(game)
+    game.push("tell-ghost sets=4")
+    game.push("attempt action=prove set=2 need=eye:2,cobweb:1 timer=true")
+    game.push("end-turn")  # the next player tries the same set
+    offered = next(a for a in game.legal_actions() if a.name == "attempt" and a.args.get("set") == "2")
+    assert offered.asks == ()
+    game.push("attempt action=prove set=2")  # no need= again: the table's icons, red icon too
+    assert game.view()["attempt"]["need"] == "eye:2,cobweb:1,timer"
+    sets = {s["index"]: s["need"] for s in game.view()["icon_sets"]}
+    assert sets == {1: None, 2: "eye:2,cobweb:1,timer", 3: None, 4: None}
+    game.push("attempt action=prove set=2 need=eye:1")  # a correction replaces what was given
+    assert game.view()["icon_sets"][1]["need"] == "eye:1"
+    game.pop()
+    assert game.view()["icon_sets"][1]["need"] == "eye:2,cobweb:1,timer"  # undone with its command
+
+
+def test_before_the_count_is_told_no_made_up_sets_top_row_or_difficulty_is_shown_or_played() -> None:
+    """Ghost Card: "Icon Sets to Resolve" and "Lingering Effects" ("the Child Ghost requires the top row of icons to be
+    solved before any other"): how many sets the card shows, and how many are its top row, are on the card on the
+    table; the stand-in's five sets, its top row of two and its difficulty are not shown, and no set is held back."""
+    game = stand_in("child")
+    assert BUNDLED.ghosts["child"].first_sets and len(BUNDLED.ghosts["child"].icon_sets) == 5
+    view = game.view()
+    assert view["icon_sets"] == [] and view["ghost_sets_told"] == 0
+    assert view["ghost"]["first_sets"] == 0 and view["ghost"]["difficulty"] is None
+    assert "top row" in view["ghost"]["lingering"]  # the rulebook's words stay: the table applies them
+    ghost_here(game)
+    offered = sorted(int(a.args["set"]) for a in game.legal_actions() if a.name == "prove")
+    assert offered == [1, 2, 3, 4, 5]  # the stand-in's top row holds no set back
+    game.push("prove set=4")
+    assert [s["index"] for s in game.view()["icon_sets"]] == [4]
+    game.push("tell-ghost sets=6")
+    assert [s["index"] for s in game.view()["icon_sets"]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_an_evidence_token_not_filled_in_is_turned_over_at_the_table_never_named() -> None:
+    """Action 4: Solve: "the acting player flips over one of the seven face-down Evidence Tokens and compares it to the
+    Séance symbols on the Ghost Card": a stand-in symbol ("Evidence 4") names no token the table can find, so the
+    companion says to turn one over and shows no stand-in's name."""
+    game = stand_in()
+    assert all(e.placeholder for e in BUNDLED.evidence.values())
+    game.push("reveal-clue")
+    flipped = next(e for e in game.push("solve") if e["type"] == "evidence_flipped")
+    assert flipped["stand_in"] and flipped["name"] is None and flipped["symbol"] is None
+    said = describe_event(flipped, Names.of_game(game))
+    assert "turn over one of the face-down evidence tokens" in said and "Evidence " not in said.replace("Evidence:", "")
+    assert game.view()["evidence"] == [{"symbol": None, "name": None, "stand_in": True, "matched": None}]
+    assert "Evidence" not in json.dumps(game.view()["evidence"])
 
 
 def test_the_count_of_icon_sets_is_asked_when_the_ghost_first_appears_and_decides_the_win() -> None:
@@ -101,7 +156,7 @@ def test_ghost_mode_and_the_seance_follow_the_host_not_the_stand_ins_symbols() -
         game.push("reveal-clue")
         events = game.push("solve")
         solves += 1
-        flipped |= {str(e["symbol"]) for e in events if e["type"] == "evidence_flipped"}
+        flipped = set(game.state.evidence_flipped)  # the stand-in's own draw: the events name no token
         assert all(e.get("matched") is None for e in events if e["type"] == "evidence_flipped")
         assert game.view()["question"] == {"kind": "ghost", "ask": "seance", "left": 0}
         if not symbols <= flipped:

@@ -1,7 +1,7 @@
 """One throw is one roll: a tray reading is played at most once, and never after the game moved on since it was read
 (a fresh player booked the dice of a throw the companion had already counted as a new roll: 2·1·1 = eye, eye, eye);
-and --sim's tray throws once per attempt (the first search threw twice within a second, spending two actions, and
-Elder Sign's tray played the adventure by itself)."""
+and --sim's tray throws only when a person taps (the first search threw twice within a second, spending two actions,
+Elder Sign's tray played the adventure by itself, and the tray rolled after every command that was not a roll)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from companion.games.skeptics.packs import load_packs
 from companion.history import GameStore
 from companion.service import GameService
 from companion.tray_readings import ALREADY_PLAYED
-from vision.sim_tray import ThrowCamera
+from vision.sim_tray import NO_ROLL, ThrowCamera, Thrower
 
 
 @pytest.fixture
@@ -91,9 +91,8 @@ def test_a_reading_that_is_no_roll_is_refused_in_words_when_the_host_asks(servic
     assert rolls(service) == []
 
 
-def throws_of(service: GameService, play: list[tuple[str, dict[str, str]]]) -> int:
+def throws_of(camera: ThrowCamera, service: GameService, play: list[tuple[str, dict[str, str]]]) -> int:
     """How many times --sim's tray camera throws while ``play`` is played, a look at the tray after each command."""
-    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=1)
     camera.read()
     start = camera.throws
     for name, args in play:
@@ -103,30 +102,39 @@ def throws_of(service: GameService, play: list[tuple[str, dict[str, str]]]) -> i
     return camera.throws - start
 
 
-def test_the_sim_tray_throws_once_per_attempt_even_when_dice_are_kept(service: GameService) -> None:
-    """The first search's roll kept an eye, so the next roll throws two dice: that once made the tray throw again."""
-    assert throws_of(service, [("attempt", {"action": "search", "need": "eye:1,camera:1"})]) == 1
-    assert service.next_throw()[1] == ("clue",) * 3
-    assert throws_of(service, [("roll", {"faces": "eye,cobweb,cobweb", "keep": "eye"})]) == 0
+def test_the_sim_tray_throws_on_a_tap_only_and_each_tap_the_dice_still_to_roll(service: GameService) -> None:
+    """The first search's roll kept an eye, so the next roll throws two dice: that once made the tray throw again;
+    now no command throws (a fresh player saw the tray roll by itself after every one), a tap does."""
+    thrower = Thrower(service.next_throw)
+    camera = ThrowCamera(thrower, kinds={"clue": "blue", "key": "green", "summon": "red"}, seed=1)
+    assert throws_of(camera, service, [("attempt", {"action": "search", "need": "eye:1,camera:1"})]) == 0
+    assert thrower.throw() == ("clue",) * 3
+    camera.read()
+    assert camera.shown == ("blue",) * 3
+    assert throws_of(camera, service, [("roll", {"faces": "eye,cobweb,cobweb", "keep": "eye"})]) == 0
     assert service.state()["attempt"]["dice_to_roll"] == 2  # fewer dice to roll, and still no throw of its own
-    assert throws_of(service, [("roll", {"faces": "cobweb,cobweb"})]) == 0
-    assert throws_of(service, [("end-turn", {})]) == 1  # the players did something else: the tray changes
-
-
-def test_a_roll_before_the_tray_looked_throws_nothing(service: GameService) -> None:
-    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue"}, seed=2)
+    assert thrower.throw() == ("clue",) * 2  # the next tap throws the two
     camera.read()
-    service.do("attempt", {"action": "search", "need": "eye:1,camera:1"})
-    service.roll_virtual()  # "Roll for me" before the camera's next frame
-    thrown = camera.throws
+    assert camera.shown == ("blue",) * 2
+    assert throws_of(camera, service, [("roll", {"faces": "cobweb,cobweb"}), ("end-turn", {})]) == 0
+
+
+def test_a_tap_with_no_roll_under_way_throws_nothing_and_says_so(service: GameService) -> None:
+    thrower = Thrower(service.next_throw)
+    camera = ThrowCamera(thrower, seed=2)
     camera.read()
-    assert camera.throws == thrown
+    with pytest.raises(IllegalCommand, match="no roll is under way"):
+        thrower.throw()
+    assert thrower.view() == {"dice": [], "why": NO_ROLL, "throws": 0}
+    camera.read()
+    assert camera.throws == 1 and camera.shown == ()  # the empty tray, drawn once
 
 
-def test_elder_signs_sim_tray_throws_once_per_adventure_and_not_after_a_clue(tmp_path: Path) -> None:
+def test_elder_signs_sim_tray_throws_nothing_after_a_move_a_roll_or_a_clue(tmp_path: Path) -> None:
     with GameService(GameStore(tmp_path / "es.sqlite"), load_packs(), rng=random.Random(3)) as service:
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
-        camera = ThrowCamera(service.next_throw, seed=1)
+        thrower = Thrower(service.next_throw)
+        camera = ThrowCamera(thrower, seed=1)
         camera.read()
         start = camera.throws
         slot = service.state()["adventures"][0]["slot"]
@@ -136,7 +144,10 @@ def test_elder_signs_sim_tray_throws_once_per_adventure_and_not_after_a_clue(tmp
         if service.state().get("question"):  # a Mythos card not filled in yet: the host says it did nothing
             service.do("card-did", {"effect": "nothing"})
         camera.read()
-        assert camera.throws == start + 1 and camera.shown  # the first roll at the adventure is thrown
+        assert camera.throws == start  # the move throws nothing: a person taps
+        thrown = thrower.throw()
+        camera.read()
+        assert camera.throws == start + 1 and camera.shown == thrown  # the first roll at the adventure
         clue_seen = False
         for _ in range(6):  # every roll leaves fewer dice (placed on a task or lost): none is thrown by itself
             legal = {a["name"]: a for a in service.state()["legal"]}

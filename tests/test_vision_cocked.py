@@ -190,6 +190,8 @@ def test_in_the_simulation_a_cocked_die_reaches_the_tray_reading_and_the_oled_an
     try:
         service = served.service
         service.do("attempt", {"action": "search", "need": "eye:1"})
+        assert served.tray is not None and served.tray.thrower is not None
+        served.tray.thrower.throw()  # a tap on "Throw the dice (simulated tray)"
         before = service.state()["history_length"]
         end = time.monotonic() + 30.0
         with caplog.at_level(logging.WARNING, logger="companion.serve"):

@@ -106,6 +106,23 @@ def test_empty_tray_is_not_reported() -> None:
     assert watcher.reads == 1 and seen == []
 
 
+def test_an_empty_tray_is_reported_once_the_dice_are_taken_out() -> None:
+    """Dice at rest, then taken out: the empty tray is reported (the page's tray card says it is empty), once."""
+    clock, seen = Clock(), []
+    die = DieReading(4, (100, 100, 24, 24), 0.99, "red")
+    watcher = TrayWatcher(
+        when_settled=seen.append,
+        now=clock.now,
+        still_frames=2,
+        settle_seconds=0.0,
+        reader=lambda frame, settings: [die] if frame.min() < 40 else [],  # the die's dark red square
+    )
+    for frame in [tray_frame((100, 100))] * 5 + [tray_frame(None)] * 5 + [tray_frame(None)] * 3:
+        clock.t += 0.1
+        watcher.feed(frame)
+    assert watcher.reads == 2 and seen == [[die], []]
+
+
 def test_watcher_reads_real_dice_from_the_replay_camera() -> None:
     """Replay of the bundled photos: each photo held still reads once with the real reader."""
     clock, seen = Clock(), []

@@ -56,6 +56,7 @@ def test_the_service_worker_keeps_the_modules_the_page_loads_at_once() -> None:
     assert f"skeptics-{assets.version}" in shell
     assert {name for name in at_once if f'"{name[:-3]}"' not in shell} == set()
     assert "box.js" not in at_once and "elder_sign.js" not in at_once  # loaded when in use, kept then
+    assert "host.js" not in at_once and '"host"' not in shell  # the host's part: on the host's phone alone
 
 
 def test_the_app_shell_is_revalidated_with_its_etag(shared_table: Table) -> None:  # noqa: F811

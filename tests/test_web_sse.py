@@ -19,6 +19,12 @@ def ids_of(messages: list[Any]) -> list[int]:
     return [int(m.id) for m in messages if m.event == "game"]
 
 
+def guest_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as a phone that is not the host's reads it: the host's legal actions left out."""
+    assert state["legal"], "the game offers the host actions"
+    return {key: value for key, value in state.items() if key != "legal"}
+
+
 def test_a_new_stream_starts_with_the_current_state(table: Table) -> None:
     with SseStream(table.viewer()) as stream:
         assert stream.status == 200
@@ -27,22 +33,28 @@ def test_a_new_stream_starts_with_the_current_state(table: Table) -> None:
         first = stream.next_data()
         state = table.service.state()
         assert first.event == "state"
-        assert first.json() == state
+        assert first.json() == guest_state(state)
         assert int(first.id) == state["last_event_id"]
+    with SseStream(table.host()) as stream:
+        assert stream.next_data().json() == table.service.state()  # the host's phone: the legal actions too
+    assert table.viewer().get("/api/state").json() == guest_state(table.service.state())
+    assert table.host().get("/api/state").json() == table.service.state()
 
 
 def test_a_command_reaches_the_stream_as_events_then_state(table: Table) -> None:
     """Advancing the Clock: an end of round is announced with its events and the new clock."""
     host = table.host()
-    with SseStream(table.viewer()) as stream:
+    with SseStream(table.viewer()) as stream, SseStream(table.host()) as hosts:
         stream.next_data()
+        hosts.next_data()
         result = host.post("/api/command", {"command": "end-round"}).json()
         messages = stream.until(lambda m: m.event == "state")
         assert ids_of(messages) == [e["id"] for e in result["events"]]
         assert [m.json() for m in messages if m.event == "game"] == result["events"]
-        assert messages[-1].json() == table.service.state()
+        assert messages[-1].json() == guest_state(table.service.state())
         assert messages[-1].json()["clock"] == "III"
         assert int(messages[-1].id) == result["events"][-1]["id"]
+        assert hosts.until(lambda m: m.event == "state")[-1].json() == table.service.state()  # with the legal actions
 
 
 def test_reconnecting_with_last_event_id_gives_exactly_what_was_missed(table: Table) -> None:
@@ -64,7 +76,7 @@ def test_reconnecting_with_last_event_id_gives_exactly_what_was_missed(table: Ta
     games = [m.json() for m in messages if m.event == "game"]
     assert games == expected  # each missed event once, in order, nothing from before
     assert all(e["id"] > seen for e in games)
-    assert messages[-1].json() == table.service.state()
+    assert messages[-1].json() == guest_state(table.service.state())
     assert [m.event for m in messages[-1:]] == ["state"]
 
 

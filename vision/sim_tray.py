@@ -1,34 +1,75 @@
-"""--sim's tray camera: a tray that shows the dice of the roll under way and no others.
+"""--sim's tray camera: a tray that shows the dice a person threw, the dice of the roll under way and no others.
 
-The replayed sample photos hold 20 dice of every colour that have nothing to do with the game; this camera draws
-(with ``vision.training.synth``, from numbers alone) a top-down photo of exactly the dice the roll under way throws,
-each in the colour of its kind, with pips the camera's own seeded generator throws. It asks ``throw()`` on every
-frame: ``(serial, names)``, where the names are colour names or kinds of dice (``kinds`` turns a kind into the
-colour of its dice) and ``serial`` changes when the players throw (every command but a roll: a roll settles the
-dice thrown, and a player decides whether to roll again). When either changes, the dice are thrown again (a new
-photo: the tray watcher sees it move, then settle, and reads it); no roll under way is an empty tray.
+Nobody throws real dice in the simulation, so a person taps "Throw the dice (simulated tray)" on a phone (the
+page's ``POST /api/tray/throw``): `Thrower.throw` takes the dice the roll under way throws at that moment
+(``GameService.next_throw``: colour names or kinds of dice) and counts the throw; nothing else throws, not a move,
+a card told or a turn's end (the tray once threw by itself after every command that was not a roll). `ThrowCamera`
+asks the thrower on every frame for ``(serial, names)`` and, when the serial changes, draws (with
+``vision.training.synth``, from numbers alone) a new top-down photo of exactly those dice, each in the colour of
+its kind (``kinds`` turns a kind into the colour of its dice), with pips its own seeded generator throws: the tray
+watcher sees it move, then settle, and reads it as it reads a real tray. Before the first throw the tray is empty;
+a throw stays in the tray until the next.
 
-    camera = ThrowCamera(service.next_throw, kinds={"clue": "blue", "key": "green", "summon": "red"})
+    thrower = Thrower(service.next_throw)
+    camera = ThrowCamera(thrower, kinds={"clue": "blue", "key": "green", "summon": "red"})
+    thrower.throw()  # a tap
     frame = camera.read()
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from companion.errors import CameraError
+from companion.errors import CameraError, IllegalCommand
 from vision.camera import CameraBase
 from vision.training.synth import DIE_PAINT
 
 Throw = tuple[Hashable, Sequence[str]]
 
+# the page shows this on its disabled "Throw the dice (simulated tray)" and the endpoint refuses with it
+NO_ROLL = "no roll is under way, so there are no dice to throw: start one first (then throw its dice)."
+
+
+class Thrower:
+    """The hand that throws --sim's dice when a person taps (see the module docstring); safe from any thread."""
+
+    def __init__(self, dice: Callable[[], Sequence[str]]) -> None:
+        self.dice = dice  # the dice the roll under way throws now (GameService.next_throw)
+        self._lock = threading.Lock()
+        self._serial = 0
+        self._names: tuple[str, ...] = ()
+
+    def __call__(self) -> tuple[int, tuple[str, ...]]:
+        """The newest throw: its number (0 before the first) and its dice (what ThrowCamera draws)."""
+        with self._lock:
+            return self._serial, self._names
+
+    def throw(self) -> tuple[str, ...]:
+        """A tap: the dice of the roll under way thrown into the tray; IllegalCommand (NO_ROLL) when none is."""
+        names = tuple(self.dice())
+        if not names:
+            raise IllegalCommand(NO_ROLL)
+        with self._lock:
+            self._serial += 1
+            self._names = names
+        return names
+
+    def view(self) -> dict[str, Any]:
+        """For the page: the dice a tap throws now (none: ``why`` says so) and how many throws so far."""
+        names = list(self.dice())
+        with self._lock:
+            throws = self._serial
+        return {"dice": names, "why": None if names else NO_ROLL, "throws": throws}
+
 
 class ThrowCamera(CameraBase):
-    """A simulated tray camera that draws the dice of the roll under way (see the module docstring)."""
+    """A simulated tray camera that draws the dice of each throw (see the module docstring)."""
 
-    name = "simulated tray (the dice of the roll under way)"
+    name = "simulated tray (throw its dice from a phone)"
 
     def __init__(
         self,

@@ -4,7 +4,9 @@
 the one before inside the tray region. While the dice roll the frames differ; once the
 difference stays below ``motion_threshold`` for ``still_frames`` frames and at least
 ``settle_seconds`` (by the injected clock), the watcher reads the dice once and calls
-``when_settled(readings)``. It does not read again until something moves in the tray.
+``when_settled(readings)``. It does not read again until something moves in the tray. An empty tray is
+reported (``when_settled([])``) only when the rest before had dice: they were taken out, and the page's tray
+card says the tray is empty instead of showing them; an empty tray at start is not reported.
 
 ``calibrate(empty, dice)`` finds the tray region in a photo of the empty tray, and the
 colour references and the face size of the dice in a second photo, for ``companion dice calibrate``.
@@ -55,6 +57,7 @@ class TrayWatcher:
         self._still_count = 0
         self._still_since: float | None = None
         self._read_this_rest = False
+        self._had_dice = False  # the last rest reported had dice: an empty tray after it is reported too
         self.last_motion = 0.0
         self.last_readings: list[DieReading] | None = None
         self.last_frame: np.ndarray | None = None
@@ -116,7 +119,8 @@ class TrayWatcher:
             self.reads += 1
             self.last_readings = readings
             self.last_frame = frame
-        if self.when_settled is not None and readings:
+            report, self._had_dice = bool(readings) or self._had_dice, bool(readings)
+        if self.when_settled is not None and report:
             self.when_settled(readings)
         return readings
 

@@ -96,7 +96,9 @@ class TrayLoop:
         throw: Callable[[], tuple[Any, tuple[str, ...]]] | None = None,
     ) -> None:
         self.reader: Reader = reader if reader is not None else read_dice
-        self.throw = throw  # --sim: the dice the roll under way throws (vision.sim_tray.ThrowCamera draws them)
+        # --sim: the throws a person taps (vision.sim_tray.Thrower), which ThrowCamera draws; None when this tray's
+        # camera is not that one (a real table, or replayed photos): the page then offers no simulated throw
+        self.thrower = throw if sim and not camera.source.startswith("replay:") else None
         self.config = camera
         self.tray = tray
         self.sim = sim
@@ -126,11 +128,11 @@ class TrayLoop:
 
         size = (self.config.width, self.config.height)
         hold = max(1, round(self.config.sim_hold_s / max(self.config.interval, 0.01)))
-        if self.sim and not self.config.source.startswith("replay:"):
-            if self.throw is not None:
-                from vision.sim_tray import ThrowCamera
+        if self.thrower is not None:
+            from vision.sim_tray import ThrowCamera
 
-                return ThrowCamera(self.throw, kinds=self.kind_colours())
+            return ThrowCamera(self.thrower, kinds=self.kind_colours())
+        if self.sim and not self.config.source.startswith("replay:"):
             return ReplayCamera(sample_paths(), repeat=hold)
         return open_camera(self.config.source, size, repeat=hold)
 

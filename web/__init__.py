@@ -30,11 +30,14 @@ def create_app(
     tray: Any | None = None,
     startup_problems: Sequence[str] = (),
     teacher: Any | None = None,
+    sim_throw: Any | None = None,
 ) -> Flask:
     """Build the Flask application around one game service. No module-global state: two apps can run side by side.
 
     ``startup_problems``: what the composition root found wrong at start (a damaged history), shown on the page.
     ``teacher``: vision's Teacher (keep the tray's photo with corrected values, teach the reader), or None.
+    ``sim_throw``: --sim's thrower (vision.sim_tray.Thrower: ``throw()``, ``view()``) when the tray camera is the
+    simulated one, whose dice a phone throws (``/api/tray/throw``); None at a real table.
     """
     from web.app import build_app
 
@@ -45,4 +48,5 @@ def create_app(
         tray=tray,
         startup_problems=startup_problems,
         teacher=teacher,
+        sim_throw=sim_throw,
     )

@@ -79,10 +79,11 @@ def build_app(
     tray: Any | None = None,
     startup_problems: Sequence[str] = (),
     teacher: Any | None = None,
+    sim_throw: Any | None = None,
 ) -> Flask:
     web_settings = WebSettings.coerce(settings)
     app = CompanionApp(__name__, static_folder=None, template_folder="templates")
-    ctx = WebContext(service, web_settings, hardware, tray, teacher)
+    ctx = WebContext(service, web_settings, hardware, tray, teacher, sim_throw)
     ctx.startup_problems.extend(startup_problems)  # what `companion serve` found wrong at start
     app.extensions[EXTENSION] = ctx
     app.config.update(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, has_request_context, session
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, DiceError
 from web.assets import Assets
 from web.backups import Backups, protect_history
 from web.errors import without_paths
@@ -42,9 +42,11 @@ class WebContext:
         hardware: Any | None,  # hardware.Table, or a test's stand-in with status(), hand_angle and oled_png()
         tray: Any | None,  # vision's TrayLoop or TrayWatcher: the last reading and its annotated photo
         teacher: Any | None = None,  # vision's Teacher: the tray's photos kept for teaching, and the teaching
+        sim_throw: Any | None = None,  # --sim's vision.sim_tray.Thrower: a phone throws the simulated tray's dice
     ) -> None:
         self.service = service
         self.teacher = teacher
+        self.sim_throw = sim_throw
         self.settings = settings
         self.hardware = hardware
         self.tray = tray
@@ -127,12 +129,36 @@ class WebContext:
         if not isinstance(raw, Mapping):
             raw = {"dice": raw}
         dice = [d.to_dict() if hasattr(d, "to_dict") else d for d in raw.get("dice") or []]
-        out: dict[str, Any] = {**raw, "dice": dice}
+        out: dict[str, Any] = {**raw, "dice": self._faced(dice)}
         # the reading as the service took it (numbered, played at most once): what "Use these dice" plays
         taken = getattr(self.service, "tray_reading", None)
         out["roll"] = taken() if callable(taken) else None
+        if isinstance(out["roll"], Mapping):
+            out["roll"] = {**out["roll"], "dice": self._faced(list(out["roll"].get("dice") or []))}
         out["photo"] = self.tray_photo() is not None
         out["teach"] = self.teacher is not None  # the page offers "Teach the reader" only where it can be done
+        return out
+
+    def _faced(self, dice: list[Any]) -> list[Any]:
+        """Each die read with the game's face too ("eye" for a blue 1), by its colour and the table's pip map
+        (GameModule.pip_faces); a die not read, or a game whose dice are not read by pips, has none."""
+        module = getattr(self.service, "module", None)
+        table = getattr(self.service, "table_dice", None)
+        out = []
+        for d in dice:
+            face = None
+            if (
+                module is not None
+                and table is not None
+                and isinstance(d, Mapping)
+                and d.get("value")
+                and d.get("color")
+            ):
+                try:
+                    face = module.pip_faces(str(d["color"]), [int(d["value"])], table)[0]
+                except (DiceError, ValueError):
+                    face = None
+            out.append({**d, "face": face} if face and isinstance(d, Mapping) else d)
         return out
 
     def tray_photo(self) -> tuple[bytes, str] | None:

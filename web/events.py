@@ -14,6 +14,7 @@ Wire format (see docs/web.md, "The event stream"):
     event: state
     data: {... the whole state, "last_event_id": 42 ...}
 
+A phone that is not the host's gets the state without what only the host's page uses (`for_phone`).
 Heartbeats are SSE comments (`: keep-alive`), sent when nothing else was sent for `heartbeat` s.
 """
 
@@ -37,22 +38,38 @@ class TooManyStreams(CompanionError):
     """Every event-stream slot is taken."""
 
 
-class _Commit:
-    """One commit as every stream sends it: encoded once, by the first stream that needs it."""
+# What only the host's page uses: the legal actions (the host's buttons; about half of a Skeptics state). The other
+# phones are sent the state without them, in the stream and by GET /api/state.
+HOST_ONLY = ("legal",)
 
-    __slots__ = ("events", "state", "_encoded", "_lock")
+
+def for_phone(state: dict[str, Any], host: bool) -> dict[str, Any]:
+    """The state as a phone is sent it: whole for the host's, without HOST_ONLY for the others."""
+    if host or not any(key in state for key in HOST_ONLY):
+        return state
+    return {key: value for key, value in state.items() if key not in HOST_ONLY}
+
+
+class _Commit:
+    """One commit as every stream sends it: encoded once, by the first stream that needs it (the state twice: for
+    the host's phone and for the others)."""
+
+    __slots__ = ("events", "state", "_events", "_states", "_lock")
 
     def __init__(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None:
         self.events = events
         self.state = state
-        self._encoded: tuple[list[bytes], bytes] | None = None
+        self._events: list[bytes] | None = None
+        self._states: dict[bool, bytes] = {}
         self._lock = threading.Lock()
 
-    def encoded(self) -> tuple[list[bytes], bytes]:
+    def encoded(self, host: bool) -> tuple[list[bytes], bytes]:
         with self._lock:
-            if self._encoded is None:
-                self._encoded = ([format_event(record) for record in self.events], format_state(self.state))
-            return self._encoded
+            if self._events is None:
+                self._events = [format_event(record) for record in self.events]
+            if host not in self._states:
+                self._states[host] = format_state(for_phone(self.state, host))
+            return self._events, self._states[host]
 
 
 class _Subscriber:
@@ -208,18 +225,22 @@ class EventHub:
         except (KeyError, ValueError):
             pass
 
-    def stream(self, last_event_id: int | None, gone: Callable[[], bool] | None = None) -> Iterator[bytes]:
+    def stream(
+        self, last_event_id: int | None, gone: Callable[[], bool] | None = None, *, host: bool = True
+    ) -> Iterator[bytes]:
         """The body of one SSE response. Subscribes before reading history, so nothing falls between.
 
         `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
-        it is checked at least once a second, so a closed page frees its slot quickly.
+        it is checked at least once a second, so a closed page frees its slot quickly. `host`: the stream is the
+        host's phone's (whole states); signing in or out gives the phone a new id, which ends the stream (the
+        guard), and the page opens a new one.
         """
         phone = _phone()
         allowed = self.guard() if self.guard is not None else None
         sub = self.subscribe(_address(), phone=phone, gone=gone, allowed=allowed)
-        return self._generate(sub, last_event_id)
+        return self._generate(sub, last_event_id, host)
 
-    def _generate(self, sub: _Subscriber, last_event_id: int | None) -> Iterator[bytes]:
+    def _generate(self, sub: _Subscriber, last_event_id: int | None, host: bool) -> Iterator[bytes]:
         service = self._service
         wait = min(1.0, self._heartbeat)
         try:
@@ -235,7 +256,7 @@ class EventHub:
             except CompanionError:
                 yield b"event: nogame\ndata: {}\n\n"
             else:
-                yield format_state(state)
+                yield format_state(for_phone(state, host))
                 sent = max(sent, _state_id(state))
             quiet_since = time.monotonic()
             while True:
@@ -262,14 +283,14 @@ class EventHub:
                         yield format_event(record)
                         sent = max(sent, int(record["id"]))
                     state = service.state()
-                    yield format_state(state)
+                    yield format_state(for_phone(state, host))
                     sent = max(sent, _state_id(state))
                     continue
                 events, state = item.events, item.state
                 fresh = [n for n, record in enumerate(events) if int(record["id"]) > sent]
                 if events and not fresh:
                     continue  # already sent from the history when this stream started
-                encoded_events, encoded_state = item.encoded()
+                encoded_events, encoded_state = item.encoded(host)
                 for n in fresh:
                     yield encoded_events[n]
                     sent = int(events[n]["id"])

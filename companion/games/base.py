@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
@@ -53,6 +53,7 @@ __all__ = [
     "Terminal",
     "TrayDie",
     "TrayOutcome",
+    "card_entries",
     "module_for",
     "rules_of",
 ]
@@ -200,9 +201,6 @@ class GameModule(ABC):
     button_commands: ClassVar[tuple[str, ...]] = ("end-round",)
     # the scripts the companion reads out (kind -> its title: "night" -> "The night"), see :meth:`scripts`
     script_kinds: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    # the commands that settle dice the table threw (read in the tray, tapped, or rolled by the companion): after
-    # one, the dice still to roll are thrown only when the players do something else (see GameService.next_throw)
-    roll_commands: ClassVar[frozenset[str]] = frozenset({"roll"})
 
     # -- the engine ------------------------------------------------------------------------------
 
@@ -252,6 +250,11 @@ class GameModule(ABC):
     def setup_defaults(self, packs: object) -> dict[str, object]:
         """What a new game from the page takes when the host leaves a choice out (Skeptics: the packs' first
         board and ghost)."""
+        return {}
+
+    def setup_options(self, packs: object) -> dict[str, object]:
+        """What the page's new-game wizard and every page list of this game's packs, under the game's own keys
+        (Elder Sign: "ancient_ones"), each entry as ``card_entries`` gives it; the page's /api/setup-options."""
         return {}
 
     # the colours of the game's dice as a table usually has them (colour -> kind of die: the ``[tray.kinds]`` left
@@ -532,6 +535,15 @@ class GameModuleOf(GameModule, Generic[G, N]):
 
 
 _LOADED: dict[str, GameModule] = {}
+
+
+def card_entries(cards: Mapping[Any, Any]) -> list[dict[str, object]]:
+    """A pack's cards as a page lists them: {"id", "name", "stand_in"} (a card not filled in yet: its
+    ``placeholder``), in the pack's order."""
+    return [
+        {"id": str(key), "name": str(card.name), "stand_in": bool(getattr(card, "placeholder", False))}
+        for key, card in cards.items()
+    ]
 
 
 def module_for(rules: str | None) -> GameModule:

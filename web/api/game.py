@@ -17,8 +17,8 @@ from flask import Blueprint, Response, jsonify, request
 from web.api.body import arg_text, body, only_keys, optional_body, result, state_answer
 from web.context import context
 from web.errors import Refused
-from web.events import TooManyStreams
-from web.security import host_required, viewer_required
+from web.events import TooManyStreams, for_phone
+from web.security import host_required, is_host, viewer_required
 
 bp = Blueprint("game", __name__, url_prefix="/api")
 
@@ -50,7 +50,7 @@ def parse_command(data: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
 @bp.get("/state")
 @viewer_required
 def get_state() -> Response:
-    return jsonify(context().service.state())
+    return jsonify(for_phone(context().service.state(), is_host()))
 
 
 @bp.get("/history")
@@ -72,7 +72,7 @@ def events() -> Response:
         if last < 0:
             raise Refused(400, "Last-Event-ID must not be negative.")
     try:
-        stream = context().hub.stream(last, request.environ.get("waitress.client_disconnected"))
+        stream = context().hub.stream(last, request.environ.get("waitress.client_disconnected"), host=is_host())
     except TooManyStreams as exc:
         raise Refused(503, str(exc)) from None
     response = Response(stream, mimetype="text/event-stream")

@@ -32,6 +32,7 @@ def get_session() -> Response:
         "hardware": ctx.hardware is not None,
         "voice": hasattr(ctx.hardware, "voice"),  # the table speaks: the host's page offers the voice's settings
         "tray": ctx.tray is not None,
+        "sim_throw": ctx.sim_throw is not None,  # --sim's tray: the page offers "Throw the dice (simulated tray)"
         "poll_after": ctx.settings.poll_fallback,
     }
     if host:

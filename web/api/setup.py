@@ -3,6 +3,7 @@ and the checklist of what the table sets out before the first turn."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -16,6 +17,7 @@ from web.errors import Refused
 from web.security import host_required, viewer_required
 
 bp = Blueprint("setup", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 MAX_NAMES = 12  # the most players any game here seats (each engine checks its own number)
 
@@ -117,32 +119,15 @@ def setup_checklist() -> Response:
 @bp.get("/setup-options")
 @viewer_required
 def setup_options() -> Response:
+    """Each game's lists for the new-game wizard and the pages (GameModule.setup_options, from its packs)."""
     ctx = context()
-    packs = ctx.packs()
     out: dict[str, Any] = {}
-    try:
-        others = ctx.service.packs_for("elder-sign")
-        out["ancient_ones"] = [{"id": a.id, "name": a.name} for a in others.ancient_ones.values()]
-    except Exception:  # a broken Elder Sign pack must not take the Skeptics setup down
-        out["ancient_ones"] = []
-    try:
-        cultists = ctx.service.packs_for("among-cultists")
-        out["ac_events"] = [
-            {"id": e.id, "name": e.name, "stand_in": bool(e.placeholder)} for e in cultists.events.values()
-        ]
-        out["ac_points_needed"] = module_for("among-cultists").setup_defaults(cultists)["points_needed"]
-    except Exception:  # nor a broken Among Cultists pack
-        out["ac_events"] = []
-    for attr in ("boards", "ghosts", "environment", "evidence"):
-        items = getattr(packs, attr, {}) or {}
-        out[attr] = [
-            {
-                "id": str(key),
-                "name": str(getattr(item, "name", key)),
-                "stand_in": bool(getattr(item, "placeholder", False)),
-            }
-            for key, item in (items.items() if isinstance(items, Mapping) else [])
-        ]
+    for rules in RULES:
+        module = module_for(rules)
+        try:
+            out.update(module.setup_options(ctx.service.packs_for(rules)))
+        except Exception:  # a broken pack of one game must not take the others' setup down
+            log.exception("the setup options of %s could not be read", module.title)
     return jsonify(out)
 
 

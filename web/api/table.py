@@ -1,8 +1,11 @@
 """The table's hardware and the dice tray, present only when `companion serve` passes them: the clock hand and
 the parts' status, the OLED's picture, the tray's last reading and its annotated photo, and that reading played as
-the roll when the host asks (once: the service refuses a reading already played or older than the roll under way)."""
+the roll when the host asks (once: the service refuses a reading already played or older than the roll under way).
+With --sim's tray camera, any phone at the table throws its dice (as anyone may throw real dice)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
@@ -59,10 +62,35 @@ def tray_use() -> Response:
     number = data.get("reading")
     if type(number) is not int or number < 1:
         raise Refused(400, '"reading" must be the number of the tray\'s reading the page showed, e.g. {"reading": 3}.')
+    # a reading that is not the roll now under way (older, played, not the newest, no roll in it) is the service's
+    # IllegalCommand, a 409 naming why: a reading played always gives the roll's result
     _, done = context().service.roll_from_tray([], why="button", auto_roll=True, reading=number)
-    if done is None:  # the service refuses a reading that is no roll; this is only in case
-        raise Refused(409, "those dice are not the roll now under way; throw again, or tap the real dice in.")
     return result(done)
+
+
+def _thrower() -> Any:
+    thrower = context().sim_throw
+    if thrower is None:
+        raise Refused(404, "this tray is not the simulated one: throw the real dice into it.")
+    return thrower
+
+
+@bp.get("/tray/throw")
+@viewer_required
+def tray_throw_view() -> Response:
+    """--sim's tray: the dice a throw throws now ("why" says why none) and how many throws so far."""
+    return jsonify(_thrower().view())
+
+
+@bp.post("/tray/throw")
+@viewer_required
+def tray_throw() -> Response:
+    """--sim's tray: the dice of the roll under way thrown into it (the tray watcher reads them when they settle);
+    409 with the reason when no roll is under way."""
+    only_keys(body(), ())
+    thrower = _thrower()
+    thrown = thrower.throw()
+    return jsonify({**thrower.view(), "thrown": list(thrown)})
 
 
 @bp.get("/tray/photo")

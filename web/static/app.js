@@ -1,14 +1,14 @@
 // The companion's page: live state over Server-Sent Events; the host plays by tapping what is legal now.
 // No framework, no build step: ES modules, each loaded from the companion itself. This entry renders what every
-// game shares and follows the live updates; core.js holds what every module shares, skeptics.js and host.js load
-// with it, and each other game (elder_sign.js, among_cultists.js, spooks.js) and view (box.js, care.js, tray.js)
-// loads when it is first in use. Every sentence a player reads comes from the companion (its sentences): events
+// game shares, follows the live updates and signs the host in; core.js holds what every module shares, skeptics.js
+// loads with it, host.js on the host's phone only, and each other game (elder_sign.js, among_cultists.js, spooks.js)
+// and view (box.js, care.js, tray.js) when it is first in use. Every sentence a player reads comes from the companion (its sentences): events
 // carry "text" and "story", refusals carry "say".
 import {
   $, $$, app, el, fill, toast, hideToast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
+  loadOptions,
 } from "./core.js?v=__VERSION__";
 import * as skeptics from "./skeptics.js?v=__VERSION__";
-import { bindHost, hostCare, loadChecklist, loadPhone, loadSetupOptions, phonesChanged, refreshSession, renderHostPanels, showHost } from "./host.js?v=__VERSION__";
 
 // the hand's angle at each hour it can stand on (Among Cultists' round clock uses the hours between the marks)
 const HANDS = { XII: 0, I: 30, II: 60, III: 90, IV: 120, V: 150, VI: 180, VII: 210, VIII: 240, IX: 270 };
@@ -36,6 +36,7 @@ function render(s) {
   const changedGame = !app.state || app.state.game_id !== s.game_id;
   const justEnded = !!s.outcome && (changedGame || !app.state.outcome);
   if (changedGame) $("#last-said").textContent = "";  // never a game before's announcement: the log fills it in
+  if (justEnded) hideToast();  // the end card says how it ended: no message of a move before it stays
   app.state = s;
   // the open Games view lists the game that just ended (or the new one) without being opened again
   if ((justEnded || changedGame) && !$("#v-games").hidden) modules.games().then((m) => m.show($("#v-games"))).catch(() => { /* offline: opened again later */ });
@@ -44,7 +45,7 @@ function render(s) {
   $("#nogame-text").textContent = isHost() ? "Start a game: choose the players, the board and the ghost." : "The host starts a game; this page follows by itself.";
   $$("#v-game > .card:not(#demo-note)").forEach((c) => { if (none) c.dataset.nogame = "1"; else delete c.dataset.nogame; });
   document.body.classList.toggle("no-game", none);
-  if (none) { renderHostPanels(); return; }
+  if (none) { hosting((h) => h.renderHostPanels()); return; }
   if (s.last_event_id !== null && s.last_event_id !== undefined) app.lastId = s.last_event_id;
   const other = !!game;
   for (const [key, cls] of Object.entries(OTHER_GAMES)) document.body.classList.toggle(cls, rules === key);
@@ -57,21 +58,20 @@ function render(s) {
   app.rendered = true;
   playNarration(s, live);
   if (app.session && app.session.hardware) { if (changedGame) loadHardware(); clearTimeout(app.hwLater); app.hwLater = setTimeout(loadHardware, 2000); } // the hand takes a moment to turn
+  loadThrow();
   if (other) {
     $("#demo-note").hidden = true;
     game.render(s);
     renderEnd(s);
     renderUndo(s);
-    renderHostPanels();
-    if (changedGame) loadChecklist();
+    hosting((h) => { h.renderHostPanels(); if (changedGame) h.loadChecklist(); });
     followHistory(s, changedGame);
     return;
   }
   skeptics.render(s);
   renderEnd(s);
   renderUndo(s);
-  renderHostPanels();
-  if (changedGame) { loadChecklist(); }
+  hosting((h) => { h.renderHostPanels(); if (changedGame) h.loadChecklist(); });
   followHistory(s, changedGame);
   if (app.session && app.session.tray && !$("#v-dice").hidden) loadTray();
 }
@@ -85,6 +85,8 @@ function followHistory(s, changedGame) {
 
 // The tray's last reading, on a companion with a tray camera.
 const loadTray = () => { if (app.session && app.session.tray) modules.tray().then((m) => m.loadTray()); };
+// --sim's tray: a phone throws its dice (tray.js), on the card of the roll under way.
+const loadThrow = () => { if (app.session && app.session.sim_throw) modules.tray().then((m) => m.loadThrow()); };
 
 function renderEnd(s) {
   const end = $("#end-card");
@@ -142,6 +144,103 @@ function stopNarrationView() {
   $("#narration").hidden = true;
   $("#narrating").hidden = true;
   $$("#ac-night-steps li").forEach((li) => li.classList.remove("on"));
+}
+
+// ---- the session: signing in as the host, the invitation, this phone's name ---------------------------
+// The host's part of the page (host.js), loaded on the host's phone only; `then` runs with it.
+function hosting(then) {
+  if (isHost()) modules.host().then(then).catch(() => { /* offline: the next state tries again */ });
+}
+
+// A phone was renamed, joined or removed: the host's list, when it is on the screen, shows it at once; this phone's
+// own name field shows the name the host gave it (unless the player is typing in it).
+function phonesChanged() {
+  // The list is the host's alone: the page asks again whether it still is the host first (a new PIN typed on
+  // another phone makes this one a guest, and the server's refusal would be an error in the console).
+  const listed = () => isHost() && !$("#v-host").hidden;
+  if (listed()) refreshSession().then(() => {
+    if (listed()) return modules.care().then((m) => m.loadPhones());
+    if (!isHost()) toast("Signed out: a new host PIN was chosen. Sign in with it.", true);
+    return null;
+  }).catch(() => { /* offline: the next message tells again */ });
+  const field = $("#phone-form").name;
+  if (document.activeElement !== field) api("/api/phone").then((me) => { if (me.name && document.activeElement !== field) field.value = me.name; }).catch(() => { /* offline: the next message tells again */ });
+}
+
+function showHost() {
+  const s = app.session;
+  const host = !!(s && s.host);
+  $$(".host-only").forEach((n) => { n.hidden = !host; });
+  if (!host) $("#voice-card").hidden = true; // care.js shows it to the host where the table speaks
+  $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
+  $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
+    s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
+  $("#pin-form").hidden = host;
+  $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set the PIN";
+  // the first PIN is typed twice: a typo would lock the host out
+  const again = $("#pin-form input[name=again]");
+  again.hidden = !!s.pin_set; again.required = !s.pin_set;
+  $("#pin-form input[name=pin]").autocomplete = s.pin_set ? "current-password" : "new-password";
+  if (host && s.join_url) {
+    $("#join-code").textContent = s.join_code;
+    $("#join-link").textContent = s.join_url;
+    $("#table-link").textContent = s.join_url + "&table=1";
+    if (!$("#join-qr").src) $("#join-qr").src = "/api/join-qr.svg";
+  }
+  document.body.classList.toggle("is-host", host);
+  if (app.state) { const st = app.state; app.state = null; render(st); } else hosting((h) => h.renderHostPanels());
+}
+
+async function refreshSession() {
+  const before = app.session && app.session.pin_set;
+  app.session = await api("/api/session");
+  if (before === undefined || before !== app.session.pin_set || !app.shownHost || app.shownHost !== app.session.host) { app.shownHost = app.session.host; showHost(); }
+}
+
+async function loadPhone() {
+  try { const me = await api("/api/phone"); if (me.name && !$("#phone-form").name.value) $("#phone-form").name.value = me.name; } catch (e) { /* optional */ }
+}
+
+// Signing in or out gives this phone a new id: the event stream opened before ends, and the page opens its own at
+// once (the host's carries the legal actions, web.events.for_phone) and reads the state anew.
+function bindSession() {
+  $("#pin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const pin = e.target.pin.value;
+    const first = !app.session.pin_set;
+    const path = first ? "/api/host/pin" : "/api/host/login";
+    const err = $("#pin-error");
+    const code = $("#table-code");
+    try {
+      await api(path, first ? { pin, again: e.target.again.value } : !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
+      err.hidden = true;
+      code.hidden = true;
+      e.target.reset();
+      await refreshSession();
+      showHost();
+      connect();
+      poll();
+      hosting((h) => h.loadChecklist());
+      toast("Signed in as host.");
+    } catch (x) {
+      err.hidden = false;
+      err.textContent = capital(x.message);  // the field keeps what was typed
+      if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
+    }
+  });
+  $("#logout").addEventListener("click", async () => {
+    // From the tap on this page asks nothing of the host's: the sign-out's own "phones" message can come before
+    // its answer, and the host's list would be refused.
+    const s = app.session;
+    s.host = false;
+    if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); connect(); toast("Signed out."); } else s.host = true; // not signed out: still the host
+  });
+  $("#phone-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = e.target.name.value.trim();
+    if (!name) { toast("Give this phone a name first.", true); return; }
+    if (await act("/api/phone/name", { name })) { toast("This phone is called " + name + "."); hosting((h) => h.hostCare()); }
+  });
 }
 
 // ---- history, hardware ---------------------------------------------------------------
@@ -206,14 +305,19 @@ function tell(records) {
   const story = stories.length ? stories[stories.length - 1] : "";
   const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
   const bannered = skeptics.ghostHourBanner(fresh, ending);
-  // By the announcement's own weight (the game's sentences say it): "screen" takes the screen until OK, the rest
-  // is a toast of at most two lines that goes by itself (the Log has the whole text).
+  // By the announcement's own weight (the game's sentences say it): "screen" is the big banner until OK, the rest
+  // is a toast of at most two lines that goes by itself (the Log has the whole text). The banner blocks the page
+  // only at the game's end (nothing is left to play); at a midnight, the night, a vote, the game goes on under it.
   const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce && r.announce.weight !== "toast");
   const routine = fresh.filter((r) => r.announce && r.announce.weight === "toast");
   if (big.length && !bannered) {
     const last = big[big.length - 1];
     const rest = big.slice(0, -1).map((r) => r.announce.text).join(" ");
-    showBanner(last.announce.kind, last.announce.title, last.announce.text, rest, last.id);
+    showBanner(last.announce.kind, last.announce.title, last.announce.text, rest, last.id, ending);
+    // the host must answer something now (a card not filled in yet, the attack's choices): OK takes the host to it
+    const question = isHost() && !ending ? $("#v-game .turn:not([hidden]) [id$='-question']") : null;
+    app.bannerQuestion = question ? question.id : null;
+    if (question) $("#banner-ok").textContent = "Answer the question";
     buzz([200, 100, 200]);
     chime(last.announce.kind === "lost" || last.announce.kind === "lost_card" ? [330, 262, 196] : [392, 494, 587]);
   } else if (big.length) {
@@ -227,7 +331,7 @@ function tell(records) {
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
   const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
-  if (big.length || bannered) { /* the banner says it: no toast left under it to cover the page after OK */ }
+  if (big.length || bannered) hideToast();  // the banner says it: no toast of the same command left beside or under it
   else if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
   const last = big.length ? big[big.length - 1].announce : said;
@@ -272,6 +376,8 @@ async function watchdog() {
   const quiet = (app.session && app.session.poll_after ? app.session.poll_after : 20) * 1000;
   if (Date.now() - app.lastMsg > quiet) poll();
   if (app.es && app.es.readyState === EventSource.CLOSED) connect();
+  // a reading that plays no roll (the dice taken out, auto_roll off) changes no state: the open Dice tab asks for it
+  if (!$("#v-dice").hidden) loadTray();
   // Before the host has chosen the PIN, follow that choice without a reload.
   if (app.session && !app.session.pin_set) { try { await refreshSession(); } catch (e) { /* offline */ } }
 }
@@ -312,7 +418,7 @@ function showView(name) {
   window.scrollTo(0, app.scroll["v-" + name] || 0);
   $$("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
   if (name === "dice") { loadTray(); skeptics.odds().catch(() => toast("The odds calculator could not be loaded; check the Wi-Fi and open the Dice tab again.", true)); }
-  if (name === "host") hostCare();
+  if (name === "host") hosting((h) => h.hostCare());
   if (name === "box") app.boxLoading = modules.box().then((m) => m.loadBox()).catch(() => { /* offline: opened again later */ });
   if (name === "games") modules.games().then((m) => m.show($("#v-games"))).catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
 }
@@ -349,11 +455,16 @@ async function start() {
     askCards: async (...args) => (await skeptics.turn()).askCards(...args),
   });
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
-  $("#banner-ok").addEventListener("click", () => { $("#banner").hidden = true; });
+  $("#banner-ok").addEventListener("click", () => {
+    $("#banner").hidden = true;
+    const question = app.bannerQuestion && document.getElementById(app.bannerQuestion);
+    if (question) { showView("game"); question.scrollIntoView({ block: "center" }); }
+  });
   $("#toast-close").addEventListener("click", hideToast);
   $("#odds-form").addEventListener("submit", (e) => e.preventDefault());  // before odds.js is loaded: no page reload
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
+  $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
   $("#sheet-cancel").addEventListener("click", closeSheet);
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");
@@ -381,9 +492,9 @@ async function start() {
     return;
   }
   bindGame();
-  bindHost();
+  bindSession();
   showHost();
-  loadSetupOptions();
+  loadOptions();
   loadProblems();
   loadPhone();
   setInterval(loadProblems, 30000);

@@ -2,10 +2,9 @@
 // box as a file. Loaded when the host first opens it.
 import {
   $, ICON, LASTS, app, el, fill, chip, plural, capital, toast, api, button, rowOf, sheet, confirmSheet, field, textIn,
-  textArea, selectIn, posOf, page, closeSheet,
+  textArea, selectIn, posOf, page, closeSheet, loadOptions,
 } from "./core.js?v=__VERSION__";
 import { needWords, doorWords } from "./skeptics.js?v=__VERSION__";
-import { loadSetupOptions } from "./host.js?v=__VERSION__";
 
 // Evidence before the ghosts: a ghost's séance symbols are chosen from the evidence tokens.
 const BOX_TABS = [["evidence", "Evidence"], ["ghosts", "Ghosts"], ["environment", "Environment cards"], ["clues", "Clue cards"], ["items", "Items"], ["board", "Board"], ["events", "Among Cultists: event markers"], ["es", "Elder Sign"]];
@@ -93,7 +92,7 @@ async function saveBox(part, key, fields) {
     app.box = out.box;
     toast(out.said);
     renderBox();
-    loadSetupOptions();
+    loadOptions();
     return true;
   } catch (e) { toast(capital(e.message), true); return false; }
 }

@@ -34,6 +34,8 @@ async function reloadIfOutdated() {
   } catch (e) { /* offline: the page tries again later */ }
 }
 export const modules = {
+  // the host's part of the page, on the host's phone alone: its buttons are bound once, when it first loads
+  host: once(() => import("./host.js?v=__VERSION__").then((m) => { m.bindHost(); return m; })),
   box: once(() => import("./box.js?v=__VERSION__")),
   care: once(() => import("./care.js?v=__VERSION__")),
   tray: once(() => import("./tray.js?v=__VERSION__")),
@@ -134,6 +136,18 @@ export async function act(path, body) {
   if (out && Array.isArray(out.events)) page.tell(out.events);
   return out;
 }
+// The choices of a new game and the names of the cards (/api/setup-options): every page names the evidence by them,
+// the host's wizard lists the boards and ghosts. Loaded at start and again after the box changed; the page shows them.
+export async function loadOptions() {
+  try {
+    const o = await api("/api/setup-options");
+    app.options = o;
+    app.names = {};
+    app.evStandIn = new Set();
+    for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.stand_in) app.evStandIn.add(c.id); }
+    if (app.state) { const s = app.state; app.state = null; page.render(s); }
+  } catch (e) { /* filled on the next visit */ }
+}
 export const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
 export const command = (name, args) => act("/api/command", { command: name, args: args || {} });
 
@@ -191,8 +205,9 @@ export function sheet(title, body, okLabel, onOk) {
   ok.hidden = !onOk;
   $("#sheet").hidden = false;
   app.sheetOk = onOk;
+  $("#toast").classList.add("top");  // a message already up goes to the top: never over the sheet's last answers
 }
-export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; };
+export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; $("#toast").classList.remove("top"); };
 
 export function pickFrom(title, actions) {
   sheet(title, actions.map((a) => button(a.label, async () => { closeSheet(); await runLegal(a); }, "wide")), null, null);
@@ -244,13 +259,19 @@ export function buzz(pattern) {
   if (navigator.vibrate && (!ua || ua.hasBeenActive)) navigator.vibrate(pattern);
 }
 
-export function showBanner(kind, title, line1, line2, id) {
+// The big banner: `modal` takes the whole screen until OK (the Ghost Hour, the game's end); else a panel across the
+// top that leaves the game under it to be tapped and scrolled, and goes with a tap on it or OK (a midnight, the
+// night, a vote ...: the game goes on at once).
+export function showBanner(kind, title, line1, line2, id, modal = true) {
   $("#banner-title").textContent = title;
   $("#banner-room").textContent = line1 || "";
   $("#banner-env").textContent = line2 || "";
   const b = $("#banner");
   b.dataset.kind = kind;
   b.dataset.eventId = id;
+  b.classList.toggle("strip", !modal);
+  $("#banner-ok").textContent = "OK";
+  app.bannerQuestion = null;
   b.hidden = false;
   app.bannerAt = performance.now();
   // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)

@@ -12,6 +12,8 @@ export const esNeed = (need) => String(need || "").split(",").filter(Boolean).ma
 // what doing a task costs (elder-sign-rules.txt:185), as the companion's sentences say it (cost_words)
 const esCost = (t) => { const parts = ["sanity", "stamina"].filter((k) => t[k]).map((k) => k + " " + (t[k] > 0 ? "+" : "") + t[k]); if (t.clock) parts.push("the clock " + t.clock + " hours on"); return parts.length ? " (" + parts.join(", ") + ")" : ""; };
 const esTask = (t) => (t.done ? "\u2714 " : "") + esNeed(t.need) + esCost(t) + (t.monster ? " (monster)" : "");
+// a player's phone has no "Roll for me" button: it reads what that roll is (every die thrown as it lands)
+const oddsWords = (t) => (isHost() ? t : t.replace('"Roll for me" with ', "Rolling all "));
 
 // The Elder Sign cards of the game view.
 export function render(s) {
@@ -20,17 +22,23 @@ export function render(s) {
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
+  // a stand-in Ancient One's track length and Elder Sign limit are not the card's: none shown until the host enters them
+  const aoMissing = !!standIn.ancient_numbers;
+  const aoEnter = aoMissing && isHost() && (s.legal || []).find((x) => x.name === "set-ancient-one");
   fill($("#es-glance"), [
-    el("span", { id: "es-doom" }, "Doom " + s.doom + " of " + s.doom_max),
-    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + " of " + s.elder_signs_needed),
-    el("span", {}, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") + (standIn.ancient_one ? " (its card is not filled in yet: doom and Elder Signs are stand-ins)" : "")),
+    el("span", { id: "es-doom" }, "Doom " + s.doom + (aoMissing ? "" : " of " + s.doom_max)),
+    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (aoMissing ? "" : " of " + s.elder_signs_needed)),
+    el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
+      (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
+    ...(aoEnter ? [button("Enter the numbers printed on it", () => numbersSheet(aoEnter, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]), "small", "es-enter-ancient")] : []),
   ]);
   const out = $("#outcome");
   out.hidden = !s.outcome;
   out.textContent = s.outcome ? (s.outcome === "won" ? "Won!" : "Lost.") : "";
   out.className = "outcome " + (s.outcome || "");
   const m = s.mythos;
-  $("#es-mythos").textContent = m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
+  // the Ancient One's waking ends the lingering effect of the Mythos card in play (elder-sign-rules.txt:431)
+  $("#es-mythos").textContent = m && !m.active ? "None in force: the Ancient One is awake, and its waking ended " + (standIn.mythos ? "the last Mythos card's" : m.name + "'s") + " lingering effect." : m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
   // One row a player: a devoured investigator whose player plays on with another is a note under the new one.
   const all = s.investigators || [];
   const lost = (p) => all.filter((x) => x.player === p && x.devoured).map((x) => x.name);
@@ -39,9 +47,13 @@ export function render(s) {
     const li = el("li", { class: inv.active ? "active" : "" });
     const named = !(standIn.investigators || []).includes(inv.player);
     const gone = inv.devoured ? [] : lost(inv.player);
-    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" },
-      (inv.devoured ? "devoured" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue") + " · " + ((s.where || {})[String(inv.player)] || "")) +
+    // a card not filled in yet: its numbers are the stand-in's until the host copies the card's (none shown)
+    const missing = !inv.devoured && numbersMissing(s, inv.player);
+    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
+      (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
+    const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
+    if (enter) li.append(button("Enter the numbers printed on it", () => numbersSheet(enter, "The numbers on " + playerName(s, inv.player) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
   }));
   const odds = s.card_odds;
@@ -57,7 +69,7 @@ export function render(s) {
     const enter = c.tasks_missing && !s.ancient_one_awake && legalTasks(s, c.slot);  // no adventures in the battle (:431)
     if (enter && isHost()) li.append(button("Enter the tasks printed on it", () => tasksSheet(enter, s), "small", "es-enter-tasks-" + c.slot));
     else if (!c.tasks_missing && (standIn.adventures || []).includes(c.slot)) li.append(standNote("This card"));
-    if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, s.odds_words[0]));
+    if (odds && odds.slot === c.slot && (s.odds_words || []).length) li.append(el("div", { class: "warn" }, oddsWords(s.odds_words[0])));
     return li;
   }));
   if (!isHost() && (s.adventures || []).some((c) => c.tasks_missing)) {
@@ -72,20 +84,61 @@ export function render(s) {
     return;
   }
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
-  const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, t));
+  const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, oddsWords(t)));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
   if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
-    if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, a.failed ? "" : "ok")); parts.push(el("div", { class: "note" }, a.failed ? "The last roll completed nothing: one die is set aside." : "The last roll:"), r); }
+    if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
+    else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
     if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
     else parts.push(...oddsLines());
     fill(box, parts);
   }
   renderESTurn(s);
+}
+
+// After a roll that completed nothing the player chooses which of its dice is set aside (elder-sign-rules.txt:211):
+// the dice of the roll, the one set aside marked (the companion's suggestion until someone taps another); the host
+// taps a die of another colour to choose it (only its colour matters: the others are all rolled again).
+const dieColour = (f) => (String(f).includes(":") ? String(f).split(":")[0] : "green");
+// The dice of the failed roll, the first one `chosen` marked (`mark`, `cls`), each other one the host may choose a button
+// (`offerFor`: its legal action), the rest chips.
+function diceRow(last, id, chosen, offerFor, mark, cls) {
+  const row = el("div", { class: "chips", id });
+  let marked = false;
+  last.forEach((f, i) => {
+    const colour = dieColour(f);
+    const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
+    const here = !marked && chosen(f);
+    marked = marked || here;
+    const offer = here ? null : offerFor(f);
+    if (offer) row.append(button(words, () => runLegal(offer), "small", id + "-" + (i + 1)));
+    else row.append(chip(here ? words + mark : words, here ? cls : ""));
+  });
+  return row;
+}
+
+function asideChoice(s, a) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "set-aside") : [];
+  const row = diceRow(a.last, "es-last", (f) => dieColour(f) === a.aside, (f) => offers.find((x) => x.args.colour === dieColour(f)), " (set aside)", "red");
+  const who = playerName(s, s.current_player);
+  const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
+  return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who)];
+}
+
+// One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,
+// :365-371): it keeps its face and counts for the next rolls. The host taps it; the next roll plays it.
+function holdChoice(s, a, who) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "focus") : [];
+  if (!offers.length && !a.hold) return [];
+  const row = diceRow(a.last, "es-hold", (f) => f === a.hold, (f) => offers.find((x) => x.args.die === f), " (held)", "ok");
+  return [el("div", { class: "note", id: "es-hold-note" }, a.hold ? who + " holds a die on their marker with the next roll (focus)" + (offers.length ? "; tap another to hold that one instead." : ".")
+    : "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it."), row];
 }
 
 function renderESTurn(s) {
@@ -103,7 +156,10 @@ function renderESTurn(s) {
   const told = legal.filter((x) => x.name === "card-did");
   const lowers = legal.filter((x) => x.name === "lower");
   const asking = (told.length && s.card_question) || lowers.length;
-  fill($("#es-roll"), rolls.length && dice ? [rowOf([
+  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): no roll until it is told
+  const terror = told.length && s.question && s.question.part === "terror";
+  fill($("#es-roll"), terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+    : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
   ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
@@ -111,8 +167,13 @@ function renderESTurn(s) {
   const main = [];
   const moves = legal.filter((x) => x.name === "move");
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
-  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
-  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking ? "" : "primary"));
+  // a clue re-rolls the failed roll's dice (:359): none offered when no die is left to roll again
+  const free = s.attempt ? Object.values(s.attempt.free || {}).reduce((n, k) => n + k, 0) : 0;
+  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) {
+    if (x.name === "clue" && (terror || !free)) continue;
+    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+  }
+  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
   if (lowers.length) main.unshift(...attackChoices(s, lowers));
   // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did
@@ -129,12 +190,29 @@ function attackChoices(s, lowers) {
   const out = [el("div", { class: "warn span-all", id: "es-attack-question" }, "The Ancient One attacks: each investigator chooses to lower their maximum sanity or their maximum stamina by 1. Tap each one's choice.")];
   for (const p of players) {
     const inv = (s.investigators || []).find((i) => i.player === p && !i.devoured) || {};
-    const r = rowOf([el("b", {}, playerName(s, p) + " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + "):"),
-      ...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; })]);
-    r.classList.add("span-all");
-    out.push(r);
+    // the name over its two taps, side by side (a fresh player found them stacked under a long name at 390 px)
+    const numbers = numbersMissing(s, p) ? "" : " (sanity " + inv.sanity + "/" + inv.max_sanity + ", stamina " + inv.stamina + "/" + inv.max_stamina + ")";
+    out.push(el("b", { class: "span-all es-attack-who", id: "es-attack-who-" + (p + 1) }, playerName(s, p) + numbers + ":"));
+    const pair = el("div", { class: "span-all es-pair" });
+    pair.append(...lowers.filter((x) => Number(x.args.player) - 1 === p).map((x) => { const b = actButton(x, null, "primary"); b.id = "es-lower-" + (p + 1) + "-" + x.args.stat; return b; }));
+    out.push(pair);
   }
   return out;
+}
+
+const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
+
+// The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
+// set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
+function numbersSheet(a, title, numbers) {
+  const value = (name) => $("#sheet-body [name=" + name + "]").value;
+  sheet(title, [
+    el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the ones printed on the card on the table."),
+    ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
+  ], "Enter the numbers", () => {
+    if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
+    return command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
+  });
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion).

@@ -47,11 +47,20 @@ function picture(src, alt) {
 
 // on the table display the pictures are drawn narrower and shown larger, to be read from across the table
 const pictureScale = () => (document.body.classList.contains("table") ? 1.5 : 1);
+// The width a picture is drawn for: its box's (every picture is its box's width, games.css), not its own, which is
+// its alt text's until it is drawn; the page's less the card's margins when its view is hidden. Never a fixed
+// width a phone would show shrunk and unreadable.
+function pictureWidth(img) {
+  const box = img.parentElement;
+  const style = box ? getComputedStyle(box) : null;
+  const inner = box && box.clientWidth ? box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) : 0;
+  const shown = Math.min(parseFloat(getComputedStyle(img).maxWidth) || Infinity, inner || Math.min(document.documentElement.clientWidth, 560) - 48);
+  return Math.max(300, Math.round(shown / pictureScale()));
+}
 
 function drawPictures(root) {
   for (const img of root.querySelectorAll("img[data-src]")) {
-    const w = Math.round(img.clientWidth / pictureScale()) || 640;
-    img.src = img.dataset.src + (img.dataset.src.includes("?") ? "&" : "?") + "w=" + w;
+    img.src = img.dataset.src + (img.dataset.src.includes("?") ? "&" : "?") + "w=" + pictureWidth(img);
     img.removeAttribute("data-src");
   }
 }
@@ -164,7 +173,9 @@ export function endCard(s) {
   said.textContent = luck ? luck.words : "";
   const tl = document.querySelector("#end-timeline");
   tl.hidden = false;
-  const src = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=" + (Math.round(tl.clientWidth / pictureScale()) || 640);
+  const base = "/api/games/" + s.game_id + "/timeline.svg?n=" + s.history_length + "&w=";
+  if (!tl.clientWidth && (tl.dataset.src || "").startsWith(base)) return;  // drawn while shown: not again from a hidden view
+  const src = base + pictureWidth(tl);
   if (tl.dataset.src !== src) { tl.dataset.src = src; tl.src = src; }
 }
 

@@ -1,66 +1,25 @@
-// The host: signing in, the invitation (the join link and its QR code), the new-game wizard, the setup checklist,
-// this phone's name, and what the host's buttons do. The page loads it with the entry.
+// The host's own part of the page: the new-game wizard, the setup checklist, and what the host's buttons do. Only the
+// host's page loads it (core.js modules.host, when this phone signs in as the host); signing in, the invitation and
+// this phone's name are every phone's, in app.js.
 import {
-  $, $$, app, el, fill, plural, capital, isHost, toast, api, act, command, confirmSheet, modules, page, cardName,
+  $, $$, app, el, fill, plural, isHost, toast, act, api, command, confirmSheet, modules, page, cardName,
 } from "./core.js?v=__VERSION__";
 import { turn } from "./skeptics.js?v=__VERSION__";
 
-// The host's cares (the box's summary, the phones, the sign-in attempts, the backups), for the host only.
-export const hostCare = () => { if (isHost()) modules.care().then((m) => m.loadHostCare()); };
-// A phone was renamed, joined or removed: the host's list, when it is on the screen, shows it at once; this phone's
-// own name field shows the name the host gave it (unless the player is typing in it).
-export const phonesChanged = () => {
-  // The list is the host's alone: the page asks again whether it still is the host first (a new PIN typed on
-  // another phone makes this one a guest, and the server's refusal would be an error in the console).
-  const listed = () => isHost() && !$("#v-host").hidden;
-  if (listed()) refreshSession().then(() => {
-    if (listed()) return modules.care().then((m) => m.loadPhones());
-    if (!isHost()) toast("Signed out: a new host PIN was chosen. Sign in with it.", true);
-    return null;
-  }).catch(() => { /* offline: the next message tells again */ });
-  const field = $("#phone-form").name;
-  if (document.activeElement !== field) api("/api/phone").then((me) => { if (me.name && document.activeElement !== field) field.value = me.name; }).catch(() => { /* offline: the next message tells again */ });
-};
+// The host's cares (the box's summary, the phones, the sign-in attempts, the backups), on the Host tab.
+export const hostCare = () => modules.care().then((m) => m.loadHostCare());
 
-export function showHost() {
-  const s = app.session;
-  const host = !!(s && s.host);
-  $$(".host-only").forEach((n) => { n.hidden = !host; });
-  if (!host) $("#voice-card").hidden = true; // care.js shows it to the host where the table speaks
-  $("#pin-title").textContent = host ? "Host" : s.pin_set ? "Host sign-in" : "Choose the host PIN";
-  $("#pin-help").textContent = host ? "You are the host: your taps change the game for everyone." :
-    s.pin_set ? "Only the host changes the game. The host enters the PIN here; everyone else just watches." : "First start: the host chooses a PIN of 4 to 12 digits. Whoever knows it runs the game.";
-  $("#pin-form").hidden = host;
-  $("#pin-btn").textContent = s.pin_set ? "Sign in" : "Set the PIN";
-  // the first PIN is typed twice: a typo would lock the host out
-  const again = $("#pin-form input[name=again]");
-  again.hidden = !!s.pin_set; again.required = !s.pin_set;
-  $("#pin-form input[name=pin]").autocomplete = s.pin_set ? "current-password" : "new-password";
-  if (host && s.join_url) {
-    $("#join-code").textContent = s.join_code;
-    $("#join-link").textContent = s.join_url;
-    $("#table-link").textContent = s.join_url + "&table=1";
-    if (!$("#join-qr").src) $("#join-qr").src = "/api/join-qr.svg";
-  }
-  document.body.classList.toggle("is-host", host);
-  if (app.state) { const st = app.state; app.state = null; page.render(st); } else renderHostPanels();
-}
+let wizardOptions = null;  // the setup options the wizard's lists were filled from (core.js loadOptions)
 
 export function renderHostPanels() {
   const s = app.state;
   const none = !s || s.game_id === null || s.game_id === undefined;
   const wizard = $("#wizard");
-  if (isHost()) {
-    wizard.hidden = !(none || (s && s.outcome) || app.wantWizard);
-    $("#new-game-card").hidden = !wizard.hidden;
-    $("#nogame-start").hidden = !none;
-  }
-}
-
-export async function refreshSession() {
-  const before = app.session && app.session.pin_set;
-  app.session = await api("/api/session");
-  if (before === undefined || before !== app.session.pin_set || !app.shownHost || app.shownHost !== app.session.host) { app.shownHost = app.session.host; showHost(); }
+  if (!isHost()) return;
+  if (app.options && app.options !== wizardOptions) fillWizard(app.options);
+  wizard.hidden = !(none || (s && s.outcome) || app.wantWizard);
+  $("#new-game-card").hidden = !wizard.hidden;
+  $("#nogame-start").hidden = !none;
 }
 
 function nameInputs(n) {
@@ -132,28 +91,17 @@ export async function loadChecklist() {
   } catch (e) { card.hidden = true; }
 }
 
-export async function loadPhone() {
-  try { const me = await api("/api/phone"); if (me.name && !$("#phone-form").name.value) $("#phone-form").name.value = me.name; } catch (e) { /* optional */ }
-}
-
-export async function loadSetupOptions() {
-  try {
-    const o = await api("/api/setup-options");
-    app.options = o;
-    const f = $("#new-form");
-    fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
-    fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
-    fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.name))));
-    const standIns = (o.ac_events || []).every((e) => e.stand_in);
-    f.points_needed.placeholder = String(o.ac_points_needed || "");
-    f.ac_physical.checked = standIns;
-    $("#ac-setup-note").textContent = "Leave the victory points empty for " + (o.ac_points_needed || "the default") + ", or give your box's number. The first name above holds the knife." +
-      (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
-    app.names = {};
-    app.evStandIn = new Set();
-    for (const c of o.evidence || []) { app.names[c.id] = c.name; if (c.stand_in) app.evStandIn.add(c.id); }
-    if (app.state) { const s = app.state; app.state = null; page.render(s); }
-  } catch (e) { /* filled on the next visit */ }
+// The wizard's lists: the boards, the ghosts, the Ancient Ones, the Among Cultists note (from /api/setup-options).
+function fillWizard(o) {
+  wizardOptions = o;
+  const f = $("#new-form");
+  fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
+  fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
+  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
+  const standIns = (o.ac_events || []).every((e) => e.stand_in);
+  f.ac_physical.checked = standIns;
+  $("#ac-setup-note").textContent = "Give the victory points your box's rulebook says the investigators need: the rules text gives no number. The first name above holds the knife." +
+    (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
 }
 
 export function bindHost() {
@@ -164,35 +112,6 @@ export function bindHost() {
   $("#box-back").addEventListener("click", () => page.showView("host"));
   $("#box-board").addEventListener("change", (e) => { app.boxBoard = e.target.value; app.boxFrom = null; box((m) => m.renderBoxMap()); });
   $("#box-file").addEventListener("change", (e) => { const file = e.target.files[0]; box((m) => m.importBox(file)); e.target.value = ""; });
-  $("#pin-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const pin = e.target.pin.value;
-    const first = !app.session.pin_set;
-    const path = first ? "/api/host/pin" : "/api/host/login";
-    const err = $("#pin-error");
-    const code = $("#table-code");
-    try {
-      await api(path, first ? { pin, again: e.target.again.value } : !code.hidden && code.value ? { pin, table_code: code.value.trim() } : { pin });
-      err.hidden = true;
-      code.hidden = true;
-      e.target.reset();
-      await refreshSession();
-      showHost();
-      loadChecklist();
-      toast("Signed in as host.");
-    } catch (x) {
-      err.hidden = false;
-      err.textContent = capital(x.message);  // the field keeps what was typed
-      if (x.tableCode) { code.hidden = false; code.required = true; code.focus(); }
-    }
-  });
-  $("#logout").addEventListener("click", async () => {
-    // From the tap on this page asks nothing of the host's: the sign-out's own "phones" message can come before
-    // its answer, and the host's list would be refused.
-    const s = app.session;
-    s.host = false;
-    if (await act("/api/host/logout", {})) { await refreshSession(); showHost(); toast("Signed out."); } else s.host = true; // not signed out: still the host
-  });
   $("#cmd-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const parts = e.target.text.value.trim().split(/\s+/);
@@ -224,12 +143,6 @@ export function bindHost() {
   $("#end-new").addEventListener("click", openWizard);
   $("#nogame-start").addEventListener("click", openWizard);
   $("#open-wizard").addEventListener("click", openWizard);
-  $("#phone-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const name = e.target.name.value.trim();
-    if (!name) { toast("Give this phone a name first.", true); return; }
-    if (await act("/api/phone/name", { name })) { toast("This phone is called " + name + "."); hostCare(); }
-  });
   $("#backup-now").addEventListener("click", async () => { if (await act("/api/host/backups", {})) { toast("A backup of every game is made."); hostCare(); } });
   $("#checklist-done").addEventListener("click", () => {
     const s = app.state;

@@ -53,8 +53,9 @@ export function followOdds(s) {
   calc.counts = {};
   for (const part of missingOf(a).split(",").filter(Boolean)) { const [k, n] = part.split(":"); calc.counts[k] = Number(n || 1); }
   showNeed();
-  const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
-  const left = s.attempt_rolls_left ?? s.actions_left ?? 0;
+  // the dice and the rolls as the companion counts them (its engine: dice kept, items, the rolls this turn allows)
+  const toRoll = a.dice_to_roll;
+  const left = s.attempt_rolls_left ?? 0;
   f.dice.value = Math.min(7, Math.max(1, toRoll));
   f.rolls.value = Math.min(3, Math.max(1, left));
   f.disruption.checked = !!a.disruption || /disruption/.test(a.need || "");

@@ -48,7 +48,7 @@ export function render(s) {
   fill($("#env"), (s.environment || []).map((c) => {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
-    li.append(el("b", {}, c.name), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
+    li.append(el("b", {}, envName(s, c)), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
     if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
@@ -84,7 +84,7 @@ export function render(s) {
 function renderGhost(s) {
   const ghost = s.ghost || {};
   $("#ghost-name").textContent = ghost.name || "Ghost";
-  $("#ghost-diff").textContent = ghost.difficulty !== undefined ? "Difficulty " + ghost.difficulty : "";
+  $("#ghost-diff").textContent = ghost.difficulty !== undefined && ghost.difficulty !== null ? "Difficulty " + ghost.difficulty : "";
   const filled = (t) => t && !/^placeholder/i.test(t);
   $("#ghost-standin").hidden = !ghost.stand_in;
   $("#ghost-fill").hidden = !(ghost.stand_in && isHost());
@@ -95,7 +95,8 @@ function renderGhost(s) {
   fill($("#icon-sets"), (s.icon_sets || []).map((set) => {
     const li = el("li", { class: "set" + (set.proven ? " proven" : "") });
     const what = el("span", { class: "set-what" });
-    what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), needChips(set.need));
+    // a card not filled in yet: a set's icons are the card's, shown once the table gave them
+    what.append(el("b", {}, (set.proven ? "\u2714 " : "") + "Set " + set.index + ": "), set.need ? needChips(set.need) : el("span", { class: "note" }, "as on your card"));
     li.append(what);
     const legal = proveActs.find((a) => a.args.set === String(set.index));
     if (set.proven) li.append(el("span", { class: "note" }, "proven"));
@@ -106,12 +107,15 @@ function renderGhost(s) {
     }
     return li;
   }));
+  // a card not filled in yet: how many icon sets it shows is the host's to tell (asked when the ghost first appears)
+  if (ghost.stand_in && s.ghost_sets_told === 0) $("#icon-sets").append(el("li", { class: "note", id: "sets-untold" }, "How many icon sets your card shows: the companion asks when the ghost first appears; each set's icons when it is first rolled for."));
   const first = ghost.first_sets ? (ghost.first_sets === 1 ? "set 1" : "sets 1 to " + ghost.first_sets) : "";
   $("#sets-note").textContent = (first ? "The lingering effect: " + first + " (the top row) must be proven before any other. " : "") +
     (s.outcome ? "" : !ghostOn(s) ? "A set can be proven only while the ghost is on the board." : isHost() ? "Tap Prove\u2026 to start the roll for a set." : "");
   const standIn = (x) => notFilled(app.evStandIn && app.evStandIn.has(x));
   const sym = (x) => ((app.names && app.names[x]) || x) + standIn(x);
-  fill($("#evidence"), (s.evidence || []).map((e) => chip((e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
+  // a token the companion cannot name (not filled in yet): the one the table turned over
+  fill($("#evidence"), (s.evidence || []).map((e) => chip(e.stand_in ? "a token turned over at the table" : (e.name || sym(e.symbol)) + (e.name ? standIn(e.symbol) : ""), e.matched ? "ok" : "")));
   if (!(s.evidence || []).length) fill($("#evidence"), [el("span", { class: "dim" }, "No evidence flipped yet.")]);
   fill($("#seance"), (s.seance_symbols || []).map((x) => chip(sym(x))));
   $("#seance-state").textContent = s.seance_active ? "The séance is under way: the ghost is at the first player's space this round." : s.seance_declared ? "The séance is declared: at the end of this round the ghost comes to the first player's space." :
@@ -188,7 +192,7 @@ export function renderAttempt(s) {
   $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
   if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : "No roll under way."; return; }
   const odds = oddsOf(s);
-  const toRoll = a.dice_to_roll ?? Math.max(0, a.dice - (a.kept || []).length);
+  const toRoll = a.dice_to_roll;  // as the companion counts them
   const die = DIE_OF[a.action] || "clue";
   const rows = [
     el("div", { class: "attempt-title" }, playerName(s, s.current_player) + ": " + attemptName(a) + (a.disruption ? " (disruption: no dice may be kept)" : "")),
@@ -206,16 +210,25 @@ export function renderAttempt(s) {
   fill(box, rows);
 }
 
+// An environment card in force. One not filled in yet that the companion drew for itself ("Common card 6") is no card
+// the table can find: it is the real deck's card, known in Your box by that entry. In physical deck mode the host
+// chose the entry.
+function envName(s, c, short) {
+  if (!c.stand_in || s.physical) return c.name;
+  return short ? "the real deck's card" : "The card drawn from the real deck (\u201C" + c.name + "\u201D in Your box)";
+}
+
 function renderGlance(s) {
   $("#g-deck").textContent = s.room_deck_left ?? 0;
   $("#g-summon").textContent = s.summon_dice ?? 0;
   $("#g-timers").textContent = s.timers ?? 0;
-  const env = (s.environment || []).map((c) => c.name);
+  const env = (s.environment || []).map((c) => envName(s, c, true));
   $("#g-env").textContent = env.length ? "In force: " + env.join(", ") : "No environment card in force.";
   const a = s.attempt;
   const ga = $("#g-attempt");
-  ga.hidden = !a;
-  if (a) {
+  // no roll left for it this turn (no action, the Corpse, a third timer): no strip of a roll that cannot be made
+  ga.hidden = !a || (!a.succeeded && s.attempt_rolls_left === 0);
+  if (!ga.hidden) {
     const o = oddsOf(s);
     ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
   }
@@ -356,7 +369,9 @@ export function ghostHourBanner(fresh, ending) {
   if (!gh || ending) return false;
   const env = fresh.find((r) => r.type === "environment_drawn");
   const standInEnv = env && (env.stand_in || /^placeholder/i.test(env.effect || ""));
-  const envLine = env ? (standInEnv ? "Environment: a card not filled in yet came up (\u201C" + env.name + "\u201D in Your box). Play the real deck's top card, or the host fills the cards in." : "Environment: " + env.name + ". " + (env.effect || "")) : gh.environment ? "Environment: " + gh.environment : "";
+  // "An Environment Card is always drawn first, then a Room Card" (skeptics-rulebook.txt:207): the banner says so
+  const first = "The environment card, drawn before the room card: ";
+  const envLine = env ? (standInEnv ? first + "a card not filled in yet came up (\u201C" + env.name + "\u201D in Your box). Play the real deck's top card, or the host fills the cards in." : first + env.name + ". " + (env.effect || "")) : gh.environment ? first + gh.environment : "";
   const ghost = (app.state && app.state.ghost) || {};
   const ability = ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";
   showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine + ability, gh.id);

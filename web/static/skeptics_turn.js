@@ -38,16 +38,19 @@ export function renderTurn(s) {
   const legal = s.legal || [];
   const rollBox = $("#turn-roll");
   const rolls = legal.filter((a) => a.name === "roll");
-  if (rolls.length && s.attempt) {
-    fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
-      rowOf([button("Roll for me", () => act("/api/roll", {}), "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
-  } else fill(rollBox, []);
-  const main = [];
   // a card not filled in yet: an environment card plays nothing until the host taps what the real card does; a ghost
   // card's icon sets, last set and séance symbols are the host's to tell (the engine's question says which)
   const tap = s.question && s.question.kind === "ghost" ? "tell-ghost" : "tell-card";
   const told = legal.filter((a) => a.name === tap);
-  if (told.length && s.card_question) main.push(...cardQuestion("card-question", s.card_question, told));
+  const asked = !!(told.length && s.card_question);
+  // one highlighted button, the likely next step: a card's question, else the roll under way, else ending the turn
+  const rolling = !!(rolls.length && s.attempt);
+  if (rolling) {
+    fill(rollBox, [el("div", { class: "attempt-title" }, attemptName(s.attempt) + ": needs " + needWords(missingOf(s.attempt)) + (oddsOf(s) !== null ? " \u00B7 " + pct(oddsOf(s)) : "")),
+      rowOf([button("Roll for me", () => act("/api/roll", {}), asked ? "" : "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
+  } else fill(rollBox, []);
+  const main = [];
+  if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
   for (const kind of ["search", "solve", "fire"]) {
     const a = attempts.find((x) => x.args.action === kind);
@@ -77,7 +80,7 @@ export function renderTurn(s) {
   if (tunlocks.length) tableButtons.push(button("A door was opened", () => startPick("door", tunlocks, "Tap the door that was opened, on the map or in the list under it."), "", "tunlock-pick"));
   fill($("#turn-table-list"), tableButtons);
   const ends = [];
-  for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, "primary"));
+  for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, rolling || asked ? "" : "primary"));
   for (const a of legalOf(s, "end-round")) {
     const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
     const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
@@ -143,7 +146,7 @@ function bonusControls(action, onChange) {
 // in yet, a barrier, a ghost card's icon set, the keys at a door not filled in yet): a counter for each icon (−
 // and +), the red icons ticked; then what adds dice, as for a card filled in.
 const ICONS_ASKED = {
-  search: ["Search: the icons on the search token", "Count each icon printed on the search token, with its red icons."],
+  search: ["Search: the icons of the object", "Count each blue icon printed on the board's object under the search token (the token covers them only partly), with its red icons."],
   solve: ["Solve: the icons on the clue card", "This clue card is not filled in yet: count the icons printed on it, with its red icons."],
   barrier: ["Barrier: the icons of the barrier", "Count the icons of the barrier's set on the card, with its red icons."],
   unlock: ["Unlock: the keys at the door", "This door is not filled in yet: count the keys printed at it on the board."],
@@ -181,8 +184,10 @@ function askIcons(a) {
     : ICONS_ASKED[action] || ["The icons of the roll", "Count each icon the roll needs, with its red icons."];
   const note = el("p", { class: "note", id: "card-icons-note" }, say);
   const dice = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.");
-  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...lingeringWarning(a), dice], "Start the roll", async () => {
+  const here = onGhostSpace(a);
+  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...here.box, ...lingeringWarning(a), dice], "Start the roll", async () => {
     if (!need()) { toast(unlock ? "Count the keys first." : "Count the icons the roll needs first.", true); return false; }
+    if (!here.ok()) return false;
     const args = { ...a.args, need: need(), ...bonus.args() };
     for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
     const out = await command("attempt", args);
@@ -190,6 +195,18 @@ function askIcons(a) {
     return !!out;
   });
   show();
+}
+
+// "Action 6: Prove": "if they are on the same space as the Ghost, the player may make a Prove Action" (rulebook
+// :225; "Prove (if player is in room with Ghost)", :108). The companion does not know where the investigators stand,
+// so the prove sheets ask it: the roll starts only once the host ticks it.
+function onGhostSpace(a) {
+  if (a.args.action !== "prove") return { box: [], ok: () => true };
+  const s = app.state || {};
+  const c = el("input", { type: "checkbox", id: "on-ghost-space" });
+  const l = el("label", { class: "warn" });
+  l.append(c, " " + playerName(s, s.current_player) + " is on the ghost's space" + (s.ghost_room !== null && s.ghost_room !== undefined ? " (" + roomWords(s.ghost_room, s.ghost_room_name) + ")" : ""));
+  return { box: [l], ok: () => { if (!c.checked) toast("A prove is made on the ghost's space only: move there first, or tick that " + playerName(s, s.current_player) + " is on it.", true); return c.checked; } };
 }
 
 // A prove while the ghost is here: its lingering effect, when the card says it (a warning on the prove sheets).
@@ -206,8 +223,13 @@ function askBonus(a) {
   const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
   const lingering = lingeringWarning(a);
   const clue = a.args.action === "solve" ? ((app.state && app.state.clues) || []).find((c) => !c.solved && c.need) : null;
-  const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")] : [];
-  sheet(a.label, [...needs, line, bonus.box, note, ...lingering], "Start the roll", async () => {
+  // a prove: the set's icons, from the card or as the table gave them before
+  const set = a.args.action === "prove" ? ((app.state && app.state.icon_sets) || []).find((x) => String(x.index) === a.args.set && x.need) : null;
+  const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")]
+    : set ? [el("p", { class: "big-ish", id: "set-needs" }, "Set " + set.index + " needs " + needWords(set.need) + ".")] : [];
+  const here = onGhostSpace(a);
+  sheet(a.label, [...needs, line, bonus.box, ...here.box, note, ...lingering], "Start the roll", async () => {
+    if (!here.ok()) return false;
     const out = await command("attempt", { ...a.args, ...bonus.args() });
     if (out) page.showView("dice");
     return !!out;
@@ -238,7 +260,7 @@ export function askFaces(target, replace) {
   const s = app.state || {};
   const a = s.attempt;
   const kind = target === "roll" ? (DIE_OF[a && a.action] || "clue") : "summon";
-  const want = target === "roll" ? (a ? a.dice_to_roll ?? a.dice : 0) : (s.summon_dice || 0);
+  const want = target === "roll" ? (a ? a.dice_to_roll : 0) : (s.summon_dice || 0);
   const faces = [];
   const shown = el("div", { class: "chips", id: "faces-entered" });
   const count = el("div", { class: "note" });

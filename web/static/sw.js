@@ -2,10 +2,10 @@
 // The game itself always comes from the network (/api is never cached).
 "use strict";
 const CACHE = "skeptics-__VERSION__";
-// The shell: the page and the modules it loads at once. The modules of the other games and views (box.js ...) are
-// kept the first time they are used, so a phone fetches only what it shows.
+// The shell: the page and the modules it loads at once. The modules of the other games and views (box.js ...) and the
+// host's (host.js) are kept the first time they are used, so a phone fetches only what it shows.
 const SHELL = ["/", "/manifest.webmanifest", "/static/app.css?v=__VERSION__", "/static/icon.svg?v=__VERSION__"].concat(
-  ["app", "core", "skeptics", "host"].map((name) => "/static/" + name + ".js?v=__VERSION__"));
+  ["app", "core", "skeptics"].map((name) => "/static/" + name + ".js?v=__VERSION__"));
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()).catch(() => {}));

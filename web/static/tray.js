@@ -13,7 +13,7 @@ export async function loadTray() {
     // The chips and "Use these dice" are the reading as the service took it (numbered, played at most once).
     const r = t.roll || null;
     const dice = r ? r.dice : (t.dice || []);
-    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.value ?? "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
+    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.face || d.value || "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
     const at = r ? r.at : t.at;
     const time = at ? new Date(at * 1000).toTimeString().slice(0, 5) : "";
     if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : "No dice read yet.")]);
@@ -23,15 +23,44 @@ export async function loadTray() {
     $("#tray-note").hidden = !note;
     const lastName = (app.history[app.history.length - 1] || { command: {} }).command.name;
     // a correction with dice read before the last roll (or already played) would book the wrong dice too
-    $("#tray-fix").hidden = !(["roll", "summon", "pull"].includes(lastName) && (!r || r.usable));
+    $("#tray-fix").hidden = !(dice.length && ["roll", "summon", "pull"].includes(lastName) && (!r || r.usable));
     $("#tray-use").hidden = !(r && r.usable && dice.length && app.state && (app.state.attempt || legalOf(app.state, "summon").length || legalOf(app.state, "pull").length));
     $("#tray-error").hidden = !t.error;
     $("#tray-error").textContent = t.error || "";
     const img = $("#tray-photo");
     img.hidden = !t.photo;
-    if (t.photo) img.src = "/api/tray/photo?t=" + Date.now();
+    // the photo is fetched again only for a new reading (the Dice tab asks for the reading every few seconds)
+    const seen = [r && r.reading, t.at, t.reads].join("|");
+    if (t.photo && (seen !== app.trayPhoto || !img.src)) { app.trayPhoto = seen; img.src = "/api/tray/photo?t=" + Date.now(); }
     if (isHost() && t.teach) renderTeach(t);
+    loadThrow();
   } catch (e) { /* no tray */ }
+}
+
+// --sim's tray (vision.sim_tray): nobody throws real dice, so any phone throws the dice of the roll under way
+// into it; the tray reads them when they settle, as it reads a real throw. On the card of the roll that shows now
+// (the Dice tray card, or the game's own roll card); a game with neither shows none.
+export async function loadThrow() {
+  const box = $("#sim-throw");
+  if (!app.session || !app.session.sim_throw) { box.hidden = true; return; }
+  const home = $$("[data-throw-home]").find((h) => getComputedStyle(h).display !== "none");
+  if (!home) { box.hidden = true; return; }
+  if (box.parentElement !== home) home.append(box);
+  try {
+    const v = await api("/api/tray/throw");
+    box.hidden = false;
+    $("#sim-throw-btn").disabled = !v.dice.length;
+    // one highlighted button on the Dice tab: the throw when there are dice to throw, else "Roll for me"
+    $("#roll-now").classList.toggle("primary", !(v.dice.length && home.id === "tray-card"));
+    $("#sim-throw-note").textContent = v.dice.length ? "No one throws real dice in the simulation: this throws " + plural(v.dice.length, "die", "dice") + " (" + v.dice.join(", ") + ") into the tray, which reads them when they settle." : capital(v.why);
+  } catch (e) { box.hidden = true; }
+}
+export async function throwDice() {
+  const out = await act("/api/tray/throw", {});
+  loadThrow();
+  if (!out) return;
+  toast("Thrown: " + out.thrown.join(", ") + ". The tray reads them when they settle.");
+  setTimeout(loadTray, 2000);  // a reading that is no roll (dice.auto_roll off) changes no state: look again
 }
 
 // Teaching the reader: each die of the last photo gets the value the host sees (vision.teach.Teacher).

@@ -52,6 +52,7 @@ from companion.games.elder_sign.packs import (
     TaskCard,
     parse_tasks,
 )
+from companion.words import listed
 
 __all__ = ["CLOCK", "COMMANDS", "Command", "Game", "LegalAction", "Outcome", "Setup", "State", "RULES"]
 
@@ -72,6 +73,18 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "move": (("to",), (), "step 1: move to an adventure card or the Entrance (:99-103)"),
         "add-die": (("colour",), (), "an item adds the yellow or red die to the dice pool before a roll (:329-341)"),
         "roll": (("faces",), ("task", "lose", "hold", "on", "spell"), "one roll at the adventure or the Ancient One"),
+        "focus": (
+            ("die",),
+            (),
+            "after a roll that completed nothing: one other of its dice goes on the active investigator's marker "
+            "(:213, :365-371), face unchanged, when the next roll is played",
+        ),
+        "set-aside": (
+            ("colour",),
+            (),
+            "after a roll that completed nothing: the player chooses which of its dice is set aside (:211); "
+            "the next roll throws the others",
+        ),
         "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
         "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
         "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
@@ -91,6 +104,18 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
             "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
             "when it shows a locked die icon (:399)",
+        ),
+        "set-investigator": (
+            ("player", "sanity", "stamina"),
+            ("clues",),
+            "the sanity, stamina (and clue tokens) printed on an investigator card not filled in yet, copied by the "
+            "host: the companion plays the card's numbers from then on (what was lost or gained so far still counts)",
+        ),
+        "set-ancient-one": (
+            ("doom", "elder_signs"),
+            (),
+            "the doom track's length and the Elder Sign limit printed on an Ancient One card not filled in yet, "
+            "copied by the host (:245, :419-427)",
         ),
         "card-did": (
             ("effect",),
@@ -117,9 +142,16 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
         "gate": 1,
         "clock": 3,
         "lock": 1,
+        # drawn from their decks by the table (:229 Common Items, :237 Unique Items, :239 Spells, :243 Allies):
+        # the companion keeps no items, it writes what the card gave
+        "common-items": 1,
+        "unique-items": 1,
+        "spells": 1,
+        "allies": 1,
         "nothing": 0,
     }
 )
+TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -144,12 +176,19 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         ),
         "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
+        # :229-271, every icon a reward may show; "a reward may not actually be beneficial" (:223): doom, monsters
         "reward": (
             ("elder-signs", ""),
             ("clues", ""),
+            ("common-items", ""),
+            ("unique-items", ""),
+            ("spells", ""),
+            ("allies", ""),
             ("sanity", "+1"),
             ("stamina", "+1"),
             ("gate", ""),
+            ("monster", ""),
+            ("doom", ""),
             ("nothing", ""),
         ),
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
@@ -299,6 +338,7 @@ class InvestigatorState:
     clues: int
     place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
     devoured: bool = False
+    entered: bool = False  # its card's numbers were copied by the host (set-investigator; a card not filled in yet)
 
 
 @dataclass
@@ -355,6 +395,16 @@ class AttemptState:
     holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
+    aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
+    hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
+
+
+def set_aside(a: AttemptState) -> str:
+    """The colour of the die the next roll sets aside after a failed roll (:211): the player's choice
+    (`set-aside`), else the suggestion, a green die when the roll had one."""
+    assert a.last
+    colours = [Die.parse(f).colour.value for f in a.last]
+    return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
 
 
 def combat_task(ancient: AncientOne, state: State) -> Need:
@@ -395,6 +445,8 @@ class State:
     questions: list[Question] = field(default_factory=list)  # cards not filled in yet, asked about (first first)
     mythos_lock: Colour | None = None  # the die the host said the Mythos card in play locks (a card not filled in)
     combat: str = ""  # the combat task the host entered from the card, for an Ancient One not filled in yet (:439)
+    # the doom track's length and the Elder Sign limit the host entered from the card (an Ancient One not filled in)
+    ancient_numbers: tuple[int, int] | None = None
 
     def copy(self) -> State:
         """A copy whose lists and records may change without touching this one (the values are immutable)."""
@@ -578,6 +630,30 @@ class Game(GameHistory[State]):
         s = self._state if state is None else state
         return self.ancient.placeholder and not s.combat and not self.stand_in_reading
 
+    def doom_max(self, state: State | None = None) -> int:
+        """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered (else
+        the stand-in's, which the page does not show as the card's: ancient_numbers_missing)."""
+        s = self._state if state is None else state
+        return s.ancient_numbers[0] if s.ancient_numbers else self.ancient.doom
+
+    def elder_signs_needed(self, state: State | None = None) -> int:
+        """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max."""
+        s = self._state if state is None else state
+        return s.ancient_numbers[1] if s.ancient_numbers else self.ancient.elder_signs
+
+    def ancient_numbers_missing(self) -> bool:
+        """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
+        return self.ancient.placeholder and self._state.ancient_numbers is None
+
+    def numbers_missing(self, inv: InvestigatorState) -> bool:
+        """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
+        whose numbers the host has not copied (set-investigator); the page shows none of them until then."""
+        return self.packs.investigators[inv.id].placeholder and not inv.entered
+
+    def numbers_missing_players(self) -> list[int]:
+        """The players (0-based) whose investigator in play still has the stand-in's numbers (numbers_missing)."""
+        return [i.player for i in self._state.investigators if not i.devoured and self.numbers_missing(i)]
+
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
@@ -601,9 +677,28 @@ class Game(GameHistory[State]):
             out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"}
         )
         self.offer(out, "roll", "give-up")
+        if s.attempt is not None and s.attempt.failed and s.attempt.last:  # :211: which die is set aside
+            for colour in dict.fromkeys(Die.parse(f).colour.value for f in s.attempt.last):
+                self.offer(out, "roll", "set-aside", {"colour": colour})
+            for die in dict.fromkeys(s.attempt.last):  # :213, :365: one other die on the own marker
+                self.offer(out, "roll", "focus", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
-        self.offer(out, "entrance", "first-aid")
+        if not s.attempted:  # back at the Entrance from a completed adventure, the turn goes on to the clock (:198):
+            # first aid is for a turn whose move went to the Entrance (:103, :289); not refused, so that a game
+            # stored before, which took it so, replays as it was played
+            self.offer(out, "entrance", "first-aid")
+        for inv in s.investigators:
+            if not inv.devoured and self.numbers_missing(inv):
+                args = {"player": str(inv.player + 1)}
+                self.offer(
+                    out,
+                    "table",
+                    "set-investigator",
+                    args,
+                    asks=("sanity", "stamina"),
+                    sample=dict.fromkeys(("sanity", "stamina"), "1"),
+                )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
@@ -620,6 +715,9 @@ class Game(GameHistory[State]):
             else:
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
+        if self.ancient.placeholder and s.ancient_numbers is None and not s.awake:
+            asks = ("doom", "elder_signs")
+            self.offer(out, "table", "set-ancient-one", asks=asks, sample={"doom": "12", "elder_signs": "12"})
         if s.awake and self.ancient.placeholder:
             # with its combat task not entered, entering it comes instead of the attack on it
             group = "roll" if self.combat_missing() and not s.attempted else "table"
@@ -651,8 +749,9 @@ class Game(GameHistory[State]):
             return [Colour.GREEN] * self.green_dice()
         free = dict(a.free)
         if not clue and a.failed and a.last:
-            colours = [Die.parse(f).colour.value for f in a.last]
-            free[next(c for c in ("green", "yellow", "red") if c in colours)] -= 1
+            free[set_aside(a)] -= 1
+            if a.hold:
+                free[Die.parse(a.hold).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -665,7 +764,7 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return self.green_dice()
-        return sum(s.attempt.free.values()) - (1 if s.attempt.failed else 0)
+        return sum(s.attempt.free.values()) - (1 + bool(s.attempt.hold) if s.attempt.failed else 0)
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -704,10 +803,10 @@ class Game(GameHistory[State]):
             "midnights": s.midnights,
             "midnight_pending": s.midnight_pending > 0,
             "doom": s.doom,
-            "doom_max": a.doom,
+            "doom_max": self.doom_max(),
             "monster_spaces": [] if a.placeholder else list(a.monster_spaces),
             "elder_signs": s.elder_signs,
-            "elder_signs_needed": a.elder_signs,
+            "elder_signs_needed": self.elder_signs_needed(),
             "ancient_one": {
                 "id": a.id,
                 "name": a.name,
@@ -807,7 +906,7 @@ class Game(GameHistory[State]):
         a = self._state.attempt
         if a is None:
             return None
-        return {
+        view = {
             "place": a.place,
             "free": dict(a.free),
             "last": list(a.last) if a.last else None,
@@ -816,6 +915,9 @@ class Game(GameHistory[State]):
             "rolls": a.rolls,
             "dice_to_roll": self.dice_to_roll(),
         }
+        if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
+        return view
 
     def open_tasks(self) -> list[tuple[int, Need]]:
         """The tasks the next roll may complete, as (1-based index, need): at the adventure of the attempt, or
@@ -853,7 +955,11 @@ class Game(GameHistory[State]):
                 return None  # no odds against tasks that are not on the board
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
         dice = self.next_roll_dice()
-        holds = list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
+        holds: list[tuple[str, str, int | None]] = (
+            list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
+        )
+        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+            holds.append((s.attempt.hold, "focus", s.current))
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -918,8 +1024,7 @@ def _open(card: CardState) -> list[tuple[int, Need]]:
 
 def _players_list(players: Sequence[int]) -> str:
     """'player 1', 'player 1 and player 2', 'player 1, player 2 and player 3' (each named, so a page shows names)."""
-    names = [f"player {p + 1}" for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed([f"player {p + 1}" for p in players])
 
 
 class _Rules(RulesBase[State, Command]):
@@ -1120,9 +1225,7 @@ class _Rules(RulesBase[State, Command]):
         for inv in targets:
             if effect.clues:
                 inv.clues = max(0, inv.clues + effect.clues)
-                self.emit(
-                    "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=effect.clues
-                )
+                self.clues_changed(inv, effect.clues)
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
         if effect.monsters:
@@ -1137,6 +1240,18 @@ class _Rules(RulesBase[State, Command]):
     def in_play(self, inv: InvestigatorState) -> bool:
         index = self.s.players[inv.player]
         return index is not None and self.s.investigators[index] is inv
+
+    def clues_changed(self, inv: InvestigatorState, change: int) -> None:
+        """The event of an investigator's clue tokens changed (the change alone is told while its card's numbers are
+        the stand-in's, numbers_missing)."""
+        self.emit(
+            "clues_changed",
+            player=inv.player,
+            investigator=inv.name,
+            clues=inv.clues,
+            change=change,
+            numbers_missing=self.game.numbers_missing(inv),
+        )
 
     def change(self, inv: InvestigatorState, sanity: int, stamina: int, why: str) -> None:
         """:407: devoured when sanity or stamina "go below 0"; at 0 the investigator plays on (:189 lets a task
@@ -1153,6 +1268,7 @@ class _Rules(RulesBase[State, Command]):
             sanity_change=sanity,
             stamina_change=stamina,
             why=why,
+            numbers_missing=self.game.numbers_missing(inv),  # the stand-in's numbers: the words tell the change only
         )
         if below:
             self.devour(inv)
@@ -1189,7 +1305,7 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.ancient.elder_signs, why=why)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.elder_signs_needed(s), why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1199,7 +1315,7 @@ class _Rules(RulesBase[State, Command]):
         """Doom tokens on the track, left to right (:419-423); a monster at a monster space; the last space
         wakes the Ancient One (:427). While it is awake, tokens come off by combat (:439)."""
         s = self.s
-        full = self.ancient.doom
+        full = self.game.doom_max(s)
         if n > 0:
             for _ in range(n):
                 if s.doom >= full:
@@ -1222,7 +1338,7 @@ class _Rules(RulesBase[State, Command]):
         Mythos effect ends, and the active player goes on to advance the clock."""
         s = self.s
         s.awake = True
-        s.doom = self.ancient.doom
+        s.doom = self.game.doom_max(s)
         s.mythos_active = False
         s.mythos_lock = None
         s.monsters_pending = 0
@@ -1249,7 +1365,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         if s.outcome is not None:
             return
-        if s.elder_signs >= self.ancient.elder_signs:
+        if s.elder_signs >= self.game.elder_signs_needed(s):
             s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.said} away")
             self.emit("game_won", reason=s.outcome.reason)
         elif s.awake and s.doom == 0:
@@ -1340,9 +1456,9 @@ class _Rules(RulesBase[State, Command]):
                 asked.append(player)
         if asked:
             self.emit("attack_asked", name=self.ancient.name, players=asked)
-        if s.doom < self.ancient.doom:
+        if s.doom < self.game.doom_max(s):
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=self.ancient.doom, change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 
@@ -1481,19 +1597,25 @@ class _Rules(RulesBase[State, Command]):
             lose = _choice(self.cmd, "lose", ("green", "yellow", "red"))
             if lose not in colours:
                 self.illegal(f"the last roll had no {lose} die to set aside; it showed {', '.join(a.last)}.")
+            if a.aside and a.aside != lose:
+                self.illegal(f"the {a.aside} die was chosen to be set aside; choose again with set-aside first.")
         else:
-            lose = next(c for c in ("green", "yellow", "red") if c in colours)
+            lose = set_aside(a)
+        hold = self.cmd.args.get("hold") or a.hold  # hold= or the die chosen with focus
+        if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
+            self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
+        a.aside, a.hold = None, None
         a.free[lose] -= 1
         remaining = list(last)
-        wanted = [self.cmd.args[k].strip().lower() for k in ("hold", "spell") if k in self.cmd.args]
+        wanted = [w.strip().lower() for w in (hold, self.cmd.args.get("spell")) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
-        if "hold" in self.cmd.args:
+        if hold:
             if self.s.awake:
                 self.illegal("no one may focus or assist while battling the Ancient One (:449).")
-            die = self.pick(remaining, self.cmd.args["hold"], "hold")
+            die = self.pick(remaining, hold, "hold")
             remaining.remove(die)
             on = self.s.current
             if "on" in self.cmd.args:
@@ -1521,6 +1643,46 @@ class _Rules(RulesBase[State, Command]):
             a.holds.append((str(die), "spell", None))
             self.emit("die_held", face=die.face.value, how="spell", player=None)
         a.failed = False
+
+    def do_focus(self) -> None:
+        """:213 "I can also choose one other die from my previous attempt to ... focus on my own Investigator
+        marker": the player's choice after a failed roll, played with the next roll (:365-371: it keeps its face and
+        counts for the later rolls); one die a marker, none in the battle (:449)."""
+        s = self.s
+        a = s.attempt
+        self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die is held after a roll that completed nothing; there is none now.")
+        if s.awake:
+            self.illegal("no one may focus or assist while battling the Ancient One (:449).")
+        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["die"], "die")
+        if any(p == s.current and h in ("focus", "assist") for _, h, p in a.holds):
+            self.illegal("the investigator's marker already holds a die; one die a marker (:371).")
+        same = [f for f in a.last if Die.parse(f).colour is die.colour]
+        if die.colour.value == set_aside(a) and len(same) == 1:
+            self.illegal(f"the {die.colour.value} die is the one set aside; set another die aside first (:211, :213).")
+        if a.hold and Die.parse(a.hold) == die:
+            self.illegal(f"{a.hold} is the die to hold already.")
+        a.hold = str(die)
+        self.emit("die_to_hold", face=die.face.value, colour=die.colour.value, player=s.current)
+
+    def do_set_aside(self) -> None:
+        """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
+        choice, by its colour (the others are rolled again, so only its colour matters); the next roll plays it."""
+        a = self.s.attempt
+        self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die is set aside after a roll that completed nothing; there is none now.")
+        colour = _choice(self.cmd, "colour", ("green", "yellow", "red"))
+        if colour not in (Die.parse(f).colour.value for f in a.last):
+            self.illegal(f"the last roll had no {colour} die to set aside; it showed {', '.join(a.last)}.")
+        if colour == set_aside(a):
+            self.illegal(f"a {colour} die is the one set aside already.")
+        held = Die.parse(a.hold) if a.hold else None
+        if held and held.colour.value == colour and sum(1 for f in a.last if Die.parse(f).colour is held.colour) == 1:
+            self.illegal(f"the {colour} die is the one to hold; hold another die first (:213).")
+        a.aside = colour
+        self.emit("die_set_aside", colour=colour, player=self.s.current)
 
     def spell(self, a: AttemptState) -> None:
         """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
@@ -1574,7 +1736,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed = False
+        a.failed, a.aside, a.hold = False, None, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:
@@ -1876,10 +2038,55 @@ class _Rules(RulesBase[State, Command]):
         inv.max_stamina = max(0, inv.max_stamina + values.get("max_stamina", 0))
         if values.get("clues"):
             inv.clues = max(0, inv.clues + values["clues"])
-            self.emit(
-                "clues_changed", player=inv.player, investigator=inv.name, clues=inv.clues, change=values["clues"]
-            )
+            self.clues_changed(inv, values["clues"])
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
+
+    def do_set_ancient_one(self) -> None:
+        """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
+        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes."""
+        s = self.s
+        if not self.ancient.placeholder:
+            self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
+        if s.ancient_numbers is not None:
+            self.illegal("the Ancient One's numbers were entered already.")
+        if s.awake:
+            self.illegal("the Ancient One is awake: its track is full already (:429).")
+        doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
+        if doom <= s.doom:
+            self.illegal(f"the track holds {s.doom} doom tokens already; its length is more than that on the card.")
+        if signs <= s.elder_signs:
+            self.illegal(f"the table has {s.elder_signs} Elder Signs already; the limit on the card is more than that.")
+        s.ancient_numbers = (doom, signs)
+        self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+
+    def do_set_investigator(self) -> None:
+        """The numbers printed on an investigator card not filled in yet (:84 "we get our Investigator markers,
+        Stamina and Sanity tokens, and any item cards and Clue tokens listed on our cards"): the card's maximums
+        from now on, less what an attack lowered (:459); what was lost or gained since the start still counts, as do
+        the clues spent or won."""
+        inv = self.player_arg()
+        card = self.packs.investigators[inv.id]
+        if not card.placeholder:
+            self.illegal(f"{inv.name}'s card is filled in: its numbers are the card's (a card effect is adjust).")
+        if inv.entered:
+            self.illegal(f"player {inv.player + 1}'s numbers were entered already; put a mistake right with adjust.")
+        sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
+        clues = _int(self.cmd, "clues", 0, 20) if "clues" in self.cmd.args else card.clues
+        for stat, printed in (("sanity", sanity), ("stamina", stamina)):
+            top = max(0, printed - (getattr(card, stat) - getattr(inv, "max_" + stat)))
+            setattr(inv, stat, max(0, min(top, top - (getattr(inv, "max_" + stat) - getattr(inv, stat)))))
+            setattr(inv, "max_" + stat, top)
+        inv.clues = max(0, inv.clues + clues - card.clues)
+        inv.entered = True
+        self.emit(
+            "investigator_entered",
+            player=inv.player,
+            sanity=inv.sanity,
+            stamina=inv.stamina,
+            max_sanity=inv.max_sanity,
+            max_stamina=inv.max_stamina,
+            clues=inv.clues,
+        )
 
     def do_doom(self) -> None:
         n = _int(self.cmd, "n", -30, 30)
@@ -1950,11 +2157,13 @@ class _Rules(RulesBase[State, Command]):
         why = q.part.replace("_", " ")
         if effect == "doom" and s.awake and n > 0:
             self.illegal("the Ancient One is awake; its track is full (:429).")
-        if effect in ("monster", "gate") and n < 0:
+        if effect in ("monster", "gate", *TABLE_DRAWS) and n < 0:
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
         self.emit("card_effect", **q.to_dict(), effect=effect, n=n)
+        if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
+            return
         if effect == "gate":
             for _ in range(n):
                 self.draw_other_world()

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand
-from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import (
+    Chance,
+    Engine,
+    GameModuleOf,
+    Record,
+    SeenDie,
+    SetupLike,
+    TableDice,
+    TrayOutcome,
+    card_entries,
+)
 from companion.games.elder_sign import odds_cli, sentences, terminal
 from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
@@ -34,7 +44,11 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
             for i in view.get("investigators") or []
             if i.get("id") in packs.investigators and packs.investigators[i["id"]].placeholder
         ],
+        # the players whose investigator's sanity, stamina and clues are still the stand-in's: the page shows none
+        "numbers": game.numbers_missing_players(),
         "ancient_one": bool(game.ancient.placeholder),
+        # its doom track's length and Elder Sign limit are still the stand-in's: the page shows neither as the card's
+        "ancient_numbers": game.ancient_numbers_missing(),
         "mythos": bool(view.get("mythos") and packs.mythos[view["mythos"]["id"]].placeholder),
     }
 
@@ -184,6 +198,20 @@ def icon_pips(name: str) -> int:
     return min(common)
 
 
+def _aside_seen(game: Game, wanted: list[str], seen: list[str]) -> str | None:
+    """After a roll that completed nothing and no die chosen to set aside yet: the colour of the die the table set
+    aside when the dice thrown are that roll's but for one die of another colour than the suggested one."""
+    attempt = game.view()["attempt"]
+    if not attempt or not attempt.get("aside") or attempt["aside_chosen"]:
+        return None
+    for colour in sorted({str(face).split(":")[0] if ":" in str(face) else "green" for face in attempt["last"]}):
+        pool = [*wanted, attempt["aside"]]
+        pool.remove(colour)
+        if sorted(pool) == seen:
+            return colour
+    return None
+
+
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
     pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
@@ -202,6 +230,9 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
         faces.append(f"{colour.value}:{pip_map.face(colour, pips).value}")
     wanted = sorted(c.value for c in game.next_roll_dice())
     seen = sorted(face.split(":")[0] for face in faces)
+    lose = _aside_seen(game, wanted, seen) if seen != wanted else None
+    if lose:  # :211: the player set aside another die of the failed roll than the one suggested, and threw the rest
+        return "roll", {"faces": ",".join(faces), "lose": lose}
     if seen != wanted:
         return (
             f"the tray shows {len(faces)} dice ({', '.join(seen) or 'none'}), but this roll throws "
@@ -307,7 +338,6 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     started_keys = ("players", "ancient_one")
     setup_choices = MappingProxyType({"ancient_one": "text", "physical": "bool"})
     button_commands = ("end-turn",)
-    roll_commands = frozenset({"roll", "clue"})  # a clue rolls the failed roll's dice again: no new throw (--sim)
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
@@ -321,6 +351,10 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
 
     def load_packs(self, folder: Path | None) -> ElderSignPacks:
         return load_packs(folder)
+
+    def setup_options(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, ElderSignPacks)
+        return {"ancient_ones": card_entries(packs.ancient_ones)}
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX

@@ -241,11 +241,18 @@ def _said_effect_text(event: Mapping[str, Any], names: Names, kind: str, who: st
 
 
 def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("numbers_missing"):  # its card is not filled in yet: the change, not a made-up count
+        change = int(event.get("change") or 0)
+        return f"{inv} {'gains' if change > 0 else 'loses'} {count(abs(change), 'clue token')}"
     text = f"{inv} has {count(event.get('clues'), 'clue token')}"
     return text
 
 
 def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("numbers_missing"):  # its card is not filled in yet: no made-up number is told, only the change
+        changes = [(k, event.get(f"{k}_change")) for k in ("sanity", "stamina")]
+        said = ", ".join(f"{k} {'+' if n > 0 else ''}{n}" for k, n in changes if n)
+        return f"{inv}: {said}" if said else f"{inv}'s sanity and stamina stay as they were"
     text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
     return text
 
@@ -253,6 +260,21 @@ def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str
 def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = f"{inv} loses 1 maximum {event.get('stat')}"
     return text
+
+
+def _said_ancient_one_entered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        f"the Ancient One's card as printed: a doom track of {event.get('doom_max')}, "
+        f"{event.get('elder_signs_needed')} Elder Signs to win"
+    )
+
+
+def _said_investigator_entered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        f"{names.player(event.get('player'))}'s investigator card as printed: sanity {event.get('sanity')} of "
+        f"{event.get('max_sanity')}, stamina {event.get('stamina')} of {event.get('max_stamina')}, "
+        f"{event.get('clues')} clue{'' if event.get('clues') == 1 else 's'}"
+    )
 
 
 def _said_investigator_devoured(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -336,6 +358,16 @@ def _said_die_added(event: Mapping[str, Any], names: Names, kind: str, who: str,
 def _said_die_lost(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = f"{a_or_an(event.get('colour'))} die is set aside"
     return text
+
+
+def _said_die_set_aside(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return f"{who} chooses to set {a_or_an(event.get('colour'))} die aside"
+
+
+def _said_die_to_hold(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
+    return f"{who} chooses to hold the {colour}{face} die on their marker (focus) with the next roll"
 
 
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -497,6 +529,8 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "clues_changed": _said_clues_changed,
     "investigator_changed": _said_investigator_changed,
     "maximum_lowered": _said_maximum_lowered,
+    "investigator_entered": _said_investigator_entered,
+    "ancient_one_entered": _said_ancient_one_entered,
     "investigator_devoured": _said_investigator_devoured,
     "investigator_joins": _said_investigator_joins,
     "player_out": _said_player_out,
@@ -511,6 +545,8 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "attempt_started": _said_attempt_started,
     "die_added": _said_die_added,
     "die_lost": _said_die_lost,
+    "die_set_aside": _said_die_set_aside,
+    "die_to_hold": _said_die_to_hold,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -562,6 +598,10 @@ _TOLD = {
     "gate": ("a gate opens", "gates open"),
     "clues": ("clue", "clues"),
     "elder-signs": ("Elder Sign", "Elder Signs"),
+    "common-items": ("Common Item drawn", "Common Items drawn"),
+    "unique-items": ("Unique Item drawn", "Unique Items drawn"),
+    "spells": ("Spell drawn", "Spells drawn"),
+    "allies": ("Ally drawn", "Allies drawn"),
 }
 
 
@@ -641,6 +681,10 @@ _CARD_DID_LABELS = {
     "gate": "Gates",
     "clues": "Clues",
     "elder-signs": "Elder Signs",
+    "common-items": "Common Items",
+    "unique-items": "Unique Items",
+    "spells": "Spells",
+    "allies": "Allies",
     "clock": "Clock (hours)",
     "sanity": "Sanity",
     "stamina": "Stamina",
@@ -664,6 +708,15 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Enter the tasks of {names.adventure(args.get('adventure'))}"
     if name == "lower":
         return f"Maximum {args.get('stat')} -1"
+    if name == "set-ancient-one":
+        return "Enter the numbers on the Ancient One's card"
+    if name == "set-investigator":
+        return f"Enter the numbers on {names.player(int(args.get('player') or 1) - 1)}'s investigator card"
+    if name == "focus":
+        die = str(args.get("die"))
+        return f"Hold the {die.replace(':', ' ')} die (focus)"
+    if name == "set-aside":
+        return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":
@@ -719,12 +772,16 @@ def for_players(message: Any) -> str:
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"
+    # a stand-in Ancient One whose numbers the host did not enter: the counts, not the stand-in's limits
+    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
+    signs = "" if missing else f" of {view.get('elder_signs_needed')}"
+    doom = "" if missing else f" of {view.get('doom_max')}"
     return {
         "title": "The investigators win" if won else "The investigators lose",
         "text": _sentence(str(view.get("outcome_reason") or "")),
         "lines": [
-            f"Elder Signs: {view.get('elder_signs')} of {view.get('elder_signs_needed')}.",
-            f"Doom: {view.get('doom')} of {view.get('doom_max')}.",
+            f"Elder Signs: {view.get('elder_signs')}{signs}.",
+            f"Doom: {view.get('doom')}{doom}.",
             f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
         ],
     }
@@ -774,7 +831,14 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
     physical = bool(view.get("physical"))
     ao = names.ancient_one
-    ao_card = "the Ancient One's card" if ao == "the Ancient One" else f"{ao}'s card"
+    chosen = (
+        # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
+        ("This game's Ancient One is" if physical else "The companion chose")
+        + " the Ancient One, its card not filled in yet: lay the Ancient One card you play beside the clock, and "
+        "fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        if ao == "the Ancient One"
+        else f"Lay {ao}'s card beside the clock{'' if physical else ' (the companion chose it)'}."
+    )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
         if hand
@@ -782,7 +846,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     )
     out = [
         ("clock", f"{clock}, and the six green dice, the yellow die and the red die near it."),
-        ("ancient_one", f"Lay {ao_card} beside the clock{'' if physical else ' (the companion chose it)'}."),
+        ("ancient_one", chosen),
         (
             "monsters",
             "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "

@@ -330,6 +330,7 @@ class State:
     # a ghost card not filled in yet ("Cards not filled in yet"): the host tells what the real card shows
     ghost_asks: list[str] = field(default_factory=list)  # questions waiting, first first: "sets", "last", "seance"
     ghost_sets: int = 0  # the icon sets the host said the real card has (0: not told)
+    sets_told: list[str] = field(default_factory=list)  # "N=ICONS": the icons the table gave for set N (last given)
     seance_told: bool = False  # the host said every séance symbol on the real card is matched
 
     def copy(self) -> State:
@@ -522,6 +523,27 @@ def ghost_taps(s: State) -> list[dict[str, str]]:
         highest = max((i + 1 for i, p in enumerate(s.proven) if p), default=1)
         return [{"sets": str(n)} for n in range(max(1, highest), MAX_GHOST_SETS + 1)]
     return [{ask: "yes"}, {ask: "no"}]
+
+
+def told_set(s: State, index: int) -> str:
+    """The icons the table gave for icon set `index` of a ghost card not filled in yet ("" : none given yet)."""
+    prefix = f"{index}="
+    return next((entry[len(prefix) :] for entry in reversed(s.sets_told) if entry.startswith(prefix)), "")
+
+
+def remember_set(s: State, index: int, need: str) -> None:
+    """ "Players must match the icons in a chosen set": the set printed on the card, given once by the table, is the
+    same on the next attempt of that set (the last given replaces one given before: a correction)."""
+    prefix = f"{index}="
+    s.sets_told = [entry for entry in s.sets_told if not entry.startswith(prefix)] + [f"{prefix}{need}"]
+
+
+def evidence_unseen(setup: Setup, packs: Packs, symbol: str, asks: bool) -> bool:
+    """An evidence token the companion flipped for itself whose symbol is not filled in yet, for a ghost card not
+    filled in yet (`asks`: the host compares the real token with the real card): its stand-in name ("Evidence 4")
+    names no token the table can find, and it decides nothing. In physical deck mode the host named the token; a
+    filled-in ghost card names its séance symbols by the box's evidence, which then decide Ghost Mode."""
+    return asks and not setup.physical and packs.evidence[symbol].placeholder
 
 
 class _Offered:
@@ -734,13 +756,14 @@ class Game(GameHistory[State]):
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
             if not proven and proves and rules.first_sets_allow(index):
+                told = bool(asks) and bool(told_set(s, index))  # the table gave its icons before: not asked again
                 self.offer(
                     out,
                     "attempt",
                     "attempt",
                     {"action": "prove", "set": str(index)},
-                    asks=asks,
-                    sample={"need": "eye:1"} if asks else None,
+                    asks=() if told else asks,
+                    sample={"need": "eye:1"} if asks and not told else None,
                 )
         for key, _, attempt in made.doors:
             if key not in s.open_doors:
@@ -854,7 +877,7 @@ class Game(GameHistory[State]):
     def view(self) -> dict[str, Any]:
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
         s = self._state
-        board, ghost, packs = self.board, self.ghost, self.packs
+        board, ghost = self.board, self.ghost
         # a ghost card not filled in yet: its séance symbols and icon sets are stand-ins, so none is shown as the card's
         asks = self.asks_ghost
         symbols = () if asks else ghost.seance_symbols
@@ -868,10 +891,11 @@ class Game(GameHistory[State]):
             "ghost": {
                 "id": ghost.id,
                 "name": ghost.name,
-                "difficulty": ghost.difficulty,
+                # a card not filled in yet: its difficulty and the count of its top row are the stand-in's
+                "difficulty": None if asks else ghost.difficulty,
                 "ability": card_words(ghost.ability),
                 "lingering": card_words(ghost.lingering),
-                "first_sets": ghost.first_sets,
+                "first_sets": 0 if asks else ghost.first_sets,
                 "stand_in": ghost.placeholder,
             },
             "players": self.setup.players,
@@ -911,10 +935,7 @@ class Game(GameHistory[State]):
             "other_actions_used": s.turn_others,
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
-            "evidence": [
-                {"symbol": sym, "name": packs.evidence[sym].name, "matched": None if asks else sym in symbols}
-                for sym in s.evidence_flipped
-            ],
+            "evidence": [self._evidence_view(sym, symbols, asks) for sym in s.evidence_flipped],
             "evidence_left": CLUE_TOKENS - len(s.evidence_flipped),
             "seance_symbols": list(symbols),
             "seance_symbols_matched": matched,
@@ -957,8 +978,9 @@ class Game(GameHistory[State]):
         return view
 
     def _icon_sets_view(self) -> list[dict[str, Any]]:
-        """The ghost card's icon sets; on a card not filled in yet their icons are the card's on the table (need None),
-        and there are as many as the host told (until then, as many as the stand-in has)."""
+        """The ghost card's icon sets; on a card not filled in yet their icons are the card's on the table, shown once
+        the table gave them (need None until then), and there are as many as the host told; until the host told the
+        count, only the sets proven or given are listed (the stand-in's count is not the card's)."""
         s = self._state
         if not self.asks_ghost:
             return [
@@ -966,9 +988,19 @@ class Game(GameHistory[State]):
                 for i, need in enumerate(self.ghost.icon_sets)
             ]
         return [
-            {"index": i + 1, "need": None, "text": "as on the card", "proven": proven}
+            {"index": i + 1, "need": need, "text": icon_set_text(need) if need else "as on the card", "proven": proven}
             for i, proven in enumerate(s.proven)
+            for need in (told_set(s, i + 1) or None,)
+            # the sets the table spoke of: proven, rolled for, or more than the stand-in's (a "not the last" told)
+            if proven or need or s.ghost_sets or i >= len(self.ghost.icon_sets)
         ]
+
+    def _evidence_view(self, sym: str, symbols: Sequence[str], asks: bool) -> dict[str, Any]:
+        """One evidence token flipped. One the companion flipped for itself whose symbol is not filled in yet
+        (evidence_unseen) is no token the table can find: it is shown by no name, and matches nothing known."""
+        if evidence_unseen(self.setup, self.packs, sym, asks):
+            return {"symbol": None, "name": None, "stand_in": True, "matched": None}
+        return {"symbol": sym, "name": self.packs.evidence[sym].name, "matched": None if asks else sym in symbols}
 
     def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in:
@@ -1796,8 +1828,12 @@ class _Rules(RulesBase[State, Command]):
         else:
             symbol = s.evidence_left.pop()
         s.evidence_flipped.append(symbol)
-        matched = None if self.asks_ghost else symbol in self.ghost.seance_symbols
-        self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
+        if evidence_unseen(self.setup, self.packs, symbol, self.asks_ghost):
+            # the table turns over a token of its own: the companion's stand-in names none it can find
+            self.emit("evidence_flipped", symbol=None, name=None, stand_in=True, matched=None)
+        else:
+            matched = None if self.asks_ghost else symbol in self.ghost.seance_symbols
+            self.emit("evidence_flipped", symbol=symbol, name=self.packs.evidence[symbol].name, matched=matched)
         if self.asks_ghost and not s.seance_told and not s.seance_used:
             self.ask_ghost("seance")  # the card's symbols are the one on the table: the host compares
         elif seance_matched(self.ghost, s, self.asks_ghost):
@@ -2098,6 +2134,8 @@ class _Rules(RulesBase[State, Command]):
         self.drop_attempt("a new attempt")
         s.pull_pending = False
         s.attempt = attempt
+        if action == "prove" and aim.told and aim.set_index is not None and self.asks_ghost:
+            remember_set(s, aim.set_index, str(attempt.requirement))
         s.attempt_set = aim.set_index
         s.attempt_door = aim.door
         s.attempt_card = aim.card
@@ -2143,6 +2181,8 @@ class _Rules(RulesBase[State, Command]):
         # "Action 6: Prove": "Players must match the icons in a chosen set", the set on the card on the table: a
         # ghost card not filled in yet has stand-in sets, so the icons the host gives are the set (red icons too)
         told = self.ghost.placeholder and (bool(need) or self.asks_ghost)
+        if told and not need and self.asks_ghost:
+            need = told_set(s, set_index)  # the icons the table gave for this set before
         if told:
             self.need_told(
                 need,
@@ -2572,7 +2612,7 @@ class _Rules(RulesBase[State, Command]):
     def first_sets_allow(self, index: int) -> bool:
         """Icon set `index` may be proven now by the ghost's "these sets first": it is one of them, or they are all
         proven (check_first_sets)."""
-        first = self.ghost.first_sets
+        first = 0 if self.asks_ghost else self.ghost.first_sets  # a card not filled in yet: its top row is the table's
         return index <= first or all(self.s.proven[:first])
 
     def check_first_sets(self, index: int) -> None:

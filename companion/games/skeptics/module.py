@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import CommandBase
 from companion.errors import BadCommand, CompanionError, ConfigError, IllegalCommand
-from companion.games.base import Chance, Engine, GameModuleOf, Record, SeenDie, SetupLike, TableDice, TrayOutcome
+from companion.games.base import (
+    Chance,
+    Engine,
+    GameModuleOf,
+    Record,
+    SeenDie,
+    SetupLike,
+    TableDice,
+    TrayOutcome,
+    card_entries,
+)
 from companion.games.skeptics import odds_cli, sentences, terminal
 from companion.games.skeptics.dice import (
     Attempt,
@@ -248,6 +258,11 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
         assert isinstance(packs, Packs)
         return {"board": next(iter(packs.boards)), "ghost": next(iter(packs.ghosts))}
 
+    def setup_options(self, packs: object) -> dict[str, object]:
+        assert isinstance(packs, Packs)
+        cards = {"boards": packs.boards, "ghosts": packs.ghosts, "environment": packs.environment}
+        return {key: card_entries(part) for key, part in {**cards, "evidence": packs.evidence}.items()}
+
     def check_tray_kind(self, kind: str) -> str:
         return DieKind.parse(kind).value
 
@@ -344,7 +359,9 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
         return [parse_face(face).value for face in faces]
 
     def pip_faces(self, kind: str, pips: Sequence[int], table: TableDice) -> list[str]:
-        die = DieKind.parse(kind)
+        # a kind of die, or a colour the tray read (the table's [tray.kinds], else the default colours, as to_roll)
+        colours = {str(c).lower(): str(k) for c, k in (dict(table.kinds) or DEFAULT_COLOR_KINDS).items()}
+        die = DieKind.parse(colours.get(kind.strip().lower(), kind))
         pip_map = PipMap.from_dict(table.pips) if table.pips else PipMap.default()
         return [pip_map.face(die, p).value for p in pips]
 

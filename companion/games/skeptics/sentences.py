@@ -448,6 +448,11 @@ def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[.
 
 
 def _said_evidence_flipped(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
+    if e("stand_in"):  # no token the table can find by the companion's stand-in name: the table turns over its own
+        return (
+            "Evidence: turn over one of the face-down evidence tokens and compare it with the séance symbols on "
+            "the ghost card."
+        )
     if e("matched") is None:  # a ghost card not filled in yet: the table compares
         return f"Evidence flipped: {names.symbol(e('symbol'), e('name'))}; compare it with the ghost card."
     match = "it matches a séance symbol" if e("matched") else "it does not match a séance symbol"
@@ -696,20 +701,28 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
     ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
     out: list[str] = []
     notes: list[str] = []
+    drawn_first: list[str] = []  # the Ghost Hour's environment card, told before the ghost appears
     for event in events:
         kind = event.get("type")
         if kind == "room_drawn" and event.get("room") in appeared:
             continue  # told by "The ghost appears in ..."
         if kind == "environment_drawn" and ghost_hour:
-            # "Ghost Hour: Fire." tells the card; its effect follows the story.
-            notes.append(
-                describe_event(event, names)
-                if event.get("stand_in")
-                else f"{event.get('name') or event.get('card')}: {_sentence(effect_words(event.get('effect')))}"
-            )
+            # "An Environment Card is always drawn first, then a Room Card" (skeptics-rulebook.txt:207): the card and
+            # its effect right after "Ghost Hour: Fire.", before the ghost appears
+            if event.get("stand_in"):
+                drawn_first.append(describe_event(event, names))
+            else:
+                effect = _sentence(effect_words(event.get("effect")))
+                drawn_first.append(f"{event.get('name') or event.get('card')}: {effect}")
             continue
         if kind == "card_asked" and ghost_hour:
-            notes.append(describe_event(event, names))  # after the card it asks about
+            # after the card it asks about: the environment card's question with the card, the ghost's at the end
+            (drawn_first if event.get("kind") == "environment" else notes).append(describe_event(event, names))
+            continue
+        if kind == "ghost_hour":
+            out.append(describe_event(event, names))
+            out.extend(drawn_first)
+            drawn_first = []
             continue
         if kind in ("turn_started", "action") and len(events) > 1:
             continue  # said by the status line that follows
@@ -718,7 +731,7 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
         sentence = describe_event(event, names)
         if sentence:
             out.append(sentence)
-    return out + notes
+    return out + drawn_first + notes
 
 
 _COMMAND_WORDS = {
@@ -991,10 +1004,12 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES, minutes: float
         why = "Every icon set on the ghost card is proven."
     sets = view.get("icon_sets") or []
     proven = sum(1 for s in sets if s.get("proven"))
+    # a ghost card not filled in yet whose count of sets was never told: no count of the card's sets is made up
+    told = view.get("ghost_sets_told") != 0
     lines = [
         f"{count(view.get('round'), 'round')} played; the clock stood at {view.get('clock')}"
         + (f" after {count(view.get('hour'), 'Ghost Hour')}." if view.get("hour") else "."),
-        f"{proven} of {count(len(sets), 'icon set')} proven.",
+        f"{proven} of {count(len(sets), 'icon set')} proven." if told else f"{count(proven, 'icon set')} proven.",
         f"{count(len(view.get('rooms_revealed') or []), 'room card')} drawn and shown; "
         f"{view.get('room_cards_discarded_unseen') or 0} discarded unseen.",
         f"{view.get('clues_solved') or 0} of 7 clues solved.",

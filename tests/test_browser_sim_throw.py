@@ -1,0 +1,116 @@
+"""--sim's "Throw the dice (simulated tray)" in real headless Chromium (Debian's /usr/bin/chromium) at 390x844,
+against the whole of ``companion serve --sim`` (companion.serve.Companion: the real ThrowCamera in the tray's camera
+thread, the real reader, the real GameService, the real app on waitress, its main loop in a thread).
+
+A fresh player saw the simulated tray roll by itself after every command that was not a roll; now a phone throws:
+the control says why it cannot while no roll is under way, and one tap is one throw, read and played as the roll.
+Screenshots go to tests/artifacts/sim-throw/ for a person to look at."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_web import ARTIFACTS, Phone, open_phone
+from test_sim_tray_throws import sim_companion
+
+from companion.serve import Companion
+from vision.sim_tray import NO_ROLL, ThrowCamera
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "sim-throw"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Companion]:
+    companion = sim_companion(tmp_path, interval=0.05, settle_s=0.2)
+    companion.start()
+    loop = threading.Thread(target=companion.run, args=(0.05,), daemon=True)  # plays what the tray reads
+    loop.start()
+    try:
+        yield companion
+    finally:
+        companion.request_stop("test over")
+        loop.join(timeout=10)
+        companion.shutdown()
+
+
+def shot(phone: Phone, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def tray_rolls(served: Companion) -> list[dict[str, Any]]:
+    return [h for h in served.game.history() if h["command"]["name"] == "roll" and h["source"] == "tray"]
+
+
+def thrown(served: Companion) -> int:
+    assert served.tray is not None and isinstance(served.tray.camera, ThrowCamera)
+    return served.tray.camera.throws
+
+
+def test_a_player_throws_the_simulated_tray_and_sees_the_reading(browser: Any, served: Companion) -> None:
+    phone = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"))  # type: ignore[arg-type]
+    try:
+        phone.tab("dice")
+        button = phone.page.locator("#sim-throw-btn")
+        expect(button).to_be_visible()
+        expect(button).to_have_text("Throw the dice (simulated tray)")
+        expect(button).to_be_disabled()  # no roll under way: it says why
+        expect(phone.page.locator("#sim-throw-note")).to_have_text(NO_ROLL[0].upper() + NO_ROLL[1:])
+        shot(phone, "no-roll")
+        served.game.do("attempt", {"action": "search", "need": "eye:1"}, source="web")  # the host's "Start the roll"
+        expect(button).to_be_enabled()
+        expect(phone.page.locator("#sim-throw-note")).to_contain_text("3 dice (clue, clue, clue)")
+        before = thrown(served)
+        assert tray_rolls(served) == []  # starting the roll threw nothing
+        shot(phone, "roll-under-way")
+        button.click()  # a player, not the host, throws
+        expect(phone.page.locator("#tray-note")).to_have_text(
+            "Played as a roll. Throw the dice again for the next roll.", timeout=20000
+        )
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3)
+        for chip in phone.page.locator("#tray-dice .chip").all():
+            expect(chip).to_contain_text("· blue")
+        assert thrown(served) == before + 1 and len(tray_rolls(served)) == 1  # one tap, one throw, one roll
+        shot(phone, "thrown-and-read")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+
+
+def test_elder_signs_roll_card_carries_the_throw(browser: Any, served: Companion) -> None:
+    phone = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"), host=True)  # type: ignore[arg-type]
+    try:
+        served.game.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Anna", "Ben"]})
+        while served.game.state().get("question"):
+            served.game.do("card-did", {"effect": "nothing"})
+        slot = str(served.game.state()["adventures"][0]["slot"])
+        served.game.do("set-tasks", {"adventure": slot, "tasks": "inv:5,lore:2", "ordered": "false"})
+        served.game.do("move", {"to": slot})
+        while served.game.state().get("question"):
+            served.game.do("card-did", {"effect": "nothing"})
+        button = phone.page.locator("#es-attempt-card #sim-throw-btn")
+        expect(button).to_be_enabled()
+        before = thrown(served)
+        assert tray_rolls(served) == []  # the tasks and the move threw nothing
+        phone.page.locator("#es-attempt-card").scroll_into_view_if_needed()
+        shot(phone, "elder-sign-roll-card")
+        button.click()  # the host throws too
+        for _ in range(200):  # the tray settles, is read and its roll played (20 s at most)
+            if tray_rolls(served):
+                break
+            phone.page.wait_for_timeout(100)
+        expect(phone.page.locator("#es-attempt")).to_contain_text("The last roll", timeout=5000)  # the page shows it
+        assert thrown(served) == before + 1 and len(tray_rolls(served)) == 1
+        phone.page.locator("#es-attempt-card").scroll_into_view_if_needed()
+        shot(phone, "elder-sign-thrown")
+        phone.check_clean()
+    finally:
+        phone.context.close()
