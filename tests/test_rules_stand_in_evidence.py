@@ -98,21 +98,25 @@ def test_a_solve_by_roll_asks_too_and_a_token_already_flipped_is_refused() -> No
     assert [e["symbol"] for e in events if e["type"] == "evidence_flipped"] == ["evidence5"]
 
 
-def test_a_filled_in_token_is_the_companions_to_name_and_no_evidence_is_taken_for_it() -> None:
-    """Only a stand-in is asked: a token filled in is named by the companion's draw, and evidence= is refused."""
+def test_a_filled_in_token_is_the_companions_to_name_and_a_token_named_stays_named_once_filled_in() -> None:
+    """Only a stand-in is asked: a token filled in is named by the companion's draw. A token the host named stays
+    the one named when the owner fills the evidence in later (Your box replays the game with the new cards)."""
     game = game_of()
     top = game.state.evidence_left[-1]
     mixed = replace(GHOST_ONLY, evidence=MappingProxyType({**BUNDLED.evidence, top: PACKS.evidence[top]}))
     game = game_of(mixed)
     game.push("reveal-clue")
-    with pytest.raises(BadCommand, match="draws no evidence token.*leave it out"):
-        game.push("solve evidence=evidence1")
     flipped = next(e for e in game.push("solve") if e["type"] == "evidence_flipped")
     assert flipped["symbol"] == top
-    filled = game_of(PACKS)
-    filled.push("reveal-clue")
+    named = game_of()
+    named.push("reveal-clue")
+    named.push(f"solve evidence={others()[1]}")
+    again = Game.replay(named.setup, PACKS, named.history)
+    assert [e["symbol"] for e in again.view()["evidence"]] == [others()[1]] and not again.evidence_drawn
+    physical_only = game_of(PACKS)
+    physical_only.push("reveal-clue")
     with pytest.raises(BadCommand, match="only given in physical deck mode"):
-        filled.push("solve evidence=evidence1")
+        physical_only.push("end-round room=3")
 
 
 def test_an_old_file_whose_draw_decided_ghost_mode_reopens_as_it_was_played(tmp_path: Path) -> None:

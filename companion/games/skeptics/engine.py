@@ -655,14 +655,10 @@ class Game(GameHistory[State]):
 
     @property
     def may_name_evidence(self) -> bool:
-        """A game drawing its own decks whose flipped evidence token the host may have to name (names_evidence): the
-        ghost card is filled in and an evidence token is not."""
-        return (
-            not self.setup.physical
-            and not self.ghost.placeholder
-            and not self.evidence_drawn
-            and any(e.placeholder for e in self.packs.evidence.values())
-        )
+        """A game drawing its own decks whose flipped evidence token the host may name (`evidence=`): the ghost card
+        is filled in. The host must name one the companion drew that is not filled in yet (names_evidence); a token
+        named stays named when the box is filled in later (the game replays with the host's word)."""
+        return not self.setup.physical and not self.ghost.placeholder and not self.evidence_drawn
 
     # -- building ---------------------------------------------------------------
     @classmethod
@@ -1054,7 +1050,8 @@ class Game(GameHistory[State]):
         Likewise a game played before the host named an evidence token not filled in yet (names_evidence: no
         `evidence=` in it, and a solve the newest reading refuses for want of one) plays on with the companion's own
         draw deciding, as it did (`evidence_drawn`)."""
-        if self.may_name_evidence and not any("evidence" in c.args for c in commands):
+        stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
+        if self.may_name_evidence and stand_in_tokens and not any("evidence" in c.args for c in commands):
             if self._pushed_all(commands):
                 return ()
             self.evidence_drawn = True
@@ -1878,7 +1875,7 @@ class _Rules(RulesBase[State, Command]):
             position=at + 1,
             **({"clue_card": number} if number else {}),
         )
-        if names_evidence(self.game, s):  # the host says which token came up (physical mode's question)
+        if names_evidence(self.game, s) or self.supply.evidence:  # the host says which token came up
             why = "the evidence token flipped for this solve"
             if not self.setup.physical:
                 why = "the evidence token turned over at the table for this solve, the symbol it shows"
