@@ -16,15 +16,19 @@ BUNDLED = load_packs()  # as shipped: every ghost card and every way of the boar
 
 
 def filled_in(packs: Packs) -> Packs:
-    """The packs with the ghost cards and the boards' ways taken as filled in from the cards on the table: the rules
-    tests check what a card's printed icon sets, séance symbols and keys do (docs/rules-engine.md, "Cards not filled
-    in yet", says what a stand-in does instead)."""
+    """The packs with the ghost cards, the evidence tokens and the boards' ways taken as filled in from the cards on
+    the table: the rules tests check what a card's printed icon sets, séance symbols and keys do, and what the
+    companion's draw of a named evidence token decides (docs/rules-engine.md, "Cards not filled in yet", says what a
+    stand-in does instead)."""
     ghosts = {g.id: replace(g, placeholder=False) for g in packs.ghosts.values()}
+    evidence = {e.id: replace(e, placeholder=False) for e in packs.evidence.values()}
     boards = {
         b.id: replace(b, connections=tuple(replace(c, placeholder=False) for c in b.connections))
         for b in packs.boards.values()
     }
-    return replace(packs, ghosts=MappingProxyType(ghosts), boards=MappingProxyType(boards))
+    return replace(
+        packs, ghosts=MappingProxyType(ghosts), evidence=MappingProxyType(evidence), boards=MappingProxyType(boards)
+    )
 
 
 PACKS = filled_in(BUNDLED)
@@ -66,7 +70,7 @@ def assert_no_dice(module: GameModule, game: Engine) -> None:
 def write_played_then(store: GameStore, game: Any, commands: Iterable[str]) -> int:
     """A history file as the companion of then wrote it: the setup, then each command with the events the game of
     then (the old reading, set on `game`) gave it."""
-    game_id = store.create_game(game.setup.to_dict(), events=list(game.setup_events))
+    game_id = store.create_game(game.setup.to_dict(), events=list(getattr(game, "setup_events", ())))
     for seq, text in enumerate(commands, 1):
         command = game.command_type.parse(text)
         store.append(game_id, seq, command.to_dict(), game.push(command))

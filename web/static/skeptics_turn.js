@@ -303,7 +303,8 @@ export async function askCards(path, body, needs, faces, whys) {
     else if (n === "environment") opts = [...(s.environment_drawable || o.environment || [])]
       .sort((x, y) => !!x.stand_in - !!y.stand_in || x.name.localeCompare(y.name, undefined, { numeric: true }))  // the cards filled in first; "card 4" before "card 10"
       .map((c) => [c.id, cardName(c)]);
-    else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id)).map((c) => [c.id, c.name]);
+    else opts = (o.evidence || []).filter((c) => !(s.evidence || []).some((e) => e.symbol === c.id))
+      .map((c) => [c.id, c.name + ((s.seance_symbols || []).includes(c.id) ? " (a séance symbol of the ghost)" : "")]);
     fill(sel, [el("option", { value: "" }, "choose\u2026")].concat(opts.map(([v, t]) => el("option", { value: v }, t))));
     const why = whys && whys[i] ? capital(whys[i]) : ({ room: "The room card drawn", environment: "The environment card drawn", evidence: "The evidence token flipped" }[n] || n);
     const label = el("label", {}, why + (needs.length > 1 ? " (" + (i + 1) + " of " + needs.length + ")" : ""));
@@ -311,7 +312,7 @@ export async function askCards(path, body, needs, faces, whys) {
     return label;
   });
   return new Promise((resolve) => {
-    sheet(needs.every((n) => n === "evidence") ? "Which evidence token came up?" : "What did you draw?", [el("p", { class: "note" }, "You play with the real decks: draw now and choose here what came up, in the order drawn.")].concat(selects), "Send", async () => {
+    sheet(needs.every((n) => n === "evidence") ? "Which evidence token came up?" : "What did you draw?", [el("p", { class: "note" }, s.physical ? "You play with the real decks: draw now and choose here what came up, in the order drawn." : "This evidence token is not filled in yet: turn over one of the face-down evidence tokens and choose the symbol it shows.")].concat(selects), "Send", async () => {
       const args = { ...(body.args || {}) };
       const picked = {};
       for (const l of selects) {

@@ -133,6 +133,7 @@ _OWN_ROOM = ("ghost-at", "seance")
 # the commands that may draw a card (a room card, an environment card, an evidence token): by the clock's quarter hour
 # (end-turn, end-round, timer, a roll's third timer), a summon's room card, a solve's evidence token (a roll's too)
 _DRAWING = frozenset({"end-turn", "end-round", "timer", "roll", "summon", "solve"})
+_EVIDENCE_DRAWING = frozenset({"roll", "solve"})  # those that may flip an evidence token (a solve's)
 # each command's arguments as the rules read them: (required, its own, the cards it may be given in physical deck
 # mode, the name of its handler in _Rules)
 _SPECS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
@@ -415,6 +416,14 @@ class _Supply:
             for arg, whys in counts.items():
                 sample = {"room": "N", "environment": "ID", "evidence": "SYMBOL"}[arg]
                 wanted.append(f"{arg}={','.join([sample] * len(whys))} ({'; then '.join(whys)})")
+            if not self.physical:  # only an evidence token not filled in yet (names_evidence)
+                raise CardsNeeded(
+                    f"{name}: the evidence token this solve flips is not filled in yet, so its name names no token "
+                    "on the table: turn over one of the face-down evidence tokens and add "
+                    + " and ".join(wanted)
+                    + ".",
+                    list(self.needs),
+                )
             raise CardsNeeded(
                 f"{name}: in physical deck mode the host enters every card drawn from the real decks; this "
                 f"command draws {len(self.needs)} card(s). Add " + " and ".join(wanted) + ", in the order drawn.",
@@ -546,6 +555,19 @@ def evidence_unseen(setup: Setup, packs: Packs, symbol: str, asks: bool) -> bool
     return asks and not setup.physical and packs.evidence[symbol].placeholder
 
 
+def names_evidence(game: Game, s: State) -> bool:
+    """The host names the evidence token the next solve flips, as in physical deck mode (`evidence=SYMBOL`): the
+    table's decks are real, or the token on top of the companion's face-down order is not filled in yet while the ghost
+    card is ("Action 4: Solve": "If the image on the Evidence Token matches any of the Séance symbols on the Ghosts'
+    Card", skeptics-rulebook.txt:174-175). Its stand-in face ("Evidence 4") is no token the table can find, so it
+    decides no match and no Ghost Mode: the table turns a real one over and the host says which symbol it shows. (On a
+    ghost card not filled in either, the séance question asks instead: evidence_unseen; a game played before the
+    companion asked, `evidence_drawn`, plays the companion's draw as it did.)"""
+    if game.setup.physical:
+        return True
+    return game.may_name_evidence and bool(s.evidence_left) and game.packs.evidence[s.evidence_left[-1]].placeholder
+
+
 class _Offered:
     """The candidates (GameHistory.candidate) that a game's legal actions check in every state, made once: the
     commands and their legal actions do not change from one state to the next, only whether they are accepted."""
@@ -621,12 +643,22 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked about a ghost card not filled in yet plays on as it was played
         # (see read_stored): the stand-in's icon sets, séance symbols and count, and a stand-in way's keys
         self.stand_in_reading = False
+        # a game stored before the companion asked which evidence token not filled in yet came up (see read_stored):
+        # the companion's own draw of it decides, as it did then
+        self.evidence_drawn = False
         super().__init__(state)
 
     @property
     def asks_ghost(self) -> bool:
         """The ghost card is not filled in yet and the companion asks the host what the real card shows."""
         return self.ghost.placeholder and not self.stand_in_reading
+
+    @property
+    def may_name_evidence(self) -> bool:
+        """A game drawing its own decks whose flipped evidence token the host may name (`evidence=`): the ghost card
+        is filled in. The host must name one the companion drew that is not filled in yet (names_evidence); a token
+        named stays named when the box is filled in later (the game replays with the host's word)."""
+        return not self.setup.physical and not self.ghost.placeholder and not self.evidence_drawn
 
     # -- building ---------------------------------------------------------------
     @classmethod
@@ -783,8 +815,13 @@ class Game(GameHistory[State]):
         return made
 
     def _checks_alone(self, command: Any) -> bool:
-        """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it."""
-        return command.name in self.checked and not (self.setup.physical and command.name in _DRAWING)
+        """In physical deck mode a command that may draw a card is tried: what it draws is known only by applying it;
+        so is a solve (or a roll) whose evidence token the host names (names_evidence)."""
+        if command.name not in self.checked:
+            return False
+        if self.setup.physical:
+            return command.name not in _DRAWING
+        return not (command.name in _EVIDENCE_DRAWING and names_evidence(self, self._state))
 
     def _legal_with_cards(self, probe: Command, needs: Sequence[tuple[str, str]]) -> bool:
         """Physical deck mode: would `probe` be accepted once the host names the cards it draws?"""
@@ -1008,22 +1045,37 @@ class Game(GameHistory[State]):
         and a prove that rolled for the stand-in's icons, or a command the asking reading refuses) plays on in the
         stand-in's reading. Where only playing them tells, they are pushed here in the asking reading, and none is
         left when it accepts them all; when it refuses one, the game starts again in the stand-in's reading and
-        every command is left to push."""
+        every command is left to push.
+
+        Likewise a game played before the host named an evidence token not filled in yet (names_evidence: no
+        `evidence=` in it, and a solve the newest reading refuses for want of one) plays on with the companion's own
+        draw deciding, as it did (`evidence_drawn`)."""
+        stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
+        if self.may_name_evidence and stand_in_tokens and not any("evidence" in c.args for c in commands):
+            if self._pushed_all(commands):
+                return ()
+            self.evidence_drawn = True
         stand_ins = self.ghost.placeholder or any(d.placeholder for d in self.board.doors)
         if not stand_ins or any(c.name == "tell-ghost" for c in commands):
             return commands
         proved = any(
             c.name == "attempt" and c.args.get("action") == "prove" and not c.args.get("need") for c in commands
         )
-        if not (proved and self.ghost.placeholder):
-            try:
-                for c in commands:
-                    self.push(c)
-                return ()
-            except (BadCommand, IllegalCommand):
-                self._start_again()
+        if not (proved and self.ghost.placeholder) and self._pushed_all(commands):
+            return ()
         self.stand_in_reading = True
         return commands
+
+    def _pushed_all(self, commands: Sequence[CommandBase]) -> bool:
+        """Push `commands` in the reading set now: True when it accepts them all; when it refuses one, False, and the
+        game is back before the first (_start_again)."""
+        try:
+            for c in commands:
+                self.push(c)
+        except (BadCommand, IllegalCommand):
+            self._start_again()
+            return False
+        return True
 
     def _start_again(self) -> None:
         """Back to the state before the first command (the reading may change: nothing worked out in it is kept)."""
@@ -1219,14 +1271,15 @@ class _Rules(RulesBase[State, Command]):
                 if len(read) > 1024:
                     read.clear()
                 read[id(cmd)] = cmd
-        if self.setup.physical:
+        named = self.setup.physical or self.game.may_name_evidence  # the host may name what comes up
+        if named:
             self._read_supply(cmd, draw_args)
         if self.s.outcome is not None:
             raise IllegalCommand(
                 f"the game is over ({self.s.outcome}). Undo the last command if it was a mistake, or start a new game."
             )
         getattr(self, handler)()
-        if self.setup.physical:  # a game that draws its own cards takes none from the host
+        if named:  # a game that draws its own cards takes none from the host (but a stand-in's evidence token)
             self.supply.finish(cmd.name)
 
     def _read_args(self, cmd: Command, required: Sequence[str], own: Sequence[str], draw_args: Sequence[str]) -> None:
@@ -1236,7 +1289,7 @@ class _Rules(RulesBase[State, Command]):
             if key in own:
                 continue
             if key in draw_args:
-                if not self.setup.physical:
+                if not self.setup.physical and not (key == "evidence" and self.game.may_name_evidence):
                     raise BadCommand(
                         f"{cmd.name}: {key}= is only given in physical deck mode; this game draws its own cards. "
                         "Leave it out."
@@ -1292,7 +1345,7 @@ class _Rules(RulesBase[State, Command]):
                 raise BadCommand(
                     f"{cmd.name}: unknown evidence symbol {sym!r}; the symbols are: {', '.join(self.packs.evidence)}."
                 )
-        self.supply = _Supply(True, rooms, envs, symbols)
+        self.supply = _Supply(self.setup.physical, rooms, envs, symbols)
 
     # -- helpers ------------------------------------------------------------------
     def free(self) -> bool:
@@ -1822,8 +1875,11 @@ class _Rules(RulesBase[State, Command]):
             position=at + 1,
             **({"clue_card": number} if number else {}),
         )
-        if self.setup.physical:
-            symbol = self.supply.symbol("the evidence token flipped for this solve", sorted(s.evidence_left))
+        if names_evidence(self.game, s) or self.supply.evidence:  # the host says which token came up
+            why = "the evidence token flipped for this solve"
+            if not self.setup.physical:
+                why = "the evidence token turned over at the table for this solve, the symbol it shows"
+            symbol = self.supply.symbol(why, sorted(s.evidence_left))
             s.evidence_left.remove(symbol)
         else:
             symbol = s.evidence_left.pop()
