@@ -340,7 +340,7 @@ elder-sign do end-turn
 elder-sign do end-turn
 elder-sign undo
 elder-sign state --json
-among-cultists new --rules among-cultists --players 6 --cultists 2 --seer --seed 5
+among-cultists new --rules among-cultists --players 6 --cultists 2 --seer --seed 5 --points-needed 4
 among-cultists do night-done
 among-cultists do next-phase
 among-cultists do draw-event
