@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from games import write_played_then
+from games import numbers_copied, write_played_then
 from luma.core.device import dummy
 
 from companion.errors import IllegalCommand
@@ -137,3 +137,29 @@ def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tm
     assert game.numbers_first() == ["set-investigator player=1", "set-investigator player=2"]
     with pytest.raises(IllegalCommand, match="set-investigator player=1"):
         game.push("end-turn")
+
+
+def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_offer_no_roll() -> None:
+    """:217 "If I can't complete any of the remaining tasks on the Adventure card with the dice I have, I
+    automatically fail": two green dice left cannot make 8 investigation (3 at most each, :171), so the chance is
+    exactly 0 and the companion says the attempt fails instead of offering "Roll for me" at 0.0 %."""
+    game = new_game()
+    numbers_copied(game)
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=inv:8 ordered=false")
+    names = MODULE.names(game)
+    while len(game.next_roll_dice()) > 2:
+        view = game.view()
+        state = {**view, **MODULE.publish(view, game)}
+        assert not state["card_odds"]["hopeless"] and state["odds_words"][0].startswith('"Roll for me"')
+        game.push("roll faces=" + ",".join("peril" for _ in game.next_roll_dice()))
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    assert view["attempt"] is not None and state["card_odds"]["probability"] == 0
+    assert state["card_odds"]["hopeless"]
+    words = state["odds_words"]
+    assert words == [
+        f"No roll of the 2 dice left can complete {names.adventure('1')}: the attempt fails. Give up to "
+        "face the card's penalty."
+    ]
+    assert "give-up" in {a.name for a in game.legal_actions()}

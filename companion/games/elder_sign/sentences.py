@@ -902,7 +902,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
                     "numbers",
                     "Copy the numbers printed on the cards not filled in yet (the Game tab's \"Enter the numbers "
                     'printed on it"): '
-                    + " and ".join(_first_words(c, names) for c in view.get("numbers_first") or [])
+                    + "; ".join(_first_words(c, names) for c in view.get("numbers_first") or [])
                     + ". The companion makes none up, so the first turn waits for them.",
                 )
             ]
