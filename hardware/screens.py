@@ -151,6 +151,13 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
     return img
 
 
+def _limited(state: Mapping[str, Any], count: str, limit: str) -> str:
+    """ "2/12": a count and the limit the host told; the count alone while the Ancient One's card is not filled in
+    and its numbers are not entered (the stand-in's are made up, stand_ins.ancient_numbers)."""
+    told = None if (state.get("stand_ins") or {}).get("ancient_numbers") else state.get(limit)
+    return f"{state.get(count, '-')}" + ("" if told is None else f"/{told}")
+
+
 def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     """Elder Sign at a glance: the clock, turns to midnight, the active investigator, doom, Elder Signs and the
     lingering Mythos effect."""
@@ -171,11 +178,10 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
         (f"Midnight in {turns}" if turns not in (None, 0) else "Midnight", (11, 10, 9)),
         (_active_player(state), (11, 10, 9)),
         (
-            f"Doom {state.get('doom', '-')}/{state.get('doom_max', '-')}"
-            + ("  AWAKE" if state.get("ancient_one_awake") else ""),
+            f"Doom {_limited(state, 'doom', 'doom_max')}" + ("  AWAKE" if state.get("ancient_one_awake") else ""),
             (11, 10, 9),
         ),
-        (f"Signs {state.get('elder_signs', '-')}/{state.get('elder_signs_needed', '-')}", (11, 10, 9)),
+        (f"Signs {_limited(state, 'elder_signs', 'elder_signs_needed')}", (11, 10, 9)),
     ]
     for i, (line, sizes) in enumerate(lines):
         text, size = fit(line, right - x, sizes)

@@ -75,3 +75,22 @@ def write_played_then(store: GameStore, game: Any, commands: Iterable[str]) -> i
         command = game.command_type.parse(text)
         store.append(game_id, seq, command.to_dict(), game.push(command))
     return game_id
+
+
+def numbers_copied(game: Any, service: Any = None) -> None:
+    """The host copies the numbers printed on the Elder Sign cards not filled in yet before the first turn
+    (Game.numbers_first): here the bundled stand-ins' own, so a test plays as it did with them. `service`: through
+    GameService.do (its game is `game`)."""
+    for command in game.numbers_first():
+        name, *rest = command.split()
+        args = dict(part.split("=", 1) for part in rest)
+        if name == "set-ancient-one":
+            args.update(doom=str(game.ancient.doom), elder_signs=str(game.ancient.elder_signs))
+        else:
+            inv = next(i for i in game.view()["investigators"] if i["player"] == int(args["player"]) - 1)
+            card = game.packs.investigators[inv["id"]]
+            args.update(sanity=str(card.sanity), stamina=str(card.stamina), clues=str(card.clues))
+        if service is not None:
+            service.do(name, args)
+        else:
+            game.push(" ".join([name, *(f"{k}={v}" for k, v in args.items())]))

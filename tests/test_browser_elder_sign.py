@@ -70,6 +70,19 @@ def tap(phone: Phone, selector: str) -> None:
     phone.page.click(selector)
 
 
+def copy_numbers(page: Any, numbers: dict[str, str] | None = None) -> None:
+    """The host copies the numbers printed on each card not filled in yet, as the turn panel offers them first."""
+    printed = numbers or {"doom": "12", "elder_signs": "10", "sanity": "5", "stamina": "5", "clues": "1"}
+    while page.locator("#es-numbers-first").count():
+        page.locator("#es-roll button").first.click()
+        for name, value in printed.items():
+            box = page.locator(f"#sheet-body input[name={name}]")
+            if box.count():
+                box.fill(value)
+        page.click("#sheet-ok")
+        page.wait_for_timeout(300)
+
+
 def said(phone: Phone) -> list[str]:
     return [t for t in phone.page.locator("#said li").all_inner_texts() if t.strip()]
 
@@ -121,6 +134,13 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         page.locator("#es-main button[data-legal=card-did]", has_text="that was all").click()
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         assert table.service.state()["question"] is None
+        # the numbers printed on the cards not filled in yet come before the first turn: no move, no roll till then
+        expect(page.locator("#es-numbers-first")).to_contain_text("Before the first turn")
+        expect(page.locator("#es-move")).to_have_count(0)
+        shot(host, "02d-host-numbers-first")
+        copy_numbers(page)
+        expect(viewer.page.locator("#es-doom")).to_have_text("Doom 2 of 12", timeout=5000)
+        assert table.service.state()["numbers_first"] == []
 
         midnights = state["midnights"]
         turns = 0
@@ -162,7 +182,7 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         state = table.service.state()
         assert state["midnights"] >= midnights + 2 or state["outcome"], state
         expect(viewer.page.locator("#clock-label")).to_have_text(state["clock"])
-        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom {state['doom']}")
+        expect(viewer.page.locator("#es-doom")).to_have_text(f"Doom {state['doom']} of 12")
         texts = said(viewer)
         assert any("Midnight" in t or "Mythos" in t for t in texts), texts
         for text in texts:

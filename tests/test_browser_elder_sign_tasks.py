@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 from playwright.sync_api import expect
 from test_browser_elder_sign import LINE_NUMBER, SHOTS, shot, tap
 from test_browser_web import Phone, open_phone
@@ -31,6 +32,7 @@ def elder_sign_table(tmp_path: Path) -> Iterator[Table]:
     service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
     service.do("card-did", {"effect": "nothing"})
+    numbers_copied(service._game, service)  # the numbers printed on the stand-in cards, before the first turn
     yield from serve_table(tmp_path, service=service, threads=32)
 
 

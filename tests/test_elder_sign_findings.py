@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 from test_elder_sign_stand_in_ancient import filled_in
 
 from companion.games.elder_sign import sentences
@@ -36,6 +37,7 @@ def test_the_setup_checklist_says_which_ancient_one_was_chosen(tmp_path: Path) -
 def stand_in_attempt(tasks: str) -> Game:
     """A new game, its setup's questions told, player 1 at the stand-in adventure in place 1 with its tasks entered."""
     game = Game.new(Setup(players=2, seed=3), load_packs())
+    numbers_copied(game)
     while game.view()["question"]:
         game.push("card-did effect=nothing")
     game.push("move to=1")

@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 
 from companion.games.base import module_for
 from companion.games.elder_sign.packs import load_packs
@@ -94,6 +95,7 @@ def test_a_blow_is_weighed_with_the_chance_the_phones_showed_before_its_roll(tmp
     svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3, "ancient_one": "nyarlathotep"})
     while svc.state()["question"]:
         svc.do("card-did", {"effect": "nothing"})  # the first Mythos card, not filled in yet: it did nothing
+    numbers_copied(svc._game, svc)
     svc.do("doom", {"n": str(svc.state()["doom_max"])})  # awake
     svc.do("set-tasks", {"adventure": "ancient-one", "tasks": "inv:2,lore:1"})  # the combat task from its card
     svc.do("end-turn")  # woken in Cy's turn: on to the clock (:433); Di attacks

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from games import numbers_copied
+
 from companion.games.elder_sign.odds import card_probability
 from companion.games.elder_sign.sentences import odds_words, percent
 from companion.games.skeptics.packs import load_packs
@@ -17,6 +19,7 @@ from companion.service import GameService
 def _service(tmp_path: Path) -> GameService:
     service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Anna", "Ben"]})
+    numbers_copied(service._game, service)
     return service
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 from test_elder_sign_engine import new
 
 from companion.errors import BadCommand, IllegalCommand
@@ -32,6 +33,7 @@ def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
     for seed in range(games):
         rng = random.Random(seed)
         game = Game.new(Setup(players=2, seed=seed), packs)
+        numbers_copied(game)
         out += game.setup_events
         for _ in range(steps):
             actions = [a for a in game.legal_actions() if a.group in ("turn", "move", "roll")]
@@ -92,6 +94,7 @@ def test_words_for_tasks_dice_and_effects() -> None:
 def refusals() -> list[str]:
     packs = load_packs()
     game = Game.new(Setup(players=2, seed=4), packs)
+    numbers_copied(game)
     tries = [
         "move to=99",
         "roll faces=inv1",
@@ -133,6 +136,7 @@ def test_the_adventures_in_play_are_listed_by_the_names_their_sentences_say() ->
     the buttons and the sentences do ("the adventure in place 1"), never by its stand-in's pack name ("Adventure
     6"); a card filled in keeps its own name."""
     game = Game.new(Setup(players=2, seed=3), load_packs())  # the bundled adventures are all stand-ins
+    numbers_copied(game)
     published = MODULE.publish(game.view(), game)
     names = published["adventure_names"]
     slots = [str(c["slot"]) for c in game.view()["adventures"]]

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from games import numbers_copied
+
 from companion.games.base import module_for
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game
@@ -96,6 +98,7 @@ def test_a_stand_in_no_rulebook_names_is_never_told_when_the_elder_signs_win() -
     unnamed = next(a for a in packs.ancient_ones.values() if a.placeholder and a.name.startswith("Ancient One "))
     setup = {**PLAYED["setup"], "ancient_one": unnamed.id}
     game = MODULE.engine(MODULE.new(MODULE.setup_from_dict(setup), packs))
+    numbers_copied(game)
     events = game.push(MODULE.parse_command(f"elder-signs n={unnamed.elder_signs}"))
     assert game.outcome is not None and game.outcome.result == "won"
     names = MODULE.names(game)

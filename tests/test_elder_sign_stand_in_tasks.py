@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import numbers_copied
 from test_game_cli import assert_clean_error, run
 from web_fixtures import Client, start_table
 
@@ -34,6 +35,7 @@ FACES = "inv2,peril,peril,peril,peril,peril"
 def new_game() -> Game:
     game = Game.new(SETUP, load_packs())
     game.push("card-did effect=nothing")  # the first Mythos card (a stand-in): told
+    numbers_copied(game)
     return game
 
 
@@ -199,7 +201,7 @@ def test_a_task_written_as_text_carries_its_costs_and_bad_ones_are_refused() -> 
 
 def test_the_old_history_rolled_at_stand_ins_as_the_asking_reading_refuses() -> None:
     """The fixture is what it says: its commands roll at a stand-in whose tasks nobody entered."""
-    game = Game.new(SETUP, load_packs())
+    game = Game.new(SETUP, load_packs(), numbers_reading=True)  # played before the numbers were asked first
     with pytest.raises(IllegalCommand, match="enter the tasks printed on the card first"):
         for text in OLD["commands"]:
             game.push(text)
@@ -234,6 +236,7 @@ def test_a_history_written_before_opens_and_replays_to_the_state_it_had(tmp_path
 def test_an_old_game_that_never_rolled_at_a_stand_in_plays_on_without_its_made_up_tasks() -> None:
     game = Game.replay(SETUP, load_packs(), OLD["commands"][:3])  # the Mythos card told, then a move
     assert not game.stand_in_reading and card(game, "4")["tasks_missing"] is True
+    numbers_copied(game)
     with pytest.raises(IllegalCommand, match="enter the tasks printed on the card first"):
         game.push(f"roll faces={FACES}")
 
@@ -242,6 +245,7 @@ def test_a_game_played_now_is_stored_and_opens_again_in_the_same_reading(tmp_pat
     db = tmp_path / "now.sqlite"
     service = GameService(GameStore(db), skeptics_packs(), rng=random.Random(2))
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
+    numbers_copied(service._game, service)
     service.do("card-did", {"effect": "nothing"})
     service.do("set-tasks", {"adventure": "4", "tasks": "inv:2;peril:1,sanity:-1", "ordered": "true"})
     service.do("move", {"to": "4"})
@@ -265,6 +269,7 @@ def test_the_app_refuses_a_roll_at_a_card_without_tasks_in_the_players_words_and
 ) -> None:
     service = GameService(GameStore(tmp_path / "g.sqlite"), skeptics_packs(), rng=random.Random(3))
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
+    numbers_copied(service._game, service)
     table = start_table(tmp_path, service=service)
     try:
         host = Client(table.url).join().sign_in()
@@ -304,6 +309,9 @@ def test_the_terminal_says_what_to_do_and_takes_the_tasks(tmp_path: Path) -> Non
     db = tmp_path / "t.sqlite"
     done = run("new", "--rules", "elder-sign", "--players", "2", "--seed", "11", "--db", str(db))
     assert done.returncode == 0, done.stderr
+    for numbers in ("set-ancient-one doom=12 elder_signs=10", "set-investigator player=1 sanity=5 stamina=5"):
+        assert run("do", *numbers.split(), "--db", str(db)).returncode == 0
+    assert run("do", "set-investigator", "player=2", "sanity=5", "stamina=5", "--db", str(db)).returncode == 0
     assert run("do", "move", "to=4", "--db", str(db)).returncode == 0
     refused = run("do", "roll", f"faces={FACES}", "--db", str(db))
     assert_clean_error(refused, refused.returncode, "the adventure in place 4", "enter the tasks printed on the card")

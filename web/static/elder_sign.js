@@ -30,7 +30,7 @@ export function render(s) {
     el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (aoMissing ? "" : " of " + s.elder_signs_needed)),
     el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
       (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
-    ...(aoEnter ? [button("Enter the numbers printed on it", () => numbersSheet(aoEnter, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]), "small", "es-enter-ancient")] : []),
+    ...(aoEnter ? [button("Enter the numbers printed on it", () => enterNumbers(s, aoEnter), "small", "es-enter-ancient")] : []),
   ]);
   const out = $("#outcome");
   out.hidden = !s.outcome;
@@ -53,7 +53,7 @@ export function render(s) {
       (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
     const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
-    if (enter) li.append(button("Enter the numbers printed on it", () => numbersSheet(enter, "The numbers on " + playerName(s, inv.player) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]), "small", "es-enter-numbers-" + (inv.player + 1)));
+    if (enter) li.append(button("Enter the numbers printed on it", () => enterNumbers(s, enter), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
   }));
   const odds = s.card_odds;
@@ -158,7 +158,10 @@ function renderESTurn(s) {
   const asking = (told.length && s.card_question) || lowers.length;
   // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): no roll until it is told
   const terror = told.length && s.question && s.question.part === "terror";
-  fill($("#es-roll"), terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+  const first = (s.numbers_first || []).length > 0;
+  // no roll of the dice left can complete the card (each chance exactly 0, rules :217): the failing step, not a roll
+  const giveUp = s.card_odds && s.card_odds.hopeless && legal.find((x) => x.name === "give-up");
+  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
@@ -170,10 +173,10 @@ function renderESTurn(s) {
   // a clue re-rolls the failed roll's dice (:359): none offered when no die is left to roll again
   const free = s.attempt ? Object.values(s.attempt.free || {}).reduce((n, k) => n + k, 0) : 0;
   for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) {
-    if (x.name === "clue" && (terror || !free)) continue;
+    if ((x.name === "clue" && (terror || !free)) || (x === giveUp && !terror)) continue;
     main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
   }
-  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
+  for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, first || giveUp || asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
   if (lowers.length) main.unshift(...attackChoices(s, lowers));
   // a card not filled in yet came up: the companion played nothing of it; the host taps what the real card did
@@ -204,6 +207,20 @@ const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includ
 
 // The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
+// The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
+function enterNumbers(s, a) {
+  if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
+  return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]);
+}
+
+// Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
+function numbersFirst(s) {
+  const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
+  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity and stamina";
+  return [el("p", { class: "warn", id: "es-numbers-first" }, (s.turn === 1 ? "Before the first turn" : "Before playing on") + ": copy the numbers printed on the cards not filled in yet. The companion makes none up, so no one plays until they are in."),
+    ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
+}
+
 function numbersSheet(a, title, numbers) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
   sheet(title, [

@@ -67,6 +67,31 @@ ANCIENT_ONE = "ancient-one"
 STATS = ("sanity", "stamina")
 
 # name -> (required args, optional args, what it does)
+# the commands that play a turn: none until the host copied the numbers of the cards not filled in yet (numbers_first)
+PLAY_COMMANDS = frozenset(
+    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lower")
+)
+
+
+def numbers_first_refusal(first: Sequence[str]) -> str:
+    """The refusal of a turn's command while a card not filled in yet still has the stand-in's numbers."""
+    parts = []
+    for command in first:
+        if command == "set-ancient-one":
+            parts.append(
+                "the Ancient One's doom track length and the Elder Signs it needs (set-ancient-one doom=N elder_signs=M)"
+            )
+        else:
+            player = command.rsplit("=", 1)[1]
+            parts.append(
+                f"player {player}'s investigator's sanity and stamina ({command} sanity=S stamina=T [clues=C])"
+            )
+    return (
+        "a card in play is not filled in yet, and its numbers are printed on it, not made up here: before playing "
+        f"on, copy {' and '.join(parts)} (:84, :245, :419-427)."
+    )
+
+
 COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
     {
         "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
@@ -508,6 +533,10 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
         # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
         self.sanity_reading = False
+        # a game stored before the companion asked the host for a stand-in's printed numbers before the first turn
+        # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
+        # stand for its stored history
+        self.numbers_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -518,12 +547,19 @@ class Game(GameHistory[State]):
 
     @classmethod
     def new(
-        cls, setup: Setup, packs: ElderSignPacks, *, stand_in_reading: bool = False, sanity_reading: bool = False
+        cls,
+        setup: Setup,
+        packs: ElderSignPacks,
+        *,
+        stand_in_reading: bool = False,
+        sanity_reading: bool = False,
+        numbers_reading: bool = False,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
         reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
-        stored before the Ancient One's attack asked each investigator's choice (read_stored)."""
+        stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
+        before a stand-in's printed numbers were asked before the first turn (read_stored)."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -559,6 +595,7 @@ class Game(GameHistory[State]):
         game = cls(setup, packs, s, ancient)
         game.stand_in_reading = stand_in_reading
         game.sanity_reading = sanity_reading or stand_in_reading
+        game.numbers_reading = numbers_reading or game.sanity_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -579,17 +616,20 @@ class Game(GameHistory[State]):
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
         older), and every command is left to push."""
-        if self.stand_in_reading or self.sanity_reading or self._stack:
+        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self._stack:
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
-        order = [(False, False), (False, True), (True, True)] if stand_ins else [(False, False), (False, True)]
+        numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
+        # (stand-in tasks, sanity at the attack, stand-in numbers), each older reading holding the later ones
+        order = [(False, False, False)] + [(False, False, True)] * numbers + [(False, True, True)]
+        order += [(True, True, True)] * stand_ins
         # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
         # reopened: the older reading holds for the commands before that midnight only
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
-        for i, (stand_in, sanity) in enumerate(order):
+        for i, (stand_in, sanity, numbered) in enumerate(order):
             if i:
-                self._start_in(stand_in, sanity)
+                self._start_in(stand_in, sanity, numbered)
                 self.stored_length = asked
             if i == len(order) - 1:
                 break
@@ -615,11 +655,14 @@ class Game(GameHistory[State]):
                 return False
         return True
 
-    def _start_in(self, stand_in: bool, sanity: bool) -> None:
+    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
-        again = type(self).new(self.setup, self.packs, stand_in_reading=stand_in, sanity_reading=sanity)
+        again = type(self).new(
+            self.setup, self.packs, stand_in_reading=stand_in, sanity_reading=sanity, numbers_reading=numbers
+        )
         self._state, self.setup_events = again._state, again.setup_events
         self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
+        self.numbers_reading = again.numbers_reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -630,16 +673,28 @@ class Game(GameHistory[State]):
         s = self._state if state is None else state
         return self.ancient.placeholder and not s.combat and not self.stand_in_reading
 
-    def doom_max(self, state: State | None = None) -> int:
-        """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered (else
-        the stand-in's, which the page does not show as the card's: ancient_numbers_missing)."""
+    def doom_max(self, state: State | None = None, *, played: bool = False) -> int | None:
+        """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered; None
+        until then (no made-up track wakes it). In a game stored before (numbers_reading) the stand-in's stands: in
+        the view, and while its stored history is `played` (what is played after it was reopened waits for the
+        card's numbers, numbers_first)."""
         s = self._state if state is None else state
-        return s.ancient_numbers[0] if s.ancient_numbers else self.ancient.doom
+        if s.ancient_numbers:
+            return s.ancient_numbers[0]
+        return self.ancient.doom if self.pack_numbers_count(self.ancient.placeholder, played) else None
 
-    def elder_signs_needed(self, state: State | None = None) -> int:
-        """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max."""
+    def elder_signs_needed(self, state: State | None = None, *, played: bool = False) -> int | None:
+        """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max: None until the host entered
+        a stand-in's (no made-up limit wins the game)."""
         s = self._state if state is None else state
-        return s.ancient_numbers[1] if s.ancient_numbers else self.ancient.elder_signs
+        if s.ancient_numbers:
+            return s.ancient_numbers[1]
+        return self.ancient.elder_signs if self.pack_numbers_count(self.ancient.placeholder, played) else None
+
+    def pack_numbers_count(self, placeholder: bool, played: bool) -> bool:
+        """Whether a card's pack numbers count: a filled-in card's always, a stand-in's only in a game stored
+        before the companion asked for them (numbers_reading), for its stored history."""
+        return not placeholder or (self.numbers_reading and (not played or self.in_stored_history()))
 
     def ancient_numbers_missing(self) -> bool:
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
@@ -653,6 +708,23 @@ class Game(GameHistory[State]):
     def numbers_missing_players(self) -> list[int]:
         """The players (0-based) whose investigator in play still has the stand-in's numbers (numbers_missing)."""
         return [i.player for i in self._state.investigators if not i.devoured and self.numbers_missing(i)]
+
+    def numbers_first(self, state: State | None = None) -> list[str]:
+        """What the host copies from the cards not filled in yet before anyone plays (the rules' numbers are
+        printed on the cards: the doom track and Elder Sign limit, :245, :419-427; sanity and stamina, :84): the
+        commands still to give, `set-ancient-one` and `set-investigator player=N`. Empty in a game's stored history
+        played before the companion asked for them (numbers_reading), and once the Ancient One is awake (its track
+        was full)."""
+        s = self._state if state is None else state
+        if self.numbers_reading and self.in_stored_history():
+            return []
+        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None and not s.awake else []
+        for inv in s.investigators:
+            index = s.players[inv.player] if inv.player < len(s.players) else None
+            here = index is not None and s.investigators[index] is inv
+            if here and not inv.devoured and self.packs.investigators[inv.id].placeholder and not inv.entered:
+                out.append(f"set-investigator player={inv.player + 1}")
+        return out
 
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
@@ -1060,6 +1132,9 @@ class _Rules(RulesBase[State, Command]):
                 f"stamina by 1 first (:459); still to choose: {_players_list(waiting)}. Each one answers with "
                 "lower player=N stat=sanity|stamina."
             )
+        first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
+        if first:
+            self.illegal(numbers_first_refusal(first))
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
         if self.needs:
@@ -1256,7 +1331,9 @@ class _Rules(RulesBase[State, Command]):
     def change(self, inv: InvestigatorState, sanity: int, stamina: int, why: str) -> None:
         """:407: devoured when sanity or stamina "go below 0"; at 0 the investigator plays on (:189 lets a task
         take them to 0, not "lower than 0")."""
-        below = inv.sanity + sanity < 0 or inv.stamina + stamina < 0
+        # a stand-in's numbers are made up: no one is devoured by them (set-investigator judges it with the card's)
+        made_up = self.game.numbers_missing(inv) and not self.game.pack_numbers_count(True, True)
+        below = (inv.sanity + sanity < 0 or inv.stamina + stamina < 0) and not made_up
         inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
         inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
         self.emit(
@@ -1305,7 +1382,8 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.elder_signs_needed(s), why=why)
+        needed = self.game.elder_signs_needed(s, played=True)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=needed, why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1315,17 +1393,17 @@ class _Rules(RulesBase[State, Command]):
         """Doom tokens on the track, left to right (:419-423); a monster at a monster space; the last space
         wakes the Ancient One (:427). While it is awake, tokens come off by combat (:439)."""
         s = self.s
-        full = self.game.doom_max(s)
+        full = self.game.doom_max(s, played=True)  # None: a stand-in's track, not entered yet: no end to wake it
         if n > 0:
             for _ in range(n):
-                if s.doom >= full:
+                if full is not None and s.doom >= full:
                     break
                 s.doom += 1
                 self.emit("doom", doom=s.doom, doom_max=full, change=1, why=why)
                 # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
                 if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
-            if s.doom >= full and not s.awake:
+            if full is not None and s.doom >= full and not s.awake:
                 self.awaken("the doom track is full")
         elif n < 0:
             before = s.doom
@@ -1338,7 +1416,7 @@ class _Rules(RulesBase[State, Command]):
         Mythos effect ends, and the active player goes on to advance the clock."""
         s = self.s
         s.awake = True
-        s.doom = self.game.doom_max(s)
+        s.doom = self.game.doom_max(s, played=True) or s.doom
         s.mythos_active = False
         s.mythos_lock = None
         s.monsters_pending = 0
@@ -1365,7 +1443,8 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         if s.outcome is not None:
             return
-        if s.elder_signs >= self.game.elder_signs_needed(s):
+        needed = self.game.elder_signs_needed(s, played=True)  # None: a stand-in's limit, not entered yet
+        if needed is not None and s.elder_signs >= needed:
             s.outcome = Outcome("won", f"{s.elder_signs} Elder Signs seal {self.ancient.said} away")
             self.emit("game_won", reason=s.outcome.reason)
         elif s.awake and s.doom == 0:
@@ -1456,9 +1535,10 @@ class _Rules(RulesBase[State, Command]):
                 asked.append(player)
         if asked:
             self.emit("attack_asked", name=self.ancient.name, players=asked)
-        if s.doom < self.game.doom_max(s):
+        full = self.game.doom_max(s, played=True)
+        if full is None or s.doom < full:
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=full, change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 
@@ -2072,8 +2152,10 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"player {inv.player + 1}'s numbers were entered already; put a mistake right with adjust.")
         sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
         clues = _int(self.cmd, "clues", 0, 20) if "clues" in self.cmd.args else card.clues
+        lost_all = False
         for stat, printed in (("sanity", sanity), ("stamina", stamina)):
             top = max(0, printed - (getattr(card, stat) - getattr(inv, "max_" + stat)))
+            lost_all = lost_all or top - (getattr(inv, "max_" + stat) - getattr(inv, stat)) < 0
             setattr(inv, stat, max(0, min(top, top - (getattr(inv, "max_" + stat) - getattr(inv, stat)))))
             setattr(inv, "max_" + stat, top)
         inv.clues = max(0, inv.clues + clues - card.clues)
@@ -2087,6 +2169,8 @@ class _Rules(RulesBase[State, Command]):
             max_stamina=inv.max_stamina,
             clues=inv.clues,
         )
+        if lost_all:  # :407: what was lost before the card's numbers were in took it below 0
+            self.devour(inv)
 
     def do_doom(self) -> None:
         n = _int(self.cmd, "n", -30, 30)

@@ -64,6 +64,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
     adventures = view.get("adventures") or []
     out: dict[str, Any] = {
         "stand_ins": _stand_ins(view, game),
+        # what the host copies from the cards not filled in yet before anyone plays on (Game.numbers_first)
+        "numbers_first": game.numbers_first(),
         # each adventure in play by the name its sentences say (its place while its card is a stand-in)
         "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
@@ -149,6 +151,9 @@ def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[s
         "tasks": each,
         "clues": clues,
         "holds": holds,
+        # no roll of the dice left completes it, with every clue and die held (each chance exactly 0): the card fails
+        # (elder-sign-rules.txt:217), and the step offered is the failing one, not a roll
+        "hopeless": best == 0 or (bool(each) and all(t["probability"] == 0 for t in each)),
     }
 
 

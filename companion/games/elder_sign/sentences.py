@@ -296,7 +296,7 @@ def _said_player_out(event: Mapping[str, Any], names: Names, kind: str, who: str
 
 
 def _said_elder_signs(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"Elder Signs: {event.get('elder_signs')} of {event.get('needed')}"
+    text = f"Elder Signs: {out_of(event.get('elder_signs'), event.get('needed'))}"
     return text
 
 
@@ -314,9 +314,9 @@ def _said_monster_placed(event: Mapping[str, Any], names: Names, kind: str, who:
 def _said_doom(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     change = event.get("change", 0)
     text = (
-        f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}"
+        f"a doom token is added: {out_of(event.get('doom'), event.get('doom_max'))}"
         if change > 0
-        else f"doom is now {event.get('doom')} of {event.get('doom_max')}"
+        else f"doom is now {out_of(event.get('doom'), event.get('doom_max'))}"
     )
     return text
 
@@ -773,18 +773,31 @@ def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, A
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"
     # a stand-in Ancient One whose numbers the host did not enter: the counts, not the stand-in's limits
-    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
-    signs = "" if missing else f" of {view.get('elder_signs_needed')}"
-    doom = "" if missing else f" of {view.get('doom_max')}"
+    signs = limited(view, "elder_signs", "elder_signs_needed")
+    doom = limited(view, "doom", "doom_max")
     return {
         "title": "The investigators win" if won else "The investigators lose",
         "text": _sentence(str(view.get("outcome_reason") or "")),
         "lines": [
-            f"Elder Signs: {view.get('elder_signs')}{signs}.",
-            f"Doom: {view.get('doom')}{doom}.",
+            f"Elder Signs: {signs}.",
+            f"Doom: {doom}.",
             f"Midnights: {view.get('midnights')}; turns: {view.get('turn')}.",
         ],
     }
+
+
+def out_of(count: Any, limit: Any) -> str:
+    """A count and its limit ("2 of 12"), or the count alone where no limit is known (None: a stand-in Ancient
+    One's, not entered yet, is never made up)."""
+    return f"{count}" if limit is None else f"{count} of {limit}"
+
+
+def limited(view: Mapping[str, Any], count: str, limit: str) -> str:
+    """A count of the published state with its limit (doom of doom_max, Elder Signs of elder_signs_needed), the
+    count alone while a stand-in Ancient One's numbers are not entered (stand_ins.ancient_numbers: its pack's are made
+    up, though a game stored before still plays by them, Game.numbers_reading)."""
+    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
+    return out_of(view.get(count), None if missing else view.get(limit))
 
 
 def percent(p: float) -> str:
@@ -803,6 +816,11 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     dice = count(odds.get("dice"), "die", "dice")
     what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
     lines: list[str] = []
+    if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
+        return [
+            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. Give up to face the "
+            "card's penalty."
+        ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
     if plain is not None:
         lines.append(f'"Roll for me" with {dice}, no clue spent and no die held: {percent(plain)} {what}.')
@@ -824,6 +842,13 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
             + "."
         )
     return lines
+
+
+def _first_words(command: str, names: Names) -> str:
+    """One of Game.numbers_first in the host's words."""
+    if command == "set-ancient-one":
+        return "the Ancient One's doom track length and the Elder Signs it needs"
+    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity and stamina"
 
 
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
@@ -870,6 +895,19 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             "investigators",
             "Each player takes their investigator card (the Game tab names them), its marker on the "
             "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists.",
+        ),
+        *(
+            [
+                (
+                    "numbers",
+                    "Copy the numbers printed on the cards not filled in yet (the Game tab's \"Enter the numbers "
+                    'printed on it"): '
+                    + "; ".join(_first_words(c, names) for c in view.get("numbers_first") or [])
+                    + ". The companion makes none up, so the first turn waits for them.",
+                )
+            ]
+            if view.get("numbers_first")
+            else []
         ),
         ("first", f"{names.player(0)} plays first; play goes clockwise."),
         (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.elder_sign.sentences import cost_words, need_words
+from companion.games.elder_sign.sentences import cost_words, limited, need_words
 from companion.words import asked, game_title, player
 
 __all__ = ["state_text", "status_line"]
@@ -17,8 +17,8 @@ def status_line(state: Mapping[str, Any]) -> str:
         f"Turn {state.get('turn')}",
         f"clock {state.get('clock')}",
         f"{player(state.get('current_player'), state)} to play",
-        f"doom {state.get('doom')} of {state.get('doom_max')}",
-        f"Elder Signs {state.get('elder_signs')} of {state.get('elder_signs_needed')}",
+        f"doom {limited(state, 'doom', 'doom_max')}",
+        f"Elder Signs {limited(state, 'elder_signs', 'elder_signs_needed')}",
     ]
     if state.get("ancient_one_awake"):
         parts.append("the Ancient One is awake")

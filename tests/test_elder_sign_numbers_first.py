@@ -1,0 +1,165 @@
+"""Never play a stand-in's numbers (docs/elder-sign.md, "Cards not filled in yet"): an Ancient One card not filled in
+yet has no doom track length (elder-sign-rules.txt:419-427) nor Elder Sign limit (:245 "it depends on the Ancient
+One's Elder Sign Limit") of its own, and an investigator card none of its sanity and stamina (:84), so the host copies
+them from the card before the first turn (set-ancient-one, set-investigator): until then no turn is played, no
+made-up track wakes the Ancient One, no made-up limit wins, no made-up sanity devours; the OLED shows no limit. A
+history stored before, which played on with the stand-in's numbers, reopens as it was played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from games import numbers_copied, write_played_then
+from luma.core.device import dummy
+
+from companion.errors import IllegalCommand
+from companion.games.base import module_for
+from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.packs import load_packs
+from companion.history import GameStore, replay_game
+from hardware import screens
+
+SETUP = Setup(players=2, seed=11, names=("Ada", "Bo"))
+MODULE = module_for("elder-sign")
+
+
+def new_game() -> Game:
+    game = Game.new(SETUP, load_packs())
+    game.push("card-did effect=nothing")  # the first Mythos card (a stand-in): told
+    return game
+
+
+def test_the_bundled_cards_are_stand_ins() -> None:
+    game = new_game()
+    assert game.ancient.placeholder and game.ancient_numbers_missing()
+    assert game.numbers_first() == ["set-ancient-one", "set-investigator player=1", "set-investigator player=2"]
+
+
+def test_no_turn_is_played_before_the_numbers_printed_on_the_cards_are_copied() -> None:
+    game = new_game()
+    before = game.view()
+    for text in ("move to=1", "end-turn", "move to=entrance"):
+        with pytest.raises(IllegalCommand, match=r"set-ancient-one doom=N elder_signs=M.*set-investigator player=1"):
+            game.push(text)
+        assert game.view() == before
+    names = {a.name for a in game.legal_actions()}
+    assert not names & {"move", "end-turn", "roll"} and {"set-ancient-one", "set-investigator"} <= names
+    game.push("set-ancient-one doom=9 elder_signs=7")
+    with pytest.raises(IllegalCommand, match="player 1's investigator's sanity and stamina") as refused:
+        game.push("move to=1")
+    assert "set-ancient-one" not in str(refused.value)
+    game.push("set-investigator player=1 sanity=4 stamina=6")
+    game.push("set-investigator player=2 sanity=5 stamina=5")
+    assert game.numbers_first() == []
+    game.push("move to=1")
+    assert game.view()["doom_max"] == 9 and game.view()["elder_signs_needed"] == 7
+
+
+def test_no_made_up_track_wakes_the_ancient_one_and_no_made_up_limit_wins() -> None:
+    game = new_game()
+    stand_in = game.ancient
+    assert game.view()["doom_max"] is None and game.view()["elder_signs_needed"] is None
+    game.push(f"doom n={stand_in.doom}")
+    game.push(f"elder-signs n={stand_in.elder_signs}")
+    view = game.view()
+    assert not view["ancient_one_awake"] and game.outcome is None and view["doom"] == stand_in.doom
+    # the card's own numbers count once copied: one more token fills a track one longer than the doom so far
+    game.push(f"set-ancient-one doom={stand_in.doom + 1} elder_signs={stand_in.elder_signs + 2}")
+    game.push("doom n=1")
+    assert game.view()["ancient_one_awake"]
+
+
+def test_no_made_up_sanity_devours_and_the_cards_numbers_judge_what_was_lost() -> None:
+    game = new_game()
+    printed = game.packs.investigators[game.view()["investigators"][0]["id"]].sanity
+    events = game.push(f"adjust player=1 sanity=-{printed + 1}")
+    assert "investigator_devoured" not in {e["type"] for e in events}
+    assert not game.view()["investigators"][0]["devoured"]
+    events = game.push("set-investigator player=1 sanity=2 stamina=5")  # the card: 2; more than that was lost
+    assert "investigator_devoured" in {e["type"] for e in events}
+
+
+def test_the_checklist_page_terminal_and_end_card_show_no_made_up_limit() -> None:
+    game = new_game()
+    game.push("doom n=2")
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    names = MODULE.names(game)
+    items = {i["id"]: i["text"] for i in MODULE.setup_checklist(state, names, False)}
+    assert "doom track length" in items["numbers"] and "Ada's sanity and stamina" in items["numbers"]
+    assert state["numbers_first"] == game.numbers_first()
+    line = MODULE.state_text(state).splitlines()[1]
+    assert "doom 2 ·" in line and " of " not in line
+    game.push("set-ancient-one doom=8 elder_signs=6")
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    assert "doom 2 of 8" in MODULE.state_text(state)
+    game.push("set-investigator player=1 sanity=4 stamina=4")
+    game.push("set-investigator player=2 sanity=4 stamina=4")
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    assert "numbers" not in {i["id"] for i in MODULE.setup_checklist(state, names, False)}
+
+
+def test_the_oled_shows_the_told_limit_or_none() -> None:
+    def drawn(state: dict[str, object]) -> bytes:
+        device = dummy(width=128, height=64, mode="1")
+        device.display(screens.elder_sign_screen({"rules": "elder-sign", "clock": "III", "doom": 2, **state}))
+        return bytes(device.image.tobytes())
+
+    stand_in = drawn({"doom_max": 12, "elder_signs_needed": 10, "stand_ins": {"ancient_numbers": True}})
+    none_told = drawn({"doom_max": None, "elder_signs_needed": None})
+    told = drawn({"doom_max": 12, "elder_signs_needed": 10, "stand_ins": {"ancient_numbers": False}})
+    assert stand_in == none_told != told
+
+
+def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it: turns played with no numbers copied, the stand-in's doom track
+    filled by card effects and the Ancient One awake at its made-up length. It opens to the same state, and what is
+    played after it plays as the companion plays now."""
+    then = Game.new(SETUP, load_packs(), numbers_reading=True)
+    commands = ["card-did effect=nothing", "end-turn", "end-turn", f"doom n={then.ancient.doom}"]
+    now = Game.new(SETUP, load_packs())
+    now.push(commands[0])
+    with pytest.raises(IllegalCommand):
+        now.push(commands[1])  # now the first end-turn waits for the numbers
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, commands)
+        assert then.view()["ancient_one_awake"]
+        game = replay_game(store, game_id, load_packs())
+        assert isinstance(game, Game) and game.numbers_reading
+        assert game.view() == then.view() and game.history == then.history
+    finally:
+        store.close()
+    # played after reopening: the investigators' numbers are asked first (the Ancient One's track is full already)
+    assert game.numbers_first() == ["set-investigator player=1", "set-investigator player=2"]
+    with pytest.raises(IllegalCommand, match="set-investigator player=1"):
+        game.push("end-turn")
+
+
+def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_offer_no_roll() -> None:
+    """:217 "If I can't complete any of the remaining tasks on the Adventure card with the dice I have, I
+    automatically fail": two green dice left cannot make 8 investigation (3 at most each, :171), so the chance is
+    exactly 0 and the companion says the attempt fails instead of offering "Roll for me" at 0.0 %."""
+    game = new_game()
+    numbers_copied(game)
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=inv:8 ordered=false")
+    names = MODULE.names(game)
+    while len(game.next_roll_dice()) > 2:
+        view = game.view()
+        state = {**view, **MODULE.publish(view, game)}
+        assert not state["card_odds"]["hopeless"] and state["odds_words"][0].startswith('"Roll for me"')
+        game.push("roll faces=" + ",".join("peril" for _ in game.next_roll_dice()))
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    assert view["attempt"] is not None and state["card_odds"]["probability"] == 0
+    assert state["card_odds"]["hopeless"]
+    words = state["odds_words"]
+    assert words == [
+        f"No roll of the 2 dice left can complete {names.adventure('1')}: the attempt fails. Give up to "
+        "face the card's penalty."
+    ]
+    assert "give-up" in {a.name for a in game.legal_actions()}
