@@ -226,14 +226,14 @@ class EventHub:
             pass
 
     def stream(
-        self, last_event_id: int | None, gone: Callable[[], bool] | None = None, *, host: bool = True
+        self, last_event_id: int | None, gone: Callable[[], bool] | None = None, *, host: bool = False
     ) -> Iterator[bytes]:
         """The body of one SSE response. Subscribes before reading history, so nothing falls between.
 
         `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
         it is checked at least once a second, so a closed page frees its slot quickly. `host`: the stream is the
-        host's phone's (whole states); signing in or out gives the phone a new id, which ends the stream (the
-        guard), and the page opens a new one.
+        host's phone's (whole states; by default a player's, without HOST_ONLY); signing in or out gives the phone
+        a new id, which ends the stream (the guard), and the page opens a new one.
         """
         phone = _phone()
         allowed = self.guard() if self.guard is not None else None
