@@ -167,15 +167,18 @@ def elder_sign_screen(state: Mapping[str, Any]) -> Image.Image:
     label, size = fit(clock, 40, (16, 14, 12))
     draw.text((round(22 - text_width(label, size) / 2), 44), label, font=font(size), fill=WHITE)
     turns = state.get("turns_to_midnight")
+    # a stand-in Ancient One's track length and Elder Sign limit, not entered yet, are not the card's: counts alone
+    missing = (state.get("stand_ins") or {}).get("ancient_numbers")
+    doom_max = "" if missing else f"/{state.get('doom_max', '-')}"
+    signs_needed = "" if missing else f"/{state.get('elder_signs_needed', '-')}"
     lines = [
         (f"Midnight in {turns}" if turns not in (None, 0) else "Midnight", (11, 10, 9)),
         (_active_player(state), (11, 10, 9)),
         (
-            f"Doom {state.get('doom', '-')}/{state.get('doom_max', '-')}"
-            + ("  AWAKE" if state.get("ancient_one_awake") else ""),
+            f"Doom {state.get('doom', '-')}{doom_max}" + ("  AWAKE" if state.get("ancient_one_awake") else ""),
             (11, 10, 9),
         ),
-        (f"Signs {state.get('elder_signs', '-')}/{state.get('elder_signs_needed', '-')}", (11, 10, 9)),
+        (f"Signs {state.get('elder_signs', '-')}{signs_needed}", (11, 10, 9)),
     ]
     for i, (line, sizes) in enumerate(lines):
         text, size = fit(line, right - x, sizes)

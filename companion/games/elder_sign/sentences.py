@@ -296,8 +296,8 @@ def _said_player_out(event: Mapping[str, Any], names: Names, kind: str, who: str
 
 
 def _said_elder_signs(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"Elder Signs: {event.get('elder_signs')} of {event.get('needed')}"
-    return text
+    needed = event.get("needed")  # None: a stand-in Ancient One's limit, not entered yet (not the card's)
+    return f"Elder Signs: {event.get('elder_signs')}" + ("" if needed is None else f" of {needed}")
 
 
 def _said_monster_appears(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -313,12 +313,9 @@ def _said_monster_placed(event: Mapping[str, Any], names: Names, kind: str, who:
 
 def _said_doom(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     change = event.get("change", 0)
-    text = (
-        f"a doom token is added: {event.get('doom')} of {event.get('doom_max')}"
-        if change > 0
-        else f"doom is now {event.get('doom')} of {event.get('doom_max')}"
-    )
-    return text
+    full = event.get("doom_max")  # None: a stand-in Ancient One's track, its length not entered yet
+    told = f"{event.get('doom')}" + ("" if full is None else f" of {full}")
+    return f"a doom token is added: {told}" if change > 0 else f"doom is now {told}"
 
 
 def _said_ancient_one_awakens(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:

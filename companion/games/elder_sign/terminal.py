@@ -12,13 +12,15 @@ __all__ = ["state_text", "status_line"]
 
 
 def status_line(state: Mapping[str, Any]) -> str:
-    """One line: where the game stands."""
+    """One line: where the game stands (a stand-in Ancient One's track length and Elder Sign limit, not entered yet,
+    are not the card's: the counts alone)."""
+    missing = (state.get("stand_ins") or {}).get("ancient_numbers")
     parts = [
         f"Turn {state.get('turn')}",
         f"clock {state.get('clock')}",
         f"{player(state.get('current_player'), state)} to play",
-        f"doom {state.get('doom')} of {state.get('doom_max')}",
-        f"Elder Signs {state.get('elder_signs')} of {state.get('elder_signs_needed')}",
+        f"doom {state.get('doom')}" + ("" if missing else f" of {state.get('doom_max')}"),
+        f"Elder Signs {state.get('elder_signs')}" + ("" if missing else f" of {state.get('elder_signs_needed')}"),
     ]
     if state.get("ancient_one_awake"):
         parts.append("the Ancient One is awake")
