@@ -122,7 +122,7 @@ class EventHub:
         self._queue_size = queue_size
         self.per_address = 6  # streams from one address (trusted proxies are one address: see web.app)
         # called in the request that opens a stream: a check that the phone may still see the game (web.sessions)
-        self.guard: Callable[[], Callable[[], bool]] | None = None
+        self.guard: Callable[[bool], Callable[[], bool]] | None = None  # (host stream?) -> may it go on
         self._subs: set[_Subscriber] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -236,7 +236,7 @@ class EventHub:
         a new id, which ends the stream (the guard), and the page opens a new one.
         """
         phone = _phone()
-        allowed = self.guard() if self.guard is not None else None
+        allowed = self.guard(host) if self.guard is not None else None
         sub = self.subscribe(_address(), phone=phone, gone=gone, allowed=allowed)
         return self._generate(sub, last_event_id, host)
 
