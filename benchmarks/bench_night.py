@@ -49,7 +49,15 @@ def main() -> None:
         service = GameService(
             GameStore(data / "g.sqlite"), load_packs(), rng=random.Random(1), speech_length=voice.length
         )
-        service.new_game({"rules": "among-cultists", "players": args.players, "seer": not args.no_seer, "seed": 1})
+        service.new_game(
+            {
+                "rules": "among-cultists",
+                "players": args.players,
+                "seer": not args.no_seer,
+                "seed": 1,
+                "points_needed": 5,
+            }
+        )
         print(f"voice: {voice.engine.description}; {args.players} players, seer: {not args.no_seer}")
         lines = service.script_lines()
         renders = []

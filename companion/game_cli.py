@@ -357,7 +357,9 @@ def _new(service: Any, ns: argparse.Namespace, db: Path) -> int:
         setup[key] = value
     missing = [f"--{flag}" for flag, key in _MODULE_FLAGS if key in module.required_choices and key not in setup]
     if missing:
-        raise _UsageError(f"companion game new: a {module.title} game needs {' and '.join(missing)}.")
+        from companion.words import a_or_an
+
+        raise _UsageError(f"companion game new: {a_or_an(module.title)} game needs {' and '.join(missing)}.")
     if ns.names:
         setup["names"] = [name.strip() for name in ns.names.split(",")]
     state = service.new_game(setup, name=ns.name)

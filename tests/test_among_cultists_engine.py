@@ -17,7 +17,6 @@ from companion.errors import BadCommand, IllegalCommand
 from companion.games.among_cultists.engine import (
     CLOCK,
     COMMANDS,
-    DEFAULT_POINTS_NEEDED,
     ROUNDS,
     Command,
     Game,
@@ -39,6 +38,10 @@ text = "Nobody sees far."
 """
 
 
+# the victory points a table of these tests plays to: the host's number, for the text gives none (:57, :60)
+GOAL = 5
+
+
 @pytest.fixture(scope="module")
 def packs() -> AmongCultistsPacks:
     return load_packs()
@@ -46,6 +49,7 @@ def packs() -> AmongCultistsPacks:
 
 def new(packs: AmongCultistsPacks, **setup: Any) -> Game:
     setup.setdefault("players", 5)
+    setup.setdefault("points_needed", GOAL)
     return Game.new(Setup(**setup), packs)
 
 
@@ -93,7 +97,7 @@ def test_a_setup_that_cannot_be_played_is_refused_with_what_to_give(
     packs: AmongCultistsPacks, fields: dict[str, Any], words: str
 ) -> None:
     with pytest.raises(BadCommand, match=words):
-        Game.new(Setup(**fields), packs)
+        Game.new(Setup(**{"points_needed": GOAL, **fields}), packs)
 
 
 def test_the_setup_round_trips_through_its_stored_form_and_names_its_rules() -> None:
@@ -107,10 +111,15 @@ def test_the_setup_round_trips_through_its_stored_form_and_names_its_rules() -> 
         Setup.from_dict({})
 
 
-def test_the_points_needed_have_a_default_the_host_may_change(packs: AmongCultistsPacks) -> None:
-    # the review gives no threshold (:57 "genug Siegpunkte", :60 "ausreichend viele"): a setup field
-    assert new(packs).view()["points_needed"] == DEFAULT_POINTS_NEEDED
+def test_the_points_needed_are_the_hosts_number_and_have_no_default(packs: AmongCultistsPacks) -> None:
+    # the review gives no threshold (:57 "genug Siegpunkte", :60 "ausreichend viele"): the host gives the box's
+    # number, and a setup without one is refused saying what to give, never played to a number the companion chose
+    assert Setup(players=5).points_needed is None
+    for setup in (Setup(players=5), Setup.from_dict({"players": 5})):
+        with pytest.raises(BadCommand, match="rules text gives no number"):
+            Game.new(setup, packs)
     assert new(packs, points_needed=9).view()["points_needed"] == 9
+    assert Setup.from_dict({"players": 5, "points_needed": 3}).points_needed == 3
 
 
 def test_the_start_player_holds_the_knife_from_the_setup(packs: AmongCultistsPacks) -> None:
@@ -208,7 +217,7 @@ def test_the_bag_is_seeded_draws_no_marker_twice_and_refills_when_empty() -> Non
     small = parse_pack_texts({"events.toml": TWO_EVENTS})
 
     def drawn(seed: int, rounds: int) -> tuple[list[str], list[str]]:
-        game = Game.new(Setup(players=4, seed=seed), small)
+        game = Game.new(Setup(points_needed=GOAL, players=4, seed=seed), small)
         names, kinds = [], []
         game.push("night-done")
         for _ in range(rounds):
@@ -231,7 +240,7 @@ def test_the_bag_is_seeded_draws_no_marker_twice_and_refills_when_empty() -> Non
 def test_the_host_enters_the_marker_the_table_drew_by_id_or_by_name(packs: AmongCultistsPacks) -> None:
     # :37: the table may draw from the box's own bag; the companion only records it
     small = parse_pack_texts({"events.toml": TWO_EVENTS})
-    game = Game.new(Setup(players=4, seed=1), small)
+    game = Game.new(Setup(points_needed=GOAL, players=4, seed=1), small)
     game.push("night-done")
     game.push("next-phase")
     game.push("event id=fog")
@@ -404,7 +413,7 @@ def test_the_host_adds_and_removes_victory_points(packs: AmongCultistsPacks) -> 
         game.push("points n=1")
     game.push("night-done")
     (event,) = game.push("points n=+2")
-    assert event == {"type": "points", "points": 2, "change": 2, "needed": DEFAULT_POINTS_NEEDED}
+    assert event == {"type": "points", "points": 2, "change": 2, "needed": GOAL}
     game.push("points n=-1")
     assert game.view()["points"] == 1
     with pytest.raises(IllegalCommand, match="cannot lose 2"):
@@ -561,13 +570,20 @@ def test_the_clean_up_passes_the_knife_and_moves_the_clock_one_hour(packs: Among
     assert CLOCK == ("XII", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
 
 
-def test_the_knife_passes_over_a_ghost(packs: AmongCultistsPacks) -> None:
-    # the reading of docs/among-cultists.md: a ghost has no character to take the start player's part (:46)
+def test_the_knife_passes_to_the_next_seat_a_ghost_too(packs: AmongCultistsPacks) -> None:
+    # :57 "das Startspieler-Messer weitergereicht" names no one it skips, and a player voted out "spielt ab jetzt als
+    # Geist weiter" (:52): the knife goes to the next seat, ghost or not, and a ghost keeps its place in the order
     game = new(packs, players=4)
     to_action(game)
     game.push("vote seat=2")
+    game.push("found-dead seat=3")
+    game.push("vote seat=none called=body")
     game.push("end-round")
-    assert game.view()["start_player"] == 3 and game.view()["order"] == [3, 4, 1]
+    assert game.view()["ghosts"] == [2, 3]
+    assert game.view()["start_player"] == 2 and game.view()["order"] == [2, 3, 4, 1]
+    to_action(game)
+    game.push("end-round")
+    assert game.view()["start_player"] == 3 and game.view()["seats"][2]["start"] is True
 
 
 def test_end_round_belongs_to_the_action_phase_or_the_clean_up(packs: AmongCultistsPacks) -> None:
@@ -625,7 +641,7 @@ def test_undo_puts_back_exactly_the_state_before(packs: AmongCultistsPacks) -> N
             k: v for k, v in expected.items() if k != "history_length"
         }
     with pytest.raises(IllegalCommand, match="nothing to undo"):
-        Game.new(Setup(players=4), packs).pop()
+        Game.new(Setup(points_needed=GOAL, players=4), packs).pop()
 
 
 def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:

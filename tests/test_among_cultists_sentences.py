@@ -44,7 +44,7 @@ NAMES = Names(("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"))
 def played(seed: int, steps: int = 150) -> tuple[Game, list[dict[str, object]]]:
     rng = random.Random(seed)
     packs = load_packs()
-    game = Game.new(Setup(players=8, seed=seed), packs)
+    game = Game.new(Setup(points_needed=5, players=8, seed=seed), packs)
     events: list[dict[str, object]] = list(game.setup_events)
     for _ in range(steps):
         actions = game.legal_actions()
@@ -184,7 +184,7 @@ def refusals() -> list[str]:
     out: set[str] = set()
     packs = load_packs()
     for seed in range(4):
-        game = Game.new(Setup(players=5, seed=seed, physical=seed == 3), packs)
+        game = Game.new(Setup(points_needed=5, players=5, seed=seed, physical=seed == 3), packs)
         rng = random.Random(seed)
         for _ in range(60):
             for text in tries:
@@ -221,7 +221,7 @@ def test_every_refusal_reads_as_a_players_sentence() -> None:
 
 def test_a_second_vote_is_refused_in_plain_words() -> None:
     # :52 "nur einmal pro Runde"
-    game = Game.new(Setup(players=4), load_packs())
+    game = Game.new(Setup(points_needed=5, players=4), load_packs())
     for command in ("night-done", "next-phase", "draw-event", "next-phase", "vote seat=none"):
         game.push(command)
     with pytest.raises(IllegalCommand) as err:
@@ -231,7 +231,7 @@ def test_a_second_vote_is_refused_in_plain_words() -> None:
 
 
 def test_the_host_panel_buttons_have_words() -> None:
-    game = Game.new(Setup(players=4), load_packs())
+    game = Game.new(Setup(points_needed=5, players=4), load_packs())
     for _ in range(6):
         for action in game.legal_actions():
             label = action_label(action.to_dict(), NAMES)
@@ -245,7 +245,7 @@ def test_the_host_panel_buttons_have_words() -> None:
 
 
 def test_the_end_card_says_who_won_and_the_counts() -> None:
-    game = Game.new(Setup(players=4, names=("Ann", "Bo", "Cy", "Di")), load_packs())
+    game = Game.new(Setup(points_needed=5, players=4, names=("Ann", "Bo", "Cy", "Di")), load_packs())
     for command in ("night-done", "next-phase", "draw-event", "next-phase", "vote seat=2", "cultists-win"):
         game.push(command)
     summary = end_summary(game.view(), Names.of_game(game))
@@ -329,7 +329,7 @@ def test_the_movement_phase_says_an_encounter_comes_whenever_two_are_together() 
 def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
     # :3-15 "Vorbereitung": the decks by the rulebook's table, the envelopes dealt at random and looked at in
     # secret, the board, the room cards and markers, the books, the supply, the discs, the knife
-    game = Game.new(Setup(players=6, names=tuple(NAMES.players[:6]), start_player=3), load_packs())
+    game = Game.new(Setup(points_needed=5, players=6, names=tuple(NAMES.players[:6]), start_player=3), load_packs())
     items = MODULE.setup_checklist(game.view(), MODULE.names(game), False)
     text = " ".join(i["text"] for i in items)
     ids = [i["id"] for i in items]
@@ -350,7 +350,7 @@ def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
         assert words in text, words
     assert f"{NAMES.players[2]} is the start player and takes the knife" in text  # :15, the seat chosen
     assert "6 envelopes, one of them a cultist's" in text
-    two = Game.new(Setup(players=8), load_packs())
+    two = Game.new(Setup(points_needed=5, players=8), load_packs())
     assert "two of them a cultist's" in " ".join(i["text"] for i in MODULE.setup_checklist(two.view(), None, True))
     assert not SPELLINGS.search(text) and "(:" not in text
     # no role in it: the checklist is the same whoever holds which envelope (the companion knows none)
@@ -412,7 +412,9 @@ def test_the_vote_counts_down_three_two_one_and_buzzes_on_point() -> None:
 
 
 def test_the_module_plays_a_game_and_publishes_the_clock_the_stand_ins_and_the_scripts() -> None:
-    setup = MODULE.setup_from_dict({"rules": "among-cultists", "players": 6, "seer": True, "seed": 4})
+    setup = MODULE.setup_from_dict(
+        {"rules": "among-cultists", "players": 6, "seer": True, "seed": 4, "points_needed": 5}
+    )
     assert MODULE.rules == "among-cultists"
     stored = MODULE.setup_to_dict(setup)
     assert stored["rules"] == "among-cultists"

@@ -32,7 +32,13 @@ NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 SETUPS: dict[str, dict[str, Any]] = {
     "skeptics": {"players": 3, "board": "asylum", "ghost": "child", "seed": 3, "names": NAMES[:3]},
     "elder-sign": {"rules": "elder-sign", "players": 3, "seed": 3, "names": NAMES[:3]},
-    "among-cultists": {"rules": "among-cultists", "players": 5, "seed": 3, "names": [*NAMES, "Eve"]},
+    "among-cultists": {
+        "rules": "among-cultists",
+        "players": 5,
+        "points_needed": 5,
+        "seed": 3,
+        "names": [*NAMES, "Eve"],
+    },
     "spooks": {"rules": "spooks", "players": 4, "names": NAMES},
 }
 # What a player must never read: a place's id, a task grammar, a doc path, a stand-in's word.

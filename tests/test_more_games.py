@@ -36,7 +36,9 @@ def service_on(path: Path, seed: int = 3) -> GameService:
 
 
 def new_among_cultists(service: GameService, **more: Any) -> dict[str, Any]:
-    return service.new_game({"rules": "among-cultists", "players": 5, "seed": 4, "names": NAMES, **more})
+    return service.new_game(
+        {"rules": "among-cultists", "players": 5, "points_needed": 5, "seed": 4, "names": NAMES, **more}
+    )
 
 
 # -- the service -----------------------------------------------------------------------------------------------
@@ -56,7 +58,9 @@ def test_among_cultists_is_played_undone_and_resumed_from_the_file(tmp_path: Pat
     assert any("Bo" in (record.get("story") or "") for record in result.events)
     service.do("next-phase")
     after = service.do("end-round").state
-    assert after["round"] == 2 and after["clock"] == "I" and after["start_player"] == 3  # Bo is a ghost: skipped
+    assert (
+        after["round"] == 2 and after["clock"] == "I" and after["start_player"] == 2
+    )  # :57, :52: Bo, a ghost, takes the knife
     undone = service.undo()
     assert undone.state["round"] == 1 and undone.state["phase"] == "cleanup"
     assert undone.events[0]["text"].startswith("Undone: ")
@@ -65,7 +69,7 @@ def test_among_cultists_is_played_undone_and_resumed_from_the_file(tmp_path: Pat
     again = service_on(db)
     resumed = again.resume_last()
     assert resumed is not None and resumed["rules"] == "among-cultists"
-    assert (resumed["round"], resumed["start_player"], resumed["eliminated"]) == (2, 3, [2])
+    assert (resumed["round"], resumed["start_player"], resumed["eliminated"]) == (2, 2, [2])
     assert again.store.game(resumed["game_id"]).setup["rules"] == "among-cultists"
     again.close()
 
@@ -187,6 +191,8 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
         "--cultists",
         "2",
         "--seer",
+        "--points-needed",
+        "5",
         "--seed",
         "5",
         "--db",
@@ -212,6 +218,11 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
         run("new", "--rules", "among-cultists", "--players", "6", "--variant", "long", "--db", str(db)),
         2,
         "--variant is not a choice of Among Cultists",
+    )
+    assert_clean_error(  # :60 gives no number of victory points: the host gives the box's
+        run("new", "--rules", "among-cultists", "--players", "6", "--db", str(db)),
+        2,
+        "an Among Cultists game needs --points-needed",
     )
     assert_clean_error(
         run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),

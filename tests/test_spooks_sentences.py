@@ -247,3 +247,21 @@ def test_a_master_on_top_played_in_a_trick_says_its_effect_does_not_happen() -> 
     assert "effect does not happen" in trick
     plain = describe_event({"type": "top_set", "suit": "bones", "number": "9"})
     assert "trick" not in plain and "effect" not in plain
+
+
+def test_the_setup_checklist_follows_the_text_for_this_table() -> None:
+    # «There are 11 cards in each suit» of five suits, and «one BlackCat card»: 56; «simply combine two decks!»;
+    # «Shuffle the cards and play each hand as usual»; «The player nearest the dealers leftplays it to start the game»
+    one = Game.new(Setup(players=3, names=("Ada", "Bo", "Cy"), dealer=2), None)
+    items = {i["id"]: i["text"] for i in MODULE.setup_checklist(one.view(), MODULE.names(one), False)}
+    assert list(items) == ["deck", "deal", "start", "ghost", "score"]  # no Masters' effects chosen: no such step
+    assert "56 cards" in items["deck"] and "one Black Cat" in items["deck"]
+    assert items["deal"].startswith("Bo shuffles") and "3 players" in items["deal"]
+    assert "1 of Spiders" in items["start"]
+    two = Game.new(Setup(players=4, names=("Ada", "Bo", "Cy", "Di"), decks=2, master_effects=True), None)
+    items = {i["id"]: i["text"] for i in MODULE.setup_checklist(two.view(), MODULE.names(two), True)}
+    assert "112 cards" in items["deck"] and "two Black Cats" in items["deck"]
+    assert "nearest Ada's left" in items["start"]  # two 1s of Spiders: the one nearest the dealer's left
+    assert "played normally" in items["masters"] and "Goblin trick" in items["masters"]
+    for text in items.values():
+        assert not SPELLINGS.search(text) and text[0].isupper() and text.endswith("."), text

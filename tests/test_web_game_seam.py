@@ -49,24 +49,25 @@ def test_a_game_without_dice_refuses_pips_and_the_odds_calculator_by_its_name(tm
         assert table.service.history() == []  # nothing was played
 
 
-def test_the_setup_options_give_among_cultists_default_points_and_a_new_game_takes_them(tmp_path: Path) -> None:
-    from companion.games.among_cultists.engine import DEFAULT_POINTS_NEEDED, Setup
-
-    assert Setup(players=5).points_needed == DEFAULT_POINTS_NEEDED  # the engine's own default, read by the page
+def test_among_cultists_asks_the_host_for_the_victory_points_and_takes_the_number_given(tmp_path: Path) -> None:
+    # seance-deduction-rules-de.txt:57, :60 give no number of victory points: the page offers none, a new game
+    # without one is refused saying what to give (nothing is started), and the host's number is the game's
     for table in serve_table(tmp_path):
         options = table.viewer().get("/api/setup-options").json()
-        assert options["ac_points_needed"] == DEFAULT_POINTS_NEEDED
+        assert "ac_points_needed" not in options
         host = table.host()
+        before = table.service.state()
         reply = host.post(
             "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": "", "confirm": True}
         )
-        assert reply.status == 200, reply.body
-        assert table.service.state()["points_needed"] == DEFAULT_POINTS_NEEDED
+        assert reply.status == 400 and "victory points" in reply.json()["error"], reply.body
+        assert "rules text gives no number" in reply.json()["error"]
+        assert table.service.state().get("game_id") == before.get("game_id")  # nothing started
         reply = host.post(
             "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": 7, "confirm": True}
         )
         assert reply.status == 200, reply.body
-        assert table.service.state()["points_needed"] == 7  # the host's number wins over the default
+        assert table.service.state()["points_needed"] == 7
 
 
 def test_the_setup_options_are_each_games_own_lists_from_its_packs(tmp_path: Path) -> None:

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from companion.errors import CameraError, VisionError
-from vision.reader import Box, DieReading, ReaderSettings, annotate, check_frame, read_dice
+from vision.nets import FIND_SIZE
+from vision.reader import CLOSER_FRAMES, FACE_TARGET, Box, DieReading, ReaderSettings, annotate, check_frame, read_dice
 
 WATCH_WIDTH = 160  # frames are compared at this width: fast, and blind to sensor noise
 
@@ -227,6 +228,36 @@ def face_size(readings: Sequence[DieReading]) -> float | None:
     return float(np.median([(r.box[2] + r.box[3]) / 2 for r in sure])) if sure else None
 
 
+# The finder's size head is flat for faces far under its size: on the rendered Raspberry Pi trays (faces 60-90 pixels
+# in 1640-pixel frames, 120-240 in 3280) faces of 10 to 16 pixels in its input all measure about 22-25, and it
+# measures within a tenth only from about 32 pixels up (on the real phone photos it is right from 14 to 32 and
+# measures less past that). So on a frame the coarse pass shrinks to CLOSER_FRAMES of its side or less, calibration
+# measures the faces again at the scale that brings the size just measured to SIZE_LOOK pixels, until a look
+# measures at least SIZE_HOLDS of the size before it (at most SIZE_LOOKS looks); the last look's size is kept.
+SIZE_LOOK = 32.0
+SIZE_HOLDS = 0.9
+SIZE_LOOKS = 4
+
+
+def measured_dice(frame: np.ndarray, settings: ReaderSettings) -> list[DieReading]:
+    """The dice of the calibration photo, read at the scale that measures their faces right: the automatic two
+    passes, then (on a large frame) looks closer while the face size measured keeps shrinking."""
+    readings = read_dice(frame, settings)
+    size = face_size(readings)
+    side = max(frame.shape[:2]) if settings.region is None else max(settings.region[2:])
+    if size is None or FIND_SIZE / side > CLOSER_FRAMES:
+        return readings
+    for _ in range(SIZE_LOOKS):
+        closer = read_dice(frame, replace(settings, face_size=size * FACE_TARGET / SIZE_LOOK))
+        again = face_size(closer)
+        if again is None:
+            break
+        readings, holds, size = closer, again >= SIZE_HOLDS * size, again
+        if holds:
+            break
+    return readings
+
+
 def _references(
     dice_bgr: np.ndarray, settings: ReaderSettings
 ) -> tuple[dict[str, tuple[float, float, float]], list[DieReading]]:
@@ -234,7 +265,7 @@ def _references(
 
     frame = check_frame(dice_bgr)
     plain = replace(settings, colors={})
-    readings = read_dice(frame, plain)
+    readings = measured_dice(frame, plain)
     groups: dict[str, list[tuple[float, float, float]]] = {}
     for r in readings:
         x, y, w, h = r.box
@@ -254,8 +285,8 @@ def calibrate(empty_bgr: np.ndarray | None, dice_bgr: np.ndarray, region: Box | 
     x, y, w, h = region
     if x < 0 or y < 0 or w < 8 or h < 8 or x + w > frame.shape[1] or y + h > frame.shape[0]:
         raise VisionError(f"the tray region {region} does not fit in the {frame.shape[1]}x{frame.shape[0]} photo.")
-    # the automatic two-pass finder measures the faces here; the size found is saved so that every
-    # later reading is scaled for it in one pass
+    # the faces are measured here (``measured_dice``); the size found is saved so that every later reading is
+    # scaled for it in one pass
     colors, readings = _references(frame, ReaderSettings(region=region))
     if not readings:
         raise VisionError(

@@ -50,10 +50,7 @@ export function render(s) {
   $("#ac-event").textContent = ev ? (ev.stand_in ? "The companion's event markers are not filled in yet: draw one from your bag and read it out." + (isHost() ? " Enter its name with \u201CThe marker drawn from the real bag\u201D, and every phone shows it." : "") : ev.name + (ev.text ? ": " + ev.text : ""))
     : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
   $("#ac-event-fill").hidden = !(ev && ev.stand_in && isHost() && ev.id);
-  const votes = s.votes || [];
-  const last = votes[votes.length - 1];
-  $("#ac-vote").textContent = acVoteNow(s) +
-    (last ? " Last vote (round " + last.round + "): " + (last.seat ? seatName(s, last.seat) + " was voted out" + (last.last ? ", and was the last cultist." : ".") : "nobody had a majority.") : "");
+  $("#ac-vote").textContent = acVoteNow(s) + acLastVotes(s);
   fill($("#ac-seats"), (s.seats || []).map((x) => {
     const li = el("li", { class: x.start ? "active" : "" });
     li.append(el("b", {}, x.name), el("span", { class: "note" }, " " + [x.start ? "holds the knife" : "", x.out === "voted" ? "voted out: plays on as a ghost" : x.out === "dead" ? "found dead: plays on as a ghost" : ""].filter(Boolean).join(" \u00B7 ")));
@@ -69,6 +66,16 @@ function acVoteNow(s) {
   const cafeteria = s.vote_used ? "The cafeteria's vote has been used this round; it comes back in the clean-up." : "The cafeteria's vote is still open this round: it may be called once, and only in the cafeteria.";
   if (s.body_votes && !(s.points >= s.points_needed)) return "A body was found: the table votes now (a body's vote, not the cafeteria's). " + (s.vote_used ? cafeteria : "");
   return cafeteria;
+}
+
+// every vote of the latest round that had one, in the order they were held: the cafeteria's and a body's (:52)
+function acLastVotes(s) {
+  const votes = s.votes || [];
+  if (!votes.length) return "";
+  const round = votes[votes.length - 1].round;
+  const said = votes.filter((v) => v.round === round).map((v) => (v.called === "body" ? "called by a body, " : "in the cafeteria, ") +
+    (v.seat ? seatName(s, v.seat) + " was voted out" + (v.last ? ", and was the last cultist" : "") : "nobody had a majority"));
+  return " " + (said.length > 1 ? "The votes of round " + round : "The last vote, in round " + round) + ": " + said.join("; ") + ".";
 }
 
 function renderACNight(s) {

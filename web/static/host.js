@@ -99,9 +99,8 @@ function fillWizard(o) {
   fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
   fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
-  f.points_needed.placeholder = String(o.ac_points_needed || "");
   f.ac_physical.checked = standIns;
-  $("#ac-setup-note").textContent = "Leave the victory points empty for " + (o.ac_points_needed || "the default") + ", or give your box's number. The first name above holds the knife." +
+  $("#ac-setup-note").textContent = "Give the victory points your box's rulebook says the investigators need: the rules text gives no number. The first name above holds the knife." +
     (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
 }
 

@@ -3,7 +3,7 @@
     from companion.games.among_cultists.engine import Game, Setup, Command
     from companion.games.among_cultists.packs import load_packs
 
-    game = Game.new(Setup(players=6, seed=7), load_packs())
+    game = Game.new(Setup(players=6, seed=7, points_needed=5), load_packs())  # the box's points: the text has none
     game.push("night-done")                  # BadCommand / IllegalCommand; the state is unchanged on error
     game.push("next-phase")                  # movement -> event
     game.push("draw-event")                  # the round's event marker from the companion's bag
@@ -73,7 +73,6 @@ CLOCK = ("XII", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
 NIGHT, MOVEMENT, EVENT, ACTION, CLEANUP, OVER = "night", "movement", "event", "action", "cleanup", "over"
 PHASES = (MOVEMENT, EVENT, ACTION, CLEANUP)  # :26-31, in this order every round
 MIN_PLAYERS, MAX_PLAYERS = 4, 8  # the box says 4-8; the review gives no player count
-DEFAULT_POINTS_NEEDED = 5  # the review gives no threshold (docs/among-cultists.md, gaps): the host sets it
 MAX_POINTS = 99
 CAFETERIA, BODY = "cafeteria", "body"
 NOBODY = "none"
@@ -132,7 +131,9 @@ class Setup:
     cultists: int = 0
     seer: bool = False  # the seer variant (:21-24)
     seed: int | str = 0
-    points_needed: int = DEFAULT_POINTS_NEEDED
+    # :57 "genug", :60 "ausreichend viele Siegpunkte": the text gives no number, so the host gives the box's; no
+    # default (None: not given yet, which check() refuses)
+    points_needed: int | None = None
     physical: bool = False  # the table draws the event markers from its own bag and the host enters them
     names: tuple[str, ...] = ()
     start_player: int = 1  # the seat given the start player's knife (:15)
@@ -181,7 +182,7 @@ class Setup:
             cultists=data.get("cultists", 0),
             seer=data.get("seer", False),
             seed=data.get("seed", 0),
-            points_needed=data.get("points_needed", DEFAULT_POINTS_NEEDED),
+            points_needed=data.get("points_needed"),
             physical=data.get("physical", False),
             names=tuple(names) if isinstance(names, (list, tuple)) else names,
             start_player=data.get("start_player", 1),
@@ -206,6 +207,11 @@ class Setup:
             if not isinstance(getattr(self, key), bool):
                 raise BadCommand(f"{key} must be true or false, not {getattr(self, key)!r}.")
         validate.seed(self.seed)  # 0 to 2^63-1, or a short text: alike for every game
+        if self.points_needed is None:
+            raise BadCommand(
+                "say how many victory points the investigators need to win: the rules text gives no number, so give "
+                f"the one your box's rulebook gives, 1 to {MAX_POINTS}."
+            )
         if (
             not isinstance(self.points_needed, int)
             or isinstance(self.points_needed, bool)
@@ -229,6 +235,13 @@ class Setup:
 
     def seat_names(self) -> list[str]:
         return seat_names(self.names, self.players)
+
+    @property
+    def goal(self) -> int:
+        """The victory points needed, of a checked setup (check() refuses a setup without them)."""
+        if self.points_needed is None:
+            self.check()  # refuses it, saying what to give
+        return self.points_needed or 0
 
 
 class Command(CommandBase):
@@ -351,7 +364,7 @@ class Game(GameHistory[State]):
         old reading (the host records the win). The commands tell it alone: the score is the sum of the points
         commands, and the reading of now would refuse any command after the one that reaches the goal. Nothing is
         pushed here: every command is left to push."""
-        needed, score = self.setup.points_needed, 0
+        needed, score = self.setup.goal, 0
         for i, c in enumerate(commands):
             if c.name == "points-win":
                 self.host_records_points_win = True
@@ -404,11 +417,10 @@ class Game(GameHistory[State]):
         return [seat for seat in range(1, self.setup.players + 1) if seat not in out]
 
     def order(self) -> list[int]:
-        """The seats in player order this round, from the start player (:34), characters in play only."""
+        """The seats in player order this round, from the start player (:34); a ghost keeps its place, for a player
+        voted out "spielt ab jetzt als Geist weiter" (:52) and the text takes nobody out of the order."""
         s = self._state
-        seats = [(s.start_player - 1 + i) % self.setup.players + 1 for i in range(self.setup.players)]
-        ghosts = set(s.ghosts())
-        return [seat for seat in seats if seat not in ghosts]
+        return [(s.start_player - 1 + i) % self.setup.players + 1 for i in range(self.setup.players)]
 
     # -- reading -------------------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -514,7 +526,7 @@ class _Rules(RulesBase[State, Command]):
             winner=winner,
             round=s.round,
             points=s.points,
-            needed=self.setup.points_needed,
+            needed=self.setup.goal,
         )
 
     def seat_arg(self, allow_nobody: bool) -> int | None:
@@ -714,8 +726,8 @@ class _Rules(RulesBase[State, Command]):
         if self.checking:
             return
         s.points += n
-        self.emit("points", points=s.points, change=n, needed=self.setup.points_needed)
-        if s.points >= self.setup.points_needed and not self.game.host_records_points_win:
+        self.emit("points", points=s.points, change=n, needed=self.setup.goal)
+        if s.points >= self.setup.goal and not self.game.host_records_points_win:
             self.points_won()  # :60: the goal reached within the rounds is the investigators' win, at once
 
     def do_points_win(self) -> None:
@@ -729,7 +741,7 @@ class _Rules(RulesBase[State, Command]):
                 "the game ends by itself when the investigators' points reach the goal (:60); add the points they "
                 "scored."
             )
-        needed = self.setup.points_needed
+        needed = self.setup.goal
         if s.points < needed:
             self.illegal(
                 f"the investigators have {s.points} of the {needed} victory points they need; add the points "
@@ -770,12 +782,12 @@ class _Rules(RulesBase[State, Command]):
         s.event = None
         self.emit("round_ended", round=s.round)
         if s.round >= ROUNDS:
-            if s.points >= self.setup.points_needed:
+            if s.points >= self.setup.goal:
                 self.points_won()
             else:
                 self.end(
                     "cultists",
-                    f"the {ROUNDS} rounds are over with {s.points} of {self.setup.points_needed} "
+                    f"the {ROUNDS} rounds are over with {s.points} of {self.setup.goal} "
                     "victory points: the investigation was sabotaged long enough",
                 )
             return
@@ -787,15 +799,9 @@ class _Rules(RulesBase[State, Command]):
         self.start_round()
 
     def next_seat(self, seat: int) -> int:
-        """The next seat round the table whose character is in play (a reading: a ghost has no character to hold
-        the knife with; docs/among-cultists.md)."""
-        players = self.setup.players
-        ghosts = set(self.s.ghosts())
-        for step in range(1, players + 1):
-            nxt = (seat - 1 + step) % players + 1
-            if nxt not in ghosts:
-                return nxt
-        return seat % players + 1
+        """The next seat round the table: :57 says only "das Startspieler-Messer weitergereicht", and a ghost plays
+        on (:52), so the knife skips nobody (docs/among-cultists.md, gap 9)."""
+        return seat % self.setup.players + 1
 
 
 _PHASE_WORDS = {

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
-from companion.games.among_cultists.engine import COMMANDS, DEFAULT_POINTS_NEEDED, Command, Game, Setup
+from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
 from companion.games.base import Engine, GameModuleOf, Record, SetupLike, card_entries
 
@@ -87,19 +87,15 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
     )
     script_kinds = MappingProxyType({"night": "The night", "vote": "The vote"})
     button_commands = ("night-done", "next-phase", "end-round")
+    # the text gives no number of victory points (:57, :60): the host gives the box's, there is no default
+    required_choices = ("points_needed",)
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
 
-    def setup_defaults(self, packs: object) -> dict[str, object]:
-        return {"points_needed": DEFAULT_POINTS_NEEDED}  # the host's page shows it in the empty field
-
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, AmongCultistsPacks)
-        return {
-            "ac_events": card_entries(packs.events),
-            "ac_points_needed": self.setup_defaults(packs)["points_needed"],
-        }
+        return {"ac_events": card_entries(packs.events)}
 
     def new(self, setup: SetupLike, packs: object) -> Game:
         if not isinstance(setup, Setup) or not isinstance(packs, AmongCultistsPacks):

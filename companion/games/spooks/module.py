@@ -100,6 +100,9 @@ class SpooksModule(GameModuleOf[Game, sentences.Names]):
     def publish(self, view: Record, game: Engine) -> Mapping[str, object]:
         return _publish(view, self.engine(game))
 
+    def setup_checklist(self, view: Record, names: object, hand: bool) -> list[dict[str, str]]:
+        return sentences.setup_checklist(view, self.names_of(names), hand)
+
     def record_facts(self, view: Record) -> Mapping[str, object]:
         return _facts(view)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, SUITS, direction_of, follow
+from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, NUMBERS, SUITS, direction_of, follow
 from companion.words import a_or_an, listed
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ __all__ = [
     "master_rule",
     "master_rules",
     "tally_table",
+    "setup_checklist",
 ]
 
 _ONE = {"spiders": "Spider", "spooks": "Spook", "goblins": "Goblin", "bones": "Bone", "bats": "Bat"}
@@ -234,6 +235,62 @@ def tally_table() -> list[dict[str, Any]]:
         {"card": "Master", "points": CARD_POINTS[MASTER]},
         {"card": "Black Cat", "points": CARD_POINTS[CAT]},
     ]
+
+
+def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
+    """What the table does before the first hand, from the rules text, as a list the host ticks off (``hand``: no
+    clock in this game). The deck «There are 11 cards in each suit» and «one BlackCat card», two decks «simply
+    combine two decks!»; the deal «Shuffle the cards and play each hand as usual» (who deals is the setup's); the
+    start «The player nearest the dealers leftplays it to start the game» (docs/spooks.md, "Starting"); the Masters'
+    rule «A special effect happens only if the Master is playednormally»; the ghost hand «deal one extra hand of
+    cards and set itaside» and «If nobody has the 1 of Spiders, start the game with the 2 ofSpiders»."""
+    decks = view.get("decks") if view.get("decks") in (1, 2) else 1
+    players = view.get("players")
+    dealer = names.seat(view.get("dealer")) if isinstance(view.get("dealer"), int) else "The dealer"
+    suits = "Spiders, Spooks, Goblins, Bones and Bats"
+    cards = len(SUITS) * (len(NUMBERS) + 1) + 1  # each suit 1 to 10 and a Master, and the Cat
+    out = [
+        (
+            "deck",
+            f"Take the deck: five suits ({suits}), each 1 to 10 and a Master, and one Black Cat: {cards} cards."
+            if decks == 1
+            else f"Combine two decks: twice five suits ({suits}), each 1 to 10 and a Master, and two Black Cats: "
+            f"{2 * cards} cards.",
+        ),
+        (
+            "deal",
+            f"{dealer} shuffles the cards and deals them out, one hand to each of the {players} players."
+            if isinstance(players, int)
+            else f"{dealer} shuffles the cards and deals them out, one hand to each player.",
+        ),
+        (
+            "start",
+            "Whoever holds the 1 of Spiders lays it to start the hand."
+            if decks == 1
+            else f"Of the two players holding a 1 of Spiders, the one nearest {dealer}'s left lays it to start the hand.",
+        ),
+    ]
+    if view.get("master_effects"):
+        out.append(
+            (
+                "masters",
+                "The Masters' effects are played: a Master has its effect when it is played normally, never when it "
+                "is played in a Goblin trick.",
+            )
+        )
+    out += [
+        (
+            "ghost",
+            "With a ghost hand (if the table plays it): deal one hand more and set it aside unplayed; when nobody "
+            "holds the 1 of Spiders, the 2 starts, and so on.",
+        ),
+        (
+            "score",
+            "The companion keeps the score: when a hand is over, tell it the cards left in each hand, or each "
+            "player's points.",
+        ),
+    ]
+    return [{"id": key, "text": text} for key, text in out]
 
 
 def _cards_words(cards: Sequence[str] | None) -> str:
