@@ -117,6 +117,9 @@ def test_skeptics_throws_only_on_a_tap_from_any_phone(served: Companion) -> None
     assert view["dice"] == [] and view["why"] == NO_ROLL
     refused = player.post("/api/tray/throw", {})
     assert refused.status == 409 and NO_ROLL in refused.json()["error"]
+    bare = player.post("/api/tray/throw")  # no body at all: as {} (docs/web.md: "nothing (or {})")
+    assert bare.status == 409 and NO_ROLL in bare.json()["error"]
+    assert player.post("/api/tray/throw", {"dice": 3}).status == 400  # it takes nothing
     frames_pass(served)
     assert tray.throws == before  # a refused tap throws nothing
     no_throw_after(served, tray, host, "attempt", action="search", need="eye:1")  # "Start the roll"
