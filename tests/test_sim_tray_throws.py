@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import numbers_copied
 from web_fixtures import HOST_PIN, JOIN_CODE, Client
 
 from companion.config import parse_config
@@ -117,6 +118,9 @@ def test_skeptics_throws_only_on_a_tap_from_any_phone(served: Companion) -> None
     assert view["dice"] == [] and view["why"] == NO_ROLL
     refused = player.post("/api/tray/throw", {})
     assert refused.status == 409 and NO_ROLL in refused.json()["error"]
+    bare = player.post("/api/tray/throw")  # no body at all: as {} (docs/web.md: "nothing (or {})")
+    assert bare.status == 409 and NO_ROLL in bare.json()["error"]
+    assert player.post("/api/tray/throw", {"dice": 3}).status == 400  # it takes nothing
     frames_pass(served)
     assert tray.throws == before  # a refused tap throws nothing
     no_throw_after(served, tray, host, "attempt", action="search", need="eye:1")  # "Start the roll"
@@ -139,6 +143,10 @@ def test_elder_sign_throws_nothing_after_tasks_a_move_or_a_turn_and_once_per_tap
     frames_pass(served)
     while served.game.state().get("question"):  # the setup's Mythos card not filled in yet: it did nothing
         no_throw_after(served, tray, host, "card-did", effect="nothing")
+    thrown = tray.throws
+    numbers_copied(served.game._game, served.game)  # the stand-ins' numbers, copied before the first turn
+    frames_pass(served)
+    assert tray.throws == thrown, "the tray threw by itself while the numbers were copied"
     slot = served.game.state()["adventures"][0]["slot"]
     no_throw_after(served, tray, host, "set-tasks", adventure=str(slot), tasks="inv:5,lore:2", ordered="false")
     no_throw_after(served, tray, host, "move", to=str(slot))

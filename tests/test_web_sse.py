@@ -195,3 +195,21 @@ def test_a_stream_that_fell_behind_catches_up_from_the_history(table: Table) -> 
         assert hub.stream_count == 0
     finally:
         hub.close()
+
+
+def test_a_host_stream_ends_once_another_phone_chose_a_new_pin(table: Table) -> None:
+    """A new PIN makes every other host's phone a guest (PhoneBook.demote_hosts): its stream, which carried the
+    host's legal actions, ends, and the stream it opens again carries the state as every other phone's does."""
+    first, second = table.host(), table.host()
+    with SseStream(second) as stream:
+        assert "legal" in stream.next_data().json()
+        assert first.post("/api/host/change-pin", {"pin": "86420"}).status == 200
+        ended = False
+        try:
+            for _ in range(20):
+                stream.next()
+        except (EOFError, ConnectionError):
+            ended = True
+        assert ended, "the demoted host's stream went on"
+    with SseStream(second) as again:
+        assert again.next_data().json() == guest_state(table.service.state())

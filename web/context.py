@@ -79,18 +79,30 @@ class WebContext:
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self.hub.guard = self.stream_guard  # a removed phone's streams end
 
-    def stream_guard(self) -> Callable[[], bool]:
-        """For an event stream opened by this request: whether its phone may still see the game.
+    def stream_guard(self, host: bool = False) -> Callable[[], bool]:
+        """For an event stream opened by this request: whether its phone may still see the game (`host`: the
+        host's stream, with the legal actions: whether the phone is still the host's).
 
         Checked by the stream at least once a second (web.events): a removed phone, a new join code, or a phone
-        id replaced at sign-in or sign-out ends it; the host's "Remove" also ends it at once (EventHub.drop_phone).
+        id replaced at sign-in or sign-out ends it, and a host's stream also ends once another phone chose a new PIN
+        (PhoneBook.demote_hosts); the host's "Remove" also ends it at once (EventHub.drop_phone). The page opens a
+        new stream, as the phone now is.
         """
         book, store = self.phones, self.store
         phone = session.get("s")
         tag = store.join_tag()
         if not isinstance(phone, str):  # a script with X-Join-Code: as long as the join code stays the same
             return lambda: hmac.compare_digest(store.join_tag(), tag)
-        return lambda: hmac.compare_digest(store.join_tag(), tag) and book.get(phone) is not None
+
+        def allowed() -> bool:
+            entry = book.get(phone)
+            return (
+                hmac.compare_digest(store.join_tag(), tag)
+                and entry is not None
+                and (not host or entry.get("host") is True)
+            )
+
+        return allowed
 
     def _record(self, records: list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A service listener: a commit made while a request of this app runs is noted with its phone."""

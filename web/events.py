@@ -122,7 +122,7 @@ class EventHub:
         self._queue_size = queue_size
         self.per_address = 6  # streams from one address (trusted proxies are one address: see web.app)
         # called in the request that opens a stream: a check that the phone may still see the game (web.sessions)
-        self.guard: Callable[[], Callable[[], bool]] | None = None
+        self.guard: Callable[[bool], Callable[[], bool]] | None = None  # (host stream?) -> may it go on
         self._subs: set[_Subscriber] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -226,17 +226,17 @@ class EventHub:
             pass
 
     def stream(
-        self, last_event_id: int | None, gone: Callable[[], bool] | None = None, *, host: bool = True
+        self, last_event_id: int | None, gone: Callable[[], bool] | None = None, *, host: bool = False
     ) -> Iterator[bytes]:
         """The body of one SSE response. Subscribes before reading history, so nothing falls between.
 
         `gone()` tells whether the phone has hung up (waitress's `waitress.client_disconnected`);
         it is checked at least once a second, so a closed page frees its slot quickly. `host`: the stream is the
-        host's phone's (whole states); signing in or out gives the phone a new id, which ends the stream (the
-        guard), and the page opens a new one.
+        host's phone's (whole states; by default a player's, without HOST_ONLY); signing in or out gives the phone
+        a new id, which ends the stream (the guard), and the page opens a new one.
         """
         phone = _phone()
-        allowed = self.guard() if self.guard is not None else None
+        allowed = self.guard(host) if self.guard is not None else None
         sub = self.subscribe(_address(), phone=phone, gone=gone, allowed=allowed)
         return self._generate(sub, last_event_id, host)
 

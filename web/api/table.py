@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from web.api.body import body, only_keys, result
+from web.api.body import body, only_keys, optional_body, result
 from web.context import context
 from web.errors import Refused
 from web.security import host_required, viewer_required
@@ -87,7 +87,7 @@ def tray_throw_view() -> Response:
 def tray_throw() -> Response:
     """--sim's tray: the dice of the roll under way thrown into it (the tray watcher reads them when they settle);
     409 with the reason when no roll is under way."""
-    only_keys(body(), ())
+    only_keys(optional_body(), ())  # nothing to send (or {})
     thrower = _thrower()
     thrown = thrower.throw()
     return jsonify({**thrower.view(), "thrown": list(thrown)})

@@ -696,9 +696,17 @@ class Game(GameHistory[State]):
         before the companion asked for them (numbers_reading), for its stored history."""
         return not placeholder or (self.numbers_reading and (not played or self.in_stored_history()))
 
-    def ancient_numbers_missing(self) -> bool:
+    def ancient_numbers_missing(self, state: State | None = None) -> bool:
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
-        return self.ancient.placeholder and self._state.ancient_numbers is None
+        s = self._state if state is None else state
+        return self.ancient.placeholder and s.ancient_numbers is None
+
+    def limits_told(self, state: State) -> tuple[int | None, int | None]:
+        """The doom track's length and the Elder Sign limit as an event tells them: neither while they are still the
+        stand-in's (ancient_numbers_missing), whose numbers are not the card's."""
+        if self.ancient_numbers_missing(state):
+            return None, None
+        return self.doom_max(state), self.elder_signs_needed(state)
 
     def numbers_missing(self, inv: InvestigatorState) -> bool:
         """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
@@ -1382,8 +1390,7 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        needed = self.game.elder_signs_needed(s, played=True)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=needed, why=why)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.limits_told(s)[1], why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1399,7 +1406,7 @@ class _Rules(RulesBase[State, Command]):
                 if full is not None and s.doom >= full:
                     break
                 s.doom += 1
-                self.emit("doom", doom=s.doom, doom_max=full, change=1, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why=why)
                 # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
                 if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
@@ -1409,7 +1416,7 @@ class _Rules(RulesBase[State, Command]):
             before = s.doom
             s.doom = max(0, s.doom + n)
             if s.doom != before:
-                self.emit("doom", doom=s.doom, doom_max=full, change=s.doom - before, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=s.doom - before, why=why)
 
     def awaken(self, why: str) -> None:
         """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
@@ -1538,7 +1545,7 @@ class _Rules(RulesBase[State, Command]):
         full = self.game.doom_max(s, played=True)
         if full is None or s.doom < full:
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=full, change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 

@@ -173,9 +173,23 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     return "roll", {"faces": ",".join(faces)}
 
 
+# a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211); the engine accepts a roll
+# then (games stored so replay), but no tray and no simulated throw plays one, as the host's page offers none
+TERROR_FIRST = (
+    "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
+)
+
+
+def terror_open(game: Game) -> bool:
+    """A failed roll's terror on a card not filled in yet, asked about and not told yet (the first question)."""
+    asked = [q for q in game.state.questions if q.kind != "attack"]
+    return bool(asked) and asked[0].part == "terror"
+
+
 def next_throw(game: Game) -> tuple[str, ...]:
-    """The colours of the dice the next roll throws, when a roll is what the table may do now."""
-    if not any(action.name == "roll" for action in game.legal_actions()):
+    """The colours of the dice the next roll throws, when a roll is what the table may do now (not before a terror
+    asked about is told)."""
+    if terror_open(game) or not any(action.name == "roll" for action in game.legal_actions()):
         return ()
     return tuple(colour.value for colour in game.next_roll_dice())
 
@@ -219,10 +233,13 @@ def _aside_seen(game: Game, wanted: list[str], seen: list[str]) -> str | None:
 
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
-    pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll."""
+    pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll, and none
+    while a terror asked about is not told yet (terror_open)."""
     from companion.errors import DiceError
     from companion.games.elder_sign.dice import Colour, PipMap
 
+    if terror_open(game):
+        return TERROR_FIRST
     pip_map = PipMap.default()
     faces: list[str] = []
     for colour_name, pips in dice:

@@ -12,7 +12,8 @@ __all__ = ["state_text", "status_line"]
 
 
 def status_line(state: Mapping[str, Any]) -> str:
-    """One line: where the game stands."""
+    """One line: where the game stands (a stand-in Ancient One's track length and Elder Sign limit, not entered yet,
+    are not the card's: the counts alone)."""
     parts = [
         f"Turn {state.get('turn')}",
         f"clock {state.get('clock')}",
