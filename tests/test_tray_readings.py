@@ -182,3 +182,16 @@ def test_red_dice_the_host_uses_with_no_attempt_are_the_summon_and_then_the_pull
         service.roll_from_tray([], why="button", reading=shown["reading"])
     service.roll_from_tray([TrayDie("red", summon_pips)], why="button", auto_roll=True)  # the read-dice button
     assert service.history()[-1]["command"] == {"name": "pull", "args": {"faces": "summon"}}
+
+
+def test_the_last_games_reading_is_not_shown_as_the_new_games(service: GameService) -> None:
+    """The tray's newest reading was read in the game before: the new game's tray card shows no dice of it."""
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 2), TrayDie("blue", 1), TrayDie("blue", 1)], why="settled")
+    assert service.tray_reading() is not None
+    service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 8})
+    assert service.tray_reading() is None
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 6), TrayDie("blue", 5), TrayDie("blue", 4)], why="settled", auto_roll=False)
+    shown = service.tray_reading()
+    assert shown is not None and [d["value"] for d in shown["dice"]] == [6, 5, 4] and shown["usable"]
