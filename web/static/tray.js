@@ -51,6 +51,7 @@ export async function loadThrow() {
     const v = await api("/api/tray/throw");
     box.hidden = false;
     $("#sim-throw-btn").disabled = !v.dice.length;
+    $("#sim-throw-btn").classList.toggle("primary", !!v.dice.length);  // a throw that cannot be is no primary
     // one highlighted button on the Dice tab: the throw when there are dice to throw, else "Roll for me"
     $("#roll-now").classList.toggle("primary", !(v.dice.length && home.id === "tray-card"));
     $("#sim-throw-note").textContent = v.dice.length ? "No one throws real dice in the simulation: this throws " + plural(v.dice.length, "die", "dice") + " (" + v.dice.join(", ") + ") into the tray, which reads them when they settle." : capital(v.why);
