@@ -386,7 +386,7 @@ class GameService:
 
     def tray_reading(self) -> dict[str, Any] | None:
         """The tray's newest reading as the service took it: its number, dice and time, whether it was played and
-        whether it may be played now (and why not); None before the first."""
+        whether it may be played now (and why not); None before the first and when it was read in another game."""
         with self._lock:
             return self._tray.view(game_id=self._game_id, mark=self._state.get("last_event_id"))
 

@@ -80,11 +80,12 @@ class TrayReadings:
 
     def view(self, *, game_id: int | None, mark: object) -> dict[str, Any] | None:
         """The newest reading as the page shows it: its number, dice, time, whether it was played and whether
-        (and why not) it may be played now."""
+        (and why not) it may be played now. None before the first reading, and when the newest was read in
+        another game (or no game): another game's dice are never shown as this game's."""
         last = self.last
-        if last is None:
+        if last is None or game_id is None or last.game_id != game_id:
             return None
-        refused = OLDER if game_id is None else self.refusal(last, game_id=game_id, mark=mark)
+        refused = self.refusal(last, game_id=game_id, mark=mark)
         return {
             "reading": last.number,
             "dice": [

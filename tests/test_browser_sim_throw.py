@@ -114,3 +114,35 @@ def test_elder_signs_roll_card_carries_the_throw(browser: Any, served: Companion
         phone.check_clean()
     finally:
         phone.context.close()
+
+
+def test_no_throw_offered_once_the_last_action_failed_and_no_old_game_dice(browser: Any, served: Companion) -> None:
+    """Player Turn: up to three actions (skeptics-rulebook.txt:101): after the last action's roll failed the throw
+    says why it cannot and "End the turn" is the primary; a new game's tray card shows none of the last game's dice."""
+    phone = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"), host=True)  # type: ignore[arg-type]
+    try:
+        served.game.do("attempt", {"action": "search", "need": "camera:3"}, source="web")
+        phone.tab("dice")
+        button = phone.page.locator("#sim-throw-btn")
+        expect(button).to_be_enabled()
+        button.click()
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(3, timeout=20000)
+        while dice := served.game.next_throw():
+            served.game.do("roll", {"faces": ",".join(["eye"] * len(dice))}, source="web")
+        expect(button).to_be_disabled(timeout=10000)
+        expect(button).not_to_have_class("primary")
+        expect(phone.page.locator("#sim-throw-note")).to_have_text(NO_ROLL[0].upper() + NO_ROLL[1:])
+        shot(phone, "no-action-left-dice")
+        phone.tab("game")
+        expect(phone.page.locator("#turn-end [data-legal='end-turn']")).to_have_class("primary")
+        expect(phone.page.locator("button.primary:visible")).to_have_count(1)
+        shot(phone, "no-action-left-game")
+        served.game.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 9})
+        phone.tab("dice")
+        expect(phone.page.locator("#tray-dice")).to_have_text("No dice read in this game yet.", timeout=10000)
+        expect(phone.page.locator("#tray-dice .chip")).to_have_count(0)
+        expect(phone.page.locator("#tray-at")).to_have_text("")
+        shot(phone, "new-game-tray")
+        phone.check_clean()
+    finally:
+        phone.context.close()

@@ -182,3 +182,35 @@ def test_red_dice_the_host_uses_with_no_attempt_are_the_summon_and_then_the_pull
         service.roll_from_tray([], why="button", reading=shown["reading"])
     service.roll_from_tray([TrayDie("red", summon_pips)], why="button", auto_roll=True)  # the read-dice button
     assert service.history()[-1]["command"] == {"name": "pull", "args": {"faces": "summon"}}
+
+
+def test_the_last_games_reading_is_not_shown_as_the_new_games(service: GameService) -> None:
+    """The tray's newest reading was read in the game before: the new game's tray card shows no dice of it."""
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 2), TrayDie("blue", 1), TrayDie("blue", 1)], why="settled")
+    assert service.tray_reading() is not None
+    service.new_game({"players": 3, "board": "asylum", "ghost": "child", "seed": 8})
+    assert service.tray_reading() is None
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    service.roll_from_tray([TrayDie("blue", 6), TrayDie("blue", 5), TrayDie("blue", 4)], why="settled", auto_roll=False)
+    shown = service.tray_reading()
+    assert shown is not None and [d["value"] for d in shown["dice"]] == [6, 5, 4] and shown["usable"]
+
+
+def test_no_dice_to_throw_once_the_player_has_no_action_left_for_the_roll(service: GameService) -> None:
+    """Player Turn: up to three actions (skeptics-rulebook.txt:101): a failed roll with the last action leaves the
+    attempt on the table but no roll of it to make, so a tap throws nothing and says why."""
+    service.do("attempt", {"action": "search", "need": "camera:3"})
+    assert service.next_throw() == ("clue", "clue", "clue")
+    thrower = Thrower(service.next_throw)
+    rolled = 0
+    while service.next_throw():
+        service.do("roll", {"faces": "eye,eye,eye"})
+        rolled += 1
+    assert rolled == 3 and service.state()["attempt"] is not None
+    view = thrower.view()
+    assert view["dice"] == [] and view["why"] == NO_ROLL and "no action is left" in NO_ROLL
+    with pytest.raises(IllegalCommand, match="no action is left"):
+        thrower.throw()
+    service.do("end-turn", {})
+    assert service.next_throw() == ()  # the next player starts no roll by themselves

@@ -31,7 +31,10 @@ from vision.training.synth import DIE_PAINT
 Throw = tuple[Hashable, Sequence[str]]
 
 # the page shows this on its disabled "Throw the dice (simulated tray)" and the endpoint refuses with it
-NO_ROLL = "no roll is under way, so there are no dice to throw: start one first (then throw its dice)."
+NO_ROLL = (
+    "no roll can be made now (no roll is under way, or no action is left for one), so there are no dice to throw: "
+    "start a roll first, or end the turn."
+)
 
 
 class Thrower:

@@ -145,6 +145,8 @@ class WebContext:
         # the reading as the service took it (numbered, played at most once): what "Use these dice" plays
         taken = getattr(self.service, "tray_reading", None)
         out["roll"] = taken() if callable(taken) else None
+        # a service that numbers readings took none in this game: the tray's dice are another game's (or no game's)
+        out["this_game"] = out["roll"] is not None or not callable(taken)
         if isinstance(out["roll"], Mapping):
             out["roll"] = {**out["roll"], "dice": self._faced(list(out["roll"].get("dice") or []))}
         out["photo"] = self.tray_photo() is not None

@@ -86,7 +86,7 @@ def tray_throw_view() -> Response:
 @viewer_required
 def tray_throw() -> Response:
     """--sim's tray: the dice of the roll under way thrown into it (the tray watcher reads them when they settle);
-    409 with the reason when no roll is under way."""
+    409 with the reason when no roll can be made now."""
     only_keys(optional_body(), ())  # nothing to send (or {})
     thrower = _thrower()
     thrown = thrower.throw()

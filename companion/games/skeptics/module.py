@@ -47,11 +47,12 @@ if TYPE_CHECKING:
 
 
 def next_throw(game: Game) -> tuple[str, ...]:
-    """The kinds of the dice the attempt under way rolls next (none without an attempt)."""
+    """The kinds of the dice the attempt under way rolls next (none without an attempt, and none when no roll of
+    it may be made now: the player has no action left for it, Player Turn: up to three actions)."""
     from companion.games.skeptics.dice import action_kind
 
     attempt = game.state.attempt
-    if attempt is None or attempt.succeeded:
+    if attempt is None or attempt.succeeded or not any(a.name == "roll" for a in game.legal_actions()):
         return ()
     return (action_kind(attempt.action).value,) * attempt.dice_to_roll
 
