@@ -515,6 +515,22 @@ def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCult
     assert game.view()["outcome"] == "lost" and game.view()["round"] == 10
 
 
+def test_the_last_rounds_event_stays_named_when_round_ten_ends_the_game(packs: AmongCultistsPacks) -> None:
+    # :37 the event holds for its round; the end card of a game that round 10 ended names the one drawn then,
+    # while an earlier round's event is gone when the next round begins
+    game = new(packs, points_needed=4)
+    game.push("night-done")
+    to_action(game)
+    game.push("end-round")
+    assert game.view()["event"] is None and game.view()["round"] == 2
+    play_rounds(game, 8)
+    to_action(game)
+    drawn = game.view()["event"]
+    assert drawn is not None and game.view()["round"] == 10
+    game.push("end-round")
+    assert game.view()["outcome"] == "lost" and game.view()["event"] == drawn
+
+
 def test_after_round_ten_enough_points_win_for_the_investigators(packs: AmongCultistsPacks) -> None:
     # :57, :60 "innerhalb der maximalen Rundenanzahl ausreichend viele Siegpunkte"
     game = new(packs, points_needed=4)

@@ -147,6 +147,16 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#narration-text")).to_have_text(second["text"], timeout=1000 * (second["at"] + 3))
         shot(viewer, "ac-03-viewer-night-read")
         expect(view.locator("#ac-night-steps li.on")).to_have_text(second["text"])  # the step read now, marked
+        # the reading asks nobody anything: a panel at the top, the page stays usable under it (a new player
+        # found "The night is over" covered for the whole reading)
+        expect(page.locator("#narration")).to_be_visible()
+        box = page.locator("#narration").bounding_box()
+        assert box is not None and box["height"] < PHONE["height"] / 2
+        night_done = page.locator("#ac-night-host button[data-legal=night-done]")
+        night_done.evaluate("b => b.scrollIntoView({block: 'center'})")
+        reachable = "b => { const r = b.getBoundingClientRect(); return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"
+        assert night_done.evaluate(reachable)
+        shot(host, "ac-03b-host-reading-page-usable")
         view.click("#narration-close")  # a player hides it: a bar says it goes on, and brings it back
         expect(view.locator("#narrating")).to_be_visible()
         expect(view.locator("#narrating-step")).to_contain_text("step 2 of")
@@ -164,6 +174,11 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#clock-label")).to_have_text("Movement")
         expect(view.locator("#ac-knife")).to_have_text("The knife: Ada")
         expect(view.locator("#hand")).to_have_attribute("transform", "rotate(0)")
+        expect(view.locator("#hand-hour")).to_be_hidden()  # XII is printed on the face
+        # the movement as :33-34 writes it, on the card as in the log
+        hint = page.locator("#ac-phase-hint")
+        expect(hint).to_contain_text("up to three rooms or corridors")
+        expect(hint).to_contain_text("encounter")
 
         tap(host, "#ac-main button[data-legal=next-phase]")
         expect(view.locator("#ac-phases li.on")).to_have_text("Event", timeout=5000)
@@ -209,6 +224,8 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         expect(view.locator("#ac-line")).to_contain_text("Round 2 of 10", timeout=5000)
         expect(view.locator("#ac-knife")).to_have_text("The knife: Bo")  # :57 passes it on, :52 a ghost plays on
         expect(view.locator("#hand")).to_have_attribute("transform", "rotate(30)")
+        expect(view.locator("#hand-hour")).to_have_text("I")  # not printed on the face: written at the hand
+        expect(view.locator("#hand-hour")).to_be_visible()
         expect(view.locator("#ac-vote")).to_contain_text("still open")
         dismiss(viewer)
         shot(viewer, "ac-06-viewer-round-2")

@@ -8,8 +8,7 @@ import {
 const AC_PHASES = [["movement", "Movement"], ["event", "Event"], ["action", "Action"], ["cleanup", "Clean-up"]];
 const AC_HINT = {
   night: "Everyone closes their eyes while the companion reads the night out; the host starts it when the table is ready.",
-  movement: "In turn from the knife, each player moves their character.",
-  event: "The event of the round is drawn from the bag; it holds for this round only.",
+  // the movement and the event: the engine's sentence (s.phase_words), the same as the log's
   action: "In turn from the knife, each player does their action. The vote may be called once this round, in the cafeteria.",
   cleanup: "The vote marker turns back and the knife passes to the next player; then the clock moves on.",
 };
@@ -98,7 +97,7 @@ function renderACHost(s) {
   card.hidden = !show;
   if (!show) return;
   $("#ac-host-title").textContent = (AC_PHASES.find((p) => p[0] === s.phase) || [0, "This"])[1] + " phase \u00B7 round " + s.round;
-  $("#ac-phase-hint").textContent = AC_HINT[s.phase] || "";
+  $("#ac-phase-hint").textContent = s.phase_words || AC_HINT[s.phase] || "";
   const legal = s.legal || [];
   const main = [];
   // one highlighted button, the likely next step: the marker from the real bag when the table draws them, else the

@@ -54,6 +54,7 @@ function render(s) {
   $("#title").textContent = s.rules_title || "Skeptics";
   $("#clock-label").textContent = game && game.clockLabel ? game.clockLabel(s) : s.clock || "";
   $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
+  markHour(s.clock);
   const live = !!app.rendered;
   app.rendered = true;
   playNarration(s, live);
@@ -281,6 +282,20 @@ function undoAsk() {
   confirmSheet("Take this back?", last.text, "Undo it", () => act("/api/undo", {}));
 }
 const redoNow = () => act("/api/redo", {});
+
+// The face prints only XII, III, VI and IX: any other hour the hand points at is written on the face at its place,
+// so the face and the words ("the clock shows VII") say the same hour.
+function markHour(hour) {
+  const mark = $("#hand-hour");
+  const at = HANDS[hour];
+  const printed = at === undefined || at % 90 === 0;
+  mark.toggleAttribute("hidden", printed);  // an SVG element: the attribute, it has no .hidden
+  if (printed) return;
+  const rad = (at * Math.PI) / 180;
+  mark.setAttribute("x", (45 * Math.sin(rad)).toFixed(1));
+  mark.setAttribute("y", (-45 * Math.cos(rad)).toFixed(1));
+  mark.textContent = hour;
+}
 
 async function loadHardware() {
   try {

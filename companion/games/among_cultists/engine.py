@@ -779,7 +779,6 @@ class _Rules(RulesBase[State, Command]):
         if s.vote_used:
             s.vote_used = False
             self.emit("vote_marker_reset", round=s.round)
-        s.event = None
         self.emit("round_ended", round=s.round)
         if s.round >= ROUNDS:
             if s.points >= self.setup.goal:
@@ -791,6 +790,9 @@ class _Rules(RulesBase[State, Command]):
                     "victory points: the investigation was sabotaged long enough",
                 )
             return
+        # :37 the event lasts its round: cleared for the next one; a game ended by round 10 keeps the last round's
+        # marker, so the end card names the event that was drawn
+        s.event = None
         before = s.start_player
         s.start_player = self.next_seat(before)
         self.emit("start_player_passed", seat=before, to=s.start_player)

@@ -30,6 +30,10 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "stand_ins": bool(event and event.get("stand_in")),
         "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
         "vote_script": sentences.vote_script(names),
+        # what the phase under way asks of the table, the same sentence as the log's when it began (:33-37)
+        "phase_words": sentences.phase_sentence(view["phase"], view.get("start_player"), names)
+        if view["phase"] in ("movement", "event")
+        else None,
     }
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "end_summary",
     "for_players",
     "night_script",
+    "phase_sentence",
     "setup_checklist",
     "vote_script",
 ]
@@ -123,9 +124,14 @@ def _said_round_started(event: Mapping[str, Any], names: Names, kind: str) -> st
 
 
 def _said_phase_started(event: Mapping[str, Any], names: Names, kind: str) -> str:
-    template = _PHASE_SENTENCES.get(str(event.get("phase")), "the next phase begins")
-    text = template.format(start=names.seat(event.get("start_player")))
-    return text
+    return phase_sentence(event.get("phase"), event.get("start_player"), names)
+
+
+def phase_sentence(phase: Any, start_player: Any, names: Names = NO_NAMES) -> str:
+    """What a phase asks of the table (seance-deduction-rules-de.txt:33-40): the log's line when it begins and the
+    page's card while it lasts, one sentence for both."""
+    template = _PHASE_SENTENCES.get(str(phase), "the next phase begins")
+    return _sentence(template.format(start=names.seat(start_player)))
 
 
 def _said_event_drawn(event: Mapping[str, Any], names: Names, kind: str) -> str:
