@@ -50,6 +50,12 @@ def test_the_search_sheet_counts_the_icons_on_the_boards_object(browser: Any, li
         expect(note).to_contain_text("board's object under the search token")
         expect(note).not_to_contain_text("printed on the search token")
         expect(host.page.locator("#sheet-title")).not_to_contain_text("search token")
+        # before any icon is counted the line is guidance in the note's plain style, not the bold of a need
+        hint = host.page.locator("#need-words")
+        expect(hint).to_have_text("Count each icon with its \u2212 and +.")
+        expect(hint).to_have_class("note")
+        host.page.locator("#step-eye-plus").click()
+        expect(hint).to_have_class("big-ish")
         shot(host, "1-search-sheet", full=False)
         host.check_clean()
     finally:
@@ -175,6 +181,9 @@ def test_an_environment_card_not_filled_in_is_the_real_decks_card(browser: Any, 
         assert card["stand_in"] and not svc.state()["physical"]
         # the banner tells the order of the Ghost Hour Sequence: "An Environment Card is always drawn first" (:207)
         expect(viewer.page.locator("#banner-env")).to_contain_text("The environment card, drawn before the room card")
+        # the real deck's top card is the card drawn: the banner names no stand-in entry as if it were that card
+        expect(viewer.page.locator("#banner-env")).to_contain_text("draw the top card of the real environment deck")
+        expect(viewer.page.locator("#banner-env")).not_to_contain_text(card["name"])
         shot(viewer, "10-ghost-hour-banner", full=False)
         dismiss(viewer)
         expect(viewer.page.locator("#g-env")).to_contain_text("In force: the real deck's card")

@@ -371,7 +371,7 @@ export function ghostHourBanner(fresh, ending) {
   const standInEnv = env && (env.stand_in || /^placeholder/i.test(env.effect || ""));
   // "An Environment Card is always drawn first, then a Room Card" (skeptics-rulebook.txt:207): the banner says so
   const first = "The environment card, drawn before the room card: ";
-  const envLine = env ? (standInEnv ? first + "a card not filled in yet came up (\u201C" + env.name + "\u201D in Your box). Play the real deck's top card, or the host fills the cards in." : first + env.name + ". " + (env.effect || "")) : gh.environment ? first + gh.environment : "";
+  const envLine = env ? (standInEnv ? env.text || "" : first + env.name + ". " + (env.effect || "")) : gh.environment ? first + gh.environment : "";
   const ghost = (app.state && app.state.ghost) || {};
   const ability = ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";
   showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine + ability, gh.id);

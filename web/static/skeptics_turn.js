@@ -83,10 +83,8 @@ export function renderTurn(s) {
   for (const a of legalOf(s, "end-turn")) ends.push(actButton(a, null, rolling || asked ? "" : "primary"));
   for (const a of legalOf(s, "end-round")) {
     const b = el("button", { type: "button", class: "quiet", "data-legal": "end-round" }, a.label);
-    const waiting = (s.player_names || []).slice((s.current_player || 0) + 1);
-    const still = s.actions_left ? playerName(s, s.current_player) + " still has " + plural(s.actions_left, "action") + ". " : "";
-    const words = still + (waiting.length ? waiting.join(" and ") + (waiting.length === 1 ? " has" : " have") + " not played this round yet. " : "");
-    b.addEventListener("click", () => (words ? confirmSheet("End the round now?", words + "The clock moves on.", "End the round", () => runLegal(a)) : runLegal(a)));
+    const words = s.end_round_words || "";  // companion/games/skeptics/sentences.py end_round_warning
+    b.addEventListener("click", () => (words ? confirmSheet("End the round now?", words, "End the round", () => runLegal(a)) : runLegal(a)));
     ends.push(b);
   }
   fill($("#turn-end"), ends);
@@ -162,6 +160,7 @@ function askIcons(a) {
   const bonus = bonusControls(action, () => show());
   const show = () => {
     const reds = Object.keys(red).filter((k) => red[k]).map((k) => "," + k).join("");
+    words.className = need() ? "big-ish" : "note";  // before any count: guidance, not a warning
     words.textContent = need() ? "Needs " + needWords(need() + reds) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon with its \u2212 and +.");
   };
   const steppers = faces.map((f) => {

@@ -299,7 +299,12 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
         # an environment card not filled in yet came up: what the host is asked (its taps are the legal tell-card
         # actions)
         asked = sentences.describe_event({"type": "card_asked", **question}) if isinstance(question, Mapping) else None
-        return {"odds": attempt_odds(view), "summon_odds": summon_odds(view), "card_question": asked}
+        return {
+            "odds": attempt_odds(view),
+            "summon_odds": summon_odds(view),
+            "card_question": asked,
+            "end_round_words": sentences.end_round_warning(view),
+        }
 
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:
         """The dice the attempt under way needs, or the team's summon dice for a summon or a pull."""

@@ -35,6 +35,7 @@ __all__ = [
     "describe_events",
     "door_words",
     "effect_words",
+    "end_round_warning",
     "end_summary",
     "for_players",
     "need_words",
@@ -293,7 +294,11 @@ def _said_clock_advanced(event: Mapping[str, Any], names: Names, e: Callable[...
 
 def _said_environment_drawn(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("stand_in"):
-        return "An environment card comes up that is not filled in yet: read it from the card drawn."
+        # the companion's card is not filled in: it names no card, the table's own top card is the one drawn
+        return (
+            "The environment card, drawn before the room card, is not filled in yet: draw the top card of the real "
+            "environment deck (that is the card drawn) and read it aloud; the companion plays nothing of its own."
+        )
 
     return f"Environment card: {e('name') or e('card')}. {_sentence(effect_words(e('effect')))}"
 
@@ -588,7 +593,12 @@ def _said_seance_cancelled(event: Mapping[str, Any], names: Names, e: Callable[.
 
 def _said_door_unlocked(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     again = " (a padlock: it locks again after the next action)" if e("relocks") else ""
-    return f"{_sentence(door_words(e('door'), names))[:-1]} is unlocked{again}."
+    # "The player may then move into the next space without spending an action. Note: Moving for free may only be
+    # done immediately after unlocking a door." (skeptics-rulebook.txt:125-126)
+    return (
+        f"{_sentence(door_words(e('door'), names))[:-1]} is unlocked{again}: the player may move through it into "
+        "the next space now without spending an action (only straight after the unlock)."
+    )
 
 
 def _said_game_won(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -913,7 +923,6 @@ _ANNOUNCE_TITLES = {
     "seance_declared": ("seance", "Séance declared"),
     "seance_started": ("seance", "The séance"),
     "final_round": ("final_round", "Final round"),
-    "set_proven": ("proven", "Icon set proven"),
     "game_won": ("won", "You won!"),
     "game_lost": ("lost", "The ghost got away"),
 }
@@ -934,9 +943,13 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
         return {
             "kind": "lost_card",
             "title": "Summon failed",
-            "text": "A room card is lost, face down.",
+            "text": "Summon failed: a room card is lost, face down.",
             "weight": "toast",
         }
+    if kind == "set_proven":  # the toast reads "title: text" unless the text starts with the title: said once
+        need = f" ({need_words(event.get('need'))})" if event.get("need") else ""
+        text = f"Icon set proven: set {event.get('index')}{need}."
+        return {"kind": "proven", "title": "Icon set proven", "text": text, "weight": "toast"}
     if kind in _ANNOUNCE_TITLES:
         key, title = _ANNOUNCE_TITLES[kind]
         return {
@@ -990,6 +1003,25 @@ def for_players(message: Any) -> str:
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     text = re.sub(r"\s{2,}", " ", text).strip()
     return _sentence(text) if text else "That cannot be done now."
+
+
+# -- ending a round early ----------------------------------------------------------------------------------
+
+
+def end_round_warning(view: Mapping[str, Any]) -> str:
+    """What the host is told before ending the round early: the current player's actions left and who has not
+    played yet ("Ben, Cy and Di have not played this round yet."); "" when nobody is left out."""
+    names = [str(n) for n in view.get("player_names") or []]
+    current = int(view.get("current_player") or 0)
+    left = int(view.get("actions_left") or 0)
+    waiting = names[current + 1 :]
+    words = []
+    if left:
+        who = names[current] if 0 <= current < len(names) else "The player"
+        words.append(f"{who} still has {count(left, 'action')}.")
+    if waiting:
+        words.append(f"{listed(waiting)} {'has' if len(waiting) == 1 else 'have'} not played this round yet.")
+    return " ".join([*words, "The clock moves on."]) if words else ""
 
 
 # -- the end of the game ----------------------------------------------------------------------------
@@ -1069,15 +1101,17 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             )
         else:
             out.append(("rooms", "Shuffle all twenty room cards into a face-down deck."))
-        out.append(("evidence", "Shuffle the seven evidence tokens face down beside the ghost card."))
     else:
         out.append(
             (
                 "decks",
-                "The companion shuffles and draws the room cards, the environment cards and the "
-                "evidence tokens: keep them beside you to read each card when it comes up.",
+                "The companion shuffles and draws the room cards and the environment cards: keep them beside you "
+                "to read each card when it comes up.",
             )
         )
+    # "Place all seven Evidence Tokens face-down and shuffle them ... next to the Ghost Card" (skeptics-rulebook.txt:76):
+    # the table's own, whichever decks; a solved clue's player turns one over (:174)
+    out.append(("evidence", "Shuffle the seven evidence tokens face down beside the ghost card."))
     if items_n:
         out.append(
             (
