@@ -1,6 +1,6 @@
 """The face size `companion dice calibrate` stores (vision.tray.calibrate), before and after its closer looks.
 
-    uv run python benchmarks/bench_calibrate.py [--seeds N]
+    uv run python benchmarks/bench_calibrate.py [--seeds N] [--models DIR]
 
 Tables: the rendered Raspberry Pi tray (vision/training/synth.py's PI_TRAY, every die flat) 1640 and 3280 pixels
 wide at four face sizes each, N scenes per size; and fitting photos of byler-train (``is_fitting``) pasted, 1 and
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.tray as tray
 from vision.dataset import Label, Score, is_fitting, load_set, score_photo
+from vision.nets import use_models
 from vision.reader import ReaderSettings, read_dice
 from vision.training.synth import PI_TRAY, render_scene
 
@@ -71,8 +72,11 @@ def measure(frames: list[Frame], looks: int) -> tuple[float, Score]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=2, help="rendered tables per face size")
+    parser.add_argument("--models", default=None, help="a folder with dice_find.onnx and dice_read.onnx to measure")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.models:
+        use_models(Path(args.models) / "dice_find.onnx", Path(args.models) / "dice_read.onnx")
     looks = tray.SIZE_LOOKS
     tables: dict[str, list[list[Frame]]] = {}
     for width, faces in ((1640, (60.0, 70.0, 80.0, 90.0)), (3280, (120.0, 150.0, 180.0, 240.0))):
