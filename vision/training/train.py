@@ -21,7 +21,7 @@ channels, light gradients, blur, noise) stands in for the other tables, lights a
 The shipped models were made with these steps (about an hour on two shared cores):
 
     python -m venv /tmp/trainenv
-    /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
+    /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless==5.0.0.93 pillow  # the project's OpenCV: 5.1 fails in mine()
     T="nice -n 10 /tmp/trainenv/bin/python vision/training/train.py --out /tmp/dice"
     $T --only finder --epochs-det 30                                    # finder from scratch
     $T --only finder --epochs-det 30 --finder-weights /tmp/dice/dice_find.pt    # and on, slower

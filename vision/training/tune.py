@@ -9,7 +9,7 @@ felt and cloth tables, any die colour, marbled dice, symbol faces (class "logo":
 views whose side faces the reader learns to ignore, shadows and touching dice.
 
     python -m venv /tmp/trainenv
-    /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless pillow
+    /tmp/trainenv/bin/pip install torch==2.13.0 onnx opencv-python-headless==5.0.0.93 pillow  # the project's OpenCV: 5.1 fails in mine()
     T="nice /tmp/trainenv/bin/python vision/training/tune.py"
     OMP_NUM_THREADS=1 $T --out /tmp/tuned --scenes 1000 --finder-steps 4000 --reader-steps 4000   # 27 min
     $T --blend 0.4 0.3 --models OLD --tuned /tmp/tuned --out /tmp/blend   # part of the way there (OLD: the
