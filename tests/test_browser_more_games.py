@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -396,6 +397,17 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         expect(view.locator("#end-card")).to_be_visible(timeout=5000)
         expect(view.locator("#outcome")).to_contain_text("Ada wins")
         dismiss(viewer)
+        # the end card's chart at the phone's width: every player's line ends in their name and score, in its colour
+        chart = view.locator("#end-timeline")
+        expect(chart).to_be_visible()
+        wait_for(lambda: chart.evaluate("(img) => img.complete && img.naturalWidth > 0"))
+        drawn = ET.fromstring(view.evaluate("(src) => fetch(src).then((r) => r.text())", chart.get_attribute("src")))
+        assert abs(float(drawn.get("width") or 0) - chart.bounding_box()["width"]) < 2  # type: ignore[index]
+        words = [t.text for t in drawn.iter("{http://www.w3.org/2000/svg}text")]
+        for name, score in zip(names, final["scores"]):
+            assert f"{name} {score}" in words, (name, score, words)
+        chart.scroll_into_view_if_needed()
+        view.screenshot(path=str(SHOTS / "sp-04b-viewer-end-chart.png"))  # what the phone shows
         shot(viewer, "sp-04-viewer-end")
         check_everything_read(host, viewer)
     finally:
