@@ -6,13 +6,17 @@ rule of now (docs/among-cultists.md, gap 9)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from games import write_played_then
 
+from companion.box import Box
 from companion.games.among_cultists.engine import Game, Setup
 from companion.games.among_cultists.packs import load_packs
+from companion.games.skeptics.packs import load_packs as skeptics_packs
 from companion.history import GameStore, replay_game
+from companion.service import GameService
 
 PACKS = load_packs()
 SETUP = Setup(players=4, points_needed=5, start_player=1)
@@ -78,3 +82,21 @@ def test_a_file_whose_knife_never_came_to_a_ghost_plays_on_by_the_rule_of_now(tm
     for command in ["next-phase", "draw-event", "next-phase"]:
         game.push(command)
     assert passed(game.push("end-round")) == (2, 3)  # now the ghost at seat 3 is given the knife
+
+
+def test_a_box_edit_during_a_game_stored_before_keeps_its_knife(tmp_path: Path) -> None:
+    # the game under way replays with the new event marker (GameService._use_box), in the reading it was played in
+    store = GameStore(tmp_path / "then.sqlite3")
+    svc = GameService(store, skeptics_packs(), rng=random.Random(2), box=Box(tmp_path / "packs"))
+    try:
+        game_id = write_played_then(store, Game.new(SETUP, PACKS, knife_skips_ghosts=True), ROUND_1)
+        svc.load_game(game_id)
+        assert svc.state()["start_player"] == 3
+        svc.do("next-phase")
+        svc.do("draw-event")
+        drawn = svc.state()["event"]
+        svc.edit_box("event", drawn["id"], {"name": "Power cut", "text": "No light in the house this round."})
+        state = svc.state()
+        assert state["event"]["name"] == "Power cut" and state["start_player"] == 3 and state["order"] == [3, 4, 1]
+    finally:
+        svc.close()
