@@ -22,6 +22,7 @@ __all__ = [
     "plain",
     "player",
     "seat",
+    "undone",
 ]
 
 
@@ -63,6 +64,13 @@ def article(word: Any) -> str:
 def a_or_an(word: Any) -> str:
     """`word` with its indefinite article: "an 8", "a 9", "an eye", "a Master" (see :func:`article`)."""
     return f"{article(word)} {word}"
+
+
+def undone(what: Any) -> str:
+    """An undo in words, alike for every game (terminal, the page's log, the voice): "Undone: " and what the command
+    taken back did, one sentence or more ("Undone: Ada's turn ends. The clock moves to III.")."""
+    told = str(what or "").strip() or "the last command"
+    return f"Undone: {told}" if told.endswith((".", "!", "?")) else f"Undone: {told}."
 
 
 def player(number: Any, state: Mapping[str, Any] | None = None) -> str:
