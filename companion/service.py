@@ -648,12 +648,17 @@ class GameService:
 
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
+        # what each command caused when it was played: the game replays in the reading it was played in (read_stored)
+        stored = None
+        if self._game is not None and self._game_id is not None:
+            told = self.store.command_events(self._game_id)
+            stored = [told.get(seq, []) for seq in range(1, self._game.played + 1)]
         try:
             if self._game is not None and self._module.rules == self.box.rules:
-                game = self._module.replay(self._game.setup, packs, self._game.history)
+                game = self._module.replay(self._game.setup, packs, self._game.history, stored)
             elif self._game is not None and self._module.rules in others:
                 game = self._module.replay(
-                    self._game.setup, self.box.other_packs(self._module.rules, change), self._game.history
+                    self._game.setup, self.box.other_packs(self._module.rules, change), self._game.history, stored
                 )
         except CompanionError as exc:
             raise PackError(
