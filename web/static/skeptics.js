@@ -49,7 +49,8 @@ export function render(s) {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
     li.append(el("b", {}, envName(s, c)), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
-    if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
+    const where = (s.fire_spaces || []).length ? " (" + s.fire_spaces.map((n) => roomWords(n)).join(", ") + ")" : "";
+    if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + where + ": a cobweb on three clue dice on its space puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
     if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
@@ -184,7 +185,7 @@ export function missingOf(a) {
   return Object.entries(left).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
 }
 const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Break a barrier", fire: "Fight the fire" };
-export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "");
+export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "") + (a.space !== null && a.space !== undefined ? " in " + roomWords(a.space) : "");
 
 export function renderAttempt(s) {
   const box = $("#attempt");

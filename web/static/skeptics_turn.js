@@ -40,7 +40,7 @@ export function renderTurn(s) {
   const rolls = legal.filter((a) => a.name === "roll");
   // a card not filled in yet: an environment card plays nothing until the host taps what the real card does; a ghost
   // card's icon sets, last set and séance symbols are the host's to tell (the engine's question says which)
-  const tap = s.question && s.question.kind === "ghost" ? "tell-ghost" : "tell-card";
+  const tap = { ghost: "tell-ghost", fires: "tell-fires" }[s.question && s.question.kind] || "tell-card";
   const told = legal.filter((a) => a.name === tap);
   const asked = !!(told.length && s.card_question);
   // one highlighted button, the likely next step: a card's question, else the roll under way, else ending the turn
@@ -50,12 +50,14 @@ export function renderTurn(s) {
       rowOf([button("Roll for me", () => act("/api/roll", {}), asked ? "" : "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
   } else fill(rollBox, []);
   const main = [];
-  if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
+  if (asked && tap === "tell-fires") main.push(el("div", { class: "warn span-all", id: "card-question" }, s.card_question), actButton(told[0], null, "primary span-all"));
+  else if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
-  for (const kind of ["search", "solve", "fire"]) {
+  for (const kind of ["search", "solve"]) {
     const a = attempts.find((x) => x.args.action === kind);
     if (a) main.push(actButton(a));
   }
+  for (const a of attempts.filter((x) => x.args.action === "fire")) main.push(actButton(a));  // a fight names its space
   for (const a of attempts.filter((x) => x.args.action === "barrier")) main.push(actButton(a));
   const proves = attempts.filter((x) => x.args.action === "prove");
   if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
@@ -99,6 +101,7 @@ export function renderTurn(s) {
 export function askFor(a) {
   const asks = a.asks || [];
   if (a.name === "attempt" && asks.includes("need")) return () => askIcons(a);
+  if (a.name === "tell-fires") return () => askFireSpaces();
   if (asks.includes("faces")) return () => askDice(a);
   if (asks.includes("room")) {
     const msg = a.name === "seance" ? "Tap the first player's space on the map, or pick it in the list under the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is, or pick it in the list under the map.";
@@ -233,6 +236,37 @@ function askBonus(a) {
     if (out) page.showView("dice");
     return !!out;
   });
+}
+
+// "Fire Card": "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286). The board
+// packs do not show the fire icons, so the host taps the spaces of the real board that show one: no made-up count.
+function askFireSpaces() {
+  const s = app.state || {};
+  const picked = new Set();
+  const words = el("div", { class: "big-ish", id: "fire-words" });
+  const sorted = () => [...picked].sort((x, y) => x - y);
+  const show = () => {
+    words.className = picked.size ? "big-ish" : "note";
+    words.textContent = picked.size ? plural(picked.size, "fire token") + ": on " + sorted().map((n) => roomWords(n)).join(" and ") + "." : "Tap each space of your board that shows a fire icon.";
+  };
+  const numbers = ((app.board && app.board.spaces) || []).map((r) => Number(r.number)).filter((n) => !Number.isNaN(n)).sort((x, y) => x - y);
+  const grid = el("div", { class: "grid", id: "fire-spaces" });
+  for (const n of numbers) {
+    const b = button(capital(roomWords(n)), () => {
+      if (picked.has(n)) picked.delete(n); else picked.add(n);
+      b.classList.toggle("primary", picked.has(n));
+      b.setAttribute("aria-pressed", String(picked.has(n)));
+      show();
+    }, "", "fire-space-" + n);
+    b.setAttribute("aria-pressed", "false");
+    grid.append(b);
+  }
+  const none = button("This board shows no fire icon", async () => { closeSheet(); await command("tell-fires", { spaces: "none" }); }, "wide", "fire-none");
+  sheet("Where are the fire icons?", [el("p", { class: "note" }, s.card_question || ""), words, grid, none], "Put the fire tokens there", async () => {
+    if (!picked.size) { toast("Tap the spaces that show a fire icon first, or: this board shows no fire icon.", true); return false; }
+    return !!(await command("tell-fires", { spaces: sorted().join(",") }));
+  });
+  show();
 }
 
 // A clue token came up: which clue card is it? (Only the cards filled in can be named; their icons are then known.)
