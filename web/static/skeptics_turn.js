@@ -1,7 +1,7 @@
 // Skeptics on the host's phone: the turn panel, the sheets it opens (the icons, the dice, the cards drawn, an item
 // changing hands) and picking a door or a room on the map. Loaded for the host only.
 import {
-  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, act, command, legalOf, actButton,
+  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, api, act, command, legalOf, actButton,
   button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion, cardName, notFilled,
 } from "./core.js?v=__VERSION__";
 import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
@@ -110,7 +110,15 @@ export function askFor(a) {
   if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return () => askBonus(a);
   if (a.name === "reveal-clue" && ((app.state && app.state.clue_cards_to_name) || []).length) return () => askClueCard(a);
   if (a.name === "action" && ["give", "pickup"].includes(a.args.kind) && !a.args.glass) return () => askHandOver(a);
+  if (a.name === "attempt") return async () => { const out = await command(a.name, a.args); if (out) showRoll(); return out; };
   return null;
+}
+
+// An attempt started: the Dice tab at its top, where the roll card and its buttons are (not where the tab was left
+// scrolled, the odds pad or the tray's photo): the next step in sight on a phone.
+function showRoll() {
+  page.showView("dice");
+  window.scrollTo(0, 0);
 }
 
 // ---- sheets: icons, dice faces, cards ----------------------------------------------------------------
@@ -193,7 +201,7 @@ function askIcons(a) {
     const args = { ...a.args, need: need(), ...bonus.args() };
     for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
     const out = await command("attempt", args);
-    if (out) page.showView("dice");
+    if (out) showRoll();
     return !!out;
   });
   show();
@@ -233,7 +241,7 @@ function askBonus(a) {
   sheet(a.label, [...needs, line, bonus.box, ...here.box, note, ...lingering], "Start the roll", async () => {
     if (!here.ok()) return false;
     const out = await command("attempt", { ...a.args, ...bonus.args() });
-    if (out) page.showView("dice");
+    if (out) showRoll();
     return !!out;
   });
 }
@@ -285,8 +293,30 @@ function askDice(a) {
   const n = s.summon_dice || 0;
   sheet(a.label, [el("p", {}, "Roll " + plural(n, "summon die", "summon dice") + (typeof s.summon_odds === "number" ? " (" + pct(s.summon_odds) + " to succeed)." : "."))],
     null, null);
-  $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, "primary", "dice-me"),
+  const sim = !!(app.session && app.session.sim_throw) && !(s.attempt && !s.attempt.succeeded);
+  // --sim's tray, as on the other roll cards (tray.js): its throw is the one highlighted button
+  if (sim) $("#sheet-body").append(button($("#sim-throw-btn").textContent, () => throwSummon(a), "primary wide", "dice-throw"));
+  $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, sim ? "" : "primary", "dice-me"),
     button("Tap the real dice", () => { closeSheet(); askFaces(a.name); }, "", "dice-tap")]));
+}
+
+// --sim's tray: the team's summon dice thrown into it (POST /api/tray/throw). A summon is no roll under way, so the
+// tray does not play its reading as it settles: once read, it is played as this summon or pull ("Use these dice").
+async function throwSummon(a) {
+  const last = await api("/api/tray").then((t) => (t.roll && t.roll.reading) || 0, () => 0);
+  const out = await act("/api/tray/throw", {});
+  if (!out) return;
+  closeSheet();
+  toast("Thrown: " + out.thrown.join(", ") + ". The tray reads them when they settle.");
+  for (let i = 0; i < 60; i += 1) {
+    await new Promise((done) => setTimeout(done, 500));
+    const r = await api("/api/tray").then((t) => t.roll, () => null);
+    if (!r || r.reading <= last) continue;
+    if (r.usable) await act("/api/tray/use", { reading: r.reading });
+    else toast(capital(r.refusal || "the tray's reading cannot be played now."), true);
+    return;
+  }
+  toast("The tray has not read the dice: " + a.label.toLowerCase() + " with the real dice instead.", true);
 }
 
 export function askFaces(target, replace) {
@@ -387,8 +417,10 @@ export async function picked(value) {
   else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
   if (!a) return;
   endPick();
+  // the pick is made: the game view back at the turn panel (the map is below it), where the roll's buttons come
+  if (isHost()) $("#turn-card").scrollIntoView({ block: "start" });
   if (a.name === "attempt" && a.args.action === "unlock") { ((a.asks || []).includes("need") ? askIcons : askBonus)(a); return; }
-  await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") page.showView("dice"); });
+  await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") showRoll(); });
 }
 
 // After the story is told: what the host does next (what was under the search token; where the pulled ghost goes).
