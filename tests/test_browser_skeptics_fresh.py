@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, Phone, open_phone
-from web_fixtures import Table
+from web_fixtures import HOST_PIN, Table
 
 from companion.serve import Companion
 
@@ -37,11 +37,11 @@ def physical_game(table: Table) -> None:
     table.service.new_game({"players": 2, "board": "asylum", "ghost": "child", "seed": 4, "physical": True})
 
 
-def to_ghost_hour(table: Table, card: str) -> None:
-    """Three rounds, then the fourth's end: the Ghost Hour draws `card` and room card 8."""
+def to_ghost_hour(table: Table, card: str, room: int = 8) -> None:
+    """Three rounds, then the fourth's end: the Ghost Hour draws `card` and room card `room`."""
     for _ in range(3):
         table.service.do("end-round")
-    table.service.do("end-round", {"room": "8", "environment": card})
+    table.service.do("end-round", {"room": str(room), "environment": card})
 
 
 def test_the_fire_asks_where_the_fire_icons_are_and_each_fight_names_its_space(browser: Any, table: Table) -> None:
@@ -204,6 +204,55 @@ def test_after_a_door_is_picked_the_next_step_is_in_sight(browser: Any, sim: Com
         page.wait_for_timeout(300)
         shot(phone, "door-roll-game-tab")
         assert in_sight(phone, "#turn-roll #roll-me") and in_sight(phone, "#turn-roll #roll-tap2")
+        phone.check_clean()
+    finally:
+        phone.context.close()
+
+
+def answer_questions(table: Table) -> None:
+    """A stand-in environment card lasts until met as the rulebook says when the card does not ("If it is not stated
+    on the card, then the card lasts until the conditions are met", skeptics-rulebook.txt:280); the real ghost card
+    shows one icon set."""
+    while question := table.service.state().get("question"):
+        if question["kind"] == "environment":
+            table.service.do("tell-card", {"effect": "nothing"})
+        elif question["ask"] == "sets":
+            table.service.do("tell-ghost", {"sets": "1"})
+        else:
+            table.service.do("tell-ghost", {question["ask"]: "no"})
+
+
+def test_the_end_card_lists_no_card_to_fill_in(browser: Any, table: Table) -> None:
+    """Game End: Winning (skeptics-rulebook.txt:313): the game is over, no card is played any more; the cards in
+    force not filled in yet are one short line, not a "Fill it in from the card" button each."""
+    physical_game(table)
+    stand_ins = ["common3", "common4", "common5"]
+    for room, card in enumerate(stand_ins, start=8):
+        to_ghost_hour(table, card, room)
+        answer_questions(table)
+    table.service.do("prove", {"set": "1"})
+    assert table.service.state()["outcome"] == "won"
+    phone = open_phone(browser, table)
+    try:
+        page = phone.page
+        phone.tab("host")  # the host signs in (open_phone's host waits for a turn panel, which an ended game has not)
+        page.fill("#pin-form input[name=pin]", HOST_PIN)
+        page.click("#pin-btn")
+        page.wait_for_selector("#logout", state="visible")
+        phone.tab("game")
+        expect(page.locator("#end-card")).to_be_visible()
+        expect(page.locator("#end-new")).to_be_visible()  # the host's end card
+        expect(page.locator("#env [id^='fill-env-']")).to_have_count(0)
+        expect(page.locator("#env button")).to_have_count(0)
+        expect(page.locator("#hands button")).to_have_count(0)  # nobody gets an item after the end either
+        line = page.locator("#env-unfilled-end")
+        expect(line).to_have_text(
+            f"{len(stand_ins)} cards in force at the end were not filled in yet (Host, Your box)."
+        )
+        line.scroll_into_view_if_needed()
+        shot(phone, "end-env")
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(phone, "end-card")
         phone.check_clean()
     finally:
         phone.context.close()

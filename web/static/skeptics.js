@@ -45,7 +45,10 @@ export function render(s) {
   out.className = "outcome " + (s.outcome || "");
   renderGlance(s);
 
-  fill($("#env"), (s.environment || []).map((c) => {
+  // after the end no card is played any more: the cards not filled in yet are one short line, not a button each
+  const ended = !!s.outcome;
+  const unfilledAtEnd = ended ? (s.environment || []).filter((c) => c.stand_in) : [];
+  fill($("#env"), (s.environment || []).filter((c) => !unfilledAtEnd.includes(c)).map((c) => {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
     li.append(el("b", {}, envName(s, c)), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
@@ -63,6 +66,7 @@ export function render(s) {
     }
     return li;
   }));
+  if (unfilledAtEnd.length) $("#env").append(el("li", { class: "dim", id: "env-unfilled-end" }, plural(unfilledAtEnd.length, "card") + " in force at the end " + (unfilledAtEnd.length === 1 ? "was" : "were") + " not filled in yet" + (isHost() ? " (Host, Your box)." : ".")));
   if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
   $("#deck-left").textContent = s.room_deck_left;
   $("#final-round").hidden = !s.final_round || !!s.outcome;
@@ -138,12 +142,12 @@ function renderHands(s) {
     const items = el("div", { class: "chips" });
     for (const it of h.items) {
       const c = chip(itemWords(it) + notFilled(it.stand_in));
-      if (isHost()) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
+      if (isHost() && !s.outcome) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
       items.append(c);
     }
     if (!h.items.length) items.append(el("span", { class: "dim" }, "no items"));
     li.append(head, items);
-    if (isHost()) li.append(button("Gets an item\u2026", () => turn().then((m) => m.askItem(s, h.player)), "small", "hold-" + h.player));
+    if (isHost() && !s.outcome) li.append(button("Gets an item\u2026", () => turn().then((m) => m.askItem(s, h.player)), "small", "hold-" + h.player));
     return li;
   }));
 }
