@@ -256,3 +256,25 @@ def test_the_end_card_lists_no_card_to_fill_in(browser: Any, table: Table) -> No
         phone.check_clean()
     finally:
         phone.context.close()
+
+
+def test_sending_no_dice_on_the_summon_sheet_says_so_by_the_button(browser: Any, table: Table) -> None:
+    """A summon with the real dice: 'The player attempting the summon would roll the appropriate number of dice'
+    (skeptics-rulebook.txt:243); "Send the dice" with no face tapped says, next to the button, what to do."""
+    table.service.do("end-round")  # III: no summon at the Ghost Hour
+    table.service.do("reveal-clue")
+    table.service.do("solve")
+    answer_questions(table)
+    phone = open_phone(browser, table, host=True)
+    try:
+        page = phone.page
+        page.locator("#turn-main button", has_text="Summon the ghost").click()
+        page.click("#sheet #dice-tap")
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet-body .warn")).to_have_text("0 of 1 die: tap the faces the dice show first.")
+        expect(page.locator("#sheet")).to_be_visible()
+        assert in_sight(phone, "#sheet-body .warn")
+        shot(phone, "summon-send-no-dice")
+        phone.check_clean()
+    finally:
+        phone.context.close()

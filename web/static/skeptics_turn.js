@@ -346,7 +346,12 @@ export function askFaces(target, replace) {
   pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
   const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + (want === 1 ? " shows" : " show");
   sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
-    if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
+    if (!faces.length) {  // said by the sheet's button too, not only in a toast at the top of the screen
+      count.textContent = "0 of " + plural(want, "die", "dice") + ": tap the faces the dice show first.";
+      count.className = "warn";
+      toast("Tap the faces the dice show first.", true);
+      return false;
+    }
     const body = { faces: faces.slice(), command: target, replace: !!replace };
     if (!keepRow.hidden && keep.value) body.keep = keep.value === "none" ? "none" : faces.filter((x) => x === keep.value);
     const out = await act("/api/dice", body);
