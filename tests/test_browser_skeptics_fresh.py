@@ -7,14 +7,13 @@ Screenshots go to tests/artifacts/skeptics-fresh/ for a person to look at."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_sim_throw import served  # noqa: F401 (the fixture: companion serve --sim, its loop running)
 from test_browser_web import ARTIFACTS, Phone, open_phone
 from web_fixtures import HOST_PIN, Table
 
@@ -92,72 +91,47 @@ def test_the_fire_asks_where_the_fire_icons_are_and_each_fight_names_its_space(b
         phone.context.close()
 
 
-def test_the_summon_sheet_throws_the_simulated_tray_and_the_reading_is_the_summon(browser: Any, tmp_path: Path) -> None:
+def test_the_summon_sheet_throws_the_simulated_tray_and_the_reading_is_the_summon(
+    browser: Any,
+    served: Companion,  # noqa: F811
+) -> None:
     """--sim's "Throw the dice (simulated tray)" on the summon sheet, as on the other roll cards: "the player attempting
     the summon would roll the appropriate number of dice" (skeptics-rulebook.txt:243), one summon die per solved clue;
     the tray reads the throw and it is played as the summon (source "tray"), one tap one throw."""
-    from test_sim_tray_throws import sim_companion
-
-    served = sim_companion(tmp_path, interval=0.05, settle_s=0.2)
-    served.start()
-    loop = threading.Thread(target=served.run, args=(0.05,), daemon=True)  # plays what the tray reads
-    loop.start()
+    served.game.do("end-round")  # III: no summon at the Ghost Hour (skeptics-rulebook.txt:243)
+    for _ in range(2):  # two solved clues: two summon dice
+        served.game.do("reveal-clue")
+        served.game.do("solve")
+    while served.game.state().get("question"):
+        served.game.do("tell-ghost", {"seance": "no"})
+    assert served.game.next_throw() == ("summon", "summon")
+    phone = sim_phone(browser, served)
     try:
-        served.game.do("end-round")  # III: no summon at the Ghost Hour (skeptics-rulebook.txt:243)
-        for _ in range(2):  # two solved clues: two summon dice
-            served.game.do("reveal-clue")
-            served.game.do("solve")
-        while served.game.state().get("question"):
-            served.game.do("tell-ghost", {"seance": "no"})
-        assert served.game.next_throw() == ("summon", "summon")
-        phone = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"), host=True)  # type: ignore[arg-type]
-        try:
-            page = phone.page
-            page.locator("#turn-main button", has_text="Summon the ghost").click()
-            throw = page.locator("#sheet #dice-throw")
-            expect(throw).to_have_text(page.locator("#sim-throw-btn").inner_text())
-            expect(throw).to_have_text("Throw the dice (simulated tray)")
-            expect(page.locator("#sheet button.primary:visible")).to_have_count(1)  # the throw, not "Roll for me"
-            shot(phone, "summon-sheet-sim")
-            throw.click()
-            expect(page.locator("#sheet")).to_be_hidden()
-            for _ in range(300):  # the tray settles, is read and its reading played as the summon (30 s at most)
-                summons = [h for h in served.game.history() if h["command"]["name"] == "summon"]
-                if summons:
-                    break
-                page.wait_for_timeout(100)
-            assert [h["source"] for h in summons] == ["tray"]
-            assert len(summons[0]["command"]["args"]["faces"].split(",")) == 2
-            page.wait_for_timeout(500)
-            shot(phone, "summon-thrown")
-            phone.check_clean()
-        finally:
-            phone.context.close()
+        page = phone.page
+        page.locator("#turn-main button", has_text="Summon the ghost").click()
+        throw = page.locator("#sheet #dice-throw")
+        expect(throw).to_have_text(page.locator("#sim-throw-btn").inner_text())
+        expect(throw).to_have_text("Throw the dice (simulated tray)")
+        expect(page.locator("#sheet button.primary:visible")).to_have_count(1)  # the throw, not "Roll for me"
+        shot(phone, "summon-sheet-sim")
+        throw.click()
+        expect(page.locator("#sheet")).to_be_hidden()
+        for _ in range(300):  # the tray settles, is read and its reading played as the summon (30 s at most)
+            summons = [h for h in served.game.history() if h["command"]["name"] == "summon"]
+            if summons:
+                break
+            page.wait_for_timeout(100)
+        assert [h["source"] for h in summons] == ["tray"]
+        assert len(summons[0]["command"]["args"]["faces"].split(",")) == 2
+        page.wait_for_timeout(500)
+        shot(phone, "summon-thrown")
+        phone.check_clean()
     finally:
-        served.request_stop("test over")
-        loop.join(timeout=10)
-        served.shutdown()
+        phone.context.close()
 
 
-@pytest.fixture
-def sim(tmp_path: Path) -> Iterator[Companion]:
-    """``companion serve --sim`` (its demo Skeptics game, the simulated tray), its main loop in a thread."""
-    from test_sim_tray_throws import sim_companion
-
-    served = sim_companion(tmp_path, interval=0.05, settle_s=0.2)
-    served.start()
-    loop = threading.Thread(target=served.run, args=(0.05,), daemon=True)  # plays what the tray reads
-    loop.start()
-    try:
-        yield served
-    finally:
-        served.request_stop("test over")
-        loop.join(timeout=10)
-        served.shutdown()
-
-
-def sim_phone(browser: Any, served: Companion) -> Phone:
-    return open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"), host=True)  # type: ignore[arg-type]
+def sim_phone(browser: Any, companion: Companion) -> Phone:
+    return open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{companion.port}"), host=True)  # type: ignore[arg-type]
 
 
 def in_sight(phone: Phone, selector: str) -> bool:
@@ -170,11 +144,11 @@ def in_sight(phone: Phone, selector: str) -> bool:
     return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= bottom
 
 
-def test_after_a_door_is_picked_the_next_step_is_in_sight(browser: Any, sim: Companion) -> None:
+def test_after_a_door_is_picked_the_next_step_is_in_sight(browser: Any, served: Companion) -> None:  # noqa: F811
     """Action 2: Unlock: 'Players may use an Unlock Action to unlock a door by rolling three green Key Dice'
     (skeptics-rulebook.txt:123): the host picks the door under the map, starts the roll, and the roll's buttons (and
     --sim's throw, the highlighted one) are on the screen, not below it."""
-    phone = sim_phone(browser, sim)
+    phone = sim_phone(browser, served)
     try:
         page = phone.page
         phone.tab("dice")  # the Dice tab left scrolled down (the odds pad, the tray), as a player leaves it
