@@ -489,7 +489,18 @@ def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_
         assert kept() == typed
         shot(host, "sp-10-host-nobody-went-out-first")
         dismiss(host)
-        typed[1] = "0"
+        typed[1], typed[4] = "0", "500"
+        fill_in()  # more than the whole deck holds: the game's refusal, saying what to check, not the question
+        expect(page.locator("#toast.bad")).to_contain_text(
+            re.compile("Di cannot have 500 points from one hand: one deck holds 405 points.*check the points", re.I),
+            timeout=3000,
+        )
+        check_words([page.locator("#toast").inner_text()])
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed
+        shot(host, "sp-10b-host-more-than-the-deck")
+        dismiss(host)
+        typed[4] = "150"
         fill_in()
         expect(page.locator("#sheet-title")).to_have_text("So many points?")
         expect(page.locator("#toast")).to_be_hidden()  # the refusal put right is not left up over the question

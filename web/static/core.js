@@ -287,3 +287,8 @@ export function showBanner(kind, title, line1, line2, id, modal = true) {
   clearTimeout(showBanner.later);
   if (document.body.classList.contains("table") && !isHost()) showBanner.later = setTimeout(() => { if (b.dataset.eventId === String(id)) b.hidden = true; }, 30000);
 }
+export function hideBanner() {
+  clearTimeout(showBanner.later);
+  $("#banner").hidden = true;
+  app.bannerQuestion = null;
+}
