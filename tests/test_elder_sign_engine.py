@@ -824,6 +824,7 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "stamina": str(rng.choice([3, 5])),  # set-investigator: the numbers printed on a stand-in card
             "doom": str(rng.choice([8, 12])),  # set-ancient-one: the numbers printed on a stand-in card
             "elder_signs": "10",
+            "clues": "1",  # set-investigator: the clue tokens printed on a stand-in card
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
         }

@@ -13,7 +13,7 @@ import pytest
 from games import numbers_copied, write_played_then
 from luma.core.device import dummy
 
-from companion.errors import IllegalCommand
+from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
 from companion.games.elder_sign.engine import Game, Setup
 from companion.games.elder_sign.packs import load_packs
@@ -46,11 +46,11 @@ def test_no_turn_is_played_before_the_numbers_printed_on_the_cards_are_copied() 
     names = {a.name for a in game.legal_actions()}
     assert not names & {"move", "end-turn", "roll"} and {"set-ancient-one", "set-investigator"} <= names
     game.push("set-ancient-one doom=9 elder_signs=7")
-    with pytest.raises(IllegalCommand, match="player 1's investigator's sanity and stamina") as refused:
+    with pytest.raises(IllegalCommand, match="player 1's investigator's sanity, stamina and clue tokens") as refused:
         game.push("move to=1")
     assert "set-ancient-one" not in str(refused.value)
-    game.push("set-investigator player=1 sanity=4 stamina=6")
-    game.push("set-investigator player=2 sanity=5 stamina=5")
+    game.push("set-investigator player=1 sanity=4 stamina=6 clues=1")
+    game.push("set-investigator player=2 sanity=5 stamina=5 clues=0")
     assert game.numbers_first() == []
     game.push("move to=1")
     assert game.view()["doom_max"] == 9 and game.view()["elder_signs_needed"] == 7
@@ -76,7 +76,7 @@ def test_no_made_up_sanity_devours_and_the_cards_numbers_judge_what_was_lost() -
     events = game.push(f"adjust player=1 sanity=-{printed + 1}")
     assert "investigator_devoured" not in {e["type"] for e in events}
     assert not game.view()["investigators"][0]["devoured"]
-    events = game.push("set-investigator player=1 sanity=2 stamina=5")  # the card: 2; more than that was lost
+    events = game.push("set-investigator player=1 sanity=2 stamina=5 clues=0")  # the card: 2; more than that was lost
     assert "investigator_devoured" in {e["type"] for e in events}
 
 
@@ -87,7 +87,7 @@ def test_the_checklist_page_terminal_and_end_card_show_no_made_up_limit() -> Non
     state = {**view, **MODULE.publish(view, game)}
     names = MODULE.names(game)
     items = {i["id"]: i["text"] for i in MODULE.setup_checklist(state, names, False)}
-    assert "doom track length" in items["numbers"] and "Ada's sanity and stamina" in items["numbers"]
+    assert "doom track length" in items["numbers"] and "Ada's sanity, stamina and clue tokens" in items["numbers"]
     assert state["numbers_first"] == game.numbers_first()
     line = MODULE.state_text(state).splitlines()[1]
     assert "doom 2 ·" in line and " of " not in line
@@ -95,8 +95,8 @@ def test_the_checklist_page_terminal_and_end_card_show_no_made_up_limit() -> Non
     view = game.view()
     state = {**view, **MODULE.publish(view, game)}
     assert "doom 2 of 8" in MODULE.state_text(state)
-    game.push("set-investigator player=1 sanity=4 stamina=4")
-    game.push("set-investigator player=2 sanity=4 stamina=4")
+    game.push("set-investigator player=1 sanity=4 stamina=4 clues=0")
+    game.push("set-investigator player=2 sanity=4 stamina=4 clues=0")
     view = game.view()
     state = {**view, **MODULE.publish(view, game)}
     assert "numbers" not in {i["id"] for i in MODULE.setup_checklist(state, names, False)}
@@ -163,3 +163,40 @@ def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_o
         "face the card's penalty."
     ]
     assert "give-up" in {a.name for a in game.legal_actions()}
+
+
+def test_the_clue_tokens_printed_on_an_investigator_card_are_asked_too() -> None:
+    """:84 "we get our Investigator markers, Stamina and Sanity tokens, and any item cards and Clue tokens listed on
+    our cards": a stand-in's clue tokens are made up like its sanity, so set-investigator without clues= is refused
+    with what to type, and nothing changes; the card's clue count is played, not the stand-in's."""
+    game = new_game()
+    player = game.view()["investigators"][0]
+    stand_in_clues = game.packs.investigators[player["id"]].clues
+    before = game.view()
+    with pytest.raises(BadCommand, match=r"clues=C.*set-investigator player=1 sanity=4 stamina=6 clues=C"):
+        game.push("set-investigator player=1 sanity=4 stamina=6")
+    assert game.view() == before and game.numbers_first()[1] == "set-investigator player=1"
+    offered = next(a for a in game.legal_actions() if a.name == "set-investigator" and a.args["player"] == "1")
+    assert "clues" in offered.asks
+    printed = stand_in_clues + 2  # the card on the table lists other clue tokens than the stand-in
+    game.push(f"set-investigator player=1 sanity=4 stamina=6 clues={printed}")
+    assert game.view()["investigators"][0]["clues"] == printed
+
+
+def test_a_history_whose_investigator_took_the_stand_ins_clues_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it: set-investigator without clues= kept the stand-in's clue tokens.
+    It opens to the same state; a set-investigator played after reopening is asked the card's clues."""
+    then = Game.new(SETUP, load_packs(), lenient_reading=True)
+    commands = ["card-did effect=nothing", "set-investigator player=1 sanity=4 stamina=6"]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, commands)
+        game = replay_game(store, game_id, load_packs())
+        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert game.view() == then.view() and game.history == then.history
+    finally:
+        store.close()
+    card = game.packs.investigators[game.view()["investigators"][0]["id"]]
+    assert game.view()["investigators"][0]["clues"] == card.clues  # the stand-in's, as it was played
+    with pytest.raises(BadCommand, match="add clues=C"):
+        game.push("set-investigator player=2 sanity=5 stamina=5")

@@ -216,7 +216,7 @@ function enterNumbers(s, a) {
 // Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
 function numbersFirst(s) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
-  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity and stamina";
+  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
   return [el("p", { class: "warn", id: "es-numbers-first" }, (s.turn === 1 ? "Before the first turn" : "Before playing on") + ": copy the numbers printed on the cards not filled in yet. The companion makes none up, so no one plays until they are in."),
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }

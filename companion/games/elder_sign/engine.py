@@ -84,7 +84,8 @@ def numbers_first_refusal(first: Sequence[str]) -> str:
         else:
             player = command.rsplit("=", 1)[1]
             parts.append(
-                f"player {player}'s investigator's sanity and stamina ({command} sanity=S stamina=T [clues=C])"
+                f"player {player}'s investigator's sanity, stamina and clue tokens ({command} sanity=S stamina=T "
+                "clues=C)"
             )
     return (
         "a card in play is not filled in yet, and its numbers are printed on it, not made up here: before playing "
@@ -133,8 +134,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "set-investigator": (
             ("player", "sanity", "stamina"),
             ("clues",),
-            "the sanity, stamina (and clue tokens) printed on an investigator card not filled in yet, copied by the "
-            "host: the companion plays the card's numbers from then on (what was lost or gained so far still counts)",
+            "the sanity, stamina and clue tokens (clues=, 0 when the card lists none) printed on an investigator card "
+            "not filled in yet, copied by the host (:84): the companion plays the card's numbers from then on (what "
+            "was lost or gained so far still counts)",
         ),
         "set-ancient-one": (
             ("doom", "elder_signs"),
@@ -537,6 +539,9 @@ class Game(GameHistory[State]):
         # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
         # stand for its stored history
         self.numbers_reading = False
+        # a game stored before the companion asked set-investigator for the clue tokens printed on the card plays on
+        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's
+        self.lenient_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -554,12 +559,14 @@ class Game(GameHistory[State]):
         stand_in_reading: bool = False,
         sanity_reading: bool = False,
         numbers_reading: bool = False,
+        lenient_reading: bool = False,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
         reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
         stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
-        before a stand-in's printed numbers were asked before the first turn (read_stored)."""
+        before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
+        set-investigator asked the card's clue tokens (read_stored). Each older reading holds the later ones."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -596,6 +603,7 @@ class Game(GameHistory[State]):
         game.stand_in_reading = stand_in_reading
         game.sanity_reading = sanity_reading or stand_in_reading
         game.numbers_reading = numbers_reading or game.sanity_reading
+        game.lenient_reading = lenient_reading or game.numbers_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -611,25 +619,27 @@ class Game(GameHistory[State]):
         them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
-        the arrow, or a command played after an attack with no choices asked, where the companion lowered sanity),
+        the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
+        set-investigator without clues=, where the stand-in's clue tokens stood),
         or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
         older), and every command is left to push."""
-        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self._stack:
+        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self.lenient_reading or self._stack:
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers), each older reading holding the later ones
-        order = [(False, False, False)] + [(False, False, True)] * numbers + [(False, True, True)]
-        order += [(True, True, True)] * stand_ins
+        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient), each older reading holding the later ones
+        order = [(False, False, False, False), (False, False, False, True)]
+        order += [(False, False, True, True)] * numbers + [(False, True, True, True)]
+        order += [(True, True, True, True)] * stand_ins
         # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
         # reopened: the older reading holds for the commands before that midnight only
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
-        for i, (stand_in, sanity, numbered) in enumerate(order):
+        for i, reading in enumerate(order):
             if i:
-                self._start_in(stand_in, sanity, numbered)
+                self._start_in(*reading)
                 self.stored_length = asked
             if i == len(order) - 1:
                 break
@@ -655,14 +665,19 @@ class Game(GameHistory[State]):
                 return False
         return True
 
-    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool) -> None:
+    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
         again = type(self).new(
-            self.setup, self.packs, stand_in_reading=stand_in, sanity_reading=sanity, numbers_reading=numbers
+            self.setup,
+            self.packs,
+            stand_in_reading=stand_in,
+            sanity_reading=sanity,
+            numbers_reading=numbers,
+            lenient_reading=lenient,
         )
         self._state, self.setup_events = again._state, again.setup_events
         self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
-        self.numbers_reading = again.numbers_reading
+        self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -776,8 +791,8 @@ class Game(GameHistory[State]):
                     "table",
                     "set-investigator",
                     args,
-                    asks=("sanity", "stamina"),
-                    sample=dict.fromkeys(("sanity", "stamina"), "1"),
+                    asks=("sanity", "stamina", "clues"),
+                    sample={"sanity": "1", "stamina": "1", "clues": "0"},
                 )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
@@ -2158,7 +2173,17 @@ class _Rules(RulesBase[State, Command]):
         if inv.entered:
             self.illegal(f"player {inv.player + 1}'s numbers were entered already; put a mistake right with adjust.")
         sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
-        clues = _int(self.cmd, "clues", 0, 20) if "clues" in self.cmd.args else card.clues
+        if "clues" in self.cmd.args:
+            clues = _int(self.cmd, "clues", 0, 20)
+        elif self.game.lenient_reading and self.game.in_stored_history():
+            clues = card.clues  # as the companion played it then: the stand-in's clue tokens stood for the card's
+        else:
+            raise BadCommand(
+                f"set-investigator: the clue tokens are printed on the investigator card too (:84), and the card is "
+                "not filled in yet, so the companion has none of its own for it: add clues=C, the number on the card "
+                f"(clues=0 when it lists none): set-investigator player={inv.player + 1} sanity={sanity} "
+                f"stamina={stamina} clues=C."
+            )
         lost_all = False
         for stat, printed in (("sanity", sanity), ("stamina", stamina)):
             top = max(0, printed - (getattr(card, stat) - getattr(inv, "max_" + stat)))

@@ -848,7 +848,7 @@ def _first_words(command: str, names: Names) -> str:
     """One of Game.numbers_first in the host's words."""
     if command == "set-ancient-one":
         return "the Ancient One's doom track length and the Elder Signs it needs"
-    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity and stamina"
+    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity, stamina and clue tokens"
 
 
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
