@@ -200,3 +200,30 @@ def test_a_history_whose_investigator_took_the_stand_ins_clues_reopens_as_it_was
     assert game.view()["investigators"][0]["clues"] == card.clues  # the stand-in's, as it was played
     with pytest.raises(BadCommand, match="add clues=C"):
         game.push("set-investigator player=2 sanity=5 stamina=5")
+
+
+@pytest.mark.parametrize(("doom", "length"), [(3, 3), (5, 3)])
+def test_a_doom_track_copied_full_wakes_the_ancient_one_at_once(doom: int, length: int) -> None:
+    """:427 "As soon as that Doom token lands on the last spot of the Doom track, ... the Ancient One is waking up":
+    the card's track, copied when the table's doom tokens fill it already, wakes it then (not refused); the track
+    holds its spaces (:419), no more."""
+    game = new_game()
+    game.push(f"doom n={doom}")
+    events = game.push(f"set-ancient-one doom={length} elder_signs=10")
+    view = game.view()
+    assert "ancient_one_awakens" in [e["type"] for e in events]
+    assert view["ancient_one_awake"] and view["doom"] == length and view["doom_max"] == length
+    assert {i["place"] for i in view["investigators"]} == {"ancient-one"} and game.outcome is None
+
+
+@pytest.mark.parametrize("doom", [0, 4])
+def test_an_elder_sign_limit_copied_reached_wins_at_once(doom: int) -> None:
+    """:245 "If you meet or exceed that number, victory is yours!": the card's limit, copied when the table has as many
+    Elder Signs already, wins then; with the track full too, the Elder Signs (the rewards, taken first, :427) win."""
+    game = new_game()
+    game.push("elder-signs n=4")
+    if doom:
+        game.push(f"doom n={doom}")
+    game.push(f"set-ancient-one doom={doom or 9} elder_signs=4")
+    assert game.outcome is not None and game.outcome.result == "won"
+    assert not game.view()["ancient_one_awake"]

@@ -2145,7 +2145,10 @@ class _Rules(RulesBase[State, Command]):
 
     def do_set_ancient_one(self) -> None:
         """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
-        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes."""
+        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
+        table has reached already plays at once: Elder Signs at the limit win (:245 "If you meet or exceed that number,
+        victory is yours!", checked after every command); else doom tokens filling the card's track wake the Ancient
+        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces."""
         s = self.s
         if not self.ancient.placeholder:
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
@@ -2154,12 +2157,11 @@ class _Rules(RulesBase[State, Command]):
         if s.awake:
             self.illegal("the Ancient One is awake: its track is full already (:429).")
         doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
-        if doom <= s.doom:
-            self.illegal(f"the track holds {s.doom} doom tokens already; its length is more than that on the card.")
-        if signs <= s.elder_signs:
-            self.illegal(f"the table has {s.elder_signs} Elder Signs already; the limit on the card is more than that.")
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+        # the Elder Signs won are the rewards taken before an awakening (:427): at the limit the game is won (check_end)
+        if s.elder_signs < signs and s.doom >= doom:
+            self.awaken("the doom track is full")
 
     def do_set_investigator(self) -> None:
         """The numbers printed on an investigator card not filled in yet (:84 "we get our Investigator markers,
