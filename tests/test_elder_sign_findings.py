@@ -13,6 +13,7 @@ import pytest
 from games import numbers_copied
 from test_elder_sign_stand_in_ancient import filled_in
 
+from companion.errors import IllegalCommand
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game, Setup
 from companion.games.elder_sign.packs import load_packs
@@ -105,7 +106,11 @@ def test_no_first_aid_after_completing_an_adventure_in_the_same_turn() -> None:
     while game.view()["question"]:
         game.push("card-did effect=nothing")
     assert game.view()["investigators"][0]["place"] == "entrance"
-    assert "first-aid" not in {a.name for a in game.legal_actions()}  # not offered (a stored one still replays)
+    assert "first-aid" not in {a.name for a in game.legal_actions()}
+    before = game.view()
+    with pytest.raises(IllegalCommand, match=r"goes on to the clock \(:196-198\).*End the turn"):
+        game.push("first-aid")  # the engine refuses it too (a game stored before still replays, lenient_reading)
+    assert game.view() == before
     game.push("end-turn")
     game.push("end-turn")
     game.push("move to=entrance")  # a turn whose move goes to the Entrance still has it

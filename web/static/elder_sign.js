@@ -156,12 +156,13 @@ function renderESTurn(s) {
   const told = legal.filter((x) => x.name === "card-did");
   const lowers = legal.filter((x) => x.name === "lower");
   const asking = (told.length && s.card_question) || lowers.length;
-  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): no roll until it is told
-  const terror = told.length && s.question && s.question.part === "terror";
+  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): the engine offers no roll
+  // until it is told (terror_open); the rolls go on after it while the attempt does
+  const terror = s.terror_open && s.attempt;
   const first = (s.numbers_first || []).length > 0;
   // no roll of the dice left can complete the card (each chance exactly 0, rules :217): the failing step, not a roll
   const giveUp = s.card_odds && s.card_odds.hopeless && legal.find((x) => x.name === "give-up");
-  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),

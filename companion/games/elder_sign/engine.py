@@ -223,6 +223,10 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
     }
 )
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+# a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
+TERROR_FIRST = (
+    "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
+)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -539,8 +543,10 @@ class Game(GameHistory[State]):
         # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
         # stand for its stored history
         self.numbers_reading = False
-        # a game stored before the companion asked set-investigator for the clue tokens printed on the card plays on
-        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's
+        # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
+        # roll while a terror asked about was not told and a first aid after an adventure completed that turn plays on
+        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's, and the
+        # rolls and first aid were played
         self.lenient_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
@@ -620,7 +626,8 @@ class Game(GameHistory[State]):
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
         the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
-        set-investigator without clues=, where the stand-in's clue tokens stood),
+        set-investigator without clues=, where the stand-in's clue tokens stood, a roll or clue before a terror asked
+        about was told, a first aid after an adventure completed that turn),
         or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
@@ -749,6 +756,17 @@ class Game(GameHistory[State]):
                 out.append(f"set-investigator player={inv.player + 1}")
         return out
 
+    def lenient(self) -> bool:
+        """Whether the command being pushed plays as in a game stored before the refusals of lenient_reading."""
+        return self.lenient_reading and self.in_stored_history()
+
+    def terror_open(self, state: State | None = None) -> bool:
+        """Whether a failed roll's terror on a card not filled in yet is asked about and not told yet: the next roll
+        waits for it (:202-211 "I need to resolve all Terror effects ... Whether or not I resolved any Terror
+        effects, I have a couple of options: 1. I can try again")."""
+        s = self._state if state is None else state
+        return any(q.kind != "attack" and q.part == "terror" for q in s.questions)
+
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
@@ -779,10 +797,7 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "focus", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
-        if not s.attempted:  # back at the Entrance from a completed adventure, the turn goes on to the clock (:198):
-            # first aid is for a turn whose move went to the Entrance (:103, :289); not refused, so that a game
-            # stored before, which took it so, replays as it was played
-            self.offer(out, "entrance", "first-aid")
+        self.offer(out, "entrance", "first-aid")
         for inv in s.investigators:
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
@@ -1672,8 +1687,17 @@ class _Rules(RulesBase[State, Command]):
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
 
+    def terror_first(self) -> None:
+        """A roll (or a clue's re-roll) waits for the terror asked about to be told (:202-211), but in a game stored
+        before (Game.lenient_reading)."""
+        if self.game.terror_open(self.s) and not self.game.lenient():
+            self.illegal(
+                f"{TERROR_FIRST[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211)."
+            )
+
     def do_roll(self) -> None:
         s = self.s
+        self.terror_first()
         if s.attempt is None:
             self.start_attempt()
         a = s.attempt
@@ -1834,6 +1858,7 @@ class _Rules(RulesBase[State, Command]):
         inv = self.need_active()
         if a is None or not a.failed:
             self.illegal("a clue re-rolls a roll that completed nothing; there is none to re-roll.")
+        self.terror_first()
         if inv.clues <= 0:
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
@@ -2119,6 +2144,12 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("first aid is an activity of the Entrance; move there first (:289).")
         if s.first_aid:
             self.illegal("one Entrance activity a turn (:289).")
+        if s.attempted and not self.game.lenient():
+            self.illegal(
+                "an adventure was completed this turn: its investigators are back at the Entrance, and the turn goes "
+                "on to the clock (:196-198); first aid is for a turn whose move went to the Entrance (:103, :289). "
+                "End the turn."
+            )
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
         stamina = (
