@@ -233,9 +233,23 @@ function numbersSheet(a, title, numbers) {
   });
 }
 
-// The faces of the dice the next roll throws, tapped die by die (colours from the companion).
+// The tasks the next roll may complete (the engine's open tasks): the card's not done, only the top one with the
+// arrow (elder-sign-rules.txt:281-283); none where its tasks are not entered, or against the Ancient One (one task).
+function openTasks(s) {
+  const place = s.attempt ? s.attempt.place : ((s.investigators || []).find((i) => i.active) || {}).place;
+  const card = (s.adventures || []).find((c) => c.slot === place);
+  if (!card || card.tasks_missing) return [];
+  const left = card.tasks.filter((t) => !t.done);
+  return card.ordered ? left.slice(0, 1) : left;
+}
+
+// The faces of the dice the next roll throws, tapped die by die (colours from the companion), and, with more than one
+// task open, which one the roll completes: "I can only finish one task with each roll ... I can only pick one" (:189),
+// or none, "if you are unable or choose not to meet the requirements" (:179).
 function esFaces(a) {
   const s = app.state;
+  const tasks = openTasks(s);
+  const which = tasks.length > 1 ? selectIn("task", [["", "The first task its dice meet"], ...tasks.map((t) => [t.index, "Task " + t.index + ": " + esTask(t)]), ["none", "None: the roll completes no task"]], "") : null;
   const colours = s.next_dice || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
@@ -247,9 +261,10 @@ function esFaces(a) {
   });
   const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
   show();
-  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown, ...(which ? [field("The task this roll completes (one a roll)", which)] : [])], "Send the dice", async () => {
     if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
-    const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
+    const task = which && which.value ? { task: which.value } : {};
+    const out = await command(a.name, { ...a.args, ...task, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
     return !!out;
   });
 }
