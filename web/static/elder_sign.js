@@ -2,7 +2,7 @@
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
   $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
-  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet,
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
@@ -173,9 +173,9 @@ function renderESTurn(s) {
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
   // a clue re-rolls the failed roll's dice (:359): none offered when no die is left to roll again
   const free = s.attempt ? Object.values(s.attempt.free || {}).reduce((n, k) => n + k, 0) : 0;
-  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) {
+  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid", "lost-found"].includes(y.name))) {
     if ((x.name === "clue" && (terror || !free)) || (x === giveUp && !terror)) continue;
-    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : x.name === "lost-found" ? button(x.label, () => lostFound(s, x), "", "es-lost-found") : actButton(x));
   }
   for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, first || giveUp || asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
@@ -241,6 +241,13 @@ function openTasks(s) {
   if (!card || card.tasks_missing) return [];
   const left = card.tasks.filter((t) => !t.done);
   return card.ordered ? left.slice(0, 1) : left;
+}
+
+// The Lost & Found (elder-sign-rules.txt:293): one green die rolled at the Entrance, its face tapped as it lies; the
+// chart is printed on the Entrance sheet, so the host tells what it gave next (the question that follows).
+function lostFound(s, a) {
+  sheet(a.label, [el("p", { class: "note" }, "Roll one green die and tap the face it shows. The chart on the Entrance sheet says what that gives: tell the companion next."),
+    rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion), and, with more than one

@@ -69,8 +69,9 @@ STATS = ("sanity", "stamina")
 # name -> (required args, optional args, what it does)
 # the commands that play a turn: none until the host copied the numbers of the cards not filled in yet (numbers_first)
 PLAY_COMMANDS = frozenset(
-    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lower")
+    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lost-found", "lower")
 )
+ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
 
 
 def numbers_first_refusal(first: Sequence[str]) -> str:
@@ -114,6 +115,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
         "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
         "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
+        "lost-found": (
+            ("face",),
+            (),
+            "at the Entrance: search the Lost & Found (:293), face= the green die rolled as it lies; its chart is "
+            "printed on the Entrance sheet, not here, so the host then tells what it gave (card-did)",
+        ),
         "adjust": (
             ("player",),
             ("sanity", "stamina", "clues", "max_sanity", "max_stamina"),
@@ -188,6 +195,20 @@ _TOLD_KIND: Mapping[str, str] = MappingProxyType(
         "lock": "locked die",
     }
 )
+REWARD_TAPS = (
+    ("elder-signs", ""),
+    ("clues", ""),
+    ("common-items", ""),
+    ("unique-items", ""),
+    ("spells", ""),
+    ("allies", ""),
+    ("sanity", "+1"),
+    ("stamina", "+1"),
+    ("gate", ""),
+    ("monster", ""),
+    ("doom", ""),
+    ("nothing", ""),
+)
 # the taps offered for each part of a card (the command takes any effect, with n= for another amount)
 PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
     {
@@ -204,20 +225,9 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         # :229-271, every icon a reward may show; "a reward may not actually be beneficial" (:223): doom, monsters
-        "reward": (
-            ("elder-signs", ""),
-            ("clues", ""),
-            ("common-items", ""),
-            ("unique-items", ""),
-            ("spells", ""),
-            ("allies", ""),
-            ("sanity", "+1"),
-            ("stamina", "+1"),
-            ("gate", ""),
-            ("monster", ""),
-            ("doom", ""),
-            ("nothing", ""),
-        ),
+        "reward": REWARD_TAPS,
+        # :293 the Lost & Found chart on the Entrance sheet (not in the rules text): any icon of :229-271
+        "lost_found": REWARD_TAPS,
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
     }
@@ -400,12 +410,14 @@ class CardState:
 class Question:
     """A card not filled in yet came up: the companion played nothing of it and asks the host what the real card
     did. `part` is the half of the card that would have acted: "immediate" or "at_midnight" (a Mythos card),
-    "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on
+    "terror", "reward", "penalty" or "task" (what completing a task cost, :185), or (kind "entrance", card
+    ENTRANCE_NAME) "lost_found": the Entrance's Lost & Found chart for the green die rolled (:293), printed on the
+    Entrance sheet, not in the rules text; `player` is the player it fell on
     (None: every investigator, a Mythos card). Or (kind "attack", part "attack") the Ancient One attacked at
     midnight and the investigator of `player` chooses which maximum to lower (:459); `card` is the Ancient One."""
 
     card: str
-    kind: str  # "mythos" | "adventure" | "attack"
+    kind: str  # "mythos" | "adventure" | "attack" | "entrance"
     part: str
     player: int | None
     slot: str | None = None
@@ -798,6 +810,7 @@ class Game(GameHistory[State]):
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
+        self.offer(out, "entrance", "lost-found", asks=("face",), sample={"face": "inv1"})
         for inv in s.investigators:
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
@@ -1314,12 +1327,11 @@ class _Rules(RulesBase[State, Command]):
     def ask(self, question: Question) -> None:
         """A card not filled in yet came up: nothing of it is played; the host is asked what the real card did."""
         self.s.questions.append(question)
+        names = {"adventure": lambda: self.packs.card(question.card).name, "entrance": lambda: ENTRANCE_NAME}
         self.emit(
             "card_asked",
             **question.to_dict(),
-            name=self.packs.card(question.card).name
-            if question.kind == "adventure"
-            else self.packs.mythos[question.card].name,
+            name=names.get(question.kind, lambda: self.packs.mythos[question.card].name)(),
         )
 
     def effect(self, effect: Effect, everyone: bool, why: str, player: int | None = None) -> None:
@@ -2135,28 +2147,48 @@ class _Rules(RulesBase[State, Command]):
             self.start_attempt()
         self.fail_attempt("given up")
 
-    def do_first_aid(self) -> None:
-        """:289-291: at the Entrance: 1 stamina and 1 sanity for free; full= (paid with trophies) restores all
-        of one or both."""
+    def entrance_activity(self, what: str) -> InvestigatorState:
+        """:289 "If I'm standing at the Entrance after moving, I get to pick one of three activities": one a turn,
+        for a turn whose move went there (not back there from an adventure completed that turn, :196-198)."""
         s = self.s
         inv = self.need_active()
         if not s.moved or inv.place != ENTRANCE or s.awake:
-            self.illegal("first aid is an activity of the Entrance; move there first (:289).")
+            self.illegal(f"{what} is an activity of the Entrance; move there first (:289).")
         if s.first_aid:
             self.illegal("one Entrance activity a turn (:289).")
         if s.attempted and not self.game.lenient():
             self.illegal(
                 "an adventure was completed this turn: its investigators are back at the Entrance, and the turn goes "
-                "on to the clock (:196-198); first aid is for a turn whose move went to the Entrance (:103, :289). "
+                f"on to the clock (:196-198); {what} is for a turn whose move went to the Entrance (:103, :289). "
                 "End the turn."
             )
+        s.first_aid = True  # the turn's Entrance activity is done
+        s.attempted = True
+        return inv
+
+    def do_lost_found(self) -> None:
+        """:293 "If I decide to search the Lost & Found, I roll a green die and look at the chart on the Entrance": the
+        die's face as it lies; the chart is printed on the Entrance sheet, not in the rules text, so the companion plays
+        nothing of it and asks the host what it gave (card-did, as for a card not filled in yet)."""
+        try:
+            dice = parse_dice(self.cmd.args["face"])
+        except DiceError as exc:
+            raise BadCommand(f"lost-found: face: {exc}") from None
+        if len(dice) != 1 or dice[0].colour is not Colour.GREEN:
+            raise BadCommand("lost-found: face= is the one green die rolled (:293), as it lies, e.g. face=lore.")
+        self.entrance_activity("searching the Lost & Found")
+        self.emit("lost_and_found", player=self.s.current, face=dice[0].face.value)
+        self.ask(Question(ENTRANCE_NAME, "entrance", "lost_found", self.s.current))
+
+    def do_first_aid(self) -> None:
+        """:289-291: at the Entrance: 1 stamina and 1 sanity for free; full= (paid with trophies) restores all
+        of one or both."""
+        inv = self.entrance_activity("first aid")
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
         stamina = (
             inv.max_stamina - inv.stamina if full in ("stamina", "both") else min(1, inv.max_stamina - inv.stamina)
         )
-        s.first_aid = True
-        s.attempted = True
         self.change(inv, sanity, stamina, "first aid")
 
     def do_adjust(self) -> None:

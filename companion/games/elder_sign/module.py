@@ -23,7 +23,7 @@ from companion.games.base import (
     card_entries,
 )
 from companion.games.elder_sign import odds_cli, sentences, terminal
-from companion.games.elder_sign.engine import COMMANDS, TERROR_FIRST, Command, Game, Setup
+from companion.games.elder_sign.engine import COMMANDS, ENTRANCE_NAME, TERROR_FIRST, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 from companion.words import a_or_an
 
@@ -163,9 +163,15 @@ def _question(view: Mapping[str, Any], game: Game) -> str | None:
     question = view.get("question")
     if not question:
         return None
-    cards = game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
-    name = cards[question["card"]].name
-    names = sentences.Names(tuple(view.get("player_names") or ()), stand_ins=frozenset({name}))
+    players = tuple(view.get("player_names") or ())
+    if question["kind"] == "entrance":  # the Lost & Found chart of the Entrance sheet (:293): not a card
+        name, names = ENTRANCE_NAME, sentences.Names(players)
+    else:
+        cards = (
+            game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
+        )
+        name = cards[question["card"]].name
+        names = sentences.Names(players, stand_ins=frozenset({name}))
     return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 

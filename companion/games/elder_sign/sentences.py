@@ -483,7 +483,17 @@ def cost_words(cost: Mapping[str, Any]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+def _said_lost_and_found(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    return f"{who} searches the Lost & Found: the green die shows {face}"
+
+
 def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("kind") == "entrance":  # :293 the chart is the Entrance sheet's, not in the companion
+        return (
+            f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
+            "green die's result?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -561,6 +571,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "adventure_deck_empty": _said_adventure_deck_empty,
     "other_world_deck_empty": _said_other_world_deck_empty,
     "tasks_set": _said_tasks_set,
+    "lost_and_found": _said_lost_and_found,
     "card_asked": _said_card_asked,
     "card_effect": _said_card_effect,
     "card_told": _said_card_told,
@@ -609,6 +620,8 @@ def _asked_card(event: Mapping[str, Any], names: Names) -> str:
     """The card a question is about, by its place on the table while it is a stand-in."""
     if event.get("kind") == "mythos":
         return names.card(event.get("name"), "the Mythos card")
+    if event.get("kind") == "entrance":
+        return "the Lost & Found"
     return _place(event, names)
 
 
@@ -667,6 +680,7 @@ _ACTION_LABELS = {
     "end-turn": "End the turn",
     "give-up": "Stop rolling",
     "first-aid": "First aid",
+    "lost-found": "Search the Lost & Found",
     "roll": "Roll the dice",
     "clue": "Spend a clue and roll again",
     "adjust": "Change sanity, stamina or clues",
