@@ -656,6 +656,7 @@ def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
                 "sanity": "0",
                 "n": "0",
                 "hours": "3",
+                "face": "lore",  # lost-found: the green die rolled at the Entrance (:293)
             }
             args = {k: fill[k] for k in action.asks}
             game.check(action.command(**args))
@@ -825,6 +826,7 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "doom": str(rng.choice([8, 12])),  # set-ancient-one: the numbers printed on a stand-in card
             "elder_signs": "10",
             "clues": "1",  # set-investigator: the clue tokens printed on a stand-in card
+            "face": rng.choice(["inv1", "inv3", "lore", "peril", "terror"]),  # lost-found: the green die (:293)
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
         }
