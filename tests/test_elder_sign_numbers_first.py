@@ -227,3 +227,39 @@ def test_an_elder_sign_limit_copied_reached_wins_at_once(doom: int) -> None:
     game.push(f"set-ancient-one doom={doom or 9} elder_signs=4")
     assert game.outcome is not None and game.outcome.result == "won"
     assert not game.view()["ancient_one_awake"]
+
+
+def test_a_mythos_card_of_the_clock_step_told_later_leaves_the_next_player_the_attack() -> None:
+    """:309-311 the Mythos card is drawn in the Advance the Clock step, :323 "Once I've finished the steps for
+    advancing the Clock, it's the next player's turn"; :433 only an awakening during the active player's turn sends
+    them on to the clock. A stand-in Mythos card told after the turn passed, whose doom fills the track, woke the
+    Ancient One in that clock step: the next player's turn begins with the attack on it (:435-439)."""
+    game = new_game()
+    numbers = [c for c in game.numbers_first() if c != "set-ancient-one"]
+    game.push("set-ancient-one doom=3 elder_signs=10")
+    for command in numbers:
+        game.push(f"{command} sanity=5 stamina=5 clues=0")
+    game.push("doom n=2")
+    while game.view()["midnights"] == 0:
+        game.push("end-turn")
+    game.push("card-did effect=nothing")  # the At Midnight half of the Mythos card in play (a stand-in)
+    assert game.view()["question"]["part"] == "immediate" and game.view()["current_player"] == 0
+    events = game.push("card-did effect=doom n=1")
+    assert "ancient_one_awakens" in [e["type"] for e in events]
+    entry = next(a for a in game.legal_actions() if a.name == "set-tasks" and a.args["adventure"] == "ancient-one")
+    assert entry.group == "roll"  # the attack is still to come: its combat task first (a stand-in's)
+    game.push("card-did effect=nothing")
+    game.push("set-tasks adventure=ancient-one tasks=inv:2")
+    assert "roll" in {a.name for a in game.legal_actions()}
+    game.push("roll faces=inv3,inv1,inv1,inv1,inv1,inv1")
+    assert game.view()["doom"] == 2  # a blow: a doom token off (:439)
+
+
+def test_the_setup_mythos_card_waking_the_ancient_one_leaves_the_first_player_the_attack() -> None:
+    """:87 the Mythos card drawn at setup, before the first turn: the first player still attacks (:435-439)."""
+    game = Game.new(SETUP, load_packs())
+    game.push("set-ancient-one doom=1 elder_signs=10")
+    game.push("card-did effect=doom n=1")  # the setup's Mythos card (a stand-in) put a doom token down
+    assert game.view()["ancient_one_awake"]
+    entry = next(a for a in game.legal_actions() if a.name == "set-tasks" and a.args["adventure"] == "ancient-one")
+    assert entry.group == "roll"

@@ -1160,6 +1160,7 @@ class _Rules(RulesBase[State, Command]):
         self.ancient = game.ancient
         self.physical = game.setup.physical
         self.needs: list[tuple[str, str]] = []
+        self.answering: Question | None = None  # the question card-did answers
         self.given = {k: [v.strip() for v in cmd.args.get(k, "").split(",") if v.strip()] for k in DRAW_ARGS}
 
     def run(self) -> None:
@@ -1462,8 +1463,17 @@ class _Rules(RulesBase[State, Command]):
 
     def awaken(self, why: str) -> None:
         """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
-        Mythos effect ends, and the active player goes on to advance the clock."""
+        Mythos effect ends, and the active player goes on to advance the clock (:433), when it woke during their turn.
+        Woken by the Mythos card of the last clock step (:309-311; a card not filled in yet, told by the host only
+        now) or of the setup (:87), or by a stand-in's numbers copied when the table had reached them, before the
+        active player began: it woke before their turn, which is still to come (:323 "Once I've finished the steps
+        for advancing the Clock, it's the next player's turn"; :435-439: it begins with the attack on it)."""
         s = self.s
+        q = self.answering
+        earlier = self.cmd.name in ("setup", "set-ancient-one") or (
+            q is not None and q.kind == "mythos" and q.part in ("immediate", "at_midnight")
+        )
+        begun = s.moved or s.attempted or s.attempt is not None
         s.awake = True
         s.doom = self.game.doom_max(s, played=True) or s.doom
         s.mythos_active = False
@@ -1476,7 +1486,7 @@ class _Rules(RulesBase[State, Command]):
         lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
         if s.attempt is not None:
             self.end_attempt()
-        s.attempted = True
+        s.attempted = begun or not earlier
         s.moved = True
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
 
@@ -2311,6 +2321,7 @@ class _Rules(RulesBase[State, Command]):
         if not s.questions:
             self.illegal("no card is waiting to be told: every card that came up is filled in, or was told already.")
         q = s.questions[0]
+        self.answering = q
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
         if effect in q.told:
             self.illegal(
