@@ -1008,7 +1008,7 @@ def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() 
     with pytest.raises(IllegalCommand, match="locked die was told already"):
         game.push("card-did effect=lock colour=green")
     sanity = [i["sanity"] for i in game.view()["investigators"]]
-    game.push("card-did effect=sanity")  # a Mythos card falls on every investigator (:321)
+    game.push("card-did effect=sanity player=all")  # the host says whom it hits: every investigator
     view = game.view()
     assert view["doom"] == 1 and view["locked"] == {"yellow": 1}
     assert [i["sanity"] for i in view["investigators"]] == [x - 1 for x in sanity]
@@ -1036,7 +1036,9 @@ def test_a_card_question_takes_each_kind_once_so_taps_cannot_drift_from_the_boar
     offered = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
     assert "doom" not in offered and {"monster", "sanity", "nothing"} <= offered
     amounts = [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "sanity"]
-    assert [list(a.asks) for a in amounts] == [["n"]]  # the page asks the amount, then sends it once
+    # the page asks the amount, then sends it once; whom a Mythos card's sanity hits: everyone, or one investigator
+    assert [list(a.asks) for a in amounts] == [["n"]] * len(amounts)
+    assert [a.args["player"] for a in amounts] == ["all"] + [str(p + 1) for p in range(game.setup.players)]
     game.push("card-did effect=lock colour=red")
     assert not [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "lock"]
     assert game.view()["question"] is not None  # still open until "that was all"

@@ -263,3 +263,21 @@ def test_the_setup_mythos_card_waking_the_ancient_one_leaves_the_first_player_th
     assert game.view()["ancient_one_awake"]
     entry = next(a for a in game.legal_actions() if a.name == "set-tasks" and a.args["adventure"] == "ancient-one")
     assert entry.group == "roll"
+
+
+def test_whom_a_mythos_cards_sanity_or_stamina_hits_is_the_hosts_to_say() -> None:
+    """:321 says "All of us investigators will lose 2 Stamina" only of a lingering half; of the immediate half (:315)
+    the text says no one: for a card not filled in yet the host says whom it hits, every investigator or one."""
+    game = Game.new(SETUP, load_packs())
+    assert game.view()["question"]["part"] == "immediate"
+    offered = {a.args.get("player") for a in game.legal_actions() if a.args.get("effect") == "stamina"}
+    assert offered == {"all", "1", "2"}
+    labels = {MODULE.action_label(a.to_dict(), MODULE.names(game), None) for a in game.legal_actions()}
+    assert {"Stamina, every investigator", "Stamina, Bo"} <= labels, labels
+    before = game.view()
+    with pytest.raises(BadCommand, match="say whom the Mythos card's stamina hits.*player=all"):
+        game.push("card-did effect=stamina n=-1")
+    assert game.view() == before
+    stamina = [i["stamina"] for i in before["investigators"]]
+    game.push("card-did effect=stamina n=-1 player=2")  # the real card hit Bo only
+    assert [i["stamina"] for i in game.view()["investigators"]] == [stamina[0], stamina[1] - 1]

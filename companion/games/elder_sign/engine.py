@@ -153,8 +153,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "card-did": (
             ("effect",),
-            ("n", "colour"),
-            "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing",
+            ("n", "colour", "player"),
+            "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
+            "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N",
         ),
         "lower": (
             ("player", "stat"),
@@ -186,6 +187,9 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
     }
 )
 TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
+# the effects of a Mythos card's half that fall on investigators: whom they hit is the host's to say (player=), as the
+# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina")
+AIMED = ("sanity", "stamina", "clues")
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -860,7 +864,12 @@ class Game(GameHistory[State]):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
                     args["n"] = str(int(extra or CARD_EFFECTS[effect]))
-                    self.offer(out, "card", "card-did", args, asks=("n",))
+                    if cards_asked[0].player is None and effect in AIMED:  # whom: every investigator, or one
+                        whom = ["all"] + [str(p + 1) for p, index in enumerate(s.players) if index is not None]
+                        for who in whom:
+                            self.offer(out, "card", "card-did", {**args, "player": who}, asks=("n",))
+                    else:
+                        self.offer(out, "card", "card-did", args, asks=("n",))
         return out
 
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
@@ -2353,7 +2362,8 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
-        self.emit("card_effect", **q.to_dict(), effect=effect, n=n)
+        target = self.aimed(q, effect)
+        self.emit("card_effect", **{**q.to_dict(), "player": target}, effect=effect, n=n)
         if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
             return
         if effect == "gate":
@@ -2373,7 +2383,29 @@ class _Rules(RulesBase[State, Command]):
             monsters=amount("monster"),
             clock=amount("clock"),
         )
-        self.effect(told, everyone=q.player is None, why=why, player=q.player)
+        self.effect(told, everyone=target is None, why=why, player=target)
+
+    def aimed(self, q: Question, effect: str) -> int | None:
+        """Whom a told effect falls on (a player, 0-based; None: every investigator): the investigator the question
+        fell on, or for a Mythos card's sanity, stamina or clues the one the host names (player=N, or player=all); in
+        a game stored before the host was asked (Game.lenient_reading), every investigator."""
+        if q.player is not None or effect not in AIMED:
+            if "player" in self.cmd.args:
+                raise BadCommand(
+                    f"card-did: player= says whom a Mythos card's {', '.join(AIMED)} hit; this effect falls where the "
+                    "card fell. Leave player= out."
+                )
+            return q.player
+        if "player" not in self.cmd.args:
+            if self.game.lenient():
+                return None
+            raise BadCommand(
+                f"card-did: say whom the Mythos card's {effect} hits, as the card says: player=all (every "
+                "investigator) or player=N (one player's investigator)."
+            )
+        if self.cmd.args["player"].strip().lower() == "all":
+            return None
+        return self.player_arg().player
 
     def told_lock(self, q: Question, colour: Colour) -> None:
         """:397-403: the card shows a locked die icon: a die of that colour is locked on it while it is in play."""

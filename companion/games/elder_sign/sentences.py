@@ -735,7 +735,11 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
-        return _CARD_DID_LABELS.get(effect, "Do it")
+        label = _CARD_DID_LABELS.get(effect, "Do it")
+        whom = str(args.get("player") or "")
+        if whom == "all":
+            return f"{label}, every investigator"
+        return f"{label}, {names.player(int(whom) - 1)}" if whom.isdigit() else label
     return _ACTION_LABELS.get(name, "Do it")
 
 
