@@ -273,7 +273,7 @@ def test_whom_a_mythos_cards_sanity_or_stamina_hits_is_the_hosts_to_say() -> Non
     offered = {a.args.get("player") for a in game.legal_actions() if a.args.get("effect") == "stamina"}
     assert offered == {"all", "1", "2"}
     labels = {MODULE.action_label(a.to_dict(), MODULE.names(game), None) for a in game.legal_actions()}
-    assert {"Stamina, every investigator", "Stamina, Bo"} <= labels, labels
+    assert {"Stamina, everyone", "Stamina, Bo"} <= labels, labels
     before = game.view()
     with pytest.raises(BadCommand, match="say whom the Mythos card's stamina hits.*player=all"):
         game.push("card-did effect=stamina n=-1")

@@ -66,6 +66,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "stand_ins": _stand_ins(view, game),
         # what the host copies from the cards not filled in yet before anyone plays on (Game.numbers_first)
         "numbers_first": game.numbers_first(),
+        # the host picked the Ancient One in the setup (:81 "pick one randomly or all players can agree on one")
+        "ancient_one_chosen": bool(game.setup.ancient_one),
         # each adventure in play by the name its sentences say (its place while its card is a stand-in)
         "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)

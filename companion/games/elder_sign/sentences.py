@@ -738,7 +738,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         label = _CARD_DID_LABELS.get(effect, "Do it")
         whom = str(args.get("player") or "")
         if whom == "all":
-            return f"{label}, every investigator"
+            return f"{label}, everyone"
         return f"{label}, {names.player(int(whom) - 1)}" if whom.isdigit() else label
     return _ACTION_LABELS.get(name, "Do it")
 
@@ -874,13 +874,24 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
     physical = bool(view.get("physical"))
     ao = names.ancient_one
+    picked = bool(view.get("ancient_one_chosen"))  # :81 the table picked it (else the companion drew it)
+    who = "You chose" if picked else "This game's Ancient One is" if physical else "The companion chose"
     chosen = (
         # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
-        ("This game's Ancient One is" if physical else "The companion chose")
-        + " the Ancient One, its card not filled in yet: lay the Ancient One card you play beside the clock, and "
-        "fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        who
+        + " the Ancient One, its card not filled in yet: lay the Ancient One card you "
+        + ("chose" if picked else "play")
+        + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
         if ao == "the Ancient One"
-        else f"Lay {ao}'s card beside the clock{'' if physical else ' (the companion chose it)'}."
+        else f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
+    )
+    # :82 the mask monsters go in the cup for Nyarlathotep only: said for the card in play once it is known
+    masks = (
+        "with the mask monsters if the Ancient One is Nyarlathotep, else set those aside"
+        if ao == "the Ancient One"
+        else f"with the mask monsters ({ao} is in play)"
+        if ao == "Nyarlathotep"
+        else f"without the mask monsters: set those aside ({ao} is in play, not Nyarlathotep)"
     )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
@@ -892,8 +903,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
         ("ancient_one", chosen),
         (
             "monsters",
-            "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
-            "One is Nyarlathotep, else set those aside.",
+            f"Put the monster markers in a cup no one can see into: {masks}.",
         ),
         (
             "adventures",
