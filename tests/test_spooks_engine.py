@@ -170,6 +170,10 @@ def test_exactly_one_player_goes_out_with_no_points() -> None:
         g.push("hand points=0,1,2 cards=;1;2")
     with pytest.raises(BadCommand, match="not a number of points"):
         g.push("hand points=0,x,2")
+    # a seat left blank is named, with every other one left blank, before any other check (a fresh player's
+    # points sheet: the page sends what was typed and shows this refusal)
+    with pytest.raises(BadCommand, match=f"no points are written for {names[0]} and {names[2]}; write each one's"):
+        g.push("hand points=,5,")
     assert g.history == [] and g.view()["scores"] == [0, 0, 0]
 
 
@@ -596,6 +600,13 @@ def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
     with pytest.raises(BadCommand) as err:
         service.do("hand", {"points": "0,1"})
     assert "=" not in service.say(str(err.value))
+    # checked, not played: the same refusal as do's, and a command taken is neither played nor written
+    played = (service.state()["last_event_id"], len(service.history()))
+    with pytest.raises(BadCommand, match="every player still has points"):
+        service.check("hand", {"points": "5,150,7"})
+    service.check("hand", {"points": "0,150,7"})
+    assert (service.state()["last_event_id"], len(service.history())) == played
+    assert service.state()["scores"] == [34, 0, 40]
     service.close()
     again = GameService(GameStore(db), load_packs(), rng=random.Random(3))
     resumed = again.resume_last()

@@ -480,7 +480,7 @@ async function start() {
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
   $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
-  $("#sheet-cancel").addEventListener("click", closeSheet);
+  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if (back) back(); });
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");
   const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };

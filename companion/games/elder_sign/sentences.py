@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.words import a_or_an, count, listed
+from companion.words import a_or_an, count, game_starts, listed
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -521,12 +521,17 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str, who: str,
     return text
 
 
+def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return game_starts(names.players, event.get("players"), f" against {ao}")
+
+
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = "something happens on the table"
     return text
 
 
 _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]] = {
+    "game_started": _said_game_started,
     "turn_ended": _said_turn_ended,
     "turn_started": _said_turn_started,
     "clock_advanced": _said_clock_advanced,

@@ -273,9 +273,6 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
     def names(self, game: Engine) -> sentences.Names:
         return sentences.Names.of_game(self.engine(game))
 
-    def undone_sentence(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, self.names_of(names))  # "Undone: " and what the command did
-
     def action_label(self, action: Record, names: object, current: object) -> str:
         return sentences.action_label(action, self.names_of(names), current)
 

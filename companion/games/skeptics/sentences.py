@@ -610,11 +610,6 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, e: Callable[..., Any
     return f"The team loses{why}."
 
 
-def _said_undone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
-    return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
-
-
 def _said_redone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     return ""
 
@@ -674,7 +669,6 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, Callable[..., Any], str, s
     "door_unlocked": _said_door_unlocked,
     "game_won": _said_game_won,
     "game_lost": _said_game_lost,
-    "undone": _said_undone,
     "redone": _said_redone,
 }
 

@@ -569,7 +569,14 @@ class _Rules(RulesBase[State, Command]):
         most = hand_most(self.setup.decks)
         if "points" in cmd.args:
             points: dict[int, int] = {}
-            for seat, text in self.per_seat("points", cmd.args["points"].split(",")).items():
+            given = self.per_seat("points", cmd.args["points"].split(","))
+            blank = [seat for seat, text in given.items() if not text.strip()]
+            if blank:
+                self.bad(
+                    f"no points are written for {listed([self.names[seat - 1] for seat in blank])}; write each "
+                    "one's points: 0 for the player who went out."
+                )
+            for seat, text in given.items():
                 try:
                     value = int(text.strip())
                 except ValueError:
