@@ -91,7 +91,9 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     first = state_json(db)["numbers_first"]
     assert first[0] == "set-ancient-one" and len(first) == 3  # the Ancient One's, then each player's investigator's
     for command in first:
-        numbers = ["doom=12", "elder_signs=13"] if command == "set-ancient-one" else ["sanity=5", "stamina=4"]
+        numbers = (
+            ["doom=12", "elder_signs=13"] if command == "set-ancient-one" else ["sanity=5", "stamina=4", "clues=1"]
+        )
         done = run("do", "--db", str(db), *command.split(), *numbers)
         assert done.returncode == 0, done.stderr
     assert state_json(db)["numbers_first"] == []
