@@ -32,7 +32,7 @@ from companion.config import (
 )
 from companion.errors import CompanionError, ConfigError
 from companion.games.base import TableDice
-from companion.paths import default_data_dir
+from companion.paths import data_dir_note, fresh_data_dir, run_data_dir
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -124,18 +124,24 @@ def check_parts(config: Config, sim: bool) -> PartConfigs:
 
 
 def prepare_parts(
-    config_path: str | None, *, host: str | None, port: str | None, sim: bool | None, strict: bool
+    config_path: str | None,
+    *,
+    host: str | None,
+    port: str | None,
+    sim: bool | None,
+    strict: bool,
+    fresh: bool = False,
 ) -> tuple[Config, bool, PartConfigs, tuple[Fallback, ...]]:
     """The configuration with the command line's overrides, whether to simulate, each part's checked settings,
     and the file's wrong values left out. `strict` (``serve --check``) names a wrong value and stops; an
-    unattended start plays on with the default of a wrong value of the file, and says so (settle_config)."""
+    unattended start plays on with the default of a wrong value of the file, and says so (settle_config).
+    `fresh` (``--fresh``): a new empty data folder for this run (companion.paths.run_data_dir)."""
+    clean = fresh_data_dir() if fresh else None
 
     def prepare(config: Config) -> tuple[Config, bool, PartConfigs]:
         config = config.with_overrides(host=host, port=None if port is None else port_value("--port", port), sim=sim)
         simulate = bool(config.sim) if config.sim is not None else not is_raspberry_pi()
-        if simulate and config.data_dir == default_data_dir():
-            # A simulation keeps its PIN, games and photos apart from the real companion's data folder.
-            config = dataclasses.replace(config, data_dir=config.data_dir / "sim")
+        config = dataclasses.replace(config, data_dir=run_data_dir(config.data_dir, simulate, clean))
         return config, simulate, check_parts(config, simulate)
 
     if strict:
@@ -144,10 +150,11 @@ def prepare_parts(
     return config, simulate, parts, fallbacks
 
 
-def log_start(config: Config, sim: bool) -> None:
-    """Where a simulation keeps its data (on stderr, before the log's first line), and why it simulates."""
-    if sim and config.data_dir == default_data_dir() / "sim":
-        print(f"simulation: the PIN, the games and the tray's photos are kept in {config.data_dir}", file=sys.stderr)
+def log_start(config: Config, sim: bool, fresh: bool = False) -> None:
+    """What the data folder is and where (on stderr, before the log's first line), and why it simulates."""
+    note = data_dir_note(config.data_dir, sim, fresh)
+    if note:
+        print(note, file=sys.stderr)
     if config.sim is None and sim:
         log.info("this machine is not a Raspberry Pi: simulating the hardware (see --sim)")
 

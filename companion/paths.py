@@ -14,18 +14,24 @@ Data directory (the game history ``games.sqlite3`` lives there), the first that 
 2. ``[data] dir`` in the configuration file,
 3. ``$STATE_DIRECTORY`` (set by systemd from ``StateDirectory=``),
 4. ``$XDG_DATA_HOME/skeptics-companion`` (``~/.local/share/skeptics-companion`` when unset).
+
+A simulation (``serve --sim``) with none of them set keeps its data in the ``sim`` folder inside that last one, apart
+from the real companion's, and finds it again at its next start; ``serve --fresh`` starts in a new empty folder in
+the system's temporary files instead (:func:`run_data_dir`, and what the start says of it: :func:`data_dir_note`).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 APP = "skeptics-companion"
 SYSTEM_CONFIG = Path("/etc") / APP / "config.toml"
 HISTORY_FILE = "games.sqlite3"
+SIM_FOLDER = "sim"  # a simulation's data, inside the default data folder
 
 
 def _home(env: Mapping[str, str]) -> Path:
@@ -59,6 +65,51 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
         return Path(state.split(":")[0])
     base = env.get("XDG_DATA_HOME") or str(_home(env) / ".local" / "share")
     return Path(base) / APP
+
+
+def fresh_data_dir(now: float | None = None, pid: int | None = None) -> Path:
+    """A new empty data folder for one run (``serve --fresh``), in the system's temporary files: named by the time
+    and the process, not made (the companion makes it when it starts; ``--check`` leaves nothing behind)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    return Path(tempfile.gettempdir()) / f"{APP}-fresh-{stamp}-{os.getpid() if pid is None else pid}"
+
+
+def run_data_dir(
+    configured: Path, simulate: bool, fresh: Path | None = None, env: Mapping[str, str] | None = None
+) -> Path:
+    """The data folder a start uses: `fresh` when given (``--fresh``); a simulation's own ``sim`` folder when
+    nothing set a folder (its PIN, games and photos apart from the real companion's); else the one configured."""
+    if fresh is not None:
+        return fresh
+    if simulate and configured == default_data_dir(env):
+        return configured / SIM_FOLDER
+    return configured
+
+
+def data_dir_note(data_dir: Path, simulate: bool, fresh: bool, env: Mapping[str, str] | None = None) -> str | None:
+    """What a start says of its data folder, before the log's first line: what the folder is and where, and for
+    the simulation's usual folder whether an earlier run left a host PIN and games there (and how to start clean).
+    None for a real companion in its configured folder (the log's "starting" line names it)."""
+    if fresh:
+        return (
+            f"a clean start: a new empty data folder for this run only, {data_dir} (no host PIN, no games yet); "
+            "the next start without --fresh goes back to the usual folder."
+        )
+    if not simulate:
+        return None
+    if data_dir != default_data_dir(env) / SIM_FOLDER:
+        return f"simulation: the PIN, the games and the tray's photos are kept in {data_dir}."
+    if data_dir.is_dir() and any(data_dir.iterdir()):
+        held = (
+            "it holds what earlier runs left there, the host PIN chosen then and their games; "
+            "for a clean start (you choose the PIN): companion serve --sim --fresh"
+        )
+    else:
+        held = "nothing is there yet: the host chooses the PIN on the page"
+    return (
+        f"simulation: the PIN, the games and the tray's photos of every --sim run of this user are kept in "
+        f"{data_dir}; {held}."
+    )
 
 
 def history_path(data_dir: str | os.PathLike[str]) -> Path:

@@ -26,6 +26,13 @@ MARK_ROWS = 3
 MARK_BAND = 11  # the height of a row of the marks' labels, above the chart
 BACK = "#241e38"  # the picture's background
 CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep them apart
+# Lines that run together on a timeline of several values (two scores alike) are drawn this far apart, each with a
+# marker of its own at every change and its name at its end, so that every line can be told from the next
+DODGE = 2.5
+MARKERS = ("square", "diamond", "triangle", "down", "plus")  # never the attempts' circles
+END_GAP = 10  # the least height between two names at the lines' ends (9-pixel letters)
+END_SHARE = 0.3  # of the picture's width, at most, for the names at the lines' ends
+TICK_ROOM = 44  # the least width between two ticks of the time axis (a label such as "10 min" fits)
 
 
 def _n(value: float) -> str:
@@ -77,7 +84,9 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     legend_rows = (len(series) + 2) // 3
     # the marks' labels have a band of their own above the chart, so that no value's line runs through them
     band = MARK_BAND * MARK_ROWS + 2 if marks else 0
-    left, right, top = 44, width - 12, 44 + band
+    ends = _end_words(series, width)
+    margin = 12 + max((CHAR_WIDTH * len(words) for words in ends), default=-12.0) + 12
+    left, right, top = 44, width - margin, 44 + band
     chart_h = 130
     bottom = top + chart_h
     dots_top, dots_h = bottom + 14, 40 if record.get("dice") else 0
@@ -96,6 +105,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
         ),
         *_clock_lane(frame, clock),
         *_value_lines(frame, series),
+        *_end_labels(frame, series, ends),
         *_mark_lines(frame, marks),
         *_attempt_dots(frame, attempts),
         *_time_axis(frame),
@@ -140,7 +150,8 @@ def _clock_lane(frame: _Frame, clock: Sequence[Sequence[Any]]) -> list[str]:
 
 
 def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> list[str]:
-    """The chart's frame and each value as a step line: each value holds until the next one."""
+    """The chart's frame and each value as a step line: each value holds until the next one. Several lines: each
+    has its marker at every change, and lines that run together are drawn side by side (:func:`_heights`)."""
     left, right, top, bottom = frame.left, frame.right, frame.top, frame.bottom
     body = [
         f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{GRID}"/>',
@@ -148,14 +159,123 @@ def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -
         _text(left - 6, top + 4, _n(frame.highest), 9, DIM, "end"),
         _text(left - 6, bottom, "0", 9, DIM, "end"),
     ]
-    for index, points in enumerate(series.values()):
+    marked = []
+    heights = _heights(frame, series)
+    for index, (name, points) in enumerate(series.items()):
         colour = SERIES[index % len(SERIES)]
+        drawn = heights[index]
         path = []  # a step line: each value holds until the next one
-        for i, (minute, value) in enumerate(points):
-            x, y = frame.x_of(float(minute)), frame.y_of(float(value))
-            path.append(f"M{_n(x)} {_n(y)}" if i == 0 else f"H{_n(x)} V{_n(y)}")
+        for i, (minute, y) in enumerate(drawn):
+            x = frame.x_of(minute)
+            if i == 0:
+                path.append(f"M{_n(x)} {_n(y)}")
+            elif y != drawn[i - 1][1]:
+                path.append(f"H{_n(x)} V{_n(y)}")
         path.append(f"H{_n(frame.x_of(frame.total))}")
         body.append(f'<path d="{" ".join(path)}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        if len(series) > 1:
+            at = dict(drawn)
+            for minute, value in points:
+                when = f"after {_minutes(float(minute))}" if float(minute) else "at the start"
+                tip = f"{name}: {_n(float(value))} {when}"
+                marked.append(_marker(index, frame.x_of(float(minute)), at[float(minute)], tip))
+    return body + marked
+
+
+def _heights(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> list[list[tuple[float, float]]]:
+    """Where each value's line is drawn: (minute, height) at every minute any value changes, from its own first.
+    Lines that would run together there (less than DODGE apart: the same scores) are drawn DODGE apart, in the
+    order of their values (the same value: in the legend's order), around their heights; the others where they
+    are."""
+    values = [[(float(m), float(v)) for m, v in points] for points in series.values()]
+    minutes = sorted({m for points in values for m, _ in points})
+    heights: list[list[tuple[float, float]]] = [[] for _ in values]
+    for minute in minutes:
+        now = []  # (height, index) of each value that has begun
+        for index, points in enumerate(values):
+            held = [v for m, v in points if m <= minute]
+            if held:
+                now.append((frame.y_of(held[-1]), index))
+        now.sort()
+        groups: list[list[tuple[float, int]]] = []
+        for y, index in now:
+            if groups and y - groups[-1][-1][0] < DODGE:
+                groups[-1].append((y, index))
+            else:
+                groups.append([(y, index)])
+        for group in groups:
+            middle = sum(y for y, _ in group) / len(group)
+            for k, (_, index) in enumerate(group):
+                heights[index].append((minute, middle + (k - (len(group) - 1) / 2) * DODGE))
+    return heights
+
+
+def _marker(index: int, x: float, y: float, tip: str = "") -> str:
+    """The marker of the `index`-th value (its colour and a shape of its own) at (x, y), with `tip` as its tooltip."""
+    colour = SERIES[index % len(SERIES)]
+    shape = MARKERS[index % len(MARKERS)]
+    titled = f"<title>{escape(tip)}</title>" if tip else ""
+    if shape == "square":
+        return f'<rect x="{_n(x - 2.6)}" y="{_n(y - 2.6)}" width="5.2" height="5.2" fill="{colour}">{titled}</rect>'
+    corners = {
+        "triangle": ((0, -3.6), (3.3, 2.6), (-3.3, 2.6)),
+        "diamond": ((0, -3.8), (3.8, 0), (0, 3.8), (-3.8, 0)),
+        "down": ((0, 3.6), (3.3, -2.6), (-3.3, -2.6)),
+        "plus": (
+            (-1.2, -3.6),
+            (1.2, -3.6),
+            (1.2, -1.2),
+            (3.6, -1.2),
+            (3.6, 1.2),
+            (1.2, 1.2),
+            (1.2, 3.6),
+            (-1.2, 3.6),
+            (-1.2, 1.2),
+            (-3.6, 1.2),
+            (-3.6, -1.2),
+            (-1.2, -1.2),
+        ),
+    }[shape]
+    points = " ".join(f"{_n(x + dx)},{_n(y + dy)}" for dx, dy in corners)
+    return f'<polygon points="{points}" fill="{colour}">{titled}</polygon>'
+
+
+def _end_words(series: Mapping[str, Sequence[Sequence[Any]]], width: int) -> list[str]:
+    """Each value's name and last value, written at its line's end when there are several lines (none for one: the
+    legend names it); a name too long for its share of the picture is cut short."""
+    if len(series) < 2:
+        return []
+    room = int(width * END_SHARE / CHAR_WIDTH)
+    words = []
+    for name, points in series.items():
+        last = _n(float(points[-1][1])) if points else ""
+        keep = max(2, room - len(last) - 1)
+        shown = name if len(name) <= keep else name[: keep - 1] + "\u2026"
+        words.append(f"{shown} {last}".strip())
+    return words
+
+
+def _end_labels(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]], words: Sequence[str]) -> list[str]:
+    """Each line's name and last value right of its end, in its colour, at its height; names that would run into
+    each other are moved apart (at least END_GAP), each joined to its line's end by a short stroke."""
+    if not words:
+        return []
+    ends = sorted((drawn[-1][1], index) for index, drawn in enumerate(_heights(frame, series)) if drawn)
+    count = len(ends)
+    placed = [y for y, _ in ends]
+    for k in range(1, count):  # downwards: each at least END_GAP below the one above
+        placed[k] = max(placed[k], placed[k - 1] + END_GAP)
+    placed[-1] = min(placed[-1], frame.bottom + END_GAP / 2)
+    for k in range(count - 2, -1, -1):  # then up again from the bottom, where the last went past it
+        placed[k] = min(placed[k], placed[k + 1] - END_GAP)
+    body = []
+    x = frame.right
+    for (y, index), at in zip(ends, placed):
+        colour = SERIES[index % len(SERIES)]
+        body.append(
+            f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 5)}" y2="{_n(at)}" stroke="{colour}" stroke-width="1"/>'
+        )
+        body.append(_text(x + 7, at + 3, words[index], 9, colour))
     return body
 
 
@@ -213,10 +333,11 @@ def _attempt_dots(frame: _Frame, attempts: Sequence[Mapping[str, Any]]) -> list[
 
 
 def _time_axis(frame: _Frame) -> list[str]:
-    """The time axis, with a tick every step of minutes that gives at most eight."""
+    """The time axis, with a tick every step of minutes that gives at most eight, and no more than leave their
+    labels apart (a phone's narrow picture)."""
     left, right, axis_y = frame.left, frame.right, frame.axis_y
     body = [f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>']
-    step = _step(frame.total)
+    step = _step(frame.total, max(1, min(8, int((right - left) // TICK_ROOM))))
     tick = 0.0
     while tick <= frame.total + 1e-9:
         x = frame.x_of(tick)
@@ -235,15 +356,17 @@ def _legend(frame: _Frame, legend: list[str]) -> list[str]:
         x, y = left + col * (right - left) / 3, legend_y + 16 * row
         colour = SERIES[index % len(SERIES)]
         body.append(f'<rect x="{_n(x)}" y="{_n(y - 8)}" width="12" height="4" fill="{colour}"/>')
+        if len(legend) > 1:  # the marker its line has
+            body.append(_marker(index, x + 6, y - 6))
         body.append(_text(x + 16, y - 3, str(name), 10))
     if frame.dots_h and not legend:
         body.append(_text(left, legend_y - 3, "dots: attempts at the height of their chance", 10, DIM))
     return body
 
 
-def _step(total: float) -> float:
+def _step(total: float, ticks: int = 8) -> float:
     for step in (1, 2, 5, 10, 15, 30, 60, 120, 240):
-        if total / step <= 8:
+        if total / step <= ticks:
             return float(step)
     return 480.0
 

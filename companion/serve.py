@@ -275,10 +275,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:  # the operator's check names a wrong value and stops; an unattended start plays on and says so
         config, sim, parts, fallbacks = prepare_parts(
-            args.config, host=args.host, port=args.port, sim=args.sim, strict=args.check
+            args.config, host=args.host, port=args.port, sim=args.sim, strict=args.check, fresh=args.fresh
         )
         setup_logging(config.log_level)
-        log_start(config, sim)
+        log_start(config, sim, args.fresh)
         report = check_report(config, sim) if args.check else None
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)

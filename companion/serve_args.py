@@ -20,6 +20,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="simulate the hardware: mock pins, dummy OLED, a drawn dice tray; serve on 127.0.0.1",
     )
     parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a clean start: a new empty data folder for this run only (no host PIN, no games), in the system's "
+        "temporary files; without it --sim finds the PIN and the games of its earlier runs again",
+    )
+    parser.add_argument(
         "--config",
         metavar="PATH",
         help="the configuration file (default: $COMPANION_CONFIG, "

@@ -342,10 +342,20 @@ class GameService:
         """
         with self._lock:
             game, game_id = self._require_game()
-            command = self._module.command_from_dict(
-                {"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}}
-            )
-            return self._apply(game, game_id, command, source)
+            return self._apply(game, game_id, self._command(name, args), source)
+
+    def check(self, name: str, args: Mapping[str, Any] | None = None) -> None:
+        """Raise BadCommand / IllegalCommand as :meth:`do` would refuse the command now; nothing is played,
+        written or told. A page asks it before its own question (Spooks' "So many points?"), so the engine's
+        refusal comes first, from the one place it is made."""
+        with self._lock:
+            game, _ = self._require_game()
+            game.check(self._command(name, args))
+
+    def _command(self, name: str, args: Mapping[str, Any] | None) -> CommandBase:
+        return self._module.command_from_dict(
+            {"name": name, "args": {str(k): _arg_text(v) for k, v in (args or {}).items()}}
+        )
 
     def do_text(self, text: str, source: str = "host") -> CommandResult:
         """The same as :meth:`do` for the text form, e.g. ``"summon success=true"``."""
@@ -432,9 +442,7 @@ class GameService:
             if not game.history or game.history[-1].name != name:
                 raise IllegalCommand(f"the last command is not a {name}, so there is no read to correct.")
             old = game.history[-1]
-            new = self._module.command_from_dict(
-                {"name": name, "args": {str(k): _arg_text(v) for k, v in args.items()}}
-            )
+            new = self._command(name, args)
             game.pop()
             try:
                 game.check(new)
@@ -640,12 +648,17 @@ class GameService:
 
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
+        # what each command caused when it was played: the game replays in the reading it was played in (read_stored)
+        stored = None
+        if self._game is not None and self._game_id is not None:
+            told = self.store.command_events(self._game_id)
+            stored = [told.get(seq, []) for seq in range(1, self._game.played + 1)]
         try:
             if self._game is not None and self._module.rules == self.box.rules:
-                game = self._module.replay(self._game.setup, packs, self._game.history)
+                game = self._module.replay(self._game.setup, packs, self._game.history, stored)
             elif self._game is not None and self._module.rules in others:
                 game = self._module.replay(
-                    self._game.setup, self.box.other_packs(self._module.rules, change), self._game.history
+                    self._game.setup, self.box.other_packs(self._module.rules, change), self._game.history, stored
                 )
         except CompanionError as exc:
             raise PackError(

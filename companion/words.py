@@ -14,6 +14,7 @@ __all__ = [
     "by_name",
     "command_buttons",
     "count",
+    "game_starts",
     "game_title",
     "listed",
     "outcome_words",
@@ -22,6 +23,7 @@ __all__ = [
     "plain",
     "player",
     "seat",
+    "undone",
 ]
 
 
@@ -63,6 +65,20 @@ def article(word: Any) -> str:
 def a_or_an(word: Any) -> str:
     """`word` with its indefinite article: "an 8", "a 9", "an eye", "a Master" (see :func:`article`)."""
     return f"{article(word)} {word}"
+
+
+def game_starts(players: Sequence[str], number: Any, then: str = "") -> str:
+    """A game's first line in the log (its ``game_started`` record): "A new game starts: Ada and Bo" (or "2
+    players"), then what the game adds, with its own lead (" against Azathoth")."""
+    who = listed([str(p) for p in players]) or (count(number, "player") if isinstance(number, int) else "")
+    return f"A new game starts{': ' + who if who else ''}{then}."
+
+
+def undone(what: Any) -> str:
+    """An undo in words, alike for every game (terminal, the page's log, the voice): "Undone: " and what the command
+    taken back did, one sentence or more ("Undone: Ada's turn ends. The clock moves to III.")."""
+    told = str(what or "").strip() or "the last command"
+    return f"Undone: {told}" if told.endswith((".", "!", "?")) else f"Undone: {told}."
 
 
 def player(number: Any, state: Mapping[str, Any] | None = None) -> str:

@@ -155,7 +155,9 @@ def test_attempt_is_immutable() -> None:
     [
         ("search", "key:2", 3, "a search rolls clue dice, so its icon set must use eye, camera, cobweb"),
         ("unlock", "eye:1", 3, "an unlock rolls key dice"),
-        ("search", "eye:2,camera:1,cobweb:1", 3, "needs 4 dice showing icons but only 3 would be rolled"),
+        ("search", "eye:2,camera:1,cobweb:1", 3, "needs 4 dice showing icons, but only 3 would be rolled"),
+        # in the phone's words, not the command's (a fresh player's toast: "'Eye:3,cobweb:2,timer' needs 5 dice")
+        ("search", "eye:3,cobweb:2,timer", 3, "3 eyes and 2 cobwebs, with a timer: that needs 5 dice showing icons"),
         ("search", "eye:1", 6, "1 to 5 clue dice, not 6"),
         ("search", "eye:1", 0, "1 to 5 clue dice, not 0"),
         ("dance", "eye:1", 3, "unknown action 'dance'"),

@@ -184,7 +184,7 @@ def test_bad_rolls_are_refused_and_change_nothing(packs: Any, command: str, mess
     [
         ("attempt action=search need=skull:1", "unknown icon 'skull'"),
         ("attempt action=search need=eye:3,camera:3", "at most 5"),
-        ("attempt action=search need=eye:2,camera:1,cobweb:1", "needs 4 dice showing icons but only 3"),
+        ("attempt action=search need=eye:2,camera:1,cobweb:1", "needs 4 dice showing icons, but only 3"),
         ("attempt action=search need=key:1", "search rolls clue dice"),
     ],
 )

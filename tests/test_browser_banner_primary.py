@@ -142,3 +142,42 @@ def test_a_message_up_when_a_sheet_opens_goes_to_the_top_off_its_answers(browser
         assert host.errors == []
     finally:
         host.context.close()
+
+
+def test_a_new_game_clears_the_last_games_banner_and_message(browser: object, elder_sign_table: Table) -> None:
+    """A fresh player's finding (shots 088-089): the last game's "You won!" banner stayed over the new game on a
+    player's phone, and an old message under it. Another game's first state takes them away on every phone; the
+    new game's own messages are shown."""
+    service = elder_sign_table.service
+    host = host_phone(browser, elder_sign_table)
+    player = open_phone(browser, elder_sign_table, viewport=PHONE, wait_map=False, scale=1)
+    try:
+        service.do("elder-signs", {"n": str(service.state()["elder_signs_needed"])})  # sealed away: won
+        assert service.state()["outcome"] == "won"
+        for phone in (host, player):
+            expect(phone.page.locator("#banner")).to_be_visible(timeout=5000)
+            expect(phone.page.locator("#banner")).not_to_have_class("strip")  # the screen, until OK
+        ended = player.page.locator("#banner-title").inner_text()
+        # nobody tapped OK: the host starts Among Cultists (the finding's case)
+        names = ["Ada", "Bo", "Cy", "Di", "Ed"]
+        service.new_game({"rules": "among-cultists", "players": 5, "points_needed": 3, "names": names, "seed": 4})
+        for phone in (host, player):
+            expect(phone.page.locator("#title")).to_have_text("Among Cultists", timeout=5000)
+            expect(phone.page.locator("#banner")).to_be_hidden()
+            expect(phone.page.locator("#toast")).to_be_hidden()
+        shot(player, "new-game-player")
+        shot(host, "new-game-host")
+        # a message of this game up when the next one starts goes too
+        service.do("night-done")
+        toast = player.page.locator("#toast")
+        expect(toast).to_be_visible(timeout=5000)
+        said = player.page.locator("#toast-text").inner_text()
+        service.new_game({"rules": "spooks", "players": 3, "names": names[:3]})
+        expect(player.page.locator("#title")).to_have_text("Spooks", timeout=5000)
+        assert not toast.is_visible() or player.page.locator("#toast-text").inner_text() != said, said
+        shot(player, "new-game-after-a-message")
+        assert ended and host.errors == []
+        player.check_clean()
+    finally:
+        host.context.close()
+        player.context.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -396,6 +397,17 @@ def test_a_game_of_spooks_on_two_phones(browser: Any, skeptics_table: Table) -> 
         expect(view.locator("#end-card")).to_be_visible(timeout=5000)
         expect(view.locator("#outcome")).to_contain_text("Ada wins")
         dismiss(viewer)
+        # the end card's chart at the phone's width: every player's line ends in their name and score, in its colour
+        chart = view.locator("#end-timeline")
+        expect(chart).to_be_visible()
+        wait_for(lambda: chart.evaluate("(img) => img.complete && img.naturalWidth > 0"))
+        drawn = ET.fromstring(view.evaluate("(src) => fetch(src).then((r) => r.text())", chart.get_attribute("src")))
+        assert abs(float(drawn.get("width") or 0) - chart.bounding_box()["width"]) < 2  # type: ignore[index]
+        words = [t.text for t in drawn.iter("{http://www.w3.org/2000/svg}text")]
+        for name, score in zip(names, final["scores"]):
+            assert f"{name} {score}" in words, (name, score, words)
+        chart.scroll_into_view_if_needed()
+        view.screenshot(path=str(SHOTS / "sp-04b-viewer-end-chart.png"))  # what the phone shows
         shot(viewer, "sp-04-viewer-end")
         check_everything_read(host, viewer)
     finally:
@@ -430,5 +442,79 @@ def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_
         shot(host, "sp-09-host-so-many-points")
         page.click("#sheet-ok")
         expect(page.locator("#sp-score-4 td.num")).to_have_text("150", timeout=5000)
+    finally:
+        host.context.close()
+
+
+def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_its_cancel(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """A fresh player's findings: the "So many points?" question came before the game's own "nobody went out"
+    refusal, and its Cancel lost every number typed. The game's refusal comes first (the sheet stays open with the
+    points); the question's Cancel goes back to the points as they were typed."""
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    typed = {1: "5", 2: "35", 3: "", 4: "150"}
+
+    def fill_in() -> None:
+        for seat, points in typed.items():
+            page.fill(f"#sp-p-{seat}", points)
+        page.click("#sheet-ok")
+
+    def kept() -> dict[int, str]:
+        return {seat: page.locator(f"#sp-p-{seat}").input_value() for seat in typed}
+
+    try:
+        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
+        tap(host, "#sp-points")
+        fill_in()  # Cy left blank: the game names the blank before anything else
+        expect(page.locator("#toast.bad")).to_contain_text(
+            re.compile("no points are written for Cy;", re.I), timeout=3000
+        )
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed
+        dismiss(host)
+        typed[3] = "12"
+        fill_in()  # nobody at 0 with Di's 150 over a dealt hand: the refusal, not the question
+        expect(page.locator("#toast.bad")).to_contain_text(
+            re.compile("every player still has points", re.I), timeout=3000
+        )
+        refusal = page.locator("#toast").inner_text()
+        check_words([refusal])
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed
+        shot(host, "sp-10-host-nobody-went-out-first")
+        dismiss(host)
+        typed[1], typed[4] = "0", "500"
+        fill_in()  # more than the whole deck holds: the game's refusal, saying what to check, not the question
+        expect(page.locator("#toast.bad")).to_contain_text(
+            re.compile("Di cannot have 500 points from one hand: one deck holds 405 points.*check the points", re.I),
+            timeout=3000,
+        )
+        check_words([page.locator("#toast").inner_text()])
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed
+        shot(host, "sp-10b-host-more-than-the-deck")
+        dismiss(host)
+        typed[4] = "150"
+        fill_in()
+        expect(page.locator("#sheet-title")).to_have_text("So many points?")
+        expect(page.locator("#toast")).to_be_hidden()  # the refusal put right is not left up over the question
+        page.click("#sheet-cancel")  # back to the points, as typed
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed
+        shot(host, "sp-11-host-so-many-points-cancelled")
+        assert table.service.state()["scores"] == [0, 0, 0, 0] and table.service.history() == []
+        page.fill("#sp-p-4", "15")  # the typo put right: no question
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-score-4 td.num")).to_have_text("15", timeout=5000)
+        expect(page.locator("#sheet")).to_be_hidden()
+        assert table.service.state()["scores"] == [0, 35, 12, 15]
+        host.errors[:] = [e for e in host.errors if "400" not in e]  # the two refusals, and nothing else
+        host.check_clean()
     finally:
         host.context.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import numbers_copied
 from playwright.sync_api import expect
 from test_browser_table import RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
@@ -99,6 +100,8 @@ def test_the_table_display_shows_each_game_on_its_first_screen(
         board.page.goto(f"{companion.url}/?table=1")
         for rules, setup in SETUPS.items():
             companion.service.new_game(setup)
+            if rules == "elder-sign":  # the stand-in cards' numbers, copied before the first turn
+                numbers_copied(companion.service._game, companion.service)
             body = {"skeptics": "", "elder-sign": "es", "among-cultists": "ac", "spooks": "sp"}[rules]
             if body:
                 expect(board.page.locator("body")).to_have_class(re.compile(rf"\b{body}\b"))
@@ -251,6 +254,7 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
     viewer = open_phone(browser, companion, viewport=PHONE, init_script=RECORDER, wait_map=False, scale=1)
     try:
         service.new_game(SETUPS["elder-sign"])
+        numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
         expect(host.page.locator("body")).to_have_class(re.compile(r"\bes\b"))
         page = host.page
         # the tasks of the adventure in place 3, tapped: 2 investigation and a lore, then a peril
@@ -361,7 +365,8 @@ def test_elder_sign_has_a_setup_checklist_from_the_text(browser: Any, companion:
         expect(card).to_contain_text("two rows of three")
         expect(card).to_contain_text("Anna plays first")
         assert "ghost" not in card.inner_text()  # nothing of Skeptics' setup shows
-        assert host.page.locator("#checklist li").count() == 9
+        assert host.page.locator("#checklist li").count() == 10  # the text's nine steps and the numbers to copy
+        expect(card).to_contain_text("Copy the numbers printed on the cards not filled in yet")
         card.screenshot(path=str(SHOTS / "es-setup-checklist.png"))
         host.check_clean()
     finally:

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from games import numbers_copied
 from playwright.sync_api import expect
 from test_browser_web import ARTIFACTS, Phone, open_phone
 from test_sim_tray_throws import sim_companion
@@ -91,6 +92,7 @@ def test_elder_signs_roll_card_carries_the_throw(browser: Any, served: Companion
         served.game.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Anna", "Ben"]})
         while served.game.state().get("question"):
             served.game.do("card-did", {"effect": "nothing"})
+        numbers_copied(served.game._game, served.game)  # the stand-in cards' numbers, before the first turn
         slot = str(served.game.state()["adventures"][0]["slot"])
         served.game.do("set-tasks", {"adventure": slot, "tasks": "inv:5,lore:2", "ordered": "false"})
         served.game.do("move", {"to": slot})

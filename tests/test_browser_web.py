@@ -366,6 +366,7 @@ def test_the_simulated_table_and_the_tray_show_on_the_page(browser: Any, tmp_pat
     ]
     tray = settled_tray(frame, readings)
     t = start_table(tmp_path, hardware=hw, tray=tray)
+    t.service.roll_from_tray(readings, auto_roll=False)  # as the tray loop hands it on: read in this game
     hw.show(t.service.state())
     hw.scheduler.run_pending()
     phone = open_phone(browser, t, host=True)

@@ -656,6 +656,7 @@ def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
                 "sanity": "0",
                 "n": "0",
                 "hours": "3",
+                "face": "lore",  # lost-found: the green die rolled at the Entrance (:293)
             }
             args = {k: fill[k] for k in action.asks}
             game.check(action.command(**args))
@@ -824,6 +825,8 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "stamina": str(rng.choice([3, 5])),  # set-investigator: the numbers printed on a stand-in card
             "doom": str(rng.choice([8, 12])),  # set-ancient-one: the numbers printed on a stand-in card
             "elder_signs": "10",
+            "clues": "1",  # set-investigator: the clue tokens printed on a stand-in card
+            "face": rng.choice(["inv1", "inv3", "lore", "peril", "terror"]),  # lost-found: the green die (:293)
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
         }
@@ -1005,7 +1008,7 @@ def test_a_stand_in_mythos_card_asks_and_the_host_taps_what_the_real_card_did() 
     with pytest.raises(IllegalCommand, match="locked die was told already"):
         game.push("card-did effect=lock colour=green")
     sanity = [i["sanity"] for i in game.view()["investigators"]]
-    game.push("card-did effect=sanity")  # a Mythos card falls on every investigator (:321)
+    game.push("card-did effect=sanity player=all")  # the host says whom it hits: every investigator
     view = game.view()
     assert view["doom"] == 1 and view["locked"] == {"yellow": 1}
     assert [i["sanity"] for i in view["investigators"]] == [x - 1 for x in sanity]
@@ -1033,7 +1036,9 @@ def test_a_card_question_takes_each_kind_once_so_taps_cannot_drift_from_the_boar
     offered = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
     assert "doom" not in offered and {"monster", "sanity", "nothing"} <= offered
     amounts = [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "sanity"]
-    assert [list(a.asks) for a in amounts] == [["n"]]  # the page asks the amount, then sends it once
+    # the page asks the amount, then sends it once; whom a Mythos card's sanity hits: everyone, or one investigator
+    assert [list(a.asks) for a in amounts] == [["n"]] * len(amounts)
+    assert [a.args["player"] for a in amounts] == ["all"] + [str(p + 1) for p in range(game.setup.players)]
     game.push("card-did effect=lock colour=red")
     assert not [a for a in game.legal_actions() if a.name == "card-did" and a.args["effect"] == "lock"]
     assert game.view()["question"] is not None  # still open until "that was all"

@@ -13,25 +13,34 @@ import pytest
 from games import numbers_copied
 from test_elder_sign_stand_in_ancient import filled_in
 
+from companion.errors import IllegalCommand
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 
 
 def _checklist(game: Game) -> dict[str, str]:
-    items = sentences.setup_checklist(game.view(), sentences.Names.of_game(game), False)
+    state = {**game.view(), **MODULE.publish(game.view(), game)}  # the published state, as the page asks it
+    items = sentences.setup_checklist(state, sentences.Names.of_game(game), False)
     return {item["id"]: item["text"] for item in items}
 
 
 def test_the_setup_checklist_says_which_ancient_one_was_chosen(tmp_path: Path) -> None:
+    """:81 "You can either pick one randomly or all players can agree on one": the checklist says who chose it, and
+    (:82) whether the mask monsters go in the cup, once the card in play is known."""
     packs = load_packs()
     for ancient in ("nyarlathotep", "ancient_two"):
-        stand_in = _checklist(Game.new(Setup(players=2, ancient_one=ancient, seed=1), packs))["ancient_one"]
-        assert "The companion chose the Ancient One, its card not filled in yet" in stand_in, stand_in
-        assert packs.ancient_ones[ancient].name not in stand_in  # a stand-in's name is never told as its card's
+        stand_in = _checklist(Game.new(Setup(players=2, ancient_one=ancient, seed=1), packs))
+        assert "You chose the Ancient One, its card not filled in yet" in stand_in["ancient_one"], stand_in
+        assert packs.ancient_ones[ancient].name not in stand_in["ancient_one"]  # a stand-in's name is never told
+        assert "if the Ancient One is Nyarlathotep" in stand_in["monsters"]
+    drawn = _checklist(Game.new(Setup(players=2, seed=1), packs))["ancient_one"]
+    assert "The companion chose the Ancient One, its card not filled in yet" in drawn
     real = filled_in(tmp_path)
-    text = _checklist(Game.new(Setup(players=2, ancient_one="nyarlathotep", seed=1), real))["ancient_one"]
-    assert text == "Lay Nyarlathotep's card beside the clock (the companion chose it)."
+    text = _checklist(Game.new(Setup(players=2, ancient_one="nyarlathotep", seed=1), real))
+    assert text["ancient_one"] == "Lay Nyarlathotep's card beside the clock."
+    assert "with the mask monsters (Nyarlathotep is in play)" in text["monsters"]
 
 
 def stand_in_attempt(tasks: str) -> Game:
@@ -105,7 +114,11 @@ def test_no_first_aid_after_completing_an_adventure_in_the_same_turn() -> None:
     while game.view()["question"]:
         game.push("card-did effect=nothing")
     assert game.view()["investigators"][0]["place"] == "entrance"
-    assert "first-aid" not in {a.name for a in game.legal_actions()}  # not offered (a stored one still replays)
+    assert "first-aid" not in {a.name for a in game.legal_actions()}
+    before = game.view()
+    with pytest.raises(IllegalCommand, match=r"goes on to the clock \(:196-198\).*End the turn"):
+        game.push("first-aid")  # the engine refuses it too (a game stored before still replays, lenient_reading)
+    assert game.view() == before
     game.push("end-turn")
     game.push("end-turn")
     game.push("move to=entrance")  # a turn whose move goes to the Entrance still has it

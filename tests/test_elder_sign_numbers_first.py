@@ -13,7 +13,7 @@ import pytest
 from games import numbers_copied, write_played_then
 from luma.core.device import dummy
 
-from companion.errors import IllegalCommand
+from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
 from companion.games.elder_sign.engine import Game, Setup
 from companion.games.elder_sign.packs import load_packs
@@ -46,11 +46,11 @@ def test_no_turn_is_played_before_the_numbers_printed_on_the_cards_are_copied() 
     names = {a.name for a in game.legal_actions()}
     assert not names & {"move", "end-turn", "roll"} and {"set-ancient-one", "set-investigator"} <= names
     game.push("set-ancient-one doom=9 elder_signs=7")
-    with pytest.raises(IllegalCommand, match="player 1's investigator's sanity and stamina") as refused:
+    with pytest.raises(IllegalCommand, match="player 1's investigator's sanity, stamina and clue tokens") as refused:
         game.push("move to=1")
     assert "set-ancient-one" not in str(refused.value)
-    game.push("set-investigator player=1 sanity=4 stamina=6")
-    game.push("set-investigator player=2 sanity=5 stamina=5")
+    game.push("set-investigator player=1 sanity=4 stamina=6 clues=1")
+    game.push("set-investigator player=2 sanity=5 stamina=5 clues=0")
     assert game.numbers_first() == []
     game.push("move to=1")
     assert game.view()["doom_max"] == 9 and game.view()["elder_signs_needed"] == 7
@@ -76,7 +76,7 @@ def test_no_made_up_sanity_devours_and_the_cards_numbers_judge_what_was_lost() -
     events = game.push(f"adjust player=1 sanity=-{printed + 1}")
     assert "investigator_devoured" not in {e["type"] for e in events}
     assert not game.view()["investigators"][0]["devoured"]
-    events = game.push("set-investigator player=1 sanity=2 stamina=5")  # the card: 2; more than that was lost
+    events = game.push("set-investigator player=1 sanity=2 stamina=5 clues=0")  # the card: 2; more than that was lost
     assert "investigator_devoured" in {e["type"] for e in events}
 
 
@@ -87,7 +87,7 @@ def test_the_checklist_page_terminal_and_end_card_show_no_made_up_limit() -> Non
     state = {**view, **MODULE.publish(view, game)}
     names = MODULE.names(game)
     items = {i["id"]: i["text"] for i in MODULE.setup_checklist(state, names, False)}
-    assert "doom track length" in items["numbers"] and "Ada's sanity and stamina" in items["numbers"]
+    assert "doom track length" in items["numbers"] and "Ada's sanity, stamina and clue tokens" in items["numbers"]
     assert state["numbers_first"] == game.numbers_first()
     line = MODULE.state_text(state).splitlines()[1]
     assert "doom 2 ·" in line and " of " not in line
@@ -95,8 +95,8 @@ def test_the_checklist_page_terminal_and_end_card_show_no_made_up_limit() -> Non
     view = game.view()
     state = {**view, **MODULE.publish(view, game)}
     assert "doom 2 of 8" in MODULE.state_text(state)
-    game.push("set-investigator player=1 sanity=4 stamina=4")
-    game.push("set-investigator player=2 sanity=4 stamina=4")
+    game.push("set-investigator player=1 sanity=4 stamina=4 clues=0")
+    game.push("set-investigator player=2 sanity=4 stamina=4 clues=0")
     view = game.view()
     state = {**view, **MODULE.publish(view, game)}
     assert "numbers" not in {i["id"] for i in MODULE.setup_checklist(state, names, False)}
@@ -163,3 +163,121 @@ def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_o
         "face the card's penalty."
     ]
     assert "give-up" in {a.name for a in game.legal_actions()}
+
+
+def test_the_clue_tokens_printed_on_an_investigator_card_are_asked_too() -> None:
+    """:84 "we get our Investigator markers, Stamina and Sanity tokens, and any item cards and Clue tokens listed on
+    our cards": a stand-in's clue tokens are made up like its sanity, so set-investigator without clues= is refused
+    with what to type, and nothing changes; the card's clue count is played, not the stand-in's."""
+    game = new_game()
+    player = game.view()["investigators"][0]
+    stand_in_clues = game.packs.investigators[player["id"]].clues
+    before = game.view()
+    with pytest.raises(BadCommand, match=r"clues=C.*set-investigator player=1 sanity=4 stamina=6 clues=C"):
+        game.push("set-investigator player=1 sanity=4 stamina=6")
+    assert game.view() == before and game.numbers_first()[1] == "set-investigator player=1"
+    offered = next(a for a in game.legal_actions() if a.name == "set-investigator" and a.args["player"] == "1")
+    assert "clues" in offered.asks
+    printed = stand_in_clues + 2  # the card on the table lists other clue tokens than the stand-in
+    game.push(f"set-investigator player=1 sanity=4 stamina=6 clues={printed}")
+    assert game.view()["investigators"][0]["clues"] == printed
+
+
+def test_a_history_whose_investigator_took_the_stand_ins_clues_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it: set-investigator without clues= kept the stand-in's clue tokens.
+    It opens to the same state; a set-investigator played after reopening is asked the card's clues."""
+    then = Game.new(SETUP, load_packs(), lenient_reading=True)
+    commands = ["card-did effect=nothing", "set-investigator player=1 sanity=4 stamina=6"]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, commands)
+        game = replay_game(store, game_id, load_packs())
+        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert game.view() == then.view() and game.history == then.history
+    finally:
+        store.close()
+    card = game.packs.investigators[game.view()["investigators"][0]["id"]]
+    assert game.view()["investigators"][0]["clues"] == card.clues  # the stand-in's, as it was played
+    with pytest.raises(BadCommand, match="add clues=C"):
+        game.push("set-investigator player=2 sanity=5 stamina=5")
+
+
+@pytest.mark.parametrize(("doom", "length"), [(3, 3), (5, 3)])
+def test_a_doom_track_copied_full_wakes_the_ancient_one_at_once(doom: int, length: int) -> None:
+    """:427 "As soon as that Doom token lands on the last spot of the Doom track, ... the Ancient One is waking up":
+    the card's track, copied when the table's doom tokens fill it already, wakes it then (not refused); the track
+    holds its spaces (:419), no more."""
+    game = new_game()
+    game.push(f"doom n={doom}")
+    events = game.push(f"set-ancient-one doom={length} elder_signs=10")
+    view = game.view()
+    assert "ancient_one_awakens" in [e["type"] for e in events]
+    assert view["ancient_one_awake"] and view["doom"] == length and view["doom_max"] == length
+    assert {i["place"] for i in view["investigators"]} == {"ancient-one"} and game.outcome is None
+
+
+@pytest.mark.parametrize("doom", [0, 4])
+def test_an_elder_sign_limit_copied_reached_wins_at_once(doom: int) -> None:
+    """:245 "If you meet or exceed that number, victory is yours!": the card's limit, copied when the table has as many
+    Elder Signs already, wins then; with the track full too, the Elder Signs (the rewards, taken first, :427) win."""
+    game = new_game()
+    game.push("elder-signs n=4")
+    if doom:
+        game.push(f"doom n={doom}")
+    game.push(f"set-ancient-one doom={doom or 9} elder_signs=4")
+    assert game.outcome is not None and game.outcome.result == "won"
+    assert not game.view()["ancient_one_awake"]
+
+
+def test_a_mythos_card_of_the_clock_step_told_later_leaves_the_next_player_the_attack() -> None:
+    """:309-311 the Mythos card is drawn in the Advance the Clock step, :323 "Once I've finished the steps for
+    advancing the Clock, it's the next player's turn"; :433 only an awakening during the active player's turn sends
+    them on to the clock. A stand-in Mythos card told after the turn passed, whose doom fills the track, woke the
+    Ancient One in that clock step: the next player's turn begins with the attack on it (:435-439)."""
+    game = new_game()
+    numbers = [c for c in game.numbers_first() if c != "set-ancient-one"]
+    game.push("set-ancient-one doom=3 elder_signs=10")
+    for command in numbers:
+        game.push(f"{command} sanity=5 stamina=5 clues=0")
+    game.push("doom n=2")
+    while game.view()["midnights"] == 0:
+        game.push("end-turn")
+    game.push("card-did effect=nothing")  # the At Midnight half of the Mythos card in play (a stand-in)
+    assert game.view()["question"]["part"] == "immediate" and game.view()["current_player"] == 0
+    events = game.push("card-did effect=doom n=1")
+    assert "ancient_one_awakens" in [e["type"] for e in events]
+    entry = next(a for a in game.legal_actions() if a.name == "set-tasks" and a.args["adventure"] == "ancient-one")
+    assert entry.group == "roll"  # the attack is still to come: its combat task first (a stand-in's)
+    game.push("card-did effect=nothing")
+    game.push("set-tasks adventure=ancient-one tasks=inv:2")
+    assert "roll" in {a.name for a in game.legal_actions()}
+    game.push("roll faces=inv3,inv1,inv1,inv1,inv1,inv1")
+    assert game.view()["doom"] == 2  # a blow: a doom token off (:439)
+
+
+def test_the_setup_mythos_card_waking_the_ancient_one_leaves_the_first_player_the_attack() -> None:
+    """:87 the Mythos card drawn at setup, before the first turn: the first player still attacks (:435-439)."""
+    game = Game.new(SETUP, load_packs())
+    game.push("set-ancient-one doom=1 elder_signs=10")
+    game.push("card-did effect=doom n=1")  # the setup's Mythos card (a stand-in) put a doom token down
+    assert game.view()["ancient_one_awake"]
+    entry = next(a for a in game.legal_actions() if a.name == "set-tasks" and a.args["adventure"] == "ancient-one")
+    assert entry.group == "roll"
+
+
+def test_whom_a_mythos_cards_sanity_or_stamina_hits_is_the_hosts_to_say() -> None:
+    """:321 says "All of us investigators will lose 2 Stamina" only of a lingering half; of the immediate half (:315)
+    the text says no one: for a card not filled in yet the host says whom it hits, every investigator or one."""
+    game = Game.new(SETUP, load_packs())
+    assert game.view()["question"]["part"] == "immediate"
+    offered = {a.args.get("player") for a in game.legal_actions() if a.args.get("effect") == "stamina"}
+    assert offered == {"all", "1", "2"}
+    labels = {MODULE.action_label(a.to_dict(), MODULE.names(game), None) for a in game.legal_actions()}
+    assert {"Stamina, everyone", "Stamina, Bo"} <= labels, labels
+    before = game.view()
+    with pytest.raises(BadCommand, match="say whom the Mythos card's stamina hits.*player=all"):
+        game.push("card-did effect=stamina n=-1")
+    assert game.view() == before
+    stamina = [i["stamina"] for i in before["investigators"]]
+    game.push("card-did effect=stamina n=-1 player=2")  # the real card hit Bo only
+    assert [i["stamina"] for i in game.view()["investigators"]] == [stamina[0], stamina[1] - 1]

@@ -309,9 +309,11 @@ def test_the_terminal_says_what_to_do_and_takes_the_tasks(tmp_path: Path) -> Non
     db = tmp_path / "t.sqlite"
     done = run("new", "--rules", "elder-sign", "--players", "2", "--seed", "11", "--db", str(db))
     assert done.returncode == 0, done.stderr
-    for numbers in ("set-ancient-one doom=12 elder_signs=10", "set-investigator player=1 sanity=5 stamina=5"):
+    for numbers in ("set-ancient-one doom=12 elder_signs=10", "set-investigator player=1 sanity=5 stamina=5 clues=1"):
         assert run("do", *numbers.split(), "--db", str(db)).returncode == 0
-    assert run("do", "set-investigator", "player=2", "sanity=5", "stamina=5", "--db", str(db)).returncode == 0
+    assert (
+        run("do", "set-investigator", "player=2", "sanity=5", "stamina=5", "clues=0", "--db", str(db)).returncode == 0
+    )
     assert run("do", "move", "to=4", "--db", str(db)).returncode == 0
     refused = run("do", "roll", f"faces={FACES}", "--db", str(db))
     assert_clean_error(refused, refused.returncode, "the adventure in place 4", "enter the tasks printed on the card")

@@ -4,12 +4,18 @@ card not filled in yet's terror did, the host's page offers no roll; neither do 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from games import write_played_then
 from test_elder_sign_findings import stand_in_attempt
 
 from companion.errors import IllegalCommand
 from companion.games.base import TableDice, TrayDie
+from companion.games.elder_sign.engine import Game, Setup
 from companion.games.elder_sign.module import MODULE, TERROR_FIRST, icon_pips
+from companion.games.elder_sign.packs import load_packs
+from companion.history import GameStore, replay_game
 from vision.sim_tray import NO_ROLL, Thrower
 
 
@@ -35,3 +41,53 @@ def test_no_tray_roll_and_no_simulated_throw_before_the_terror_is_told() -> None
     outcome = MODULE.tray_roll(game, _dice(throws), TableDice(), why="settled", auto_roll=True)
     assert outcome.command is not None and outcome.command[0] == "roll"
     assert len(game.history) > played
+
+
+def test_the_engine_refuses_a_roll_or_a_clue_before_the_terror_is_told() -> None:
+    """:202-211: the terror is resolved, then "I can try again": a roll, or a clue's re-roll (:359), is refused while
+    the host has not told what the real card's terror did; nothing changes, and told, the roll goes on."""
+    game = stand_in_attempt("peril:3")
+    game.push("adjust player=1 clues=1")
+    game.push("roll faces=terror,terror,inv1,inv1,lore,lore")
+    assert game.terror_open()
+    before = game.view()
+    for text in ("roll faces=inv1,inv1,inv1,inv1,inv1", "clue faces=inv1,inv1,inv1,inv1,inv1,inv1"):
+        with pytest.raises(IllegalCommand, match="tell what the terror did first.*card-did effect=nothing"):
+            game.push(text)
+        assert game.view() == before
+    assert not {"roll", "clue"} & {a.name for a in game.legal_actions()}
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    assert not game.terror_open() and {"roll", "clue"} <= {a.name for a in game.legal_actions()}
+    game.push("roll faces=inv1,inv1,inv1,inv1,inv1")
+    assert game.view()["attempt"]["rolls"] == 2
+
+
+def test_a_history_that_rolled_before_the_terror_was_told_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it: a roll before the terror was told, and a first aid after the
+    adventure was completed that turn (:196-198). It opens to the same state (Game.lenient_reading); the same roll
+    played after reopening is refused."""
+    played = [str(c) for c in stand_in_attempt("peril:3").history]
+    then = Game.new(Setup(players=2, seed=3), load_packs(), lenient_reading=True)  # as the companion played it then
+    more = [
+        "roll faces=terror,inv1,inv1,inv1,lore,lore",
+        "roll faces=peril,peril,peril,inv1,lore",  # before the terror was told: completes the card
+        "card-did effect=nothing",  # the terror
+        "card-did effect=nothing",  # the reward
+        "first-aid",  # back at the Entrance from the completed card, the same turn
+    ]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, [*played, *more])
+        assert then.view()["investigators"][0]["place"] == "entrance" and then.state.first_aid  # it was played
+        game = replay_game(store, game_id, load_packs())
+        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert game.view() == then.view() and game.history == then.history
+    finally:
+        store.close()
+    game.push("end-turn")
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=peril:3 ordered=false")
+    game.push("roll faces=terror,inv1,inv1,inv1,lore,lore")
+    with pytest.raises(IllegalCommand, match="tell what the terror did first"):
+        game.push("roll faces=peril,peril,peril,inv1,lore")

@@ -94,7 +94,12 @@ def test_a_game_from_new_to_the_ghost_hour_and_back(tmp_path: Path) -> None:
     card = "" if drawn[0].get("stand_in") else f": {drawn[0]['name']}"
     # ("An Environment Card is always drawn first, then a Room Card", skeptics-rulebook.txt:207): told in that order
     hour = story.index(f"The clock moves to XII. Ghost Hour{card}.")
-    told = story.index("An environment card comes up" if not card else f"{drawn[0]['name']}:", hour)
+    told = story.index(
+        "The environment card, drawn before the room card, is not filled in yet"
+        if not card
+        else f"{drawn[0]['name']}:",
+        hour,
+    )
     assert hour < told < story.index(f"The ghost appears in room {room}, the {name}.", hour)
 
     text = run("state", "--db", str(db))

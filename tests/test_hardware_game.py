@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import numbers_copied
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice, sim_table
 
@@ -164,6 +165,7 @@ def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> N
         sim_table(clock, config, pin_factory=factory, voice=quiet_voice(spawn)) as table,
     ):
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 4, "names": ["Ada", "Bo"]})
+        numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
         wire(table, service)
         table.show(service.state())
         table.run_pending()

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand
@@ -43,13 +44,16 @@ def test_an_elder_sign_game_is_played_undone_and_resumed_from_the_file(tmp_path:
     service = GameService(GameStore(db), load_packs(), rng=random.Random(3))
     state = service.new_game({"rules": "elder-sign", "players": 2, "seed": 7, "names": ["Ada", "Bo"]})
     assert service.rules == "elder-sign" and all(key in state for key in ELDER_SIGN_KEYS)
+    numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
+    copied = len(service.history())
+    state = service.state()
     assert state["rules"] == "elder-sign" and state["clock"] == "XII"
     assert state["legal"][0]["label"] == "End the turn"
     assert all("=" not in a["label"] for a in state["legal"])
     result = service.do("end-turn")
     assert result.state["clock"] == "III" and result.state["current_player"] == 1
     assert any("Ada" in (record.get("story") or "") for record in result.events)
-    assert service.history()[0]["text"].startswith("Ada's turn ends")
+    assert len(service.history()) == copied + 1 and service.history()[copied]["text"].startswith("Ada's turn ends")
     undone = service.undo()
     assert undone.state["clock"] == "XII" and undone.events[0]["text"].startswith("Undone: Ada's turn ends")
     service.redo()
@@ -83,13 +87,25 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     done = run("new", "--rules", "elder-sign", "--players", "2", "--seed", "9", "--db", str(db))
     assert done.returncode == 0, done.stderr
     assert "Elder Sign" in done.stdout
+    # the numbers printed on the stand-in cards, copied before the first turn (docs/elder-sign.md)
+    first = state_json(db)["numbers_first"]
+    assert first[0] == "set-ancient-one" and len(first) == 3  # the Ancient One's, then each player's investigator's
+    for command in first:
+        numbers = (
+            ["doom=12", "elder_signs=13"] if command == "set-ancient-one" else ["sanity=5", "stamina=4", "clues=1"]
+        )
+        done = run("do", "--db", str(db), *command.split(), *numbers)
+        assert done.returncode == 0, done.stderr
+    assert state_json(db)["numbers_first"] == []
     done = run("do", "--db", str(db), "end-turn")
     assert done.returncode == 0, done.stderr
     state = state_json(db)
     assert all(key in state for key in ELDER_SIGN_KEYS) and state["rules"] == "elder-sign"
     assert state["clock"] == "III" and state["turn"] == 2
+    assert state["doom_max"] == 12 and state["elder_signs_needed"] == 13
     history = run("history", "--db", str(db))
-    assert "turn ends" in history.stdout and "=" not in history.stdout.split("(terminal)")[0]
+    entries = [line.split("(terminal)")[0] for line in history.stdout.splitlines() if line.strip()]
+    assert len(entries) == len(first) + 1 and "turn ends" in entries[-1] and not any("=" in e for e in entries)
     listed = json.loads(run("list", "--db", str(db), "--json").stdout)
     assert listed[0]["setup"]["rules"] == "elder-sign"
     assert_clean_error(
@@ -111,6 +127,7 @@ def test_elder_sign_stand_in_dice_read_in_the_tray_become_the_roll(tmp_path: Pat
 
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
     service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
     card = service.state()["adventures"][0]["slot"]
     service.do("set-tasks", {"adventure": card, "tasks": "inv:6;lore:1,peril:1", "ordered": "false"})
     service.do("move", {"to": card})
@@ -141,6 +158,7 @@ def test_a_refusal_on_the_page_is_said_in_the_words_of_the_game_in_play(tmp_path
     """Elder Sign's refusals cite the rules text's lines (":211"); the page's words leave them and the spellings out."""
     service = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(5))
     service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
+    numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
     card = service.state()["adventures"][0]["slot"]
     service.do("set-tasks", {"adventure": card, "tasks": "inv:6;lore:1,peril:1", "ordered": "false"})
     service.do("move", {"to": card})
@@ -162,6 +180,7 @@ def test_the_tables_button_plays_what_each_games_module_says(tmp_path: Path) -> 
     events = service.press_button().events
     assert "round_ended" in [e["type"] for e in events] and service.history()[-1]["command"]["name"] == "end-round"
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+    numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
     service.press_button()
     assert service.history()[-1]["command"]["name"] == "end-turn" and service.history()[-1]["source"] == "button"
     service.new_game({"rules": "spooks", "players": 3})

@@ -388,3 +388,25 @@ def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were
     again = service_on(path)
     assert again.load_game(game_id)["outcome"] == "won" and again.load_game(ac_id)["points"] == 5
     again.close()
+
+
+def test_a_spooks_file_from_before_the_deck_bound_opens_and_the_next_hand_is_bound(tmp_path: Path) -> None:
+    """A hand above what the deck holds was taken before the companion refused it (a fresh player's 500 points);
+    a file that recorded one keeps opening, and the hands played after it are bound by the deck."""
+    from companion.games.spooks.engine import Game as SPGame
+    from companion.games.spooks.engine import Setup as SPSetup
+
+    path = tmp_path / "then.sqlite"
+    store = GameStore(path)
+    then = SPGame.new(SPSetup(players=3, names=("Ada", "Bo", "Cy"), loss_limit=1000), None)
+    then.uncapped_length = None  # then every hand counted 0 to the deck's 405 points, with no bound for all
+    game_id = write_played_then(store, then, ["hand points=0,300,300"])
+    store.close()
+    service = service_on(path)
+    assert service.load_game(game_id)["scores"] == [0, 300, 300]
+    with pytest.raises(BadCommand, match="one deck holds 405 points, and the 1 of Spiders that starts the hand"):
+        service.do("hand", {"points": "0,250,250"})
+    assert service.state()["scores"] == [0, 300, 300]  # nothing taken
+    assert service.do("hand", {"points": "7,0,30"}).state["scores"] == [7, 300, 330]
+    assert "problem" not in {r["game"]: r for r in service.records()}[game_id]
+    service.close()

@@ -184,3 +184,81 @@ def test_the_players_chart_has_a_line_a_player_a_dot_a_game_rolled_in_and_its_nu
     ada_last = next(y for tip, y in dots.items() if tip.startswith("Ada, game #5"))
     bo_last = next(y for tip, y in dots.items() if tip.startswith("Bo, game #4"))
     assert ada_last < bo_last and ahead > BY_GAME["players"]["Bo"][-1]["ahead"]
+
+
+# Four scores, two the same hand after hand and two a point or two apart: a fresh player could not tell the lines
+# of a Spooks end card apart at 390 px (the phone's picture is about 330 wide)
+CLOSE = {
+    "game": 9,
+    "title": "Spooks",
+    "minutes": 40.0,
+    "timeline": {
+        "clock": [],
+        "marks": [[38, "Out: Di"]],
+        "series": {
+            "Ada": [[0, 0], [8, 10], [16, 20], [32, 40]],
+            "Bo": [[0, 0], [8, 10], [16, 20], [32, 41]],
+            "Cy": [[0, 0], [8, 12], [16, 21], [32, 42]],
+            "Di": [[0, 0], [8, 60], [16, 120], [38, 231]],
+        },
+    },
+}
+
+
+def _shape(marker: ET.Element) -> Any:
+    """A marker's shape, wherever it stands: its kind and its corners around their middle."""
+    if marker.tag == f"{SVG}rect":
+        return ("rect", marker.get("width"), marker.get("height"))
+    corners = [tuple(map(float, c.split(","))) for c in (marker.get("points") or "").split()]
+    mx, my = sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners)
+    return ("polygon", tuple((round(x - mx), round(y - my)) for x, y in corners))
+
+
+def _lines(root: ET.Element) -> list[str]:
+    return [p.get("d") or "" for p in root.iter(f"{SVG}path")]
+
+
+@pytest.mark.parametrize("width", [330, 640])
+def test_every_line_of_a_timeline_can_be_told_apart(width: int) -> None:
+    root = ET.fromstring(timeline_svg(CLOSE, width=width))
+    series = CLOSE["timeline"]["series"]
+    lines = _lines(root)
+    assert len(lines) == len(series) == len(set(lines))  # Ada's and Bo's same scores: not one line over the other
+    # drawn apart where they run together, in the order of their values: Cy's 42 above Bo's 41 above Ada's 40
+    last_y = [float(d.split("V")[-1].split()[0]) for d in lines]
+    assert last_y[2] < last_y[1] < last_y[0]
+    assert min(abs(a - b) for i, a in enumerate(last_y[:3]) for b in last_y[i + 1 : 3]) >= 2
+    # each line's name and last score at its end, in its colour, none over another
+    texts = {t.text: t for t in root.iter(f"{SVG}text")}
+    ends = [texts[f"{name} {points[-1][1]}"] for name, points in series.items()]
+    assert [t.get("fill") for t in ends] == [p.get("stroke") for p in root.iter(f"{SVG}path")]
+    heights = sorted(float(t.get("y") or 0) for t in ends)
+    assert all(b - a >= 9 for a, b in zip(heights, heights[1:])), heights  # 9-pixel letters
+    assert all(float(t.get("x") or 0) + 5.8 * len(t.text or "") <= width for t in ends)
+    # a marker at every score, of a shape of its own per player, with the score as its tooltip; the legend shows it
+    markers = [m for m in root if m.tag in (f"{SVG}rect", f"{SVG}polygon") and m.find(f"{SVG}title") is not None]
+    told = [m.find(f"{SVG}title").text for m in markers]  # type: ignore[union-attr]
+    assert "Bo: 41 after 32 min" in told and "Di: 0 at the start" in told
+    assert len(markers) == sum(len(points) for points in series.values())
+    shape_of: dict[str, set[Any]] = {}
+    for m, tip in zip(markers, told):
+        shape_of.setdefault((tip or "").split(":")[0], set()).add(_shape(m))
+    assert all(len(shapes) == 1 for shapes in shape_of.values()), shape_of
+    assert len({next(iter(s)) for s in shape_of.values()}) == len(series)  # a shape of its own per player
+    assert root.findall(f"{SVG}circle") == []  # never the attempts' dots
+    # the time axis's labels do not run into each other on the phone's picture
+    ticks = [t for t in root.iter(f"{SVG}text") if (t.text or "").endswith("min") and t.get("text-anchor") == "middle"]
+    xs = [float(t.get("x") or 0) for t in ticks]
+    assert all(b - a >= 5.8 * 6 for a, b in zip(xs, xs[1:])), xs
+
+
+def test_a_single_line_keeps_its_name_in_the_legend_only() -> None:
+    one = {**CLOSE, "timeline": {"clock": [], "marks": [], "series": {"Doom": [[0, 0], [5, 3]]}}}
+    root = ET.fromstring(timeline_svg(one))
+    assert "Doom 3" not in [t.text for t in root.iter(f"{SVG}text")] and "Doom" in [
+        t.text for t in root.iter(f"{SVG}text")
+    ]
+    assert not [m for m in root if m.tag == f"{SVG}polygon"]
+    bottom, top = (line.get("y1") for line in root.findall(f"{SVG}line")[:2])  # the chart's 0 and its highest
+    (d,) = _lines(root)  # where its values are: a line alone is not moved
+    assert d.startswith(f"M44 {bottom} H") and f" V{top} H" in d

@@ -834,7 +834,9 @@ def test_environment_card_rolls_take_no_item_dice(action: str) -> None:
     Card is put out 'by rolling one Cobweb with three Clue Dice, as an action, without help from Items', the
     Barrier with 'three Clue Dice without the use of Items'."""
     game = card_in_play(action)
-    need = "" if action == "fire" else " need=eye:1,camera:1"
+    if action == "fire":
+        game.push("tell-fires spaces=3")  # where the board's fire icon is (skeptics-rulebook.txt:286)
+    need = " space=3" if action == "fire" else " need=eye:1,camera:1"
     refused(game, f"attempt action={action}{need} dice=4", "Environment Cards", "dice=3")
     game.push(f"attempt action={action}{need} dice=2")  # fewer is fine (Watching Eyes)
     game.push(f"attempt action={action}{need}")
@@ -994,7 +996,9 @@ def test_watching_eyes_and_the_bonuses_are_counted_by_the_engine_in_the_faqs_ord
     game.push(f"attempt action=unlock door={door.key} items=2")
     assert game.view()["attempt"]["dice"] == 4  # 3 + 2 from items, but the box has 4 key dice
     refused(game, "attempt action=unlock door=" + door.key + " glass=true", "magnifying glass")
-    refused(card_in_play("fire"), "attempt action=fire items=1", "items cannot be used")
+    fire = card_in_play("fire")
+    fire.push("tell-fires spaces=3")
+    refused(fire, "attempt action=fire space=3 items=1", "items cannot be used")
 
 
 @pytest.mark.parametrize("players,easier,removed", [(2, 1, 1), (3, 2, 6), (4, 1, 10), (2, 2, 0), (1, 2, 0)])

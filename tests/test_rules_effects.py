@@ -74,27 +74,81 @@ def test_no_run_after_an_action_that_is_not_a_move() -> None:
     assert not any(a.args.get("run") for a in game.legal_actions())
 
 
-def test_the_fire_puts_its_tokens_out_one_cobweb_each_and_ends_with_the_last() -> None:
-    """Fire Card: 'one Fire Token is placed onto each Fire icon ... A fire is extinguished by rolling one Cobweb
-    with three Clue Dice, as an action, without help from Items. Fires remain on the board until extinguished.'"""
-    fires = 2
-    packs = with_card(card="fire", fires=fires)
+def _fire_drawn(packs: Packs = PACKS) -> Game:
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), packs)
-    refused(game, "attempt action=fire", "no fire")
+    refused(game, "attempt action=fire space=3", "no fire")
     to_clock(game, "IX")
-    events = game.push("end-round room=8 environment=fire")
-    assert {"type": "fires_placed", "count": fires, "card": "fire"} in events
-    refused(game, "attempt action=fire need=eye:1", "one cobweb")
-    for left in range(fires - 1, -1, -1):
-        game.push("attempt action=fire")
-        assert game.view()["attempt"]["dice"] == 3 and game.view()["attempt"]["need"] == "cobweb:1"
+    game.push("end-round room=8 environment=fire")
+    return game
+
+
+def test_the_fire_puts_no_count_of_its_own_and_asks_where_the_fire_icons_are() -> None:
+    """Fire Card: 'When a Fire Card is drawn, one Fire Token is placed onto each Fire icon on the game board'
+    (skeptics-rulebook.txt:286); the board packs do not show the fire icons, so no number is played (not the box's
+    "4 Fires", :36): the host is asked where they are, and the answer is played."""
+    for told in (1, 4):  # whatever the pack's card says, the board's icons decide
+        game = _fire_drawn(with_card(card="fire", fires=told))
+        view = game.view()
+        assert view["fires"] == 0 and view["fire_spaces"] == []
+        assert view["question"] == {"card": "fire", "kind": "fires", "left": 0, "name": "Fire"}
+        assert not [a for a in game.legal_actions() if a.name == "attempt" and a.args["action"] == "fire"]
+        assert [a.asks for a in game.legal_actions() if a.name == "tell-fires"] == [("spaces",)]
+    refused(game, "tell-fires spaces=1,2,3,4,5", "4 fire tokens", kind=BadCommand)
+    refused(game, "tell-fires spaces=21", "not a space", kind=BadCommand)
+    events = game.push("tell-fires spaces=3,12")
+    assert {"type": "fires_placed", "count": 2, "card": "fire", "spaces": [3, 12]} in events
+    view = game.view()
+    assert view["fires"] == 2 and view["fire_spaces"] == [3, 12] and view["question"] is None
+    refused(game, "tell-fires spaces=5", "no card is waiting")
+
+
+def test_a_board_with_no_fire_icon_burns_nothing_and_the_fire_ends() -> None:
+    """Fire Card: 'one Fire Token is placed onto each Fire icon': none, and the card has nothing left to meet."""
+    game = _fire_drawn()
+    game.push("tell-fires spaces=none")
+    assert game.view()["fires"] == 0 and "fire" not in game.state.env_active and "fire" in game.state.env_discard
+
+
+def test_a_fire_fight_names_the_burning_space_and_puts_out_that_fire() -> None:
+    """Fire Card: 'Players entering or sharing a space with a Fire cannot take any further actions until the fire is
+    extinguished. A fire is extinguished by rolling one Cobweb with three Clue Dice, as an action, without help from
+    Items. Fires remain on the board until extinguished.' (skeptics-rulebook.txt:286-287): a fire is fought on its
+    space, so the fight names it, as a search names its icon set (:144)."""
+    from companion.games.skeptics.sentences import Names, action_label, describe_event
+
+    game = _fire_drawn()
+    game.push("tell-fires spaces=12,3")
+    names = Names.of_game(game)
+    fights = [a for a in game.legal_actions() if a.name == "attempt" and a.args["action"] == "fire"]
+    assert [a.args["space"] for a in fights] == ["3", "12"]
+    assert [action_label(a.to_dict(), names) for a in fights] == [
+        f"Fight the fire in {names.room(3)}",
+        f"Fight the fire in {names.room(12)}",
+    ]
+    refused(game, "attempt action=fire", "space=N", kind=BadCommand)
+    refused(game, "attempt action=fire space=5", "no fire burns on space 5")
+    refused(game, "attempt action=fire space=3 need=eye:1", "one cobweb")
+    for space, left in ((12, 1), (3, 0)):
+        started = game.push(f"attempt action=fire space={space}")
+        assert game.view()["attempt"]["space"] == space and game.view()["attempt"]["need"] == "cobweb:1"
+        assert names.room(space) in describe_event(started[-1], names)
         events = game.push("roll faces=cobweb,eye,eye")
-        assert {"type": "fire_out", "left": left} in events
-        assert game.view()["fires"] == left
-        if left:
-            game.push("end-turn")
+        assert {"type": "fire_out", "left": left, "space": space} in events
+        assert game.view()["fires"] == left and space not in game.view()["fire_spaces"]
+        game.push("end-turn")
     assert "fire" not in game.state.env_active and "fire" in game.state.env_discard
-    refused(game, "attempt action=fire", "no fire")
+    refused(game, "attempt action=fire space=3", "no fire")
+
+
+def test_a_game_stored_before_the_fires_had_spaces_plays_on_as_it_was_played() -> None:
+    """A game whose fires were counted (the box's 4) and fought with no space replays as it was played."""
+    old = ["end-round", "end-round", "end-round", "end-round room=8 environment=fire", "attempt action=fire"]
+    old += ["roll faces=cobweb,eye,eye"]
+    setup = Setup(players=2, board="asylum", ghost="child", seed=4, physical=True)
+    game = Game.replay(setup, PACKS, old)
+    assert game.fires_counted and game.view()["fires"] == 3 and "fire" in game.state.env_active
+    fresh = Game.replay(setup, PACKS, [*old[:4], "tell-fires spaces=3", "attempt action=fire space=3"])
+    assert not fresh.fires_counted and fresh.view()["attempt"]["space"] == 3
 
 
 def test_the_barrier_is_removed_when_each_of_its_icon_sets_is_rolled() -> None:
@@ -329,12 +383,13 @@ def test_the_watching_eyes_take_no_die_from_a_fire_roll() -> None:
     game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=4, physical=True), PACKS)
     to_clock(game, "IX")
     game.push("end-round room=8 environment=fire")
+    game.push("tell-fires spaces=3")
     to_clock(game, "IX")
     game.push("end-round room=9 environment=watching_eyes")
     assert {c["id"] for c in game.view()["environment"]} == {"fire", "watching_eyes"}
     game.push("attempt action=search need=eye:1")
     assert game.view()["attempt"]["dice"] == 2  # the Watching Eyes: one die fewer
-    game.push("attempt action=fire")
+    game.push("attempt action=fire space=3")
     assert game.view()["attempt"]["dice"] == 3
 
 
@@ -385,6 +440,24 @@ def test_a_stand_in_environment_card_plays_nothing_until_the_host_tells_what_it_
     refused(game, "tell-card effect=fires", "no environment card is waiting")
     game.push("discard-environment card=common3")
     assert game.view()["other_actions_limit"] == 0
+
+
+def test_a_stand_in_card_told_to_put_fire_tokens_asks_where_they_go() -> None:
+    """A card not filled in yet that puts fire tokens, as the Fire: 'one Fire Token is placed onto each Fire icon on the
+    game board' (skeptics-rulebook.txt:286): no count is tapped, the host says where the board's fire icons are."""
+    from test_rules_audit import card_in_play
+
+    game = card_in_play("common3")
+    refused(game, "tell-card effect=fires n=4", "takes no n=", kind=BadCommand)
+    game.push("tell-card effect=fires")
+    assert game.view()["fires"] == 0
+    game.push("tell-card effect=nothing")
+    assert game.view()["question"] == {"card": "common3", "kind": "fires", "left": 0}
+    game.push("tell-fires spaces=7")
+    assert game.view()["fire_spaces"] == [7]
+    game.push("attempt action=fire space=7")
+    game.push("roll faces=cobweb,eye,eye")
+    assert "common3" not in game.state.env_active  # it ended with its last fire
 
 
 def _in_force(game: Game) -> list[str]:

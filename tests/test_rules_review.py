@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 import pytest
 from games import BUNDLED as PACKS
+from games import numbers_copied
 
 from companion.errors import IllegalCommand
 from companion.games.skeptics.engine import Game, Setup
@@ -115,6 +116,7 @@ def test_a_stand_in_ancient_ones_combat_task_is_the_one_the_host_enters() -> Non
 
     stand_in = ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true')
     game = ElderSign.new(ElderSignSetup(players=2, seed=1), packs(ancient=stand_in))
+    numbers_copied(game)  # the stand-in's doom track and Elder Signs, copied before the first turn
     game.push(f"doom n={game.view()['doom_max']}")  # awake
     game.push("end-turn")
     assert "set-tasks" in [a.name for a in game.legal_actions() if a.args.get("adventure") == "ancient-one"]

@@ -53,6 +53,8 @@ def filled(game: Game, action: dict, rng: random.Random) -> Command:
         args["need"] = rng.choice(["key:1", "key:2"] if unlock else ["eye:1", "camera:1,eye:1", "cobweb:2"])
     if "room" in action["asks"]:
         args["room"] = str(rng.choice(game.board.spaces))
+    if "spaces" in action["asks"]:  # where the real board's fire icons are (tell-fires)
+        args["spaces"] = rng.choice(["none", str(rng.choice(game.board.spaces))])
     return Command(action["name"], args)
 
 

@@ -369,12 +369,15 @@ def test_a_port_in_use_is_a_clear_message(tmp_path: Path) -> None:
     assert "stopped" in result.stderr  # what had started was stopped again
 
 
-def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> None:
-    """`--sim` on a laptop never writes the PIN and the games into the user's real data folder."""
+def check_sim(tmp_path: Path, *extra: str) -> tuple[Path, str]:
+    """`serve --check --sim` of a user whose home is in `tmp_path`: the data directory it names, and what it said."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") and k != "XDG_STATE_HOME"}
-    env.update(HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    env.update(HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"), TMPDIR=str(tmp_path / "tmp"))
+    env.pop("XDG_DATA_HOME", None)
+    env.pop("STATE_DIRECTORY", None)
+    (tmp_path / "tmp").mkdir(exist_ok=True)
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--check", "--sim"],
+        [sys.executable, "-m", "companion", "serve", "--check", "--sim", *extra],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -383,6 +386,50 @@ def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith("data directory: "))
-    folder = Path(line.removeprefix("data directory: "))
+    return Path(line.removeprefix("data directory: ")), result.stderr
+
+
+def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> None:
+    """`--sim` on a laptop never writes the PIN and the games into the user's real data folder."""
+    folder, said = check_sim(tmp_path)
     assert folder.name == "sim" and str(folder).startswith(str(tmp_path / "home"))
-    assert f"kept in {folder}" in result.stderr
+    assert f"kept in {folder}" in said and "nothing is there yet" in said
+    # a fresh player met an earlier run's PIN and game: the start says the folder holds them, and how to start clean
+    folder.mkdir(parents=True)
+    (folder / "web.json").write_text("{}", encoding="utf-8")
+    again, said = check_sim(tmp_path)
+    assert again == folder and f"kept in {folder}" in said
+    assert "earlier runs left there, the host PIN chosen then and their games" in said
+    assert "companion serve --sim --fresh" in said
+
+
+def test_fresh_names_a_new_empty_folder_of_its_own_and_check_makes_nothing(tmp_path: Path) -> None:
+    folder, said = check_sim(tmp_path, "--fresh")
+    assert folder.parent == tmp_path / "tmp" and folder.name.startswith("skeptics-companion-fresh-")
+    assert f"a clean start: a new empty data folder for this run only, {folder}" in said
+    assert not folder.exists() and not (tmp_path / "home").exists()  # --check starts nothing, makes nothing
+
+
+def test_a_fresh_simulation_starts_clean_beside_an_earlier_one(served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`--sim --fresh` with an earlier game in the data folder: the new run plays in its own empty folder (the
+    demo game, game 1), and the earlier game is left as it was."""
+    from companion.games.skeptics.packs import load_packs
+    from companion.history import GameStore
+    from companion.service import GameService
+
+    earlier = tmp_path / "data" / "games.sqlite3"
+    earlier.parent.mkdir()
+    service = GameService(GameStore(earlier), load_packs())
+    service.new_game({"rules": "spooks", "names": ["Ada", "Bo", "Cy"]})
+    service.close()
+    before = earlier.read_bytes()
+    (tmp_path / "tmp").mkdir()
+    companion = served("--fresh", env={"TMPDIR": str(tmp_path / "tmp")})
+    client = Client(companion.wait_ready())
+    client.join_as_host()
+    state = client.state()
+    assert state["rules"] != "spooks" and state["game_id"] == 1
+    (fresh,) = (tmp_path / "tmp").iterdir()
+    assert (fresh / "games.sqlite3").exists() and f"for this run only, {fresh}" in companion.log()
+    assert companion.stop(signal.SIGTERM) == 0
+    assert earlier.read_bytes() == before

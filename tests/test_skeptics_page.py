@@ -153,6 +153,7 @@ def test_the_tray_lists_the_games_faces(browser: Any, tmp_path: Path) -> None:
     readings = [DieReading(1, (40, 60, 50, 50), 0.95, "blue"), DieReading(6, (160, 60, 50, 50), 0.95, "blue")]
     tray = settled_tray(np.full((240, 320, 3), 60, dtype=np.uint8), readings)
     t = start_table(tmp_path, tray=tray)
+    t.service.roll_from_tray(readings, auto_roll=False)  # as the tray loop hands it on: read in this game
     pips = PipMap.default()
     faces = [pips.face(DieKind.CLUE, 1).value, pips.face(DieKind.CLUE, 6).value]
     host = open_phone(browser, t, host=True)

@@ -170,6 +170,10 @@ def test_exactly_one_player_goes_out_with_no_points() -> None:
         g.push("hand points=0,1,2 cards=;1;2")
     with pytest.raises(BadCommand, match="not a number of points"):
         g.push("hand points=0,x,2")
+    # a seat left blank is named, with every other one left blank, before any other check (a fresh player's
+    # points sheet: the page sends what was typed and shows this refusal)
+    with pytest.raises(BadCommand, match=f"no points are written for {names[0]} and {names[2]}; write each one's"):
+        g.push("hand points=,5,")
     assert g.history == [] and g.view()["scores"] == [0, 0, 0]
 
 
@@ -180,6 +184,61 @@ def test_the_cards_of_a_hand_cannot_be_more_than_the_decks_hold() -> None:
     with pytest.raises(BadCommand, match="6 cards numbered 7, but one deck has only 5"):
         game().push("hand cards=;7+7+7;7+7+7")
     assert game(decks=2).push("hand cards=;cat;cat")[0]["points"] == [0, 30, 30]
+
+
+def whole_deck() -> list[str]:
+    """Every card of one deck by the text: «11 cards in each suit» of five, «1 through 10, plus the Master», and
+    «one BlackCat card»."""
+    return [str(n) for n in range(1, 11) for _ in range(5)] + ["M"] * 5 + ["cat"]
+
+
+def test_the_cards_left_in_all_hands_together_are_fewer_than_the_deck() -> None:
+    # a fresh player's finding: the cards left may not add up to more than the deck holds but the 1 of Spiders
+    # that starts the hand («plays it to start the game»); «CardPoints1-10face valueM20Cat30»
+    deck = whole_deck()
+    assert len(deck) == 56 and 5 * (55 + 20) + 30 == 405
+    one_short = list(deck)
+    one_short.remove("1")  # the opening 1 of Spiders, on the pile
+    half = len(one_short) // 2
+    g = game()
+    with pytest.raises(
+        BadCommand,
+        match="the hands add up to 405 points, but one deck holds 405 points, and the 1 of "
+        "Spiders that starts the hand is on the pile: at most 404 are left in all the hands together; "
+        "check the cards",
+    ):
+        g.push(f"hand cards=;{'+'.join(deck[:28])};{'+'.join(deck[28:])}")
+    assert g.history == [] and g.view()["scores"] == [0, 0, 0]  # nothing taken
+    g.push(f"hand cards=;{'+'.join(one_short[:half])};{'+'.join(one_short[half:])}")  # every card left but that one
+    assert sum(g.view()["scores"]) == 404
+
+
+def test_a_game_stored_before_the_deck_bound_reopens_with_its_hands_as_played() -> None:
+    # then a hand counted 0 to the deck's 405 points, with no bound for the hands together: 0,300,300 was taken
+    setup = Setup(players=3, names=("Ada", "Bo", "Cy"), loss_limit=1000)
+    stored = ["hand points=0,300,300", "hand points=5,0,9"]
+    with pytest.raises(BadCommand, match="the hands add up to 600 points"):  # the reading of now refuses it
+        Game.new(setup, None).push(stored[0])
+    g = Game.replay(setup, None, stored)
+    assert g.view()["scores"] == [5, 300, 309] and g.played == 2
+    # what is played after the stored history is bound as now
+    with pytest.raises(BadCommand, match="cannot have 500 points from one hand: one deck holds 405 points, and the 1"):
+        g.push("hand points=0,500,9")
+    with pytest.raises(BadCommand, match="the hands add up to 600 points"):
+        g.push(stored[0])
+    g.pop()  # undone and redone, a stored hand plays as it was played
+    g.pop()
+    g.push(stored[0])
+    assert g.view()["scores"] == [0, 300, 300]
+    # the same with the cards counted: the whole deck left in the losing hands
+    deck = whole_deck()
+    cards = Game.replay(setup, None, [f"hand cards=;{'+'.join(deck[:28])};{'+'.join(deck[28:])}"])
+    assert sum(cards.view()["scores"]) == 405
+    # a game of now, stored and replayed, keeps the bound of now, for its stored hands and after
+    fresh = Game.replay(setup, None, ["hand points=0,200,204"])
+    fresh.pop()
+    with pytest.raises(BadCommand, match="the hands add up to 600 points"):
+        fresh.push(stored[0])
 
 
 def test_the_deal_passes_round_the_table_from_the_first_dealer() -> None:
@@ -596,6 +655,13 @@ def test_a_game_is_played_undone_and_resumed_from_the_file_through_the_service(
     with pytest.raises(BadCommand) as err:
         service.do("hand", {"points": "0,1"})
     assert "=" not in service.say(str(err.value))
+    # checked, not played: the same refusal as do's, and a command taken is neither played nor written
+    played = (service.state()["last_event_id"], len(service.history()))
+    with pytest.raises(BadCommand, match="every player still has points"):
+        service.check("hand", {"points": "5,150,7"})
+    service.check("hand", {"points": "0,150,7"})
+    assert (service.state()["last_event_id"], len(service.history())) == played
+    assert service.state()["scores"] == [34, 0, 40]
     service.close()
     again = GameService(GameStore(db), load_packs(), rng=random.Random(3))
     resumed = again.resume_last()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import numbers_copied
 
 from companion import stats_cli
 from companion.games.skeptics.packs import load_packs
@@ -274,6 +275,7 @@ def play_scripted(path: Path) -> tuple[list[float], int]:
     svc.do("attempt", {"action": "search", "need": "eye:1"})
     svc.do("action", {"kind": "move"})  # the players turn to something else: dropped, not weighed
     es = svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3})
+    numbers_copied(svc._game, svc)  # the stand-in cards' numbers, copied before the first turn
     slot = es["adventures"][0]["slot"]
     svc.do("set-tasks", {"adventure": slot, "tasks": "inv:3;inv:3,lore:1", "ordered": "false"})  # from the card
     svc.do("move", {"to": slot})
@@ -474,6 +476,7 @@ def test_stats_csv_prints_a_row_per_game(tmp_path: Path, capsys: pytest.CaptureF
 def elder_sign_at_an_adventure(path: Path) -> GameService:
     svc = service_on(path)
     es = svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Cy", "Di"], "seed": 3})
+    numbers_copied(svc._game, svc)  # the stand-in cards' numbers, copied before the first turn
     slot = es["adventures"][0]["slot"]
     svc.do("set-tasks", {"adventure": slot, "tasks": "inv:3;inv:3,lore:1", "ordered": "false"})  # from the card
     svc.do("move", {"to": slot})

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from games import numbers_copied
 
 from companion.errors import IllegalCommand
 from companion.games.base import TrayDie
@@ -133,6 +134,7 @@ def test_a_tap_with_no_roll_under_way_throws_nothing_and_says_so(service: GameSe
 def test_elder_signs_sim_tray_throws_nothing_after_a_move_a_roll_or_a_clue(tmp_path: Path) -> None:
     with GameService(GameStore(tmp_path / "es.sqlite"), load_packs(), rng=random.Random(3)) as service:
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+        numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
         thrower = Thrower(service.next_throw)
         camera = ThrowCamera(thrower, seed=1)
         camera.read()

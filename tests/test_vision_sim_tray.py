@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from games import numbers_copied
 
 from companion.config import CameraConfig
 from companion.errors import CameraError
@@ -73,6 +74,7 @@ def test_the_services_next_throw_is_the_attempts_dice_and_a_tap_throws_them(tmp_
         assert camera.shown == ("blue", "blue", "blue")
         service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
         assert service.next_throw() == ()  # at the entrance: no roll yet
+        numbers_copied(service._game, service)  # the stand-in cards' numbers, before the first turn
         card = service.state()["adventures"][0]["slot"]  # a stand-in: its tasks are entered before a roll
         service.do("set-tasks", {"adventure": card, "tasks": "inv:6", "ordered": "false"})
         service.do("move", {"to": card})

@@ -96,6 +96,35 @@ def test_without_parts_the_endpoints_say_so(tmp_path: Path) -> None:
         t.service.close()
 
 
+# a fresh player's finding: the refusal of a throw named the companion's parts, not what to do
+INTERNAL = ("simulated", "sim_throw", "--sim", "thrower", "camera", "/api", "404")
+
+
+def check_throw_refused(table: Table, then: str) -> None:
+    """A phone's throw where the page offers none (a page left open from a --sim run): the GET and the POST are
+    refused in the same player's words, saying that a phone cannot throw here and what to do with the dice."""
+    viewer = table.viewer()
+    assert viewer.get("/api/session").json().get("sim_throw") is not True
+    for reply in (viewer.get("/api/tray/throw"), viewer.post("/api/tray/throw", {})):
+        said = reply.json()["error"]
+        assert reply.status == 404 and said.startswith("a phone cannot throw dice here: "), said
+        assert then in said, said
+        assert not [word for word in INTERNAL if word in said.lower()], said
+
+
+def test_a_throw_at_a_real_tray_says_to_throw_the_dice_into_it(parts_table: Table) -> None:
+    check_throw_refused(parts_table, "Throw your dice into the tray; the companion reads them when they stop")
+
+
+def test_a_throw_without_a_tray_says_to_roll_at_the_table_and_tap_the_dice(tmp_path: Path) -> None:
+    t = start_table(tmp_path)
+    try:
+        check_throw_refused(t, 'Roll your dice at the table; the host taps what they show (Dice tab, "Tap the real')
+    finally:
+        t.server.stop()
+        t.service.close()
+
+
 def test_the_tray_reading_and_annotated_photo_are_served(parts_table: Table, tray: Any) -> None:
     viewer = parts_table.viewer()
     reading = viewer.get("/api/tray").json()

@@ -264,8 +264,11 @@ class EventHub:
                     item = sub.queue.get(timeout=wait)
                 except queue.Empty:
                     item = None
-                if sub.ended or sub.gone() or not sub.allowed():
-                    return  # removed, hung up, or no longer a viewer: checked on every wake, at least once a second
+                if sub.ended or sub.gone():
+                    return  # removed or hung up: checked on every wake, at least once a second
+                if not sub.allowed():  # no longer a viewer, or no longer the host: the page asks again who it is
+                    yield b"event: phones\ndata: {}\n\n"
+                    return
                 if item is None:
                     if time.monotonic() - quiet_since >= self._heartbeat:
                         yield b": keep-alive\n\n"

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
-from companion.words import by_name, command_buttons
+from companion.words import by_name, command_buttons, undone
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -59,6 +59,7 @@ __all__ = [
 ]
 
 DEFAULT_RULES = "skeptics"
+UNDONE = "undone"  # the event an undo leaves in the history (companion.history.GameStore.undo), alike for every game
 # rules id -> (title, the module that defines MODULE)
 RULES: Mapping[str, tuple[str, str]] = {
     "skeptics": ("Skeptics", "companion.games.skeptics.module"),
@@ -302,10 +303,17 @@ class GameModule(ABC):
         """What a command did, in words (from its events)."""
 
     def undone_sentence(self, record: Record, names: object) -> str:
-        """The sentence of an ``undone`` record: "Undone: " and what the command did."""
+        """The sentence of an ``undone`` record (companion.history.GameStore.undo), one for every game: "Undone: "
+        and what the command taken back did, in the game's words (:meth:`command_sentence`: the events it caused,
+        else what the command is); :meth:`GameModuleOf.describe_event` gives it to an undone record."""
         events = record.get("events")
         told = [e for e in events if isinstance(e, Mapping)] if isinstance(events, list) else []
-        return "Undone: " + self.command_sentence(record.get("command"), names, told)
+        stored = record.get("command")
+        try:
+            command: object = self.command_from_dict(stored) if isinstance(stored, Mapping) else stored
+        except CompanionError:
+            command = stored  # a command this game no longer knows: its words say "a command"
+        return undone(self.command_sentence(command, names, told))
 
     @abstractmethod
     def end_summary(self, view: Record, names: object, minutes: float | None) -> dict[str, object]: ...
@@ -503,10 +511,22 @@ class GameModuleOf(GameModule, Generic[G, N]):
         return names if isinstance(names, type(none)) else none
 
     def describe_event(self, record: Record, names: object) -> str:
+        if record.get("type") == UNDONE:  # an undo is the table's, not the game's: one sentence for all
+            return self.undone_sentence(record, names)
         return self.sentences.describe_event(record, self.names_of(names))
 
     def describe_events(self, records: Sequence[Record], names: object) -> list[str]:
-        return self.sentences.describe_events(records, self.names_of(names))
+        """The game's sentences of `records`, an undone record's the undo's (:meth:`undone_sentence`)."""
+        out: list[str] = []
+        run: list[Record] = []  # the game's records since the last undo, told together (a story of several)
+        for record in records:
+            if record.get("type") == UNDONE:
+                out += self.sentences.describe_events(run, self.names_of(names)) if run else []
+                out.append(self.undone_sentence(record, names))
+                run = []
+            else:
+                run.append(record)
+        return out + (self.sentences.describe_events(run, self.names_of(names)) if run else [])
 
     def announcement(self, record: Record, names: object) -> dict[str, str] | None:
         return self.sentences.announcement(record, self.names_of(names))

@@ -88,6 +88,16 @@ def command() -> Response:
     return result(context().service.do(name, args, source="web"))
 
 
+@bp.post("/command/check")
+@host_required
+def check_command() -> Response:
+    """Whether the command would be played now: `{"ok": true}`, or the refusal /api/command would give; nothing is
+    played. A page asks before a question of its own, so the game's refusal comes first."""
+    name, args = parse_command(body())
+    context().service.check(name, args)
+    return jsonify({"ok": True})
+
+
 @bp.post("/undo")
 @host_required
 def undo() -> Response:

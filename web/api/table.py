@@ -68,11 +68,22 @@ def tray_use() -> Response:
     return result(done)
 
 
+# A phone throws dice only into --sim's pretend tray; elsewhere the refusal says what to do with the real dice
+NO_THROW_REAL_TRAY = (
+    "a phone cannot throw dice here: this companion's tray reads real dice. Throw your dice into the tray; "
+    "the companion reads them when they stop rolling."
+)
+NO_THROW_NO_TRAY = (
+    "a phone cannot throw dice here: this companion has no dice tray. Roll your dice at the table; the host "
+    'taps what they show (Dice tab, "Tap the real dice").'
+)
+
+
 def _thrower() -> Any:
-    thrower = context().sim_throw
-    if thrower is None:
-        raise Refused(404, "this tray is not the simulated one: throw the real dice into it.")
-    return thrower
+    ctx = context()
+    if ctx.sim_throw is None:
+        raise Refused(404, NO_THROW_REAL_TRAY if ctx.tray is not None else NO_THROW_NO_TRAY)
+    return ctx.sim_throw
 
 
 @bp.get("/tray/throw")

@@ -5,7 +5,7 @@
 // and view (box.js, care.js, tray.js) when it is first in use. Every sentence a player reads comes from the companion (its sentences): events
 // carry "text" and "story", refusals carry "say".
 import {
-  $, $$, app, el, fill, toast, hideToast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, isHost, modules, page, capital,
+  $, $$, app, el, fill, toast, hideToast, api, act, confirmSheet, closeSheet, chime, buzz, showBanner, hideBanner, isHost, modules, page, capital,
   loadOptions,
 } from "./core.js?v=__VERSION__";
 import * as skeptics from "./skeptics.js?v=__VERSION__";
@@ -26,6 +26,10 @@ function fresher(s) {
 
 function render(s) {
   if (!s || !fresher(s)) return;
+  // another game (a new one, or one reopened): the last game's banner ("You won!") and message go at its first
+  // state, before its module loads; its own records are told after it (the stream sends them just before it)
+  if (app.gameSeen !== undefined && s.game_id !== app.gameSeen) { hideBanner(); hideToast(); }
+  app.gameSeen = s.game_id;
   const rules = OTHER_GAMES[s.rules] ? s.rules : null;
   if (rules && !loaded[rules]) {
     // The game's module first; a newer state that arrives meanwhile wins (fresher).
@@ -342,7 +346,7 @@ function tell(records) {
   // A banner still up when the game moves on (the host tapped OK and played on; nobody taps the table's) goes:
   // the game's next command, or an undo, ends it. The Ghost Hour's waits for OK until then.
   const movedOn = fresh.some((r) => r.story) && !fresh.some((r) => String(r.id) === $("#banner").dataset.eventId);
-  if (!$("#banner").hidden && !bannered && !big.length && movedOn) $("#banner").hidden = true;
+  if (!$("#banner").hidden && !bannered && !big.length && movedOn) hideBanner();
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
   const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
@@ -480,7 +484,7 @@ async function start() {
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
   $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
-  $("#sheet-cancel").addEventListener("click", closeSheet);
+  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if (back) back(); });
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");
   const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };

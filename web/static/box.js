@@ -174,13 +174,15 @@ function editEnv(c) {
   const effect = textArea(c.effect, "effect");
   const dice = selectIn("clue_dice", [[-2, "two dice fewer"], [-1, "one die fewer"], [0, "no change"], [1, "one die more"]], c.clue_dice);
   const actions = selectIn("actions", [[0, "no limit"], [2, "two"], [1, "one"]], c.actions);
-  const fires = selectIn("fires", [[0, "none"], [1, "1"], [2, "2"], [3, "3"], [4, "4"]], c.fires);
+  // "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286): the count is the
+  // board's, asked of the host when the card comes, never the card's
+  const fires = selectIn("fires", [[0, "no"], [1, "yes: one on each fire icon of the board"]], c.fires ? 1 : 0);
   const sets = iconSetsEditor(c.icon_sets, 6, "env-sets");
   sheet("Environment card: " + c.name, [
     el("p", { class: "note" }, "Copy the card's name and effect. Where the effect changes the numbers, say how, and the companion applies it."),
     field("Name", name), field("How long it lasts", lasts), field("Its effect", effect),
     field("Clue dice on every roll while it is in play", dice), field("Actions other than moves, each turn", actions, "With a limit, moves stay free (the Corpse: whoever carries it cannot run)."),
-    field("Fire tokens it puts on the board", fires, "Each is put out with a cobweb on three clue dice; the card ends with the last."),
+    field("Fire tokens it puts on the board", fires, "The companion asks where the fire icons are when the card comes; each fire is put out with a cobweb on three clue dice; the card ends with the last."),
     field("Icon sets to roll to end it (three clue dice, no items)", sets.node),
   ], "Save the card", () => !name.value.trim() || !effect.value.trim() ? (toast("Give the card its name and its effect first.", true), false) : saveBox("environment", c.id, {
     name: name.value, duration: Number(fires.value) || sets.value().length ? "until_met" : lasts.value, effect: effect.value,

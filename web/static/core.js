@@ -150,6 +150,13 @@ export async function loadOptions() {
 }
 export const capital = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
 export const command = (name, args) => act("/api/command", { command: name, args: args || {} });
+// Whether the game would take the command now (nothing played): its refusal shown as a command's; when taken, a
+// refusal still up from before is put right, and goes.
+export async function checkCommand(name, args) {
+  const ok = !!(await act("/api/command/check", { command: name, args: args || {} }));
+  if (ok && $("#toast").classList.contains("bad")) hideToast();
+  return ok;
+}
 
 // ---- what the host may do now (the engine's legal actions) -------------------------------------
 export const legalOf = (s, name) => ((s && s.legal) || []).filter((a) => a.name === name);
@@ -197,7 +204,8 @@ export async function runLegal(a) {
 }
 
 // ---- sheets: a choice, a confirmation, the fields of a form --------------------------------------
-export function sheet(title, body, okLabel, onOk) {
+// onCancel: what the sheet's Cancel goes back to (a question's Cancel: the sheet it was asked from, as it was)
+export function sheet(title, body, okLabel, onOk, onCancel) {
   $("#sheet-title").textContent = title;
   fill($("#sheet-body"), body);
   const ok = $("#sheet-ok");
@@ -205,16 +213,17 @@ export function sheet(title, body, okLabel, onOk) {
   ok.hidden = !onOk;
   $("#sheet").hidden = false;
   app.sheetOk = onOk;
+  app.sheetCancel = onCancel || null;
   $("#toast").classList.add("top");  // a message already up goes to the top: never over the sheet's last answers
 }
-export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; $("#toast").classList.remove("top"); };
+export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; app.sheetCancel = null; $("#toast").classList.remove("top"); };
 
 export function pickFrom(title, actions) {
   sheet(title, actions.map((a) => button(a.label, async () => { closeSheet(); await runLegal(a); }, "wide")), null, null);
 }
 
-export function confirmSheet(title, text, okLabel, fn) {
-  sheet(title, [el("p", {}, text)], okLabel, async () => { await fn(); return true; });
+export function confirmSheet(title, text, okLabel, fn, onCancel) {
+  sheet(title, [el("p", {}, text)], okLabel, async () => { await fn(); return true; }, onCancel);
 }
 
 export const field = (label, input, note) => {
@@ -277,4 +286,9 @@ export function showBanner(kind, title, line1, line2, id, modal = true) {
   // on the table display nobody taps OK: the banner goes by itself after a while (phones keep it until OK)
   clearTimeout(showBanner.later);
   if (document.body.classList.contains("table") && !isHost()) showBanner.later = setTimeout(() => { if (b.dataset.eventId === String(id)) b.hidden = true; }, 30000);
+}
+export function hideBanner() {
+  clearTimeout(showBanner.later);
+  $("#banner").hidden = true;
+  app.bannerQuestion = null;
 }

@@ -2,7 +2,7 @@
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
   $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
-  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet,
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
@@ -156,12 +156,13 @@ function renderESTurn(s) {
   const told = legal.filter((x) => x.name === "card-did");
   const lowers = legal.filter((x) => x.name === "lower");
   const asking = (told.length && s.card_question) || lowers.length;
-  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): no roll until it is told
-  const terror = told.length && s.question && s.question.part === "terror";
+  // a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211): the engine offers no roll
+  // until it is told (terror_open); the rolls go on after it while the attempt does
+  const terror = s.terror_open && s.attempt;
   const first = (s.numbers_first || []).length > 0;
   // no roll of the dice left can complete the card (each chance exactly 0, rules :217): the failing step, not a roll
   const giveUp = s.card_odds && s.card_odds.hopeless && legal.find((x) => x.name === "give-up");
-  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror && rolls.length ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
@@ -172,9 +173,9 @@ function renderESTurn(s) {
   if (moves.length) main.push(button("Go to an adventure\u2026", () => pickFrom("Where does " + playerName(s, s.current_player) + " go?", moves), "", "es-move"));
   // a clue re-rolls the failed roll's dice (:359): none offered when no die is left to roll again
   const free = s.attempt ? Object.values(s.attempt.free || {}).reduce((n, k) => n + k, 0) : 0;
-  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid"].includes(y.name))) {
+  for (const x of legal.filter((y) => ["clue", "give-up", "add-die", "first-aid", "lost-found"].includes(y.name))) {
     if ((x.name === "clue" && (terror || !free)) || (x === giveUp && !terror)) continue;
-    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : actButton(x));
+    main.push(x.name === "clue" ? button(x.label, () => esFaces(x), "", "es-clue") : x.name === "lost-found" ? button(x.label, () => lostFound(s, x), "", "es-lost-found") : actButton(x));
   }
   for (const x of legal.filter((y) => y.name === "end-turn")) main.push(actButton(x, null, first || giveUp || asking || (rolls.length && dice) || enter ? "" : "primary"));  // one primary: the roll, entering the tasks, else the end
   // the Ancient One attacked at midnight: each investigator chooses which maximum goes down by 1 (rules :459)
@@ -216,7 +217,7 @@ function enterNumbers(s, a) {
 // Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
 function numbersFirst(s) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
-  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity and stamina";
+  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
   return [el("p", { class: "warn", id: "es-numbers-first" }, (s.turn === 1 ? "Before the first turn" : "Before playing on") + ": copy the numbers printed on the cards not filled in yet. The companion makes none up, so no one plays until they are in."),
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
@@ -232,9 +233,30 @@ function numbersSheet(a, title, numbers) {
   });
 }
 
-// The faces of the dice the next roll throws, tapped die by die (colours from the companion).
+// The tasks the next roll may complete (the engine's open tasks): the card's not done, only the top one with the
+// arrow (elder-sign-rules.txt:281-283); none where its tasks are not entered, or against the Ancient One (one task).
+function openTasks(s) {
+  const place = s.attempt ? s.attempt.place : ((s.investigators || []).find((i) => i.active) || {}).place;
+  const card = (s.adventures || []).find((c) => c.slot === place);
+  if (!card || card.tasks_missing) return [];
+  const left = card.tasks.filter((t) => !t.done);
+  return card.ordered ? left.slice(0, 1) : left;
+}
+
+// The Lost & Found (elder-sign-rules.txt:293): one green die rolled at the Entrance, its face tapped as it lies; the
+// chart is printed on the Entrance sheet, so the host tells what it gave next (the question that follows).
+function lostFound(s, a) {
+  sheet(a.label, [el("p", { class: "note" }, "Roll one green die and tap the face it shows. The chart on the Entrance sheet says what that gives: tell the companion next."),
+    rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
+}
+
+// The faces of the dice the next roll throws, tapped die by die (colours from the companion), and, with more than one
+// task open, which one the roll completes: "I can only finish one task with each roll ... I can only pick one" (:189),
+// or none, "if you are unable or choose not to meet the requirements" (:179).
 function esFaces(a) {
   const s = app.state;
+  const tasks = openTasks(s);
+  const which = tasks.length > 1 ? selectIn("task", [["", "The first task its dice meet"], ...tasks.map((t) => [t.index, "Task " + t.index + ": " + esTask(t)]), ["none", "None: the roll completes no task"]], "") : null;
   const colours = s.next_dice || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
@@ -246,9 +268,10 @@ function esFaces(a) {
   });
   const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
   show();
-  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown, ...(which ? [field("The task this roll completes (one a roll)", which)] : [])], "Send the dice", async () => {
     if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
-    const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
+    const task = which && which.value ? { task: which.value } : {};
+    const out = await command(a.name, { ...a.args, ...task, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
     return !!out;
   });
 }

@@ -45,11 +45,15 @@ export function render(s) {
   out.className = "outcome " + (s.outcome || "");
   renderGlance(s);
 
-  fill($("#env"), (s.environment || []).map((c) => {
+  // after the end no card is played any more: the cards not filled in yet are one short line, not a button each
+  const ended = !!s.outcome;
+  const unfilledAtEnd = ended ? (s.environment || []).filter((c) => c.stand_in) : [];
+  fill($("#env"), (s.environment || []).filter((c) => !unfilledAtEnd.includes(c)).map((c) => {
     const li = el("li");
     const unfilled = c.stand_in || /^placeholder/i.test(c.effect || "");
     li.append(el("b", {}, envName(s, c)), el("div", { class: unfilled ? "warn" : "note" }, unfilled ? "Not filled in yet: read the effect from your card." : c.effect || ""), el("div", { class: "dim", id: "env-lasts-" + c.id }, c.duration ? LASTS[c.duration] || "" : "How long it lasts: read it from your card."));
-    if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + ": a cobweb on three clue dice puts one out."));
+    const where = (s.fire_spaces || []).length ? " (" + s.fire_spaces.map((n) => roomWords(n)).join(", ") + ")" : "";
+    if (c.fires && s.fires) li.append(el("div", { class: "warn", id: "fires-left" }, plural(s.fires, "fire") + " still " + (s.fires === 1 ? "burns" : "burn") + where + ": a cobweb on three clue dice on its space puts one out."));
     const barrier = (s.barriers || []).find((x) => x.card === c.id);
     if (barrier) li.append(el("div", { class: "note" }, "Icon sets to roll: " + barrier.sets.map((x) => (x.done ? "\u2714 " : "") + x.text).join(" · ") + "."));
     if (c.actions) li.append(el("div", { class: "warn" }, "Each turn: " + plural(c.actions, "action") + " other than moves (" + (s.other_actions_used || 0) + " used this turn)."));
@@ -62,6 +66,7 @@ export function render(s) {
     }
     return li;
   }));
+  if (unfilledAtEnd.length) $("#env").append(el("li", { class: "dim", id: "env-unfilled-end" }, plural(unfilledAtEnd.length, "card") + " in force at the end " + (unfilledAtEnd.length === 1 ? "was" : "were") + " not filled in yet" + (isHost() ? " (Host, Your box)." : ".")));
   if (!(s.environment || []).length) fill($("#env"), [el("li", { class: "dim" }, "No environment card in force.")]);
   $("#deck-left").textContent = s.room_deck_left;
   $("#final-round").hidden = !s.final_round || !!s.outcome;
@@ -137,12 +142,12 @@ function renderHands(s) {
     const items = el("div", { class: "chips" });
     for (const it of h.items) {
       const c = chip(itemWords(it) + notFilled(it.stand_in));
-      if (isHost()) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
+      if (isHost() && !s.outcome) { c.classList.add("tap"); c.addEventListener("click", () => confirmSheet("Drop the " + it.name + "?", "Dropping is not an action. Put its numbered item token where it was dropped.", "Drop it", () => command("drop", { item: it.id }))); }
       items.append(c);
     }
     if (!h.items.length) items.append(el("span", { class: "dim" }, "no items"));
     li.append(head, items);
-    if (isHost()) li.append(button("Gets an item\u2026", () => turn().then((m) => m.askItem(s, h.player)), "small", "hold-" + h.player));
+    if (isHost() && !s.outcome) li.append(button("Gets an item\u2026", () => turn().then((m) => m.askItem(s, h.player)), "small", "hold-" + h.player));
     return li;
   }));
 }
@@ -184,7 +189,7 @@ export function missingOf(a) {
   return Object.entries(left).filter(([, n]) => n > 0).map(([k, n]) => k + ":" + n).join(",");
 }
 const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Break a barrier", fire: "Fight the fire" };
-export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "");
+export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "") + (a.space !== null && a.space !== undefined ? " in " + roomWords(a.space) : "");
 
 export function renderAttempt(s) {
   const box = $("#attempt");

@@ -1,7 +1,7 @@
 // Skeptics on the host's phone: the turn panel, the sheets it opens (the icons, the dice, the cards drawn, an item
 // changing hands) and picking a door or a room on the map. Loaded for the host only.
 import {
-  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, act, command, legalOf, actButton,
+  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, api, act, command, legalOf, actButton,
   button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion, cardName, notFilled,
 } from "./core.js?v=__VERSION__";
 import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
@@ -40,7 +40,7 @@ export function renderTurn(s) {
   const rolls = legal.filter((a) => a.name === "roll");
   // a card not filled in yet: an environment card plays nothing until the host taps what the real card does; a ghost
   // card's icon sets, last set and séance symbols are the host's to tell (the engine's question says which)
-  const tap = s.question && s.question.kind === "ghost" ? "tell-ghost" : "tell-card";
+  const tap = { ghost: "tell-ghost", fires: "tell-fires" }[s.question && s.question.kind] || "tell-card";
   const told = legal.filter((a) => a.name === tap);
   const asked = !!(told.length && s.card_question);
   // one highlighted button, the likely next step: a card's question, else the roll under way, else ending the turn
@@ -50,12 +50,14 @@ export function renderTurn(s) {
       rowOf([button("Roll for me", () => act("/api/roll", {}), asked ? "" : "primary", "roll-me"), button("Tap the real dice", () => askFaces("roll"), "", "roll-tap2")])]);
   } else fill(rollBox, []);
   const main = [];
-  if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
+  if (asked && tap === "tell-fires") main.push(el("div", { class: "warn span-all", id: "card-question" }, s.card_question), actButton(told[0], null, "primary span-all"));
+  else if (asked) main.push(...cardQuestion("card-question", s.card_question, told));
   const attempts = legal.filter((a) => a.name === "attempt");
-  for (const kind of ["search", "solve", "fire"]) {
+  for (const kind of ["search", "solve"]) {
     const a = attempts.find((x) => x.args.action === kind);
     if (a) main.push(actButton(a));
   }
+  for (const a of attempts.filter((x) => x.args.action === "fire")) main.push(actButton(a));  // a fight names its space
   for (const a of attempts.filter((x) => x.args.action === "barrier")) main.push(actButton(a));
   const proves = attempts.filter((x) => x.args.action === "prove");
   if (proves.length) main.push(button("Prove an icon set", () => pickFrom("Which icon set do you prove?", proves), "", "prove-pick"));
@@ -99,6 +101,7 @@ export function renderTurn(s) {
 export function askFor(a) {
   const asks = a.asks || [];
   if (a.name === "attempt" && asks.includes("need")) return () => askIcons(a);
+  if (a.name === "tell-fires") return () => askFireSpaces();
   if (asks.includes("faces")) return () => askDice(a);
   if (asks.includes("room")) {
     const msg = a.name === "seance" ? "Tap the first player's space on the map, or pick it in the list under the map: the ghost comes there at the end of this round." : "Tap the space on the map where the ghost is, or pick it in the list under the map.";
@@ -107,7 +110,15 @@ export function askFor(a) {
   if (a.name === "attempt" && ["prove", "unlock", "solve", "search"].includes(a.args.action)) return () => askBonus(a);
   if (a.name === "reveal-clue" && ((app.state && app.state.clue_cards_to_name) || []).length) return () => askClueCard(a);
   if (a.name === "action" && ["give", "pickup"].includes(a.args.kind) && !a.args.glass) return () => askHandOver(a);
+  if (a.name === "attempt") return async () => { const out = await command(a.name, a.args); if (out) showRoll(); return out; };
   return null;
+}
+
+// An attempt started: the Dice tab at its top, where the roll card and its buttons are (not where the tab was left
+// scrolled, the odds pad or the tray's photo): the next step in sight on a phone.
+function showRoll() {
+  page.showView("dice");
+  window.scrollTo(0, 0);
 }
 
 // ---- sheets: icons, dice faces, cards ----------------------------------------------------------------
@@ -190,7 +201,7 @@ function askIcons(a) {
     const args = { ...a.args, need: need(), ...bonus.args() };
     for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
     const out = await command("attempt", args);
-    if (out) page.showView("dice");
+    if (out) showRoll();
     return !!out;
   });
   show();
@@ -230,9 +241,40 @@ function askBonus(a) {
   sheet(a.label, [...needs, line, bonus.box, ...here.box, note, ...lingering], "Start the roll", async () => {
     if (!here.ok()) return false;
     const out = await command("attempt", { ...a.args, ...bonus.args() });
-    if (out) page.showView("dice");
+    if (out) showRoll();
     return !!out;
   });
+}
+
+// "Fire Card": "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286). The board
+// packs do not show the fire icons, so the host taps the spaces of the real board that show one: no made-up count.
+function askFireSpaces() {
+  const s = app.state || {};
+  const picked = new Set();
+  const words = el("div", { class: "big-ish", id: "fire-words" });
+  const sorted = () => [...picked].sort((x, y) => x - y);
+  const show = () => {
+    words.className = picked.size ? "big-ish" : "note";
+    words.textContent = picked.size ? plural(picked.size, "fire token") + ": on " + sorted().map((n) => roomWords(n)).join(" and ") + "." : "Tap each space of your board that shows a fire icon.";
+  };
+  const numbers = ((app.board && app.board.spaces) || []).map((r) => Number(r.number)).filter((n) => !Number.isNaN(n)).sort((x, y) => x - y);
+  const grid = el("div", { class: "grid", id: "fire-spaces" });
+  for (const n of numbers) {
+    const b = button(capital(roomWords(n)), () => {
+      if (picked.has(n)) picked.delete(n); else picked.add(n);
+      b.classList.toggle("primary", picked.has(n));
+      b.setAttribute("aria-pressed", String(picked.has(n)));
+      show();
+    }, "", "fire-space-" + n);
+    b.setAttribute("aria-pressed", "false");
+    grid.append(b);
+  }
+  const none = button("This board shows no fire icon", async () => { closeSheet(); await command("tell-fires", { spaces: "none" }); }, "wide", "fire-none");
+  sheet("Where are the fire icons?", [el("p", { class: "note" }, s.card_question || ""), words, grid, none], "Put the fire tokens there", async () => {
+    if (!picked.size) { toast("Tap the spaces that show a fire icon first, or: this board shows no fire icon.", true); return false; }
+    return !!(await command("tell-fires", { spaces: sorted().join(",") }));
+  });
+  show();
 }
 
 // A clue token came up: which clue card is it? (Only the cards filled in can be named; their icons are then known.)
@@ -251,8 +293,30 @@ function askDice(a) {
   const n = s.summon_dice || 0;
   sheet(a.label, [el("p", {}, "Roll " + plural(n, "summon die", "summon dice") + (typeof s.summon_odds === "number" ? " (" + pct(s.summon_odds) + " to succeed)." : "."))],
     null, null);
-  $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, "primary", "dice-me"),
+  const sim = !!(app.session && app.session.sim_throw) && !(s.attempt && !s.attempt.succeeded);
+  // --sim's tray, as on the other roll cards (tray.js): its throw is the one highlighted button
+  if (sim) $("#sheet-body").append(button($("#sim-throw-btn").textContent, () => throwSummon(a), "primary wide", "dice-throw"));
+  $("#sheet-body").append(rowOf([button("Roll for me", async () => { closeSheet(); await act("/api/roll", { command: a.name }); }, sim ? "" : "primary", "dice-me"),
     button("Tap the real dice", () => { closeSheet(); askFaces(a.name); }, "", "dice-tap")]));
+}
+
+// --sim's tray: the team's summon dice thrown into it (POST /api/tray/throw). A summon is no roll under way, so the
+// tray does not play its reading as it settles: once read, it is played as this summon or pull ("Use these dice").
+async function throwSummon(a) {
+  const last = await api("/api/tray").then((t) => (t.roll && t.roll.reading) || 0, () => 0);
+  const out = await act("/api/tray/throw", {});
+  if (!out) return;
+  closeSheet();
+  toast("Thrown: " + out.thrown.join(", ") + ". The tray reads them when they settle.");
+  for (let i = 0; i < 60; i += 1) {
+    await new Promise((done) => setTimeout(done, 500));
+    const r = await api("/api/tray").then((t) => t.roll, () => null);
+    if (!r || r.reading <= last) continue;
+    if (r.usable) await act("/api/tray/use", { reading: r.reading });
+    else toast(capital(r.refusal || "the tray's reading cannot be played now."), true);
+    return;
+  }
+  toast("The tray has not read the dice: " + a.label.toLowerCase() + " with the real dice instead.", true);
 }
 
 export function askFaces(target, replace) {
@@ -282,7 +346,12 @@ export function askFaces(target, replace) {
   pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
   const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + (want === 1 ? " shows" : " show");
   sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
-    if (!faces.length) { toast("Tap the faces the dice show first.", true); return false; }
+    if (!faces.length) {  // said by the sheet's button too, not only in a toast at the top of the screen
+      count.textContent = "0 of " + plural(want, "die", "dice") + ": tap the faces the dice show first.";
+      count.className = "warn";
+      toast("Tap the faces the dice show first.", true);
+      return false;
+    }
     const body = { faces: faces.slice(), command: target, replace: !!replace };
     if (!keepRow.hidden && keep.value) body.keep = keep.value === "none" ? "none" : faces.filter((x) => x === keep.value);
     const out = await act("/api/dice", body);
@@ -353,8 +422,10 @@ export async function picked(value) {
   else if (p.kind === "space") { a = { ...p.actions[0], args: { ...p.actions[0].args, room: String(value) }, asks: [] }; }
   if (!a) return;
   endPick();
+  // the pick is made: the game view back at the turn panel (the map is below it), where the roll's buttons come
+  if (isHost()) $("#turn-card").scrollIntoView({ block: "start" });
   if (a.name === "attempt" && a.args.action === "unlock") { ((a.asks || []).includes("need") ? askIcons : askBonus)(a); return; }
-  await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") page.showView("dice"); });
+  await command(a.name, a.args).then((out) => { if (out && a.name === "attempt") showRoll(); });
 }
 
 // After the story is told: what the host does next (what was under the search token; where the pulled ghost goes).

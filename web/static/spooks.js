@@ -1,7 +1,7 @@
 // Spooks (companion/games/spooks) on the page: the score pad, and what the top card allows. Loaded when a Spooks
 // game is first shown.
 import {
-  $, $$, el, fill, plural, isHost, seatName, toast, command, button, runLegal, sheet, closeSheet, confirmSheet, field,
+  $, $$, el, fill, plural, isHost, seatName, command, button, runLegal, sheet, closeSheet, confirmSheet, field, checkCommand,
 } from "./core.js?v=__VERSION__";
 
 const SP_SUITS = [["spiders", "Spiders"], ["spooks", "Spooks"], ["goblins", "Goblins"], ["bones", "Bones"], ["bats", "Bats"]];
@@ -73,18 +73,21 @@ function renderSPHost(s) {
 
 function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
 
-function spPoints(s) {
+// typed: the points already written, by seat (a question's Cancel comes back to them)
+function spPoints(s, typed) {
   const seats = spSeatsIn(s);
-  const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", value: "", inputmode: "numeric", id: "sp-p-" + seat }); return field(seatName(s, seat), i); });
+  const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", inputmode: "numeric", id: "sp-p-" + seat }); i.value = (typed || {})[seat] ?? ""; return field(seatName(s, seat), i); });
   sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs], "Add the hand", async () => {
-    const blank = seats.filter((seat) => !$("#sp-p-" + seat).value.trim());
-    if (blank.length) { toast("Give " + blank.map((seat) => seatName(s, seat)).join(" and ") + " a number: 0 for the player who went out.", true); return false; }
-    const points = seats.map((seat) => String(Number($("#sp-p-" + seat).value)));  // the seats still in
-    const send = async () => !!(await command("hand", { points: points.join(",") }));
+    const points = seats.map((seat) => $("#sp-p-" + seat).value.trim());  // the seats still in
+    const args = { points: points.join(",") };
+    // the game's own refusal first (a blank, nobody at 0, more points than the deck holds): before any question
+    if (!(await checkCommand("hand", args))) return false;
+    const send = async () => !!(await command("hand", args));
     // more than a whole dealt hand holds on average: asked once (a typo, or a hand that grew with Bat bites)
     const high = seats.filter((seat, i) => s.dealt_points && Number(points[i]) > s.dealt_points);
     if (!high.length) return send();
-    confirmSheet("So many points?", high.map((seat) => seatName(s, seat) + " has " + points[seats.indexOf(seat)] + " points").join(", ") + ": more than a whole dealt hand holds on average (" + s.dealt_points + " points with " + plural(s.players, "player") + "). Is that right?", "Yes, add the hand", send);
+    const back = () => spPoints(s, Object.fromEntries(seats.map((seat, i) => [seat, points[i]])));
+    confirmSheet("So many points?", high.map((seat) => seatName(s, seat) + " has " + Number(points[seats.indexOf(seat)]) + " points").join(", ") + ": more than a whole dealt hand holds on average (" + s.dealt_points + " points with " + plural(s.players, "player") + "). Is that right?", "Yes, add the hand", async () => { if (!(await send())) back(); }, back);
     return false;
   });
 }

@@ -335,9 +335,12 @@ class Game(GameHistory[State]):
         # a game stored before the companion ended the game at the victory points (see read_stored) plays on as it
         # was played: the points may pass the goal, and the host records the win with points-win
         self.host_records_points_win = False
+        # a game stored while the knife skipped the ghosts (see read_stored) plays on as it was played: a ghost has
+        # no character to hold the knife with, nor a place in the order (docs/among-cultists.md, gap 9)
+        self.knife_skips_ghosts = False
 
     @classmethod
-    def new(cls, setup: Setup, packs: AmongCultistsPacks) -> Game:
+    def new(cls, setup: Setup, packs: AmongCultistsPacks, *, knife_skips_ghosts: bool = False) -> Game:
         """Set up a game: the start player holds the knife (:15), the clock stands at round 1, the companion's
         event bag is filled (unless the table draws from its own), and the night comes first (:18)."""
         if not isinstance(setup, Setup):
@@ -349,6 +352,7 @@ class Game(GameHistory[State]):
         if not setup.physical:
             s.bag = _filled_bag(setup, packs, 0)
         game = cls(setup, packs, s)
+        game.knife_skips_ghosts = knife_skips_ghosts
         game.setup_events = [
             {"type": "night_started", "players": setup.players, "cultists": setup.cultists, "seer": setup.seer}
         ]
@@ -362,8 +366,11 @@ class Game(GameHistory[State]):
         ends when the investigators' points reach the goal (:60); a game stored before that, whose score reached
         the goal while more commands followed (the table played on, or the host tapped points-win), plays on in the
         old reading (the host records the win). The commands tell it alone: the score is the sum of the points
-        commands, and the reading of now would refuse any command after the one that reaches the goal. Nothing is
+        commands, and the reading of now would refuse any command after the one that reaches the goal. The knife
+        passes to the next seat, a ghost's too (:52, :57); a game stored while it skipped the ghosts plays on so
+        (knife_skips_ghosts): its stored `events` tell it, a knife passed to another seat than the next. Nothing is
         pushed here: every command is left to push."""
+        self.knife_skips_ghosts = self.knife_skips_ghosts or _knife_skipped_ghosts(self.setup.players, events)
         needed, score = self.setup.goal, 0
         for i, c in enumerate(commands):
             if c.name == "points-win":
@@ -420,7 +427,11 @@ class Game(GameHistory[State]):
         """The seats in player order this round, from the start player (:34); a ghost keeps its place, for a player
         voted out "spielt ab jetzt als Geist weiter" (:52) and the text takes nobody out of the order."""
         s = self._state
-        return [(s.start_player - 1 + i) % self.setup.players + 1 for i in range(self.setup.players)]
+        seats = [(s.start_player - 1 + i) % self.setup.players + 1 for i in range(self.setup.players)]
+        if self.knife_skips_ghosts:  # a game stored before: a ghost had no place in the order
+            ghosts = set(s.ghosts())
+            return [seat for seat in seats if seat not in ghosts]
+        return seats
 
     # -- reading -------------------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -471,6 +482,22 @@ class Game(GameHistory[State]):
     def __repr__(self) -> str:
         s = self._state
         return f"<AmongCultists {self.setup.players}p round {s.round} {s.phase} points {s.points}>"
+
+
+def _knife_skipped_ghosts(players: int, events: StoredEvents | None) -> bool:
+    """Whether a stored game's knife passed by a seat (a ghost's, as the companion read it before): a stored
+    start_player_passed event whose seat is not the next one after the seat that held it. None where the events are
+    not known, and a game whose knife never came to a ghost, play by the rule of now (both readings passed it alike)."""
+    for told in events or ():
+        for event in told:
+            seat = event.get("seat")
+            if (
+                event.get("type") == "start_player_passed"
+                and isinstance(seat, int)
+                and event.get("to") != seat % players + 1
+            ):
+                return True
+    return False
 
 
 def _filled_bag(setup: Setup, packs: AmongCultistsPacks, refills: int) -> list[str]:
@@ -802,8 +829,16 @@ class _Rules(RulesBase[State, Command]):
 
     def next_seat(self, seat: int) -> int:
         """The next seat round the table: :57 says only "das Startspieler-Messer weitergereicht", and a ghost plays
-        on (:52), so the knife skips nobody (docs/among-cultists.md, gap 9)."""
-        return seat % self.setup.players + 1
+        on (:52), so the knife skips nobody (docs/among-cultists.md, gap 9). A game stored while the knife skipped the
+        ghosts (Game.knife_skips_ghosts) passes it to the next seat whose character is in play, as it was played."""
+        players = self.setup.players
+        if self.game.knife_skips_ghosts:
+            ghosts = set(self.s.ghosts())
+            for step in range(1, players + 1):
+                nxt = (seat - 1 + step) % players + 1
+                if nxt not in ghosts:
+                    return nxt
+        return seat % players + 1
 
 
 _PHASE_WORDS = {

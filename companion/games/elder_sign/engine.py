@@ -69,8 +69,9 @@ STATS = ("sanity", "stamina")
 # name -> (required args, optional args, what it does)
 # the commands that play a turn: none until the host copied the numbers of the cards not filled in yet (numbers_first)
 PLAY_COMMANDS = frozenset(
-    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lower")
+    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lost-found", "lower")
 )
+ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
 
 
 def numbers_first_refusal(first: Sequence[str]) -> str:
@@ -84,7 +85,8 @@ def numbers_first_refusal(first: Sequence[str]) -> str:
         else:
             player = command.rsplit("=", 1)[1]
             parts.append(
-                f"player {player}'s investigator's sanity and stamina ({command} sanity=S stamina=T [clues=C])"
+                f"player {player}'s investigator's sanity, stamina and clue tokens ({command} sanity=S stamina=T "
+                "clues=C)"
             )
     return (
         "a card in play is not filled in yet, and its numbers are printed on it, not made up here: before playing "
@@ -113,6 +115,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
         "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
         "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
+        "lost-found": (
+            ("face",),
+            (),
+            "at the Entrance: search the Lost & Found (:293), face= the green die rolled as it lies; its chart is "
+            "printed on the Entrance sheet, not here, so the host then tells what it gave (card-did)",
+        ),
         "adjust": (
             ("player",),
             ("sanity", "stamina", "clues", "max_sanity", "max_stamina"),
@@ -133,8 +141,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "set-investigator": (
             ("player", "sanity", "stamina"),
             ("clues",),
-            "the sanity, stamina (and clue tokens) printed on an investigator card not filled in yet, copied by the "
-            "host: the companion plays the card's numbers from then on (what was lost or gained so far still counts)",
+            "the sanity, stamina and clue tokens (clues=, 0 when the card lists none) printed on an investigator card "
+            "not filled in yet, copied by the host (:84): the companion plays the card's numbers from then on (what "
+            "was lost or gained so far still counts)",
         ),
         "set-ancient-one": (
             ("doom", "elder_signs"),
@@ -144,8 +153,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "card-did": (
             ("effect",),
-            ("n", "colour"),
-            "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing",
+            ("n", "colour", "player"),
+            "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
+            "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N",
         ),
         "lower": (
             ("player", "stat"),
@@ -177,6 +187,9 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
     }
 )
 TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
+# the effects of a Mythos card's half that fall on investigators: whom they hit is the host's to say (player=), as the
+# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina")
+AIMED = ("sanity", "stamina", "clues")
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -185,6 +198,20 @@ _TOLD_KIND: Mapping[str, str] = MappingProxyType(
         "gate": "gates",
         "lock": "locked die",
     }
+)
+REWARD_TAPS = (
+    ("elder-signs", ""),
+    ("clues", ""),
+    ("common-items", ""),
+    ("unique-items", ""),
+    ("spells", ""),
+    ("allies", ""),
+    ("sanity", "+1"),
+    ("stamina", "+1"),
+    ("gate", ""),
+    ("monster", ""),
+    ("doom", ""),
+    ("nothing", ""),
 )
 # the taps offered for each part of a card (the command takes any effect, with n= for another amount)
 PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
@@ -202,25 +229,18 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "at_midnight": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         "terror": (("sanity", ""), ("stamina", ""), ("doom", ""), ("monster", ""), ("nothing", "")),
         # :229-271, every icon a reward may show; "a reward may not actually be beneficial" (:223): doom, monsters
-        "reward": (
-            ("elder-signs", ""),
-            ("clues", ""),
-            ("common-items", ""),
-            ("unique-items", ""),
-            ("spells", ""),
-            ("allies", ""),
-            ("sanity", "+1"),
-            ("stamina", "+1"),
-            ("gate", ""),
-            ("monster", ""),
-            ("doom", ""),
-            ("nothing", ""),
-        ),
+        "reward": REWARD_TAPS,
+        # :293 the Lost & Found chart on the Entrance sheet (not in the rules text): any icon of :229-271
+        "lost_found": REWARD_TAPS,
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
     }
 )
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+# a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
+TERROR_FIRST = (
+    "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
+)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -394,12 +414,14 @@ class CardState:
 class Question:
     """A card not filled in yet came up: the companion played nothing of it and asks the host what the real card
     did. `part` is the half of the card that would have acted: "immediate" or "at_midnight" (a Mythos card),
-    "terror", "reward", "penalty" or "task" (what completing a task cost, :185); `player` is the player it fell on
+    "terror", "reward", "penalty" or "task" (what completing a task cost, :185), or (kind "entrance", card
+    ENTRANCE_NAME) "lost_found": the Entrance's Lost & Found chart for the green die rolled (:293), printed on the
+    Entrance sheet, not in the rules text; `player` is the player it fell on
     (None: every investigator, a Mythos card). Or (kind "attack", part "attack") the Ancient One attacked at
     midnight and the investigator of `player` chooses which maximum to lower (:459); `card` is the Ancient One."""
 
     card: str
-    kind: str  # "mythos" | "adventure" | "attack"
+    kind: str  # "mythos" | "adventure" | "attack" | "entrance"
     part: str
     player: int | None
     slot: str | None = None
@@ -537,6 +559,11 @@ class Game(GameHistory[State]):
         # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
         # stand for its stored history
         self.numbers_reading = False
+        # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
+        # roll while a terror asked about was not told and a first aid after an adventure completed that turn plays on
+        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's, and the
+        # rolls and first aid were played
+        self.lenient_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -554,12 +581,14 @@ class Game(GameHistory[State]):
         stand_in_reading: bool = False,
         sanity_reading: bool = False,
         numbers_reading: bool = False,
+        lenient_reading: bool = False,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
         reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
         stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
-        before a stand-in's printed numbers were asked before the first turn (read_stored)."""
+        before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
+        set-investigator asked the card's clue tokens (read_stored). Each older reading holds the later ones."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -596,6 +625,7 @@ class Game(GameHistory[State]):
         game.stand_in_reading = stand_in_reading
         game.sanity_reading = sanity_reading or stand_in_reading
         game.numbers_reading = numbers_reading or game.sanity_reading
+        game.lenient_reading = lenient_reading or game.numbers_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -611,25 +641,28 @@ class Game(GameHistory[State]):
         them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
-        the arrow, or a command played after an attack with no choices asked, where the companion lowered sanity),
+        the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
+        set-investigator without clues=, where the stand-in's clue tokens stood, a roll or clue before a terror asked
+        about was told, a first aid after an adventure completed that turn),
         or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
         older), and every command is left to push."""
-        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self._stack:
+        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self.lenient_reading or self._stack:
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers), each older reading holding the later ones
-        order = [(False, False, False)] + [(False, False, True)] * numbers + [(False, True, True)]
-        order += [(True, True, True)] * stand_ins
+        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient), each older reading holding the later ones
+        order = [(False, False, False, False), (False, False, False, True)]
+        order += [(False, False, True, True)] * numbers + [(False, True, True, True)]
+        order += [(True, True, True, True)] * stand_ins
         # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
         # reopened: the older reading holds for the commands before that midnight only
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
-        for i, (stand_in, sanity, numbered) in enumerate(order):
+        for i, reading in enumerate(order):
             if i:
-                self._start_in(stand_in, sanity, numbered)
+                self._start_in(*reading)
                 self.stored_length = asked
             if i == len(order) - 1:
                 break
@@ -655,14 +688,19 @@ class Game(GameHistory[State]):
                 return False
         return True
 
-    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool) -> None:
+    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
         again = type(self).new(
-            self.setup, self.packs, stand_in_reading=stand_in, sanity_reading=sanity, numbers_reading=numbers
+            self.setup,
+            self.packs,
+            stand_in_reading=stand_in,
+            sanity_reading=sanity,
+            numbers_reading=numbers,
+            lenient_reading=lenient,
         )
         self._state, self.setup_events = again._state, again.setup_events
         self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
-        self.numbers_reading = again.numbers_reading
+        self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -734,6 +772,17 @@ class Game(GameHistory[State]):
                 out.append(f"set-investigator player={inv.player + 1}")
         return out
 
+    def lenient(self) -> bool:
+        """Whether the command being pushed plays as in a game stored before the refusals of lenient_reading."""
+        return self.lenient_reading and self.in_stored_history()
+
+    def terror_open(self, state: State | None = None) -> bool:
+        """Whether a failed roll's terror on a card not filled in yet is asked about and not told yet: the next roll
+        waits for it (:202-211 "I need to resolve all Terror effects ... Whether or not I resolved any Terror
+        effects, I have a couple of options: 1. I can try again")."""
+        s = self._state if state is None else state
+        return any(q.kind != "attack" and q.part == "terror" for q in s.questions)
+
     def tasks_missing(self, card: CardState) -> bool:
         """Whether an adventure in play has no tasks of its own yet: a card not filled in yet whose tasks the host
         has not entered (its stand-in's are not the card's: no roll is judged against them, :115, :177)."""
@@ -764,10 +813,8 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "focus", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
-        if not s.attempted:  # back at the Entrance from a completed adventure, the turn goes on to the clock (:198):
-            # first aid is for a turn whose move went to the Entrance (:103, :289); not refused, so that a game
-            # stored before, which took it so, replays as it was played
-            self.offer(out, "entrance", "first-aid")
+        self.offer(out, "entrance", "first-aid")
+        self.offer(out, "entrance", "lost-found", asks=("face",), sample={"face": "inv1"})
         for inv in s.investigators:
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
@@ -776,8 +823,8 @@ class Game(GameHistory[State]):
                     "table",
                     "set-investigator",
                     args,
-                    asks=("sanity", "stamina"),
-                    sample=dict.fromkeys(("sanity", "stamina"), "1"),
+                    asks=("sanity", "stamina", "clues"),
+                    sample={"sanity": "1", "stamina": "1", "clues": "0"},
                 )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
@@ -817,7 +864,12 @@ class Game(GameHistory[State]):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
                     args["n"] = str(int(extra or CARD_EFFECTS[effect]))
-                    self.offer(out, "card", "card-did", args, asks=("n",))
+                    if cards_asked[0].player is None and effect in AIMED:  # whom: every investigator, or one
+                        whom = ["all"] + [str(p + 1) for p, index in enumerate(s.players) if index is not None]
+                        for who in whom:
+                            self.offer(out, "card", "card-did", {**args, "player": who}, asks=("n",))
+                    else:
+                        self.offer(out, "card", "card-did", args, asks=("n",))
         return out
 
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
@@ -1117,6 +1169,7 @@ class _Rules(RulesBase[State, Command]):
         self.ancient = game.ancient
         self.physical = game.setup.physical
         self.needs: list[tuple[str, str]] = []
+        self.answering: Question | None = None  # the question card-did answers
         self.given = {k: [v.strip() for v in cmd.args.get(k, "").split(",") if v.strip()] for k in DRAW_ARGS}
 
     def run(self) -> None:
@@ -1284,12 +1337,11 @@ class _Rules(RulesBase[State, Command]):
     def ask(self, question: Question) -> None:
         """A card not filled in yet came up: nothing of it is played; the host is asked what the real card did."""
         self.s.questions.append(question)
+        names = {"adventure": lambda: self.packs.card(question.card).name, "entrance": lambda: ENTRANCE_NAME}
         self.emit(
             "card_asked",
             **question.to_dict(),
-            name=self.packs.card(question.card).name
-            if question.kind == "adventure"
-            else self.packs.mythos[question.card].name,
+            name=names.get(question.kind, lambda: self.packs.mythos[question.card].name)(),
         )
 
     def effect(self, effect: Effect, everyone: bool, why: str, player: int | None = None) -> None:
@@ -1420,8 +1472,17 @@ class _Rules(RulesBase[State, Command]):
 
     def awaken(self, why: str) -> None:
         """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
-        Mythos effect ends, and the active player goes on to advance the clock."""
+        Mythos effect ends, and the active player goes on to advance the clock (:433), when it woke during their turn.
+        Woken by the Mythos card of the last clock step (:309-311; a card not filled in yet, told by the host only
+        now) or of the setup (:87), or by a stand-in's numbers copied when the table had reached them, before the
+        active player began: it woke before their turn, which is still to come (:323 "Once I've finished the steps
+        for advancing the Clock, it's the next player's turn"; :435-439: it begins with the attack on it)."""
         s = self.s
+        q = self.answering
+        earlier = self.cmd.name in ("setup", "set-ancient-one") or (
+            q is not None and q.kind == "mythos" and q.part in ("immediate", "at_midnight")
+        )
+        begun = s.moved or s.attempted or s.attempt is not None
         s.awake = True
         s.doom = self.game.doom_max(s, played=True) or s.doom
         s.mythos_active = False
@@ -1434,7 +1495,7 @@ class _Rules(RulesBase[State, Command]):
         lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
         if s.attempt is not None:
             self.end_attempt()
-        s.attempted = True
+        s.attempted = begun or not earlier
         s.moved = True
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
 
@@ -1657,8 +1718,17 @@ class _Rules(RulesBase[State, Command]):
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
 
+    def terror_first(self) -> None:
+        """A roll (or a clue's re-roll) waits for the terror asked about to be told (:202-211), but in a game stored
+        before (Game.lenient_reading)."""
+        if self.game.terror_open(self.s) and not self.game.lenient():
+            self.illegal(
+                f"{TERROR_FIRST[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211)."
+            )
+
     def do_roll(self) -> None:
         s = self.s
+        self.terror_first()
         if s.attempt is None:
             self.start_attempt()
         a = s.attempt
@@ -1819,6 +1889,7 @@ class _Rules(RulesBase[State, Command]):
         inv = self.need_active()
         if a is None or not a.failed:
             self.illegal("a clue re-rolls a roll that completed nothing; there is none to re-roll.")
+        self.terror_first()
         if inv.clues <= 0:
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
@@ -2095,22 +2166,48 @@ class _Rules(RulesBase[State, Command]):
             self.start_attempt()
         self.fail_attempt("given up")
 
-    def do_first_aid(self) -> None:
-        """:289-291: at the Entrance: 1 stamina and 1 sanity for free; full= (paid with trophies) restores all
-        of one or both."""
+    def entrance_activity(self, what: str) -> InvestigatorState:
+        """:289 "If I'm standing at the Entrance after moving, I get to pick one of three activities": one a turn,
+        for a turn whose move went there (not back there from an adventure completed that turn, :196-198)."""
         s = self.s
         inv = self.need_active()
         if not s.moved or inv.place != ENTRANCE or s.awake:
-            self.illegal("first aid is an activity of the Entrance; move there first (:289).")
+            self.illegal(f"{what} is an activity of the Entrance; move there first (:289).")
         if s.first_aid:
             self.illegal("one Entrance activity a turn (:289).")
+        if s.attempted and not self.game.lenient():
+            self.illegal(
+                "an adventure was completed this turn: its investigators are back at the Entrance, and the turn goes "
+                f"on to the clock (:196-198); {what} is for a turn whose move went to the Entrance (:103, :289). "
+                "End the turn."
+            )
+        s.first_aid = True  # the turn's Entrance activity is done
+        s.attempted = True
+        return inv
+
+    def do_lost_found(self) -> None:
+        """:293 "If I decide to search the Lost & Found, I roll a green die and look at the chart on the Entrance": the
+        die's face as it lies; the chart is printed on the Entrance sheet, not in the rules text, so the companion plays
+        nothing of it and asks the host what it gave (card-did, as for a card not filled in yet)."""
+        try:
+            dice = parse_dice(self.cmd.args["face"])
+        except DiceError as exc:
+            raise BadCommand(f"lost-found: face: {exc}") from None
+        if len(dice) != 1 or dice[0].colour is not Colour.GREEN:
+            raise BadCommand("lost-found: face= is the one green die rolled (:293), as it lies, e.g. face=lore.")
+        self.entrance_activity("searching the Lost & Found")
+        self.emit("lost_and_found", player=self.s.current, face=dice[0].face.value)
+        self.ask(Question(ENTRANCE_NAME, "entrance", "lost_found", self.s.current))
+
+    def do_first_aid(self) -> None:
+        """:289-291: at the Entrance: 1 stamina and 1 sanity for free; full= (paid with trophies) restores all
+        of one or both."""
+        inv = self.entrance_activity("first aid")
         full = _choice(self.cmd, "full", ("none", "sanity", "stamina", "both")) if "full" in self.cmd.args else "none"
         sanity = inv.max_sanity - inv.sanity if full in ("sanity", "both") else min(1, inv.max_sanity - inv.sanity)
         stamina = (
             inv.max_stamina - inv.stamina if full in ("stamina", "both") else min(1, inv.max_stamina - inv.stamina)
         )
-        s.first_aid = True
-        s.attempted = True
         self.change(inv, sanity, stamina, "first aid")
 
     def do_adjust(self) -> None:
@@ -2130,7 +2227,10 @@ class _Rules(RulesBase[State, Command]):
 
     def do_set_ancient_one(self) -> None:
         """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
-        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes."""
+        Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
+        table has reached already plays at once: Elder Signs at the limit win (:245 "If you meet or exceed that number,
+        victory is yours!", checked after every command); else doom tokens filling the card's track wake the Ancient
+        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces."""
         s = self.s
         if not self.ancient.placeholder:
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
@@ -2139,12 +2239,11 @@ class _Rules(RulesBase[State, Command]):
         if s.awake:
             self.illegal("the Ancient One is awake: its track is full already (:429).")
         doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
-        if doom <= s.doom:
-            self.illegal(f"the track holds {s.doom} doom tokens already; its length is more than that on the card.")
-        if signs <= s.elder_signs:
-            self.illegal(f"the table has {s.elder_signs} Elder Signs already; the limit on the card is more than that.")
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+        # the Elder Signs won are the rewards taken before an awakening (:427): at the limit the game is won (check_end)
+        if s.elder_signs < signs and s.doom >= doom:
+            self.awaken("the doom track is full")
 
     def do_set_investigator(self) -> None:
         """The numbers printed on an investigator card not filled in yet (:84 "we get our Investigator markers,
@@ -2158,7 +2257,17 @@ class _Rules(RulesBase[State, Command]):
         if inv.entered:
             self.illegal(f"player {inv.player + 1}'s numbers were entered already; put a mistake right with adjust.")
         sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
-        clues = _int(self.cmd, "clues", 0, 20) if "clues" in self.cmd.args else card.clues
+        if "clues" in self.cmd.args:
+            clues = _int(self.cmd, "clues", 0, 20)
+        elif self.game.lenient_reading and self.game.in_stored_history():
+            clues = card.clues  # as the companion played it then: the stand-in's clue tokens stood for the card's
+        else:
+            raise BadCommand(
+                f"set-investigator: the clue tokens are printed on the investigator card too (:84), and the card is "
+                "not filled in yet, so the companion has none of its own for it: add clues=C, the number on the card "
+                f"(clues=0 when it lists none): set-investigator player={inv.player + 1} sanity={sanity} "
+                f"stamina={stamina} clues=C."
+            )
         lost_all = False
         for stat, printed in (("sanity", sanity), ("stamina", stamina)):
             top = max(0, printed - (getattr(card, stat) - getattr(inv, "max_" + stat)))
@@ -2221,6 +2330,7 @@ class _Rules(RulesBase[State, Command]):
         if not s.questions:
             self.illegal("no card is waiting to be told: every card that came up is filled in, or was told already.")
         q = s.questions[0]
+        self.answering = q
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
         if effect in q.told:
             self.illegal(
@@ -2252,7 +2362,8 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
-        self.emit("card_effect", **q.to_dict(), effect=effect, n=n)
+        target = self.aimed(q, effect)
+        self.emit("card_effect", **{**q.to_dict(), "player": target}, effect=effect, n=n)
         if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
             return
         if effect == "gate":
@@ -2272,7 +2383,29 @@ class _Rules(RulesBase[State, Command]):
             monsters=amount("monster"),
             clock=amount("clock"),
         )
-        self.effect(told, everyone=q.player is None, why=why, player=q.player)
+        self.effect(told, everyone=target is None, why=why, player=target)
+
+    def aimed(self, q: Question, effect: str) -> int | None:
+        """Whom a told effect falls on (a player, 0-based; None: every investigator): the investigator the question
+        fell on, or for a Mythos card's sanity, stamina or clues the one the host names (player=N, or player=all); in
+        a game stored before the host was asked (Game.lenient_reading), every investigator."""
+        if q.player is not None or effect not in AIMED:
+            if "player" in self.cmd.args:
+                raise BadCommand(
+                    f"card-did: player= says whom a Mythos card's {', '.join(AIMED)} hit; this effect falls where the "
+                    "card fell. Leave player= out."
+                )
+            return q.player
+        if "player" not in self.cmd.args:
+            if self.game.lenient():
+                return None
+            raise BadCommand(
+                f"card-did: say whom the Mythos card's {effect} hits, as the card says: player=all (every "
+                "investigator) or player=N (one player's investigator)."
+            )
+        if self.cmd.args["player"].strip().lower() == "all":
+            return None
+        return self.player_arg().player
 
     def told_lock(self, q: Question, colour: Colour) -> None:
         """:397-403: the card shows a locked die icon: a die of that colour is locked on it while it is in play."""

@@ -23,7 +23,7 @@ from companion.games.base import (
     card_entries,
 )
 from companion.games.elder_sign import odds_cli, sentences, terminal
-from companion.games.elder_sign.engine import COMMANDS, Command, Game, Setup
+from companion.games.elder_sign.engine import COMMANDS, ENTRANCE_NAME, TERROR_FIRST, Command, Game, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 from companion.words import a_or_an
 
@@ -66,10 +66,14 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "stand_ins": _stand_ins(view, game),
         # what the host copies from the cards not filled in yet before anyone plays on (Game.numbers_first)
         "numbers_first": game.numbers_first(),
+        # the host picked the Ancient One in the setup (:81 "pick one randomly or all players can agree on one")
+        "ancient_one_chosen": bool(game.setup.ancient_one),
         # each adventure in play by the name its sentences say (its place while its card is a stand-in)
         "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
+        # a failed roll's terror asked about and not told yet: no roll until it is (:202-211, Game.terror_open)
+        "terror_open": game.terror_open(),
         # where each investigator stands and where the roll is, in words (never a place's id)
         "where": {
             str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []
@@ -161,9 +165,15 @@ def _question(view: Mapping[str, Any], game: Game) -> str | None:
     question = view.get("question")
     if not question:
         return None
-    cards = game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
-    name = cards[question["card"]].name
-    names = sentences.Names(tuple(view.get("player_names") or ()), stand_ins=frozenset({name}))
+    players = tuple(view.get("player_names") or ())
+    if question["kind"] == "entrance":  # the Lost & Found chart of the Entrance sheet (:293): not a card
+        name, names = ENTRANCE_NAME, sentences.Names(players)
+    else:
+        cards = (
+            game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
+        )
+        name = cards[question["card"]].name
+        names = sentences.Names(players, stand_ins=frozenset({name}))
     return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 
@@ -173,23 +183,10 @@ def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     return "roll", {"faces": ",".join(faces)}
 
 
-# a failed roll's terror is resolved before trying again (elder-sign-rules.txt:202-211); the engine accepts a roll
-# then (games stored so replay), but no tray and no simulated throw plays one, as the host's page offers none
-TERROR_FIRST = (
-    "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
-)
-
-
-def terror_open(game: Game) -> bool:
-    """A failed roll's terror on a card not filled in yet, asked about and not told yet (the first question)."""
-    asked = [q for q in game.state.questions if q.kind != "attack"]
-    return bool(asked) and asked[0].part == "terror"
-
-
 def next_throw(game: Game) -> tuple[str, ...]:
     """The colours of the dice the next roll throws, when a roll is what the table may do now (not before a terror
-    asked about is told)."""
-    if terror_open(game) or not any(action.name == "roll" for action in game.legal_actions()):
+    asked about is told: the engine refuses the roll then, Game.terror_open)."""
+    if not any(action.name == "roll" for action in game.legal_actions()):
         return ()
     return tuple(colour.value for colour in game.next_roll_dice())
 
@@ -234,11 +231,11 @@ def _aside_seen(game: Game, wanted: list[str], seen: list[str]) -> str | None:
 def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, dict[str, Any]] | str:
     """Stand-in pipped dice read by the tray's camera: green, yellow and red dice whose pips stand for faces by the
     pip map (companion.games.elder_sign.dice.PipMap). Only exactly the dice the next roll throws are a roll, and none
-    while a terror asked about is not told yet (terror_open)."""
+    while a terror asked about is not told yet (Game.terror_open: the engine refuses a roll then, :202-211)."""
     from companion.errors import DiceError
     from companion.games.elder_sign.dice import Colour, PipMap
 
-    if terror_open(game):
+    if game.terror_open():
         return TERROR_FIRST
     pip_map = PipMap.default()
     faces: list[str] = []

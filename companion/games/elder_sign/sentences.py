@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.words import a_or_an, count, listed
+from companion.words import a_or_an, count, game_starts, listed
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -483,7 +483,17 @@ def cost_words(cost: Mapping[str, Any]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+def _said_lost_and_found(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    return f"{who} searches the Lost & Found: the green die shows {face}"
+
+
 def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("kind") == "entrance":  # :293 the chart is the Entrance sheet's, not in the companion
+        return (
+            f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
+            "green die's result?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -511,12 +521,17 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str, who: str,
     return text
 
 
+def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return game_starts(names.players, event.get("players"), f" against {ao}")
+
+
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = "something happens on the table"
     return text
 
 
 _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]] = {
+    "game_started": _said_game_started,
     "turn_ended": _said_turn_ended,
     "turn_started": _said_turn_started,
     "clock_advanced": _said_clock_advanced,
@@ -561,6 +576,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "adventure_deck_empty": _said_adventure_deck_empty,
     "other_world_deck_empty": _said_other_world_deck_empty,
     "tasks_set": _said_tasks_set,
+    "lost_and_found": _said_lost_and_found,
     "card_asked": _said_card_asked,
     "card_effect": _said_card_effect,
     "card_told": _said_card_told,
@@ -609,6 +625,8 @@ def _asked_card(event: Mapping[str, Any], names: Names) -> str:
     """The card a question is about, by its place on the table while it is a stand-in."""
     if event.get("kind") == "mythos":
         return names.card(event.get("name"), "the Mythos card")
+    if event.get("kind") == "entrance":
+        return "the Lost & Found"
     return _place(event, names)
 
 
@@ -667,6 +685,7 @@ _ACTION_LABELS = {
     "end-turn": "End the turn",
     "give-up": "Stop rolling",
     "first-aid": "First aid",
+    "lost-found": "Search the Lost & Found",
     "roll": "Roll the dice",
     "clue": "Spend a clue and roll again",
     "adjust": "Change sanity, stamina or clues",
@@ -721,7 +740,11 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
-        return _CARD_DID_LABELS.get(effect, "Do it")
+        label = _CARD_DID_LABELS.get(effect, "Do it")
+        whom = str(args.get("player") or "")
+        if whom == "all":
+            return f"{label}, everyone"
+        return f"{label}, {names.player(int(whom) - 1)}" if whom.isdigit() else label
     return _ACTION_LABELS.get(name, "Do it")
 
 
@@ -848,7 +871,7 @@ def _first_words(command: str, names: Names) -> str:
     """One of Game.numbers_first in the host's words."""
     if command == "set-ancient-one":
         return "the Ancient One's doom track length and the Elder Signs it needs"
-    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity and stamina"
+    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity, stamina and clue tokens"
 
 
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
@@ -856,13 +879,24 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
     physical = bool(view.get("physical"))
     ao = names.ancient_one
+    picked = bool(view.get("ancient_one_chosen"))  # :81 the table picked it (else the companion drew it)
+    who = "You chose" if picked else "This game's Ancient One is" if physical else "The companion chose"
     chosen = (
         # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
-        ("This game's Ancient One is" if physical else "The companion chose")
-        + " the Ancient One, its card not filled in yet: lay the Ancient One card you play beside the clock, and "
-        "fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        who
+        + " the Ancient One, its card not filled in yet: lay the Ancient One card you "
+        + ("chose" if picked else "play")
+        + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
         if ao == "the Ancient One"
-        else f"Lay {ao}'s card beside the clock{'' if physical else ' (the companion chose it)'}."
+        else f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
+    )
+    # :82 the mask monsters go in the cup for Nyarlathotep only: said for the card in play once it is known
+    masks = (
+        "with the mask monsters if the Ancient One is Nyarlathotep, else set those aside"
+        if ao == "the Ancient One"
+        else f"with the mask monsters ({ao} is in play)"
+        if ao == "Nyarlathotep"
+        else f"without the mask monsters: set those aside ({ao} is in play, not Nyarlathotep)"
     )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
@@ -874,8 +908,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
         ("ancient_one", chosen),
         (
             "monsters",
-            "Put the monster markers in a cup no one can see into: with the mask monsters if the Ancient "
-            "One is Nyarlathotep, else set those aside.",
+            f"Put the monster markers in a cup no one can see into: {masks}.",
         ),
         (
             "adventures",

@@ -50,6 +50,7 @@ from companion.games.skeptics.dice.requirement import (
 )
 from companion.games.skeptics.packs import (
     ENTRANCE,
+    MAX_FIRES,
     ROOM_COUNT,
     Board,
     Connection,
@@ -98,8 +99,22 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "attempt": (
             ("action",),
-            ("need", "timer", "disruption", "dice", "set", "door", "free", "glass", "aid", "items", "clue", "card"),
-            "start a keep-and-reroll attempt",
+            (
+                "need",
+                "timer",
+                "disruption",
+                "dice",
+                "set",
+                "door",
+                "free",
+                "glass",
+                "aid",
+                "items",
+                "clue",
+                "card",
+                "space",
+            ),
+            "start a keep-and-reroll attempt (space=N: the burning space whose fire it fights)",
         ),
         "roll": (("faces",), ("keep", "free"), "one roll of the attempt under way (one action)"),
         "summon": ((), ("faces", "success", "free"), "Action 8: Summon (one action)"),
@@ -111,6 +126,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             ("effect",),
             ("n",),
             "what the real environment card did, for one not filled in yet: one effect a tap, then effect=nothing",
+        ),
+        "tell-fires": (
+            ("spaces",),
+            (),
+            "where the fire tokens of the environment card in play go: spaces=N,N (the spaces of the real board's fire "
+            "icons, one per icon) or spaces=none",
         ),
         "tell-ghost": (
             (),
@@ -318,6 +339,9 @@ class State:
     turn_others: int = 0
     ran: bool = False
     fires: int = 0  # fire tokens on the board ("Fire Card")
+    fire_spaces: list[int] = field(default_factory=list)  # the space of each fire token (none in the counted reading)
+    fire_asks: list[str] = field(default_factory=list)  # cards putting fire tokens, where not told yet (first first)
+    attempt_space: int | None = None  # a fire fight: the burning space
     sets_done: list[str] = field(default_factory=list)  # "CARD:N": icon sets of environment cards rolled (Barrier)
     clue_found: list[int] = field(default_factory=list)  # the clue card of each revealed clue, in order (0: unknown)
     clue_done: list[int] = field(default_factory=list)  # positions in clue_found that are solved
@@ -457,7 +481,7 @@ ENV_TAPS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
     {  # effect -> (a tap's amount, lowest, highest)
         "clue-dice": (-1, -2, 2),
         "actions": (2, 1, 3),
-        "fires": (4, 1, 10),
+        "fires": (1, 1, 10),  # the card puts fire tokens on the fire icons: where, the host tells (tell-fires)
         "nothing": (0, 0, 0),
         "hour": (0, 0, 0),
         "once": (0, 0, 0),
@@ -512,7 +536,7 @@ def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
 def ghost_question(s: State) -> dict[str, Any] | None:
     """What the companion asks next about a ghost card not filled in yet (None: nothing). The environment card's
     question comes first (it came up now); "left" counts the questions after this one."""
-    if s.env_asks or not s.ghost_asks:
+    if s.env_asks or s.fire_asks or not s.ghost_asks:
         return None
     return {
         "kind": "ghost",
@@ -592,6 +616,7 @@ class _Offered:
         self.solve_told = make("attempt", "attempt", {"action": "solve"}, asks=("need",), sample={"need": "eye:1"})
         self.barrier_told = make("attempt", "attempt", {"action": "barrier"}, asks=("need",), sample={"need": "eye:1"})
         self.fire = make("attempt", "attempt", {"action": "fire"})
+        self.tell_fires = make("card", "tell-fires", asks=("spaces",), sample={"spaces": "none"})
         self.summon = make("ghost", "summon", asks=("faces",), sample={"success": "false"})
         self.pull = make("ghost", "pull", asks=("faces",), sample={"success": "false"})
         # each door: its key, unlock (the host opened it) and the unlock attempt
@@ -646,6 +671,9 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked which evidence token not filled in yet came up (see read_stored):
         # the companion's own draw of it decides, as it did then
         self.evidence_drawn = False
+        # a game stored before the companion asked where the fire tokens go (see read_stored): a card's fires are
+        # counted, the box's 4 (or the number the host tapped), and a fire fight names no space, as it was played
+        self.fires_counted = False
         super().__init__(state)
 
     @property
@@ -741,6 +769,8 @@ class Game(GameHistory[State]):
         if s.env_asks:
             for tell in made.tell_card:
                 self.offer_made(out, tell)
+        if s.fire_asks:
+            self.offer_made(out, made.tell_fires)
         for tap in ghost_taps(s):
             self.offer(out, "card", "tell-ghost", tap)
         self.offer_made(out, made.reveal_clue)
@@ -783,7 +813,10 @@ class Game(GameHistory[State]):
         if not barriers and rules.barrier_cards():  # a barrier without icon sets filled in: the host gives them
             self.offer_made(out, made.barrier_told)
         if rules.fire_on_board():
-            self.offer_made(out, made.fire)
+            if self.fires_counted:
+                self.offer_made(out, made.fire)
+            for space in sorted(set(s.fire_spaces)):  # one fight a burning space ("Fire Card")
+                self.offer(out, "attempt", "attempt", {"action": "fire", "space": str(space)})
         # a ghost card or a door not filled in yet: the icons are the real card's, asked of the host
         asks: tuple[str, ...] = ("need",) if self.asks_ghost else ()
         for index, proven in enumerate(s.proven, start=1):
@@ -946,6 +979,8 @@ class Game(GameHistory[State]):
             "question": (
                 {"card": s.env_asks[0], "kind": "environment", "left": len(s.env_asks) - 1}
                 if s.env_asks
+                else self._fire_question()
+                if s.fire_asks
                 else ghost_question(s)
             ),
             "clock": CLOCK[s.clock],
@@ -967,6 +1002,7 @@ class Game(GameHistory[State]):
             "clues_solved": s.clues_solved,
             **self._view_clues(),
             "fires": s.fires,
+            "fire_spaces": sorted(set(s.fire_spaces)),
             **self._view_barriers(),
             "other_actions_limit": limit,
             "other_actions_used": s.turn_others,
@@ -996,6 +1032,18 @@ class Game(GameHistory[State]):
         }
         view.update(self._view_secrets())
         return view
+
+    def _fire_question(self) -> dict[str, Any]:
+        """Where the fire tokens of the card first in line go: asked of the host (tell-fires); the card named when it
+        is filled in (a stand-in's name is no card on the table)."""
+        s = self._state
+        card = self.packs.environment[s.fire_asks[0]]
+        return {
+            "card": card.id,
+            "kind": "fires",
+            "left": len(s.fire_asks) - 1,
+            **({} if card.placeholder else {"name": card.name}),
+        }
 
     def _view_secrets(self) -> dict[str, Any]:
         """What is secret until it is not: the cards the real decks can give next (the host holds them in physical
@@ -1049,7 +1097,16 @@ class Game(GameHistory[State]):
 
         Likewise a game played before the host named an evidence token not filled in yet (names_evidence: no
         `evidence=` in it, and a solve the newest reading refuses for want of one) plays on with the companion's own
-        draw deciding, as it did (`evidence_drawn`)."""
+        draw deciding, as it did (`evidence_drawn`).
+
+        And a game played before the companion asked where a card's fire tokens go (a fire fought with no space=, or
+        fire tokens tapped as a number: tell-card effect=fires n=N) plays on with the fires counted (`fires_counted`)."""
+        if not any(c.name == "tell-fires" for c in commands) and any(
+            (c.name == "attempt" and c.args.get("action") == "fire" and "space" not in c.args)
+            or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
+            for c in commands
+        ):
+            self.fires_counted = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
         if self.may_name_evidence and stand_in_tokens and not any("evidence" in c.args for c in commands):
             if self._pushed_all(commands):
@@ -1199,6 +1256,7 @@ class Game(GameHistory[State]):
         out = s.attempt.to_dict()
         out["set"] = s.attempt_set
         out["door"] = s.attempt_door
+        out["space"] = s.attempt_space
         out["counted"] = s.attempt_counted
         return out
 
@@ -1240,6 +1298,7 @@ class _Aim(NamedTuple):
     card: str | None = None
     clue: int | None = None
     told: bool = False  # the icons are the host's, for a card not filled in yet
+    space: int | None = None  # a fire fight: the burning space
 
 
 class _Rules(RulesBase[State, Command]):
@@ -1314,6 +1373,7 @@ class _Rules(RulesBase[State, Command]):
             "prove": f"e.g. prove set=1 (sets 1-{len(self.ghost.icon_sets)})",
             "unlock": "e.g. unlock door=7-8 (doors: " + ", ".join(d.key for d in self.board.doors) + ")",
             "discard-environment": "e.g. discard-environment card=fire",
+            "tell-fires": "e.g. tell-fires spaces=3,12 (the spaces of the board's fire icons) or tell-fires spaces=none",
         }
         return examples.get(name, "see docs/rules-engine.md") + "."
 
@@ -1534,6 +1594,7 @@ class _Rules(RulesBase[State, Command]):
             s.attempt_door = None
             s.attempt_clue = None
             s.attempt_card = None
+            s.attempt_space = None
 
     # -- environment cards the companion applies (Fire, Barrier) ------------------------------
     def barrier_cards(self) -> list[str]:
@@ -1562,6 +1623,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         s.env_told = [e for e in s.env_told if not e.startswith(f"{card}:")]
         s.env_asks = [c for c in s.env_asks if c != card]
+        s.fire_asks = [c for c in s.fire_asks if c != card]
 
     def end_card(self, card: str, why: str = "met") -> None:
         s = self.s
@@ -1572,14 +1634,31 @@ class _Rules(RulesBase[State, Command]):
             self.emit("environment_ended", card=card, name=self.packs.environment[card].name, why=why)
         s.sets_done = [d for d in s.sets_done if not d.startswith(f"{card}:")]
 
-    def fire_out(self) -> None:
-        """ "Fire Card": a fire is put out; "Fires remain on the board until extinguished", then the card ends."""
+    def fire_out(self, space: int | None) -> None:
+        """ "Fire Card": the fire on `space` is put out (None: a counted fire, a game stored before fires had spaces);
+        "Fires remain on the board until extinguished", then the card ends (skeptics-rulebook.txt:286-287)."""
         s = self.s
+        if space is not None and space in s.fire_spaces:
+            s.fire_spaces.remove(space)
         s.fires = max(0, s.fires - 1)
-        self.emit("fire_out", left=s.fires)
+        self.emit("fire_out", left=s.fires, **({"space": space} if space is not None else {}))
         if s.fires == 0:
-            for card in [c for c in s.env_active if self.env(c).fires]:
+            for card in [c for c in s.env_active if self.env(c).fires and c not in s.fire_asks]:
                 self.end_card(card)
+
+    def place_fires(self, card: str, count: int | None = None) -> None:
+        """ "Fire Card": "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286).
+        The board packs do not show the fire icons, so the companion asks the host where they are (tell-fires) and
+        puts no made-up count on the board; a game stored before it asked plays on with `count` (fires_counted)."""
+        s = self.s
+        if self.game.fires_counted:
+            s.fires = count if count is not None else MAX_FIRES
+            self.emit("fires_placed", count=s.fires, card=card)
+            return
+        if card not in s.fire_asks:
+            s.fire_asks.append(card)
+            info = self.packs.environment[card]  # a stand-in's name is no card on the table: not said
+            self.emit("card_asked", card=card, kind="fires", **({} if info.placeholder else {"name": info.name}))
 
     def barrier_set_done(self, card: str, index: int) -> None:
         """ "Barrier": "As each icon set is resolved, a blue marker is added ... When all sets are satisfied, the
@@ -1785,9 +1864,7 @@ class _Rules(RulesBase[State, Command]):
             if info.actions:
                 s.corpse_holder = None  # a Corpse come anew lies where the clue die says, carried by nobody yet
             if info.fires:
-                # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
-                s.fires = info.fires
-                self.emit("fires_placed", count=info.fires, card=card)
+                self.place_fires(card)
 
     # -- the ghost ------------------------------------------------------------------
     def appear(self, room: int | None, reason: str) -> None:
@@ -2194,6 +2271,7 @@ class _Rules(RulesBase[State, Command]):
             remember_set(s, aim.set_index, str(attempt.requirement))
         s.attempt_set = aim.set_index
         s.attempt_door = aim.door
+        s.attempt_space = aim.space
         s.attempt_card = aim.card
         s.attempt_clue = aim.clue
         if glass:
@@ -2207,6 +2285,7 @@ class _Rules(RulesBase[State, Command]):
             set=aim.set_index,
             door=aim.door,
             player=s.current,
+            **({"space": aim.space} if aim.space is not None else {}),
             **({"counted": counted} if counted else {}),
         )
 
@@ -2221,6 +2300,8 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("attempt: card= is only for action=barrier.")
         if "door" in cmd.args and action != "unlock":
             raise BadCommand("attempt: door= is only for action=unlock.")
+        if "space" in cmd.args and action != "fire":
+            raise BadCommand("attempt: space= is only for action=fire (the burning space whose fire it fights).")
 
     def aim_prove(self, need: str) -> _Aim:
         cmd, s = self.cmd, self.s
@@ -2290,12 +2371,34 @@ class _Rules(RulesBase[State, Command]):
         return _Aim(need, clue=clue_at)
 
     def aim_fire(self, need: str) -> _Aim:
+        """ "Fire Card": "Players entering or sharing a space with a Fire cannot take any further actions until the
+        fire is extinguished" (skeptics-rulebook.txt:286): a fire is fought on its space, so the attempt names it
+        (space=N), as a search names its icon set (:144)."""
+        s = self.s
         if not self.fire_on_board():
             self.illegal("there is no fire on the board to put out.")
         need = need or "cobweb:1"
         if Requirement.parse(need) != Requirement.parse("cobweb:1"):
             self.illegal("a fire is put out by rolling one cobweb (Fire Card); leave the icons to the companion.")
-        return _Aim(need)
+        if self.game.fires_counted:  # a game stored before the fires had spaces: no space to name
+            if "space" in self.cmd.args:
+                raise BadCommand("attempt: this game's fires were counted, not placed on spaces; leave out space=.")
+            return _Aim(need)
+        burning = sorted(set(s.fire_spaces))
+        if "space" not in self.cmd.args:
+            raise BadCommand(
+                "attempt: a fire fight names the burning space whose fire it puts out: add space=N (burning now: "
+                + ", ".join(map(str, burning))
+                + ")."
+            )
+        space = self.parse_space("space")
+        if space not in burning:
+            self.illegal(
+                f"no fire burns on space {space}; the fires are on space{'s' if len(burning) != 1 else ''} "
+                + ", ".join(map(str, burning))
+                + "."
+            )
+        return _Aim(need, space=space)
 
     def aim_barrier(self, need: str) -> _Aim:
         cmd, s = self.cmd, self.s
@@ -2404,12 +2507,14 @@ class _Rules(RulesBase[State, Command]):
         )
         if out.success:
             set_index, door, clue_at, card = s.attempt_set, s.attempt_door, s.attempt_clue, s.attempt_card
+            space = s.attempt_space
             self.glass_expires()
             s.attempt = None
             s.attempt_set = None
             s.attempt_door = None
             s.attempt_clue = None
             s.attempt_card = None
+            s.attempt_space = None
             self.emit("attempt_succeeded", action=attempt.action)
             if attempt.action == "solve":
                 self.solve_clue(clue_at if clue_at is not None else self.clue_target())
@@ -2420,7 +2525,7 @@ class _Rules(RulesBase[State, Command]):
                 assert door is not None
                 self.open_door(door)
             elif attempt.action == "fire":
-                self.fire_out()
+                self.fire_out(space)
             elif attempt.action == "barrier" and card is not None and set_index is not None:
                 self.barrier_set_done(card, set_index)
         elif out.timer:
@@ -2548,7 +2653,15 @@ class _Rules(RulesBase[State, Command]):
                 self.end_card(card, why="once")
             return
         tap, low, high = ENV_TAPS[effect]
-        n = _int(self.cmd, "n", low, high) if "n" in self.cmd.args else tap
+        if effect == "fires" and not self.game.fires_counted and "n" in self.cmd.args:
+            raise BadCommand(
+                "tell-card: effect=fires takes no n=; the card puts one fire token on each fire icon of the board, "
+                "and the companion asks next where they are (tell-fires spaces=N,N)."
+            )
+        if "n" in self.cmd.args:
+            n = _int(self.cmd, "n", low, high)
+        else:  # a counted game (fires_counted) tapped the box's 4 fire tokens
+            n = MAX_FIRES if effect == "fires" and self.game.fires_counted else tap
         if n == 0:
             raise BadCommand(
                 "tell-card: n=0 changes nothing; when the card does nothing more, say how long it lasts: "
@@ -2561,9 +2674,44 @@ class _Rules(RulesBase[State, Command]):
             "card_effect", card=card, name=self.packs.environment[card].name, kind="environment", effect=effect, n=n
         )
         if effect == "fires":
-            # "Fire Card": "one Fire Token is placed onto each Fire icon on the game board."
-            s.fires = n
-            self.emit("fires_placed", count=n, card=card)
+            self.place_fires(card, n)
+
+    def do_tell_fires(self) -> None:
+        """ "Fire Card": "When a Fire Card is drawn, one Fire Token is placed onto each Fire icon on the game board"
+        (skeptics-rulebook.txt:286): the host says on which spaces of the real board the fire icons are (the board
+        packs do not show them; "Fire: These icons on the game board are used when the Fire Environment Card is
+        drawn", :309-310), a space once for each icon. The box has 4 fire tokens (:36). No fire icon: nothing burns,
+        and the card's objective is met."""
+        s = self.s
+        if not s.fire_asks:
+            self.illegal("no card is waiting to be told where its fire tokens go.")
+        text = self.cmd.args["spaces"].strip().lower()
+        spaces: list[int] = []
+        if text not in ("none", "0 fires", ""):
+            for part in _list(text):
+                try:
+                    number = int(part)
+                except ValueError:
+                    number = -1
+                if not 0 <= number <= ROOM_COUNT:
+                    raise BadCommand(
+                        f"tell-fires: {part!r} is not a space of the {self.board.name}; give the spaces of the fire "
+                        f"icons as numbers 1 to {ROOM_COUNT} (0: the Entrance), e.g. spaces=3,12, or spaces=none."
+                    )
+                spaces.append(number)
+        if len(s.fire_spaces) + len(spaces) > MAX_FIRES:
+            raise BadCommand(
+                f"tell-fires: the box has {MAX_FIRES} fire tokens (Game Components), so at most {MAX_FIRES} burn at "
+                f"once; {len(s.fire_spaces)} burn already and {len(spaces)} were given. Give each fire icon's space once."
+            )
+        if self.checking:
+            return
+        card = s.fire_asks.pop(0)
+        s.fire_spaces += spaces
+        s.fires = len(s.fire_spaces)
+        self.emit("fires_placed", count=len(spaces), card=card, spaces=spaces)
+        if not s.fires:
+            self.end_card(card)
 
     def do_tell_ghost(self) -> None:
         """A ghost card not filled in yet: the host says what the real card shows (docs/rules-engine.md, "Cards not
@@ -2815,6 +2963,7 @@ class _Rules(RulesBase[State, Command]):
         self.end_card(card)
         if self.env(card).fires:
             s.fires = 0  # the host ended the Fire by hand: its tokens leave the board with it
+            s.fire_spaces = []
 
 
 # how each kind of attempt finds what it aims at (the others take the icon set given)

@@ -47,12 +47,19 @@ if TYPE_CHECKING:
 
 
 def next_throw(game: Game) -> tuple[str, ...]:
-    """The kinds of the dice the attempt under way rolls next (none without an attempt, and none when no roll of
-    it may be made now: the player has no action left for it, Player Turn: up to three actions)."""
+    """The kinds of the dice the attempt under way rolls next (none when no roll of it may be made now: the player
+    has no action left for it, Player Turn: up to three actions). With no attempt under way, the team's summon dice
+    when a summon or a pull may be made ("the player rolls their collected Summon Dice", skeptics-rulebook.txt:235,
+    :243): a summon is no roll under way, so their reading is played only when the host asks (the summon sheet's
+    throw, "Use these dice"), never as it settles."""
     from companion.games.skeptics.dice import action_kind
 
     attempt = game.state.attempt
-    if attempt is None or attempt.succeeded or not any(a.name == "roll" for a in game.legal_actions()):
+    legal = {a.name for a in game.legal_actions()}
+    if attempt is None or attempt.succeeded:
+        summons = game.state.clues_solved if legal & {"summon", "pull"} else 0
+        return (DieKind.SUMMON.value,) * summons
+    if "roll" not in legal:
         return ()
     return (action_kind(attempt.action).value,) * attempt.dice_to_roll
 
@@ -272,9 +279,6 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
 
     def names(self, game: Engine) -> sentences.Names:
         return sentences.Names.of_game(self.engine(game))
-
-    def undone_sentence(self, record: Record, names: object) -> str:
-        return sentences.describe_event(record, self.names_of(names))  # "Undone: " and what the command did
 
     def action_label(self, action: Record, names: object, current: object) -> str:
         return sentences.action_label(action, self.names_of(names), current)

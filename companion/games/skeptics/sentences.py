@@ -77,7 +77,7 @@ PLACEHOLDER_EFFECT = "its effect is not filled in yet: read it from your card"
 _TELL_LABELS = {
     "clue-dice": "One clue die fewer (as the Watching Eyes)",
     "actions": "Two actions other than moves (as the Corpse)",
-    "fires": "Fire tokens on the fire icons (as the Fire)",
+    "fires": "A fire token on each fire icon (as the Fire)",
     "nothing": "That was all: it lasts until its objective is met",
     "hour": "That was all: it lasts until the next Ghost Hour",
     "once": "That was all: a one-time effect, it ends now",
@@ -306,6 +306,14 @@ def _said_environment_drawn(event: Mapping[str, Any], names: Names, e: Callable[
 def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("kind") == "ghost":
         return _GHOST_ASKED.get(str(e("ask")), "")
+    if e("kind") == "fires":
+        # "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286): the board's
+        # icons are the table's to see, not the companion's
+        card = e("name") or names.environment.get(str(e("card")), "environment")
+        return (
+            f"The {card} card puts a fire token on each fire icon of the board: on which spaces of your board are "
+            "the fire icons?"
+        )
     return (
         "The environment card is not filled in yet, so the companion plays nothing of it: what does the real card "
         "do, and how long does it last?"
@@ -317,7 +325,7 @@ def _said_card_effect(event: Mapping[str, Any], names: Names, e: Callable[..., A
     told = {
         "clue-dice": f"every clue roll has {count(abs(n), 'die', 'dice')} {'fewer' if n < 0 else 'more'}",
         "actions": f"{count(n, 'action')} other than moves a turn",
-        "fires": f"{count(n, 'fire token')} on the fire icons",
+        "fires": f"{count(n, 'fire token')} on the fire icons" if n > 1 else "a fire token on each fire icon",
     }.get(str(e("effect")), "an effect")
     return f"The environment card in play: {told}."
 
@@ -430,6 +438,15 @@ def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., A
 
 def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     card = names.environment.get(str(e("card")), "environment")
+    spaces = e("spaces")
+    if isinstance(spaces, list):  # where the host said the fire icons are
+        if not spaces:
+            return f"The {card} card: the board has no fire icon, so nothing burns."
+        where = listed([names.room(n) for n in spaces])
+        return (
+            f"The {card} card puts {count(len(spaces), 'fire token')} on the board: on {where}. Whoever enters or "
+            "shares a space with a fire can do nothing more until it is out."
+        )
     return (
         f"The {card} card puts {count(e('count'), 'fire token')} on the board, one on each fire icon. Whoever enters "
         "or shares a space with a fire can do nothing more until it is out."
@@ -438,10 +455,11 @@ def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., 
 
 def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     burning = int(e("left") or 0)
+    where = f" in {names.room(e('space'))}" if e("space") is not None else ""
     return (
-        "The last fire is out."
+        f"The last fire is out{where}."
         if not burning
-        else f"A fire is out; {count(burning, 'fire')} still burn{'s' if burning == 1 else ''}."
+        else f"The fire{where} is out; {count(burning, 'fire')} still burn{'s' if burning == 1 else ''}."
     )
 
 
@@ -514,6 +532,8 @@ def _said_attempt_started(event: Mapping[str, Any], names: Names, e: Callable[..
         verb += f" icon set {e('set')}"
     if action == "unlock" and e("door"):
         verb += f" {door_words(e('door'), names)}"
+    if action == "fire" and e("space") is not None:
+        verb += f" in {names.room(e('space'))}"
     dice = e("dice")
     with_dice = f" with {count(dice, 'die', 'dice')}" if dice else ""
     if e("counted"):
@@ -610,11 +630,6 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, e: Callable[..., Any
     return f"The team loses{why}."
 
 
-def _said_undone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    what = " ".join(describe_events(e("events") or [], names)) or command_sentence(e("command"), names)
-    return f"Undone: {what}" if what.endswith((".", "!", "?")) else f"Undone: {what}."
-
-
 def _said_redone(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     return ""
 
@@ -674,7 +689,6 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, Callable[..., Any], str, s
     "door_unlocked": _said_door_unlocked,
     "game_won": _said_game_won,
     "game_lost": _said_game_lost,
-    "undone": _said_undone,
     "redone": _said_redone,
 }
 
@@ -799,6 +813,8 @@ def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: 
         keys = names.doors.get(str(args.get("door")))
         tail = f" ({count(keys, 'key')})" if keys else ""
         return f"Unlock {door_words(args.get('door'), names)}{tail}"
+    if kind == "fire" and args.get("space") is not None:
+        return f"Fight the fire in {names.room(args.get('space'))}"
     if kind == "barrier" and args.get("set"):
         card = names.environment.get(str(args.get("card")), "barrier")
         return f"Break through the {card}: icon set {args.get('set')}"
@@ -843,6 +859,10 @@ def _label_action(action: Mapping[str, Any], names: Names, current: Any, name: s
 
 def _label_tell_card(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
     return _TELL_LABELS.get(str(args.get("effect")), "Do it")
+
+
+def _label_tell_fires(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
+    return "Where the fire icons are\u2026"
 
 
 def _label_tell_ghost(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
@@ -899,6 +919,7 @@ _LABELS: dict[str, Callable[[Mapping[str, Any], Names, Any, str, dict[str, Any]]
     "action": _label_action,
     "tell-card": _label_tell_card,
     "tell-ghost": _label_tell_ghost,
+    "tell-fires": _label_tell_fires,
     "reveal-clue": _label_reveal_clue,
     "timer": _label_timer,
     "solve": _label_solve,

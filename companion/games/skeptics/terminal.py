@@ -163,5 +163,10 @@ def state_text(state: Mapping[str, Any]) -> str:
     """The state for a person at the table, a part a line or a few."""
     lines = [line for part in _PARTS for line in part(state)]
     lines.append(f"Commands so far: {state.get('history_length')}")
-    ghost = (state.get("question") or {}).get("kind") == "ghost"  # a ghost card not filled in yet: tell-ghost
-    return "\n".join(lines + asked(state, "tell-ghost" if ghost else "tell-card"))
+    # a ghost card not filled in yet: tell-ghost; where a card's fire tokens go: tell-fires
+    kind = (state.get("question") or {}).get("kind")
+    tell = {"ghost": "tell-ghost", "fires": "tell-fires spaces=N,N"}.get(str(kind), "tell-card")
+    taps = asked(state, tell.split()[0])
+    if kind == "fires" and taps:  # the spaces are the host's to give: the command spelled with them
+        taps[-1] = "  Tell it with: " + tell + " (the spaces of your board's fire icons) | tell-fires spaces=none"
+    return "\n".join(lines + taps)

@@ -182,6 +182,19 @@ def _top_master(command: CommandBase) -> bool:
         return False
 
 
+def _stored_points(command: CommandBase) -> int:
+    """The points a stored `hand` command gives all the hands together, as written (0 where it cannot be read:
+    such a command is refused for that, not for its points)."""
+    try:
+        if "points" in command.args:
+            return sum(int(part) for part in command.args["points"].split(",") if part.strip() not in ("", OUT))
+        return sum(
+            hand_points(parse_cards(part)) for part in command.args.get("cards", "").split(";") if part.strip() != OUT
+        )
+    except (ValueError, BadCommand):
+        return 0
+
+
 def card_words_short(suit: str) -> str:
     """ "The Master of Bones", for a refusal."""
     return f"the Master of {suit.title()}"
@@ -396,6 +409,10 @@ class Game(GameHistory[State]):
         # a game stored before a Master set as the top card asked whether its effect was played (see read_stored):
         # such a Master on top changed nothing, and the effect came only with the `master` command
         self.top_master_without_effect = False
+        # a game stored before the companion refused a hand the deck cannot hold (see read_stored) keeps its stored
+        # hands as they were played then: a hand counted 0 to every point of the deck(s), with no bound for all the
+        # hands together. How many of the commands were played so (None: every one); the rest are bound as now
+        self.uncapped_length: int | None = 0
 
     @classmethod
     def new(cls, setup: Setup, packs: Any = None) -> Game:
@@ -415,7 +432,16 @@ class Game(GameHistory[State]):
         ``top`` without ``effect=``, plays on as it was played: the Master on top changed nothing."""
         if self.setup.master_effects and any(_top_master(c) and "effect" not in c.args for c in commands):
             self.top_master_without_effect = True
+        # a stored hand above what the deck holds (its opening 1 of Spiders on the pile) was taken before the
+        # companion refused it: the stored history is bound as it was then
+        if any(c.name == "hand" and _stored_points(c) > hand_most(self.setup.decks) for c in commands):
+            self.uncapped_length = len(commands)
         return commands
+
+    def deck_capped(self) -> bool:
+        """Whether the command being pushed is bound by the deck's points (:func:`hand_most`): every one but a
+        stored history's played before that bound (see read_stored)."""
+        return self.uncapped_length is not None and len(self._stack) >= self.uncapped_length
 
     # -- what may be done ----------------------------------------------------------------------
     def _offers(self) -> list[LegalAction]:
@@ -566,10 +592,25 @@ class _Rules(RulesBase[State, Command]):
             )
         cards: dict[int, list[str]] | None = None
         limit = deck_points(self.setup.decks)
-        most = hand_most(self.setup.decks)
+        # «CardPoints1-10face valueM20Cat30» over «11 cards in each suit», five suits and «one BlackCat card»: the
+        # deck(s) hold `limit` points; the hand starts with the 1 of Spiders on the pile («The player nearest the
+        # dealers leftplays it to start the game»; «If nobody has the 1 of Spiders» it lies in the set-aside ghost
+        # hand): the losing hands hold at most `most` together. A stored history played before that bound keeps
+        # the bound of then
+        capped = self.game.deck_capped()
+        most = hand_most(self.setup.decks) if capped else limit
+        pile = ", and the 1 of Spiders that starts the hand is on the pile" if capped else ""
+        holds = f"{self.decks()} {'holds' if self.setup.decks == 1 else 'hold'} {limit} points"
         if "points" in cmd.args:
             points: dict[int, int] = {}
-            for seat, text in self.per_seat("points", cmd.args["points"].split(",")).items():
+            given = self.per_seat("points", cmd.args["points"].split(","))
+            blank = [seat for seat, text in given.items() if not text.strip()]
+            if blank:
+                self.bad(
+                    f"no points are written for {listed([self.names[seat - 1] for seat in blank])}; write each "
+                    "one's points: 0 for the player who went out."
+                )
+            for seat, text in given.items():
                 try:
                     value = int(text.strip())
                 except ValueError:
@@ -578,18 +619,10 @@ class _Rules(RulesBase[State, Command]):
                     )
                 if not 0 <= value <= most:
                     self.bad(
-                        f"{self.who(seat)} cannot have {value} points from one hand: {self.decks()} "
-                        f"{'holds' if self.setup.decks == 1 else 'hold'} {limit} points, and the 1 of Spiders "
-                        f"that starts the hand is on the pile, so a hand counts 0 to {most}; check the points."
+                        f"{self.who(seat)} cannot have {value} points from one hand: {holds}{pile}, so a hand "
+                        f"counts 0 to {most}; check the points (1 to 10 as numbered, a Master 20, the Black Cat 30)."
                     )
                 points[seat] = value
-            if sum(points.values()) > most:
-                self.bad(
-                    f"the hands add up to {sum(points.values())} points, but {self.decks()} "
-                    f"{'holds' if self.setup.decks == 1 else 'hold'} {limit}, and the 1 of Spiders that starts "
-                    f"the hand is on the pile: at most {most} are left in all the hands together; check the "
-                    "points."
-                )
         else:
             try:
                 cards = {
@@ -607,6 +640,11 @@ class _Rules(RulesBase[State, Command]):
                         f"only {copies(kind, self.setup.decks)}; check the cards."
                     )
             points = {seat: hand_points(hand) for seat, hand in cards.items()}
+        if capped and sum(points.values()) > most:
+            self.bad(
+                f"the hands add up to {sum(points.values())} points, but {holds}{pile}: at most {most} are left in "
+                f"all the hands together; check the {'points' if cards is None else 'cards'}."
+            )
         # «The first player to empty his handwins»: exactly one player has no card (and no point) left
         zero = [seat for seat, value in points.items() if value == 0]
         if len(zero) != 1:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.spooks.engine import CARD_POINTS, CAT, MASTER, NUMBERS, SUITS, direction_of, follow
-from companion.words import a_or_an, listed
+from companion.words import a_or_an, game_starts, listed
 
 if TYPE_CHECKING:
     from companion.games.spooks.engine import Game
@@ -390,12 +390,20 @@ def _said_runs_changed(event: Mapping[str, Any], names: Names, kind: str, who: s
     return text
 
 
+def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
+    # spooks-rules.txt:3 "[F]or a longer game: When a player reaches 200 and is grabbed by the monsters, he drops out
+    # and the others keep playing until three players are left"
+    longer = ", the longer game: a player who reaches the limit drops out until three are left"
+    return game_starts(names.players, event.get("players"), longer if event.get("variant") == "long" else "")
+
+
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str) -> str:
     text = "something happens on the table"
     return text
 
 
 _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str], str]] = {
+    "game_started": _said_game_started,
     "hand_scored": _said_hand_scored,
     "limit_reached": _said_limit_reached,
     "player_out": _said_player_out,

@@ -80,9 +80,11 @@ class Attempt:
         if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= kind.max_dice:
             raise DiceError(f"{an(action)} {action} rolls 1 to {kind.max_dice} {kind.value} dice, not {dice!r}.")
         if req.size > dice:
+            # "More Than Three Icons ... would require the use of collected Items or a Magnifying Glass"
+            # (skeptics-rulebook.txt:148), in the words the phone shows
             raise DiceError(
-                f"{str(req)!r} needs {req.size} dice showing icons but only {dice} would be rolled; "
-                "add dice (magnifying glass, aid, items) before starting."
+                f"{req.describe()[0].upper()}{req.describe()[1:]}: that needs {req.size} dice showing icons, but "
+                f"only {dice} would be rolled; add dice (a magnifying glass, a player helping, items) before starting."
             )
         return cls(action=action, requirement=req, dice=dice)
 
