@@ -113,6 +113,7 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         page.click("#new-start")
         page.click("#sheet-ok")
         expect(page.locator("#toast")).to_contain_text("how many cultists play, 1 or 2", timeout=5000)
+        host.page.screenshot(path=str(SHOTS / "ac-00b-wizard-refused.png"))  # the phone's screen, with the toast
         assert table.service.state()["rules"] == "skeptics"  # the game under way is still the one in play
         assert host.errors == [
             "console error: Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
