@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--cultists",
         type=int,
         choices=(1, 2),
-        help="Among Cultists: one or two cultists (default: by the number of players)",
+        help="Among Cultists: one or two cultists, as your box's table gives for the players (required)",
     )
     new.add_argument("--seer", action="store_true", help="Among Cultists: play with the seer")
     new.add_argument(

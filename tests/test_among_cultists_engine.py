@@ -21,7 +21,7 @@ from companion.games.among_cultists.engine import (
     Command,
     Game,
     Setup,
-    default_cultists,
+    stored_cultists,
 )
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs, parse_pack_texts
 
@@ -49,6 +49,7 @@ def packs() -> AmongCultistsPacks:
 
 def new(packs: AmongCultistsPacks, **setup: Any) -> Game:
     setup.setdefault("players", 5)
+    setup.setdefault("cultists", 1)  # the host's number from the box's table (:4): the text gives none
     setup.setdefault("points_needed", GOAL)
     return Game.new(Setup(**setup), packs)
 
@@ -72,12 +73,22 @@ def play_rounds(game: Game, n: int) -> None:
 # -- the setup (:3-15) -------------------------------------------------------------------------------------------
 
 
-def test_the_default_cultists_follow_the_player_count_and_seven_or_eight_have_two() -> None:
-    # :9 ("je eine Lebend-Karte") and :21 ("falls mit zwei Kultisten gespielt wird"): a game has one or two;
-    # the count by players is the reading of docs/among-cultists.md
-    assert [default_cultists(p) for p in range(4, 9)] == [1, 1, 1, 2, 2]
-    assert Setup(players=4).cultists == 1 and Setup(players=7).cultists == 2
-    assert Setup(players=7, cultists=1).cultists == 1
+def test_the_cultists_are_the_hosts_number_and_have_no_default(packs: AmongCultistsPacks) -> None:
+    # :4 "anhand der Tabelle in der Anleitung", :9 and :21 "falls mit zwei Kultisten gespielt wird": a game has one or
+    # two, by a table the review does not give; the host gives the box's number, and a setup without one is refused
+    # saying what to give, never played with a count the companion chose
+    assert Setup(players=4).cultists is None and Setup(players=7).cultists is None
+    for setup in (Setup(players=7, points_needed=GOAL), Setup.from_dict({"players": 7, "points_needed": GOAL})):
+        with pytest.raises(BadCommand, match="how many cultists play, 1 or 2.*box's table"):
+            Game.new(setup, packs)
+    assert new(packs, players=7, cultists=1).view()["cultists"] == 1
+    assert new(packs, players=4, cultists=2).view()["cultists"] == 2
+
+
+def test_a_setup_stored_with_cultists_0_reads_as_the_count_of_before() -> None:
+    # the companion of before stored 0 as "by the number of players": one with 4-6, two with 7 or 8
+    assert [Setup.from_dict({"players": p, "cultists": 0}).cultists for p in range(4, 9)] == [1, 1, 1, 2, 2]
+    assert [stored_cultists(p) for p in range(4, 9)] == [1, 1, 1, 2, 2]
 
 
 @pytest.mark.parametrize(
@@ -86,6 +97,7 @@ def test_the_default_cultists_follow_the_player_count_and_seven_or_eight_have_tw
         ({"players": 3}, "4 to 8 players"),
         ({"players": 9}, "4 to 8 players"),
         ({"players": 5, "cultists": 3}, "1 or 2 cultists"),
+        ({"players": 5, "cultists": True}, "1 or 2 cultists"),
         ({"players": 5, "points_needed": 0}, "points_needed"),
         ({"players": 5, "start_player": 6}, "start_player"),
         ({"players": 4, "names": ("Ann", "Bo")}, "one name per seat"),
@@ -97,11 +109,11 @@ def test_a_setup_that_cannot_be_played_is_refused_with_what_to_give(
     packs: AmongCultistsPacks, fields: dict[str, Any], words: str
 ) -> None:
     with pytest.raises(BadCommand, match=words):
-        Game.new(Setup(**{"points_needed": GOAL, **fields}), packs)
+        Game.new(Setup(**{"cultists": 1, "points_needed": GOAL, **fields}), packs)
 
 
 def test_the_setup_round_trips_through_its_stored_form_and_names_its_rules() -> None:
-    setup = Setup(players=6, seer=True, seed="x", points_needed=7, names=tuple("ABCDEF"), start_player=3)
+    setup = Setup(players=6, cultists=1, seer=True, seed="x", points_needed=7, names=tuple("ABCDEF"), start_player=3)
     stored = setup.to_dict()
     assert stored["rules"] == "among-cultists" and stored["cultists"] == 1
     assert Setup.from_dict(json.loads(json.dumps(stored))) == setup
@@ -115,11 +127,11 @@ def test_the_points_needed_are_the_hosts_number_and_have_no_default(packs: Among
     # the review gives no threshold (:57 "genug Siegpunkte", :60 "ausreichend viele"): the host gives the box's
     # number, and a setup without one is refused saying what to give, never played to a number the companion chose
     assert Setup(players=5).points_needed is None
-    for setup in (Setup(players=5), Setup.from_dict({"players": 5})):
+    for setup in (Setup(players=5, cultists=1), Setup.from_dict({"players": 5, "cultists": 1})):
         with pytest.raises(BadCommand, match="rules text gives no number"):
             Game.new(setup, packs)
     assert new(packs, points_needed=9).view()["points_needed"] == 9
-    assert Setup.from_dict({"players": 5, "points_needed": 3}).points_needed == 3
+    assert Setup.from_dict({"players": 5, "cultists": 1, "points_needed": 3}).points_needed == 3
 
 
 def test_the_start_player_holds_the_knife_from_the_setup(packs: AmongCultistsPacks) -> None:
@@ -217,7 +229,7 @@ def test_the_bag_is_seeded_draws_no_marker_twice_and_refills_when_empty() -> Non
     small = parse_pack_texts({"events.toml": TWO_EVENTS})
 
     def drawn(seed: int, rounds: int) -> tuple[list[str], list[str]]:
-        game = Game.new(Setup(points_needed=GOAL, players=4, seed=seed), small)
+        game = Game.new(Setup(cultists=1, points_needed=GOAL, players=4, seed=seed), small)
         names, kinds = [], []
         game.push("night-done")
         for _ in range(rounds):
@@ -240,7 +252,7 @@ def test_the_bag_is_seeded_draws_no_marker_twice_and_refills_when_empty() -> Non
 def test_the_host_enters_the_marker_the_table_drew_by_id_or_by_name(packs: AmongCultistsPacks) -> None:
     # :37: the table may draw from the box's own bag; the companion only records it
     small = parse_pack_texts({"events.toml": TWO_EVENTS})
-    game = Game.new(Setup(points_needed=GOAL, players=4, seed=1), small)
+    game = Game.new(Setup(cultists=1, points_needed=GOAL, players=4, seed=1), small)
     game.push("night-done")
     game.push("next-phase")
     game.push("event id=fog")
@@ -461,7 +473,7 @@ def stored_old_way(packs: AmongCultistsPacks, **setup: Any) -> tuple[Setup, list
     passed the goal in round 1 and the table played on into round 3, then the host tapped the win."""
     commands = ["night-done", "points n=5", "next-phase", "draw-event", "next-phase", "points n=1", "end-round"]
     commands += ["next-phase", "draw-event", "next-phase", "end-round", "points-win"]
-    return Setup(players=5, points_needed=3, **setup), commands
+    return Setup(players=5, cultists=1, points_needed=3, **setup), commands
 
 
 def test_a_game_stored_before_plays_on_as_it_was_played(packs: AmongCultistsPacks) -> None:
@@ -490,16 +502,16 @@ def test_a_game_stored_before_plays_on_as_it_was_played(packs: AmongCultistsPack
 
 def test_a_game_stored_now_replays_in_the_reading_of_now(packs: AmongCultistsPacks) -> None:
     commands = ["night-done", "points n=2", "next-phase", "draw-event", "next-phase", "points n=1"]
-    game = Game.replay(Setup(players=5, points_needed=3), packs, commands)
+    game = Game.replay(Setup(players=5, cultists=1, points_needed=3), packs, commands)
     assert not game.host_records_points_win
     assert game.view()["outcome"] == "won" and game.view()["round"] == 1
-    fresh = Game.new(Setup(players=5, points_needed=3), packs)
+    fresh = Game.new(Setup(players=5, cultists=1, points_needed=3), packs)
     parsed = [Command.parse(c) for c in commands]
     assert list(fresh.read_stored(parsed)) == parsed and fresh.played == 0  # the commands tell it; none is pushed
     assert not fresh.host_records_points_win
     # the score fell back below the goal and went on: a game of then too
     old = ["night-done", "points n=3", "points n=-1", "points n=1"]
-    assert Game.replay(Setup(players=5, points_needed=3), packs, old).host_records_points_win
+    assert Game.replay(Setup(players=5, cultists=1, points_needed=3), packs, old).host_records_points_win
 
 
 def test_after_round_ten_the_cultists_win_without_enough_points(packs: AmongCultistsPacks) -> None:
@@ -551,7 +563,7 @@ def test_after_round_ten_a_game_stored_before_wins_by_its_points_at_the_clean_up
     for _ in range(9):
         commands += ["next-phase", "draw-event", "next-phase", "end-round"]
     commands += ["next-phase", "draw-event", "next-phase", "end-round"]
-    game = Game.replay(Setup(players=5, points_needed=4), packs, commands)
+    game = Game.replay(Setup(players=5, cultists=1, points_needed=4), packs, commands)
     assert game.host_records_points_win
     assert game.view()["winner"] == "investigators" and game.view()["round"] == 10
 
@@ -657,14 +669,16 @@ def test_undo_puts_back_exactly_the_state_before(packs: AmongCultistsPacks) -> N
             k: v for k, v in expected.items() if k != "history_length"
         }
     with pytest.raises(IllegalCommand, match="nothing to undo"):
-        Game.new(Setup(points_needed=GOAL, players=4), packs).pop()
+        Game.new(Setup(cultists=1, points_needed=GOAL, players=4), packs).pop()
 
 
 def random_game(packs: AmongCultistsPacks, seed: int, steps: int = 80) -> Game:
     """A game played through its own legal actions, what they ask filled at random."""
     rng = random.Random(seed)
     # a goal out of reach of 80 steps (the points end the game at once, :60), so the games run long
-    setup = Setup(players=rng.randint(4, 8), seer=rng.random() < 0.5, seed=seed, points_needed=99)
+    setup = Setup(
+        players=rng.randint(4, 8), cultists=rng.randint(1, 2), seer=rng.random() < 0.5, seed=seed, points_needed=99
+    )
     game = Game.new(setup, packs)
     for _ in range(steps):
         actions = [a for a in game.legal_actions() if a.name not in ("cultists-win", "points-win")]

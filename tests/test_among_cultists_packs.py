@@ -33,7 +33,7 @@ def test_the_owners_file_replaces_the_bundled_one(tmp_path: Path) -> None:
     packs = load_packs(tmp_path)
     assert list(packs.events) == ["blackout"] and packs.placeholders == []
     assert packs.sources == (str(tmp_path / "events.toml"),)
-    game = Game.new(Setup(points_needed=5, players=4), packs)
+    game = Game.new(Setup(cultists=1, points_needed=5, players=4), packs)
     for command in ("night-done", "next-phase", "draw-event"):
         game.push(command)
     assert game.view()["event"] == {

@@ -44,7 +44,7 @@ NAMES = Names(("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"))
 def played(seed: int, steps: int = 150) -> tuple[Game, list[dict[str, object]]]:
     rng = random.Random(seed)
     packs = load_packs()
-    game = Game.new(Setup(points_needed=5, players=8, seed=seed), packs)
+    game = Game.new(Setup(cultists=2, points_needed=5, players=8, seed=seed), packs)
     events: list[dict[str, object]] = list(game.setup_events)
     for _ in range(steps):
         actions = game.legal_actions()
@@ -184,7 +184,7 @@ def refusals() -> list[str]:
     out: set[str] = set()
     packs = load_packs()
     for seed in range(4):
-        game = Game.new(Setup(points_needed=5, players=5, seed=seed, physical=seed == 3), packs)
+        game = Game.new(Setup(cultists=1, points_needed=5, players=5, seed=seed, physical=seed == 3), packs)
         rng = random.Random(seed)
         for _ in range(60):
             for text in tries:
@@ -221,7 +221,7 @@ def test_every_refusal_reads_as_a_players_sentence() -> None:
 
 def test_a_second_vote_is_refused_in_plain_words() -> None:
     # :52 "nur einmal pro Runde"
-    game = Game.new(Setup(points_needed=5, players=4), load_packs())
+    game = Game.new(Setup(cultists=1, points_needed=5, players=4), load_packs())
     for command in ("night-done", "next-phase", "draw-event", "next-phase", "vote seat=none"):
         game.push(command)
     with pytest.raises(IllegalCommand) as err:
@@ -231,7 +231,7 @@ def test_a_second_vote_is_refused_in_plain_words() -> None:
 
 
 def test_the_host_panel_buttons_have_words() -> None:
-    game = Game.new(Setup(points_needed=5, players=4), load_packs())
+    game = Game.new(Setup(cultists=1, points_needed=5, players=4), load_packs())
     for _ in range(6):
         for action in game.legal_actions():
             label = action_label(action.to_dict(), NAMES)
@@ -245,7 +245,7 @@ def test_the_host_panel_buttons_have_words() -> None:
 
 
 def test_the_end_card_says_who_won_and_the_counts() -> None:
-    game = Game.new(Setup(points_needed=5, players=4, names=("Ann", "Bo", "Cy", "Di")), load_packs())
+    game = Game.new(Setup(cultists=1, points_needed=5, players=4, names=("Ann", "Bo", "Cy", "Di")), load_packs())
     for command in ("night-done", "next-phase", "draw-event", "next-phase", "vote seat=2", "cultists-win"):
         game.push(command)
     summary = end_summary(game.view(), Names.of_game(game))
@@ -262,7 +262,7 @@ def test_the_end_card_says_who_won_and_the_counts() -> None:
 
 def test_the_night_without_the_seer_closes_eyes_lets_the_cultists_look_and_opens_eyes() -> None:
     # :20 everyone closes their eyes and turns the deck; :21 the cultists open theirs; then all open them
-    steps = night_script(Setup(players=5), NAMES, 4.0)
+    steps = night_script(Setup(players=5, cultists=1), NAMES, 4.0)
     texts = [s["text"] for s in steps]
     assert len(steps) == 4
     assert "close your eyes" in texts[0] and texts[1].startswith("Cultist, open your eyes")
@@ -273,7 +273,7 @@ def test_the_night_without_the_seer_closes_eyes_lets_the_cultists_look_and_opens
 
 def test_with_the_seer_the_cultists_raise_a_thumb_and_the_seer_wakes_briefly() -> None:
     # :22 fists, the cultists' thumbs up; :23 the seer sees the cultists; :24 fists down, eyes open
-    steps = night_script(Setup(players=6, seer=True), NAMES, 3.0)
+    steps = night_script(Setup(players=6, cultists=1, seer=True), NAMES, 3.0)
     texts = [s["text"] for s in steps]
     assert len(steps) == 7
     assert "fist" in texts[3] and "raise your thumb" in texts[3]
@@ -310,10 +310,12 @@ def test_the_first_step_says_the_decks_face_up_show_who_begins_as_a_ghost(langua
     # :20 "drehen dieses auf die sichtbare Seite. Jetzt sollte (sofern nicht zu siebt gespielt wird) sichtbar sein,
     # wer bereits zu Beginn der Partie ein Geist ist": with the decks face up, unless seven play
     for players in (4, 5, 6, 8):
-        first = night_script(Setup(players=players), NAMES, 2.0, language=language)[0]["text"]
+        first = night_script(Setup(players=players, cultists=1 if players < 7 else 2), NAMES, 2.0, language=language)[
+            0
+        ]["text"]
         assert shown in first
         assert ("close your eyes" in first) if language == "en" else ("Augen" in first)
-    seven = night_script(Setup(players=7), NAMES, 2.0, language=language)[0]["text"]
+    seven = night_script(Setup(players=7, cultists=2), NAMES, 2.0, language=language)[0]["text"]
     assert shown not in seven and ("Geist" not in seven and "ghost" not in seven)
 
 
@@ -329,7 +331,9 @@ def test_the_movement_phase_says_an_encounter_comes_whenever_two_are_together() 
 def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
     # :3-15 "Vorbereitung": the decks by the rulebook's table, the envelopes dealt at random and looked at in
     # secret, the board, the room cards and markers, the books, the supply, the discs, the knife
-    game = Game.new(Setup(points_needed=5, players=6, names=tuple(NAMES.players[:6]), start_player=3), load_packs())
+    game = Game.new(
+        Setup(cultists=1, points_needed=5, players=6, names=tuple(NAMES.players[:6]), start_player=3), load_packs()
+    )
     items = MODULE.setup_checklist(game.view(), MODULE.names(game), False)
     text = " ".join(i["text"] for i in items)
     ids = [i["id"] for i in items]
@@ -350,7 +354,7 @@ def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
         assert words in text, words
     assert f"{NAMES.players[2]} is the start player and takes the knife" in text  # :15, the seat chosen
     assert "6 envelopes, one of them a cultist's" in text
-    two = Game.new(Setup(points_needed=5, players=8), load_packs())
+    two = Game.new(Setup(cultists=2, points_needed=5, players=8), load_packs())
     assert "two of them a cultist's" in " ".join(i["text"] for i in MODULE.setup_checklist(two.view(), None, True))
     assert not SPELLINGS.search(text) and "(:" not in text
     # no role in it: the checklist is the same whoever holds which envelope (the companion knows none)
@@ -361,36 +365,40 @@ def test_the_setup_checklist_follows_the_preparation_of_the_text() -> None:
 
 def test_two_cultists_find_their_accomplice_and_seven_players_have_no_dead_at_the_start() -> None:
     # :21 "sehen ihren Komplizen, falls mit zwei Kultisten gespielt wird"; :20 "sofern nicht zu siebt"
-    seven = night_script(Setup(players=7), NAMES, 4.0)
-    eight = night_script(Setup(players=8), NAMES, 4.0)
+    seven = night_script(Setup(players=7, cultists=2), NAMES, 4.0)
+    eight = night_script(Setup(players=8, cultists=2), NAMES, 4.0)
     assert "accomplice" in seven[1]["text"] and "dead" not in seven[1]["text"]
     assert "accomplice" in eight[1]["text"] and "dead" in eight[1]["text"]
-    assert "Cultists, raise your thumb" in night_script(Setup(players=8, seer=True), NAMES, 4.0)[3]["text"]
+    assert "Cultists, raise your thumb" in night_script(Setup(players=8, cultists=2, seer=True), NAMES, 4.0)[3]["text"]
 
 
 def test_the_night_waits_the_hosts_pause_as_chosen_and_fits_the_screen() -> None:
     # found by a new player: "short pauses (2 s)" waited 4 s after the steps where someone looks; the pause chosen
     # is now the pause after every step's words (the last waits for nothing)
     for pause in (2.0, 5.0, 14.0):
-        for setup in (Setup(players=6, seer=True), Setup(players=5), Setup(players=8, seer=True)):
+        for setup in (
+            Setup(players=6, cultists=1, seer=True),
+            Setup(players=5, cultists=1),
+            Setup(players=8, cultists=2, seer=True),
+        ):
             pauses = [s["pause"] for s in night_script(setup, NAMES, pause)]
             assert pauses[-1] == 0.0 and set(pauses[:-1]) == {pause}
     for language in ("en", "de"):
-        for step in night_script(Setup(players=6, seer=True), NAMES, 1.0, language=language):
+        for step in night_script(Setup(players=6, cultists=1, seer=True), NAMES, 1.0, language=language):
             assert set(step) == {"text", "pause", "screen"}
             assert 0 < len(step["screen"]) <= 20 and not SPELLINGS.search(step["text"])
     with pytest.raises(BadCommand, match="0 to 60 seconds"):
-        night_script(Setup(players=6), NAMES, -1)
+        night_script(Setup(players=6, cultists=1), NAMES, -1)
     with pytest.raises(BadCommand, match="en or de"):
-        night_script(Setup(players=6), NAMES, 1.0, language="fr")
+        night_script(Setup(players=6, cultists=1), NAMES, 1.0, language="fr")
 
 
 def test_the_night_speaks_german_on_request() -> None:
-    steps = night_script(Setup(players=8, seer=True), NAMES, 4.0, language="de")
+    steps = night_script(Setup(players=8, cultists=2, seer=True), NAMES, 4.0, language="de")
     texts = " ".join(s["text"] for s in steps)
     assert "Augen" in texts and "Seherin" in texts and "Daumen" in texts and "Kultisten" in texts
     assert steps[-1]["screen"] == "Augen auf"
-    assert len(steps) == len(night_script(Setup(players=8, seer=True), NAMES, 4.0))
+    assert len(steps) == len(night_script(Setup(players=8, cultists=2, seer=True), NAMES, 4.0))
 
 
 # -- the vote's countdown (:52) ---------------------------------------------------------------------------------
@@ -413,7 +421,7 @@ def test_the_vote_counts_down_three_two_one_and_buzzes_on_point() -> None:
 
 def test_the_module_plays_a_game_and_publishes_the_clock_the_stand_ins_and_the_scripts() -> None:
     setup = MODULE.setup_from_dict(
-        {"rules": "among-cultists", "players": 6, "seer": True, "seed": 4, "points_needed": 5}
+        {"rules": "among-cultists", "players": 6, "seer": True, "seed": 4, "cultists": 1, "points_needed": 5}
     )
     assert MODULE.rules == "among-cultists"
     stored = MODULE.setup_to_dict(setup)

@@ -19,7 +19,7 @@ from companion.history import GameStore, replay_game
 from companion.service import GameService
 
 PACKS = load_packs()
-SETUP = Setup(players=4, points_needed=5, start_player=1)
+SETUP = Setup(players=4, cultists=1, points_needed=5, start_player=1)
 # round 1: seat 2 is voted out and plays on as a ghost; the clean-up passes the knife on from seat 1
 ROUND_1 = ["night-done", "next-phase", "draw-event", "next-phase", "vote seat=2", "end-round"]
 

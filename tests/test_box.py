@@ -267,7 +267,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
     checked like a file edited by hand, saved with its comments, and the game under way shows it at once."""
     svc = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(2), box=Box(tmp_path / "packs"))
     try:
-        svc.new_game({"rules": "among-cultists", "players": 4, "points_needed": 5, "seed": 3})
+        svc.new_game({"rules": "among-cultists", "players": 4, "cultists": 1, "points_needed": 5, "seed": 3})
         for name in ("night-done", "next-phase", "draw-event"):
             svc.do(name)
         drawn = svc.state()["event"]
@@ -287,7 +287,7 @@ def test_among_cultists_event_markers_are_filled_in_and_drawn_in_the_game_under_
         exported = svc.export_box()["files"]
         assert "Power cut" in exported["events.toml"] and "ghosts.toml" in exported
         # the owner's file is what the next game draws from
-        svc.new_game({"rules": "among-cultists", "players": 4, "points_needed": 5, "seed": 3})
+        svc.new_game({"rules": "among-cultists", "players": 4, "cultists": 1, "points_needed": 5, "seed": 3})
         for name in ("night-done", "next-phase", "draw-event"):
             svc.do(name)
         assert svc.state()["event"]["name"] == "Power cut"

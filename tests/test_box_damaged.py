@@ -61,7 +61,7 @@ def test_a_damaged_file_of_another_game_plays_the_bundled_one(tmp_path: Path) ->
     (folder / "events.toml").write_text("", encoding="utf-8")  # empty: no [[events]]
     box = Box(folder)
     service = GameService(GameStore(tmp_path / "g.sqlite"), box.open_packs(), rng=random.Random(1), box=box)
-    state = service.new_game({"rules": "among-cultists", "players": 6, "points_needed": 5, "seed": 3})
+    state = service.new_game({"rules": "among-cultists", "players": 6, "cultists": 1, "points_needed": 5, "seed": 3})
     assert state["game_id"] is not None
     assert any("among-cultists" in p and "events.toml" in p for p in service.problems())
     service.close()

@@ -105,6 +105,21 @@ def test_a_round_of_among_cultists_on_two_phones(browser: Any, skeptics_table: T
         start(host, "among-cultists", names)
         page.check("#new-form input[name=seer]")
         page.fill("#new-form input[name=points_needed]", "4")  # the box's number: the text gives none (:60)
+        # the count of cultists is the box's table's (:4, :9, :21): no answer is chosen for the host, and a start
+        # without one is refused saying where the number comes from
+        cultists = page.locator("#new-form select[name=cultists]")
+        expect(cultists).to_have_value("")
+        shot(host, "ac-00-wizard-no-cultists")
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(page.locator("#toast")).to_contain_text("how many cultists play, 1 or 2", timeout=5000)
+        host.page.screenshot(path=str(SHOTS / "ac-00b-wizard-refused.png"))  # the phone's screen, with the toast
+        assert table.service.state()["rules"] == "skeptics"  # the game under way is still the one in play
+        assert host.errors == [
+            "console error: Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+        ]
+        host.errors.clear()  # the refusal's 400, asserted above
+        cultists.select_option("1")
         expect(page.locator("#add-player")).to_be_enabled()  # up to eight seats
         shot(host, "ac-01-wizard")
         page.click("#new-start")

@@ -36,6 +36,7 @@ SETUPS: dict[str, dict[str, Any]] = {
     "among-cultists": {
         "rules": "among-cultists",
         "players": 5,
+        "cultists": 1,
         "points_needed": 5,
         "seed": 3,
         "names": [*NAMES, "Eve"],

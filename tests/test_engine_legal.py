@@ -185,6 +185,7 @@ def test_other_games_legal_actions_are_what_push_accepts(rules: str) -> None:
             setup.update(master_effects=seed % 2 == 0, decks=1 + seed % 2)
         if rules == "among-cultists":
             setup["points_needed"] = 3  # the host's number: the text gives none (seance-deduction-rules-de.txt:60)
+            setup["cultists"] = 1 + seed % 2  # the box's table gives it (:4), the text none
         if module.seeded:
             setup["seed"] = seed
         try:

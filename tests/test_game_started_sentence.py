@@ -18,7 +18,7 @@ NAMES = ["Ada", "Bo", "Cy", "Di"]
 SETUPS: dict[str, dict[str, Any]] = {
     "skeptics": {"players": 2, "board": "asylum", "ghost": "child", "seed": 3},
     "elder-sign": {"players": 2, "seed": 3},
-    "among-cultists": {"players": 4, "points_needed": 5, "seed": 3},
+    "among-cultists": {"players": 4, "cultists": 1, "points_needed": 5, "seed": 3},
     "spooks": {"players": 3},
     "spooks-long": {"players": 4, "variant": "long"},
 }

@@ -251,6 +251,7 @@ def play_night(
             {
                 "rules": "among-cultists",
                 "players": 5,
+                "cultists": 1,
                 "points_needed": 5,
                 "seed": 4,
                 "seer": True,
@@ -353,7 +354,9 @@ def test_a_new_games_script_lines_are_rendered_ahead_so_reading_them_out_renders
     ) as service:
         threads: list[Any] = []
         service.speech_prepare = lambda lines: threads.append(voice.prepare(lines))  # what companion serve wires
-        service.new_game({"rules": "among-cultists", "players": 5, "points_needed": 5, "seed": 4, "seer": True})
+        service.new_game(
+            {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 5, "seed": 4, "seer": True}
+        )
         for thread in threads:
             thread.join()
         ahead = list(engine.rendered)

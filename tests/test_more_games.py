@@ -37,7 +37,7 @@ def service_on(path: Path, seed: int = 3) -> GameService:
 
 def new_among_cultists(service: GameService, **more: Any) -> dict[str, Any]:
     return service.new_game(
-        {"rules": "among-cultists", "players": 5, "points_needed": 5, "seed": 4, "names": NAMES, **more}
+        {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 5, "seed": 4, "names": NAMES, **more}
     )
 
 
@@ -222,7 +222,7 @@ def test_the_terminal_plays_both_with_the_documented_spellings(tmp_path: Path) -
     assert_clean_error(  # :60 gives no number of victory points: the host gives the box's
         run("new", "--rules", "among-cultists", "--players", "6", "--db", str(db)),
         2,
-        "an Among Cultists game needs --points-needed",
+        "an Among Cultists game needs --cultists and --points-needed",
     )
     assert_clean_error(
         run("new", "--players", "2", "--board", "asylum", "--ghost", "child", "--seer", "--db", str(db)),
@@ -350,7 +350,7 @@ def test_history_files_from_before_the_rule_changes_open_and_replay_as_they_were
 
     path = tmp_path / "then.sqlite"
     store = GameStore(path)
-    then_ac = ACGame.new(ACSetup(players=5, points_needed=3, names=tuple(NAMES), seed=2), ac_packs())
+    then_ac = ACGame.new(ACSetup(players=5, cultists=1, points_needed=3, names=tuple(NAMES), seed=2), ac_packs())
     then_ac.host_records_points_win = True  # the host tapped the win
     ac_commands = ["night-done", "points n=5", "next-phase", "draw-event", "next-phase", "end-round", "points-win"]
     ac_id = write_played_then(store, then_ac, ac_commands)

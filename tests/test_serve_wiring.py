@@ -587,7 +587,7 @@ def test_among_cultists_started_on_the_page_moves_the_hand_and_is_spoken_in_the_
     served.start()
     try:
         assert served.service is not None and served.service.speech_language == "de"
-        served.service.new_game({"rules": "among-cultists", "players": 4, "points_needed": 5, "seed": 2})
+        served.service.new_game({"rules": "among-cultists", "players": 4, "cultists": 1, "points_needed": 5, "seed": 2})
         night = served.service.narrate("night")["narration"]
         assert night["steps"][0]["say"] and night["steps"][0]["say"] != night["steps"][0]["text"]
         for command in ("night-done", "next-phase", "draw-event", "next-phase", "end-round"):
@@ -602,7 +602,7 @@ def test_the_button_plays_each_games_next_step(companion: Companion) -> None:
     """The one button: Among Cultists' night ends, then its phases follow; Spooks is played on the phones, and the
     OLED says so (nothing is played)."""
     assert companion.service is not None and companion.table is not None
-    companion.service.new_game({"rules": "among-cultists", "players": 4, "points_needed": 5, "seed": 2})
+    companion.service.new_game({"rules": "among-cultists", "players": 4, "cultists": 1, "points_needed": 5, "seed": 2})
     table = companion.table
     pin = table.pin_factory.pin(table.config.pins.end_round)
     for phase in ("movement", "event"):

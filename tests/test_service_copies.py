@@ -56,7 +56,7 @@ def spoil(value: Any) -> tuple[int, int]:
 SETUPS: list[dict[str, Any]] = [
     {"players": 3, "board": "asylum", "ghost": "child", "seed": 3},
     {"rules": "elder-sign", "players": 2, "seed": 4},
-    {"rules": "among-cultists", "players": 5, "points_needed": 5, "seed": 5},
+    {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 5, "seed": 5},
     {"rules": "spooks", "players": 4, "master_effects": True},
 ]
 

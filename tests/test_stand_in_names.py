@@ -55,7 +55,7 @@ def test_skeptics_cards_keep_their_names_when_the_owner_fills_one_in_mid_game(se
 
 
 def test_among_cultists_markers_keep_their_names_when_one_is_filled_in_mid_game(service: GameService) -> None:
-    service.new_game({"rules": "among-cultists", "players": 4, "points_needed": 5, "seed": 3})
+    service.new_game({"rules": "among-cultists", "players": 4, "cultists": 1, "points_needed": 5, "seed": 3})
     for name in ("night-done", "next-phase", "draw-event"):
         service.do(name)
     drawn = service.state()["event"]

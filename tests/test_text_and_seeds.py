@@ -18,7 +18,7 @@ from tests.web_fixtures import Table
 SETUPS = {
     "skeptics": {"players": 2, "board": "asylum", "ghost": "child"},
     "elder-sign": {"rules": "elder-sign", "players": 2},
-    "among-cultists": {"rules": "among-cultists", "players": 6, "points_needed": 5},
+    "among-cultists": {"rules": "among-cultists", "players": 6, "cultists": 1, "points_needed": 5},
 }
 
 

@@ -527,7 +527,7 @@ def test_the_player_chooses_which_dice_to_keep(table: Table) -> None:
         {"players": 3, "board": "asylum", "ghost": "child", "seed": 7},
         {"players": 3, "board": "museum", "ghost": "child", "seed": 7, "physical": True},
         {"rules": "elder-sign", "players": 2, "seed": 7},
-        {"rules": "among-cultists", "players": 5, "points_needed": 5, "seed": 3},
+        {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 5, "seed": 3},
         {"rules": "spooks", "players": 3, "names": ["Ada", "Bo", "Cy"]},
     ],
 )

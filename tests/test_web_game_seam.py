@@ -58,13 +58,15 @@ def test_among_cultists_asks_the_host_for_the_victory_points_and_takes_the_numbe
         host = table.host()
         before = table.service.state()
         reply = host.post(
-            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": "", "confirm": True}
+            "/api/new-game",
+            {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": "", "confirm": True},
         )
         assert reply.status == 400 and "victory points" in reply.json()["error"], reply.body
         assert "rules text gives no number" in reply.json()["error"]
         assert table.service.state().get("game_id") == before.get("game_id")  # nothing started
         reply = host.post(
-            "/api/new-game", {"rules": "among-cultists", "players": 5, "points_needed": 7, "confirm": True}
+            "/api/new-game",
+            {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 7, "confirm": True},
         )
         assert reply.status == 200, reply.body
         assert table.service.state()["points_needed"] == 7

@@ -100,7 +100,7 @@ function fillWizard(o) {
   fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
   f.ac_physical.checked = standIns;
-  $("#ac-setup-note").textContent = "Give the victory points your box's rulebook says the investigators need: the rules text gives no number. The first name above holds the knife." +
+  $("#ac-setup-note").textContent = "Give the number of cultists and the victory points your box's rulebook gives for your number of players: the rules text gives neither. The first name above holds the knife." +
     (standIns ? " The companion's event markers are not filled in yet, so draw them from your own bag." : "");
 }
 

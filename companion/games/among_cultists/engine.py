@@ -53,6 +53,7 @@ from companion.games.among_cultists.packs import AmongCultistsPacks, EventMarker
 
 __all__ = [
     "CLOCK",
+    "CULTISTS_MISSING",
     "COMMANDS",
     "PHASES",
     "RULES",
@@ -63,7 +64,7 @@ __all__ = [
     "Outcome",
     "Setup",
     "State",
-    "default_cultists",
+    "stored_cultists",
 ]
 
 RULES = "among-cultists"
@@ -113,10 +114,18 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
 )
 
 
-def default_cultists(players: int) -> int:
-    """How many cultists play by default: one with 4-6 players, two with 7 or 8 (a reading: the review says only
-    that a game may have two, :9 and :21; docs/among-cultists.md)."""
+def stored_cultists(players: int) -> int:
+    """The count a game stored with ``cultists`` 0 plays with: the companion of before read 0 as "from the player
+    count", one with 4-6 players and two with 7 or 8. Only for reopening such a game as it was played: the review
+    gives no count (it defers to the box's table, :4; two is possible, :9 and :21), so a new game asks the host."""
     return 2 if players >= 7 else 1
+
+
+# the refusal of a setup that does not say how many cultists play (Setup.check, the new-game path of the module)
+CULTISTS_MISSING = (
+    "say how many cultists play, 1 or 2: the rules text gives no number, so give the one your box's table gives "
+    "for your number of players."
+)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -124,11 +133,12 @@ def default_cultists(players: int) -> int:
 
 @dataclass(frozen=True)
 class Setup:
-    """What the table chose before the night (:3-15). ``cultists`` 0 means "from the player count"; it is
-    resolved when the setup is made, so the stored setup always names the number."""
+    """What the table chose before the night (:3-15)."""
 
     players: int
-    cultists: int = 0
+    # one or two (:9, :21 "falls mit zwei Kultisten"): the text defers to the box's table (:4), so the host gives the
+    # number; no default (None: not given yet, which check() refuses)
+    cultists: int | None = None
     seer: bool = False  # the seer variant (:21-24)
     seed: int | str = 0
     # :57 "genug", :60 "ausreichend viele Siegpunkte": the text gives no number, so the host gives the box's; no
@@ -137,15 +147,6 @@ class Setup:
     physical: bool = False  # the table draws the event markers from its own bag and the host enters them
     names: tuple[str, ...] = ()
     start_player: int = 1  # the seat given the start player's knife (:15)
-
-    def __post_init__(self) -> None:
-        if (
-            self.cultists == 0
-            and isinstance(self.players, int)
-            and not isinstance(self.players, bool)
-            and MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
-            object.__setattr__(self, "cultists", default_cultists(self.players))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -177,9 +178,12 @@ class Setup:
         if "players" not in data:
             raise BadCommand(f"the setup lacks players; give the number of players ({MIN_PLAYERS} to {MAX_PLAYERS}).")
         names = data.get("names", ())
+        cultists = data.get("cultists")
+        if cultists == 0 and not isinstance(cultists, bool) and isinstance(data["players"], int):
+            cultists = stored_cultists(data["players"])  # the stored form of before: 0 was "from the player count"
         return cls(
             players=data["players"],
-            cultists=data.get("cultists", 0),
+            cultists=cultists,
             seer=data.get("seer", False),
             seed=data.get("seed", 0),
             points_needed=data.get("points_needed"),
@@ -198,11 +202,10 @@ class Setup:
             raise BadCommand(
                 f"Among Cultists is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}."
             )
+        if self.cultists is None:
+            raise BadCommand(CULTISTS_MISSING)
         if not isinstance(self.cultists, int) or isinstance(self.cultists, bool) or self.cultists not in (1, 2):
-            raise BadCommand(
-                f"the game has 1 or 2 cultists, not {self.cultists!r}; leave cultists out to take "
-                f"{default_cultists(self.players)} for {self.players} players."
-            )
+            raise BadCommand(f"the game has 1 or 2 cultists, not {self.cultists!r}. {CULTISTS_MISSING}")
         for key in ("seer", "physical"):
             if not isinstance(getattr(self, key), bool):
                 raise BadCommand(f"{key} must be true or false, not {getattr(self, key)!r}.")
@@ -416,7 +419,7 @@ class Game(GameHistory[State]):
         durch Abstimmung aus dem Spiel genommen" have, so with two cultists one must already be voted out; the
         companion knows no roles, so it asks only that someone was voted out before (a reading,
         docs/among-cultists.md)."""
-        return len(self._state.voted_out) >= self.setup.cultists - 1
+        return len(self._state.voted_out) >= (self.setup.cultists or 1) - 1  # checked: 1 or 2
 
     def in_play(self) -> list[int]:
         """The seats whose character is still on the board (not voted out, not found dead)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadCommand
 from companion.games.among_cultists import sentences, terminal
-from companion.games.among_cultists.engine import COMMANDS, Command, Game, Setup
+from companion.games.among_cultists.engine import COMMANDS, CULTISTS_MISSING, Command, Game, Setup
 from companion.games.among_cultists.packs import AmongCultistsPacks, load_packs
 from companion.games.base import Engine, GameModuleOf, Record, SetupLike, card_entries
 
@@ -85,17 +85,27 @@ class AmongCultistsModule(GameModuleOf[Game, sentences.Names]):
     command_type = Command
     commands = COMMANDS
     started_keys = ("players", "cultists", "seer")
-    # the host's choices in the new-game wizard (cultists 0 or left out: from the player count)
+    # the host's choices in the new-game wizard
     setup_choices = MappingProxyType(
         {"cultists": "int", "seer": "bool", "points_needed": "int", "physical": "bool", "start_player": "int"}
     )
     script_kinds = MappingProxyType({"night": "The night", "vote": "The vote"})
     button_commands = ("night-done", "next-phase", "end-round")
-    # the text gives no number of victory points (:57, :60): the host gives the box's, there is no default
-    required_choices = ("points_needed",)
+    # the text gives no number of victory points (:57, :60) nor of cultists (:4, :9, :21): the host gives the box's,
+    # there is no default
+    required_choices = ("cultists", "points_needed")
 
     def setup_from_dict(self, data: Record) -> Setup:
         return Setup.from_dict({k: v for k, v in data.items() if k != "rules"})
+
+    def setup_of(self, setup: SetupLike | Record) -> Setup:
+        """A new game's setup: cultists 0 is only the stored form of before (Setup.from_dict), not a count a new
+        game may be given, so it is refused as a setup without the count."""
+        if isinstance(setup, Mapping) and setup.get("cultists") == 0 and not isinstance(setup.get("cultists"), bool):
+            raise BadCommand(CULTISTS_MISSING)
+        real = super().setup_of(setup)
+        assert isinstance(real, Setup)
+        return real
 
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, AmongCultistsPacks)
