@@ -131,6 +131,7 @@ def test_the_viewer_session_does_not_reveal_the_join_code_but_the_hosts_does(sha
 
 POSTS: list[tuple[str, Any]] = [
     ("/api/command", {"command": "end-round", "args": {}}),
+    ("/api/command/check", {"command": "end-round", "args": {}}),  # a refusal may tell what the host alone sees
     ("/api/undo", {}),
     ("/api/roll", {}),
     ("/api/dice", {"faces": ["eye", "blank", "blank"]}),
@@ -379,6 +380,19 @@ def test_illegal_commands_get_409_and_change_nothing(tmp_path: Path, path: str, 
     finally:
         table.server.stop()
         table.service.close()
+
+
+def test_the_hosts_check_gives_the_commands_refusal_and_plays_nothing(table: Table) -> None:
+    """POST /api/command/check: {"ok": true} for a command /api/command would play, else the same refusal; nothing
+    is played, written or told either way."""
+    host = table.host()
+    before = snapshot(table)
+    summon = {"command": "summon", "args": {"success": "true"}}
+    refused = assert_refused(host.post("/api/command/check", summon), 409, "summon")
+    reply = host.post("/api/command/check", {"command": "end-round"})
+    assert reply.status == 200 and reply.json() == {"ok": True}
+    assert snapshot(table) == before
+    assert assert_refused(host.post("/api/command", summon), 409)["error"] == refused["error"]
 
 
 def test_undo_with_nothing_to_undo_is_409(table: Table) -> None:

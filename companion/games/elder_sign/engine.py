@@ -657,22 +657,25 @@ class Game(GameHistory[State]):
         order = [(False, False, False, False), (False, False, False, True)]
         order += [(False, False, True, True)] * numbers + [(False, True, True, True)]
         order += [(True, True, True, True)] * stand_ins
-        # a choice asked at the attack (lower) was asked by the midnight just before it, played after the game was
-        # reopened: the older reading holds for the commands before that midnight only
+        # a choice asked at the attack (lower) was asked by the midnight just before it: in a reading that did not ask
+        # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
+        # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
+        stored = len(commands)
         for i, reading in enumerate(order):
+            stored = asked if reading[1] and asked is not None else len(commands)
             if i:
                 self._start_in(*reading)
-                self.stored_length = asked
+                self.stored_length = stored
             if i == len(order) - 1:
                 break
             try:
                 if self._plays_as_stored(commands, events):
-                    self.stored_length = (len(commands) if asked is None else asked) if i else None
+                    self.stored_length = stored if i else None
                     return ()
             except (BadCommand, IllegalCommand):
                 pass
-        self.stored_length = len(commands) if asked is None else asked
+        self.stored_length = stored
         return commands
 
     def _plays_as_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:

@@ -237,6 +237,9 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
 
     if game.terror_open():
         return TERROR_FIRST
+    first = game.numbers_first()
+    if first:  # the engine refuses every turn's command then (Game.numbers_first, :84, :245, :419-427)
+        return sentences.numbers_first_words(first, sentences.Names.of_game(game))
     pip_map = PipMap.default()
     faces: list[str] = []
     for colour_name, pips in dice:

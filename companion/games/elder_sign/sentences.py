@@ -34,6 +34,7 @@ __all__ = [
     "action_label",
     "command_sentence",
     "need_words",
+    "numbers_first_words",
     "cost_words",
     "dice_words",
     "effect_words",
@@ -872,6 +873,16 @@ def _first_words(command: str, names: Names) -> str:
     if command == "set-ancient-one":
         return "the Ancient One's doom track length and the Elder Signs it needs"
     return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity, stamina and clue tokens"
+
+
+def numbers_first_words(first: Sequence[str], names: Names = NO_NAMES) -> str:
+    """Why no roll is played while Game.numbers_first is not empty, in the host's words (the tray, the page's "Use
+    these dice"): the engine's refusal names the commands, for the terminal."""
+    return (
+        "first copy the numbers printed on the cards not filled in yet (the Game tab's \"Enter the numbers printed on "
+        f'it"): {"; ".join(_first_words(c, names) for c in first)}. The companion makes none up, so no roll is played '
+        "before them."
+    )
 
 
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:

@@ -1100,11 +1100,16 @@ class Game(GameHistory[State]):
         draw deciding, as it did (`evidence_drawn`).
 
         And a game played before the companion asked where a card's fire tokens go (a fire fought with no space=, or
-        fire tokens tapped as a number: tell-card effect=fires n=N) plays on with the fires counted (`fires_counted`)."""
-        if not any(c.name == "tell-fires" for c in commands) and any(
-            (c.name == "attempt" and c.args.get("action") == "fire" and "space" not in c.args)
-            or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
-            for c in commands
+        fire tokens tapped as a number: tell-card effect=fires n=N, or a Fire card whose stored `fires_placed` names
+        no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`)."""
+        counted = any(e.get("type") == "fires_placed" and "spaces" not in e for told in events or () for e in told)
+        if not any(c.name == "tell-fires" for c in commands) and (
+            counted
+            or any(
+                (c.name == "attempt" and c.args.get("action") == "fire" and "space" not in c.args)
+                or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
+                for c in commands
+            )
         ):
             self.fires_counted = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
