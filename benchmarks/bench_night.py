@@ -56,6 +56,7 @@ def main() -> None:
                 "seer": not args.no_seer,
                 "seed": 1,
                 "points_needed": 5,
+                "cultists": 2 if args.players >= 7 else 1,  # the host's number from the box's table
             }
         )
         print(f"voice: {voice.engine.description}; {args.players} players, seer: {not args.no_seer}")

@@ -160,7 +160,9 @@ def test_a_new_game_clears_the_last_games_banner_and_message(browser: object, el
         ended = player.page.locator("#banner-title").inner_text()
         # nobody tapped OK: the host starts Among Cultists (the finding's case)
         names = ["Ada", "Bo", "Cy", "Di", "Ed"]
-        service.new_game({"rules": "among-cultists", "players": 5, "points_needed": 3, "names": names, "seed": 4})
+        service.new_game(
+            {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 3, "names": names, "seed": 4}
+        )
         for phone in (host, player):
             expect(phone.page.locator("#title")).to_have_text("Among Cultists", timeout=5000)
             expect(phone.page.locator("#banner")).to_be_hidden()
