@@ -705,7 +705,8 @@ def checks(child: Child, host: Phone, tmp: str) -> None:
         for seed in (9999999999999999999, -9999999999999999999):
             setup = {"rules": rules, "players": 6 if rules == "among-cultists" else 2, "seed": seed, "confirm": True}
             if rules == "among-cultists":
-                setup.update(points_needed=5, cultists=1)  # the host's numbers (the text gives none): only the seed is wrong
+                # the host's numbers (the text gives none): only the seed is wrong
+                setup.update(points_needed=5, cultists=1)
             status, body = host.request("POST", "/api/new-game", setup)
             seeds.append(status)
             bodies.append(json.dumps(body))
