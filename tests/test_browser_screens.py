@@ -292,6 +292,8 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
             if not dice or (service.state()["attempt"] and not service.state()["attempt"]["dice_to_roll"]):
                 break
             service.do("roll", {"faces": ",".join(f"{c}:terror" for c in dice)})
+            while service.state().get("question"):  # the terror is told before the next roll (:202-211)
+                service.do("card-did", {"effect": "nothing"})
         expect(page.locator("#es-no-dice")).to_have_text("No dice are left to roll.")
         expect(page.locator("#es-roll-me")).to_have_count(0)
         shot(host, "es-no-dice-left", full=True)
