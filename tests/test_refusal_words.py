@@ -39,6 +39,8 @@ def games(rules: str) -> Iterator[tuple[GameModule, Engine]]:
             choices["seed"] = seed
         if "points_needed" in module.required_choices:  # the host's number: the text gives none (:60)
             choices["points_needed"] = 3 + seed
+        if "cultists" in module.required_choices:  # the host's number, from the box's table (:4)
+            choices["cultists"] = 1 + seed % 2
         yield module, module.new(module.setup_from_dict(choices), module.load_packs(None))
 
 

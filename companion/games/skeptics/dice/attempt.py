@@ -75,10 +75,10 @@ class Attempt:
         if req.kind is not kind:
             raise DiceError(
                 f"{an(action)} {action} rolls {kind.value} dice, so its icon set must use "
-                f"{', '.join(f.value for f in kind.icons)}; {str(req)!r} needs {req.kind.value} dice."
+                f"{', '.join(f.value for f in kind.icons)}; {req.describe()} needs {req.kind.value} dice."
             )
         if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= kind.max_dice:
-            raise DiceError(f"{an(action)} {action} rolls 1 to {kind.max_dice} {kind.value} dice, not {dice!r}.")
+            raise DiceError(f"{an(action)} {action} rolls 1 to {kind.max_dice} {kind.value} dice, not {dice}.")
         if req.size > dice:
             # "More Than Three Icons ... would require the use of collected Items or a Magnifying Glass"
             # (skeptics-rulebook.txt:148), in the words the phone shows
