@@ -5,6 +5,7 @@ the game has none of (it said "a orange die")."""
 from __future__ import annotations
 
 import pytest
+from games import numbers_copied
 
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.dice import Colour, Face
@@ -34,5 +35,6 @@ def test_a_die_by_its_colour_takes_the_article_of_the_colour(colour: str, kind: 
 @pytest.mark.parametrize(("colour", "said"), [("orange", "an orange die"), ("blue", "a blue die")])
 def test_a_die_of_another_game_in_the_tray_is_named_with_its_article(colour: str, said: str) -> None:
     game = Game.new(Setup(players=1), load_packs())
+    numbers_copied(game)  # the stand-in cards' numbers, before the first turn (else the tray says to copy them)
     told = tray_roll(game, [(colour, 3)])
     assert isinstance(told, str) and told.startswith(f"{said} lies in the tray")
