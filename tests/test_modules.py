@@ -73,6 +73,7 @@ def test_the_companion_rolls_elder_sign_dice_with_its_random(tmp_path: Path) -> 
     service.new_game({"rules": "elder-sign", "players": 1, "seed": 2})
     game = service._game
     assert game is not None
+    numbers_copied(game, service)  # the stand-in cards' numbers, before the first turn
     count = len(game.next_roll_dice())
     name, args = module_for("elder-sign").virtual_roll(game, random.Random(5), None)
     assert name == "roll" and len(args["faces"].split(",")) == count

@@ -21,7 +21,7 @@ NAMES = ["Ada", "Bo", "Cy", "Di"]
 GAMES: dict[str, tuple[dict[str, Any], str, dict[str, str]]] = {
     "skeptics": ({"players": 2, "board": "asylum", "ghost": "child", "seed": 5}, "end-round", {}),
     "elder-sign": ({"players": 2, "seed": 5}, "set-ancient-one", {"doom": "12", "elder_signs": "10"}),
-    "among-cultists": ({"players": 4, "points_needed": 5, "seed": 5}, "night-done", {}),
+    "among-cultists": ({"players": 4, "cultists": 1, "points_needed": 5, "seed": 5}, "night-done", {}),
     "spooks": ({"players": 3}, "hand", {"cards": "5+9+M;;cat+10"}),
 }
 
