@@ -74,20 +74,24 @@ PLAY_COMMANDS = frozenset(
 ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
 
 
+def number_to_copy(command: str, who: str) -> str:
+    """What one of Game.numbers_first asks the host to copy, in words (`who`: whose investigator card): the one
+    wording of the refusal below and of the page's (sentences.numbers_first_words)."""
+    if command == "set-ancient-one":
+        return "the Ancient One's doom track length and the Elder Signs it needs"
+    return f"{who}'s sanity, stamina and clue tokens"
+
+
 def numbers_first_refusal(first: Sequence[str]) -> str:
     """The refusal of a turn's command while a card not filled in yet still has the stand-in's numbers."""
     parts = []
     for command in first:
         if command == "set-ancient-one":
-            parts.append(
-                "the Ancient One's doom track length and the Elder Signs it needs (set-ancient-one doom=N elder_signs=M)"
-            )
+            parts.append(f"{number_to_copy(command, '')} (set-ancient-one doom=N elder_signs=M)")
         else:
             player = command.rsplit("=", 1)[1]
-            parts.append(
-                f"player {player}'s investigator's sanity, stamina and clue tokens ({command} sanity=S stamina=T "
-                "clues=C)"
-            )
+            words = number_to_copy(command, f"player {player}'s investigator")
+            parts.append(f"{words} ({command} sanity=S stamina=T clues=C)")
     return (
         "a card in play is not filled in yet, and its numbers are printed on it, not made up here: before playing "
         f"on, copy {' and '.join(parts)} (:84, :245, :419-427)."

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
+from companion.games.elder_sign.engine import number_to_copy
 from companion.words import a_or_an, count, game_starts, listed
 
 if TYPE_CHECKING:
@@ -869,10 +870,9 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
 
 
 def _first_words(command: str, names: Names) -> str:
-    """One of Game.numbers_first in the host's words."""
-    if command == "set-ancient-one":
-        return "the Ancient One's doom track length and the Elder Signs it needs"
-    return f"{names.player(int(command.rsplit('=', 1)[1]) - 1)}'s sanity, stamina and clue tokens"
+    """One of Game.numbers_first in the host's words (engine.number_to_copy), the player by name."""
+    who = "" if command == "set-ancient-one" else names.player(int(command.rsplit("=", 1)[1]) - 1)
+    return number_to_copy(command, who)
 
 
 def numbers_first_words(first: Sequence[str], names: Names = NO_NAMES) -> str:
