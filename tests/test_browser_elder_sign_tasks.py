@@ -172,7 +172,7 @@ def test_the_host_enters_the_ancient_ones_combat_task_before_the_battles_first_r
 
 def test_the_host_picks_which_open_task_the_tapped_dice_complete(browser: object, elder_sign_table: Table) -> None:
     """elder-sign-rules.txt:189 "Even if the results let me finish multiple tasks, I can only pick one": with two
-    tasks open, the sheet of the real dice asks which one this roll completes (the first met, a task, or none, :179)."""
+    tasks met, the roll card asks which one this roll completes (a task, or none, :179), as after "Roll for me"."""
     service = elder_sign_table.service
     service.do("move", {"to": "4"})
     service.do("set-tasks", {"adventure": "4", "tasks": "inv:1; lore:1", "ordered": "false"})
@@ -184,24 +184,19 @@ def test_the_host_picks_which_open_task_the_tapped_dice_complete(browser: object
         page.click("#es-die-1-lore")
         for i in range(2, dice + 1):
             page.click(f"#es-die-{i}-inv1")  # the roll meets both tasks
-        options = page.locator("#sheet-body select[name=task] option")
-        expect(options).to_have_text(
-            [
-                "The first task its dice meet",
-                "Task 1: 1 investigation",
-                "Task 2: 1 lore",
-                "None: the roll completes no task",
-            ]
-        )
-        page.select_option("#sheet-body select[name=task]", "2")
-        shot(host, "tasks-which-task")
-        page.locator("#sheet-body select[name=task]").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "tasks-which-task-phone.png"))  # as the phone's screen shows it
-        page.click("#sheet-ok")
+        page.click("#sheet-ok")  # the sheet asks no task before the dice: the roll card asks, as for every roll
         expect(page.locator("#sheet")).to_be_hidden()
+        buttons = page.locator("#es-choose button")
+        expect(buttons).to_have_text(["Task 1: 1 investigation", "Task 2: 1 lore", "None: the roll completes no task"])
+        expect(page.locator("#es-choose-note")).to_contain_text("Its dice meet 2 tasks, and one roll completes one")
+        page.locator("#es-choose").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "tasks-which-task-phone.png"))  # as the phone's screen shows it
+        shot(host, "tasks-which-task")
+        page.click("#es-choose-2")
+        expect(page.locator("#es-choose")).to_have_count(0)
         card = next(c for c in service.state()["adventures"] if c["slot"] == "4")
         assert [t["done"] for t in card["tasks"]] == [False, True]  # the one picked, not the first met
-        assert service.history()[-1]["command"]["args"]["task"] == "2"
+        assert service.history()[-1]["command"] == {"name": "complete", "args": {"task": "2"}}
         assert host.errors == []
     finally:
         host.context.close()

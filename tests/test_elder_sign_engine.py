@@ -437,7 +437,9 @@ def test_one_task_per_roll_and_placed_dice_are_not_rolled_again() -> None:
     """elder-sign-rules.txt:185 (placed dice are not rolled again), :189 (one task per roll), :191."""
     game = game_with("two")
     game.push(f"move to={slot(game, 'two')}")
-    events = game.push("roll faces=lore,inv3,peril,peril,peril,peril")  # meets both tasks: only one is done
+    events = game.push("roll faces=lore,inv3,peril,peril,peril,peril")  # meets both tasks: the player chooses one
+    assert not [e for e in events if e["type"] == "task_completed"] and game.view()["attempt"]["choose"] == [1, 2]
+    events = game.push("complete task=1")  # only one is done
     done = [e for e in events if e["type"] == "task_completed"]
     assert len(done) == 1
     tasks = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
@@ -454,7 +456,7 @@ def test_a_roll_that_completes_nothing_loses_a_die_and_may_hold_one() -> None:
     events = game.push("roll faces=inv1,inv1,peril,peril,peril,peril")
     assert [e for e in events if e["type"] == "roll_failed"]
     assert game.dice_to_roll() == GREEN_DICE - 1
-    game.push("roll faces=inv2,lore,peril,peril hold=inv1")  # one lost, one held: four dice rolled
+    game.push("roll faces=inv2,lore,peril,peril hold=inv1 task=1")  # one lost, one held: four dice rolled
     attempt = game.view()["attempt"]
     assert [h["face"] for h in attempt["held"]] == [] or attempt["held"][0]["how"] == "focus"
     # lore met "lore:1" with the roll; the held inv1 stays for the next roll (inv:3 = inv2 + held inv1)

@@ -90,15 +90,31 @@ export function render(s) {
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
-    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
-    if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
+    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
+    if (a.choose) parts.push(...taskChoice(s, a));
+    else if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
     else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
-    if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
+    if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
     else parts.push(...oddsLines());
     fill(box, parts);
   }
   renderESTurn(s);
+}
+
+// The one place a roll's task is chosen, however it was rolled ("Roll for me", the tray, the real dice tapped): when
+// its dice meet more than one task the player chooses the one it completes, "I can only pick one" (elder-sign-rules.txt
+// :177, :189), or none (:179). The roll's dice, then one tap a task for the host; the other phones read who chooses.
+function taskChoice(s, a) {
+  const who = playerName(s, s.current_player);
+  const r = el("div", { class: "chips", id: "es-last" });
+  for (const f of a.last || []) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok"));
+  const card = (s.adventures || []).find((c) => c.slot === a.place) || { tasks: [] };
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "complete") : [];
+  const words = (x) => { const t = card.tasks.find((k) => String(k.index) === x.args.task); return t ? "Task " + t.index + ": " + esTask(t) : "None: the roll completes no task"; };
+  return [el("div", { class: "note" }, "The roll:"), r,
+    el("p", { class: "warn", id: "es-choose-note" }, "Its dice meet " + a.choose.length + " tasks, and one roll completes one: " + who + " chooses which" + (isHost() ? ". Tap it." : " (the host taps it).")),
+    ...(offers.length ? [(() => { const box = el("div", { class: "stack", id: "es-choose" }); box.append(...offers.map((x) => button(words(x), () => runLegal(x), x.args.task === "none" ? "wide" : "primary wide", "es-choose-" + x.args.task))); return box; })()] : [])];
 }
 
 // After a roll that completed nothing the player chooses which of its dice is set aside (elder-sign-rules.txt:211):
@@ -233,16 +249,6 @@ function numbersSheet(a, title, numbers) {
   });
 }
 
-// The tasks the next roll may complete (the engine's open tasks): the card's not done, only the top one with the
-// arrow (elder-sign-rules.txt:281-283); none where its tasks are not entered, or against the Ancient One (one task).
-function openTasks(s) {
-  const place = s.attempt ? s.attempt.place : ((s.investigators || []).find((i) => i.active) || {}).place;
-  const card = (s.adventures || []).find((c) => c.slot === place);
-  if (!card || card.tasks_missing) return [];
-  const left = card.tasks.filter((t) => !t.done);
-  return card.ordered ? left.slice(0, 1) : left;
-}
-
 // The Lost & Found (elder-sign-rules.txt:293): one green die rolled at the Entrance, its face tapped as it lies; the
 // chart is printed on the Entrance sheet, so the host tells what it gave next (the question that follows).
 function lostFound(s, a) {
@@ -250,13 +256,10 @@ function lostFound(s, a) {
     rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
 }
 
-// The faces of the dice the next roll throws, tapped die by die (colours from the companion), and, with more than one
-// task open, which one the roll completes: "I can only finish one task with each roll ... I can only pick one" (:189),
-// or none, "if you are unable or choose not to meet the requirements" (:179).
+// The faces of the dice the next roll throws, tapped die by die (colours from the companion). When they meet more
+// than one task the roll card asks which one the roll completes (taskChoice), as for every way of rolling.
 function esFaces(a) {
   const s = app.state;
-  const tasks = openTasks(s);
-  const which = tasks.length > 1 ? selectIn("task", [["", "The first task its dice meet"], ...tasks.map((t) => [t.index, "Task " + t.index + ": " + esTask(t)]), ["none", "None: the roll completes no task"]], "") : null;
   const colours = s.next_dice || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
@@ -268,10 +271,9 @@ function esFaces(a) {
   });
   const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
   show();
-  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown, ...(which ? [field("The task this roll completes (one a roll)", which)] : [])], "Send the dice", async () => {
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
     if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
-    const task = which && which.value ? { task: which.value } : {};
-    const out = await command(a.name, { ...a.args, ...task, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
+    const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
     return !!out;
   });
 }

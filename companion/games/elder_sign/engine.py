@@ -69,8 +69,23 @@ STATS = ("sanity", "stamina")
 # name -> (required args, optional args, what it does)
 # the commands that play a turn: none until the host copied the numbers of the cards not filled in yet (numbers_first)
 PLAY_COMMANDS = frozenset(
-    ("end-turn", "move", "add-die", "roll", "focus", "set-aside", "clue", "give-up", "first-aid", "lost-found", "lower")
+    (
+        "end-turn",
+        "move",
+        "add-die",
+        "roll",
+        "focus",
+        "set-aside",
+        "clue",
+        "give-up",
+        "first-aid",
+        "lost-found",
+        "lower",
+        "complete",
+    )
 )
+# a roll whose dice meet more than one task waits for the player's choice (:177, :189): none of these until then
+CHOICE_FIRST = PLAY_COMMANDS - {"complete", "lower"}
 ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
 
 
@@ -80,6 +95,14 @@ def number_to_copy(command: str, who: str) -> str:
     if command == "set-ancient-one":
         return "the Ancient One's doom track length and the Elder Signs it needs"
     return f"{who}'s sanity, stamina and clue tokens"
+
+
+def choice_first_refusal(tasks: Sequence[int]) -> str:
+    """The refusal of a turn's command while a roll's dice meet more than one task and the player has not chosen."""
+    return (
+        f"the roll's dice meet tasks {listed([str(t) for t in tasks])}, and one roll completes one task, the one the player chooses: choose it "
+        f"first (complete task=N, or task=none for none) (:177, :189)."
+    )
 
 
 def numbers_first_refusal(first: Sequence[str]) -> str:
@@ -117,6 +140,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "the next roll throws the others",
         ),
         "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
+        "complete": (
+            ("task",),
+            (),
+            "the roll's dice meet more than one task: the one it completes, as the player chooses (:177, :189), or "
+            "task=none, completing none (:179)",
+        ),
         "give-up": ((), ("assist",), "stop rolling: the adventure fails (:206-219), or the attack ends (:447-449)"),
         "first-aid": ((), ("full",), "at the Entrance: regain 1 stamina and 1 sanity, or all of one or both (:291)"),
         "lost-found": (
@@ -448,6 +477,8 @@ class AttemptState:
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
     aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
     hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
+    # the tasks the last roll's dice meet, when more than one: the player chooses which one it completes (:177, :189)
+    choose: list[int] | None = None
 
 
 def set_aside(a: AttemptState) -> str:
@@ -525,6 +556,7 @@ class State:
             a.last = None if a.last is None else list(a.last)
             a.holds = list(a.holds)
             a.added = list(a.added)
+            a.choose = None if a.choose is None else list(a.choose)
             new.attempt = a
         return new
 
@@ -568,6 +600,9 @@ class Game(GameHistory[State]):
         # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's, and the
         # rolls and first aid were played
         self.lenient_reading = False
+        # a game stored before a roll whose dice meet more than one task waited for the player's choice plays on as it
+        # was played (see read_stored): such a roll completed the first task its dice met
+        self.first_task_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -586,13 +621,15 @@ class Game(GameHistory[State]):
         sanity_reading: bool = False,
         numbers_reading: bool = False,
         lenient_reading: bool = False,
+        first_task_reading: bool = False,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
         reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
         stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
         before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
-        set-investigator asked the card's clue tokens (read_stored). Each older reading holds the later ones."""
+        set-investigator asked the card's clue tokens; `first_task_reading`: of a game stored before a roll meeting more than
+        one task waited for the player's choice (read_stored). Each older reading holds the later ones."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -630,6 +667,7 @@ class Game(GameHistory[State]):
         game.sanity_reading = sanity_reading or stand_in_reading
         game.numbers_reading = numbers_reading or game.sanity_reading
         game.lenient_reading = lenient_reading or game.numbers_reading
+        game.first_task_reading = first_task_reading or game.lenient_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -652,15 +690,17 @@ class Game(GameHistory[State]):
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
         older), and every command is left to push."""
-        if self.stand_in_reading or self.sanity_reading or self.numbers_reading or self.lenient_reading or self._stack:
+        if self.first_task_reading or self._stack:  # every older reading holds the first-task one
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient), each older reading holding the later ones
-        order = [(False, False, False, False), (False, False, False, True)]
-        order += [(False, False, True, True)] * numbers + [(False, True, True, True)]
-        order += [(True, True, True, True)] * stand_ins
+        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient, first task), each older reading holding the
+        # later ones
+        order = [(False, False, False, False, False), (False, False, False, False, True)]
+        order += [(False, False, False, True, True)]
+        order += [(False, False, True, True, True)] * numbers + [(False, True, True, True, True)]
+        order += [(True, True, True, True, True)] * stand_ins
         # a choice asked at the attack (lower) was asked by the midnight just before it: in a reading that did not ask
         # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
         # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
@@ -689,13 +729,17 @@ class Game(GameHistory[State]):
         refuses one."""
         for i, command in enumerate(commands):
             made = self.push(command)
-            told = {e.get("type") for e in events[i]} if events is not None and i < len(events) else set()
+            stored = events[i] if events is not None and i < len(events) else None
+            told = {e.get("type") for e in stored or ()}
             resolved = "ancient_one_attack" in told and "attack_asked" not in told
             if resolved and any(e["type"] == "attack_asked" for e in made):
                 return False
+            # a roll that waits for the player's choice of task, stored as played at once (the first task met)
+            if stored is not None and _choice_asked(made) and not _choice_asked(stored):
+                return False
         return True
 
-    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool) -> None:
+    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool, first_task: bool) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
         again = type(self).new(
             self.setup,
@@ -704,10 +748,12 @@ class Game(GameHistory[State]):
             sanity_reading=sanity,
             numbers_reading=numbers,
             lenient_reading=lenient,
+            first_task_reading=first_task,
         )
         self._state, self.setup_events = again._state, again.setup_events
         self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
         self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
+        self.first_task_reading = again.first_task_reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -813,6 +859,10 @@ class Game(GameHistory[State]):
             out, "roll", "clue", asks=("faces",), sample={"faces": self._sample_faces(lose=False), "task": "none"}
         )
         self.offer(out, "roll", "give-up")
+        a = s.attempt
+        if a is not None and a.choose:  # :177, :189: the roll's dice meet more than one task: the player's choice
+            for number in [*map(str, a.choose), "none"]:
+                self.offer(out, "roll", "complete", {"task": number})
         if s.attempt is not None and s.attempt.failed and s.attempt.last:  # :211: which die is set aside
             for colour in dict.fromkeys(Die.parse(f).colour.value for f in s.attempt.last):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
@@ -1045,7 +1095,7 @@ class Game(GameHistory[State]):
         a = self._state.attempt
         if a is None:
             return None
-        view = {
+        view: dict[str, Any] = {
             "place": a.place,
             "free": dict(a.free),
             "last": list(a.last) if a.last else None,
@@ -1056,6 +1106,8 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
+        if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
+            view["choose"] = list(a.choose)
         return view
 
     def open_tasks(self) -> list[tuple[int, Need]]:
@@ -1078,8 +1130,8 @@ class Game(GameHistory[State]):
         same card, none against the Ancient One, :449) and the active investigator's clues."""
         s = self._state
         index = s.players[s.current] if s.players else None
-        if s.outcome is not None or index is None or s.attempted:
-            return None
+        if s.outcome is not None or index is None or s.attempted or (s.attempt is not None and s.attempt.choose):
+            return None  # (a roll waiting for the choice of its task is no roll due)
         inv = s.investigators[index]
         place = s.attempt.place if s.attempt else (ANCIENT_ONE if s.awake else inv.place)
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
@@ -1146,6 +1198,11 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
     )
 
 
+def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a command's events leave a roll waiting for the player's choice of task (:177, :189)."""
+    return any(e.get("type") == "rolled" and e.get("choose") for e in events)
+
+
 def _face(die: str) -> Face:
     return Die.parse(die).face
 
@@ -1203,6 +1260,9 @@ class _Rules(RulesBase[State, Command]):
         first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
         if first:
             self.illegal(numbers_first_refusal(first))
+        choosing = self.s.attempt.choose if self.s.attempt is not None else None
+        if choosing and cmd.name in CHOICE_FIRST:
+            self.illegal(choice_first_refusal(choosing))
         getattr(self, "do_" + cmd.name.replace("-", "_"))()
         self.check_end()
         if self.needs:
@@ -1912,7 +1972,10 @@ class _Rules(RulesBase[State, Command]):
         a.last = [str(d) for d in dice]
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
-        chosen = self.task_met(a, dice, held, inv)
+        met = self.tasks_met(a, dice, held, inv)
+        first_task = self.game.first_task_reading and self.game.in_stored_history()
+        choose = [i for i, _ in met] if len(met) > 1 and "task" not in self.cmd.args and not first_task else None
+        chosen = None if choose else self.task_met(a, dice, held, inv, met)
         self.emit(
             "rolled",
             player=s.current,
@@ -1921,7 +1984,34 @@ class _Rules(RulesBase[State, Command]):
             clue=clue,
             task=chosen[0] if chosen else None,
             place=a.place,
+            **({"choose": choose} if choose else {}),
         )
+        if choose:  # :177 "If you are able and willing", :189 "I can only pick one": the player's choice first
+            a.choose = choose
+            return
+        self.resolve(a, dice, chosen)
+
+    def do_complete(self) -> None:
+        """The task the roll completes, when its dice meet more than one: the player's choice (:177 "If you are able
+        and willing to meet all of the requirements for a single task, you can complete that task", :189 "Even if the
+        results let me finish multiple tasks, I can only pick one"), or none (:179 "or choose not to meet")."""
+        a = self.s.attempt
+        inv = self.need_active()
+        if a is None or not a.choose or a.last is None:
+            self.illegal("there is no roll waiting for the choice of a task: the last roll was judged already.")
+        dice = [Die.parse(f) for f in a.last]
+        held = [_face(d) for d, _, _ in a.holds]
+        chosen = self.task_met(a, dice, held, inv, self.tasks_met(a, dice, held, inv))
+        if chosen is not None and chosen[0] not in a.choose:
+            self.illegal(f"the roll's dice meet tasks {', '.join(map(str, a.choose))}; task {chosen[0]} is not one.")
+        a.choose = None
+        self.emit("task_chosen", player=self.s.current, task=chosen[0] if chosen else None, place=a.place)
+        self.resolve(a, dice, chosen)
+
+    def resolve(self, a: AttemptState, dice: list[Die], chosen: tuple[int, Need] | None) -> None:
+        """The roll judged: the task chosen is completed with its dice (:183-191), or, none, the roll fails."""
+        held = [_face(d) for d, _, _ in a.holds]
+        inv = self.need_active()
         if chosen is None:
             self.failed_roll(a, dice)
             return
@@ -1940,23 +2030,23 @@ class _Rules(RulesBase[State, Command]):
             return
         self.task_done(a, chosen, placed, inv)
 
-    def task_met(
+    def tasks_met(
         self, a: AttemptState, dice: list[Die], held: list[Face], inv: InvestigatorState
+    ) -> list[tuple[int, Need]]:
+        """The open tasks this roll's dice and the held ones cover and the investigator can afford (:177, :189)."""
+        faces = [d.face for d in dice] + held
+        return [t for t in self.game_open(a) if covers(t[1], faces) and self.affordable(inv, a, t[0])]
+
+    def task_met(
+        self, a: AttemptState, dice: list[Die], held: list[Face], inv: InvestigatorState, met: list[tuple[int, Need]]
     ) -> tuple[int, Need] | None:
         """The task this roll meets: the one the player names (task=N, or task=none: :179, the player chooses not
-        to meet one), else the first open task the dice and the held ones cover and the investigator can afford."""
+        to meet one), else the first of `met` (the one, or in a game stored before, the first of several)."""
         open_tasks = self.game_open(a)
         if "task" in self.cmd.args and self.cmd.args["task"].strip().lower() == "none":
             return None  # :179: the player chooses not to meet a task
         if "task" not in self.cmd.args:
-            return next(
-                (
-                    t
-                    for t in open_tasks
-                    if covers(t[1], [d.face for d in dice] + held) and self.affordable(inv, a, t[0])
-                ),
-                None,
-            )
+            return met[0] if met else None
         number = _int(self.cmd, "task", 1, 20)
         match = next((t for t in open_tasks if t[0] == number), None)
         if match is None:

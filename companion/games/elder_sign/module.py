@@ -23,7 +23,15 @@ from companion.games.base import (
     card_entries,
 )
 from companion.games.elder_sign import odds_cli, sentences, terminal
-from companion.games.elder_sign.engine import COMMANDS, ENTRANCE_NAME, TERROR_FIRST, Command, Game, Setup
+from companion.games.elder_sign.engine import (
+    COMMANDS,
+    ENTRANCE_NAME,
+    TERROR_FIRST,
+    Command,
+    Game,
+    Setup,
+    choice_first_refusal,
+)
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
 from companion.words import a_or_an
 
@@ -237,6 +245,9 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
 
     if game.terror_open():
         return TERROR_FIRST
+    attempt = game.view()["attempt"]
+    if attempt and attempt.get("choose"):  # the roll before waits for the player's choice of its task (:177, :189)
+        return sentences.for_players(choice_first_refusal(attempt["choose"]))
     first = game.numbers_first()
     if first:  # the engine refuses every turn's command then (Game.numbers_first, :84, :245, :419-427)
         return sentences.numbers_first_words(first, sentences.Names.of_game(game))

@@ -393,7 +393,19 @@ def _said_rolled(event: Mapping[str, Any], names: Names, kind: str, who: str, in
     text = f"{who} rolls {dice_words(event.get('dice'))}"
     if event.get("held"):
         text += f", with {dice_words(event.get('held'))} held"
+    if event.get("choose"):  # :177, :189: the dice meet more than one task, and one roll completes one
+        text += f": its dice meet {_tasks_words(event['choose'])}, and {who} chooses the one it completes"
     return text
+
+
+def _tasks_words(tasks: Sequence[Any]) -> str:
+    """Tasks by number: "task 2", "tasks 1 and 3", "tasks 1, 2 and 3"."""
+    return ("task " if len(tasks) == 1 else "tasks ") + listed([str(t) for t in tasks])
+
+
+def _said_task_chosen(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    task = event.get("task")
+    return f"{who} chooses task {task}" if task is not None else f"{who} chooses to complete no task with the roll"
 
 
 def _said_task_completed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -567,6 +579,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
+    "task_chosen": _said_task_chosen,
     "task_completed": _said_task_completed,
     "combat_task_completed": _said_combat_task_completed,
     "roll_failed": _said_roll_failed,
@@ -738,6 +751,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Hold the {die.replace(':', ' ')} die (focus)"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
+    if name == "complete":
+        task = str(args.get("task"))
+        return "None: the roll completes no task" if task == "none" else f"Complete task {task}"
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock":
@@ -761,6 +777,7 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\s*\(set-tasks [^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
+    (r"\s*\(complete task=N, or task=none for none\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
     (r"\binv:(\d+)", r"\1 investigation"),
     (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),
