@@ -148,3 +148,46 @@ def test_no_throw_offered_once_the_last_action_failed_and_no_old_game_dice(brows
         phone.check_clean()
     finally:
         phone.context.close()
+
+
+def test_a_players_throw_and_the_hosts_play_alike_and_wait_for_the_task_chosen(browser: Any, served: Companion) -> None:
+    """docs/web.md: any phone throws in --sim, and one throw is one roll. A player's throw and the host's are played
+    the same way (two browser contexts): the tray's reading is the roll, and when its dice meet more than one task
+    both phones show its dice and who chooses (elder-sign-rules.txt:177, :189); only the host's has the taps."""
+    url = SimpleNamespace(url=f"http://127.0.0.1:{served.port}")
+    host = open_phone(browser, url, host=True)  # type: ignore[arg-type]
+    player = open_phone(browser, url)  # type: ignore[arg-type]
+    try:
+        served.game.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Anna", "Ben"]})
+        while served.game.state().get("question"):
+            served.game.do("card-did", {"effect": "nothing"})
+        numbers_copied(served.game._game, served.game)
+        slot = str(served.game.state()["adventures"][0]["slot"])
+        # four tasks any investigation die meets: each throw meets more than one
+        served.game.do("set-tasks", {"adventure": slot, "tasks": "inv:1;inv:1;inv:1;inv:1", "ordered": "false"})
+        served.game.do("move", {"to": slot})
+        for who, phone in (("player", player), ("host", host)):
+            rolls = len(tray_rolls(served))
+            phone.page.locator("#es-attempt-card #sim-throw-btn").click()
+            for _ in range(200):
+                if len(tray_rolls(served)) > rolls:
+                    break
+                phone.page.wait_for_timeout(100)
+            assert len(tray_rolls(served)) == rolls + 1, who  # the throw was played as the roll, whoever threw
+            assert served.game.state()["attempt"]["choose"], who  # and waits for the task, whoever threw
+            expect(player.page.locator("#es-choose-note")).to_contain_text("(the host taps it)")
+            expect(player.page.locator("#es-choose")).to_have_count(0)
+            expect(host.page.locator("#es-choose-note")).to_contain_text("Tap it.")
+            expect(host.page.locator("#es-choose button").first).to_be_visible()
+            player.page.locator("#es-attempt-card").scroll_into_view_if_needed()
+            shot(player, f"two-phones-{who}-threw-player")
+            host.page.locator("#es-attempt-card").scroll_into_view_if_needed()
+            shot(host, f"two-phones-{who}-threw-host")
+            host.page.locator("#es-choose button").first.click()
+            expect(host.page.locator("#es-choose")).to_have_count(0)
+            expect(player.page.locator("#es-choose-note")).to_have_count(0)
+        player.check_clean()
+        host.check_clean()
+    finally:
+        player.context.close()
+        host.context.close()
