@@ -106,15 +106,20 @@ class Luck:
         tail = self.below if self.successes < self.expected else self.above
         return max(1, round(1 / tail)) if tail > 0 else None
 
+    def expected_words(self) -> str:
+        """What the odds said in a player's words, not a raw figure: "the odds expected about 2 of them", "about
+        half of one", "none"."""
+        return expected_words(self.expected)
+
     def words(self, span: str = "night", who: str = "The table's") -> str:
-        """ "The table's 9 attempts came good 4 times; the odds said 6.2: luckless, about 1 night in 9 goes this
+        """ "The table's 9 attempts came good 4 times; the odds expected about 6 of them: luckless, about 1 night in 9 goes this
         way" (who: "The table's" for every phone and the table display, or a player's "Ann's")."""
         if self.attempts == 0:
             return f"No attempt this {span} had its odds shown, so there is no luck to tell."
         times = {0: "never", 1: "once", 2: "twice"}.get(self.successes, f"{self.successes} times")
         came = f"came good {times}" if self.successes else "never came good"
         of = f"{who} {self.attempts} attempt{'s' if self.attempts != 1 else ''}"
-        text = f"{of} {came}; the odds said {self.expected:.1f}: {self.verdict}"
+        text = f"{of} {came}; {self.expected_words()}: {self.verdict}"
         if self.one_in is not None:
             text += f", about 1 {span} in {self.one_in} goes this way"
         return text + "."
@@ -180,3 +185,12 @@ def calibration(attempts: Iterable[tuple[float, bool]], bins: int = CALIBRATION_
             }
         )
     return out
+
+
+def expected_words(expected: float) -> str:
+    """The sum of the chances shown, said for a player: "the odds expected about 2 of them" (1.9), "about 1 of them",
+    "about half of one" (0.3 to 0.7), "almost none" (below 0.3)."""
+    whole = round(expected)
+    if whole >= 1:
+        return f"the odds expected about {whole} of them"
+    return "the odds expected about half of one" if expected >= 0.3 else "the odds expected almost none"

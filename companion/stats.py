@@ -304,7 +304,7 @@ def trend_words(
                 rare = f", a run like it 1 in {luck.one_in}" if luck.one_in else ""
                 out.append(
                     f"{name}'s dice ran {'hot' if hot else 'cold'} in {where}: {luck.successes} of "
-                    f"{luck.attempts} attempts came good where the odds said {luck.expected:.1f} "
+                    f"{luck.attempts} attempts came good where {luck.expected_words()} "
                     f"({luck.verdict}{rare})."
                 )
                 continue

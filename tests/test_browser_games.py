@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.browser]
 
 SHOTS = ARTIFACTS / "games"
 TABLE_DISPLAY = {"width": 1280, "height": 800}
-LUCK_WORDS = "The table's 1 attempt never came good; the odds said 1.0: cursed, about 1 game in 512 goes this way."
+LUCK_WORDS = "The table's 1 attempt never came good; the odds expected about 1 of them: cursed, about 1 game in 512 goes this way."
 
 
 def played(path: Path) -> GameService:

@@ -82,7 +82,7 @@ def test_four_even_chances_that_all_failed_are_luckless_one_night_in_sixteen() -
     assert (luck.below, luck.verdict, luck.one_in) == (0.0625, "luckless", 16)
     assert (
         luck.words()
-        == "The table's 4 attempts never came good; the odds said 2.0: luckless, about 1 night in 16 goes this way."
+        == "The table's 4 attempts never came good; the odds expected about 2 of them: luckless, about 1 night in 16 goes this way."
     )
     assert luck.short() == "Luck 0 of 2.0, luckless"
 
@@ -93,14 +93,14 @@ def test_a_long_run_of_sure_things_failing_is_cursed_and_a_lucky_one_charmed() -
     charmed = luck_of([0.2] * 3, 3)  # P(S >= 3) = 0.008
     assert charmed.verdict == "charmed" and charmed.one_in == 125
     assert charmed.words("game") == (
-        "The table's 3 attempts came good 3 times; the odds said 0.6: charmed, about 1 game in 125 goes this way."
+        "The table's 3 attempts came good 3 times; the odds expected about 1 of them: charmed, about 1 game in 125 goes this way."
     )
 
 
 def test_what_the_odds_said_is_no_story_and_no_attempts_say_so() -> None:
     fair = luck_of([0.5, 0.5], 1)  # P(S <= 1) = P(S >= 1) = 3/4
     assert fair.verdict == "about as the odds said" and fair.one_in is None and fair.percentile == 50
-    assert fair.words().endswith("the odds said 1.0: about as the odds said.")
+    assert fair.words().endswith("the odds expected about 1 of them: about as the odds said.")
     assert fair.short() == "Luck 1 of 1.0, fair dice"
     none = luck_of([], 0)
     assert none.attempts == 0 and "no luck to tell" in none.words()
@@ -182,7 +182,7 @@ def test_figures_across_games_as_worked_out_by_hand() -> None:
     assert [[r["game"] for r in n] for n in nights(HAND)] == [[1, 2], [3]]
     assert [n["games"] for n in found["nights"]] == [[3], [1, 2]]
     assert found["nights"][0]["luck"]["words"] == (
-        "The table's 1 attempt came good once; the odds said 0.5: about as the odds said."
+        "The table's 1 attempt came good once; the odds expected about half of one: about as the odds said."
     )
     assert [p["successes"] for p in found["player_luck_over_time"]["Ada"]] == [1, 1]
 
@@ -222,8 +222,8 @@ def test_dice_run_hot_or_cold_only_when_a_streak_of_games_is_unusual_by_the_exac
     hot = luck_of([0.2, 0.3, 0.25, 0.4], 4)  # Ada's last three games: each more than the odds said
     assert hot.verdict == "charmed" and hot.one_in
     assert words[0] == (
-        f"Ada's dice ran hot in the last three games: 4 of 4 attempts came good where the odds said "
-        f"{hot.expected:.1f} (charmed, a run like it 1 in {hot.one_in})."
+        f"Ada's dice ran hot in the last three games: 4 of 4 attempts came good where the odds expected "
+        f"about 1 of them (charmed, a run like it 1 in {hot.one_in})."
     )
     # Bo's last game is cold, the one before it hot: no streak; over his four games he is behind the odds
     behind = (1 + 1) - (0.5 + 0.9 * 7)
@@ -331,7 +331,7 @@ def test_the_end_card_and_the_oled_get_the_luck_of_the_game(tmp_path: Path) -> N
         svc.do("end-round")
     summary = svc.state()["summary"]
     assert summary["luck"]["words"] == (
-        "The table's 1 attempt never came good; the odds said 1.0: cursed, about 1 game in 512 goes this way."
+        "The table's 1 attempt never came good; the odds expected about 1 of them: cursed, about 1 game in 512 goes this way."
     )
     assert summary["luck"]["short"] == "Luck 0 of 1.0, cursed"
     assert summary["luck"]["players"]["Ada"]["attempts"] == 1
@@ -483,7 +483,7 @@ def elder_sign_at_an_adventure(path: Path) -> GameService:
     return svc
 
 
-def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_a_choice_to_stop_is_left_out(tmp_path: Path) -> None:
+def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_one_given_up_counts_too(tmp_path: Path) -> None:
     svc = elder_sign_at_an_adventure(tmp_path / "a.sqlite3")
     shown = svc.state()["odds"]
     for _ in range(7):  # every roll misses; each failed roll loses a die, until none is left
@@ -495,8 +495,8 @@ def test_an_elder_sign_adventure_fails_when_its_dice_run_out_and_a_choice_to_sto
     svc.close()
     svc = elder_sign_at_an_adventure(tmp_path / "b.sqlite3")
     svc.do("roll", {"faces": ",".join(["lore"] * len(svc.state()["next_dice"]))})
-    svc.do("give-up")  # with dice still to roll: the player's choice, not the dice
-    assert svc.records()[0]["attempts"] == []
+    svc.do("give-up")  # with dice still to roll: stopped rolling, the attempt it was, not come good
+    assert [(a["chance"], a["good"]) for a in svc.records()[0]["attempts"]] == [(pytest.approx(shown), False)]
     svc.close()
 
 

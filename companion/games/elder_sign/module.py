@@ -284,12 +284,11 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
       when the pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so it
       is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
       complete it (the engine's own check, the player giving up or ending the turn with no die left to roll, or the
-      Ancient One waking while only a clue could have saved it); given up or ended while dice were left, it is left
-      out;
+      Ancient One waking while only a clue could have saved it), and when it was given up (stopped rolling, or the
+      turn ended with dice left: the attempt it was, not come good);
     - a blow against the Ancient One (:439-443), from the first roll of the attack and again from the first roll after
       each blow (the task may be completed again with the dice left, :443): its chance to land a blow with the dice
-      there are. It comes good when the blow lands and fails when the dice run out first; given up or ended with the
-      turn while dice were left, it is left out.
+      there are. It comes good when the blow lands and fails when the dice run out first or it is given up.
 
     A roll the dice there are cannot win at all (a chance of 0: fewer dice than the symbols asked) is no attempt."""
     if command.name in ("give-up", "end-turn") and events is None:
@@ -319,12 +318,10 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
         kind = event.get("type")
         if kind in ("adventure_completed", "combat_task_completed"):
             return Chance(good=True)
-        if kind == "adventure_failed":
-            # given up, or the turn ended with dice still to roll: the players' choice, not the dice
-            return Chance(dropped=True) if event.get("why") in ("given up", "the turn ended") else Chance(good=False)
-        if kind == "attack_ended":
-            # the dice ran out before a blow (a blow with the last dice came good above); else the players' choice
-            return Chance(good=False) if event.get("why") == "no dice left" else Chance(dropped=True)
+        if kind in ("adventure_failed", "attack_ended"):
+            # failed by the dice, or given up (stopped rolling, or the turn ended with dice still to roll): the attempt
+            # it was, not come good (a blow with the last dice came good above)
+            return Chance(good=False)
         if kind == "ancient_one_awakens" and event.get("attempt_lost") is not None:
             return Chance(good=False) if event.get("attempt_lost") else Chance(dropped=True)
     return None
