@@ -732,8 +732,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     args = action.get("args") or {}
     if name == "move":
         return "Go to the Entrance" if args.get("to") == "entrance" else f"Go to {names.adventure(args.get('to'))}"
-    if name == "add-die":
-        return f"Add the {args.get('colour')} die"
+    if name == "add-die":  # :173 a Common Item adds the yellow die, :175 a Unique Item the red one, :329 spent
+        item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
+        return f"Spend {item}: add the {args.get('colour')} die"
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
