@@ -250,8 +250,8 @@ def check_players_luck(phone: Phone, shown: list[tuple[str, float, bool]], name:
     expect(card.locator("#players-luck-words p")).to_have_text(
         [
             f"Over three games Ada's dice came good {abs(ahead):.1f} {more} times than the odds said.",
-            f"Bo's dice ran cold in the last two games: 0 of 2 attempts came good where the odds said "
-            f"{cold.expected:.1f} (cursed, a run like it 1 in {cold.one_in}).",
+            f"Bo's dice ran cold in the last two games: 0 of 2 attempts came good where "
+            f"{cold.expected_words()} (cursed, a run like it 1 in {cold.one_in}).",
         ]
     )
     alt = card.locator("img.chart").get_attribute("alt") or ""
