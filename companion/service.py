@@ -651,8 +651,7 @@ class GameService:
         # what each command caused when it was played: the game replays in the reading it was played in (read_stored)
         stored = None
         if self._game is not None and self._game_id is not None:
-            told = self.store.command_events(self._game_id)
-            stored = [told.get(seq, []) for seq in range(1, self._game.played + 1)]
+            stored = self.store.events_per_command(self._game_id, self._game.played)
         try:
             if self._game is not None and self._module.rules == self.box.rules:
                 game = self._module.replay(self._game.setup, packs, self._game.history, stored)
