@@ -23,11 +23,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.commands import CommandBase
-from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
+from companion.errors import BadCommand, CardsNeeded, CompanionError, EngineFault, HistoryError, IllegalCommand
 from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
 from companion.tray_readings import TrayReadings
@@ -44,6 +44,13 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+ENGINE_FAULT = (
+    "the companion could not work that out (a fault in its rules): nothing was played and the game is as it was. "
+    "The companion's log has the details for a bug report."
+)
 
 #: fn(events, state): called after every commit, in commit order, from the committing thread.
 Listener = Callable[[list[dict[str, Any]], dict[str, Any]], None]
@@ -350,7 +357,7 @@ class GameService:
         refusal comes first, from the one place it is made."""
         with self._lock:
             game, _ = self._require_game()
-            game.check(self._command(name, args))
+            self._engine(game.check, self._command(name, args))
 
     def _command(self, name: str, args: Mapping[str, Any] | None) -> CommandBase:
         return self._module.command_from_dict(
@@ -445,7 +452,9 @@ class GameService:
             new = self._command(name, args)
             game.pop()
             try:
-                game.check(new)
+                self._engine(game.check, new)  # a fault rebuilds the game from the file, which still has `old`
+            except EngineFault:
+                raise
             except CompanionError:
                 game.push(old)
                 raise
@@ -752,6 +761,19 @@ class GameService:
         outcome = game.outcome
         return outcome.result if outcome is not None else "playing"
 
+    def _engine(self, step: Callable[[CommandBase], _T], command: CommandBase) -> _T:
+        """`step(command)` on the rules engine (its push or check), under the lock. Its refusals (CompanionError) go
+        out as they are; any other fault is logged with the command, the game is rebuilt from the history (a fault
+        must not leave a half-changed game behind: the file is the truth) and it is answered with EngineFault."""
+        try:
+            return step(command)
+        except CompanionError:
+            raise
+        except Exception as exc:
+            log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
+            self._reload()
+            raise EngineFault(ENGINE_FAULT) from exc
+
     def _apply(
         self,
         game: Engine,
@@ -760,15 +782,7 @@ class GameService:
         source: str,
         keep_redo: list[tuple[CommandBase, str]] | None = None,
     ) -> CommandResult:
-        try:
-            events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
-        except CompanionError:
-            raise
-        except Exception:
-            # A fault in the engine must not leave a half-changed game behind: the file is the truth.
-            log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
-            self._reload()
-            raise
+        events = self._engine(game.push, command)  # checked: raises BadCommand / IllegalCommand, nothing changed
         seq = game.played
         try:
             records = self.store.append(
