@@ -144,6 +144,8 @@ def test_no_throw_offered_once_the_last_action_failed_and_no_old_game_dice(brows
         expect(phone.page.locator("#tray-dice")).to_have_text("No dice read in this game yet.", timeout=10000)
         expect(phone.page.locator("#tray-dice .chip")).to_have_count(0)
         expect(phone.page.locator("#tray-at")).to_have_text("")
+        phone.page.click("#tray-card summary")  # the photo folded out: none, it is the last game's throw
+        expect(phone.page.locator("#tray-photo")).to_be_hidden()
         shot(phone, "new-game-tray")
         phone.check_clean()
     finally:
