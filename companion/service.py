@@ -646,14 +646,11 @@ class GameService:
 
     def _use_box(self, change: BoxChange, said: str, packs: Any) -> dict[str, Any]:
         """Save `change` and play on with `packs` (the packs with it, checked); under the lock."""
+        from companion.box import NO_BOX_FOLDER, OTHER_FILES
         from companion.errors import PackError
 
         if not self.box.is_writable:
-            raise PackError(
-                "this companion has no folder to keep your box in; set game.packs_dir in the "
-                "configuration file (docs/packs.md)."
-            )
-        from companion.box import OTHER_FILES
+            raise PackError(NO_BOX_FOLDER)
 
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
