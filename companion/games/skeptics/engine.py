@@ -524,6 +524,14 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     return min(limits) if limits else (0, "")
 
 
+def other_actions_left(s: State, cards: Iterable[EnvironmentCard]) -> int | None:
+    """How many of the turn's actions left may be other than moves while a card limits them ("Corpse": "two
+    Actions per turn, excluding Move Actions"): no more than the actions left ("Player Turn") nor than the card's
+    limit less those used; None when no card limits them (every action left may be any)."""
+    limit, _ = other_actions_limit(cards)
+    return max(0, min(s.actions_left, limit - s.turn_others)) if limit else None
+
+
 def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
     """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
     it lists is among the evidence flipped; on one not filled in yet (`asks`), the host said so (its symbols are
@@ -936,10 +944,8 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return None
-        rolls = s.actions_left
-        limit, _ = other_actions_limit(self.env_in_play())
-        if limit:
-            rolls = min(rolls, limit - s.turn_others)
+        others = other_actions_left(s, self.env_in_play())
+        rolls = s.actions_left if others is None else others
         if s.attempt.requirement.timer:
             rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
         return max(0, rolls)
@@ -952,7 +958,7 @@ class Game(GameHistory[State]):
         asks = self.asks_ghost
         symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
-        limit = other_actions_limit(self.env_in_play())[0]
+        limit, limiting = other_actions_limit(self.env_in_play())
         revealed = set(s.rooms_revealed)
         view: dict[str, Any] = {
             "rules": "skeptics",
@@ -1006,6 +1012,9 @@ class Game(GameHistory[State]):
             **self._view_barriers(),
             "other_actions_limit": limit,
             "other_actions_used": s.turn_others,
+            # of the actions left, how many may be other than moves, and the card that says so (None, "": any)
+            "other_actions_left": other_actions_left(s, self.env_in_play()),
+            "other_actions_card": limiting,
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
             "evidence": [self._evidence_view(sym, symbols, asks) for sym in s.evidence_flipped],
@@ -2163,7 +2172,9 @@ class _Rules(RulesBase[State, Command]):
         if self.checking:
             return
         self.use_action(kind=action)
-        self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        others = other_actions_left(s, self.game.cards_in_play(s.env_active, s.env_told))
+        limited = {} if others is None else {"other_actions_left": others, "card": self.other_actions_limit()[1]}
+        self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left, **limited)
         if carries:
             self.carry_corpse()
         if item is not None:

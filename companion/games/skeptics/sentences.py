@@ -29,6 +29,8 @@ __all__ = [
     "NO_NAMES",
     "Names",
     "action_label",
+    "actions_left",
+    "actions_limit",
     "announcement",
     "command_sentence",
     "describe_event",
@@ -516,12 +518,34 @@ def _said_item_dropped(event: Mapping[str, Any], names: Names, e: Callable[..., 
     return f"{who} drops the {e('name') or e('item')}."
 
 
+def actions_limit(others: Any, left: Any, card: Any) -> str:
+    """What a card in force ("Corpse": "two Actions per turn, excluding Move Actions") leaves of the actions left,
+    as the engine counts it (other_actions_left): ", moves only (Corpse)", ", 2 of them other than moves
+    (Corpse)", or "" when it takes none of them away."""
+    if others is None or not isinstance(left, int) or others >= left:
+        return ""
+    named = f" ({card})" if card else ""
+    if others <= 0:
+        return f", moves only{named}"
+    return f", only {others} of them other than moves{named}"
+
+
+def actions_left(view: Mapping[str, Any]) -> str:
+    """The current player's actions left, as the card in force leaves them: "3 actions left, only 2 of them other
+    than moves (Corpse)"."""
+    left = view.get("actions_left")
+    return f"{count(left, 'action')} left" + actions_limit(
+        view.get("other_actions_left"), left, view.get("other_actions_card")
+    )
+
+
 def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("run"):
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    tail = f" ({count(left, 'action')} left)" if left is not None else ""
+    limit = actions_limit(e("other_actions_left"), left, e("card"))
+    tail = f" ({count(left, 'action')} left{limit})" if left is not None else ""
     return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
 
 
