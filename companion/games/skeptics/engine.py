@@ -1110,7 +1110,10 @@ class Game(GameHistory[State]):
 
         And a game played before the companion asked where a card's fire tokens go (a fire fought with no space=, or
         fire tokens tapped as a number: tell-card effect=fires n=N, or a Fire card whose stored `fires_placed` names
-        no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`)."""
+        no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`). A file older still,
+        stored before the commands' events were (none stored for any of them), tells only by playing: when the
+        asking reading leaves a Fire card asking where its tokens go, or refuses a command, it was drawn then and
+        its fires were counted."""
         counted = any(e.get("type") == "fires_placed" and "spaces" not in e for told in events or () for e in told)
         if not any(c.name == "tell-fires" for c in commands) and (
             counted
@@ -1119,6 +1122,7 @@ class Game(GameHistory[State]):
                 or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
                 for c in commands
             )
+            or (events is not None and commands and not any(events) and self._fire_left_asking(commands))
         ):
             self.fires_counted = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
@@ -1136,6 +1140,13 @@ class Game(GameHistory[State]):
             return ()
         self.stand_in_reading = True
         return commands
+
+    def _fire_left_asking(self, commands: Sequence[CommandBase]) -> bool:
+        """Pushed in the asking reading, `commands` leave a Fire card asking where its tokens go (or one is
+        refused); the game is back before the first either way."""
+        asking = not self._pushed_all(commands) or bool(self._state.fire_asks)
+        self._start_again()
+        return asking
 
     def _pushed_all(self, commands: Sequence[CommandBase]) -> bool:
         """Push `commands` in the reading set now: True when it accepts them all; when it refuses one, False, and the
