@@ -747,6 +747,11 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
     names = replace(names, rooms=rooms)  # every other name as the table has it (the clue cards' labels too)
     appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
     ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
+    # "Red Icons: Timers" (skeptics-rulebook.txt:299): the third token, the tokens set aside and the clock advanced
+    # are one moment, told once ("The third timer token moves the clock to VI; the three tokens are set aside.");
+    # the clock advancing again at the end of the round is said to be a second time
+    third = any(e.get("type") == "clock_advanced" and e.get("reason") == "timer" for e in events)
+    timer_clock = False
     out: list[str] = []
     notes: list[str] = []
     drawn_first: list[str] = []  # the Ghost Hour's environment card, told before the ghost appears
@@ -774,6 +779,17 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             continue
         if kind in ("turn_started", "action") and len(events) > 1:
             continue  # said by the status line that follows
+        if third and (kind == "timers_reset" or (kind == "timer_added" and event.get("timers") == 3)):
+            continue  # told with the clock the third token moves
+        if third and kind == "clock_advanced":
+            again = timer_clock
+            timer_clock = timer_clock or event.get("reason") == "timer"
+            if event.get("reason") == "timer":
+                out.append(f"The third timer token moves the clock to {event.get('clock')}; the three tokens are set aside.")
+                continue
+            if again:
+                out.append(f"The clock moves again, to {event.get('clock')}.")
+                continue
         if kind == "room_discarded_unseen" and any(e.get("type") == "summon" and not e.get("success") for e in events):
             continue  # "the summon fails and a room card is lost"
         sentence = describe_event(event, names)
