@@ -512,7 +512,7 @@ def test_the_actions_left_follow_the_corpse_on_the_status_line_the_log_and_the_p
     assert MODULE.publish(view, game)["actions_limit_words"] == ", only 2 of them other than moves (Corpse)"
     events = game.push("action kind=other")
     said = sentences.describe_events(events)
-    assert any("(2 actions left, only 1 of them other than moves (Corpse))" in line for line in said), said
+    assert any(line.endswith(": 2 actions left, only 1 of them other than moves (Corpse).") for line in said), said
     game.push("action kind=pickup")
     view = game.view()
     assert view["other_actions_left"] == 0 and view["attempt_rolls_left"] is None

@@ -545,7 +545,15 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
 
     left = e("actions_left")
     limit = actions_limit(e("other_actions_left"), left, e("card"))
-    tail = f" ({count(left, 'action')} left{limit})" if left is not None else ""
+    # a card's limit has its own brackets: the count follows a colon then ("... an action: 2 actions left, only 1
+    # of them other than moves (Corpse).")
+    tail = (
+        ""
+        if left is None
+        else f": {count(left, 'action')} left{limit}"
+        if limit
+        else f" ({count(left, 'action')} left)"
+    )
     return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
 
 
@@ -785,7 +793,9 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             again = timer_clock
             timer_clock = timer_clock or event.get("reason") == "timer"
             if event.get("reason") == "timer":
-                out.append(f"The third timer token moves the clock to {event.get('clock')}; the three tokens are set aside.")
+                out.append(
+                    f"The third timer token moves the clock to {event.get('clock')}; the three tokens are set aside."
+                )
                 continue
             if again:
                 out.append(f"The clock moves again, to {event.get('clock')}.")
