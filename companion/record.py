@@ -175,7 +175,7 @@ def _moment(
     counted = isinstance(step, int) and not isinstance(step, bool)
     if counted:
         timeline["step"] = str(moment.get("step_word") or "step")
-    at = float(step) if counted else round(minute, 3)
+    at = float(step) if isinstance(step, int) and counted else round(minute, 3)
     clock = moment.get("clock")
     if clock is not None and (not timeline["clock"] or timeline["clock"][-1][1] != clock):
         timeline["clock"].append([at, str(clock)])

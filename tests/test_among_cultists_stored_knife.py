@@ -109,10 +109,9 @@ def test_a_file_whose_knife_never_came_to_a_ghost_shows_the_table_the_same_eithe
     view that differs is its "order" (the reading of before left the ghost at seat 3 out of it), and nothing the
     table is shown reads it: the page, the host's buttons, the OLED, the terminal, the log and the end card are
     the same in either reading."""
-    from hardware.screens import game_screen
-
     from companion.games.among_cultists import sentences, terminal
     from companion.games.among_cultists.module import MODULE
+    from hardware.screens import game_screen
 
     commands = [*ROUND_1[:4], "vote seat=3", "end-round", "next-phase", "draw-event", "next-phase", "points n=1"]
     then = Game.new(SETUP, PACKS, knife_skips_ghosts=True)

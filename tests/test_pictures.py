@@ -274,7 +274,7 @@ def test_a_timeline_in_hands_spreads_them_evenly_and_numbers_them() -> None:
     }
     quick["timeline"]["marks"] = [[3, "Out: Di"]]
     root = ET.fromstring(timeline_svg(quick, width=330))
-    texts = [t for t in root.iter(f"{SVG}text")]
+    texts = list(root.iter(f"{SVG}text"))
     numbers = [t for t in texts if t.get("text-anchor") == "middle" and (t.text or "").isdigit()]
     assert [t.text for t in numbers] == ["0", "1", "2", "3"]
     xs = [float(t.get("x") or 0) for t in numbers]
