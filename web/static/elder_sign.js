@@ -31,6 +31,8 @@ export function render(s) {
     el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
       (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
     ...(aoEnter ? [button("Enter the numbers printed on it", () => enterNumbers(s, aoEnter), "small", "es-enter-ancient")] : []),
+    // a stand-in the companion drew at random (elder-sign-rules.txt:81): which card it is, or that it is none of the deck's
+    ...(s.ancient_one_drawn ? [el("div", { class: "note", id: "es-ancient-drawn" }, s.ancient_one_drawn)] : []),
   ]);
   const out = $("#outcome");
   out.hidden = !s.outcome;

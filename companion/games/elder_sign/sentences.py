@@ -55,6 +55,8 @@ class Names:
     ancient_one: str = "the Ancient One"
     stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
     adventures: tuple[tuple[str, str], ...] = ()  # (place, name) of the adventures in play
+    drawn: str = ""  # the Ancient One the companion drew at random, a stand-in, told plainly (drawn_words)
+    masks: bool | None = None  # whether the mask monsters go in the cup (:82); None: the card in play is not known
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -62,11 +64,18 @@ class Names:
         packs = game.packs
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
+        a = game.ancient
+        drawn = "" if game.setup.ancient_one else drawn_words(a.name, a.placeholder, a.names_a_card)
+        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in the companion drew
+        # by a name the rulebook gives; a stand-in the table picked is the card it chose, which may be any
+        known = a.names_a_card and not (a.placeholder and game.setup.ancient_one)
         return cls(
             tuple(view["player_names"]),
             str(view["ancient_one"]["said"]),
             stand_ins,
             tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()),
+            drawn,
+            a.name.strip().lower() == "nyarlathotep" if known else None,
         )
 
     def adventure(self, slot: Any) -> str:
@@ -524,7 +533,25 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str, who: str,
 
 
 def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    return game_starts(names.players, event.get("players"), f" against {ao}")
+    return game_starts(names.players, event.get("players"), f" against {ao}") + (
+        f" {names.drawn}" if names.drawn else ""
+    )
+
+
+def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
+    """The Ancient One the companion drew at random at setup (:81 "You can either pick one randomly"), told where a
+    chosen one is named (the Game tab, the setup checklist, the log's first line, the terminal): "" for a filled-in
+    card (named as it is); a card not filled in yet by the name the rulebook gives it, or plainly a stand-in of the
+    box, whose name is the companion's and names no card of the deck: the table draws one of its own instead. Either
+    way the host copies the numbers printed on the card on the table (Game.numbers_first)."""
+    if not stand_in:
+        return ""
+    if names_a_card:
+        return f"The companion drew {name} at random; its card is not filled in yet in your box."
+    return (
+        f"The companion drew {name} at random: a stand-in in your box, not a card of your deck, so draw one of "
+        "your own Ancient One cards at random and play that one."
+    )
 
 
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -885,6 +912,44 @@ def numbers_first_words(first: Sequence[str], names: Names = NO_NAMES) -> str:
     )
 
 
+ADVENTURES = 6  # :84 "deal six cards faceup"
+
+
+def _dealt_adventures(view: Mapping[str, Any]) -> str:
+    """The checklist's adventures (:84) the companion dealt: the Game tab names each filled-in card; a card not filled
+    in yet is a stand-in there by its place, naming no card of the deck, so the table deals one of its own there."""
+    places = [str(p) for p in (view.get("stand_ins") or {}).get("adventures") or []]
+    decks = "the Adventure and Other World decks shuffled beside them."
+    if not places:
+        return f"Lay out the six adventures the companion dealt (the Game tab names them) in two rows of three below the clock, {decks}"
+    where = "all six" if len(places) >= ADVENTURES else "those in " + listed([f"place {p}" for p in places])
+    return (
+        "Lay out the adventures the companion dealt in two rows of three below the clock (the Game tab lists them by "
+        f"place, first row then second): {where} are not filled in yet, stand-ins that name no card of your deck, "
+        f"so shuffle your Adventure deck and deal one of its cards face up in each of those places, {decks}"
+    )
+
+
+def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
+    """The checklist's investigators (:84): the Game tab names each filled-in card; a player whose card is not filled
+    in yet has a stand-in that names no card of the deck, so they take one of the table's at random (:84 "we can
+    randomly assign them"), whose numbers the host copies."""
+    players = (view.get("stand_ins") or {}).get("investigators") or []
+    then = "its marker on the Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists."
+    if not players:
+        return f"Each player takes their investigator card (the Game tab names them), {then}"
+    every = len(players) >= int(view.get("players") or 0)
+    who = "every player" if every else listed([names.player(p) for p in players])
+    return (
+        f"Each player takes an investigator card: the companion dealt {who} a card not filled in yet, a stand-in "
+        "that names no card of your deck, so "
+        + ("each player" if every else "each of them")
+        + " takes one of your investigator cards at random"
+        + ("" if every else " (the Game tab names the others)")
+        + f"; with it, {then}"
+    )
+
+
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
     """The setup of the rules text (elder-sign-rules.txt:79-88) as a list the host ticks off, for this game: what
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
@@ -892,22 +957,30 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     ao = names.ancient_one
     picked = bool(view.get("ancient_one_chosen"))  # :81 the table picked it (else the companion drew it)
     who = "You chose" if picked else "This game's Ancient One is" if physical else "The companion chose"
-    chosen = (
+    known = (view.get("ancient_one") or {}).get("name") if names.masks is not None else None
+    if names.drawn:  # a stand-in the companion drew: which card it is, or that it is none of the deck's
+        card = f"{known}'s card" if known else "the card you drew"
+        chosen = (
+            f"{names.drawn} Lay {card} beside the clock, and fill it in once (Your box) for its doom track, Elder "
+            "Sign limit and combat task."
+        )
+    elif ao == "the Ancient One":
         # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
-        who
-        + " the Ancient One, its card not filled in yet: lay the Ancient One card you "
-        + ("chose" if picked else "play")
-        + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
-        if ao == "the Ancient One"
-        else f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
-    )
+        chosen = (
+            f"{who} the Ancient One, its card not filled in yet: lay the Ancient One card you "
+            + ("chose" if picked else "play")
+            + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        )
+    else:
+        chosen = f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
     # :82 the mask monsters go in the cup for Nyarlathotep only: said for the card in play once it is known
     masks = (
-        "with the mask monsters if the Ancient One is Nyarlathotep, else set those aside"
-        if ao == "the Ancient One"
-        else f"with the mask monsters ({ao} is in play)"
-        if ao == "Nyarlathotep"
-        else f"without the mask monsters: set those aside ({ao} is in play, not Nyarlathotep)"
+        f"with the mask monsters if the Ancient One {'card you drew ' if names.drawn else ''}is Nyarlathotep, else set "
+        "those aside"
+        if names.masks is None
+        else f"with the mask monsters ({known} is in play)"
+        if names.masks
+        else f"without the mask monsters: set those aside ({known} is in play, not Nyarlathotep)"
     )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
@@ -926,8 +999,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
             "them here; shuffle the Other World deck beside them."
             if physical
-            else "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
-            "three below the clock, the Adventure and Other World decks shuffled beside them.",
+            else _dealt_adventures(view),
         ),
         ("locks", "Put a die of its colour on every adventure with a locked die icon."),
         (
@@ -937,8 +1009,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
         ),
         (
             "investigators",
-            "Each player takes their investigator card (the Game tab names them), its marker on the "
-            "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists.",
+            _dealt_investigators(view, names),
         ),
         *(
             [

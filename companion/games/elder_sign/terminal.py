@@ -32,6 +32,8 @@ def state_text(state: Mapping[str, Any]) -> str:
     """The state for a person at the table: the line, and each investigator."""
     ancient = (state.get("ancient_one") or {}).get("said", "the Ancient One")
     lines = [f"{game_title(state)}: Elder Sign against {ancient}, {state.get('players')} players", status_line(state)]
+    if state.get("ancient_one_drawn"):  # a stand-in the companion drew at random (sentences.drawn_words)
+        lines.append(str(state["ancient_one_drawn"]))
     missing = (state.get("stand_ins") or {}).get("numbers") or []
     for inv in state.get("investigators") or []:
         if not inv.get("devoured") and inv.get("player") in missing:  # a card not filled in yet: no made-up number
