@@ -22,12 +22,13 @@ export function render(s) {
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
-  // a stand-in Ancient One's track length and Elder Sign limit are not the card's: none shown until the host enters them
+  // a stand-in Ancient One's track length and Elder Sign limit are not entered yet: the note says so
   const aoMissing = !!standIn.ancient_numbers;
   const aoEnter = aoMissing && isHost() && (s.legal || []).find((x) => x.name === "set-ancient-one");
   fill($("#es-glance"), [
-    el("span", { id: "es-doom" }, "Doom " + s.doom + (aoMissing ? "" : " of " + s.doom_max)),
-    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (aoMissing ? "" : " of " + s.elder_signs_needed)),
+    // the view tells no limit while a stand-in's numbers are not entered (Game.doom_max): the count alone
+    el("span", { id: "es-doom" }, "Doom " + s.doom + (s.doom_max == null ? "" : " of " + s.doom_max)),
+    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (s.elder_signs_needed == null ? "" : " of " + s.elder_signs_needed)),
     el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
       (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
     ...(aoEnter ? [button("Enter the numbers printed on it", () => enterNumbers(s, aoEnter), "small", "es-enter-ancient")] : []),

@@ -720,21 +720,27 @@ class Game(GameHistory[State]):
 
     def doom_max(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered; None
-        until then (no made-up track wakes it). In a game stored before (numbers_reading) the stand-in's stands: in
-        the view, and while its stored history is `played` (what is played after it was reopened waits for the
-        card's numbers, numbers_first)."""
+        until then (no made-up track wakes it, and none is told). `played`: the length the rules play by, where in a
+        game stored before (numbers_reading) the stand-in's stands while its stored history is played (what is played
+        after it was reopened waits for the card's numbers, numbers_first); not `played`: the length as the view and
+        the events tell it, never the stand-in's."""
         s = self._state if state is None else state
         if s.ancient_numbers:
             return s.ancient_numbers[0]
-        return self.ancient.doom if self.pack_numbers_count(self.ancient.placeholder, played) else None
+        return self.ancient.doom if self._limits_count(played) else None
 
     def elder_signs_needed(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max: None until the host entered
-        a stand-in's (no made-up limit wins the game)."""
+        a stand-in's (no made-up limit wins the game, and none is told)."""
         s = self._state if state is None else state
         if s.ancient_numbers:
             return s.ancient_numbers[1]
-        return self.ancient.elder_signs if self.pack_numbers_count(self.ancient.placeholder, played) else None
+        return self.ancient.elder_signs if self._limits_count(played) else None
+
+    def _limits_count(self, played: bool) -> bool:
+        """Whether the Ancient One card's pack numbers count (doom_max, elder_signs_needed): a filled-in card's always;
+        a stand-in's only as played (pack_numbers_count), never as told."""
+        return not self.ancient.placeholder or (played and self.pack_numbers_count(True, True))
 
     def pack_numbers_count(self, placeholder: bool, played: bool) -> bool:
         """Whether a card's pack numbers count: a filled-in card's always, a stand-in's only in a game stored
@@ -745,13 +751,6 @@ class Game(GameHistory[State]):
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
         s = self._state if state is None else state
         return self.ancient.placeholder and s.ancient_numbers is None
-
-    def limits_told(self, state: State) -> tuple[int | None, int | None]:
-        """The doom track's length and the Elder Sign limit as an event tells them: neither while they are still the
-        stand-in's (ancient_numbers_missing), whose numbers are not the card's."""
-        if self.ancient_numbers_missing(state):
-            return None, None
-        return self.doom_max(state), self.elder_signs_needed(state)
 
     def numbers_missing(self, inv: InvestigatorState) -> bool:
         """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
@@ -1449,7 +1448,7 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.limits_told(s)[1], why=why)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.elder_signs_needed(s), why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1465,7 +1464,7 @@ class _Rules(RulesBase[State, Command]):
                 if full is not None and s.doom >= full:
                     break
                 s.doom += 1
-                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why=why)
                 # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
                 if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
@@ -1475,7 +1474,7 @@ class _Rules(RulesBase[State, Command]):
             before = s.doom
             s.doom = max(0, s.doom + n)
             if s.doom != before:
-                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=s.doom - before, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=s.doom - before, why=why)
 
     def awaken(self, why: str) -> None:
         """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
@@ -1613,7 +1612,7 @@ class _Rules(RulesBase[State, Command]):
         full = self.game.doom_max(s, played=True)
         if full is None or s.doom < full:
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 

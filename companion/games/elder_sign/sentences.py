@@ -824,7 +824,7 @@ def for_players(message: Any) -> str:
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"
-    # a stand-in Ancient One whose numbers the host did not enter: the counts, not the stand-in's limits
+    # a stand-in Ancient One whose numbers the host did not enter: the counts alone (the view tells no limit)
     signs = limited(view, "elder_signs", "elder_signs_needed")
     doom = limited(view, "doom", "doom_max")
     return {
@@ -846,10 +846,8 @@ def out_of(count: Any, limit: Any) -> str:
 
 def limited(view: Mapping[str, Any], count: str, limit: str) -> str:
     """A count of the published state with its limit (doom of doom_max, Elder Signs of elder_signs_needed), the
-    count alone while a stand-in Ancient One's numbers are not entered (stand_ins.ancient_numbers: its pack's are made
-    up, though a game stored before still plays by them, Game.numbers_reading)."""
-    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
-    return out_of(view.get(count), None if missing else view.get(limit))
+    count alone where the view tells no limit (a stand-in Ancient One's numbers not entered: Game.doom_max)."""
+    return out_of(view.get(count), view.get(limit))
 
 
 def percent(p: float) -> str:
