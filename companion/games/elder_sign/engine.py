@@ -245,6 +245,12 @@ DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
 )
+# nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
+# of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
+TERROR_BEFORE_STOPPING = (
+    "tell what the terror did first: a terror is resolved before choosing to try again or to stop, and before the turn "
+    "ends."
+)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -564,9 +570,9 @@ class Game(GameHistory[State]):
         # stand for its stored history
         self.numbers_reading = False
         # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
-        # roll while a terror asked about was not told and a first aid after an adventure completed that turn plays on
-        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's, and the
-        # rolls and first aid were played
+        # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
+        # completed that turn plays on as it was played (see read_stored): without clues= the stand-in's clue tokens
+        # stood for the card's, and the rolls, give-ups, ends of turns and first aid were played
         self.lenient_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
@@ -646,8 +652,8 @@ class Game(GameHistory[State]):
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
         the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
-        set-investigator without clues=, where the stand-in's clue tokens stood, a roll or clue before a terror asked
-        about was told, a first aid after an adventure completed that turn),
+        set-investigator without clues=, where the stand-in's clue tokens stood, a roll, clue, give-up or end-turn
+        before a terror asked about was told, a first aid after an adventure completed that turn),
         or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
@@ -1540,8 +1546,10 @@ class _Rules(RulesBase[State, Command]):
 
     def do_end_turn(self) -> None:
         """:305-323: three hours at the end of every turn; at midnight, the At Midnight effects, then a Mythos
-        card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn."""
+        card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn; not before a
+        failed roll's terror asked about is told (:202-211)."""
         s = self.s
+        self.terror_first(TERROR_BEFORE_STOPPING)
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
         player = s.current
@@ -1724,13 +1732,11 @@ class _Rules(RulesBase[State, Command]):
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
 
-    def terror_first(self) -> None:
-        """A roll (or a clue's re-roll) waits for the terror asked about to be told (:202-211), but in a game stored
-        before (Game.lenient_reading)."""
+    def terror_first(self, words: str = TERROR_FIRST) -> None:
+        """A roll (or a clue's re-roll), stopping the attempt or ending the turn (`words`: TERROR_BEFORE_STOPPING)
+        waits for the terror asked about to be told (:202-211), but in a game stored before (Game.lenient_reading)."""
         if self.game.terror_open(self.s) and not self.game.lenient():
-            self.illegal(
-                f"{TERROR_FIRST[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211)."
-            )
+            self.illegal(f"{words[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211).")
 
     def do_roll(self) -> None:
         s = self.s
@@ -2164,7 +2170,10 @@ class _Rules(RulesBase[State, Command]):
                 self.change(inv, -1 if stat == "sanity" else 0, -1 if stat == "stamina" else 0, "assist")
 
     def do_give_up(self) -> None:
+        """:209 "I can choose not to resolve the Adventure card" (or :447 end the attack), once the failed roll's terror
+        asked about is told (:202-208 "Whether or not I resolved any Terror effects")."""
         s = self.s
+        self.terror_first(TERROR_BEFORE_STOPPING)
         if s.attempt is None:
             inv = self.need_active()
             if s.attempted or inv.place == ENTRANCE or not s.moved:
