@@ -44,7 +44,8 @@ export function render(s) {
   $("#es-mythos").textContent = m && !m.active ? "None in force: the Ancient One is awake, and its waking ended " + (standIn.mythos ? "the last Mythos card's" : m.name + "'s") + " lingering effect." : m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
   // One row a player: a devoured investigator whose player plays on with another is a note under the new one.
   const all = s.investigators || [];
-  const lost = (p) => all.filter((x) => x.player === p && x.devoured).map((x) => x.name);
+  // a devoured investigator by the name the table may read (a stand-in's is not its card's)
+  const lost = (p) => all.map((x, i) => [x, (s.investigators_said || [])[i] || x.name]).filter(([x]) => x.player === p && x.devoured).map(([, said]) => said);
   const shown = all.filter((inv) => !inv.devoured || !all.some((x) => x.player === inv.player && !x.devoured));
   fill($("#es-investigators"), shown.map((inv) => {
     const li = el("li", { class: inv.active ? "active" : "" });
@@ -221,7 +222,7 @@ function enterNumbers(s, a) {
 function numbersFirst(s) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
   const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
-  return [el("p", { class: "warn", id: "es-numbers-first" }, (s.turn === 1 ? "Before the first turn" : "Before playing on") + ": copy the numbers printed on the cards not filled in yet. The companion makes none up, so no one plays until they are in."),
+  return [el("p", { class: "warn", id: "es-numbers-first" }, s.numbers_first_note || ""),
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 

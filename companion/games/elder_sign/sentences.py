@@ -948,6 +948,31 @@ def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
     )
 
 
+def numbers_first_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """Why the turn waits while Game.numbers_first is not empty (the host's turn panel): before the first turn; or a
+    player whose investigator was devoured takes a new one (:411 "I am granted a fresh start with a new investigator,
+    someone who has not yet been devoured ... complete with their own starting items") whose card is not filled in
+    yet; else before playing on."""
+    first = [str(c) for c in view.get("numbers_first") or []]
+    if not first:
+        return ""
+    investigators = view.get("investigators") or []
+    asked = [int(c.rsplit("=", 1)[1]) - 1 for c in first if c.startswith("set-investigator")]
+    fresh = [p for p in asked if any(i.get("player") == p and i.get("devoured") for i in investigators)]
+    if fresh:
+        who = listed([names.player(p) for p in fresh])
+        return (
+            f"{who} {'takes' if len(fresh) == 1 else 'take'} a new investigator, one not devoured yet in this game, "
+            "with its starting items, sanity, stamina and clue tokens: its card is not filled in yet here, so copy "
+            "the numbers printed on it. The companion makes none up, so no one plays on until they are in."
+        )
+    opening = view.get("turn") == 1 and not any(i.get("devoured") for i in investigators)
+    return (
+        f"{'Before the first turn' if opening else 'Before playing on'}: copy the numbers printed on the cards not "
+        "filled in yet. The companion makes none up, so no one plays until they are in."
+    )
+
+
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
     """The setup of the rules text (elder-sign-rules.txt:79-88) as a list the host ticks off, for this game: what
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
