@@ -226,14 +226,20 @@ function numbersFirst(s) {
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 
+// A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words).
 function numbersSheet(a, title, numbers) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
+  const refused = el("p", { class: "warn", id: "es-numbers-refused", role: "alert" });
+  refused.hidden = true;
   sheet(title, [
     el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the ones printed on the card on the table."),
     ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
-  ], "Enter the numbers", () => {
+    refused,
+  ], "Enter the numbers", async () => {
     if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
-    return command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
+    const out = await command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
+    if (!out) { refused.textContent = $("#toast-text").textContent; refused.hidden = false; return false; }
+    return true;
   });
 }
 
