@@ -101,3 +101,14 @@ def test_the_checklist_says_which_dealt_cards_are_stand_ins() -> None:
     assert (
         "(the Game tab names them)" in filled["adventures"] and "(the Game tab names them)" in filled["investigators"]
     )
+
+
+def test_stopping_is_said_in_the_rules_texts_words() -> None:
+    """:447 "I can either keep trying, using one of my dice, or I can admit defeat": the button, the page's words of a
+    refusal and the hopeless odds say it alike (sentences.ADMIT_DEFEAT)."""
+    assert sentences.action_label({"name": "give-up", "args": {}}) == "Admit defeat"
+    assert (
+        sentences.for_players("there is no roll under way to give up.") == "There is no roll under way to admit defeat."
+    )
+    hopeless = sentences.odds_words({"hopeless": True, "dice": 2, "name": "the Hedge Maze"})
+    assert "Admit defeat to face the card's penalty." in hopeless[0]

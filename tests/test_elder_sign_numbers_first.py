@@ -161,7 +161,7 @@ def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_o
     assert state["card_odds"]["hopeless"]
     words = state["odds_words"]
     assert words == [
-        f"No roll of the 2 dice left can complete {names.adventure('1')}: the attempt fails. Give up to "
+        f"No roll of the 2 dice left can complete {names.adventure('1')}: the attempt fails. Admit defeat to "
         "face the card's penalty."
     ]
     assert "give-up" in {a.name for a in game.legal_actions()}

@@ -710,9 +710,13 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
     return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
+# the player's choice to stop trying, in the rules text's words: "I can either keep trying, using one of my dice, or I
+# can admit defeat" (elder-sign-rules.txt:447; for an adventure :209 "I can choose not to resolve the Adventure
+# card"; the text's "give up" is of trophies, :301-303): the button, the refusals and the odds say it alike
+ADMIT_DEFEAT = "admit defeat"
 _ACTION_LABELS = {
     "end-turn": "End the turn",
-    "give-up": "Stop rolling",
+    "give-up": ADMIT_DEFEAT.capitalize(),
     "first-aid": "First aid",
     "lost-found": "Search the Lost & Found",
     "roll": "Roll the dice",
@@ -797,8 +801,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         r"add ordered=true when it shows the arrow on its left side, else ordered=false",
         "say whether it shows the arrow on its left side",
     ),
-    (r"\bgive up\b", "stop rolling"),
-    (r"\bgive-up\b", "stop rolling"),
+    (r"\bgive up\b", ADMIT_DEFEAT),
+    (r"\bgive-up\b", ADMIT_DEFEAT),
     (r"\blose= and hold=", "Setting a die aside and holding one"),
     (r"\bhold=(\S+)", r"holding \1"),
     (r"\bspell=(\S+)", r"the spell's \1"),
@@ -868,7 +872,7 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
         return [
-            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. Give up to face the "
+            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. {ADMIT_DEFEAT.capitalize()} to face the "
             "card's penalty."
         ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
