@@ -5,30 +5,22 @@ tests/artifacts/elder_sign/numbers-refused.png."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 from test_browser_elder_sign import shot
-from test_browser_elder_sign_tasks import host_phone
+from test_browser_elder_sign_tasks import host_phone, stand_in_service
 from web_fixtures import Table, serve_table
-
-from companion.games.skeptics.packs import load_packs
-from companion.history import GameStore
-from companion.service import GameService
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
 def numbers_table(tmp_path: Path) -> Iterator[Table]:
-    """An Elder Sign game with the bundled packs (its Ancient One a stand-in), its first Mythos card told."""
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
-    service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
-    service.do("card-did", {"effect": "nothing"})
-    yield from serve_table(tmp_path, service=service, threads=32)
+    """An Elder Sign game with the bundled packs (its Ancient One a stand-in), no numbers copied yet."""
+    yield from serve_table(tmp_path, service=stand_in_service(tmp_path), threads=32)
 
 
 def test_a_refused_ancient_one_entry_keeps_the_sheet_open_with_what_was_typed(
