@@ -43,6 +43,11 @@ __all__ = ["Box", "BoxEdit", "BoxChange", "EXPORT_KIND", "OTHER_FILES", "box_vie
 EXPORT_KIND = "skeptics companion box"  # the box file's kind since its first version (kept: old files import)
 EXPORT_VERSION = 1
 MAX_FILE = MAX_BYTES  # one pack file; the bundled ones are under 10 KB
+# A change to the box with nowhere to keep it: the host's words (the setting in words, docs/packs.md says how).
+NO_BOX_FOLDER = (
+    "this companion has no folder to keep your box in: name one as the game's packs folder in the configuration "
+    "file (docs/packs.md), then restart the companion."
+)
 
 
 def _games() -> Iterator[BoxPacks]:
@@ -222,10 +227,7 @@ class Box:
     def save(self, change: BoxChange) -> None:
         """Write the changed files into the box folder, each atomically (a power cut keeps the old or the new)."""
         if self.folder is None:
-            raise PackError(
-                "this companion has no box folder to keep your cards in; set game.packs_dir "
-                "in the configuration file (docs/packs.md)."
-            )
+            raise PackError(NO_BOX_FOLDER)
         for rel, text in change.files.items():
             paths.write_atomic(self.folder / rel, text)
             self.problems.pop(rel, None)

@@ -30,6 +30,11 @@ class IllegalCommand(CompanionError):
     """A well-formed command that the rules do not allow now (wrong phase, no summon die ...)."""
 
 
+class EngineFault(CompanionError):
+    """A rules engine failed on a command (a fault in the companion, not a refusal): it is logged, the game is
+    rebuilt from its history and nothing was played."""
+
+
 class DiceError(CompanionError):
     """Bad dice input: unknown icon, too many dice, a roll that does not match the dice."""
 

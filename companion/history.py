@@ -721,6 +721,12 @@ class GameStore:
             result.setdefault(int(seq), []).append(json.loads(text))
         return result
 
+    def events_per_command(self, game_id: int, count: int) -> list[list[dict[str, Any]]]:
+        """The stored events of each of a game's first `count` commands, in order (seq 1 to `count`; an empty list
+        for one that caused none): what the game module's read_stored and replay are handed."""
+        told = self.command_events(game_id)
+        return [told.get(seq, []) for seq in range(1, count + 1)]
+
     def last_event_id(self, game_id: int | None = None) -> int:
         """The greatest event id (of one game, or of the whole file); 0 if there is none."""
         with self._read("read the events") as db:
@@ -869,8 +875,7 @@ def replay_game(store: GameStore, game_id: int, packs: object, module: GameModul
             commands.append(module.command_from_dict(record.command))
         except CompanionError as exc:
             raise _replay_error(store, game_id, record, exc) from exc
-    told = store.command_events(game_id)  # what each caused when it was played: some readings tell from them
-    stored = [told.get(record.seq, []) for record in records]
+    stored = store.events_per_command(game_id, len(records))  # what each caused when played: some readings tell
     commands = list(module.read_stored(game, commands, stored))  # a module may push some itself (an asking reading)
     for record, command in zip(records[game.played :], commands, strict=True):
         try:

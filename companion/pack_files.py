@@ -141,6 +141,12 @@ def stand_in_name(kind: str, n: int) -> str:
     return f"{kind} {n}"
 
 
+def names_no_card(entry: StandIn, words: str) -> bool:
+    """Whether a card not filled in yet is named as no rulebook names a card ("Ancient One 2": the companion's name,
+    naming no card of the deck), not as one the rulebook gives ("Nyarlathotep"); `words` is its kind."""
+    return _is_stand_in(entry, words)
+
+
 def _is_stand_in(entry: StandIn, words: str) -> bool:
     return entry.placeholder and re.fullmatch(rf"{re.escape(words)} \d+", entry.name.strip(), re.IGNORECASE) is not None
 

@@ -33,6 +33,7 @@ MARKERS = ("square", "diamond", "triangle", "down", "plus")  # never the attempt
 END_GAP = 10  # the least height between two names at the lines' ends (9-pixel letters)
 END_SHARE = 0.3  # of the picture's width, at most, for the names at the lines' ends
 TICK_ROOM = 44  # the least width between two ticks of the time axis (a label such as "10 min" fits)
+STEP_ROOM = 18  # the least width between two numbered steps of an axis in steps (a label such as "12" fits)
 
 
 def _n(value: float) -> str:
@@ -64,18 +65,21 @@ def _minutes(value: float) -> str:
 
 
 def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
-    """One game's timeline: the time played along the bottom; the clock on the top lane; the marks (the Ghost
-    Hours, the midnights, who was voted out) as gold lines; each value the game keeps (the doom track, the room
-    cards left, the scores) as a step line; and each attempt whose chance was shown as a dot at the height of its
-    chance, filled when it came good and hollow when it failed."""
+    """One game's timeline: the time played along the bottom (or, for a timeline counted in steps such as hands,
+    each step evenly, numbered); the clock on the top lane; the marks (the Ghost Hours, the midnights, who was
+    voted out) as gold lines; each value the game keeps (the doom track, the room cards left, the scores) as a step
+    line; and each attempt whose chance was shown as a dot at the height of its chance, filled when it came good
+    and hollow when it failed."""
     timeline = record.get("timeline") or {}
     series: Mapping[str, Sequence[Sequence[Any]]] = timeline.get("series") or {}
     marks: Sequence[Sequence[Any]] = timeline.get("marks") or []
     clock: Sequence[Sequence[Any]] = timeline.get("clock") or []
-    attempts = [a for a in record.get("attempts") or [] if a.get("chance") is not None]
+    step = str(timeline.get("step") or "")  # the word of a step ("hand"): the points are at steps, not minutes
+    # the attempts are at their minutes: a timeline in steps has no lane of them
+    attempts = [] if step else [a for a in record.get("attempts") or [] if a.get("chance") is not None]
     total = max(
         [
-            float(record.get("minutes") or 0),
+            0.0 if step else float(record.get("minutes") or 0),
             *(float(p[0]) for s in series.values() for p in s),
             *(float(m[0]) for m in marks),
             1.0,
@@ -89,11 +93,11 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     left, right, top = 44, width - margin, 44 + band
     chart_h = 130
     bottom = top + chart_h
-    dots_top, dots_h = bottom + 14, 40 if record.get("dice") else 0
+    dots_top, dots_h = bottom + 14, 40 if record.get("dice") and not step else 0
     axis_y = dots_top + dots_h + (10 if dots_h else 0)
     height = axis_y + 22 + 16 * legend_rows + 4
     highest = max([1.0, *(float(p[1]) for s in series.values() for p in s)])
-    frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y)
+    frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y, step)
     title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
     body = [
         f'<rect width="{width}" height="{height}" rx="10" fill="{BACK}"/>',
@@ -128,9 +132,16 @@ class _Frame:
     dots_top: float
     dots_h: float  # 0: no lane of dots (a game without dice odds)
     axis_y: float
+    step: str = ""  # the word of a step ("hand") when the axis counts steps, not minutes
 
     def x_of(self, minute: float) -> float:
         return self.left + (self.right - self.left) * minute / self.total
+
+    def when(self, at: float) -> str:
+        """When a point is, in words: "at the start", "after 12 min", or "after hand 3"."""
+        if not at:
+            return "at the start"
+        return f"after {self.step} {int(at)}" if self.step else f"after {_minutes(at)}"
 
     def y_of(self, value: float) -> float:
         return self.bottom - self.chart_h * value / self.highest
@@ -176,8 +187,7 @@ def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -
         if len(series) > 1:
             at = dict(drawn)
             for minute, value in points:
-                when = f"after {_minutes(float(minute))}" if float(minute) else "at the start"
-                tip = f"{name}: {_n(float(value))} {when}"
+                tip = f"{name}: {_n(float(value))} {frame.when(float(minute))}"
                 marked.append(_marker(index, frame.x_of(float(minute)), at[float(minute)], tip))
     return body + marked
 
@@ -334,9 +344,20 @@ def _attempt_dots(frame: _Frame, attempts: Sequence[Mapping[str, Any]]) -> list[
 
 def _time_axis(frame: _Frame) -> list[str]:
     """The time axis, with a tick every step of minutes that gives at most eight, and no more than leave their
-    labels apart (a phone's narrow picture)."""
+    labels apart (a phone's narrow picture); or, counted in steps, a tick at every step, numbered (every second or
+    fifth ... where they would run together), its word ("hands") left of the axis."""
     left, right, axis_y = frame.left, frame.right, frame.axis_y
     body = [f'<line x1="{left}" y1="{axis_y}" x2="{right}" y2="{axis_y}" stroke="{DIM}"/>']
+    if frame.step:
+        steps = int(frame.total)
+        every = next(n for n in (1, 2, 5, 10, 20, 50, 100, 10**9) if (right - left) * n / steps >= STEP_ROOM)
+        body.append(_text(left - 6, axis_y + 15, f"{frame.step}s", 9, DIM, "end"))
+        for k in range(steps + 1):
+            x = frame.x_of(k)
+            body.append(f'<line x1="{_n(x)}" y1="{axis_y}" x2="{_n(x)}" y2="{axis_y + 4}" stroke="{DIM}"/>')
+            if k % every == 0:
+                body.append(_text(x, axis_y + 15, str(k), 9, DIM, "middle"))
+        return body
     step = _step(frame.total, max(1, min(8, int((right - left) // TICK_ROOM))))
     tick = 0.0
     while tick <= frame.total + 1e-9:

@@ -24,8 +24,9 @@ from companion.history import CommandRecord, GameInfo, GameStore
 __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 
 #: what a record holds; a stored record of another version is made again (3: Elder Sign weighs each blow against the
-#: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again)
-RECORD_VERSION = 3
+#: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again; 4: a
+#: timeline may count steps, the Spooks hands, instead of minutes)
+RECORD_VERSION = 4
 
 
 class _Attempts:
@@ -165,9 +166,16 @@ def _moment(
     minute: float,
     timeline: dict[str, Any],
 ) -> None:
-    """Add one command's point to the timeline: the clock when it moved, the marks, each value when it changed."""
+    """Add one command's point to the timeline: the clock when it moved, the marks, each value when it changed. A
+    module whose moments count steps ("step": the hands played, "step_word": "hand") has its points at the steps,
+    evenly, not at the minutes (a quick game's points would crowd together): each value as it stood at the step's
+    end."""
     moment: Mapping[str, Any] = module.moments(view, events)
-    at = round(minute, 3)
+    step = moment.get("step")
+    counted = isinstance(step, int) and not isinstance(step, bool)
+    if counted:
+        timeline["step"] = str(moment.get("step_word") or "step")
+    at = float(step) if isinstance(step, int) and counted else round(minute, 3)
     clock = moment.get("clock")
     if clock is not None and (not timeline["clock"] or timeline["clock"][-1][1] != clock):
         timeline["clock"].append([at, str(clock)])
@@ -176,6 +184,8 @@ def _moment(
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             continue
         points = timeline["series"].setdefault(str(name), [])
+        if counted and points and points[-1][0] == at and len(points) > 1:
+            points.pop()  # a change within the step: the value at its end
         if not points or points[-1][1] != value:
             points.append([at, value])
 

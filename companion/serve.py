@@ -224,7 +224,9 @@ class Companion(MainLoop):
 
     def read_dice_pressed(self) -> None:
         if self.tray is None:
-            self.tell("Read dice", "no camera is set up (camera.enabled = false); enter the dice on the page.")
+            self.tell(
+                "Read dice", "no camera is set up (the configuration file turns it off); enter the dice on the page."
+            )
             return
         self.tray.request_read()
 

@@ -23,11 +23,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from companion.box import Box, BoxChange, BoxEdit, box_view
 from companion.commands import CommandBase
-from companion.errors import BadCommand, CardsNeeded, CompanionError, HistoryError, IllegalCommand
+from companion.errors import BadCommand, CardsNeeded, CompanionError, EngineFault, HistoryError, IllegalCommand
 from companion.games.base import Engine, GameModule, SeenDie, SetupLike, TableDice, TrayOutcome, module_for, rules_of
 from companion.history import GameStore, StaleGameError, replay_game
 from companion.tray_readings import TrayReadings
@@ -44,6 +44,13 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+ENGINE_FAULT = (
+    "the companion could not work that out (a fault in its rules): nothing was played and the game is as it was. "
+    "The companion's log has the details for a bug report."
+)
 
 #: fn(events, state): called after every commit, in commit order, from the committing thread.
 Listener = Callable[[list[dict[str, Any]], dict[str, Any]], None]
@@ -350,7 +357,7 @@ class GameService:
         refusal comes first, from the one place it is made."""
         with self._lock:
             game, _ = self._require_game()
-            game.check(self._command(name, args))
+            self._engine(game.check, self._command(name, args))
 
     def _command(self, name: str, args: Mapping[str, Any] | None) -> CommandBase:
         return self._module.command_from_dict(
@@ -445,7 +452,9 @@ class GameService:
             new = self._command(name, args)
             game.pop()
             try:
-                game.check(new)
+                self._engine(game.check, new)  # a fault rebuilds the game from the file, which still has `old`
+            except EngineFault:
+                raise
             except CompanionError:
                 game.push(old)
                 raise
@@ -637,22 +646,18 @@ class GameService:
 
     def _use_box(self, change: BoxChange, said: str, packs: Any) -> dict[str, Any]:
         """Save `change` and play on with `packs` (the packs with it, checked); under the lock."""
+        from companion.box import NO_BOX_FOLDER, OTHER_FILES
         from companion.errors import PackError
 
         if not self.box.is_writable:
-            raise PackError(
-                "this companion has no folder to keep your box in; set game.packs_dir in the "
-                "configuration file (docs/packs.md)."
-            )
-        from companion.box import OTHER_FILES
+            raise PackError(NO_BOX_FOLDER)
 
         others = {OTHER_FILES[rel] for rel in change.files if rel in OTHER_FILES}
         game = None
         # what each command caused when it was played: the game replays in the reading it was played in (read_stored)
         stored = None
         if self._game is not None and self._game_id is not None:
-            told = self.store.command_events(self._game_id)
-            stored = [told.get(seq, []) for seq in range(1, self._game.played + 1)]
+            stored = self.store.events_per_command(self._game_id, self._game.played)
         try:
             if self._game is not None and self._module.rules == self.box.rules:
                 game = self._module.replay(self._game.setup, packs, self._game.history, stored)
@@ -753,6 +758,19 @@ class GameService:
         outcome = game.outcome
         return outcome.result if outcome is not None else "playing"
 
+    def _engine(self, step: Callable[[CommandBase], _T], command: CommandBase) -> _T:
+        """`step(command)` on the rules engine (its push or check), under the lock. Its refusals (CompanionError) go
+        out as they are; any other fault is logged with the command, the game is rebuilt from the history (a fault
+        must not leave a half-changed game behind: the file is the truth) and it is answered with EngineFault."""
+        try:
+            return step(command)
+        except CompanionError:
+            raise
+        except Exception as exc:
+            log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
+            self._reload()
+            raise EngineFault(ENGINE_FAULT) from exc
+
     def _apply(
         self,
         game: Engine,
@@ -761,15 +779,7 @@ class GameService:
         source: str,
         keep_redo: list[tuple[CommandBase, str]] | None = None,
     ) -> CommandResult:
-        try:
-            events = game.push(command)  # checked: raises BadCommand / IllegalCommand, nothing changed
-        except CompanionError:
-            raise
-        except Exception:
-            # A fault in the engine must not leave a half-changed game behind: the file is the truth.
-            log.exception("the rules engine failed on %s; rebuilding the game from the history", command)
-            self._reload()
-            raise
+        events = self._engine(game.push, command)  # checked: raises BadCommand / IllegalCommand, nothing changed
         seq = game.played
         try:
             records = self.store.append(

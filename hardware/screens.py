@@ -152,9 +152,9 @@ def game_screen(state: Mapping[str, Any], ghost_room_name: str | None = None) ->
 
 
 def _limited(state: Mapping[str, Any], count: str, limit: str) -> str:
-    """ "2/12": a count and the limit the host told; the count alone while the Ancient One's card is not filled in
-    and its numbers are not entered (the stand-in's are made up, stand_ins.ancient_numbers)."""
-    told = None if (state.get("stand_ins") or {}).get("ancient_numbers") else state.get(limit)
+    """ "2/12": a count and the limit the view tells; the count alone where it tells none (the Ancient One's card is
+    not filled in and its numbers are not entered: companion.games.elder_sign.engine.Game.doom_max)."""
+    told = state.get(limit)
     return f"{state.get(count, '-')}" + ("" if told is None else f"/{told}")
 
 

@@ -146,7 +146,7 @@ class Table:
                 if isinstance(exc, OSError) or "luma" in type(exc).__module__
                 else describe(exc)
             ),
-            off_reason="off (hardware.display.enabled = false)",
+            off_reason="off (the configuration file turns the display off)",
         )
 
         # The clock hand.

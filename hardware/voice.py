@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from companion.errors import HardwareError
+from companion.errors import ConfigError, HardwareError
 from hardware.config import ENGINES, PACKAGED_VOICE, VoiceConfig
 
 log = logging.getLogger("hardware.voice")
@@ -610,22 +610,23 @@ class Player:
         said = stderr.read().decode("utf-8", "replace").strip().splitlines() if stderr is not None else []
         detail = f"aplay could not play on ALSA device {self.device!r} ({said[-1] if said else f'exit {code}'})"
         if detail != self.detail:
-            log.warning("%s; set hardware.voice.device (aplay -L lists the devices)", detail)
+            log.warning("%s; %s (aplay -L lists the outputs)", detail, OTHER_OUTPUT)
         self.detail = detail
         self.problem = not_heard(self.device, said)
 
+
+# Where the host names another sound output: the voice's device setting, in the host's words.
+OTHER_OUTPUT = "name another sound output as the voice's device in the configuration file"
 
 # What aplay's complaint means, in the host's words (its last line is "aplay: main:831: audio open error: ...").
 _NOT_HEARD = (
     (
         ("no such file", "no such device", "unknown pcm", "cannot find card", "cannot get card"),
-        "no sound device was found{at}: plug in the table's speaker and test again, or pick another output "
-        "(hardware.voice.device in the configuration file)",
+        "no sound device was found{at}: plug in the table's speaker and test again, or " + OTHER_OUTPUT,
     ),
     (
         ("busy",),
-        "the sound device{at} is in use by another program: close that program and test again, or pick another "
-        "output (hardware.voice.device in the configuration file)",
+        "the sound device{at} is in use by another program: close that program and test again, or " + OTHER_OUTPUT,
     ),
     (
         ("permission denied", "not permitted"),
@@ -766,16 +767,17 @@ class Voice:
         if piper_voice is not None:
             offered = [PACKAGED_VOICE, *(p.name for p in voice_files(self.data_dir))]
             if piper_voice not in ("", *offered):
-                from companion.errors import ConfigError
-
                 raise ConfigError(
-                    f"voice.piper_voice: {piper_voice!r} is not one of the voices ({', '.join(offered)}); "
+                    f"{piper_voice!r} is not one of the voices ({', '.join(offered)}); to add one, "
                     f"put NAME.onnx and NAME.onnx.json in {(self.data_dir or Path('DATA')) / VOICES_DIR}"
                 )
             changes["piper_voice"] = "" if piper_voice == PACKAGED_VOICE else piper_voice
         if volume is not None:
             changes["volume"] = volume
-        cfg = VoiceConfig.from_dict({**_fields_of(self.cfg), **changes}, prefix="voice")
+        try:
+            cfg = VoiceConfig.from_dict({**_fields_of(self.cfg), **changes}, prefix="voice")
+        except ConfigError as exc:  # the page's own field, in words ("the voice's volume: expected ..."), no key
+            raise ConfigError("the voice's " + str(exc).removeprefix("voice.")) from None
         if self.data_dir is not None:
             from companion.paths import write_atomic
 
@@ -825,7 +827,7 @@ class Voice:
 
     def status(self) -> dict[str, Any]:
         if not self.cfg.enabled:
-            return {"found": False, "configured": False, "message": "off (hardware.voice.enabled = false)"}
+            return {"found": False, "configured": False, "message": "off (the configuration file turns the voice off)"}
         if self.engine is None:
             return {"found": False, "configured": True, "message": f"silent: {self.why}"}
         if not self.player.is_available:
@@ -835,7 +837,11 @@ class Voice:
                 "message": "aplay is not installed, so nothing is heard (sudo apt install alsa-utils)",
             }
         if self.cfg.quiet:
-            return {"found": True, "configured": True, "message": "quiet mode (hardware.voice.quiet = true)"}
+            return {
+                "found": True,
+                "configured": True,
+                "message": "quiet mode (the configuration file keeps the voice quiet)",
+            }
         if self.player.problem:
             return {
                 "found": False,

@@ -7,6 +7,7 @@ rule of now (docs/among-cultists.md, gap 9)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from games import write_played_then
@@ -100,3 +101,55 @@ def test_a_box_edit_during_a_game_stored_before_keeps_its_knife(tmp_path: Path) 
         assert state["event"]["name"] == "Power cut" and state["start_player"] == 3 and state["order"] == [3, 4, 1]
     finally:
         svc.close()
+
+
+def test_a_file_whose_knife_never_came_to_a_ghost_shows_the_table_the_same_either_way(tmp_path: Path) -> None:
+    """Nothing stored tells the two readings apart when the knife never came to a ghost: the commands are the
+    same, and so is every event they caused (the same start_player_passed, from 1 to 2). The one thing of the
+    view that differs is its "order" (the reading of before left the ghost at seat 3 out of it), and nothing the
+    table is shown reads it: the page, the host's buttons, the OLED, the terminal, the log and the end card are
+    the same in either reading."""
+    from companion.games.among_cultists import sentences, terminal
+    from companion.games.among_cultists.module import MODULE
+    from hardware.screens import game_screen
+
+    commands = [*ROUND_1[:4], "vote seat=3", "end-round", "next-phase", "draw-event", "next-phase", "points n=1"]
+    then = Game.new(SETUP, PACKS, knife_skips_ghosts=True)
+    store = GameStore(tmp_path / "alike.sqlite3")
+    try:
+        game_id = write_played_then(store, then, commands)
+        stored = store.command_events(game_id)
+        game = replay_game(store, game_id, PACKS)
+    finally:
+        store.close()
+    assert isinstance(game, Game) and not game.knife_skips_ghosts
+    # every event as it was stored: the log and the voice say the same
+    again = Game.new(SETUP, PACKS)
+    for seq, text in enumerate(commands, 1):
+        assert again.push(text) == stored.get(seq, [])
+    old, new = then.view(), game.view()
+    assert {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)} == {"order"}
+    assert old["order"] == [2, 4, 1] and new["order"] == [2, 3, 4, 1]
+    # what the table is shown of the state
+    assert terminal.state_text(old) == terminal.state_text(new) and terminal.status_line(old) == terminal.status_line(
+        new
+    )
+    assert game_screen(old).tobytes() == game_screen(new).tobytes()
+    names = MODULE.names(game)
+    assert MODULE.publish(old, then) == MODULE.publish(new, game)
+    assert MODULE.end_summary(old, names, 12.0) == MODULE.end_summary(new, names, 12.0)
+    assert [(a.name, dict(a.args)) for a in then.legal_actions()] == [
+        (a.name, dict(a.args)) for a in game.legal_actions()
+    ]
+    assert sentences.describe_events(stored[6], names)  # the clean-up's words, from the same events either way
+    # and no page script, template or other module reads the view's order
+    root = Path(__file__).resolve().parent.parent
+    readers = [
+        path
+        for folder in ("web", "hardware", "companion")
+        for path in (root / folder).rglob("*")
+        if path.suffix in (".js", ".html", ".py")
+        and path != root / "companion" / "games" / "among_cultists" / "engine.py"
+        and re.search(r"""\.order\b(?!\()|\[["']order["']\]|get\(["']order["']""", path.read_text(encoding="utf-8"))
+    ]
+    assert readers == []

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from web_fixtures import Table
 
-from companion.box import EXPORT_KIND, Box, BoxEdit
+from companion.box import EXPORT_KIND, Box, BoxChange, BoxEdit
 from companion.errors import BadCommand, PackError
 from companion.games.skeptics.packs import bundled_dir, load_packs
 from companion.games.skeptics.sentences import for_players
@@ -203,8 +203,15 @@ def test_an_edit_that_the_game_in_play_no_longer_fits_is_refused_and_nothing_cha
 def test_a_companion_without_a_box_folder_says_where_to_set_one(tmp_path: Path) -> None:
     svc = GameService(GameStore(tmp_path / "g.sqlite"), load_packs(), rng=random.Random(1))
     try:
-        with pytest.raises(PackError, match="packs_dir"):
+        with pytest.raises(PackError) as refused:
             svc.edit_box("evidence", "evidence1", {"name": "Handprint"})
+        assert str(refused.value) == (  # the host's words: the setting in words, no key
+            "this companion has no folder to keep your box in: name one as the game's packs folder in the "
+            "configuration file (docs/packs.md), then restart the companion."
+        )
+        with pytest.raises(PackError) as saved:
+            Box(None).save(BoxChange({}, "nothing"))
+        assert str(saved.value) == str(refused.value)  # the box's own refusal is the same sentence
     finally:
         svc.close()
 

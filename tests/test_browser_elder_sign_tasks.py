@@ -29,11 +29,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture
 def elder_sign_table(tmp_path: Path) -> Iterator[Table]:
     """An Elder Sign game with the bundled packs (every adventure a stand-in), its first Mythos card told."""
+    service = stand_in_service(tmp_path)
+    numbers_copied(service._game, service)  # the numbers printed on the stand-in cards, before the first turn
+    yield from serve_table(tmp_path, service=service, threads=32)
+
+
+def stand_in_service(tmp_path: Path) -> GameService:
+    """An Elder Sign game with the bundled packs (every card a stand-in), its first Mythos card told."""
     service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(4))
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
     service.do("card-did", {"effect": "nothing"})
-    numbers_copied(service._game, service)  # the numbers printed on the stand-in cards, before the first turn
-    yield from serve_table(tmp_path, service=service, threads=32)
+    return service
 
 
 def host_phone(browser: object, table: Table) -> Phone:

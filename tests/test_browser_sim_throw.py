@@ -21,7 +21,7 @@ from test_browser_web import ARTIFACTS, Phone, open_phone
 from test_sim_tray_throws import sim_companion
 
 from companion.serve import Companion
-from vision.sim_tray import NO_ROLL, ThrowCamera
+from vision.sim_tray import NO_ROLL, NO_ROLL_PLAYER, ThrowCamera
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -63,8 +63,9 @@ def test_a_player_throws_the_simulated_tray_and_sees_the_reading(browser: Any, s
         button = phone.page.locator("#sim-throw-btn")
         expect(button).to_be_visible()
         expect(button).to_have_text("Throw the dice (simulated tray)")
-        expect(button).to_be_disabled()  # no roll under way: it says why
-        expect(phone.page.locator("#sim-throw-note")).to_have_text(NO_ROLL[0].upper() + NO_ROLL[1:])
+        expect(button).to_be_disabled()  # no roll under way: it says why, and what comes next (the host's roll)
+        expect(phone.page.locator("#sim-throw-note")).to_have_text(NO_ROLL_PLAYER[0].upper() + NO_ROLL_PLAYER[1:])
+        expect(phone.page.locator("body")).not_to_contain_text("start a roll first")  # the host's words, not hers
         shot(phone, "no-roll")
         served.game.do("attempt", {"action": "search", "need": "eye:1"}, source="web")  # the host's "Start the roll"
         expect(button).to_be_enabled()
@@ -144,6 +145,8 @@ def test_no_throw_offered_once_the_last_action_failed_and_no_old_game_dice(brows
         expect(phone.page.locator("#tray-dice")).to_have_text("No dice read in this game yet.", timeout=10000)
         expect(phone.page.locator("#tray-dice .chip")).to_have_count(0)
         expect(phone.page.locator("#tray-at")).to_have_text("")
+        phone.page.click("#tray-card summary")  # the photo folded out: none, it is the last game's throw
+        expect(phone.page.locator("#tray-photo")).to_be_hidden()
         shot(phone, "new-game-tray")
         phone.check_clean()
     finally:

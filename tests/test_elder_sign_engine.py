@@ -1128,14 +1128,14 @@ def test_a_stand_in_adventure_plays_no_terror_penalty_or_reward_of_its_own() -> 
     terror = next(e for e in events if e["type"] == "terror")
     assert terror["effect"] is None
     assert "effect_text" not in types(events)
-    events = game.push("give-up")
-    failed = next(e for e in events if e["type"] == "adventure_failed")
-    assert failed["penalty"] is None
     inv = game.view()["investigators"][0]
     assert (inv["sanity"], inv["stamina"]) == (before["sanity"], before["stamina"])
     assert [q for q in (game.view()["question"],) if q] and game.view()["question"]["part"] == "terror"
     game.push("card-did effect=stamina")
     game.push("card-did effect=nothing")
+    events = game.push("give-up")  # once the terror is told (:202-209)
+    failed = next(e for e in events if e["type"] == "adventure_failed")
+    assert failed["penalty"] is None
     assert game.view()["question"]["part"] == "penalty" and game.view()["question"]["player"] == 0
     game.push("card-did effect=doom")
     assert game.view()["doom"] == 1 and game.view()["investigators"][0]["stamina"] == before["stamina"] - 1

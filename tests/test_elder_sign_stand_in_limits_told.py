@@ -4,11 +4,15 @@ and no OLED tells the stand-in's numbers as the card's, only the counts."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from games import write_played_then
 from PIL import ImageChops
 
 from companion.games.elder_sign.engine import Game, Setup
 from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
+from companion.history import GameStore, replay_game
 from hardware import screens
 
 
@@ -42,12 +46,41 @@ def test_the_log_and_the_terminal_tell_the_counts_alone_until_the_numbers_are_en
 
 
 def test_the_oled_shows_no_stand_in_limit() -> None:
-    game, doom, _ = _stand_in_game()
+    game, doom, signs = _stand_in_game()
     game.push("doom n=1")
     state = _state(game)
+    assert state["doom_max"] is None and state["elder_signs_needed"] is None  # the view tells none (Game.doom_max)
     shown = screens.game_screen(state)
-    other_max = screens.game_screen({**state, "doom_max": doom + 5, "elder_signs_needed": 99})
-    assert ImageChops.difference(shown, other_max).getbbox() is None  # the stand-in's numbers are not drawn
-    told = {"doom_max": doom + 5, "elder_signs_needed": 99}
-    entered = screens.game_screen({**state, **told, "stand_ins": {**state["stand_ins"], "ancient_numbers": False}})
-    assert ImageChops.difference(shown, entered).getbbox() is not None  # entered numbers are
+    # the screen reads the view's limit alone (no check of its own): a told one is drawn
+    entered = screens.game_screen({**state, "doom_max": doom + 5, "elder_signs_needed": signs + 5})
+    assert ImageChops.difference(shown, entered).getbbox() is not None
+
+
+def test_a_game_stored_before_the_numbers_were_asked_reopens_showing_the_counts_alone(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it (Game.numbers_reading: the stand-in's doom track stood for its
+    stored history): its view told the stand-in's length, which each reader hid. Reopened, the view tells none, so
+    the log, the terminal, the OLED and the end card show the counts alone as they did; the engine still plays the
+    stored history by the stand-in's track (it wakes at its length)."""
+    then = Game.new(Setup(players=2, seed=3), load_packs(), numbers_reading=True)
+    doom = then.ancient.doom
+    commands = ["card-did effect=nothing", "end-turn", "doom n=2", "elder-signs n=1"]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, commands)
+        game = replay_game(store, game_id, load_packs())
+    finally:
+        store.close()
+    assert isinstance(game, Game) and game.numbers_reading and game.history == then.history
+    state = _state(game)
+    assert (state["doom"], state["doom_max"], state["elder_signs"], state["elder_signs_needed"]) == (2, None, 1, None)
+    line = MODULE.status_line(state)
+    assert "doom 2 ·" in line and "Elder Signs 1" in line and " of " not in line, line
+    summary = MODULE.sentences.end_summary(state)
+    assert summary["lines"][:2] == ["Elder Signs: 1.", "Doom: 2."]
+    oled = screens.game_screen(state)
+    assert ImageChops.difference(oled, screens.game_screen({**state, "doom_max": None})).getbbox() is None
+    # the stored history played by the stand-in's track: more doom in it wakes the Ancient One at that length
+    again = Game.new(Setup(players=2, seed=3), load_packs(), numbers_reading=True)
+    for command in [*commands[:3], f"doom n={doom}"]:
+        again.push(command)
+    assert again.view()["ancient_one_awake"] and again.view()["doom"] == doom

@@ -91,3 +91,49 @@ def test_a_history_that_rolled_before_the_terror_was_told_reopens_as_it_was_play
     game.push("roll faces=terror,inv1,inv1,inv1,lore,lore")
     with pytest.raises(IllegalCommand, match="tell what the terror did first"):
         game.push("roll faces=peril,peril,peril,inv1,lore")
+
+
+def test_the_engine_refuses_stopping_or_ending_the_turn_before_the_terror_is_told() -> None:
+    """:202-209 "Whether or not I resolved any Terror effects, I have a couple of options: 1. I can try again ... 2. I
+    can choose not to resolve the Adventure card": the terror comes before stopping the attempt, and so before the turn
+    ends with it; refused in the player's words, nothing changes, and told, either goes on."""
+    game = stand_in_attempt("peril:3")
+    game.push("roll faces=terror,terror,inv1,inv1,lore,lore")
+    assert game.terror_open()
+    before = game.view()
+    for text in ("give-up", "end-turn"):
+        with pytest.raises(IllegalCommand, match="tell what the terror did first: a terror is resolved before") as err:
+            game.push(text)
+        assert game.view() == before
+        said = MODULE.for_players(str(err.value), MODULE.names(game), 0)
+        assert "=" not in said and "card-did" not in said and "end-turn" not in said, said
+    assert not {"give-up", "end-turn"} & {a.name for a in game.legal_actions()}
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    assert {"give-up", "end-turn"} <= {a.name for a in game.legal_actions()}
+    game.push("give-up")
+    assert game.view()["attempt"] is None
+
+
+def test_a_history_that_stopped_before_the_terror_was_told_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file as the companion of before wrote it: a give-up and an end of the turn before the terror was told. It
+    opens to the same state (Game.lenient_reading); the same end of the turn played after reopening is refused."""
+    played = [str(c) for c in stand_in_attempt("peril:3").history]
+    then = Game.new(Setup(players=2, seed=3), load_packs(), lenient_reading=True)  # as the companion played it then
+    more = ["roll faces=terror,inv1,inv1,inv1,lore,lore", "give-up", "end-turn"]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, [*played, *more])
+        assert then.view()["turn"] == 2 and then.terror_open()  # it was played with the terror still asked
+        game = replay_game(store, game_id, load_packs())
+        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert game.view() == then.view() and game.history == then.history
+    finally:
+        store.close()
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    game.push("move to=2")
+    game.push("set-tasks adventure=2 tasks=peril:3 ordered=false")
+    game.push("roll faces=terror,inv1,inv1,inv1,lore,lore")
+    with pytest.raises(IllegalCommand, match="tell what the terror did first"):
+        game.push("end-turn")

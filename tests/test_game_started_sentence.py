@@ -38,7 +38,10 @@ def test_a_new_game_is_told_in_words_naming_the_table(tmp_path: Path, key: str) 
     assert "happens on the table" not in said
     if key != "among-cultists":  # the night's first line hides the players among whom the cultists hide
         assert all(name in said for name in NAMES[: setup["players"]]), said
-    if key == "elder-sign":  # the Ancient One as the table calls it (a card not filled in yet: not its name)
-        assert said.endswith(f" against {state['ancient_one']['said']}.")
+    if key == "elder-sign":  # the Ancient One as the table calls it, then the stand-in drawn told plainly
+        assert (
+            said
+            == f"A new game starts: Ada and Bo against {state['ancient_one']['said']}. {state['ancient_one_drawn']}"
+        )
     if key.startswith("spooks"):  # spooks-rules.txt:3, the longer game: "until three players are left"
         assert ("until three are left" in said) == (setup.get("variant") == "long")

@@ -96,6 +96,14 @@ def test_no_oled_at_start(caplog: pytest.LogCaptureFixture) -> None:
         assert bus.data_blocks >= 32
 
 
+def test_an_oled_turned_off_says_so_in_words() -> None:
+    """The host's page shows why the OLED is dark: turned off in the configuration file, in words, no key."""
+    config = HardwareConfig.from_dict({"retry_s": 30, "display": {"enabled": False}})
+    with make_table(FakeClock(), MockFactory(pin_class=MockPWMPin), config=config) as table:
+        display = table.status()["parts"]["display"]
+        assert not display["found"] and display["message"] == "off (the configuration file turns the display off)"
+
+
 def test_buzzer_pin_in_use(caplog: pytest.LogCaptureFixture) -> None:
     """Another device holds GPIO22: the buzzer is missing, everything else works; it returns when freed."""
     clock = FakeClock()

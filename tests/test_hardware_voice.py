@@ -346,15 +346,24 @@ def test_the_hosts_choice_is_saved_in_the_data_folder_and_used_at_the_next_start
     assert voice.cfg.volume == 35 and voice.player.volume == 35
     restarted = Voice(VoiceConfig(), data_dir=tmp_path, engine=ToneEngine())
     assert restarted.cfg.engine == "espeak-ng" and restarted.cfg.volume == 35
-    with pytest.raises(ConfigError, match="engine"):
+    # the host's page reads each refusal: the field in words, no key of the configuration file
+    with pytest.raises(ConfigError, match="^the voice's engine: expected one of piper, espeak-ng, got 'festival'$"):
         voice.choose(engine="festival")
-    with pytest.raises(ConfigError, match="volume"):
+    with pytest.raises(ConfigError, match="^the voice's volume: expected a whole number 0-100, got 150$"):
         voice.choose(volume=150)
-    with pytest.raises(ConfigError, match="not one of the voices"):
+    with pytest.raises(ConfigError, match="^'../../etc/passwd.onnx' is not one of the voices .*; to add one, put"):
         voice.choose(piper_voice="../../etc/passwd.onnx")
     assert json.loads((tmp_path / "voice.json").read_text(encoding="utf-8"))["volume"] == 35  # nothing changed
     (tmp_path / "voice.json").write_text("{not json", encoding="utf-8")
     assert Voice(VoiceConfig(volume=70), data_dir=tmp_path, engine=ToneEngine()).cfg.volume == 70
+
+
+def test_a_voice_turned_off_or_quiet_says_so_in_words() -> None:
+    """The host's page and `hw test` show the voice's status: why it is silent, in words, not the key to change."""
+    off = Voice(VoiceConfig(enabled=False), engine=ToneEngine()).status()
+    assert off == {"found": False, "configured": False, "message": "off (the configuration file turns the voice off)"}
+    quiet = Voice(VoiceConfig(quiet=True), engine=ToneEngine()).status()["message"]
+    assert quiet == "quiet mode (the configuration file keeps the voice quiet)"
 
 
 def test_the_settings_page_lists_the_owners_voice_files(tmp_path: Path) -> None:
@@ -417,7 +426,7 @@ def test_the_real_aplay_on_an_output_that_is_not_there_is_told_in_plain_words(
     player.close()
     assert player.problem == (
         "no sound device was found (companion-no-such-output): plug in the table's speaker and test again, "
-        "or pick another output (hardware.voice.device in the configuration file)"
+        "or name another sound output as the voice's device in the configuration file"
     )
     assert player.detail is not None and "audio open error" in player.detail
     assert "audio open error" not in voice.status()["message"]

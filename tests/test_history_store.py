@@ -98,6 +98,24 @@ def test_undo_deletes_the_command_keeps_its_record_and_ids_keep_growing(db: Path
         assert [e["type"] for e in store.events(gid, after=before)] == ["undone", "y", "z"]
 
 
+def test_the_stored_events_of_each_command_in_order(db: Path) -> None:
+    """One list per command, seq 1 first, an empty one for a command that caused nothing; undone commands and
+    other games are left out (what replay_game and a box change hand to the game module)."""
+    with GameStore(db) as store:
+        gid = store.create_game({"players": 2})
+        other = store.create_game({"players": 3})
+        store.append(gid, 1, cmd("a"), [{"type": "x"}, {"type": "y"}])
+        store.append(gid, 2, cmd("b"), [])
+        store.append(other, 1, cmd("c"), [{"type": "elsewhere"}])
+        store.append(gid, 3, cmd("d"), [{"type": "z"}])
+        store.append(gid, 4, cmd("e"), [{"type": "gone"}])
+        store.undo(gid, 4, source="button")
+        assert store.events_per_command(gid, 3) == [[{"type": "x"}, {"type": "y"}], [], [{"type": "z"}]]
+        assert store.events_per_command(gid, 2) == [[{"type": "x"}, {"type": "y"}], []]
+        assert store.events_per_command(gid, 0) == []
+        assert store.events_per_command(other, 1) == [[{"type": "elsewhere"}]]
+
+
 def test_append_and_undo_refuse_a_game_changed_by_someone_else(db: Path) -> None:
     with GameStore(db) as one, GameStore(db) as other:
         gid = one.create_game({"players": 2})

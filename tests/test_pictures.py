@@ -42,7 +42,7 @@ SKEPTICS = {
         "series": {"Room cards left": [[0, 18], [18, 17], [20, 16]], "Clues solved": [[0, 0], [12, 1], [25, 2]]},
     },
 }
-SPOOKS = {
+SPOOKS = {  # a timeline counted in hands (Spooks' moments: "step"), not in minutes
     "game": 8,
     "title": "Spooks",
     "minutes": 45.0,
@@ -50,11 +50,12 @@ SPOOKS = {
     "attempts": [],
     "timeline": {
         "clock": [],
-        "marks": [[40, "Out: Cy"]],
+        "step": "hand",
+        "marks": [[4, "Out: Cy"]],
         "series": {
-            "Ada": [[0, 0], [10, 20], [30, 20]],
-            "Bo": [[0, 0], [10, 60], [30, 120], [44, 210]],
-            "Cy": [[0, 0], [10, 5], [30, 90]],
+            "Ada": [[0, 0], [1, 20], [3, 20]],
+            "Bo": [[0, 0], [1, 60], [2, 120], [4, 210]],
+            "Cy": [[0, 0], [1, 5], [3, 90]],
         },
     },
 }
@@ -262,3 +263,41 @@ def test_a_single_line_keeps_its_name_in_the_legend_only() -> None:
     bottom, top = (line.get("y1") for line in root.findall(f"{SVG}line")[:2])  # the chart's 0 and its highest
     (d,) = _lines(root)  # where its values are: a line alone is not moved
     assert d.startswith(f"M44 {bottom} H") and f" V{top} H" in d
+
+
+def test_a_timeline_in_hands_spreads_them_evenly_and_numbers_them() -> None:
+    """A quick Spooks game's hands (the timeline counted in steps) are spread evenly across the chart, each
+    numbered on the axis, whatever the minutes: not crowded to the left of a long stretch of time."""
+    quick = {**CLOSE, "minutes": 90.0, "timeline": {**CLOSE["timeline"], "step": "hand"}}
+    quick["timeline"]["series"] = {
+        name: [[k, v] for k, (_, v) in enumerate(points)] for name, points in CLOSE["timeline"]["series"].items()
+    }
+    quick["timeline"]["marks"] = [[3, "Out: Di"]]
+    root = ET.fromstring(timeline_svg(quick, width=330))
+    texts = list(root.iter(f"{SVG}text"))
+    numbers = [t for t in texts if t.get("text-anchor") == "middle" and (t.text or "").isdigit()]
+    assert [t.text for t in numbers] == ["0", "1", "2", "3"]
+    xs = [float(t.get("x") or 0) for t in numbers]
+    gaps = [b - a for a, b in zip(xs, xs[1:])]
+    assert max(gaps) - min(gaps) < 0.2 and gaps[0] > 40  # evenly, across the chart
+    assert "hands" in [t.text for t in texts] and not [
+        t for t in texts if (t.text or "").endswith("min") and t.get("text-anchor") == "middle"
+    ]
+    told = [
+        m.find(f"{SVG}title").text
+        for m in root
+        if m.tag in (f"{SVG}rect", f"{SVG}polygon") and m.find(f"{SVG}title") is not None
+    ]  # type: ignore[union-attr]
+    assert "Bo: 41 after hand 3" in told and "Di: 0 at the start" in told
+
+
+@pytest.mark.parametrize("width", [330, 640])
+def test_every_line_of_a_timeline_in_hands_can_be_told_apart(width: int) -> None:
+    in_hands = {**CLOSE, "timeline": {**CLOSE["timeline"], "step": "hand", "marks": [[3, "Out: Di"]]}}
+    in_hands["timeline"]["series"] = {
+        name: [[k, v] for k, (_, v) in enumerate(points)] for name, points in CLOSE["timeline"]["series"].items()
+    }
+    lines = _lines(ET.fromstring(timeline_svg(in_hands, width=width)))
+    assert len(lines) == 4 == len(set(lines))
+    last_y = [float(d.split("V")[-1].split()[0]) for d in lines]
+    assert last_y[2] < last_y[1] < last_y[0]

@@ -130,3 +130,28 @@ def test_a_player_out_of_actions_is_told_the_buttons_that_end_the_turn_or_run(tm
         assert "Ada" in quoted[0]
     finally:
         service.close()
+
+
+# What a player's phone may not be told to do: the host's acts (only the host starts a roll or ends a turn).
+HOST_ONLY = re.compile(r"(?i)\b(?:start (?:a|the) (?:roll|attempt)|end the turn|host page|host tab|sign in)\b")
+
+
+@pytest.mark.parametrize("rules", sorted(RULES))
+def test_a_refusal_a_players_phone_gets_reads_as_hers_and_asks_nothing_of_the_hosts(rules: str) -> None:
+    """The refusals a player's phone meets by itself (--sim's "Throw the dice" with no roll under way, a phone's
+    throw where the tray is real or missing) read as a player's sentences, and none tells her to do what only the
+    host does; the host's own refusal still says what the host does next."""
+    from vision.sim_tray import NO_ROLL, NO_ROLL_PLAYER, Thrower
+    from web.api.table import NO_THROW_NO_TRAY, NO_THROW_REAL_TRAY
+
+    module = module_for(rules)
+    thrower = Thrower(lambda: ())
+    with pytest.raises(CompanionError) as refused:
+        thrower.throw(host=False)
+    assert str(refused.value) == thrower.view(host=False)["why"] == NO_ROLL_PLAYER
+    for message in (str(refused.value), NO_THROW_REAL_TRAY, NO_THROW_NO_TRAY):
+        said = module.for_players(message)
+        assert not leaks(module, said), (message, said, leaks(module, said))
+        assert re.match(r"^[A-Z]", said) and said[-1] in ".!?", said
+        assert not HOST_ONLY.search(said), said
+    assert HOST_ONLY.search(module.for_players(thrower.view()["why"])) and thrower.view()["why"] == NO_ROLL

@@ -496,3 +496,38 @@ def test_how_long_a_stand_in_environment_card_lasts_is_the_hosts_to_say() -> Non
     assert ended == {"once": ["once"], "hour": [], "nothing": []}
     with pytest.raises(BadCommand, match="effect=hour takes no n="):
         card_in_play("common3").push("tell-card effect=hour n=1")
+
+
+def test_the_actions_left_follow_the_corpse_on_the_status_line_the_log_and_the_page() -> None:
+    """Corpse (Asylum Board, skeptics-rulebook.txt:289): 'reduce all players to two Actions per turn, excluding
+    Move Actions'; the pack's card: 'two non-move actions per turn'. The three actions left are not three of any
+    kind: the engine's view says how many may be other than moves, and every place words it from there."""
+    from companion.games.skeptics import sentences, terminal
+    from companion.games.skeptics.module import MODULE
+
+    game = card_in_play("corpse")
+    view = game.view()
+    assert (view["actions_left"], view["other_actions_left"], view["other_actions_card"]) == (3, 2, "Corpse")
+    assert "3 actions left, only 2 of them other than moves (Corpse)" in terminal.status_line(view)
+    assert MODULE.publish(view, game)["actions_limit_words"] == ", only 2 of them other than moves (Corpse)"
+    events = game.push("action kind=other")
+    said = sentences.describe_events(events)
+    assert any(line.endswith(": 2 actions left, only 1 of them other than moves (Corpse).") for line in said), said
+    game.push("action kind=pickup")
+    view = game.view()
+    assert view["other_actions_left"] == 0 and view["attempt_rolls_left"] is None
+    assert "1 action left, moves only (Corpse)" in terminal.status_line(view)
+    assert MODULE.publish(view, game)["actions_limit_words"] == ", moves only (Corpse)"
+    game.push("action kind=move")
+    game.push("end-turn")
+    assert "(3 actions left, only 2 of them" in terminal.status_line(game.view())
+
+
+def test_without_a_card_limiting_them_the_actions_left_are_only_counted() -> None:
+    from companion.games.skeptics import terminal
+    from companion.games.skeptics.module import MODULE
+
+    game = card_in_play("fire")
+    view = game.view()
+    assert view["other_actions_left"] is None and MODULE.publish(view, game)["actions_limit_words"] == ""
+    assert "(3 actions left) ·" in terminal.status_line(view)

@@ -278,3 +278,26 @@ def test_the_odds_with_the_corpse_count_two_rolls_of_three_actions() -> None:
     assert round(odds * 100, 1) == 66.5
     game.push("roll faces=eye,eye,eye")
     assert game.view()["attempt_rolls_left"] == 1
+
+
+def test_the_third_timer_reads_as_one_moment_and_the_second_clock_as_again() -> None:
+    """Red Icons, "Timers" (skeptics-rulebook.txt:296, :299): the third token, the tokens discarded and the clock
+    advanced are told in one sentence, the news first; when the last player took it, the clock's move at the end
+    of the round is said to be a second one."""
+    from companion.games.skeptics.sentences import describe_events
+
+    game = new(players=2)
+    game.push("end-round")  # III
+    game.push("end-turn")  # the last player
+    for _ in range(2):
+        game.push("timer")
+    said = describe_events(game.push("timer"))
+    assert said == [
+        "The third timer token moves the clock to VI; the three tokens are set aside.",
+        "Player 2's turn ends.",
+        "Round 2 ends.",
+        "The clock moves again, to IX.",
+    ]
+    assert describe_events(game.push("timer")) == ["The team takes a timer token (1 of 3)."]
+    game.push("end-turn")
+    assert "The clock moves to XII." in describe_events(game.push("end-turn"))  # once: no "again"

@@ -117,6 +117,7 @@ def test_read_dice_without_a_camera_says_so(companion: Companion, caplog: pytest
     with caplog.at_level(logging.WARNING, logger="companion.serve"):
         pin.drive_low()
         until(companion, lambda: "no camera is set up" in caplog.text, "the read-dice answer")
+        assert "no camera is set up (the configuration file turns it off); enter the dice on the page." in caplog.text
     pin.drive_high()
 
 

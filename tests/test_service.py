@@ -77,6 +77,7 @@ def view_of(state: dict[str, Any]) -> dict[str, Any]:
         "rules_title",
         "card_question",
         "end_round_words",
+        "actions_limit_words",
     )
     return {k: v for k, v in state.items() if k not in added}
 

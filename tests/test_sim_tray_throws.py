@@ -22,7 +22,7 @@ from web_fixtures import HOST_PIN, JOIN_CODE, Client
 from companion.config import parse_config
 from companion.daemon import Notifier
 from companion.serve import Companion
-from vision.sim_tray import NO_ROLL, ThrowCamera
+from vision.sim_tray import NO_ROLL, NO_ROLL_PLAYER, ThrowCamera
 
 FRAMES = 15  # frames the camera thread gives after a command before the test says nothing was thrown
 
@@ -115,11 +115,14 @@ def test_skeptics_throws_only_on_a_tap_from_any_phone(served: Companion) -> None
     frames_pass(served)
     before = tray.throws
     view = player.get("/api/tray/throw").json()
-    assert view["dice"] == [] and view["why"] == NO_ROLL
+    # a player is told what comes next (only the host starts a roll or ends a turn); the host, what to do
+    assert view["dice"] == [] and view["why"] == NO_ROLL_PLAYER and "start a roll" not in view["why"]
+    assert host.get("/api/tray/throw").json()["why"] == NO_ROLL
     refused = player.post("/api/tray/throw", {})
-    assert refused.status == 409 and NO_ROLL in refused.json()["error"]
+    assert refused.status == 409 and NO_ROLL_PLAYER in refused.json()["error"]
     bare = player.post("/api/tray/throw")  # no body at all: as {} (docs/web.md: "nothing (or {})")
-    assert bare.status == 409 and NO_ROLL in bare.json()["error"]
+    assert bare.status == 409 and NO_ROLL_PLAYER in bare.json()["error"]
+    assert NO_ROLL in host.post("/api/tray/throw", {}).json()["error"]
     assert player.post("/api/tray/throw", {"dice": 3}).status == 400  # it takes nothing
     frames_pass(served)
     assert tray.throws == before  # a refused tap throws nothing

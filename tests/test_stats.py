@@ -359,6 +359,9 @@ def test_games_without_dice_odds_have_records_but_no_luck(tmp_path: Path) -> Non
     assert made["dice"] is False and made["attempts"] == [] and game_luck(made) is None
     assert (made["result"], made["winner"], made["rounds"], made["rounds_word"]) == ("won", "Ada", 4, "hands")
     assert made["timeline"]["series"]["Bo"][-1][1] == 240
+    # the end chart counts the hands, evenly: Bo's score after each of the four, whatever the minutes
+    assert made["timeline"]["step"] == "hand"
+    assert made["timeline"]["series"]["Bo"] == [[0.0, 0], [1.0, 60], [2.0, 120], [3.0, 180], [4.0, 240]]
     svc.close()
 
 

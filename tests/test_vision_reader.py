@@ -174,6 +174,16 @@ def test_to_roll_refuses_an_unmapped_colour() -> None:
     with pytest.raises(VisionError, match="purple") as info:
         to_roll([reading(3, "blue"), reading(2, "purple")], {"blue": "clue"})
     assert isinstance(info.value, CompanionError)
+    assert str(info.value) == (  # in words: no "colour=kind", no table of the configuration file
+        "no kind of die is set for purple dice (blue dice are clue dice): take them out of the tray, or give that "
+        "colour a kind of die in the configuration file (the tray's dice kinds)."
+    )
+    with pytest.raises(VisionError) as info:
+        to_roll([reading(2, "purple"), reading(3, "orange")], {})
+    assert str(info.value).startswith(
+        "no kind of die is set for orange and purple dice (no colour has a kind yet): take them out of the tray, "
+        "or give those colours a kind of die"
+    )
     with pytest.raises(CompanionError, match="unknown kind of die"):
         to_roll([reading(3, "blue")], {"blue": "wizard"})
 

@@ -7,6 +7,7 @@ was (the state and the history are compared before and after).
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -393,6 +394,59 @@ def test_the_hosts_check_gives_the_commands_refusal_and_plays_nothing(table: Tab
     assert reply.status == 200 and reply.json() == {"ok": True}
     assert snapshot(table) == before
     assert assert_refused(host.post("/api/command", summon), 409)["error"] == refused["error"]
+
+
+@pytest.mark.parametrize("path", ["/api/command/check", "/api/command"])
+def test_a_fault_in_the_rules_engine_is_logged_and_answered_in_words(
+    table: Table, path: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rules engine that fails (a bug, not a refusal) in the host's check or in a command: the fault and the
+    command go to the log, the game is rebuilt from its file, and the phone gets one sentence, no traceback."""
+    host = table.host()
+    assert host.post("/api/command", {"command": "end-round"}).status == 200
+    before = snapshot(table)
+    game = table.service._game
+
+    def broken(command: Any) -> Any:
+        raise ZeroDivisionError("an engine bug")
+
+    step = "check" if path.endswith("check") else "push"
+    monkeypatch.setattr(game, step, broken)  # this engine only: the one rebuilt from the file works
+    with caplog.at_level(logging.ERROR):
+        reply = host.post(path, {"command": "end-round"})
+    body = assert_refused(reply, 500, "nothing was played", "the game is as it was", "log")
+    assert not any(word in reply.body.decode() for word in ("Traceback", "ZeroDivisionError", "an engine bug"))
+    faults = [r for r in caplog.records if r.name == "companion.service" and "rules engine failed" in r.message]
+    assert len(faults) == 1 and "end-round" in faults[0].message
+    assert faults[0].exc_info is not None and "an engine bug" in caplog.text
+    assert not [r for r in caplog.records if r.name.startswith("web")], "logged once, by the service"
+    assert snapshot(table) == before and table.service._game is not game
+    assert body["say"].startswith("The companion could not work that out (a fault in its rules)")  # the page's words
+    again = host.post(path, {"command": "end-round"})
+    assert again.status == 200
+
+
+def test_a_fault_while_a_read_is_corrected_keeps_the_read(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host corrects the tray's read and the engine fails on checking the new one: the read roll stays in the
+    game (it is taken back before the check), the game matches its file and the next correction plays."""
+    host = table.host()
+    attempt = {"command": "attempt", "args": {"action": "search", "need": "eye:3"}}
+    assert host.post("/api/command", attempt).status == 200
+    assert host.post("/api/dice", {"faces": ["camera", "cobweb", "camera"]}).status == 200
+    before = snapshot(table)
+    game = table.service._game
+
+    def broken(command: Any) -> Any:
+        raise ZeroDivisionError("an engine bug")
+
+    monkeypatch.setattr(game, "check", broken)
+    assert_refused(host.post("/api/dice", {"faces": ["eye", "eye", "camera"], "replace": True}), 500)
+    assert snapshot(table) == before
+    kept = table.service._game
+    assert kept.played == len(before[1]) and kept.history[-1].to_dict() == before[1][-1]["command"]
+    assert host.post("/api/dice", {"faces": ["eye", "eye", "camera"], "replace": True}).status == 200
+    history = table.service.history()
+    assert len(history) == len(before[1]) and history[-1]["command"]["args"] == {"faces": "eye,eye,camera"}
 
 
 def test_undo_with_nothing_to_undo_is_409(table: Table) -> None:

@@ -30,11 +30,11 @@ from vision.training.synth import DIE_PAINT
 
 Throw = tuple[Hashable, Sequence[str]]
 
-# the page shows this on its disabled "Throw the dice (simulated tray)" and the endpoint refuses with it
-NO_ROLL = (
-    "no roll can be made now (no roll is under way, or no action is left for one), so there are no dice to throw: "
-    "start a roll first, or end the turn."
-)
+# the page shows this on its disabled "Throw the dice (simulated tray)" and the endpoint refuses with it: the host
+# reads what the host does next, a player what comes next (only the host starts a roll or ends a turn)
+NO_DICE = "no roll can be made now (no roll is under way, or no action is left for one), so there are no dice to throw"
+NO_ROLL = NO_DICE + ": start a roll first, or end the turn."
+NO_ROLL_PLAYER = NO_DICE + " yet: the host starts the next roll."
 
 
 class Thrower:
@@ -51,22 +51,24 @@ class Thrower:
         with self._lock:
             return self._serial, self._names
 
-    def throw(self) -> tuple[str, ...]:
-        """A tap: the dice of the roll under way thrown into the tray; IllegalCommand (NO_ROLL) when none is."""
+    def throw(self, host: bool = True) -> tuple[str, ...]:
+        """A tap: the dice of the roll under way thrown into the tray; IllegalCommand when none is (NO_ROLL, or
+        NO_ROLL_PLAYER for a player's phone: `host` False)."""
         names = tuple(self.dice())
         if not names:
-            raise IllegalCommand(NO_ROLL)
+            raise IllegalCommand(NO_ROLL if host else NO_ROLL_PLAYER)
         with self._lock:
             self._serial += 1
             self._names = names
         return names
 
-    def view(self) -> dict[str, Any]:
-        """For the page: the dice a tap throws now (none: ``why`` says so) and how many throws so far."""
+    def view(self, host: bool = True) -> dict[str, Any]:
+        """For the page: the dice a tap throws now (none: ``why`` says so, in the host's words or, `host` False, a
+        player's) and how many throws so far."""
         names = list(self.dice())
         with self._lock:
             throws = self._serial
-        return {"dice": names, "why": None if names else NO_ROLL, "throws": throws}
+        return {"dice": names, "why": None if names else NO_ROLL if host else NO_ROLL_PLAYER, "throws": throws}
 
 
 class ThrowCamera(CameraBase):

@@ -19,6 +19,7 @@ from companion.errors import (
     CompanionError,
     ConfigError,
     DiceError,
+    EngineFault,
     HistoryError,
     IllegalCommand,
     PackError,
@@ -52,6 +53,7 @@ STATUS_OF: list[tuple[type[BaseException], int]] = [
     (PackError, 400),
     (ConfigError, 400),
     (AuthError, 403),
+    (EngineFault, 500),
     (HistoryError, 503),
     (SaveError, 503),
 ]

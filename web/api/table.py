@@ -12,7 +12,7 @@ from flask import Blueprint, Response, jsonify
 from web.api.body import body, only_keys, optional_body, result
 from web.context import context
 from web.errors import Refused
-from web.security import host_required, viewer_required
+from web.security import host_required, is_host, viewer_required
 
 bp = Blueprint("table", __name__, url_prefix="/api")
 
@@ -90,7 +90,7 @@ def _thrower() -> Any:
 @viewer_required
 def tray_throw_view() -> Response:
     """--sim's tray: the dice a throw throws now ("why" says why none) and how many throws so far."""
-    return jsonify(_thrower().view())
+    return jsonify(_thrower().view(host=is_host()))  # a player is told what comes next, the host what to do
 
 
 @bp.post("/tray/throw")
@@ -100,8 +100,9 @@ def tray_throw() -> Response:
     409 with the reason when no roll can be made now."""
     only_keys(optional_body(), ())  # nothing to send (or {})
     thrower = _thrower()
-    thrown = thrower.throw()
-    return jsonify({**thrower.view(), "thrown": list(thrown)})
+    host = is_host()
+    thrown = thrower.throw(host=host)
+    return jsonify({**thrower.view(host=host), "thrown": list(thrown)})
 
 
 @bp.get("/tray/photo")

@@ -22,15 +22,18 @@ export function render(s) {
   const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
-  // a stand-in Ancient One's track length and Elder Sign limit are not the card's: none shown until the host enters them
+  // a stand-in Ancient One's track length and Elder Sign limit are not entered yet: the note says so
   const aoMissing = !!standIn.ancient_numbers;
   const aoEnter = aoMissing && isHost() && (s.legal || []).find((x) => x.name === "set-ancient-one");
   fill($("#es-glance"), [
-    el("span", { id: "es-doom" }, "Doom " + s.doom + (aoMissing ? "" : " of " + s.doom_max)),
-    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (aoMissing ? "" : " of " + s.elder_signs_needed)),
+    // the view tells no limit while a stand-in's numbers are not entered (Game.doom_max): the count alone
+    el("span", { id: "es-doom" }, "Doom " + s.doom + (s.doom_max == null ? "" : " of " + s.doom_max)),
+    el("span", { id: "es-signs" }, "Elder Signs " + s.elder_signs + (s.elder_signs_needed == null ? "" : " of " + s.elder_signs_needed)),
     el("span", { id: "es-ancient" }, (standIn.ancient_one ? "The Ancient One" : s.ancient_one.name) + (s.ancient_one_awake ? " is awake!" : " sleeps") +
       (aoMissing ? " (its card is not filled in yet: its doom track and Elder Sign limit are not entered" + (isHost() ? ")" : "; the host copies them from the card)") : standIn.ancient_one ? " (its card is not filled in yet: its numbers are the ones the host entered)" : "")),
     ...(aoEnter ? [button("Enter the numbers printed on it", () => enterNumbers(s, aoEnter), "small", "es-enter-ancient")] : []),
+    // a stand-in the companion drew at random (elder-sign-rules.txt:81): which card it is, or that it is none of the deck's
+    ...(s.ancient_one_drawn ? [el("div", { class: "note", id: "es-ancient-drawn" }, s.ancient_one_drawn)] : []),
   ]);
   const out = $("#outcome");
   out.hidden = !s.outcome;
@@ -41,7 +44,8 @@ export function render(s) {
   $("#es-mythos").textContent = m && !m.active ? "None in force: the Ancient One is awake, and its waking ended " + (standIn.mythos ? "the last Mythos card's" : m.name + "'s") + " lingering effect." : m && standIn.mythos ? "A Mythos card not filled in yet: read it from the card drawn." : m ? m.name + (m.lingering ? ": " + (isStandIn(m.lingering) ? "not filled in yet: read it from the card." : m.lingering) : "") : "None yet.";
   // One row a player: a devoured investigator whose player plays on with another is a note under the new one.
   const all = s.investigators || [];
-  const lost = (p) => all.filter((x) => x.player === p && x.devoured).map((x) => x.name);
+  // a devoured investigator by the name the table may read (a stand-in's is not its card's)
+  const lost = (p) => all.map((x, i) => [x, (s.investigators_said || [])[i] || x.name]).filter(([x]) => x.player === p && x.devoured).map(([, said]) => said);
   const shown = all.filter((inv) => !inv.devoured || !all.some((x) => x.player === inv.player && !x.devoured));
   fill($("#es-investigators"), shown.map((inv) => {
     const li = el("li", { class: inv.active ? "active" : "" });
@@ -234,18 +238,24 @@ function enterNumbers(s, a) {
 function numbersFirst(s) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
   const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
-  return [el("p", { class: "warn", id: "es-numbers-first" }, (s.turn === 1 ? "Before the first turn" : "Before playing on") + ": copy the numbers printed on the cards not filled in yet. The companion makes none up, so no one plays until they are in."),
+  return [el("p", { class: "warn", id: "es-numbers-first" }, s.numbers_first_note || ""),
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 
+// A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words).
 function numbersSheet(a, title, numbers) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
+  const refused = el("p", { class: "warn", id: "es-numbers-refused", role: "alert" });
+  refused.hidden = true;
   sheet(title, [
     el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the ones printed on the card on the table."),
     ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
-  ], "Enter the numbers", () => {
+    refused,
+  ], "Enter the numbers", async () => {
     if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
-    return command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
+    const out = await command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
+    if (!out) { refused.textContent = $("#toast-text").textContent; refused.hidden = false; return false; }
+    return true;
   });
 }
 

@@ -38,6 +38,7 @@ export function render(s) {
   $("#player").textContent = playerName(s, s.current_player ?? 0);
   $("#actions").textContent = s.actions_left ?? "–";
   $("#actions-word").textContent = s.actions_left === 1 ? "action" : "actions";
+  $("#actions-limit").textContent = s.actions_limit_words || "";  // what the Corpse leaves of them
   $("#ghost-line").textContent = ghostOn(s) ? "The ghost is in " + roomWords(s.ghost_room, s.ghost_room_name) + (REASON[s.ghost_reason] ? " (" + REASON[s.ghost_reason] + ")" : "") + "." : "The ghost is not on the board.";
   const out = $("#outcome");
   out.hidden = !s.outcome;
@@ -207,9 +208,9 @@ export function renderAttempt(s) {
   if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
   else {
     rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
-    const left = s.actions_left ?? 0;
+    const left = s.attempt_rolls_left ?? s.actions_left ?? 0;  // the rolls the odds count (a card may limit them)
     rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "action") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : "no action left this turn"));
+    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : "no roll left this turn"));
   }
   for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
   fill(box, rows);

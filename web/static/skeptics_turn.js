@@ -34,7 +34,7 @@ export function renderTurn(s) {
   const show = isHost() && !s.outcome;
   card.hidden = !show;
   if (!show) return;
-  $("#turn-title").textContent = playerName(s, s.current_player) + "'s turn \u00B7 " + plural(s.actions_left ?? 0, "action") + " left";
+  $("#turn-title").textContent = playerName(s, s.current_player) + "'s turn \u00B7 " + plural(s.actions_left ?? 0, "action") + " left" + (s.actions_limit_words || "");
   const legal = s.legal || [];
   const rollBox = $("#turn-roll");
   const rolls = legal.filter((a) => a.name === "roll");

@@ -12,12 +12,13 @@ export async function loadTray() {
     app.tray = t;
     // The chips and "Use these dice" are the reading as the service took it (numbered, played at most once).
     const r = t.roll || null;
-    // dice read before this game began (the last game's) are not shown as this game's
-    const dice = r ? r.dice : t.this_game === false ? [] : (t.dice || []);
+    // dice read before this game began (the last game's) are not shown as this game's: nor their time, nor the photo
+    const shown = t.this_game !== false;
+    const dice = r ? r.dice : shown ? (t.dice || []) : [];
     fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.face || d.value || "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
-    const at = r ? r.at : t.this_game === false ? null : t.at;
+    const at = r ? r.at : shown ? t.at : null;
     const time = at ? new Date(at * 1000).toTimeString().slice(0, 5) : "";
-    if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : t.this_game === false ? "No dice read in this game yet." : "No dice read yet.")]);
+    if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : shown ? "No dice read yet." : "No dice read in this game yet.")]);
     $("#tray-at").textContent = dice.length && time ? "read at " + time : "";
     const note = !r || !dice.length ? "" : r.played ? "Played as a roll. Throw the dice again for the next roll." : r.usable ? "" : "Read before the last roll or move: not this roll. Throw the dice again.";
     $("#tray-note").textContent = note;
@@ -29,7 +30,7 @@ export async function loadTray() {
     $("#tray-error").hidden = !t.error;
     $("#tray-error").textContent = t.error || "";
     const img = $("#tray-photo");
-    img.hidden = !t.photo || t.this_game === false;
+    img.hidden = !t.photo || !shown;
     // the photo is fetched again only for a new reading (the Dice tab asks for the reading every few seconds)
     const seen = [r && r.reading, t.at, t.reads].join("|");
     if (t.photo && (seen !== app.trayPhoto || !img.src)) { app.trayPhoto = seen; img.src = "/api/tray/photo?t=" + Date.now(); }

@@ -274,6 +274,12 @@ DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
 )
+# nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
+# of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
+TERROR_BEFORE_STOPPING = (
+    "tell what the terror did first: a terror is resolved before choosing to try again or to stop, and before the turn "
+    "ends."
+)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -596,9 +602,9 @@ class Game(GameHistory[State]):
         # stand for its stored history
         self.numbers_reading = False
         # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
-        # roll while a terror asked about was not told and a first aid after an adventure completed that turn plays on
-        # as it was played (see read_stored): without clues= the stand-in's clue tokens stood for the card's, and the
-        # rolls and first aid were played
+        # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
+        # completed that turn plays on as it was played (see read_stored): without clues= the stand-in's clue tokens
+        # stood for the card's, and the rolls, give-ups, ends of turns and first aid were played
         self.lenient_reading = False
         # a game stored before a roll whose dice meet more than one task waited for the player's choice plays on as it
         # was played (see read_stored): such a roll completed the first task its dice met
@@ -684,8 +690,8 @@ class Game(GameHistory[State]):
         accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
         tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
         the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
-        set-investigator without clues=, where the stand-in's clue tokens stood, a roll or clue before a terror asked
-        about was told, a first aid after an adventure completed that turn),
+        set-investigator without clues=, where the stand-in's clue tokens stood, a roll, clue, give-up or end-turn
+        before a terror asked about was told, a first aid after an adventure completed that turn),
         or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
@@ -766,21 +772,27 @@ class Game(GameHistory[State]):
 
     def doom_max(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered; None
-        until then (no made-up track wakes it). In a game stored before (numbers_reading) the stand-in's stands: in
-        the view, and while its stored history is `played` (what is played after it was reopened waits for the
-        card's numbers, numbers_first)."""
+        until then (no made-up track wakes it, and none is told). `played`: the length the rules play by, where in a
+        game stored before (numbers_reading) the stand-in's stands while its stored history is played (what is played
+        after it was reopened waits for the card's numbers, numbers_first); not `played`: the length as the view and
+        the events tell it, never the stand-in's."""
         s = self._state if state is None else state
         if s.ancient_numbers:
             return s.ancient_numbers[0]
-        return self.ancient.doom if self.pack_numbers_count(self.ancient.placeholder, played) else None
+        return self.ancient.doom if self._limits_count(played) else None
 
     def elder_signs_needed(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The Elder Sign limit "printed on the Ancient One card" (:245), as doom_max: None until the host entered
-        a stand-in's (no made-up limit wins the game)."""
+        a stand-in's (no made-up limit wins the game, and none is told)."""
         s = self._state if state is None else state
         if s.ancient_numbers:
             return s.ancient_numbers[1]
-        return self.ancient.elder_signs if self.pack_numbers_count(self.ancient.placeholder, played) else None
+        return self.ancient.elder_signs if self._limits_count(played) else None
+
+    def _limits_count(self, played: bool) -> bool:
+        """Whether the Ancient One card's pack numbers count (doom_max, elder_signs_needed): a filled-in card's always;
+        a stand-in's only as played (pack_numbers_count), never as told."""
+        return not self.ancient.placeholder or (played and self.pack_numbers_count(True, True))
 
     def pack_numbers_count(self, placeholder: bool, played: bool) -> bool:
         """Whether a card's pack numbers count: a filled-in card's always, a stand-in's only in a game stored
@@ -791,13 +803,6 @@ class Game(GameHistory[State]):
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
         s = self._state if state is None else state
         return self.ancient.placeholder and s.ancient_numbers is None
-
-    def limits_told(self, state: State) -> tuple[int | None, int | None]:
-        """The doom track's length and the Elder Sign limit as an event tells them: neither while they are still the
-        stand-in's (ancient_numbers_missing), whose numbers are not the card's."""
-        if self.ancient_numbers_missing(state):
-            return None, None
-        return self.doom_max(state), self.elder_signs_needed(state)
 
     def numbers_missing(self, inv: InvestigatorState) -> bool:
         """Whether an investigator's sanity, stamina and clues are still its stand-in's: a card not filled in yet
@@ -1509,7 +1514,7 @@ class _Rules(RulesBase[State, Command]):
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
         s.elder_signs = max(0, s.elder_signs + n)
-        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.limits_told(s)[1], why=why)
+        self.emit("elder_signs", elder_signs=s.elder_signs, change=n, needed=self.game.elder_signs_needed(s), why=why)
 
     def monsters(self, n: int, why: str) -> None:
         self.s.monsters_pending += n
@@ -1525,7 +1530,7 @@ class _Rules(RulesBase[State, Command]):
                 if full is not None and s.doom >= full:
                     break
                 s.doom += 1
-                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why=why)
                 # :423 a monster at a monster icon of the track; a stand-in Ancient One's icons are not the card's
                 if s.doom in self.ancient.monster_spaces and not s.awake and not self.ancient.placeholder:
                     self.monsters(1, "doom track")
@@ -1535,7 +1540,7 @@ class _Rules(RulesBase[State, Command]):
             before = s.doom
             s.doom = max(0, s.doom + n)
             if s.doom != before:
-                self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=s.doom - before, why=why)
+                self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=s.doom - before, why=why)
 
     def awaken(self, why: str) -> None:
         """:427-433: the Ancient One wakes: the track fills, every investigator goes to its card, the lingering
@@ -1601,8 +1606,10 @@ class _Rules(RulesBase[State, Command]):
 
     def do_end_turn(self) -> None:
         """:305-323: three hours at the end of every turn; at midnight, the At Midnight effects, then a Mythos
-        card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn."""
+        card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn; not before a
+        failed roll's terror asked about is told (:202-211)."""
         s = self.s
+        self.terror_first(TERROR_BEFORE_STOPPING)
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
         player = s.current
@@ -1673,7 +1680,7 @@ class _Rules(RulesBase[State, Command]):
         full = self.game.doom_max(s, played=True)
         if full is None or s.doom < full:
             s.doom += 1
-            self.emit("doom", doom=s.doom, doom_max=self.game.limits_told(s)[0], change=1, why="attack")
+            self.emit("doom", doom=s.doom, doom_max=self.game.doom_max(s), change=1, why="attack")
         elif "attack" in self.cmd.args and not choices:
             raise BadCommand(f"{self.cmd.name}: attack= is empty; list sanity or stamina for each player.")
 
@@ -1785,13 +1792,11 @@ class _Rules(RulesBase[State, Command]):
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
 
-    def terror_first(self) -> None:
-        """A roll (or a clue's re-roll) waits for the terror asked about to be told (:202-211), but in a game stored
-        before (Game.lenient_reading)."""
+    def terror_first(self, words: str = TERROR_FIRST) -> None:
+        """A roll (or a clue's re-roll), stopping the attempt or ending the turn (`words`: TERROR_BEFORE_STOPPING)
+        waits for the terror asked about to be told (:202-211), but in a game stored before (Game.lenient_reading)."""
         if self.game.terror_open(self.s) and not self.game.lenient():
-            self.illegal(
-                f"{TERROR_FIRST[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211)."
-            )
+            self.illegal(f"{words[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211).")
 
     def do_roll(self) -> None:
         s = self.s
@@ -2255,7 +2260,10 @@ class _Rules(RulesBase[State, Command]):
                 self.change(inv, -1 if stat == "sanity" else 0, -1 if stat == "stamina" else 0, "assist")
 
     def do_give_up(self) -> None:
+        """:209 "I can choose not to resolve the Adventure card" (or :447 end the attack), once the failed roll's terror
+        asked about is told (:202-208 "Whether or not I resolved any Terror effects")."""
         s = self.s
+        self.terror_first(TERROR_BEFORE_STOPPING)
         if s.attempt is None:
             inv = self.need_active()
             if s.attempted or inv.place == ENTRANCE or not s.moved:

@@ -74,8 +74,13 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "stand_ins": _stand_ins(view, game),
         # what the host copies from the cards not filled in yet before anyone plays on (Game.numbers_first)
         "numbers_first": game.numbers_first(),
+        "numbers_first_note": sentences.numbers_first_note({**view, "numbers_first": game.numbers_first()}, names),
+        # each investigator (as the view lists them) by the name the table may read: a stand-in's is not its card's
+        "investigators_said": [names.card(i["name"], "an investigator") for i in view.get("investigators") or []],
         # the host picked the Ancient One in the setup (:81 "pick one randomly or all players can agree on one")
         "ancient_one_chosen": bool(game.setup.ancient_one),
+        # the stand-in the companion drew at random, told plainly (sentences.drawn_words; "" when none)
+        "ancient_one_drawn": names.drawn,
         # each adventure in play by the name its sentences say (its place while its card is a stand-in)
         "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)

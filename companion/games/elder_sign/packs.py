@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.errors import DiceError, PackError
 from companion.games.elder_sign.dice import Colour, Need
-from companion.pack_files import Entry, game_pack_texts, name_stand_ins, show_value
+from companion.pack_files import Entry, game_pack_texts, name_stand_ins, names_no_card, show_value
 from companion.toml_text import read_toml
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "FILES",
 ]
 
+ANCIENT_KIND = "Ancient One"  # the kind in a stand-in's name ("Ancient One 2")
 FILES = ("ancient_ones.toml", "investigators.toml", "adventures.toml", "other_worlds.toml", "mythos.toml")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 LINGERING = ("until_next", "at_midnight")  # elder-sign-rules.txt:317
@@ -132,6 +133,12 @@ class AncientOne:
         """The Ancient One as every sentence, the view and the screens name it: its name, or "the Ancient One" while
         its card is a stand-in (not filled in yet), whose name is never told as the card's."""
         return "the Ancient One" if self.placeholder else self.name
+
+    @property
+    def names_a_card(self) -> bool:
+        """Whether its name is a card's of the deck: a filled-in card's, or a stand-in's the rulebook gives it
+        (Nyarlathotep, :82), not the companion's "Ancient One 2" (companion.pack_files.names_no_card)."""
+        return not names_no_card(self, ANCIENT_KIND)
 
 
 @dataclass(frozen=True)
@@ -470,7 +477,7 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
     shipped = game_pack_texts("companion.games.elder_sign", FILES)
     first = None if all(texts[n][1] == shipped[n][1] for n in FILES) else _parse(shipped)
     return ElderSignPacks(
-        MappingProxyType(name_stand_ins(ancients, lambda a: "Ancient One", first.ancient_ones if first else None)),
+        MappingProxyType(name_stand_ins(ancients, lambda a: ANCIENT_KIND, first.ancient_ones if first else None)),
         MappingProxyType(
             name_stand_ins(investigators, lambda i: "Investigator", first.investigators if first else None)
         ),

@@ -55,6 +55,8 @@ class Names:
     ancient_one: str = "the Ancient One"
     stand_ins: frozenset[str] = frozenset()  # names of cards the owner has not filled in yet (never said as content)
     adventures: tuple[tuple[str, str], ...] = ()  # (place, name) of the adventures in play
+    drawn: str = ""  # the Ancient One the companion drew at random, a stand-in, told plainly (drawn_words)
+    masks: bool | None = None  # whether the mask monsters go in the cup (:82); None: the card in play is not known
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -62,11 +64,18 @@ class Names:
         packs = game.packs
         groups = (packs.investigators, packs.adventures, packs.other_worlds, packs.mythos, packs.ancient_ones)
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
+        a = game.ancient
+        drawn = "" if game.setup.ancient_one else drawn_words(a.name, a.placeholder, a.names_a_card)
+        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in the companion drew
+        # by a name the rulebook gives; a stand-in the table picked is the card it chose, which may be any
+        known = a.names_a_card and not (a.placeholder and game.setup.ancient_one)
         return cls(
             tuple(view["player_names"]),
             str(view["ancient_one"]["said"]),
             stand_ins,
             tuple((str(c["slot"]), str(c["name"])) for c in view.get("adventures") or ()),
+            drawn,
+            a.name.strip().lower() == "nyarlathotep" if known else None,
         )
 
     def adventure(self, slot: Any) -> str:
@@ -536,7 +545,25 @@ def _said_game_lost(event: Mapping[str, Any], names: Names, kind: str, who: str,
 
 
 def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    return game_starts(names.players, event.get("players"), f" against {ao}")
+    return game_starts(names.players, event.get("players"), f" against {ao}") + (
+        f" {names.drawn}" if names.drawn else ""
+    )
+
+
+def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
+    """The Ancient One the companion drew at random at setup (:81 "You can either pick one randomly"), told where a
+    chosen one is named (the Game tab, the setup checklist, the log's first line, the terminal): "" for a filled-in
+    card (named as it is); a card not filled in yet by the name the rulebook gives it, or plainly a stand-in of the
+    box, whose name is the companion's and names no card of the deck: the table draws one of its own instead. Either
+    way the host copies the numbers printed on the card on the table (Game.numbers_first)."""
+    if not stand_in:
+        return ""
+    if names_a_card:
+        return f"The companion drew {name} at random; its card is not filled in yet in your box."
+    return (
+        f"The companion drew {name} at random: a stand-in in your box, not a card of your deck, so draw one of "
+        "your own Ancient One cards at random and play that one."
+    )
 
 
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -696,9 +723,13 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
     return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
+# the player's choice to stop trying, in the rules text's words: "I can either keep trying, using one of my dice, or I
+# can admit defeat" (elder-sign-rules.txt:447; for an adventure :209 "I can choose not to resolve the Adventure
+# card"; the text's "give up" is of trophies, :301-303): the button, the refusals and the odds say it alike
+ADMIT_DEFEAT = "admit defeat"
 _ACTION_LABELS = {
     "end-turn": "End the turn",
-    "give-up": "Stop rolling",
+    "give-up": ADMIT_DEFEAT.capitalize(),
     "first-aid": "First aid",
     "lost-found": "Search the Lost & Found",
     "roll": "Roll the dice",
@@ -788,8 +819,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         r"add ordered=true when it shows the arrow on its left side, else ordered=false",
         "say whether it shows the arrow on its left side",
     ),
-    (r"\bgive up\b", "stop rolling"),
-    (r"\bgive-up\b", "stop rolling"),
+    (r"\bgive up\b", ADMIT_DEFEAT),
+    (r"\bgive-up\b", ADMIT_DEFEAT),
     (r"\blose= and hold=", "Setting a die aside and holding one"),
     (r"\bhold=(\S+)", r"holding \1"),
     (r"\bspell=(\S+)", r"the spell's \1"),
@@ -815,7 +846,7 @@ def for_players(message: Any) -> str:
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"
-    # a stand-in Ancient One whose numbers the host did not enter: the counts, not the stand-in's limits
+    # a stand-in Ancient One whose numbers the host did not enter: the counts alone (the view tells no limit)
     signs = limited(view, "elder_signs", "elder_signs_needed")
     doom = limited(view, "doom", "doom_max")
     return {
@@ -837,10 +868,8 @@ def out_of(count: Any, limit: Any) -> str:
 
 def limited(view: Mapping[str, Any], count: str, limit: str) -> str:
     """A count of the published state with its limit (doom of doom_max, Elder Signs of elder_signs_needed), the
-    count alone while a stand-in Ancient One's numbers are not entered (stand_ins.ancient_numbers: its pack's are made
-    up, though a game stored before still plays by them, Game.numbers_reading)."""
-    missing = bool((view.get("stand_ins") or {}).get("ancient_numbers"))
-    return out_of(view.get(count), None if missing else view.get(limit))
+    count alone where the view tells no limit (a stand-in Ancient One's numbers not entered: Game.doom_max)."""
+    return out_of(view.get(count), view.get(limit))
 
 
 def percent(p: float) -> str:
@@ -861,7 +890,7 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
         return [
-            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. Give up to face the "
+            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. {ADMIT_DEFEAT.capitalize()} to face the "
             "card's penalty."
         ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
@@ -903,6 +932,69 @@ def numbers_first_words(first: Sequence[str], names: Names = NO_NAMES) -> str:
     )
 
 
+ADVENTURES = 6  # :84 "deal six cards faceup"
+
+
+def _dealt_adventures(view: Mapping[str, Any]) -> str:
+    """The checklist's adventures (:84) the companion dealt: the Game tab names each filled-in card; a card not filled
+    in yet is a stand-in there by its place, naming no card of the deck, so the table deals one of its own there."""
+    places = [str(p) for p in (view.get("stand_ins") or {}).get("adventures") or []]
+    decks = "the Adventure and Other World decks shuffled beside them."
+    if not places:
+        return f"Lay out the six adventures the companion dealt (the Game tab names them) in two rows of three below the clock, {decks}"
+    where = "all six" if len(places) >= ADVENTURES else "those in " + listed([f"place {p}" for p in places])
+    return (
+        "Lay out the adventures the companion dealt in two rows of three below the clock (the Game tab lists them by "
+        f"place, first row then second): {where} are not filled in yet, stand-ins that name no card of your deck, "
+        f"so shuffle your Adventure deck and deal one of its cards face up in each of those places, {decks}"
+    )
+
+
+def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
+    """The checklist's investigators (:84): the Game tab names each filled-in card; a player whose card is not filled
+    in yet has a stand-in that names no card of the deck, so they take one of the table's at random (:84 "we can
+    randomly assign them"), whose numbers the host copies."""
+    players = (view.get("stand_ins") or {}).get("investigators") or []
+    then = "its marker on the Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists."
+    if not players:
+        return f"Each player takes their investigator card (the Game tab names them), {then}"
+    every = len(players) >= int(view.get("players") or 0)
+    who = "every player" if every else listed([names.player(p) for p in players])
+    return (
+        f"Each player takes an investigator card: the companion dealt {who} a card not filled in yet, a stand-in "
+        "that names no card of your deck, so "
+        + ("each player" if every else "each of them")
+        + " takes one of your investigator cards at random"
+        + ("" if every else " (the Game tab names the others)")
+        + f"; with it, {then}"
+    )
+
+
+def numbers_first_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """Why the turn waits while Game.numbers_first is not empty (the host's turn panel): before the first turn; or a
+    player whose investigator was devoured takes a new one (:411 "I am granted a fresh start with a new investigator,
+    someone who has not yet been devoured ... complete with their own starting items") whose card is not filled in
+    yet; else before playing on."""
+    first = [str(c) for c in view.get("numbers_first") or []]
+    if not first:
+        return ""
+    investigators = view.get("investigators") or []
+    asked = [int(c.rsplit("=", 1)[1]) - 1 for c in first if c.startswith("set-investigator")]
+    fresh = [p for p in asked if any(i.get("player") == p and i.get("devoured") for i in investigators)]
+    if fresh:
+        who = listed([names.player(p) for p in fresh])
+        return (
+            f"{who} {'takes' if len(fresh) == 1 else 'take'} a new investigator, one not devoured yet in this game, "
+            "with its starting items, sanity, stamina and clue tokens: its card is not filled in yet here, so copy "
+            "the numbers printed on it. The companion makes none up, so no one plays on until they are in."
+        )
+    opening = view.get("turn") == 1 and not any(i.get("devoured") for i in investigators)
+    return (
+        f"{'Before the first turn' if opening else 'Before playing on'}: copy the numbers printed on the cards not "
+        "filled in yet. The companion makes none up, so no one plays until they are in."
+    )
+
+
 def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool = False) -> list[dict[str, str]]:
     """The setup of the rules text (elder-sign-rules.txt:79-88) as a list the host ticks off, for this game: what
     the companion dealt and drew (digital decks) or what the table deals and tells it (physical)."""
@@ -910,22 +1002,30 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
     ao = names.ancient_one
     picked = bool(view.get("ancient_one_chosen"))  # :81 the table picked it (else the companion drew it)
     who = "You chose" if picked else "This game's Ancient One is" if physical else "The companion chose"
-    chosen = (
+    known = (view.get("ancient_one") or {}).get("name") if names.masks is not None else None
+    if names.drawn:  # a stand-in the companion drew: which card it is, or that it is none of the deck's
+        card = f"{known}'s card" if known else "the card you drew"
+        chosen = (
+            f"{names.drawn} Lay {card} beside the clock, and fill it in once (Your box) for its doom track, Elder "
+            "Sign limit and combat task."
+        )
+    elif ao == "the Ancient One":
         # a stand-in's name is never told as its card's: which Ancient One it is, is the card the table plays
-        who
-        + " the Ancient One, its card not filled in yet: lay the Ancient One card you "
-        + ("chose" if picked else "play")
-        + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
-        if ao == "the Ancient One"
-        else f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
-    )
+        chosen = (
+            f"{who} the Ancient One, its card not filled in yet: lay the Ancient One card you "
+            + ("chose" if picked else "play")
+            + " beside the clock, and fill it in once (Your box) for its doom track, Elder Sign limit and combat task."
+        )
+    else:
+        chosen = f"Lay {ao}'s card beside the clock{'' if physical or picked else ' (the companion chose it)'}."
     # :82 the mask monsters go in the cup for Nyarlathotep only: said for the card in play once it is known
     masks = (
-        "with the mask monsters if the Ancient One is Nyarlathotep, else set those aside"
-        if ao == "the Ancient One"
-        else f"with the mask monsters ({ao} is in play)"
-        if ao == "Nyarlathotep"
-        else f"without the mask monsters: set those aside ({ao} is in play, not Nyarlathotep)"
+        f"with the mask monsters if the Ancient One {'card you drew ' if names.drawn else ''}is Nyarlathotep, else set "
+        "those aside"
+        if names.masks is None
+        else f"with the mask monsters ({known} is in play)"
+        if names.masks
+        else f"without the mask monsters: set those aside ({known} is in play, not Nyarlathotep)"
     )
     clock = (
         "The companion's clock stands at midnight (XII): put the Entrance sheet beside it"
@@ -944,8 +1044,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             "Shuffle the Adventure deck, deal six face up below the clock in two rows of three, and enter "
             "them here; shuffle the Other World deck beside them."
             if physical
-            else "Lay out the six adventures the companion dealt (the Game tab lists them) in two rows of "
-            "three below the clock, the Adventure and Other World decks shuffled beside them.",
+            else _dealt_adventures(view),
         ),
         ("locks", "Put a die of its colour on every adventure with a locked die icon."),
         (
@@ -955,8 +1054,7 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
         ),
         (
             "investigators",
-            "Each player takes their investigator card (the Game tab names them), its marker on the "
-            "Entrance, its sanity and stamina tokens, and the items and clue tokens the card lists.",
+            _dealt_investigators(view, names),
         ),
         *(
             [

@@ -32,17 +32,23 @@ def state_text(state: Mapping[str, Any]) -> str:
     """The state for a person at the table: the line, and each investigator."""
     ancient = (state.get("ancient_one") or {}).get("said", "the Ancient One")
     lines = [f"{game_title(state)}: Elder Sign against {ancient}, {state.get('players')} players", status_line(state)]
+    if state.get("ancient_one_drawn"):  # a stand-in the companion drew at random (sentences.drawn_words)
+        lines.append(str(state["ancient_one_drawn"]))
     missing = (state.get("stand_ins") or {}).get("numbers") or []
-    for inv in state.get("investigators") or []:
+    said = state.get("investigators_said") or []
+    for index, inv in enumerate(state.get("investigators") or []):
+        name = str(inv["name"])
+        if index < len(said) and said[index] != name:  # a stand-in's name is not its card's
+            name = f"{player(inv['player'], state)}'s investigator (its card not filled in yet)"
         if not inv.get("devoured") and inv.get("player") in missing:  # a card not filled in yet: no made-up number
             number = int(inv["player"]) + 1
             lines.append(
-                f"  {inv['name']}: sanity, stamina and clues not entered yet "
+                f"  {name}: sanity, stamina and clues not entered yet "
                 f"(set-investigator player={number} sanity=S stamina=T clues=C)"
             )
             continue
         lines.append(
-            f"  {inv['name']}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
+            f"  {name}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
             f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
         )
     names = state.get("adventure_names") or {}

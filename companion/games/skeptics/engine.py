@@ -524,6 +524,14 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
     return min(limits) if limits else (0, "")
 
 
+def other_actions_left(s: State, cards: Iterable[EnvironmentCard]) -> int | None:
+    """How many of the turn's actions left may be other than moves while a card limits them ("Corpse": "two
+    Actions per turn, excluding Move Actions"): no more than the actions left ("Player Turn") nor than the card's
+    limit less those used; None when no card limits them (every action left may be any)."""
+    limit, _ = other_actions_limit(cards)
+    return max(0, min(s.actions_left, limit - s.turn_others)) if limit else None
+
+
 def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
     """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
     it lists is among the evidence flipped; on one not filled in yet (`asks`), the host said so (its symbols are
@@ -936,10 +944,8 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return None
-        rolls = s.actions_left
-        limit, _ = other_actions_limit(self.env_in_play())
-        if limit:
-            rolls = min(rolls, limit - s.turn_others)
+        others = other_actions_left(s, self.env_in_play())
+        rolls = s.actions_left if others is None else others
         if s.attempt.requirement.timer:
             rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
         return max(0, rolls)
@@ -952,7 +958,7 @@ class Game(GameHistory[State]):
         asks = self.asks_ghost
         symbols = () if asks else ghost.seance_symbols
         matched = [sym for sym in s.evidence_flipped if sym in symbols]
-        limit = other_actions_limit(self.env_in_play())[0]
+        limit, limiting = other_actions_limit(self.env_in_play())
         revealed = set(s.rooms_revealed)
         view: dict[str, Any] = {
             "rules": "skeptics",
@@ -1006,6 +1012,9 @@ class Game(GameHistory[State]):
             **self._view_barriers(),
             "other_actions_limit": limit,
             "other_actions_used": s.turn_others,
+            # of the actions left, how many may be other than moves, and the card that says so (None, "": any)
+            "other_actions_left": other_actions_left(s, self.env_in_play()),
+            "other_actions_card": limiting,
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
             "evidence": [self._evidence_view(sym, symbols, asks) for sym in s.evidence_flipped],
@@ -1101,7 +1110,10 @@ class Game(GameHistory[State]):
 
         And a game played before the companion asked where a card's fire tokens go (a fire fought with no space=, or
         fire tokens tapped as a number: tell-card effect=fires n=N, or a Fire card whose stored `fires_placed` names
-        no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`)."""
+        no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`). A file older still,
+        stored before the commands' events were (none stored for any of them), tells only by playing: when the
+        asking reading leaves a Fire card asking where its tokens go, or refuses a command, it was drawn then and
+        its fires were counted."""
         counted = any(e.get("type") == "fires_placed" and "spaces" not in e for told in events or () for e in told)
         if not any(c.name == "tell-fires" for c in commands) and (
             counted
@@ -1110,6 +1122,7 @@ class Game(GameHistory[State]):
                 or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
                 for c in commands
             )
+            or (events is not None and commands and not any(events) and self._fire_left_asking(commands))
         ):
             self.fires_counted = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
@@ -1127,6 +1140,13 @@ class Game(GameHistory[State]):
             return ()
         self.stand_in_reading = True
         return commands
+
+    def _fire_left_asking(self, commands: Sequence[CommandBase]) -> bool:
+        """Pushed in the asking reading, `commands` leave a Fire card asking where its tokens go (or one is
+        refused); the game is back before the first either way."""
+        asking = not self._pushed_all(commands) or bool(self._state.fire_asks)
+        self._start_again()
+        return asking
 
     def _pushed_all(self, commands: Sequence[CommandBase]) -> bool:
         """Push `commands` in the reading set now: True when it accepts them all; when it refuses one, False, and the
@@ -2163,7 +2183,9 @@ class _Rules(RulesBase[State, Command]):
         if self.checking:
             return
         self.use_action(kind=action)
-        self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left)
+        others = other_actions_left(s, self.game.cards_in_play(s.env_active, s.env_told))
+        limited = {} if others is None else {"other_actions_left": others, "card": self.other_actions_limit()[1]}
+        self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left, **limited)
         if carries:
             self.carry_corpse()
         if item is not None:

@@ -308,6 +308,10 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
             "summon_odds": summon_odds(view),
             "card_question": asked,
             "end_round_words": sentences.end_round_warning(view),
+            # what the card in force leaves of the actions left, after the count (sentences.actions_left)
+            "actions_limit_words": sentences.actions_limit(
+                view.get("other_actions_left"), view.get("actions_left"), view.get("other_actions_card")
+            ),
         }
 
     def virtual_roll(self, game: Engine, rng: random.Random, target: str | None) -> tuple[str, dict[str, str]]:

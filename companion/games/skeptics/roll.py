@@ -48,10 +48,12 @@ def to_roll(
         )
     unknown = sorted({r.color for r in readings if r.color.lower() not in kinds})
     if unknown:
-        known = ", ".join(f"{c}={k.value}" for c, k in kinds.items()) or "none"
+        known = ", ".join(f"{c} dice are {k.value} dice" for c, k in kinds.items()) or "no colour has a kind yet"
+        names = unknown[0] if len(unknown) == 1 else ", ".join(unknown[:-1]) + " and " + unknown[-1]
         raise VisionError(
-            f"no kind of die is set for the colour(s) {', '.join(unknown)} (known: {known}); "
-            "add them to [tray.kinds] in the configuration or take those dice out of the tray."
+            f"no kind of die is set for {names} dice ({known}): take them out of the tray, or give "
+            f"{'that colour' if len(unknown) == 1 else 'those colours'} a kind of die in the configuration file "
+            "(the tray's dice kinds)."
         )
     roll: dict[DieKind, list[Face]] = {}
     for r in readings:

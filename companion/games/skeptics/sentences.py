@@ -29,6 +29,8 @@ __all__ = [
     "NO_NAMES",
     "Names",
     "action_label",
+    "actions_left",
+    "actions_limit",
     "announcement",
     "command_sentence",
     "describe_event",
@@ -516,12 +518,42 @@ def _said_item_dropped(event: Mapping[str, Any], names: Names, e: Callable[..., 
     return f"{who} drops the {e('name') or e('item')}."
 
 
+def actions_limit(others: Any, left: Any, card: Any) -> str:
+    """What a card in force ("Corpse": "two Actions per turn, excluding Move Actions") leaves of the actions left,
+    as the engine counts it (other_actions_left): ", moves only (Corpse)", ", 2 of them other than moves
+    (Corpse)", or "" when it takes none of them away."""
+    if others is None or not isinstance(left, int) or others >= left:
+        return ""
+    named = f" ({card})" if card else ""
+    if others <= 0:
+        return f", moves only{named}"
+    return f", only {others} of them other than moves{named}"
+
+
+def actions_left(view: Mapping[str, Any]) -> str:
+    """The current player's actions left, as the card in force leaves them: "3 actions left, only 2 of them other
+    than moves (Corpse)"."""
+    left = view.get("actions_left")
+    return f"{count(left, 'action')} left" + actions_limit(
+        view.get("other_actions_left"), left, view.get("other_actions_card")
+    )
+
+
 def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
     if e("run"):
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    tail = f" ({count(left, 'action')} left)" if left is not None else ""
+    limit = actions_limit(e("other_actions_left"), left, e("card"))
+    # a card's limit has its own brackets: the count follows a colon then ("... an action: 2 actions left, only 1
+    # of them other than moves (Corpse).")
+    tail = (
+        ""
+        if left is None
+        else f": {count(left, 'action')} left{limit}"
+        if limit
+        else f" ({count(left, 'action')} left)"
+    )
     return f"{who} {SPEND_WORDS.get(str(e('kind')), 'uses an action')}{tail}."
 
 
@@ -723,6 +755,11 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
     names = replace(names, rooms=rooms)  # every other name as the table has it (the clue cards' labels too)
     appeared = {event.get("room") for event in events if event.get("type") == "ghost_appeared"}
     ghost_hour = any(event.get("type") == "ghost_hour" for event in events)
+    # "Red Icons: Timers" (skeptics-rulebook.txt:299): the third token, the tokens set aside and the clock advanced
+    # are one moment, told once ("The third timer token moves the clock to VI; the three tokens are set aside.");
+    # the clock advancing again at the end of the round is said to be a second time
+    third = any(e.get("type") == "clock_advanced" and e.get("reason") == "timer" for e in events)
+    timer_clock = False
     out: list[str] = []
     notes: list[str] = []
     drawn_first: list[str] = []  # the Ghost Hour's environment card, told before the ghost appears
@@ -750,6 +787,19 @@ def describe_events(events: Sequence[Mapping[str, Any]], names: Names | Mapping[
             continue
         if kind in ("turn_started", "action") and len(events) > 1:
             continue  # said by the status line that follows
+        if third and (kind == "timers_reset" or (kind == "timer_added" and event.get("timers") == 3)):
+            continue  # told with the clock the third token moves
+        if third and kind == "clock_advanced":
+            again = timer_clock
+            timer_clock = timer_clock or event.get("reason") == "timer"
+            if event.get("reason") == "timer":
+                out.append(
+                    f"The third timer token moves the clock to {event.get('clock')}; the three tokens are set aside."
+                )
+                continue
+            if again:
+                out.append(f"The clock moves again, to {event.get('clock')}.")
+                continue
         if kind == "room_discarded_unseen" and any(e.get("type") == "summon" and not e.get("success") for e in events):
             continue  # "the summon fails and a room card is lost"
         sentence = describe_event(event, names)

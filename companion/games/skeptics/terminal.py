@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.skeptics.sentences import NO_NAMES, faces_words
+from companion.games.skeptics.sentences import NO_NAMES, actions_left, faces_words
 from companion.words import asked, count, game_title, percent, player
 
 __all__ = ["state_text", "status_line"]
@@ -33,7 +33,7 @@ def status_line(state: Mapping[str, Any]) -> str:
     parts = [
         f"Round {state.get('round')}",
         f"clock {state.get('clock')}",
-        f"{player(state.get('current_player'), state)} ({count(state.get('actions_left'), 'action')} left)",
+        f"{player(state.get('current_player'), state)} ({actions_left(state)})",
         ghost,
         f"{state.get('room_deck_left')} room cards left",
     ]
@@ -53,7 +53,7 @@ def _header(g: Mapping[str, Any]) -> list[str]:
     return [
         f"{game_title(g)}: {g.get('board')}, {ghost_name}{difficulty}, {number} players",
         f"Round {g.get('round')}, clock {g.get('clock')}, hours completed: {g.get('hour')}; "
-        f"{player(g.get('current_player'), g)} to play, {count(g.get('actions_left'), 'action')} left",
+        f"{player(g.get('current_player'), g)} to play, {actions_left(g)}",
     ]
 
 

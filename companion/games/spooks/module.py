@@ -56,7 +56,9 @@ def _facts(view: Mapping[str, Any]) -> Mapping[str, Any]:
 def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     marks = [f"Out: {_seat(view, e.get('seat'))}" for e in events if e.get("type") == "player_out"]
     names = list(view.get("player_names") or [])
-    return {"marks": marks, "values": dict(zip(names, view.get("scores") or []))}
+    # the end chart's axis counts the hands played, evenly, not the minutes (a quick game's would crowd together)
+    hands = len(view.get("hands") or [])
+    return {"marks": marks, "values": dict(zip(names, view.get("scores") or [])), "step": hands, "step_word": "hand"}
 
 
 class SpooksModule(GameModuleOf[Game, sentences.Names]):

@@ -1,0 +1,52 @@
+"""The host's sheet for the numbers printed on a stand-in Ancient One's card (set-ancient-one,
+elder-sign-rules.txt:245 the Elder Sign limit, :419-427 the doom track), on a phone (Chromium at 390x844): a refused
+entry keeps the sheet open with what was typed and shows the refusal in it; put right, it goes in. Screenshot:
+tests/artifacts/elder_sign/numbers-refused.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_elder_sign import shot
+from test_browser_elder_sign_tasks import host_phone, stand_in_service
+from web_fixtures import Table, serve_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def numbers_table(tmp_path: Path) -> Iterator[Table]:
+    """An Elder Sign game with the bundled packs (its Ancient One a stand-in), no numbers copied yet."""
+    yield from serve_table(tmp_path, service=stand_in_service(tmp_path), threads=32)
+
+
+def test_a_refused_ancient_one_entry_keeps_the_sheet_open_with_what_was_typed(
+    browser: object, numbers_table: Table
+) -> None:
+    service = numbers_table.service
+    host = host_phone(browser, numbers_table)
+    try:
+        page = host.page
+        page.click("#es-first-ancient")
+        expect(page.locator("#sheet")).to_be_visible()
+        page.fill("#sheet-body input[name=doom]", "40")  # more than any track (the engine takes 1 to 30)
+        page.fill("#sheet-body input[name=elder_signs]", "9")
+        page.click("#sheet-ok")
+        refused = page.locator("#es-numbers-refused")
+        expect(refused).to_be_visible()
+        expect(refused).to_contain_text("30")
+        assert "=" not in refused.inner_text()
+        expect(page.locator("#sheet")).to_be_visible()
+        assert page.input_value("#sheet-body input[name=doom]") == "40"
+        assert page.input_value("#sheet-body input[name=elder_signs]") == "9"
+        assert service.state()["doom_max"] is None
+        shot(host, "numbers-refused")
+        page.fill("#sheet-body input[name=doom]", "12")
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
+        assert (service.state()["doom_max"], service.state()["elder_signs_needed"]) == (12, 9)
+    finally:
+        host.context.close()
