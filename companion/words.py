@@ -74,6 +74,15 @@ def game_starts(players: Sequence[str], number: Any, then: str = "") -> str:
     return f"A new game starts{': ' + who if who else ''}{then}."
 
 
+def left_to_the_host(seen: str = "") -> str:
+    """A tray reading not played because the settings leave the dice to the host (the configuration file's dice
+    reading into the roll is off), alike for every game: "Dice read (clue: eye): the companion is set to leave them
+    to the host, who enters the roll"."""
+    return (
+        f"Dice read{f' ({seen})' if seen else ''}: the companion is set to leave them to the host, who enters the roll"
+    )
+
+
 def undone(what: Any) -> str:
     """An undo in words, alike for every game (terminal, the page's log, the voice): "Undone: " and what the command
     taken back did, one sentence or more ("Undone: Ada's turn ends. The clock moves to III.")."""

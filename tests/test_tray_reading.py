@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from companion import words
 from companion.games.skeptics.dice import DieKind, Face
 from companion.games.skeptics.tray import TrayOutcome, describe_roll, settle_reading
 
@@ -57,9 +58,8 @@ def test_no_attempt_under_way(why: str, told: bool) -> None:
 
 def test_auto_roll_off_rolls_nothing_and_only_logs() -> None:
     outcome = settle_reading(THREE, attempt(), why="settled", auto_roll=False)
-    assert outcome == TrayOutcome(
-        note="dice read (settled): clue: eye, camera, blank; dice.auto_roll is off, so the host enters them"
-    )
+    assert outcome == TrayOutcome(note=words.left_to_the_host("clue: eye, camera, blank"))
+    assert "auto_roll" not in str(outcome.note) and "clue: eye, camera, blank" in str(outcome.note)
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from companion.games.elder_sign.engine import (
     choice_first_refusal,
 )
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
-from companion.words import a_or_an
+from companion.words import a_or_an, left_to_the_host
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -420,7 +420,7 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
         """Stand-in pipped dice: their colours and pips (Elder Sign's own pip map) are the roll when they are exactly
         the dice it throws; otherwise the table is told why, when it asked (the read-dice button)."""
         if not auto_roll:
-            return TrayOutcome(note=f"dice read ({why}); dice.auto_roll is off, so the host enters them")
+            return TrayOutcome(note=left_to_the_host())
         found = tray_roll(self.engine(game), [(die.color, die.value) for die in dice])
         if isinstance(found, str):
             return TrayOutcome(

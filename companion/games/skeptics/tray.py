@@ -2,7 +2,7 @@
 
 Pure: given the faces the tray shows (per kind of die, as ``companion.games.skeptics.roll.to_roll`` gives them, or the
 reader's complaint), the attempt under way (as the state's ``attempt`` gives it), why the dice were read
-and whether ``dice.auto_roll`` is on, `settle_reading` decides whether those faces are the attempt's roll
+and whether the configuration file lets a tray reading play, `settle_reading` decides whether those faces are the attempt's roll
 and what, if anything, the table should be told. ``companion serve`` carries the decision out.
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion import words
 from companion.games.skeptics.dice import Attempt, DieKind, Face, action_kind
 
 
@@ -55,7 +56,7 @@ def settle_reading(
         return TrayOutcome(note=f"dice settled, not read for a roll: {message}", quiet=True)
     seen = describe_roll(roll)
     if not auto_roll:
-        return TrayOutcome(note=f"dice read ({why}): {seen}; dice.auto_roll is off, so the host enters them")
+        return TrayOutcome(note=words.left_to_the_host(seen))
     if attempt is None:
         message = f"read {seen}; no attempt is under way, so nothing was rolled"
         if why == "button":
