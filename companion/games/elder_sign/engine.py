@@ -711,9 +711,14 @@ class Game(GameHistory[State]):
         # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
         # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
+        # a roll whose stored events wait for the player's choice of task was played after the game was reopened, in
+        # today's reading: the first-task reading (and every older one) holds for the commands before it only
+        chosen = next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None)
         stored = len(commands)
         for i, reading in enumerate(order):
             stored = asked if reading[1] and asked is not None else len(commands)
+            if reading[4] and chosen is not None:
+                stored = min(stored, chosen)
             if i:
                 self._start_in(*reading)
                 self.stored_length = stored
