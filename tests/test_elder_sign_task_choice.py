@@ -43,8 +43,13 @@ def test_two_tasks_met_wait_for_the_players_choice() -> None:
     offered = [(a.name, a.args) for a in game.legal_actions() if a.group == "roll"]
     assert offered == [("complete", {"task": "1"}), ("complete", {"task": "2"}), ("complete", {"task": "none"})]
     assert game.odds_question() is None
-    with pytest.raises(IllegalCommand, match="choose it first"):
+    with pytest.raises(IllegalCommand, match="choose it first") as refused:
         game.push("roll faces=inv1,lore,peril,peril,terror")
+    said = MODULE.for_players(str(refused.value), MODULE.names(game), 0)  # the page's words of the refusal
+    assert said == (
+        "The roll's dice meet tasks 1 and 2, and one roll completes one task, the one the player chooses (or none): "
+        "choose it first."
+    )
     with pytest.raises(IllegalCommand):
         game.push("give-up")
     game.push("complete task=2")

@@ -100,8 +100,8 @@ def number_to_copy(command: str, who: str) -> str:
 def choice_first_refusal(tasks: Sequence[int]) -> str:
     """The refusal of a turn's command while a roll's dice meet more than one task and the player has not chosen."""
     return (
-        f"the roll's dice meet tasks {listed([str(t) for t in tasks])}, and one roll completes one task, the one the player chooses: choose it "
-        f"first (complete task=N, or task=none for none) (:177, :189)."
+        f"the roll's dice meet tasks {listed([str(t) for t in tasks])}, and one roll completes one task, the one the "
+        "player chooses (or none): choose it first (complete task=N) (:177, :189)."
     )
 
 
