@@ -6,15 +6,17 @@ not to meet"); one task met plays at once as before; a game stored before replay
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from games import numbers_copied
+from games import numbers_copied, write_played_then
 
 from companion.errors import IllegalCommand
 from companion.games.elder_sign.engine import Command, Game, Setup
 from companion.games.elder_sign.module import MODULE, tray_roll
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events, for_players
+from companion.history import GameStore, replay_game
 
 PACKS = load_packs()
 
@@ -41,8 +43,13 @@ def test_two_tasks_met_wait_for_the_players_choice() -> None:
     offered = [(a.name, a.args) for a in game.legal_actions() if a.group == "roll"]
     assert offered == [("complete", {"task": "1"}), ("complete", {"task": "2"}), ("complete", {"task": "none"})]
     assert game.odds_question() is None
-    with pytest.raises(IllegalCommand, match="choose it first"):
+    with pytest.raises(IllegalCommand, match="choose it first") as refused:
         game.push("roll faces=inv1,lore,peril,peril,terror")
+    said = MODULE.for_players(str(refused.value), MODULE.names(game), 0)  # the page's words of the refusal
+    assert said == (
+        "The roll's dice meet tasks 1 and 2, and one roll completes one task, the one the player chooses (or none): "
+        "choose it first."
+    )
     with pytest.raises(IllegalCommand):
         game.push("give-up")
     game.push("complete task=2")
@@ -93,3 +100,33 @@ def test_a_game_stored_before_replays_as_played() -> None:
     for command in again.read_stored(commands):  # no events: the later roll is refused in today's reading
         again.push(command)
     assert again.view() == old_later.view()
+
+
+def test_a_game_stored_before_and_played_on_reopens_again_as_played(tmp_path: Path) -> None:
+    """A file of before (a roll completing the first of the tasks its dice met), reopened and played on: a roll
+    meeting two tasks then waits for the choice. Reopened again, the first-task reading holds for the commands before
+    that roll only (its stored events asked the choice): the file reopens as played, choice pending or made."""
+    setup = [
+        "set-tasks adventure=1 tasks=inv:1;lore:1;peril:1 ordered=false",
+        "move to=1",
+        "roll faces=inv1,lore,peril,peril,peril,peril",  # three tasks met: then, the first one (task 1)
+    ]
+    then = Game.new(Setup(players=2, seed=3), PACKS, first_task_reading=True)
+    while then.view()["question"]:
+        then.push("card-did effect=nothing")
+    numbers_copied(then)
+    played = [str(c) for c in then.history]
+    then = Game.new(Setup(players=2, seed=3), PACKS, first_task_reading=True)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, [*played, *setup])
+        game = replay_game(store, game_id, PACKS)
+        assert isinstance(game, Game) and game.first_task_reading and game.view() == then.view()
+        assert done(game) == [True, False, False]
+        for text in ("roll faces=lore,peril,peril,peril,peril", "complete task=3"):
+            command = Command.parse(text)
+            store.append(game_id, len(game.history) + 1, command.to_dict(), game.push(command))
+            assert replay_game(store, game_id, PACKS).view() == game.view()  # the choice pending, then made
+        assert done(game) == [True, False, True]
+    finally:
+        store.close()

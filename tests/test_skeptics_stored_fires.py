@@ -65,3 +65,19 @@ def test_a_file_without_events_and_without_a_fire_reopens_in_the_newest_reading(
     for text in played:
         fresh.push(text)
     assert game.view() == fresh.view()
+
+
+def test_a_file_without_events_reopened_and_played_on_reopens_again_with_its_fires(tmp_path: Path) -> None:
+    """The file of before with the Fire drawn and not fought, reopened and played on (the new commands store their
+    events, the old ones still none): reopened again, it still has the fires it had, not a question it never asked."""
+    setup = Setup(players=2, board="asylum", ghost="child", seed=4, physical=True)
+    played = ["end-round", "end-round", "end-round", "end-round room=8 environment=fire", "action kind=move"]
+    game_id = _file_without_events(tmp_path / "then.sqlite", setup, played)
+    with GameStore(tmp_path / "then.sqlite") as store:
+        game = replay_game(store, game_id, PACKS, MODULE)
+        assert isinstance(game, Game) and game.fires_counted and game.view()["fires"] > 0
+        command = Game.command_type.parse("action kind=move")
+        store.append(game_id, len(game.history) + 1, command.to_dict(), game.push(command))
+        again = replay_game(store, game_id, PACKS, MODULE)
+    assert isinstance(again, Game) and again.fires_counted
+    assert again.view() == game.view() and again.view()["question"] is None

@@ -100,8 +100,8 @@ def number_to_copy(command: str, who: str) -> str:
 def choice_first_refusal(tasks: Sequence[int]) -> str:
     """The refusal of a turn's command while a roll's dice meet more than one task and the player has not chosen."""
     return (
-        f"the roll's dice meet tasks {listed([str(t) for t in tasks])}, and one roll completes one task, the one the player chooses: choose it "
-        f"first (complete task=N, or task=none for none) (:177, :189)."
+        f"the roll's dice meet tasks {listed([str(t) for t in tasks])}, and one roll completes one task, the one the "
+        "player chooses (or none): choose it first (complete task=N) (:177, :189)."
     )
 
 
@@ -711,9 +711,14 @@ class Game(GameHistory[State]):
         # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
         # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
         asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
+        # a roll whose stored events wait for the player's choice of task was played after the game was reopened, in
+        # today's reading: the first-task reading (and every older one) holds for the commands before it only
+        chosen = next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None)
         stored = len(commands)
         for i, reading in enumerate(order):
             stored = asked if reading[1] and asked is not None else len(commands)
+            if reading[4] and chosen is not None:
+                stored = min(stored, chosen)
             if i:
                 self._start_in(*reading)
                 self.stored_length = stored

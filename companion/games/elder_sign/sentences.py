@@ -809,7 +809,7 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\s*\(set-tasks [^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
-    (r"\s*\(complete task=N, or task=none for none\)", ""),
+    (r"\s*\(complete task=N\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
     (r"\binv:(\d+)", r"\1 investigation"),
     (r"\b(lore|peril|terror):(\d+)", r"\2 \1"),

@@ -532,6 +532,15 @@ def other_actions_left(s: State, cards: Iterable[EnvironmentCard]) -> int | None
     return max(0, min(s.actions_left, limit - s.turn_others)) if limit else None
 
 
+def _before_events(events: StoredEvents | None) -> int:
+    """How many of a stored game's first commands were stored before the commands' events were (none stored for
+    them; every command played since stores its events): 0 when the events are not known or the first one has some.
+    A file reopened and played on keeps its old commands without events, the later ones with theirs."""
+    if events is None:
+        return 0
+    return next((i for i, told in enumerate(events) if told), len(events))
+
+
 def seance_matched(ghost: Ghost, s: State, asks: bool) -> bool:
     """ "Ghost Mode": "If all matching Séance symbols on a Ghost Card are found": on a card filled in, every symbol
     it lists is among the evidence flipped; on one not filled in yet (`asks`), the host said so (its symbols are
@@ -1111,9 +1120,9 @@ class Game(GameHistory[State]):
         And a game played before the companion asked where a card's fire tokens go (a fire fought with no space=, or
         fire tokens tapped as a number: tell-card effect=fires n=N, or a Fire card whose stored `fires_placed` names
         no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`). A file older still,
-        stored before the commands' events were (none stored for any of them), tells only by playing: when the
-        asking reading leaves a Fire card asking where its tokens go, or refuses a command, it was drawn then and
-        its fires were counted."""
+        stored before the commands' events were (none stored for its first commands, _before_events, also when it
+        was reopened and played on since), tells only by playing: when the asking reading leaves a Fire card asking
+        where its tokens go after those commands, or refuses one, it was drawn then and its fires were counted."""
         counted = any(e.get("type") == "fires_placed" and "spaces" not in e for told in events or () for e in told)
         if not any(c.name == "tell-fires" for c in commands) and (
             counted
@@ -1122,7 +1131,7 @@ class Game(GameHistory[State]):
                 or (c.name == "tell-card" and c.args.get("effect") == "fires" and "n" in c.args)
                 for c in commands
             )
-            or (events is not None and commands and not any(events) and self._fire_left_asking(commands))
+            or self._fire_left_asking(commands[: _before_events(events)])
         ):
             self.fires_counted = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
@@ -1143,7 +1152,9 @@ class Game(GameHistory[State]):
 
     def _fire_left_asking(self, commands: Sequence[CommandBase]) -> bool:
         """Pushed in the asking reading, `commands` leave a Fire card asking where its tokens go (or one is
-        refused); the game is back before the first either way."""
+        refused); the game is back before the first either way. None: no."""
+        if not commands:
+            return False
         asking = not self._pushed_all(commands) or bool(self._state.fire_asks)
         self._start_again()
         return asking
