@@ -21,7 +21,7 @@ from test_browser_web import ARTIFACTS, Phone, open_phone
 from test_sim_tray_throws import sim_companion
 
 from companion.serve import Companion
-from vision.sim_tray import NO_ROLL, NO_ROLL_PLAYER, ThrowCamera
+from vision.sim_tray import NO_DICE, NO_ROLL, NO_ROLL_PLAYER, ThrowCamera
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -65,7 +65,7 @@ def test_a_player_throws_the_simulated_tray_and_sees_the_reading(browser: Any, s
         expect(button).to_have_text("Throw the dice (simulated tray)")
         expect(button).to_be_disabled()  # no roll under way: it says why, and what comes next (the host's roll)
         expect(phone.page.locator("#sim-throw-note")).to_have_text(NO_ROLL_PLAYER[0].upper() + NO_ROLL_PLAYER[1:])
-        expect(phone.page.locator("body")).not_to_contain_text("start a roll first")  # the host's words, not hers
+        expect(phone.page.locator("body")).not_to_contain_text(NO_ROLL[len(NO_DICE) :])  # the host's words, not hers
         shot(phone, "no-roll")
         served.game.do("attempt", {"action": "search", "need": "eye:1"}, source="web")  # the host's "Start the roll"
         expect(button).to_be_enabled()

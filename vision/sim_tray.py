@@ -31,9 +31,13 @@ from vision.training.synth import DIE_PAINT
 Throw = tuple[Hashable, Sequence[str]]
 
 # the page shows this on its disabled "Throw the dice (simulated tray)" and the endpoint refuses with it: the host
-# reads what the host does next, a player what comes next (only the host starts a roll or ends a turn)
-NO_DICE = "no roll can be made now (no roll is under way, or no action is left for one), so there are no dice to throw"
-NO_ROLL = NO_DICE + ": start a roll first, or end the turn."
+# reads what the host does next (a roll to start, or first a terror to tell or a task to choose, which refuse a roll
+# until they are done), a player what comes next (only the host starts a roll)
+NO_DICE = (
+    "no roll can be made now (none is under way, no action is left for one, or the page asks something first), "
+    "so there are no dice to throw"
+)
+NO_ROLL = NO_DICE + ": start a roll, or first do what the page asks for now (a card to tell, a choice to make)."
 NO_ROLL_PLAYER = NO_DICE + " yet: the host starts the next roll."
 
 
