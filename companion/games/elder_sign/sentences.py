@@ -798,6 +798,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
+        if "effect" not in args:  # any amount the card did: each of its rows sends it with "Tell" (core.js amountRow)
+            return "Tell"
         label = _CARD_DID_LABELS.get(effect, "Do it")
         whom = str(args.get("player") or "")
         if whom == "all":
