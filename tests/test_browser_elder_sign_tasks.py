@@ -206,3 +206,25 @@ def test_the_host_picks_which_open_task_the_tapped_dice_complete(browser: object
         assert host.errors == []
     finally:
         host.context.close()
+
+
+def test_the_change_form_names_no_stand_in_investigator(browser: object, elder_sign_table: Table) -> None:
+    """The host's "Change sanity, stamina or clues" form lists each player with their card as the page says it
+    elsewhere: a card not filled in yet is "investigator card not filled in yet", never the stand-in's made-up name."""
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Change sanity, stamina or clues").click()
+        expect(page.locator("#sheet")).to_be_visible()
+        options = page.locator("#sheet-body select[name=player] option").all_text_contents()
+        assert options == ["Ada (investigator card not filled in yet)", "Bo (investigator card not filled in yet)"]
+        stand_ins = [
+            elder_sign_table.service._game.packs.investigators[i["id"]].name
+            for i in elder_sign_table.service._game.view()["investigators"]
+        ]
+        assert stand_ins and not any(name in " ".join(options) for name in stand_ins)
+        shot(host, "change-form-stand-ins")
+        page.click("#sheet-cancel")
+    finally:
+        host.context.close()

@@ -107,6 +107,10 @@ def test_the_engine_refuses_stopping_or_ending_the_turn_before_the_terror_is_tol
         assert game.view() == before
         said = MODULE.for_players(str(err.value), MODULE.names(game), 0)
         assert "=" not in said and "card-did" not in said and "end-turn" not in said, said
+        # the buttons the page shows for it: each amount's "Tell" (core.js amountRow) and the closing tap
+        assert said.endswith(
+            "answer with the \u201cTell\u201d button, then the \u201cNothing (more): that was all\u201d button."
+        ), said
     assert not {"give-up", "end-turn"} & {a.name for a in game.legal_actions()}
     while game.view()["question"]:
         game.push("card-did effect=nothing")

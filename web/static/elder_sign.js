@@ -49,11 +49,11 @@ export function render(s) {
   const shown = all.filter((inv) => !inv.devoured || !all.some((x) => x.player === inv.player && !x.devoured));
   fill($("#es-investigators"), shown.map((inv) => {
     const li = el("li", { class: inv.active ? "active" : "" });
-    const named = !(standIn.investigators || []).includes(inv.player);
+    const named = !cardMissing(s, inv);
     const gone = inv.devoured ? [] : lost(inv.player);
     // a card not filled in yet: its numbers are the stand-in's until the host copies the card's (none shown)
     const missing = !inv.devoured && numbersMissing(s, inv.player);
-    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (investigator card not filled in yet)")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
+    li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (" + CARD_MISSING + ")")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
       (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
     const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
@@ -224,6 +224,9 @@ function attackChoices(s, lowers) {
   return out;
 }
 
+// an investigator card not filled in yet: its stand-in's name is the companion's, never shown as the card's
+const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
+const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
 
 // The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
@@ -297,7 +300,7 @@ function esAsk(a, s) {
   } else if (a.name === "clock") {
     sheet(a.label, [field("Hours to move the clock forward", selectIn("hours", [[3, "3 hours"], [6, "6 hours"], [9, "9 hours"]], 3))], "Send", () => command("clock", { hours: value("hours") }));
   } else if (a.name === "adjust") {
-    const who = selectIn("player", (s.investigators || []).filter((inv) => !inv.devoured).map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + inv.name + ")"]), (s.current_player || 0) + 1);
+    const who = selectIn("player", (s.investigators || []).filter((inv) => !inv.devoured).map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
     sheet(a.label, [field("Who", who), num("sanity", -9, 9, 0, "Sanity change"), num("stamina", -9, 9, 0, "Stamina change"), num("clues", -9, 9, 0, "Clue tokens change")], "Send", () => {
       const args = { player: value("player") };
       for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);

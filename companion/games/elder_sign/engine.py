@@ -609,6 +609,9 @@ class Game(GameHistory[State]):
         # a game stored before a roll whose dice meet more than one task waited for the player's choice plays on as it
         # was played (see read_stored): such a roll completed the first task its dice met
         self.first_task_reading = False
+        # a game stored before an investigator devoured during their attempt ended it with the dice off the
+        # adventure's tasks plays on as it was played (see read_stored): the tasks completed in it stayed done
+        self.devour_reading = False
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -628,6 +631,7 @@ class Game(GameHistory[State]):
         numbers_reading: bool = False,
         lenient_reading: bool = False,
         first_task_reading: bool = False,
+        devour_reading: bool = False,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
         with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
@@ -635,7 +639,8 @@ class Game(GameHistory[State]):
         stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
         before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
         set-investigator asked the card's clue tokens; `first_task_reading`: of a game stored before a roll meeting more than
-        one task waited for the player's choice (read_stored). Each older reading holds the later ones."""
+        one task waited for the player's choice; `devour_reading`: of a game stored before a devouring took the dice off the
+        tasks of the adventure rolled for (read_stored). Each older reading holds the later ones."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -674,6 +679,7 @@ class Game(GameHistory[State]):
         game.numbers_reading = numbers_reading or game.sanity_reading
         game.lenient_reading = lenient_reading or game.numbers_reading
         game.first_task_reading = first_task_reading or game.lenient_reading
+        game.devour_reading = devour_reading or game.first_task_reading
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -696,17 +702,17 @@ class Game(GameHistory[State]):
         last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
         attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
         older), and every command is left to push."""
-        if self.first_task_reading or self._stack:  # every older reading holds the first-task one
+        if self.devour_reading or self._stack:  # every older reading holds the devouring's
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient, first task), each older reading holding the
-        # later ones
-        order = [(False, False, False, False, False), (False, False, False, False, True)]
-        order += [(False, False, False, True, True)]
-        order += [(False, False, True, True, True)] * numbers + [(False, True, True, True, True)]
-        order += [(True, True, True, True, True)] * stand_ins
+        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient, first task, devouring), each older reading
+        # holding the later ones
+        order = [(False,) * 6, (False, False, False, False, False, True), (False, False, False, False, True, True)]
+        order += [(False, False, False, True, True, True)]
+        order += [(False, False, True, True, True, True)] * numbers + [(False, True, True, True, True, True)]
+        order += [(True,) * 6] * stand_ins
         # a choice asked at the attack (lower) was asked by the midnight just before it: in a reading that did not ask
         # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
         # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
@@ -714,11 +720,15 @@ class Game(GameHistory[State]):
         # a roll whose stored events wait for the player's choice of task was played after the game was reopened, in
         # today's reading: the first-task reading (and every older one) holds for the commands before it only
         chosen = next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None)
+        # so for a devouring whose stored events took the dice off the tasks: the devouring's reading holds before it
+        cleared = next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None)
         stored = len(commands)
         for i, reading in enumerate(order):
             stored = asked if reading[1] and asked is not None else len(commands)
             if reading[4] and chosen is not None:
                 stored = min(stored, chosen)
+            if reading[5] and cleared is not None:
+                stored = min(stored, cleared)
             if i:
                 self._start_in(*reading)
                 self.stored_length = stored
@@ -748,9 +758,14 @@ class Game(GameHistory[State]):
             # a roll that waits for the player's choice of task, stored as played at once (the first task met)
             if stored is not None and _choice_asked(made) and not _choice_asked(stored):
                 return False
+            # a devouring that takes the dice off the tasks, stored as leaving them done
+            if stored is not None and _devour_cleared(made) and not _devour_cleared(stored):
+                return False
         return True
 
-    def _start_in(self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool, first_task: bool) -> None:
+    def _start_in(
+        self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool, first_task: bool, devour: bool
+    ) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
         again = type(self).new(
             self.setup,
@@ -760,11 +775,12 @@ class Game(GameHistory[State]):
             numbers_reading=numbers,
             lenient_reading=lenient,
             first_task_reading=first_task,
+            devour_reading=devour,
         )
         self._state, self.setup_events = again._state, again.setup_events
         self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
         self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
-        self.first_task_reading = again.first_task_reading
+        self.first_task_reading, self.devour_reading = again.first_task_reading, again.devour_reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -1208,6 +1224,11 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
     )
 
 
+def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events took the dice off an adventure's tasks for a devouring during the attempt."""
+    return any(e.get("type") == "attempt_ended" and e.get("why") == "devoured" for e in events)
+
+
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether a command's events leave a roll waiting for the player's choice of task (:177, :189)."""
     return any(e.get("type") == "rolled" and e.get("choose") for e in events)
@@ -1502,7 +1523,7 @@ class _Rules(RulesBase[State, Command]):
             s.moved = s.attempted = s.first_aid = True
         self.emit("investigator_devoured", player=inv.player, investigator=inv.name)
         if s.attempt is not None and inv is self.active():
-            self.end_attempt()
+            self.devoured_attempt(s.attempt)
         if s.awake:
             s.players[inv.player] = None
             self.emit("player_out", player=inv.player, why="devoured in the battle")
@@ -2220,6 +2241,27 @@ class _Rules(RulesBase[State, Command]):
         if not card.other_world and not s.awake:
             self.draw_adventure(card.slot)
 
+    def devoured_attempt(self, a: AttemptState) -> None:
+        """The attempt of an investigator devoured during it ends: their marker leaves the card (:407), the turn goes
+        on to the clock (:413), and the dice come off the adventure's tasks as when it fails (:219, dice_off), so a task
+        they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
+        their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
+        the new investigator starts with full sanity and stamina, :413). In a game stored before (Game.devour_reading)
+        the completed tasks stayed done."""
+        s = self.s
+        if a.place != ANCIENT_ONE and not (self.game.devour_reading and self.game.in_stored_history()):
+            card = self.card(a.place)
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            self.dice_off(card)
+            self.emit("attempt_ended", slot=card.slot, name=card.name, why="devoured", player=s.current, undone=undone)
+        self.end_attempt()
+
+    def dice_off(self, card: CardState) -> None:
+        """:219 "remove all the dice from the card, except for the ones on a locked die icon": no task stays done (the
+        locked die is the card's lock, not a task's)."""
+        for t in card.tasks:
+            t.done = False
+
     def fail_attempt(self, why: str) -> None:
         """:217-219, :373, :395: the penalties; the dice come off (locks stay); assisting investigators lose 1
         sanity or stamina; completed monster tasks are still won."""
@@ -2237,8 +2279,7 @@ class _Rules(RulesBase[State, Command]):
         for t in won:
             card.tasks.remove(t)
             s.monsters_met += 1
-        for t in card.tasks:
-            t.done = False
+        self.dice_off(card)
         helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None})
         self.emit(
             "adventure_failed",

@@ -466,6 +466,13 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
     return text
 
 
+def _said_attempt_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    undone = list(event.get("undone") or ())
+    tasks = f"task {undone[0]}" if len(undone) == 1 else f"tasks {listed([str(n) for n in undone])}" if undone else ""
+    text = f"the attempt at {_place(event, names)} ends with the devouring"
+    return text + (f": the dice come off {tasks}, to be completed again" if tasks else "")
+
+
 def _said_adventure_drawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = (
         f"a gate opens: {_place(event, names)}"
@@ -614,6 +621,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "adventure_completed": _said_adventure_completed,
     "adventure_failed": _said_adventure_failed,
     "attack_ended": _said_attack_ended,
+    "attempt_ended": _said_attempt_ended,
     "adventure_drawn": _said_adventure_drawn,
     "adventure_deck_empty": _said_adventure_deck_empty,
     "other_world_deck_empty": _said_other_world_deck_empty,
@@ -790,6 +798,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         effect = str(args.get("effect"))
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
+        if "effect" not in args:  # any amount the card did: each of its rows sends it with "Tell" (core.js amountRow)
+            return "Tell"
         label = _CARD_DID_LABELS.get(effect, "Do it")
         whom = str(args.get("player") or "")
         if whom == "all":

@@ -1,0 +1,90 @@
+"""An investigator devoured during their attempt (elder-sign-rules.txt:407 "My Investigator card and marker are cruelly
+taken away"; :413 the turn still goes on to the clock) ends it with the dice off the adventure's tasks (:219 "remove all
+the dice from the card, except for the ones on a locked die icon"): a task completed in it is to do again. No penalty
+is asked: :405-415 name none. A game stored before (the completed task stayed done) replays as it was played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from games import numbers_copied, write_played_then
+from test_elder_sign_task_choice import at_two_tasks, done
+
+from companion.games.elder_sign.engine import Command, Game, Setup
+from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.sentences import describe_events
+from companion.history import GameStore, replay_game
+
+PACKS = load_packs()
+# the lore task done, then a failed roll whose terror the host tells: stamina -9 devours player 1's investigator
+DEVOURED = [
+    "roll faces=lore,peril,peril,peril,peril,peril",
+    "roll faces=terror,peril,peril,peril,peril",
+    "card-did effect=stamina n=-9",
+]
+NEXT_PLAYER = ["end-turn", "move to=1", "roll faces=inv1,peril,peril,peril,peril,peril"]
+
+
+def answer_the_rest(game: Game) -> list[dict[str, object]]:
+    events: list[dict[str, object]] = []
+    while game.view()["question"]:
+        events += game.push("card-did effect=nothing")
+    return events
+
+
+def test_devoured_during_the_attempt_takes_the_dice_off_its_tasks() -> None:
+    game = at_two_tasks()
+    game.push(DEVOURED[0])
+    game.push(DEVOURED[1])
+    assert done(game) == [False, True]
+    events = game.push(DEVOURED[2])
+    said = " ".join(describe_events(events))
+    assert "is devoured" in said and "the dice come off task 2, to be completed again" in said, said
+    assert game.view()["attempt"] is None and done(game) == [False, False]
+    events += answer_the_rest(game)  # the terrors still asked about: nothing more
+    numbers_copied(game)  # the new investigator's card, not filled in yet: its numbers copied
+    assert not any(e["type"] == "adventure_failed" for e in events)
+    assert not any(e.get("part") == "penalty" for e in events if e["type"] == "card_asked")
+    for text in NEXT_PLAYER:  # the next player's one roll meets task 1 only: the adventure is not completed
+        events = game.push(text)
+    assert done(game) == [True, False] and not any(e["type"] == "adventure_completed" for e in events)
+
+
+def test_a_game_stored_before_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file of before: the devouring left the lore task done, and the next player's roll meeting the investigation
+    task completed the adventure. It reopens so (Game.devour_reading); a devouring during an attempt played after the
+    reopening takes the dice off, and the file reopens again as played."""
+    then = at_two_tasks(devour_reading=True)
+    for text in DEVOURED:
+        then.push(text)
+    assert done(then) == [False, True]  # then: the lore task stayed done
+    answer_the_rest(then)
+    numbers_copied(then)
+    for text in NEXT_PLAYER:
+        then.push(text)
+    played = [str(c) for c in then.history]
+    then = Game.new(Setup(players=2, seed=3), PACKS, devour_reading=True)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, played)
+        # as played then: the adventure completed with the one roll (its reward asked, its card not filled in yet)
+        assert any(e["type"] == "adventure_completed" for e in store.events(game_id))
+        game = replay_game(store, game_id, PACKS)
+        assert isinstance(game, Game) and game.devour_reading and game.view() == then.view()
+        # played on after reopening: the next attempt's devouring takes the dice off, and it reopens again as played
+
+        def play(text: str) -> None:
+            command = Command.parse(text)
+            store.append(game_id, len(game.history) + 1, command.to_dict(), game.push(command))
+
+        while game.view()["question"]:  # the reward of the adventure completed then
+            play("card-did effect=nothing")
+        play("end-turn")
+        slot = game.view()["adventures"][0]["slot"]  # a new adventure in its place
+        for text in (f"set-tasks adventure={slot} tasks=inv:1;lore:1 ordered=false", f"move to={slot}", *DEVOURED):
+            play(text)
+        assert done(game) == [False, False]
+        again = replay_game(store, game_id, PACKS)
+        assert isinstance(again, Game) and again.view() == game.view()
+    finally:
+        store.close()
