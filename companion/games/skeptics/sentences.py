@@ -123,6 +123,8 @@ class Names:
     icon_sets: tuple[str, ...] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
     clues: Mapping[int, str] = field(default_factory=dict)  # clue card number -> what the table calls it
+    # a stand-in environment card's id and pack name -> what the table calls it ("the environment card, as the Corpse")
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -133,6 +135,8 @@ class Names:
         doors = {d.key: d.keys for d in board.doors if not d.placeholder}  # a stand-in's keys are not the board's
         environment = {card.id: card.name for card in game.packs.environment.values()}
         clues = {card.number: card.label for card in game.packs.clues.values()}
+        told = [game.env(card.id) for card in game.packs.environment.values() if card.placeholder]
+        stand_ins = {key: card.called for card in told for key in (card.id, card.name)}
         return cls(
             players=players,
             rooms=rooms,
@@ -143,6 +147,7 @@ class Names:
             icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
             environment=environment,
             clues=clues,
+            stand_ins=stand_ins,
         )
 
     def clue(self, number: Any) -> str:
@@ -348,6 +353,9 @@ def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[
         "once": " (a one-time effect)",
         "reshuffled": ": every other card is in play, so it is shuffled back into the deck",
     }.get(str(e("why")), "")
+    called = names.stand_ins.get(str(e("card")))
+    if called:  # a stand-in: no card of that name is on the table
+        return f"{called[0].upper()}{called[1:]} ends{why}."
     return f"The environment card {e('name') or e('card')} ends{why}."
 
 
@@ -544,7 +552,7 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    limit = actions_limit(e("other_actions_left"), left, e("card"))
+    limit = actions_limit(e("other_actions_left"), left, names.stand_ins.get(str(e("card")), e("card")))
     # a card's limit has its own brackets: the count follows a colon then ("... an action: 2 actions left, only 1
     # of them other than moves (Corpse).")
     tail = (
