@@ -81,3 +81,27 @@ def test_a_stand_in_told_as_the_corpse_is_called_by_what_the_host_told_never_by_
     ended = [describe_event(e, Names.of_game(game)) for e in game.push("discard-environment card=common3")]
     assert "The environment card ends (its objective is met)." in ended, ended
     assert not any("Common card" in s or "common3" in s for s in [said, *ended])
+
+
+def test_a_stand_in_card_is_never_named_by_its_pack_name_in_the_fire_question_nor_on_its_discard_button() -> None:
+    """A stand-in told to put "one Fire Token ... onto each Fire icon" (skeptics-rulebook.txt:286) asks where they go
+    and says where they went as "the environment card"; a stand-in told as the Corpse, lasting until its objective is
+    met, has the discard button "The environment card, as the Corpse: met, discard it"."""
+    from companion.games.skeptics.sentences import Names, action_label, describe_event
+
+    pack_name = PACKS.environment["common3"].name
+    game = card_in_play("common3")
+    game.push("tell-card effect=fires")
+    game.push("tell-card effect=nothing")
+    names = Names.of_game(game)
+    asked = describe_event({"type": "card_asked", **game.view()["question"]}, names)
+    placed = [describe_event(e, names) for e in game.push("tell-fires spaces=7")]
+    assert asked.startswith("The environment card puts a fire token on each fire icon"), asked
+    assert any(s.startswith("The environment card puts 1 fire token") for s in placed), placed
+    game = card_in_play("common3")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    (discard,) = [a for a in game.legal_actions() if a.name == "discard-environment"]
+    label = action_label(discard.to_dict(), Names.of_game(game), 0)
+    assert label == "The environment card, as the Corpse: met, discard it"
+    assert not any(pack_name in s for s in [asked, *placed, label])

@@ -150,6 +150,11 @@ class Names:
             stand_ins=stand_ins,
         )
 
+    def card(self, card: Any, default: str) -> str:
+        """An environment card's name, for "the ... card"; `default` for a card not known or a stand-in (its pack
+        name, "Common card 5", is no card on the table)."""
+        return default if str(card) in self.stand_ins else self.environment.get(str(card), default)
+
     def clue(self, number: Any) -> str:
         try:
             n = int(number)
@@ -316,7 +321,7 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., An
     if e("kind") == "fires":
         # "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286): the board's
         # icons are the table's to see, not the companion's
-        card = e("name") or names.environment.get(str(e("card")), "environment")
+        card = e("name") or names.card(e("card"), "environment")
         return (
             f"The {card} card puts a fire token on each fire icon of the board: on which spaces of your board are "
             "the fire icons?"
@@ -447,7 +452,7 @@ def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., A
 
 
 def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    card = names.environment.get(str(e("card")), "environment")
+    card = names.card(e("card"), "environment")
     spaces = e("spaces")
     if isinstance(spaces, list):  # where the host said the fire icons are
         if not spaces:
@@ -474,7 +479,7 @@ def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any]
 
 
 def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    card = names.environment.get(str(e("card")), "barrier")
+    card = names.card(e("card"), "barrier")
     sets_left = int(e("left") or 0)
     tail = "the barrier is removed" if not sets_left else f"{count(sets_left, 'set')} to go"
     return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
@@ -874,7 +879,7 @@ def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: 
     if kind == "fire" and args.get("space") is not None:
         return f"Fight the fire in {names.room(args.get('space'))}"
     if kind == "barrier" and args.get("set"):
-        card = names.environment.get(str(args.get("card")), "barrier")
+        card = names.card(args.get("card"), "barrier")
         return f"Break through the {card}: icon set {args.get('set')}"
     return {
         "search": "Search a room",
@@ -954,7 +959,9 @@ def _label_discard_environment(
     action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]
 ) -> str:
     card = str(args.get("card"))
-    return f"{names.environment.get(card, card)}: met, discard it"
+    called = names.stand_ins.get(card)  # a stand-in: as what the host told it plays
+    named = f"{called[0].upper()}{called[1:]}" if called else names.environment.get(card, card)
+    return f"{named}: met, discard it"
 
 
 def _label_ghost_at(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:
