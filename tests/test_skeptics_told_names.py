@@ -77,7 +77,7 @@ def test_a_stand_in_told_as_the_corpse_is_called_by_what_the_host_told_never_by_
     said = describe_event(event, names)
     assert said.endswith("(the environment card, as the Corpse)."), said
     game.push("action kind=other")
-    refused(game, "action kind=other", "while the environment card, as the Corpse is in play")
+    refused(game, "action kind=other", "while the environment card, as the Corpse, is in play each turn has 2 actions")
     ended = [describe_event(e, Names.of_game(game)) for e in game.push("discard-environment card=common3")]
     assert "The environment card ends (its objective is met)." in ended, ended
     assert not any("Common card" in s or "common3" in s for s in [said, *ended])

@@ -1482,7 +1482,8 @@ class _Rules(RulesBase[State, Command]):
             )
         limit, card = self.other_actions_limit()
         self.illegal(
-            f"while {card.called if card else 'a card'} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+            # a stand-in is "the environment card, as the Corpse", closed with its comma
+            f"while {card.called if card else 'a card'}{',' if card and card.placeholder else ''} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
             "moves, and they are used; move, or end the turn."
         )
 
