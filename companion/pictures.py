@@ -26,8 +26,9 @@ MARK_ROWS = 3
 MARK_BAND = 11  # the height of a row of the marks' labels, above the chart
 BACK = "#241e38"  # the picture's background
 CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep them apart
-# Lines that run together on a timeline of several values (two scores alike) are drawn this far apart, each with a
-# marker of its own at every change and its name at its end, so that every line can be told from the next
+# Lines that run together on a timeline of several values (two scores alike) are drawn this far apart (within the
+# chart: never below its zero line), each with a marker of its own at every change and its name at its end, so that
+# every line can be told from the next
 DODGE = 2.5
 MARKERS = ("square", "diamond", "triangle", "down", "plus")  # never the attempts' circles
 END_GAP = 10  # the least height between two names at the lines' ends (9-pixel letters)
@@ -96,7 +97,9 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
     dots_top, dots_h = bottom + 14, 40 if record.get("dice") and not step else 0
     axis_y = dots_top + dots_h + (10 if dots_h else 0)
     height = axis_y + 22 + 16 * legend_rows + 4
-    highest = max([1.0, *(float(p[1]) for s in series.values() for p in s)])
+    goal = timeline.get("goal")  # [the score the values are played to, its label]: a line across the chart
+    goals = [(float(goal[0]), str(goal[1]))] if goal else []
+    highest = max([1.0, *(float(p[1]) for s in series.values() for p in s), *(g for g, _ in goals)])
     frame = _Frame(left, right, top, bottom, chart_h, total, highest, dots_top, dots_h, axis_y, step)
     title = f"{record.get('title', 'Game')} #{record.get('game', '')}: the timeline"
     body = [
@@ -108,6 +111,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
             13,
         ),
         *_clock_lane(frame, clock),
+        *_goal_lines(frame, goals),
         *_value_lines(frame, series),
         *_end_labels(frame, series, ends),
         *_mark_lines(frame, marks),
@@ -192,11 +196,27 @@ def _value_lines(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -
     return body + marked
 
 
+def _goal_lines(frame: _Frame, goals: Sequence[tuple[float, str]]) -> list[str]:
+    """The score the values are played to (a score such as 200) as a dashed line across the chart, its label above the line's
+    start and its score beside the axis."""
+    body = []
+    for value, label in goals:
+        y = frame.y_of(value)
+        body += [
+            f'<line x1="{frame.left}" y1="{_n(y)}" x2="{frame.right}" y2="{_n(y)}" stroke="{BAD}" '
+            f'stroke-dasharray="6 3"><title>{escape(label)}</title></line>',
+            _text(frame.left + 4, y - 4, label, 9, BAD),
+        ]
+        if abs(y - frame.top) >= 10:  # the top's own number is not written over
+            body.append(_text(frame.left - 6, y + 4, _n(value), 9, BAD, "end"))
+    return body
+
+
 def _heights(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> list[list[tuple[float, float]]]:
     """Where each value's line is drawn: (minute, height) at every minute any value changes, from its own first.
     Lines that would run together there (less than DODGE apart: the same scores) are drawn DODGE apart, in the
-    order of their values (the same value: in the legend's order), around their heights; the others where they
-    are."""
+    order of their values (the same value: in the legend's order), around their heights but never below the zero
+    line nor above the top (lines at 0 are drawn upwards from the zero line); the others where they are."""
     values = [[(float(m), float(v)) for m, v in points] for points in series.values()]
     minutes = sorted({m for points in values for m, _ in points})
     heights: list[list[tuple[float, float]]] = [[] for _ in values]
@@ -215,6 +235,9 @@ def _heights(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]]) -> li
                 groups.append([(y, index)])
         for group in groups:
             middle = sum(y for y, _ in group) / len(group)
+            spread = (len(group) - 1) / 2 * DODGE
+            # kept within the chart: lines at 0 are drawn from the zero line up, none below it (nor above the top)
+            middle = min(max(middle, frame.top + spread), frame.bottom - spread)
             for k, (_, index) in enumerate(group):
                 heights[index].append((minute, middle + (k - (len(group) - 1) / 2) * DODGE))
     return heights

@@ -25,8 +25,9 @@ __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 
 #: what a record holds; a stored record of another version is made again (3: Elder Sign weighs each blow against the
 #: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again; 4: a
-#: timeline may count steps, the Spooks hands, instead of minutes)
-RECORD_VERSION = 4
+#: timeline may count steps, the Spooks hands, instead of minutes; 5: a timeline may have the score its values are
+#: played to, the Spooks 200)
+RECORD_VERSION = 5
 
 
 class _Attempts:
@@ -180,6 +181,9 @@ def _moment(
     if clock is not None and (not timeline["clock"] or timeline["clock"][-1][1] != clock):
         timeline["clock"].append([at, str(clock)])
     timeline["marks"].extend([at, str(label)] for label in moment.get("marks") or [])
+    goal = moment.get("goal")
+    if isinstance(goal, Sequence) and len(goal) == 2 and isinstance(goal[0], (int, float)):
+        timeline["goal"] = [goal[0], str(goal[1])]  # the score the values are played to: a line on the chart
     for name, value in (moment.get("values") or {}).items():
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             continue

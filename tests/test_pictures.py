@@ -52,6 +52,7 @@ SPOOKS = {  # a timeline counted in hands (Spooks' moments: "step"), not in minu
         "clock": [],
         "step": "hand",
         "marks": [[4, "Out: Cy"]],
+        "goal": [200, "to 200"],  # the score the game is played to (spooks-rules.txt:3, "When one person hits 200")
         "series": {
             "Ada": [[0, 0], [1, 20], [3, 20]],
             "Bo": [[0, 0], [1, 60], [2, 120], [4, 210]],
@@ -136,6 +137,23 @@ def test_a_game_without_dice_has_no_attempt_lane_and_a_line_per_player() -> None
     assert root.findall(f"{SVG}circle") == []
     assert len(root.findall(f"{SVG}path")) == 3
     assert {"Ada", "Bo", "Cy"} <= {t.text for t in root.iter(f"{SVG}text")}
+
+
+def test_a_timeline_played_to_a_score_draws_its_line_and_no_line_starts_below_zero() -> None:
+    """Spooks is played to 200 (spooks-rules.txt:3): a dashed line at 200, labelled "to 200";
+    the three players' lines start together at 0, drawn apart upwards from the zero line, none below it."""
+    root = ET.fromstring(timeline_svg(SPOOKS))
+    lines = {ln.get("stroke-dasharray"): ln for ln in reversed(root.findall(f"{SVG}line"))}
+    bottom = float(lines[None].get("y1") or 0)  # the chart's 0 (the first line undashed)
+    top = float(lines["2 3"].get("y1") or 0)  # the chart's highest, Bo's 210
+    goal = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke-dasharray") == "6 3"]
+    assert len(goal) == 1 and goal[0].findtext(f"{SVG}title") == "to 200"
+    y = float(goal[0].get("y1") or 0)
+    assert abs(y - (bottom - (bottom - top) * 200 / 210)) < 0.1
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "to 200" in texts and "200" not in texts  # 200 by the axis would run into the top's 210
+    starts = [float(d.split()[1]) for d in _lines(root)]
+    assert max(starts) <= bottom and len(set(starts)) == 3, (starts, bottom)
 
 
 def test_the_luck_chart_ends_at_the_successes_and_the_sum_of_the_chances() -> None:

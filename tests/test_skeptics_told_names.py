@@ -54,3 +54,54 @@ def test_a_commands_story_names_the_clue_card_as_its_own_sentence_does(tmp_path:
         assert "the torn diary" in story and "Clue card 9" not in story, story
     finally:
         service.close()
+
+
+def test_a_stand_in_told_as_the_corpse_is_called_by_what_the_host_told_never_by_its_pack_name() -> None:
+    """A stand-in (a pack placeholder) the host told takes "two Actions per turn, excluding Move Actions" (Corpse,
+    skeptics-rulebook.txt:289): the count of the actions left, the action's sentence and the refusal call it the
+    environment card, as the Corpse; its pack name ("Common card 3") is no card on the table. The action event keeps
+    the pack name it always stored (an old game's log reads the same way), and the card's end names no pack name."""
+    from test_rules_audit import refused
+
+    from companion.games.skeptics.sentences import Names, actions_left, describe_event
+
+    game = card_in_play("common3")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    view = game.view()
+    assert view["other_actions_card"] == "the environment card, as the Corpse"
+    assert actions_left(view) == "3 actions left, only 2 of them other than moves (the environment card, as the Corpse)"
+    names = Names.of_game(game)
+    (event,) = [e for e in game.push("action kind=other") if e["type"] == "action"]
+    assert event["card"] == PACKS.environment["common3"].name  # stored as before
+    said = describe_event(event, names)
+    assert said.endswith("(the environment card, as the Corpse)."), said
+    game.push("action kind=other")
+    refused(game, "action kind=other", "while the environment card, as the Corpse, is in play each turn has 2 actions")
+    ended = [describe_event(e, Names.of_game(game)) for e in game.push("discard-environment card=common3")]
+    assert "The environment card ends (its objective is met)." in ended, ended
+    assert not any("Common card" in s or "common3" in s for s in [said, *ended])
+
+
+def test_a_stand_in_card_is_never_named_by_its_pack_name_in_the_fire_question_nor_on_its_discard_button() -> None:
+    """A stand-in told to put "one Fire Token ... onto each Fire icon" (skeptics-rulebook.txt:286) asks where they go
+    and says where they went as "the environment card"; a stand-in told as the Corpse, lasting until its objective is
+    met, has the discard button "The environment card, as the Corpse: met, discard it"."""
+    from companion.games.skeptics.sentences import Names, action_label, describe_event
+
+    pack_name = PACKS.environment["common3"].name
+    game = card_in_play("common3")
+    game.push("tell-card effect=fires")
+    game.push("tell-card effect=nothing")
+    names = Names.of_game(game)
+    asked = describe_event({"type": "card_asked", **game.view()["question"]}, names)
+    placed = [describe_event(e, names) for e in game.push("tell-fires spaces=7")]
+    assert asked.startswith("The environment card puts a fire token on each fire icon"), asked
+    assert any(s.startswith("The environment card puts 1 fire token") for s in placed), placed
+    game = card_in_play("common3")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    (discard,) = [a for a in game.legal_actions() if a.name == "discard-environment"]
+    label = action_label(discard.to_dict(), Names.of_game(game), 0)
+    assert label == "The environment card, as the Corpse: met, discard it"
+    assert not any(pack_name in s for s in [asked, *placed, label])

@@ -362,6 +362,8 @@ def test_games_without_dice_odds_have_records_but_no_luck(tmp_path: Path) -> Non
     # the end chart counts the hands, evenly: Bo's score after each of the four, whatever the minutes
     assert made["timeline"]["step"] == "hand"
     assert made["timeline"]["series"]["Bo"] == [[0.0, 0], [1.0, 60], [2.0, 120], [3.0, 180], [4.0, 240]]
+    # the score the game is played to (spooks-rules.txt:3, "When one person hits 200"): a labelled line on the chart
+    assert made["timeline"]["goal"] == [200, "to 200"]
     svc.close()
 
 

@@ -405,7 +405,8 @@ class GameModule(ABC):
         return {}
 
     def moments(self, view: Record, events: Sequence[Record]) -> Mapping[str, object]:
-        """The timeline after each command: "values" {series: number} (doom, scores ...) and "marks" [labels]."""
+        """The timeline after each command: "values" {series: number} (doom, scores ...), "marks" [labels] and,
+        for values played to a score, "goal" [the score, its label] (the chart draws it as a line)."""
         return {}
 
     def next_throw(self, game: Engine) -> tuple[str, ...]:

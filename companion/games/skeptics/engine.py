@@ -517,11 +517,11 @@ def environment_card(
     return made
 
 
-def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, str]:
-    """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and its name; (0, "")
-    when no card limits them."""
-    limits = [(c.actions, c.name) for c in cards if c.actions]
-    return min(limits) if limits else (0, "")
+def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, EnvironmentCard | None]:
+    """The fewest actions other than moves a card in play allows each turn (the Corpse: two), and the first card
+    that allows so few; (0, None) when no card limits them."""
+    limits = [c for c in cards if c.actions]
+    return (min(c.actions for c in limits), min(limits, key=lambda c: (c.actions, c.name))) if limits else (0, None)
 
 
 def other_actions_left(s: State, cards: Iterable[EnvironmentCard]) -> int | None:
@@ -1023,7 +1023,7 @@ class Game(GameHistory[State]):
             "other_actions_used": s.turn_others,
             # of the actions left, how many may be other than moves, and the card that says so (None, "": any)
             "other_actions_left": other_actions_left(s, self.env_in_play()),
-            "other_actions_card": limiting,
+            "other_actions_card": limiting.called if limiting else "",
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
             "evidence": [self._evidence_view(sym, symbols, asks) for sym in s.evidence_flipped],
@@ -1482,11 +1482,12 @@ class _Rules(RulesBase[State, Command]):
             )
         limit, card = self.other_actions_limit()
         self.illegal(
-            f"while {card} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+            # a stand-in is "the environment card, as the Corpse", closed with its comma
+            f"while {card.called if card else 'a card'}{',' if card and card.placeholder else ''} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
             "moves, and they are used; move, or end the turn."
         )
 
-    def other_actions_limit(self) -> tuple[int, str]:
+    def other_actions_limit(self) -> tuple[int, EnvironmentCard | None]:
         return other_actions_limit(self.game.cards_in_play(self.s.env_active, self.s.env_told))
 
     def env(self, card: str) -> EnvironmentCard:
@@ -2195,7 +2196,9 @@ class _Rules(RulesBase[State, Command]):
             return
         self.use_action(kind=action)
         others = other_actions_left(s, self.game.cards_in_play(s.env_active, s.env_told))
-        limited = {} if others is None else {"other_actions_left": others, "card": self.other_actions_limit()[1]}
+        limiting = self.other_actions_limit()[1]
+        # the card's pack name is stored as before (a stand-in's too): the sentence says it as the table calls it
+        limited = {} if others is None else {"other_actions_left": others, "card": limiting.name if limiting else ""}
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left, **limited)
         if carries:
             self.carry_corpse()

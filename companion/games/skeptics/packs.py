@@ -197,6 +197,16 @@ class EnvironmentCard:
     icon_sets: tuple[str, ...] = ()  # sets rolled with three clue dice, no items; it ends when all are (the Barrier)
 
     @property
+    def called(self) -> str:
+        """The card as the table calls it: its name; a stand-in (a pack placeholder, its name no card on the table)
+        is the environment card, as what the host told it plays ("the environment card, as the Corpse")."""
+        if not self.placeholder:
+            return self.name
+        told = [card for card, n in (("the Watching Eyes", self.clue_dice), ("the Corpse", self.actions)) if n]
+        told += ["the Fire"] if self.fires else []
+        return ", as ".join(["the environment card", *told[:1]])
+
+    @property
     def ends_by_itself(self) -> bool:
         """True when the companion ends the card: its fires are out or its icon sets are rolled."""
         return bool(self.fires or self.icon_sets)

@@ -123,6 +123,8 @@ class Names:
     icon_sets: tuple[str, ...] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
     clues: Mapping[int, str] = field(default_factory=dict)  # clue card number -> what the table calls it
+    # a stand-in environment card's id and pack name -> what the table calls it ("the environment card, as the Corpse")
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -133,6 +135,8 @@ class Names:
         doors = {d.key: d.keys for d in board.doors if not d.placeholder}  # a stand-in's keys are not the board's
         environment = {card.id: card.name for card in game.packs.environment.values()}
         clues = {card.number: card.label for card in game.packs.clues.values()}
+        told = [game.env(card.id) for card in game.packs.environment.values() if card.placeholder]
+        stand_ins = {key: card.called for card in told for key in (card.id, card.name)}
         return cls(
             players=players,
             rooms=rooms,
@@ -143,7 +147,13 @@ class Names:
             icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
             environment=environment,
             clues=clues,
+            stand_ins=stand_ins,
         )
+
+    def card(self, card: Any, default: str) -> str:
+        """An environment card's name, for "the ... card"; `default` for a card not known or a stand-in (its pack
+        name, "Common card 5", is no card on the table)."""
+        return default if str(card) in self.stand_ins else self.environment.get(str(card), default)
 
     def clue(self, number: Any) -> str:
         try:
@@ -311,7 +321,7 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, e: Callable[..., An
     if e("kind") == "fires":
         # "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286): the board's
         # icons are the table's to see, not the companion's
-        card = e("name") or names.environment.get(str(e("card")), "environment")
+        card = e("name") or names.card(e("card"), "environment")
         return (
             f"The {card} card puts a fire token on each fire icon of the board: on which spaces of your board are "
             "the fire icons?"
@@ -348,6 +358,9 @@ def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[
         "once": " (a one-time effect)",
         "reshuffled": ": every other card is in play, so it is shuffled back into the deck",
     }.get(str(e("why")), "")
+    called = names.stand_ins.get(str(e("card")))
+    if called:  # a stand-in: no card of that name is on the table
+        return f"{called[0].upper()}{called[1:]} ends{why}."
     return f"The environment card {e('name') or e('card')} ends{why}."
 
 
@@ -439,7 +452,7 @@ def _said_clue_solved(event: Mapping[str, Any], names: Names, e: Callable[..., A
 
 
 def _said_fires_placed(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    card = names.environment.get(str(e("card")), "environment")
+    card = names.card(e("card"), "environment")
     spaces = e("spaces")
     if isinstance(spaces, list):  # where the host said the fire icons are
         if not spaces:
@@ -466,7 +479,7 @@ def _said_fire_out(event: Mapping[str, Any], names: Names, e: Callable[..., Any]
 
 
 def _said_barrier_set_done(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
-    card = names.environment.get(str(e("card")), "barrier")
+    card = names.card(e("card"), "barrier")
     sets_left = int(e("left") or 0)
     tail = "the barrier is removed" if not sets_left else f"{count(sets_left, 'set')} to go"
     return f"Icon set {e('index')} of the {card} card is rolled: put a blue marker on it; {tail}."
@@ -544,7 +557,7 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    limit = actions_limit(e("other_actions_left"), left, e("card"))
+    limit = actions_limit(e("other_actions_left"), left, names.stand_ins.get(str(e("card")), e("card")))
     # a card's limit has its own brackets: the count follows a colon then ("... an action: 2 actions left, only 1
     # of them other than moves (Corpse).")
     tail = (
@@ -866,7 +879,7 @@ def _label_attempt(action: Mapping[str, Any], names: Names, current: Any, name: 
     if kind == "fire" and args.get("space") is not None:
         return f"Fight the fire in {names.room(args.get('space'))}"
     if kind == "barrier" and args.get("set"):
-        card = names.environment.get(str(args.get("card")), "barrier")
+        card = names.card(args.get("card"), "barrier")
         return f"Break through the {card}: icon set {args.get('set')}"
     return {
         "search": "Search a room",
@@ -946,7 +959,9 @@ def _label_discard_environment(
     action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]
 ) -> str:
     card = str(args.get("card"))
-    return f"{names.environment.get(card, card)}: met, discard it"
+    called = names.stand_ins.get(card)  # a stand-in: as what the host told it plays
+    named = f"{called[0].upper()}{called[1:]}" if called else names.environment.get(card, card)
+    return f"{named}: met, discard it"
 
 
 def _label_ghost_at(action: Mapping[str, Any], names: Names, current: Any, name: str, args: dict[str, Any]) -> str:

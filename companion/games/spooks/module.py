@@ -58,7 +58,11 @@ def _moments(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Ma
     names = list(view.get("player_names") or [])
     # the end chart's axis counts the hands played, evenly, not the minutes (a quick game's would crowd together)
     hands = len(view.get("hands") or [])
-    return {"marks": marks, "values": dict(zip(names, view.get("scores") or [])), "step": hands, "step_word": "hand"}
+    limit = view.get("loss_limit")
+    # «When one person hits 200, hes grabbed by the monsters» (spooks-rules.txt:3): the score the game is played to
+    goal = {"goal": [limit, f"to {limit}"]} if isinstance(limit, int) else {}
+    values = dict(zip(names, view.get("scores") or []))
+    return {"marks": marks, "values": values, "step": hands, "step_word": "hand", **goal}
 
 
 class SpooksModule(GameModuleOf[Game, sentences.Names]):
