@@ -105,3 +105,25 @@ def test_a_stand_in_card_is_never_named_by_its_pack_name_in_the_fire_question_no
     label = action_label(discard.to_dict(), Names.of_game(game), 0)
     assert label == "The environment card, as the Corpse: met, discard it"
     assert not any(pack_name in s for s in [asked, *placed, label])
+
+
+def test_where_a_stand_in_limits_the_actions_it_is_named_by_that_effect_and_its_old_lines_keep_the_name() -> None:
+    """A stand-in told two effects, clue dice ("as the Watching Eyes") and the action limit ("two Actions per turn,
+    excluding Move Actions", skeptics-rulebook.txt:289), is named by the limit where the actions are counted and
+    refused; an action's line told before the card ended still says "as the Corpse" after it (what the host told of a
+    card is forgotten when it leaves play, and an action's limit is always that effect)."""
+    from test_rules_audit import refused
+
+    from companion.games.skeptics.sentences import Names, describe_event
+
+    game = card_in_play("common3")
+    game.push("tell-card effect=clue-dice")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    assert game.view()["other_actions_card"] == "the environment card, as the Corpse"
+    (event,) = [e for e in game.push("action kind=other") if e["type"] == "action"]
+    game.push("action kind=other")
+    refused(game, "action kind=other", "while the environment card, as the Corpse, is in play")
+    game.push("discard-environment card=common3")
+    said = describe_event(event, Names.of_game(game))  # the log read again after the card ended
+    assert said.endswith("(the environment card, as the Corpse)."), said

@@ -1023,7 +1023,7 @@ class Game(GameHistory[State]):
             "other_actions_used": s.turn_others,
             # of the actions left, how many may be other than moves, and the card that says so (None, "": any)
             "other_actions_left": other_actions_left(s, self.env_in_play()),
-            "other_actions_card": limiting.called if limiting else "",
+            "other_actions_card": limiting.limiting if limiting else "",
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
             "evidence": [self._evidence_view(sym, symbols, asks) for sym in s.evidence_flipped],
@@ -1483,7 +1483,7 @@ class _Rules(RulesBase[State, Command]):
         limit, card = self.other_actions_limit()
         self.illegal(
             # a stand-in is "the environment card, as the Corpse", closed with its comma
-            f"while {card.called if card else 'a card'}{',' if card and card.placeholder else ''} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
+            f"while {card.limiting if card else 'a card'}{',' if card and card.placeholder else ''} is in play each turn has {limit} action{'s' if limit != 1 else ''} other than "
             "moves, and they are used; move, or end the turn."
         )
 

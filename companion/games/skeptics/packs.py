@@ -182,6 +182,15 @@ class Ghost:
     first_sets: int = 0  # lingering: the first N icon sets must be proven before any other (the Child Ghost's top row)
 
 
+LIMITS_ACTIONS = "the Corpse"  # the card whose effect limits the actions other than moves (rulebook :289)
+
+
+def stand_in_called(told: str = "") -> str:
+    """A stand-in environment card as the table calls it: "the environment card", and what the host told it plays
+    ("the environment card, as the Corpse"); its pack name ("Common card 5") is no card on the table."""
+    return f"the environment card, as {told}" if told else "the environment card"
+
+
 @dataclass(frozen=True)
 class EnvironmentCard:
     id: str
@@ -202,9 +211,15 @@ class EnvironmentCard:
         is the environment card, as what the host told it plays ("the environment card, as the Corpse")."""
         if not self.placeholder:
             return self.name
-        told = [card for card, n in (("the Watching Eyes", self.clue_dice), ("the Corpse", self.actions)) if n]
+        told = [card for card, n in (("the Watching Eyes", self.clue_dice), (LIMITS_ACTIONS, self.actions)) if n]
         told += ["the Fire"] if self.fires else []
-        return ", as ".join(["the environment card", *told[:1]])
+        return stand_in_called(*told[:1])
+
+    @property
+    def limiting(self) -> str:
+        """The card as the table calls it where it limits the actions (the count of actions left, the refusal): a
+        stand-in told several effects is named by that one ("the environment card, as the Corpse")."""
+        return stand_in_called(LIMITS_ACTIONS) if self.placeholder else self.name
 
     @property
     def ends_by_itself(self) -> bool:

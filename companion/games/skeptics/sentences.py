@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from companion.games.skeptics.packs import LIMITS_ACTIONS, stand_in_called
 from companion.stats import duration
 from companion.words import a_or_an, count, listed, pack_words, plain
 
@@ -557,7 +558,11 @@ def _said_action(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         return f"{who} runs a fourth space."
 
     left = e("actions_left")
-    limit = actions_limit(e("other_actions_left"), left, names.stand_ins.get(str(e("card")), e("card")))
+    # an action's limit is the Corpse's effect: a stand-in is named by it, whatever is told of the card now
+    card = e("card")
+    limit = actions_limit(
+        e("other_actions_left"), left, stand_in_called(LIMITS_ACTIONS) if str(card) in names.stand_ins else card
+    )
     # a card's limit has its own brackets: the count follows a colon then ("... an action: 2 actions left, only 1
     # of them other than moves (Corpse).")
     tail = (
