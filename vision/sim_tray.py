@@ -37,7 +37,10 @@ NO_DICE = (
     "no roll can be made now (none is under way, no action is left for one, or the page asks something first), "
     "so there are no dice to throw"
 )
-NO_ROLL = NO_DICE + ": start a roll, or first do what the page asks for now (a card to tell, a choice to make)."
+NO_ROLL = (
+    NO_DICE + ": start a roll, or first do what the page asks for now (a card to tell, a choice to make); with no "
+    "action left, end the turn."
+)
 NO_ROLL_PLAYER = NO_DICE + " yet: the host starts the next roll."
 
 
