@@ -103,11 +103,11 @@ def test_the_games_end_still_takes_the_screen(browser: object, elder_sign_table:
     service = elder_sign_table.service
     player = open_phone(browser, elder_sign_table, viewport=PHONE, wait_map=False, scale=1)
     try:
-        service.do("elder-signs", {"n": "1"})  # told in a message at the bottom
-        expect(player.page.locator("#toast")).to_be_visible()
+        service.do("elder-signs", {"n": "1"})  # told in a message at the bottom (a loaded machine: up to 15 s)
+        expect(player.page.locator("#toast")).to_be_visible(timeout=15000)
         service.do("elder-signs", {"n": str(service.state()["elder_signs_needed"] - 1)})  # sealed away: won
         assert service.state()["outcome"] == "won"
-        expect(player.page.locator("#banner")).to_be_visible(timeout=5000)
+        expect(player.page.locator("#banner")).to_be_visible(timeout=15000)
         expect(player.page.locator("#banner")).not_to_have_class("strip")
         box = player.page.locator("#banner").bounding_box()
         assert box is not None and box["height"] == PHONE["height"]

@@ -166,8 +166,10 @@ def test_a_players_throw_and_the_hosts_play_alike_and_wait_for_the_task_chosen(b
             served.game.do("card-did", {"effect": "nothing"})
         numbers_copied(served.game._game, served.game)
         slot = str(served.game.state()["adventures"][0]["slot"])
-        # four tasks any investigation die meets: each throw meets more than one
-        served.game.do("set-tasks", {"adventure": slot, "tasks": "inv:1;inv:1;inv:1;inv:1", "ordered": "false"})
+        # a task for every kind of face, three for investigation: whatever the tray's dice show (they are drawn at
+        # random), each throw meets more than one (unless all its dice show one face other than investigation)
+        tasks = "inv:1;inv:1;inv:1;lore:1;peril:1;terror:1"
+        served.game.do("set-tasks", {"adventure": slot, "tasks": tasks, "ordered": "false"})
         served.game.do("move", {"to": slot})
         for who, phone in (("player", player), ("host", host)):
             rolls = len(tray_rolls(served))
