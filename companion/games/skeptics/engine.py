@@ -524,11 +524,11 @@ def other_actions_limit(cards: Iterable[EnvironmentCard]) -> tuple[int, Environm
     return (min(c.actions for c in limits), min(limits, key=lambda c: (c.actions, c.name))) if limits else (0, None)
 
 
-def other_actions_left(s: State, cards: Iterable[EnvironmentCard]) -> int | None:
-    """How many of the turn's actions left may be other than moves while a card limits them ("Corpse": "two
-    Actions per turn, excluding Move Actions"): no more than the actions left ("Player Turn") nor than the card's
-    limit less those used; None when no card limits them (every action left may be any)."""
-    limit, _ = other_actions_limit(cards)
+def other_actions_left(s: State, limit: int) -> int | None:
+    """How many of the turn's actions left may be other than moves while a card limits them to `limit` each turn
+    (other_actions_limit; "Corpse": "two Actions per turn, excluding Move Actions"): no more than the actions left
+    ("Player Turn") nor than the limit less those used; None when no card limits them (0: every action left may be
+    any)."""
     return max(0, min(s.actions_left, limit - s.turn_others)) if limit else None
 
 
@@ -953,7 +953,7 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return None
-        others = other_actions_left(s, self.env_in_play())
+        others = other_actions_left(s, other_actions_limit(self.env_in_play())[0])
         rolls = s.actions_left if others is None else others
         if s.attempt.requirement.timer:
             rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
@@ -1022,7 +1022,7 @@ class Game(GameHistory[State]):
             "other_actions_limit": limit,
             "other_actions_used": s.turn_others,
             # of the actions left, how many may be other than moves, and the card that says so (None, "": any)
-            "other_actions_left": other_actions_left(s, self.env_in_play()),
+            "other_actions_left": other_actions_left(s, limit),
             "other_actions_card": limiting.limiting if limiting else "",
             "corpse_holder": s.corpse_holder if limit else None,
             **self._view_hands(),
@@ -2195,8 +2195,8 @@ class _Rules(RulesBase[State, Command]):
         if self.checking:
             return
         self.use_action(kind=action)
-        others = other_actions_left(s, self.game.cards_in_play(s.env_active, s.env_told))
-        limiting = self.other_actions_limit()[1]
+        limit, limiting = self.other_actions_limit()
+        others = other_actions_left(s, limit)
         # the card's pack name is stored as before (a stand-in's too): the sentence says it as the table calls it
         limited = {} if others is None else {"other_actions_left": others, "card": limiting.name if limiting else ""}
         self.emit("action", kind=kind, player=s.current, actions_left=s.actions_left, **limited)
