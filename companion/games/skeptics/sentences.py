@@ -361,7 +361,7 @@ def _said_environment_ended(event: Mapping[str, Any], names: Names, e: Callable[
     }.get(str(e("why")), "")
     called = names.stand_ins.get(str(e("card")))
     if called:  # a stand-in: no card of that name is on the table
-        return f"{called[0].upper()}{called[1:]} ends{why}."
+        return _sentence(f"{called} ends{why}")
     return f"The environment card {e('name') or e('card')} ends{why}."
 
 
