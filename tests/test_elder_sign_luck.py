@@ -134,3 +134,46 @@ def test_the_played_game_whose_midnights_chose_sanity_for_everyone_replays_to_th
         i["max_sanity"] for i in PLAYED["view"]["investigators"]
     ]
     store.close()
+
+
+
+def test_an_attempt_with_a_die_added_is_not_said_to_have_had_no_odds_shown(tmp_path: Path) -> None:
+    """A yellow die added before the first roll of three tasks: the phones show each task's chance alone, and the host
+    taps the dice in by hand. The end card no longer says no attempt had its odds shown (they were, task by task):
+    it says no attempt was weighed. (The record does not count this attempt yet: module._luck begins an attempt at a
+    roll with no attempt under way, and the added die opened one; left to the Elder Sign engine's helpers.)"""
+    clock = itertools.count(1_800_000_000, 60)
+    svc = GameService(
+        GameStore(tmp_path / "games.sqlite3"), load_packs(), rng=random.Random(1), now=lambda: float(next(clock))
+    )
+    svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Anna", "Ben"], "seed": 3})
+    while svc.state()["question"]:
+        svc.do("card-did", {"effect": "nothing"})
+    numbers_copied(svc._game, svc)
+    svc.do("move", {"to": "2"})
+    svc.do("set-tasks", {"adventure": "2", "tasks": "inv:2;lore:1;peril:1", "ordered": "false"})
+    svc.do("add-die", {"colour": "yellow"})
+    shown = svc.state()
+    assert shown["odds"] is None and all(t["probability"] > 0 for t in shown["card_odds"]["tasks"])
+    assert shown["odds_words"][0].startswith("Each task alone")  # what the phones read before the roll
+    svc.do("roll", {"faces": ",".join(f"{c}:inv1" for c in shown["next_dice"])})  # tapped in by hand
+    svc.do("give-up")
+    while svc.state()["question"]:
+        svc.do("card-did", {"effect": "nothing"})
+    while not svc.state()["outcome"]:
+        svc.do("elder-signs", {"n": "5"})
+    words = svc.state()["summary"]["luck"]["words"]
+    assert words == "No attempt this game was weighed against the odds shown, so there is no luck to tell.", words
+    svc.close()
+
+
+def test_attempts_counted_but_not_weighed_are_said_as_such() -> None:
+    """An attempt whose whole chance the page did not show (each task's alone): the words say so, never "no odds"."""
+    from companion.luck import luck_of, unweighed_words
+
+    assert luck_of([], 0).words("game", unweighed=1) == (
+        "No attempt this game is weighed, so there is no luck to tell: for its attempt the page showed no chance of the"
+        " whole attempt coming good (at most each task's chance alone)."
+    )
+    assert luck_of([0.5], 1).words("game", unweighed=2).endswith(" " + unweighed_words(2))
+    assert unweighed_words(2).startswith("2 attempts are counted but not weighed: for them the page showed no chance")
