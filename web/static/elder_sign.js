@@ -340,7 +340,7 @@ export function tasksPad(one, start, title, costs) {
     const rows = tasks.map((t, i) => {
       const box = el("div", { class: "iconset", id: "task-" + (i + 1) });
       box.append(el("b", {}, one ? title || "The monster" : "Task " + (i + 1) + (i ? "" : " (the top row)")));
-      const said = el("div", { class: "note task-words", id: "task-" + (i + 1) + "-words" }, words(t));
+      const said = el("span", { class: "task-words", id: "task-" + (i + 1) + "-words" }, words(t));
       const stepper = ([k, word, what, most, by]) => {
         const n = el("b", { class: "count", id: "task-" + (i + 1) + "-" + k }, String(t[k]));
         const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); said.textContent = words(t); };
@@ -352,10 +352,14 @@ export function tasksPad(one, start, title, costs) {
       if (costs) {  // what doing it costs, folded away until the card shows one
         const more = el("details", { id: "task-" + (i + 1) + "-costs" });
         more.open = COST_ICONS.some(([k]) => t[k] > 0);
-        more.append(el("summary", {}, "It costs sanity, stamina or time when done"), ...COST_ICONS.map(stepper));
+        // a heading of what may be tapped, never read as the task's cost: most tasks have none
+        more.append(el("summary", {}, "Only if the card prints a cost beside this task: sanity, stamina or the clock"), ...COST_ICONS.map(stepper));
         box.append(more);
       }
-      box.append(said);
+      // what the task now reads, symbols and costs together, under its own words: never under the costs' heading alone
+      const line = el("div", { class: "note" }, one ? "As tapped: " : "Task " + (i + 1) + " as tapped: ");
+      line.append(said);
+      box.append(line);
       return box;
     });
     const more = one ? [] : [rowOf([
