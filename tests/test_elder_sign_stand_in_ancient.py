@@ -106,3 +106,16 @@ def test_a_stand_in_no_rulebook_names_is_never_told_when_the_elder_signs_win() -
     log = MODULE.describe_events([e for e in events if e["type"] == "game_won"], names)
     assert unnamed.name not in end + " ".join(log) + MODULE.state_text(game.view())
     assert f"{unnamed.elder_signs} Elder Signs seal the Ancient One away" in end
+
+
+def test_the_wizard_lists_a_stand_in_named_by_the_companion_plainly_as_one() -> None:
+    """The new-game wizard's Ancient Ones (setup_options): Nyarlathotep, a card the rulebook names (:82), not filled
+    in yet; "Ancient One 1", the companion's name for a stand-in, said plainly as no card of the deck (as
+    drawn_words tells a drawn one), never listed as if it were a card beside Nyarlathotep."""
+    module = module_for("elder-sign")
+    labels = {o["id"]: o["label"] for o in module.setup_options(load_packs())["ancient_ones"]}  # type: ignore[union-attr]
+    assert labels["nyarlathotep"] == "Nyarlathotep (not filled in yet)"
+    assert labels["ancient_two"] == (
+        "Ancient One 1: a stand-in in your box, not a card of your deck (play any Ancient One card of your own)"
+    )
+    assert sentences.STAND_IN_NO_CARD in sentences.drawn_words("Ancient One 1", True, False)

@@ -97,7 +97,7 @@ function fillWizard(o) {
   const f = $("#new-form");
   fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
   fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
-  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
+  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, a.label || cardName(a)))));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
   f.ac_physical.checked = standIns;
   $("#ac-setup-note").textContent = "Give the number of cultists and the victory points your box's rulebook gives for your number of players: the rules text gives neither. The first name above holds the knife." +

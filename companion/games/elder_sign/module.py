@@ -389,7 +389,13 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, ElderSignPacks)
-        return {"ancient_ones": card_entries(packs.ancient_ones)}
+        # each with the words the wizard lists it by: a stand-in named by the companion said plainly as one
+        return {
+            "ancient_ones": [
+                {**entry, "label": sentences.ancient_one_choice(card.name, card.placeholder, card.names_a_card)}
+                for entry, card in zip(card_entries(packs.ancient_ones), packs.ancient_ones.values(), strict=True)
+            ]
+        }
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX

@@ -44,6 +44,7 @@ __all__ = [
     "odds_words",
     "percent",
     "setup_checklist",
+    "ancient_one_choice",
 ]
 
 
@@ -557,6 +558,21 @@ def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: s
     )
 
 
+#: a stand-in Ancient One whose name is the companion's ("Ancient One 1"): no card of the table's deck
+STAND_IN_NO_CARD = "a stand-in in your box, not a card of your deck"
+
+
+def ancient_one_choice(name: str, stand_in: bool, names_a_card: bool) -> str:
+    """An Ancient One as the new-game wizard lists it beside the others: a filled-in card by its name; one not filled
+    in yet by the name the rulebook gives it (Nyarlathotep, :82), marked so; a stand-in whose name is the companion's
+    plainly as one, as drawn_words tells it, so "Ancient One 1" never reads as a card beside Nyarlathotep."""
+    if not stand_in:
+        return name
+    if names_a_card:
+        return f"{name} (not filled in yet)"
+    return f"{name}: {STAND_IN_NO_CARD} (play any Ancient One card of your own)"
+
+
 def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     """The Ancient One the companion drew at random at setup (:81 "You can either pick one randomly"), told where a
     chosen one is named (the Game tab, the setup checklist, the log's first line, the terminal): "" for a filled-in
@@ -568,7 +584,7 @@ def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     if names_a_card:
         return f"The companion drew {name} at random; its card is not filled in yet in your box."
     return (
-        f"The companion drew {name} at random: a stand-in in your box, not a card of your deck, so draw one of "
+        f"The companion drew {name} at random: {STAND_IN_NO_CARD}, so draw one of "
         "your own Ancient One cards at random and play that one."
     )
 
