@@ -95,6 +95,9 @@ export function render(s) {
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
+    // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
+    // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
+    if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
     if (a.choose) parts.push(...taskChoice(s, a));
     else if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
     else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
