@@ -19,7 +19,7 @@ const oddsWords = (t) => (isHost() ? t : t.replace('"Roll for me" with ', "Rolli
 export function render(s) {
   const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by the real card" + (isHost() ? " (or fill it in once, in Your box)." : "."));
   const standIn = s.stand_ins || {};
-  const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
+  const investigatorShown = s.active_investigator && !cardMissing(s, { player: s.current_player });
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
   // a stand-in Ancient One's track length and Elder Sign limit are not entered yet: the note says so
