@@ -283,7 +283,7 @@ def test_a_toast_never_sits_over_the_buttons_just_tapped_nor_the_last_ones(brows
     try:
         page = host.page
         end = page.locator("#turn-end button", has_text="End Ada's turn")
-        box = box_of(host, "#turn-end button:has-text(\"End Ada's turn\")")
+        box = box_of(host, '#turn-end button:has-text("End Ada\'s turn")')
         # the button just above the tabs, where a thumb finds it
         page.evaluate(f"window.scrollBy(0, {box['y'] + box['height'] - (844 - 70)})")
         end.click()

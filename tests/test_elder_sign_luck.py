@@ -136,7 +136,6 @@ def test_the_played_game_whose_midnights_chose_sanity_for_everyone_replays_to_th
     store.close()
 
 
-
 def test_an_attempt_with_a_die_added_is_not_said_to_have_had_no_odds_shown(tmp_path: Path) -> None:
     """A yellow die added before the first roll of three tasks: the phones show each task's chance alone, and the host
     taps the dice in by hand. The end card no longer says no attempt had its odds shown (they were, task by task):

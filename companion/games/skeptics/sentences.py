@@ -146,7 +146,9 @@ class Names:
         for called in {stand_ins[c] for c in in_play}:
             same = [c for c in in_play if stand_ins[c] == called]
             if len(same) > 1:  # in the order drawn, as the page lists the cards in force
-                alike.update({c: f"drawn {_ORDINALS[i] if i < len(_ORDINALS) else f'{i + 1}th'}" for i, c in enumerate(same)})
+                alike.update(
+                    {c: f"drawn {_ORDINALS[i] if i < len(_ORDINALS) else f'{i + 1}th'}" for i, c in enumerate(same)}
+                )
         return cls(
             players=players,
             rooms=rooms,
@@ -259,7 +261,7 @@ def effect_words(effect: Any) -> str:
 def _capital(text: str) -> str:
     """`text` with its first letter capitalised (after any opening quote), the rest as it is."""
     first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
-    return text[:first] + text[first:first + 1].upper() + text[first + 1 :]
+    return text[:first] + text[first : first + 1].upper() + text[first + 1 :]
 
 
 def _sentence(text: str) -> str:
