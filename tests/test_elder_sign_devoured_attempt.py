@@ -10,7 +10,7 @@ from pathlib import Path
 from games import numbers_copied, write_played_then
 from test_elder_sign_task_choice import at_two_tasks, done
 
-from companion.games.elder_sign.engine import Command, Game, Setup
+from companion.games.elder_sign.engine import Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events
 from companion.history import GameStore, replay_game
@@ -52,9 +52,9 @@ def test_devoured_during_the_attempt_takes_the_dice_off_its_tasks() -> None:
 
 def test_a_game_stored_before_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file of before: the devouring left the lore task done, and the next player's roll meeting the investigation
-    task completed the adventure. It reopens so (Game.devour_reading); a devouring during an attempt played after the
+    task completed the adventure. It reopens so (Reading.DEVOUR); a devouring during an attempt played after the
     reopening takes the dice off, and the file reopens again as played."""
-    then = at_two_tasks(devour_reading=True)
+    then = at_two_tasks(Reading.DEVOUR)
     for text in DEVOURED:
         then.push(text)
     assert done(then) == [False, True]  # then: the lore task stayed done
@@ -63,14 +63,14 @@ def test_a_game_stored_before_reopens_as_it_was_played(tmp_path: Path) -> None:
     for text in NEXT_PLAYER:
         then.push(text)
     played = [str(c) for c in then.history]
-    then = Game.new(Setup(players=2, seed=3), PACKS, devour_reading=True)
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.DEVOUR)
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, played)
         # as played then: the adventure completed with the one roll (its reward asked, its card not filled in yet)
         assert any(e["type"] == "adventure_completed" for e in store.events(game_id))
         game = replay_game(store, game_id, PACKS)
-        assert isinstance(game, Game) and game.devour_reading and game.view() == then.view()
+        assert isinstance(game, Game) and game.reading >= Reading.DEVOUR and game.view() == then.view()
         # played on after reopening: the next attempt's devouring takes the dice off, and it reopens again as played
 
         def play(text: str) -> None:

@@ -15,7 +15,7 @@ from luma.core.device import dummy
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.games.elder_sign.packs import load_packs
 from companion.history import GameStore, replay_game
 from hardware import screens
@@ -120,7 +120,7 @@ def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tm
     """A file as the companion of before wrote it: turns played with no numbers copied, the stand-in's doom track
     filled by card effects and the Ancient One awake at its made-up length. It opens to the same state, and what is
     played after it plays as the companion plays now."""
-    then = Game.new(SETUP, load_packs(), numbers_reading=True)
+    then = Game.new(SETUP, load_packs(), reading=Reading.NUMBERS)
     commands = ["card-did effect=nothing", "end-turn", "end-turn", f"doom n={then.ancient.doom}"]
     now = Game.new(SETUP, load_packs())
     now.push(commands[0])
@@ -131,7 +131,7 @@ def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tm
         game_id = write_played_then(store, then, commands)
         assert then.view()["ancient_one_awake"]
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.numbers_reading
+        assert isinstance(game, Game) and game.reading >= Reading.NUMBERS
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()
@@ -188,13 +188,13 @@ def test_the_clue_tokens_printed_on_an_investigator_card_are_asked_too() -> None
 def test_a_history_whose_investigator_took_the_stand_ins_clues_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file as the companion of before wrote it: set-investigator without clues= kept the stand-in's clue tokens.
     It opens to the same state; a set-investigator played after reopening is asked the card's clues."""
-    then = Game.new(SETUP, load_packs(), lenient_reading=True)
+    then = Game.new(SETUP, load_packs(), reading=Reading.LENIENT)
     commands = ["card-did effect=nothing", "set-investigator player=1 sanity=4 stamina=6"]
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, commands)
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert isinstance(game, Game) and game.reading is Reading.LENIENT
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()

@@ -24,6 +24,7 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum, auto
 from types import MappingProxyType
 from typing import Any
 
@@ -443,7 +444,7 @@ class CardState:
     lock: Colour | None
     # a card not filled in yet whose tasks the host has not entered (set-tasks): it has no tasks of its own (only its
     # monsters'), so no roll is judged against it (Game.tasks_missing); in a game stored before that reading, its
-    # stand-in's made-up tasks (Game.stand_in_reading)
+    # stand-in's made-up tasks (Reading.STAND_IN)
     stand_in: bool = False
     # a stand-in dealt in that older reading, within the stored history: its made-up tasks stand (not asked)
     made_up: bool = False
@@ -577,6 +578,36 @@ _choice = arg_choice
 # -- the game ------------------------------------------------------------------------------------------------------
 
 
+class Reading(IntEnum):
+    """The reading a stored game's commands play in (Game.read_stored): how the companion played them when the file
+    was written. Newest first; each older reading holds the later ones (a game in SANITY plays as in NUMBERS, LENIENT,
+    FIRST_TASK and DEVOUR too), so `game.reading >= Reading.X` asks whether X's older play holds. A new reading goes
+    just after NOW (the values are never stored: read_stored works the reading out again from the commands)."""
+
+    # as the companion plays now
+    NOW = 0
+    # a game stored before an investigator devoured during their attempt ended it with the dice off the adventure's
+    # tasks: the tasks completed in it stayed done
+    DEVOUR = auto()
+    # a game stored before a roll whose dice meet more than one task waited for the player's choice: such a roll
+    # completed the first task its dice met
+    FIRST_TASK = auto()
+    # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
+    # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
+    # completed that turn: without clues= the stand-in's clue tokens stood for the card's, and the rolls, give-ups,
+    # ends of turns and first aid were played
+    LENIENT = auto()
+    # a game stored before the companion asked the host for a stand-in's printed numbers before the first turn: the
+    # stand-ins' doom track, Elder Sign limit, sanity and stamina stand for its stored history
+    NUMBERS = auto()
+    # a game stored before the companion asked each investigator's choice at the Ancient One's attack: a choice not
+    # given with the end of the turn (attack=) lowered sanity
+    SANITY = auto()
+    # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks: those
+    # tasks stand, and doing one asks what it cost
+    STAND_IN = auto()
+
+
 class Game(GameHistory[State]):
     """A game of Elder Sign: the setup, the current state and the explicit history of commands."""
 
@@ -591,27 +622,8 @@ class Game(GameHistory[State]):
         self.ancient = ancient
         super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
-        # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks plays
-        # on as it was played (see read_stored): those tasks stand, and doing one asks what it cost
-        self.stand_in_reading = False
-        # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
-        # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
-        self.sanity_reading = False
-        # a game stored before the companion asked the host for a stand-in's printed numbers before the first turn
-        # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
-        # stand for its stored history
-        self.numbers_reading = False
-        # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
-        # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
-        # completed that turn plays on as it was played (see read_stored): without clues= the stand-in's clue tokens
-        # stood for the card's, and the rolls, give-ups, ends of turns and first aid were played
-        self.lenient_reading = False
-        # a game stored before a roll whose dice meet more than one task waited for the player's choice plays on as it
-        # was played (see read_stored): such a roll completed the first task its dice met
-        self.first_task_reading = False
-        # a game stored before an investigator devoured during their attempt ended it with the dice off the
-        # adventure's tasks plays on as it was played (see read_stored): the tasks completed in it stayed done
-        self.devour_reading = False
+        # a game stored before plays on as it was played (Reading, read_stored)
+        self.reading = Reading.NOW
         # an older reading holds for the stored history only (its length; None: for every command): what is played
         # after the game was reopened plays as the companion plays now
         self.stored_length: int | None = None
@@ -620,27 +632,22 @@ class Game(GameHistory[State]):
         """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
         return self.stored_length is None or len(self._stack) < self.stored_length
 
+    def plays_in(self, reading: Reading) -> bool:
+        """Whether the command being pushed plays as in `reading` (Reading): a game stored then or before, and the
+        command one of its stored history's."""
+        return self.reading >= reading and self.in_stored_history()
+
     @classmethod
     def new(
         cls,
         setup: Setup,
         packs: ElderSignPacks,
         *,
-        stand_in_reading: bool = False,
-        sanity_reading: bool = False,
-        numbers_reading: bool = False,
-        lenient_reading: bool = False,
-        first_task_reading: bool = False,
-        devour_reading: bool = False,
+        reading: Reading = Reading.NOW,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
-        with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
-        reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
-        stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
-        before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
-        set-investigator asked the card's clue tokens; `first_task_reading`: of a game stored before a roll meeting more than
-        one task waited for the player's choice; `devour_reading`: of a game stored before a devouring took the dice off the
-        tasks of the adventure rolled for (read_stored). Each older reading holds the later ones."""
+        with full sanity and stamina, and the first Mythos card drawn and resolved. `reading`: the reading of a game
+        stored before (Reading, read_stored)."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -672,14 +679,9 @@ class Game(GameHistory[State]):
             s.other_world_deck = worlds
             s.mythos_deck = mythos
         for slot, card_id in enumerate(dealt, 1):
-            s.cards.append(_card_state(packs.adventures[card_id], str(slot), stand_in_reading))
+            s.cards.append(_card_state(packs.adventures[card_id], str(slot), reading >= Reading.STAND_IN))
         game = cls(setup, packs, s, ancient)
-        game.stand_in_reading = stand_in_reading
-        game.sanity_reading = sanity_reading or stand_in_reading
-        game.numbers_reading = numbers_reading or game.sanity_reading
-        game.lenient_reading = lenient_reading or game.numbers_reading
-        game.first_task_reading = first_task_reading or game.lenient_reading
-        game.devour_reading = devour_reading or game.first_task_reading
+        game.reading = Reading(reading)
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -691,52 +693,53 @@ class Game(GameHistory[State]):
 
     def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
-        They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
-        them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
-        accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
-        tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
-        the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
-        set-investigator without clues=, where the stand-in's clue tokens stood, a roll, clue, give-up or end-turn
-        before a terror asked about was told, a first aid after an adventure completed that turn),
-        or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
-        last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
-        attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
-        older), and every command is left to push."""
-        if self.devour_reading or self._stack:  # every older reading holds the devouring's
+        They are pushed here as the companion plays now, and none is left when that accepts them all. A game played
+        before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
+        older reading (Reading, newest first), until one plays them as they were played, and every command is left to
+        push. Each reading, and what tells a game played in it:
+        - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
+          dice come off them); it holds for the commands before a stored devouring that took them off;
+        - FIRST_TASK: a roll whose dice meet more than one task stored as completing the first (where now the player
+          chooses); it holds for the commands before a stored roll that waited for the choice;
+        - LENIENT: a set-investigator without clues= (the stand-in's clue tokens stood), a roll, clue, give-up or
+          end-turn before a terror asked about was told, a first aid after an adventure completed that turn;
+        - NUMBERS: a command played before a stand-in's printed numbers were entered (its doom track, Elder Sign limit,
+          sanity and stamina stood), only when the packs hold a stand-in Ancient One or investigator;
+        - SANITY: a command played after an attack with no choices asked, where the companion lowered sanity, or a
+          midnight whose stored events show the attack resolved at once (the file's last command, with nothing after
+          it to refuse); it holds for the commands before the midnight of the first stored choice (lower);
+        - STAND_IN: a roll judged against a stand-in's made-up tasks or a stand-in Ancient One's combat task, a
+          stand-in's tasks entered without saying whether the card has the arrow, only when the packs hold stand-ins.
+        """
+        if self.reading > Reading.NOW or self._stack:  # an older reading was worked out already
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient, first task, devouring), each older reading
-        # holding the later ones
-        order = [(False,) * 6, (False, False, False, False, False, True), (False, False, False, False, True, True)]
-        order += [(False, False, False, True, True, True)]
-        order += [(False, False, True, True, True, True)] * numbers + [(False, True, True, True, True, True)]
-        order += [(True,) * 6] * stand_ins
+        order = [r for r in Reading if (r != Reading.NUMBERS or numbers) and (r != Reading.STAND_IN or stand_ins)]
+        # where a reading's stored history ends: the first command a later reading played (after the game was
+        # reopened), which the older readings hold before only.
         # a choice asked at the attack (lower) was asked by the midnight just before it: in a reading that did not ask
-        # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
-        # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
-        asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
-        # a roll whose stored events wait for the player's choice of task was played after the game was reopened, in
-        # today's reading: the first-task reading (and every older one) holds for the commands before it only
-        chosen = next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None)
-        # so for a devouring whose stored events took the dice off the tasks: the devouring's reading holds before it
-        cleared = next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None)
+        # it (sanity at the attack) that midnight was played after the game was reopened; a reading that asked it (the
+        # numbers', the lenient) played it stored
+        # a roll whose stored events wait for the player's choice of task was played in the first task's later reading
+        # a devouring whose stored events took the dice off the tasks, in the devouring's later reading
+        ends = {
+            Reading.SANITY: next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None),
+            Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
+            Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
+        }
         stored = len(commands)
-        for i, reading in enumerate(order):
-            stored = asked if reading[1] and asked is not None else len(commands)
-            if reading[4] and chosen is not None:
-                stored = min(stored, chosen)
-            if reading[5] and cleared is not None:
-                stored = min(stored, cleared)
-            if i:
-                self._start_in(*reading)
+        for reading in order:
+            stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
+            if reading > Reading.NOW:
+                self._start_in(reading)
                 self.stored_length = stored
-            if i == len(order) - 1:
+            if reading == order[-1]:
                 break
             try:
                 if self._plays_as_stored(commands, events):
-                    self.stored_length = stored if i else None
+                    self.stored_length = stored if reading > Reading.NOW else None
                     return ()
             except (BadCommand, IllegalCommand):
                 pass
@@ -763,24 +766,10 @@ class Game(GameHistory[State]):
                 return False
         return True
 
-    def _start_in(
-        self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool, first_task: bool, devour: bool
-    ) -> None:
+    def _start_in(self, reading: Reading) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
-        again = type(self).new(
-            self.setup,
-            self.packs,
-            stand_in_reading=stand_in,
-            sanity_reading=sanity,
-            numbers_reading=numbers,
-            lenient_reading=lenient,
-            first_task_reading=first_task,
-            devour_reading=devour,
-        )
-        self._state, self.setup_events = again._state, again.setup_events
-        self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
-        self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
-        self.first_task_reading, self.devour_reading = again.first_task_reading, again.devour_reading
+        again = type(self).new(self.setup, self.packs, reading=reading)
+        self._state, self.setup_events, self.reading = again._state, again.setup_events, again.reading
         self._stack.clear()
         self._legal.clear()
         self._checker = None
@@ -789,12 +778,12 @@ class Game(GameHistory[State]):
         """Whether the Ancient One has no combat task yet: its card is not filled in and the host has not entered the
         one printed on it (:439); the stand-in's is not the card's, so no blow is judged against it."""
         s = self._state if state is None else state
-        return self.ancient.placeholder and not s.combat and not self.stand_in_reading
+        return self.ancient.placeholder and not s.combat and self.reading < Reading.STAND_IN
 
     def doom_max(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered; None
         until then (no made-up track wakes it, and none is told). `played`: the length the rules play by, where in a
-        game stored before (numbers_reading) the stand-in's stands while its stored history is played (what is played
+        game stored before (Reading.NUMBERS) the stand-in's stands while its stored history is played (what is played
         after it was reopened waits for the card's numbers, numbers_first); not `played`: the length as the view and
         the events tell it, never the stand-in's."""
         s = self._state if state is None else state
@@ -817,8 +806,8 @@ class Game(GameHistory[State]):
 
     def pack_numbers_count(self, placeholder: bool, played: bool) -> bool:
         """Whether a card's pack numbers count: a filled-in card's always, a stand-in's only in a game stored
-        before the companion asked for them (numbers_reading), for its stored history."""
-        return not placeholder or (self.numbers_reading and (not played or self.in_stored_history()))
+        before the companion asked for them (Reading.NUMBERS), for its stored history."""
+        return not placeholder or (self.reading >= Reading.NUMBERS and (not played or self.in_stored_history()))
 
     def ancient_numbers_missing(self, state: State | None = None) -> bool:
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
@@ -838,10 +827,10 @@ class Game(GameHistory[State]):
         """What the host copies from the cards not filled in yet before anyone plays (the rules' numbers are
         printed on the cards: the doom track and Elder Sign limit, :245, :419-427; sanity and stamina, :84): the
         commands still to give, `set-ancient-one` and `set-investigator player=N`. Empty in a game's stored history
-        played before the companion asked for them (numbers_reading), and once the Ancient One is awake (its track
+        played before the companion asked for them (Reading.NUMBERS), and once the Ancient One is awake (its track
         was full)."""
         s = self._state if state is None else state
-        if self.numbers_reading and self.in_stored_history():
+        if self.plays_in(Reading.NUMBERS):
             return []
         out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None and not s.awake else []
         for inv in s.investigators:
@@ -852,8 +841,8 @@ class Game(GameHistory[State]):
         return out
 
     def lenient(self) -> bool:
-        """Whether the command being pushed plays as in a game stored before the refusals of lenient_reading."""
-        return self.lenient_reading and self.in_stored_history()
+        """Whether the command being pushed plays as in a game stored before the refusals of Reading.LENIENT."""
+        return self.plays_in(Reading.LENIENT)
 
     def terror_open(self, state: State | None = None) -> bool:
         """Whether a failed roll's terror on a card not filled in yet is asked about and not told yet: the next roll
@@ -1411,7 +1400,7 @@ class _Rules(RulesBase[State, Command]):
                 self.emit("adventure_deck_empty", slot=slot)
             return
         card = self.packs.adventures[card_id]
-        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
+        self.s.cards.append(_card_state(card, slot, self.game.plays_in(Reading.STAND_IN)))
         self.s.cards.sort(key=lambda c: int(c.slot))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
 
@@ -1428,7 +1417,7 @@ class _Rules(RulesBase[State, Command]):
         slot = str(s.next_slot)
         s.next_slot += 1
         card = self.packs.other_worlds[card_id]
-        s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
+        s.cards.append(_card_state(card, slot, self.game.plays_in(Reading.STAND_IN)))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
@@ -1684,7 +1673,7 @@ class _Rules(RulesBase[State, Command]):
         our maximum Stamina by 1", then a doom token unless the track is full. The choices given with the end of the
         turn (attack=sanity,stamina,... in player order) are played at once; each investigator without one is asked
         (a question a player: lower player=N stat=sanity|stamina), and nothing else is played until all have
-        answered. In a game stored before the companion asked (Game.sanity_reading) a choice not given was sanity."""
+        answered. In a game stored before the companion asked (Reading.SANITY) a choice not given was sanity."""
         s = self.s
         choices = [c.strip().lower() for c in self.cmd.args.get("attack", "").split(",") if c.strip()]
         for c in choices:
@@ -1696,7 +1685,7 @@ class _Rules(RulesBase[State, Command]):
             if index is None:
                 continue
             inv = s.investigators[index]
-            if player < len(choices) or (self.game.sanity_reading and self.game.in_stored_history()):
+            if player < len(choices) or self.game.plays_in(Reading.SANITY):
                 self.lower_maximum(inv, choices[player] if player < len(choices) else "sanity")
             else:
                 s.questions.append(Question(self.ancient.id, "attack", "attack", player))
@@ -1820,7 +1809,7 @@ class _Rules(RulesBase[State, Command]):
 
     def terror_first(self, words: str = TERROR_FIRST) -> None:
         """A roll (or a clue's re-roll), stopping the attempt or ending the turn (`words`: TERROR_BEFORE_STOPPING)
-        waits for the terror asked about to be told (:202-211), but in a game stored before (Game.lenient_reading)."""
+        waits for the terror asked about to be told (:202-211), but in a game stored before (Reading.LENIENT)."""
         if self.game.terror_open(self.s) and not self.game.lenient():
             self.illegal(f"{words[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211).")
 
@@ -2004,7 +1993,7 @@ class _Rules(RulesBase[State, Command]):
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
-        first_task = self.game.first_task_reading and self.game.in_stored_history()
+        first_task = self.game.plays_in(Reading.FIRST_TASK)
         choose = [i for i, _ in met] if len(met) > 1 and "task" not in self.cmd.args and not first_task else None
         chosen = None if choose else self.task_met(a, dice, held, inv, met)
         self.emit(
@@ -2020,7 +2009,7 @@ class _Rules(RulesBase[State, Command]):
         if choose:  # :177 "If you are able and willing", :189 "I can only pick one": the player's choice first
             a.choose = choose
             return
-        self.resolve(a, dice, chosen)
+        self.resolve(a, dice, held, inv, chosen)
 
     def do_complete(self) -> None:
         """The task the roll completes, when its dice meet more than one: the player's choice (:177 "If you are able
@@ -2037,12 +2026,18 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the roll's dice meet tasks {', '.join(map(str, a.choose))}; task {chosen[0]} is not one.")
         a.choose = None
         self.emit("task_chosen", player=self.s.current, task=chosen[0] if chosen else None, place=a.place)
-        self.resolve(a, dice, chosen)
+        self.resolve(a, dice, held, inv, chosen)
 
-    def resolve(self, a: AttemptState, dice: list[Die], chosen: tuple[int, Need] | None) -> None:
-        """The roll judged: the task chosen is completed with its dice (:183-191), or, none, the roll fails."""
-        held = [_face(d) for d, _, _ in a.holds]
-        inv = self.need_active()
+    def resolve(
+        self,
+        a: AttemptState,
+        dice: list[Die],
+        held: list[Face],
+        inv: InvestigatorState,
+        chosen: tuple[int, Need] | None,
+    ) -> None:
+        """The roll judged: the task chosen is completed with its dice and the `held` ones (:183-191), or, none, the
+        roll fails. `inv`: the active investigator, who pays the task's costs."""
         if chosen is None:
             self.failed_roll(a, dice)
             return
@@ -2246,10 +2241,10 @@ class _Rules(RulesBase[State, Command]):
         on to the clock (:413), and the dice come off the adventure's tasks as when it fails (:219, dice_off), so a task
         they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
         their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
-        the new investigator starts with full sanity and stamina, :413). In a game stored before (Game.devour_reading)
+        the new investigator starts with full sanity and stamina, :413). In a game stored before (Reading.DEVOUR)
         the completed tasks stayed done."""
         s = self.s
-        if a.place != ANCIENT_ONE and not (self.game.devour_reading and self.game.in_stored_history()):
+        if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR):
             card = self.card(a.place)
             undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
             self.dice_off(card)
@@ -2410,7 +2405,7 @@ class _Rules(RulesBase[State, Command]):
         sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
         if "clues" in self.cmd.args:
             clues = _int(self.cmd, "clues", 0, 20)
-        elif self.game.lenient_reading and self.game.in_stored_history():
+        elif self.game.lenient():
             clues = card.clues  # as the companion played it then: the stand-in's clue tokens stood for the card's
         else:
             raise BadCommand(
@@ -2539,7 +2534,7 @@ class _Rules(RulesBase[State, Command]):
     def aimed(self, q: Question, effect: str) -> int | None:
         """Whom a told effect falls on (a player, 0-based; None: every investigator): the investigator the question
         fell on, or for a Mythos card's sanity, stamina or clues the one the host names (player=N, or player=all); in
-        a game stored before the host was asked (Game.lenient_reading), every investigator."""
+        a game stored before the host was asked (Reading.LENIENT), every investigator."""
         if q.player is not None or effect not in AIMED:
             if "player" in self.cmd.args:
                 raise BadCommand(
