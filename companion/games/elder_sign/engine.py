@@ -624,13 +624,40 @@ class Game(GameHistory[State]):
         self.setup_events: list[dict[str, Any]] = []
         # a game stored before plays on as it was played (Reading, read_stored)
         self.reading = Reading.NOW
-        # an older reading holds for the stored history only (its length; None: for every command): what is played
-        # after the game was reopened plays as the companion plays now
-        self.stored_length: int | None = None
+        # an older reading holds for the stored history only (the commands the file stored, as read; None: for every
+        # command): what is played after the game was reopened plays as the companion plays now, also after an undo
+        # back into the stored commands
+        self.stored: tuple[CommandBase, ...] | None = None
+        self._pushing: CommandBase | None = None  # the command push is playing (None: a check, a legal action)
+        self._kept = 0  # how many of the history's first commands are the stored ones, each still in its place
 
     def in_stored_history(self) -> bool:
-        """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
-        return self.stored_length is None or len(self._stack) < self.stored_length
+        """Whether the command being pushed is one of the stored history's (where an older reading holds): the very
+        command the file stored at this place (the one read, put back by a redo or a corrected read's refusal),
+        after every stored command before it. Not a command played after an undo back into the stored commands,
+        even one written alike (the host undid the roll to play it as the companion plays now), nor a check."""
+        if self.stored is None:
+            return True
+        at = len(self._stack)
+        return self._kept == at < len(self.stored) and self._pushing is self.stored[at]
+
+    def push(self, command: Any) -> list[dict[str, Any]]:
+        if isinstance(command, str):
+            command = self.command_type.parse(command)
+        self._pushing = command
+        try:
+            events = super().push(command)
+        finally:
+            self._pushing = None
+        at = len(self._stack) - 1
+        if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
+            self._kept += 1
+        return events
+
+    def pop(self) -> Any:
+        command = super().pop()
+        self._kept = min(self._kept, len(self._stack))
+        return command
 
     def plays_in(self, reading: Reading) -> bool:
         """Whether the command being pushed plays as in `reading` (Reading): a game stored then or before, and the
@@ -734,16 +761,16 @@ class Game(GameHistory[State]):
             stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
             if reading > Reading.NOW:
                 self._start_in(reading)
-                self.stored_length = stored
+                self.stored = tuple(commands[: max(stored, 0)])
             if reading == order[-1]:
                 break
             try:
                 if self._plays_as_stored(commands, events):
-                    self.stored_length = stored if reading > Reading.NOW else None
+                    self.stored = tuple(commands[: max(stored, 0)]) if reading > Reading.NOW else None
                     return ()
             except (BadCommand, IllegalCommand):
                 pass
-        self.stored_length = stored
+        self.stored = tuple(commands[: max(stored, 0)])
         return commands
 
     def _plays_as_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:
@@ -771,6 +798,7 @@ class Game(GameHistory[State]):
         again = type(self).new(self.setup, self.packs, reading=reading)
         self._state, self.setup_events, self.reading = again._state, again.setup_events, again.reading
         self._stack.clear()
+        self._kept = 0
         self._legal.clear()
         self._checker = None
 
