@@ -586,6 +586,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the Ancient One woken during an attempt at an adventure took the dice off its tasks: the
+    # tasks completed in it stayed done
+    AWAKEN = auto()
     # a game stored before an investigator devoured during their attempt ended it with the dice off the adventure's
     # tasks: the tasks completed in it stayed done
     DEVOUR = auto()
@@ -724,6 +727,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
+          the dice come off them); it holds for the commands before a stored awakening that took them off;
         - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
           dice come off them); it holds for the commands before a stored devouring that took them off;
         - FIRST_TASK: a roll whose dice meet more than one task stored as completing the first (where now the player
@@ -755,6 +760,7 @@ class Game(GameHistory[State]):
             Reading.SANITY: next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None),
             Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
+            Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
         }
         stored = len(commands)
         for reading in order:
@@ -790,6 +796,9 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that takes the dice off the tasks, stored as leaving them done
             if stored is not None and _devour_cleared(made) and not _devour_cleared(stored):
+                return False
+            # an awakening that takes the dice off the tasks, stored as leaving them done
+            if stored is not None and _awaken_cleared(made) and not _awaken_cleared(stored):
                 return False
         return True
 
@@ -1246,6 +1255,11 @@ def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     return any(e.get("type") == "attempt_ended" and e.get("why") == "devoured" for e in events)
 
 
+def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events took the dice off an adventure's tasks for the Ancient One woken during the attempt."""
+    return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
+
+
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether a command's events leave a roll waiting for the player's choice of task (:177, :189)."""
     return any(e.get("type") == "rolled" and e.get("choose") for e in events)
@@ -1608,11 +1622,21 @@ class _Rules(RulesBase[State, Command]):
                 inv.place = ANCIENT_ONE
         # an adventure rolled for ends here (:433); `lost`: its dice had failed it already (only a clue was left)
         lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
-        if s.attempt is not None:
-            self.end_attempt()
+        a = s.attempt
         s.attempted = begun or not earlier
         s.moved = True
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
+        if a is not None and a.place != ANCIENT_ONE and not self.game.plays_in(Reading.AWAKEN):
+            # the card is neither completed nor failed (:433: the turn goes on to the clock), and no marker comes back
+            # to it (:429); its dice come off (:183 a die on a task is not rolled again "during this step", the step
+            # ends here; the battle rolls them, :443): no task of it stays done. In a game stored before
+            # (Reading.AWAKEN) they stayed done.
+            card = self.card(a.place)
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            self.dice_off(card)
+            self.emit("attempt_ended", slot=card.slot, name=card.name, why="awakened", player=s.current, undone=undone)
+        if a is not None:
+            self.end_attempt()
 
     def move_clock(self, hours: int, why: str) -> None:
         s = self.s
