@@ -14,6 +14,7 @@ from companion.games.elder_sign.engine import Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events
 from companion.history import GameStore, replay_game
+from companion.record import RecordBook
 
 PACKS = load_packs()
 # the lore task done, then a failed roll whose terror the host tells: stamina -9 devours player 1's investigator
@@ -86,5 +87,28 @@ def test_a_game_stored_before_reopens_as_it_was_played(tmp_path: Path) -> None:
         assert done(game) == [False, False]
         again = replay_game(store, game_id, PACKS)
         assert isinstance(again, Game) and again.view() == game.view()
+    finally:
+        store.close()
+
+
+def test_a_devoured_attempt_counts_as_the_attempt_it_was_in_the_luck(tmp_path: Path) -> None:
+    """The dice's luck (companion.record): an attempt ended by the devouring of the one rolling (:405-415) did not come
+    good, as one given up; the next player's attempt is its own."""
+    game = at_two_tasks()
+    start = len(game.history)
+    for text in DEVOURED:
+        game.push(text)
+    answer_the_rest(game)
+    numbers_copied(game)
+    for text in NEXT_PLAYER:
+        game.push(text)
+    played = [str(c) for c in game.history]
+    store = GameStore(tmp_path / "games.sqlite")
+    try:
+        game_id = write_played_then(store, Game.new(Setup(players=2, seed=3), PACKS), played)
+        record = RecordBook(store, lambda rules: PACKS).record(game_id)
+        assert "problem" not in record
+        first = next(a for a in record["attempts"] if a["seq"] == start + 1)  # the first roll of the devoured
+        assert first["good"] is False and first["what"] == "the adventure in place 1"
     finally:
         store.close()
