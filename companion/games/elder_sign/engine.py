@@ -864,12 +864,12 @@ class Game(GameHistory[State]):
         """What the host copies from the cards not filled in yet before anyone plays (the rules' numbers are
         printed on the cards: the doom track and Elder Sign limit, :245, :419-427; sanity and stamina, :84): the
         commands still to give, `set-ancient-one` and `set-investigator player=N`. Empty in a game's stored history
-        played before the companion asked for them (Reading.NUMBERS), and once the Ancient One is awake (its track
-        was full)."""
+        played before the companion asked for them (Reading.NUMBERS). An Ancient One woken in such a stored history
+        (at the stand-in's track) is asked for too once it is reopened: its Elder Sign limit still wins (:461)."""
         s = self._state if state is None else state
         if self.plays_in(Reading.NUMBERS):
             return []
-        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None and not s.awake else []
+        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None else []
         for inv in s.investigators:
             index = s.players[inv.player] if inv.player < len(s.players) else None
             here = index is not None and s.investigators[index] is inv
@@ -951,7 +951,7 @@ class Game(GameHistory[State]):
             else:
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
-        if self.ancient.placeholder and s.ancient_numbers is None and not s.awake:
+        if self.ancient.placeholder and s.ancient_numbers is None:
             asks = ("doom", "elder_signs")
             self.offer(out, "table", "set-ancient-one", asks=asks, sample={"doom": "12", "elder_signs": "12"})
         if s.awake and self.ancient.placeholder:
@@ -2428,19 +2428,22 @@ class _Rules(RulesBase[State, Command]):
         Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
         table has reached already plays at once: Elder Signs at the limit win (:245 "If you meet or exceed that number,
         victory is yours!", checked after every command); else doom tokens filling the card's track wake the Ancient
-        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces."""
+        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces.
+        Entered once it is awake (a game stored before the numbers were asked first woke at the stand-in's track, and
+        reopened has no limit of the card's): the limit still wins (:461), the track's length caps the doom tokens
+        (:459 "if the Doom track is already full, I don't add any additional Doom tokens")."""
         s = self.s
         if not self.ancient.placeholder:
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
         if s.ancient_numbers is not None:
             self.illegal("the Ancient One's numbers were entered already.")
-        if s.awake:
-            self.illegal("the Ancient One is awake: its track is full already (:429).")
         doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+        if s.awake:
+            s.doom = min(s.doom, doom)  # the track holds no more than its spaces
         # the Elder Signs won are the rewards taken before an awakening (:427): at the limit the game is won (check_end)
-        if s.elder_signs < signs and s.doom >= doom:
+        elif s.elder_signs < signs and s.doom >= doom:
             self.awaken("the doom track is full")
 
     def do_set_investigator(self) -> None:
