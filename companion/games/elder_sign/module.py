@@ -54,6 +54,9 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
         ],
         # the players whose investigator's sanity, stamina and clues are still the stand-in's: the page shows none
         "numbers": game.numbers_missing_players(),
+        # the investigators (by their place in the view's list), devoured ones too, whose sanity, stamina and clues
+        # were never copied from the card: the numbers the companion has for them are the stand-in's
+        "numbers_never_entered": [i for i, inv in enumerate(game.state.investigators) if game.numbers_missing(inv)],
         "ancient_one": bool(game.ancient.placeholder),
         # its doom track's length and Elder Sign limit are still the stand-in's: the page shows neither as the card's
         "ancient_numbers": game.ancient_numbers_missing(),
