@@ -983,6 +983,24 @@ def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
     )
 
 
+def _first_mythos(view: Mapping[str, Any], physical: bool) -> str:
+    """The checklist's first Mythos card (:87): drawn by the table (physical), or by the companion, whose Game tab
+    shows the card when it is filled in; a stand-in names no card of the deck, so the table draws its own and the
+    host tells what it does when asked."""
+    if physical:
+        return "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
+    if (view.get("stand_ins") or {}).get("mythos"):
+        return (
+            "Shuffle the Mythos deck beside the Ancient One and draw its first card: the companion drew a Mythos card "
+            "not filled in yet, a stand-in that names no card of your deck, so play the card you drew and tell what "
+            "it does when the Game tab asks; a die goes on it if it shows a locked die icon."
+        )
+    return (
+        "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the Game tab shows "
+        "it); a die goes on it if it shows a locked die icon."
+    )
+
+
 def numbers_first_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """Why the turn waits while Game.numbers_first is not empty (the host's turn panel): before the first turn; or a
     player whose investigator was devoured takes a new one (:411 "I am granted a fresh start with a new investigator,
@@ -1083,12 +1101,6 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             else []
         ),
         ("first", f"{names.player(0)} plays first; play goes clockwise."),
-        (
-            "mythos",
-            "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
-            if physical
-            else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
-            "Game tab shows it); a die goes on it if it shows a locked die icon.",
-        ),
+        ("mythos", _first_mythos(view, physical)),
     ]
     return [{"id": key, "text": text} for key, text in out]
