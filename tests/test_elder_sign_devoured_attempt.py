@@ -112,3 +112,51 @@ def test_a_devoured_attempt_counts_as_the_attempt_it_was_in_the_luck(tmp_path: P
         assert first["good"] is False and first["what"] == "the adventure in place 1"
     finally:
         store.close()
+
+
+# player 1 stays on the adventure (given up); player 2 completes the lore task there, fails, holds a die on player 1's
+# marker (:365-369, an assist), fails with terror and is devoured by what the host tells of it
+ASSISTED = [
+    "roll faces=peril,peril,peril,peril,peril,peril",
+    "give-up",
+    "card-did effect=nothing",
+    "end-turn",
+    "move to=1",
+    "roll faces=lore,peril,peril,peril,peril,peril",
+    "roll faces=peril,peril,peril,peril,peril",
+    "roll faces=terror,peril,peril hold=peril on=1",
+    "card-did effect=stamina n=-9",
+]
+
+
+def test_the_assistant_of_a_devoured_attempt_is_asked_about(tmp_path: Path) -> None:
+    """:373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who were
+    assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is such a failure
+    the text does not say, so the host tells what the assistant lost (here stamina) or nothing. A game stored before
+    (Reading.ASSISTED: nothing asked) reopens as it was played."""
+    game = at_two_tasks()
+    for text in ASSISTED[:-1]:
+        game.push(text)
+    events = game.push(ASSISTED[-1])
+    said = " ".join(describe_events(events))
+    assert "did Player 1, who assisted, lose 1 sanity or 1 stamina (:373)?" in said, said
+    while game.view()["question"]["part"] != "assisted":
+        game.push("card-did effect=nothing")  # the terrors asked about: nothing more
+    assert game.view()["question"]["player"] == 0
+    taps = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
+    assert taps == {"sanity", "stamina", "nothing"}
+    before = game.view()["investigators"][0]["stamina"]
+    game.push("card-did effect=stamina n=-1")
+    game.push("card-did effect=nothing")
+    assert game.view()["investigators"][0]["stamina"] == before - 1 and not game.view()["question"]
+    then = at_two_tasks(Reading.ASSISTED)
+    played = [str(c) for c in then.history] + ASSISTED
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.ASSISTED)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, played)
+        assert not any(e["type"] == "card_asked" and e.get("part") == "assisted" for e in store.events(game_id))
+        again = replay_game(store, game_id, PACKS)
+        assert again.reading >= Reading.ASSISTED and again.view() == then.view()
+    finally:
+        store.close()

@@ -268,6 +268,8 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "lost_found": REWARD_TAPS,
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
+        # an assistant of an attempt ended by a devouring (:373, the text silent whether that fails the card)
+        "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
     }
 )
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
@@ -586,6 +588,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the host was asked whether the assistants of an attempt ended by a devouring lost 1 sanity
+    # or stamina (:373, the text silent): nothing was asked, and they lost nothing
+    ASSISTED = auto()
     # a game stored before the Ancient One woken during an attempt at an adventure took the dice off its tasks: the
     # tasks completed in it stayed done
     AWAKEN = auto()
@@ -727,6 +732,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - ASSISTED: a devouring during an attempt with assistants stored as asking nothing (where now the host is
+          asked what each assistant lost, :373); it holds for the commands before a stored one that asked;
         - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
           the dice come off them); it holds for the commands before a stored awakening that took them off;
         - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
@@ -761,6 +768,7 @@ class Game(GameHistory[State]):
             Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
+            Reading.ASSISTED: next((i for i, told in enumerate(events or ()) if _assist_asked(told)), None),
         }
         stored = len(commands)
         for reading in order:
@@ -799,6 +807,9 @@ class Game(GameHistory[State]):
                 return False
             # an awakening that takes the dice off the tasks, stored as leaving them done
             if stored is not None and _awaken_cleared(made) and not _awaken_cleared(stored):
+                return False
+            # a devouring that asks what its assistants lost, stored as asking nothing
+            if stored is not None and _assist_asked(made) and not _assist_asked(stored):
                 return False
         return True
 
@@ -1258,6 +1269,11 @@ def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
 def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events took the dice off an adventure's tasks for the Ancient One woken during the attempt."""
     return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
+
+
+def _assist_asked(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the host what an assistant of an attempt ended by a devouring lost (:373)."""
+    return any(e.get("type") == "card_asked" and e.get("part") == "assisted" for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -2294,13 +2310,25 @@ class _Rules(RulesBase[State, Command]):
         they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
         their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
         the new investigator starts with full sanity and stamina, :413). In a game stored before (Reading.DEVOUR)
-        the completed tasks stayed done."""
+        the completed tasks stayed done. Whether the devouring fails the card for its assistants (:373, each loses 1
+        sanity or stamina) the text does not say: the host is asked for each (part `assisted`; Reading.ASSISTED: a game
+        stored before asked nothing). A monster task completed in it (:395) stays on the card (see docs/elder-sign.md)."""
         s = self.s
         if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR):
             card = self.card(a.place)
             undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
             self.dice_off(card)
             self.emit("attempt_ended", slot=card.slot, name=card.name, why="devoured", player=s.current, undone=undone)
+        if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.ASSISTED):
+            # :373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who
+            # were assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is
+            # such a failure the text does not say, so the host tells what each assistant lost (or nothing)
+            slot = self.card(a.place)
+            helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None and p != s.current})
+            for p in helpers:
+                index = s.players[p]
+                if index is not None and not s.investigators[index].devoured:
+                    self.ask(Question(slot.card, "adventure", "assisted", p, slot.slot))
         self.end_attempt()
 
     def dice_off(self, card: CardState) -> None:

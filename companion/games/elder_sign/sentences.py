@@ -527,6 +527,11 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
             "green die's result?"
         )
+    if event.get("part") == "assisted":  # :373, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            f"whether that fails the card: did {who}, who assisted, lose 1 sanity or 1 stamina (:373)?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
