@@ -133,7 +133,7 @@ def test_the_assistant_of_a_devoured_attempt_is_asked_about(tmp_path: Path) -> N
     """:373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who were
     assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is such a failure
     the text does not say, so the host tells what the assistant lost (here stamina) or nothing. A game stored before
-    (Reading.ASSISTED: nothing asked) reopens as it was played."""
+    (Reading.DEVOUR_ASKED: nothing asked) reopens as it was played."""
     game = at_two_tasks()
     for text in ASSISTED[:-1]:
         game.push(text)
@@ -149,14 +149,39 @@ def test_the_assistant_of_a_devoured_attempt_is_asked_about(tmp_path: Path) -> N
     game.push("card-did effect=stamina n=-1")
     game.push("card-did effect=nothing")
     assert game.view()["investigators"][0]["stamina"] == before - 1 and not game.view()["question"]
-    then = at_two_tasks(Reading.ASSISTED)
+    then = at_two_tasks(Reading.DEVOUR_ASKED)
     played = [str(c) for c in then.history] + ASSISTED
-    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.ASSISTED)
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.DEVOUR_ASKED)
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, played)
         assert not any(e["type"] == "card_asked" and e.get("part") == "assisted" for e in store.events(game_id))
         again = replay_game(store, game_id, PACKS)
-        assert again.reading >= Reading.ASSISTED and again.view() == then.view()
+        assert again.reading >= Reading.DEVOUR_ASKED and again.view() == then.view()
     finally:
         store.close()
+
+
+def test_a_monster_task_completed_in_a_devoured_attempt_is_asked_about() -> None:
+    """:395 "If I manage to complete one or more tasks on a Monster marker ... before I fail to resolve the Adventure
+    card I'm on, I still get the Monster marker": whether a devouring is that failure the text does not say, so the
+    host tells whether the marker came off the card (then back to the cup with the devoured's, :409); until told its
+    task keeps its dice. Told it stayed, its task is to do again."""
+    for answer, left in (("card-did effect=monster-won", 2), ("card-did effect=nothing", 3)):
+        game = at_two_tasks()
+        game.push("monster adventure=1 need=peril:1")
+        game.push("roll faces=peril,terror,terror,terror,terror,terror")  # the monster's task only
+        assert done(game) == [False, False, True]
+        game.push("roll faces=terror,terror,terror,terror,terror")
+        events = game.push("card-did effect=stamina n=-9")
+        said = " ".join(describe_events(events))
+        assert "did the monster marker whose task was completed come off the card (:395" in said, said
+        while game.view()["question"]["part"] != "monster_won":
+            game.push("card-did effect=nothing")
+        assert done(game) == [False, False, True]  # its dice stay until told
+        taps = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
+        assert taps == {"monster-won", "nothing"}
+        game.push(answer)
+        if answer.endswith("monster-won"):
+            game.push("card-did effect=nothing")
+        assert len(game.view()["adventures"][0]["tasks"]) == left and not any(done(game))

@@ -211,6 +211,8 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
         "gate": 1,
         "clock": 3,
         "lock": 1,
+        # a devoured attempt's completed monster task (:395): its marker comes off the card, back to the cup (:409)
+        "monster-won": 1,
         # drawn from their decks by the table (:229 Common Items, :237 Unique Items, :239 Spells, :243 Allies):
         # the companion keeps no items, it writes what the card gave
         "common-items": 1,
@@ -270,8 +272,12 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
         # an assistant of an attempt ended by a devouring (:373, the text silent whether that fails the card)
         "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
+        # a monster task completed in an attempt ended by a devouring (:395, the text silent): its marker taken off
+        "monster_won": (("monster-won", ""), ("nothing", "")),
     }
 )
+# the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
+DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
@@ -588,9 +594,10 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
-    # a game stored before the host was asked whether the assistants of an attempt ended by a devouring lost 1 sanity
-    # or stamina (:373, the text silent): nothing was asked, and they lost nothing
-    ASSISTED = auto()
+    # a game stored before the host was asked about an attempt ended by a devouring (the text silent whether it fails
+    # the card): whether its assistants lost 1 sanity or stamina (:373; they lost nothing) and whether the monster
+    # marker of a monster task completed in it came off (:395; its task was to do again)
+    DEVOUR_ASKED = auto()
     # a game stored before the Ancient One woken during an attempt at an adventure took the dice off its tasks: the
     # tasks completed in it stayed done
     AWAKEN = auto()
@@ -732,8 +739,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
-        - ASSISTED: a devouring during an attempt with assistants stored as asking nothing (where now the host is
-          asked what each assistant lost, :373); it holds for the commands before a stored one that asked;
+        - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
+          nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
         - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
           the dice come off them); it holds for the commands before a stored awakening that took them off;
         - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
@@ -768,7 +775,7 @@ class Game(GameHistory[State]):
             Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
-            Reading.ASSISTED: next((i for i, told in enumerate(events or ()) if _assist_asked(told)), None),
+            Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
         }
         stored = len(commands)
         for reading in order:
@@ -809,7 +816,7 @@ class Game(GameHistory[State]):
             if stored is not None and _awaken_cleared(made) and not _awaken_cleared(stored):
                 return False
             # a devouring that asks what its assistants lost, stored as asking nothing
-            if stored is not None and _assist_asked(made) and not _assist_asked(stored):
+            if stored is not None and _devour_asked(made) and not _devour_asked(stored):
                 return False
         return True
 
@@ -980,7 +987,7 @@ class Game(GameHistory[State]):
                 if effect == "lock":
                     args["colour"] = extra
                     self.offer(out, "card", "card-did", args)
-                elif effect == "nothing":
+                elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
                     args["n"] = str(int(extra or CARD_EFFECTS[effect]))
@@ -1271,9 +1278,9 @@ def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
 
 
-def _assist_asked(events: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether these events ask the host what an assistant of an attempt ended by a devouring lost (:373)."""
-    return any(e.get("type") == "card_asked" and e.get("part") == "assisted" for e in events)
+def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the host about an attempt ended by a devouring (:373 an assistant, :395 a monster)."""
+    return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -2310,16 +2317,23 @@ class _Rules(RulesBase[State, Command]):
         they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
         their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
         the new investigator starts with full sanity and stamina, :413). In a game stored before (Reading.DEVOUR)
-        the completed tasks stayed done. Whether the devouring fails the card for its assistants (:373, each loses 1
-        sanity or stamina) the text does not say: the host is asked for each (part `assisted`; Reading.ASSISTED: a game
-        stored before asked nothing). A monster task completed in it (:395) stays on the card (see docs/elder-sign.md)."""
+        the completed tasks stayed done. Whether the devouring fails the card the text does not say, so the host is
+        asked (Reading.DEVOUR_ASKED: a game stored before asked nothing): what each assistant lost (:373, part
+        `assisted`), and whether the marker of a monster task completed in it came off (:395, part `monster_won`:
+        its task keeps its dice until told)."""
         s = self.s
+        ask = a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR_ASKED)
         if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR):
             card = self.card(a.place)
-            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            kept = [t for t in card.tasks if t.done and t.monster] if ask else []
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done and t not in kept]
             self.dice_off(card)
+            for t in kept:
+                t.done = True
+            if kept:
+                self.ask(Question(card.card, "adventure", "monster_won", s.current, card.slot))
             self.emit("attempt_ended", slot=card.slot, name=card.name, why="devoured", player=s.current, undone=undone)
-        if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.ASSISTED):
+        if ask:
             # :373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who
             # were assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is
             # such a failure the text does not say, so the host tells what each assistant lost (or nothing)
@@ -2572,7 +2586,20 @@ class _Rules(RulesBase[State, Command]):
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
             s.questions.pop(0)
+            if q.part == "monster_won":  # the marker stays: its task's dice come off, to be done again (:219)
+                for t in self.card(q.slot or "").tasks:
+                    t.done = t.done and not t.monster
             self.emit("card_told", **q.to_dict())
+            return
+        if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
+            self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
+        if effect == "monster-won":
+            if "n" in self.cmd.args or "colour" in self.cmd.args:
+                raise BadCommand("card-did: effect=monster-won takes no n= or colour=.")
+            card = self.card(q.slot or "")
+            for t in [t for t in card.tasks if t.done and t.monster]:
+                card.tasks.remove(t)  # :395 taken by the devoured, :409 back to the monster cup
+            self.emit("card_effect", **q.to_dict(), effect=effect, n=1)
             return
         if effect == "lock":
             if "n" in self.cmd.args:

@@ -532,6 +532,12 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
             f"whether that fails the card: did {who}, who assisted, lose 1 sanity or 1 stamina (:373)?"
         )
+    if event.get("part") == "monster_won":  # :395, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            "whether that fails the card: did the monster marker whose task was completed come off the card (:395; "
+            "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -697,6 +703,8 @@ def _told_words(event: Mapping[str, Any]) -> str:
         )
     if effect == "clock":
         return f"the clock moves {n} hours on"
+    if effect == "monster-won":
+        return "the monster marker comes off the card, back to the cup"
     one, many = _TOLD.get(effect, (effect, effect))
     if effect in ("monster", "gate"):
         return one if n == 1 else f"{n} {many}"
@@ -767,6 +775,7 @@ _CARD_DID_LABELS = {
     "spells": "Spells",
     "allies": "Allies",
     "clock": "Clock (hours)",
+    "monster-won": "The monster marker came off the card",
     "sanity": "Sanity",
     "stamina": "Stamina",
     "nothing": "Nothing (more): that was all",
