@@ -16,7 +16,7 @@ from games import numbers_copied
 from companion import words
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour
-from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
+from companion.games.elder_sign.engine import CLOCK, Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs, parse_pack_texts
 
 ANCIENT = """
@@ -338,7 +338,7 @@ def test_a_history_stored_before_the_attack_asked_replays_as_it_was_played() -> 
     played = [c.to_dict() for c in game.history]
     then = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn attack=sanity,sanity", "end-turn"])
     old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
-    assert old.sanity_reading and not then.sanity_reading
+    assert old.reading >= Reading.SANITY and then.reading < Reading.SANITY
     assert old.view() == then.view()
     assert old.view()["attack_choices"] == []
     # a game of now, answered, replays in the asking reading
@@ -346,7 +346,7 @@ def test_a_history_stored_before_the_attack_asked_replays_as_it_was_played() -> 
     game.push("lower player=1 stat=stamina")
     game.push("lower player=2 stat=sanity")
     again = Game.replay(Setup(players=2, seed=1), packs(), [c.to_dict() for c in game.history])
-    assert not again.sanity_reading and again.view() == game.view()
+    assert again.reading < Reading.SANITY and again.view() == game.view()
 
 
 def test_adventures_are_not_entered_or_attempted_once_the_ancient_one_is_awake() -> None:
@@ -1198,7 +1198,9 @@ def test_a_reopened_old_game_asks_at_its_next_midnight():
     game = _at_the_attack(2)
     played = [c.to_dict() for c in game.history]
     old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
-    assert old.sanity_reading and old.view()["attack_choices"] == []  # the stored midnight: as the old code played
+    assert (
+        old.reading >= Reading.SANITY and old.view()["attack_choices"] == []
+    )  # the stored midnight: as the old code played
     stored = len(old.history)
     while old.view()["clock"] != "IX" or len(old.history) == stored:
         old.push("end-turn")
