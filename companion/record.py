@@ -26,8 +26,8 @@ __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 #: what a record holds; a stored record of another version is made again (3: Elder Sign weighs each blow against the
 #: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again; 4: a
 #: timeline may count steps, the Spooks hands, instead of minutes; 5: a timeline may have the score its values are
-#: played to, the Spooks 200)
-RECORD_VERSION = 5
+#: played to, the Spooks 200; 6: an Elder Sign attempt with a die an item added before its first roll is counted)
+RECORD_VERSION = 6
 
 
 class _Attempts:

@@ -286,7 +286,8 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
 
 
 def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
-    """Elder Sign's attempts with a chance on the page, each as the phones showed it before its first roll:
+    """Elder Sign's attempts with a chance on the page, each as the phones showed it before its first roll (with the
+    yellow or red die an item added before it, :329-341, in the pool):
 
     - an adventure attempted, from its first roll: its chance to complete the whole card with the best play (shown
       when the pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so it
@@ -307,9 +308,13 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
     if command.name == "roll" and events is None:
         view = game.view()
         attempt = view.get("attempt")
-        # a new attempt: the first roll of the turn, or at the Ancient One the first roll after a blow landed
-        if attempt is not None and not (
-            attempt["place"] == "ancient-one" and attempt["rolls"] and not attempt["failed"]
+        # a new attempt: the first roll of the turn (with no attempt under way, or one an item's die opened before
+        # any roll, :329-341, its chance the one shown with that die), or at the Ancient One the first roll after a
+        # blow landed
+        if (
+            attempt is not None
+            and attempt["rolls"]
+            and not (attempt["place"] == "ancient-one" and not attempt["failed"])
         ):
             return None
         shown = _publish(view, game)
