@@ -931,6 +931,9 @@ class Game(GameHistory[State]):
                     sample={"sanity": "1", "stamina": "1", "clues": "0"},
                 )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
+        # the host counts the item cards an investigator holds, or puts the count right (:329-351)
+        sample = {"player": "1", "common": "0", "unique": "0", "spells": "0"}
+        self.offer(out, "table", "items", asks=("player", "common", "unique", "spells"), sample=sample)
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "clock", asks=("hours",), sample={"hours": "0"})

@@ -798,6 +798,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "add-die":  # :173 a Common Item adds the yellow die, :175 a Unique Item the red one, :329 spent
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
+    if name == "items":
+        return "Count the items an investigator holds"
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
