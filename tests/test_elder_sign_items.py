@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from games import numbers_copied, write_played_then
-from test_elder_sign_engine import ADVENTURES, ANCIENT, INVESTIGATORS, MYTHOS_QUIET, WORLDS, rest_green, slot
+from games import write_played_then
+from test_elder_sign_engine import ADVENTURES, ANCIENT, INVESTIGATORS, MYTHOS_QUIET, WORLDS, slot
 from test_elder_sign_findings import stand_in_attempt
 
 from companion.errors import BadCommand, IllegalCommand
@@ -35,7 +35,6 @@ PACKS = parse_pack_texts(
         "mythos.toml": MYTHOS_QUIET,
     }
 )
-SETUP = Setup(players=2, investigators=("inv1", "inv2"), seed=0)
 
 
 def at_two_tasks(player: int = 1, reading: Reading = Reading.NOW) -> Game:
