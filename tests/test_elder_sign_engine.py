@@ -664,6 +664,9 @@ def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
                 "tasks": "inv:2",
                 "player": "1",
                 "sanity": "0",
+                "common": "1",  # items: the item cards held (:329-351)
+                "unique": "1",
+                "spells": "0",
                 "n": "0",
                 "hours": "3",
                 "face": "lore",  # lost-found: the green die rolled at the Entrance (:293)
@@ -836,6 +839,9 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "doom": str(rng.choice([8, 12])),  # set-ancient-one: the numbers printed on a stand-in card
             "elder_signs": "10",
             "clues": "1",  # set-investigator: the clue tokens printed on a stand-in card
+            "common": str(rng.choice([0, 1, 2])),  # items: the item cards held (:329-351)
+            "unique": str(rng.choice([0, 1])),
+            "spells": str(rng.choice([0, 1])),
             "face": rng.choice(["inv1", "inv3", "lore", "peril", "terror"]),  # lost-found: the green die (:293)
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
