@@ -231,6 +231,8 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
         "gate": 1,
         "clock": 3,
         "lock": 1,
+        # a devoured attempt's completed monster task (:395): its marker comes off the card, back to the cup (:409)
+        "monster-won": 1,
         # drawn from their decks by the table (:229 Common Items, :237 Unique Items, :239 Spells, :243 Allies):
         # the companion keeps no items, it writes what the card gave
         "common-items": 1,
@@ -288,8 +290,14 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "lost_found": REWARD_TAPS,
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
+        # an assistant of an attempt ended by a devouring (:373, the text silent whether that fails the card)
+        "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
+        # a monster task completed in an attempt ended by a devouring (:395, the text silent): its marker taken off
+        "monster_won": (("monster-won", ""), ("nothing", "")),
     }
 )
+# the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
+DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
@@ -616,6 +624,13 @@ class Reading(IntEnum):
     # a game stored before the companion counted the items an investigator holds: an item's die was added whatever
     # was held, and no investigator's items are counted (the host counts them with `items`)
     ITEMS = auto()
+    # a game stored before the host was asked about an attempt ended by a devouring (the text silent whether it fails
+    # the card): whether its assistants lost 1 sanity or stamina (:373; they lost nothing) and whether the monster
+    # marker of a monster task completed in it came off (:395; its task was to do again)
+    DEVOUR_ASKED = auto()
+    # a game stored before the Ancient One woken during an attempt at an adventure took the dice off its tasks: the
+    # tasks completed in it stayed done
+    AWAKEN = auto()
     # a game stored before an investigator devoured during their attempt ended it with the dice off the adventure's
     # tasks: the tasks completed in it stayed done
     DEVOUR = auto()
@@ -654,13 +669,40 @@ class Game(GameHistory[State]):
         self.setup_events: list[dict[str, Any]] = []
         # a game stored before plays on as it was played (Reading, read_stored)
         self.reading = Reading.NOW
-        # an older reading holds for the stored history only (its length; None: for every command): what is played
-        # after the game was reopened plays as the companion plays now
-        self.stored_length: int | None = None
+        # an older reading holds for the stored history only (the commands the file stored, as read; None: for every
+        # command): what is played after the game was reopened plays as the companion plays now, also after an undo
+        # back into the stored commands
+        self.stored: tuple[CommandBase, ...] | None = None
+        self._pushing: CommandBase | None = None  # the command push is playing (None: a check, a legal action)
+        self._kept = 0  # how many of the history's first commands are the stored ones, each still in its place
 
     def in_stored_history(self) -> bool:
-        """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
-        return self.stored_length is None or len(self._stack) < self.stored_length
+        """Whether the command being pushed is one of the stored history's (where an older reading holds): the very
+        command the file stored at this place (the one read, put back by a redo or a corrected read's refusal),
+        after every stored command before it. Not a command played after an undo back into the stored commands,
+        even one written alike (the host undid the roll to play it as the companion plays now), nor a check."""
+        if self.stored is None:
+            return True
+        at = len(self._stack)
+        return self._kept == at < len(self.stored) and self._pushing is self.stored[at]
+
+    def push(self, command: Any) -> list[dict[str, Any]]:
+        if isinstance(command, str):
+            command = self.command_type.parse(command)
+        self._pushing = command
+        try:
+            events = super().push(command)
+        finally:
+            self._pushing = None
+        at = len(self._stack) - 1
+        if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
+            self._kept += 1
+        return events
+
+    def pop(self) -> Any:
+        command = super().pop()
+        self._kept = min(self._kept, len(self._stack))
+        return command
 
     def plays_in(self, reading: Reading) -> bool:
         """Whether the command being pushed plays as in `reading` (Reading): a game stored then or before, and the
@@ -729,6 +771,10 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
+        - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
+          nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
+        - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
+          the dice come off them); it holds for the commands before a stored awakening that took them off;
         - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
           dice come off them); it holds for the commands before a stored devouring that took them off;
         - FIRST_TASK: a roll whose dice meet more than one task stored as completing the first (where now the player
@@ -760,22 +806,24 @@ class Game(GameHistory[State]):
             Reading.SANITY: next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None),
             Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
+            Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
+            Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
         }
         stored = len(commands)
         for reading in order:
             stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
             if reading > Reading.NOW:
                 self._start_in(reading)
-                self.stored_length = stored
+                self.stored = tuple(commands[: max(stored, 0)])
             if reading == order[-1]:
                 break
             try:
                 if self._plays_as_stored(commands, events):
-                    self.stored_length = stored if reading > Reading.NOW else None
+                    self.stored = tuple(commands[: max(stored, 0)]) if reading > Reading.NOW else None
                     return ()
             except (BadCommand, IllegalCommand):
                 pass
-        self.stored_length = stored
+        self.stored = tuple(commands[: max(stored, 0)])
         return commands
 
     def _plays_as_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:
@@ -796,6 +844,12 @@ class Game(GameHistory[State]):
             # a devouring that takes the dice off the tasks, stored as leaving them done
             if stored is not None and _devour_cleared(made) and not _devour_cleared(stored):
                 return False
+            # an awakening that takes the dice off the tasks, stored as leaving them done
+            if stored is not None and _awaken_cleared(made) and not _awaken_cleared(stored):
+                return False
+            # a devouring that asks what its assistants lost, stored as asking nothing
+            if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
         return True
 
     def _start_in(self, reading: Reading) -> None:
@@ -803,6 +857,7 @@ class Game(GameHistory[State]):
         again = type(self).new(self.setup, self.packs, reading=reading)
         self._state, self.setup_events, self.reading = again._state, again.setup_events, again.reading
         self._stack.clear()
+        self._kept = 0
         self._legal.clear()
         self._checker = None
 
@@ -859,12 +914,12 @@ class Game(GameHistory[State]):
         """What the host copies from the cards not filled in yet before anyone plays (the rules' numbers are
         printed on the cards: the doom track and Elder Sign limit, :245, :419-427; sanity and stamina, :84): the
         commands still to give, `set-ancient-one` and `set-investigator player=N`. Empty in a game's stored history
-        played before the companion asked for them (Reading.NUMBERS), and once the Ancient One is awake (its track
-        was full)."""
+        played before the companion asked for them (Reading.NUMBERS). An Ancient One woken in such a stored history
+        (at the stand-in's track) is asked for too once it is reopened: its Elder Sign limit still wins (:461)."""
         s = self._state if state is None else state
         if self.plays_in(Reading.NUMBERS):
             return []
-        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None and not s.awake else []
+        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None else []
         for inv in s.investigators:
             index = s.players[inv.player] if inv.player < len(s.players) else None
             here = index is not None and s.investigators[index] is inv
@@ -949,7 +1004,7 @@ class Game(GameHistory[State]):
             else:
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
-        if self.ancient.placeholder and s.ancient_numbers is None and not s.awake:
+        if self.ancient.placeholder and s.ancient_numbers is None:
             asks = ("doom", "elder_signs")
             self.offer(out, "table", "set-ancient-one", asks=asks, sample={"doom": "12", "elder_signs": "12"})
         if s.awake and self.ancient.placeholder:
@@ -967,7 +1022,7 @@ class Game(GameHistory[State]):
                 if effect == "lock":
                     args["colour"] = extra
                     self.offer(out, "card", "card-did", args)
-                elif effect == "nothing":
+                elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
                     args["n"] = str(int(extra or CARD_EFFECTS[effect]))
@@ -1270,6 +1325,16 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
 def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events took the dice off an adventure's tasks for a devouring during the attempt."""
     return any(e.get("type") == "attempt_ended" and e.get("why") == "devoured" for e in events)
+
+
+def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events took the dice off an adventure's tasks for the Ancient One woken during the attempt."""
+    return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
+
+
+def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the host about an attempt ended by a devouring (:373 an assistant, :395 a monster)."""
+    return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -1661,11 +1726,21 @@ class _Rules(RulesBase[State, Command]):
                 inv.place = ANCIENT_ONE
         # an adventure rolled for ends here (:433); `lost`: its dice had failed it already (only a clue was left)
         lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
-        if s.attempt is not None:
-            self.end_attempt()
+        a = s.attempt
         s.attempted = begun or not earlier
         s.moved = True
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
+        if a is not None and a.place != ANCIENT_ONE and not self.game.plays_in(Reading.AWAKEN):
+            # the card is neither completed nor failed (:433: the turn goes on to the clock), and no marker comes back
+            # to it (:429); its dice come off (:183 a die on a task is not rolled again "during this step", the step
+            # ends here; the battle rolls them, :443): no task of it stays done. In a game stored before
+            # (Reading.AWAKEN) they stayed done.
+            card = self.card(a.place)
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            self.dice_off(card)
+            self.emit("attempt_ended", slot=card.slot, name=card.name, why="awakened", player=s.current, undone=undone)
+        if a is not None:
+            self.end_attempt()
 
     def move_clock(self, hours: int, why: str) -> None:
         s = self.s
@@ -2332,13 +2407,32 @@ class _Rules(RulesBase[State, Command]):
         they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
         their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
         the new investigator starts with full sanity and stamina, :413). In a game stored before (Reading.DEVOUR)
-        the completed tasks stayed done."""
+        the completed tasks stayed done. Whether the devouring fails the card the text does not say, so the host is
+        asked (Reading.DEVOUR_ASKED: a game stored before asked nothing): what each assistant lost (:373, part
+        `assisted`), and whether the marker of a monster task completed in it came off (:395, part `monster_won`:
+        its task keeps its dice until told)."""
         s = self.s
+        ask = a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR_ASKED)
         if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR):
             card = self.card(a.place)
-            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            kept = [t for t in card.tasks if t.done and t.monster] if ask else []
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done and t not in kept]
             self.dice_off(card)
+            for t in kept:
+                t.done = True
+            if kept:
+                self.ask(Question(card.card, "adventure", "monster_won", s.current, card.slot))
             self.emit("attempt_ended", slot=card.slot, name=card.name, why="devoured", player=s.current, undone=undone)
+        if ask:
+            # :373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who
+            # were assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is
+            # such a failure the text does not say, so the host tells what each assistant lost (or nothing)
+            slot = self.card(a.place)
+            helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None and p != s.current})
+            for p in helpers:
+                index = s.players[p]
+                if index is not None and not s.investigators[index].devoured:
+                    self.ask(Question(slot.card, "adventure", "assisted", p, slot.slot))
         self.end_attempt()
 
     def dice_off(self, card: CardState) -> None:
@@ -2484,19 +2578,22 @@ class _Rules(RulesBase[State, Command]):
         Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
         table has reached already plays at once: Elder Signs at the limit win (:245 "If you meet or exceed that number,
         victory is yours!", checked after every command); else doom tokens filling the card's track wake the Ancient
-        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces."""
+        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces.
+        Entered once it is awake (a game stored before the numbers were asked first woke at the stand-in's track, and
+        reopened has no limit of the card's): the limit still wins (:461), the track's length caps the doom tokens
+        (:459 "if the Doom track is already full, I don't add any additional Doom tokens")."""
         s = self.s
         if not self.ancient.placeholder:
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
         if s.ancient_numbers is not None:
             self.illegal("the Ancient One's numbers were entered already.")
-        if s.awake:
-            self.illegal("the Ancient One is awake: its track is full already (:429).")
         doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+        if s.awake:
+            s.doom = min(s.doom, doom)  # the track holds no more than its spaces
         # the Elder Signs won are the rewards taken before an awakening (:427): at the limit the game is won (check_end)
-        if s.elder_signs < signs and s.doom >= doom:
+        elif s.elder_signs < signs and s.doom >= doom:
             self.awaken("the doom track is full")
 
     def do_set_investigator(self) -> None:
@@ -2597,7 +2694,20 @@ class _Rules(RulesBase[State, Command]):
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
             s.questions.pop(0)
+            if q.part == "monster_won":  # the marker stays: its task's dice come off, to be done again (:219)
+                for t in self.card(q.slot or "").tasks:
+                    t.done = t.done and not t.monster
             self.emit("card_told", **q.to_dict())
+            return
+        if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
+            self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
+        if effect == "monster-won":
+            if "n" in self.cmd.args or "colour" in self.cmd.args:
+                raise BadCommand("card-did: effect=monster-won takes no n= or colour=.")
+            card = self.card(q.slot or "")
+            for t in [t for t in card.tasks if t.done and t.monster]:
+                card.tasks.remove(t)  # :395 taken by the devoured, :409 back to the monster cup
+            self.emit("card_effect", **q.to_dict(), effect=effect, n=1)
             return
         if effect == "lock":
             if "n" in self.cmd.args:

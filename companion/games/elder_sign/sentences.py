@@ -492,6 +492,9 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
 def _said_attempt_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     undone = list(event.get("undone") or ())
     tasks = f"task {undone[0]}" if len(undone) == 1 else f"tasks {listed([str(n) for n in undone])}" if undone else ""
+    if event.get("why") == "awakened":  # no marker comes back to the card (:429)
+        text = f"the attempt at {_place(event, names)} ends with the awakening"
+        return text + (f": the dice come off {tasks}" if tasks else "")
     text = f"the attempt at {_place(event, names)} ends with the devouring"
     return text + (f": the dice come off {tasks}, to be completed again" if tasks else "")
 
@@ -546,6 +549,17 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
         return (
             f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
             "green die's result?"
+        )
+    if event.get("part") == "assisted":  # :373, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            f"whether that fails the card: did {who}, who assisted, lose 1 sanity or 1 stamina (:373)?"
+        )
+    if event.get("part") == "monster_won":  # :395, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            "whether that fails the card: did the monster marker whose task was completed come off the card (:395; "
+            "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
         )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
@@ -713,6 +727,8 @@ def _told_words(event: Mapping[str, Any]) -> str:
         )
     if effect == "clock":
         return f"the clock moves {n} hours on"
+    if effect == "monster-won":
+        return "the monster marker comes off the card, back to the cup"
     one, many = _TOLD.get(effect, (effect, effect))
     if effect in ("monster", "gate"):
         return one if n == 1 else f"{n} {many}"
@@ -783,6 +799,7 @@ _CARD_DID_LABELS = {
     "spells": "Spells",
     "allies": "Allies",
     "clock": "Clock (hours)",
+    "monster-won": "The monster marker came off the card",
     "sanity": "Sanity",
     "stamina": "Stamina",
     "nothing": "Nothing (more): that was all",
@@ -1006,6 +1023,24 @@ def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
     )
 
 
+def _first_mythos(view: Mapping[str, Any], physical: bool) -> str:
+    """The checklist's first Mythos card (:87): drawn by the table (physical), or by the companion, whose Game tab
+    shows the card when it is filled in; a stand-in names no card of the deck, so the table draws its own and the
+    host tells what it does when asked."""
+    if physical:
+        return "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
+    if (view.get("stand_ins") or {}).get("mythos"):
+        return (
+            "Shuffle the Mythos deck beside the Ancient One and draw its first card: the companion drew a Mythos card "
+            "not filled in yet, a stand-in that names no card of your deck, so play the card you drew and tell what "
+            "it does when the Game tab asks; a die goes on it if it shows a locked die icon."
+        )
+    return (
+        "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the Game tab shows "
+        "it); a die goes on it if it shows a locked die icon."
+    )
+
+
 def numbers_first_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """Why the turn waits while Game.numbers_first is not empty (the host's turn panel): before the first turn; or a
     player whose investigator was devoured takes a new one (:411 "I am granted a fresh start with a new investigator,
@@ -1106,12 +1141,6 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             else []
         ),
         ("first", f"{names.player(0)} plays first; play goes clockwise."),
-        (
-            "mythos",
-            "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
-            if physical
-            else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
-            "Game tab shows it); a die goes on it if it shows a locked die icon.",
-        ),
+        ("mythos", _first_mythos(view, physical)),
     ]
     return [{"id": key, "text": text} for key, text in out]

@@ -35,6 +35,7 @@ def state_text(state: Mapping[str, Any]) -> str:
     if state.get("ancient_one_drawn"):  # a stand-in the companion drew at random (sentences.drawn_words)
         lines.append(str(state["ancient_one_drawn"]))
     missing = (state.get("stand_ins") or {}).get("numbers") or []
+    never = (state.get("stand_ins") or {}).get("numbers_never_entered") or []
     said = state.get("investigators_said") or []
     for index, inv in enumerate(state.get("investigators") or []):
         name = str(inv["name"])
@@ -46,6 +47,9 @@ def state_text(state: Mapping[str, Any]) -> str:
                 f"  {name}: sanity, stamina and clues not entered yet "
                 f"(set-investigator player={number} sanity=S stamina=T clues=C)"
             )
+            continue
+        if inv.get("devoured") and index in never:  # devoured before its numbers were copied: none of the card's
+            lines.append(f"  {name}: devoured")
             continue
         lines.append(
             f"  {name}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
