@@ -53,8 +53,8 @@ def state_text(state: Mapping[str, Any]) -> str:
             continue
         lines.append(
             f"  {name}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
-            f"{inv['max_stamina']}, clues {inv['clues']}, {items_words(inv.get('items'))}"
-            + (" (devoured)" if inv.get("devoured") else "")
+            f"{inv['max_stamina']}, clues {inv['clues']}"
+            + (" (devoured)" if inv.get("devoured") else f", {items_words(inv.get('items'))}")
         )
     names = state.get("adventure_names") or {}
     for card in state.get("adventures") or []:
