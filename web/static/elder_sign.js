@@ -56,6 +56,7 @@ export function render(s) {
     li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (" + CARD_MISSING + ")")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
       (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
+    if (!inv.devoured) li.append(heldItems(inv));
     const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
     if (enter) li.append(button("Enter the numbers printed on it", () => enterNumbers(s, enter), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
@@ -208,7 +209,7 @@ function renderESTurn(s) {
     main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
   }
   fill($("#es-main"), main);
-  fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+  fill($("#es-fix-list"), legal.filter((x) => ["adjust", "items", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
 }
 
 // The Ancient One's attack (elder-sign-rules.txt:459): a question each investigator answers, two taps each.
@@ -228,6 +229,15 @@ function attackChoices(s, lowers) {
 }
 
 // an investigator card not filled in yet: its stand-in's name is the companion's, never shown as the card's
+// The item cards an investigator holds (elder-sign-rules.txt:329-351): counted, or not counted (the companion does not
+// know them: a card not filled in yet, a game stored before) and then the host counts them; Allies are not counted.
+function heldItems(inv) {
+  const i = inv.items;
+  return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
+    ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the yellow and red dice are offered as the table says");
+}
+
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
 const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
@@ -309,6 +319,13 @@ function esAsk(a, s) {
       for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);
       return command("adjust", args);
     });
+  } else if (a.name === "items") {  // the item cards held, as on the table (all three counted)
+    const held = (s.investigators || []).filter((inv) => !inv.devoured);
+    const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
+    const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
+    sheet(a.label, [field("Who", who), num("common", 0, 20, 0, "Common Items held"), num("unique", 0, 20, 0, "Unique Items held"), num("spells", 0, 20, 0, "Spells held")], "Send", () => command("items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
+    const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };
+    who.addEventListener("change", start); start();
   } else if (a.name === "set-tasks" && a.args.adventure !== "ancient-one") {
     tasksSheet(a, s);
   } else if (a.name === "monster" || a.name === "set-tasks") {

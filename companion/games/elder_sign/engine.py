@@ -85,6 +85,20 @@ PLAY_COMMANDS = frozenset(
         "complete",
     )
 )
+# the item cards an investigator holds that the companion counts (:329-351), as the card-did effects name them -> the
+# investigator's field and the argument of `items` (an Ally's ability is printed on its card, :353-355, and offers
+# nothing here, so Allies are written down, not counted)
+ITEMS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "common-items": ("common_items", "common"),
+        "unique-items": ("unique_items", "unique"),
+        "spells": ("spells", "spells"),
+    }
+)
+# the item a die of add-die comes from: "When you use a Common Item, you'll need to roll the yellow die" (:173), "When
+# you spend a Unique Item in the game, you will usually roll the red die" (:175)
+DIE_ITEM = MappingProxyType({"yellow": "common-items", "red": "unique-items"})
+ITEM_WORDS = MappingProxyType({"common-items": "Common Item", "unique-items": "Unique Item", "spells": "Spell"})
 # a roll whose dice meet more than one task waits for the player's choice (:177, :189): none of these until then
 CHOICE_FIRST = PLAY_COMMANDS - {"complete", "lower"}
 ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
@@ -190,6 +204,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             ("n", "colour", "player"),
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
             "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N",
+        ),
+        "items": (
+            ("player",),
+            ("common", "unique", "spells"),
+            "the item cards an investigator holds, as on the table (:329-351): the host counts them (all three for an "
+            "investigator whose items are not counted yet) or puts the count right",
         ),
         "lower": (
             ("player", "stat"),
@@ -432,6 +452,13 @@ class InvestigatorState:
     place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
     devoured: bool = False
     entered: bool = False  # its card's numbers were copied by the host (set-investigator; a card not filled in yet)
+    # the item cards held (:84 the starting ones listed on the card, :229 :237 :239 rewards, spent :329), counted only
+    # when the companion knows them: a filled-in card's, or once the host told them (`items`); not counted, a die of
+    # an item is offered as the host says (the companion refuses nothing it cannot see) and nothing is taken off
+    common_items: int = 0
+    unique_items: int = 0
+    spells: int = 0
+    items_counted: bool = False
 
 
 @dataclass
@@ -594,6 +621,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the companion counted the items an investigator holds: an item's die was added whatever
+    # was held, and no investigator's items are counted (the host counts them with `items`)
+    ITEMS = auto()
     # a game stored before the host was asked about an attempt ended by a devouring (the text silent whether it fails
     # the card): whether its assistants lost 1 sanity or stamina (:373; they lost nothing) and whether the monster
     # marker of a monster task completed in it came off (:395; its task was to do again)
@@ -702,7 +732,7 @@ class Game(GameHistory[State]):
         chosen = list(setup.investigators) or pool[: setup.players]
         s.unused = [i for i in pool if i not in chosen]
         for player, inv_id in enumerate(chosen):
-            s.investigators.append(_investigator(packs, inv_id, player))
+            s.investigators.append(_investigator(packs, inv_id, player, reading < Reading.ITEMS))
             s.players.append(player)
         adventures = sorted(packs.adventures)
         rng.shuffle(adventures)
@@ -739,6 +769,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
+          investigator card's; a stand-in's items are not counted until the host tells them);
         - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
           nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
         - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
@@ -954,6 +986,9 @@ class Game(GameHistory[State]):
                     sample={"sanity": "1", "stamina": "1", "clues": "0"},
                 )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
+        # the host counts the item cards an investigator holds, or puts the count right (:329-351)
+        sample = {"player": "1", "common": "0", "unique": "0", "spells": "0"}
+        self.offer(out, "table", "items", asks=("player", "common", "unique", "spells"), sample=sample)
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "clock", asks=("hours",), sample={"hours": "0"})
@@ -1108,6 +1143,10 @@ class Game(GameHistory[State]):
                 "max_sanity": inv.max_sanity,
                 "max_stamina": inv.max_stamina,
                 "clues": inv.clues,
+                # the item cards held (None: not counted, the host tells them); Allies are not counted
+                "items": {effect: getattr(inv, field) for effect, (field, _) in ITEMS.items()}
+                if inv.items_counted
+                else None,
                 "place": inv.place,
                 "devoured": inv.devoured,
                 "active": index == current,
@@ -1248,9 +1287,24 @@ class Game(GameHistory[State]):
         return f"<ElderSign {self.ancient.id} {self.setup.players}p turn {s.turn} {CLOCK[s.clock]} doom {s.doom}>"
 
 
-def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> InvestigatorState:
+def _investigator(packs: ElderSignPacks, inv_id: str, player: int, count_items: bool) -> InvestigatorState:
+    """An investigator joining with what is listed on its card (:84, :411): a filled-in card's items counted (not in a
+    game stored before they were, `count_items`); a stand-in's not, until the host tells them (never made up)."""
     inv = packs.investigators[inv_id]
-    return InvestigatorState(inv.id, inv.name, player, inv.sanity, inv.stamina, inv.sanity, inv.stamina, inv.clues)
+    return InvestigatorState(
+        inv.id,
+        inv.name,
+        player,
+        inv.sanity,
+        inv.stamina,
+        inv.sanity,
+        inv.stamina,
+        inv.clues,
+        common_items=inv.common_items,
+        unique_items=inv.unique_items,
+        spells=inv.spells,
+        items_counted=count_items and not inv.placeholder,
+    )
 
 
 def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState:
@@ -1372,6 +1426,12 @@ class _Rules(RulesBase[State, Command]):
         if inv.devoured:
             self.illegal(f"{inv.name} was devoured this turn; the turn still ends with the clock (:413). End the turn.")
         return inv
+
+    def player_at(self, player: int) -> InvestigatorState:
+        """The investigator a question fell on (0-based player; one in play, as the question went with a devouring)."""
+        index = self.s.players[player]
+        assert index is not None
+        return self.s.investigators[index]
 
     def player_arg(self, key: str = "player") -> InvestigatorState:
         number = _int(self.cmd, key, 1, len(self.s.players))
@@ -1515,6 +1575,9 @@ class _Rules(RulesBase[State, Command]):
                 self.clues_changed(inv, effect.clues)
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
+            for kind, (field_name, _) in ITEMS.items():
+                if getattr(effect, field_name):
+                    self.gain_items(inv, kind, getattr(effect, field_name))
         if effect.monsters:
             self.monsters(effect.monsters, why)
         if effect.gate:
@@ -1523,6 +1586,23 @@ class _Rules(RulesBase[State, Command]):
             self.move_clock(effect.clock, why)
         if effect.doom:
             self.add_doom(effect.doom, why)
+
+    def gain_items(self, inv: InvestigatorState, kind: str, n: int) -> None:
+        """Item cards drawn for an investigator (:229, :237, :239: one a reward icon) or spent (:329, n < 0): counted
+        when its items are (InvestigatorState.items_counted), else written down only (the host counts them)."""
+        if not inv.items_counted:
+            return
+        field_name = ITEMS[kind][0]
+        setattr(inv, field_name, max(0, getattr(inv, field_name) + n))
+        self.items_changed(inv)
+
+    def items_changed(self, inv: InvestigatorState) -> None:
+        self.emit(
+            "items_changed",
+            player=inv.player,
+            investigator=inv.name,
+            items={kind: getattr(inv, field_name) for kind, (field_name, _) in ITEMS.items()},
+        )
 
     def in_play(self, inv: InvestigatorState) -> bool:
         index = self.s.players[inv.player]
@@ -1571,6 +1651,7 @@ class _Rules(RulesBase[State, Command]):
         inv.devoured = True
         inv.place = "box"
         inv.clues = 0
+        inv.common_items = inv.unique_items = inv.spells = 0  # :409 the items go back to their decks
         s.questions = [q for q in s.questions if not (q.kind == "attack" and q.player == inv.player)]
         if inv.player == s.current:
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
@@ -1583,7 +1664,7 @@ class _Rules(RulesBase[State, Command]):
             self.emit("player_out", player=inv.player, why="devoured in the battle")
         elif s.unused:
             new_id = s.unused.pop(0)
-            s.investigators.append(_investigator(self.packs, new_id, inv.player))
+            s.investigators.append(_investigator(self.packs, new_id, inv.player, not self.game.plays_in(Reading.ITEMS)))
             s.players[inv.player] = len(s.investigators) - 1
             self.emit("investigator_joins", player=inv.player, investigator=s.investigators[-1].name)
         else:
@@ -1878,6 +1959,15 @@ class _Rules(RulesBase[State, Command]):
         on_spells = sum(1 for d, how, _ in a.holds if how == "spell" and Die.parse(d).colour is colour)
         if a.added.count(colour.value) + self.game.locked()[colour] + on_spells >= BOX_DICE[colour]:
             self.illegal(f"the {colour.value} die was already added this turn; the box has one (:61-62, :341).")
+        inv = self.need_active()
+        kind = DIE_ITEM[colour.value]
+        if inv.items_counted and getattr(inv, ITEMS[kind][0]) <= 0:
+            self.illegal(
+                f"{inv.name} holds no {ITEM_WORDS[kind]}, and the {colour.value} die comes from spending one (:173-175, "
+                f":335-339). If the table shows one, the host counts it first (items player={inv.player + 1} "
+                f"{ITEMS[kind][1]}=1)."
+            )
+        self.gain_items(inv, kind, -1)  # :329 spent: face down at the bottom of its deck
         a.added.append(colour.value)
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
@@ -2465,6 +2555,24 @@ class _Rules(RulesBase[State, Command]):
             self.clues_changed(inv, values["clues"])
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
 
+    def do_items(self) -> None:
+        """The host counts the item cards an investigator holds, as on the table (:329-351): all three kinds for one
+        whose items are not counted yet (a stand-in's starting items are the card's, :84, never made up; a game
+        stored before they were counted), any of them to put the count right."""
+        inv = self.player_arg()
+        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
+        if not told:
+            raise BadCommand("items: give common=, unique= or spells=, the item cards the investigator holds.")
+        if not inv.items_counted and len(told) < len(ITEMS):
+            raise BadCommand(
+                f"items: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique Items and "
+                f"Spells the investigator holds (items player={inv.player + 1} common=C unique=U spells=S)."
+            )
+        for kind, n in told.items():
+            setattr(inv, ITEMS[kind][0], n)
+        inv.items_counted = True
+        self.items_changed(inv)
+
     def do_set_ancient_one(self) -> None:
         """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
         Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
@@ -2620,7 +2728,11 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
         target = self.aimed(q, effect)
         self.emit("card_effect", **{**q.to_dict(), "player": target}, effect=effect, n=n)
-        if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
+        if effect in TABLE_DRAWS:  # the table draws them: the items are counted on whom they fell (Allies written down)
+            if effect in ITEMS:
+                for inv in self.s.investigators if target is None else [self.player_at(target)]:
+                    if not inv.devoured and self.in_play(inv):
+                        self.gain_items(inv, effect, n)
             return
         if effect == "gate":
             for _ in range(n):

@@ -144,7 +144,15 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
     if not effect:
         return "nothing"
     parts = []
-    for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"), ("monsters", "monster")):
+    for key, one in (
+        ("elder_signs", "Elder Sign"),
+        ("clues", "clue"),
+        ("doom", "doom token"),
+        ("monsters", "monster"),
+        ("common_items", "Common Item"),
+        ("unique_items", "Unique Item"),
+        ("spells", "Spell"),
+    ):
         n = effect.get(key)
         if n:
             parts.append(count(n, one) if n > 0 else f"{count(-n, one)} less")
@@ -258,6 +266,21 @@ def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: 
         return f"{inv} {'gains' if change > 0 else 'loses'} {count(abs(change), 'clue token')}"
     text = f"{inv} has {count(event.get('clues'), 'clue token')}"
     return text
+
+
+ITEM_NAMES = (("common-items", "Common Item"), ("unique-items", "Unique Item"), ("spells", "Spell"))
+
+
+def items_words(items: Mapping[str, Any] | None) -> str:
+    """The item cards an investigator holds, as the view and the events give them: "1 Common Item, no Unique Item,
+    2 Spells"; "items not counted" when the companion does not count them (the host tells them)."""
+    if items is None:
+        return "items not counted"
+    return ", ".join(count(int(items.get(key) or 0), one) for key, one in ITEM_NAMES)
+
+
+def _said_items_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return f"{inv} holds {items_words(event.get('items'))}"
 
 
 def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -620,6 +643,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_locked": _said_die_locked,
     "effect_text": _said_effect_text,
     "clues_changed": _said_clues_changed,
+    "items_changed": _said_items_changed,
     "investigator_changed": _said_investigator_changed,
     "maximum_lowered": _said_maximum_lowered,
     "investigator_entered": _said_investigator_entered,
@@ -807,6 +831,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "add-die":  # :173 a Common Item adds the yellow die, :175 a Unique Item the red one, :329 spent
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
+    if name == "items":
+        return "Count the items an investigator holds"
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":

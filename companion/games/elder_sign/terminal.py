@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.elder_sign.sentences import cost_words, limited, need_words
+from companion.games.elder_sign.sentences import cost_words, items_words, limited, need_words
 from companion.words import asked, game_title, player
 
 __all__ = ["state_text", "status_line"]
@@ -53,7 +53,8 @@ def state_text(state: Mapping[str, Any]) -> str:
             continue
         lines.append(
             f"  {name}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
-            f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
+            f"{inv['max_stamina']}, clues {inv['clues']}"
+            + (" (devoured)" if inv.get("devoured") else f", {items_words(inv.get('items'))}")
         )
     names = state.get("adventure_names") or {}
     for card in state.get("adventures") or []:
