@@ -18,6 +18,7 @@ from companion.games.base import module_for
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+from companion.words import STAND_IN_NO_CARD
 
 PLAYED = json.loads((Path(__file__).parent / "data" / "elder-sign-battle-f33.json").read_text())
 BUNDLED = Path(sentences.__file__).parent / "packs" / "ancient_ones.toml"
@@ -118,4 +119,4 @@ def test_the_wizard_lists_a_stand_in_named_by_the_companion_plainly_as_one() -> 
     assert labels["ancient_two"] == (
         "Ancient One 1: a stand-in in your box, not a card of your deck (play any Ancient One card of your own)"
     )
-    assert sentences.STAND_IN_NO_CARD in sentences.drawn_words("Ancient One 1", True, False)
+    assert STAND_IN_NO_CARD in sentences.drawn_words("Ancient One 1", True, False)

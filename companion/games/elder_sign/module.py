@@ -32,7 +32,7 @@ from companion.games.elder_sign.engine import (
     Setup,
     choice_first_refusal,
 )
-from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+from companion.games.elder_sign.packs import ANCIENT_KIND, ElderSignPacks, load_packs
 from companion.words import a_or_an, left_to_the_host
 
 if TYPE_CHECKING:
@@ -404,12 +404,7 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, ElderSignPacks)
         # each with the words the wizard lists it by: a stand-in named by the companion said plainly as one
-        return {
-            "ancient_ones": [
-                {**entry, "label": sentences.ancient_one_choice(card.name, card.placeholder, card.names_a_card)}
-                for entry, card in zip(card_entries(packs.ancient_ones), packs.ancient_ones.values(), strict=True)
-            ]
-        }
+        return {"ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND)}
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import number_to_copy
-from companion.words import a_or_an, count, game_starts, listed
+from companion.words import STAND_IN_NO_CARD, a_or_an, count, game_starts, listed
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -44,7 +44,6 @@ __all__ = [
     "odds_words",
     "percent",
     "setup_checklist",
-    "ancient_one_choice",
 ]
 
 
@@ -593,21 +592,6 @@ def _said_game_started(event: Mapping[str, Any], names: Names, kind: str, who: s
     return game_starts(names.players, event.get("players"), f" against {ao}") + (
         f" {names.drawn}" if names.drawn else ""
     )
-
-
-#: a stand-in Ancient One whose name is the companion's ("Ancient One 1"): no card of the table's deck
-STAND_IN_NO_CARD = "a stand-in in your box, not a card of your deck"
-
-
-def ancient_one_choice(name: str, stand_in: bool, names_a_card: bool) -> str:
-    """An Ancient One as the new-game wizard lists it beside the others: a filled-in card by its name; one not filled
-    in yet by the name the rulebook gives it (Nyarlathotep, :82), marked so; a stand-in whose name is the companion's
-    plainly as one, as drawn_words tells it, so "Ancient One 1" never reads as a card beside Nyarlathotep."""
-    if not stand_in:
-        return name
-    if names_a_card:
-        return f"{name} (not filled in yet)"
-    return f"{name}: {STAND_IN_NO_CARD} (play any Ancient One card of your own)"
 
 
 def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
