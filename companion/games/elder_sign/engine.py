@@ -299,6 +299,8 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
 # the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
 DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+# the event of the first command a stored game plays as now, after its stored history (Game.push, read_stored)
+STORED_HISTORY_ENDS = "stored_history_ends"
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
@@ -691,12 +693,18 @@ class Game(GameHistory[State]):
             command = self.command_type.parse(command)
         self._pushing = command
         try:
+            # the first command after the stored ones kept (a game played on after it was reopened, or after an undo
+            # back into its stored commands) plays as the companion plays now; its events say so, so the file
+            # reopened later plays it so too (read_stored: the stored history ends there for every reading)
+            now = self.reading > Reading.NOW and len(self._stack) == self._kept and not self.in_stored_history()
             events = super().push(command)
         finally:
             self._pushing = None
         at = len(self._stack) - 1
         if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
             self._kept += 1
+        if now:
+            events.append({"type": STORED_HISTORY_ENDS})
         return events
 
     def pop(self) -> Any:
@@ -809,9 +817,13 @@ class Game(GameHistory[State]):
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
             Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
         }
+        # the first command played as now after the stored ones (its stored events say so): no older reading holds
+        # from there on, whatever the reading (a refusal, a devouring by made-up numbers: nothing else may tell it)
+        now_at = next((i for i, told in enumerate(events or ()) if _history_ended(told)), None)
         stored = len(commands)
         for reading in order:
             stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
+            stored = stored if now_at is None else min(stored, now_at)
             if reading > Reading.NOW:
                 self._start_in(reading)
                 self.stored = tuple(commands[: max(stored, 0)])
@@ -1330,6 +1342,11 @@ def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
 def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events took the dice off an adventure's tasks for the Ancient One woken during the attempt."""
     return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
+
+
+def _history_ended(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events are those of the first command played as now after a stored game's stored history."""
+    return any(e.get("type") == STORED_HISTORY_ENDS for e in events)
 
 
 def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
