@@ -1749,7 +1749,7 @@ class _Rules(RulesBase[State, Command]):
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
         if a is not None and a.place != ANCIENT_ONE and not self.game.plays_in(Reading.AWAKEN):
             # the card is neither completed nor failed (:433: the turn goes on to the clock), and no marker comes back
-            # to it (:429); its dice come off (:183 a die on a task is not rolled again "during this step", the step
+            # to it (:431); its dice come off (:185 a die on a task is not rolled again "during this step", the step
             # ends here; the battle rolls them, :443): no task of it stays done. In a game stored before
             # (Reading.AWAKEN) they stayed done.
             card = self.card(a.place)

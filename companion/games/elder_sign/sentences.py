@@ -493,7 +493,7 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
 def _said_attempt_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     undone = list(event.get("undone") or ())
     tasks = f"task {undone[0]}" if len(undone) == 1 else f"tasks {listed([str(n) for n in undone])}" if undone else ""
-    if event.get("why") == "awakened":  # no marker comes back to the card (:429)
+    if event.get("why") == "awakened":  # no marker comes back to the card (:431)
         text = f"the attempt at {_place(event, names)} ends with the awakening"
         return text + (f": the dice come off {tasks}" if tasks else "")
     text = f"the attempt at {_place(event, names)} ends with the devouring"
