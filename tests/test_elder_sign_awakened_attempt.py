@@ -1,6 +1,6 @@
 """The Ancient One woken during an attempt at an adventure (elder-sign-rules.txt:427-433): the card is neither completed
-nor failed, every marker goes to the Ancient One (:429, never back) and the turn goes on to the clock (:433); the dice
-placed on its tasks come off (:183 they stay "during this step" only; the battle rolls them, :443), so no task of it
+nor failed, every marker goes to the Ancient One (:431, never back) and the turn goes on to the clock (:433); the dice
+placed on its tasks come off (:185 they stay "during this step" only; the battle rolls them, :443), so no task of it
 stays done. A game stored before (the tasks stayed done) reopens as it was played."""
 
 from __future__ import annotations

@@ -95,3 +95,31 @@ def test_the_corrected_read_of_a_stored_roll_is_a_new_roll(tmp_path: Path) -> No
         assert replay_game(store, game_id, PACKS).view() == service._game.view()  # type: ignore[union-attr]
     finally:
         service.close()
+
+
+def test_a_command_played_as_now_after_the_undo_reopens_as_played(tmp_path: Path) -> None:
+    """A file of before the stand-in's numbers were asked first (Reading.NUMBERS): the host undoes the stored terror's
+    answer and tells stamina -9. Played as now, the investigator's numbers are the stand-in's, made up (not copied
+    from the card): no one is devoured by them. Nothing but its events tells the reopened file so (no refusal, no
+    other event): the command's events say the game plays as now from there, and the file reopens as played."""
+    played = [
+        "card-did effect=nothing",
+        "set-tasks adventure=1 tasks=inv:1;lore:1 ordered=false",
+        "move to=1",
+        "roll faces=terror,peril,peril,peril,peril,peril",
+        "card-did effect=nothing",
+    ]
+    store = GameStore(tmp_path / "then.sqlite")
+    game_id = write_played_then(store, Game.new(SETUP, PACKS, reading=Reading.NUMBERS), played)
+    service = opened(store, game_id)
+    try:
+        assert service._game.reading >= Reading.NUMBERS  # type: ignore[union-attr]
+        service.undo()
+        result = service.do("card-did", {"effect": "stamina", "n": "-9"})
+        assert not any(i["devoured"] for i in result.state["investigators"])  # the made-up numbers devour no one
+        again = replay_game(store, game_id, PACKS)
+        assert again.view() == service._game.view()  # type: ignore[union-attr]
+        said = " ".join(str(r.get("said") or r.get("text") or "") for r in result.events)
+        assert "from here on it plays as the companion plays now" in said, said
+    finally:
+        service.close()

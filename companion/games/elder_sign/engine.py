@@ -299,6 +299,8 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
 # the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
 DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+# the event of the first command a stored game plays as now, after its stored history (Game.push, read_stored)
+STORED_HISTORY_ENDS = "stored_history_ends"
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
@@ -691,12 +693,18 @@ class Game(GameHistory[State]):
             command = self.command_type.parse(command)
         self._pushing = command
         try:
+            # the first command after the stored ones kept (a game played on after it was reopened, or after an undo
+            # back into its stored commands) plays as the companion plays now; its events say so, so the file
+            # reopened later plays it so too (read_stored: the stored history ends there for every reading)
+            now = self.reading > Reading.NOW and len(self._stack) == self._kept and not self.in_stored_history()
             events = super().push(command)
         finally:
             self._pushing = None
         at = len(self._stack) - 1
         if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
             self._kept += 1
+        if now:
+            events.append({"type": STORED_HISTORY_ENDS})
         return events
 
     def pop(self) -> Any:
@@ -809,9 +817,13 @@ class Game(GameHistory[State]):
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
             Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
         }
+        # the first command played as now after the stored ones (its stored events say so): no older reading holds
+        # from there on, whatever the reading (a refusal, a devouring by made-up numbers: nothing else may tell it)
+        now_at = next((i for i, told in enumerate(events or ()) if _history_ended(told)), None)
         stored = len(commands)
         for reading in order:
             stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
+            stored = stored if now_at is None else min(stored, now_at)
             if reading > Reading.NOW:
                 self._start_in(reading)
                 self.stored = tuple(commands[: max(stored, 0)])
@@ -1332,6 +1344,11 @@ def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
 
 
+def _history_ended(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events are those of the first command played as now after a stored game's stored history."""
+    return any(e.get("type") == STORED_HISTORY_ENDS for e in events)
+
+
 def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events ask the host about an attempt ended by a devouring (:373 an assistant, :395 a monster)."""
     return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
@@ -1732,7 +1749,7 @@ class _Rules(RulesBase[State, Command]):
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
         if a is not None and a.place != ANCIENT_ONE and not self.game.plays_in(Reading.AWAKEN):
             # the card is neither completed nor failed (:433: the turn goes on to the clock), and no marker comes back
-            # to it (:429); its dice come off (:183 a die on a task is not rolled again "during this step", the step
+            # to it (:431); its dice come off (:185 a die on a task is not rolled again "during this step", the step
             # ends here; the battle rolls them, :443): no task of it stays done. In a game stored before
             # (Reading.AWAKEN) they stayed done.
             card = self.card(a.place)

@@ -492,7 +492,7 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
 def _said_attempt_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     undone = list(event.get("undone") or ())
     tasks = f"task {undone[0]}" if len(undone) == 1 else f"tasks {listed([str(n) for n in undone])}" if undone else ""
-    if event.get("why") == "awakened":  # no marker comes back to the card (:429)
+    if event.get("why") == "awakened":  # no marker comes back to the card (:431)
         text = f"the attempt at {_place(event, names)} ends with the awakening"
         return text + (f": the dice come off {tasks}" if tasks else "")
     text = f"the attempt at {_place(event, names)} ends with the devouring"
@@ -610,6 +610,13 @@ def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     )
 
 
+def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        "this game was stored by an older companion: what was played before this plays as it was played then, "
+        "and from here on it plays as the companion plays now"
+    )
+
+
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = "something happens on the table"
     return text
@@ -617,6 +624,7 @@ def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv
 
 _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]] = {
     "game_started": _said_game_started,
+    "stored_history_ends": _said_stored_history_ends,
     "turn_ended": _said_turn_ended,
     "turn_started": _said_turn_started,
     "clock_advanced": _said_clock_advanced,
