@@ -78,6 +78,7 @@ export function toast(msg, bad, kind) {
   t.hidden = false;
   document.body.style.setProperty("--toast-h", t.offsetHeight + 8 + "px");
   requestAnimationFrame(clearOfToast);  // after the rest of the page has taken in the same news
+  toastWatch.observe($("main"));  // and again when the page's own news (a panel, the log) comes after it
   const live = $(bad ? "#say-now" : "#say");
   $(bad ? "#say" : "#say-now").textContent = "";
   live.textContent = "";
@@ -100,8 +101,10 @@ function clearOfToast() {
   }
   if (under) window.scrollBy({ top: Math.min(under, innerHeight - box.top + 8), behavior: "instant" });  // at most the toast and the tabs
 }
+const toastWatch = new ResizeObserver(() => requestAnimationFrame(clearOfToast));
 export function hideToast() {
   clearTimeout(toast.timer);
+  toastWatch.disconnect();
   $("#toast").hidden = true;
   document.body.style.removeProperty("--toast-h");
 }
