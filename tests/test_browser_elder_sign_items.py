@@ -40,8 +40,22 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
         shot(host, "items-1-none-held")
         page.click("#es-fix summary")
         page.locator("#es-fix-list button", has_text="Count the items an investigator holds").click()
-        page.fill("#sheet-body [name=common]", "1")
+        # a refused count names the field as the sheet labels it and keeps the sheet open with what was typed
+        page.fill("#sheet-body [name=common]", "-3")
+        page.fill("#sheet-body [name=spells]", "2")
         page.click("#sheet-ok")
+        refused = page.locator("#es-items-refused")
+        expect(refused).to_be_visible()
+        expect(refused).to_have_text("Common Items held: -3 is out of range; give a whole number 0 to 20.")
+        expect(page.locator("#sheet")).to_be_visible()
+        expect(page.locator("#sheet-body label", has_text="Common Items held")).to_have_count(1)
+        assert page.input_value("#sheet-body [name=common]") == "-3"
+        assert page.input_value("#sheet-body [name=spells]") == "2"
+        shot(host, "items-refused")
+        page.fill("#sheet-body [name=common]", "1")
+        page.fill("#sheet-body [name=spells]", "0")
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
         for phone in (host, player):
             expect(phone.page.locator("#es-items-1")).to_have_text(
                 "Items: 1 Common Item · 0 Unique Items · 0 Spells", timeout=5000
@@ -53,7 +67,8 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
         tap(host, f"#es-main button:has-text('{YELLOW}')")
         wait_for(lambda: service.state()["history_length"] > length)  # type: ignore[attr-defined]
         expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
-        assert host.errors == [] and player.errors == []
+        # the one refusal's answer (400) is all the host's console shows
+        assert all("400" in e for e in host.errors) and len(host.errors) == 1 and player.errors == [], host.errors
     finally:
         host.context.close()
         player.context.close()

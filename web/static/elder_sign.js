@@ -258,20 +258,29 @@ function numbersFirst(s) {
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 
-// A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words).
+// A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words):
+// refusedLine(id) goes in the sheet, sentKeeping(refused, name, args) sends (false, the sheet stays, when refused).
+function refusedLine(id) {
+  const refused = el("p", { class: "warn", id, role: "alert" });
+  refused.hidden = true;
+  return refused;
+}
+async function sentKeeping(refused, name, args) {
+  const out = await command(name, args);
+  if (!out) { refused.textContent = $("#toast-text").textContent; refused.hidden = false; return false; }
+  return true;
+}
+
 function numbersSheet(a, title, numbers) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
-  const refused = el("p", { class: "warn", id: "es-numbers-refused", role: "alert" });
-  refused.hidden = true;
+  const refused = refusedLine("es-numbers-refused");
   sheet(title, [
     el("p", { class: "note" }, "The card is not filled in yet, so the companion has no numbers of its own for it: copy the ones printed on the card on the table."),
     ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
     refused,
   ], "Enter the numbers", async () => {
     if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
-    const out = await command(a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
-    if (!out) { refused.textContent = $("#toast-text").textContent; refused.hidden = false; return false; }
-    return true;
+    return sentKeeping(refused, a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
   });
 }
 
@@ -323,7 +332,9 @@ function esAsk(a, s) {
     const held = (s.investigators || []).filter((inv) => !inv.devoured);
     const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
     const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
-    sheet(a.label, [field("Who", who), num("common", 0, 20, 0, "Common Items held"), num("unique", 0, 20, 0, "Unique Items held"), num("spells", 0, 20, 0, "Spells held")], "Send", () => command("items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
+    const labels = s.item_fields || {};  // the companion's labels, as its refusals name the fields
+    const refused = refusedLine("es-items-refused");
+    sheet(a.label, [field("Who", who), ...["common", "unique", "spells"].map((k) => num(k, 0, 20, 0, labels[k] || k)), refused], "Send", () => sentKeeping(refused, "items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
     const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };
     who.addEventListener("change", start); start();
   } else if (a.name === "set-tasks" && a.args.adventure !== "ancient-one") {

@@ -99,6 +99,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
             if view.get("attempt")
             else None
         ),
+        # the labels of the host's items sheet, as its refusals name them
+        "item_fields": dict(sentences.ITEM_FIELDS),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,

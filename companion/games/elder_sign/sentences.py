@@ -867,7 +867,19 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
     return _sentence(_ACTION_LABELS.get(name, "a correction on the table"))
 
 
+# the fields of the host's "Count the items an investigator holds" sheet (the items command's arguments), as the sheet
+# labels them (published as item_fields) and as a refusal names them
+ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Unique Items held", "spells": "Spells held"}
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
+    *(
+        pair
+        for arg, label in ITEM_FIELDS.items()
+        for pair in (
+            (rf"^{arg}='' must be", f"{label}: give"),
+            (rf"^{arg}=(\S+)", rf"{label}: \1"),
+        )
+    ),
     (r"\s*\(set-tasks [^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
     (r"\s*\(complete task=N\)", ""),
