@@ -21,13 +21,32 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CALIBRATION_BINS", "Luck", "calibration", "distribution", "distributions", "float_distributions", "luck_of"]
+__all__ = [
+    "CALIBRATION_BINS",
+    "Luck",
+    "calibration",
+    "distribution",
+    "distributions",
+    "float_distributions",
+    "luck_of",
+    "unweighed_words",
+]
 
 #: how unusual a tail must be for the words to call the dice lucky or luckless, and charmed or cursed
 LUCKY_TAIL = 0.25
 CHARMED_TAIL = 0.05
 #: the calibration chart's groups of the chance shown: 0-20%, 20-40% ... 80-100%
 CALIBRATION_BINS = 5
+
+
+#: why an attempt is counted but not weighed: the page showed no one chance of it coming good (a game may show each
+#: task's chance alone where the whole would take too long to work out), though the odds of its parts may have been shown
+UNWEIGHED = "the page showed no chance of the whole attempt coming good (at most each task's chance alone)"
+
+
+def unweighed_words(n: int) -> str:
+    """ "2 attempts are counted but not weighed: for them the page showed no chance of the whole attempt ..." """
+    return f"{n} attempt{'s are' if n != 1 else ' is'} counted but not weighed: for {'them' if n != 1 else 'it'} {UNWEIGHED}."
 
 
 def distribution(chances: Sequence[Any]) -> list[Any]:
@@ -111,18 +130,22 @@ class Luck:
         half of one", "none"."""
         return expected_words(self.expected)
 
-    def words(self, span: str = "night", who: str = "The table's") -> str:
+    def words(self, span: str = "night", who: str = "The table's", unweighed: int = 0) -> str:
         """ "The table's 9 attempts came good 4 times; the odds expected about 6 of them: luckless, about 1 night in 9 goes this
-        way" (who: "The table's" for every phone and the table display, or a player's "Ann's")."""
+        way" (who: "The table's" for every phone and the table display, or a player's "Ann's"); `unweighed`: the
+        attempts made without one chance of the whole shown, said as such (their parts' odds may have been shown)."""
+        if self.attempts == 0 and unweighed:
+            its = "its attempt" if unweighed == 1 else f"its {unweighed} attempts"
+            return f"No attempt this {span} is weighed, so there is no luck to tell: for {its} {UNWEIGHED}."
         if self.attempts == 0:
-            return f"No attempt this {span} had its odds shown, so there is no luck to tell."
+            return f"No attempt this {span} was weighed against the odds shown, so there is no luck to tell."
         times = {0: "never", 1: "once", 2: "twice"}.get(self.successes, f"{self.successes} times")
         came = f"came good {times}" if self.successes else "never came good"
         of = f"{who} {self.attempts} attempt{'s' if self.attempts != 1 else ''}"
         text = f"{of} {came}; {self.expected_words()}: {self.verdict}"
         if self.one_in is not None:
             text += f", about 1 {span} in {self.one_in} goes this way"
-        return text + "."
+        return text + "." + (f" {unweighed_words(unweighed)}" if unweighed else "")
 
     def short(self) -> str:
         """For a small screen: "Luck 4 of 6.2, luckless"."""

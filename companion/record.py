@@ -26,8 +26,8 @@ __all__ = ["RECORD_VERSION", "RecordBook", "build_record"]
 #: what a record holds; a stored record of another version is made again (3: Elder Sign weighs each blow against the
 #: Ancient One, and an adventure the awakening cut short, so the records kept before are worked out again; 4: a
 #: timeline may count steps, the Spooks hands, instead of minutes; 5: a timeline may have the score its values are
-#: played to, the Spooks 200)
-RECORD_VERSION = 5
+#: played to, the Spooks 200; 6: an Elder Sign attempt with a die an item added before its first roll is counted)
+RECORD_VERSION = 6
 
 
 class _Attempts:
@@ -81,7 +81,7 @@ def build_record(
     record["minutes"] = round(max(0.0, record["ended"] - info.created) / 60, 2)
     try:
         game = module.new(module.setup_from_dict(info.setup), packs)
-        _reading_of(module, game, commands, told)
+        parsed = _reading_of(module, game, commands, told)
         view: dict[str, Any] = game.view()
     except CompanionError as exc:
         return {**record, **_facts({}, info), "problem": f"the game cannot be set up again: {exc}"}
@@ -90,10 +90,10 @@ def build_record(
     timeline: dict[str, Any] = {"clock": [], "marks": [], "series": {}}
     _moment(module, view, [], 0.0, timeline)
     problem = None
-    for entry in commands:
+    for i, entry in enumerate(commands):
         minute = max(0.0, (entry.at - info.created) / 60)
         try:
-            command = module.command_from_dict(entry.command)
+            command = parsed[i] if i < len(parsed) else module.command_from_dict(entry.command)
             if module.has_luck:
                 attempts.note(module.luck(game, command, None), entry.seq, minute)
             events = game.push(command)
@@ -123,12 +123,13 @@ def _reading_of(
     game: Any,
     commands: Sequence[CommandRecord],
     told: Mapping[int, Sequence[Mapping[str, Any]]] | None,
-) -> None:
+) -> list[Any]:
     """Sets `game` to the reading its commands were played in, as a replay of the history does
     (GameModule.read_stored, with the events they caused: a game stored before the companion asked about a stand-in
     card plays on as it was played); what the module pushed to find out is taken back, so each command is pushed and
-    weighed below."""
-    parsed = []
+    weighed below. Returns the commands read (up to the first that cannot be read): those very commands are pushed
+    again, as an engine may know its stored history by them (an undo's later commands play as now)."""
+    parsed: list[Any] = []
     for entry in commands:
         try:
             parsed.append(module.command_from_dict(entry.command))
@@ -138,6 +139,7 @@ def _reading_of(
     module.read_stored(game, parsed, stored)
     while game.played:
         game.pop()
+    return parsed
 
 
 def _facts(view: Mapping[str, Any], info: GameInfo, module: GameModule | None = None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.luck import Luck, calibration, luck_of
+from companion.luck import Luck, calibration, luck_of, unweighed_words
 
 __all__ = [
     "NIGHT_GAP_S",
@@ -52,12 +52,13 @@ def game_luck(record: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     attempts = weighed([record])
     luck = luck_in(attempts)
+    unshown = _unshown([record])
     return {
         **luck.to_dict(),
-        "words": luck.words("game"),
+        "words": luck.words("game", unweighed=unshown),
         "short": luck.short(),
         "players": _per_player(attempts),
-        "unshown": _unshown([record]),
+        "unshown": unshown,
     }
 
 
@@ -178,6 +179,7 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "luck_percentile": round(luck.percentile, 2),
         "luck": {**luck.to_dict(), "words": luck.words("set of games", who="These games'")},
         "attempts_without_odds": _unshown(records),
+        "attempts_without_odds_words": unweighed_words(_unshown(records)) if _unshown(records) else "",
         "win_rate_by_game": {
             rules: {"title": rows[0].get("title") or rules, **_rate(_tally(rows))}
             for rules, rows in sorted(by_rules.items())

@@ -66,7 +66,7 @@ def describe(figures: Mapping[str, Any], records: Sequence[Mapping[str, Any]], w
         lines.append("Game by game:")
         lines.extend(f"  {words}" for words in trend)
     if figures.get("attempts_without_odds"):
-        lines.append(f"  ({figures['attempts_without_odds']} attempts had no odds shown and are not weighed.)")
+        lines.append(f"  ({figures['attempts_without_odds_words']})")
     lines.append("Were the odds right? (the chance shown, against how often the attempts came good)")
     for row in figures["calibration"]:
         if row["attempts"]:

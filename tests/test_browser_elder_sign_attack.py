@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_elder_sign import LINE_NUMBER, shot, tap, wait_for
+from test_browser_elder_sign import LINE_NUMBER, SHOTS, shot, tap, wait_for
 from test_browser_elder_sign_tasks import elder_sign_table, host_phone
 from test_browser_web import PHONE, open_phone
 from test_elder_sign_luck import stored
@@ -88,8 +88,20 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
     service.do("roll", {"faces": "terror,peril,peril,peril,peril,peril"})  # a terror: what did the real card do?
     assert service.state()["question"]["part"] == "terror" and service.state()["attempt"]["dice_to_roll"]
     host = host_phone(browser, elder_sign_table)
+    player = open_phone(browser, elder_sign_table, wait_map=False)
     try:
         page = host.page
+        # a player's phone says who the table waits for: the host tells the terror (the question's words and its
+        # answers are the host's alone)
+        wait = player.page.locator("#es-terror-wait")
+        expect(wait).to_have_text(
+            "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."
+        )
+        expect(player.page.locator("#es-card-question")).to_have_count(0)
+        assert player.page.locator("#es-main button[data-legal=card-did]").count() == 0
+        wait.scroll_into_view_if_needed()
+        player.page.screenshot(path=str(SHOTS / "terror-wait-player.png"))
+        expect(page.locator("#es-terror-wait")).to_have_count(0)  # the host reads its own note (#es-roll)
         expect(page.locator("#es-card-question")).to_be_visible()
         # a terror is resolved before trying again (:202-211): no roll is offered until it is told
         expect(page.locator("#es-roll-after-terror")).to_be_visible()
@@ -106,11 +118,13 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
         expect(page.locator("#es-card-question")).to_have_count(0, timeout=5000)
         expect(page.locator("#es-roll-me")).to_have_class("primary")  # no question open: the roll again
         expect(page.locator("#es-roll-after-terror")).to_have_count(0)
+        expect(wait).to_have_count(0)  # told: the player's phone no longer waits
         expect(page.locator("#es-main button[data-legal=end-turn]")).not_to_have_class("primary")
         assert page.locator("#es-turn button.primary").count() == 1  # the roll alone, not the end of the turn too
-        assert host.errors == []
+        assert host.errors == [] and player.errors == []
     finally:
         host.context.close()
+        player.context.close()
 
 
 def test_the_end_card_of_a_played_battle_weighs_its_blows(browser: object, tmp_path: Path) -> None:

@@ -82,6 +82,12 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         page.click("#task-add")
         page.click("#task-2-peril-more")
         expect(page.locator("#task-2-sanity-more")).to_be_hidden()  # the costs fold away until the card shows one
+        # the fold's heading says what may be tapped there, never that the task costs something; the task's own
+        # words stand under it as the task's
+        expect(page.locator("#task-2-costs summary")).to_have_text(
+            "Only if the card prints a cost beside this task: sanity, stamina or the clock"
+        )
+        expect(page.locator("#task-2")).to_contain_text("Task 2 as tapped: 1 peril")
         page.click("#task-2-costs summary")
         page.click("#task-2-sanity-more")
         page.click("#task-add")

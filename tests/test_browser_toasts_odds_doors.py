@@ -262,3 +262,54 @@ def test_a_refusal_on_the_page_names_the_buttons_not_the_commands(browser: Any, 
         assert not re.search(r"=|\brun true\b|end-turn|End the turn with End", said), said
     finally:
         host.context.close()
+
+
+def buttons_under_the_toast(phone: Phone) -> list[str]:
+    """The words of every button, field or fold of the page the toast now sits over (the tabs are not the page's)."""
+    toast = box_of(phone, "#toast")
+    under: list[str] = []
+    for el in phone.page.locator("main :is(button, input, select, textarea, summary, a[href]):visible").all():
+        box = el.bounding_box()
+        if box and box["width"] and box["height"] and overlaps(dict(box), toast):
+            under.append(el.inner_text() or el.get_attribute("name") or "?")
+    return under
+
+
+def clear_of_the_toast(phone: Phone, seconds: float = 3.0) -> bool:
+    """Whether the page has moved every button clear of the toast within a few seconds (a loaded machine takes
+    several frames to lay out a page); the toast stays up longer than that."""
+    for _ in range(int(seconds * 10)):
+        if not buttons_under_the_toast(phone):
+            return True
+        phone.page.wait_for_timeout(100)
+    return False
+
+
+def test_a_toast_never_sits_over_the_buttons_just_tapped_nor_the_last_ones(browser: Any, named: Table) -> None:
+    """A newcomer taps "End Ada's turn" low on the screen: the message that answers comes up at the bottom, and the
+    page moves the turn's buttons up clear of it (the next "End Bo's turn" is never under it). At the page's end a
+    message from the table (a timer) leaves the last button clear too."""
+    host = open_phone(browser, named, host=True)
+    try:
+        page = host.page
+        end = page.locator("#turn-end button", has_text="End Ada's turn")
+        box = box_of(host, '#turn-end button:has-text("End Ada\'s turn")')
+        # the button just above the tabs, where a thumb finds it
+        page.evaluate(f"window.scrollBy(0, {box['y'] + box['height'] - (844 - 70)})")
+        end.click()
+        expect(page.locator("#toast")).to_contain_text("Ada's turn ends")
+        expect(page.locator("#turn-end button", has_text="End Bo's turn")).to_be_visible()
+        assert clear_of_the_toast(host), buttons_under_the_toast(host)
+        shot(host, "toast-clear-of-end-turn")
+        page.click("#toast-close")
+        # the page's very end: its last button
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        named.service.do("timer")
+        expect(page.locator("#toast")).to_contain_text("timer")
+        # the page takes in the same news after the toast (its undo button, its panels): clear of those too
+        expect(page.locator("#undo-btn")).to_contain_text("timer token")
+        assert clear_of_the_toast(host), buttons_under_the_toast(host)
+        shot(host, "toast-clear-of-the-last-button")
+        host.check_clean()
+    finally:
+        host.context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games import numbers_copied
 
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 
@@ -44,3 +44,23 @@ def test_a_devoured_players_new_stand_in_investigator_is_asked_as_a_new_one() ->
 def test_numbers_asked_later_in_the_game_are_before_playing_on() -> None:
     view = {"turn": 4, "numbers_first": ["set-ancient-one"], "investigators": []}
     assert MODULE.sentences.numbers_first_note(view).startswith("Before playing on: copy the numbers")
+
+
+def test_a_stand_in_devoured_before_its_numbers_were_copied_shows_none_of_them() -> None:
+    """A stand-in investigator devoured (:407) before the host copied its card's numbers (a game stored before the
+    numbers were asked first, Reading.NUMBERS, played by the stand-in's): the terminal's row tells the devouring
+    alone, not the stand-in's made-up sanity and stamina; one devoured after they were copied keeps the card's."""
+    game = Game.new(Setup(players=2, seed=3, names=("Ada", "Bo")), load_packs(), reading=Reading.NUMBERS)
+    assert game.packs.investigators[game.view()["investigators"][0]["id"]].placeholder
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    game.push("adjust player=1 sanity=-20")  # by the stand-in's sanity, below 0: devoured
+    state = _state(game)
+    assert state["investigators"][0]["devoured"]  # type: ignore[index]
+    rows = MODULE.state_text(state).splitlines()
+    assert "  Ada's investigator (its card not filled in yet): devoured" in rows, rows
+    assert not [r for r in rows if "devoured" in r and "stamina" in r], rows
+    game.push("set-investigator player=2 sanity=5 stamina=4 clues=1")  # Bo's copied: the card's, so shown
+    game.push("adjust player=2 stamina=-20")
+    rows = MODULE.state_text(_state(game)).splitlines()
+    assert "  Bo's investigator (its card not filled in yet): sanity 5/5, stamina 0/4, clues 0 (devoured)" in rows, rows

@@ -112,3 +112,16 @@ def test_stopping_is_said_in_the_rules_texts_words() -> None:
     )
     hopeless = sentences.odds_words({"hopeless": True, "dice": 2, "name": "the Hedge Maze"})
     assert "Admit defeat to face the card's penalty." in hopeless[0]
+
+
+def test_the_checklist_says_a_stand_in_mythos_card_is_none_of_the_decks() -> None:
+    """:87 the first Mythos card: a stand-in the companion drew names no card, so the Game tab cannot show it; the
+    table draws its own and tells what it does. A filled-in one is shown."""
+    game = Game.new(Setup(players=2, seed=1), load_packs())
+    assert _published(game)["stand_ins"]["mythos"]  # type: ignore[index]
+    text = _checklist(game)["mythos"]
+    assert "the Game tab shows it" not in text
+    assert "a Mythos card not filled in yet, a stand-in that names no card of your deck" in text
+    assert "play the card you drew and tell what it does when the Game tab asks" in text
+    filled = {i["id"]: i["text"] for i in sentences.setup_checklist({"players": 2, "stand_ins": {}})}
+    assert "(the Game tab shows it)" in filled["mythos"]

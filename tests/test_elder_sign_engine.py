@@ -16,7 +16,7 @@ from games import numbers_copied
 from companion import words
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from companion.games.elder_sign.dice import GREEN_DICE, Colour
-from companion.games.elder_sign.engine import CLOCK, Command, Game, Setup
+from companion.games.elder_sign.engine import CLOCK, Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs, parse_pack_texts
 
 ANCIENT = """
@@ -330,6 +330,11 @@ def test_choosing_a_maximum_below_zero_devours_and_drops_nothing_else() -> None:
     assert game.outcome is None and game.view()["attack_choices"] == []
 
 
+def _items_left_out(view: dict[str, object]) -> dict[str, object]:
+    investigators = [{k: v for k, v in i.items() if k != "items"} for i in view["investigators"]]  # type: ignore[attr-defined]
+    return {**view, "investigators": investigators}
+
+
 def test_a_history_stored_before_the_attack_asked_replays_as_it_was_played() -> None:
     """A game stored before the companion asked at the attack: its midnight lowered every investigator's maximum
     sanity (its end of the turn said no choice) and the game went on; it replays to that state, and plays on in that
@@ -338,15 +343,17 @@ def test_a_history_stored_before_the_attack_asked_replays_as_it_was_played() -> 
     played = [c.to_dict() for c in game.history]
     then = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn attack=sanity,sanity", "end-turn"])
     old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
-    assert old.sanity_reading and not then.sanity_reading
-    assert old.view() == then.view()
+    assert old.reading >= Reading.SANITY and then.reading < Reading.SANITY
+    # the items were not counted then either (Reading.ITEMS): the host counts them; all else alike
+    assert [i["items"] for i in old.view()["investigators"]] == [None, None]
+    assert _items_left_out(old.view()) == _items_left_out(then.view())
     assert old.view()["attack_choices"] == []
     # a game of now, answered, replays in the asking reading
     game.push("end-turn")
     game.push("lower player=1 stat=stamina")
     game.push("lower player=2 stat=sanity")
     again = Game.replay(Setup(players=2, seed=1), packs(), [c.to_dict() for c in game.history])
-    assert not again.sanity_reading and again.view() == game.view()
+    assert again.reading < Reading.SANITY and again.view() == game.view()
 
 
 def test_adventures_are_not_entered_or_attempted_once_the_ancient_one_is_awake() -> None:
@@ -592,6 +599,7 @@ def test_items_add_the_yellow_and_red_dice_once() -> None:
     """elder-sign-rules.txt:109, :329-341."""
     game = game_with("two")
     game.push(f"move to={slot(game, 'two')}")
+    game.push("items player=1 common=2")  # the investigator holds Common Items (:335)
     game.push("add-die colour=yellow")
     with pytest.raises(IllegalCommand):
         game.push("add-die colour=yellow")
@@ -656,6 +664,9 @@ def test_every_legal_action_is_accepted_once_its_asks_are_filled() -> None:
                 "tasks": "inv:2",
                 "player": "1",
                 "sanity": "0",
+                "common": "1",  # items: the item cards held (:329-351)
+                "unique": "1",
+                "spells": "0",
                 "n": "0",
                 "hours": "3",
                 "face": "lore",  # lost-found: the green die rolled at the Entrance (:293)
@@ -828,6 +839,9 @@ def test_random_play_never_breaks_and_replays_exactly(seed: int) -> None:
             "doom": str(rng.choice([8, 12])),  # set-ancient-one: the numbers printed on a stand-in card
             "elder_signs": "10",
             "clues": "1",  # set-investigator: the clue tokens printed on a stand-in card
+            "common": str(rng.choice([0, 1, 2])),  # items: the item cards held (:329-351)
+            "unique": str(rng.choice([0, 1])),
+            "spells": str(rng.choice([0, 1])),
             "face": rng.choice(["inv1", "inv3", "lore", "peril", "terror"]),  # lost-found: the green die (:293)
             "n": str(rng.choice([-1, 1, 2])),
             "hours": rng.choice(["3", "6"]),
@@ -891,6 +905,7 @@ def test_an_item_may_add_its_die_before_the_roll_after_a_failed_one() -> None:
     game = game_with("two")
     game.push(f"move to={slot(game, 'two')}")
     game.push("roll faces=" + rest_green(game))
+    game.push("items player=1 unique=1")  # a Unique Item held (:339)
     game.push("add-die colour=red")
     assert game.next_roll_dice().count(Colour.RED) == 1
     assert len(game.next_roll_dice()) == GREEN_DICE  # one green set aside, the red die added
@@ -1198,7 +1213,9 @@ def test_a_reopened_old_game_asks_at_its_next_midnight():
     game = _at_the_attack(2)
     played = [c.to_dict() for c in game.history]
     old = Game.replay(Setup(players=2, seed=1), packs(), [*played, "end-turn", "end-turn"])
-    assert old.sanity_reading and old.view()["attack_choices"] == []  # the stored midnight: as the old code played
+    assert (
+        old.reading >= Reading.SANITY and old.view()["attack_choices"] == []
+    )  # the stored midnight: as the old code played
     stored = len(old.history)
     while old.view()["clock"] != "IX" or len(old.history) == stored:
         old.push("end-turn")

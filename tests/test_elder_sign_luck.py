@@ -14,6 +14,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from games import numbers_copied
@@ -127,6 +128,9 @@ def test_the_played_game_whose_midnights_chose_sanity_for_everyone_replays_to_th
     # and the stand-in's doom track and Elder Sign limit, which no reader showed, are told as none (Game.doom_max)
     left_out = ("outcome_reason", "doom_max", "elder_signs_needed")
     now = {k: view[k] for k in PLAYED["view"] if k not in left_out}
+    # the items held, counted since (not in a game stored before: none counted, the host counts them)
+    assert [i["items"] for i in view["investigators"]] == [None] * len(view["investigators"])
+    now["investigators"] = [{k: v for k, v in i.items() if k != "items"} for i in view["investigators"]]
     now["ancient_one"] = {k: v for k, v in view["ancient_one"].items() if k not in ("said", "stand_in")}
     assert now == {k: v for k, v in PLAYED["view"].items() if k not in left_out}
     assert (view["doom_max"], view["elder_signs_needed"]) == (None, None)
@@ -134,3 +138,108 @@ def test_the_played_game_whose_midnights_chose_sanity_for_everyone_replays_to_th
         i["max_sanity"] for i in PLAYED["view"]["investigators"]
     ]
     store.close()
+
+
+def played_with_a_die_added(path: Path, tasks: str) -> tuple[GameService, dict[str, Any]]:
+    """Anna moves to an adventure of `tasks`, spends an item for the yellow die before her first roll
+    (elder-sign-rules.txt:329-341), rolls once (tapped in by hand) and gives up; the game is played to its end.
+    Returns the service and the state the phones showed before the roll."""
+    clock = itertools.count(1_800_000_000, 60)
+    svc = GameService(GameStore(path), load_packs(), rng=random.Random(1), now=lambda: float(next(clock)))
+    svc.new_game({"rules": "elder-sign", "players": 2, "names": ["Anna", "Ben"], "seed": 3})
+    while svc.state()["question"]:
+        svc.do("card-did", {"effect": "nothing"})
+    numbers_copied(svc._game, svc)
+    svc.do("move", {"to": "2"})
+    svc.do("set-tasks", {"adventure": "2", "tasks": tasks, "ordered": "false"})
+    svc.do("add-die", {"colour": "yellow"})
+    shown = svc.state()
+    assert shown["attempt"] is not None and shown["attempt"]["rolls"] == 0  # the die opened the attempt: no roll yet
+    svc.do("roll", {"faces": ",".join(f"{c}:inv1" for c in shown["next_dice"])})
+    svc.do("give-up")
+    while svc.state()["question"]:
+        svc.do("card-did", {"effect": "nothing"})
+    while not svc.state()["outcome"]:
+        svc.do("elder-signs", {"n": "5"})
+    return svc, shown
+
+
+def test_an_attempt_with_a_die_added_before_its_first_roll_is_counted_as_every_other(tmp_path: Path) -> None:
+    """A yellow die added before the first roll of three tasks: the phones show each task's chance alone (a whole card
+    with a coloured die is not worked out). The attempt is counted, not weighed, as any attempt the phones showed so
+    (it was left out: the added die had opened the attempt, and only a roll with none under way began one)."""
+    svc, shown = played_with_a_die_added(tmp_path / "games.sqlite3", "inv:2;lore:1;peril:1")
+    assert shown["odds"] is None and all(t["probability"] > 0 for t in shown["card_odds"]["tasks"])
+    assert shown["odds_words"][0].startswith("Each task alone")  # what the phones read before the roll
+    attempts = svc.records()[0]["attempts"]
+    assert [(a["player"], a["chance"], a["good"]) for a in attempts] == [("Anna", None, False)]
+    words = svc.state()["summary"]["luck"]["words"]
+    assert words == (
+        "No attempt this game is weighed, so there is no luck to tell: for its attempt the page showed no chance of the"
+        " whole attempt coming good (at most each task's chance alone)."
+    ), words
+    svc.close()
+
+
+def test_a_die_added_before_the_first_roll_is_weighed_at_the_odds_shown_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two tasks and the yellow die added before the first roll: the phones show the chance of the whole card with
+    that die (Roll for me's). The attempt is weighed at that chance on the end card, in the Games view (the real app
+    behind waitress) and in the terminal's stats, all from the real SQLite file; a record the history file kept
+    before (version 5, which left the attempt out) is worked out again, and the stored game replays unchanged."""
+    from web_fixtures import serve_table
+
+    from companion import stats_cli
+    from companion.history import replay_game
+
+    db = tmp_path / "data" / "games.sqlite"
+    db.parent.mkdir()
+    svc, shown = played_with_a_die_added(db, "inv:2;lore:1")
+    chance = shown["odds"]
+    assert chance is not None and 0 < chance < 1
+    game_id = svc.game_id or 0
+    record = svc.record(game_id)
+    assert [(a["player"], a["chance"], a["good"]) for a in record["attempts"]] == [
+        ("Anna", pytest.approx(chance), False)
+    ]
+    card = svc.state()["summary"]["luck"]
+    assert card["attempts"] == 1 and card["unshown"] == 0
+    assert card["words"].startswith("The table's 1 attempt never came good"), card["words"]
+    # a record kept by the code before: no attempt counted (its luck "no attempt weighed"); made again when read
+    store = svc.store
+    store.save_record(game_id, {**record, "version": 5, "attempts": []})
+    assert RecordBook(store, lambda rules: load_packs()).record(game_id) == record
+    replayed = replay_game(store, game_id, load_packs()).view()
+    assert replayed == svc._game.view()
+    # the Games view
+    tables = serve_table(tmp_path, service=svc)
+    table = next(tables)
+    try:
+        games = table.viewer().get("/api/games").json()
+        assert games["games"][0]["luck"]["words"] == card["words"]
+        assert (games["figures"]["attempts"], games["figures"]["successes"]) == (1, 0)
+        assert games["figures"]["expected_successes"] == pytest.approx(chance, abs=1e-6)
+    finally:
+        next(tables, None)
+    # the terminal's stats, on the same file
+    assert stats_cli.main(["--db", str(db), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["attempts"], out["successes"]) == (1, 0)
+    assert out["expected_successes"] == pytest.approx(chance, abs=1e-6)
+    assert stats_cli.main(["--db", str(db)]) == 0
+    words = capsys.readouterr().out
+    assert "Luck: These games' 1 attempt never came good" in words
+    assert f"0 of 1 came good (0%; the odds said {chance * 100:.0f}%)" in words
+
+
+def test_attempts_counted_but_not_weighed_are_said_as_such() -> None:
+    """An attempt whose whole chance the page did not show (each task's alone): the words say so, never "no odds"."""
+    from companion.luck import luck_of, unweighed_words
+
+    assert luck_of([], 0).words("game", unweighed=1) == (
+        "No attempt this game is weighed, so there is no luck to tell: for its attempt the page showed no chance of the"
+        " whole attempt coming good (at most each task's chance alone)."
+    )
+    assert luck_of([0.5], 1).words("game", unweighed=2).endswith(" " + unweighed_words(2))
+    assert unweighed_words(2).startswith("2 attempts are counted but not weighed: for them the page showed no chance")

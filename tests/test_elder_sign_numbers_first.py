@@ -7,6 +7,7 @@ history stored before, which played on with the stand-in's numbers, reopens as i
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,10 @@ from luma.core.device import dummy
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.games.elder_sign.packs import load_packs
 from companion.history import GameStore, replay_game
+from companion.service import GameService
 from hardware import screens
 
 SETUP = Setup(players=2, seed=11, names=("Ada", "Bo"))
@@ -120,7 +122,7 @@ def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tm
     """A file as the companion of before wrote it: turns played with no numbers copied, the stand-in's doom track
     filled by card effects and the Ancient One awake at its made-up length. It opens to the same state, and what is
     played after it plays as the companion plays now."""
-    then = Game.new(SETUP, load_packs(), numbers_reading=True)
+    then = Game.new(SETUP, load_packs(), reading=Reading.NUMBERS)
     commands = ["card-did effect=nothing", "end-turn", "end-turn", f"doom n={then.ancient.doom}"]
     now = Game.new(SETUP, load_packs())
     now.push(commands[0])
@@ -131,12 +133,13 @@ def test_a_history_played_with_the_stand_ins_numbers_reopens_as_it_was_played(tm
         game_id = write_played_then(store, then, commands)
         assert then.view()["ancient_one_awake"]
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.numbers_reading
+        assert isinstance(game, Game) and game.reading >= Reading.NUMBERS
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()
-    # played after reopening: the investigators' numbers are asked first (the Ancient One's track is full already)
-    assert game.numbers_first() == ["set-investigator player=1", "set-investigator player=2"]
+    # played after reopening: the numbers are asked first, the Ancient One's too (awake at the stand-in's track, it
+    # still has an Elder Sign limit that wins, :461, and a track that caps the doom, :459)
+    assert game.numbers_first() == ["set-ancient-one", "set-investigator player=1", "set-investigator player=2"]
     with pytest.raises(IllegalCommand, match="set-investigator player=1"):
         game.push("end-turn")
 
@@ -188,13 +191,13 @@ def test_the_clue_tokens_printed_on_an_investigator_card_are_asked_too() -> None
 def test_a_history_whose_investigator_took_the_stand_ins_clues_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file as the companion of before wrote it: set-investigator without clues= kept the stand-in's clue tokens.
     It opens to the same state; a set-investigator played after reopening is asked the card's clues."""
-    then = Game.new(SETUP, load_packs(), lenient_reading=True)
+    then = Game.new(SETUP, load_packs(), reading=Reading.LENIENT)
     commands = ["card-did effect=nothing", "set-investigator player=1 sanity=4 stamina=6"]
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, commands)
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert isinstance(game, Game) and game.reading is Reading.LENIENT
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()
@@ -283,3 +286,27 @@ def test_whom_a_mythos_cards_sanity_or_stamina_hits_is_the_hosts_to_say() -> Non
     stamina = [i["stamina"] for i in before["investigators"]]
     game.push("card-did effect=stamina n=-1 player=2")  # the real card hit Bo only
     assert [i["stamina"] for i in game.view()["investigators"]] == [stamina[0], stamina[1] - 1]
+
+
+def test_an_old_game_reopened_awake_takes_the_ancient_ones_numbers_and_its_limit_wins(tmp_path: Path) -> None:
+    """:461 "we have collected a number of Elder Signs equal to or greater than the Elder Sign Limit printed on the
+    Ancient One card": a file of before the numbers were asked (Reading.NUMBERS) whose Ancient One woke at the
+    stand-in's track; reopened, the host enters the card's numbers (the track holds no more than its spaces), and the
+    Elder Signs at its limit win the game."""
+    then = Game.new(SETUP, load_packs(), reading=Reading.NUMBERS)
+    commands = ["card-did effect=nothing", "end-turn", "end-turn", f"doom n={then.ancient.doom}"]
+    store = GameStore(tmp_path / "then.sqlite")
+    service = GameService(store, load_packs(), rng=random.Random(1))
+    try:
+        game_id = write_played_then(store, then, commands)
+        state = service.load_game(game_id)
+        assert state["ancient_one_awake"] and state["elder_signs_needed"] is None
+        assert "set-ancient-one" in {a["name"] for a in state["legal"]}
+        state = service.do("set-ancient-one", {"doom": str(then.ancient.doom - 2), "elder_signs": "3"}).state
+        assert (state["doom"], state["doom_max"], state["elder_signs_needed"]) == (then.ancient.doom - 2,) * 2 + (3,)
+        numbers_copied(service._game, service)
+        state = service.do("elder-signs", {"n": "3"}).state
+        assert state["outcome"] == "won", state["outcome_reason"]
+        assert replay_game(store, game_id, load_packs()).view()["outcome"] == "won"  # the file reopens so
+    finally:
+        service.close()

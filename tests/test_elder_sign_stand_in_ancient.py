@@ -18,6 +18,7 @@ from companion.games.base import module_for
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+from companion.words import STAND_IN_NO_CARD
 
 PLAYED = json.loads((Path(__file__).parent / "data" / "elder-sign-battle-f33.json").read_text())
 BUNDLED = Path(sentences.__file__).parent / "packs" / "ancient_ones.toml"
@@ -106,3 +107,16 @@ def test_a_stand_in_no_rulebook_names_is_never_told_when_the_elder_signs_win() -
     log = MODULE.describe_events([e for e in events if e["type"] == "game_won"], names)
     assert unnamed.name not in end + " ".join(log) + MODULE.state_text(game.view())
     assert f"{unnamed.elder_signs} Elder Signs seal the Ancient One away" in end
+
+
+def test_the_wizard_lists_a_stand_in_named_by_the_companion_plainly_as_one() -> None:
+    """The new-game wizard's Ancient Ones (setup_options): Nyarlathotep, a card the rulebook names (:82), not filled
+    in yet; "Ancient One 1", the companion's name for a stand-in, said plainly as no card of the deck (as
+    drawn_words tells a drawn one), never listed as if it were a card beside Nyarlathotep."""
+    module = module_for("elder-sign")
+    labels = {o["id"]: o["label"] for o in module.setup_options(load_packs())["ancient_ones"]}  # type: ignore[union-attr]
+    assert labels["nyarlathotep"] == "Nyarlathotep (not filled in yet)"
+    assert labels["ancient_two"] == (
+        "Ancient One 1: a stand-in in your box, not a card of your deck (play any Ancient One card of your own)"
+    )
+    assert STAND_IN_NO_CARD in sentences.drawn_words("Ancient One 1", True, False)

@@ -9,7 +9,7 @@ from pathlib import Path
 from games import write_played_then
 from PIL import ImageChops
 
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 from companion.history import GameStore, replay_game
@@ -57,11 +57,11 @@ def test_the_oled_shows_no_stand_in_limit() -> None:
 
 
 def test_a_game_stored_before_the_numbers_were_asked_reopens_showing_the_counts_alone(tmp_path: Path) -> None:
-    """A file as the companion of before wrote it (Game.numbers_reading: the stand-in's doom track stood for its
+    """A file as the companion of before wrote it (Reading.NUMBERS: the stand-in's doom track stood for its
     stored history): its view told the stand-in's length, which each reader hid. Reopened, the view tells none, so
     the log, the terminal, the OLED and the end card show the counts alone as they did; the engine still plays the
     stored history by the stand-in's track (it wakes at its length)."""
-    then = Game.new(Setup(players=2, seed=3), load_packs(), numbers_reading=True)
+    then = Game.new(Setup(players=2, seed=3), load_packs(), reading=Reading.NUMBERS)
     doom = then.ancient.doom
     commands = ["card-did effect=nothing", "end-turn", "doom n=2", "elder-signs n=1"]
     store = GameStore(tmp_path / "then.sqlite")
@@ -70,7 +70,7 @@ def test_a_game_stored_before_the_numbers_were_asked_reopens_showing_the_counts_
         game = replay_game(store, game_id, load_packs())
     finally:
         store.close()
-    assert isinstance(game, Game) and game.numbers_reading and game.history == then.history
+    assert isinstance(game, Game) and game.reading >= Reading.NUMBERS and game.history == then.history
     state = _state(game)
     assert (state["doom"], state["doom_max"], state["elder_signs"], state["elder_signs_needed"]) == (2, None, 1, None)
     line = MODULE.status_line(state)
@@ -82,7 +82,7 @@ def test_a_game_stored_before_the_numbers_were_asked_reopens_showing_the_counts_
     told = screens.game_screen({**state, "doom_max": doom, "elder_signs_needed": then.ancient.elder_signs})
     assert ImageChops.difference(oled, told).getbbox() is not None
     # the stored history played by the stand-in's track: more doom in it wakes the Ancient One at that length
-    again = Game.new(Setup(players=2, seed=3), load_packs(), numbers_reading=True)
+    again = Game.new(Setup(players=2, seed=3), load_packs(), reading=Reading.NUMBERS)
     for command in [*commands[:3], f"doom n={doom}"]:
         again.push(command)
     assert again.view()["ancient_one_awake"] and again.view()["doom"] == doom

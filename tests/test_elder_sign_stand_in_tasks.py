@@ -19,7 +19,7 @@ from test_game_cli import assert_clean_error, run
 from web_fixtures import Client, start_table
 
 from companion.errors import BadCommand, IllegalCommand
-from companion.games.elder_sign.engine import Command, Game, Setup
+from companion.games.elder_sign.engine import Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import TaskCard, load_packs, parse_tasks
 from companion.games.skeptics.packs import load_packs as skeptics_packs
 from companion.history import GameStore
@@ -201,7 +201,7 @@ def test_a_task_written_as_text_carries_its_costs_and_bad_ones_are_refused() -> 
 
 def test_the_old_history_rolled_at_stand_ins_as_the_asking_reading_refuses() -> None:
     """The fixture is what it says: its commands roll at a stand-in whose tasks nobody entered."""
-    game = Game.new(SETUP, load_packs(), numbers_reading=True)  # played before the numbers were asked first
+    game = Game.new(SETUP, load_packs(), reading=Reading.NUMBERS)  # played before the numbers were asked first
     with pytest.raises(IllegalCommand, match="enter the tasks printed on the card first"):
         for text in OLD["commands"]:
             game.push(text)
@@ -223,7 +223,7 @@ def test_a_history_written_before_opens_and_replays_to_the_state_it_had(tmp_path
         # the stand-in's doom track and Elder Sign limit, which every reader hid then, are told as none (Game.doom_max)
         assert (state["doom_max"], state["elder_signs_needed"]) == (None, None)
         game = service._game
-        assert isinstance(game, Game) and game.stand_in_reading
+        assert isinstance(game, Game) and game.reading >= Reading.STAND_IN
         assert game.history == [Command.parse(text) for text in OLD["commands"]]
         # it plays on as it was played: the stand-in's task of the card in place 2 stays and is judged
         assert card(state, "2")["tasks_missing"] is False
@@ -236,12 +236,12 @@ def test_a_history_written_before_opens_and_replays_to_the_state_it_had(tmp_path
     finally:
         service.close()
     again = Game.replay(SETUP, load_packs(), OLD["commands"])
-    assert again.stand_in_reading and again.view() == game.view()
+    assert again.reading >= Reading.STAND_IN and again.view() == game.view()
 
 
 def test_an_old_game_that_never_rolled_at_a_stand_in_plays_on_without_its_made_up_tasks() -> None:
     game = Game.replay(SETUP, load_packs(), OLD["commands"][:3])  # the Mythos card told, then a move
-    assert not game.stand_in_reading and card(game, "4")["tasks_missing"] is True
+    assert game.reading < Reading.STAND_IN and card(game, "4")["tasks_missing"] is True
     numbers_copied(game)
     with pytest.raises(IllegalCommand, match="enter the tasks printed on the card first"):
         game.push(f"roll faces={FACES}")
@@ -262,7 +262,7 @@ def test_a_game_played_now_is_stored_and_opens_again_in_the_same_reading(tmp_pat
     try:
         assert again.resume_last() == before
         game = again._game
-        assert isinstance(game, Game) and not game.stand_in_reading
+        assert isinstance(game, Game) and game.reading < Reading.STAND_IN
     finally:
         again.close()
 
@@ -341,10 +341,10 @@ def test_an_old_battle_against_a_stand_in_ancient_one_replays_with_its_stand_in_
     from test_elder_sign_engine import ANCIENT, packs
 
     stand_in = packs(ancient=ANCIENT.replace('attack = "test attack"', 'attack = "test attack"\nplaceholder = true'))
-    played = Game.new(Setup(players=2, seed=1), stand_in, stand_in_reading=True)  # as the old code played it
+    played = Game.new(Setup(players=2, seed=1), stand_in, reading=Reading.STAND_IN)  # as the old code played it
     played.push("doom n=5")
     played.push("end-turn")
     played.push("roll faces=" + ",".join(["inv2"] + ["peril"] * (len(played.next_roll_dice()) - 1)))
     assert played.view()["doom"] == 4  # a blow by the stand-in's task (inv:2)
     again = Game.replay(Setup(players=2, seed=1), stand_in, played.history)
-    assert again.stand_in_reading and again.view() == played.view()
+    assert again.reading >= Reading.STAND_IN and again.view() == played.view()

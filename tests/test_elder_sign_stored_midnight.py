@@ -11,7 +11,7 @@ from pathlib import Path
 from games import types, write_played_then
 from test_elder_sign_engine import packs
 
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.history import GameStore, replay_game
 from companion.record import RecordBook
 
@@ -32,7 +32,7 @@ def _file_of_then(path: Path) -> tuple[int, Game]:
     """The file as the companion of then wrote it (its midnight chose sanity for everyone), and that game."""
     probe = Game.new(SETUP, packs())
     commands = _to_the_midnight(probe)
-    then = Game.new(SETUP, packs(), sanity_reading=True)
+    then = Game.new(SETUP, packs(), reading=Reading.SANITY)
     store = GameStore(path)
     game_id = write_played_then(store, then, commands)
     store.close()
@@ -57,7 +57,7 @@ def test_an_old_file_ending_at_its_midnight_reopens_as_it_was_played(tmp_path: P
     store = GameStore(path)
     try:
         game = replay_game(store, game_id, packs())  # as the companion reopens a game (GameService.load_game)
-        assert isinstance(game, Game) and game.sanity_reading
+        assert isinstance(game, Game) and game.reading >= Reading.SANITY
         view = game.view()
         assert view["attack_choices"] == []  # no choice asked again: the stored midnight lowered sanity
         assert "lower" not in {a.name for a in game.legal_actions()}

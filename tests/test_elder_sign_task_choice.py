@@ -12,7 +12,7 @@ import pytest
 from games import numbers_copied, write_played_then
 
 from companion.errors import IllegalCommand
-from companion.games.elder_sign.engine import Command, Game, Setup
+from companion.games.elder_sign.engine import Command, Game, Reading, Setup
 from companion.games.elder_sign.module import MODULE, tray_roll
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events, for_players
@@ -21,8 +21,8 @@ from companion.history import GameStore, replay_game
 PACKS = load_packs()
 
 
-def at_two_tasks(**reading: bool) -> Game:
-    game = Game.new(Setup(players=2, seed=3), PACKS, **reading)
+def at_two_tasks(reading: Reading = Reading.NOW) -> Game:
+    game = Game.new(Setup(players=2, seed=3), PACKS, reading=reading)
     while game.view()["question"]:
         game.push("card-did effect=nothing")
     numbers_copied(game)
@@ -83,7 +83,7 @@ def test_roll_for_me_and_the_tray_wait_for_the_choice_too() -> None:
 def test_a_game_stored_before_replays_as_played() -> None:
     """Stored on main before the choice: the roll completed the first task met. Its events show it, also when that
     roll is the file's last command; what is played after reopening asks."""
-    old = at_two_tasks(first_task_reading=True)
+    old = at_two_tasks(Reading.FIRST_TASK)
     stored = [*old.history]
     events = [old.push("roll faces=inv1,lore,peril,peril,peril,peril")]
     assert done(old) == [True, False]
@@ -92,7 +92,7 @@ def test_a_game_stored_before_replays_as_played() -> None:
     for command in again.read_stored(stored, [[]] * (len(stored) - 1) + events):
         again.push(command)
     assert again.view() == old.view()
-    old_later = at_two_tasks(first_task_reading=True)
+    old_later = at_two_tasks(Reading.FIRST_TASK)
     old_later.push("roll faces=inv1,lore,peril,peril,peril,peril")
     old_later.push("roll faces=inv1,lore,peril,peril,peril")  # two tasks met again: the first, task 2
     commands = list(old_later.history)
@@ -111,17 +111,17 @@ def test_a_game_stored_before_and_played_on_reopens_again_as_played(tmp_path: Pa
         "move to=1",
         "roll faces=inv1,lore,peril,peril,peril,peril",  # three tasks met: then, the first one (task 1)
     ]
-    then = Game.new(Setup(players=2, seed=3), PACKS, first_task_reading=True)
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.FIRST_TASK)
     while then.view()["question"]:
         then.push("card-did effect=nothing")
     numbers_copied(then)
     played = [str(c) for c in then.history]
-    then = Game.new(Setup(players=2, seed=3), PACKS, first_task_reading=True)
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.FIRST_TASK)
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, [*played, *setup])
         game = replay_game(store, game_id, PACKS)
-        assert isinstance(game, Game) and game.first_task_reading and game.view() == then.view()
+        assert isinstance(game, Game) and game.reading >= Reading.FIRST_TASK and game.view() == then.view()
         assert done(game) == [True, False, False]
         for text in ("roll faces=lore,peril,peril,peril,peril", "complete task=3"):
             command = Command.parse(text)

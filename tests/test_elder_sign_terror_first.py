@@ -12,7 +12,7 @@ from test_elder_sign_findings import stand_in_attempt
 
 from companion.errors import IllegalCommand
 from companion.games.base import TableDice, TrayDie
-from companion.games.elder_sign.engine import Game, Setup
+from companion.games.elder_sign.engine import Game, Reading, Setup
 from companion.games.elder_sign.module import MODULE, TERROR_FIRST, icon_pips
 from companion.games.elder_sign.packs import load_packs
 from companion.history import GameStore, replay_game
@@ -65,10 +65,10 @@ def test_the_engine_refuses_a_roll_or_a_clue_before_the_terror_is_told() -> None
 
 def test_a_history_that_rolled_before_the_terror_was_told_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file as the companion of before wrote it: a roll before the terror was told, and a first aid after the
-    adventure was completed that turn (:196-198). It opens to the same state (Game.lenient_reading); the same roll
+    adventure was completed that turn (:196-198). It opens to the same state (Reading.LENIENT); the same roll
     played after reopening is refused."""
     played = [str(c) for c in stand_in_attempt("peril:3").history]
-    then = Game.new(Setup(players=2, seed=3), load_packs(), lenient_reading=True)  # as the companion played it then
+    then = Game.new(Setup(players=2, seed=3), load_packs(), reading=Reading.LENIENT)  # as the companion played it then
     more = [
         "roll faces=terror,inv1,inv1,inv1,lore,lore",
         "roll faces=peril,peril,peril,inv1,lore",  # before the terror was told: completes the card
@@ -81,7 +81,7 @@ def test_a_history_that_rolled_before_the_terror_was_told_reopens_as_it_was_play
         game_id = write_played_then(store, then, [*played, *more])
         assert then.view()["investigators"][0]["place"] == "entrance" and then.state.first_aid  # it was played
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert isinstance(game, Game) and game.reading is Reading.LENIENT
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()
@@ -121,16 +121,16 @@ def test_the_engine_refuses_stopping_or_ending_the_turn_before_the_terror_is_tol
 
 def test_a_history_that_stopped_before_the_terror_was_told_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file as the companion of before wrote it: a give-up and an end of the turn before the terror was told. It
-    opens to the same state (Game.lenient_reading); the same end of the turn played after reopening is refused."""
+    opens to the same state (Reading.LENIENT); the same end of the turn played after reopening is refused."""
     played = [str(c) for c in stand_in_attempt("peril:3").history]
-    then = Game.new(Setup(players=2, seed=3), load_packs(), lenient_reading=True)  # as the companion played it then
+    then = Game.new(Setup(players=2, seed=3), load_packs(), reading=Reading.LENIENT)  # as the companion played it then
     more = ["roll faces=terror,inv1,inv1,inv1,lore,lore", "give-up", "end-turn"]
     store = GameStore(tmp_path / "then.sqlite")
     try:
         game_id = write_played_then(store, then, [*played, *more])
         assert then.view()["turn"] == 2 and then.terror_open()  # it was played with the terror still asked
         game = replay_game(store, game_id, load_packs())
-        assert isinstance(game, Game) and game.lenient_reading and not game.numbers_reading
+        assert isinstance(game, Game) and game.reading is Reading.LENIENT
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()

@@ -127,3 +127,29 @@ def test_where_a_stand_in_limits_the_actions_it_is_named_by_that_effect_and_its_
     game.push("discard-environment card=common3")
     said = describe_event(event, Names.of_game(game))  # the log read again after the card ended
     assert said.endswith("(the environment card, as the Corpse)."), said
+
+
+def test_two_stand_ins_told_as_the_corpse_in_play_together_have_buttons_told_apart() -> None:
+    """Two stand-in environment cards both told as the Corpse (skeptics-rulebook.txt:289) and in play together: each
+    discard button says which it is, in the order drawn (as the page lists the cards in force), never by its pack
+    name; one alone keeps its plain label (the test above)."""
+    from companion.games.skeptics.sentences import Names, action_label
+
+    game = card_in_play("common3")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    to_clock(game, "IX")
+    game.push("end-round room=9 environment=common4")
+    game.push("tell-card effect=actions")
+    game.push("tell-card effect=nothing")
+    assert [c["id"] for c in game.view()["environment"]] == ["common3", "common4"]
+    labels = [
+        action_label(a.to_dict(), Names.of_game(game), 0)
+        for a in game.legal_actions()
+        if a.name == "discard-environment"
+    ]
+    assert labels == [
+        "The environment card, as the Corpse, drawn first: met, discard it",
+        "The environment card, as the Corpse, drawn second: met, discard it",
+    ]
+    assert not any(PACKS.environment[c].name in label for c in ("common3", "common4") for label in labels)

@@ -43,12 +43,14 @@ def test_dice_of_another_kind_do_not_count() -> None:
 
 @pytest.mark.parametrize(("why", "told"), [("button", True), ("settled", False)])
 def test_no_attempt_under_way(why: str, told: bool) -> None:
+    """The read-dice button pressed with no attempt under way: the table is told (everyone hears it, the OLED shows
+    it), so the words send nobody to "the host page": the host starts the attempt."""
     outcome = settle_reading(THREE, None, why=why, auto_roll=True)
     assert outcome.faces is None
     if told:
         assert outcome.tell == (
             "read clue: eye, camera, blank; no attempt is under way, so nothing was rolled. "
-            "Start the attempt on the host page first."
+            "The host starts the attempt first; then the dice are read again."
         )
     else:
         assert outcome.tell is None and outcome.note == (

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
-from companion.words import by_name, command_buttons, undone
+from companion.pack_files import names_no_card
+from companion.words import by_name, card_choice, command_buttons, undone
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -558,13 +559,19 @@ class GameModuleOf(GameModule, Generic[G, N]):
 _LOADED: dict[str, GameModule] = {}
 
 
-def card_entries(cards: Mapping[Any, Any]) -> list[dict[str, object]]:
+def card_entries(cards: Mapping[Any, Any], kind: str | None = None) -> list[dict[str, object]]:
     """A pack's cards as a page lists them: {"id", "name", "stand_in"} (a card not filled in yet: its
-    ``placeholder``), in the pack's order."""
-    return [
-        {"id": str(key), "name": str(card.name), "stand_in": bool(getattr(card, "placeholder", False))}
-        for key, card in cards.items()
-    ]
+    ``placeholder``), in the pack's order. With the `kind` in the companion's names of its stand-ins ("Ghost" of
+    "Ghost 1", companion.pack_files.names_no_card), each has the "label" the new-game wizard lists it by too
+    (companion.words.card_choice: a stand-in named by the companion said plainly as one)."""
+    entries: list[dict[str, object]] = []
+    for key, card in cards.items():
+        stand_in = bool(getattr(card, "placeholder", False))
+        entry: dict[str, object] = {"id": str(key), "name": str(card.name), "stand_in": stand_in}
+        if kind is not None:
+            entry["label"] = card_choice(str(card.name), stand_in, not names_no_card(card, kind), kind)
+        entries.append(entry)
+    return entries
 
 
 def module_for(rules: str | None) -> GameModule:

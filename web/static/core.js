@@ -77,6 +77,8 @@ export function toast(msg, bad, kind) {
   t.className = (bad ? "bad" : "") + ($("#sheet").hidden ? "" : " top") + (kind ? " " + kind : "");
   t.hidden = false;
   document.body.style.setProperty("--toast-h", t.offsetHeight + 8 + "px");
+  requestAnimationFrame(clearOfToast);  // after the rest of the page has taken in the same news
+  toastWatch.observe($("main"));  // and again when the page's own news (a panel, the log) comes after it
   const live = $(bad ? "#say-now" : "#say");
   $(bad ? "#say" : "#say-now").textContent = "";
   live.textContent = "";
@@ -84,8 +86,25 @@ export function toast(msg, bad, kind) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
 }
+// A toast at the bottom never sits over what the page offers to tap: when it shows over a button, a field or a fold
+// (the turn's last buttons, just tapped), the page scrolls them up clear of it, into the room the body keeps below
+// its end while a toast shows (--toast-h). Over an open sheet it is at the top and nothing moves.
+function clearOfToast() {
+  const t = $("#toast");
+  if (t.hidden || t.classList.contains("top")) return;
+  const box = t.getBoundingClientRect();
+  let under = 0;
+  for (const el of document.querySelectorAll("main :is(button, input, select, textarea, summary, a[href])")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) continue;
+    under = Math.max(under, r.bottom - box.top + 8);
+  }
+  if (under) window.scrollBy({ top: Math.min(under, innerHeight - box.top + 8), behavior: "instant" });  // at most the toast and the tabs
+}
+const toastWatch = new ResizeObserver(() => requestAnimationFrame(clearOfToast));
 export function hideToast() {
   clearTimeout(toast.timer);
+  toastWatch.disconnect();
   $("#toast").hidden = true;
   document.body.style.removeProperty("--toast-h");
 }

@@ -19,7 +19,7 @@ const oddsWords = (t) => (isHost() ? t : t.replace('"Roll for me" with ', "Rolli
 export function render(s) {
   const standNote = (what) => el("div", { class: "warn" }, what + " is not filled in yet: play by the real card" + (isHost() ? " (or fill it in once, in Your box)." : "."));
   const standIn = s.stand_ins || {};
-  const investigatorShown = s.active_investigator && !(standIn.investigators || []).includes(s.current_player);
+  const investigatorShown = s.active_investigator && !cardMissing(s, { player: s.current_player });
   $("#es-line").textContent = "Turn " + s.turn + " · " + playerName(s, s.current_player) + (investigatorShown ? " (" + s.active_investigator + ")" : "") + " · " +
     (s.clock === "XII" && s.turn === 1 ? "midnight" : plural(s.turns_to_midnight, "turn") + " to midnight");
   // a stand-in Ancient One's track length and Elder Sign limit are not entered yet: the note says so
@@ -56,6 +56,7 @@ export function render(s) {
     li.append(el("b", {}, playerName(s, inv.player) + (named ? ": " + inv.name : " (" + CARD_MISSING + ")")), el("div", { class: "note" + (missing ? " missing" : ""), id: "es-inv-" + (inv.player + 1) },
       (inv.devoured ? "devoured" : (missing ? "sanity, stamina and clues not entered yet (" + (isHost() ? "copy them from the card" : "the host copies them from the card") + ")" : "sanity " + inv.sanity + "/" + inv.max_sanity + " · stamina " + inv.stamina + "/" + inv.max_stamina + " · " + plural(inv.clues, "clue")) + " · " + ((s.where || {})[String(inv.player)] || "")) +
       (gone.length ? " · " + gone.join(", ") + " devoured before" : "")));
+    if (!inv.devoured) li.append(heldItems(inv));
     const enter = missing && isHost() && (s.legal || []).find((x) => x.name === "set-investigator" && Number(x.args.player) === inv.player + 1);
     if (enter) li.append(button("Enter the numbers printed on it", () => enterNumbers(s, enter), "small", "es-enter-numbers-" + (inv.player + 1)));
     return li;
@@ -95,6 +96,9 @@ export function render(s) {
   else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
+    // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
+    // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
+    if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
     if (a.choose) parts.push(...taskChoice(s, a));
     else if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
     else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
@@ -205,7 +209,7 @@ function renderESTurn(s) {
     main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
   }
   fill($("#es-main"), main);
-  fill($("#es-fix-list"), legal.filter((x) => ["adjust", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+  fill($("#es-fix-list"), legal.filter((x) => ["adjust", "items", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
 }
 
 // The Ancient One's attack (elder-sign-rules.txt:459): a question each investigator answers, two taps each.
@@ -225,6 +229,15 @@ function attackChoices(s, lowers) {
 }
 
 // an investigator card not filled in yet: its stand-in's name is the companion's, never shown as the card's
+// The item cards an investigator holds (elder-sign-rules.txt:329-351): counted, or not counted (the companion does not
+// know them: a card not filled in yet, a game stored before) and then the host counts them; Allies are not counted.
+function heldItems(inv) {
+  const i = inv.items;
+  return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
+    ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the yellow and red dice are offered as the table says");
+}
+
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
 const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
@@ -306,6 +319,13 @@ function esAsk(a, s) {
       for (const k of ["sanity", "stamina", "clues"]) if (Number(value(k))) args[k] = value(k);
       return command("adjust", args);
     });
+  } else if (a.name === "items") {  // the item cards held, as on the table (all three counted)
+    const held = (s.investigators || []).filter((inv) => !inv.devoured);
+    const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
+    const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
+    sheet(a.label, [field("Who", who), num("common", 0, 20, 0, "Common Items held"), num("unique", 0, 20, 0, "Unique Items held"), num("spells", 0, 20, 0, "Spells held")], "Send", () => command("items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
+    const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };
+    who.addEventListener("change", start); start();
   } else if (a.name === "set-tasks" && a.args.adventure !== "ancient-one") {
     tasksSheet(a, s);
   } else if (a.name === "monster" || a.name === "set-tasks") {
@@ -340,7 +360,7 @@ export function tasksPad(one, start, title, costs) {
     const rows = tasks.map((t, i) => {
       const box = el("div", { class: "iconset", id: "task-" + (i + 1) });
       box.append(el("b", {}, one ? title || "The monster" : "Task " + (i + 1) + (i ? "" : " (the top row)")));
-      const said = el("div", { class: "note task-words", id: "task-" + (i + 1) + "-words" }, words(t));
+      const said = el("span", { class: "task-words", id: "task-" + (i + 1) + "-words" }, words(t));
       const stepper = ([k, word, what, most, by]) => {
         const n = el("b", { class: "count", id: "task-" + (i + 1) + "-" + k }, String(t[k]));
         const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); said.textContent = words(t); };
@@ -352,10 +372,14 @@ export function tasksPad(one, start, title, costs) {
       if (costs) {  // what doing it costs, folded away until the card shows one
         const more = el("details", { id: "task-" + (i + 1) + "-costs" });
         more.open = COST_ICONS.some(([k]) => t[k] > 0);
-        more.append(el("summary", {}, "It costs sanity, stamina or time when done"), ...COST_ICONS.map(stepper));
+        // a heading of what may be tapped, never read as the task's cost: most tasks have none
+        more.append(el("summary", {}, "Only if the card prints a cost beside this task: sanity, stamina or the clock"), ...COST_ICONS.map(stepper));
         box.append(more);
       }
-      box.append(said);
+      // what the task now reads, symbols and costs together, under its own words: never under the costs' heading alone
+      const line = el("div", { class: "note" }, one ? "As tapped: " : "Task " + (i + 1) + " as tapped: ");
+      line.append(said);
+      box.append(line);
       return box;
     });
     const more = one ? [] : [rowOf([

@@ -115,7 +115,7 @@ function render(root, data) {
   const last = (f.nights || [])[0];  // the newest night first
   if (last && (f.nights || []).length > 1) luck.append(el("p", { class: "luck", id: "night-luck" }, "The last night: " + last.luck.words));
   luck.append(el("p", { class: "luck" }, f.luck.words));
-  if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds + " attempts had no odds shown, so they are counted but not weighed."));
+  if (f.attempts_without_odds) luck.append(el("p", { class: "note" }, f.attempts_without_odds_words));
   const stamp = games.length + "-" + games.reduce((n, g) => n + (g.commands || 0), 0);
   luck.append(picture("/api/stats/luck.svg?n=" + stamp, "The luck chart: the attempts that came good against what the odds said"));
   luck.append(el("p", { class: "note", id: "luck-band-note" }, "The shaded band: where 8 tables in 10 would land with these odds. Above it is luckier than the odds, below it less lucky."));

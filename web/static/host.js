@@ -96,8 +96,10 @@ function fillWizard(o) {
   wizardOptions = o;
   const f = $("#new-form");
   fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
-  fill(f.ghost, (o.ghosts || []).map((g) => el("option", { value: g.id }, cardName(g))));
-  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map((a) => el("option", { value: a.id }, cardName(a)))));
+  // each card by the words the game's module lists it by (a stand-in named by the companion said plainly as one)
+  const choice = (c) => el("option", { value: c.id }, c.label || cardName(c));
+  fill(f.ghost, (o.ghosts || []).map(choice));
+  fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map(choice)));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
   f.ac_physical.checked = standIns;
   $("#ac-setup-note").textContent = "Give the number of cultists and the victory points your box's rulebook gives for your number of players: the rules text gives neither. The first name above holds the knife." +

@@ -24,6 +24,7 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum, auto
 from types import MappingProxyType
 from typing import Any
 
@@ -84,6 +85,20 @@ PLAY_COMMANDS = frozenset(
         "complete",
     )
 )
+# the item cards an investigator holds that the companion counts (:329-351), as the card-did effects name them -> the
+# investigator's field and the argument of `items` (an Ally's ability is printed on its card, :353-355, and offers
+# nothing here, so Allies are written down, not counted)
+ITEMS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "common-items": ("common_items", "common"),
+        "unique-items": ("unique_items", "unique"),
+        "spells": ("spells", "spells"),
+    }
+)
+# the item a die of add-die comes from: "When you use a Common Item, you'll need to roll the yellow die" (:173), "When
+# you spend a Unique Item in the game, you will usually roll the red die" (:175)
+DIE_ITEM = MappingProxyType({"yellow": "common-items", "red": "unique-items"})
+ITEM_WORDS = MappingProxyType({"common-items": "Common Item", "unique-items": "Unique Item", "spells": "Spell"})
 # a roll whose dice meet more than one task waits for the player's choice (:177, :189): none of these until then
 CHOICE_FIRST = PLAY_COMMANDS - {"complete", "lower"}
 ENTRANCE_NAME = "the Entrance"  # a question's card when it is the Entrance sheet's Lost & Found chart (:293)
@@ -190,6 +205,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
             "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N",
         ),
+        "items": (
+            ("player",),
+            ("common", "unique", "spells"),
+            "the item cards an investigator holds, as on the table (:329-351): the host counts them (all three for an "
+            "investigator whose items are not counted yet) or puts the count right",
+        ),
         "lower": (
             ("player", "stat"),
             (),
@@ -210,6 +231,8 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
         "gate": 1,
         "clock": 3,
         "lock": 1,
+        # a devoured attempt's completed monster task (:395): its marker comes off the card, back to the cup (:409)
+        "monster-won": 1,
         # drawn from their decks by the table (:229 Common Items, :237 Unique Items, :239 Spells, :243 Allies):
         # the companion keeps no items, it writes what the card gave
         "common-items": 1,
@@ -267,9 +290,17 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "lost_found": REWARD_TAPS,
         "penalty": (("doom", ""), ("sanity", ""), ("stamina", ""), ("monster", ""), ("nothing", "")),
         "task": (("sanity", ""), ("stamina", ""), ("clock", ""), ("nothing", "")),
+        # an assistant of an attempt ended by a devouring (:373, the text silent whether that fails the card)
+        "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
+        # a monster task completed in an attempt ended by a devouring (:395, the text silent): its marker taken off
+        "monster_won": (("monster-won", ""), ("nothing", "")),
     }
 )
+# the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
+DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
+# the event of the first command a stored game plays as now, after its stored history (Game.push, read_stored)
+STORED_HISTORY_ENDS = "stored_history_ends"
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
@@ -423,6 +454,13 @@ class InvestigatorState:
     place: str = ENTRANCE  # ENTRANCE, ANCIENT_ONE or an adventure's slot ("1".."6", "7"...)
     devoured: bool = False
     entered: bool = False  # its card's numbers were copied by the host (set-investigator; a card not filled in yet)
+    # the item cards held (:84 the starting ones listed on the card, :229 :237 :239 rewards, spent :329), counted only
+    # when the companion knows them: a filled-in card's, or once the host told them (`items`); not counted, a die of
+    # an item is offered as the host says (the companion refuses nothing it cannot see) and nothing is taken off
+    common_items: int = 0
+    unique_items: int = 0
+    spells: int = 0
+    items_counted: bool = False
 
 
 @dataclass
@@ -443,7 +481,7 @@ class CardState:
     lock: Colour | None
     # a card not filled in yet whose tasks the host has not entered (set-tasks): it has no tasks of its own (only its
     # monsters'), so no roll is judged against it (Game.tasks_missing); in a game stored before that reading, its
-    # stand-in's made-up tasks (Game.stand_in_reading)
+    # stand-in's made-up tasks (Reading.STAND_IN)
     stand_in: bool = False
     # a stand-in dealt in that older reading, within the stored history: its made-up tasks stand (not asked)
     made_up: bool = False
@@ -577,6 +615,46 @@ _choice = arg_choice
 # -- the game ------------------------------------------------------------------------------------------------------
 
 
+class Reading(IntEnum):
+    """The reading a stored game's commands play in (Game.read_stored): how the companion played them when the file
+    was written. Newest first; each older reading holds the later ones (a game in SANITY plays as in NUMBERS, LENIENT,
+    FIRST_TASK and DEVOUR too), so `game.reading >= Reading.X` asks whether X's older play holds. A new reading goes
+    just after NOW (the values are never stored: read_stored works the reading out again from the commands)."""
+
+    # as the companion plays now
+    NOW = 0
+    # a game stored before the companion counted the items an investigator holds: an item's die was added whatever
+    # was held, and no investigator's items are counted (the host counts them with `items`)
+    ITEMS = auto()
+    # a game stored before the host was asked about an attempt ended by a devouring (the text silent whether it fails
+    # the card): whether its assistants lost 1 sanity or stamina (:373; they lost nothing) and whether the monster
+    # marker of a monster task completed in it came off (:395; its task was to do again)
+    DEVOUR_ASKED = auto()
+    # a game stored before the Ancient One woken during an attempt at an adventure took the dice off its tasks: the
+    # tasks completed in it stayed done
+    AWAKEN = auto()
+    # a game stored before an investigator devoured during their attempt ended it with the dice off the adventure's
+    # tasks: the tasks completed in it stayed done
+    DEVOUR = auto()
+    # a game stored before a roll whose dice meet more than one task waited for the player's choice: such a roll
+    # completed the first task its dice met
+    FIRST_TASK = auto()
+    # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
+    # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
+    # completed that turn: without clues= the stand-in's clue tokens stood for the card's, and the rolls, give-ups,
+    # ends of turns and first aid were played
+    LENIENT = auto()
+    # a game stored before the companion asked the host for a stand-in's printed numbers before the first turn: the
+    # stand-ins' doom track, Elder Sign limit, sanity and stamina stand for its stored history
+    NUMBERS = auto()
+    # a game stored before the companion asked each investigator's choice at the Ancient One's attack: a choice not
+    # given with the end of the turn (attack=) lowered sanity
+    SANITY = auto()
+    # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks: those
+    # tasks stand, and doing one asks what it cost
+    STAND_IN = auto()
+
+
 class Game(GameHistory[State]):
     """A game of Elder Sign: the setup, the current state and the explicit history of commands."""
 
@@ -591,34 +669,53 @@ class Game(GameHistory[State]):
         self.ancient = ancient
         super().__init__(state)
         self.setup_events: list[dict[str, Any]] = []
-        # a game stored before the companion stopped judging rolls against a stand-in adventure's made-up tasks plays
-        # on as it was played (see read_stored): those tasks stand, and doing one asks what it cost
-        self.stand_in_reading = False
-        # a game stored before the companion asked each investigator's choice at the Ancient One's attack plays on as
-        # it was played (see read_stored): a choice not given with the end of the turn (attack=) lowered sanity
-        self.sanity_reading = False
-        # a game stored before the companion asked the host for a stand-in's printed numbers before the first turn
-        # plays on as it was played (see read_stored): the stand-ins' doom track, Elder Sign limit, sanity and stamina
-        # stand for its stored history
-        self.numbers_reading = False
-        # a game stored before the companion asked set-investigator for the clue tokens printed on the card, refused a
-        # roll, a give-up or an end-turn while a terror asked about was not told and a first aid after an adventure
-        # completed that turn plays on as it was played (see read_stored): without clues= the stand-in's clue tokens
-        # stood for the card's, and the rolls, give-ups, ends of turns and first aid were played
-        self.lenient_reading = False
-        # a game stored before a roll whose dice meet more than one task waited for the player's choice plays on as it
-        # was played (see read_stored): such a roll completed the first task its dice met
-        self.first_task_reading = False
-        # a game stored before an investigator devoured during their attempt ended it with the dice off the
-        # adventure's tasks plays on as it was played (see read_stored): the tasks completed in it stayed done
-        self.devour_reading = False
-        # an older reading holds for the stored history only (its length; None: for every command): what is played
-        # after the game was reopened plays as the companion plays now
-        self.stored_length: int | None = None
+        # a game stored before plays on as it was played (Reading, read_stored)
+        self.reading = Reading.NOW
+        # an older reading holds for the stored history only (the commands the file stored, as read; None: for every
+        # command): what is played after the game was reopened plays as the companion plays now, also after an undo
+        # back into the stored commands
+        self.stored: tuple[CommandBase, ...] | None = None
+        self._pushing: CommandBase | None = None  # the command push is playing (None: a check, a legal action)
+        self._kept = 0  # how many of the history's first commands are the stored ones, each still in its place
 
     def in_stored_history(self) -> bool:
-        """Whether the command being pushed is one of the stored history's (where an older reading holds)."""
-        return self.stored_length is None or len(self._stack) < self.stored_length
+        """Whether the command being pushed is one of the stored history's (where an older reading holds): the very
+        command the file stored at this place (the one read, put back by a redo or a corrected read's refusal),
+        after every stored command before it. Not a command played after an undo back into the stored commands,
+        even one written alike (the host undid the roll to play it as the companion plays now), nor a check."""
+        if self.stored is None:
+            return True
+        at = len(self._stack)
+        return self._kept == at < len(self.stored) and self._pushing is self.stored[at]
+
+    def push(self, command: Any) -> list[dict[str, Any]]:
+        if isinstance(command, str):
+            command = self.command_type.parse(command)
+        self._pushing = command
+        try:
+            # the first command after the stored ones kept (a game played on after it was reopened, or after an undo
+            # back into its stored commands) plays as the companion plays now; its events say so, so the file
+            # reopened later plays it so too (read_stored: the stored history ends there for every reading)
+            now = self.reading > Reading.NOW and len(self._stack) == self._kept and not self.in_stored_history()
+            events = super().push(command)
+        finally:
+            self._pushing = None
+        at = len(self._stack) - 1
+        if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
+            self._kept += 1
+        if now:
+            events.append({"type": STORED_HISTORY_ENDS})
+        return events
+
+    def pop(self) -> Any:
+        command = super().pop()
+        self._kept = min(self._kept, len(self._stack))
+        return command
+
+    def plays_in(self, reading: Reading) -> bool:
+        """Whether the command being pushed plays as in `reading` (Reading): a game stored then or before, and the
+        command one of its stored history's."""
+        return self.reading >= reading and self.in_stored_history()
 
     @classmethod
     def new(
@@ -626,21 +723,11 @@ class Game(GameHistory[State]):
         setup: Setup,
         packs: ElderSignPacks,
         *,
-        stand_in_reading: bool = False,
-        sanity_reading: bool = False,
-        numbers_reading: bool = False,
-        lenient_reading: bool = False,
-        first_task_reading: bool = False,
-        devour_reading: bool = False,
+        reading: Reading = Reading.NOW,
     ) -> Game:
         """Set up a game (:78-87): the clock at midnight, an Ancient One, six adventures, the investigators
-        with full sanity and stamina, and the first Mythos card drawn and resolved. `stand_in_reading`: the
-        reading of a game stored before stand-in adventures lost their made-up tasks; `sanity_reading`: of a game
-        stored before the Ancient One's attack asked each investigator's choice; `numbers_reading`: of a game stored
-        before a stand-in's printed numbers were asked before the first turn; `lenient_reading`: of a game stored before
-        set-investigator asked the card's clue tokens; `first_task_reading`: of a game stored before a roll meeting more than
-        one task waited for the player's choice; `devour_reading`: of a game stored before a devouring took the dice off the
-        tasks of the adventure rolled for (read_stored). Each older reading holds the later ones."""
+        with full sanity and stamina, and the first Mythos card drawn and resolved. `reading`: the reading of a game
+        stored before (Reading, read_stored)."""
         if not isinstance(setup, Setup):
             raise BadCommand(f"Game.new needs a Setup, not {setup!r}.")
         setup.check(packs)
@@ -653,7 +740,7 @@ class Game(GameHistory[State]):
         chosen = list(setup.investigators) or pool[: setup.players]
         s.unused = [i for i in pool if i not in chosen]
         for player, inv_id in enumerate(chosen):
-            s.investigators.append(_investigator(packs, inv_id, player))
+            s.investigators.append(_investigator(packs, inv_id, player, reading < Reading.ITEMS))
             s.players.append(player)
         adventures = sorted(packs.adventures)
         rng.shuffle(adventures)
@@ -672,14 +759,9 @@ class Game(GameHistory[State]):
             s.other_world_deck = worlds
             s.mythos_deck = mythos
         for slot, card_id in enumerate(dealt, 1):
-            s.cards.append(_card_state(packs.adventures[card_id], str(slot), stand_in_reading))
+            s.cards.append(_card_state(packs.adventures[card_id], str(slot), reading >= Reading.STAND_IN))
         game = cls(setup, packs, s, ancient)
-        game.stand_in_reading = stand_in_reading
-        game.sanity_reading = sanity_reading or stand_in_reading
-        game.numbers_reading = numbers_reading or game.sanity_reading
-        game.lenient_reading = lenient_reading or game.numbers_reading
-        game.first_task_reading = first_task_reading or game.lenient_reading
-        game.devour_reading = devour_reading or game.first_task_reading
+        game.reading = Reading(reading)
         rules = _Rules(game, s, Command("setup", {"mythos": setup.first_mythos} if setup.physical else {}))
         rules.draw_mythos("setup")
         rules.check_end()
@@ -691,56 +773,69 @@ class Game(GameHistory[State]):
 
     def read_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None = None) -> Sequence[CommandBase]:
         """The commands of a stored game still to be pushed into this new game, in the reading they were played in.
-        They are pushed here as the companion plays now (a stand-in adventure has no tasks until the host enters
-        them; at the Ancient One's attack each investigator is asked what to lower), and none is left when that
-        accepts them all. A game played before is refused by that reading (a roll judged against a stand-in's made-up
-        tasks or a stand-in Ancient One's combat task, a stand-in's tasks entered without saying whether the card has
-        the arrow, a command played after an attack with no choices asked, where the companion lowered sanity, or a
-        set-investigator without clues=, where the stand-in's clue tokens stood, a roll, clue, give-up or end-turn
-        before a terror asked about was told, a first aid after an adventure completed that turn),
-        or its stored `events` tell it (a midnight whose attack asked no one, where that reading asks: the file's
-        last command, with nothing after it to refuse): the game starts again in the reading it was played in, the
-        attack's sanity reading (and, when that refuses too and the packs hold stand-ins, the stand-in's, which is
-        older), and every command is left to push."""
-        if self.devour_reading or self._stack:  # every older reading holds the devouring's
+        They are pushed here as the companion plays now, and none is left when that accepts them all. A game played
+        before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
+        older reading (Reading, newest first), until one plays them as they were played, and every command is left to
+        push. Each reading, and what tells a game played in it:
+        - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
+          investigator card's; a stand-in's items are not counted until the host tells them);
+        - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
+          nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
+        - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
+          the dice come off them); it holds for the commands before a stored awakening that took them off;
+        - DEVOUR: a devouring during an attempt stored as leaving the adventure's completed tasks done (where now the
+          dice come off them); it holds for the commands before a stored devouring that took them off;
+        - FIRST_TASK: a roll whose dice meet more than one task stored as completing the first (where now the player
+          chooses); it holds for the commands before a stored roll that waited for the choice;
+        - LENIENT: a set-investigator without clues= (the stand-in's clue tokens stood), a roll, clue, give-up or
+          end-turn before a terror asked about was told, a first aid after an adventure completed that turn;
+        - NUMBERS: a command played before a stand-in's printed numbers were entered (its doom track, Elder Sign limit,
+          sanity and stamina stood), only when the packs hold a stand-in Ancient One or investigator;
+        - SANITY: a command played after an attack with no choices asked, where the companion lowered sanity, or a
+          midnight whose stored events show the attack resolved at once (the file's last command, with nothing after
+          it to refuse); it holds for the commands before the midnight of the first stored choice (lower);
+        - STAND_IN: a roll judged against a stand-in's made-up tasks or a stand-in Ancient One's combat task, a
+          stand-in's tasks entered without saying whether the card has the arrow, only when the packs hold stand-ins.
+        """
+        if self.reading > Reading.NOW or self._stack:  # an older reading was worked out already
             return commands
         cards = (*self.packs.adventures.values(), *self.packs.other_worlds.values())
         stand_ins = self.ancient.placeholder or any(card.placeholder for card in cards)
         numbers = self.ancient.placeholder or any(card.placeholder for card in self.packs.investigators.values())
-        # (stand-in tasks, sanity at the attack, stand-in numbers, lenient, first task, devouring), each older reading
-        # holding the later ones
-        order = [(False,) * 6, (False, False, False, False, False, True), (False, False, False, False, True, True)]
-        order += [(False, False, False, True, True, True)]
-        order += [(False, False, True, True, True, True)] * numbers + [(False, True, True, True, True, True)]
-        order += [(True,) * 6] * stand_ins
+        order = [r for r in Reading if (r != Reading.NUMBERS or numbers) and (r != Reading.STAND_IN or stand_ins)]
+        # where a reading's stored history ends: the first command a later reading played (after the game was
+        # reopened), which the older readings hold before only.
         # a choice asked at the attack (lower) was asked by the midnight just before it: in a reading that did not ask
-        # it (sanity at the attack) that midnight was played after the game was reopened, and the older reading holds
-        # for the commands before it only; a reading that asked it (the numbers', the lenient) played it stored
-        asked = next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None)
-        # a roll whose stored events wait for the player's choice of task was played after the game was reopened, in
-        # today's reading: the first-task reading (and every older one) holds for the commands before it only
-        chosen = next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None)
-        # so for a devouring whose stored events took the dice off the tasks: the devouring's reading holds before it
-        cleared = next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None)
+        # it (sanity at the attack) that midnight was played after the game was reopened; a reading that asked it (the
+        # numbers', the lenient) played it stored
+        # a roll whose stored events wait for the player's choice of task was played in the first task's later reading
+        # a devouring whose stored events took the dice off the tasks, in the devouring's later reading
+        ends = {
+            Reading.SANITY: next((i - 1 for i, c in enumerate(commands) if c.name == "lower"), None),
+            Reading.FIRST_TASK: next((i for i, told in enumerate(events or ()) if _choice_asked(told)), None),
+            Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
+            Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
+            Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
+        }
+        # the first command played as now after the stored ones (its stored events say so): no older reading holds
+        # from there on, whatever the reading (a refusal, a devouring by made-up numbers: nothing else may tell it)
+        now_at = next((i for i, told in enumerate(events or ()) if _history_ended(told)), None)
         stored = len(commands)
-        for i, reading in enumerate(order):
-            stored = asked if reading[1] and asked is not None else len(commands)
-            if reading[4] and chosen is not None:
-                stored = min(stored, chosen)
-            if reading[5] and cleared is not None:
-                stored = min(stored, cleared)
-            if i:
-                self._start_in(*reading)
-                self.stored_length = stored
-            if i == len(order) - 1:
+        for reading in order:
+            stored = min([len(commands)] + [end for r, end in ends.items() if reading >= r and end is not None])
+            stored = stored if now_at is None else min(stored, now_at)
+            if reading > Reading.NOW:
+                self._start_in(reading)
+                self.stored = tuple(commands[: max(stored, 0)])
+            if reading == order[-1]:
                 break
             try:
                 if self._plays_as_stored(commands, events):
-                    self.stored_length = stored if i else None
+                    self.stored = tuple(commands[: max(stored, 0)]) if reading > Reading.NOW else None
                     return ()
             except (BadCommand, IllegalCommand):
                 pass
-        self.stored_length = stored
+        self.stored = tuple(commands[: max(stored, 0)])
         return commands
 
     def _plays_as_stored(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:
@@ -761,27 +856,20 @@ class Game(GameHistory[State]):
             # a devouring that takes the dice off the tasks, stored as leaving them done
             if stored is not None and _devour_cleared(made) and not _devour_cleared(stored):
                 return False
+            # an awakening that takes the dice off the tasks, stored as leaving them done
+            if stored is not None and _awaken_cleared(made) and not _awaken_cleared(stored):
+                return False
+            # a devouring that asks what its assistants lost, stored as asking nothing
+            if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
         return True
 
-    def _start_in(
-        self, stand_in: bool, sanity: bool, numbers: bool, lenient: bool, first_task: bool, devour: bool
-    ) -> None:
+    def _start_in(self, reading: Reading) -> None:
         """Back to the setup, in a reading (nothing worked out in another one is kept)."""
-        again = type(self).new(
-            self.setup,
-            self.packs,
-            stand_in_reading=stand_in,
-            sanity_reading=sanity,
-            numbers_reading=numbers,
-            lenient_reading=lenient,
-            first_task_reading=first_task,
-            devour_reading=devour,
-        )
-        self._state, self.setup_events = again._state, again.setup_events
-        self.stand_in_reading, self.sanity_reading = again.stand_in_reading, again.sanity_reading
-        self.numbers_reading, self.lenient_reading = again.numbers_reading, again.lenient_reading
-        self.first_task_reading, self.devour_reading = again.first_task_reading, again.devour_reading
+        again = type(self).new(self.setup, self.packs, reading=reading)
+        self._state, self.setup_events, self.reading = again._state, again.setup_events, again.reading
         self._stack.clear()
+        self._kept = 0
         self._legal.clear()
         self._checker = None
 
@@ -789,12 +877,12 @@ class Game(GameHistory[State]):
         """Whether the Ancient One has no combat task yet: its card is not filled in and the host has not entered the
         one printed on it (:439); the stand-in's is not the card's, so no blow is judged against it."""
         s = self._state if state is None else state
-        return self.ancient.placeholder and not s.combat and not self.stand_in_reading
+        return self.ancient.placeholder and not s.combat and self.reading < Reading.STAND_IN
 
     def doom_max(self, state: State | None = None, *, played: bool = False) -> int | None:
         """The doom track's length (:419-427): the card's, or for one not filled in yet what the host entered; None
         until then (no made-up track wakes it, and none is told). `played`: the length the rules play by, where in a
-        game stored before (numbers_reading) the stand-in's stands while its stored history is played (what is played
+        game stored before (Reading.NUMBERS) the stand-in's stands while its stored history is played (what is played
         after it was reopened waits for the card's numbers, numbers_first); not `played`: the length as the view and
         the events tell it, never the stand-in's."""
         s = self._state if state is None else state
@@ -817,8 +905,8 @@ class Game(GameHistory[State]):
 
     def pack_numbers_count(self, placeholder: bool, played: bool) -> bool:
         """Whether a card's pack numbers count: a filled-in card's always, a stand-in's only in a game stored
-        before the companion asked for them (numbers_reading), for its stored history."""
-        return not placeholder or (self.numbers_reading and (not played or self.in_stored_history()))
+        before the companion asked for them (Reading.NUMBERS), for its stored history."""
+        return not placeholder or (self.reading >= Reading.NUMBERS and (not played or self.in_stored_history()))
 
     def ancient_numbers_missing(self, state: State | None = None) -> bool:
         """Whether the Ancient One's track length and Elder Sign limit are still the stand-in's."""
@@ -838,12 +926,12 @@ class Game(GameHistory[State]):
         """What the host copies from the cards not filled in yet before anyone plays (the rules' numbers are
         printed on the cards: the doom track and Elder Sign limit, :245, :419-427; sanity and stamina, :84): the
         commands still to give, `set-ancient-one` and `set-investigator player=N`. Empty in a game's stored history
-        played before the companion asked for them (numbers_reading), and once the Ancient One is awake (its track
-        was full)."""
+        played before the companion asked for them (Reading.NUMBERS). An Ancient One woken in such a stored history
+        (at the stand-in's track) is asked for too once it is reopened: its Elder Sign limit still wins (:461)."""
         s = self._state if state is None else state
-        if self.numbers_reading and self.in_stored_history():
+        if self.plays_in(Reading.NUMBERS):
             return []
-        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None and not s.awake else []
+        out = ["set-ancient-one"] if self.ancient.placeholder and s.ancient_numbers is None else []
         for inv in s.investigators:
             index = s.players[inv.player] if inv.player < len(s.players) else None
             here = index is not None and s.investigators[index] is inv
@@ -852,8 +940,8 @@ class Game(GameHistory[State]):
         return out
 
     def lenient(self) -> bool:
-        """Whether the command being pushed plays as in a game stored before the refusals of lenient_reading."""
-        return self.lenient_reading and self.in_stored_history()
+        """Whether the command being pushed plays as in a game stored before the refusals of Reading.LENIENT."""
+        return self.plays_in(Reading.LENIENT)
 
     def terror_open(self, state: State | None = None) -> bool:
         """Whether a failed roll's terror on a card not filled in yet is asked about and not told yet: the next roll
@@ -910,6 +998,9 @@ class Game(GameHistory[State]):
                     sample={"sanity": "1", "stamina": "1", "clues": "0"},
                 )
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
+        # the host counts the item cards an investigator holds, or puts the count right (:329-351)
+        sample = {"player": "1", "common": "0", "unique": "0", "spells": "0"}
+        self.offer(out, "table", "items", asks=("player", "common", "unique", "spells"), sample=sample)
         self.offer(out, "table", "doom", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "elder-signs", asks=("n",), sample={"n": "0"})
         self.offer(out, "table", "clock", asks=("hours",), sample={"hours": "0"})
@@ -925,7 +1016,7 @@ class Game(GameHistory[State]):
             else:
                 sample = {"tasks": "inv:1"}
                 self.offer(out, "table", "set-tasks", {"adventure": card.slot}, asks=("tasks",), sample=sample)
-        if self.ancient.placeholder and s.ancient_numbers is None and not s.awake:
+        if self.ancient.placeholder and s.ancient_numbers is None:
             asks = ("doom", "elder_signs")
             self.offer(out, "table", "set-ancient-one", asks=asks, sample={"doom": "12", "elder_signs": "12"})
         if s.awake and self.ancient.placeholder:
@@ -943,7 +1034,7 @@ class Game(GameHistory[State]):
                 if effect == "lock":
                     args["colour"] = extra
                     self.offer(out, "card", "card-did", args)
-                elif effect == "nothing":
+                elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
                     args["n"] = str(int(extra or CARD_EFFECTS[effect]))
@@ -1064,6 +1155,10 @@ class Game(GameHistory[State]):
                 "max_sanity": inv.max_sanity,
                 "max_stamina": inv.max_stamina,
                 "clues": inv.clues,
+                # the item cards held (None: not counted, the host tells them); Allies are not counted
+                "items": {effect: getattr(inv, field) for effect, (field, _) in ITEMS.items()}
+                if inv.items_counted
+                else None,
                 "place": inv.place,
                 "devoured": inv.devoured,
                 "active": index == current,
@@ -1204,9 +1299,24 @@ class Game(GameHistory[State]):
         return f"<ElderSign {self.ancient.id} {self.setup.players}p turn {s.turn} {CLOCK[s.clock]} doom {s.doom}>"
 
 
-def _investigator(packs: ElderSignPacks, inv_id: str, player: int) -> InvestigatorState:
+def _investigator(packs: ElderSignPacks, inv_id: str, player: int, count_items: bool) -> InvestigatorState:
+    """An investigator joining with what is listed on its card (:84, :411): a filled-in card's items counted (not in a
+    game stored before they were, `count_items`); a stand-in's not, until the host tells them (never made up)."""
     inv = packs.investigators[inv_id]
-    return InvestigatorState(inv.id, inv.name, player, inv.sanity, inv.stamina, inv.sanity, inv.stamina, inv.clues)
+    return InvestigatorState(
+        inv.id,
+        inv.name,
+        player,
+        inv.sanity,
+        inv.stamina,
+        inv.sanity,
+        inv.stamina,
+        inv.clues,
+        common_items=inv.common_items,
+        unique_items=inv.unique_items,
+        spells=inv.spells,
+        items_counted=count_items and not inv.placeholder,
+    )
 
 
 def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState:
@@ -1227,6 +1337,21 @@ def _card_state(card: Adventure, slot: str, stand_in_reading: bool) -> CardState
 def _devour_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events took the dice off an adventure's tasks for a devouring during the attempt."""
     return any(e.get("type") == "attempt_ended" and e.get("why") == "devoured" for e in events)
+
+
+def _awaken_cleared(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events took the dice off an adventure's tasks for the Ancient One woken during the attempt."""
+    return any(e.get("type") == "attempt_ended" and e.get("why") == "awakened" for e in events)
+
+
+def _history_ended(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events are those of the first command played as now after a stored game's stored history."""
+    return any(e.get("type") == STORED_HISTORY_ENDS for e in events)
+
+
+def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the host about an attempt ended by a devouring (:373 an assistant, :395 a monster)."""
+    return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -1318,6 +1443,12 @@ class _Rules(RulesBase[State, Command]):
         if inv.devoured:
             self.illegal(f"{inv.name} was devoured this turn; the turn still ends with the clock (:413). End the turn.")
         return inv
+
+    def player_at(self, player: int) -> InvestigatorState:
+        """The investigator a question fell on (0-based player; one in play, as the question went with a devouring)."""
+        index = self.s.players[player]
+        assert index is not None
+        return self.s.investigators[index]
 
     def player_arg(self, key: str = "player") -> InvestigatorState:
         number = _int(self.cmd, key, 1, len(self.s.players))
@@ -1411,7 +1542,7 @@ class _Rules(RulesBase[State, Command]):
                 self.emit("adventure_deck_empty", slot=slot)
             return
         card = self.packs.adventures[card_id]
-        self.s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
+        self.s.cards.append(_card_state(card, slot, self.game.plays_in(Reading.STAND_IN)))
         self.s.cards.sort(key=lambda c: int(c.slot))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=False)
 
@@ -1428,7 +1559,7 @@ class _Rules(RulesBase[State, Command]):
         slot = str(s.next_slot)
         s.next_slot += 1
         card = self.packs.other_worlds[card_id]
-        s.cards.append(_card_state(card, slot, self.game.stand_in_reading and self.game.in_stored_history()))
+        s.cards.append(_card_state(card, slot, self.game.plays_in(Reading.STAND_IN)))
         self.emit("adventure_drawn", slot=slot, card=card.id, name=card.name, other_world=True)
 
     # -- effects -------------------------------------------------------------------------------
@@ -1461,6 +1592,9 @@ class _Rules(RulesBase[State, Command]):
                 self.clues_changed(inv, effect.clues)
             if effect.sanity or effect.stamina:
                 self.change(inv, effect.sanity, effect.stamina, why)
+            for kind, (field_name, _) in ITEMS.items():
+                if getattr(effect, field_name):
+                    self.gain_items(inv, kind, getattr(effect, field_name))
         if effect.monsters:
             self.monsters(effect.monsters, why)
         if effect.gate:
@@ -1469,6 +1603,23 @@ class _Rules(RulesBase[State, Command]):
             self.move_clock(effect.clock, why)
         if effect.doom:
             self.add_doom(effect.doom, why)
+
+    def gain_items(self, inv: InvestigatorState, kind: str, n: int) -> None:
+        """Item cards drawn for an investigator (:229, :237, :239: one a reward icon) or spent (:329, n < 0): counted
+        when its items are (InvestigatorState.items_counted), else written down only (the host counts them)."""
+        if not inv.items_counted:
+            return
+        field_name = ITEMS[kind][0]
+        setattr(inv, field_name, max(0, getattr(inv, field_name) + n))
+        self.items_changed(inv)
+
+    def items_changed(self, inv: InvestigatorState) -> None:
+        self.emit(
+            "items_changed",
+            player=inv.player,
+            investigator=inv.name,
+            items={kind: getattr(inv, field_name) for kind, (field_name, _) in ITEMS.items()},
+        )
 
     def in_play(self, inv: InvestigatorState) -> bool:
         index = self.s.players[inv.player]
@@ -1517,6 +1668,7 @@ class _Rules(RulesBase[State, Command]):
         inv.devoured = True
         inv.place = "box"
         inv.clues = 0
+        inv.common_items = inv.unique_items = inv.spells = 0  # :409 the items go back to their decks
         s.questions = [q for q in s.questions if not (q.kind == "attack" and q.player == inv.player)]
         if inv.player == s.current:
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
@@ -1529,7 +1681,7 @@ class _Rules(RulesBase[State, Command]):
             self.emit("player_out", player=inv.player, why="devoured in the battle")
         elif s.unused:
             new_id = s.unused.pop(0)
-            s.investigators.append(_investigator(self.packs, new_id, inv.player))
+            s.investigators.append(_investigator(self.packs, new_id, inv.player, not self.game.plays_in(Reading.ITEMS)))
             s.players[inv.player] = len(s.investigators) - 1
             self.emit("investigator_joins", player=inv.player, investigator=s.investigators[-1].name)
         else:
@@ -1591,11 +1743,21 @@ class _Rules(RulesBase[State, Command]):
                 inv.place = ANCIENT_ONE
         # an adventure rolled for ends here (:433); `lost`: its dice had failed it already (only a clue was left)
         lost = None if s.attempt is None else s.attempt.failed and self.dice_cannot(s.attempt)
-        if s.attempt is not None:
-            self.end_attempt()
+        a = s.attempt
         s.attempted = begun or not earlier
         s.moved = True
         self.emit("ancient_one_awakens", name=self.ancient.name, why=why, attempt_lost=lost)
+        if a is not None and a.place != ANCIENT_ONE and not self.game.plays_in(Reading.AWAKEN):
+            # the card is neither completed nor failed (:433: the turn goes on to the clock), and no marker comes back
+            # to it (:431); its dice come off (:185 a die on a task is not rolled again "during this step", the step
+            # ends here; the battle rolls them, :443): no task of it stays done. In a game stored before
+            # (Reading.AWAKEN) they stayed done.
+            card = self.card(a.place)
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            self.dice_off(card)
+            self.emit("attempt_ended", slot=card.slot, name=card.name, why="awakened", player=s.current, undone=undone)
+        if a is not None:
+            self.end_attempt()
 
     def move_clock(self, hours: int, why: str) -> None:
         s = self.s
@@ -1684,7 +1846,7 @@ class _Rules(RulesBase[State, Command]):
         our maximum Stamina by 1", then a doom token unless the track is full. The choices given with the end of the
         turn (attack=sanity,stamina,... in player order) are played at once; each investigator without one is asked
         (a question a player: lower player=N stat=sanity|stamina), and nothing else is played until all have
-        answered. In a game stored before the companion asked (Game.sanity_reading) a choice not given was sanity."""
+        answered. In a game stored before the companion asked (Reading.SANITY) a choice not given was sanity."""
         s = self.s
         choices = [c.strip().lower() for c in self.cmd.args.get("attack", "").split(",") if c.strip()]
         for c in choices:
@@ -1696,7 +1858,7 @@ class _Rules(RulesBase[State, Command]):
             if index is None:
                 continue
             inv = s.investigators[index]
-            if player < len(choices) or (self.game.sanity_reading and self.game.in_stored_history()):
+            if player < len(choices) or self.game.plays_in(Reading.SANITY):
                 self.lower_maximum(inv, choices[player] if player < len(choices) else "sanity")
             else:
                 s.questions.append(Question(self.ancient.id, "attack", "attack", player))
@@ -1814,13 +1976,22 @@ class _Rules(RulesBase[State, Command]):
         on_spells = sum(1 for d, how, _ in a.holds if how == "spell" and Die.parse(d).colour is colour)
         if a.added.count(colour.value) + self.game.locked()[colour] + on_spells >= BOX_DICE[colour]:
             self.illegal(f"the {colour.value} die was already added this turn; the box has one (:61-62, :341).")
+        inv = self.need_active()
+        kind = DIE_ITEM[colour.value]
+        if inv.items_counted and getattr(inv, ITEMS[kind][0]) <= 0:
+            self.illegal(
+                f"{inv.name} holds no {ITEM_WORDS[kind]}, and the {colour.value} die comes from spending one (:173-175, "
+                f":335-339). If the table shows one, the host counts it first (items player={inv.player + 1} "
+                f"{ITEMS[kind][1]}=1)."
+            )
+        self.gain_items(inv, kind, -1)  # :329 spent: face down at the bottom of its deck
         a.added.append(colour.value)
         a.free[colour.value] += 1
         self.emit("die_added", colour=colour.value, player=s.current)
 
     def terror_first(self, words: str = TERROR_FIRST) -> None:
         """A roll (or a clue's re-roll), stopping the attempt or ending the turn (`words`: TERROR_BEFORE_STOPPING)
-        waits for the terror asked about to be told (:202-211), but in a game stored before (Game.lenient_reading)."""
+        waits for the terror asked about to be told (:202-211), but in a game stored before (Reading.LENIENT)."""
         if self.game.terror_open(self.s) and not self.game.lenient():
             self.illegal(f"{words[:-1]}: answer with card-did effect=..., then card-did effect=nothing (:202-211).")
 
@@ -2004,7 +2175,7 @@ class _Rules(RulesBase[State, Command]):
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
-        first_task = self.game.first_task_reading and self.game.in_stored_history()
+        first_task = self.game.plays_in(Reading.FIRST_TASK)
         choose = [i for i, _ in met] if len(met) > 1 and "task" not in self.cmd.args and not first_task else None
         chosen = None if choose else self.task_met(a, dice, held, inv, met)
         self.emit(
@@ -2020,7 +2191,7 @@ class _Rules(RulesBase[State, Command]):
         if choose:  # :177 "If you are able and willing", :189 "I can only pick one": the player's choice first
             a.choose = choose
             return
-        self.resolve(a, dice, chosen)
+        self.resolve(a, dice, held, inv, chosen)
 
     def do_complete(self) -> None:
         """The task the roll completes, when its dice meet more than one: the player's choice (:177 "If you are able
@@ -2037,12 +2208,18 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the roll's dice meet tasks {', '.join(map(str, a.choose))}; task {chosen[0]} is not one.")
         a.choose = None
         self.emit("task_chosen", player=self.s.current, task=chosen[0] if chosen else None, place=a.place)
-        self.resolve(a, dice, chosen)
+        self.resolve(a, dice, held, inv, chosen)
 
-    def resolve(self, a: AttemptState, dice: list[Die], chosen: tuple[int, Need] | None) -> None:
-        """The roll judged: the task chosen is completed with its dice (:183-191), or, none, the roll fails."""
-        held = [_face(d) for d, _, _ in a.holds]
-        inv = self.need_active()
+    def resolve(
+        self,
+        a: AttemptState,
+        dice: list[Die],
+        held: list[Face],
+        inv: InvestigatorState,
+        chosen: tuple[int, Need] | None,
+    ) -> None:
+        """The roll judged: the task chosen is completed with its dice and the `held` ones (:183-191), or, none, the
+        roll fails. `inv`: the active investigator, who pays the task's costs."""
         if chosen is None:
             self.failed_roll(a, dice)
             return
@@ -2246,14 +2423,33 @@ class _Rules(RulesBase[State, Command]):
         on to the clock (:413), and the dice come off the adventure's tasks as when it fails (:219, dice_off), so a task
         they completed is to do again. No penalty: :405-415 say what a devouring costs (a doom token, the investigator,
         their items, trophies and clues) and name no adventure penalty (:219 gives it to the one who fails the card;
-        the new investigator starts with full sanity and stamina, :413). In a game stored before (Game.devour_reading)
-        the completed tasks stayed done."""
+        the new investigator starts with full sanity and stamina, :413). In a game stored before (Reading.DEVOUR)
+        the completed tasks stayed done. Whether the devouring fails the card the text does not say, so the host is
+        asked (Reading.DEVOUR_ASKED: a game stored before asked nothing): what each assistant lost (:373, part
+        `assisted`), and whether the marker of a monster task completed in it came off (:395, part `monster_won`:
+        its task keeps its dice until told)."""
         s = self.s
-        if a.place != ANCIENT_ONE and not (self.game.devour_reading and self.game.in_stored_history()):
+        ask = a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR_ASKED)
+        if a.place != ANCIENT_ONE and not self.game.plays_in(Reading.DEVOUR):
             card = self.card(a.place)
-            undone = [i for i, t in enumerate(card.tasks, 1) if t.done]
+            kept = [t for t in card.tasks if t.done and t.monster] if ask else []
+            undone = [i for i, t in enumerate(card.tasks, 1) if t.done and t not in kept]
             self.dice_off(card)
+            for t in kept:
+                t.done = True
+            if kept:
+                self.ask(Question(card.card, "adventure", "monster_won", s.current, card.slot))
             self.emit("attempt_ended", slot=card.slot, name=card.name, why="devoured", player=s.current, undone=undone)
+        if ask:
+            # :373 "If you can't or don't want to complete the tasks on your Adventure card, any investigators who
+            # were assisting ... have to choose between losing 1 Sanity or losing 1 Stamina": whether a devouring is
+            # such a failure the text does not say, so the host tells what each assistant lost (or nothing)
+            slot = self.card(a.place)
+            helpers = sorted({p for _, how, p in a.holds if how == "assist" and p is not None and p != s.current})
+            for p in helpers:
+                index = s.players[p]
+                if index is not None and not s.investigators[index].devoured:
+                    self.ask(Question(slot.card, "adventure", "assisted", p, slot.slot))
         self.end_attempt()
 
     def dice_off(self, card: CardState) -> None:
@@ -2376,24 +2572,45 @@ class _Rules(RulesBase[State, Command]):
             self.clues_changed(inv, values["clues"])
         self.change(inv, values.get("sanity", 0), values.get("stamina", 0), "card")
 
+    def do_items(self) -> None:
+        """The host counts the item cards an investigator holds, as on the table (:329-351): all three kinds for one
+        whose items are not counted yet (a stand-in's starting items are the card's, :84, never made up; a game
+        stored before they were counted), any of them to put the count right."""
+        inv = self.player_arg()
+        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
+        if not told:
+            raise BadCommand("items: give common=, unique= or spells=, the item cards the investigator holds.")
+        if not inv.items_counted and len(told) < len(ITEMS):
+            raise BadCommand(
+                f"items: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique Items and "
+                f"Spells the investigator holds (items player={inv.player + 1} common=C unique=U spells=S)."
+            )
+        for kind, n in told.items():
+            setattr(inv, ITEMS[kind][0], n)
+        inv.items_counted = True
+        self.items_changed(inv)
+
     def do_set_ancient_one(self) -> None:
         """The numbers printed on an Ancient One card not filled in yet: its doom track's length (:419-427) and its
         Elder Sign limit (:245 "it depends on the Ancient One's Elder Sign Limit"), once, before it wakes. A number the
         table has reached already plays at once: Elder Signs at the limit win (:245 "If you meet or exceed that number,
         victory is yours!", checked after every command); else doom tokens filling the card's track wake the Ancient
-        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces."""
+        One (:427 "As soon as that Doom token lands on the last spot"), the track holding no more than its spaces.
+        Entered once it is awake (a game stored before the numbers were asked first woke at the stand-in's track, and
+        reopened has no limit of the card's): the limit still wins (:461), the track's length caps the doom tokens
+        (:459 "if the Doom track is already full, I don't add any additional Doom tokens")."""
         s = self.s
         if not self.ancient.placeholder:
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
         if s.ancient_numbers is not None:
             self.illegal("the Ancient One's numbers were entered already.")
-        if s.awake:
-            self.illegal("the Ancient One is awake: its track is full already (:429).")
         doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
+        if s.awake:
+            s.doom = min(s.doom, doom)  # the track holds no more than its spaces
         # the Elder Signs won are the rewards taken before an awakening (:427): at the limit the game is won (check_end)
-        if s.elder_signs < signs and s.doom >= doom:
+        elif s.elder_signs < signs and s.doom >= doom:
             self.awaken("the doom track is full")
 
     def do_set_investigator(self) -> None:
@@ -2410,7 +2627,7 @@ class _Rules(RulesBase[State, Command]):
         sanity, stamina = _int(self.cmd, "sanity", 1, 20), _int(self.cmd, "stamina", 1, 20)
         if "clues" in self.cmd.args:
             clues = _int(self.cmd, "clues", 0, 20)
-        elif self.game.lenient_reading and self.game.in_stored_history():
+        elif self.game.lenient():
             clues = card.clues  # as the companion played it then: the stand-in's clue tokens stood for the card's
         else:
             raise BadCommand(
@@ -2494,7 +2711,20 @@ class _Rules(RulesBase[State, Command]):
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
             s.questions.pop(0)
+            if q.part == "monster_won":  # the marker stays: its task's dice come off, to be done again (:219)
+                for t in self.card(q.slot or "").tasks:
+                    t.done = t.done and not t.monster
             self.emit("card_told", **q.to_dict())
+            return
+        if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
+            self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
+        if effect == "monster-won":
+            if "n" in self.cmd.args or "colour" in self.cmd.args:
+                raise BadCommand("card-did: effect=monster-won takes no n= or colour=.")
+            card = self.card(q.slot or "")
+            for t in [t for t in card.tasks if t.done and t.monster]:
+                card.tasks.remove(t)  # :395 taken by the devoured, :409 back to the monster cup
+            self.emit("card_effect", **q.to_dict(), effect=effect, n=1)
             return
         if effect == "lock":
             if "n" in self.cmd.args:
@@ -2515,7 +2745,11 @@ class _Rules(RulesBase[State, Command]):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")
         target = self.aimed(q, effect)
         self.emit("card_effect", **{**q.to_dict(), "player": target}, effect=effect, n=n)
-        if effect in TABLE_DRAWS:  # the table draws them; the companion plays no item
+        if effect in TABLE_DRAWS:  # the table draws them: the items are counted on whom they fell (Allies written down)
+            if effect in ITEMS:
+                for inv in self.s.investigators if target is None else [self.player_at(target)]:
+                    if not inv.devoured and self.in_play(inv):
+                        self.gain_items(inv, effect, n)
             return
         if effect == "gate":
             for _ in range(n):
@@ -2539,7 +2773,7 @@ class _Rules(RulesBase[State, Command]):
     def aimed(self, q: Question, effect: str) -> int | None:
         """Whom a told effect falls on (a player, 0-based; None: every investigator): the investigator the question
         fell on, or for a Mythos card's sanity, stamina or clues the one the host names (player=N, or player=all); in
-        a game stored before the host was asked (Game.lenient_reading), every investigator."""
+        a game stored before the host was asked (Reading.LENIENT), every investigator."""
         if q.player is not None or effect not in AIMED:
             if "player" in self.cmd.args:
                 raise BadCommand(

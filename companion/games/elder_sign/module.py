@@ -32,7 +32,7 @@ from companion.games.elder_sign.engine import (
     Setup,
     choice_first_refusal,
 )
-from companion.games.elder_sign.packs import ElderSignPacks, load_packs
+from companion.games.elder_sign.packs import ANCIENT_KIND, ElderSignPacks, load_packs
 from companion.words import a_or_an, left_to_the_host
 
 if TYPE_CHECKING:
@@ -54,6 +54,9 @@ def _stand_ins(view: Mapping[str, Any], game: Game) -> dict[str, Any]:
         ],
         # the players whose investigator's sanity, stamina and clues are still the stand-in's: the page shows none
         "numbers": game.numbers_missing_players(),
+        # the investigators (by their place in the view's list), devoured ones too, whose sanity, stamina and clues
+        # were never copied from the card: the numbers the companion has for them are the stand-in's
+        "numbers_never_entered": [i for i, inv in enumerate(game.state.investigators) if game.numbers_missing(inv)],
         "ancient_one": bool(game.ancient.placeholder),
         # its doom track's length and Elder Sign limit are still the stand-in's: the page shows neither as the card's
         "ancient_numbers": game.ancient_numbers_missing(),
@@ -283,17 +286,20 @@ def tray_roll(game: Game, dice: Sequence[tuple[str, int | None]]) -> tuple[str, 
 
 
 def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) -> Chance | None:
-    """Elder Sign's attempts with a chance on the page, each as the phones showed it before its first roll:
+    """Elder Sign's attempts with a chance on the page, each as the phones showed it before its first roll (with the
+    yellow or red die an item added before it, :329-341, in the pool):
 
     - an adventure attempted, from its first roll: its chance to complete the whole card with the best play (shown
       when the pool holds green dice only; with yellow or red dice the phones show each task's chance instead, so it
       is counted but not weighed). It comes good when the adventure is completed and fails when the dice left cannot
       complete it (the engine's own check, the player giving up or ending the turn with no die left to roll, or the
       Ancient One waking while only a clue could have saved it), and when it was given up (stopped rolling, or the
-      turn ended with dice left: the attempt it was, not come good);
+      turn ended with dice left: the attempt it was, not come good), or the one rolling was devoured (:405-415, as
+      given up);
     - a blow against the Ancient One (:439-443), from the first roll of the attack and again from the first roll after
       each blow (the task may be completed again with the dice left, :443): its chance to land a blow with the dice
-      there are. It comes good when the blow lands and fails when the dice run out first or it is given up.
+      there are. It comes good when the blow lands and fails when the dice run out first, it is given up or the one
+      rolling is devoured.
 
     A roll the dice there are cannot win at all (a chance of 0: fewer dice than the symbols asked) is no attempt."""
     if command.name in ("give-up", "end-turn") and events is None:
@@ -302,9 +308,13 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
     if command.name == "roll" and events is None:
         view = game.view()
         attempt = view.get("attempt")
-        # a new attempt: the first roll of the turn, or at the Ancient One the first roll after a blow landed
-        if attempt is not None and not (
-            attempt["place"] == "ancient-one" and attempt["rolls"] and not attempt["failed"]
+        # a new attempt: the first roll of the turn (with no attempt under way, or one an item's die opened before
+        # any roll, :329-341, its chance the one shown with that die), or at the Ancient One the first roll after a
+        # blow landed
+        if (
+            attempt is not None
+            and attempt["rolls"]
+            and not (attempt["place"] == "ancient-one" and not attempt["failed"])
         ):
             return None
         shown = _publish(view, game)
@@ -329,6 +339,10 @@ def _luck(game: Game, command: Any, events: Sequence[Mapping[str, Any]] | None) 
             return Chance(good=False)
         if kind == "ancient_one_awakens" and event.get("attempt_lost") is not None:
             return Chance(good=False) if event.get("attempt_lost") else Chance(dropped=True)
+        if kind == "investigator_devoured" and event.get("player") == game.view().get("current_player"):
+            # the one rolling devoured (:405-415): their attempt ends, the attempt it was, not come good (no attempt
+            # is under way when it was settled already, or at a devouring outside the attempt: nothing to settle)
+            return Chance(good=False)
     return None
 
 
@@ -389,7 +403,8 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, ElderSignPacks)
-        return {"ancient_ones": card_entries(packs.ancient_ones)}
+        # each with the words the wizard lists it by: a stand-in named by the companion said plainly as one
+        return {"ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND)}
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX

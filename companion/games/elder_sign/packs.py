@@ -60,6 +60,10 @@ class Effect:
     monsters: int = 0
     gate: bool = False
     clock: int = 0
+    # item cards drawn from their decks (:229 Common Items, :237 Unique Items, :239 Spells), one an icon
+    common_items: int = 0
+    unique_items: int = 0
+    spells: int = 0
     text: str = ""
 
     @property
@@ -148,6 +152,10 @@ class Investigator:
     sanity: int
     stamina: int
     clues: int = 0
+    # the item cards listed on the card (:84 "any item cards and Clue tokens listed on our cards")
+    common_items: int = 0
+    unique_items: int = 0
+    spells: int = 0
     ability: str = ""
     placeholder: bool = False
     note: str = ""
@@ -231,7 +239,22 @@ class _Entry(Entry):
     def effect(self, name: str) -> Effect:
         value = self.data.get(name, {})
         sub = _Entry(self.source, f'{self.label}: field "{name}"', value)
-        sub.check_keys(("elder_signs", "clues", "doom", "sanity", "stamina", "monsters", "gate", "clock", "text"))
+        sub.check_keys(
+            (
+                "elder_signs",
+                "clues",
+                "doom",
+                "sanity",
+                "stamina",
+                "monsters",
+                "gate",
+                "clock",
+                "common_items",
+                "unique_items",
+                "spells",
+                "text",
+            )
+        )
         clock = sub.integer("clock", 0, 12, 0)
         if clock % 3:
             sub.fail("must be a multiple of 3 hours (the hand only stops on XII, III, VI and IX)", "clock")
@@ -244,6 +267,9 @@ class _Entry(Entry):
             monsters=sub.integer("monsters", 0, 5, 0),
             gate=sub.flag("gate"),
             clock=clock,
+            common_items=sub.integer("common_items", 0, 5, 0),
+            unique_items=sub.integer("unique_items", 0, 5, 0),
+            spells=sub.integer("spells", 0, 5, 0),
             text=sub.text("text", ""),
         )
 
@@ -412,7 +438,22 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
     investigators: dict[str, Investigator] = {}
     source, doc = docs["investigators.toml"]
     for e in _entries(
-        source, doc, "investigators", ("id", "name", "sanity", "stamina", "clues", "ability", "placeholder", "note")
+        source,
+        doc,
+        "investigators",
+        (
+            "id",
+            "name",
+            "sanity",
+            "stamina",
+            "clues",
+            "common_items",
+            "unique_items",
+            "spells",
+            "ability",
+            "placeholder",
+            "note",
+        ),
     ):
         inv = Investigator(
             id=e.ident("id"),
@@ -420,6 +461,9 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
             sanity=e.integer("sanity", 1, 12),
             stamina=e.integer("stamina", 1, 12),
             clues=e.integer("clues", 0, 10, 0),
+            common_items=e.integer("common_items", 0, 5, 0),
+            unique_items=e.integer("unique_items", 0, 5, 0),
+            spells=e.integer("spells", 0, 5, 0),
             ability=e.text("ability", ""),
             placeholder=e.flag("placeholder"),
             note=e.note(),

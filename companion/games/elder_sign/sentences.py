@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import number_to_copy
-from companion.words import a_or_an, count, game_starts, listed
+from companion.words import STAND_IN_NO_CARD, a_or_an, count, game_starts, listed
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -143,7 +143,15 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
     if not effect:
         return "nothing"
     parts = []
-    for key, one in (("elder_signs", "Elder Sign"), ("clues", "clue"), ("doom", "doom token"), ("monsters", "monster")):
+    for key, one in (
+        ("elder_signs", "Elder Sign"),
+        ("clues", "clue"),
+        ("doom", "doom token"),
+        ("monsters", "monster"),
+        ("common_items", "Common Item"),
+        ("unique_items", "Unique Item"),
+        ("spells", "Spell"),
+    ):
         n = effect.get(key)
         if n:
             parts.append(count(n, one) if n > 0 else f"{count(-n, one)} less")
@@ -257,6 +265,21 @@ def _said_clues_changed(event: Mapping[str, Any], names: Names, kind: str, who: 
         return f"{inv} {'gains' if change > 0 else 'loses'} {count(abs(change), 'clue token')}"
     text = f"{inv} has {count(event.get('clues'), 'clue token')}"
     return text
+
+
+ITEM_NAMES = (("common-items", "Common Item"), ("unique-items", "Unique Item"), ("spells", "Spell"))
+
+
+def items_words(items: Mapping[str, Any] | None) -> str:
+    """The item cards an investigator holds, as the view and the events give them: "1 Common Item, no Unique Item,
+    2 Spells"; "items not counted" when the companion does not count them (the host tells them)."""
+    if items is None:
+        return "items not counted"
+    return ", ".join(count(int(items.get(key) or 0), one) for key, one in ITEM_NAMES)
+
+
+def _said_items_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return f"{inv} holds {items_words(event.get('items'))}"
 
 
 def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -469,6 +492,9 @@ def _said_attack_ended(event: Mapping[str, Any], names: Names, kind: str, who: s
 def _said_attempt_ended(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     undone = list(event.get("undone") or ())
     tasks = f"task {undone[0]}" if len(undone) == 1 else f"tasks {listed([str(n) for n in undone])}" if undone else ""
+    if event.get("why") == "awakened":  # no marker comes back to the card (:431)
+        text = f"the attempt at {_place(event, names)} ends with the awakening"
+        return text + (f": the dice come off {tasks}" if tasks else "")
     text = f"the attempt at {_place(event, names)} ends with the devouring"
     return text + (f": the dice come off {tasks}, to be completed again" if tasks else "")
 
@@ -524,6 +550,17 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
             "green die's result?"
         )
+    if event.get("part") == "assisted":  # :373, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            f"whether that fails the card: did {who}, who assisted, lose 1 sanity or 1 stamina (:373)?"
+        )
+    if event.get("part") == "monster_won":  # :395, the rules text silent whether a devouring fails the card
+        return (
+            f"the attempt at {_asked_card(event, names)} ended with the devouring, and the rules text does not say "
+            "whether that fails the card: did the monster marker whose task was completed come off the card (:395; "
+            "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -568,8 +605,15 @@ def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     if names_a_card:
         return f"The companion drew {name} at random; its card is not filled in yet in your box."
     return (
-        f"The companion drew {name} at random: a stand-in in your box, not a card of your deck, so draw one of "
+        f"The companion drew {name} at random: {STAND_IN_NO_CARD}, so draw one of "
         "your own Ancient One cards at random and play that one."
+    )
+
+
+def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return (
+        "this game was stored by an older companion: what was played before this plays as it was played then, "
+        "and from here on it plays as the companion plays now"
     )
 
 
@@ -580,6 +624,7 @@ def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv
 
 _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]] = {
     "game_started": _said_game_started,
+    "stored_history_ends": _said_stored_history_ends,
     "turn_ended": _said_turn_ended,
     "turn_started": _said_turn_started,
     "clock_advanced": _said_clock_advanced,
@@ -590,6 +635,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_locked": _said_die_locked,
     "effect_text": _said_effect_text,
     "clues_changed": _said_clues_changed,
+    "items_changed": _said_items_changed,
     "investigator_changed": _said_investigator_changed,
     "maximum_lowered": _said_maximum_lowered,
     "investigator_entered": _said_investigator_entered,
@@ -689,6 +735,8 @@ def _told_words(event: Mapping[str, Any]) -> str:
         )
     if effect == "clock":
         return f"the clock moves {n} hours on"
+    if effect == "monster-won":
+        return "the monster marker comes off the card, back to the cup"
     one, many = _TOLD.get(effect, (effect, effect))
     if effect in ("monster", "gate"):
         return one if n == 1 else f"{n} {many}"
@@ -759,6 +807,7 @@ _CARD_DID_LABELS = {
     "spells": "Spells",
     "allies": "Allies",
     "clock": "Clock (hours)",
+    "monster-won": "The monster marker came off the card",
     "sanity": "Sanity",
     "stamina": "Stamina",
     "nothing": "Nothing (more): that was all",
@@ -774,6 +823,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "add-die":  # :173 a Common Item adds the yellow die, :175 a Unique Item the red one, :329 spent
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
+    if name == "items":
+        return "Count the items an investigator holds"
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
@@ -980,6 +1031,24 @@ def _dealt_investigators(view: Mapping[str, Any], names: Names) -> str:
     )
 
 
+def _first_mythos(view: Mapping[str, Any], physical: bool) -> str:
+    """The checklist's first Mythos card (:87): drawn by the table (physical), or by the companion, whose Game tab
+    shows the card when it is filled in; a stand-in names no card of the deck, so the table draws its own and the
+    host tells what it does when asked."""
+    if physical:
+        return "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
+    if (view.get("stand_ins") or {}).get("mythos"):
+        return (
+            "Shuffle the Mythos deck beside the Ancient One and draw its first card: the companion drew a Mythos card "
+            "not filled in yet, a stand-in that names no card of your deck, so play the card you drew and tell what "
+            "it does when the Game tab asks; a die goes on it if it shows a locked die icon."
+        )
+    return (
+        "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the Game tab shows "
+        "it); a die goes on it if it shows a locked die icon."
+    )
+
+
 def numbers_first_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     """Why the turn waits while Game.numbers_first is not empty (the host's turn panel): before the first turn; or a
     player whose investigator was devoured takes a new one (:411 "I am granted a fresh start with a new investigator,
@@ -1080,12 +1149,6 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
             else []
         ),
         ("first", f"{names.player(0)} plays first; play goes clockwise."),
-        (
-            "mythos",
-            "Shuffle the Mythos deck beside the Ancient One, draw the first card and enter it here."
-            if physical
-            else "Shuffle the Mythos deck beside the Ancient One: the companion drew the first Mythos card (the "
-            "Game tab shows it); a die goes on it if it shows a locked die icon.",
-        ),
+        ("mythos", _first_mythos(view, physical)),
     ]
     return [{"id": key, "text": text} for key, text in out]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.elder_sign.sentences import cost_words, limited, need_words
+from companion.games.elder_sign.sentences import cost_words, items_words, limited, need_words
 from companion.words import asked, game_title, player
 
 __all__ = ["state_text", "status_line"]
@@ -35,6 +35,7 @@ def state_text(state: Mapping[str, Any]) -> str:
     if state.get("ancient_one_drawn"):  # a stand-in the companion drew at random (sentences.drawn_words)
         lines.append(str(state["ancient_one_drawn"]))
     missing = (state.get("stand_ins") or {}).get("numbers") or []
+    never = (state.get("stand_ins") or {}).get("numbers_never_entered") or []
     said = state.get("investigators_said") or []
     for index, inv in enumerate(state.get("investigators") or []):
         name = str(inv["name"])
@@ -47,9 +48,13 @@ def state_text(state: Mapping[str, Any]) -> str:
                 f"(set-investigator player={number} sanity=S stamina=T clues=C)"
             )
             continue
+        if inv.get("devoured") and index in never:  # devoured before its numbers were copied: none of the card's
+            lines.append(f"  {name}: devoured")
+            continue
         lines.append(
             f"  {name}: sanity {inv['sanity']}/{inv['max_sanity']}, stamina {inv['stamina']}/"
-            f"{inv['max_stamina']}, clues {inv['clues']}" + (" (devoured)" if inv.get("devoured") else "")
+            f"{inv['max_stamina']}, clues {inv['clues']}"
+            + (" (devoured)" if inv.get("devoured") else f", {items_words(inv.get('items'))}")
         )
     names = state.get("adventure_names") or {}
     for card in state.get("adventures") or []:

@@ -38,7 +38,7 @@ from companion.games.skeptics.dice import (
     summon_probability,
 )
 from companion.games.skeptics.engine import COMMANDS, Command, Game, Setup
-from companion.games.skeptics.packs import Packs, load_packs
+from companion.games.skeptics.packs import GHOST_KIND, Packs, load_packs
 from companion.games.skeptics.roll import DEFAULT_COLOR_KINDS, to_roll
 from companion.games.skeptics.tray import settle_reading
 
@@ -268,8 +268,12 @@ class SkepticsModule(GameModuleOf[Game, sentences.Names]):
 
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, Packs)
-        cards = {"boards": packs.boards, "ghosts": packs.ghosts, "environment": packs.environment}
-        return {key: card_entries(part) for key, part in {**cards, "evidence": packs.evidence}.items()}
+        cards = {"boards": packs.boards, "environment": packs.environment, "evidence": packs.evidence}
+        # the ghosts with the words the wizard lists them by: a stand-in named by the companion said plainly as one
+        return {
+            **{key: card_entries(part) for key, part in cards.items()},
+            "ghosts": card_entries(packs.ghosts, GHOST_KIND),
+        }
 
     def check_tray_kind(self, kind: str) -> str:
         return DieKind.parse(kind).value

@@ -34,6 +34,7 @@ from companion.pack_files import Entry, name_stand_ins, owner_folder, owner_text
 from companion.toml_text import read_toml
 
 __all__ = [
+    "GHOST_KIND",
     "Room",
     "Connection",
     "Board",
@@ -182,6 +183,7 @@ class Ghost:
     first_sets: int = 0  # lingering: the first N icon sets must be proven before any other (the Child Ghost's top row)
 
 
+GHOST_KIND = "Ghost"  # the kind in a stand-in ghost's name ("Ghost 1", companion.pack_files.stand_in_name)
 LIMITS_ACTIONS = "the Corpse"  # the card whose effect limits the actions other than moves (rulebook :289)
 
 
@@ -730,7 +732,7 @@ def _from_texts(texts: Mapping[str, tuple[str, str]]) -> Packs:
     shipped = bundled_texts()
     same = all(texts.get(rel, ("", ""))[1] == text for rel, (_, text) in shipped.items())
     first = None if same else _from_texts(shipped)
-    ghosts = name_stand_ins(ghosts, lambda g: "Ghost", first.ghosts if first else None)
+    ghosts = name_stand_ins(ghosts, lambda g: GHOST_KIND, first.ghosts if first else None)
     evidence = name_stand_ins(evidence, lambda e: "Evidence", first.evidence if first else None)
     items = name_stand_ins(items, lambda i: "Item", first.items if first else None)
     environment = name_stand_ins(

@@ -126,6 +126,9 @@ class Names:
     clues: Mapping[int, str] = field(default_factory=dict)  # clue card number -> what the table calls it
     # a stand-in environment card's id and pack name -> what the table calls it ("the environment card, as the Corpse")
     stand_ins: Mapping[str, str] = field(default_factory=dict)
+    # a stand-in in play called as another in play is (two told as the Corpse): its id -> when it was drawn of those
+    # ("drawn first"), so the buttons of each tell them apart without a pack name
+    alike: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_game(cls, game: Game) -> Names:
@@ -138,6 +141,14 @@ class Names:
         clues = {card.number: card.label for card in game.packs.clues.values()}
         told = [game.env(card.id) for card in game.packs.environment.values() if card.placeholder]
         stand_ins = {key: card.called for card in told for key in (card.id, card.name)}
+        in_play = [str(c["id"]) for c in game.view().get("environment") or () if str(c["id"]) in stand_ins]
+        alike: dict[str, str] = {}
+        for called in {stand_ins[c] for c in in_play}:
+            same = [c for c in in_play if stand_ins[c] == called]
+            if len(same) > 1:  # in the order drawn, as the page lists the cards in force
+                alike.update(
+                    {c: f"drawn {_ORDINALS[i] if i < len(_ORDINALS) else f'{i + 1}th'}" for i, c in enumerate(same)}
+                )
         return cls(
             players=players,
             rooms=rooms,
@@ -149,6 +160,7 @@ class Names:
             environment=environment,
             clues=clues,
             stand_ins=stand_ins,
+            alike=alike,
         )
 
     def card(self, card: Any, default: str) -> str:
@@ -246,12 +258,16 @@ def effect_words(effect: Any) -> str:
     return text
 
 
+def _capital(text: str) -> str:
+    """`text` with its first letter capitalised (after any opening quote), the rest as it is."""
+    first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
+    return text[:first] + text[first : first + 1].upper() + text[first + 1 :]
+
+
 def _sentence(text: str) -> str:
-    text = text.strip()
+    text = _capital(text.strip())
     if not text:
         return ""
-    first = next((i for i, ch in enumerate(text) if ch.isalnum()), 0)
-    text = text[:first] + text[first].upper() + text[first + 1 :]
     return text if text[-1] in ".!?" else text + "."
 
 
@@ -965,7 +981,8 @@ def _label_discard_environment(
 ) -> str:
     card = str(args.get("card"))
     called = names.stand_ins.get(card)  # a stand-in: as what the host told it plays
-    named = f"{called[0].upper()}{called[1:]}" if called else names.environment.get(card, card)
+    when = names.alike.get(card)  # two in play told alike: which of them
+    named = _capital(f"{called}, {when}" if when else called) if called else names.environment.get(card, card)
     return f"{named}: met, discard it"
 
 

@@ -60,7 +60,8 @@ def settle_reading(
     if attempt is None:
         message = f"read {seen}; no attempt is under way, so nothing was rolled"
         if why == "button":
-            return TrayOutcome(tell=message + ". Start the attempt on the host page first.")
+            # told at the table (the OLED, the voice, every phone) and on the host's "Use these dice": words for all
+            return TrayOutcome(tell=message + ". The host starts the attempt first; then the dice are read again.")
         return TrayOutcome(note=f"dice settled: {message}", quiet=True)
     typed = attempt if isinstance(attempt, Attempt) else Attempt.from_dict(attempt)
     action = typed.action

@@ -1,0 +1,59 @@
+"""The items held on the phones (elder-sign-rules.txt:329-351): a player holding no Common Item is not offered the
+yellow die (:173, :335), one holding one is (the host counts it on the phone, "Card effects and corrections"), and
+spending it takes it off. Both phones show the items held; a stand-in investigator's are "not counted yet" until the
+host counts them (never made up). Real Chromium at 390x844; screenshots go to tests/artifacts/elder_sign/."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_elder_sign import shot, tap, wait_for
+from test_browser_elder_sign_tasks import elder_sign_table, host_phone
+from test_browser_web import open_phone
+from web_fixtures import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+__all__ = ["elder_sign_table"]
+
+YELLOW = "Spend a Common Item: add the yellow die"
+
+
+def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, elder_sign_table: Table) -> None:
+    service = elder_sign_table.service
+    service.do("move", {"to": "1"})  # type: ignore[attr-defined]
+    service.do("set-tasks", {"adventure": "1", "tasks": "peril:3", "ordered": "false"})  # type: ignore[attr-defined]
+    host = host_phone(browser, elder_sign_table)
+    player = open_phone(browser, elder_sign_table, wait_map=False)
+    try:
+        page = host.page
+        # a stand-in investigator's items are printed on its card: not counted yet, the die as the table says
+        expect(page.locator("#es-items-1")).to_contain_text("Items not counted yet")
+        expect(player.page.locator("#es-items-1")).to_contain_text("the host counts them")
+        expect(page.locator("#es-main button", has_text=YELLOW)).to_have_count(1)
+        service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]
+        for phone in (host, player):
+            expect(phone.page.locator("#es-items-1")).to_have_text(
+                "Items: 0 Common Items · 0 Unique Items · 0 Spells", timeout=5000
+            )
+        expect(page.locator("#es-main button", has_text=YELLOW)).to_have_count(0)  # none held: not offered
+        expect(page.locator("#es-main button", has_text="Spend a Unique Item")).to_have_count(0)
+        shot(host, "items-1-none-held")
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Count the items an investigator holds").click()
+        page.fill("#sheet-body [name=common]", "1")
+        page.click("#sheet-ok")
+        for phone in (host, player):
+            expect(phone.page.locator("#es-items-1")).to_have_text(
+                "Items: 1 Common Item · 0 Unique Items · 0 Spells", timeout=5000
+            )
+        expect(page.locator("#es-main button", has_text=YELLOW)).to_have_count(1)  # one held: offered
+        shot(host, "items-2-one-held")
+        shot(player, "items-3-player")
+        length = service.state()["history_length"]  # type: ignore[attr-defined]
+        tap(host, f"#es-main button:has-text('{YELLOW}')")
+        wait_for(lambda: service.state()["history_length"] > length)  # type: ignore[attr-defined]
+        expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
+        assert host.errors == [] and player.errors == []
+    finally:
+        host.context.close()
+        player.context.close()

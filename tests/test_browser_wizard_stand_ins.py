@@ -1,0 +1,59 @@
+"""The new-game wizard on the host's phone (Debian's Chromium, 390x844): a stand-in card named by the companion
+("Ghost 1", "Ancient One 1") is listed plainly as a stand-in in your box, not a card of your deck, beside the cards
+the rulebook names that are not filled in yet (the Child Ghost, skeptics-rulebook.txt:74; Nyarlathotep,
+elder-sign-rules.txt:82), in the words one place gives every game (companion.words.card_choice). A ghost is chosen
+from the box's cards (skeptics-rulebook.txt:73 "Select one of the Ghost Cards"). Screenshots:
+tests/artifacts/wizard_stand_ins/ (gitignored)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_web import ARTIFACTS, PHONE, open_phone
+from web_fixtures import Table
+
+from companion.words import STAND_IN_NO_CARD
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = ARTIFACTS / "wizard_stand_ins"
+
+
+def test_the_wizard_lists_a_stand_in_ghost_and_ancient_one_plainly_as_stand_ins(browser: Any, table: Table) -> None:
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    try:
+        host.tab("host")
+        page.click("#open-wizard")
+        page.select_option("#new-form select[name=rules]", "skeptics")
+        ghost = page.locator("#new-form select[name=ghost]")
+        expect(ghost).to_be_visible()
+        ghosts = ghost.locator("option").all_text_contents()
+        assert ghosts[:3] == [
+            "Child Ghost (not filled in yet)",
+            "Poltergeist (not filled in yet)",
+            "Shadow Ghost (not filled in yet)",
+        ], ghosts
+        assert ghosts[3:] == [f"Ghost {n}: {STAND_IN_NO_CARD} (play any Ghost card of your own)" for n in (1, 2, 3)], (
+            ghosts
+        )
+        ghost.select_option("ghost4")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "skeptics-ghost-1.png"))
+        page.select_option("#new-form select[name=rules]", "elder-sign")
+        ancient = page.locator("#new-form select[name=ancient_one]")
+        expect(ancient).to_be_visible()
+        assert ancient.locator("option").all_text_contents() == [
+            "drawn at random",
+            "Nyarlathotep (not filled in yet)",
+            f"Ancient One 1: {STAND_IN_NO_CARD} (play any Ancient One card of your own)",
+        ]
+        ancient.select_option("ancient_two")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(SHOTS / "elder-sign-ancient-one-1.png"))
+        host.check_clean()
+    finally:
+        host.context.close()

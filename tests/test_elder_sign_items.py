@@ -1,0 +1,157 @@
+"""The item cards an investigator holds are counted (elder-sign-rules.txt:84 the starting ones listed on the card,
+:229 :237 :239 the rewards' Common Items, Unique Items and Spells, :329 spent "facedown at the bottom of its deck",
+:409 lost with a devouring), and the yellow die (:173, :335) and red die (:175, :339) are offered only with an item
+held that gives it. What the companion does not know (a stand-in investigator's items, a game stored before) it does
+not refuse: the die is offered as the host says and the host counts the items (items player=N ...). A game stored
+before the items were counted replays as it was played (Reading.ITEMS), from a real SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from games import write_played_then
+from test_elder_sign_engine import ADVENTURES, ANCIENT, INVESTIGATORS, MYTHOS_QUIET, WORLDS, slot
+from test_elder_sign_findings import stand_in_attempt
+
+from companion.errors import BadCommand, IllegalCommand
+from companion.games.elder_sign.engine import Command, Game, Reading, Setup
+from companion.games.elder_sign.packs import parse_pack_texts
+from companion.games.elder_sign.sentences import describe_events
+from companion.games.elder_sign.terminal import state_text
+from companion.history import GameStore, replay_game
+
+# investigator 1's card lists one Common Item (:84); "Two Tasks" rewards a Unique Item and a Spell (:237, :239)
+PACKS = parse_pack_texts(
+    {
+        "ancient_ones.toml": ANCIENT,
+        "investigators.toml": INVESTIGATORS.replace(
+            'name = "Investigator 1"\n', 'name = "Investigator 1"\ncommon_items = 1\n'
+        ),
+        "adventures.toml": ADVENTURES.replace(
+            "reward = { clues = 1 }", "reward = { clues = 1, unique_items = 1, spells = 1 }"
+        ),
+        "other_worlds.toml": WORLDS,
+        "mythos.toml": MYTHOS_QUIET,
+    }
+)
+
+
+def at_two_tasks(player: int = 1, reading: Reading = Reading.NOW) -> Game:
+    """The game with "Two Tasks" dealt; `player` (1 or 2) is at it, their turn."""
+    for seed in range(200):
+        game = Game.new(Setup(players=2, investigators=("inv1", "inv2"), seed=seed), PACKS, reading=reading)
+        if any(a["id"] == "two" for a in game.view()["adventures"]):
+            break
+    if player == 2:
+        game.push("end-turn")
+    game.push(f"move to={slot(game, 'two')}")
+    return game
+
+
+def dice_offered(game: Game) -> list[str]:
+    return sorted(a.args["colour"] for a in game.legal_actions() if a.name == "add-die")
+
+
+def items(game: Game, player: int) -> object:
+    return next(i for i in game.view()["investigators"] if i["player"] == player - 1)["items"]
+
+
+def test_the_yellow_die_is_offered_only_with_a_common_item_held_and_spending_takes_it_off() -> None:
+    """:84 investigator 1 starts with the Common Item listed on the card; :335 it adds the yellow die; :329 spent."""
+    game = at_two_tasks(1)
+    assert items(game, 1) == {"common-items": 1, "unique-items": 0, "spells": 0}
+    assert dice_offered(game) == ["yellow"]  # no Unique Item held: no red die
+    with pytest.raises(IllegalCommand, match="holds no Unique Item"):
+        game.push("add-die colour=red")
+    events = game.push("add-die colour=yellow")
+    assert items(game, 1) == {"common-items": 0, "unique-items": 0, "spells": 0}
+    assert "Investigator 1 holds 0 Common Items, 0 Unique Items, 0 Spells" in " ".join(describe_events(events))
+    game.pop()  # undo gives the item back
+    assert items(game, 1)["common-items"] == 1  # type: ignore[index]
+
+
+def test_a_player_holding_no_item_is_not_offered_a_die_until_the_host_counts_one() -> None:
+    """Investigator 2's card lists no item: neither die (:335, :339); the host counts one the table shows."""
+    game = at_two_tasks(2)
+    assert items(game, 2) == {"common-items": 0, "unique-items": 0, "spells": 0}
+    assert dice_offered(game) == []
+    with pytest.raises(IllegalCommand, match=r"holds no Common Item.*items player=2 common=1"):
+        game.push("add-die colour=yellow")
+    game.push("items player=2 unique=1")
+    assert dice_offered(game) == ["red"]
+    game.push("add-die colour=red")
+    assert items(game, 2) == {"common-items": 0, "unique-items": 0, "spells": 0}
+    with pytest.raises(BadCommand, match="common=, unique= or spells="):
+        game.push("items player=2")
+
+
+def test_a_filled_in_cards_reward_adds_its_items() -> None:
+    """:195 the rewards of a completed card: :237 a Unique Item, :239 a Spell for each icon."""
+    game = at_two_tasks(2)
+    game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)))  # the lore task
+    game.push("roll faces=inv3," + ",".join(["peril"] * (game.dice_to_roll() - 1)))  # the investigation task
+    assert items(game, 2) == {"common-items": 0, "unique-items": 1, "spells": 1}
+
+
+def test_a_stand_in_investigators_items_are_asked_and_a_stand_in_cards_reward_counts_them() -> None:
+    """A stand-in's starting items are printed on its card (:84), never made up: not counted until the host tells
+    them, and the die not refused meanwhile; a stand-in adventure's reward told by the host (:229) is counted."""
+    game = stand_in_attempt("inv:1")
+    assert items(game, 1) is None
+    assert dice_offered(game) == ["red", "yellow"]  # the companion does not know: as the host says
+    assert "items not counted" in state_text(game.view())
+    with pytest.raises(BadCommand, match="give all three"):
+        game.push("items player=1 common=1")
+    game.push("items player=1 common=0 unique=0 spells=0")
+    assert dice_offered(game) == []
+    game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
+    assert game.view()["question"]["part"] == "reward"
+    game.push("card-did effect=common-items n=2")
+    game.push("card-did effect=allies")  # an Ally is written down, not counted (:353-355)
+    assert items(game, 1) == {"common-items": 2, "unique-items": 0, "spells": 0}
+    assert "2 Common Items" in state_text(game.view())
+
+
+def test_a_devoured_investigators_items_go_back_to_their_decks() -> None:
+    """:409 "All my precious items ... are returned face-down to the depths of their respective decks"."""
+    game = at_two_tasks(1)
+    game.push("adjust player=1 stamina=-9")
+    assert next(i for i in game.view()["investigators"] if i["id"] == "inv1")["items"] == {
+        "common-items": 0,
+        "unique-items": 0,
+        "spells": 0,
+    }
+
+
+def test_a_game_stored_before_items_were_counted_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file of before: investigator 2 (no item on the card) added the yellow die. It reopens so (Reading.ITEMS), no
+    investigator's items counted (the host counts them: nothing made up), and a die added after the reopening is not
+    refused; the file reopens again as played."""
+    then = at_two_tasks(2, Reading.ITEMS)
+    then.push("add-die colour=yellow")
+    then.push("roll faces=" + ",".join(["peril"] * (then.dice_to_roll() - 1) + ["yellow:inv4"]))
+    played = [str(c) for c in then.history]
+    with pytest.raises(IllegalCommand, match="holds no Common Item"):  # as the companion plays now: refused
+        now = Game.new(then.setup, PACKS)
+        for text in played:
+            now.push(text)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, Game.new(then.setup, PACKS, reading=Reading.ITEMS), played)
+        game = replay_game(store, game_id, PACKS)
+        assert isinstance(game, Game) and game.reading >= Reading.ITEMS and game.view() == then.view()
+        assert items(game, 1) is None and items(game, 2) is None
+
+        def play(text: str) -> None:
+            command = Command.parse(text)
+            store.append(game_id, len(game.history) + 1, command.to_dict(), game.push(command))
+
+        for text in ("end-turn", f"move to={slot(game, 'two')}"):
+            play(text)
+        assert dice_offered(game) == ["red", "yellow"]  # not counted: not refused
+        play("add-die colour=red")
+        again = replay_game(store, game_id, PACKS)
+        assert isinstance(again, Game) and again.view() == game.view()
+    finally:
+        store.close()
