@@ -155,7 +155,7 @@ class Companion(MainLoop):
         if self.sim:  # nobody throws real dice: a phone's tap throws the simulated tray's
             from vision.sim_tray import Thrower
 
-            thrower = Thrower(self.game.next_throw)
+            thrower = Thrower(self.game.next_throw, over=self.game.over)
         self.tray = TrayLoop(
             self.config.camera,
             self.parts.tray,

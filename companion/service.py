@@ -414,6 +414,12 @@ class GameService:
             game = self._game
             return () if game is None else tuple(self._module.next_throw(game))
 
+    def over(self) -> bool:
+        """Whether the game has ended (won or lost): no roll comes in it (--sim's tray says so, not "end the turn")."""
+        with self._lock:
+            game = self._game
+            return game is not None and game.outcome is not None
+
     def roll_virtual(self, command: str | None = None, source: str = "host") -> CommandResult:
         """Roll, with the injected Random, the dice the game needs now (its module says which), and record them.
 

@@ -533,3 +533,40 @@ def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_
         host.check_clean()
     finally:
         host.context.close()
+
+
+TOASTS = """window.__toasts = [];
+new MutationObserver(() => { const t = document.querySelector('#toast'); if (t && !t.hidden && t.textContent) window.__toasts.push(t.textContent); })
+  .observe(document, { subtree: true, childList: true, characterData: true, attributes: true });"""
+
+
+def test_the_vote_told_during_its_countdown_stops_it_without_a_stopped_toast(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """A fresh player (the host) tapped the countdown, told the vote a few seconds later and was toasted "The
+    reading was stopped." with no word why: the stop is what the host's own tap does, so no phone is told it."""
+    service = skeptics_table.service
+    host = open_phone(browser, skeptics_table, host=True, init_script=TOASTS, wait_map=False)
+    viewer = open_phone(browser, skeptics_table, viewport=PHONE, init_script=TOASTS, wait_map=False, scale=1)
+    try:
+        service.new_game({"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 4, "seed": 3})
+        service.do("night-done")
+        while service.state()["phase"] != "action":
+            if service.state()["phase"] == "event" and service.state()["event"] is None:
+                service.do("event", {"name": "Storm"})
+            else:
+                service.do("next-phase")
+        expect(host.page.locator("#ac-countdown")).to_be_visible(timeout=5000)
+        tap(host, "#ac-countdown")
+        for phone in (host, viewer):
+            expect(phone.page.locator("#narration")).to_be_visible(timeout=3000)
+        service.do("vote", {"seat": str(service.state()["seats"][1]["seat"])})  # told before the reading ends
+        for phone in (host, viewer):
+            expect(phone.page.locator("#narration")).to_be_hidden(timeout=3000)
+            expect(phone.page.locator("#ac-vote")).to_contain_text("was voted out", timeout=5000)
+            phone.page.wait_for_timeout(500)
+            assert not [t for t in phone.page.evaluate("window.__toasts") if "reading was stopped" in t]
+        shot(host, "ac-vote-told-during-countdown")
+    finally:
+        host.context.close()
+        viewer.context.close()

@@ -196,3 +196,32 @@ def test_a_players_throw_and_the_hosts_play_alike_and_wait_for_the_task_chosen(b
     finally:
         player.context.close()
         host.context.close()
+
+
+def test_the_dice_tab_says_the_game_is_over_once_it_is(browser: Any, served: Companion) -> None:
+    """A fresh player saw the Dice tab still say "no roll can be made now ... with no action left, end the turn"
+    after the game was won: once it has ended the throw says the game is over, and nothing of ending a turn."""
+    from vision.sim_tray import GAME_OVER
+
+    host = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"), host=True)  # type: ignore[arg-type]
+    player = open_phone(browser, SimpleNamespace(url=f"http://127.0.0.1:{served.port}"))  # type: ignore[arg-type]
+    try:
+        served.game.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Anna", "Ben"]})
+        while served.game.state().get("question"):
+            served.game.do("card-did", {"effect": "nothing"})
+        numbers_copied(served.game._game, served.game)  # the stand-in cards' numbers (the Elder Signs it needs)
+        for phone in (host, player):  # Elder Sign's roll card carries the throw (no Dice tab)
+            expect(phone.page.locator("#sim-throw-note")).to_contain_text("No roll can be made now", timeout=10000)
+        served.game.do("elder-signs", {"n": str(served.game.state()["elder_signs_needed"])})  # sealed away: won
+        assert served.game.state()["outcome"] == "won"
+        for phone, name in ((host, "over-host"), (player, "over-player")):
+            note = phone.page.locator("#sim-throw-note")
+            expect(note).to_have_text(GAME_OVER[0].upper() + GAME_OVER[1:], timeout=10000)
+            expect(phone.page.locator("body")).not_to_contain_text("end the turn")
+            expect(phone.page.locator("#sim-throw-btn")).to_be_disabled()
+            phone.page.click("#banner-ok")  # the end's banner taken in: the roll card below the end card
+            note.scroll_into_view_if_needed()
+            shot(phone, name)
+    finally:
+        host.context.close()
+        player.context.close()

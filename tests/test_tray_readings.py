@@ -216,3 +216,20 @@ def test_no_dice_to_throw_once_the_player_has_no_action_left_for_the_roll(servic
         thrower.throw()
     service.do("end-turn", {})
     assert service.next_throw() == ()  # the next player starts no roll by themselves
+
+
+def test_the_thrower_says_the_game_is_over_once_it_has_ended(service: GameService) -> None:
+    """After the end no roll comes: the simulated tray says the game is over, not "end the turn"."""
+    from vision.sim_tray import GAME_OVER, NO_ROLL_PLAYER
+
+    thrower = Thrower(service.next_throw, over=service.over)
+    assert thrower.view()["why"] == NO_ROLL and not service.over()
+    service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
+    while service.state().get("question"):
+        service.do("card-did", {"effect": "nothing"})
+    numbers_copied(service._game, service)  # the stand-in cards' numbers (the Elder Signs it needs)
+    service.do("elder-signs", {"n": str(service.state()["elder_signs_needed"])})
+    assert service.over() and service.state()["outcome"] == "won"
+    assert thrower.view()["why"] == thrower.view(host=False)["why"] == GAME_OVER != NO_ROLL_PLAYER
+    with pytest.raises(IllegalCommand, match="the game is over"):
+        thrower.throw()

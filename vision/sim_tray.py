@@ -42,13 +42,16 @@ NO_ROLL = (
     "action left, end the turn."
 )
 NO_ROLL_PLAYER = NO_DICE + " yet: the host starts the next roll."
+# once the game has ended (won or lost) no roll comes: not "end the turn", not "the host starts the next roll"
+GAME_OVER = "the game is over, so there are no dice to throw."
 
 
 class Thrower:
     """The hand that throws --sim's dice when a person taps (see the module docstring); safe from any thread."""
 
-    def __init__(self, dice: Callable[[], Sequence[str]]) -> None:
+    def __init__(self, dice: Callable[[], Sequence[str]], over: Callable[[], bool] = lambda: False) -> None:
         self.dice = dice  # the dice the roll under way throws now (GameService.next_throw)
+        self.over = over  # whether the game has ended (GameService.over): then why none is GAME_OVER
         self._lock = threading.Lock()
         self._serial = 0
         self._names: tuple[str, ...] = ()
@@ -60,10 +63,10 @@ class Thrower:
 
     def throw(self, host: bool = True) -> tuple[str, ...]:
         """A tap: the dice of the roll under way thrown into the tray; IllegalCommand when none is (NO_ROLL, or
-        NO_ROLL_PLAYER for a player's phone: `host` False)."""
+        NO_ROLL_PLAYER for a player's phone: `host` False; GAME_OVER once the game has ended)."""
         names = tuple(self.dice())
         if not names:
-            raise IllegalCommand(NO_ROLL if host else NO_ROLL_PLAYER)
+            raise IllegalCommand(self._why(host))
         with self._lock:
             self._serial += 1
             self._names = names
@@ -75,7 +78,10 @@ class Thrower:
         names = list(self.dice())
         with self._lock:
             throws = self._serial
-        return {"dice": names, "why": None if names else NO_ROLL if host else NO_ROLL_PLAYER, "throws": throws}
+        return {"dice": names, "why": None if names else self._why(host), "throws": throws}
+
+    def _why(self, host: bool) -> str:
+        return GAME_OVER if self.over() else NO_ROLL if host else NO_ROLL_PLAYER
 
 
 class ThrowCamera(CameraBase):

@@ -114,7 +114,10 @@ function playNarration(s, live) {
     if (app.narration) {
       const ended = app.narration.ended;
       stopNarrationView();
-      if (!ended && live) toast("The reading was stopped.");
+      // stopped by a move (the vote told during its countdown, the next phase): the page shows the move, and the
+      // stop is its expected result; only the Stop button (or an undo) stopping it is told
+      const moved = (s.history_length ?? 0) > (app.historyLength ?? 0);
+      if (!ended && live && !moved) toast("The reading was stopped.");
     }
     return;
   }
