@@ -696,12 +696,12 @@ class Game(GameHistory[State]):
             # the first command after the stored ones kept (a game played on after it was reopened, or after an undo
             # back into its stored commands) plays as the companion plays now; its events say so, so the file
             # reopened later plays it so too (read_stored: the stored history ends there for every reading)
-            now = self.reading > Reading.NOW and len(self._stack) == self._kept and not self.in_stored_history()
+            kept = self.in_stored_history()
+            now = self.reading > Reading.NOW and len(self._stack) == self._kept and not kept
             events = super().push(command)
         finally:
             self._pushing = None
-        at = len(self._stack) - 1
-        if self.stored is not None and self._kept == at < len(self.stored) and command is self.stored[at]:
+        if self.stored is not None and kept:  # the stored command at its place, after every stored one before it
             self._kept += 1
         if now:
             events.append({"type": STORED_HISTORY_ENDS})
