@@ -1643,6 +1643,12 @@ class _Rules(RulesBase[State, Command]):
         # a stand-in's numbers are made up: no one is devoured by them (set-investigator judges it with the card's)
         made_up = self.game.numbers_missing(inv) and not self.game.pack_numbers_count(True, True)
         below = (inv.sanity + sanity < 0 or inv.stamina + stamina < 0) and not made_up
+        # what went below 0, from what it was (the value shown stays 0): the words say so (sentences.fell_words)
+        fell = [
+            {"stat": stat, "was": was, "change": n}
+            for stat, was, n in (("sanity", inv.sanity, sanity), ("stamina", inv.stamina, stamina))
+            if was + n < 0
+        ]
         inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
         inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
         self.emit(
@@ -1655,13 +1661,15 @@ class _Rules(RulesBase[State, Command]):
             stamina_change=stamina,
             why=why,
             numbers_missing=self.game.numbers_missing(inv),  # the stand-in's numbers: the words tell the change only
+            **({"below": [f["stat"] for f in fell]} if below else {}),
         )
         if below:
-            self.devour(inv)
+            self.devour(inv, fell)
 
-    def devour(self, inv: InvestigatorState) -> None:
+    def devour(self, inv: InvestigatorState, fell: Sequence[Mapping[str, Any]] = ()) -> None:
         """:405-415: devoured when sanity or stamina go below 0: a doom token, and a new investigator for the
-        player (none once the Ancient One is awake, :453)."""
+        player (none once the Ancient One is awake, :453). `fell`: what went below 0, from what it was, by how much
+        (the words tell it: the value shown stays 0)."""
         s = self.s
         if inv.devoured:
             return
@@ -1673,7 +1681,7 @@ class _Rules(RulesBase[State, Command]):
         if inv.player == s.current:
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
-        self.emit("investigator_devoured", player=inv.player, investigator=inv.name)
+        self.emit("investigator_devoured", player=inv.player, investigator=inv.name, fell=[dict(f) for f in fell])
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
         if s.awake:
@@ -1874,6 +1882,7 @@ class _Rules(RulesBase[State, Command]):
 
     def lower_maximum(self, inv: InvestigatorState, which: str) -> None:
         """:459: the investigator's maximum sanity or stamina goes down by 1 (the tokens with it); below 0 devours."""
+        was = getattr(inv, which)
         if which == "sanity":
             inv.max_sanity -= 1
             inv.sanity = min(inv.sanity, inv.max_sanity)
@@ -1889,7 +1898,7 @@ class _Rules(RulesBase[State, Command]):
             max_stamina=inv.max_stamina,
         )
         if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
-            self.devour(inv)
+            self.devour(inv, [{"stat": which, "was": was, "change": getattr(inv, which) - was}])
 
     def do_lower(self) -> None:
         """The answer to the Ancient One's attack for one investigator (:459): its maximum sanity or stamina by 1."""

@@ -287,8 +287,9 @@ def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str
         changes = [(k, event.get(f"{k}_change")) for k in ("sanity", "stamina")]
         said = ", ".join(f"{k} {'+' if n > 0 else ''}{n}" for k, n in changes if n)
         return f"{inv}: {said}" if said else f"{inv}'s sanity and stamina stay as they were"
-    text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
-    return text
+    below = event.get("below") or ()  # :407 a loss that goes below 0 devours: the 0 shown is not a 0 played on
+    said = [f"{k} below 0" if k in below else f"{k} {event.get(k)}" for k in ("sanity", "stamina")]
+    return f"{inv}: {', '.join(said)}"
 
 
 def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -311,9 +312,22 @@ def _said_investigator_entered(event: Mapping[str, Any], names: Names, kind: str
     )
 
 
+def fell_words(event: Mapping[str, Any], inv: str) -> str:
+    """Why an investigator was devoured (:407 "If my Sanity, Stamina, or both ... go below 0"): what fell below 0,
+    from what it was, by how much ("Anna's sanity fell below 0 (she had 0 and lost 2)"); the value shown stays 0."""
+    fell = [f for f in event.get("fell") or () if isinstance(f, Mapping)]
+    if not fell:  # a game stored before the event told it, or numbers entered that were below 0 already
+        return f"{inv}'s sanity or stamina went below 0"
+    stats = " and ".join(str(f.get("stat")) for f in fell)
+    how = "; ".join(
+        f"{f.get('stat') + ' ' if len(fell) > 1 else ''}had {f.get('was')} and lost {-int(f.get('change') or 0)}"
+        for f in fell
+    )
+    return f"{inv}'s {stats} fell below 0 ({how})"
+
+
 def _said_investigator_devoured(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{inv} is devoured"
-    return text
+    return f"{fell_words(event, inv)}: {inv} is devoured"
 
 
 def _said_investigator_joins(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -755,6 +769,7 @@ _ANNOUNCE = {
     "terror": ("terror", "Terror"),
     "ancient_one_awakens": ("awakening", "The Ancient One awakens"),
     "ancient_one_attack": ("attack", "The Ancient One attacks"),
+    # the title names the fate; the text says why (sentences.fell_words), so the pair does not say "devoured" twice
     "investigator_devoured": ("devoured", "Devoured"),
     "monster_appears": ("monster", "A monster appears"),
     "adventure_completed": ("completed", "Adventure completed"),
@@ -775,7 +790,13 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
         return None
     key, title = _ANNOUNCE[kind]
     # the title already says who attacks: the text is the attack alone
-    text = _sentence(str(event.get("text"))) if kind == "ancient_one_attack" else describe_event(event, names)
+    if kind == "ancient_one_attack":
+        text = _sentence(str(event.get("text")))
+    elif kind == "investigator_devoured":  # the title says "Devoured": the text, why (not "is devoured" again)
+        who = names.player(event.get("player"))
+        text = _sentence(fell_words(event, names.card(event.get("investigator"), who)))
+    else:
+        text = describe_event(event, names)
     return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
