@@ -294,8 +294,18 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
         # a monster task completed in an attempt ended by a devouring (:395, the text silent): its marker taken off
         "monster_won": (("monster-won", ""), ("nothing", "")),
+        # the rest of what the devoured's turn was resolving (DEVOURED_REST): what it did to the table, if anything
+        "devoured_rest": (("doom", ""), ("monster", ""), ("clock", ""), ("nothing", "")),
     }
 )
+# :405-415 name what a devouring costs and that the turn still ends with the clock (:413); the rest of what the
+# devoured's turn was resolving (a terror of the adventure or the Mythos card, :202; a penalty, :219; a task's costs,
+# :185) falls on no investigator: theirs went back to the box (:407) and the new one starts with full sanity and
+# stamina, played from the next turn (:413). Whether its doom tokens, monsters or clock still happen the text does not
+# say: one question to the host (part "devoured_rest", these taps), instead of the questions it replaces
+DEVOURED_REST = "devoured_rest"
+# the questions of the devoured's turn it replaces: (kind, part)
+DEVOURED_WITHDRAWN = (("adventure", "terror"), ("adventure", "penalty"), ("adventure", "task"), ("mythos", "terror"))
 # the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
 DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
@@ -623,6 +633,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
+    # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
+    DEVOUR_REST = auto()
     # a game stored before the companion counted the items an investigator holds: an item's die was added whatever
     # was held, and no investigator's items are counted (the host counts them with `items`)
     ITEMS = auto()
@@ -779,6 +792,8 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
+        - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
+          question is asked in their place, DEVOURED_REST); it holds for the commands before a stored one that asked it;
         - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
           nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
         - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
@@ -816,6 +831,7 @@ class Game(GameHistory[State]):
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
             Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
+            Reading.DEVOUR_REST: next((i for i, told in enumerate(events or ()) if _rest_withdrawn(told)), None),
         }
         # the first command played as now after the stored ones (its stored events say so): no older reading holds
         # from there on, whatever the reading (a refusal, a devouring by made-up numbers: nothing else may tell it)
@@ -861,6 +877,9 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that asks what its assistants lost, stored as asking nothing
             if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
+            # a devouring that withdraws what was asked of the turn, stored as asking it on
+            if stored is not None and _rest_withdrawn(made) and not _rest_withdrawn(stored):
                 return False
         return True
 
@@ -1354,6 +1373,11 @@ def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
 
 
+def _rest_withdrawn(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the one question of what is left of a devoured investigator's turn (DEVOURED_REST)."""
+    return any(e.get("type") == "card_asked" and e.get("part") == DEVOURED_REST for e in events)
+
+
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether a command's events leave a roll waiting for the player's choice of task (:177, :189)."""
     return any(e.get("type") == "rolled" and e.get("choose") for e in events)
@@ -1682,6 +1706,8 @@ class _Rules(RulesBase[State, Command]):
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
         self.emit("investigator_devoured", player=inv.player, investigator=inv.name, fell=[dict(f) for f in fell])
+        if inv.player == s.current and not self.game.plays_in(Reading.DEVOUR_REST):
+            self.withdraw_asked(inv)
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
         if s.awake:
@@ -1696,6 +1722,26 @@ class _Rules(RulesBase[State, Command]):
             s.players[inv.player] = None
             self.emit("player_out", player=inv.player, why="no investigator left")
         self.add_doom(1, "devoured")
+
+    def withdraw_asked(self, inv: InvestigatorState) -> None:
+        """The active investigator devoured (:407 "My Investigator card and marker are ... sent back to the box"):
+        what was still asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator,
+        who "start[s] with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn
+        is the clock (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens,
+        monsters or clock still happen the text does not say: one question (DEVOURED_REST) in their place."""
+        s = self.s
+        mine = [q for q in s.questions if q.player == inv.player and (q.kind, q.part) in DEVOURED_WITHDRAWN]
+        if not mine:
+            return
+        s.questions = [q for q in s.questions if q not in mine]
+        self.emit("questions_withdrawn", player=inv.player, parts=[f"{q.kind}:{q.part}" for q in mine])
+        first = next((q for q in mine if q.kind == "adventure"), mine[0])
+        self.ask_rest(first.card, first.kind, first.slot)
+
+    def ask_rest(self, card: str, kind: str, slot: str | None) -> None:
+        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once."""
+        if not any(q.part == DEVOURED_REST for q in self.s.questions):
+            self.ask(Question(card, kind, DEVOURED_REST, None, slot))
 
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
@@ -2356,6 +2402,7 @@ class _Rules(RulesBase[State, Command]):
         card's terror effects), then the player tries again (losing a die) or stops."""
         s = self.s
         a.failed = True
+        roller = self.active()
         terror = sum(1 for d in dice if d.face is Face.TERROR)
         self.emit("roll_failed", player=s.current, dice=a.last, terror=terror)
         if terror and a.place != ANCIENT_ONE:
@@ -2376,7 +2423,14 @@ class _Rules(RulesBase[State, Command]):
                 self.ask(Question(card.id, "adventure", "terror", s.current, a.place))
             else:
                 self.effect(card.terror, everyone=False, why="terror")
-            if mythos is not None and mythos.placeholder:
+            devoured = roller is not None and roller.devoured and not self.game.plays_in(Reading.DEVOUR_REST)
+            if mythos is not None and devoured:
+                # devoured by the adventure's terror: the Mythos card's falls on no one (:407, :413); whether what it
+                # does to the table still happens the text does not say (withdraw_asked)
+                table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
+                if mythos.placeholder or not table.empty:
+                    self.ask_rest(card.id, "adventure", a.place)
+            elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:
                 self.effect(mythos.terror, everyone=False, why="terror")
@@ -2725,6 +2779,11 @@ class _Rules(RulesBase[State, Command]):
                     t.done = t.done and not t.monster
             self.emit("card_told", **q.to_dict())
             return
+        if q.part == DEVOURED_REST and effect not in dict(PART_TAPS[DEVOURED_REST]):
+            self.illegal(
+                "what is left of a devoured investigator's turn falls on no investigator (:407, :413): tell its doom "
+                "tokens, monsters or clock (effect=doom, monster or clock), or effect=nothing."
+            )
         if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
             self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
         if effect == "monster-won":

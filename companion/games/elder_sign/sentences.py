@@ -288,8 +288,8 @@ def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str
         said = ", ".join(f"{k} {'+' if n > 0 else ''}{n}" for k, n in changes if n)
         return f"{inv}: {said}" if said else f"{inv}'s sanity and stamina stay as they were"
     below = event.get("below") or ()  # :407 a loss that goes below 0 devours: the 0 shown is not a 0 played on
-    said = [f"{k} below 0" if k in below else f"{k} {event.get(k)}" for k in ("sanity", "stamina")]
-    return f"{inv}: {', '.join(said)}"
+    stats = [f"{k} below 0" if k in below else f"{k} {event.get(k)}" for k in ("sanity", "stamina")]
+    return f"{inv}: {', '.join(stats)}"
 
 
 def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -320,7 +320,7 @@ def fell_words(event: Mapping[str, Any], inv: str) -> str:
         return f"{inv}'s sanity or stamina went below 0"
     stats = " and ".join(str(f.get("stat")) for f in fell)
     how = "; ".join(
-        f"{f.get('stat') + ' ' if len(fell) > 1 else ''}had {f.get('was')} and lost {-int(f.get('change') or 0)}"
+        f"{str(f.get('stat')) + ' ' if len(fell) > 1 else ''}had {f.get('was')} and lost {-int(f.get('change') or 0)}"
         for f in fell
     )
     return f"{inv}'s {stats} fell below 0 ({how})"
@@ -575,6 +575,13 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             "whether that fails the card: did the monster marker whose task was completed come off the card (:395; "
             "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
         )
+    if event.get("part") == "devoured_rest":  # :407, :413 (engine.DEVOURED_REST), the text silent on the table's part
+        return (
+            f"what was still to be resolved of {_asked_card(event, names)} and the Mythos card in the devoured "
+            "investigator's turn (a terror, a penalty, a task's costs) falls on no investigator: theirs is in the box, and the new one starts "
+            "with full sanity and stamina and plays from the next turn (:407, :413). The rules text does not say "
+            "whether its doom tokens, monsters or clock still happen: did the cards add any, or nothing?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -629,6 +636,10 @@ def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str,
         "this game was stored by an older companion: what was played before this plays as it was played then, "
         "and from here on it plays as the companion plays now"
     )
+
+
+def _said_questions_withdrawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    return f"{who}'s turn still ends with the clock (:413); nothing more of its cards falls on an investigator"
 
 
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -688,6 +699,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "tasks_set": _said_tasks_set,
     "lost_and_found": _said_lost_and_found,
     "card_asked": _said_card_asked,
+    "questions_withdrawn": _said_questions_withdrawn,
     "card_effect": _said_card_effect,
     "card_told": _said_card_told,
     "game_won": _said_game_won,
