@@ -247,13 +247,17 @@ const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includ
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
 function enterNumbers(s, a) {
   if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
-  return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]);
+  // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
+  // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
+  const labels = s.item_fields || {};
+  const items = ["common", "unique", "spells"].filter((k) => (a.asks || []).includes(k)).map((k) => [k, labels[k] || k, 0]);
+  return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0], ...items]);
 }
 
 // Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
 function numbersFirst(s) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
-  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
+  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina" + ((x.asks || []).includes("common") ? ", clues and starting items" : " and clues");
   return [el("p", { class: "warn", id: "es-numbers-first" }, s.numbers_first_note || ""),
     ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }

@@ -188,10 +188,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "set-investigator": (
             ("player", "sanity", "stamina"),
-            ("clues",),
+            ("clues", "common", "unique", "spells"),
             "the sanity, stamina and clue tokens (clues=, 0 when the card lists none) printed on an investigator card "
             "not filled in yet, copied by the host (:84): the companion plays the card's numbers from then on (what "
-            "was lost or gained so far still counts)",
+            "was lost or gained so far still counts); with common=, unique= and spells= the starting items the card "
+            "lists too, as items counts them (a new investigator after a devouring comes 'complete with their own "
+            "starting items', :411)",
         ),
         "set-ancient-one": (
             ("doom", "elder_signs"),
@@ -1005,17 +1007,17 @@ class Game(GameHistory[State]):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
         self.offer(out, "entrance", "lost-found", asks=("face",), sample={"face": "inv1"})
-        for inv in s.investigators:
+        for at, inv in enumerate(s.investigators):
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
-                self.offer(
-                    out,
-                    "table",
-                    "set-investigator",
-                    args,
-                    asks=("sanity", "stamina", "clues"),
-                    sample={"sanity": "1", "stamina": "1", "clues": "0"},
-                )
+                asks: tuple[str, ...] = ("sanity", "stamina", "clues")
+                sample = {"sanity": "1", "stamina": "1", "clues": "0"}
+                if at >= len(s.players) and not inv.items_counted:
+                    # a new investigator after a devouring, "complete with their own starting items" (:411): its card
+                    # is a stand-in, so they are asked with its numbers, on the same step
+                    asks += tuple(arg for _, arg in ITEMS.values())
+                    sample |= {arg: "0" for _, arg in ITEMS.values()}
+                self.offer(out, "table", "set-investigator", args, asks=asks, sample=sample)
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         # the host counts the item cards an investigator holds, or puts the count right (:329-351)
         sample = {"player": "1", "common": "0", "unique": "0", "spells": "0"}
@@ -2640,13 +2642,20 @@ class _Rules(RulesBase[State, Command]):
         whose items are not counted yet (a stand-in's starting items are the card's, :84, never made up; a game
         stored before they were counted), any of them to put the count right."""
         inv = self.player_arg()
-        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
-        if not told:
+        if not any(arg in self.cmd.args for _, arg in ITEMS.values()):
             raise BadCommand("items: give common=, unique= or spells=, the item cards the investigator holds.")
+        self.count_items(inv)
+
+    def count_items(self, inv: InvestigatorState) -> None:
+        """The item cards the host counts for `inv` (items, or set-investigator with a card's starting items): all
+        three while its items are not counted yet, any of them to put the count right."""
+        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
         if not inv.items_counted and len(told) < len(ITEMS):
+            numbers = " sanity=S stamina=T clues=C" if self.cmd.name == "set-investigator" else ""
             raise BadCommand(
-                f"items: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique Items and "
-                f"Spells the investigator holds (items player={inv.player + 1} common=C unique=U spells=S)."
+                f"{self.cmd.name}: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique "
+                f"Items and Spells the investigator holds ({self.cmd.name} player={inv.player + 1}{numbers} common=C "
+                "unique=U spells=S)."
             )
         for kind, n in told.items():
             setattr(inv, ITEMS[kind][0], n)
@@ -2716,6 +2725,8 @@ class _Rules(RulesBase[State, Command]):
             max_stamina=inv.max_stamina,
             clues=inv.clues,
         )
+        if any(arg in self.cmd.args for _, arg in ITEMS.values()):  # :411 its starting items, on the same step
+            self.count_items(inv)
         if lost_all:  # :407: what was lost before the card's numbers were in took it below 0
             self.devour(inv)
 
