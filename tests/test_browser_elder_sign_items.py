@@ -26,8 +26,12 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
     player = open_phone(browser, elder_sign_table, wait_map=False)
     try:
         page = host.page
-        # a stand-in investigator's items are printed on its card: not counted yet, the die as the table says
+        # a stand-in investigator's items are printed on its card: not counted yet, the dice offered whenever added
         expect(page.locator("#es-items-1")).to_contain_text("Items not counted yet")
+        expect(page.locator("#es-items-1")).to_contain_text(
+            "until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off"
+        )
+        shot(host, "items-0-not-counted")
         expect(player.page.locator("#es-items-1")).to_contain_text("the host counts them")
         expect(page.locator("#es-main button", has_text=YELLOW)).to_have_count(1)
         service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]

@@ -235,7 +235,7 @@ function heldItems(inv) {
   const i = inv.items;
   return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
     ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
-    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the yellow and red dice are offered as the table says");
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off");
 }
 
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
