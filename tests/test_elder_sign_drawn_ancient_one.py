@@ -75,7 +75,11 @@ def test_a_picked_or_filled_in_ancient_one_needs_no_drawn_sentence(tmp_path: Pat
     packs = load_packs()
     picked = Game.new(Setup(players=2, ancient_one="nyarlathotep", seed=1), packs)
     assert _published(picked)["ancient_one_drawn"] == ""
-    assert "if the Ancient One is Nyarlathotep" in _checklist(picked)["monsters"]  # the card the table chose
+    # the table picked Nyarlathotep by its name (a stand-in): known, so the one thing that applies (:82)
+    assert _checklist(picked)["monsters"].endswith("with the mask monsters (Nyarlathotep is in play).")
+    assert "if the Ancient One" not in _checklist(picked)["monsters"]
+    other = Game.new(Setup(players=2, ancient_one="ancient_two", seed=1), packs)  # a stand-in naming no card
+    assert "if the Ancient One is Nyarlathotep, else set those aside" in _checklist(other)["monsters"]
     real = filled_in(tmp_path)
     drawn = Game.new(Setup(players=2, seed=_seed_drawing(real, "nyarlathotep")), real)
     assert _published(drawn)["ancient_one_drawn"] == ""

@@ -66,9 +66,10 @@ class Names:
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
         a = game.ancient
         drawn = "" if game.setup.ancient_one else drawn_words(a.name, a.placeholder, a.names_a_card)
-        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in the companion drew
-        # by a name the rulebook gives; a stand-in the table picked is the card it chose, which may be any
-        known = a.names_a_card and not (a.placeholder and game.setup.ancient_one)
+        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in by a name the
+        # rulebook gives, drawn by the companion or picked by the table (it picked that Ancient One by its name); not
+        # for the companion's "Ancient One 2", which names no card: the table plays a card of its own there
+        known = a.names_a_card
         return cls(
             tuple(view["player_names"]),
             str(view["ancient_one"]["said"]),
