@@ -186,7 +186,7 @@ function renderESTurn(s) {
   const first = (s.numbers_first || []).length > 0;
   // no roll of the dice left can complete the card (each chance exactly 0, rules :217): the failing step, not a roll
   const giveUp = s.card_odds && s.card_odds.hopeless && legal.find((x) => x.name === "give-up");
-  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+  fill($("#es-roll"), first ? numbersFirst(s, asking) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
@@ -255,11 +255,11 @@ function enterNumbers(s, a) {
 }
 
 // Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
-function numbersFirst(s) {
+function numbersFirst(s, asking) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
   const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina" + ((x.asks || []).includes("common") ? ", clues and starting items" : " and clues");
   return [el("p", { class: "warn", id: "es-numbers-first" }, s.numbers_first_note || ""),
-    ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
+    ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i || asking ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 
 // A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words):
