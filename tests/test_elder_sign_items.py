@@ -155,3 +155,88 @@ def test_a_game_stored_before_items_were_counted_reopens_as_it_was_played(tmp_pa
         assert isinstance(again, Game) and again.view() == game.view()
     finally:
         store.close()
+
+
+def failed_roll(game: Game) -> None:
+    """A roll of the attempt that completes nothing (every die a peril)."""
+    game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()))
+    assert game.view()["attempt"]["failed"]
+
+
+def spell_roll(game: Game) -> str:
+    """The next roll, one peril of the failed one put on a spell (:345): one die fewer thrown."""
+    return "roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " spell=peril"
+
+
+def test_a_die_goes_on_a_spell_only_with_a_spell_held_and_the_spell_card_leaves_the_hand() -> None:
+    """:345 a Spell is played "right before you roll", one die of the roll goes on it; :329 an item used goes to the
+    bottom of its deck, :351 the Spell card "is returned face down to the bottom of the Spell deck" once its die is
+    used: it leaves the hand as the die goes on it, and undo gives it back."""
+    game = at_two_tasks(1)  # investigator 1's card lists no Spell
+    failed_roll(game)
+    with pytest.raises(IllegalCommand, match=r"holds no Spell.*items player=1 spells=1"):
+        game.push(spell_roll(game))
+    game.push("items player=1 spells=1")  # the table shows one: the host counts it
+    before = game.view()
+    events = game.push(spell_roll(game))
+    assert [h["how"] for h in game.view()["attempt"]["held"]] == ["spell"]
+    assert items(game, 1) == {"common-items": 1, "unique-items": 0, "spells": 0}
+    assert "Investigator 1 holds 1 Common Item, 0 Unique Items, 0 Spells" in " ".join(describe_events(events))
+    game.pop()  # undo gives the Spell back, and the die off the card
+    assert game.view() == before and items(game, 1)["spells"] == 1  # type: ignore[index]
+
+
+def test_while_the_items_are_not_counted_a_die_goes_on_a_spell_as_the_host_says() -> None:
+    """A stand-in investigator's items are printed on its card (:84), not made up: until the host counts them the
+    spell is not refused, and nothing is taken off."""
+    game = stand_in_attempt("inv:4")
+    assert items(game, 1) is None
+    failed_roll(game)
+    game.push(spell_roll(game))
+    assert [h["how"] for h in game.view()["attempt"]["held"]] == ["spell"] and items(game, 1) is None
+
+
+def test_a_game_stored_before_spells_were_counted_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file of before: investigator 2 (no Spell on the card) put a die on a spell. It reopens so (Reading.SPELLS);
+    a spell played after the reopening is refused as now."""
+    then = at_two_tasks(2, Reading.SPELLS)
+    failed_roll(then)
+    then.push(spell_roll(then))
+    played = [str(c) for c in then.history]
+    with pytest.raises(IllegalCommand, match="holds no Spell"):  # as the companion plays now: refused
+        now = Game.new(then.setup, PACKS)
+        for text in played:
+            now.push(text)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, Game.new(then.setup, PACKS, reading=Reading.SPELLS), played)
+        game = replay_game(store, game_id, PACKS)
+        assert isinstance(game, Game) and game.reading >= Reading.SPELLS and game.view() == then.view()
+        assert items(game, 2) == {"common-items": 0, "unique-items": 0, "spells": 0}
+        game.push("give-up")
+        game.push("end-turn")
+        game.push("end-turn")
+        game.push(f"move to={slot(game, 'two')}")
+        failed_roll(game)
+        with pytest.raises(IllegalCommand, match="holds no Spell"):
+            game.push(spell_roll(game))
+    finally:
+        store.close()
+
+
+def test_a_spell_played_before_spells_were_counted_reopens_with_the_count_as_it_was(tmp_path: Path) -> None:
+    """A file of before: the Spell the host counted stayed on the count after a die went on it; its events tell so,
+    and it reopens so (Reading.SPELLS), not with the Spell taken off after the fact."""
+    then = at_two_tasks(2, Reading.SPELLS)
+    then.push("items player=2 spells=1")
+    failed_roll(then)
+    then.push(spell_roll(then))
+    assert items(then, 2) == {"common-items": 0, "unique-items": 0, "spells": 1}
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        played = [str(c) for c in then.history]
+        game_id = write_played_then(store, Game.new(then.setup, PACKS, reading=Reading.SPELLS), played)
+        game = replay_game(store, game_id, PACKS)
+        assert isinstance(game, Game) and game.reading >= Reading.SPELLS and game.view() == then.view()
+    finally:
+        store.close()

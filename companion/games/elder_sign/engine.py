@@ -317,6 +317,11 @@ STORED_HISTORY_ENDS = "stored_history_ends"
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
 )
+# a die goes on a Spell card the active investigator plays (:345): refused when the items are counted and none is held
+SPELL_NONE = (
+    "{name} holds no Spell, and a die goes on a Spell card only by playing one (:345). If the table shows one, the "
+    "host counts it first (items player={player} spells=1)."
+)
 # nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
 # of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
 TERROR_BEFORE_STOPPING = (
@@ -635,6 +640,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
+    # investigator held, and no Spell came off the count
+    SPELLS = auto()
     # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
     # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
     DEVOUR_REST = auto()
@@ -792,6 +800,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
+          Spell, or stored with no Spell taken off the count (its events tell no items changed);
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
         - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
@@ -879,6 +889,9 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that asks what its assistants lost, stored as asking nothing
             if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
+            # a Spell taken off the count (a die put on it), stored as taking none off
+            if stored is not None and "items_changed" in {e.get("type") for e in made} and "items_changed" not in told:
                 return False
             # a devouring that withdraws what was asked of the turn, stored as asking it on
             if stored is not None and _rest_withdrawn(made) and not _rest_withdrawn(stored):
@@ -2122,9 +2135,7 @@ class _Rules(RulesBase[State, Command]):
         if "spell" in self.cmd.args:
             die = self.pick(remaining, self.cmd.args["spell"], "spell")
             remaining.remove(die)
-            a.free[die.colour.value] -= 1
-            a.holds.append((str(die), "spell", None))
-            self.emit("die_held", face=die.face.value, how="spell", player=None)
+            self.on_spell(a, die)
         a.failed = False
 
     def do_focus(self) -> None:
@@ -2171,10 +2182,28 @@ class _Rules(RulesBase[State, Command]):
         """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        self.on_spell(a, self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell"))
+
+    def on_spell(self, a: AttemptState, die: Die) -> None:
+        """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
+        The Spell card leaves the hand then: "If I decide to use an item, I have to place it facedown at the bottom
+        of its deck" (:329), a Spell "next to the play area right before you roll" (:345), and once its die is used
+        it "is returned face down to the bottom of the Spell deck" (:351), never to the hand: so one Spell comes off
+        the count as the die goes on it, as an item's die does (add-die), and nothing more when the die is used.
+        Refused with no Spell held when the items are counted; offered freely while not (the host counts them)."""
+        inv = self.need_active()
+        self.spell_held(inv)
+        if not self.game.plays_in(Reading.SPELLS):
+            self.gain_items(inv, "spells", -1)
         a.free[die.colour.value] -= 1
         a.holds.append((str(die), "spell", None))
         self.emit("die_held", face=die.face.value, how="spell", player=None)
+
+    def spell_held(self, inv: InvestigatorState) -> None:
+        """The one check that the active investigator has a Spell to put a die on (:345), when its items are
+        counted (a game stored before Spells were counted, Reading.SPELLS, played them whatever was held)."""
+        if inv.items_counted and inv.spells <= 0 and not self.game.plays_in(Reading.SPELLS):
+            self.illegal(SPELL_NONE.format(name=inv.name, player=inv.player + 1))
 
     def pick(self, dice: list[Die], text: str, key: str) -> Die:
         try:
