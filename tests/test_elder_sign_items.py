@@ -240,3 +240,31 @@ def test_a_spell_played_before_spells_were_counted_reopens_with_the_count_as_it_
         assert isinstance(game, Game) and game.reading >= Reading.SPELLS and game.view() == then.view()
     finally:
         store.close()
+
+
+def spells_offered(game: Game) -> list[str]:
+    return [a.args["die"] for a in game.legal_actions() if a.name == "spell"]
+
+
+def test_the_spell_choice_is_offered_only_with_a_spell_held_and_the_next_roll_plays_it() -> None:
+    """The page's choice after a failed roll (:345 "After you roll, you get to choose one of the dice ... place it on
+    the Spell card"): offered only when legal (a Spell held, the items counted), played by the next roll as a focus
+    is, the Spell off the count then; undo gives it back."""
+    game = at_two_tasks(1)
+    game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " task=none")
+    assert game.view()["attempt"]["failed"]
+    assert spells_offered(game) == []
+    with pytest.raises(IllegalCommand, match="holds no Spell"):
+        game.push("spell die=lore")
+    game.push("items player=1 spells=1")
+    assert spells_offered(game) == ["lore", "peril"]
+    throws = game.dice_to_roll()
+    game.push("spell die=lore")
+    assert game.view()["attempt"]["spell"] == "lore" and game.dice_to_roll() == throws - 1
+    assert items(game, 1)["spells"] == 1  # type: ignore[index]  # chosen: the Spell is played with the roll
+    before = game.view()
+    game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()) + " task=none")
+    assert [h["die"] for h in game.view()["attempt"]["held"]] == ["lore"]
+    assert items(game, 1)["spells"] == 0  # type: ignore[index]
+    game.pop()
+    assert game.view() == before

@@ -152,7 +152,18 @@ function asideChoice(s, a) {
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
-    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who)];
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who), ...spellChoice(s, a, who)];
+}
+
+// One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
+// keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
+// it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
+function spellChoice(s, a, who) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "spell") : [];
+  if (!offers.length && !a.spell) return [];
+  const row = diceRow(a.last, "es-spell", (f) => f === a.spell, (f) => offers.find((x) => x.args.die === f), " (on the spell)", "ok");
+  return [el("div", { class: "note", id: "es-spell-note" }, a.spell ? who + " puts a die on a Spell card with the next roll" + (offers.length ? "; tap another to put that one there instead." : ".")
+    : "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it."), row];
 }
 
 // One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,

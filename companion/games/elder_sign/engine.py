@@ -76,6 +76,7 @@ PLAY_COMMANDS = frozenset(
         "add-die",
         "roll",
         "focus",
+        "spell",
         "set-aside",
         "clue",
         "give-up",
@@ -147,6 +148,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             (),
             "after a roll that completed nothing: one other of its dice goes on the active investigator's marker "
             "(:213, :365-371), face unchanged, when the next roll is played",
+        ),
+        "spell": (
+            ("die",),
+            (),
+            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
+            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
         ),
         "set-aside": (
             ("colour",),
@@ -538,6 +545,7 @@ class AttemptState:
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
     aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
     hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
+    spell: str | None = None  # the failed roll's die the player chose to put on a Spell card (:345), if chosen
     # the tasks the last roll's dice meet, when more than one: the player chooses which one it completes (:177, :189)
     choose: list[int] | None = None
 
@@ -1016,6 +1024,8 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
             for die in dict.fromkeys(s.attempt.last):  # :213, :365: one other die on the own marker
                 self.offer(out, "roll", "focus", {"die": die})
+            for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -1090,8 +1100,9 @@ class Game(GameHistory[State]):
         free = dict(a.free)
         if not clue and a.failed and a.last:
             free[set_aside(a)] -= 1
-            if a.hold:
-                free[Die.parse(a.hold).colour.value] -= 1
+            for chosen in (a.hold, a.spell):
+                if chosen:
+                    free[Die.parse(chosen).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1104,7 +1115,8 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return self.green_dice()
-        return sum(s.attempt.free.values()) - (1 + bool(s.attempt.hold) if s.attempt.failed else 0)
+        a = s.attempt
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1260,7 +1272,7 @@ class Game(GameHistory[State]):
             "dice_to_roll": self.dice_to_roll(),
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
-            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1306,6 +1318,10 @@ class Game(GameHistory[State]):
         )
         if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
+        if (
+            s.attempt is not None and s.attempt.failed and s.attempt.spell
+        ):  # chosen with spell: on it with the next roll
+            holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -2100,10 +2116,13 @@ class _Rules(RulesBase[State, Command]):
         hold = self.cmd.args.get("hold") or a.hold  # hold= or the die chosen with focus
         if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
             self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
-        a.aside, a.hold = None, None
+        spell = self.cmd.args.get("spell") or a.spell  # spell= or the die chosen with spell
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        a.aside, a.hold, a.spell = None, None, None
         a.free[lose] -= 1
         remaining = list(last)
-        wanted = [w.strip().lower() for w in (hold, self.cmd.args.get("spell")) if w]
+        wanted = [w.strip().lower() for w in (hold, spell) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
@@ -2132,8 +2151,8 @@ class _Rules(RulesBase[State, Command]):
             self.emit("die_held", face=die.face.value, how=how, player=on)
         elif "on" in self.cmd.args:
             raise BadCommand(f"{self.cmd.name}: on= says whose marker gets the die of hold=; give hold= too.")
-        if "spell" in self.cmd.args:
-            die = self.pick(remaining, self.cmd.args["spell"], "spell")
+        if spell:
+            die = self.pick(remaining, spell, "spell")
             remaining.remove(die)
             self.on_spell(a, die)
         a.failed = False
@@ -2157,8 +2176,36 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the {die.colour.value} die is the one set aside; set another die aside first (:211, :213).")
         if a.hold and Die.parse(a.hold) == die:
             self.illegal(f"{a.hold} is the die to hold already.")
+        if a.spell and Die.parse(a.spell) == die and sum(1 for f in a.last if Die.parse(f) == die) == 1:
+            self.illegal(f"{a.spell} is the die to put on the spell; hold another one (:345).")
         a.hold = str(die)
         self.emit("die_to_hold", face=die.face.value, colour=die.colour.value, player=s.current)
+
+    def do_spell(self) -> None:
+        """:345-347 "After you roll, you get to choose one of the dice and, without changing its result, place it on
+        the Spell card": after a failed roll, the player's choice of one other die, played with the next roll (as a
+        focus is); only with a Spell to play (spell_held), one a card (:347)."""
+        a = self.s.attempt
+        inv = self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        last = [Die.parse(f) for f in a.last]
+        die = self.pick(last, self.cmd.args["die"], "die")
+        self.spell_held(inv)
+        if a.spell and Die.parse(a.spell) == die:
+            self.illegal(f"{a.spell} is the die to put on the spell already.")
+        # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
+        aside = set_aside(a)
+        left = list(last)
+        of_colour = [d for d in left if d.colour.value == aside]
+        spare = [d for d in of_colour if d != die and (a.hold is None or d != Die.parse(a.hold))]
+        left.remove((spare or of_colour)[0])
+        if a.hold:
+            left.remove(Die.parse(a.hold))
+        if die not in left:
+            self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
+        a.spell = str(die)
+        self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
 
     def do_set_aside(self) -> None:
         """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
@@ -2175,6 +2222,13 @@ class _Rules(RulesBase[State, Command]):
         held = Die.parse(a.hold) if a.hold else None
         if held and held.colour.value == colour and sum(1 for f in a.last if Die.parse(f).colour is held.colour) == 1:
             self.illegal(f"the {colour} die is the one to hold; hold another die first (:213).")
+        on_spell = Die.parse(a.spell) if a.spell else None
+        if (
+            on_spell
+            and on_spell.colour.value == colour
+            and sum(1 for f in a.last if Die.parse(f).colour.value == colour) == 1
+        ):
+            self.illegal(f"the {colour} die is the one to put on the spell; set another die aside (:345).")
         a.aside = colour
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
@@ -2193,11 +2247,11 @@ class _Rules(RulesBase[State, Command]):
         Refused with no Spell held when the items are counted; offered freely while not (the host counts them)."""
         inv = self.need_active()
         self.spell_held(inv)
-        if not self.game.plays_in(Reading.SPELLS):
-            self.gain_items(inv, "spells", -1)
         a.free[die.colour.value] -= 1
         a.holds.append((str(die), "spell", None))
         self.emit("die_held", face=die.face.value, how="spell", player=None)
+        if not self.game.plays_in(Reading.SPELLS):
+            self.gain_items(inv, "spells", -1)
 
     def spell_held(self, inv: InvestigatorState) -> None:
         """The one check that the active investigator has a Spell to put a die on (:345), when its items are
@@ -2249,7 +2303,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed, a.aside, a.hold = False, None, None
+        a.failed, a.aside, a.hold, a.spell = False, None, None, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:

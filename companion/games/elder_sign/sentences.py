@@ -419,6 +419,12 @@ def _said_die_to_hold(event: Mapping[str, Any], names: Names, kind: str, who: st
     return f"{who} chooses to hold the {colour}{face} die on their marker (focus) with the next roll"
 
 
+def _said_die_to_spell(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
+    return f"{who} chooses to put the {colour}{face} die on a Spell card with the next roll"
+
+
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     how = event.get("how")
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
@@ -682,6 +688,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_lost": _said_die_lost,
     "die_set_aside": _said_die_set_aside,
     "die_to_hold": _said_die_to_hold,
+    "die_to_spell": _said_die_to_spell,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -874,6 +881,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "focus":
         die = str(args.get("die"))
         return f"Hold the {die.replace(':', ' ')} die (focus)"
+    if name == "spell":
+        die = str(args.get("die"))
+        return f"Put the {die.replace(':', ' ')} die on a Spell card"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "complete":
