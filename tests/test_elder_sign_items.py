@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from games import write_played_then
+from games import numbers_copied, write_played_then
 from test_elder_sign_engine import ADVENTURES, ANCIENT, INVESTIGATORS, MYTHOS_QUIET, WORLDS, slot
 from test_elder_sign_findings import stand_in_attempt
 
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.elder_sign.engine import Command, Game, Reading, Setup
-from companion.games.elder_sign.packs import parse_pack_texts
+from companion.games.elder_sign.packs import load_packs, parse_pack_texts
 from companion.games.elder_sign.sentences import describe_events
 from companion.games.elder_sign.terminal import state_text
 from companion.history import GameStore, replay_game
@@ -268,3 +268,33 @@ def test_the_spell_choice_is_offered_only_with_a_spell_held_and_the_next_roll_pl
     assert items(game, 1)["spells"] == 0  # type: ignore[index]
     game.pop()
     assert game.view() == before
+
+
+def test_a_mythos_cards_items_told_by_the_host_go_to_whom_the_host_says(tmp_path: Path) -> None:
+    """A Mythos card not filled in yet: the text names no one its items go to (:315-319 tell only "Usually, you'll
+    have to add a Doom token to the Doom track or draw a Monster marker"), so the host says whom, as for its sanity,
+    stamina and clues (player=all or player=N), not every investigator unasked."""
+    game = Game.new(Setup(players=2, seed=3), load_packs())
+    numbers_copied(game)
+    question = game.view()["question"]
+    assert question["kind"] == "mythos" and question["player"] is None
+    for player in (1, 2):
+        game.push(f"items player={player} common=0 unique=0 spells=0")
+    with pytest.raises(BadCommand, match="say whom the Mythos card's Common Items go to"):
+        game.push("card-did effect=common-items n=1")
+    game.push("card-did effect=common-items n=1 player=2")
+    assert items(game, 1) == {"common-items": 0, "unique-items": 0, "spells": 0}
+    assert items(game, 2) == {"common-items": 1, "unique-items": 0, "spells": 0}
+    game.push("card-did effect=spells n=1 player=all")
+    assert items(game, 1)["spells"] == items(game, 2)["spells"] == 1  # type: ignore[index]
+    # a game stored before: told without player=, they went to every investigator; it reopens so (Reading.SPELLS)
+    then = Game.new(game.setup, load_packs(), reading=Reading.SPELLS)
+    played = [str(c) for c in game.history[: len(game.history) - 2]] + ["card-did effect=common-items n=1"]
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, played)
+        again = replay_game(store, game_id, load_packs())
+        assert isinstance(again, Game) and again.reading >= Reading.SPELLS and again.view() == then.view()
+        assert items(again, 1)["common-items"] == items(again, 2)["common-items"] == 1  # type: ignore[index]
+    finally:
+        store.close()

@@ -253,8 +253,10 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
 )
 TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
 # the effects of a Mythos card's half that fall on investigators: whom they hit is the host's to say (player=), as the
-# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina")
-AIMED = ("sanity", "stamina", "clues")
+# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina"); nor does it name
+# whom a Mythos card's items go to (:315-319 name only "a Doom token" and "a Monster marker" of its halves), so the host
+# says that too (a game stored before gave them to every investigator, Reading.SPELLS)
+AIMED = ("sanity", "stamina", "clues", *ITEMS)
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -649,7 +651,8 @@ class Reading(IntEnum):
     # as the companion plays now
     NOW = 0
     # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
-    # investigator held, and no Spell came off the count
+    # investigator held, and no Spell came off the count; and a Mythos card's items told by the host without player=
+    # went to every investigator
     SPELLS = auto()
     # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
     # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
@@ -809,7 +812,8 @@ class Game(GameHistory[State]):
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
         - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
-          Spell, or stored with no Spell taken off the count (its events tell no items changed);
+          Spell, or stored with no Spell taken off the count (its events tell no items changed); a Mythos card's items
+          told without player=;
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
         - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
@@ -2939,13 +2943,18 @@ class _Rules(RulesBase[State, Command]):
         if q.player is not None or effect not in AIMED:
             if "player" in self.cmd.args:
                 raise BadCommand(
-                    f"card-did: player= says whom a Mythos card's {', '.join(AIMED)} hit; this effect falls where the "
+                    "card-did: player= says whom a Mythos card's sanity, stamina, clues or items hit; this effect falls where the "
                     "card fell. Leave player= out."
                 )
             return q.player
         if "player" not in self.cmd.args:
-            if self.game.lenient():
+            if self.game.lenient() or (effect in ITEMS and self.game.plays_in(Reading.SPELLS)):
                 return None
+            if effect in ITEMS:
+                raise BadCommand(
+                    f"card-did: say whom the Mythos card's {ITEM_WORDS[effect]}s go to, as the card says: player=all "
+                    "(every investigator) or player=N (one player's investigator)."
+                )
             raise BadCommand(
                 f"card-did: say whom the Mythos card's {effect} hits, as the card says: player=all (every "
                 "investigator) or player=N (one player's investigator)."
