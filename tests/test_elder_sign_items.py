@@ -17,7 +17,7 @@ from test_elder_sign_findings import stand_in_attempt
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.elder_sign.engine import Command, Game, Reading, Setup
 from companion.games.elder_sign.packs import load_packs, parse_pack_texts
-from companion.games.elder_sign.sentences import describe_events
+from companion.games.elder_sign.sentences import describe_events, for_players
 from companion.games.elder_sign.terminal import state_text
 from companion.history import GameStore, replay_game
 
@@ -298,3 +298,22 @@ def test_a_mythos_cards_items_told_by_the_host_go_to_whom_the_host_says(tmp_path
         assert items(again, 1)["common-items"] == items(again, 2)["common-items"] == 1  # type: ignore[index]
     finally:
         store.close()
+
+
+def test_the_hint_to_count_the_items_reads_in_the_pages_words() -> None:
+    """A refused die or spell (none held) tells the host what to do: on the page, where the count is (the host's
+    "Card effects and corrections", its button), not the terminal's command."""
+    game = at_two_tasks(2)
+    refusals = []
+    for text in ("add-die colour=yellow", "add-die colour=red"):
+        with pytest.raises(IllegalCommand) as refused:
+            game.push(text)
+        refusals.append(refused.value)
+    failed_roll(game)
+    with pytest.raises(IllegalCommand) as refused:
+        game.push(spell_roll(game))
+    refusals.append(refused.value)
+    for message in refusals:
+        words = for_players(message)
+        assert "If the table shows one, the host counts it first under Card effects and corrections " in words
+        assert words.endswith("(Count the items an investigator holds).") and "player" not in words, words

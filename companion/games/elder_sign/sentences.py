@@ -865,7 +865,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
     if name == "items":
-        return "Count the items an investigator holds"
+        return ITEMS_LABEL
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
@@ -915,6 +915,10 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 # labels them (published as item_fields) and as a refusal names them
 ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Unique Items held", "spells": "Spells held"}
 
+# the host's button that counts the item cards an investigator holds (the items command), under "Card effects and
+# corrections": where a refusal sends the host to count one
+ITEMS_LABEL = "Count the items an investigator holds"
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     *(
         pair
@@ -925,6 +929,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         )
     ),
     (r"\s*\(set-tasks [^)]*\)", ""),
+    (r"\s*\(items player=[^)]*\)", f" under Card effects and corrections ({ITEMS_LABEL})"),
+    (r"\s*\(set-investigator player=[^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
     (r"\s*\(complete task=N\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
