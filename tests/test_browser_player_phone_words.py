@@ -48,3 +48,46 @@ def test_among_cultists_night_note_points_at_the_pause_only_on_the_hosts_phone(b
     finally:
         host.context.close()
         player.context.close()
+
+
+def test_spooks_so_many_points_sheet_is_not_covered_by_the_refusal_before_it(browser: Any, table: Table) -> None:
+    """The host's points were refused (a blank); the host mends them, and one is over a dealt hand: the "So many
+    points?" question opens with nothing of the refusal over it (the host never closed it by hand)."""
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    try:
+        table.service.new_game({"rules": "spooks", "players": 4, "names": NAMES[:4]})
+        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
+        page.click("#sp-points")
+        typed = {1: "0", 2: "35", 3: "", 4: "150"}
+        for seat, points in typed.items():
+            page.fill(f"#sp-p-{seat}", points)
+        page.click("#sheet-ok")  # Cy left blank: refused, the sheet stays open with the points
+        expect(page.locator("#toast.bad")).to_contain_text("Cy", timeout=3000)
+        page.click("#sheet-cancel")  # the host gives up these points and starts the sheet again
+        page.click("#sp-points")
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        # the refused points are superseded: their refusal goes, at once (not the 7 s a refusal stays)
+        expect(page.locator("#toast")).to_be_hidden(timeout=1000)
+        shot(host, "sp-points-again-no-stale-refusal")
+        typed[3] = "12"
+        for seat, points in typed.items():
+            page.fill(f"#sp-p-{seat}", points)
+        page.click("#sheet-ok")  # Di's 150 is over a dealt hand: the question
+        expect(page.locator("#sheet-title")).to_have_text("So many points?")
+        page.wait_for_timeout(300)
+        toast = page.locator("#toast")
+        if toast.is_visible():  # what shows is not the refusal, and not over the sheet
+            assert "Cy" not in toast.inner_text()
+            shown, sheet = toast.bounding_box(), page.locator("#sheet .sheet-box, #sheet > *").first.bounding_box()
+            assert shown is not None and sheet is not None
+            assert shown["y"] + shown["height"] <= sheet["y"] or sheet["y"] + sheet["height"] <= shown["y"]
+        shot(host, "sp-so-many-points-no-stale-refusal")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-score-4 td.num")).to_have_text("150", timeout=5000)
+        assert host.errors == [  # the refusal's 400, asserted above
+            "console error: Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+        ]
+        assert host.outside() == []
+    finally:
+        host.context.close()
