@@ -5,38 +5,17 @@ the game over: no roll to come). Screenshots go to tests/artifacts/findings/ for
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_web import ARTIFACTS, Phone, open_phone
-from web_fixtures import Table, serve_table
+from test_browser_toasts_odds_doors import named, shot
+from test_browser_web import open_phone
+from web_fixtures import Table
 
-from companion.games.skeptics.packs import load_packs
-from companion.history import GameStore
-from companion.service import GameService
+__all__ = ["named"]  # the fixture, found by pytest here
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-SHOTS = ARTIFACTS / "findings"
-
-
-@pytest.fixture
-def named(tmp_path: Path) -> Iterator[Table]:
-    """A companion with a Skeptics game of Ada, Bo and Cy."""
-    service = GameService(GameStore(tmp_path / "games.sqlite"), load_packs(), rng=random.Random(5))
-    service.new_game(
-        {"players": 3, "board": "asylum", "ghost": "child", "special_items": 3, "seed": 5, "names": ["Ada", "Bo", "Cy"]}
-    )
-    yield from serve_table(tmp_path, service=service)
-
-
-def shot(phone: Phone, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def test_the_odds_calculator_says_no_roll_is_left_and_that_the_game_is_over(browser: Any, named: Table) -> None:

@@ -115,7 +115,9 @@ def test_the_wizard_lists_a_stand_in_named_by_the_companion_plainly_as_one() -> 
     drawn_words tells a drawn one), never listed as if it were a card beside Nyarlathotep."""
     module = module_for("elder-sign")
     options = {o["id"]: o for o in module.setup_options(load_packs())["ancient_ones"]}  # type: ignore[union-attr]
-    assert options["nyarlathotep"]["label"] == "Nyarlathotep (not filled in yet)" and not options["nyarlathotep"]["note"]
+    assert (
+        options["nyarlathotep"]["label"] == "Nyarlathotep (not filled in yet)" and not options["nyarlathotep"]["note"]
+    )
     assert options["ancient_two"]["label"] == "Ancient One 1 (a stand-in)"  # short: a phone's closed list reads it
     assert options["ancient_two"]["note"] == (  # under the list
         "Ancient One 1 is a stand-in in your box, not one of your Ancient One cards: play any Ancient One card of your own."

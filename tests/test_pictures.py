@@ -344,5 +344,8 @@ def test_the_end_labels_and_the_legend_read_whole_on_a_phone(width: int) -> None
     assert [t.text for t in legend] == list(series)
     for a, b in zip(legend, legend[1:]):
         if a.get("y") == b.get("y"):  # on one row: the first ends before the second begins
-            assert float(a.get("x") or 0) + LEGEND_CHAR * len(a.text or "") <= float(b.get("x") or 0) - 16, (a.text, b.text)
+            assert float(a.get("x") or 0) + LEGEND_CHAR * len(a.text or "") <= float(b.get("x") or 0) - 16, (
+                a.text,
+                b.text,
+            )
     assert all(float(t.get("x") or 0) + LEGEND_CHAR * len(t.text or "") <= width for t in legend)
