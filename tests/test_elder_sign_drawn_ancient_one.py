@@ -61,7 +61,9 @@ def test_a_drawn_stand_in_no_rulebook_names_is_said_to_be_none_of_the_decks(tmp_
     game = Game.new(Setup(players=2, seed=seed), packs)
     name = packs.ancient_ones["ancient_two"].name
     told = str(_published(game)["ancient_one_drawn"])
-    assert told.startswith(f"The companion drew {name} at random: a stand-in in your box, not a card of your deck")
+    assert told.startswith(
+        f"The companion drew {name} at random: a stand-in in your box, not one of your Ancient One cards"
+    )
     assert "draw one of your own Ancient One cards at random" in told
     checklist = _checklist(game)
     assert "Lay the card you drew beside the clock" in checklist["ancient_one"]

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import number_to_copy
-from companion.words import STAND_IN_NO_CARD, a_or_an, count, game_starts, listed
+from companion.games.elder_sign.packs import ANCIENT_KIND
+from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -633,8 +634,8 @@ def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     if names_a_card:
         return f"The companion drew {name} at random; its card is not filled in yet in your box."
     return (
-        f"The companion drew {name} at random: {STAND_IN_NO_CARD}, so draw one of "
-        "your own Ancient One cards at random and play that one."
+        f"The companion drew {name} at random: {stand_in_no_card(ANCIENT_KIND)}, so draw one of "
+        f"your own {ANCIENT_KIND} cards at random and play that one."
     )
 
 
