@@ -196,32 +196,37 @@ def test_while_the_items_are_not_counted_a_die_goes_on_a_spell_as_the_host_says(
     assert [h["how"] for h in game.view()["attempt"]["held"]] == ["spell"] and items(game, 1) is None
 
 
+def reopened(tmp_path: Path, then: Game, packs: object = PACKS) -> Game:
+    """`then`'s commands written to a real SQLite file with the events its reading gave them, and the file reopened:
+    it plays in that reading again, as it was played."""
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        played = [str(c) for c in then.history]
+        game_id = write_played_then(store, Game.new(then.setup, then.packs, reading=then.reading), played)
+        game = replay_game(store, game_id, packs)
+    finally:
+        store.close()
+    assert isinstance(game, Game) and game.reading >= then.reading and game.view() == then.view()
+    return game
+
+
 def test_a_game_stored_before_spells_were_counted_reopens_as_it_was_played(tmp_path: Path) -> None:
     """A file of before: investigator 2 (no Spell on the card) put a die on a spell. It reopens so (Reading.SPELLS);
     a spell played after the reopening is refused as now."""
     then = at_two_tasks(2, Reading.SPELLS)
     failed_roll(then)
     then.push(spell_roll(then))
-    played = [str(c) for c in then.history]
+    now = Game.new(then.setup, PACKS)
     with pytest.raises(IllegalCommand, match="holds no Spell"):  # as the companion plays now: refused
-        now = Game.new(then.setup, PACKS)
-        for text in played:
-            now.push(text)
-    store = GameStore(tmp_path / "then.sqlite")
-    try:
-        game_id = write_played_then(store, Game.new(then.setup, PACKS, reading=Reading.SPELLS), played)
-        game = replay_game(store, game_id, PACKS)
-        assert isinstance(game, Game) and game.reading >= Reading.SPELLS and game.view() == then.view()
-        assert items(game, 2) == {"common-items": 0, "unique-items": 0, "spells": 0}
-        game.push("give-up")
-        game.push("end-turn")
-        game.push("end-turn")
-        game.push(f"move to={slot(game, 'two')}")
-        failed_roll(game)
-        with pytest.raises(IllegalCommand, match="holds no Spell"):
-            game.push(spell_roll(game))
-    finally:
-        store.close()
+        for command in then.history:
+            now.push(command)
+    game = reopened(tmp_path, then)
+    assert items(game, 2) == {"common-items": 0, "unique-items": 0, "spells": 0}
+    for text in ("give-up", "end-turn", "end-turn", f"move to={slot(game, 'two')}"):
+        game.push(text)
+    failed_roll(game)
+    with pytest.raises(IllegalCommand, match="holds no Spell"):
+        game.push(spell_roll(game))
 
 
 def test_a_spell_played_before_spells_were_counted_reopens_with_the_count_as_it_was(tmp_path: Path) -> None:
@@ -232,14 +237,7 @@ def test_a_spell_played_before_spells_were_counted_reopens_with_the_count_as_it_
     failed_roll(then)
     then.push(spell_roll(then))
     assert items(then, 2) == {"common-items": 0, "unique-items": 0, "spells": 1}
-    store = GameStore(tmp_path / "then.sqlite")
-    try:
-        played = [str(c) for c in then.history]
-        game_id = write_played_then(store, Game.new(then.setup, PACKS, reading=Reading.SPELLS), played)
-        game = replay_game(store, game_id, PACKS)
-        assert isinstance(game, Game) and game.reading >= Reading.SPELLS and game.view() == then.view()
-    finally:
-        store.close()
+    reopened(tmp_path, then)
 
 
 def spells_offered(game: Game) -> list[str]:
@@ -289,15 +287,10 @@ def test_a_mythos_cards_items_told_by_the_host_go_to_whom_the_host_says(tmp_path
     assert items(game, 1)["spells"] == items(game, 2)["spells"] == 1  # type: ignore[index]
     # a game stored before: told without player=, they went to every investigator; it reopens so (Reading.SPELLS)
     then = Game.new(game.setup, load_packs(), reading=Reading.SPELLS)
-    played = [str(c) for c in game.history[: len(game.history) - 2]] + ["card-did effect=common-items n=1"]
-    store = GameStore(tmp_path / "then.sqlite")
-    try:
-        game_id = write_played_then(store, then, played)
-        again = replay_game(store, game_id, load_packs())
-        assert isinstance(again, Game) and again.reading >= Reading.SPELLS and again.view() == then.view()
-        assert items(again, 1)["common-items"] == items(again, 2)["common-items"] == 1  # type: ignore[index]
-    finally:
-        store.close()
+    for command in [*game.history[: len(game.history) - 2], "card-did effect=common-items n=1"]:
+        then.push(command)
+    again = reopened(tmp_path, then, load_packs())
+    assert items(again, 1)["common-items"] == items(again, 2)["common-items"] == 1  # type: ignore[index]
 
 
 def test_the_hint_to_count_the_items_reads_in_the_pages_words() -> None:
