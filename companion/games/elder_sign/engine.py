@@ -541,6 +541,7 @@ class AttemptState:
     place: str
     free: dict[str, int]  # colour -> dice in the pool, not placed, held or lost
     last: list[str] | None = None  # the faces of the last roll (Die spellings)
+    placed: list[str] = field(default_factory=list)  # those of its dice placed on the task it completed (:183-187)
     failed: bool = False  # the last roll completed nothing: the next roll loses one of its dice
     holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
@@ -625,6 +626,7 @@ class State:
             a = copy.copy(self.attempt)
             a.free = dict(a.free)
             a.last = None if a.last is None else list(a.last)
+            a.placed = list(a.placed)
             a.holds = list(a.holds)
             a.added = list(a.added)
             a.choose = None if a.choose is None else list(a.choose)
@@ -650,6 +652,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a die put on a spell after a roll that completed a task (roll spell=) came from the dice
+    # of that roll left over: it could be one placed on the task (one die used twice)
+    SPELL_DIE = auto()
     # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
     # investigator held, and no Spell came off the count; and a Mythos card's items told by the host without player=
     # went to every investigator
@@ -811,6 +816,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
+          placed on the task (where now only a die the task left may go on it, :185, :345);
         - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
           Spell, or stored with no Spell taken off the count (its events tell no items changed); a Mythos card's items
           told without player=;
@@ -2237,10 +2244,24 @@ class _Rules(RulesBase[State, Command]):
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
     def spell(self, a: AttemptState) -> None:
-        """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
+        """:345-349: after a roll that completed a task, one die of it may go on a spell card: one the task left, as
+        a die placed on a task "can't [be] roll[ed] again during this step" (:185), and the spell's die is one "of
+        the dice" rolled, "without changing its result" (:345). A game stored before (Reading.SPELL_DIE) took it
+        from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        self.on_spell(a, self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell"))
+        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        left = [Die.parse(f) for f in a.last]
+        if not self.game.plays_in(Reading.SPELL_DIE):
+            for placed in a.placed:
+                left.remove(Die.parse(placed))
+        if die not in left:  # every die of its face the roll had was placed on the task
+            self.illegal(
+                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
+                f"{', '.join(map(str, left)) or 'none'}."
+            )
+        self.on_spell(a, die)
 
     def on_spell(self, a: AttemptState, die: Die) -> None:
         """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
@@ -2316,6 +2337,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         a.rolls += 1
         a.last = [str(d) for d in dice]
+        a.placed = []
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
@@ -2372,6 +2394,7 @@ class _Rules(RulesBase[State, Command]):
         free_used, held_used = used
         for i in free_used:
             a.free[dice[i].colour.value] -= 1
+        a.placed = [str(dice[i]) for i in free_used]  # spent for the task (:185): none goes on a spell (:345)
         for i in sorted(held_used, reverse=True):
             a.holds.pop(i)
         placed = [str(dice[i]) for i in free_used] + [held[i].value for i in held_used]
