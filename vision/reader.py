@@ -301,9 +301,11 @@ def pixel_median(pixels: np.ndarray) -> np.ndarray:
     n = len(pixels)
     half = n // 2
     if n % 2:
-        return np.partition(pixels, half, axis=0)[half].astype(np.float64)
+        odd: np.ndarray = np.partition(pixels, half, axis=0)[half].astype(np.float64)
+        return odd
     part = np.partition(pixels, (half - 1, half), axis=0)
-    return (part[half - 1].astype(np.float64) + part[half]) / 2
+    even: np.ndarray = (part[half - 1].astype(np.float64) + part[half]) / 2
+    return even
 
 
 def finder_view(image: np.ndarray, scale: float) -> np.ndarray:
