@@ -192,11 +192,23 @@ export function missingOf(a) {
 const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Break a barrier", fire: "Fight the fire" };
 export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "") + (a.space !== null && a.space !== undefined ? " in " + roomWords(a.space) : "");
 
+// The rolls the attempt under way may still make this turn (the engine's count: a card may limit them).
+export const rollsLeft = (s) => s.attempt_rolls_left ?? s.actions_left ?? 0;
+export const NO_ROLL_LEFT = "no roll left this turn";
+// What the roll card and the odds calculator say when there is no roll to work out ("" while one is under way).
+export function noRollWords(s) {
+  const a = s && s.attempt;
+  if (s && s.outcome) return "The game is over: no roll to come.";
+  if (!a) return "No roll under way.";
+  if (a.succeeded) return "The roll succeeded.";
+  return rollsLeft(s) > 0 ? "" : playerName(s, s.current_player) + "\u2019s turn: " + NO_ROLL_LEFT + ".";
+}
+
 export function renderAttempt(s) {
   const box = $("#attempt");
   const a = s.attempt;
   $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
-  if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : "No roll under way."; return; }
+  if (!a) { box.textContent = noRollWords(s) + (app.lastRoll ? " Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : ""); return; }
   const odds = oddsOf(s);
   const toRoll = a.dice_to_roll;  // as the companion counts them
   const die = DIE_OF[a.action] || "clue";
@@ -208,9 +220,9 @@ export function renderAttempt(s) {
   if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
   else {
     rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
-    const left = s.attempt_rolls_left ?? s.actions_left ?? 0;  // the rolls the odds count (a card may limit them)
+    const left = rollsLeft(s);  // the rolls the odds count
     rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : "no roll left this turn"));
+    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : NO_ROLL_LEFT));
   }
   for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
   fill(box, rows);

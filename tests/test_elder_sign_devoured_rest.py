@@ -1,0 +1,102 @@
+"""The active investigator devoured during their attempt (elder-sign-rules.txt:405-415): their card and marker go back
+to the box (:407), the new investigator starts with full sanity and stamina and is played "on their next turn", and
+"you still have to Advance the Clock on your turn" (:413). So what was still asked of the turn's cards (the rest of
+the adventure's terror, the Mythos card's terror, :202) falls on no investigator, not on the new one; whether their
+doom tokens, monsters or clock still happen the text does not say: one question to the host in their place, then the
+end of the turn. A game stored before (the questions asked on) reopens as it was played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from games import numbers_copied, write_played_then
+from test_elder_sign_task_choice import at_two_tasks
+
+from companion.errors import IllegalCommand
+from companion.games.elder_sign.engine import Game, Reading, Setup
+from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.sentences import describe_events
+from companion.history import GameStore, replay_game
+
+PACKS = load_packs()
+# the lore task done, then a failed roll whose terror (the adventure's and the Mythos card's, both stand-ins) is asked;
+# the host tells the adventure's: stamina -9 devours player 1's investigator
+DEVOURED = [
+    "roll faces=lore,peril,peril,peril,peril,peril",
+    "roll faces=terror,peril,peril,peril,peril",
+    "card-did effect=stamina n=-9",
+]
+
+
+def new_investigator(game: Game) -> dict[str, object]:
+    return next(i for i in game.view()["investigators"] if i["player"] == 0 and not i["devoured"])
+
+
+def test_one_question_of_what_is_left_then_the_clock() -> None:
+    game = at_two_tasks()
+    game.push(DEVOURED[0])
+    game.push(DEVOURED[1])
+    asked = [game.view()["question"]["kind"], game.view()["question"]["left"]]
+    assert asked == ["adventure", 1]  # the adventure's terror, the Mythos card's after it
+    events = game.push(DEVOURED[2])
+    said = " ".join(describe_events(events))
+    assert "falls on no investigator" in said and "doom tokens, monsters or clock" in said, said
+    question = game.view()["question"]
+    assert question["part"] == "devoured_rest" and question["left"] == 0 and question["player"] is None
+    taps = {a.args["effect"] for a in game.legal_actions() if a.name == "card-did"}
+    assert taps == {"doom", "monster", "clock", "nothing"}
+    fresh = dict(new_investigator(game))
+    with pytest.raises(IllegalCommand, match="falls on no investigator"):
+        game.push("card-did effect=sanity n=-1")
+    doom = game.view()["doom"]
+    game.push("card-did effect=doom n=1")
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None and game.view()["doom"] == doom + 1
+    assert new_investigator(game) == fresh  # nothing of the turn fell on the new investigator (:413)
+    numbers_copied(game)  # the new investigator's card, not filled in yet: its numbers first
+    offered = {a.name for a in game.legal_actions() if a.group in ("turn", "roll", "move", "entrance")}
+    assert offered == {"end-turn"}  # :413 what is left of the turn: the clock
+    clock = game.view()["clock"]
+    game.push("end-turn")
+    assert game.view()["clock"] != clock and game.view()["current_player"] == 1
+
+
+def test_a_game_stored_before_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """Then: the adventure's terror and the Mythos card's were asked on after the devouring, and the Mythos card's
+    sanity fell on the new investigator. The file reopens so (Reading.DEVOUR_REST)."""
+    then = at_two_tasks(Reading.DEVOUR_REST)
+    for text in DEVOURED:
+        then.push(text)
+    assert then.view()["question"]["part"] == "terror"
+    answers = ["card-did effect=nothing", "card-did effect=sanity n=-1", "card-did effect=nothing"]
+    played = [str(c) for c in then.history] + answers
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.DEVOUR_REST)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, played)
+        assert not any(e.get("part") == "devoured_rest" for e in store.events(game_id))
+        fell = new_investigator(then)
+        assert fell["sanity"] == fell["max_sanity"] - 1  # as played then
+        again = replay_game(store, game_id, PACKS)
+        assert isinstance(again, Game) and again.reading >= Reading.DEVOUR_REST and again.view() == then.view()
+    finally:
+        store.close()
+
+
+def test_a_penalty_asked_with_the_terror_is_withdrawn_too() -> None:
+    """A roll whose dice left cannot complete the card fails it at once (:217), its penalty asked after the terror
+    (:202 first): devoured by the terror, the penalty's questions go into the one question as well."""
+    game = at_two_tasks()
+    game.push("set-tasks adventure=1 tasks=inv:24 ordered=false")  # six dice's worth: one die lost, it cannot be met
+    clues = next(i["clues"] for i in game.view()["investigators"] if i["active"])
+    if clues:
+        game.push(f"adjust player=1 clues=-{clues}")  # no clue to re-roll with: the card fails at once (:217)
+    game.push("roll faces=terror,peril,peril,peril,peril,peril")
+    parts = [game.view()["question"]["part"], game.view()["question"]["left"]]
+    assert parts == ["terror", 2]  # the adventure's terror, the Mythos card's, the adventure's penalty
+    game.push("card-did effect=stamina n=-9")
+    assert game.view()["question"]["part"] == "devoured_rest" and game.view()["question"]["left"] == 0
+    fresh = dict(new_investigator(game))
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None and new_investigator(game) == fresh
