@@ -15,6 +15,7 @@ from test_elder_sign_task_choice import at_two_tasks
 
 from companion.errors import IllegalCommand
 from companion.games.elder_sign.engine import Game, Reading, Setup
+from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events
 from companion.history import GameStore, replay_game
@@ -100,3 +101,40 @@ def test_a_penalty_asked_with_the_terror_is_withdrawn_too() -> None:
     fresh = dict(new_investigator(game))
     game.push("card-did effect=nothing")
     assert game.view()["question"] is None and new_investigator(game) == fresh
+
+
+def rest_words(game: Game, events: list[dict[str, object]]) -> tuple[str, str]:
+    """The one question's words as the log says them and as the page asks them (its card question)."""
+    said = next(s for s in describe_events(events) if "falls on no investigator" in s)
+    return said, str(MODULE.publish(game.view(), game)["card_question"])
+
+
+@pytest.mark.parametrize(
+    ("plays", "named", "not_named"),
+    [
+        # the adventure's terror told first (nothing more), the Mythos card's devours: the Mythos card's alone
+        (
+            ["roll faces=terror,peril,peril,peril,peril", "card-did effect=nothing"],
+            ["the Mythos card's terror"],
+            ["terror of", "Adventure", "place 1"],
+        ),
+        # a penalty of a roll given up, no terror: the adventure's penalty alone, no Mythos card
+        (["give-up"], ["penalty of"], ["Mythos", "terror"]),
+        # both terrors asked, the adventure's devours: both named, each once
+        (["roll faces=terror,peril,peril,peril,peril"], ["terror of", "the Mythos card's terror"], ["penalty"]),
+    ],
+)
+def test_the_one_question_names_what_it_stands_for(plays: list[str], named: list[str], not_named: list[str]) -> None:
+    """The question names the cards whose rest it stands for, each once: not 'Mythos 3 and the Mythos card', nor a
+    Mythos card where only the adventure's penalty was asked."""
+    game = at_two_tasks()
+    game.push("roll faces=lore,peril,peril,peril,peril,peril")
+    for text in plays:
+        game.push(text)
+    events = game.push("card-did effect=stamina n=-9")
+    assert game.view()["question"]["part"] == "devoured_rest"
+    for words in rest_words(game, events):
+        for name in named:
+            assert words.count(name) == 1, (name, words)
+        for name in not_named:
+            assert name not in words, (name, words)

@@ -515,9 +515,12 @@ class Question:
     player: int | None
     slot: str | None = None
     told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
+    # a DEVOURED_REST question: what of the turn's cards it stands for ("adventure:terror", "mythos:terror")
+    rest: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        told = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        return {**told, "rest": list(self.rest)} if self.rest else told
 
 
 @dataclass
@@ -1736,14 +1739,16 @@ class _Rules(RulesBase[State, Command]):
         if not mine:
             return
         s.questions = [q for q in s.questions if q not in mine]
-        self.emit("questions_withdrawn", player=inv.player, parts=[f"{q.kind}:{q.part}" for q in mine])
+        parts = [f"{q.kind}:{q.part}" for q in mine]
+        self.emit("questions_withdrawn", player=inv.player, parts=parts)
         first = next((q for q in mine if q.kind == "adventure"), mine[0])
-        self.ask_rest(first.card, first.kind, first.slot)
+        self.ask_rest(first.card, first.kind, first.slot, parts)
 
-    def ask_rest(self, card: str, kind: str, slot: str | None) -> None:
-        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once."""
+    def ask_rest(self, card: str, kind: str, slot: str | None, rest: Sequence[str]) -> None:
+        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once; `rest`:
+        what of the turn's cards it stands for (its words name them)."""
         if not any(q.part == DEVOURED_REST for q in self.s.questions):
-            self.ask(Question(card, kind, DEVOURED_REST, None, slot))
+            self.ask(Question(card, kind, DEVOURED_REST, None, slot, rest=tuple(dict.fromkeys(rest))))
 
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
@@ -2431,7 +2436,7 @@ class _Rules(RulesBase[State, Command]):
                 # does to the table still happens the text does not say (withdraw_asked)
                 table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
                 if mythos.placeholder or not table.empty:
-                    self.ask_rest(card.id, "adventure", a.place)
+                    self.ask_rest(card.id, "adventure", a.place, ["mythos:terror"])
             elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:
