@@ -638,6 +638,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a devouring by what was still asked of the player's turn once it had ended (a penalty told
+    # after the end of the turn, :219) withdrew the rest of it (DEVOURED_REST): it fell on the new investigator
+    DEVOUR_AFTER = auto()
     # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
     # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
     DEVOUR_REST = auto()
@@ -797,6 +800,8 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
+        - DEVOUR_AFTER: a devouring once the devoured's turn had ended (a penalty told after it) stored as asking on
+          the rest of its cards (where now one question is asked in their place); it holds for the whole stored history;
         - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
           question is asked in their place, DEVOURED_REST); it holds for the commands before a stored one that asked it;
         - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
@@ -1711,7 +1716,8 @@ class _Rules(RulesBase[State, Command]):
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
         self.emit("investigator_devoured", player=inv.player, investigator=inv.name, fell=[dict(f) for f in fell])
-        if inv.player == s.current and not self.game.plays_in(Reading.DEVOUR_REST):
+        # what was still asked of the devoured's turn, in it or told once it ended (a penalty, :219), falls on no one
+        if not self.game.plays_in(Reading.DEVOUR_AFTER if inv.player != s.current else Reading.DEVOUR_REST):
             self.withdraw_asked(inv)
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
@@ -1729,18 +1735,20 @@ class _Rules(RulesBase[State, Command]):
         self.add_doom(1, "devoured")
 
     def withdraw_asked(self, inv: InvestigatorState) -> None:
-        """The active investigator devoured (:407 "My Investigator card and marker are ... sent back to the box"):
-        what was still asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator,
-        who "start[s] with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn
-        is the clock (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens,
-        monsters or clock still happen the text does not say: one question (DEVOURED_REST) in their place."""
+        """An investigator devoured (:407 "My Investigator card and marker are ... sent back to the box") in their turn,
+        or by what was still asked of it once it ended (a penalty told after the end of the turn, :219): what was still
+        asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator, who "start[s]
+        with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn is the clock
+        (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens, monsters or clock
+        still happen the text does not say: one question (DEVOURED_REST) in their place."""
         s = self.s
         mine = [q for q in s.questions if q.player == inv.player and (q.kind, q.part) in DEVOURED_WITHDRAWN]
         if not mine:
             return
         s.questions = [q for q in s.questions if q not in mine]
         parts = [f"{q.kind}:{q.part}" for q in mine]
-        self.emit("questions_withdrawn", player=inv.player, parts=parts)
+        # `over`: their turn had ended (the clock advanced) when what was asked of it devoured them
+        self.emit("questions_withdrawn", player=inv.player, parts=parts, over=inv.player != s.current)
         first = next((q for q in mine if q.kind == "adventure"), mine[0])
         self.ask_rest(first.card, first.kind, first.slot, parts)
 

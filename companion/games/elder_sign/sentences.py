@@ -656,6 +656,8 @@ def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str,
 
 
 def _said_questions_withdrawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("over"):  # told once the turn had ended: its clock was advanced already
+        return f"nothing more of the cards of {who}'s last turn falls on an investigator (:407, :413)"
     return f"{who}'s turn still ends with the clock (:413); nothing more of its cards falls on an investigator"
 
 
