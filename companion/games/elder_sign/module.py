@@ -94,6 +94,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "where": {
             str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []
         },
+        # this turn's adventure step is over (its dice are rolled): no roll is left this turn (Game.start_attempt)
+        "rolls_over": game.state.attempted and view.get("attempt") is None,
         "attempt_at": (
             sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
             if view.get("attempt")
