@@ -239,7 +239,7 @@ function renderGlance(s) {
   const a = s.attempt;
   const ga = $("#g-attempt");
   // no roll left for it this turn (no action, the Corpse, a third timer): no strip of a roll that cannot be made
-  ga.hidden = !a || (!a.succeeded && s.attempt_rolls_left === 0);
+  ga.hidden = !a || (!a.succeeded && rollsLeft(s) <= 0);  // the rolls the roll card and the odds count
   if (!ga.hidden) {
     const o = oddsOf(s);
     ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
