@@ -248,6 +248,9 @@ const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includ
 const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
 
+// The items sheet's labels, as the companion's refusals name the fields (its setup options, loaded once a visit)
+const itemLabels = () => (app.options || {}).item_fields || {};
+
 // The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
@@ -255,7 +258,7 @@ function enterNumbers(s, a) {
   if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
   // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
   // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
-  const labels = s.item_fields || {};
+  const labels = itemLabels();
   const items = ["common", "unique", "spells"].filter((k) => (a.asks || []).includes(k)).map((k) => [k, labels[k] || k, 0]);
   return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0], ...items]);
 }
@@ -342,7 +345,7 @@ function esAsk(a, s) {
     const held = (s.investigators || []).filter((inv) => !inv.devoured);
     const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
     const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
-    const labels = s.item_fields || {};  // the companion's labels, as its refusals name the fields
+    const labels = itemLabels();
     const refused = refusedLine("es-items-refused");
     sheet(a.label, [field("Who", who), ...["common", "unique", "spells"].map((k) => num(k, 0, 20, 0, labels[k] || k)), refused], "Send", () => sentKeeping(refused, "items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
     const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };

@@ -101,8 +101,6 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
             if view.get("attempt")
             else None
         ),
-        # the labels of the host's items sheet, as its refusals name them
-        "item_fields": dict(sentences.ITEM_FIELDS),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
@@ -408,7 +406,11 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, ElderSignPacks)
         # each with the words the wizard lists it by: a stand-in named by the companion said plainly as one
-        return {"ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND)}
+        return {
+            "ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND),
+            # the labels of the host's items sheet, as its refusals name them (once a visit, not in every state)
+            "item_fields": dict(sentences.ITEM_FIELDS),
+        }
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX
