@@ -158,17 +158,32 @@ function asideChoice(s, a) {
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
-    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who)];
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who), ...spellChoice(s, a, who)];
 }
 
 // One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,
 // :365-371): it keeps its face and counts for the next rolls. The host taps it; the next roll plays it.
 function holdChoice(s, a, who) {
-  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "focus") : [];
-  if (!offers.length && !a.hold) return [];
-  const row = diceRow(a.last, "es-hold", (f) => f === a.hold, (f) => offers.find((x) => x.args.die === f), " (held)", "ok");
-  return [el("div", { class: "note", id: "es-hold-note" }, a.hold ? who + " holds a die on their marker with the next roll (focus)" + (offers.length ? "; tap another to hold that one instead." : ".")
-    : "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it."), row];
+  return dieChoice(s, a, "focus", "hold", " (held)", who + " holds a die on their marker with the next roll (focus)", "; tap another to hold that one instead.",
+    "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it.");
+}
+
+// One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
+// keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
+// it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
+function spellChoice(s, a, who) {
+  return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
+    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.");
+}
+
+// The failed roll's dice to tap for the legal action `name` (its die chosen is `a[key]`, marked `mark`): the note says
+// what was chosen (`chosenWords`, `again` while another may be tapped) or what a tap does (`ask`); nothing when the
+// legal actions offer none and none was chosen.
+function dieChoice(s, a, name, key, mark, chosenWords, again, ask) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === name) : [];
+  if (!offers.length && !a[key]) return [];
+  const row = diceRow(a.last, "es-" + key, (f) => f === a[key], (f) => offers.find((x) => x.args.die === f), mark, "ok");
+  return [el("div", { class: "note", id: "es-" + key + "-note" }, a[key] ? chosenWords + (offers.length ? again : ".") : ask), row];
 }
 
 function renderESTurn(s) {

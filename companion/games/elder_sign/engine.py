@@ -76,6 +76,7 @@ PLAY_COMMANDS = frozenset(
         "add-die",
         "roll",
         "focus",
+        "spell",
         "set-aside",
         "clue",
         "give-up",
@@ -147,6 +148,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             (),
             "after a roll that completed nothing: one other of its dice goes on the active investigator's marker "
             "(:213, :365-371), face unchanged, when the next roll is played",
+        ),
+        "spell": (
+            ("die",),
+            (),
+            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
+            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
         ),
         "set-aside": (
             ("colour",),
@@ -246,8 +253,10 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
 )
 TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
 # the effects of a Mythos card's half that fall on investigators: whom they hit is the host's to say (player=), as the
-# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina")
-AIMED = ("sanity", "stamina", "clues")
+# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina"); nor does it name
+# whom a Mythos card's items go to (:315-319 name only "a Doom token" and "a Monster marker" of its halves), so the host
+# says that too (a game stored before gave them to every investigator, Reading.SPELLS)
+AIMED = ("sanity", "stamina", "clues", *ITEMS)
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -316,6 +325,11 @@ STORED_HISTORY_ENDS = "stored_history_ends"
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
+)
+# a die goes on a Spell card the active investigator plays (:345): refused when the items are counted and none is held
+SPELL_NONE = (
+    "{name} holds no Spell, and a die goes on a Spell card only by playing one (:345). If the table shows one, the "
+    "host counts it first (items player={player} spells=1)."
 )
 # nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
 # of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
@@ -533,6 +547,7 @@ class AttemptState:
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
     aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
     hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
+    spell: str | None = None  # the failed roll's die the player chose to put on a Spell card (:345), if chosen
     # the tasks the last roll's dice meet, when more than one: the player chooses which one it completes (:177, :189)
     choose: list[int] | None = None
 
@@ -635,6 +650,10 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
+    # investigator held, and no Spell came off the count; and a Mythos card's items told by the host without player=
+    # went to every investigator
+    SPELLS = auto()
     # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
     # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
     DEVOUR_REST = auto()
@@ -792,6 +811,9 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
+          Spell, or stored with no Spell taken off the count (its events tell no items changed); a Mythos card's items
+          told without player=;
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
         - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
@@ -879,6 +901,9 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that asks what its assistants lost, stored as asking nothing
             if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
+            # a Spell taken off the count (a die put on it), stored as taking none off
+            if stored is not None and "items_changed" in {e.get("type") for e in made} and "items_changed" not in told:
                 return False
             # a devouring that withdraws what was asked of the turn, stored as asking it on
             if stored is not None and _rest_withdrawn(made) and not _rest_withdrawn(stored):
@@ -1003,6 +1028,8 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
             for die in dict.fromkeys(s.attempt.last):  # :213, :365: one other die on the own marker
                 self.offer(out, "roll", "focus", {"die": die})
+            for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -1077,8 +1104,9 @@ class Game(GameHistory[State]):
         free = dict(a.free)
         if not clue and a.failed and a.last:
             free[set_aside(a)] -= 1
-            if a.hold:
-                free[Die.parse(a.hold).colour.value] -= 1
+            for chosen in (a.hold, a.spell):
+                if chosen:
+                    free[Die.parse(chosen).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1091,7 +1119,8 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return self.green_dice()
-        return sum(s.attempt.free.values()) - (1 + bool(s.attempt.hold) if s.attempt.failed else 0)
+        a = s.attempt
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1247,7 +1276,7 @@ class Game(GameHistory[State]):
             "dice_to_roll": self.dice_to_roll(),
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
-            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1293,6 +1322,10 @@ class Game(GameHistory[State]):
         )
         if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
+        if (
+            s.attempt is not None and s.attempt.failed and s.attempt.spell
+        ):  # chosen with spell: on it with the next roll
+            holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -2087,10 +2120,13 @@ class _Rules(RulesBase[State, Command]):
         hold = self.cmd.args.get("hold") or a.hold  # hold= or the die chosen with focus
         if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
             self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
-        a.aside, a.hold = None, None
+        spell = self.cmd.args.get("spell") or a.spell  # spell= or the die chosen with spell
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        a.aside, a.hold, a.spell = None, None, None
         a.free[lose] -= 1
         remaining = list(last)
-        wanted = [w.strip().lower() for w in (hold, self.cmd.args.get("spell")) if w]
+        wanted = [w.strip().lower() for w in (hold, spell) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
@@ -2119,12 +2155,10 @@ class _Rules(RulesBase[State, Command]):
             self.emit("die_held", face=die.face.value, how=how, player=on)
         elif "on" in self.cmd.args:
             raise BadCommand(f"{self.cmd.name}: on= says whose marker gets the die of hold=; give hold= too.")
-        if "spell" in self.cmd.args:
-            die = self.pick(remaining, self.cmd.args["spell"], "spell")
+        if spell:
+            die = self.pick(remaining, spell, "spell")
             remaining.remove(die)
-            a.free[die.colour.value] -= 1
-            a.holds.append((str(die), "spell", None))
-            self.emit("die_held", face=die.face.value, how="spell", player=None)
+            self.on_spell(a, die)
         a.failed = False
 
     def do_focus(self) -> None:
@@ -2146,8 +2180,36 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the {die.colour.value} die is the one set aside; set another die aside first (:211, :213).")
         if a.hold and Die.parse(a.hold) == die:
             self.illegal(f"{a.hold} is the die to hold already.")
+        if a.spell and Die.parse(a.spell) == die and sum(1 for f in a.last if Die.parse(f) == die) == 1:
+            self.illegal(f"{a.spell} is the die to put on the spell; hold another one (:345).")
         a.hold = str(die)
         self.emit("die_to_hold", face=die.face.value, colour=die.colour.value, player=s.current)
+
+    def do_spell(self) -> None:
+        """:345-347 "After you roll, you get to choose one of the dice and, without changing its result, place it on
+        the Spell card": after a failed roll, the player's choice of one other die, played with the next roll (as a
+        focus is); only with a Spell to play (spell_held), one a card (:347)."""
+        a = self.s.attempt
+        inv = self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        last = [Die.parse(f) for f in a.last]
+        die = self.pick(last, self.cmd.args["die"], "die")
+        self.spell_held(inv)
+        if a.spell and Die.parse(a.spell) == die:
+            self.illegal(f"{a.spell} is the die to put on the spell already.")
+        # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
+        aside = set_aside(a)
+        left = list(last)
+        of_colour = [d for d in left if d.colour.value == aside]
+        spare = [d for d in of_colour if d != die and (a.hold is None or d != Die.parse(a.hold))]
+        left.remove((spare or of_colour)[0])
+        if a.hold:
+            left.remove(Die.parse(a.hold))
+        if die not in left:
+            self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
+        a.spell = str(die)
+        self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
 
     def do_set_aside(self) -> None:
         """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
@@ -2164,6 +2226,13 @@ class _Rules(RulesBase[State, Command]):
         held = Die.parse(a.hold) if a.hold else None
         if held and held.colour.value == colour and sum(1 for f in a.last if Die.parse(f).colour is held.colour) == 1:
             self.illegal(f"the {colour} die is the one to hold; hold another die first (:213).")
+        on_spell = Die.parse(a.spell) if a.spell else None
+        if (
+            on_spell
+            and on_spell.colour.value == colour
+            and sum(1 for f in a.last if Die.parse(f).colour.value == colour) == 1
+        ):
+            self.illegal(f"the {colour} die is the one to put on the spell; set another die aside (:345).")
         a.aside = colour
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
@@ -2171,10 +2240,28 @@ class _Rules(RulesBase[State, Command]):
         """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        self.on_spell(a, self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell"))
+
+    def on_spell(self, a: AttemptState, die: Die) -> None:
+        """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
+        The Spell card leaves the hand then: "If I decide to use an item, I have to place it facedown at the bottom
+        of its deck" (:329), a Spell "next to the play area right before you roll" (:345), and once its die is used
+        it "is returned face down to the bottom of the Spell deck" (:351), never to the hand: so one Spell comes off
+        the count as the die goes on it, as an item's die does (add-die), and nothing more when the die is used.
+        Refused with no Spell held when the items are counted; offered freely while not (the host counts them)."""
+        inv = self.need_active()
+        self.spell_held(inv)
         a.free[die.colour.value] -= 1
         a.holds.append((str(die), "spell", None))
         self.emit("die_held", face=die.face.value, how="spell", player=None)
+        if not self.game.plays_in(Reading.SPELLS):
+            self.gain_items(inv, "spells", -1)
+
+    def spell_held(self, inv: InvestigatorState) -> None:
+        """The one check that the active investigator has a Spell to put a die on (:345), when its items are
+        counted (a game stored before Spells were counted, Reading.SPELLS, played them whatever was held)."""
+        if inv.items_counted and inv.spells <= 0 and not self.game.plays_in(Reading.SPELLS):
+            self.illegal(SPELL_NONE.format(name=inv.name, player=inv.player + 1))
 
     def pick(self, dice: list[Die], text: str, key: str) -> Die:
         try:
@@ -2220,7 +2307,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed, a.aside, a.hold = False, None, None
+        a.failed, a.aside, a.hold, a.spell = False, None, None, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:
@@ -2856,13 +2943,18 @@ class _Rules(RulesBase[State, Command]):
         if q.player is not None or effect not in AIMED:
             if "player" in self.cmd.args:
                 raise BadCommand(
-                    f"card-did: player= says whom a Mythos card's {', '.join(AIMED)} hit; this effect falls where the "
+                    "card-did: player= says whom a Mythos card's sanity, stamina, clues or items hit; this effect falls where the "
                     "card fell. Leave player= out."
                 )
             return q.player
         if "player" not in self.cmd.args:
-            if self.game.lenient():
+            if self.game.lenient() or (effect in ITEMS and self.game.plays_in(Reading.SPELLS)):
                 return None
+            if effect in ITEMS:
+                raise BadCommand(
+                    f"card-did: say whom the Mythos card's {ITEM_WORDS[effect]}s go to, as the card says: player=all "
+                    "(every investigator) or player=N (one player's investigator)."
+                )
             raise BadCommand(
                 f"card-did: say whom the Mythos card's {effect} hits, as the card says: player=all (every "
                 "investigator) or player=N (one player's investigator)."

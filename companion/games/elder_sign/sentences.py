@@ -420,6 +420,12 @@ def _said_die_to_hold(event: Mapping[str, Any], names: Names, kind: str, who: st
     return f"{who} chooses to hold the {colour}{face} die on their marker (focus) with the next roll"
 
 
+def _said_die_to_spell(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
+    return f"{who} chooses to put the {colour}{face} die on a Spell card with the next roll"
+
+
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     how = event.get("how")
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
@@ -683,6 +689,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_lost": _said_die_lost,
     "die_set_aside": _said_die_set_aside,
     "die_to_hold": _said_die_to_hold,
+    "die_to_spell": _said_die_to_spell,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -859,7 +866,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
     if name == "items":
-        return "Count the items an investigator holds"
+        return ITEMS_LABEL
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
@@ -875,6 +882,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "focus":
         die = str(args.get("die"))
         return f"Hold the {die.replace(':', ' ')} die (focus)"
+    if name == "spell":
+        die = str(args.get("die"))
+        return f"Put the {die.replace(':', ' ')} die on a Spell card"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "complete":
@@ -906,6 +916,10 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 # labels them (published as item_fields) and as a refusal names them
 ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Unique Items held", "spells": "Spells held"}
 
+# the host's button that counts the item cards an investigator holds (the items command), under "Card effects and
+# corrections": where a refusal sends the host to count one
+ITEMS_LABEL = "Count the items an investigator holds"
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     *(
         pair
@@ -916,6 +930,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         )
     ),
     (r"\s*\(set-tasks [^)]*\)", ""),
+    (r"\s*\(items player=[^)]*\)", f" under Card effects and corrections ({ITEMS_LABEL})"),
+    (r"\s*\(set-investigator player=[^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
     (r"\s*\(complete task=N\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
