@@ -15,6 +15,7 @@ from test_elder_sign_task_choice import at_two_tasks
 
 from companion.errors import IllegalCommand
 from companion.games.elder_sign.engine import Game, Reading, Setup
+from companion.games.elder_sign.module import MODULE
 from companion.games.elder_sign.packs import load_packs
 from companion.games.elder_sign.sentences import describe_events
 from companion.history import GameStore, replay_game
@@ -100,3 +101,93 @@ def test_a_penalty_asked_with_the_terror_is_withdrawn_too() -> None:
     fresh = dict(new_investigator(game))
     game.push("card-did effect=nothing")
     assert game.view()["question"] is None and new_investigator(game) == fresh
+
+
+def rest_words(game: Game, events: list[dict[str, object]]) -> tuple[str, str]:
+    """The one question's words as the log says them and as the page asks them (its card question)."""
+    said = next(s for s in describe_events(events) if "falls on no investigator" in s)
+    return said, str(MODULE.publish(game.view(), game)["card_question"])
+
+
+@pytest.mark.parametrize(
+    ("plays", "named", "not_named"),
+    [
+        # the adventure's terror told first (nothing more), the Mythos card's devours: the Mythos card's alone
+        (
+            ["roll faces=terror,peril,peril,peril,peril", "card-did effect=nothing"],
+            ["the Mythos card's terror"],
+            ["terror of", "Adventure", "place 1"],
+        ),
+        # a penalty of a roll given up, no terror: the adventure's penalty alone, no Mythos card
+        (["give-up"], ["penalty of"], ["Mythos", "terror"]),
+        # both terrors asked, the adventure's devours: both named, each once
+        (["roll faces=terror,peril,peril,peril,peril"], ["terror of", "the Mythos card's terror"], ["penalty"]),
+    ],
+)
+def test_the_one_question_names_what_it_stands_for(plays: list[str], named: list[str], not_named: list[str]) -> None:
+    """The question names the cards whose rest it stands for, each once: not 'Mythos 3 and the Mythos card', nor a
+    Mythos card where only the adventure's penalty was asked."""
+    game = at_two_tasks()
+    game.push("roll faces=lore,peril,peril,peril,peril,peril")
+    for text in plays:
+        game.push(text)
+    events = game.push("card-did effect=stamina n=-9")
+    assert game.view()["question"]["part"] == "devoured_rest"
+    for words in rest_words(game, events):
+        for name in named:
+            assert words.count(name) == 1, (name, words)
+        for name in not_named:
+            assert name not in words, (name, words)
+
+
+# a roll that completes nothing, then the end of the turn: the card fails as the turn ends (:217-219), its penalty
+# asked (a stand-in), and told after the turn went on to the next player; its stamina devours player 1's investigator
+PENALTY_AFTER_THE_TURN = ["roll faces=peril,peril,peril,peril,peril,peril", "end-turn", "card-did effect=stamina n=-9"]
+
+
+def test_a_penalty_told_after_the_turn_ended_falls_on_no_new_investigator() -> None:
+    """The penalty is of the devoured's turn (:219, faced before the clock), told once the turn had gone on: the rest
+    of it falls on no investigator either; the new one starts with full sanity and stamina (:413)."""
+    game = at_two_tasks()
+    for text in PENALTY_AFTER_THE_TURN[:2]:
+        game.push(text)
+    assert game.view()["question"]["part"] == "penalty" and game.view()["current_player"] == 1
+    events = game.push(PENALTY_AFTER_THE_TURN[2])
+    question = game.view()["question"]
+    assert question["part"] == "devoured_rest" and question["rest"] == ["adventure:penalty"], question
+    said = " ".join(describe_events(events))
+    assert "still ends with the clock" not in said, said  # that turn is over: its clock was advanced
+    fresh = dict(new_investigator(game))
+    with pytest.raises(IllegalCommand, match="falls on no investigator"):
+        game.push("card-did effect=sanity n=-2")
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None and new_investigator(game) == fresh
+    assert game.view()["current_player"] == 1  # the next player's turn goes on
+
+
+def test_a_game_stored_before_with_the_penalty_on_the_new_investigator_reopens_so(tmp_path: Path) -> None:
+    """Then (Reading.DEVOUR_AFTER): the penalty's rest asked on, its sanity on the new investigator; with a devouring
+    in its turn before it, whose question was asked as now (Reading.DEVOUR_REST no longer holds after it)."""
+    played = [*DEVOURED, "card-did effect=nothing"]
+    then = at_two_tasks(Reading.DEVOUR_AFTER)
+    for text in played:
+        then.push(text)
+    numbers = list(then.numbers_first())
+    numbers_copied(then)
+    entered = [str(c) for c in then.history][-len(numbers) :]
+    # player 2's turn: to the adventure, a roll that completes nothing, the end of the turn; the penalty devours
+    turn = ["end-turn", "move to=1", *PENALTY_AFTER_THE_TURN[:2]]
+    commands = [str(c) for c in at_two_tasks().history] + played + entered + turn
+    commands += ["card-did effect=stamina n=-9", "card-did effect=sanity n=-2", "card-did effect=nothing"]
+    then = Game.new(Setup(players=2, seed=3), PACKS, reading=Reading.DEVOUR_AFTER)
+    store = GameStore(tmp_path / "then.sqlite")
+    try:
+        game_id = write_played_then(store, then, commands)
+        asked = [e for e in store.events(game_id) if e["type"] == "card_asked" and e.get("part") == "devoured_rest"]
+        assert len(asked) == 1  # the first devouring's only
+        second = next(i for i in then.view()["investigators"] if i["player"] == 1 and not i["devoured"])
+        assert second["sanity"] == second["max_sanity"] - 2  # as played then: the penalty's sanity on the new one
+        again = replay_game(store, game_id, PACKS)
+        assert isinstance(again, Game) and again.reading >= Reading.DEVOUR_AFTER and again.view() == then.view()
+    finally:
+        store.close()

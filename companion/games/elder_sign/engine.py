@@ -529,9 +529,12 @@ class Question:
     player: int | None
     slot: str | None = None
     told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
+    # a DEVOURED_REST question: what of the turn's cards it stands for ("adventure:terror", "mythos:terror")
+    rest: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        told = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        return {**told, "rest": list(self.rest)} if self.rest else told
 
 
 @dataclass
@@ -655,6 +658,9 @@ class Reading(IntEnum):
     # a game stored before a die put on a spell after a roll that completed a task (roll spell=) came from the dice
     # of that roll left over: it could be one placed on the task (one die used twice)
     SPELL_DIE = auto()
+    # a game stored before a devouring by what was still asked of the player's turn once it had ended (a penalty told
+    # after the end of the turn, :219) withdrew the rest of it (DEVOURED_REST): it fell on the new investigator
+    DEVOUR_AFTER = auto()
     # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
     # investigator held, and no Spell came off the count; and a Mythos card's items told by the host without player=
     # went to every investigator
@@ -818,6 +824,8 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
           placed on the task (where now only a die the task left may go on it, :185, :345);
+        - DEVOUR_AFTER: a devouring once the devoured's turn had ended (a penalty told after it) stored as asking on
+          the rest of its cards (where now one question is asked in their place); it holds for the whole stored history;
         - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
           Spell, or stored with no Spell taken off the count (its events tell no items changed); a Mythos card's items
           told without player=;
@@ -1748,7 +1756,8 @@ class _Rules(RulesBase[State, Command]):
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
         self.emit("investigator_devoured", player=inv.player, investigator=inv.name, fell=[dict(f) for f in fell])
-        if inv.player == s.current and not self.game.plays_in(Reading.DEVOUR_REST):
+        # what was still asked of the devoured's turn, in it or told once it ended (a penalty, :219), falls on no one
+        if not self.game.plays_in(Reading.DEVOUR_AFTER if inv.player != s.current else Reading.DEVOUR_REST):
             self.withdraw_asked(inv)
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
@@ -1766,24 +1775,28 @@ class _Rules(RulesBase[State, Command]):
         self.add_doom(1, "devoured")
 
     def withdraw_asked(self, inv: InvestigatorState) -> None:
-        """The active investigator devoured (:407 "My Investigator card and marker are ... sent back to the box"):
-        what was still asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator,
-        who "start[s] with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn
-        is the clock (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens,
-        monsters or clock still happen the text does not say: one question (DEVOURED_REST) in their place."""
+        """An investigator devoured (:407 "My Investigator card and marker are ... sent back to the box") in their turn,
+        or by what was still asked of it once it ended (a penalty told after the end of the turn, :219): what was still
+        asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator, who "start[s]
+        with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn is the clock
+        (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens, monsters or clock
+        still happen the text does not say: one question (DEVOURED_REST) in their place."""
         s = self.s
         mine = [q for q in s.questions if q.player == inv.player and (q.kind, q.part) in DEVOURED_WITHDRAWN]
         if not mine:
             return
         s.questions = [q for q in s.questions if q not in mine]
-        self.emit("questions_withdrawn", player=inv.player, parts=[f"{q.kind}:{q.part}" for q in mine])
+        parts = [f"{q.kind}:{q.part}" for q in mine]
+        # `over`: their turn had ended (the clock advanced) when what was asked of it devoured them
+        self.emit("questions_withdrawn", player=inv.player, parts=parts, over=inv.player != s.current)
         first = next((q for q in mine if q.kind == "adventure"), mine[0])
-        self.ask_rest(first.card, first.kind, first.slot)
+        self.ask_rest(first.card, first.kind, first.slot, parts)
 
-    def ask_rest(self, card: str, kind: str, slot: str | None) -> None:
-        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once."""
+    def ask_rest(self, card: str, kind: str, slot: str | None, rest: Sequence[str]) -> None:
+        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once; `rest`:
+        what of the turn's cards it stands for (its words name them)."""
         if not any(q.part == DEVOURED_REST for q in self.s.questions):
-            self.ask(Question(card, kind, DEVOURED_REST, None, slot))
+            self.ask(Question(card, kind, DEVOURED_REST, None, slot, rest=tuple(dict.fromkeys(rest))))
 
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
@@ -2541,7 +2554,7 @@ class _Rules(RulesBase[State, Command]):
                 # does to the table still happens the text does not say (withdraw_asked)
                 table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
                 if mythos.placeholder or not table.empty:
-                    self.ask_rest(card.id, "adventure", a.place)
+                    self.ask_rest(card.id, "adventure", a.place, ["mythos:terror"])
             elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:

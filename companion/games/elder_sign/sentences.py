@@ -584,17 +584,32 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
         )
     if event.get("part") == "devoured_rest":  # :407, :413 (engine.DEVOURED_REST), the text silent on the table's part
+        rest, cards = _rest_words(event, names)
         return (
-            f"what was still to be resolved of {_asked_card(event, names)} and the Mythos card in the devoured "
-            "investigator's turn (a terror, a penalty, a task's costs) falls on no investigator: theirs is in the box, and the new one starts "
-            "with full sanity and stamina and plays from the next turn (:407, :413). The rules text does not say "
-            "whether its doom tokens, monsters or clock still happen: did the cards add any, or nothing?"
+            f"what was still to be resolved in the devoured investigator's turn ({rest}) falls on no investigator: "
+            "theirs is in the box, and the new one starts with full sanity and stamina and plays from the next turn "
+            f"(:407, :413). The rules text does not say whether {'their' if cards > 1 else 'its'} doom tokens, "
+            f"monsters or clock still happen: did {'the cards' if cards > 1 else 'the card'} add any, or nothing?"
         )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
     )
     return text
+
+
+# what of an adventure a devoured investigator's turn still had to resolve (engine.DEVOURED_WITHDRAWN)
+_REST_PARTS = {"terror": "terror", "penalty": "penalty", "task": "task's costs"}
+
+
+def _rest_words(event: Mapping[str, Any], names: Names) -> tuple[str, int]:
+    """What a devoured_rest question stands for, each card named once ("the terror and penalty of the adventure in
+    place 1 and the Mythos card's terror"), and how many cards that is."""
+    rest = [str(part).partition(":") for part in event.get("rest") or ()]
+    adventure = [_REST_PARTS.get(part, part) for kind, _, part in rest if kind == "adventure"]
+    words = [f"the {listed(adventure)} of {_place(event, names)}"] if adventure else []
+    words += ["the Mythos card's terror"] if any(kind == "mythos" for kind, _, _ in rest) else []
+    return (listed(words) if words else "what its cards still had to do"), max(1, len(words))
 
 
 def _said_card_effect(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -647,6 +662,8 @@ def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str,
 
 
 def _said_questions_withdrawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("over"):  # told once the turn had ended: its clock was advanced already
+        return f"nothing more of the cards of {who}'s last turn falls on an investigator (:407, :413)"
     return f"{who}'s turn still ends with the clock (:413); nothing more of its cards falls on an investigator"
 
 
