@@ -98,7 +98,7 @@ export function render(s) {
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
   else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
-    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
+    const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")" + clueWords(s, a) + "." : "no dice left to roll."))];
     // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
     // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
     if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
@@ -319,11 +319,20 @@ function lostFound(s, a) {
     rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
 }
 
+// After a failed roll a clue rolls all its dice again, none set aside (elder-sign-rules.txt:357-361): its count, from
+// the dice the companion publishes for it (clue_dice), beside the roll's, when the host may spend one
+function clueWords(s, a) {
+  const dice = s.clue_dice || [];
+  if (!a.failed || !(s.legal || []).some((x) => x.name === "clue") || dice.length === a.dice_to_roll) return "";
+  return "; a clue rolls all " + plural(dice.length, "die", "dice") + " again (" + dice.join(", ") + ")";
+}
+
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion). When they meet more
 // than one task the roll card asks which one the roll completes (taskChoice), as for every way of rolling.
 function esFaces(a) {
   const s = app.state;
-  const colours = s.next_dice || [];
+  // a clue rolls every die of the failed roll again (:357-361), the roll the dice left after one is set aside (:211)
+  const colours = (a.name === "clue" ? s.clue_dice : s.next_dice) || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
   const rows = colours.map((c, i) => {

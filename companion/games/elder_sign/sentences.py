@@ -968,6 +968,12 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bon= says whose marker gets the die of hold=; give hold= too", "say which die to hold"),
     (r"\btask=(\d+)", r"task \1"),
     (r"leave task= out to let the roll fail", "let the roll fail instead"),
+    # the pool's count refused (read_faces): the sheet lists the pool's dice, so the page's dice are stale
+    (
+        r"\bfaces= gives (\d+) (\w+) instead of (\d+)\. Write a yellow or red die as yellow:inv4 or red:wild\.",
+        r"the dice sent have \1 \2 instead of \3. Close the sheet and open it again: it lists the pool's dice, "
+        "one face to tap for each.",
+    ),
     (r"\bfaces=", "the dice "),
     (r"\battack=", "the attack's losses "),
     (r"\b(mythos|adventure_card|other_world)=ID\b", "the card"),
