@@ -50,3 +50,33 @@ def test_a_refused_ancient_one_entry_keeps_the_sheet_open_with_what_was_typed(
         assert (service.state()["doom_max"], service.state()["elder_signs_needed"]) == (12, 9)
     finally:
         host.context.close()
+
+
+def test_an_investigator_sheet_sent_with_empty_numbers_names_them_by_their_labels(
+    browser: object, numbers_table: Table
+) -> None:
+    """The investigator's numbers sheet (the first one's and a replacement's after a devouring, :411) sent with
+    fields left empty says which, by the labels the sheet shows; nothing is sent, what was typed stays."""
+    service = numbers_table.service
+    host = host_phone(browser, numbers_table)
+    try:
+        page = host.page
+        page.click("#es-first-numbers-1")
+        expect(page.locator("#sheet")).to_be_visible()
+        labels = page.locator("#sheet-body label.field > span").all_inner_texts()
+        page.fill("#sheet-body input[name=stamina]", "5")
+        length = service.state()["history_length"]
+        page.click("#sheet-ok")
+        refused = page.locator("#es-numbers-refused")
+        expect(refused).to_be_visible()
+        empty = [label.strip() for label in labels if "Stamina" not in label]
+        assert len(empty) >= 2  # sanity and clues at least (a replacement's items too)
+        for label in empty:
+            expect(refused).to_contain_text(label)
+        assert "Stamina" not in refused.inner_text()
+        expect(page.locator("#sheet")).to_be_visible()
+        assert page.input_value("#sheet-body input[name=stamina]") == "5"
+        assert service.state()["history_length"] == length
+        shot(host, "numbers-empty-named")
+    finally:
+        host.context.close()

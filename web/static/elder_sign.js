@@ -307,7 +307,14 @@ function numbersSheet(a, title, numbers) {
     ...numbers.map(([name, label, least]) => field(label, el("input", { type: "number", name, min: String(least), max: "30", value: "", inputmode: "numeric" }))),
     refused,
   ], "Enter the numbers", async () => {
-    if (numbers.some(([name]) => !value(name))) { toast("Copy every number from the card first.", true); return false; }
+    // the empty fields by the labels the sheet shows them with (the one list, `numbers`)
+    const empty = numbers.filter(([name]) => !value(name)).map(([, label]) => label);
+    if (empty.length) {
+      refused.textContent = (empty.length === 1 ? empty[0] + " is" : empty.slice(0, -1).join(", ") + " and " + empty[empty.length - 1] + " are") + " empty: copy " + (empty.length === 1 ? "it" : "them") + " from the card first.";
+      refused.hidden = false;
+      toast(refused.textContent, true);
+      return false;
+    }
     return sentKeeping(refused, a.name, { ...a.args, ...Object.fromEntries(numbers.map(([name]) => [name, value(name)])) });
   });
 }
