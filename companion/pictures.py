@@ -32,7 +32,9 @@ CHAR_WIDTH = 5.8  # about the width of a letter of the 9-pixel labels, to keep t
 DODGE = 2.5
 MARKERS = ("square", "diamond", "triangle", "down", "plus")  # never the attempts' circles
 END_GAP = 10  # the least height between two names at the lines' ends (9-pixel letters)
-END_SHARE = 0.3  # of the picture's width, at most, for the names at the lines' ends
+END_SHARE = 0.3  # of the picture's width, at most, for the names at the lines' ends (a longer one takes two lines)
+LEGEND_CHAR = 6.4  # about the width of a letter of the 10-pixel legend
+LEGEND_KEY = 16  # the legend's colour and marker before each name
 TICK_ROOM = 44  # the least width between two ticks of the time axis (a label such as "10 min" fits)
 STEP_ROOM = 18  # the least width between two numbered steps of an axis in steps (a label such as "12" fits)
 
@@ -86,12 +88,13 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
             1.0,
         ]
     )
-    legend_rows = (len(series) + 2) // 3
     # the marks' labels have a band of their own above the chart, so that no value's line runs through them
     band = MARK_BAND * MARK_ROWS + 2 if marks else 0
     ends = _end_words(series, width)
-    margin = 12 + max((CHAR_WIDTH * len(words) for words in ends), default=-12.0) + 12
+    margin = 12 + max((CHAR_WIDTH * len(line) for lines in ends for line in lines), default=-12.0) + 12
     left, right, top = 44, width - margin, 44 + band
+    columns = _legend_columns(list(series), right - left)
+    legend_rows = (len(series) + columns - 1) // columns
     chart_h = 130
     bottom = top + chart_h
     dots_top, dots_h = bottom + 14, 40 if record.get("dice") and not step else 0
@@ -117,7 +120,7 @@ def timeline_svg(record: Mapping[str, Any], width: int = 640) -> str:
         *_mark_lines(frame, marks),
         *_attempt_dots(frame, attempts),
         *_time_axis(frame),
-        *_legend(frame, list(series)),
+        *_legend(frame, list(series), columns),
     ]
     return _svg(width, height, title, body)
 
@@ -273,34 +276,51 @@ def _marker(index: int, x: float, y: float, tip: str = "") -> str:
     return f'<polygon points="{points}" fill="{colour}">{titled}</polygon>'
 
 
-def _end_words(series: Mapping[str, Sequence[Sequence[Any]]], width: int) -> list[str]:
+def _end_words(series: Mapping[str, Sequence[Sequence[Any]]], width: int) -> list[list[str]]:
     """Each value's name and last value, written at its line's end when there are several lines (none for one: the
-    legend names it); a name too long for its share of the picture is cut short."""
+    legend names it), in lines of words; a name too long for its share of the picture takes a second line (the value
+    last), and only a name that does not fit in two is cut short."""
     if len(series) < 2:
         return []
     room = int(width * END_SHARE / CHAR_WIDTH)
     words = []
     for name, points in series.items():
         last = _n(float(points[-1][1])) if points else ""
-        keep = max(2, room - len(last) - 1)
-        shown = name if len(name) <= keep else name[: keep - 1] + "\u2026"
-        words.append(f"{shown} {last}".strip())
+        whole = f"{name} {last}".strip()
+        if len(whole) <= room:
+            words.append([whole])
+            continue
+        first, _, rest = name.rpartition(" ")  # the last word goes down with the value, then as many as fit
+        while first and len(first) > room:
+            first, _, more = first.rpartition(" ")
+            rest = f"{more} {rest}"
+        if not first:  # one word too long for a line: cut short, as the one line it is
+            first, rest = name[: room - 1] + "\u2026", ""
+        second = f"{rest} {last}".strip()
+        if len(second) > room:
+            keep = max(2, room - len(last) - 1)
+            second = f"{rest[: keep - 1]}\u2026 {last}".strip()
+        words.append([first, second] if second else [first])
     return words
 
 
-def _end_labels(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]], words: Sequence[str]) -> list[str]:
-    """Each line's name and last value right of its end, in its colour, at its height; names that would run into
-    each other are moved apart (at least END_GAP), each joined to its line's end by a short stroke."""
+def _end_labels(
+    frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]], words: Sequence[Sequence[str]]
+) -> list[str]:
+    """Each line's name and last value right of its end, in its colour, at its height (a name of two lines takes
+    two rows); names that would run into each other are moved apart (at least END_GAP a row), each joined to its
+    line's end by a short stroke."""
     if not words:
         return []
     ends = sorted((drawn[-1][1], index) for index, drawn in enumerate(_heights(frame, series)) if drawn)
     count = len(ends)
+    rows = [len(words[index]) for _, index in ends]
     placed = [y for y, _ in ends]
-    for k in range(1, count):  # downwards: each at least END_GAP below the one above
-        placed[k] = max(placed[k], placed[k - 1] + END_GAP)
-    placed[-1] = min(placed[-1], frame.bottom + END_GAP / 2)
+    for k in range(1, count):  # downwards: each at least END_GAP a row below the one above
+        placed[k] = max(placed[k], placed[k - 1] + END_GAP * rows[k - 1])
+    placed[-1] = min(placed[-1], frame.bottom + END_GAP / 2 - END_GAP * (rows[-1] - 1))
     for k in range(count - 2, -1, -1):  # then up again from the bottom, where the last went past it
-        placed[k] = min(placed[k], placed[k + 1] - END_GAP)
+        placed[k] = min(placed[k], placed[k + 1] - END_GAP * rows[k])
     body = []
     x = frame.right
     for (y, index), at in zip(ends, placed):
@@ -308,7 +328,7 @@ def _end_labels(frame: _Frame, series: Mapping[str, Sequence[Sequence[Any]]], wo
         body.append(
             f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 5)}" y2="{_n(at)}" stroke="{colour}" stroke-width="1"/>'
         )
-        body.append(_text(x + 7, at + 3, words[index], 9, colour))
+        body.extend(_text(x + 7, at + 3 + END_GAP * row, line, 9, colour) for row, line in enumerate(words[index]))
     return body
 
 
@@ -391,13 +411,21 @@ def _time_axis(frame: _Frame) -> list[str]:
     return body
 
 
-def _legend(frame: _Frame, legend: list[str]) -> list[str]:
-    """The legend: each value's colour and name, three to a row; or what the dots are, when there is no value."""
+def _legend_columns(legend: Sequence[str], room: float) -> int:
+    """How many of the legend's names stand in a row: three, or fewer where the longest name would run into the
+    next (a phone's narrow picture)."""
+    longest = max((LEGEND_KEY + LEGEND_CHAR * len(str(name)) + LEGEND_KEY for name in legend), default=0.0)
+    return max(1, min(3, int(room // longest) if longest else 3))
+
+
+def _legend(frame: _Frame, legend: list[str], columns: int = 3) -> list[str]:
+    """The legend: each value's colour and name, ``columns`` to a row; or what the dots are, when there is no
+    value."""
     body = []
     left, right, legend_y = frame.left, frame.right, frame.axis_y + 30
     for index, name in enumerate(legend):
-        row, col = divmod(index, 3)
-        x, y = left + col * (right - left) / 3, legend_y + 16 * row
+        row, col = divmod(index, columns)
+        x, y = left + col * (right - left) / columns, legend_y + 16 * row
         colour = SERIES[index % len(SERIES)]
         body.append(f'<rect x="{_n(x)}" y="{_n(y - 8)}" width="12" height="4" fill="{colour}"/>')
         if len(legend) > 1:  # the marker its line has

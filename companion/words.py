@@ -8,12 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
-    "STAND_IN_NO_CARD",
     "a_or_an",
     "article",
     "asked",
     "by_name",
     "card_choice",
+    "card_note",
     "command_buttons",
     "count",
     "game_starts",
@@ -25,6 +25,7 @@ __all__ = [
     "plain",
     "player",
     "seat",
+    "stand_in_no_card",
     "undone",
 ]
 
@@ -42,20 +43,30 @@ def listed(words: Sequence[str], none: str = "") -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-#: a stand-in whose name is the companion's ("Ghost 1", "Ancient One 1"): it names no card of the table's own
-STAND_IN_NO_CARD = "a stand-in in your box, not a card of your deck"
+def stand_in_no_card(kind: str) -> str:
+    """What a stand-in whose name is the companion's ("Ghost 1", "Ancient One 1") is, by its `kind` ("Ghost",
+    "Ancient One"): no card of the table's own."""
+    return f"a stand-in in your box, not one of your {kind} cards"
 
 
 def card_choice(name: str, stand_in: bool, names_a_card: bool, kind: str) -> str:
-    """A card as a new-game wizard lists it beside the others of its `kind` ("Ghost", "Ancient One"): a filled-in card
-    by its name; one not filled in yet by the name the rulebook gives it (the Child Ghost, Nyarlathotep), marked so;
-    a stand-in whose name is the companion's plainly as one, so "Ghost 1" never reads as a card of the box beside
-    the Child Ghost: the table plays a card of its own of that kind."""
+    """A card as a new-game wizard lists it beside the others of its `kind` ("Ghost", "Ancient One"), short enough
+    for a phone's closed list: a filled-in card by its name; one not filled in yet by the name the rulebook gives it
+    (the Child Ghost, Nyarlathotep), marked so; a stand-in whose name is the companion's marked as one, so "Ghost 1"
+    never reads as a card of the box beside the Child Ghost (card_note says what that means, under the list)."""
     if not stand_in:
         return name
     if names_a_card:
         return f"{name} (not filled in yet)"
-    return f"{name}: {STAND_IN_NO_CARD} (play any {kind} card of your own)"
+    return f"{name} (a stand-in)"
+
+
+def card_note(name: str, stand_in: bool, names_a_card: bool, kind: str) -> str:
+    """What the wizard says under its list when that card is chosen: for a stand-in whose name is the companion's,
+    that the table plays a card of its own of that `kind`; "" for any other card (its label says it all)."""
+    if not stand_in or names_a_card:
+        return ""
+    return f"{name} is {stand_in_no_card(kind)}: play any {kind} card of your own."
 
 
 # words spelled with a vowel that are said with a consonant ("a one", "a unique"), and the other way round ("an hour")

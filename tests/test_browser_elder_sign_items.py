@@ -26,8 +26,12 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
     player = open_phone(browser, elder_sign_table, wait_map=False)
     try:
         page = host.page
-        # a stand-in investigator's items are printed on its card: not counted yet, the die as the table says
+        # a stand-in investigator's items are printed on its card: not counted yet, the dice offered whenever added
         expect(page.locator("#es-items-1")).to_contain_text("Items not counted yet")
+        expect(page.locator("#es-items-1")).to_contain_text(
+            "until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off"
+        )
+        shot(host, "items-0-not-counted")
         expect(player.page.locator("#es-items-1")).to_contain_text("the host counts them")
         expect(page.locator("#es-main button", has_text=YELLOW)).to_have_count(1)
         service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]
@@ -72,3 +76,42 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
     finally:
         host.context.close()
         player.context.close()
+
+
+def test_the_spell_die_is_offered_only_with_a_spell_held_and_the_roll_takes_the_spell_off(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """:345-347 after a roll one die goes on a Spell card the investigator plays: the page offers it when the engine
+    does (the legal actions), so not with no Spell counted; with one counted the host taps the die, the next roll
+    puts it on the card and the Spell leaves the hand (:329, :351)."""
+    service = elder_sign_table.service
+    service.do("move", {"to": "1"})  # type: ignore[attr-defined]
+    service.do("set-tasks", {"adventure": "1", "tasks": "peril:3", "ordered": "false"})  # type: ignore[attr-defined]
+    service.do("roll", {"faces": "inv1,inv1,inv1,inv1,lore,lore"})  # type: ignore[attr-defined]  # completes nothing
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        # not counted (a stand-in's items): offered as the host says
+        expect(page.locator("#es-spell-note")).to_contain_text("If Ada plays a Spell, one other die goes on its card")
+        expect(page.locator("#es-spell button")).to_have_count(6)
+        service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]
+        expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
+        expect(page.locator("#es-spell-note")).to_have_count(0)  # no Spell held: not offered
+        expect(page.locator("#es-hold-note")).to_have_count(1)  # the focus still is
+        service.do("items", {"player": "1", "spells": "1"})  # type: ignore[attr-defined]
+        expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 1 Spell")
+        page.locator("#es-spell button", has_text="lore").first.click()
+        expect(page.locator("#es-spell .chip.ok")).to_have_text("lore (on the spell)", timeout=5000)
+        expect(page.locator("#es-spell-note")).to_contain_text("Ada puts a die on a Spell card with the next roll")
+        assert service.state()["attempt"]["spell"] == "lore"  # type: ignore[attr-defined]
+        assert service.state()["next_dice"] == ["green"] * 4  # type: ignore[attr-defined]  # one aside, one on it
+        shot(host, "items-spell-chosen")
+        length = service.state()["history_length"]  # type: ignore[attr-defined]
+        tap(host, "#es-roll-me")
+        wait_for(lambda: service.state()["history_length"] > length)  # type: ignore[attr-defined]
+        rolled = service.history()[length]  # type: ignore[attr-defined]
+        assert "A lore die goes on the spell. Ada holds 0 Common Items, 0 Unique Items, 0 Spells." in rolled["text"]
+        expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
+        assert host.errors == [], host.errors
+    finally:
+        host.context.close()

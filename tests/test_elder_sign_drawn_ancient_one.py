@@ -61,7 +61,9 @@ def test_a_drawn_stand_in_no_rulebook_names_is_said_to_be_none_of_the_decks(tmp_
     game = Game.new(Setup(players=2, seed=seed), packs)
     name = packs.ancient_ones["ancient_two"].name
     told = str(_published(game)["ancient_one_drawn"])
-    assert told.startswith(f"The companion drew {name} at random: a stand-in in your box, not a card of your deck")
+    assert told.startswith(
+        f"The companion drew {name} at random: a stand-in in your box, not one of your Ancient One cards"
+    )
     assert "draw one of your own Ancient One cards at random" in told
     checklist = _checklist(game)
     assert "Lay the card you drew beside the clock" in checklist["ancient_one"]
@@ -75,7 +77,11 @@ def test_a_picked_or_filled_in_ancient_one_needs_no_drawn_sentence(tmp_path: Pat
     packs = load_packs()
     picked = Game.new(Setup(players=2, ancient_one="nyarlathotep", seed=1), packs)
     assert _published(picked)["ancient_one_drawn"] == ""
-    assert "if the Ancient One is Nyarlathotep" in _checklist(picked)["monsters"]  # the card the table chose
+    # the table picked Nyarlathotep by its name (a stand-in): known, so the one thing that applies (:82)
+    assert _checklist(picked)["monsters"].endswith("with the mask monsters (Nyarlathotep is in play).")
+    assert "if the Ancient One" not in _checklist(picked)["monsters"]
+    other = Game.new(Setup(players=2, ancient_one="ancient_two", seed=1), packs)  # a stand-in naming no card
+    assert "if the Ancient One is Nyarlathotep, else set those aside" in _checklist(other)["monsters"]
     real = filled_in(tmp_path)
     drawn = Game.new(Setup(players=2, seed=_seed_drawing(real, "nyarlathotep")), real)
     assert _published(drawn)["ancient_one_drawn"] == ""

@@ -488,6 +488,7 @@ def test_one_die_on_each_investigator_marker() -> None:
 def test_a_spell_holds_one_die() -> None:
     """elder-sign-rules.txt:345-347: after a roll one die goes on the spell card, is not rolled again, counts."""
     game = game_with("locked")
+    game.push("items player=1 spells=1")  # a Spell held (:345; the card lists none)
     game.push(f"move to={slot(game, 'locked')}")
     game.push("roll faces=inv3,inv3," + ",".join(["peril"] * (game.dice_to_roll() - 2)))
     game.push("roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 2)) + " hold=inv3 spell=inv3")
@@ -868,6 +869,7 @@ def test_a_die_on_a_spell_stays_after_the_turn_and_any_active_player_may_use_it(
     """elder-sign-rules.txt:347-349: it stays "until it is used to complete a task"; "the active player can
     always use a die on a Spell card"."""
     game = game_with("two", players=2)
+    game.push("items player=1 spells=1")  # a Spell held (:345; the card lists none)
     game.push(f"move to={slot(game, 'two')}")
     game.push("roll faces=inv1,inv1,peril,peril,peril,peril")
     game.push("roll faces=peril,peril,peril,peril spell=inv1")

@@ -18,7 +18,7 @@ from companion.games.base import module_for
 from companion.games.elder_sign import sentences
 from companion.games.elder_sign.engine import Game
 from companion.games.elder_sign.packs import ElderSignPacks, load_packs
-from companion.words import STAND_IN_NO_CARD
+from companion.words import stand_in_no_card
 
 PLAYED = json.loads((Path(__file__).parent / "data" / "elder-sign-battle-f33.json").read_text())
 BUNDLED = Path(sentences.__file__).parent / "packs" / "ancient_ones.toml"
@@ -114,9 +114,12 @@ def test_the_wizard_lists_a_stand_in_named_by_the_companion_plainly_as_one() -> 
     in yet; "Ancient One 1", the companion's name for a stand-in, said plainly as no card of the deck (as
     drawn_words tells a drawn one), never listed as if it were a card beside Nyarlathotep."""
     module = module_for("elder-sign")
-    labels = {o["id"]: o["label"] for o in module.setup_options(load_packs())["ancient_ones"]}  # type: ignore[union-attr]
-    assert labels["nyarlathotep"] == "Nyarlathotep (not filled in yet)"
-    assert labels["ancient_two"] == (
-        "Ancient One 1: a stand-in in your box, not a card of your deck (play any Ancient One card of your own)"
+    options = {o["id"]: o for o in module.setup_options(load_packs())["ancient_ones"]}  # type: ignore[union-attr]
+    assert (
+        options["nyarlathotep"]["label"] == "Nyarlathotep (not filled in yet)" and not options["nyarlathotep"]["note"]
     )
-    assert STAND_IN_NO_CARD in sentences.drawn_words("Ancient One 1", True, False)
+    assert options["ancient_two"]["label"] == "Ancient One 1 (a stand-in)"  # short: a phone's closed list reads it
+    assert options["ancient_two"]["note"] == (  # under the list
+        "Ancient One 1 is a stand-in in your box, not one of your Ancient One cards: play any Ancient One card of your own."
+    )
+    assert stand_in_no_card("Ancient One") in sentences.drawn_words("Ancient One 1", True, False)

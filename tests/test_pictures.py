@@ -319,3 +319,33 @@ def test_every_line_of_a_timeline_in_hands_can_be_told_apart(width: int) -> None
     assert len(lines) == 4 == len(set(lines))
     last_y = [float(d.split("V")[-1].split()[0]) for d in lines]
     assert last_y[2] < last_y[1] < last_y[0]
+
+
+LEGEND_CHAR = 6.4  # about the width of a letter of the 10-pixel legend
+
+
+@pytest.mark.parametrize("width", [334, 640])
+def test_the_end_labels_and_the_legend_read_whole_on_a_phone(width: int) -> None:
+    """A fresh player's finding: on a 390-wide phone (the end card's picture, 334 wide) the Skeptics timeline's end
+    label read "Room cards le… 16" and its legend's names ran into each other. Each name reads whole (on two lines
+    where it must), inside the picture; the legend's names stand apart."""
+    root = ET.fromstring(timeline_svg(SKEPTICS, width=width))
+    series = SKEPTICS["timeline"]["series"]
+    texts = list(root.iter(f"{SVG}text"))
+    ends = [t for t in texts if t.get("font-size") == "9" and t.get("fill") not in ("#c9a24a", "#9b93ad")]
+    words = " ".join(t.text or "" for t in ends)
+    assert "\u2026" not in words, words
+    for name, points in series.items():
+        assert f"{name} {points[-1][1]}" in words, (name, words)  # whole, the value after the name
+    assert all(float(t.get("x") or 0) + 5.8 * len(t.text or "") <= width for t in ends), [t.text for t in ends]
+    heights = sorted(float(t.get("y") or 0) for t in ends)
+    assert all(b - a >= 9 for a, b in zip(heights, heights[1:])), heights  # no line over another
+    legend = [t for t in texts if t.get("font-size") == "10" and t.text in series]
+    assert [t.text for t in legend] == list(series)
+    for a, b in zip(legend, legend[1:]):
+        if a.get("y") == b.get("y"):  # on one row: the first ends before the second begins
+            assert float(a.get("x") or 0) + LEGEND_CHAR * len(a.text or "") <= float(b.get("x") or 0) - 16, (
+                a.text,
+                b.text,
+            )
+    assert all(float(t.get("x") or 0) + LEGEND_CHAR * len(t.text or "") <= width for t in legend)

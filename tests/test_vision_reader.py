@@ -15,6 +15,7 @@ from companion.games.skeptics.roll import to_roll
 from vision import DieReading, ReaderSettings, read_dice
 from vision.camera import sample_paths
 from vision.dataset import Score, is_held_out, read_labels, score_photo
+from vision.reader import pixel_median
 
 # The reader reads 58 of these 60 dice right (none of the photos was used in training: one
 # die wrong, one missed); the bar is one die under that.
@@ -213,3 +214,14 @@ def test_calibrated_colour_references_rename_dice() -> None:
     assert {r.color for r in read_dice(image, far)} == names
     wide = ReaderSettings(colors={"house": (128.0, 128.0, 128.0)}, color_distance=500.0)
     assert {r.color for r in read_dice(image, wide)} == {"house"}
+
+
+@pytest.mark.parametrize("n", [1, 2, 399, 400, 6400])
+def test_pixel_median_is_numpys_median(n: int) -> None:
+    # the colour of every die and the finder's padding use it in place of np.median: the same values, or the readings move
+    rng = np.random.default_rng(n)
+    for high in (4, 256):  # few distinct values (ties at the middle), and any
+        pixels = rng.integers(0, high, (n, 3), dtype=np.uint8)
+        got, want = pixel_median(pixels), np.median(pixels, axis=0)
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 from companion.commands import CommandBase, LegalActionBase, Outcome, StoredEvents
 from companion.errors import BadCommand, CompanionError, DiceError, IllegalCommand
 from companion.pack_files import names_no_card
-from companion.words import by_name, card_choice, command_buttons, undone
+from companion.words import by_name, card_choice, card_note, command_buttons, undone
 
 if TYPE_CHECKING:
     from companion.pack_edits import BoxPacks
@@ -563,13 +563,15 @@ def card_entries(cards: Mapping[Any, Any], kind: str | None = None) -> list[dict
     """A pack's cards as a page lists them: {"id", "name", "stand_in"} (a card not filled in yet: its
     ``placeholder``), in the pack's order. With the `kind` in the companion's names of its stand-ins ("Ghost" of
     "Ghost 1", companion.pack_files.names_no_card), each has the "label" the new-game wizard lists it by too
-    (companion.words.card_choice: a stand-in named by the companion said plainly as one)."""
+    (companion.words.card_choice: a stand-in named by the companion marked as one) and the "note" it shows under its
+    list when that card is chosen (companion.words.card_note: "" but for such a stand-in)."""
     entries: list[dict[str, object]] = []
     for key, card in cards.items():
         stand_in = bool(getattr(card, "placeholder", False))
         entry: dict[str, object] = {"id": str(key), "name": str(card.name), "stand_in": stand_in}
         if kind is not None:
-            entry["label"] = card_choice(str(card.name), stand_in, not names_no_card(card, kind), kind)
+            told = (str(card.name), stand_in, not names_no_card(card, kind), kind)
+            entry["label"], entry["note"] = card_choice(*told), card_note(*told)
         entries.append(entry)
     return entries
 

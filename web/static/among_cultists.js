@@ -83,7 +83,8 @@ function renderACNight(s) {
   card.hidden = !night;
   if (!night) return;
   const script = s.night_script || [];
-  $("#ac-night-note").textContent = "The companion reads this out with the voice, the table's screen and every phone: each step is said, then the pause chosen below passes before the next.";
+  $("#ac-night-note").textContent = "The companion reads this out with the voice, the table's screen and every phone: each step is said, then " +
+    (isHost() ? "the pause chosen below" : "the pause the host chose") + " passes before the next.";  // the pause is the host's control
   fill($("#ac-night-steps"), script.map((st) => el("li", {}, st.text)));
   if (!isHost()) return;
   fill($("#ac-night-host"), [pauseSelect(),

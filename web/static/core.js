@@ -60,6 +60,16 @@ export const plural = (n, one, many) => n + " " + (n === 1 ? one : (many || one 
 export const isHost = () => !!(app.session && app.session.host);
 export const ghostOn = (s) => s && s.ghost_room !== null && s.ghost_room !== undefined;
 export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player " + (Number(i) + 1);
+// What a roll card says when there is no roll to work out ("" while one is under way): the game over, no roll begun, a
+// success, or none left this turn. `left`: the rolls the game still allows this turn (null: not counted).
+export const NO_ROLL_LEFT = "no roll left this turn";
+export function noRollWords(s, left) {
+  const a = s && s.attempt;
+  if (s && s.outcome) return "The game is over: no roll to come.";
+  if (a && a.succeeded) return "The roll succeeded.";
+  if (left !== null && left !== undefined && left <= 0) return playerName(s, s.current_player) + "\u2019s turn: " + NO_ROLL_LEFT + ".";
+  return a ? "" : "No roll under way.";
+}
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 // The one mark of a card not filled in yet in a list (its name is "Asylum card 1": the companion's, not the card's)
@@ -85,7 +95,10 @@ export function toast(msg, bad, kind) {
   setTimeout(() => { live.textContent = msg; }, 50);  // emptied first: the same words twice are read twice
   clearTimeout(toast.timer);
   toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+  toast.at = performance.now();
 }
+// The last tap (or key that pressed a button): a refusal shown before it is of an action since given up (sheet()).
+document.addEventListener("click", () => { app.tapAt = performance.now(); }, true);
 // A toast at the bottom never sits over what the page offers to tap: when it shows over a button, a field or a fold
 // (the turn's last buttons, just tapped), the page scrolls them up clear of it, into the room the body keeps below
 // its end while a toast shows (--toast-h). Over an open sheet it is at the top and nothing moves.
@@ -233,7 +246,11 @@ export function sheet(title, body, okLabel, onOk, onCancel) {
   $("#sheet").hidden = false;
   app.sheetOk = onOk;
   app.sheetCancel = onCancel || null;
-  $("#toast").classList.add("top");  // a message already up goes to the top: never over the sheet's last answers
+  // a refusal from before the tap that opened this sheet is of an action given up since: it goes, never over the sheet
+  // (one this tap brought, a sheet opened again after its answer was refused, stays: it says why)
+  const t = $("#toast");
+  if (!t.hidden && t.classList.contains("bad") && toast.at < (app.tapAt ?? 0)) hideToast();
+  t.classList.add("top");  // a message already up goes to the top: never over the sheet's last answers
 }
 export const closeSheet = () => { $("#sheet").hidden = true; app.sheetOk = null; app.sheetCancel = null; $("#toast").classList.remove("top"); };
 

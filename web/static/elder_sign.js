@@ -2,7 +2,7 @@
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
   $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
-  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet, noRollWords,
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
@@ -91,19 +91,25 @@ export function render(s) {
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, oddsWords(t)));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
-  if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
+  // the game over, or this turn's roll done: no roll to work out (the words Skeptics' roll card says too)
+  const none = !a || s.outcome ? noRollWords(s, s.rolls_over ? 0 : null) : "";
+  if (s.outcome || (!a && s.rolls_over)) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none)]);
+  else if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
-  else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
+  else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
     // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
     // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
     if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
+    // the failed roll's one die is the one set aside (:211): no other to hold or roll again, only a clue (:359) or an
+    // item's die (:109) lets the rolls go on
+    const lastDie = Object.values(a.free || {}).reduce((n, k) => n + k, 0) <= 1;
     if (a.choose) parts.push(...taskChoice(s, a));
-    else if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
+    else if (a.last && a.failed && a.aside && !lastDie) parts.push(...asideChoice(s, a));
     else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
-    if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
+    if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll" + (lastDie ? ": the rolls go on only with a clue (the last roll's dice rolled again) or an item's die; else the attempt fails." : ".")));
     else parts.push(...oddsLines());
     fill(box, parts);
   }
@@ -152,17 +158,32 @@ function asideChoice(s, a) {
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
-    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who)];
+    (offers.length ? "; tap another die to set that one aside instead." : new Set(a.last.map(dieColour)).size === 1 ? " (its dice are all " + a.aside + ": any one, the others are all rolled again)." : ".")), row, ...holdChoice(s, a, who), ...spellChoice(s, a, who)];
 }
 
 // One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,
 // :365-371): it keeps its face and counts for the next rolls. The host taps it; the next roll plays it.
 function holdChoice(s, a, who) {
-  const offers = isHost() ? (s.legal || []).filter((x) => x.name === "focus") : [];
-  if (!offers.length && !a.hold) return [];
-  const row = diceRow(a.last, "es-hold", (f) => f === a.hold, (f) => offers.find((x) => x.args.die === f), " (held)", "ok");
-  return [el("div", { class: "note", id: "es-hold-note" }, a.hold ? who + " holds a die on their marker with the next roll (focus)" + (offers.length ? "; tap another to hold that one instead." : ".")
-    : "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it."), row];
+  return dieChoice(s, a, "focus", "hold", " (held)", who + " holds a die on their marker with the next roll (focus)", "; tap another to hold that one instead.",
+    "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it.");
+}
+
+// One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
+// keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
+// it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
+function spellChoice(s, a, who) {
+  return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
+    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.");
+}
+
+// The failed roll's dice to tap for the legal action `name` (its die chosen is `a[key]`, marked `mark`): the note says
+// what was chosen (`chosenWords`, `again` while another may be tapped) or what a tap does (`ask`); nothing when the
+// legal actions offer none and none was chosen.
+function dieChoice(s, a, name, key, mark, chosenWords, again, ask) {
+  const offers = isHost() ? (s.legal || []).filter((x) => x.name === name) : [];
+  if (!offers.length && !a[key]) return [];
+  const row = diceRow(a.last, "es-" + key, (f) => f === a[key], (f) => offers.find((x) => x.args.die === f), mark, "ok");
+  return [el("div", { class: "note", id: "es-" + key + "-note" }, a[key] ? chosenWords + (offers.length ? again : ".") : ask), row];
 }
 
 function renderESTurn(s) {
@@ -186,7 +207,7 @@ function renderESTurn(s) {
   const first = (s.numbers_first || []).length > 0;
   // no roll of the dice left can complete the card (each chance exactly 0, rules :217): the failing step, not a roll
   const giveUp = s.card_odds && s.card_odds.hopeless && legal.find((x) => x.name === "give-up");
-  fill($("#es-roll"), first ? numbersFirst(s) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
+  fill($("#es-roll"), first ? numbersFirst(s, asking) : giveUp && !terror ? [el("p", { class: "warn", id: "es-hopeless" }, (s.odds_words || [])[0] || ""), actButton(giveUp, null, "primary")] : terror ? [el("p", { class: "note", id: "es-roll-after-terror" }, "Tell what the terror did first: the rolls go on after it, as the rules resolve a terror before trying again.")]
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
@@ -235,27 +256,34 @@ function heldItems(inv) {
   const i = inv.items;
   return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
     ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
-    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the yellow and red dice are offered as the table says");
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off");
 }
 
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
 const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
 
+// The items sheet's labels, as the companion's refusals name the fields (its setup options, loaded once a visit)
+const itemLabels = () => (app.options || {}).item_fields || {};
+
 // The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
 function enterNumbers(s, a) {
   if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
-  return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0]]);
+  // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
+  // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
+  const labels = itemLabels();
+  const items = ["common", "unique", "spells"].filter((k) => (a.asks || []).includes(k)).map((k) => [k, labels[k] || k, 0]);
+  return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0], ...items]);
 }
 
 // Before anyone plays: the numbers printed on the cards not filled in yet (none is made up: no turn until then).
-function numbersFirst(s) {
+function numbersFirst(s, asking) {
   const offers = (s.legal || []).filter((x) => x.name === "set-ancient-one" || x.name === "set-investigator").sort((a, b) => (b.name === "set-ancient-one") - (a.name === "set-ancient-one"));
-  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina and clues";
+  const label = (x) => x.name === "set-ancient-one" ? "Enter the Ancient One's doom track and Elder Signs" : "Enter " + playerName(s, Number(x.args.player) - 1) + "'s sanity, stamina" + ((x.asks || []).includes("common") ? ", clues and starting items" : " and clues");
   return [el("p", { class: "warn", id: "es-numbers-first" }, s.numbers_first_note || ""),
-    ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
+    ...offers.map((x, i) => button(label(x), () => enterNumbers(s, x), i || asking ? "wide" : "primary wide", x.name === "set-ancient-one" ? "es-first-ancient" : "es-first-numbers-" + x.args.player))];
 }
 
 // A refused entry keeps the sheet open with what was typed, the refusal shown in it too (the toast's words):
@@ -332,7 +360,7 @@ function esAsk(a, s) {
     const held = (s.investigators || []).filter((inv) => !inv.devoured);
     const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
     const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
-    const labels = s.item_fields || {};  // the companion's labels, as its refusals name the fields
+    const labels = itemLabels();
     const refused = refusedLine("es-items-refused");
     sheet(a.label, [field("Who", who), ...["common", "unique", "spells"].map((k) => num(k, 0, 20, 0, labels[k] || k)), refused], "Send", () => sentKeeping(refused, "items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
     const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };

@@ -98,8 +98,16 @@ function fillWizard(o) {
   fill(f.board, (o.boards || []).map((b) => el("option", { value: b.id }, b.name)));
   // each card by the words the game's module lists it by (a stand-in named by the companion said plainly as one)
   const choice = (c) => el("option", { value: c.id }, c.label || cardName(c));
+  // the closed list shows the chosen card's short label; what it is (a stand-in of the box), the module's note, under it
+  const noted = (select, cards, note) => {
+    const show = () => { const c = cards.find((x) => x.id === select.value); note.textContent = (c && c.note) || ""; note.hidden = !note.textContent; };
+    select.onchange = show;
+    show();
+  };
   fill(f.ghost, (o.ghosts || []).map(choice));
+  noted(f.ghost, o.ghosts || [], $("#ghost-note"));
   fill(f.ancient_one, [el("option", { value: "" }, "drawn at random")].concat((o.ancient_ones || []).map(choice)));
+  noted(f.ancient_one, o.ancient_ones || [], $("#ancient-one-note"));
   const standIns = (o.ac_events || []).every((e) => e.stand_in);
   f.ac_physical.checked = standIns;
   $("#ac-setup-note").textContent = "Give the number of cultists and the victory points your box's rulebook gives for your number of players: the rules text gives neither. The first name above holds the knife." +

@@ -1,6 +1,6 @@
 // The Dice tab's odds calculator: loaded the first time the Dice tab opens (skeptics.js's odds()).
 import { $, ICON, app, pct, plural, capital, playerName, toast, api, button } from "./core.js?v=__VERSION__";
-import { needWords, missingOf, attemptName } from "./skeptics.js?v=__VERSION__";
+import { needWords, missingOf, attemptName, noRollWords, rollsLeft } from "./skeptics.js?v=__VERSION__";
 
 // ---- the odds pad of the Dice view ------------------------------------------------------------------
 // The pad follows the roll under way (what it still needs, the dice to roll, the rolls left) and works its odds out
@@ -39,7 +39,8 @@ export function followOdds(s) {
   $("#odds-follow").hidden = !calc.own;
   if (calc.own) { whose.textContent = "Your own numbers, not the roll under way."; return; }
   const a = s && s.attempt;
-  if (!a || a.succeeded) {
+  const none = noRollWords(s);  // the game over, no roll, a success, or no roll left this turn
+  if (none) {
     calc.counts = {};
     showNeed();
     f.dice.value = 3;
@@ -47,7 +48,7 @@ export function followOdds(s) {
     f.disruption.checked = false;
     calc.shown = "";
     $("#odds-out").textContent = "";
-    whose.textContent = (a ? "The roll succeeded. " : "No roll under way. ") + "The next roll's odds come here; or tap the icons a roll needs.";
+    whose.textContent = none + (s && s.outcome ? " Tap the icons a roll needs to work out its odds." : " The next roll's odds come here; or tap the icons a roll needs.");
     return;
   }
   calc.counts = {};
@@ -55,11 +56,11 @@ export function followOdds(s) {
   showNeed();
   // the dice and the rolls as the companion counts them (its engine: dice kept, items, the rolls this turn allows)
   const toRoll = a.dice_to_roll;
-  const left = s.attempt_rolls_left ?? 0;
+  const left = rollsLeft(s);  // more than none: else noRollWords said so above
   f.dice.value = Math.min(7, Math.max(1, toRoll));
   f.rolls.value = Math.min(3, Math.max(1, left));
   f.disruption.checked = !!a.disruption || /disruption/.test(a.need || "");
-  whose.textContent = playerName(s, s.current_player) + "\u2019s roll under way: " + attemptName(a) + ", still needing " + needWords(f.need.value) + " with " + plural(toRoll, "die", "dice") + (left > 0 ? " and " + plural(left, "roll") + " left" : ", no roll left this turn") + ".";
+  whose.textContent = playerName(s, s.current_player) + "\u2019s roll under way: " + attemptName(a) + ", still needing " + needWords(f.need.value) + " with " + plural(toRoll, "die", "dice") + " and " + plural(left, "roll") + " left.";
   const key = [f.need.value, f.dice.value, f.rolls.value, f.disruption.checked].join("|");
   if (key !== calc.shown) { calc.shown = key; $("#odds-out").textContent = ""; workOut(); }
 }

@@ -4,6 +4,7 @@
 import {
   $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, api,
   command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules, notFilled,
+  noRollWords as rollWords, NO_ROLL_LEFT,
 } from "./core.js?v=__VERSION__";
 
 // The host's part (skeptics_turn.js): loaded the first time it is needed, on the host's phone only.
@@ -192,11 +193,16 @@ export function missingOf(a) {
 const ACTION_NAME = { search: "Search", solve: "Solve a clue", prove: "Prove", unlock: "Unlock", barrier: "Break a barrier", fire: "Fight the fire" };
 export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? " icon set " + a.set : "") + (a.door ? " the door " + doorWords(a.door) : "") + (a.space !== null && a.space !== undefined ? " in " + roomWords(a.space) : "");
 
+// The rolls the attempt under way may still make this turn (the engine's count: a card may limit them).
+export const rollsLeft = (s) => s.attempt_rolls_left ?? s.actions_left ?? 0;
+// What the roll card and the odds calculator say when there is no roll to work out ("" while one is under way).
+export const noRollWords = (s) => rollWords(s, s && s.attempt ? rollsLeft(s) : null);
+
 export function renderAttempt(s) {
   const box = $("#attempt");
   const a = s.attempt;
   $("#attempt-host").hidden = !(a && !a.succeeded && isHost() && legalOf(s, "roll").length);
-  if (!a) { box.textContent = app.lastRoll ? "No roll under way. Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : "No roll under way."; return; }
+  if (!a) { box.textContent = noRollWords(s) + (app.lastRoll ? " Last: " + app.lastRoll.text + (app.lastRoll.end ? " " + app.lastRoll.end : "") : ""); return; }
   const odds = oddsOf(s);
   const toRoll = a.dice_to_roll;  // as the companion counts them
   const die = DIE_OF[a.action] || "clue";
@@ -208,9 +214,9 @@ export function renderAttempt(s) {
   if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
   else {
     rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
-    const left = s.attempt_rolls_left ?? s.actions_left ?? 0;  // the rolls the odds count (a card may limit them)
+    const left = rollsLeft(s);  // the rolls the odds count
     rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : "no roll left this turn"));
+    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : NO_ROLL_LEFT));
   }
   for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
   fill(box, rows);
@@ -233,7 +239,7 @@ function renderGlance(s) {
   const a = s.attempt;
   const ga = $("#g-attempt");
   // no roll left for it this turn (no action, the Corpse, a third timer): no strip of a roll that cannot be made
-  ga.hidden = !a || (!a.succeeded && s.attempt_rolls_left === 0);
+  ga.hidden = !a || (!a.succeeded && rollsLeft(s) <= 0);  // the rolls the roll card and the odds count
   if (!ga.hidden) {
     const o = oddsOf(s);
     ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";

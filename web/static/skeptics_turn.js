@@ -143,9 +143,11 @@ function bonusControls(action, onChange) {
   if (held.length) box.append(el("div", { class: "note", id: "bonus-held" }, "Counted from " + playerName(st, st.current_player) + "'s items: " + held.map((it) => it.name + " +" + it.dice).join(", ") + "."));
   if (action === "prove") box.append(tog("a player on the same space helps (+1 die)", "aid", "bonus-aid"));
   if (!["barrier", "fire"].includes(action)) {
-    const n = el("span", { id: "bonus-items" }, String(bonus.items));
-    box.append(rowOf([el("span", {}, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }),
-      n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "", "bonus-item-plus")]));
+    const n = el("b", { class: "step-n", id: "bonus-items" }, String(bonus.items));
+    const row = rowOf([el("span", { class: "step-what" }, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }, "small"),
+      n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "small", "bonus-item-plus")]);
+    row.classList.add("stepper");  // in the icons' columns (askIcons)
+    box.append(row);
   } else box.append(el("div", { class: "note" }, "No item helps against an environment card: 3 dice, fewer if a card takes dice away."));
   const args = () => { const o = {}; if (bonus.glass) o.glass = "true"; if (bonus.aid) o.aid = "true"; if (bonus.items !== heldDice) o.items = String(bonus.items); return o; };
   return { box, args, words: () => (bonus.glass ? " + glass" : "") + (bonus.aid ? " + aid" : "") + (bonus.items ? " + " + bonus.items + " from items" : "") };

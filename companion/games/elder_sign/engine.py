@@ -76,6 +76,7 @@ PLAY_COMMANDS = frozenset(
         "add-die",
         "roll",
         "focus",
+        "spell",
         "set-aside",
         "clue",
         "give-up",
@@ -148,6 +149,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "after a roll that completed nothing: one other of its dice goes on the active investigator's marker "
             "(:213, :365-371), face unchanged, when the next roll is played",
         ),
+        "spell": (
+            ("die",),
+            (),
+            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
+            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
+        ),
         "set-aside": (
             ("colour",),
             (),
@@ -188,10 +195,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "set-investigator": (
             ("player", "sanity", "stamina"),
-            ("clues",),
+            ("clues", "common", "unique", "spells"),
             "the sanity, stamina and clue tokens (clues=, 0 when the card lists none) printed on an investigator card "
             "not filled in yet, copied by the host (:84): the companion plays the card's numbers from then on (what "
-            "was lost or gained so far still counts)",
+            "was lost or gained so far still counts); with common=, unique= and spells= the starting items the card "
+            "lists too, as items counts them (a new investigator after a devouring comes 'complete with their own "
+            "starting items', :411)",
         ),
         "set-ancient-one": (
             ("doom", "elder_signs"),
@@ -244,8 +253,10 @@ CARD_EFFECTS: Mapping[str, int] = MappingProxyType(
 )
 TABLE_DRAWS = ("common-items", "unique-items", "spells", "allies")
 # the effects of a Mythos card's half that fall on investigators: whom they hit is the host's to say (player=), as the
-# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina")
-AIMED = ("sanity", "stamina", "clues")
+# rules text says it only of a lingering half (:321 "All of us investigators will lose 2 Stamina"); nor does it name
+# whom a Mythos card's items go to (:315-319 name only "a Doom token" and "a Monster marker" of its halves), so the host
+# says that too (a game stored before gave them to every investigator, Reading.SPELLS)
+AIMED = ("sanity", "stamina", "clues", *ITEMS)
 # what an effect kind is called in a refusal (card-did: each kind is told once)
 _TOLD_KIND: Mapping[str, str] = MappingProxyType(
     {
@@ -294,8 +305,18 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
         "assisted": (("sanity", ""), ("stamina", ""), ("nothing", "")),
         # a monster task completed in an attempt ended by a devouring (:395, the text silent): its marker taken off
         "monster_won": (("monster-won", ""), ("nothing", "")),
+        # the rest of what the devoured's turn was resolving (DEVOURED_REST): what it did to the table, if anything
+        "devoured_rest": (("doom", ""), ("monster", ""), ("clock", ""), ("nothing", "")),
     }
 )
+# :405-415 name what a devouring costs and that the turn still ends with the clock (:413); the rest of what the
+# devoured's turn was resolving (a terror of the adventure or the Mythos card, :202; a penalty, :219; a task's costs,
+# :185) falls on no investigator: theirs went back to the box (:407) and the new one starts with full sanity and
+# stamina, played from the next turn (:413). Whether its doom tokens, monsters or clock still happen the text does not
+# say: one question to the host (part "devoured_rest", these taps), instead of the questions it replaces
+DEVOURED_REST = "devoured_rest"
+# the questions of the devoured's turn it replaces: (kind, part)
+DEVOURED_WITHDRAWN = (("adventure", "terror"), ("adventure", "penalty"), ("adventure", "task"), ("mythos", "terror"))
 # the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
 DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
@@ -304,6 +325,11 @@ STORED_HISTORY_ENDS = "stored_history_ends"
 # a failed roll's terror is resolved before trying again (:202-211): no roll while it is asked about and not told
 TERROR_FIRST = (
     "tell what the terror did first: the next roll comes after it (a terror is resolved before trying again)."
+)
+# a die goes on a Spell card the active investigator plays (:345): refused when the items are counted and none is held
+SPELL_NONE = (
+    "{name} holds no Spell, and a die goes on a Spell card only by playing one (:345). If the table shows one, the "
+    "host counts it first (items player={player} spells=1)."
 )
 # nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
 # of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
@@ -503,9 +529,12 @@ class Question:
     player: int | None
     slot: str | None = None
     told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
+    # a DEVOURED_REST question: what of the turn's cards it stands for ("adventure:terror", "mythos:terror")
+    rest: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        told = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
+        return {**told, "rest": list(self.rest)} if self.rest else told
 
 
 @dataclass
@@ -515,12 +544,14 @@ class AttemptState:
     place: str
     free: dict[str, int]  # colour -> dice in the pool, not placed, held or lost
     last: list[str] | None = None  # the faces of the last roll (Die spellings)
+    placed: list[str] = field(default_factory=list)  # those of its dice placed on the task it completed (:183-187)
     failed: bool = False  # the last roll completed nothing: the next roll loses one of its dice
     holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
     added: list[str] = field(default_factory=list)  # the colours items added to the pool this turn
     aside: str | None = None  # the colour of the failed roll's die the player chose to set aside (:211), if chosen
     hold: str | None = None  # the failed roll's die the player chose to focus on (:213, :365), if chosen
+    spell: str | None = None  # the failed roll's die the player chose to put on a Spell card (:345), if chosen
     # the tasks the last roll's dice meet, when more than one: the player chooses which one it completes (:177, :189)
     choose: list[int] | None = None
 
@@ -598,6 +629,7 @@ class State:
             a = copy.copy(self.attempt)
             a.free = dict(a.free)
             a.last = None if a.last is None else list(a.last)
+            a.placed = list(a.placed)
             a.holds = list(a.holds)
             a.added = list(a.added)
             a.choose = None if a.choose is None else list(a.choose)
@@ -623,6 +655,19 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a die put on a spell after a roll that completed a task (roll spell=) came from the dice
+    # of that roll left over: it could be one placed on the task (one die used twice)
+    SPELL_DIE = auto()
+    # a game stored before a devouring by what was still asked of the player's turn once it had ended (a penalty told
+    # after the end of the turn, :219) withdrew the rest of it (DEVOURED_REST): it fell on the new investigator
+    DEVOUR_AFTER = auto()
+    # a game stored before the companion counted the Spells: a die went on a spell (roll spell=) whatever the active
+    # investigator held, and no Spell came off the count; and a Mythos card's items told by the host without player=
+    # went to every investigator
+    SPELLS = auto()
+    # a game stored before a devouring during the devoured's turn withdrew what was still asked of it (the rest of a
+    # terror, a penalty, a task's costs, falling on the new investigator) for one question (DEVOURED_REST)
+    DEVOUR_REST = auto()
     # a game stored before the companion counted the items an investigator holds: an item's die was added whatever
     # was held, and no investigator's items are counted (the host counts them with `items`)
     ITEMS = auto()
@@ -777,8 +822,17 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
+          placed on the task (where now only a die the task left may go on it, :185, :345);
+        - DEVOUR_AFTER: a devouring once the devoured's turn had ended (a penalty told after it) stored as asking on
+          the rest of its cards (where now one question is asked in their place); it holds for the whole stored history;
+        - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
+          Spell, or stored with no Spell taken off the count (its events tell no items changed); a Mythos card's items
+          told without player=;
         - ITEMS: an item's die added for an investigator whose items are counted now and who held none (a filled-in
           investigator card's; a stand-in's items are not counted until the host tells them);
+        - DEVOUR_REST: a devouring in the devoured's turn stored as asking on the rest of its cards (where now one
+          question is asked in their place, DEVOURED_REST); it holds for the commands before a stored one that asked it;
         - DEVOUR_ASKED: a devouring during an attempt with assistants or a completed monster task stored as asking
           nothing (where now the host is asked, :373, :395); it holds for the commands before a stored one that asked;
         - AWAKEN: an awakening during an attempt at an adventure stored as leaving its completed tasks done (where now
@@ -816,6 +870,7 @@ class Game(GameHistory[State]):
             Reading.DEVOUR: next((i for i, told in enumerate(events or ()) if _devour_cleared(told)), None),
             Reading.AWAKEN: next((i for i, told in enumerate(events or ()) if _awaken_cleared(told)), None),
             Reading.DEVOUR_ASKED: next((i for i, told in enumerate(events or ()) if _devour_asked(told)), None),
+            Reading.DEVOUR_REST: next((i for i, told in enumerate(events or ()) if _rest_withdrawn(told)), None),
         }
         # the first command played as now after the stored ones (its stored events say so): no older reading holds
         # from there on, whatever the reading (a refusal, a devouring by made-up numbers: nothing else may tell it)
@@ -861,6 +916,12 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that asks what its assistants lost, stored as asking nothing
             if stored is not None and _devour_asked(made) and not _devour_asked(stored):
+                return False
+            # a Spell taken off the count (a die put on it), stored as taking none off
+            if stored is not None and "items_changed" in {e.get("type") for e in made} and "items_changed" not in told:
+                return False
+            # a devouring that withdraws what was asked of the turn, stored as asking it on
+            if stored is not None and _rest_withdrawn(made) and not _rest_withdrawn(stored):
                 return False
         return True
 
@@ -982,21 +1043,23 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "set-aside", {"colour": colour})
             for die in dict.fromkeys(s.attempt.last):  # :213, :365: one other die on the own marker
                 self.offer(out, "roll", "focus", {"die": die})
+            for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
         self.offer(out, "entrance", "lost-found", asks=("face",), sample={"face": "inv1"})
-        for inv in s.investigators:
+        for at, inv in enumerate(s.investigators):
             if not inv.devoured and self.numbers_missing(inv):
                 args = {"player": str(inv.player + 1)}
-                self.offer(
-                    out,
-                    "table",
-                    "set-investigator",
-                    args,
-                    asks=("sanity", "stamina", "clues"),
-                    sample={"sanity": "1", "stamina": "1", "clues": "0"},
-                )
+                asks: tuple[str, ...] = ("sanity", "stamina", "clues")
+                sample = {"sanity": "1", "stamina": "1", "clues": "0"}
+                if at >= len(s.players) and not inv.items_counted:
+                    # a new investigator after a devouring, "complete with their own starting items" (:411): its card
+                    # is a stand-in, so they are asked with its numbers, on the same step
+                    asks += tuple(arg for _, arg in ITEMS.values())
+                    sample |= {arg: "0" for _, arg in ITEMS.values()}
+                self.offer(out, "table", "set-investigator", args, asks=asks, sample=sample)
         self.offer(out, "table", "adjust", asks=("player", "sanity"), sample={"player": "1", "sanity": "0"})
         # the host counts the item cards an investigator holds, or puts the count right (:329-351)
         sample = {"player": "1", "common": "0", "unique": "0", "spells": "0"}
@@ -1056,8 +1119,9 @@ class Game(GameHistory[State]):
         free = dict(a.free)
         if not clue and a.failed and a.last:
             free[set_aside(a)] -= 1
-            if a.hold:
-                free[Die.parse(a.hold).colour.value] -= 1
+            for chosen in (a.hold, a.spell):
+                if chosen:
+                    free[Die.parse(chosen).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1070,7 +1134,8 @@ class Game(GameHistory[State]):
         s = self._state
         if s.attempt is None:
             return self.green_dice()
-        return sum(s.attempt.free.values()) - (1 + bool(s.attempt.hold) if s.attempt.failed else 0)
+        a = s.attempt
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1226,7 +1291,7 @@ class Game(GameHistory[State]):
             "dice_to_roll": self.dice_to_roll(),
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
-            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold}
+            view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1272,6 +1337,10 @@ class Game(GameHistory[State]):
         )
         if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
+        if (
+            s.attempt is not None and s.attempt.failed and s.attempt.spell
+        ):  # chosen with spell: on it with the next roll
+            holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
             for other in s.investigators:
@@ -1352,6 +1421,11 @@ def _history_ended(events: Sequence[Mapping[str, Any]]) -> bool:
 def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events ask the host about an attempt ended by a devouring (:373 an assistant, :395 a monster)."""
     return any(e.get("type") == "card_asked" and e.get("part") in DEVOUR_PARTS for e in events)
+
+
+def _rest_withdrawn(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events ask the one question of what is left of a devoured investigator's turn (DEVOURED_REST)."""
+    return any(e.get("type") == "card_asked" and e.get("part") == DEVOURED_REST for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -1643,6 +1717,12 @@ class _Rules(RulesBase[State, Command]):
         # a stand-in's numbers are made up: no one is devoured by them (set-investigator judges it with the card's)
         made_up = self.game.numbers_missing(inv) and not self.game.pack_numbers_count(True, True)
         below = (inv.sanity + sanity < 0 or inv.stamina + stamina < 0) and not made_up
+        # what went below 0, from what it was (the value shown stays 0): the words say so (sentences.fell_words)
+        fell = [
+            {"stat": stat, "was": was, "change": n}
+            for stat, was, n in (("sanity", inv.sanity, sanity), ("stamina", inv.stamina, stamina))
+            if was + n < 0
+        ]
         inv.sanity = max(0, min(inv.max_sanity, inv.sanity + sanity))
         inv.stamina = max(0, min(inv.max_stamina, inv.stamina + stamina))
         self.emit(
@@ -1655,13 +1735,15 @@ class _Rules(RulesBase[State, Command]):
             stamina_change=stamina,
             why=why,
             numbers_missing=self.game.numbers_missing(inv),  # the stand-in's numbers: the words tell the change only
+            **({"below": [f["stat"] for f in fell]} if below else {}),
         )
         if below:
-            self.devour(inv)
+            self.devour(inv, fell)
 
-    def devour(self, inv: InvestigatorState) -> None:
+    def devour(self, inv: InvestigatorState, fell: Sequence[Mapping[str, Any]] = ()) -> None:
         """:405-415: devoured when sanity or stamina go below 0: a doom token, and a new investigator for the
-        player (none once the Ancient One is awake, :453)."""
+        player (none once the Ancient One is awake, :453). `fell`: what went below 0, from what it was, by how much
+        (the words tell it: the value shown stays 0)."""
         s = self.s
         if inv.devoured:
             return
@@ -1673,7 +1755,10 @@ class _Rules(RulesBase[State, Command]):
         if inv.player == s.current:
             # :413: the player controls the new investigator from their next turn; this one ends with the clock
             s.moved = s.attempted = s.first_aid = True
-        self.emit("investigator_devoured", player=inv.player, investigator=inv.name)
+        self.emit("investigator_devoured", player=inv.player, investigator=inv.name, fell=[dict(f) for f in fell])
+        # what was still asked of the devoured's turn, in it or told once it ended (a penalty, :219), falls on no one
+        if not self.game.plays_in(Reading.DEVOUR_AFTER if inv.player != s.current else Reading.DEVOUR_REST):
+            self.withdraw_asked(inv)
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
         if s.awake:
@@ -1688,6 +1773,30 @@ class _Rules(RulesBase[State, Command]):
             s.players[inv.player] = None
             self.emit("player_out", player=inv.player, why="no investigator left")
         self.add_doom(1, "devoured")
+
+    def withdraw_asked(self, inv: InvestigatorState) -> None:
+        """An investigator devoured (:407 "My Investigator card and marker are ... sent back to the box") in their turn,
+        or by what was still asked of it once it ended (a penalty told after the end of the turn, :219): what was still
+        asked of their turn's cards (DEVOURED_WITHDRAWN) falls on no one, not on the new investigator, who "start[s]
+        with full Sanity and Stamina ... to control on their next turn" (:413); what is left of the turn is the clock
+        (:413 "you still have to Advance the Clock on your turn"). Whether those cards' doom tokens, monsters or clock
+        still happen the text does not say: one question (DEVOURED_REST) in their place."""
+        s = self.s
+        mine = [q for q in s.questions if q.player == inv.player and (q.kind, q.part) in DEVOURED_WITHDRAWN]
+        if not mine:
+            return
+        s.questions = [q for q in s.questions if q not in mine]
+        parts = [f"{q.kind}:{q.part}" for q in mine]
+        # `over`: their turn had ended (the clock advanced) when what was asked of it devoured them
+        self.emit("questions_withdrawn", player=inv.player, parts=parts, over=inv.player != s.current)
+        first = next((q for q in mine if q.kind == "adventure"), mine[0])
+        self.ask_rest(first.card, first.kind, first.slot, parts)
+
+    def ask_rest(self, card: str, kind: str, slot: str | None, rest: Sequence[str]) -> None:
+        """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once; `rest`:
+        what of the turn's cards it stands for (its words name them)."""
+        if not any(q.part == DEVOURED_REST for q in self.s.questions):
+            self.ask(Question(card, kind, DEVOURED_REST, None, slot, rest=tuple(dict.fromkeys(rest))))
 
     def elder_signs(self, n: int, why: str) -> None:
         s = self.s
@@ -1874,6 +1983,7 @@ class _Rules(RulesBase[State, Command]):
 
     def lower_maximum(self, inv: InvestigatorState, which: str) -> None:
         """:459: the investigator's maximum sanity or stamina goes down by 1 (the tokens with it); below 0 devours."""
+        was = getattr(inv, which)
         if which == "sanity":
             inv.max_sanity -= 1
             inv.sanity = min(inv.sanity, inv.max_sanity)
@@ -1889,7 +1999,7 @@ class _Rules(RulesBase[State, Command]):
             max_stamina=inv.max_stamina,
         )
         if inv.sanity < 0 or inv.stamina < 0:  # :407 "go below 0"
-            self.devour(inv)
+            self.devour(inv, [{"stat": which, "was": was, "change": getattr(inv, which) - was}])
 
     def do_lower(self) -> None:
         """The answer to the Ancient One's attack for one investigator (:459): its maximum sanity or stamina by 1."""
@@ -2030,10 +2140,13 @@ class _Rules(RulesBase[State, Command]):
         hold = self.cmd.args.get("hold") or a.hold  # hold= or the die chosen with focus
         if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
             self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
-        a.aside, a.hold = None, None
+        spell = self.cmd.args.get("spell") or a.spell  # spell= or the die chosen with spell
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        a.aside, a.hold, a.spell = None, None, None
         a.free[lose] -= 1
         remaining = list(last)
-        wanted = [w.strip().lower() for w in (hold, self.cmd.args.get("spell")) if w]
+        wanted = [w.strip().lower() for w in (hold, spell) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
@@ -2062,12 +2175,10 @@ class _Rules(RulesBase[State, Command]):
             self.emit("die_held", face=die.face.value, how=how, player=on)
         elif "on" in self.cmd.args:
             raise BadCommand(f"{self.cmd.name}: on= says whose marker gets the die of hold=; give hold= too.")
-        if "spell" in self.cmd.args:
-            die = self.pick(remaining, self.cmd.args["spell"], "spell")
+        if spell:
+            die = self.pick(remaining, spell, "spell")
             remaining.remove(die)
-            a.free[die.colour.value] -= 1
-            a.holds.append((str(die), "spell", None))
-            self.emit("die_held", face=die.face.value, how="spell", player=None)
+            self.on_spell(a, die)
         a.failed = False
 
     def do_focus(self) -> None:
@@ -2089,8 +2200,36 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"the {die.colour.value} die is the one set aside; set another die aside first (:211, :213).")
         if a.hold and Die.parse(a.hold) == die:
             self.illegal(f"{a.hold} is the die to hold already.")
+        if a.spell and Die.parse(a.spell) == die and sum(1 for f in a.last if Die.parse(f) == die) == 1:
+            self.illegal(f"{a.spell} is the die to put on the spell; hold another one (:345).")
         a.hold = str(die)
         self.emit("die_to_hold", face=die.face.value, colour=die.colour.value, player=s.current)
+
+    def do_spell(self) -> None:
+        """:345-347 "After you roll, you get to choose one of the dice and, without changing its result, place it on
+        the Spell card": after a failed roll, the player's choice of one other die, played with the next roll (as a
+        focus is); only with a Spell to play (spell_held), one a card (:347)."""
+        a = self.s.attempt
+        inv = self.need_active()
+        if a is None or not a.failed or not a.last:
+            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        last = [Die.parse(f) for f in a.last]
+        die = self.pick(last, self.cmd.args["die"], "die")
+        self.spell_held(inv)
+        if a.spell and Die.parse(a.spell) == die:
+            self.illegal(f"{a.spell} is the die to put on the spell already.")
+        # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
+        aside = set_aside(a)
+        left = list(last)
+        of_colour = [d for d in left if d.colour.value == aside]
+        spare = [d for d in of_colour if d != die and (a.hold is None or d != Die.parse(a.hold))]
+        left.remove((spare or of_colour)[0])
+        if a.hold:
+            left.remove(Die.parse(a.hold))
+        if die not in left:
+            self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
+        a.spell = str(die)
+        self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
 
     def do_set_aside(self) -> None:
         """:211: "I need to choose one of the dice I used in my previous attempt and set it aside": the player's
@@ -2107,17 +2246,56 @@ class _Rules(RulesBase[State, Command]):
         held = Die.parse(a.hold) if a.hold else None
         if held and held.colour.value == colour and sum(1 for f in a.last if Die.parse(f).colour is held.colour) == 1:
             self.illegal(f"the {colour} die is the one to hold; hold another die first (:213).")
+        on_spell = Die.parse(a.spell) if a.spell else None
+        if (
+            on_spell
+            and on_spell.colour.value == colour
+            and sum(1 for f in a.last if Die.parse(f).colour.value == colour) == 1
+        ):
+            self.illegal(f"the {colour} die is the one to put on the spell; set another die aside (:345).")
         a.aside = colour
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
     def spell(self, a: AttemptState) -> None:
-        """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
+        """:345-349: after a roll that completed a task, one die of it may go on a spell card: one the task left, as
+        a die placed on a task "can't [be] roll[ed] again during this step" (:185), and the spell's die is one "of
+        the dice" rolled, "without changing its result" (:345). A game stored before (Reading.SPELL_DIE) took it
+        from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
         die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        left = [Die.parse(f) for f in a.last]
+        if not self.game.plays_in(Reading.SPELL_DIE):
+            for placed in a.placed:
+                left.remove(Die.parse(placed))
+        if die not in left:  # every die of its face the roll had was placed on the task
+            self.illegal(
+                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
+                f"{', '.join(map(str, left)) or 'none'}."
+            )
+        self.on_spell(a, die)
+
+    def on_spell(self, a: AttemptState, die: Die) -> None:
+        """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
+        The Spell card leaves the hand then: "If I decide to use an item, I have to place it facedown at the bottom
+        of its deck" (:329), a Spell "next to the play area right before you roll" (:345), and once its die is used
+        it "is returned face down to the bottom of the Spell deck" (:351), never to the hand: so one Spell comes off
+        the count as the die goes on it, as an item's die does (add-die), and nothing more when the die is used.
+        Refused with no Spell held when the items are counted; offered freely while not (the host counts them)."""
+        inv = self.need_active()
+        self.spell_held(inv)
         a.free[die.colour.value] -= 1
         a.holds.append((str(die), "spell", None))
         self.emit("die_held", face=die.face.value, how="spell", player=None)
+        if not self.game.plays_in(Reading.SPELLS):
+            self.gain_items(inv, "spells", -1)
+
+    def spell_held(self, inv: InvestigatorState) -> None:
+        """The one check that the active investigator has a Spell to put a die on (:345), when its items are
+        counted (a game stored before Spells were counted, Reading.SPELLS, played them whatever was held)."""
+        if inv.items_counted and inv.spells <= 0 and not self.game.plays_in(Reading.SPELLS):
+            self.illegal(SPELL_NONE.format(name=inv.name, player=inv.player + 1))
 
     def pick(self, dice: list[Die], text: str, key: str) -> Die:
         try:
@@ -2163,7 +2341,7 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
-        a.failed, a.aside, a.hold = False, None, None
+        a.failed, a.aside, a.hold, a.spell = False, None, None, None
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:
@@ -2172,6 +2350,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         a.rolls += 1
         a.last = [str(d) for d in dice]
+        a.placed = []
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
@@ -2228,6 +2407,7 @@ class _Rules(RulesBase[State, Command]):
         free_used, held_used = used
         for i in free_used:
             a.free[dice[i].colour.value] -= 1
+        a.placed = [str(dice[i]) for i in free_used]  # spent for the task (:185): none goes on a spell (:345)
         for i in sorted(held_used, reverse=True):
             a.holds.pop(i)
         placed = [str(dice[i]) for i in free_used] + [held[i].value for i in held_used]
@@ -2347,6 +2527,7 @@ class _Rules(RulesBase[State, Command]):
         card's terror effects), then the player tries again (losing a die) or stops."""
         s = self.s
         a.failed = True
+        roller = self.active()
         terror = sum(1 for d in dice if d.face is Face.TERROR)
         self.emit("roll_failed", player=s.current, dice=a.last, terror=terror)
         if terror and a.place != ANCIENT_ONE:
@@ -2367,7 +2548,14 @@ class _Rules(RulesBase[State, Command]):
                 self.ask(Question(card.id, "adventure", "terror", s.current, a.place))
             else:
                 self.effect(card.terror, everyone=False, why="terror")
-            if mythos is not None and mythos.placeholder:
+            devoured = roller is not None and roller.devoured and not self.game.plays_in(Reading.DEVOUR_REST)
+            if mythos is not None and devoured:
+                # devoured by the adventure's terror: the Mythos card's falls on no one (:407, :413); whether what it
+                # does to the table still happens the text does not say (withdraw_asked)
+                table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
+                if mythos.placeholder or not table.empty:
+                    self.ask_rest(card.id, "adventure", a.place, ["mythos:terror"])
+            elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:
                 self.effect(mythos.terror, everyone=False, why="terror")
@@ -2577,13 +2765,20 @@ class _Rules(RulesBase[State, Command]):
         whose items are not counted yet (a stand-in's starting items are the card's, :84, never made up; a game
         stored before they were counted), any of them to put the count right."""
         inv = self.player_arg()
-        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
-        if not told:
+        if not any(arg in self.cmd.args for _, arg in ITEMS.values()):
             raise BadCommand("items: give common=, unique= or spells=, the item cards the investigator holds.")
+        self.count_items(inv)
+
+    def count_items(self, inv: InvestigatorState) -> None:
+        """The item cards the host counts for `inv` (items, or set-investigator with a card's starting items): all
+        three while its items are not counted yet, any of them to put the count right."""
+        told = {kind: _int(self.cmd, arg, 0, 20) for kind, (_, arg) in ITEMS.items() if arg in self.cmd.args}
         if not inv.items_counted and len(told) < len(ITEMS):
+            numbers = " sanity=S stamina=T clues=C" if self.cmd.name == "set-investigator" else ""
             raise BadCommand(
-                f"items: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique Items and "
-                f"Spells the investigator holds (items player={inv.player + 1} common=C unique=U spells=S)."
+                f"{self.cmd.name}: {inv.name}'s items are not counted yet: give all three, the Common Items, Unique "
+                f"Items and Spells the investigator holds ({self.cmd.name} player={inv.player + 1}{numbers} common=C "
+                "unique=U spells=S)."
             )
         for kind, n in told.items():
             setattr(inv, ITEMS[kind][0], n)
@@ -2653,6 +2848,8 @@ class _Rules(RulesBase[State, Command]):
             max_stamina=inv.max_stamina,
             clues=inv.clues,
         )
+        if any(arg in self.cmd.args for _, arg in ITEMS.values()):  # :411 its starting items, on the same step
+            self.count_items(inv)
         if lost_all:  # :407: what was lost before the card's numbers were in took it below 0
             self.devour(inv)
 
@@ -2716,6 +2913,11 @@ class _Rules(RulesBase[State, Command]):
                     t.done = t.done and not t.monster
             self.emit("card_told", **q.to_dict())
             return
+        if q.part == DEVOURED_REST and effect not in dict(PART_TAPS[DEVOURED_REST]):
+            self.illegal(
+                "what is left of a devoured investigator's turn falls on no investigator (:407, :413): tell its doom "
+                "tokens, monsters or clock (effect=doom, monster or clock), or effect=nothing."
+            )
         if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
             self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
         if effect == "monster-won":
@@ -2777,13 +2979,18 @@ class _Rules(RulesBase[State, Command]):
         if q.player is not None or effect not in AIMED:
             if "player" in self.cmd.args:
                 raise BadCommand(
-                    f"card-did: player= says whom a Mythos card's {', '.join(AIMED)} hit; this effect falls where the "
+                    "card-did: player= says whom a Mythos card's sanity, stamina, clues or items hit; this effect falls where the "
                     "card fell. Leave player= out."
                 )
             return q.player
         if "player" not in self.cmd.args:
-            if self.game.lenient():
+            if self.game.lenient() or (effect in ITEMS and self.game.plays_in(Reading.SPELLS)):
                 return None
+            if effect in ITEMS:
+                raise BadCommand(
+                    f"card-did: say whom the Mythos card's {ITEM_WORDS[effect]}s go to, as the card says: player=all "
+                    "(every investigator) or player=N (one player's investigator)."
+                )
             raise BadCommand(
                 f"card-did: say whom the Mythos card's {effect} hits, as the card says: player=all (every "
                 "investigator) or player=N (one player's investigator)."

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import number_to_copy
-from companion.words import STAND_IN_NO_CARD, a_or_an, count, game_starts, listed
+from companion.games.elder_sign.packs import ANCIENT_KIND
+from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
 if TYPE_CHECKING:
     from companion.games.elder_sign.engine import Game
@@ -66,9 +67,10 @@ class Names:
         stand_ins = frozenset(card.name for group in groups for card in group.values() if card.placeholder)
         a = game.ancient
         drawn = "" if game.setup.ancient_one else drawn_words(a.name, a.placeholder, a.names_a_card)
-        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in the companion drew
-        # by a name the rulebook gives; a stand-in the table picked is the card it chose, which may be any
-        known = a.names_a_card and not (a.placeholder and game.setup.ancient_one)
+        # :82 "If the Ancient One is Nyarlathotep": known for a filled-in card and for a stand-in by a name the
+        # rulebook gives, drawn by the companion or picked by the table (it picked that Ancient One by its name); not
+        # for the companion's "Ancient One 2", which names no card: the table plays a card of its own there
+        known = a.names_a_card
         return cls(
             tuple(view["player_names"]),
             str(view["ancient_one"]["said"]),
@@ -287,8 +289,9 @@ def _said_investigator_changed(event: Mapping[str, Any], names: Names, kind: str
         changes = [(k, event.get(f"{k}_change")) for k in ("sanity", "stamina")]
         said = ", ".join(f"{k} {'+' if n > 0 else ''}{n}" for k, n in changes if n)
         return f"{inv}: {said}" if said else f"{inv}'s sanity and stamina stay as they were"
-    text = f"{inv}: sanity {event.get('sanity')}, stamina {event.get('stamina')}"
-    return text
+    below = event.get("below") or ()  # :407 a loss that goes below 0 devours: the 0 shown is not a 0 played on
+    stats = [f"{k} below 0" if k in below else f"{k} {event.get(k)}" for k in ("sanity", "stamina")]
+    return f"{inv}: {', '.join(stats)}"
 
 
 def _said_maximum_lowered(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -311,9 +314,22 @@ def _said_investigator_entered(event: Mapping[str, Any], names: Names, kind: str
     )
 
 
+def fell_words(event: Mapping[str, Any], inv: str) -> str:
+    """Why an investigator was devoured (:407 "If my Sanity, Stamina, or both ... go below 0"): what fell below 0,
+    from what it was, by how much ("Anna's sanity fell below 0 (she had 0 and lost 2)"); the value shown stays 0."""
+    fell = [f for f in event.get("fell") or () if isinstance(f, Mapping)]
+    if not fell:  # a game stored before the event told it, or numbers entered that were below 0 already
+        return f"{inv}'s sanity or stamina went below 0"
+    stats = " and ".join(str(f.get("stat")) for f in fell)
+    how = "; ".join(
+        f"{str(f.get('stat')) + ' ' if len(fell) > 1 else ''}had {f.get('was')} and lost {-int(f.get('change') or 0)}"
+        for f in fell
+    )
+    return f"{inv}'s {stats} fell below 0 ({how})"
+
+
 def _said_investigator_devoured(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{inv} is devoured"
-    return text
+    return f"{fell_words(event, inv)}: {inv} is devoured"
 
 
 def _said_investigator_joins(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -402,6 +418,12 @@ def _said_die_to_hold(event: Mapping[str, Any], names: Names, kind: str, who: st
     face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
     colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
     return f"{who} chooses to hold the {colour}{face} die on their marker (focus) with the next roll"
+
+
+def _said_die_to_spell(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    face = _FACE_WORDS.get(str(event.get("face")), str(event.get("face")))
+    colour = "" if event.get("colour") in (None, "green") else f"{event.get('colour')} "
+    return f"{who} chooses to put the {colour}{face} die on a Spell card with the next roll"
 
 
 def _said_die_held(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -561,11 +583,33 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             "whether that fails the card: did the monster marker whose task was completed come off the card (:395; "
             "the devoured's markers go back to the cup, :409), or does it stay with its task to do again?"
         )
+    if event.get("part") == "devoured_rest":  # :407, :413 (engine.DEVOURED_REST), the text silent on the table's part
+        rest, cards = _rest_words(event, names)
+        return (
+            f"what was still to be resolved in the devoured investigator's turn ({rest}) falls on no investigator: "
+            "theirs is in the box, and the new one starts with full sanity and stamina and plays from the next turn "
+            f"(:407, :413). The rules text does not say whether {'their' if cards > 1 else 'its'} doom tokens, "
+            f"monsters or clock still happen: did {'the cards' if cards > 1 else 'the card'} add any, or nothing?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
     )
     return text
+
+
+# what of an adventure a devoured investigator's turn still had to resolve (engine.DEVOURED_WITHDRAWN)
+_REST_PARTS = {"terror": "terror", "penalty": "penalty", "task": "task's costs"}
+
+
+def _rest_words(event: Mapping[str, Any], names: Names) -> tuple[str, int]:
+    """What a devoured_rest question stands for, each card named once ("the terror and penalty of the adventure in
+    place 1 and the Mythos card's terror"), and how many cards that is."""
+    rest = [str(part).partition(":") for part in event.get("rest") or ()]
+    adventure = [_REST_PARTS.get(part, part) for kind, _, part in rest if kind == "adventure"]
+    words = [f"the {listed(adventure)} of {_place(event, names)}"] if adventure else []
+    words += ["the Mythos card's terror"] if any(kind == "mythos" for kind, _, _ in rest) else []
+    return (listed(words) if words else "what its cards still had to do"), max(1, len(words))
 
 
 def _said_card_effect(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -605,8 +649,8 @@ def drawn_words(name: str, stand_in: bool, names_a_card: bool) -> str:
     if names_a_card:
         return f"The companion drew {name} at random; its card is not filled in yet in your box."
     return (
-        f"The companion drew {name} at random: {STAND_IN_NO_CARD}, so draw one of "
-        "your own Ancient One cards at random and play that one."
+        f"The companion drew {name} at random: {stand_in_no_card(ANCIENT_KIND)}, so draw one of "
+        f"your own {ANCIENT_KIND} cards at random and play that one."
     )
 
 
@@ -615,6 +659,12 @@ def _said_stored_history_ends(event: Mapping[str, Any], names: Names, kind: str,
         "this game was stored by an older companion: what was played before this plays as it was played then, "
         "and from here on it plays as the companion plays now"
     )
+
+
+def _said_questions_withdrawn(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("over"):  # told once the turn had ended: its clock was advanced already
+        return f"nothing more of the cards of {who}'s last turn falls on an investigator (:407, :413)"
+    return f"{who}'s turn still ends with the clock (:413); nothing more of its cards falls on an investigator"
 
 
 def _said_other(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
@@ -656,6 +706,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "die_lost": _said_die_lost,
     "die_set_aside": _said_die_set_aside,
     "die_to_hold": _said_die_to_hold,
+    "die_to_spell": _said_die_to_spell,
     "die_held": _said_die_held,
     "clue_spent": _said_clue_spent,
     "rolled": _said_rolled,
@@ -674,6 +725,7 @@ _SAIDS: dict[str, Callable[[Mapping[str, Any], Names, str, str, str, str], str]]
     "tasks_set": _said_tasks_set,
     "lost_and_found": _said_lost_and_found,
     "card_asked": _said_card_asked,
+    "questions_withdrawn": _said_questions_withdrawn,
     "card_effect": _said_card_effect,
     "card_told": _said_card_told,
     "game_won": _said_game_won,
@@ -755,6 +807,7 @@ _ANNOUNCE = {
     "terror": ("terror", "Terror"),
     "ancient_one_awakens": ("awakening", "The Ancient One awakens"),
     "ancient_one_attack": ("attack", "The Ancient One attacks"),
+    # the title names the fate; the text says why (sentences.fell_words), so the pair does not say "devoured" twice
     "investigator_devoured": ("devoured", "Devoured"),
     "monster_appears": ("monster", "A monster appears"),
     "adventure_completed": ("completed", "Adventure completed"),
@@ -775,7 +828,13 @@ def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str,
         return None
     key, title = _ANNOUNCE[kind]
     # the title already says who attacks: the text is the attack alone
-    text = _sentence(str(event.get("text"))) if kind == "ancient_one_attack" else describe_event(event, names)
+    if kind == "ancient_one_attack":
+        text = _sentence(str(event.get("text")))
+    elif kind == "investigator_devoured":  # the title says "Devoured": the text, why (not "is devoured" again)
+        who = names.player(event.get("player"))
+        text = _sentence(fell_words(event, names.card(event.get("investigator"), who)))
+    else:
+        text = describe_event(event, names)
     return {"kind": key, "title": title, "text": text, "weight": "screen" if kind in _SCREEN else "toast"}
 
 
@@ -824,7 +883,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         item = "a Unique Item" if args.get("colour") == "red" else "a Common Item"
         return f"Spend {item}: add the {args.get('colour')} die"
     if name == "items":
-        return "Count the items an investigator holds"
+        return ITEMS_LABEL
     if name == "monster":
         return f"Place a monster on {names.adventure(args.get('adventure'))}"
     if name == "set-tasks" and args.get("adventure") == "ancient-one":
@@ -840,6 +899,9 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "focus":
         die = str(args.get("die"))
         return f"Hold the {die.replace(':', ' ')} die (focus)"
+    if name == "spell":
+        die = str(args.get("die"))
+        return f"Put the {die.replace(':', ' ')} die on a Spell card"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "complete":
@@ -871,6 +933,10 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 # labels them (published as item_fields) and as a refusal names them
 ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Unique Items held", "spells": "Spells held"}
 
+# the host's button that counts the item cards an investigator holds (the items command), under "Card effects and
+# corrections": where a refusal sends the host to count one
+ITEMS_LABEL = "Count the items an investigator holds"
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     *(
         pair
@@ -881,6 +947,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         )
     ),
     (r"\s*\(set-tasks [^)]*\)", ""),
+    (r"\s*\(items player=[^)]*\)", f" under Card effects and corrections ({ITEMS_LABEL})"),
+    (r"\s*\(set-investigator player=[^)]*\)", ""),
     (r"\s*\(lower [^)]*\)", ""),
     (r"\s*\(complete task=N\)", ""),
     (r"\s*\(:\d+(?:[-,]\s*:?\d+)*(?:, :\d+(?:-\d+)?)*\)", ""),
