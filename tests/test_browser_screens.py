@@ -294,7 +294,11 @@ def test_elder_sign_in_plain_words_with_its_odds_before_the_roll(browser: Any, c
             service.do("roll", {"faces": ",".join(f"{c}:terror" for c in dice)})
             while service.state().get("question"):  # the terror is told before the next roll (:202-211)
                 service.do("card-did", {"effect": "nothing"})
-        expect(page.locator("#es-no-dice")).to_have_text("No dice are left to roll.")
+        # the failed roll's one die left (a clue held keeps the attempt, :217): only a clue or an item's die goes on
+        assert sum(service.state()["attempt"]["free"].values()) == 1
+        expect(page.locator("#es-no-dice")).to_contain_text(
+            "No dice are left to roll: the rolls go on only with a clue"
+        )
         expect(page.locator("#es-roll-me")).to_have_count(0)
         shot(host, "es-no-dice-left", full=True)
         viewer.tab("log")

@@ -163,9 +163,14 @@ def failed_roll(game: Game) -> None:
     assert game.view()["attempt"]["failed"]
 
 
+def perils(game: Game) -> str:
+    """The faces of the next roll, one die of the last one put on a spell (:345): one die fewer thrown, all perils."""
+    return ",".join(["peril"] * (game.dice_to_roll() - 1))
+
+
 def spell_roll(game: Game) -> str:
-    """The next roll, one peril of the failed one put on a spell (:345): one die fewer thrown."""
-    return "roll faces=" + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " spell=peril"
+    """The next roll, one peril of the failed one put on a spell (:345)."""
+    return f"roll faces={perils(game)} spell=peril"
 
 
 def test_a_die_goes_on_a_spell_only_with_a_spell_held_and_the_spell_card_leaves_the_hand() -> None:
@@ -310,3 +315,52 @@ def test_the_hint_to_count_the_items_reads_in_the_pages_words() -> None:
         words = for_players(message)
         assert "If the table shows one, the host counts it first under Card effects and corrections " in words
         assert words.endswith("(Count the items an investigator holds).") and "player" not in words, words
+
+
+def after_a_completed_task(reading: Reading = Reading.NOW) -> Game:
+    """Investigator 1, a Spell held, at "Two Tasks" (lore:1, inv:3): a roll whose inv3 is placed on task 2."""
+    game = at_two_tasks(1, reading)
+    game.push("items player=1 spells=1")
+    game.push("roll faces=inv3,lore," + ",".join(["peril"] * (game.dice_to_roll() - 2)) + " task=2")
+    done = next(a for a in game.view()["adventures"] if a["id"] == "two")["tasks"]
+    assert [t["done"] for t in done] == [False, True] and not game.view()["attempt"]["failed"]
+    return game
+
+
+def test_a_die_placed_on_the_task_it_completed_does_not_go_on_a_spell_too() -> None:
+    """:185 "Once I put a die on a requirement, I can't roll it again during this step": it is spent for the task;
+    :345 the die put on the Spell card is one of the dice rolled, "without changing its result": one the task left.
+    The refusal names the die and why; one the roll left goes on it; undo restores the roll exactly."""
+    game = after_a_completed_task()
+    before = game.view()
+    with pytest.raises(IllegalCommand, match=r"spell=inv3: the last roll's inv3 was placed on the task.*:185.*lore"):
+        game.push(f"roll faces={perils(game)} spell=inv3")
+    assert game.view() == before and items(game, 1)["spells"] == 1  # type: ignore[index]  # nothing lost
+    # the page's choice (spell die=) is for a roll that completed nothing; after this one none is offered
+    assert spells_offered(game) == []
+    with pytest.raises(IllegalCommand, match="completed nothing"):
+        game.push("spell die=inv3")
+    game.push(f"roll faces={perils(game)} spell=peril")  # a die the task left
+    assert [(h["die"], h["how"]) for h in game.view()["attempt"]["held"]] == [("peril", "spell")]
+    assert items(game, 1)["spells"] == 0  # type: ignore[index]
+    game.pop()
+    assert game.view() == before
+    with pytest.raises(IllegalCommand, match="inv3 was placed on the task"):  # the placed die is still the task's
+        game.push(f"roll faces={perils(game)} spell=inv3")
+
+
+def test_a_game_stored_when_a_placed_die_went_on_a_spell_too_reopens_as_it_was_played(tmp_path: Path) -> None:
+    """A file of before (Reading.SPELL_DIE): the inv3 placed on task 2 went on the spell too. It reopens so, and the
+    same roll played again after an undo (as the companion plays now) is refused."""
+    then = after_a_completed_task(Reading.SPELL_DIE)
+    then.push(f"roll faces={perils(then)} spell=inv3")
+    assert [h["die"] for h in then.view()["attempt"]["held"]] == ["inv3"]
+    now = Game.new(then.setup, PACKS)
+    with pytest.raises(IllegalCommand, match="inv3 was placed on the task"):  # as the companion plays now: refused
+        for command in then.history:
+            now.push(command)
+    game = reopened(tmp_path, then)
+    assert game.reading == Reading.SPELL_DIE
+    game.pop()
+    with pytest.raises(IllegalCommand, match="inv3 was placed on the task"):
+        game.push(f"roll faces={perils(game)} spell=inv3")

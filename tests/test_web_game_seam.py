@@ -91,3 +91,19 @@ def test_the_setup_options_are_each_games_own_lists_from_its_packs(tmp_path: Pat
             (e.id, e.placeholder) for e in events.values()
         ]
         assert [g["id"] for g in options["ghosts"]] == list(ghosts) and options["boards"]
+
+
+def test_elder_signs_items_sheet_labels_come_once_with_the_setup_options_not_in_every_state(tmp_path: Path) -> None:
+    """The labels of Elder Sign's items sheet (sentences.ITEM_FIELDS, as its refusals name the fields) are the same in
+    every state: the page loads them once a visit with the setup options, and no state push carries them again."""
+    from companion.games.elder_sign import sentences
+    from companion.games.elder_sign.packs import load_packs as elder_sign_packs
+
+    (tmp_path / "data").mkdir()
+    service = GameService(GameStore(tmp_path / "data" / "games.sqlite"), elder_sign_packs(None), rng=random.Random(4))
+    service.new_game({"rules": "elder-sign", "players": 2, "seed": 11, "names": ["Ada", "Bo"]})
+    for table in serve_table(tmp_path, service=service):
+        host = table.host()
+        assert host.get("/api/setup-options").json()["item_fields"] == dict(sentences.ITEM_FIELDS)
+        state = host.get("/api/state").json()
+        assert state["rules"] == "elder-sign" and "item_fields" not in state

@@ -60,6 +60,16 @@ export const plural = (n, one, many) => n + " " + (n === 1 ? one : (many || one 
 export const isHost = () => !!(app.session && app.session.host);
 export const ghostOn = (s) => s && s.ghost_room !== null && s.ghost_room !== undefined;
 export const playerName = (s, i) => ((s && s.player_names) || [])[i] || "Player " + (Number(i) + 1);
+// What a roll card says when there is no roll to work out ("" while one is under way): the game over, no roll begun, a
+// success, or none left this turn. `left`: the rolls the game still allows this turn (null: not counted).
+export const NO_ROLL_LEFT = "no roll left this turn";
+export function noRollWords(s, left) {
+  const a = s && s.attempt;
+  if (s && s.outcome) return "The game is over: no roll to come.";
+  if (a && a.succeeded) return "The roll succeeded.";
+  if (left !== null && left !== undefined && left <= 0) return playerName(s, s.current_player) + "\u2019s turn: " + NO_ROLL_LEFT + ".";
+  return a ? "" : "No roll under way.";
+}
 export const seatName = (s, seat) => playerName(s, Number(seat) - 1);
 export const isStandIn = (t) => /^placeholder/i.test(String(t || "").trim());
 // The one mark of a card not filled in yet in a list (its name is "Asylum card 1": the companion's, not the card's)

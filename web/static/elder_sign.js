@@ -2,7 +2,7 @@
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
   $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
-  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet,
+  rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet, noRollWords,
 } from "./core.js?v=__VERSION__";
 
 const ES_FACE = { inv1: "1 investigation", inv2: "2 investigation", inv3: "3 investigation", inv4: "4 investigation", lore: "lore", peril: "peril", terror: "terror", wild: "wild" };
@@ -91,19 +91,25 @@ export function render(s) {
   // the chances as the companion says them: what "Roll for me" does, the best play, each task alone
   const oddsLines = () => (s.odds_words || []).map((t, i) => el("div", i ? { class: "note" } : { class: "warn", id: "es-odds" }, oddsWords(t)));
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
-  if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
+  // the game over, or this turn's roll done: no roll to work out (the words Skeptics' roll card says too)
+  const none = !a || s.outcome ? noRollWords(s, s.rolls_over ? 0 : null) : "";
+  if (s.outcome || (!a && s.rolls_over)) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none)]);
+  else if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
-  else if (!a) fill(box, [el("p", { class: "note" }, "No roll under way." + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
+  else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")." : "no dice left to roll."))];
     // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
     // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
     if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
+    // the failed roll's one die is the one set aside (:211): no other to hold or roll again, only a clue (:359) or an
+    // item's die (:109) lets the rolls go on
+    const lastDie = Object.values(a.free || {}).reduce((n, k) => n + k, 0) <= 1;
     if (a.choose) parts.push(...taskChoice(s, a));
-    else if (a.last && a.failed && a.aside) parts.push(...asideChoice(s, a));
+    else if (a.last && a.failed && a.aside && !lastDie) parts.push(...asideChoice(s, a));
     else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
-    if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll."));
+    if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll" + (lastDie ? ": the rolls go on only with a clue (the last roll's dice rolled again) or an item's die; else the attempt fails." : ".")));
     else parts.push(...oddsLines());
     fill(box, parts);
   }
@@ -257,6 +263,9 @@ const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includ
 const CARD_MISSING = "investigator card not filled in yet";
 const numbersMissing = (s, player) => ((s.stand_ins || {}).numbers || []).includes(player);
 
+// The items sheet's labels, as the companion's refusals name the fields (its setup options, loaded once a visit)
+const itemLabels = () => (app.options || {}).item_fields || {};
+
 // The numbers printed on a card not filled in yet (an investigator's, set-investigator; the Ancient One's,
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
@@ -264,7 +273,7 @@ function enterNumbers(s, a) {
   if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
   // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
   // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
-  const labels = s.item_fields || {};
+  const labels = itemLabels();
   const items = ["common", "unique", "spells"].filter((k) => (a.asks || []).includes(k)).map((k) => [k, labels[k] || k, 0]);
   return numbersSheet(a, "The numbers on " + playerName(s, Number(a.args.player) - 1) + "'s investigator card", [["sanity", "Sanity", 1], ["stamina", "Stamina", 1], ["clues", "Clue tokens", 0], ...items]);
 }
@@ -351,7 +360,7 @@ function esAsk(a, s) {
     const held = (s.investigators || []).filter((inv) => !inv.devoured);
     const who = selectIn("player", held.map((inv) => [inv.player + 1, playerName(s, inv.player) + " (" + (cardMissing(s, inv) ? CARD_MISSING : inv.name) + ")"]), (s.current_player || 0) + 1);
     const now = (key) => ((held.find((inv) => inv.player + 1 === Number(value("player"))) || {}).items || {})[key] || 0;
-    const labels = s.item_fields || {};  // the companion's labels, as its refusals name the fields
+    const labels = itemLabels();
     const refused = refusedLine("es-items-refused");
     sheet(a.label, [field("Who", who), ...["common", "unique", "spells"].map((k) => num(k, 0, 20, 0, labels[k] || k)), refused], "Send", () => sentKeeping(refused, "items", { player: value("player"), common: value("common"), unique: value("unique"), spells: value("spells") }));
     const start = () => { for (const [k, key] of [["common", "common-items"], ["unique", "unique-items"], ["spells", "spells"]]) $("#sheet-body [name=" + k + "]").value = String(now(key)); };

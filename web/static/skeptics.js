@@ -4,6 +4,7 @@
 import {
   $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, api,
   command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules, notFilled,
+  noRollWords as rollWords, NO_ROLL_LEFT,
 } from "./core.js?v=__VERSION__";
 
 // The host's part (skeptics_turn.js): loaded the first time it is needed, on the host's phone only.
@@ -194,15 +195,8 @@ export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? "
 
 // The rolls the attempt under way may still make this turn (the engine's count: a card may limit them).
 export const rollsLeft = (s) => s.attempt_rolls_left ?? s.actions_left ?? 0;
-export const NO_ROLL_LEFT = "no roll left this turn";
 // What the roll card and the odds calculator say when there is no roll to work out ("" while one is under way).
-export function noRollWords(s) {
-  const a = s && s.attempt;
-  if (s && s.outcome) return "The game is over: no roll to come.";
-  if (!a) return "No roll under way.";
-  if (a.succeeded) return "The roll succeeded.";
-  return rollsLeft(s) > 0 ? "" : playerName(s, s.current_player) + "\u2019s turn: " + NO_ROLL_LEFT + ".";
-}
+export const noRollWords = (s) => rollWords(s, s && s.attempt ? rollsLeft(s) : null);
 
 export function renderAttempt(s) {
   const box = $("#attempt");
@@ -245,7 +239,7 @@ function renderGlance(s) {
   const a = s.attempt;
   const ga = $("#g-attempt");
   // no roll left for it this turn (no action, the Corpse, a third timer): no strip of a roll that cannot be made
-  ga.hidden = !a || (!a.succeeded && s.attempt_rolls_left === 0);
+  ga.hidden = !a || (!a.succeeded && rollsLeft(s) <= 0);  // the rolls the roll card and the odds count
   if (!ga.hidden) {
     const o = oddsOf(s);
     ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";

@@ -563,6 +563,7 @@ class AttemptState:
     place: str
     free: dict[str, int]  # colour -> dice in the pool, not placed, held or lost
     last: list[str] | None = None  # the faces of the last roll (Die spellings)
+    placed: list[str] = field(default_factory=list)  # those of its dice placed on the task it completed (:183-187)
     failed: bool = False  # the last roll completed nothing: the next roll loses one of its dice
     holds: list[tuple[str, str, int | None]] = field(default_factory=list)  # (die, "focus"|"assist"|"spell", player)
     rolls: int = 0
@@ -647,6 +648,7 @@ class State:
             a = copy.copy(self.attempt)
             a.free = dict(a.free)
             a.last = None if a.last is None else list(a.last)
+            a.placed = list(a.placed)
             a.holds = list(a.holds)
             a.added = list(a.added)
             a.choose = None if a.choose is None else list(a.choose)
@@ -676,6 +678,9 @@ class Reading(IntEnum):
     # (DEVOURED_REWARD) to what goes to the table: its clues, items, sanity and stamina told after it fell on the new
     # investigator
     DEVOUR_REWARD = auto()
+    # a game stored before a die put on a spell after a roll that completed a task (roll spell=) came from the dice
+    # of that roll left over: it could be one placed on the task (one die used twice)
+    SPELL_DIE = auto()
     # a game stored before a devouring by what was still asked of the player's turn once it had ended (a penalty told
     # after the end of the turn, :219) withdrew the rest of it (DEVOURED_REST): it fell on the new investigator
     DEVOUR_AFTER = auto()
@@ -842,6 +847,8 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - DEVOUR_REWARD: a reward's or the Lost & Found's clues, items, sanity or stamina told after a devouring of its
           investigator (where now they fall on no one and are refused); it holds for the whole stored history;
+        - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
+          placed on the task (where now only a die the task left may go on it, :185, :345);
         - DEVOUR_AFTER: a devouring once the devoured's turn had ended (a penalty told after it) stored as asking on
           the rest of its cards (where now one question is asked in their place); it holds for the whole stored history;
         - SPELLS: a die put on a spell (roll spell=) for an investigator whose items are counted and who held no
@@ -2295,10 +2302,24 @@ class _Rules(RulesBase[State, Command]):
         self.emit("die_set_aside", colour=colour, player=self.s.current)
 
     def spell(self, a: AttemptState) -> None:
-        """:345-349: after a roll, one die of it (not placed on a task) may go on a spell card."""
+        """:345-349: after a roll that completed a task, one die of it may go on a spell card: one the task left, as
+        a die placed on a task "can't [be] roll[ed] again during this step" (:185), and the spell's die is one "of
+        the dice" rolled, "without changing its result" (:345). A game stored before (Reading.SPELL_DIE) took it
+        from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        self.on_spell(a, self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell"))
+        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
+        left = [Die.parse(f) for f in a.last]
+        if not self.game.plays_in(Reading.SPELL_DIE):
+            for placed in a.placed:
+                left.remove(Die.parse(placed))
+        if die not in left:  # every die of its face the roll had was placed on the task
+            self.illegal(
+                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
+                f"{', '.join(map(str, left)) or 'none'}."
+            )
+        self.on_spell(a, die)
 
     def on_spell(self, a: AttemptState, die: Die) -> None:
         """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
@@ -2374,6 +2395,7 @@ class _Rules(RulesBase[State, Command]):
         s = self.s
         a.rolls += 1
         a.last = [str(d) for d in dice]
+        a.placed = []
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
@@ -2430,6 +2452,7 @@ class _Rules(RulesBase[State, Command]):
         free_used, held_used = used
         for i in free_used:
             a.free[dice[i].colour.value] -= 1
+        a.placed = [str(dice[i]) for i in free_used]  # spent for the task (:185): none goes on a spell (:345)
         for i in sorted(held_used, reverse=True):
             a.holds.pop(i)
         placed = [str(dice[i]) for i in free_used] + [held[i].value for i in held_used]

@@ -94,13 +94,13 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "where": {
             str(i["player"]): sentences.where_words(i, adventures, names) for i in view.get("investigators") or []
         },
+        # this turn's adventure step is over (its dice are rolled): no roll is left this turn (Game.start_attempt)
+        "rolls_over": game.state.attempted and view.get("attempt") is None,
         "attempt_at": (
             sentences.where_words({"place": view["attempt"]["place"]}, adventures, names)
             if view.get("attempt")
             else None
         ),
-        # the labels of the host's items sheet, as its refusals name them
-        "item_fields": dict(sentences.ITEM_FIELDS),
         "next_dice": colours,
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
@@ -406,7 +406,11 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
     def setup_options(self, packs: object) -> dict[str, object]:
         assert isinstance(packs, ElderSignPacks)
         # each with the words the wizard lists it by: a stand-in named by the companion said plainly as one
-        return {"ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND)}
+        return {
+            "ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND),
+            # the labels of the host's items sheet, as its refusals name them (once a visit, not in every state)
+            "item_fields": dict(sentences.ITEM_FIELDS),
+        }
 
     def box_packs(self) -> BoxPacks:
         from companion.games.elder_sign.box import BOX
