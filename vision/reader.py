@@ -478,7 +478,7 @@ def _find_dice(
     return found, faint, scale, passes
 
 
-def _even_sizes(candidates: list[Candidate]) -> list[Candidate]:
+def even_sizes(candidates: list[Candidate]) -> list[Candidate]:
     """Dice in one tray are one size: with three or more strong peaks, a face size far from their median
     (two touching dice seen as one large face, a tilted one seen too large) is brought within 0.8-1.25 of it,
     so that the reader's crop holds one face."""
@@ -532,7 +532,7 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     looks: list[Look] = []
     # the finder's features are kept only for a cocked-dice head (vision.cocked), when one is fitted on these networks
     kept, scale, passes = find_dice(image, settings, looks if networks().cocked is not None else None)
-    kept = _even_sizes(kept[: settings.max_dice])
+    kept = even_sizes(kept[: settings.max_dice])
     if not kept:
         return ReadResult([], 0, scale, passes)
     crops = [crop_face(image, cx, cy, size * CROP_SCALE) for cx, cy, size, _ in kept]

@@ -58,12 +58,12 @@ def _choose_photo(name: str) -> bool:
 def samples(image: np.ndarray, settings: Any) -> list[tuple[float, float, str]]:
     """(cx, cy, kind) of every place the reader's cocked call looks at in this frame: its readings ("value",
     "unsure") and the candidates it dropped ("dropped"), as vision.reader.read_frame sees them."""
-    from vision.reader import TOUCHING, _even_sizes, find_dice, read_frame
+    from vision.reader import TOUCHING, even_sizes, find_dice, read_frame
 
     readings = read_frame(image, replace(settings, flat_ratio=None)).dice
     out = [(r.center[0], r.center[1], "value" if r.value is not None else "unsure") for r in readings]
     kept, _, _ = find_dice(image, settings)
-    for cx, cy, size, _ in _even_sizes(kept[: settings.max_dice]):
+    for cx, cy, size, _ in even_sizes(kept[: settings.max_dice]):
         if all(math.hypot(cx - r.center[0], cy - r.center[1]) >= TOUCHING[0] * size for r in readings):
             out.append((cx, cy, "dropped"))
     return out
