@@ -60,3 +60,29 @@ def test_after_a_devouring_the_page_asks_only_what_is_left(browser: object, elde
         shot(host, "devoured-3-end-turn")
     finally:
         host.context.close()
+
+
+def test_the_turn_does_not_end_while_the_question_is_open(browser: object, elder_sign_table: Table) -> None:
+    """The new investigator's numbers copied first: the question of what is left is still open, and the page offers
+    no End the turn until it is told (engine.ASKED_BEFORE_ENDING; :413 the clock ends the devoured's turn, after it)."""
+    service = elder_sign_table.service
+    do = service.do  # type: ignore[attr-defined]
+    do("set-tasks", {"adventure": "1", "tasks": "inv:1;lore:1", "ordered": "false"})
+    do("move", {"to": "1"})
+    do("roll", {"faces": "lore,peril,peril,peril,peril,peril"})
+    do("roll", {"faces": "terror,peril,peril,peril,peril"})
+    do("card-did", {"effect": "stamina", "n": "-9"})  # devours player 1's investigator
+    numbers = {"player": "1", "sanity": "5", "stamina": "6", "clues": "1", "common": "1", "unique": "0", "spells": "0"}
+    do("set-investigator", numbers)
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-card-question")).to_contain_text("falls on no investigator")
+        end = page.locator("#es-main button", has_text="End the turn")
+        expect(end).to_have_count(0)
+        shot(host, "devoured-4-question-no-end")
+        tap(host, "#es-main button:has-text('Nothing (more)')")
+        expect(end).to_be_visible()
+        shot(host, "devoured-5-told-end")
+    finally:
+        host.context.close()
