@@ -55,3 +55,25 @@ def test_the_odds_calculator_says_no_roll_is_left_and_that_the_game_is_over(brow
         viewer.check_clean()
     finally:
         viewer.context.close()
+
+
+def test_with_no_action_left_and_no_roll_begun_the_cards_say_no_roll_is_left(browser: Any, named: Table) -> None:
+    """skeptics-rulebook.txt:101 "up to three actions", :131 each roll is an action: with the three used (moves) and
+    no roll begun, the roll card and the calculator say no roll is left this turn, not "No roll under way"."""
+    service = named.service
+    viewer = open_phone(browser, named)
+    try:
+        page = viewer.page
+        for _ in range(3):
+            service.do("action", {"kind": "move"})
+        state = service.state()
+        assert state["attempt"] is None and state["actions_left"] == 0
+        viewer.tab("dice")
+        for where in ("#attempt", "#odds-whose"):
+            expect(page.locator(where)).to_contain_text("Ada\u2019s turn: no roll left this turn.")
+            expect(page.locator(where)).not_to_contain_text("under way")
+        page.locator("#odds-whose").scroll_into_view_if_needed()
+        shot(viewer, "odds-no-action-left")
+        viewer.check_clean()
+    finally:
+        viewer.context.close()

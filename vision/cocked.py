@@ -10,6 +10,10 @@ anyway, so the head costs a few array operations a die. It was fitted by ``visio
 logistic regression) on rendered cocked and flat dice and on the real flat dice of the training photos, with a
 threshold that calls none of those real dice cocked; it is tied to the networks it was fitted on (their digest) and is
 not used with others.
+
+Below it, the overhead network's crop (issue 26, fifth round): a small binary network on a crop two faces across, used
+only at a calibrated overhead table (``vision.reader._overhead_cocked``). Neither ships (docs/vision.md, "Cocked
+dice"): without their files the reader runs as before.
 """
 
 from __future__ import annotations
@@ -122,3 +126,35 @@ def describe(
             parts += [values.mean(axis=0), values.max(axis=0), values.min(axis=0)]
         rows.append(np.concatenate(parts))
     return np.concatenate([np.array(rows), np.asarray(reader_features, np.float64)], axis=1)
+
+
+# ---------------------------------------------------------------- the overhead cocked-dice network (issue 26, fifth round)
+# At a calibrated overhead camera (``[tray] flat_ratio`` at least OVERHEAD_RATIO: pips seen round, the camera straight
+# above) a flat die always shows a square top face, so a crop around a die tells a cocked die from a flat one there
+# (seen obliquely it cannot: a flat die then shows its side faces too). A small binary network
+# (``vision/models/dice_cocked.onnx``, trained by ``vision/training/cocked_net.py``) looks at a NET_CROP x NET_CROP
+# crop, NET_SPAN calibrated faces across, centred on each candidate: the top face, the side face a leaning die shows
+# and the neighbour it leans on.
+OVERHEAD_RATIO = 0.9
+NET_CROP = 64
+NET_SPAN = 2.0
+
+
+def net_crop(image: np.ndarray, cx: float, cy: float, face: float, angle: float = 0.0) -> np.ndarray:
+    """The NET_CROP x NET_CROP patch, ``NET_SPAN`` faces of ``face`` pixels across, around (cx, cy) (turned by
+    ``angle`` degrees: training's augmentation)."""
+    import cv2
+
+    scale = NET_CROP / (NET_SPAN * face)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[0, 2] += NET_CROP / 2 - cx
+    m[1, 2] += NET_CROP / 2 - cy
+    flags = cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR
+    out: np.ndarray = cv2.warpAffine(image, m, (NET_CROP, NET_CROP), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+# the calls measured best (docs/vision.md); cocked_net.py measure --sure, --add-sure, --one-of-two try others
+NET_SURE = 0.95  # a reading the network gives at least this chance is cocked
+NET_ADD_SURE = 0.95  # a candidate the reader dropped is a cocked die at this chance
+NET_ONE_OF_TWO = False  # of two cocked calls against each other, only the surer

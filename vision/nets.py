@@ -49,6 +49,7 @@ _paths = {"find": MODELS / "dice_find.onnx", "read": MODELS / "dice_read.onnx"}
 COCKED_HEAD = (
     MODELS / "dice_cocked.npz"
 )  # the cocked-dice head (vision.cocked), used with the networks it was fitted on
+COCKED_NET = MODELS / "dice_cocked.onnx"  # the overhead cocked-dice network (vision.cocked.OVERHEAD_RATIO), if any
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Networks:
     # and its last feature map before pooling
     find_outputs: list[str] = field(default_factory=list)  # the finder's last features and its output
     cocked: Any = None  # the cocked-dice head fitted on these networks (vision.cocked.CockedHead), None: none
+    overhead: Any = None  # the overhead cocked-dice network (a cv2.dnn.Net on vision.cocked.net_crop), None: none
 
 
 class _PerThread(threading.local):
@@ -127,7 +129,14 @@ def networks() -> Networks:
             leaning = load_head(COCKED_HEAD)
             if leaning.digest != digest():
                 leaning = None  # fitted on other networks: its features mean something else
-        nets = _loaded.nets = Networks(find, read, outputs, find_outputs, leaning)
+        overhead = None
+        if COCKED_NET.is_file():
+            from vision.cocked import NET_CROP
+
+            overhead = _load(COCKED_NET)
+            overhead.setInput(np.zeros((1, 3, NET_CROP, NET_CROP), np.float32))
+            overhead.forward()
+        nets = _loaded.nets = Networks(find, read, outputs, find_outputs, leaning, overhead)
     return nets
 
 

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ConfigError, VisionError
-from vision.cocked import Look, describe
+from vision.cocked import NET_ADD_SURE, NET_ONE_OF_TWO, NET_SURE, OVERHEAD_RATIO, Look, describe, net_crop
 from vision.nets import COCKED_DIE, CROP, FIND_SIZE, LOGO, NOT_A_DIE, networks
 from vision.taught import load_taught
 
@@ -545,15 +545,19 @@ def read_frame(frame_bgr: np.ndarray, settings: ReaderSettings | None = None) ->
     ]
     far, feats = _far_from_taught(first[0], crops, moved, kept, settings, bool(looks))
     leaning = _leaning(looks, scale, moved, feats)
-    readings = []
+    readings, unread = [], []
     for candidate, p, patch, sure, away, cocked, lean in zip(
         moved, probs, crops, _surely(probs, settings), far, _is_cocked(probs), leaning
     ):
         reading = _reading(candidate, p, origin, patch, (bool(sure), bool(away), bool(cocked), lean), settings)
         if reading is not None:
             readings.append(reading)
+        elif not away:
+            unread.append(candidate)
     dropped = len(moved) - len(readings)
     readings = _call_cocked(image, readings, origin, settings)
+    if overhead_table(settings):
+        readings = _overhead_cocked(image, origin, readings, unread, settings)
     readings.sort(key=lambda r: (r.box[1] // max(1, r.box[3]), r.box[0]))
     return ReadResult(readings, dropped, scale, passes)
 
@@ -699,6 +703,69 @@ def _call_cocked(
             if ratio is not None and ratio < COCKED_RATIO * flat:
                 r = DieReading(None, r.box, r.confidence, r.color, cocked=True)
         out.append(r)
+    return out
+
+
+def overhead_table(settings: ReaderSettings) -> bool:
+    """Whether the overhead cocked-dice network looks at this table's dice: one ships, and the table is calibrated
+    as seen from straight above (``flat_ratio`` at least ``vision.cocked.OVERHEAD_RATIO``)."""
+    return settings.flat_ratio is not None and settings.flat_ratio >= OVERHEAD_RATIO and networks().overhead is not None
+
+
+def overhead_chances(image: np.ndarray, centres: Sequence[tuple[float, float]], face: float) -> np.ndarray:
+    """The overhead cocked-dice network's chance that the die at each centre (pixels of ``image``) is cocked."""
+    net = networks().overhead
+    net.setInput(cv2.dnn.blobFromImages([net_crop(image, cx, cy, face) for cx, cy in centres], 1 / 255.0))
+    logits = np.asarray(net.forward(), np.float64).reshape(len(centres))
+    out: np.ndarray = 1 / (1 + np.exp(-logits))
+    return out
+
+
+def _overhead_cocked(
+    image: np.ndarray,
+    origin: tuple[int, int],
+    readings: list[DieReading],
+    unread: Sequence[Candidate],
+    settings: ReaderSettings,
+) -> list[DieReading]:
+    """The readings at a calibrated overhead table with the overhead network's calls: a reading it gives at least
+    ``NET_SURE`` is cocked (its value taken away), and a candidate the reader dropped (a weak peak, often all a
+    cocked die gets) that it gives at least ``NET_ADD_SURE`` is a cocked die of its own, unless it lies on a reading
+    or on another such die (within ``TOUCHING[0]`` of a face)."""
+    ox, oy = origin
+    face = settings.face_size
+    centres = [(r.center[0] - ox, r.center[1] - oy) for r in readings] + [(c[0], c[1]) for c in unread]
+    if not centres:
+        return readings
+    sizes = [float(r.box[2]) for r in readings] or [unread[0][2]]
+    chances = overhead_chances(image, centres, face or float(np.median(sizes)))
+    out = [
+        DieReading(None, r.box, float(p), r.color, cocked=True) if p >= NET_SURE else r
+        for r, p in zip(readings, chances)
+    ]
+    for (cx, cy, size, _), p in zip(unread, chances[len(readings) :]):
+        side = face or size
+        if p < NET_ADD_SURE or any(
+            math.hypot(cx + ox - r.center[0], cy + oy - r.center[1]) < TOUCHING[0] * side for r in out
+        ):
+            continue
+        half = side / 2
+        box = (round(cx - half) + ox, round(cy - half) + oy, max(1, round(side)), max(1, round(side)))
+        out.append(
+            DieReading(None, box, float(p), color_name(crop_face(image, cx, cy, side * CROP_SCALE), settings), True)
+        )
+    if NET_ONE_OF_TWO:
+        # a cocked die leans on a flat one, whose crop shows it too: of two cocked calls against each other, the surer
+        called = [i for i, r in enumerate(out) if r.cocked and (i >= len(readings) or not readings[i].cocked)]
+        lose = {
+            i
+            for i in called
+            for j in called
+            if out[j].confidence > out[i].confidence
+            and math.hypot(out[i].center[0] - out[j].center[0], out[i].center[1] - out[j].center[1])
+            < TOUCHING[1] * (face or out[i].box[2])
+        }
+        out = [readings[i] if i in lose else r for i, r in enumerate(out) if i < len(readings) or i not in lose]
     return out
 
 

@@ -32,7 +32,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.dataset import SETS, is_fitting, load_set
+from vision.dataset import SETS, Photo, is_fitting, load_set
 from vision.reader import DieReading, ReaderSettings, read_frame
 from vision.training.synth import OVERHEAD as OVERHEAD_TABLE
 from vision.training.synth import PI_TRAY, Style, SynthDie, render_scene
@@ -160,32 +160,41 @@ def rendered(name: str, style: Style, faces: Sequence[float], seeds: tuple[int, 
           f"readings on no die called {count['off any die, called']}")
 
 
+def calibrated(set_name: str) -> tuple[list[Photo], list[Photo], ReaderSettings | None]:
+    """The set's photos, the 5 fitting photos it is calibrated on, and its settings as a calibrated table (the face
+    size and flat_ratio those photos measure; None when no die is found there)."""
+    photos = load_set(set_name)
+    fitting = [p for p in photos if is_fitting(p.image.name)]
+    random.Random(3).shuffle(fitting)
+    pooled: list[DieReading] = []
+    ratios = []
+    for p in fitting[:5]:
+        image = cv2.imread(str(p.image))
+        readings = read_frame(image).dice
+        pooled += readings
+        ratio = flat_ratio(image, readings)
+        if ratio is not None:
+            ratios.append(ratio)
+    size = face_size(pooled)
+    if size is None:
+        return photos, fitting[:5], None
+    return photos, fitting[:5], ReaderSettings(face_size=size, flat_ratio=float(np.median(ratios)) if ratios else None)
+
+
 def real(short: float) -> None:
     print("real sets (every die flat): calibrated on 5 fitting photos, read on the tuned-on fifth")
     for set_name in SETS:
-        photos = load_set(set_name)
-        fitting = [p for p in photos if is_fitting(p.image.name)]
-        random.Random(3).shuffle(fitting)
-        pooled: list[DieReading] = []
-        ratios, sides = [], []
-        for p in fitting[:5]:
-            image = cv2.imread(str(p.image))
-            readings = read_frame(image).dice
-            pooled += readings
-            ratio = flat_ratio(image, readings)
-            if ratio is not None:
-                ratios.append(ratio)
-        size = face_size(pooled)
-        if size is None:
+        photos, fitting, settings = calibrated(set_name)
+        if settings is None or settings.face_size is None:
             continue
+        size, ratio = settings.face_size, settings.flat_ratio
+        sides = []
         for p in fitting[:5]:
             image = cv2.imread(str(p.image))
             side = flat_side(image, read_frame(image, ReaderSettings(face_size=size)).dice, size)
             if side is not None:
                 sides.append(side)
-        ratio = float(np.median(ratios)) if ratios else None
         flat = float(np.median(sides))
-        settings = ReaderSettings(face_size=size, flat_ratio=ratio)
         readings = calls = 0
         for p in photos:
             if not p.held_out:

@@ -195,8 +195,10 @@ export const attemptName = (a) => (ACTION_NAME[a.action] || "Roll") + (a.set ? "
 
 // The rolls the attempt under way may still make this turn (the engine's count: a card may limit them).
 export const rollsLeft = (s) => s.attempt_rolls_left ?? s.actions_left ?? 0;
-// What the roll card and the odds calculator say when there is no roll to work out ("" while one is under way).
-export const noRollWords = (s) => rollWords(s, s && s.attempt ? rollsLeft(s) : null);
+// What the roll card and the odds calculator say when there is no roll to work out ("" while one is under way). With
+// no attempt the rolls left are the actions left (a roll is an action: skeptics-rulebook.txt:101, :131), no more than
+// the actions other than moves a card leaves (the Corpse).
+export const noRollWords = (s) => rollWords(s, !s ? null : s.attempt ? rollsLeft(s) : s.other_actions_left ?? s.actions_left ?? null);
 
 export function renderAttempt(s) {
   const box = $("#attempt");

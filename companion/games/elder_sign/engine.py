@@ -317,6 +317,17 @@ PART_TAPS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
 DEVOURED_REST = "devoured_rest"
 # the questions of the devoured's turn it replaces: (kind, part)
 DEVOURED_WITHDRAWN = (("adventure", "terror"), ("adventure", "penalty"), ("adventure", "task"), ("mythos", "terror"))
+# the questions of the devoured's turn whose rest is narrowed, not withdrawn: a reward (:223 "a reward may not actually
+# be beneficial") and the Lost & Found (:293, any icon of :229-271): (kind, part)
+DEVOURED_REWARD = (("adventure", "reward"), ("entrance", "lost_found"))
+# what of such a reward, told after the devouring, still counts: what goes to the table, not to an investigator; an
+# Elder Sign is put "next to the Ancient One card" (:245), a gate's card "below the six regular Adventure cards"
+# (:247), a monster shows up (:269), a doom token goes on the track (:271; or comes off, :223). Its clues (:241),
+# items and allies (:229-243), sanity (:249) and stamina (:265) fall on no one: the devoured's go back (:409) and the
+# new investigator starts with full Sanity and Stamina, played from the next turn (:411-413)
+DEVOURED_REWARD_TAPS = tuple(
+    (effect, extra) for effect, extra in REWARD_TAPS if effect in ("elder-signs", "gate", "monster", "doom", "nothing")
+)
 # the questions of an attempt ended by a devouring, the text silent whether that fails the card (:373, :395)
 DEVOUR_PARTS = ("assisted", "monster_won")
 DRAW_ARGS = ("mythos", "adventure_card", "other_world")
@@ -553,10 +564,18 @@ class Question:
     told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
     # a DEVOURED_REST question: what of the turn's cards it stands for ("adventure:terror", "mythos:terror")
     rest: tuple[str, ...] = ()
+    # a reward or the Lost & Found (DEVOURED_REWARD) whose investigator was devoured before the rest of it was told:
+    # only what goes to the table is asked (DEVOURED_REWARD_TAPS)
+    devoured: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        told = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player, "slot": self.slot}
-        return {**told, "rest": list(self.rest)} if self.rest else told
+        told: dict[str, Any] = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player}
+        told["slot"] = self.slot
+        if self.rest:
+            told["rest"] = list(self.rest)
+        if self.devoured:
+            told["devoured"] = True
+        return told
 
 
 @dataclass
@@ -680,6 +699,10 @@ class Reading(IntEnum):
     # a game stored before the end of a turn waited for the card questions still open (ASKED_BEFORE_ENDING): the turn
     # ended with them open, and they were told in the next one
     END_ASKED = auto()
+    # a game stored before a devouring narrowed what was still asked of a reward or the Lost & Found of the devoured
+    # (DEVOURED_REWARD) to what goes to the table: its clues, items, sanity and stamina told after it fell on the new
+    # investigator
+    DEVOUR_REWARD = auto()
     # a game stored before a die put on a spell after a roll that completed a task (roll spell=) came from the dice
     # of that roll left over: it could be one placed on the task (one die used twice)
     SPELL_DIE = auto()
@@ -849,6 +872,8 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
           first, ASKED_BEFORE_ENDING); it holds for the whole stored history;
+        - DEVOUR_REWARD: a reward's or the Lost & Found's clues, items, sanity or stamina told after a devouring of its
+          investigator (where now they fall on no one and are refused); it holds for the whole stored history;
         - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
           placed on the task (where now only a die the task left may go on it, :185, :345);
         - DEVOUR_AFTER: a devouring once the devoured's turn had ended (a penalty told after it) stored as asking on
@@ -1119,7 +1144,8 @@ class Game(GameHistory[State]):
                 self.offer(out, "attack", "lower", {"player": str(p + 1), "stat": stat})
         cards_asked = [q for q in s.questions if q.kind != "attack"]
         if cards_asked:
-            for effect, extra in PART_TAPS[cards_asked[0].part]:
+            taps = DEVOURED_REWARD_TAPS if cards_asked[0].devoured else PART_TAPS[cards_asked[0].part]
+            for effect, extra in taps:
                 args = {"effect": effect}
                 if effect == "lock":
                     args["colour"] = extra
@@ -1667,6 +1693,10 @@ class _Rules(RulesBase[State, Command]):
     def ask(self, question: Question) -> None:
         """A card not filled in yet came up: nothing of it is played; the host is asked what the real card did."""
         self.s.questions.append(question)
+        self.emit_asked(question)
+
+    def emit_asked(self, question: Question) -> None:
+        """The question to the host, in the log (its words are the page's, Module's card question)."""
         names = {"adventure": lambda: self.packs.card(question.card).name, "entrance": lambda: ENTRANCE_NAME}
         self.emit(
             "card_asked",
@@ -1786,6 +1816,8 @@ class _Rules(RulesBase[State, Command]):
         # what was still asked of the devoured's turn, in it or told once it ended (a penalty, :219), falls on no one
         if not self.game.plays_in(Reading.DEVOUR_AFTER if inv.player != s.current else Reading.DEVOUR_REST):
             self.withdraw_asked(inv)
+        if not self.game.plays_in(Reading.DEVOUR_REWARD):
+            self.narrow_rewards(inv)
         if s.attempt is not None and inv is self.active():
             self.devoured_attempt(s.attempt)
         if s.awake:
@@ -1818,6 +1850,19 @@ class _Rules(RulesBase[State, Command]):
         self.emit("questions_withdrawn", player=inv.player, parts=parts, over=inv.player != s.current)
         first = next((q for q in mine if q.kind == "adventure"), mine[0])
         self.ask_rest(first.card, first.kind, first.slot, parts)
+
+    def narrow_rewards(self, inv: InvestigatorState) -> None:
+        """An investigator devoured (:405-415) while a reward or the Lost & Found of theirs was still being told
+        (DEVOURED_REWARD; often by that reward's own sanity or stamina, :223 "a reward may not actually be
+        beneficial"): the rest of it asks only what goes to the table (DEVOURED_REWARD_TAPS: Elder Signs, doom tokens,
+        monsters, gates); what it would give an investigator falls on no one, not on the new investigator, who starts
+        "with full Sanity and Stamina" and their own starting items (:411-413), the devoured's clues and items gone
+        back (:409)."""
+        s = self.s
+        for i, q in enumerate(s.questions):
+            if q.player == inv.player and (q.kind, q.part) in DEVOURED_REWARD and not q.devoured:
+                s.questions[i] = dataclasses.replace(q, devoured=True)
+                self.emit_asked(s.questions[i])
 
     def ask_rest(self, card: str, kind: str, slot: str | None, rest: Sequence[str]) -> None:
         """The one question of what is left of a devoured investigator's turn (DEVOURED_REST), asked once; `rest`:
@@ -2949,6 +2994,13 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(
                 "what is left of a devoured investigator's turn falls on no investigator (:407, :413): tell its doom "
                 "tokens, monsters or clock (effect=doom, monster or clock), or effect=nothing."
+            )
+        if q.devoured and effect not in dict(DEVOURED_REWARD_TAPS):
+            self.illegal(
+                f"the investigator this {'Lost & Found' if q.kind == 'entrance' else 'reward'} fell on was devoured: "
+                "what more of it would go to an investigator falls on no one (the devoured's clues and items go back, "
+                ":409; the new investigator starts with full sanity and stamina, :413). Tell what it gives the table "
+                "(effect=elder-signs, doom, monster or gate), or effect=nothing."
             )
         if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
             self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")

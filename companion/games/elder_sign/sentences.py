@@ -567,6 +567,14 @@ def _said_lost_and_found(event: Mapping[str, Any], names: Names, kind: str, who:
 
 
 def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
+    if event.get("devoured"):  # engine.DEVOURED_REWARD: the rest of a reward whose investigator was devoured
+        what = "the Lost & Found" if event.get("kind") == "entrance" else f"the reward of {_asked_card(event, names)}"
+        return (
+            f"{who}'s investigator was devoured, so what more {what} gives an investigator falls on no one: the "
+            "devoured's clues and items go back, and the new one starts with full sanity and stamina (:409, :413). "
+            "What it gives the table still counts: did it give Elder Signs, a doom token, a monster or a gate, or "
+            "nothing more?"
+        )
     if event.get("kind") == "entrance":  # :293 the chart is the Entrance sheet's, not in the companion
         return (
             f"the Lost & Found chart is on the Entrance sheet, not in the companion: what did it give {who} for the "
