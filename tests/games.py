@@ -94,3 +94,13 @@ def numbers_copied(game: Any, service: Any = None) -> None:
             service.do(name, args)
         else:
             game.push(" ".join([name, *(f"{k}={v}" for k, v in args.items())]))
+
+
+def cards_told(game: Any, service: Any = None) -> None:
+    """The host tells each Elder Sign card question still open that the real card did nothing (more): a turn ends only
+    once they are told (engine.ASKED_BEFORE_ENDING). `service`: through GameService.do (its game is `game`)."""
+    while game.view()["question"] is not None and not game.view()["attack_choices"]:
+        if service is not None:
+            service.do("card-did", {"effect": "nothing"})
+        else:
+            game.push("card-did effect=nothing")

@@ -172,6 +172,11 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
             if turns == 1:
                 shot(host, "03-host-roll")
                 shot(viewer, "04-viewer-roll")
+            while table.service.state()["question"] is not None:  # each card question told before the turn ends
+                length = table.service.state()["history_length"]
+                expect(page.locator("#es-main button[data-legal=end-turn]")).to_have_count(0)
+                tap(host, "#es-main button[data-legal=card-did]:has-text('that was all')")
+                wait_for(lambda length=length: table.service.state()["history_length"] > length)
             tap(host, "#es-main button[data-legal=end-turn]")
             expect(viewer.page.locator("#es-line")).to_contain_text(f"Turn {turn + 1}", timeout=5000)
             if table.service.state()["outcome"]:

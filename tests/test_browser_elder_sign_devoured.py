@@ -88,3 +88,23 @@ def test_a_reward_that_devoured_asks_only_what_goes_to_the_table(browser: object
         shot(host, "devoured-4-reward-rest")
     finally:
         host.context.close()
+
+
+def test_the_turn_does_not_end_while_the_question_is_open(browser: object, elder_sign_table: Table) -> None:
+    """The new investigator's numbers copied first: the question of what is left is still open, and the page offers
+    no End the turn until it is told (engine.ASKED_BEFORE_ENDING; :413 the clock ends the devoured's turn, after it)."""
+    devoured_at(elder_sign_table, "terror,peril,peril,peril,peril", "stamina")  # the terror's stamina devours
+    numbers = {"player": "1", "sanity": "5", "stamina": "6", "clues": "1", "common": "1", "unique": "0", "spells": "0"}
+    elder_sign_table.service.do("set-investigator", numbers)  # type: ignore[attr-defined]
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-card-question")).to_contain_text("falls on no investigator")
+        end = page.locator("#es-main button", has_text="End the turn")
+        expect(end).to_have_count(0)
+        shot(host, "devoured-6-question-no-end")
+        tap(host, "#es-main button:has-text('Nothing (more)')")
+        expect(end).to_be_visible()
+        shot(host, "devoured-7-told-end")
+    finally:
+        host.context.close()

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from games import numbers_copied
+from games import cards_told, numbers_copied
 
 from companion import words
 from companion.errors import BadCommand, CardsNeeded, IllegalCommand
@@ -974,7 +974,11 @@ def test_eight_turns_of_stand_in_cards_and_no_roll_leave_doom_sanity_and_stamina
     game = Game.new(Setup(players=2, seed=7), bundled)
     numbers_copied(game)
     start = game.view()
+    asked = []
     for _ in range(8):
+        while game.view()["question"] is not None:  # told before the turn ends (engine.ASKED_BEFORE_ENDING)
+            asked.append(game.view()["question"]["part"])
+            game.push("card-did effect=nothing")
         game.push("end-turn")
     view = game.view()
     assert view["midnights"] == 2
@@ -983,9 +987,10 @@ def test_eight_turns_of_stand_in_cards_and_no_roll_leave_doom_sanity_and_stamina
         (i["sanity"], i["stamina"]) for i in start["investigators"]
     ]
     assert view["locked"] == {} and game.green_dice() == GREEN_DICE and view["monsters_pending"] == 0
-    assert view["question"] is not None and view["question"]["part"] == "immediate"
     # the setup's card, then for each midnight the card in play at midnight and the new one
-    assert view["question"]["left"] == 4
+    assert asked == ["immediate", "at_midnight", "immediate"]
+    assert view["question"] is not None and view["question"]["part"] == "at_midnight"
+    assert view["question"]["left"] == 1
     assert "placeholder" not in json.dumps(view).lower()
 
 
@@ -1181,7 +1186,9 @@ def test_the_terminal_says_who_still_chooses_at_the_attack_and_how_to_tell_it(tm
     numbers_copied(svc._game, svc)
     svc.do("doom", {"n": str(svc.state()["doom_max"])})
     while svc.state()["clock"] != "IX":
+        cards_told(svc._game, svc)
         svc.do("end-turn")
+    cards_told(svc._game, svc)
     svc.do("end-turn")
     text = state_text(svc.state())
     assert "Still to choose: Cy (player=1), Di (player=2)" in text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from games import numbers_copied
+from games import cards_told, numbers_copied
 
 from companion.games.elder_sign.odds import card_probability
 from companion.games.elder_sign.sentences import odds_words, percent
@@ -54,6 +54,7 @@ def test_the_ancient_ones_combat_has_its_odds(tmp_path: Path) -> None:
     try:
         while not service.state()["ancient_one_awake"]:
             service.do("doom", {"n": "5"})
+        cards_told(service._game, service)
         service.do("end-turn")
         # its card is not filled in yet: no combat task and no odds until the host enters the one printed on it
         assert service.state()["odds"] is None and service.state()["ancient_one"]["combat_missing"] is True

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from games import numbers_copied
+from games import cards_told, numbers_copied
 from test_elder_sign_engine import new
 
 from companion.errors import BadCommand, IllegalCommand
@@ -36,6 +36,7 @@ def played_events(games: int = 6, steps: int = 120) -> list[dict[str, object]]:
         numbers_copied(game)
         out += game.setup_events
         for _ in range(steps):
+            cards_told(game)  # the host tells each stand-in card: nothing (more)
             actions = [a for a in game.legal_actions() if a.group in ("turn", "move", "roll")]
             if not actions or game.outcome is not None:
                 break
@@ -95,6 +96,7 @@ def refusals() -> list[str]:
     packs = load_packs()
     game = Game.new(Setup(players=2, seed=4), packs)
     numbers_copied(game)
+    cards_told(game)  # the setup's Mythos card: a turn ends only once it is told
     tries = [
         "move to=99",
         "roll faces=inv1",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from games import write_played_then
+from games import cards_told, write_played_then
 from test_elder_sign_findings import stand_in_attempt
 
 from companion.errors import IllegalCommand
@@ -85,6 +85,7 @@ def test_a_history_that_rolled_before_the_terror_was_told_reopens_as_it_was_play
         assert game.view() == then.view() and game.history == then.history
     finally:
         store.close()
+    cards_told(game)
     game.push("end-turn")
     game.push("move to=1")
     game.push("set-tasks adventure=1 tasks=peril:3 ordered=false")

@@ -350,6 +350,28 @@ TERROR_BEFORE_STOPPING = (
 )
 
 
+# nor is the turn ended while any other card question is open: what was asked is resolved in the turn it came up in,
+# before the clock (:219 the penalties, then "I move on to the Advance the Clock step"; :413 a devoured investigator's
+# turn "still" ends with the clock), and the Mythos card drawn at midnight is resolved before "it's the next player's
+# turn" (:317, :323). Answered in a later turn, its clock or doom would come after that turn's clock (the board and the
+# companion apart)
+ASKED_BEFORE_ENDING = (
+    "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with card-did "
+    "effect=..., or card-did effect=nothing when the card did nothing (more); then end the turn."
+)
+# what an open question is about, in ASKED_BEFORE_ENDING (Question.kind, or its part where that says more)
+ASKED_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        DEVOURED_REST: "what is left of the devoured investigator's turn",
+        "assisted": "what the assistants of the attempt ended by the devouring lost",
+        "monster_won": "whether the monster marker of the attempt ended by the devouring came off",
+        "lost_found": "what the Lost & Found chart gave",
+        "mythos": "what the Mythos card did",
+        "adventure": "what the adventure in place {slot} did",
+    }
+)
+
+
 # -- values ----------------------------------------------------------------------------------------------------
 
 
@@ -674,6 +696,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the end of a turn waited for the card questions still open (ASKED_BEFORE_ENDING): the turn
+    # ended with them open, and they were told in the next one
+    END_ASKED = auto()
     # a game stored before a devouring narrowed what was still asked of a reward or the Lost & Found of the devoured
     # (DEVOURED_REWARD) to what goes to the table: its clues, items, sanity and stamina told after it fell on the new
     # investigator
@@ -845,6 +870,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
+          first, ASKED_BEFORE_ENDING); it holds for the whole stored history;
         - DEVOUR_REWARD: a reward's or the Lost & Found's clues, items, sanity or stamina told after a devouring of its
           investigator (where now they fall on no one and are refused); it holds for the whole stored history;
         - SPELL_DIE: a die put on a spell after a roll that completed a task (roll spell=) that was one of the dice
@@ -1949,9 +1976,14 @@ class _Rules(RulesBase[State, Command]):
     def do_end_turn(self) -> None:
         """:305-323: three hours at the end of every turn; at midnight, the At Midnight effects, then a Mythos
         card (or, once the Ancient One is awake, its attack, :441, :457-459). Then the next player's turn; not before a
-        failed roll's terror asked about is told (:202-211)."""
+        failed roll's terror asked about is told (:202-211), nor any other card question still open (ASKED_BEFORE_ENDING;
+        in a game stored before, Reading.END_ASKED, the turn ended with it open)."""
         s = self.s
         self.terror_first(TERROR_BEFORE_STOPPING)
+        asked = next((q for q in s.questions if q.kind != "attack"), None)
+        if asked is not None and not self.game.plays_in(Reading.END_ASKED):
+            what = ASKED_WORDS.get(asked.part) or ASKED_WORDS[asked.kind].format(slot=asked.slot)
+            self.illegal(ASKED_BEFORE_ENDING.format(what=what))
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
         player = s.current
