@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1361,12 +1362,9 @@ class Game(GameHistory[State]):
             return []
         return _open(card)
 
-    def odds_question(self) -> dict[str, Any] | None:
-        """The arguments of ``companion.games.elder_sign.odds.card_fraction`` for the next roll of the active
-        player, or None when no roll is due: the tasks left (all of them; ``ordered`` says whether only the top
-        one is open), the dice of the next roll (after a failed roll, one green die set aside), the dice held,
-        the places to hold one (the held ones included: the own marker and the markers of investigators on the
-        same card, none against the Ancient One, :449) and the active investigator's clues."""
+    def _roll_due(self) -> tuple[InvestigatorState, str] | None:
+        """The active investigator and the place of their next roll (an adventure's slot or ANCIENT_ONE), or None
+        when no roll is due."""
         s = self._state
         index = s.players[s.current] if s.players else None
         if s.outcome is not None or index is None or s.attempted or (s.attempt is not None and s.attempt.choose):
@@ -1374,6 +1372,40 @@ class Game(GameHistory[State]):
         inv = s.investigators[index]
         place = s.attempt.place if s.attempt else (ANCIENT_ONE if s.awake else inv.place)
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
+            return None
+        return inv, place
+
+    def odds_costs(self) -> tuple[dict[int, Unpaid], Unpaid | None, bool]:
+        """What the active investigator cannot pay of the tasks left where the next roll is (:189, `unpaid`): each
+        task that cannot be paid alone (by its number), the card's shortfall when its tasks cannot all be paid
+        (None: they can), and whether they can in every order they may be done (`card_unpaid`). Nothing when no
+        roll is due or against the Ancient One (its combat task costs nothing)."""
+        due = self._roll_due()
+        if due is None or due[1] == ANCIENT_ONE:
+            return {}, None, True
+        inv, place = due
+        card = next(c for c in self._state.cards if c.slot == place)
+        left = [(i + 1, t.task) for i, t in enumerate(card.tasks) if not t.done]
+        alone = {n: u for n, task in left if (u := unpaid(inv.sanity, inv.stamina, task, n)) is not None}
+        short, every = card_unpaid(inv.sanity, inv.stamina, left, card.ordered)
+        return alone, short, every
+
+    def odds_question(self, clue: bool = False) -> dict[str, Any] | None:
+        """The arguments of ``companion.games.elder_sign.odds.card_fraction`` for the next roll of the active
+        player, or None when no roll is due: the tasks left (all of them; ``ordered`` says whether only the top
+        one is open), the dice of the next roll (after a failed roll, one green die set aside), the dice held,
+        the places to hold one (the held ones included: the own marker and the markers of investigators on the
+        same card, none against the Ancient One, :449) and the active investigator's clues.
+
+        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): every die of
+        that roll again (none set aside, no die held or put on a spell from it) with one clue fewer; None when
+        there is no such roll (no failed roll, no clue)."""
+        s = self._state
+        due = self._roll_due()
+        if due is None:
+            return None
+        inv, place = due
+        if clue and (s.attempt is None or not s.attempt.failed or not s.attempt.last or inv.clues <= 0):
             return None
         if place == ANCIENT_ONE:
             if self.combat_missing():
@@ -1384,14 +1416,16 @@ class Game(GameHistory[State]):
             if self.tasks_missing(card):
                 return None  # no odds against tasks that are not on the board
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
-        dice = self.next_roll_dice()
+        dice = self.next_roll_dice(clue)
         holds: list[tuple[str, str, int | None]] = (
             list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
         )
-        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+        if (
+            not clue and s.attempt is not None and s.attempt.failed and s.attempt.hold
+        ):  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
         if (
-            s.attempt is not None and s.attempt.failed and s.attempt.spell
+            not clue and s.attempt is not None and s.attempt.failed and s.attempt.spell
         ):  # chosen with spell: on it with the next roll
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
@@ -1409,7 +1443,7 @@ class Game(GameHistory[State]):
             "red": dice.count(Colour.RED),
             "held": [_face(d).value for d, _, _ in holds],
             "holds": len(holds) + markers,
-            "clues": inv.clues,
+            "clues": inv.clues - 1 if clue else inv.clues,
         }
 
     def _in_play(self, inv: InvestigatorState) -> bool:
@@ -1488,6 +1522,60 @@ def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
 
 def _face(die: str) -> Face:
     return Die.parse(die).face
+
+
+@dataclass(frozen=True)
+class Unpaid:
+    """A cost the investigator cannot pay (:189 "I can't finish a task if the requirements will make my Sanity or
+    Stamina lower than 0"): `cost` of `what` ("sanity" or "stamina") against the `has` the investigator holds, for
+    task number `task` alone, or (`task` None) the tasks left of a card together; `cost` None: every task can be paid
+    and so can their total, but in no order the card allows them (only with a task that gives some back)."""
+
+    what: str
+    cost: int | None
+    has: int
+    task: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def unpaid(sanity: int, stamina: int, task: TaskCard, number: int | None = None) -> Unpaid | None:
+    """The one check of a task's costs (:189): what of them an investigator with `sanity` and `stamina` cannot pay
+    (the first, sanity before stamina), or None when all can be paid (exactly to 0 too, :407 "below 0")."""
+    return _short(sanity, stamina, task.sanity, task.stamina, number)
+
+
+def _short(sanity: int, stamina: int, sanity_change: int, stamina_change: int, number: int | None) -> Unpaid | None:
+    for what, has, change in (("sanity", sanity, sanity_change), ("stamina", stamina, stamina_change)):
+        if has + change < 0:
+            return Unpaid(what, -change, has, number)
+    return None
+
+
+def _paid_in_order(sanity: int, stamina: int, tasks: Sequence[TaskCard]) -> bool:
+    for task in tasks:
+        if unpaid(sanity, stamina, task) is not None:
+            return False
+        sanity, stamina = sanity + task.sanity, stamina + task.stamina
+    return True
+
+
+def card_unpaid(
+    sanity: int, stamina: int, tasks: Sequence[tuple[int, TaskCard]], ordered: bool
+) -> tuple[Unpaid | None, bool]:
+    """Whether the tasks left of a card (number, task; top to bottom) can all be paid (:189), each when it is done:
+    the first shortfall when they cannot in any order the card allows (`ordered`: its own, :281-283), and whether
+    every such order pays (False only with a task that gives sanity or stamina back: then the order matters, which
+    the odds do not follow)."""
+    costly = [task for _, task in tasks if task.sanity or task.stamina]
+    orders = [costly] if ordered else list(itertools.permutations(costly))
+    paid = [_paid_in_order(sanity, stamina, order) for order in orders]
+    if any(paid):
+        return None, all(paid)
+    alone = (unpaid(sanity, stamina, task, number) for number, task in tasks)
+    together = _short(sanity, stamina, sum(t.sanity for t in costly), sum(t.stamina for t in costly), None)
+    return next((u for u in alone if u is not None), together or Unpaid("sanity", None, sanity)), False
 
 
 def _open(card: CardState) -> list[tuple[int, Need]]:
@@ -2575,10 +2663,10 @@ class _Rules(RulesBase[State, Command]):
         self.emit("tasks_set", slot=ANCIENT_ONE, name=self.ancient.name, tasks=[s.combat], ordered=False)
 
     def affordable(self, inv: InvestigatorState, a: AttemptState, number: int) -> bool:
+        """Whether `inv` can pay task `number`'s costs (:189; the one check, `unpaid`, the odds use too)."""
         if a.place == ANCIENT_ONE:
             return True
-        task = self.card(a.place).tasks[number - 1].task
-        return inv.sanity + task.sanity >= 0 and inv.stamina + task.stamina >= 0
+        return unpaid(inv.sanity, inv.stamina, self.card(a.place).tasks[number - 1].task) is None
 
     def game_open(self, a: AttemptState) -> list[tuple[int, Need]]:
         if a.place == ANCIENT_ONE:

@@ -1043,10 +1043,24 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     dice = count(odds.get("dice"), "die", "dice")
     what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
     lines: list[str] = []
-    if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
+    who, penalty = odds.get("who") or "The active player", f"{ADMIT_DEFEAT} to face the card's penalty."
+    if odds.get(
+        "unpaid"
+    ):  # :189 "I can't finish a task if the requirements will make my Sanity or Stamina lower than 0"
         return [
-            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. {ADMIT_DEFEAT.capitalize()} to face the "
-            "card's penalty."
+            f"{unpaid_words(who, odds['unpaid'])}, so no roll can complete {odds.get('name')}. {penalty.capitalize()}"
+        ]
+    if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
+        clue, again = odds.get("clue"), count(odds.get("clue_dice"), "die", "dice")
+        if clue:  # :357-361: a clue re-rolls the failed roll's dice, the one set aside too
+            return [
+                f"No roll of the {dice} left can complete {odds.get('name')}, but {who} still holds a clue: spent, it "
+                f"rolls the last roll's {again} again, {percent(clue)} to complete it with the best play. Else "
+                f"{penalty}"
+            ]
+        nor = "" if clue is None else f", nor can a clue rolling the last roll's {again} again"
+        return [
+            f"No roll of the {dice} left can complete {odds.get('name')}{nor}: the attempt fails. {penalty.capitalize()}"
         ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
     if plain is not None:
@@ -1069,6 +1083,16 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
             + "."
         )
     return lines
+
+
+def unpaid_words(who: str, unpaid: Mapping[str, Any]) -> str:
+    """What `who` cannot pay (engine.Unpaid as a dict, :189): "Ana cannot pay task 3's 3 sanity: Ana has 2", or
+    what the tasks left cost together."""
+    what, cost, has, task = unpaid["what"], unpaid["cost"], unpaid["has"], unpaid.get("task")
+    if cost is None:
+        return f"{who} cannot pay the costs of the tasks left in any order the card allows them"
+    owed = f"task {task}'s {cost} {what}" if task else f"the {cost} {what} the tasks left cost together"
+    return f"{who} cannot pay {owed}: {who} has {has}"
 
 
 def _first_words(command: str, names: Names) -> str:
