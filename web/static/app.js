@@ -352,7 +352,8 @@ function tell(records) {
   if (!$("#banner").hidden && !bannered && !big.length && movedOn) hideBanner();
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
-  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
+  // "Round 1: Round 1 of 10 ..." once; a title that is a sentence already ("You won!") is followed, not colon'd
+  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + (/[!?.:]$/.test(a.title) ? " " : ": ") + a.text);
   if (big.length || bannered) hideToast();  // the banner says it: no toast of the same command left beside or under it
   else if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
