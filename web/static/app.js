@@ -55,7 +55,7 @@ function render(s) {
   for (const [key, cls] of Object.entries(OTHER_GAMES)) document.body.classList.toggle(cls, rules === key);
   document.body.classList.toggle("other", other);
   if (changedGame) followTabs();
-  $("#title").textContent = s.rules_title || "Skeptics";
+  if ($("#title").textContent !== (s.rules_title || "Skeptics")) { $("#title").textContent = s.rules_title || "Skeptics"; fitTitle(); }
   $("#clock-label").textContent = game && game.clockLabel ? game.clockLabel(s) : s.clock || "";
   $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
   markHour(s.clock);
@@ -446,6 +446,16 @@ function showView(name) {
   if (name === "games") modules.games().then((m) => m.show($("#v-games"))).catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
 }
 
+// The game's name on one line of the header, whole: its type steps down (to 60%) until the name fits beside the
+// header's buttons; a name too long even then wraps between its words ("Among / Cultists"), never cut
+function fitTitle() {
+  const t = $("#title");
+  t.style.fontSize = ""; t.classList.remove("wraps");
+  const full = parseFloat(getComputedStyle(t).fontSize);
+  for (let k = 0.95; t.scrollWidth > t.clientWidth && k >= 0.6; k -= 0.05) t.style.fontSize = (full * k).toFixed(1) + "px";
+  if (t.scrollWidth > t.clientWidth) { t.style.fontSize = ""; t.classList.add("wraps"); }
+}
+
 function layoutControls() {
   const params = new URLSearchParams(location.search);
   if (params.has("table")) localStorage.setItem("table-view", params.get("table") === "0" ? "0" : "1");
@@ -458,6 +468,8 @@ function layoutControls() {
   const applySize = () => { document.documentElement.style.fontSize = sizes[Number(localStorage.getItem("text-size") || 0)] || sizes[0]; document.body.dataset.textSize = localStorage.getItem("text-size") || "0"; };
   $("#text-size").addEventListener("click", () => { localStorage.setItem("text-size", String((Number(localStorage.getItem("text-size") || 0) + 1) % sizes.length)); applySize(); });
   applySize();
+  let width = 0;  // a new text size, a turned phone: the name is fitted again (its own size changes are not watched)
+  new ResizeObserver(() => { const w = $("#top").clientWidth + "/" + document.documentElement.style.fontSize; if (w !== String(width)) { width = w; fitTitle(); } }).observe($("#top"));
 }
 
 // The game view's buttons that every game has: undo and redo, the script read out.
