@@ -500,7 +500,8 @@ async function start() {
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
   $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
-  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if (back) back(); });
+  // Cancel gives up what the sheet was for: a refusal of its answer goes with it (what was typed is the sheet's to keep)
+  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if ($("#toast").classList.contains("bad")) hideToast(); if (back) back(); });
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");
   const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };
