@@ -461,6 +461,15 @@ def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_
         host.context.close()
 
 
+def spooks_points_sheet(host: Phone) -> None:
+    """A Spooks game of four begun from the wizard, and its first hand's points sheet open."""
+    start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
+    host.page.click("#new-start")
+    host.page.click("#sheet-ok")
+    expect(host.page.locator("#sp-points")).to_be_visible(timeout=5000)
+    tap(host, "#sp-points")
+
+
 def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_its_cancel(
     browser: Any, skeptics_table: Table
 ) -> None:
@@ -481,11 +490,7 @@ def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_
         return {seat: page.locator(f"#sp-p-{seat}").input_value() for seat in typed}
 
     try:
-        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
-        page.click("#new-start")
-        page.click("#sheet-ok")
-        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
-        tap(host, "#sp-points")
+        spooks_points_sheet(host)
         fill_in()  # Cy left blank: the game names the blank before anything else
         expect(page.locator("#toast.bad")).to_contain_text(
             re.compile("no points are written for Cy;", re.I), timeout=3000
@@ -551,11 +556,7 @@ def test_spooks_points_refused_then_cancelled_are_still_there_when_the_sheet_ope
         return {seat: page.locator(f"#sp-p-{seat}").input_value() for seat in typed}
 
     try:
-        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
-        page.click("#new-start")
-        page.click("#sheet-ok")
-        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
-        tap(host, "#sp-points")
+        spooks_points_sheet(host)
         for seat, points in typed.items():
             page.fill(f"#sp-p-{seat}", points)
         page.click("#sheet-ok")  # Cy left blank: refused
