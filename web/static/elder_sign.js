@@ -1,7 +1,7 @@
 // Elder Sign (companion/games/elder_sign) on the page: the same clock, the doom track, the adventures and the
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
-  $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
+  $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button, stepButton,
   rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet, noRollWords,
 } from "./core.js?v=__VERSION__";
 
@@ -421,7 +421,7 @@ export function tasksPad(one, start, title, costs) {
         const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); said.textContent = words(t); };
         const label = el("span", { class: "grow" }, word);
         if (what) label.append(el("small", { class: "note" }, " (" + what + ")"));
-        return rowOf([label, button("\u2212", step(-by), "small", "task-" + (i + 1) + "-" + k + "-less"), n, button("+", step(by), "small", "task-" + (i + 1) + "-" + k + "-more")]);
+        return rowOf([label, stepButton(word, -by, step(-by), "small", "task-" + (i + 1) + "-" + k + "-less"), n, stepButton(word, by, step(by), "small", "task-" + (i + 1) + "-" + k + "-more")]);
       };
       box.append(...TASK_ICONS.map(stepper));
       if (costs) {  // what doing it costs, folded away until the card shows one
