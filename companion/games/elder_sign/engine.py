@@ -51,6 +51,7 @@ from companion.games.elder_sign.packs import (
     AncientOne,
     Effect,
     ElderSignPacks,
+    MythosCard,
     TaskCard,
     parse_tasks,
 )
@@ -360,9 +361,20 @@ ASKED_BEFORE_ENDING = (
     "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with card-did "
     "effect=..., or card-did effect=nothing when the card did nothing (more); then end the turn."
 )
-# what an open question is about, in ASKED_BEFORE_ENDING (Question.kind, or its part where that says more)
+# nor is the next player's turn played while what the Mythos card did at midnight is still asked: the Mythos card is
+# resolved, then "it's the next player's turn" (:311-323); the question is asked as the turn before ends, so it stands
+# under the next one, whose move, rolls and end wait for it (a game stored before played them, Reading.MIDNIGHT_ASKED)
+MIDNIGHT_FIRST = (
+    "{what} is still asked: the Mythos card is resolved before it is the next player's turn (:311-323), so this turn "
+    "waits for it. Answer with card-did effect=..., or card-did effect=nothing when the card did nothing (more); then "
+    "play the turn."
+)
+# what an open question is about, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (Question.kind, or its part where that
+# says more; a Mythos card's question asked at midnight by its half)
 ASKED_WORDS: Mapping[str, str] = MappingProxyType(
     {
+        "midnight:at_midnight": "what the Mythos card in play did at midnight",
+        "midnight:immediate": "what the Mythos card drawn at midnight did",
         DEVOURED_REST: "what is left of the devoured investigator's turn",
         "assisted": "what the assistants of the attempt ended by the devouring lost",
         "monster_won": "whether the monster marker of the attempt ended by the devouring came off",
@@ -371,6 +383,35 @@ ASKED_WORDS: Mapping[str, str] = MappingProxyType(
         "adventure": "what the adventure in place {slot} did",
     }
 )
+
+
+# a filled-in Mythos card's half that leaves whom to the table (Question.whom): the host tells whom, nothing else
+WHOM_ONLY = (
+    "{card} is filled in, and the companion played its card but whom its {kinds} went to, which the card leaves to "
+    "the table: tell only that, card-did effect=KIND player=all (every investigator) or player=N, or card-did "
+    "effect=nothing when it went to no one."
+)
+
+
+def whom_kinds(q: Question) -> str:
+    """The effects a Question.whom asks whom they went to, in words ("stamina and Common Items")."""
+    return listed([ITEM_WORDS[kind] + "s" if kind in ITEM_WORDS else kind for kind, _ in q.whom])
+
+
+def aimed_of(effect: Effect) -> dict[str, int]:
+    """What of an effect falls on investigators (AIMED, by card-did's effect kinds): its sanity, stamina, clues, items."""
+    return {kind: getattr(effect, kind.replace("-", "_")) for kind in AIMED}
+
+
+def to_the_table(effect: Effect) -> Effect:
+    """An effect without what falls on investigators (aimed_of): what it does to the table."""
+    return dataclasses.replace(effect, sanity=0, stamina=0, clues=0, common_items=0, unique_items=0, spells=0)
+
+
+def asked_words(asked: Question) -> str:
+    """What an open card question is about, in a refusal that waits for it (ASKED_WORDS)."""
+    midnight = ASKED_WORDS.get(f"midnight:{asked.part}") if asked.midnight else None
+    return midnight or ASKED_WORDS.get(asked.part) or ASKED_WORDS[asked.kind].format(slot=asked.slot)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -568,6 +609,12 @@ class Question:
     # a reward or the Lost & Found (DEVOURED_REWARD) whose investigator was devoured before the rest of it was told:
     # only what goes to the table is asked (DEVOURED_REWARD_TAPS)
     devoured: bool = False
+    # a Mythos card's question asked at midnight (its At Midnight half, or the card drawn then): the next player's
+    # turn waits for it (MIDNIGHT_FIRST). Not published: the part says which half it is
+    midnight: bool = False
+    # a filled-in Mythos card's half that leaves to the table whom it falls on (its pack entry's who = "ask"): the rest
+    # of it was played, and the host says whom each of these went to (the effect kind of card-did, the card's amount)
+    whom: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         told: dict[str, Any] = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player}
@@ -576,6 +623,8 @@ class Question:
             told["rest"] = list(self.rest)
         if self.devoured:
             told["devoured"] = True
+        if self.whom:
+            told["whom"] = [list(pair) for pair in self.whom]
         return told
 
 
@@ -697,6 +746,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the next player's turn waited for what the Mythos card did at midnight (MIDNIGHT_FIRST): the
+    # player moved, rolled or ended the turn with it still asked
+    MIDNIGHT_ASKED = auto()
     # a game stored before the end of a turn waited for the card questions still open (ASKED_BEFORE_ENDING): the turn
     # ended with them open, and they were told in the next one
     END_ASKED = auto()
@@ -871,6 +923,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - MIDNIGHT_ASKED: a move, roll or other command of a turn while what the Mythos card did at midnight was still
+          asked (where now the turn waits for it, MIDNIGHT_FIRST); it holds for the whole stored history;
         - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
           first, ASKED_BEFORE_ENDING); it holds for the whole stored history;
         - DEVOUR_REWARD: a reward's or the Lost & Found's clues, items, sanity or stamina told after a devouring of its
@@ -1146,6 +1200,8 @@ class Game(GameHistory[State]):
         cards_asked = [q for q in s.questions if q.kind != "attack"]
         if cards_asked:
             taps = DEVOURED_REWARD_TAPS if cards_asked[0].devoured else PART_TAPS[cards_asked[0].part]
+            if cards_asked[0].whom:  # a filled-in card's half: only whom its own effects went to
+                taps = (*((kind, str(n)) for kind, n in cards_asked[0].whom), ("nothing", ""))
             for effect, extra in taps:
                 args = {"effect": effect}
                 if effect == "lock":
@@ -1631,6 +1687,14 @@ class _Rules(RulesBase[State, Command]):
         first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
         if first:
             self.illegal(numbers_first_refusal(first))
+        asked = next((q for q in self.s.questions if q.midnight), None)
+        if (
+            asked is not None
+            and cmd.name in PLAY_COMMANDS
+            and cmd.name != "lower"
+            and not self.game.plays_in(Reading.MIDNIGHT_ASKED)
+        ):
+            self.illegal(MIDNIGHT_FIRST.format(what=asked_words(asked)))
         choosing = self.s.attempt.choose if self.s.attempt is not None else None
         if choosing and cmd.name in CHOICE_FIRST:
             self.illegal(choice_first_refusal(choosing))
@@ -1733,7 +1797,7 @@ class _Rules(RulesBase[State, Command]):
                 reason=why,
                 stand_in=True,
             )
-            self.ask(Question(card.id, "mythos", "immediate", None))
+            self.ask(Question(card.id, "mythos", "immediate", None, midnight=why == "midnight"))
             return
         self.emit(
             "mythos_drawn",
@@ -1746,7 +1810,7 @@ class _Rules(RulesBase[State, Command]):
         )
         if card.lock is not None:
             self.emit("die_locked", colour=card.lock.value, by="mythos", name=card.name)
-        self.effect(card.immediate, everyone=True, why="mythos")
+        self.mythos_half(card, "immediate", why="mythos", midnight=why == "midnight")
 
     def draw_adventure(self, slot: str) -> None:
         card_id = self.take(
@@ -1822,6 +1886,21 @@ class _Rules(RulesBase[State, Command]):
             self.move_clock(effect.clock, why)
         if effect.doom:
             self.add_doom(effect.doom, why)
+
+    def mythos_half(self, card: MythosCard, part: str, why: str, midnight: bool = False) -> None:
+        """A filled-in Mythos card's half (`part`: immediate, at_midnight or terror): its sanity, stamina, clues and
+        items fall on whom the card says (Effect.who; left out, every investigator, :321, and the terror's on the
+        active investigator, who rolled, :202). Where the card leaves it to the table (who = "ask") the rest is played
+        and the host is asked whom those went to (Question.whom), as for a card not filled in yet."""
+        effect: Effect = getattr(card, part)
+        who = effect.who or ("active" if part == "terror" else "each")
+        if who != "ask":
+            self.effect(effect, everyone=who == "each", why=why)
+            return
+        self.effect(to_the_table(effect), everyone=True, why=why)
+        whom = tuple((kind, n) for kind, n in aimed_of(effect).items() if n)
+        if whom:
+            self.ask(Question(card.id, "mythos", part, None, midnight=midnight, whom=whom))
 
     def gain_items(self, inv: InvestigatorState, kind: str, n: int) -> None:
         """Item cards drawn for an investigator (:229, :237, :239: one a reward icon) or spent (:329, n < 0): counted
@@ -2070,8 +2149,7 @@ class _Rules(RulesBase[State, Command]):
         self.terror_first(TERROR_BEFORE_STOPPING)
         asked = next((q for q in s.questions if q.kind != "attack"), None)
         if asked is not None and not self.game.plays_in(Reading.END_ASKED):
-            what = ASKED_WORDS.get(asked.part) or ASKED_WORDS[asked.kind].format(slot=asked.slot)
-            self.illegal(ASKED_BEFORE_ENDING.format(what=what))
+            self.illegal(ASKED_BEFORE_ENDING.format(what=asked_words(asked)))
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
         player = s.current
@@ -2104,10 +2182,10 @@ class _Rules(RulesBase[State, Command]):
         if s.mythos is not None and s.mythos_active:
             card = self.packs.mythos[s.mythos]
             if card.placeholder:
-                self.ask(Question(card.id, "mythos", "at_midnight", None))
+                self.ask(Question(card.id, "mythos", "at_midnight", None, midnight=True))
             elif card.lingering_kind == "at_midnight":
                 self.emit("at_midnight", card=card.id, name=card.name, text=card.lingering)
-                self.effect(card.at_midnight, everyone=True, why="at midnight")
+                self.mythos_half(card, "at_midnight", why="at midnight", midnight=True)
         if s.outcome is not None:
             return
         if s.awake:
@@ -2717,13 +2795,13 @@ class _Rules(RulesBase[State, Command]):
             if mythos is not None and devoured:
                 # devoured by the adventure's terror: the Mythos card's falls on no one (:407, :413); whether what it
                 # does to the table still happens the text does not say (withdraw_asked)
-                table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
+                table = to_the_table(mythos.terror)
                 if mythos.placeholder or not table.empty:
                     self.ask_rest(card.id, "adventure", a.place, ["mythos:terror"])
             elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:
-                self.effect(mythos.terror, everyone=False, why="terror")
+                self.mythos_half(mythos, "terror", why="terror")
         if s.attempt is None:
             return
         # :217: with the dice left (one is lost) no open task can be met: the card fails at once
@@ -3090,6 +3168,8 @@ class _Rules(RulesBase[State, Command]):
                 ":409; the new investigator starts with full sanity and stamina, :413). Tell what it gives the table "
                 "(effect=elder-signs, doom, monster or gate), or effect=nothing."
             )
+        if q.whom and effect not in dict(q.whom) and effect != "nothing":
+            self.illegal(WHOM_ONLY.format(card=self.packs.mythos[q.card].name, kinds=whom_kinds(q)))
         if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
             self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
         if effect == "monster-won":
@@ -3107,13 +3187,17 @@ class _Rules(RulesBase[State, Command]):
             return
         if "colour" in self.cmd.args:
             raise BadCommand(f"card-did: colour= belongs to effect=lock, not effect={effect}.")
-        n = _int(self.cmd, "n", -9, 9) if "n" in self.cmd.args else CARD_EFFECTS[effect]
+        n = _int(self.cmd, "n", -9, 9) if "n" in self.cmd.args else dict(q.whom).get(effect, CARD_EFFECTS[effect])
         if n == 0:
             raise BadCommand("card-did: n=0 changes nothing; give effect=nothing when the card did nothing more.")
         why = q.part.replace("_", " ")
         if effect == "doom" and s.awake and n > 0:
             self.illegal("the Ancient One is awake; its track is full (:429).")
-        if effect in ("monster", "gate", *TABLE_DRAWS) and n < 0:
+        if (
+            effect in ("monster", "gate", *TABLE_DRAWS)
+            and n < 0
+            and not (effect in ITEMS and dict(q.whom).get(effect, 0) < 0)
+        ):
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")

@@ -215,8 +215,9 @@ def _question(view: Mapping[str, Any], game: Game) -> str | None:
         cards = (
             game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
         )
-        name = cards[question["card"]].name
-        names = sentences.Names(players, stand_ins=frozenset({name}))
+        card = cards[question["card"]]
+        name = card.name
+        names = sentences.Names(players, stand_ins=frozenset({name} if card.placeholder else ()))
     return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 

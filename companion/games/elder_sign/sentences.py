@@ -167,7 +167,13 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
         parts.append(f"the clock {effect['clock']} hours on")
     if effect.get("text"):
         parts.append(str(effect["text"]).rstrip("."))
+    if parts and effect.get("who") in _WHO_WORDS:  # a Mythos card's half (packs.WHO)
+        parts.append(_WHO_WORDS[effect["who"]])
     return ", ".join(parts) if parts else "nothing"
+
+
+# whom a Mythos card's half falls on, after its effects (packs.WHO)
+_WHO_WORDS = {"each": "on every investigator", "active": "on the active investigator", "ask": "on whom the host says"}
 
 
 def _sentence(text: str) -> str:
@@ -598,6 +604,12 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             "theirs is in the box, and the new one starts with full sanity and stamina and plays from the next turn "
             f"(:407, :413). The rules text does not say whether {'their' if cards > 1 else 'its'} doom tokens, "
             f"monsters or clock still happen: did {'the cards' if cards > 1 else 'the card'} add any, or nothing?"
+        )
+    if event.get("whom"):  # engine.Question.whom: a filled-in Mythos card's half that leaves whom to the table
+        gives = effect_words({kind.replace("-", "_"): n for kind, n in event["whom"]})
+        return (
+            f"{_asked_card(event, names)} gave {gives}{_PART_WORDS.get(str(event.get('part')), '')}, and the card "
+            "leaves to the table whom: did that go to every investigator, or to which one?"
         )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
