@@ -137,6 +137,11 @@ def numbers_first_refusal(first: Sequence[str]) -> str:
     )
 
 
+# what to do when a roll's faces do not fit the pool (read_faces), for the terminal; the page says its own way
+# (sentences.FACES_AGAIN_PAGE: its dice sheet lists the pool's dice), by this sentence
+FACES_AGAIN = "Give faces= one face for each die of the pool, a yellow or red die as yellow:inv4 or red:wild."
+
+
 COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
     {
         "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
@@ -2399,8 +2404,7 @@ class _Rules(RulesBase[State, Command]):
                 total = sum(a.free.values())
                 raise BadCommand(
                     f"{self.cmd.name}: the pool rolls {total} dice ({a.free['green']} green, {a.free['yellow']} yellow, "
-                    f"{a.free['red']} red); faces= gives {have} {colour.value} instead of {want}. Write a yellow or red "
-                    "die as yellow:inv4 or red:wild."
+                    f"{a.free['red']} red); the dice sent have {have} {colour.value} instead of {want}. {FACES_AGAIN}"
                 )
         if not dice:
             self.illegal("no dice are left to roll; give up to end the attempt.")
