@@ -157,8 +157,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "spell": (
             ("die",),
             (),
-            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
-            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
+            "after a roll: one of its dice goes on a Spell card the active investigator plays (:345-347), face "
+            "unchanged, when the next roll is played: after a failed roll one other than the die set aside or held, "
+            "after a roll that completed a task one it left; a Spell held when the items are counted",
         ),
         "set-aside": (
             ("colour",),
@@ -608,6 +609,14 @@ def set_aside(a: AttemptState) -> str:
     assert a.last
     colours = [Die.parse(f).colour.value for f in a.last]
     return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
+
+
+def left_by_task(a: AttemptState) -> list[Die]:
+    """The dice of a roll that completed a task that were not placed on it (:183-187): those a spell may take (:345)."""
+    left = [Die.parse(f) for f in a.last or []]
+    for placed in a.placed:
+        left.remove(Die.parse(placed))
+    return left
 
 
 def combat_task(ancient: AncientOne, state: State) -> Need:
@@ -1102,6 +1111,9 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "focus", {"die": die})
             for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
                 self.offer(out, "roll", "spell", {"die": die})
+        elif a is not None and a.last and not a.choose:  # :345 "After you roll": a die the completed task left
+            for die in dict.fromkeys(map(str, left_by_task(a))):
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -1180,6 +1192,8 @@ class Game(GameHistory[State]):
             for chosen in (a.hold, a.spell):
                 if chosen:
                     free[Die.parse(chosen).colour.value] -= 1
+        elif not clue and a.spell:  # chosen after a roll that completed a task: on the spell with the next roll
+            free[Die.parse(a.spell).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1193,7 +1207,7 @@ class Game(GameHistory[State]):
         if s.attempt is None:
             return self.green_dice()
         a = s.attempt
-        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else bool(a.spell))
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1350,6 +1364,8 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
+            view |= {"placed": list(a.placed), "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1395,9 +1411,7 @@ class Game(GameHistory[State]):
         )
         if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
-        if (
-            s.attempt is not None and s.attempt.failed and s.attempt.spell
-        ):  # chosen with spell: on it with the next roll
+        if s.attempt is not None and s.attempt.spell:  # chosen with spell: on it with the next roll
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
@@ -2201,7 +2215,7 @@ class _Rules(RulesBase[State, Command]):
                 "lose= and hold= follow a roll that completed nothing; the last roll completed a task "
                 "(or this is the first roll), so no die is lost."
             )
-        elif "spell" in self.cmd.args:
+        elif "spell" in self.cmd.args or a.spell:
             self.spell(a)
         self.settle(a, self.read_faces(a), clue=False)
 
@@ -2293,8 +2307,14 @@ class _Rules(RulesBase[State, Command]):
         focus is); only with a Spell to play (spell_held), one a card (:347)."""
         a = self.s.attempt
         inv = self.need_active()
-        if a is None or not a.failed or not a.last:
-            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        if a is None or not a.last:
+            self.illegal("a die goes on a spell after a roll; there is none now.")
+        if not a.failed:  # :345 "After you roll": after a roll that completed a task, a die the task left
+            die = self.spell_die(a, self.cmd.args["die"], "die")
+            self.spell_held(inv)
+            a.spell = str(die)
+            self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
+            return
         last = [Die.parse(f) for f in a.last]
         die = self.pick(last, self.cmd.args["die"], "die")
         self.spell_held(inv)
@@ -2345,18 +2365,27 @@ class _Rules(RulesBase[State, Command]):
         from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
-        left = [Die.parse(f) for f in a.last]
-        if not self.game.plays_in(Reading.SPELL_DIE):
-            for placed in a.placed:
-                left.remove(Die.parse(placed))
+        wanted = self.cmd.args.get("spell") or a.spell
+        assert wanted is not None
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        die = self.spell_die(a, wanted, "spell")
+        a.spell = None
+        self.on_spell(a, die)
+
+    def spell_die(self, a: AttemptState, wanted: str, key: str) -> Die:
+        """The die of a roll that completed a task to put on a spell (`wanted`, given as `key`=): one the task left
+        (left_by_task); a game stored before (Reading.SPELL_DIE) took it from the whole roll, placed or not."""
+        assert a.last is not None
+        die = self.pick([Die.parse(f) for f in a.last], wanted, key)
+        left = [Die.parse(f) for f in a.last] if self.game.plays_in(Reading.SPELL_DIE) else left_by_task(a)
         if die not in left:  # every die of its face the roll had was placed on the task
             self.illegal(
-                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                f"{key}={wanted}: the last roll's {die} was placed on the task it completed, and a "
                 "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
                 f"{', '.join(map(str, left)) or 'none'}."
             )
-        self.on_spell(a, die)
+        return die
 
     def on_spell(self, a: AttemptState, die: Die) -> None:
         """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
