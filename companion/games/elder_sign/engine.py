@@ -139,6 +139,11 @@ def numbers_first_refusal(first: Sequence[str]) -> str:
     )
 
 
+# what to do when a roll's faces do not fit the pool (read_faces), for the terminal; the page says its own way
+# (sentences.FACES_AGAIN_PAGE: its dice sheet lists the pool's dice), by this sentence
+FACES_AGAIN = "Give faces= one face for each die of the pool, a yellow or red die as yellow:inv4 or red:wild."
+
+
 COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
     {
         "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
@@ -154,8 +159,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "spell": (
             ("die",),
             (),
-            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
-            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
+            "after a roll: one of its dice goes on a Spell card the active investigator plays (:345-347), face "
+            "unchanged, when the next roll is played: after a failed roll one other than the die set aside or held, "
+            "after a roll that completed a task one it left; a Spell held when the items are counted",
         ),
         "set-aside": (
             ("colour",),
@@ -655,6 +661,14 @@ def set_aside(a: AttemptState) -> str:
     return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
 
 
+def left_by_task(a: AttemptState) -> list[Die]:
+    """The dice of a roll that completed a task that were not placed on it (:183-187): those a spell may take (:345)."""
+    left = [Die.parse(f) for f in a.last or []]
+    for placed in a.placed:
+        left.remove(Die.parse(placed))
+    return left
+
+
 def combat_task(ancient: AncientOne, state: State) -> Need:
     """The Ancient One's combat task (:439): the card's, or for a card not filled in yet the one the host entered."""
     return Need.parse(state.combat) if state.combat and ancient.placeholder else ancient.combat
@@ -1152,6 +1166,9 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "focus", {"die": die})
             for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
                 self.offer(out, "roll", "spell", {"die": die})
+        elif a is not None and a.last and not a.choose:  # :345 "After you roll": a die the completed task left
+            for die in dict.fromkeys(map(str, left_by_task(a))):
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -1232,6 +1249,8 @@ class Game(GameHistory[State]):
             for chosen in (a.hold, a.spell):
                 if chosen:
                     free[Die.parse(chosen).colour.value] -= 1
+        elif not clue and a.spell:  # chosen after a roll that completed a task: on the spell with the next roll
+            free[Die.parse(a.spell).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1245,7 +1264,7 @@ class Game(GameHistory[State]):
         if s.attempt is None:
             return self.green_dice()
         a = s.attempt
-        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else bool(a.spell))
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1402,6 +1421,8 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
+            view |= {"placed": list(a.placed), "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1481,8 +1502,8 @@ class Game(GameHistory[State]):
         ):  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
         if (
-            not clue and s.attempt is not None and s.attempt.failed and s.attempt.spell
-        ):  # chosen with spell: on it with the next roll
+            not clue and s.attempt is not None and s.attempt.spell
+        ):  # chosen with spell: on it with the next roll (after a failed roll, or a completing one, :345)
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
@@ -2362,7 +2383,7 @@ class _Rules(RulesBase[State, Command]):
                 "lose= and hold= follow a roll that completed nothing; the last roll completed a task "
                 "(or this is the first roll), so no die is lost."
             )
-        elif "spell" in self.cmd.args:
+        elif "spell" in self.cmd.args or a.spell:
             self.spell(a)
         self.settle(a, self.read_faces(a), clue=False)
 
@@ -2454,8 +2475,14 @@ class _Rules(RulesBase[State, Command]):
         focus is); only with a Spell to play (spell_held), one a card (:347)."""
         a = self.s.attempt
         inv = self.need_active()
-        if a is None or not a.failed or not a.last:
-            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        if a is None or not a.last:
+            self.illegal("a die goes on a spell after a roll; there is none now.")
+        if not a.failed:  # :345 "After you roll": after a roll that completed a task, a die the task left
+            die = self.spell_die(a, self.cmd.args["die"], "die")
+            self.spell_held(inv)
+            a.spell = str(die)
+            self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
+            return
         last = [Die.parse(f) for f in a.last]
         die = self.pick(last, self.cmd.args["die"], "die")
         self.spell_held(inv)
@@ -2506,18 +2533,27 @@ class _Rules(RulesBase[State, Command]):
         from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
-        left = [Die.parse(f) for f in a.last]
-        if not self.game.plays_in(Reading.SPELL_DIE):
-            for placed in a.placed:
-                left.remove(Die.parse(placed))
+        wanted = self.cmd.args.get("spell") or a.spell
+        assert wanted is not None
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        die = self.spell_die(a, wanted, "spell")
+        a.spell = None
+        self.on_spell(a, die)
+
+    def spell_die(self, a: AttemptState, wanted: str, key: str) -> Die:
+        """The die of a roll that completed a task to put on a spell (`wanted`, given as `key`=): one the task left
+        (left_by_task); a game stored before (Reading.SPELL_DIE) took it from the whole roll, placed or not."""
+        assert a.last is not None
+        die = self.pick([Die.parse(f) for f in a.last], wanted, key)
+        left = [Die.parse(f) for f in a.last] if self.game.plays_in(Reading.SPELL_DIE) else left_by_task(a)
         if die not in left:  # every die of its face the roll had was placed on the task
             self.illegal(
-                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                f"{key}={wanted}: the last roll's {die} was placed on the task it completed, and a "
                 "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
                 f"{', '.join(map(str, left)) or 'none'}."
             )
-        self.on_spell(a, die)
+        return die
 
     def on_spell(self, a: AttemptState, die: Die) -> None:
         """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
@@ -2565,8 +2601,7 @@ class _Rules(RulesBase[State, Command]):
                 total = sum(a.free.values())
                 raise BadCommand(
                     f"{self.cmd.name}: the pool rolls {total} dice ({a.free['green']} green, {a.free['yellow']} yellow, "
-                    f"{a.free['red']} red); faces= gives {have} {colour.value} instead of {want}. Write a yellow or red "
-                    "die as yellow:inv4 or red:wild."
+                    f"{a.free['red']} red); the dice sent have {have} {colour.value} instead of {want}. {FACES_AGAIN}"
                 )
         if not dice:
             self.illegal("no dice are left to roll; give up to end the attempt.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.games.elder_sign.engine import number_to_copy
+from companion.games.elder_sign.engine import FACES_AGAIN, number_to_copy
 from companion.games.elder_sign.packs import ANCIENT_KIND
 from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
@@ -957,6 +957,10 @@ ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Uniq
 # corrections": where a refusal sends the host to count one
 ITEMS_LABEL = "Count the items an investigator holds"
 
+# what to do when the dice sent do not fit the pool (the engine's FACES_AGAIN, on the page): the dice sheet lists the
+# pool's dice, so the page's dice are stale
+FACES_AGAIN_PAGE = "Close the sheet and open it again: it lists the pool's dice, one face to tap for each."
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     *(
         pair
@@ -988,12 +992,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bon= says whose marker gets the die of hold=; give hold= too", "say which die to hold"),
     (r"\btask=(\d+)", r"task \1"),
     (r"leave task= out to let the roll fail", "let the roll fail instead"),
-    # the pool's count refused (read_faces): the sheet lists the pool's dice, so the page's dice are stale
-    (
-        r"\bfaces= gives (\d+) (\w+) instead of (\d+)\. Write a yellow or red die as yellow:inv4 or red:wild\.",
-        r"the dice sent have \1 \2 instead of \3. Close the sheet and open it again: it lists the pool's dice, "
-        "one face to tap for each.",
-    ),
+    # the pool's count refused (read_faces): the engine's what-to-do, for the terminal, said the page's way
+    (re.escape(FACES_AGAIN), FACES_AGAIN_PAGE),
     (r"\bfaces=", "the dice "),
     (r"\battack=", "the attack's losses "),
     (r"\b(mythos|adventure_card|other_world)=ID\b", "the card"),
