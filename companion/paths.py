@@ -86,14 +86,18 @@ def run_data_dir(
     return configured
 
 
+# where the host of a data folder with no PIN yet sets one (a --fresh start, the simulation's first)
+HOST_CHOOSES_PIN = "the host chooses the PIN on the phone page, in its Host tab (the first phone to open it sets it)"
+
+
 def data_dir_note(data_dir: Path, simulate: bool, fresh: bool, env: Mapping[str, str] | None = None) -> str | None:
     """What a start says of its data folder, before the log's first line: what the folder is and where, and for
     the simulation's usual folder whether an earlier run left a host PIN and games there (and how to start clean).
     None for a real companion in its configured folder (the log's "starting" line names it)."""
     if fresh:
         return (
-            f"a clean start: a new empty data folder for this run only, {data_dir} (no host PIN, no games yet); "
-            "the next start without --fresh goes back to the usual folder."
+            f"a clean start: a new empty data folder for this run only, {data_dir}, with no games yet and no host "
+            f"PIN: {HOST_CHOOSES_PIN}; the next start without --fresh goes back to the usual folder."
         )
     if not simulate:
         return None
@@ -105,7 +109,7 @@ def data_dir_note(data_dir: Path, simulate: bool, fresh: bool, env: Mapping[str,
             "for a clean start (you choose the PIN): companion serve --sim --fresh"
         )
     else:
-        held = "nothing is there yet: the host chooses the PIN on the page"
+        held = f"nothing is there yet: {HOST_CHOOSES_PIN}"
     return (
         f"simulation: the PIN, the games and the tray's photos of every --sim run of this user are kept in "
         f"{data_dir}; {held}."

@@ -42,6 +42,8 @@ def test_solved_clue_gives_a_summon_die(packs: Any) -> None:
             "kept_now": ["eye"],
             "success": False,
             "actions_left": 2,
+            "player": 0,  # a failed roll: who may roll again, and how often this turn
+            "rolls_left": 2,
         }
     ]
     view = game.view()

@@ -115,3 +115,40 @@ def test_the_spell_die_is_offered_only_with_a_spell_held_and_the_roll_takes_the_
         assert host.errors == [], host.errors
     finally:
         host.context.close()
+
+
+def test_after_a_roll_that_completed_a_task_the_host_taps_a_die_it_left_for_the_spell(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """:345 "After you roll, you get to choose one of the dice ... place it on the Spell card": after a roll that
+    completed a task too, one of the dice it left (:185: a die placed on the task is spent for it). The page offers
+    those, not the placed one; the host taps one and the next roll puts it on the card."""
+    service = elder_sign_table.service
+    service.do("move", {"to": "1"})  # type: ignore[attr-defined]
+    service.do("set-tasks", {"adventure": "1", "tasks": "inv:3;lore:2", "ordered": "false"})  # type: ignore[attr-defined]
+    service.do("roll", {"faces": "inv3,inv1,lore,peril,peril,inv2"})  # type: ignore[attr-defined]  # task 1 alone
+    attempt = service.state()["attempt"]  # type: ignore[attr-defined]
+    assert not attempt["failed"] and attempt["placed"] == ["inv3"]
+    left = list(attempt["last"])
+    left.remove("inv3")
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-spell-note")).to_contain_text("If Ada plays a Spell, one die the task left goes on")
+        buttons = page.locator("#es-spell button")
+        expect(buttons).to_have_count(len(left))
+        assert "3 investigation" not in " ".join(buttons.all_inner_texts())  # the placed die is not offered
+        shot(host, "items-spell-after-task")
+        dice = service.state()["attempt"]["dice_to_roll"]  # type: ignore[attr-defined]
+        page.locator("#es-spell button", has_text="lore").first.click()
+        expect(page.locator("#es-spell .chip.ok")).to_have_text("lore (on the spell)", timeout=5000)
+        expect(page.locator("#es-spell-note")).to_contain_text("Ada puts a die on a Spell card with the next roll")
+        assert service.state()["attempt"]["dice_to_roll"] == dice - 1  # type: ignore[attr-defined]
+        shot(host, "items-spell-after-task-chosen")
+        length = service.state()["history_length"]  # type: ignore[attr-defined]
+        tap(host, "#es-roll-me")
+        wait_for(lambda: service.state()["history_length"] > length)  # type: ignore[attr-defined]
+        assert "A lore die goes on the spell" in service.history()[length]["text"]  # type: ignore[attr-defined]
+        assert host.errors == [], host.errors
+    finally:
+        host.context.close()

@@ -89,7 +89,12 @@ def test_the_host_enters_a_stand_in_adventures_tasks_on_a_phone_and_then_rolls(
         )
         expect(page.locator("#task-2")).to_contain_text("Task 2 as tapped: 1 peril")
         page.click("#task-2-costs summary")
-        page.click("#task-2-sanity-more")
+        # each − and + is named for its row (a fresh player's finding: they had only their sign)
+        task_2 = page.locator("#task-2")
+        task_2.get_by_role("button", name="Sanity lost: one more", exact=True).click()
+        expect(page.locator("#task-2-sanity")).to_have_text("1")
+        expect(task_2.get_by_role("button", name="Clock forward: 3 more", exact=True)).to_be_visible()
+        expect(task_2.get_by_role("button", name="Peril: one less", exact=True)).to_be_visible()
         page.click("#task-add")
         for _ in range(4):
             page.click("#task-3-inv-more")

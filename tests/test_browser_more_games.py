@@ -461,6 +461,15 @@ def test_spooks_asks_about_a_hand_above_a_dealt_hand_and_names_only_the_misdeal_
         host.context.close()
 
 
+def spooks_points_sheet(host: Phone) -> None:
+    """A Spooks game of four begun from the wizard, and its first hand's points sheet open."""
+    start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
+    host.page.click("#new-start")
+    host.page.click("#sheet-ok")
+    expect(host.page.locator("#sp-points")).to_be_visible(timeout=5000)
+    tap(host, "#sp-points")
+
+
 def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_its_cancel(
     browser: Any, skeptics_table: Table
 ) -> None:
@@ -481,11 +490,7 @@ def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_
         return {seat: page.locator(f"#sp-p-{seat}").input_value() for seat in typed}
 
     try:
-        start(host, "spooks", ["Ada", "Bo", "Cy", "Di"])
-        page.click("#new-start")
-        page.click("#sheet-ok")
-        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
-        tap(host, "#sp-points")
+        spooks_points_sheet(host)
         fill_in()  # Cy left blank: the game names the blank before anything else
         expect(page.locator("#toast.bad")).to_contain_text(
             re.compile("no points are written for Cy;", re.I), timeout=3000
@@ -530,6 +535,60 @@ def test_spooks_points_refused_by_the_game_before_the_question_and_kept_through_
         expect(page.locator("#sheet")).to_be_hidden()
         assert table.service.state()["scores"] == [0, 35, 12, 15]
         host.errors[:] = [e for e in host.errors if "400" not in e]  # the two refusals, and nothing else
+        host.check_clean()
+    finally:
+        host.context.close()
+
+
+def test_spooks_points_refused_then_cancelled_are_still_there_when_the_sheet_opens_again(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """A fresh player's finding: a hand refused by the game, then Cancel, then "Type each player's points" again
+    showed empty fields (every number typed was lost) while the refusal stayed up over the page. Cancel gives the
+    hand up for now: its refusal goes with the sheet, and the points typed are there when it opens again, until
+    the host clears them (Clear the points) or the hand is added."""
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    typed = {1: "0", 2: "35", 3: "", 4: "12"}
+
+    def kept() -> dict[int, str]:
+        return {seat: page.locator(f"#sp-p-{seat}").input_value() for seat in typed}
+
+    try:
+        spooks_points_sheet(host)
+        for seat, points in typed.items():
+            page.fill(f"#sp-p-{seat}", points)
+        page.click("#sheet-ok")  # Cy left blank: refused
+        expect(page.locator("#toast.bad")).to_contain_text(re.compile("no points are written for Cy;", re.I))
+        page.click("#sheet-cancel")
+        expect(page.locator("#sheet")).to_be_hidden()
+        expect(page.locator("#toast")).to_be_hidden()  # the refusal of a hand given up goes with its sheet
+        shot(host, "sp-12-host-refused-then-cancelled")
+        tap(host, "#sp-points")
+        expect(page.locator("#sheet-title")).to_have_text("This hand's points")
+        assert kept() == typed  # nothing typed is lost by Cancel
+        expect(page.locator("#toast")).to_be_hidden()  # and the refusal does not come back before a new answer
+        shot(host, "sp-13-host-points-open-again")
+        page.click("#sheet-cancel")
+        page.reload()  # a phone that reloads the page (its screen locked, say) still has them
+        expect(page.locator("#sp-points")).to_be_visible(timeout=5000)
+        tap(host, "#sp-points")
+        assert kept() == typed  # the points typed are kept on this phone across a reload too
+        page.click("#sp-clear")  # the host's own choice: the points go
+        assert set(kept().values()) == {""}
+        page.click("#sheet-cancel")
+        tap(host, "#sp-points")
+        assert set(kept().values()) == {""}  # cleared stays cleared
+        typed[3] = "8"
+        for seat, points in typed.items():
+            page.fill(f"#sp-p-{seat}", points)
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-score-3 td.num")).to_have_text("8", timeout=5000)
+        assert table.service.state()["scores"] == [0, 35, 8, 12]
+        tap(host, "#sp-points")  # the next hand starts empty: the hand added took its points with it
+        assert set(kept().values()) == {""}
+        host.errors[:] = [e for e in host.errors if "400" not in e]  # the refusal, and nothing else
         host.check_clean()
     finally:
         host.context.close()

@@ -252,3 +252,26 @@ def test_sending_no_dice_on_the_summon_sheet_says_so_by_the_button(browser: Any,
         phone.check_clean()
     finally:
         phone.context.close()
+
+
+def test_the_win_said_under_the_header_reads_as_a_sentence(browser: Any, table: Table) -> None:
+    """A fresh player's finding: the line of what was last said read "You won!: ..." (the title's own "!" and a
+    colon). A title that ends a sentence is followed by the text; any other keeps its colon."""
+    physical_game(table)
+    for room, card in enumerate(["common3", "common4", "common5"], start=8):
+        to_ghost_hour(table, card, room)
+        answer_questions(table)
+    phone = open_phone(browser, table, host=True)
+    try:
+        page = phone.page
+        table.service.do("prove", {"set": "1"})  # seen live: the phone tells the win as it comes
+        assert table.service.state()["outcome"] == "won"
+        said = page.locator("#last-said")
+        expect(said).to_contain_text("You won!", timeout=5000)
+        text = said.inner_text()
+        assert "!:" not in text and ": :" not in text and "You won! " in text, text
+        if page.locator("#banner-ok").is_visible():
+            page.click("#banner-ok")
+        shot(phone, "win-said")
+    finally:
+        phone.context.close()

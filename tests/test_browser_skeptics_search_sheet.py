@@ -52,3 +52,31 @@ def test_the_search_sheets_steppers_are_aligned_with_each_other_and_their_value(
         host.check_clean()
     finally:
         host.context.close()
+
+
+def test_the_search_sheets_steppers_are_named_for_what_they_change(browser: Any, table: Table) -> None:
+    """A fresh player's finding: the − and + had no name but their sign; each is named for its row ("Eye: one more",
+    "Dice from items: one less"), found by its role and name, and counts what it names."""
+    host = open_phone(browser, table, host=True)
+    try:
+        page = host.page
+        page.click("#turn-card button[data-legal='attempt:search']")
+        expect(page.locator("#sheet")).to_be_visible()
+        sheet = page.locator("#sheet")
+        for face in ("eye", "camera", "cobweb"):
+            sheet.get_by_role("button", name=f"{face.capitalize()}: one more", exact=True).click()
+            expect(page.locator(f"#step-{face}")).to_have_text("1")
+            sheet.get_by_role("button", name=f"{face.capitalize()}: one less", exact=True).click()
+            expect(page.locator(f"#step-{face}")).to_have_text("0")
+        sheet.get_by_role("button", name="Dice from items: one more", exact=True).click()
+        expect(page.locator("#bonus-items")).to_have_text("1")
+        sheet.get_by_role("button", name="Dice from items: one less", exact=True).click()
+        expect(page.locator("#bonus-items")).to_have_text("0")
+        unnamed = sheet.locator("button").evaluate_all(
+            "(bs) => bs.filter((b) => b.offsetParent && /^[\\u2212+]$/.test(b.textContent.trim()) && !b.ariaLabel)"
+            ".map((b) => b.id)"
+        )
+        assert unnamed == [], unnamed
+        host.check_clean()
+    finally:
+        host.context.close()

@@ -222,7 +222,7 @@ def test_the_roll_card_says_the_last_roll_and_how_its_attempt_ended(browser: Any
         service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
         service.do("roll", {"faces": "eye,cobweb,cobweb"})
         service.do("roll", {"faces": "cobweb,cobweb"})  # nothing new: the eye is the first roll's
-        expect(card).to_contain_text("Kept: eye")
+        expect(card).to_contain_text("Kept: \u25c9 eye \u00b7 blue")  # the kept die, its colour in words
         service.do("end-turn")
         log = [r["text"] for r in service.events_since(0) if r.get("type") in ("rolled", "attempt_ended")]
         expect(card).to_have_text(f"No roll under way. Last: {log[-2]} {log[-1]}")

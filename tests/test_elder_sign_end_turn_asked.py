@@ -75,10 +75,11 @@ def test_a_mythos_card_drawn_at_midnight_is_told_before_the_next_turn_ends() -> 
     assert (question["kind"], question["part"], question["left"]) == ("mythos", "at_midnight", 1)
     assert game.view()["current_player"] == 0 and not ends(game)
     message = refused_end(game)
-    assert "what the Mythos card did is still asked" in message and ":323" in message, message
+    # the Mythos card of midnight holds the whole of the next turn, its end too (engine.MIDNIGHT_FIRST)
+    assert "what the Mythos card in play did at midnight is still asked" in message and ":311-323" in message, message
     game.push("card-did effect=nothing")
     assert game.view()["question"]["part"] == "immediate" and not ends(game)
-    assert "what the Mythos card did is still asked" in refused_end(game)
+    assert "what the Mythos card drawn at midnight did is still asked" in refused_end(game)
     clock = game.view()["clock"]
     game.push("card-did effect=clock n=3")
     assert game.view()["clock"] != clock  # told in the turn it came up: the board's clock moved with it

@@ -336,10 +336,6 @@ def test_a_die_placed_on_the_task_it_completed_does_not_go_on_a_spell_too() -> N
     with pytest.raises(IllegalCommand, match=r"spell=inv3: the last roll's inv3 was placed on the task.*:185.*lore"):
         game.push(f"roll faces={perils(game)} spell=inv3")
     assert game.view() == before and items(game, 1)["spells"] == 1  # type: ignore[index]  # nothing lost
-    # the page's choice (spell die=) is for a roll that completed nothing; after this one none is offered
-    assert spells_offered(game) == []
-    with pytest.raises(IllegalCommand, match="completed nothing"):
-        game.push("spell die=inv3")
     game.push(f"roll faces={perils(game)} spell=peril")  # a die the task left
     assert [(h["die"], h["how"]) for h in game.view()["attempt"]["held"]] == [("peril", "spell")]
     assert items(game, 1)["spells"] == 0  # type: ignore[index]
@@ -347,6 +343,33 @@ def test_a_die_placed_on_the_task_it_completed_does_not_go_on_a_spell_too() -> N
     assert game.view() == before
     with pytest.raises(IllegalCommand, match="inv3 was placed on the task"):  # the placed die is still the task's
         game.push(f"roll faces={perils(game)} spell=inv3")
+
+
+def test_after_a_roll_that_completed_a_task_the_page_chooses_a_die_it_left_for_the_spell() -> None:
+    """:345 "After you roll, you get to choose one of the dice and, without changing its result, place it on the
+    Spell card": after any roll, so after one that completed a task too, a die it left (:185: one placed on the task
+    is spent for it). The page's choice (spell die=) offers those dice, refuses the placed one with why, and the next
+    roll puts the die chosen on the card (the Spell off the count, :329)."""
+    game = after_a_completed_task()
+    attempt = game.view()["attempt"]
+    left = list(attempt["last"])
+    for placed in attempt["placed"]:
+        left.remove(placed)
+    assert "inv3" in attempt["placed"] and sorted(spells_offered(game)) == sorted(set(left))
+    dice = game.dice_to_roll()
+    with pytest.raises(IllegalCommand, match=r"die=inv3: the last roll's inv3 was placed on the task.*:185"):
+        game.push("spell die=inv3")
+    game.push("spell die=lore")
+    assert game.view()["attempt"]["spell"] == "lore" and game.dice_to_roll() == dice - 1
+    assert items(game, 1)["spells"] == 1  # type: ignore[index]  # off the count as the roll puts it on the card
+    with pytest.raises(IllegalCommand, match="lore was chosen to go on the spell"):
+        game.push(f"roll faces={perils(game)} spell=peril")
+    events = game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()))
+    assert [(e["face"], e["how"]) for e in events if e["type"] == "die_held"] == [("lore", "spell")]
+    rolled = next(e for e in events if e["type"] == "rolled")
+    assert rolled["held"] == ["lore"] and rolled["task"] == 1  # the spell's lore counts for the lore task (:347)
+    changed = events.index(next(e for e in events if e["type"] == "items_changed"))
+    assert events[changed - 1]["type"] == "die_held" and events[changed]["items"]["spells"] == 0  # off as it goes on
 
 
 def test_a_game_stored_when_a_placed_die_went_on_a_spell_too_reopens_as_it_was_played(tmp_path: Path) -> None:

@@ -17,7 +17,9 @@ from luma.core.device import dummy
 from companion.errors import BadCommand, IllegalCommand
 from companion.games.base import module_for
 from companion.games.elder_sign.engine import Game, Reading, Setup
+from companion.games.elder_sign.odds import card_probability
 from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.sentences import percent
 from companion.history import GameStore, replay_game
 from companion.service import GameService
 from hardware import screens
@@ -168,6 +170,52 @@ def test_when_the_dice_left_cannot_complete_the_card_the_odds_say_it_fails_and_o
         "face the card's penalty."
     ]
     assert "give-up" in {a.name for a in game.legal_actions()}
+
+
+def test_when_only_a_clue_can_still_complete_the_card_the_odds_say_so_and_its_chance() -> None:
+    """The same card with a clue held: :357-361 "I can use one of my Clue tokens to re-roll the dice in my dice pool",
+    the failed roll's 3 dice, none set aside, so the attempt has not failed: the odds say the clue can still be spent
+    and its chance (3 green dice making 8 investigation, with the best play after), not "the attempt fails"."""
+    game = new_game()
+    numbers_copied(game)
+    game.push("adjust player=1 clues=1")
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=inv:8 ordered=false")
+    names = MODULE.names(game)
+    while len(game.next_roll_dice()) > 2:
+        game.push("roll faces=" + ",".join("peril" for _ in game.next_roll_dice()))
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    odds = state["card_odds"]
+    assert view["attempt"] is not None and odds["hopeless"] and odds["roll_for_me"] == 0
+    rerolled = card_probability(["inv:8"], False, 3, 0, 0, None, 1, 0)  # the 3 dice again, the focus, no clue left
+    assert state["odds_words"] == [
+        f"No roll of the 2 dice left can complete {names.adventure('1')}, but Ada still holds a clue: spent, it rolls "
+        f"the last roll's 3 dice again, {percent(rerolled)} to complete it with the best play. Else admit defeat "
+        "to face the card's penalty."
+    ]
+    again = game.odds_question(clue=True)
+    assert again is not None and again["green"] == len(game.next_roll_dice(clue=True)) == 3 and again["clues"] == 0
+    assert odds["clue"] == odds["probability"] == card_probability(**again) == rerolled > 0
+    assert {"clue", "give-up"} <= {a.name for a in game.legal_actions()}
+
+
+def test_when_not_even_the_clues_reroll_can_complete_the_card_the_odds_say_the_attempt_fails() -> None:
+    """3 green dice make 9 investigation at most (:171): a clue rolling them again cannot make 10 either."""
+    game = new_game()
+    numbers_copied(game)
+    game.push("adjust player=1 clues=1")
+    game.push("move to=1")
+    game.push("set-tasks adventure=1 tasks=inv:10 ordered=false")
+    while len(game.next_roll_dice()) > 2:
+        game.push("roll faces=" + ",".join("peril" for _ in game.next_roll_dice()))
+    view = game.view()
+    state = {**view, **MODULE.publish(view, game)}
+    assert state["card_odds"]["clue"] == 0 and state["card_odds"]["hopeless"]
+    assert state["odds_words"][0].startswith(
+        f"No roll of the 2 dice left can complete {MODULE.names(game).adventure('1')}, nor can a clue rolling the last "
+        "roll's 3 dice again: the attempt fails."
+    )
 
 
 def test_the_clue_tokens_printed_on_an_investigator_card_are_asked_too() -> None:

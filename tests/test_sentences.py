@@ -273,10 +273,13 @@ def test_a_roll_says_the_dice_it_kept_itself_not_those_kept_before(tmp_path: Pat
         assert [r["kept"] for r in rolls] == [["eye"], ["eye"], ["eye", "camera"]]
         assert [r["kept_now"] for r in rolls] == [["eye"], [], ["camera"]]
         first, second, third = (r["text"] for r in rolls)
-        assert first == "Rolled eye, cobweb, cobweb: keeping eye."
-        assert second.startswith("Rolled cobweb, cobweb: ") and "keeping" not in second and "eye kept before" in second
-        assert third.startswith("Rolled camera, cobweb: keeping camera") and "eye kept before" in third
-        old = {k: v for k, v in rolls[0].items() if k != "kept_now"}
-        assert describe_event(old) == first
+        # a failed search says so first, and what happens next ("Failing Search Actions", skeptics-rulebook.txt:153)
+        fails = "The search fails: Player 1 has 2 actions left to search again, rolling only the dice not kept. "
+        assert first == fails + "Rolled eye, cobweb, cobweb: keeping eye."
+        assert "\nRolled cobweb, cobweb: " in "\n" + second.split(". ", 1)[1] and "eye kept before" in second
+        assert "keeping" not in second and "1 action left to search again" in second
+        assert "Rolled camera, cobweb: keeping camera" in third and "eye kept before" in third
+        old = {k: v for k, v in rolls[0].items() if k not in ("kept_now", "player", "rolls_left")}
+        assert describe_event(old) == first.replace("Player 1", "The player")  # its actions left, its player untold
     finally:
         service.close()

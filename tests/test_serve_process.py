@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from companion.paths import HOST_CHOOSES_PIN
+
 REPO = Path(__file__).resolve().parents[1]
 JOIN_CODE = "TABLE7"
 HOST_PIN = "4817"
@@ -393,7 +395,7 @@ def test_the_simulation_keeps_its_data_apart_and_says_where(tmp_path: Path) -> N
     """`--sim` on a laptop never writes the PIN and the games into the user's real data folder."""
     folder, said = check_sim(tmp_path)
     assert folder.name == "sim" and str(folder).startswith(str(tmp_path / "home"))
-    assert f"kept in {folder}" in said and "nothing is there yet" in said
+    assert f"kept in {folder}" in said and f"nothing is there yet: {HOST_CHOOSES_PIN}" in said
     # a fresh player met an earlier run's PIN and game: the start says the folder holds them, and how to start clean
     folder.mkdir(parents=True)
     (folder / "web.json").write_text("{}", encoding="utf-8")
@@ -407,6 +409,8 @@ def test_fresh_names_a_new_empty_folder_of_its_own_and_check_makes_nothing(tmp_p
     folder, said = check_sim(tmp_path, "--fresh")
     assert folder.parent == tmp_path / "tmp" and folder.name.startswith("skeptics-companion-fresh-")
     assert f"a clean start: a new empty data folder for this run only, {folder}" in said
+    # a fresh player found no word of the host PIN: where the host sets it, in the words of a first --sim start
+    assert HOST_CHOOSES_PIN in said and "Host tab" in HOST_CHOOSES_PIN
     assert not folder.exists() and not (tmp_path / "home").exists()  # --check starts nothing, makes nothing
 
 

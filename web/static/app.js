@@ -55,7 +55,7 @@ function render(s) {
   for (const [key, cls] of Object.entries(OTHER_GAMES)) document.body.classList.toggle(cls, rules === key);
   document.body.classList.toggle("other", other);
   if (changedGame) followTabs();
-  $("#title").textContent = s.rules_title || "Skeptics";
+  if ($("#title").textContent !== (s.rules_title || "Skeptics")) { $("#title").textContent = s.rules_title || "Skeptics"; fitTitle(); }
   $("#clock-label").textContent = game && game.clockLabel ? game.clockLabel(s) : s.clock || "";
   $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
   markHour(s.clock);
@@ -352,7 +352,8 @@ function tell(records) {
   if (!$("#banner").hidden && !bannered && !big.length && movedOn) hideBanner();
   const said = routine.length && !big.length && !bannered ? routine[routine.length - 1].announce : null;
   // the host reads what the command did (the story); the others what it means for the table (the announcement)
-  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + ": " + a.text);  // "Round 1: Round 1 of 10 ..." once
+  // "Round 1: Round 1 of 10 ..." once; a title that is a sentence already ("You won!") is followed, not colon'd
+  const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + (/[!?.:]$/.test(a.title) ? " " : ": ") + a.text);
   if (big.length || bannered) hideToast();  // the banner says it: no toast of the same command left beside or under it
   else if (said && !(isHost() && story)) toast(words(said), false, "routine");
   else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
@@ -445,6 +446,16 @@ function showView(name) {
   if (name === "games") modules.games().then((m) => m.show($("#v-games"))).catch(() => toast("The Games view could not be loaded; check the Wi-Fi and open it again.", true));
 }
 
+// The game's name on one line of the header, whole: its type steps down (to 60%) until the name fits beside the
+// header's buttons; a name too long even then wraps between its words ("Among / Cultists"), never cut
+function fitTitle() {
+  const t = $("#title");
+  t.style.fontSize = ""; t.classList.remove("wraps");
+  const full = parseFloat(getComputedStyle(t).fontSize);
+  for (let k = 0.95; t.scrollWidth > t.clientWidth && k >= 0.6; k -= 0.05) t.style.fontSize = (full * k).toFixed(1) + "px";
+  if (t.scrollWidth > t.clientWidth) { t.style.fontSize = ""; t.classList.add("wraps"); }
+}
+
 function layoutControls() {
   const params = new URLSearchParams(location.search);
   if (params.has("table")) localStorage.setItem("table-view", params.get("table") === "0" ? "0" : "1");
@@ -457,6 +468,8 @@ function layoutControls() {
   const applySize = () => { document.documentElement.style.fontSize = sizes[Number(localStorage.getItem("text-size") || 0)] || sizes[0]; document.body.dataset.textSize = localStorage.getItem("text-size") || "0"; };
   $("#text-size").addEventListener("click", () => { localStorage.setItem("text-size", String((Number(localStorage.getItem("text-size") || 0) + 1) % sizes.length)); applySize(); });
   applySize();
+  let width = 0;  // a new text size, a turned phone: the name is fitted again (its own size changes are not watched)
+  new ResizeObserver(() => { const w = $("#top").clientWidth + "/" + document.documentElement.style.fontSize; if (w !== String(width)) { width = w; fitTitle(); } }).observe($("#top"));
 }
 
 // The game view's buttons that every game has: undo and redo, the script read out.
@@ -487,7 +500,8 @@ async function start() {
   $("#banner").addEventListener("click", (e) => { if (e.target === $("#banner") || e.target.closest(".banner-in")) $("#banner").hidden = true; });
   $("#g-attempt").addEventListener("click", () => showView("dice"));
   $("#sim-throw-btn").addEventListener("click", () => modules.tray().then((m) => m.throwDice()));
-  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if (back) back(); });
+  // Cancel gives up what the sheet was for: a refusal of its answer goes with it (what was typed is the sheet's to keep)
+  $("#sheet-cancel").addEventListener("click", () => { const back = app.sheetCancel; closeSheet(); if ($("#toast").classList.contains("bad")) hideToast(); if (back) back(); });
   $("#sheet-ok").addEventListener("click", async () => { const fn = app.sheetOk; if (!fn) { closeSheet(); return; } const ok = await fn(); if (ok !== false && app.sheetOk === fn) closeSheet(); });
   const mute = $("#mute");
   const showMute = () => { const m = localStorage.getItem("muted") === "1"; mute.setAttribute("aria-pressed", String(m)); mute.textContent = m ? "Sound off" : "Sound on"; };

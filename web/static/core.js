@@ -200,6 +200,12 @@ export function actButton(a, label, cls) {
 }
 
 export const button = (label, fn, cls, id) => { const b = el("button", { type: "button", class: cls || "", id: id || null }, label); if (!id) b.removeAttribute("id"); b.addEventListener("click", fn); return b; };
+// A stepper's − or + (by < 0: −), named for what it changes ("Sanity lost: one less"): the sign alone says nothing
+export const stepButton = (what, by, fn, cls, id) => {
+  const b = button(by < 0 ? "\u2212" : "+", fn, cls, id);
+  b.setAttribute("aria-label", what + ": " + (Math.abs(by) === 1 ? "one" : Math.abs(by)) + (by < 0 ? " less" : " more"));
+  return b;
+};
 export const rowOf = (items) => { const r = el("div", { class: "row" }); r.append(...items); return r; };
 // A card not filled in yet came up and played nothing: the question, and the taps of what the real card did, across
 // the whole width of the panel ("That was all", with how long the card lasts, closes it). A tap that asks an amount (asks "n") is a stepper from
@@ -222,8 +228,8 @@ function amountRow(a) {
   show();
   const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
   send.addEventListener("click", () => command(a.name, { ...a.args, n: String(n) }));
-  return rowOf([el("span", {}, a.label + ":"), button("\u2212", by(-step), "small step", null), shown,
-    button("+", by(step), "small step", null), send]);
+  return rowOf([el("span", {}, a.label + ":"), stepButton(a.label, -step, by(-step), "small step", null), shown,
+    stepButton(a.label, step, by(step), "small step", null), send]);
 }
 
 // One legal action: fill in what it still asks (icons, dice, a space: the game's sheet), then send it.

@@ -1,7 +1,7 @@
 // Elder Sign (companion/games/elder_sign) on the page: the same clock, the doom track, the adventures and the
 // rolls. Loaded when an Elder Sign game is first shown.
 import {
-  $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button,
+  $, app, el, fill, chip, plural, capital, isHost, playerName, isStandIn, toast, act, command, actButton, button, stepButton,
   rowOf, runLegal, sheet, pickFrom, field, selectIn, cardQuestion, closeSheet, noRollWords,
 } from "./core.js?v=__VERSION__";
 
@@ -107,7 +107,10 @@ export function render(s) {
     const lastDie = Object.values(a.free || {}).reduce((n, k) => n + k, 0) <= 1;
     if (a.choose) parts.push(...taskChoice(s, a));
     else if (a.last && a.failed && a.aside && !lastDie) parts.push(...asideChoice(s, a));
-    else if (a.last) { const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r); }
+    else if (a.last) {
+      const r = el("div", { class: "chips", id: "es-last" }); for (const f of a.last) r.append(chip(ES_FACE[String(f).split(":").pop()] || f, "ok")); parts.push(el("div", { class: "note" }, "The last roll:"), r);
+      if (!a.failed) parts.push(...spellAfterTask(s, a, playerName(s, s.current_player)));
+    }
     if (a.held.length) parts.push(el("div", { class: "note" }, "Held: " + a.held.map((h) => ES_FACE[h.face] || h.face).join(", ") + "."));
     if (a.choose) { /* the choice first: no roll is due */ } else if (!a.dice_to_roll) parts.push(el("div", { class: "warn", id: "es-no-dice" }, "No dice are left to roll" + (lastDie ? ": the rolls go on only with a clue (the last roll's dice rolled again) or an item's die; else the attempt fails." : ".")));
     else parts.push(...oddsLines());
@@ -176,13 +179,22 @@ function spellChoice(s, a, who) {
     "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.");
 }
 
-// The failed roll's dice to tap for the legal action `name` (its die chosen is `a[key]`, marked `mark`): the note says
-// what was chosen (`chosenWords`, `again` while another may be tapped) or what a tap does (`ask`); nothing when the
-// legal actions offer none and none was chosen.
-function dieChoice(s, a, name, key, mark, chosenWords, again, ask) {
+// After a roll that completed a task, a die it left (not placed on the task, elder-sign-rules.txt:185) may go on a
+// Spell card too: "After you roll, you get to choose one of the dice" (:345). The dice the task left, to tap.
+function spellAfterTask(s, a, who) {
+  const left = [...a.last];
+  for (const f of a.placed || []) left.splice(left.indexOf(f), 1);
+  return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
+    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", left);
+}
+
+// The roll's dice (`dice`, else the failed roll's) to tap for the legal action `name` (its die chosen is `a[key]`,
+// marked `mark`): the note says what was chosen (`chosenWords`, `again` while another may be tapped) or what a tap does
+// (`ask`); nothing when the legal actions offer none and none was chosen.
+function dieChoice(s, a, name, key, mark, chosenWords, again, ask, dice) {
   const offers = isHost() ? (s.legal || []).filter((x) => x.name === name) : [];
   if (!offers.length && !a[key]) return [];
-  const row = diceRow(a.last, "es-" + key, (f) => f === a[key], (f) => offers.find((x) => x.args.die === f), mark, "ok");
+  const row = diceRow(dice || a.last, "es-" + key, (f) => f === a[key], (f) => offers.find((x) => x.args.die === f), mark, "ok");
   return [el("div", { class: "note", id: "es-" + key + "-note" }, a[key] ? chosenWords + (offers.length ? again : ".") : ask), row];
 }
 
@@ -421,7 +433,7 @@ export function tasksPad(one, start, title, costs) {
         const step = (d) => () => { t[k] = Math.max(0, Math.min(most, t[k] + d)); n.textContent = String(t[k]); said.textContent = words(t); };
         const label = el("span", { class: "grow" }, word);
         if (what) label.append(el("small", { class: "note" }, " (" + what + ")"));
-        return rowOf([label, button("\u2212", step(-by), "small", "task-" + (i + 1) + "-" + k + "-less"), n, button("+", step(by), "small", "task-" + (i + 1) + "-" + k + "-more")]);
+        return rowOf([label, stepButton(word, -by, step(-by), "small", "task-" + (i + 1) + "-" + k + "-less"), n, stepButton(word, by, step(by), "small", "task-" + (i + 1) + "-" + k + "-more")]);
       };
       box.append(...TASK_ICONS.map(stepper));
       if (costs) {  // what doing it costs, folded away until the card shows one

@@ -200,6 +200,13 @@ export const rollsLeft = (s) => s.attempt_rolls_left ?? s.actions_left ?? 0;
 // the actions other than moves a card leaves (the Corpse).
 export const noRollWords = (s) => rollWords(s, !s ? null : s.attempt ? rollsLeft(s) : s.other_actions_left ?? s.actions_left ?? null);
 
+// The colours of the dice, as the rulebook gives them ("three blue Clue Dice and three green Key Dice",
+// skeptics-rulebook.txt:83; it gives the summon dice none): a die is shown by its face and its colour, the colour
+// in words too (a colour-blind player reads "blue"), its swatch by the tray's colour classes (.die-blue).
+const DIE_COLOUR = { clue: "blue", key: "green" };
+const dieWords = (kind) => (DIE_COLOUR[kind] ? DIE_COLOUR[kind] + " " : "") + kind;
+const dieChip = (face, kind) => chip((ICON[face] ? ICON[face] + " " : "") + face + (DIE_COLOUR[kind] ? " \u00B7 " + DIE_COLOUR[kind] : ""), "die die-" + (DIE_COLOUR[kind] || "none"));
+
 export function renderAttempt(s) {
   const box = $("#attempt");
   const a = s.attempt;
@@ -208,14 +215,16 @@ export function renderAttempt(s) {
   const odds = oddsOf(s);
   const toRoll = a.dice_to_roll;  // as the companion counts them
   const die = DIE_OF[a.action] || "clue";
+  const kept = el("div", { class: "note", id: "attempt-kept" }, "Kept: ");
+  kept.append(...((a.kept || []).length ? a.kept.map((f) => dieChip(f, die)) : ["none"]), a.succeeded ? "" : " \u00B7 still needs " + needWords(missingOf(a)));
   const rows = [
     el("div", { class: "attempt-title" }, playerName(s, s.current_player) + ": " + attemptName(a) + (a.disruption ? " (disruption: no dice may be kept)" : "")),
     el("div", {}, "Needs " + needWords(a.need) + "." + (a.counted ? " Dice: " + a.counted + "." : "")),
-    el("div", { class: "note" }, "Kept: " + ((a.kept || []).join(", ") || "none") + (a.succeeded ? "" : " \u00B7 still needs " + needWords(missingOf(a)))),
+    kept,
   ];
   if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
   else {
-    rows.push(el("div", {}, "Next roll: " + plural(toRoll, die + " die", die + " dice") + "."));
+    rows.push(el("div", { id: "attempt-next" }, "Next roll: " + plural(toRoll, dieWords(die) + " die", dieWords(die) + " dice") + "."));
     const left = rollsLeft(s);  // the rolls the odds count
     rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
     rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : NO_ROLL_LEFT));

@@ -1,7 +1,7 @@
 // Skeptics on the host's phone: the turn panel, the sheets it opens (the icons, the dice, the cards drawn, an item
 // changing hands) and picking a door or a room on the map. Loaded for the host only.
 import {
-  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, api, act, command, legalOf, actButton,
+  $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, api, act, command, legalOf, actButton, stepButton,
   button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion, cardName, notFilled,
 } from "./core.js?v=__VERSION__";
 import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
@@ -144,8 +144,8 @@ function bonusControls(action, onChange) {
   if (action === "prove") box.append(tog("a player on the same space helps (+1 die)", "aid", "bonus-aid"));
   if (!["barrier", "fire"].includes(action)) {
     const n = el("b", { class: "step-n", id: "bonus-items" }, String(bonus.items));
-    const row = rowOf([el("span", { class: "step-what" }, "Dice from items:"), button("\u2212", () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }, "small"),
-      n, button("+", () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "small", "bonus-item-plus")]);
+    const row = rowOf([el("span", { class: "step-what" }, "Dice from items:"), stepButton("Dice from items", -1, () => { bonus.items = Math.max(0, bonus.items - 1); n.textContent = bonus.items; onChange(); }, "small"),
+      n, stepButton("Dice from items", 1, () => { bonus.items = Math.min(5, bonus.items + 1); n.textContent = bonus.items; onChange(); }, "small", "bonus-item-plus")]);
     row.classList.add("stepper");  // in the icons' columns (askIcons)
     box.append(row);
   } else box.append(el("div", { class: "note" }, "No item helps against an environment card: 3 dice, fewer if a card takes dice away."));
@@ -179,7 +179,7 @@ function askIcons(a) {
   const steppers = faces.map((f) => {
     const n = el("b", { class: "step-n", id: "step-" + f }, "0");
     const step = (d) => { counts[f] = Math.max(0, Math.min(unlock ? 4 : 5, counts[f] + d)); n.textContent = counts[f]; show(); };
-    const row = rowOf([el("span", { class: "step-what" }, (ICON[f] || "") + " " + f), button("\u2212", () => step(-1), "small", "step-" + f + "-minus"), n, button("+", () => step(1), "small", "step-" + f + "-plus")]);
+    const row = rowOf([el("span", { class: "step-what" }, (ICON[f] || "") + " " + f), stepButton(capital(f), -1, () => step(-1), "small", "step-" + f + "-minus"), n, stepButton(capital(f), 1, () => step(1), "small", "step-" + f + "-plus")]);
     row.classList.add("stepper");
     return row;
   });

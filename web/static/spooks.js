@@ -73,16 +73,24 @@ function renderSPHost(s) {
 
 function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
 
-// typed: the points already written, by seat (a question's Cancel comes back to them)
+// The points typed for this hand, kept on this phone until the hand is added or the host clears them: the sheet's
+// Cancel (or a reload) loses none of them
+const spDraftKey = (s) => "sp-points-" + s.game_id + "-" + (s.started || 0) + "-" + s.hand;
+const spDraft = (s) => { try { return JSON.parse(sessionStorage.getItem(spDraftKey(s)) || "{}") || {}; } catch (e) { return {}; } };
+
+// typed: the points already written, by seat (a question's Cancel comes back to them; else the draft kept)
 function spPoints(s, typed) {
   const seats = spSeatsIn(s);
-  const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", inputmode: "numeric", id: "sp-p-" + seat }); i.value = (typed || {})[seat] ?? ""; return field(seatName(s, seat), i); });
-  sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs], "Add the hand", async () => {
+  const kept = typed || spDraft(s);
+  const keep = () => sessionStorage.setItem(spDraftKey(s), JSON.stringify(Object.fromEntries(seats.map((seat) => [seat, $("#sp-p-" + seat).value]))));
+  const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", inputmode: "numeric", id: "sp-p-" + seat }); i.value = kept[seat] ?? ""; i.addEventListener("input", keep); return field(seatName(s, seat), i); });
+  const clear = button("Clear the points", () => { seats.forEach((seat) => { $("#sp-p-" + seat).value = ""; }); sessionStorage.removeItem(spDraftKey(s)); }, "small quiet", "sp-clear");
+  sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs, clear], "Add the hand", async () => {
     const points = seats.map((seat) => $("#sp-p-" + seat).value.trim());  // the seats still in
     const args = { points: points.join(",") };
     // the game's own refusal first (a blank, nobody at 0, more points than the deck holds): before any question
     if (!(await checkCommand("hand", args))) return false;
-    const send = async () => !!(await command("hand", args));
+    const send = async () => { const ok = !!(await command("hand", args)); if (ok) sessionStorage.removeItem(spDraftKey(s)); return ok; };
     // more than a whole dealt hand holds on average: asked once (a typo, or a hand that grew with Bat bites)
     const high = seats.filter((seat, i) => s.dealt_points && Number(points[i]) > s.dealt_points);
     if (!high.length) return send();

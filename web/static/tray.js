@@ -15,7 +15,8 @@ export async function loadTray() {
     // dice read before this game began (the last game's) are not shown as this game's: nor their time, nor the photo
     const shown = t.this_game !== false;
     const dice = r ? r.dice : shown ? (t.dice || []) : [];
-    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.face || d.value || "?")) + (d.color ? " \u00B7 " + d.color : ""), d.value ? (r && !r.usable ? "dim" : "") : "red")));
+    // each die by its face and its colour, in words and a swatch (.die-blue): not by colour alone
+    fill($("#tray-dice"), dice.map((d) => chip((d.cocked ? "cocked: reroll it" : (d.face || d.value || "?")) + (d.color ? " \u00B7 " + d.color : ""), (d.value ? (r && !r.usable ? "dim" : "") : "red") + (d.color ? " die die-" + String(d.color).toLowerCase().replace(/[^a-z]/g, "") : ""))));
     const at = r ? r.at : shown ? t.at : null;
     const time = at ? new Date(at * 1000).toTimeString().slice(0, 5) : "";
     if (!dice.length) fill($("#tray-dice"), [el("span", { class: "dim" }, time ? "The tray was empty when last read, at " + time + "." : shown ? "No dice read yet." : "No dice read in this game yet.")]);

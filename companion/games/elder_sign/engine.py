@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from companion.games.elder_sign.packs import (
     AncientOne,
     Effect,
     ElderSignPacks,
+    MythosCard,
     TaskCard,
     parse_tasks,
 )
@@ -137,6 +139,11 @@ def numbers_first_refusal(first: Sequence[str]) -> str:
     )
 
 
+# what to do when a roll's faces do not fit the pool (read_faces), for the terminal; the page says its own way
+# (sentences.FACES_AGAIN_PAGE: its dice sheet lists the pool's dice), by this sentence
+FACES_AGAIN = "Give faces= one face for each die of the pool, a yellow or red die as yellow:inv4 or red:wild."
+
+
 COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingProxyType(
     {
         "end-turn": ((), ("attack",), "the active player's turn ends: the clock advances three hours (:305-323)"),
@@ -152,8 +159,9 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "spell": (
             ("die",),
             (),
-            "after a roll that completed nothing: one other of its dice goes on a Spell card the active investigator "
-            "plays (:345-347), face unchanged, when the next roll is played; a Spell held when the items are counted",
+            "after a roll: one of its dice goes on a Spell card the active investigator plays (:345-347), face "
+            "unchanged, when the next roll is played: after a failed roll one other than the die set aside or held, "
+            "after a roll that completed a task one it left; a Spell held when the items are counted",
         ),
         "set-aside": (
             ("colour",),
@@ -359,9 +367,20 @@ ASKED_BEFORE_ENDING = (
     "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with card-did "
     "effect=..., or card-did effect=nothing when the card did nothing (more); then end the turn."
 )
-# what an open question is about, in ASKED_BEFORE_ENDING (Question.kind, or its part where that says more)
+# nor is the next player's turn played while what the Mythos card did at midnight is still asked: the Mythos card is
+# resolved, then "it's the next player's turn" (:311-323); the question is asked as the turn before ends, so it stands
+# under the next one, whose move, rolls and end wait for it (a game stored before played them, Reading.MIDNIGHT_ASKED)
+MIDNIGHT_FIRST = (
+    "{what} is still asked: the Mythos card is resolved before it is the next player's turn (:311-323), so this turn "
+    "waits for it. Answer with card-did effect=..., or card-did effect=nothing when the card did nothing (more); then "
+    "play the turn."
+)
+# what an open question is about, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (Question.kind, or its part where that
+# says more; a Mythos card's question asked at midnight by its half)
 ASKED_WORDS: Mapping[str, str] = MappingProxyType(
     {
+        "midnight:at_midnight": "what the Mythos card in play did at midnight",
+        "midnight:immediate": "what the Mythos card drawn at midnight did",
         DEVOURED_REST: "what is left of the devoured investigator's turn",
         "assisted": "what the assistants of the attempt ended by the devouring lost",
         "monster_won": "whether the monster marker of the attempt ended by the devouring came off",
@@ -370,6 +389,35 @@ ASKED_WORDS: Mapping[str, str] = MappingProxyType(
         "adventure": "what the adventure in place {slot} did",
     }
 )
+
+
+# a filled-in Mythos card's half that leaves whom to the table (Question.whom): the host tells whom, nothing else
+WHOM_ONLY = (
+    "{card} is filled in, and the companion played its card but whom its {kinds} went to, which the card leaves to "
+    "the table: tell only that, card-did effect=KIND player=all (every investigator) or player=N, or card-did "
+    "effect=nothing when it went to no one."
+)
+
+
+def whom_kinds(q: Question) -> str:
+    """The effects a Question.whom asks whom they went to, in words ("stamina and Common Items")."""
+    return listed([ITEM_WORDS[kind] + "s" if kind in ITEM_WORDS else kind for kind, _ in q.whom])
+
+
+def aimed_of(effect: Effect) -> dict[str, int]:
+    """What of an effect falls on investigators (AIMED, by card-did's effect kinds): its sanity, stamina, clues, items."""
+    return {kind: getattr(effect, kind.replace("-", "_")) for kind in AIMED}
+
+
+def to_the_table(effect: Effect) -> Effect:
+    """An effect without what falls on investigators (aimed_of): what it does to the table."""
+    return dataclasses.replace(effect, sanity=0, stamina=0, clues=0, common_items=0, unique_items=0, spells=0)
+
+
+def asked_words(asked: Question) -> str:
+    """What an open card question is about, in a refusal that waits for it (ASKED_WORDS)."""
+    midnight = ASKED_WORDS.get(f"midnight:{asked.part}") if asked.midnight else None
+    return midnight or ASKED_WORDS.get(asked.part) or ASKED_WORDS[asked.kind].format(slot=asked.slot)
 
 
 # -- values ----------------------------------------------------------------------------------------------------
@@ -567,6 +615,12 @@ class Question:
     # a reward or the Lost & Found (DEVOURED_REWARD) whose investigator was devoured before the rest of it was told:
     # only what goes to the table is asked (DEVOURED_REWARD_TAPS)
     devoured: bool = False
+    # a Mythos card's question asked at midnight (its At Midnight half, or the card drawn then): the next player's
+    # turn waits for it (MIDNIGHT_FIRST). Not published: the part says which half it is
+    midnight: bool = False
+    # a filled-in Mythos card's half that leaves to the table whom it falls on (its pack entry's who = "ask"): the rest
+    # of it was played, and the host says whom each of these went to (the effect kind of card-did, the card's amount)
+    whom: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         told: dict[str, Any] = {"card": self.card, "kind": self.kind, "part": self.part, "player": self.player}
@@ -575,6 +629,8 @@ class Question:
             told["rest"] = list(self.rest)
         if self.devoured:
             told["devoured"] = True
+        if self.whom:
+            told["whom"] = [list(pair) for pair in self.whom]
         return told
 
 
@@ -603,6 +659,14 @@ def set_aside(a: AttemptState) -> str:
     assert a.last
     colours = [Die.parse(f).colour.value for f in a.last]
     return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
+
+
+def left_by_task(a: AttemptState) -> list[Die]:
+    """The dice of a roll that completed a task that were not placed on it (:183-187): those a spell may take (:345)."""
+    left = [Die.parse(f) for f in a.last or []]
+    for placed in a.placed:
+        left.remove(Die.parse(placed))
+    return left
 
 
 def combat_task(ancient: AncientOne, state: State) -> Need:
@@ -696,6 +760,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the next player's turn waited for what the Mythos card did at midnight (MIDNIGHT_FIRST): the
+    # player moved, rolled or ended the turn with it still asked
+    MIDNIGHT_ASKED = auto()
     # a game stored before the end of a turn waited for the card questions still open (ASKED_BEFORE_ENDING): the turn
     # ended with them open, and they were told in the next one
     END_ASKED = auto()
@@ -870,6 +937,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - MIDNIGHT_ASKED: a move, roll or other command of a turn while what the Mythos card did at midnight was still
+          asked (where now the turn waits for it, MIDNIGHT_FIRST); it holds for the whole stored history;
         - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
           first, ASKED_BEFORE_ENDING); it holds for the whole stored history;
         - DEVOUR_REWARD: a reward's or the Lost & Found's clues, items, sanity or stamina told after a devouring of its
@@ -1097,6 +1166,9 @@ class Game(GameHistory[State]):
                 self.offer(out, "roll", "focus", {"die": die})
             for die in dict.fromkeys(s.attempt.last):  # :345 one on a Spell card, offered only with a Spell to play
                 self.offer(out, "roll", "spell", {"die": die})
+        elif a is not None and a.last and not a.choose:  # :345 "After you roll": a die the completed task left
+            for die in dict.fromkeys(map(str, left_by_task(a))):
+                self.offer(out, "roll", "spell", {"die": die})
         for colour in ("yellow", "red"):
             self.offer(out, "roll", "add-die", {"colour": colour})
         self.offer(out, "entrance", "first-aid")
@@ -1145,6 +1217,8 @@ class Game(GameHistory[State]):
         cards_asked = [q for q in s.questions if q.kind != "attack"]
         if cards_asked:
             taps = DEVOURED_REWARD_TAPS if cards_asked[0].devoured else PART_TAPS[cards_asked[0].part]
+            if cards_asked[0].whom:  # a filled-in card's half: only whom its own effects went to
+                taps = (*((kind, str(n)) for kind, n in cards_asked[0].whom), ("nothing", ""))
             for effect, extra in taps:
                 args = {"effect": effect}
                 if effect == "lock":
@@ -1175,6 +1249,8 @@ class Game(GameHistory[State]):
             for chosen in (a.hold, a.spell):
                 if chosen:
                     free[Die.parse(chosen).colour.value] -= 1
+        elif not clue and a.spell:  # chosen after a roll that completed a task: on the spell with the next roll
+            free[Die.parse(a.spell).colour.value] -= 1
         return [Colour.GREEN] * free["green"] + [Colour.YELLOW] * free["yellow"] + [Colour.RED] * free["red"]
 
     def _sample_faces(self, lose: bool) -> str:
@@ -1188,7 +1264,7 @@ class Game(GameHistory[State]):
         if s.attempt is None:
             return self.green_dice()
         a = s.attempt
-        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else 0)
+        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else bool(a.spell))
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1345,6 +1421,8 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
+            view |= {"placed": list(a.placed), "spell": a.spell}
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1361,12 +1439,9 @@ class Game(GameHistory[State]):
             return []
         return _open(card)
 
-    def odds_question(self) -> dict[str, Any] | None:
-        """The arguments of ``companion.games.elder_sign.odds.card_fraction`` for the next roll of the active
-        player, or None when no roll is due: the tasks left (all of them; ``ordered`` says whether only the top
-        one is open), the dice of the next roll (after a failed roll, one green die set aside), the dice held,
-        the places to hold one (the held ones included: the own marker and the markers of investigators on the
-        same card, none against the Ancient One, :449) and the active investigator's clues."""
+    def _roll_due(self) -> tuple[InvestigatorState, str] | None:
+        """The active investigator and the place of their next roll (an adventure's slot or ANCIENT_ONE), or None
+        when no roll is due."""
         s = self._state
         index = s.players[s.current] if s.players else None
         if s.outcome is not None or index is None or s.attempted or (s.attempt is not None and s.attempt.choose):
@@ -1374,6 +1449,40 @@ class Game(GameHistory[State]):
         inv = s.investigators[index]
         place = s.attempt.place if s.attempt else (ANCIENT_ONE if s.awake else inv.place)
         if inv.devoured or place == ENTRANCE or not (s.moved or s.awake):
+            return None
+        return inv, place
+
+    def odds_costs(self) -> tuple[dict[int, Unpaid], Unpaid | None, bool]:
+        """What the active investigator cannot pay of the tasks left where the next roll is (:189, `unpaid`): each
+        task that cannot be paid alone (by its number), the card's shortfall when its tasks cannot all be paid
+        (None: they can), and whether they can in every order they may be done (`card_unpaid`). Nothing when no
+        roll is due or against the Ancient One (its combat task costs nothing)."""
+        due = self._roll_due()
+        if due is None or due[1] == ANCIENT_ONE:
+            return {}, None, True
+        inv, place = due
+        card = next(c for c in self._state.cards if c.slot == place)
+        left = [(i + 1, t.task) for i, t in enumerate(card.tasks) if not t.done]
+        alone = {n: u for n, task in left if (u := unpaid(inv.sanity, inv.stamina, task, n)) is not None}
+        short, every = card_unpaid(inv.sanity, inv.stamina, left, card.ordered)
+        return alone, short, every
+
+    def odds_question(self, clue: bool = False) -> dict[str, Any] | None:
+        """The arguments of ``companion.games.elder_sign.odds.card_fraction`` for the next roll of the active
+        player, or None when no roll is due: the tasks left (all of them; ``ordered`` says whether only the top
+        one is open), the dice of the next roll (after a failed roll, one green die set aside), the dice held,
+        the places to hold one (the held ones included: the own marker and the markers of investigators on the
+        same card, none against the Ancient One, :449) and the active investigator's clues.
+
+        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): every die of
+        that roll again (none set aside, no die held or put on a spell from it) with one clue fewer; None when
+        there is no such roll (no failed roll, no clue)."""
+        s = self._state
+        due = self._roll_due()
+        if due is None:
+            return None
+        inv, place = due
+        if clue and (s.attempt is None or not s.attempt.failed or not s.attempt.last or inv.clues <= 0):
             return None
         if place == ANCIENT_ONE:
             if self.combat_missing():
@@ -1384,15 +1493,17 @@ class Game(GameHistory[State]):
             if self.tasks_missing(card):
                 return None  # no odds against tasks that are not on the board
             tasks, ordered = [str(t.task.need) for t in card.tasks if not t.done], card.ordered
-        dice = self.next_roll_dice()
+        dice = self.next_roll_dice(clue)
         holds: list[tuple[str, str, int | None]] = (
             list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
         )
-        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+        if (
+            not clue and s.attempt is not None and s.attempt.failed and s.attempt.hold
+        ):  # chosen with focus: held by the next roll
             holds.append((s.attempt.hold, "focus", s.current))
         if (
-            s.attempt is not None and s.attempt.failed and s.attempt.spell
-        ):  # chosen with spell: on it with the next roll
+            not clue and s.attempt is not None and s.attempt.spell
+        ):  # chosen with spell: on it with the next roll (after a failed roll, or a completing one, :345)
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
@@ -1409,7 +1520,7 @@ class Game(GameHistory[State]):
             "red": dice.count(Colour.RED),
             "held": [_face(d).value for d, _, _ in holds],
             "holds": len(holds) + markers,
-            "clues": inv.clues,
+            "clues": inv.clues - 1 if clue else inv.clues,
         }
 
     def _in_play(self, inv: InvestigatorState) -> bool:
@@ -1490,6 +1601,60 @@ def _face(die: str) -> Face:
     return Die.parse(die).face
 
 
+@dataclass(frozen=True)
+class Unpaid:
+    """A cost the investigator cannot pay (:189 "I can't finish a task if the requirements will make my Sanity or
+    Stamina lower than 0"): `cost` of `what` ("sanity" or "stamina") against the `has` the investigator holds, for
+    task number `task` alone, or (`task` None) the tasks left of a card together; `cost` None: every task can be paid
+    and so can their total, but in no order the card allows them (only with a task that gives some back)."""
+
+    what: str
+    cost: int | None
+    has: int
+    task: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def unpaid(sanity: int, stamina: int, task: TaskCard, number: int | None = None) -> Unpaid | None:
+    """The one check of a task's costs (:189): what of them an investigator with `sanity` and `stamina` cannot pay
+    (the first, sanity before stamina), or None when all can be paid (exactly to 0 too, :407 "below 0")."""
+    return _short(sanity, stamina, task.sanity, task.stamina, number)
+
+
+def _short(sanity: int, stamina: int, sanity_change: int, stamina_change: int, number: int | None) -> Unpaid | None:
+    for what, has, change in (("sanity", sanity, sanity_change), ("stamina", stamina, stamina_change)):
+        if has + change < 0:
+            return Unpaid(what, -change, has, number)
+    return None
+
+
+def _paid_in_order(sanity: int, stamina: int, tasks: Sequence[TaskCard]) -> bool:
+    for task in tasks:
+        if unpaid(sanity, stamina, task) is not None:
+            return False
+        sanity, stamina = sanity + task.sanity, stamina + task.stamina
+    return True
+
+
+def card_unpaid(
+    sanity: int, stamina: int, tasks: Sequence[tuple[int, TaskCard]], ordered: bool
+) -> tuple[Unpaid | None, bool]:
+    """Whether the tasks left of a card (number, task; top to bottom) can all be paid (:189), each when it is done:
+    the first shortfall when they cannot in any order the card allows (`ordered`: its own, :281-283), and whether
+    every such order pays (False only with a task that gives sanity or stamina back: then the order matters, which
+    the odds do not follow)."""
+    costly = [task for _, task in tasks if task.sanity or task.stamina]
+    orders = [costly] if ordered else list(itertools.permutations(costly))
+    paid = [_paid_in_order(sanity, stamina, order) for order in orders]
+    if any(paid):
+        return None, all(paid)
+    alone = (unpaid(sanity, stamina, task, number) for number, task in tasks)
+    together = _short(sanity, stamina, sum(t.sanity for t in costly), sum(t.stamina for t in costly), None)
+    return next((u for u in alone if u is not None), together or Unpaid("sanity", None, sanity)), False
+
+
 def _open(card: CardState) -> list[tuple[int, Need]]:
     left = [(i + 1, t.task.need) for i, t in enumerate(card.tasks) if not t.done]
     if card.ordered:
@@ -1543,6 +1708,14 @@ class _Rules(RulesBase[State, Command]):
         first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
         if first:
             self.illegal(numbers_first_refusal(first))
+        asked = next((q for q in self.s.questions if q.midnight), None)
+        if (
+            asked is not None
+            and cmd.name in PLAY_COMMANDS
+            and cmd.name != "lower"
+            and not self.game.plays_in(Reading.MIDNIGHT_ASKED)
+        ):
+            self.illegal(MIDNIGHT_FIRST.format(what=asked_words(asked)))
         choosing = self.s.attempt.choose if self.s.attempt is not None else None
         if choosing and cmd.name in CHOICE_FIRST:
             self.illegal(choice_first_refusal(choosing))
@@ -1645,7 +1818,7 @@ class _Rules(RulesBase[State, Command]):
                 reason=why,
                 stand_in=True,
             )
-            self.ask(Question(card.id, "mythos", "immediate", None))
+            self.ask(Question(card.id, "mythos", "immediate", None, midnight=why == "midnight"))
             return
         self.emit(
             "mythos_drawn",
@@ -1658,7 +1831,7 @@ class _Rules(RulesBase[State, Command]):
         )
         if card.lock is not None:
             self.emit("die_locked", colour=card.lock.value, by="mythos", name=card.name)
-        self.effect(card.immediate, everyone=True, why="mythos")
+        self.mythos_half(card, "immediate", why="mythos", midnight=why == "midnight")
 
     def draw_adventure(self, slot: str) -> None:
         card_id = self.take(
@@ -1734,6 +1907,21 @@ class _Rules(RulesBase[State, Command]):
             self.move_clock(effect.clock, why)
         if effect.doom:
             self.add_doom(effect.doom, why)
+
+    def mythos_half(self, card: MythosCard, part: str, why: str, midnight: bool = False) -> None:
+        """A filled-in Mythos card's half (`part`: immediate, at_midnight or terror): its sanity, stamina, clues and
+        items fall on whom the card says (Effect.who; left out, every investigator, :321, and the terror's on the
+        active investigator, who rolled, :202). Where the card leaves it to the table (who = "ask") the rest is played
+        and the host is asked whom those went to (Question.whom), as for a card not filled in yet."""
+        effect: Effect = getattr(card, part)
+        who = effect.who or ("active" if part == "terror" else "each")
+        if who != "ask":
+            self.effect(effect, everyone=who == "each", why=why)
+            return
+        self.effect(to_the_table(effect), everyone=True, why=why)
+        whom = tuple((kind, n) for kind, n in aimed_of(effect).items() if n)
+        if whom:
+            self.ask(Question(card.id, "mythos", part, None, midnight=midnight, whom=whom))
 
     def gain_items(self, inv: InvestigatorState, kind: str, n: int) -> None:
         """Item cards drawn for an investigator (:229, :237, :239: one a reward icon) or spent (:329, n < 0): counted
@@ -1982,8 +2170,7 @@ class _Rules(RulesBase[State, Command]):
         self.terror_first(TERROR_BEFORE_STOPPING)
         asked = next((q for q in s.questions if q.kind != "attack"), None)
         if asked is not None and not self.game.plays_in(Reading.END_ASKED):
-            what = ASKED_WORDS.get(asked.part) or ASKED_WORDS[asked.kind].format(slot=asked.slot)
-            self.illegal(ASKED_BEFORE_ENDING.format(what=what))
+            self.illegal(ASKED_BEFORE_ENDING.format(what=asked_words(asked)))
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
         player = s.current
@@ -2016,10 +2203,10 @@ class _Rules(RulesBase[State, Command]):
         if s.mythos is not None and s.mythos_active:
             card = self.packs.mythos[s.mythos]
             if card.placeholder:
-                self.ask(Question(card.id, "mythos", "at_midnight", None))
+                self.ask(Question(card.id, "mythos", "at_midnight", None, midnight=True))
             elif card.lingering_kind == "at_midnight":
                 self.emit("at_midnight", card=card.id, name=card.name, text=card.lingering)
-                self.effect(card.at_midnight, everyone=True, why="at midnight")
+                self.mythos_half(card, "at_midnight", why="at midnight", midnight=True)
         if s.outcome is not None:
             return
         if s.awake:
@@ -2196,7 +2383,7 @@ class _Rules(RulesBase[State, Command]):
                 "lose= and hold= follow a roll that completed nothing; the last roll completed a task "
                 "(or this is the first roll), so no die is lost."
             )
-        elif "spell" in self.cmd.args:
+        elif "spell" in self.cmd.args or a.spell:
             self.spell(a)
         self.settle(a, self.read_faces(a), clue=False)
 
@@ -2288,8 +2475,14 @@ class _Rules(RulesBase[State, Command]):
         focus is); only with a Spell to play (spell_held), one a card (:347)."""
         a = self.s.attempt
         inv = self.need_active()
-        if a is None or not a.failed or not a.last:
-            self.illegal("a die goes on a spell after a roll that completed nothing; there is none now.")
+        if a is None or not a.last:
+            self.illegal("a die goes on a spell after a roll; there is none now.")
+        if not a.failed:  # :345 "After you roll": after a roll that completed a task, a die the task left
+            die = self.spell_die(a, self.cmd.args["die"], "die")
+            self.spell_held(inv)
+            a.spell = str(die)
+            self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
+            return
         last = [Die.parse(f) for f in a.last]
         die = self.pick(last, self.cmd.args["die"], "die")
         self.spell_held(inv)
@@ -2340,18 +2533,27 @@ class _Rules(RulesBase[State, Command]):
         from the whole roll, placed or not."""
         if a.last is None:
             self.illegal("there is no roll yet to take a die from for the spell.")
-        die = self.pick([Die.parse(f) for f in a.last], self.cmd.args["spell"], "spell")
-        left = [Die.parse(f) for f in a.last]
-        if not self.game.plays_in(Reading.SPELL_DIE):
-            for placed in a.placed:
-                left.remove(Die.parse(placed))
+        wanted = self.cmd.args.get("spell") or a.spell
+        assert wanted is not None
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        die = self.spell_die(a, wanted, "spell")
+        a.spell = None
+        self.on_spell(a, die)
+
+    def spell_die(self, a: AttemptState, wanted: str, key: str) -> Die:
+        """The die of a roll that completed a task to put on a spell (`wanted`, given as `key`=): one the task left
+        (left_by_task); a game stored before (Reading.SPELL_DIE) took it from the whole roll, placed or not."""
+        assert a.last is not None
+        die = self.pick([Die.parse(f) for f in a.last], wanted, key)
+        left = [Die.parse(f) for f in a.last] if self.game.plays_in(Reading.SPELL_DIE) else left_by_task(a)
         if die not in left:  # every die of its face the roll had was placed on the task
             self.illegal(
-                f"spell={self.cmd.args['spell']}: the last roll's {die} was placed on the task it completed, and a "
+                f"{key}={wanted}: the last roll's {die} was placed on the task it completed, and a "
                 "die placed on a task is spent for it (:185); the die put on a spell is one the roll left (:345): "
                 f"{', '.join(map(str, left)) or 'none'}."
             )
-        self.on_spell(a, die)
+        return die
 
     def on_spell(self, a: AttemptState, die: Die) -> None:
         """A die of the roll goes on a Spell card the active investigator plays (:345-347), one a card (:347).
@@ -2399,8 +2601,7 @@ class _Rules(RulesBase[State, Command]):
                 total = sum(a.free.values())
                 raise BadCommand(
                     f"{self.cmd.name}: the pool rolls {total} dice ({a.free['green']} green, {a.free['yellow']} yellow, "
-                    f"{a.free['red']} red); faces= gives {have} {colour.value} instead of {want}. Write a yellow or red "
-                    "die as yellow:inv4 or red:wild."
+                    f"{a.free['red']} red); the dice sent have {have} {colour.value} instead of {want}. {FACES_AGAIN}"
                 )
         if not dice:
             self.illegal("no dice are left to roll; give up to end the attempt.")
@@ -2575,10 +2776,10 @@ class _Rules(RulesBase[State, Command]):
         self.emit("tasks_set", slot=ANCIENT_ONE, name=self.ancient.name, tasks=[s.combat], ordered=False)
 
     def affordable(self, inv: InvestigatorState, a: AttemptState, number: int) -> bool:
+        """Whether `inv` can pay task `number`'s costs (:189; the one check, `unpaid`, the odds use too)."""
         if a.place == ANCIENT_ONE:
             return True
-        task = self.card(a.place).tasks[number - 1].task
-        return inv.sanity + task.sanity >= 0 and inv.stamina + task.stamina >= 0
+        return unpaid(inv.sanity, inv.stamina, self.card(a.place).tasks[number - 1].task) is None
 
     def game_open(self, a: AttemptState) -> list[tuple[int, Need]]:
         if a.place == ANCIENT_ONE:
@@ -2629,13 +2830,13 @@ class _Rules(RulesBase[State, Command]):
             if mythos is not None and devoured:
                 # devoured by the adventure's terror: the Mythos card's falls on no one (:407, :413); whether what it
                 # does to the table still happens the text does not say (withdraw_asked)
-                table = dataclasses.replace(mythos.terror, sanity=0, stamina=0, clues=0)
+                table = to_the_table(mythos.terror)
                 if mythos.placeholder or not table.empty:
                     self.ask_rest(card.id, "adventure", a.place, ["mythos:terror"])
             elif mythos is not None and mythos.placeholder:
                 self.ask(Question(mythos.id, "mythos", "terror", s.current))
             elif mythos is not None and s.attempt is not None:
-                self.effect(mythos.terror, everyone=False, why="terror")
+                self.mythos_half(mythos, "terror", why="terror")
         if s.attempt is None:
             return
         # :217: with the dice left (one is lost) no open task can be met: the card fails at once
@@ -3002,6 +3203,8 @@ class _Rules(RulesBase[State, Command]):
                 ":409; the new investigator starts with full sanity and stamina, :413). Tell what it gives the table "
                 "(effect=elder-signs, doom, monster or gate), or effect=nothing."
             )
+        if q.whom and effect not in dict(q.whom) and effect != "nothing":
+            self.illegal(WHOM_ONLY.format(card=self.packs.mythos[q.card].name, kinds=whom_kinds(q)))
         if (effect == "monster-won") != (q.part == "monster_won") and effect != "nothing":
             self.illegal("monster-won answers whether a devoured attempt's monster marker came off its card, only.")
         if effect == "monster-won":
@@ -3019,13 +3222,17 @@ class _Rules(RulesBase[State, Command]):
             return
         if "colour" in self.cmd.args:
             raise BadCommand(f"card-did: colour= belongs to effect=lock, not effect={effect}.")
-        n = _int(self.cmd, "n", -9, 9) if "n" in self.cmd.args else CARD_EFFECTS[effect]
+        n = _int(self.cmd, "n", -9, 9) if "n" in self.cmd.args else dict(q.whom).get(effect, CARD_EFFECTS[effect])
         if n == 0:
             raise BadCommand("card-did: n=0 changes nothing; give effect=nothing when the card did nothing more.")
         why = q.part.replace("_", " ")
         if effect == "doom" and s.awake and n > 0:
             self.illegal("the Ancient One is awake; its track is full (:429).")
-        if effect in ("monster", "gate", *TABLE_DRAWS) and n < 0:
+        if (
+            effect in ("monster", "gate", *TABLE_DRAWS)
+            and n < 0
+            and not (effect in ITEMS and dict(q.whom).get(effect, 0) < 0)
+        ):
             raise BadCommand(f"card-did: effect={effect} adds; n= is 1 or more.")
         if effect == "clock" and (n < 0 or n % HOURS_PER_TURN):
             raise BadCommand("card-did: the clock moves forward by 3, 6 or 9 hours (:307).")

@@ -119,11 +119,12 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
 def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[str, Any] | None:
     """The chance to complete the card (or land a blow on the Ancient One) with the dice and rolls there are, before
     the first roll and after each: as "Roll for me" plays it (every roll thrown, no clue spent, no die held) and with
-    the best play (the clues and the focus too), and each open task alone (companion.games.elder_sign.odds with the
-    engine's own question, Game.odds_question). A whole card with yellow or red dice in the pool costs seconds cold
+    the best play (the clues and the focus too, and after a roll that completed nothing a clue re-rolling it, :357-361),
+    and each open task alone (companion.games.elder_sign.odds with the engine's own question, Game.odds_question). A
+    task whose costs the active investigator cannot pay has no chance (:189, Game.odds_costs), nor has a card whose
+    tasks they cannot all pay. A whole card with yellow or red dice in the pool costs seconds cold
     (benchmarks/bench_elder_sign_odds.py): then only what "Roll for me" does (one or two tasks) and each task alone."""
     from companion.errors import CompanionError
-    from companion.games.elder_sign.odds import card_probability, task_probability
 
     q = game.odds_question()
     if not q or not q["tasks"] or not (q["green"] + q["yellow"] + q["red"]):
@@ -135,50 +136,72 @@ def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[s
     card = next((c for c in view.get("adventures") or [] if c.get("slot") == place), None)
     if not combat and card is None:
         return None
-    dice = (q["green"], q["yellow"], q["red"])
-    clues = min(int(q["clues"]), 2)
-    coloured = bool(q["yellow"] or q["red"])
-    tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
+    needs = (
+        [] if combat or card is None else [(int(t["index"]), str(t["need"])) for t in card["tasks"] if not t["done"]]
+    )
+    clue_q = game.odds_question(clue=True)
     try:
-        plain = card_probability(tasks, ordered, *dice, None, 0, 0, held) if not coloured or len(tasks) <= 2 else None
-        best = (
-            card_probability(tasks, ordered, *dice, None, holds, clues, held)
-            if not coloured and (holds or clues)
-            else plain
-        )
-        each = (
-            []
-            if combat
-            else [
-                {
-                    "task": t["index"],
-                    "need": t["need"],
-                    "probability": task_probability(
-                        t["need"], *dice, None, min(holds, 1) if coloured else holds, clues, held
-                    ),
-                }
-                for t in card["tasks"]
-                if not t["done"]
-            ]
-            if card is not None
-            else []
-        )
+        plain, best, each = _chances(q, needs)
+        _, clue, clue_each = _chances(clue_q, needs) if clue_q else (None, None, {})
     except (CompanionError, ValueError, KeyError):
         return None
+    alone, short, every = game.odds_costs()
+    if short is not None:  # :189: a task of it cannot be paid, so the card cannot be completed
+        plain = best = clue = 0.0
+    elif not every:  # paid in some orders only: the odds do not follow the order, so no chance is told
+        plain = best = clue = None
+    tasks = [
+        {"task": i, "need": need, "probability": 0.0, "unpaid": alone[i].to_dict()}
+        if i in alone
+        else {"task": i, "need": need, "probability": max(each[i], clue_each.get(i, 0.0))}
+        for i, need in needs
+    ]
     return {
         "slot": place,
         "name": names.ancient_one if combat else names.adventure(place),
         "combat": combat,
-        "dice": sum(dice),
-        "probability": best,
+        "dice": sum(q[c] for c in ("green", "yellow", "red")),
+        # the best play, a clue re-rolling the failed roll included
+        "probability": None if best is None else max(best, clue or 0.0),
         "roll_for_me": plain,
-        "tasks": each,
-        "clues": clues,
-        "holds": holds,
+        "tasks": tasks,
+        "clues": min(int(q["clues"]), 2),
+        "holds": int(q["holds"]),
+        "who": names.player(view.get("current_player")),
+        # the tasks left cannot all be paid (:189): what falls short
+        "unpaid": None if short is None else short.to_dict(),
+        # after a roll that completed nothing, a clue held: the chance when it re-rolls that roll's dice (:357-361)
+        "clue": clue if clue_q else None,
+        "clue_dice": sum(clue_q[c] for c in ("green", "yellow", "red")) if clue_q else 0,
         # no roll of the dice left completes it, with every clue and die held (each chance exactly 0): the card fails
-        # (elder-sign-rules.txt:217), and the step offered is the failing one, not a roll
-        "hopeless": best == 0 or (bool(each) and all(t["probability"] == 0 for t in each)),
+        # (elder-sign-rules.txt:217), and the step offered is the failing one, not a roll (a clue held may still
+        # re-roll the failed roll: "clue" says its chance)
+        "hopeless": best == 0 or (bool(needs) and all(i in alone or each[i] == 0 for i, _ in needs)),
     }
+
+
+def _chances(
+    q: Mapping[str, Any], needs: Sequence[tuple[int, str]]
+) -> tuple[float | None, float | None, dict[int, float]]:
+    """For the odds question `q` (Game.odds_question): the chance to complete every task as "Roll for me" plays it,
+    with the best play (None: not worked out, yellow or red dice and more than two tasks), and each task of `needs`
+    (number, need) alone."""
+    from companion.games.elder_sign.odds import card_probability, task_probability
+
+    dice = (q["green"], q["yellow"], q["red"])
+    clues = min(int(q["clues"]), 2)
+    coloured = bool(q["yellow"] or q["red"])
+    tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
+    plain = card_probability(tasks, ordered, *dice, None, 0, 0, held) if not coloured or len(tasks) <= 2 else None
+    best = (
+        card_probability(tasks, ordered, *dice, None, holds, clues, held)
+        if not coloured and (holds or clues)
+        else plain
+    )
+    each = {
+        i: task_probability(need, *dice, None, min(holds, 1) if coloured else holds, clues, held) for i, need in needs
+    }
+    return plain, best, each
 
 
 def _question(view: Mapping[str, Any], game: Game) -> str | None:
@@ -192,8 +215,9 @@ def _question(view: Mapping[str, Any], game: Game) -> str | None:
         cards = (
             game.packs.mythos if question["kind"] == "mythos" else {**game.packs.adventures, **game.packs.other_worlds}
         )
-        name = cards[question["card"]].name
-        names = sentences.Names(players, stand_ins=frozenset({name}))
+        card = cards[question["card"]]
+        name = card.name
+        names = sentences.Names(players, stand_ins=frozenset({name} if card.placeholder else ()))
     return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
 
 

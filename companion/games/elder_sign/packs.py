@@ -47,9 +47,9 @@ LINGERING = ("until_next", "at_midnight")  # elder-sign-rules.txt:317
 class Effect:
     """What a reward, penalty, terror or Mythos half does that the companion counts; `text` is the rest.
 
-    Sanity and stamina are changes (-1 loses one); on an adventure they fall on the active investigator,
-    on a Mythos card on every investigator (elder-sign-rules.txt:321: "All of us investigators will lose 2
-    Stamina"). `clock` is hours the clock moves (multiples of 3).
+    Sanity and stamina are changes (-1 loses one); on an adventure they fall on the active investigator, on a
+    Mythos card's half on whom it says (`who`, WHO; every investigator when left out, elder-sign-rules.txt:321: "All
+    of us investigators will lose 2 Stamina"). `clock` is hours the clock moves (multiples of 3).
     """
 
     elder_signs: int = 0
@@ -65,16 +65,32 @@ class Effect:
     unique_items: int = 0
     spells: int = 0
     text: str = ""
+    # a Mythos card's half only (WHO): whom its sanity, stamina, clues and items fall on, as the card says; "" (left
+    # out, allowed without items): every investigator
+    who: str = ""
 
     @property
     def empty(self) -> bool:
-        return self == Effect(text=self.text) and not self.text
+        return self == Effect(text=self.text, who=self.who) and not self.text
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: v for k, v in self.__dict__.items() if v}
         return out
 
 
+# whom a Mythos card's half falls on (its sanity, stamina, clues and items), as the card says: the rules text names no
+# one for the items (:315-319 name only "a Doom token" and "a Monster marker" of its halves) and "All of us
+# investigators" only for a lingering half's stamina (:321), so a half with items must say it
+WHO = MappingProxyType(
+    {
+        "each": "every investigator",
+        "active": "the active investigator",
+        # the card leaves it to the table ("one investigator of your choice", "the investigator with the most Clue
+        # tokens"): the companion plays the rest of the half and asks the host whom
+        "ask": "whom the card leaves to the table (the host is asked)",
+    }
+)
+EFFECT_ITEMS = ("common_items", "unique_items", "spells")
 TASK_COSTS = ("sanity", "stamina", "clock")  # what completing a task may cost (:157-165, :185)
 
 
@@ -236,11 +252,13 @@ class _Entry(Entry):
         except DiceError as exc:
             self.fail(f"is not a task ({exc})", name)
 
-    def effect(self, name: str) -> Effect:
+    def effect(self, name: str, mythos: bool = False) -> Effect:
+        """An effect table; a Mythos card's half (`mythos`) may say, and with items must say, whom it falls on (who)."""
         value = self.data.get(name, {})
         sub = _Entry(self.source, f'{self.label}: field "{name}"', value)
         sub.check_keys(
             (
+                *(("who",) if mythos else ()),
                 "elder_signs",
                 "clues",
                 "doom",
@@ -258,7 +276,19 @@ class _Entry(Entry):
         clock = sub.integer("clock", 0, 12, 0)
         if clock % 3:
             sub.fail("must be a multiple of 3 hours (the hand only stops on XII, III, VI and IX)", "clock")
+        items = {key: sub.integer(key, -5, 5, 0) for key in EFFECT_ITEMS}  # drawn (1 or more) or given up (-1)
+        who = sub.text("who", "") if mythos else ""
+        if who and who not in WHO:
+            sub.fail(f"must be one of {', '.join(repr(w) for w in WHO)}, not {who!r}", "who")
+        if mythos and not who and any(items.values()):
+            sub.fail(
+                "gives or takes items, and the rules text does not say whose they are (:315-319): add who as the "
+                'card says, who = "each" (every investigator), "active" (the active investigator) or "ask" (the card '
+                "leaves it to the table, e.g. the investigator of your choice or with the most clues: the host is "
+                "asked)"
+            )
         return Effect(
+            who=who,
             elder_signs=sub.integer("elder_signs", -20, 20, 0),
             clues=sub.integer("clues", -10, 10, 0),
             doom=sub.integer("doom", -20, 20, 0),
@@ -267,9 +297,7 @@ class _Entry(Entry):
             monsters=sub.integer("monsters", 0, 5, 0),
             gate=sub.flag("gate"),
             clock=clock,
-            common_items=sub.integer("common_items", 0, 5, 0),
-            unique_items=sub.integer("unique_items", 0, 5, 0),
-            spells=sub.integer("spells", 0, 5, 0),
+            **items,
             text=sub.text("text", ""),
         )
 
@@ -504,11 +532,11 @@ def _parse(texts: Mapping[str, tuple[str, str]]) -> ElderSignPacks:
         card = MythosCard(
             id=e.ident("id"),
             name=e.text("name"),
-            immediate=e.effect("immediate"),
+            immediate=e.effect("immediate", mythos=True),
             lingering=e.text("lingering"),
             lingering_kind=kind,
-            at_midnight=e.effect("at_midnight"),
-            terror=e.effect("terror"),
+            at_midnight=e.effect("at_midnight", mythos=True),
+            terror=e.effect("terror", mythos=True),
             lock=e.colour("lock"),
             placeholder=e.flag("placeholder"),
             note=e.note(),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
-from companion.games.elder_sign.engine import number_to_copy
+from companion.games.elder_sign.engine import FACES_AGAIN, number_to_copy
 from companion.games.elder_sign.packs import ANCIENT_KIND
 from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
@@ -167,7 +167,13 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
         parts.append(f"the clock {effect['clock']} hours on")
     if effect.get("text"):
         parts.append(str(effect["text"]).rstrip("."))
+    if parts and effect.get("who") in _WHO_WORDS:  # a Mythos card's half (packs.WHO)
+        parts.append(_WHO_WORDS[effect["who"]])
     return ", ".join(parts) if parts else "nothing"
+
+
+# whom a Mythos card's half falls on, after its effects (packs.WHO)
+_WHO_WORDS = {"each": "on every investigator", "active": "on the active investigator", "ask": "on whom the host says"}
 
 
 def _sentence(text: str) -> str:
@@ -599,6 +605,12 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
             f"(:407, :413). The rules text does not say whether {'their' if cards > 1 else 'its'} doom tokens, "
             f"monsters or clock still happen: did {'the cards' if cards > 1 else 'the card'} add any, or nothing?"
         )
+    if event.get("whom"):  # engine.Question.whom: a filled-in Mythos card's half that leaves whom to the table
+        gives = effect_words({kind.replace("-", "_"): n for kind, n in event["whom"]})
+        return (
+            f"{_asked_card(event, names)} gave {gives}{_PART_WORDS.get(str(event.get('part')), '')}, and the card "
+            "leaves to the table whom: did that go to every investigator, or to which one?"
+        )
     text = (
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
@@ -945,6 +957,10 @@ ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Uniq
 # corrections": where a refusal sends the host to count one
 ITEMS_LABEL = "Count the items an investigator holds"
 
+# what to do when the dice sent do not fit the pool (the engine's FACES_AGAIN, on the page): the dice sheet lists the
+# pool's dice, so the page's dice are stale
+FACES_AGAIN_PAGE = "Close the sheet and open it again: it lists the pool's dice, one face to tap for each."
+
 _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     *(
         pair
@@ -976,12 +992,8 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bon= says whose marker gets the die of hold=; give hold= too", "say which die to hold"),
     (r"\btask=(\d+)", r"task \1"),
     (r"leave task= out to let the roll fail", "let the roll fail instead"),
-    # the pool's count refused (read_faces): the sheet lists the pool's dice, so the page's dice are stale
-    (
-        r"\bfaces= gives (\d+) (\w+) instead of (\d+)\. Write a yellow or red die as yellow:inv4 or red:wild\.",
-        r"the dice sent have \1 \2 instead of \3. Close the sheet and open it again: it lists the pool's dice, "
-        "one face to tap for each.",
-    ),
+    # the pool's count refused (read_faces): the engine's what-to-do, for the terminal, said the page's way
+    (re.escape(FACES_AGAIN), FACES_AGAIN_PAGE),
     (r"\bfaces=", "the dice "),
     (r"\battack=", "the attack's losses "),
     (r"\b(mythos|adventure_card|other_world)=ID\b", "the card"),
@@ -1043,10 +1055,24 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     dice = count(odds.get("dice"), "die", "dice")
     what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
     lines: list[str] = []
-    if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
+    who, penalty = odds.get("who") or "The active player", f"{ADMIT_DEFEAT} to face the card's penalty."
+    if odds.get(
+        "unpaid"
+    ):  # :189 "I can't finish a task if the requirements will make my Sanity or Stamina lower than 0"
         return [
-            f"No roll of the {dice} left can complete {odds.get('name')}: the attempt fails. {ADMIT_DEFEAT.capitalize()} to face the "
-            "card's penalty."
+            f"{unpaid_words(who, odds['unpaid'])}, so no roll can complete {odds.get('name')}. {penalty.capitalize()}"
+        ]
+    if odds.get("hopeless"):  # :217 "If I can't complete any of the remaining tasks ... I automatically fail"
+        clue, again = odds.get("clue"), count(odds.get("clue_dice"), "die", "dice")
+        if clue:  # :357-361: a clue re-rolls the failed roll's dice, the one set aside too
+            return [
+                f"No roll of the {dice} left can complete {odds.get('name')}, but {who} still holds a clue: spent, it "
+                f"rolls the last roll's {again} again, {percent(clue)} to complete it with the best play. Else "
+                f"{penalty}"
+            ]
+        nor = "" if clue is None else f", nor can a clue rolling the last roll's {again} again"
+        return [
+            f"No roll of the {dice} left can complete {odds.get('name')}{nor}: the attempt fails. {penalty.capitalize()}"
         ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
     if plain is not None:
@@ -1069,6 +1095,16 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
             + "."
         )
     return lines
+
+
+def unpaid_words(who: str, unpaid: Mapping[str, Any]) -> str:
+    """What `who` cannot pay (engine.Unpaid as a dict, :189): "Ana cannot pay task 3's 3 sanity: Ana has 2", or
+    what the tasks left cost together."""
+    what, cost, has, task = unpaid["what"], unpaid["cost"], unpaid["has"], unpaid.get("task")
+    if cost is None:
+        return f"{who} cannot pay the costs of the tasks left in any order the card allows them"
+    owed = f"task {task}'s {cost} {what}" if task else f"the {cost} {what} the tasks left cost together"
+    return f"{who} cannot pay {owed}: {who} has {has}"
 
 
 def _first_words(command: str, names: Names) -> str:

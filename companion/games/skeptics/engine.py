@@ -532,6 +532,22 @@ def other_actions_left(s: State, limit: int) -> int | None:
     return max(0, min(s.actions_left, limit - s.turn_others)) if limit else None
 
 
+def rolls_left(s: State, limit: int, timer_coming: bool = False) -> int | None:
+    """How many more rolls the attempt under way can really have this turn (None without one): the actions left
+    ("Player Turn"), no more than the actions other than moves a card still allows (`limit`, other_actions_limit;
+    "Corpse": "two Actions per turn, excluding Move Actions"; a roll is such an action), and on a timer set no more
+    than the rolls until the third timer ("Red Icons: Timers": the unsuccessful roll that gives it ends the turn),
+    counting the one a roll just failed gives (`timer_coming`: not placed yet). Free rolls an item gives are not
+    foreseen."""
+    if s.attempt is None:
+        return None
+    others = other_actions_left(s, limit)
+    rolls = s.actions_left if others is None else others
+    if s.attempt.requirement.timer:
+        rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers - timer_coming)
+    return max(0, rolls)
+
+
 def _before_events(events: StoredEvents | None) -> int:
     """How many of a stored game's first commands were stored before the commands' events were (none stored for
     them; every command played since stores its events): 0 when the events are not known or the first one has some.
@@ -945,19 +961,8 @@ class Game(GameHistory[State]):
         return cards
 
     def rolls_left(self) -> int | None:
-        """How many more rolls the attempt under way can really have this turn (None without one): the actions left
-        ("Player Turn"), no more than the actions other than moves a card still allows ("Corpse": "two Actions per
-        turn, excluding Move Actions"; a roll is such an action), and on a timer set no more than the rolls until
-        the third timer ("Red Icons: Timers": the unsuccessful roll that gives it ends the turn). Free rolls an item
-        gives are not foreseen."""
-        s = self._state
-        if s.attempt is None:
-            return None
-        others = other_actions_left(s, other_actions_limit(self.env_in_play())[0])
-        rolls = s.actions_left if others is None else others
-        if s.attempt.requirement.timer:
-            rolls = min(rolls, TIMERS_TO_ADVANCE - s.timers)
-        return max(0, rolls)
+        """How many more rolls the attempt under way can really have this turn (None without one): rolls_left."""
+        return rolls_left(self._state, other_actions_limit(self.env_in_play())[0])
 
     def view(self) -> dict[str, Any]:
         """What everyone at the table may see, JSON-safe (removed and unseen cards stay secret)."""
@@ -2545,6 +2550,13 @@ class _Rules(RulesBase[State, Command]):
             success=out.success,
             actions_left=s.actions_left,
             **({"chose": True} if keep is not None else {}),  # the player chose what to keep (keep=)
+            # a failed roll: who may roll again, and how many times this turn (skeptics-rulebook.txt:153), said
+            # at once ("Failing Search Actions")
+            **(
+                {}
+                if out.success
+                else {"player": s.current, "rolls_left": rolls_left(s, self.other_actions_limit()[0], out.timer) or 0}
+            ),
         )
         if out.success:
             set_index, door, clue_at, card = s.attempt_set, s.attempt_door, s.attempt_clue, s.attempt_card

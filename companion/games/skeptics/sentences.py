@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.games.skeptics.packs import LIMITS_ACTIONS, stand_in_called
+from companion.games.base import card_entries
+from companion.games.skeptics.packs import GHOST_KIND, LIMITS_ACTIONS, stand_in_called
 from companion.stats import duration
 from companion.words import a_or_an, count, listed, pack_words, plain
 
@@ -120,6 +121,8 @@ class Names:
     evidence: Mapping[str, str] = field(default_factory=dict)
     board: str = ""
     ghost: str = ""
+    # a stand-in ghost named by the companion ("Ghost 1"): what the wizard says of it (companion.words.card_note)
+    ghost_note: str = ""
     doors: Mapping[str, int] = field(default_factory=dict)  # door key -> key icons needed
     icon_sets: tuple[str, ...] = ()
     environment: Mapping[str, str] = field(default_factory=dict)
@@ -155,6 +158,7 @@ class Names:
             evidence=evidence,
             board=board.name,
             ghost=game.ghost.name,
+            ghost_note=str(card_entries({game.ghost.id: game.ghost}, GHOST_KIND)[0]["note"]),  # the wizard's
             doors=doors,
             icon_sets=() if game.ghost.placeholder else tuple(game.ghost.icon_sets),
             environment=environment,
@@ -642,7 +646,18 @@ def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         result = f"none of these kept{earlier}" if earlier else "none kept, all to roll again"
     else:
         result = f"nothing more counts{earlier}" if earlier else "nothing counts"
-    return f"Rolled {faces_words(e('faces'))}: {result}."
+    rolled = f"Rolled {faces_words(e('faces'))}: {result}."
+    if e("action") != "search" or e("success"):
+        return rolled
+    # "Failing Search Actions" (skeptics-rulebook.txt:152-154): the token is flipped only by a successful search
+    # (:150-151); the player may use any remaining actions to try again, keeping the dice that count; a turn's end
+    # (or another action) loses them. Said at once, first: a toast shows two lines of it
+    left = e("rolls_left", e("actions_left"))
+    player = names.player(e("player")) if e("player") is not None else "The player"
+    if left:
+        again = "rolling only the dice not kept" if kept else "rolling all the dice again"
+        return f"The search fails: {player} has {count(left, 'action')} left to search again, {again}. {rolled}"
+    return f"The search fails: {player} has no action left to search again; the search token stays face down. {rolled}"
 
 
 def _said_summon(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -1239,8 +1254,10 @@ def setup_checklist(view: Mapping[str, Any], names: Names = NO_NAMES, hand: bool
         ),
         (
             "ghost",
-            f"Put the {ghost_name} card and the ghost pawn within reach, and read its Ghost Hour ability "
-            "and its lingering effect aloud.",
+            # a stand-in named by the companion is no card of the box: the table plays one of its own, as the
+            # new-game wizard said when it was chosen (companion.words.card_note)
+            (f"{names.ghost_note} Put your card" if names.ghost_note else f"Put the {ghost_name} card")
+            + " and the ghost pawn within reach, and read its Ghost Hour ability and its lingering effect aloud.",
         ),
         ("doors", "Put a green door marker on each green door space."),
         ("dice", "Take three blue clue dice and three green key dice; set the other dice aside."),
