@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from games import numbers_copied
+from games import cards_told, numbers_copied
 from playwright.sync_api import expect
 from test_browser_table import RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
@@ -103,6 +103,7 @@ def test_the_table_display_shows_each_game_on_its_first_screen(
             companion.service.new_game(setup)
             if rules == "elder-sign":  # the stand-in cards' numbers, copied before the first turn
                 numbers_copied(companion.service._game, companion.service)
+                cards_told(companion.service._game, companion.service)  # the setup's Mythos card, before end-turn
             body = {"skeptics": "", "elder-sign": "es", "among-cultists": "ac", "spooks": "sp"}[rules]
             if body:
                 expect(board.page.locator("body")).to_have_class(re.compile(rf"\b{body}\b"))

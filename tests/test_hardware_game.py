@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from games import numbers_copied
+from games import cards_told, numbers_copied
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hardware_fakes import FakeClock, RecordingSpawn, quiet_voice, sim_table
 
@@ -175,6 +175,7 @@ def test_elder_sign_turns_the_same_hand_and_sounds_midnight(tmp_path: Path) -> N
         buzzes = sum(1 for s in factory.pin(config.pins.buzzer).states if s.state)
         marks = []
         for _ in range(4):
+            cards_told(service._game, service)  # each card question is told first, in its turn (:219, :323)
             service.do("end-turn")
             table.run_pending()
             clock.advance(10)

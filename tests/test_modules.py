@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from games import numbers_copied
+from games import cards_told, numbers_copied
 from test_game_cli import assert_clean_error, run, state_json
 
 from companion.errors import BadCommand
@@ -45,6 +45,9 @@ def test_an_elder_sign_game_is_played_undone_and_resumed_from_the_file(tmp_path:
     state = service.new_game({"rules": "elder-sign", "players": 2, "seed": 7, "names": ["Ada", "Bo"]})
     assert service.rules == "elder-sign" and all(key in state for key in ELDER_SIGN_KEYS)
     numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
+    assert service.state()["question"] is not None  # the setup's stand-in Mythos card, told before the turn ends
+    assert all(a["label"] != "End the turn" for a in service.state()["legal"])
+    cards_told(service._game, service)
     copied = len(service.history())
     state = service.state()
     assert state["rules"] == "elder-sign" and state["clock"] == "XII"
@@ -98,6 +101,14 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
         done = run("do", "--db", str(db), *command.split(), *numbers)
         assert done.returncode == 0, done.stderr
     assert state_json(db)["numbers_first"] == []
+    # the setup's stand-in Mythos card is asked first, in this turn (docs/terminal.md, "Asked:"; :323)
+    assert_clean_error(run("do", "--db", str(db), "end-turn"), 1, "card-did effect=nothing")
+    told = 0
+    while state_json(db)["question"] is not None:
+        assert "card-did effect=nothing" in run("state", "--db", str(db)).stdout
+        done = run("do", "--db", str(db), "card-did", "effect=nothing")
+        assert done.returncode == 0, done.stderr
+        told += 1
     done = run("do", "--db", str(db), "end-turn")
     assert done.returncode == 0, done.stderr
     state = state_json(db)
@@ -106,7 +117,7 @@ def test_the_terminal_plays_elder_sign_with_the_documented_spellings(tmp_path: P
     assert state["doom_max"] == 12 and state["elder_signs_needed"] == 13
     history = run("history", "--db", str(db))
     entries = [line.split("(terminal)")[0] for line in history.stdout.splitlines() if line.strip()]
-    assert len(entries) == len(first) + 1 and "turn ends" in entries[-1] and not any("=" in e for e in entries)
+    assert len(entries) == len(first) + told + 1 and "turn ends" in entries[-1] and not any("=" in e for e in entries)
     listed = json.loads(run("list", "--db", str(db), "--json").stdout)
     assert listed[0]["setup"]["rules"] == "elder-sign"
     assert_clean_error(
@@ -182,6 +193,11 @@ def test_the_tables_button_plays_what_each_games_module_says(tmp_path: Path) -> 
     assert "round_ended" in [e["type"] for e in events] and service.history()[-1]["command"]["name"] == "end-round"
     service.new_game({"rules": "elder-sign", "players": 2, "seed": 3})
     numbers_copied(service._game, service)  # the stand-in cards' numbers, copied before the first turn
+    played = service.state()["history_length"]
+    with pytest.raises(IllegalCommand, match="card-did effect=nothing"):  # the setup's Mythos card is asked first
+        service.press_button()
+    assert service.state()["history_length"] == played
+    cards_told(service._game, service)
     service.press_button()
     assert service.history()[-1]["command"]["name"] == "end-turn" and service.history()[-1]["source"] == "button"
     service.new_game({"rules": "spooks", "players": 3})
