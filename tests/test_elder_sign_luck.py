@@ -132,6 +132,9 @@ def test_the_played_game_whose_midnights_chose_sanity_for_everyone_replays_to_th
     assert [i["items"] for i in view["investigators"]] == [None] * len(view["investigators"])
     now["investigators"] = [{k: v for k, v in i.items() if k != "items"} for i in view["investigators"]]
     now["ancient_one"] = {k: v for k, v in view["ancient_one"].items() if k not in ("said", "stand_in")}
+    # the attempt's view tells since what a roll that completed a task placed on it, and the die chosen for a spell
+    assert view["attempt"]["placed"] and view["attempt"]["spell"] is None
+    now["attempt"] = {k: v for k, v in view["attempt"].items() if k not in ("placed", "spell")}
     assert now == {k: v for k, v in PLAYED["view"].items() if k not in left_out}
     assert (view["doom_max"], view["elder_signs_needed"]) == (None, None)
     assert view["attack_choices"] == [] and [i["max_sanity"] for i in view["investigators"]] == [
