@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import FACES_AGAIN, number_to_copy
-from companion.games.elder_sign.packs import ANCIENT_KIND
+from companion.games.elder_sign.packs import ANCIENT_KIND, WHO
 from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
 
 
 # whom a Mythos card's half falls on, after its effects (packs.WHO)
-_WHO_WORDS = {"each": "on every investigator", "active": "on the active investigator", "ask": "on whom the host says"}
+_WHO_WORDS = {"each": "on " + WHO["each"], "active": "on " + WHO["active"], "ask": "on whom the host says"}
 
 
 def _sentence(text: str) -> str:
