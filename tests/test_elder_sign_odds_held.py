@@ -38,3 +38,12 @@ def test_a_die_chosen_with_focus_after_a_failed_roll_keeps_the_odds() -> None:
     odds = _odds(game)
     assert odds is not None, "the odds vanished once a die was chosen with focus"
     assert _lore_task(odds) == 1.0 and odds["roll_for_me"] is not None, odds
+
+
+def test_the_words_of_roll_for_me_name_the_die_held() -> None:
+    """The first line of the odds says what "Roll for me" does: with a die held it names it, not "no die held"."""
+    game = after_a_completed_task()
+    game.push("spell die=lore")
+    view = game.view()
+    first = MODULE.publish(view, game)["odds_words"][0]
+    assert "and the lore held" in first and "no die held" not in first and "no other die held" in first, first

@@ -167,6 +167,8 @@ def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[s
         "tasks": tasks,
         "clues": min(int(q["clues"]), 2),
         "holds": int(q["holds"]),
+        # the dice held already for the next roll (on a marker or a spell, or chosen for one): "Roll for me" keeps them
+        "held": list(q["held"]),
         "who": names.player(view.get("current_player")),
         # the tasks left cannot all be paid (:189): what falls short
         "unpaid": None if short is None else short.to_dict(),
