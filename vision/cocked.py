@@ -140,12 +140,14 @@ NET_CROP = 64
 NET_SPAN = 2.0
 
 
-def net_crop(image: np.ndarray, cx: float, cy: float, face: float, angle: float = 0.0) -> np.ndarray:
-    """The NET_CROP x NET_CROP patch, ``NET_SPAN`` faces of ``face`` pixels across, around (cx, cy) (turned by
-    ``angle`` degrees: training's augmentation)."""
+def net_crop(
+    image: np.ndarray, cx: float, cy: float, face: float, angle: float = 0.0, span: float | None = None
+) -> np.ndarray:
+    """The NET_CROP x NET_CROP patch, ``span`` (default ``NET_SPAN``) faces of ``face`` pixels across, around
+    (cx, cy) (turned by ``angle`` degrees: training's augmentation)."""
     import cv2
 
-    scale = NET_CROP / (NET_SPAN * face)
+    scale = NET_CROP / ((span or NET_SPAN) * face)
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[0, 2] += NET_CROP / 2 - cx
     m[1, 2] += NET_CROP / 2 - cy

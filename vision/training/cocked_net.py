@@ -47,7 +47,7 @@ CHOOSE_SEEDS = 400_000  # and those the threshold is chosen on
 FACES = {"pi": (60.0, 90.0), "overhead": (50.0, 95.0)}
 
 
-def _choose_photo(name: str) -> bool:
+def choose_photo(name: str) -> bool:
     """A fifth of the fitting photos, kept out of training to choose the threshold on."""
     return hashlib.sha256(b"cocked net, choose: " + name.encode()).digest()[0] % 5 == 0
 
@@ -117,6 +117,10 @@ def real_table(set_name: str = "byler-train") -> tuple[list[Any], Any]:
 def data(args: argparse.Namespace) -> None:
     import cv2
 
+    import vision.cocked as cocked
+
+    cocked.NET_SPAN = args.span  # the crop's width in faces (net_crop's default)
+
     from vision.dataset import is_fitting
     from vision.reader import ReaderSettings
     from vision.training.synth import render_scene
@@ -151,7 +155,7 @@ def data(args: argparse.Namespace) -> None:
     for p in photos:
         if not is_fitting(p.image.name):
             continue  # never the held-out fifth or the held-back part
-        choose = int(_choose_photo(p.image.name))
+        choose = int(choose_photo(p.image.name))
         image = cv2.imread(str(p.image))
         for x, y, kind in samples(image, settings):
             add(_crops(image, x, y, face, rng, 1 if choose else 8), 0, args.real_weight, choose, "real", kind)
@@ -166,6 +170,7 @@ def data(args: argparse.Namespace) -> None:
         choose=np.array([r[2] for r in rows], np.int64),
         source=np.array([r[3] for r in rows]),
         kind=np.array([r[4] for r in rows]),
+        span=np.float32(args.span),
     )
 
 
@@ -195,6 +200,9 @@ def train(args: argparse.Namespace) -> None:
     d = np.load(args.data)
     fit = d["choose"] == 0
     x = torch.from_numpy(d["x"][fit]).permute(0, 3, 1, 2).contiguous()  # uint8 N,3,H,W (BGR)
+    if args.center:  # the middle of each crop only, at the same pixels a face: a crop fewer faces across
+        edge = (x.shape[2] - args.center) // 2
+        x = x[:, :, edge : edge + args.center, edge : edge + args.center].contiguous()
     y = torch.from_numpy(d["y"][fit]).float()
     w = torch.from_numpy(np.where(d["source"][fit] == "real", args.real_weight, 1.0).astype(np.float32))
     pos = float(y.sum())
@@ -230,8 +238,9 @@ def train(args: argparse.Namespace) -> None:
     net.eval()
     from vision.cocked import NET_CROP
 
+    size = args.center or NET_CROP
     torch.onnx.export(
-        net, torch.zeros(1, 3, NET_CROP, NET_CROP), args.out, input_names=["crop"], output_names=["logit"],
+        net, torch.zeros(1, 3, size, size), args.out, input_names=["crop"], output_names=["logit"],
         dynamic_axes={"crop": {0: "n"}, "logit": {0: "n"}}, opset_version=13, dynamo=False,
     )  # fmt: skip
     print(f"wrote {args.out}")
@@ -339,7 +348,7 @@ def measure(args: argparse.Namespace) -> None:
     print(f"byler-train as a calibrated table: face {settings.face_size:.1f}, flat_ratio {settings.flat_ratio:.3f}")
     parts = (("tuned on", lambda p: p.held_out), ("held back", lambda p: p.held_back))
     if args.choose:
-        parts = (("fitting, kept aside to choose on", lambda p: _choose_photo(p.image.name)),)
+        parts = (("fitting, kept aside to choose on", lambda p: choose_photo(p.image.name)),)
     for part, keep in parts:
         readings = called = 0
         for p in photos:
@@ -359,6 +368,7 @@ def main() -> None:
     p.add_argument("--scenes", type=int, default=400)
     p.add_argument("--choose-scenes", type=int, default=80)
     p.add_argument("--real-weight", type=float, default=4.0)
+    p.add_argument("--span", type=float, default=2.0, help="the crop's width in calibrated faces")
     p = sub.add_parser("train")
     p.add_argument("--data", required=True)
     p.add_argument("--out", required=True)
@@ -367,6 +377,7 @@ def main() -> None:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--real-weight", type=float, default=4.0, help="a real flat crop counts this many rendered ones")
+    p.add_argument("--center", type=int, default=0, help="train on the middle CENTER x CENTER pixels of each crop")
     p = sub.add_parser("choose")
     p.add_argument("--data", required=True)
     p.add_argument("--net", required=True)
