@@ -2405,8 +2405,7 @@ class _Rules(RulesBase[State, Command]):
         if a.hold and "hold" in self.cmd.args and Die.parse(self.cmd.args["hold"]) != Die.parse(a.hold):
             self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
         spell = self.cmd.args.get("spell") or a.spell  # spell= or the die chosen with spell
-        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
-            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        self.spell_chosen_first(a)
         a.aside, a.hold, a.spell = None, None, None
         a.free[lose] -= 1
         remaining = list(last)
@@ -2535,11 +2534,15 @@ class _Rules(RulesBase[State, Command]):
             self.illegal("there is no roll yet to take a die from for the spell.")
         wanted = self.cmd.args.get("spell") or a.spell
         assert wanted is not None
-        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
-            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
+        self.spell_chosen_first(a)
         die = self.spell_die(a, wanted, "spell")
         a.spell = None
         self.on_spell(a, die)
+
+    def spell_chosen_first(self, a: AttemptState) -> None:
+        """A roll's spell= that is not the die chosen for the spell (spell die=) is refused: the choice comes first."""
+        if a.spell and "spell" in self.cmd.args and Die.parse(self.cmd.args["spell"]) != Die.parse(a.spell):
+            self.illegal(f"{a.spell} was chosen to go on the spell; choose again first.")
 
     def spell_die(self, a: AttemptState, wanted: str, key: str) -> Die:
         """The die of a roll that completed a task to put on a spell (`wanted`, given as `key`=): one the task left

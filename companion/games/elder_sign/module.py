@@ -118,10 +118,10 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
 
 def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[str, Any] | None:
     """The chance to complete the card (or land a blow on the Ancient One) with the dice and rolls there are, before
-    the first roll and after each: as "Roll for me" plays it (every roll thrown, no clue spent, no die held) and with
-    the best play (the clues and the focus too, and after a roll that completed nothing a clue re-rolling it, :357-361),
-    and each open task alone (companion.games.elder_sign.odds with the engine's own question, Game.odds_question). A
-    task whose costs the active investigator cannot pay has no chance (:189, Game.odds_costs), nor has a card whose
+    the first roll and after each: as "Roll for me" plays it (every roll thrown, no clue spent, no new die held; the
+    dice held already stay, :347) and with the best play (the clues and the focus too, and after a roll that completed
+    nothing a clue re-rolling it, :357-361), and each open task alone (companion.games.elder_sign.odds with the
+    engine's own question, Game.odds_question). A task whose costs the active investigator cannot pay has no chance (:189, Game.odds_costs), nor has a card whose
     tasks they cannot all pay. A whole card with yellow or red dice in the pool costs seconds cold
     (benchmarks/bench_elder_sign_odds.py): then only what "Roll for me" does (one or two tasks) and each task alone."""
     from companion.errors import CompanionError
@@ -167,6 +167,8 @@ def _odds(view: Mapping[str, Any], game: Game, names: sentences.Names) -> dict[s
         "tasks": tasks,
         "clues": min(int(q["clues"]), 2),
         "holds": int(q["holds"]),
+        # the dice held already for the next roll (on a marker or a spell, or chosen for one): "Roll for me" keeps them
+        "held": list(q["held"]),
         "who": names.player(view.get("current_player")),
         # the tasks left cannot all be paid (:189): what falls short
         "unpaid": None if short is None else short.to_dict(),
@@ -192,14 +194,17 @@ def _chances(
     clues = min(int(q["clues"]), 2)
     coloured = bool(q["yellow"] or q["red"])
     tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
-    plain = card_probability(tasks, ordered, *dice, None, 0, 0, held) if not coloured or len(tasks) <= 2 else None
+    # "Roll for me" holds no new die, but the dice held already stay held (:347): their places are counted
+    kept = len(held)
+    plain = card_probability(tasks, ordered, *dice, None, kept, 0, held) if not coloured or len(tasks) <= 2 else None
     best = (
         card_probability(tasks, ordered, *dice, None, holds, clues, held)
         if not coloured and (holds or clues)
         else plain
     )
     each = {
-        i: task_probability(need, *dice, None, min(holds, 1) if coloured else holds, clues, held) for i, need in needs
+        i: task_probability(need, *dice, None, max(kept, min(holds, 1)) if coloured else holds, clues, held)
+        for i, need in needs
     }
     return plain, best, each
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.commands import page_words
 from companion.games.elder_sign.engine import FACES_AGAIN, number_to_copy
-from companion.games.elder_sign.packs import ANCIENT_KIND
+from companion.games.elder_sign.packs import ANCIENT_KIND, WHO
 from companion.words import a_or_an, count, game_starts, listed, stand_in_no_card
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def effect_words(effect: Mapping[str, Any] | None) -> str:
 
 
 # whom a Mythos card's half falls on, after its effects (packs.WHO)
-_WHO_WORDS = {"each": "on every investigator", "active": "on the active investigator", "ask": "on whom the host says"}
+_WHO_WORDS = {"each": "on " + WHO["each"], "active": "on " + WHO["active"], "ask": "on whom the host says"}
 
 
 def _sentence(text: str) -> str:
@@ -1050,7 +1050,7 @@ def percent(p: float) -> str:
 
 def odds_words(odds: Mapping[str, Any]) -> list[str]:
     """The chances before (and between) the rolls, said as what the host's buttons will do: the first line what
-    "Roll for me" does (every roll thrown, no clue spent, no die held), the next the best play with the clues and
+    "Roll for me" does (every roll thrown, no clue spent, no die held but those held already), the next the best play with the clues and
     the focus, then each task alone. `odds` is the published "card_odds"."""
     dice = count(odds.get("dice"), "die", "dice")
     what = f"for a blow against {odds.get('name')}" if odds.get("combat") else f"to complete {odds.get('name')}"
@@ -1076,7 +1076,12 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
         ]
     plain, best = odds.get("roll_for_me"), odds.get("probability")
     if plain is not None:
-        lines.append(f'"Roll for me" with {dice}, no clue spent and no die held: {percent(plain)} {what}.')
+        held = odds.get("held") or []
+        kept = f" and the {dice_words(held)} held" if held else ""
+        lines.append(
+            f'"Roll for me" with {dice}{kept}, no clue spent and no {"other " if held else ""}die held: '
+            f"{percent(plain)} {what}."
+        )
     extras = [
         x
         for x in (

@@ -1,0 +1,49 @@
+"""Elder Sign's odds with a die already held for the next roll (module._chances): a die chosen for the own marker
+(focus, elder-sign-rules.txt:213), a die chosen for a Spell card after a failed roll or after one that completed a task
+(:345), or one on a card from before. "Roll for me" holds no new die, but those held stay held ("you don't have to roll
+it again ... you can still use the number rolled on the die to meet the requirements of a task", :347), so their chance
+is told, not dropped: before, every held die left the page with no odds at all."""
+
+from __future__ import annotations
+
+from test_elder_sign_items import after_a_completed_task, at_two_tasks
+
+from companion.games.elder_sign.engine import Game
+from companion.games.elder_sign.module import MODULE
+
+
+def _odds(game: Game) -> dict | None:
+    view = game.view()
+    return MODULE.publish(view, game).get("card_odds")
+
+
+def _lore_task(odds: dict) -> float:
+    return next(t["probability"] for t in odds["tasks"] if t["need"] == "lore:1")
+
+
+def test_a_die_chosen_for_the_spell_after_a_completing_roll_keeps_the_odds() -> None:
+    game = after_a_completed_task()  # "Two Tasks": lore:1 left, the inv3 placed on task 2
+    assert _odds(game) is not None
+    game.push("spell die=lore")
+    odds = _odds(game)
+    assert odds is not None, "the odds vanished once a die was chosen for the spell"
+    # the lore held on the spell meets the one task left, whatever the dice thrown show (:347)
+    assert odds["roll_for_me"] == odds["probability"] == _lore_task(odds) == 1.0, odds
+
+
+def test_a_die_chosen_with_focus_after_a_failed_roll_keeps_the_odds() -> None:
+    game = at_two_tasks(1)
+    game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " task=none")
+    game.push("focus die=lore")
+    odds = _odds(game)
+    assert odds is not None, "the odds vanished once a die was chosen with focus"
+    assert _lore_task(odds) == 1.0 and odds["roll_for_me"] is not None, odds
+
+
+def test_the_words_of_roll_for_me_name_the_die_held() -> None:
+    """The first line of the odds says what "Roll for me" does: with a die held it names it, not "no die held"."""
+    game = after_a_completed_task()
+    game.push("spell die=lore")
+    view = game.view()
+    first = MODULE.publish(view, game)["odds_words"][0]
+    assert "and the lore held" in first and "no die held" not in first and "no other die held" in first, first
