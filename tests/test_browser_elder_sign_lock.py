@@ -57,3 +57,33 @@ def test_the_host_taps_which_green_die_the_mythos_card_locks(browser: object, ro
         assert host.errors == []
     finally:
         host.context.close()
+
+
+def test_the_task_sheet_of_another_card_asks_which_green_die_it_locks(browser: object, rolling_table: Table) -> None:
+    """:399 the host enters a stand-in card's tasks with its locked die icon during Ada's attempt: the sheet asks
+    which of her green dice goes on it (:401), and the one chosen leaves the attempt."""
+    service = rolling_table.service
+    service.do("card-did", {"effect": "nothing"})  # the setup's Mythos card told
+    service.do("roll", {"faces": "peril,peril,lore,peril", "hold": "peril"})
+    assert service.state()["attempt"]["lock_choices"] == ["peril", "lore"]
+    slot = next(c["slot"] for c in service.state()["adventures"] if c["slot"] != "4")
+    host = host_phone(browser, rolling_table)
+    try:
+        page = host.page
+        page.click("#es-fix summary")
+        page.click(f"#es-fix-list button:has-text('Enter the tasks of the adventure in place {slot}')")
+        expect(page.locator("#sheet")).to_be_visible()
+        page.click("#task-1-inv-more")
+        page.select_option("#es-lock", "green")
+        expect(page.locator("#es-lock-die option")).to_have_text(["The peril die", "The lore die"])
+        page.select_option("#es-lock-die", "lore")
+        page.locator("#es-lock-die").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "lock-green-sheet-phone.png"))  # as the phone's screen shows it
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet")).to_be_hidden()
+        attempt = service.state()["attempt"]
+        assert "lore" not in attempt["last"] and service.state()["locked"] == {"green": 1}
+        assert service.history()[-1]["command"]["args"]["die"] == "lore"
+        assert host.errors == []
+    finally:
+        host.context.close()

@@ -1468,6 +1468,9 @@ class Game(GameHistory[State]):
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
         elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
             view |= {"placed": list(a.placed), "spell": a.spell}
+        choices = lock_choices(a, Colour.GREEN)
+        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
+            view["lock_choices"] = choices
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
