@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import shutil
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -104,3 +107,18 @@ def cards_told(game: Any, service: Any = None) -> None:
             service.do("card-did", {"effect": "nothing"})
         else:
             game.push("card-did effect=nothing")
+
+
+@contextmanager
+def reopened(stored: Path, tmp_path: Path, game_id: int, packs: object) -> Iterator[Engine]:
+    """A game of a stored SQLite file (copied first, so the test data is never written) replayed as the companion
+    reopens it; the store is closed after."""
+    from companion.history import replay_game
+
+    path = tmp_path / "old.sqlite"
+    shutil.copy(stored, path)
+    store = GameStore(path)
+    try:
+        yield replay_game(store, game_id, packs)
+    finally:
+        store.close()

@@ -477,13 +477,18 @@ function tasksSheet(a, s) {
   // a locked die icon on the card (elder-sign-rules.txt:399): told with its tasks, as a card not filled in yet has none
   const lock = selectIn("lock", [["none", "No locked die icon"], ["green", "A green die locked on it"], ["yellow", "The yellow die locked on it"], ["red", "The red die locked on it"]], "none");
   lock.id = "es-lock";
+  // a green die locked during an attempt whose green dice differ: the player chooses which (elder-sign-rules.txt:401)
+  const choices = (s.attempt && s.attempt.lock_choices) || [];
+  const which = selectIn("die", choices.map((d) => [d, "The " + d.replace(":", " ") + " die"]), choices[0]);
+  which.id = "es-lock-die";
   sheet("The tasks of " + (name.charAt(0).toLowerCase() + name.slice(1)), [
     el("p", { class: "note" }, "Copy the card on the table: each row of symbols is one task. Tap each task's symbols; a task that costs sanity or stamina, or moves the clock, when it is done, gets that too."),
     pad.node, ordL, ...(card.tasks_missing ? [field("Locked die icon", lock)] : []),
+    ...(card.tasks_missing && choices.length ? [field("The green die the player puts on it", which)] : []),
     ...(monsters.length ? [el("p", { class: "note" }, "Its monster stays: " + monsters.map(esTask).join(" · ") + ".")] : []),
   ], "Enter the tasks", () => {
     const tasks = pad.value();
     if (!tasks) { toast("Tap the symbols of at least one task first.", true); return false; }
-    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}) });
+    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}), ...(card.tasks_missing && lock.value === "green" && choices.length ? { die: which.value } : {}) });
   });
 }

@@ -195,11 +195,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
         "set-tasks": (
             ("adventure", "tasks"),
-            ("ordered", "lock"),
+            ("ordered", "lock", "die"),
             "enter the tasks printed on an adventure in play, top to bottom, costs after the symbols "
             '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
             "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
-            "when it shows a locked die icon (:399)",
+            "when it shows a locked die icon (:399; during an attempt it takes a die of it at once, die=FACE the "
+            "green one the player chooses, :401)",
         ),
         "set-investigator": (
             ("player", "sanity", "stamina"),
@@ -218,9 +219,10 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "card-did": (
             ("effect",),
-            ("n", "colour", "player"),
+            ("n", "colour", "player", "die"),
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
-            "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N",
+            "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N; a lock "
+            "during an attempt takes a die of it at once, die=FACE the green one the player chooses (:399-401)",
         ),
         "items": (
             ("player",),
@@ -349,6 +351,12 @@ TERROR_FIRST = (
 SPELL_NONE = (
     "{name} holds no Spell, and a die goes on a Spell card only by playing one (:345). If the table shows one, the "
     "host counts it first (items player={player} spells=1)."
+)
+# a die a lock took out of the attempt (:403 "you can't include that die in your rolls or use its result to complete
+# tasks"): asked for a spell, a marker or a task
+LOCKED_DIE = (
+    "{key}={die}: that die of the last roll is locked on a card now (:399-403): it is not rolled again, goes on no "
+    "Spell or marker and completes no task until the card is resolved or no longer in effect. Choose another die."
 )
 # nor is the attempt stopped nor the turn ended before it: "Whether or not I resolved any Terror effects, I have a couple
 # of options: 1. I can try again ... 2. I can choose not to resolve the Adventure card" (:202-209)
@@ -651,6 +659,8 @@ class AttemptState:
     spell: str | None = None  # the failed roll's die the player chose to put on a Spell card (:345), if chosen
     # the tasks the last roll's dice meet, when more than one: the player chooses which one it completes (:177, :189)
     choose: list[int] | None = None
+    # the last roll's dice a lock took out of the attempt since (:399-403): no spell, marker or task takes them
+    locked: list[str] = field(default_factory=list)
 
 
 def set_aside(a: AttemptState) -> str:
@@ -659,6 +669,32 @@ def set_aside(a: AttemptState) -> str:
     assert a.last
     colours = [Die.parse(f).colour.value for f in a.last]
     return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
+
+
+def lockable(a: AttemptState, colour: Colour) -> tuple[list[Die], int, list[tuple[int, Die, str]]]:
+    """The dice of an attempt a lock of `colour` may take (:401): the last roll's still in the pool, how many not
+    rolled yet, and those on a Spell card or an investigator marker (index in holds, die, how)."""
+    rolled = [Die.parse(f) for f in a.last or []]
+    pool = [d for d in (rolled if a.failed else left_by_task(a)) if d.colour is colour]
+    held = [(i, Die.parse(d), how) for i, (d, how, _) in enumerate(a.holds) if Die.parse(d).colour is colour]
+    return pool, a.free[colour.value] - len(pool), held
+
+
+def lock_choices(a: AttemptState, colour: Colour) -> list[str]:
+    """The dice the player chooses among for a lock (die=FACE, :401 "you get to decide which die"): none when they
+    are alike or one not rolled yet goes (the engine's choice), else each kind once."""
+    pool, unrolled, held = lockable(a, colour)
+    kinds = {str(d) for d in pool} | {f"{d} {how}" for _, d, how in held}
+    if len(kinds) <= 1 or unrolled:
+        return []
+    return list(dict.fromkeys([str(d) for d in pool] + [str(d) for _, d, _ in held]))
+
+
+def said_lockable(a: AttemptState, colour: Colour) -> str:
+    """The dice of an attempt a lock may take (:401), as the player names them."""
+    pool, unrolled, held = lockable(a, colour)
+    said = [f"{d} (rolled)" for d in dict.fromkeys(pool)] + [f"{d} (on the {how})" for _, d, how in held]
+    return ", ".join(said + (["one not rolled yet"] if unrolled else [])) or "none"
 
 
 def left_by_task(a: AttemptState) -> list[Die]:
@@ -735,6 +771,7 @@ class State:
             a.free = dict(a.free)
             a.last = None if a.last is None else list(a.last)
             a.placed = list(a.placed)
+            a.locked = list(a.locked)
             a.holds = list(a.holds)
             a.added = list(a.added)
             a.choose = None if a.choose is None else list(a.choose)
@@ -760,6 +797,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a lock told during an attempt took a die out of it at once (LOCKED_AT_ONCE): the locked die
+    # was rolled on, held, put on a spell or used for a task until the next attempt
+    LOCK_LATE = auto()
     # a game stored before the next player's turn waited for what the Mythos card did at midnight (MIDNIGHT_FIRST): the
     # player moved, rolled or ended the turn with it still asked
     MIDNIGHT_ASKED = auto()
@@ -937,6 +977,9 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - LOCK_LATE: a lock told during an attempt (card-did effect=lock, set-tasks lock=) followed by a roll of the
+          pool it left (where now the locked die is out of the pool at once, :399-403) or a green lock told without
+          die= where now the player is asked which; it holds for the whole stored history;
         - MIDNIGHT_ASKED: a move, roll or other command of a turn while what the Mythos card did at midnight was still
           asked (where now the turn waits for it, MIDNIGHT_FIRST); it holds for the whole stored history;
         - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
@@ -1223,7 +1266,9 @@ class Game(GameHistory[State]):
                 args = {"effect": effect}
                 if effect == "lock":
                     args["colour"] = extra
-                    self.offer(out, "card", "card-did", args)
+                    choices = lock_choices(s.attempt, Colour.parse(extra)) if s.attempt else []
+                    for die in choices or [""]:  # :401 the player's choice of green die, when they differ
+                        self.offer(out, "card", "card-did", args | ({"die": die} if die else {}))
                 elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
@@ -1423,6 +1468,9 @@ class Game(GameHistory[State]):
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
         elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
             view |= {"placed": list(a.placed), "spell": a.spell}
+        choices = lock_choices(a, Colour.GREEN)
+        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
+            view["lock_choices"] = choices
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -2389,8 +2437,12 @@ class _Rules(RulesBase[State, Command]):
 
     def after_failure(self, a: AttemptState) -> None:
         """:211-215: one die of the failed roll is set aside; one other may be held (focus or assist, :363-373)
-        or put on a spell (:345); the rest are rolled again."""
+        or put on a spell (:345); the rest are rolled again. A lock that took the failed roll's last die left none
+        to set aside."""
         assert a.last is not None
+        if not a.last:
+            a.failed = False
+            return
         last = [Die.parse(f) for f in a.last]
         colours = [d.colour.value for d in last]
         if "lose" in self.cmd.args:
@@ -2548,7 +2600,7 @@ class _Rules(RulesBase[State, Command]):
         """The die of a roll that completed a task to put on a spell (`wanted`, given as `key`=): one the task left
         (left_by_task); a game stored before (Reading.SPELL_DIE) took it from the whole roll, placed or not."""
         assert a.last is not None
-        die = self.pick([Die.parse(f) for f in a.last], wanted, key)
+        die = self.pick([Die.parse(f) for f in a.last], wanted, key)  # a die a lock took is refused there
         left = [Die.parse(f) for f in a.last] if self.game.plays_in(Reading.SPELL_DIE) else left_by_task(a)
         if die not in left:  # every die of its face the roll had was placed on the task
             self.illegal(
@@ -2585,6 +2637,9 @@ class _Rules(RulesBase[State, Command]):
         except DiceError as exc:
             raise BadCommand(f"{self.cmd.name}: {key}={text!r}: {exc}") from None
         found = next((d for d in dice if d == wanted), None)
+        a = self.s.attempt
+        if found is None and a is not None and any(Die.parse(f) == wanted for f in a.locked):
+            self.illegal(LOCKED_DIE.format(key=key, die=wanted))
         if found is None:
             self.illegal(
                 f"{key}={text}: the last roll has no such die left to take; it has "
@@ -2632,6 +2687,7 @@ class _Rules(RulesBase[State, Command]):
         a.rolls += 1
         a.last = [str(d) for d in dice]
         a.placed = []
+        a.locked = []
         held = [_face(d) for d, _, _ in a.holds]
         inv = self.need_active()
         met = self.tasks_met(a, dice, held, inv)
@@ -3303,8 +3359,9 @@ class _Rules(RulesBase[State, Command]):
                 self.illegal(f"the Mythos card in play already locks a {s.mythos_lock.value} die.")
             if self.game.locked()[colour] >= BOX_DICE[colour]:
                 self.illegal(f"every {colour.value} die is locked already (:401).")
+            taken = self.lock_from_attempt(colour)
             s.mythos_lock = colour
-            self.emit("die_locked", colour=colour.value, by="mythos", name=self.packs.mythos[q.card].name)
+            self.emit("die_locked", colour=colour.value, by="mythos", name=self.packs.mythos[q.card].name, **taken)
             return
         card = next((c for c in s.cards if c.slot == q.slot and c.card == q.card), None)
         if card is None:
@@ -3317,8 +3374,67 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"that adventure already locks a {card.lock.value} die.")
         if self.game.locked()[colour] >= BOX_DICE[colour]:
             self.illegal(f"every {colour.value} die is locked already (:401).")
+        taken = self.lock_from_attempt(colour)
         card.lock = colour
-        self.emit("die_locked", colour=colour.value, by="adventure", slot=card.slot, name=card.name)
+        self.emit("die_locked", colour=colour.value, by="adventure", slot=card.slot, name=card.name, **taken)
+
+    def lock_from_attempt(self, colour: Colour) -> dict[str, str]:
+        """:399 "I have to place one die of the matching color on top of it right away": a lock told during an attempt
+        takes a die of its colour out of it at once, the last roll's, one not rolled yet, or one on a Spell card or an
+        investigator marker (:401 "even if it was on a Spell card or Investigator marker"); it is not rolled again and
+        its result completes no task (:403). For green "you get to decide which die" (:401): the player names it with
+        die=FACE when the attempt's green dice differ (a die not rolled yet is taken unless die= names a held one);
+        the yellow or red die is the one. Returns what the event tells of it (`die`, `from`: roll, unrolled, spell,
+        focus, assist), nothing when the attempt has no such die. A game stored before (Reading.LOCK_LATE) locked it
+        from the next attempt on."""
+        a = self.s.attempt
+        if a is None or self.game.plays_in(Reading.LOCK_LATE):
+            if "die" in self.cmd.args:
+                raise BadCommand(f"{self.cmd.name}: die= names the die a lock takes from an attempt; there is none.")
+            return {}
+        if a.choose:
+            self.illegal(
+                "the last roll waits for the choice of the task it completes: choose it first (complete task=N or "
+                "task=none), then tell the lock (:399)."
+            )
+        pool, unrolled, held = lockable(a, colour)
+        if "die" in self.cmd.args:
+            try:
+                wanted = Die.parse(self.cmd.args["die"])
+            except DiceError as exc:
+                raise BadCommand(f"{self.cmd.name}: die={self.cmd.args['die']!r}: {exc}") from None
+            in_pool = next((d for d in pool if d == wanted), None)
+            on = next(((i, d, how) for i, d, how in held if d == wanted), None)
+            if in_pool is None and on is None:
+                self.illegal(
+                    f"die={wanted}: the attempt has no such {colour.value} die to lock; it has "
+                    f"{said_lockable(a, colour)} (:401)."
+                )
+        else:
+            if lock_choices(a, colour):
+                self.illegal(
+                    f"a {colour.value} die is locked (:399) and the player chooses which (:401 'you get to decide "
+                    f"which die goes on the locked die icon'): add die=FACE, one of {said_lockable(a, colour)}."
+                )
+            in_pool = pool[0] if pool else None
+            on = None if in_pool is not None or unrolled or not held else held[0]
+        if in_pool is not None:
+            a.free[colour.value] -= 1
+            assert a.last is not None
+            a.last.remove(next(f for f in a.last if Die.parse(f) == in_pool))
+            a.locked.append(str(in_pool))
+            left = [Die.parse(f) for f in a.last] if a.failed else left_by_task(a)
+            a.hold = a.hold if a.hold is None or Die.parse(a.hold) in left else None
+            a.spell = a.spell if a.spell is None or Die.parse(a.spell) in left else None
+            a.aside = a.aside if a.aside in {d.colour.value for d in left} else None
+            return {"die": str(in_pool), "from": "roll"}
+        if on is not None:
+            a.holds.pop(on[0])
+            return {"die": str(on[1]), "from": on[2]}
+        if unrolled:
+            a.free[colour.value] -= 1
+            return {"from": "unrolled"}
+        return {}
 
     def do_set_tasks(self) -> None:
         s = self.s

@@ -258,7 +258,13 @@ def _said_mythos_reshuffled(event: Mapping[str, Any], names: Names, kind: str, w
 
 
 def _said_die_locked(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
-    text = f"{a_or_an(event.get('colour'))} die is locked on {_place(event, names)}"
+    where = names.card(event.get("name"), "the Mythos card") if event.get("by") == "mythos" else _place(event, names)
+    text = f"{a_or_an(event.get('colour'))} die is locked on {where}"
+    taken = {"roll": "of the roll", "unrolled": "not rolled yet", "spell": "from the Spell card"}
+    taken |= {"focus": "from the investigator marker", "assist": "from the investigator marker"}
+    if event.get("from") in taken:  # taken out of the attempt at once (:399-403)
+        die = f"the {str(event['die']).replace(':', ' ')} die" if event.get("die") else "a die"
+        text += f": {die} {taken[str(event['from'])]}, out of the attempt"
     return text
 
 
@@ -929,6 +935,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return "None: the roll completes no task" if task == "none" else f"Complete task {task}"
     if name == "card-did":
         effect = str(args.get("effect"))
+        if effect == "lock" and args.get("die"):  # :401 the player's choice of green die
+            return f"A {args.get('colour')} die locked: the {str(args.get('die')).replace(':', ' ')} die"
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
         if "effect" not in args:  # any amount the card did: each of its rows sends it with "Tell" (core.js amountRow)
