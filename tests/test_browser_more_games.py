@@ -594,6 +594,77 @@ def test_spooks_points_refused_then_cancelled_are_still_there_when_the_sheet_ope
         host.context.close()
 
 
+def test_spooks_cards_tapped_are_kept_through_a_refusal_and_cancel_and_each_button_names_its_player(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """A fresh player's finding: in "Count the cards left in each hand" they tapped 5, 3 and a Master with the Black
+    Cat, were refused (nobody went out), pressed Cancel and opened it again: every player read "No cards left" (the
+    taps were lost). And a screen reader heard "1" ... "10", "Take back" for every player alike, with no name. The
+    taps are kept until the hand is added or the host clears them; each button names its player."""
+    table = skeptics_table
+    host = open_phone(browser, table, host=True)
+    page = host.page
+    names = ["Ana", "Ben", "Cleo"]
+    tapped = {1: ["5"], 2: ["3"], 3: ["M", "cat"]}
+
+    def lines() -> list[str]:
+        return [page.locator(f"#sp-left-{seat}").inner_text() for seat in tapped]
+
+    try:
+        start(host, "spooks", names)
+        page.click("#new-start")
+        page.click("#sheet-ok")
+        expect(page.locator("#sp-count")).to_be_visible(timeout=5000)
+        tap(host, "#sp-count")
+        sheet = page.locator("#sheet")
+        for seat, name in enumerate(names, start=1):  # every button says whose hand it is for
+            player = sheet.get_by_role("group", name=name, exact=True)
+            expect(player.get_by_role("button")).to_have_count(13)
+            for card, word in (("5", "5"), ("10", "10"), ("M", "Master"), ("cat", "Black Cat")):
+                button = sheet.get_by_role("button", name=f"{name}: {word}", exact=True)
+                expect(button).to_have_count(1)
+                assert button.get_attribute("id") == f"sp-card-{seat}-{card}"
+                expect(player.get_by_role("button", name=f"{name}: {word}", exact=True)).to_have_count(1)
+            expect(sheet.get_by_role("button", name=f"{name}: take back", exact=True)).to_have_id(f"sp-undo-{seat}")
+        for seat, cards in tapped.items():
+            for card in cards:
+                page.click(f"#sp-card-{seat}-{card}")
+        typed = lines()
+        assert all("No cards left" not in line for line in typed), typed
+        page.click("#sheet-ok")
+        expect(page.locator("#toast.bad")).to_contain_text(re.compile("give that player 0", re.I), timeout=3000)
+        page.click("#sheet-cancel")
+        expect(page.locator("#sheet")).to_be_hidden()
+        expect(page.locator("#toast")).to_be_hidden()
+        tap(host, "#sp-count")
+        expect(page.locator("#sheet-title")).to_have_text("The cards left in each hand")
+        assert lines() == typed  # nothing tapped is lost by Cancel
+        shot(host, "sp-14-host-count-open-again")
+        page.click("#sheet-cancel")
+        page.reload()  # kept on this phone across a reload too
+        expect(page.locator("#sp-count")).to_be_visible(timeout=5000)
+        tap(host, "#sp-count")
+        assert lines() == typed
+        page.click("#sp-count-clear")  # the host's own choice: the taps go
+        assert set(lines()) == {"No cards left (0 points)."}
+        page.click("#sheet-cancel")
+        tap(host, "#sp-count")
+        assert set(lines()) == {"No cards left (0 points)."}  # cleared stays cleared
+        page.click("#sp-card-2-3")
+        page.click("#sp-card-3-M")
+        page.click("#sp-card-3-cat")
+        page.click("#sheet-ok")
+        value = table.service.state()["card_points"]
+        expect(page.locator("#sp-score-3 td.num")).to_have_text(str(value["M"] + value["cat"]), timeout=5000)
+        assert table.service.state()["scores"] == [0, value["3"], value["M"] + value["cat"]]
+        tap(host, "#sp-count")  # the next hand starts empty: the hand added took its cards with it
+        assert set(lines()) == {"No cards left (0 points)."}
+        host.errors[:] = [e for e in host.errors if "400" not in e]  # the refusal, and nothing else
+        host.check_clean()
+    finally:
+        host.context.close()
+
+
 TOASTS = """window.__toasts = [];
 new MutationObserver(() => { const t = document.querySelector('#toast'); if (t && !t.hidden && t.textContent) window.__toasts.push(t.textContent); })
   .observe(document, { subtree: true, childList: true, characterData: true, attributes: true });"""

@@ -73,24 +73,26 @@ function renderSPHost(s) {
 
 function spSeatsIn(s) { return (s.seats_in || (s.scores || []).map((_, i) => i + 1)); }
 
-// The points typed for this hand, kept on this phone until the hand is added or the host clears them: the sheet's
-// Cancel (or a reload) loses none of them
-const spDraftKey = (s) => "sp-points-" + s.game_id + "-" + (s.started || 0) + "-" + s.hand;
-const spDraft = (s) => { try { return JSON.parse(sessionStorage.getItem(spDraftKey(s)) || "{}") || {}; } catch (e) { return {}; } };
+// What was typed or tapped for this hand (kind: "points" or "cards"), kept on this phone until the hand is added or the
+// host clears it: the sheet's Cancel (or a reload) loses none of it
+const spDraftKey = (s, kind) => "sp-" + kind + "-" + s.game_id + "-" + (s.started || 0) + "-" + s.hand;
+const spDraft = (s, kind) => { try { return JSON.parse(sessionStorage.getItem(spDraftKey(s, kind)) || "{}") || {}; } catch (e) { return {}; } };
+const spKeep = (s, kind, bySeat) => sessionStorage.setItem(spDraftKey(s, kind), JSON.stringify(bySeat));
+const spForget = (s, kind) => sessionStorage.removeItem(spDraftKey(s, kind));
 
 // typed: the points already written, by seat (a question's Cancel comes back to them; else the draft kept)
 function spPoints(s, typed) {
   const seats = spSeatsIn(s);
-  const kept = typed || spDraft(s);
-  const keep = () => sessionStorage.setItem(spDraftKey(s), JSON.stringify(Object.fromEntries(seats.map((seat) => [seat, $("#sp-p-" + seat).value]))));
+  const kept = typed || spDraft(s, "points");
+  const keep = () => spKeep(s, "points", Object.fromEntries(seats.map((seat) => [seat, $("#sp-p-" + seat).value])));
   const inputs = seats.map((seat) => { const i = el("input", { type: "number", name: "p" + seat, min: "0", max: "999", inputmode: "numeric", id: "sp-p-" + seat }); i.value = kept[seat] ?? ""; i.addEventListener("input", keep); return field(seatName(s, seat), i); });
-  const clear = button("Clear the points", () => { seats.forEach((seat) => { $("#sp-p-" + seat).value = ""; }); sessionStorage.removeItem(spDraftKey(s)); }, "small quiet", "sp-clear");
+  const clear = button("Clear the points", () => { seats.forEach((seat) => { $("#sp-p-" + seat).value = ""; }); spForget(s, "points"); }, "small quiet", "sp-clear");
   sheet("This hand's points", [el("p", { class: "note" }, "The points of the cards left in each hand; the player who went out has 0."), ...inputs, clear], "Add the hand", async () => {
     const points = seats.map((seat) => $("#sp-p-" + seat).value.trim());  // the seats still in
     const args = { points: points.join(",") };
     // the game's own refusal first (a blank, nobody at 0, more points than the deck holds): before any question
     if (!(await checkCommand("hand", args))) return false;
-    const send = async () => { const ok = !!(await command("hand", args)); if (ok) sessionStorage.removeItem(spDraftKey(s)); return ok; };
+    const send = async () => { const ok = !!(await command("hand", args)); if (ok) spForget(s, "points"); return ok; };
     // more than a whole dealt hand holds on average: asked once (a typo, or a hand that grew with Bat bites)
     const high = seats.filter((seat, i) => s.dealt_points && Number(points[i]) > s.dealt_points);
     if (!high.length) return send();
@@ -100,27 +102,38 @@ function spPoints(s, typed) {
   });
 }
 
+// The cards tapped are kept like the points typed (Cancel or a reload loses none); each button says whose hand it
+// is for ("Ada: 5"), for a screen reader reads the buttons of every player alike
 function spCards(s) {
   const seats = spSeatsIn(s);
-  const left = {}; seats.forEach((seat) => { left[seat] = []; });
+  const kept = spDraft(s, "cards");
+  const left = {}; seats.forEach((seat) => { left[seat] = (Array.isArray(kept[seat]) ? kept[seat] : []).filter((c) => SP_CARDS.includes(c)); });
   const value = s.card_points || {};
+  const shows = [];
   const rows = seats.map((seat) => {
-    const box = el("div", { class: "stack sp-seat" });
-    const words = el("div", { class: "note", id: "sp-left-" + seat });
+    const name = seatName(s, seat);
+    const box = el("div", { class: "stack sp-seat", role: "group", "aria-labelledby": "sp-name-" + seat });
+    const words = el("div", { class: "note", id: "sp-left-" + seat, "aria-live": "polite" });
     const show = () => {
       const sum = left[seat].reduce((t, c) => t + (value[c] || 0), 0);
       words.textContent = left[seat].length ? left[seat].map(cardWord).join(", ") + " = " + sum + " points" : "No cards left (0 points).";
     };
+    const tapped = (change) => () => { change(); spKeep(s, "cards", left); show(); };
+    const named = (b, what) => { b.setAttribute("aria-label", name + ": " + what); return b; };
     const pad = el("div", { class: "pad" });
-    for (const c of SP_CARDS) pad.append(button(cardWord(c), () => { left[seat].push(c); show(); }, "small", "sp-card-" + seat + "-" + c));
-    pad.append(button("Take back", () => { left[seat].pop(); show(); }, "small quiet", "sp-undo-" + seat));
-    box.append(el("b", {}, seatName(s, seat)), pad, words);
+    for (const c of SP_CARDS) pad.append(named(button(cardWord(c), tapped(() => left[seat].push(c)), "small", "sp-card-" + seat + "-" + c), cardWord(c)));
+    pad.append(named(button("Take back", tapped(() => left[seat].pop()), "small quiet", "sp-undo-" + seat), "take back"));
+    box.append(el("b", { id: "sp-name-" + seat }, name), pad, words);
     show();
+    shows.push(show);
     return box;
   });
-  sheet("The cards left in each hand", [el("p", { class: "note" }, "Tap each card still in a player's hand. The companion counts them."), ...rows], "Add the hand", async () => {
+  const clear = button("Clear the cards", () => { seats.forEach((seat) => { left[seat] = []; }); spForget(s, "cards"); shows.forEach((show) => show()); }, "small quiet", "sp-count-clear");
+  sheet("The cards left in each hand", [el("p", { class: "note" }, "Tap each card still in a player's hand. The companion counts them."), ...rows, clear], "Add the hand", async () => {
     const cards = seats.map((seat) => left[seat].join("+"));  // the seats still in, in seat order
-    return !!(await command("hand", { cards: cards.join(";") }));
+    const ok = !!(await command("hand", { cards: cards.join(";") }));
+    if (ok) spForget(s, "cards");
+    return ok;
   });
 }
 
