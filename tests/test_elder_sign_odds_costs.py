@@ -4,6 +4,9 @@ no chance, by one check (engine.unpaid), and say why in words (sentences.unpaid_
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 from games import numbers_copied
 
@@ -11,9 +14,12 @@ from companion.errors import IllegalCommand
 from companion.games.base import module_for
 from companion.games.elder_sign.dice import Need
 from companion.games.elder_sign.engine import Game, Setup, Unpaid, card_unpaid, unpaid
-from companion.games.elder_sign.odds import card_probability
+from companion.games.elder_sign.odds import card_probability, task_probability
 from companion.games.elder_sign.packs import TaskCard, load_packs
 from companion.games.elder_sign.sentences import unpaid_words
+from companion.games.skeptics.packs import load_packs as load_skeptics
+from companion.history import GameStore
+from companion.service import GameService
 
 MODULE = module_for("elder-sign")
 
@@ -113,3 +119,51 @@ def test_costs_no_order_of_an_ordered_card_can_pay_are_said_so() -> None:
         unpaid_words("Ada", short.to_dict())
         == "Ada cannot pay the costs of the tasks left in any order the card allows them"
     )
+
+
+def test_with_a_die_on_a_spell_card_from_an_earlier_turn_the_odds_and_the_cost_words_show(tmp_path: Path) -> None:
+    """A fresh player saw no odds and no "cannot pay" words at a card whose task cost more sanity than Anna had,
+    while a lore die Ben put on a Spell card (:345) stayed on it from his turn (:347-349): the die held on the Spell
+    made the odds' "Roll for me" (no die held by it) refuse the question, and no odds were shown at all. The die on
+    the Spell counts for the next roll, so the odds show it, and the task Anna cannot pay has no chance (:189)."""
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_skeptics(), rng=random.Random(4))
+    try:
+        service.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Ben", "Anna"]})
+        game = service._game
+        assert isinstance(game, Game)
+        numbers_copied(game, service)
+        service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "1"})
+        service.do("move", {"to": "1"})
+        service.do("set-tasks", {"adventure": "1", "tasks": "lore:1;peril:1", "ordered": "false"})
+        service.do("roll", {"faces": "lore,lore," + ",".join(["peril"] * (game.dice_to_roll() - 2)), "task": "1"})
+        # the next roll completes the card, a lore die the first one left put on the Spell (:345)
+        service.do("roll", {"faces": ",".join(["peril"] * (game.dice_to_roll() - 1)), "spell": "lore", "task": "2"})
+        while game.view().get("question"):
+            service.do("card-did", {"effect": "nothing"})
+        service.do("end-turn")
+        assert game.view()["spell_dice"] == ["lore"]  # the die stays on the Spell card into Anna's turn
+        anna = next(i for i in game.view()["investigators"] if i["active"])
+        service.do("adjust", {"player": "2", "sanity": str(3 - anna["sanity"])})
+        service.do("move", {"to": "2"})
+        service.do("set-tasks", {"adventure": "2", "tasks": "inv:1,sanity:-5;peril:1", "ordered": "false"})
+        q = game.odds_question()
+        assert q is not None and q["held"] == ["lore"]
+        state = service.state()
+        odds = state["card_odds"]
+        assert odds is not None and odds["roll_for_me"] == 0 and odds["hopeless"]
+        costly = next(t for t in odds["tasks"] if t["task"] == 1)
+        assert costly["unpaid"] == {"what": "sanity", "cost": 5, "has": 3, "task": 1}
+        other = next(t for t in odds["tasks"] if t["task"] == 2)
+        assert other["probability"] == task_probability("peril:1", q["green"], 0, 0, None, q["holds"], 0, ["lore"])
+        name = MODULE.names(game).adventure("2")
+        assert state["odds_words"][0] == (
+            f"Anna cannot pay task 1's 5 sanity: Anna has 3, so no roll can complete {name}. Admit defeat to face the "
+            "card's penalty."
+        )
+        service.do("adjust", {"player": "2", "sanity": "2"})  # 5 left: the cost can be paid (:189, 0 is allowed)
+        odds = service.state()["card_odds"]
+        # "Roll for me" holds no die of its own; the lore on the Spell card is held for its roll all the same
+        plain = card_probability(q["tasks"], False, q["green"], 0, 0, None, 1, 0, ["lore"])
+        assert odds["unpaid"] is None and odds["roll_for_me"] == plain > 0
+    finally:
+        service.close()

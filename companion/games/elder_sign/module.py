@@ -192,14 +192,18 @@ def _chances(
     clues = min(int(q["clues"]), 2)
     coloured = bool(q["yellow"] or q["red"])
     tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
-    plain = card_probability(tasks, ordered, *dice, None, 0, 0, held) if not coloured or len(tasks) <= 2 else None
+    # "Roll for me" holds no die of its own, but a die already held (on a Spell card from an earlier roll or turn,
+    # :345-349, or by focus) stays held for it: its places are those dice
+    kept = len(held)
+    plain = card_probability(tasks, ordered, *dice, None, kept, 0, held) if not coloured or len(tasks) <= 2 else None
     best = (
         card_probability(tasks, ordered, *dice, None, holds, clues, held)
         if not coloured and (holds or clues)
         else plain
     )
     each = {
-        i: task_probability(need, *dice, None, min(holds, 1) if coloured else holds, clues, held) for i, need in needs
+        i: task_probability(need, *dice, None, min(holds, kept + 1) if coloured else holds, clues, held)
+        for i, need in needs
     }
     return plain, best, each
 
