@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from games import numbers_copied
+from test_elder_sign_items import at_two_tasks, failed_roll
 
 from companion.errors import IllegalCommand
 from companion.games.base import module_for
@@ -181,3 +182,17 @@ def test_with_a_die_on_a_spell_card_from_an_earlier_turn_the_odds_and_the_cost_w
         assert odds["unpaid"] is None and odds["roll_for_me"] == plain > 0
     finally:
         service.close()
+
+
+def test_after_a_die_held_by_focus_the_odds_still_show() -> None:
+    """The same refusal hid the odds mid-attempt once a die was held by focus (:365-369): "Roll for me" holds no new die,
+    but the one held stays held for its roll."""
+    game = at_two_tasks(1)
+    failed_roll(game)
+    game.push("focus die=peril")
+    game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()))
+    q = game.odds_question()
+    assert q is not None and q["held"] == ["peril"]
+    odds = _published(game)["card_odds"]
+    plain = card_probability(q["tasks"], q["ordered"], q["green"], 0, 0, None, 1, 0, ["peril"])
+    assert odds is not None and odds["roll_for_me"] == plain > 0 and odds["probability"] >= plain
