@@ -2,7 +2,9 @@
 against the real app on waitress, the real GameService, engine and SQLite file: before the first roll, "No roll under
 way."; a failed roll's one die left (a clue held, so the attempt goes on, elder-sign-rules.txt:217, :359): no die to set
 aside or roll again, only a clue or an item's die; the turn's roll done: whose turn it is and that no roll is left this
-turn (never "under way"); the game over: no roll to come. Screenshots go to tests/artifacts/elder_sign/."""
+turn (never "under way"); the game over: no roll to come; a die left on a Spell card from an earlier turn (:345-349):
+named, and the odds shown beside it (the task the investigator cannot pay, :189). Screenshots go to
+tests/artifacts/elder_sign/."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from playwright.sync_api import expect
 from test_browser_elder_sign import SHOTS, dismiss
 from test_browser_elder_sign_tasks import elder_sign_table, host_phone
 from test_browser_web import Phone, open_phone
+from test_elder_sign_odds_costs import lore_on_a_spell_then_a_costly_card
 from web_fixtures import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -73,3 +76,21 @@ def test_the_roll_card_says_no_roll_is_left_and_that_the_game_is_over(browser: o
     finally:
         viewer.context.close()
         host.context.close()
+
+
+def test_before_the_roll_the_card_names_the_die_on_a_spell_card_and_shows_the_odds(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """A fresh player saw "No roll under way." alone here: no odds and no words for the task they could not pay."""
+    lore_on_a_spell_then_a_costly_card(elder_sign_table.service)
+    state = elder_sign_table.service.state()
+    viewer = open_phone(browser, elder_sign_table, wait_map=False)
+    try:
+        page = viewer.page
+        expect(page.locator("#es-spell-dice")).to_have_text(state["spell_words"])
+        assert "cannot pay task 1's 5 sanity" in state["odds_words"][0]
+        expect(page.locator("#es-odds")).to_have_text(state["odds_words"][0])
+        expect(page.locator("#es-attempt")).to_contain_text("Before the first roll at")
+        shot(viewer, "no-roll-spell-die-before-the-roll")
+    finally:
+        viewer.context.close()

@@ -4,16 +4,23 @@ no chance, by one check (engine.unpaid), and say why in words (sentences.unpaid_
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 from games import numbers_copied
+from test_elder_sign_items import at_two_tasks, failed_roll
 
 from companion.errors import IllegalCommand
 from companion.games.base import module_for
 from companion.games.elder_sign.dice import Need
 from companion.games.elder_sign.engine import Game, Setup, Unpaid, card_unpaid, unpaid
-from companion.games.elder_sign.odds import card_probability
+from companion.games.elder_sign.odds import card_probability, task_probability
 from companion.games.elder_sign.packs import TaskCard, load_packs
-from companion.games.elder_sign.sentences import unpaid_words
+from companion.games.elder_sign.sentences import spell_dice_words, unpaid_words
+from companion.games.skeptics.packs import load_packs as load_skeptics
+from companion.history import GameStore
+from companion.service import GameService
 
 MODULE = module_for("elder-sign")
 
@@ -113,3 +120,79 @@ def test_costs_no_order_of_an_ordered_card_can_pay_are_said_so() -> None:
         unpaid_words("Ada", short.to_dict())
         == "Ada cannot pay the costs of the tasks left in any order the card allows them"
     )
+
+
+def lore_on_a_spell_then_a_costly_card(service: GameService) -> Game:
+    """The first player, a Spell held, completes adventure 1 and puts a lore die its first roll left on the Spell
+    (:345); it stays there (:347-349) into the second player's turn, who has 3 sanity at adventure 2, whose task 1
+    costs 5 (:189)."""
+    game = service._game
+    assert isinstance(game, Game)
+    numbers_copied(game, service)
+    service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "1"})
+    service.do("move", {"to": "1"})
+    service.do("set-tasks", {"adventure": "1", "tasks": "lore:1;peril:1", "ordered": "false"})
+    assert service.state()["spell_words"] is None  # no die on a Spell card yet
+    service.do("roll", {"faces": "lore,lore," + ",".join(["peril"] * (game.dice_to_roll() - 2)), "task": "1"})
+    # the next roll completes the card, a lore die the first one left put on the Spell (:345)
+    service.do("roll", {"faces": ",".join(["peril"] * (game.dice_to_roll() - 1)), "spell": "lore", "task": "2"})
+    while game.view().get("question"):
+        service.do("card-did", {"effect": "nothing"})
+    service.do("end-turn")
+    assert game.view()["spell_dice"] == ["lore"]  # the die stays on the Spell card into the next turn
+    second = next(i for i in game.view()["investigators"] if i["active"])
+    service.do("adjust", {"player": "2", "sanity": str(3 - second["sanity"])})
+    service.do("move", {"to": "2"})
+    service.do("set-tasks", {"adventure": "2", "tasks": "inv:1,sanity:-5;peril:1", "ordered": "false"})
+    return game
+
+
+def test_with_a_die_on_a_spell_card_from_an_earlier_turn_the_odds_and_the_cost_words_show(tmp_path: Path) -> None:
+    """A fresh player saw no odds and no "cannot pay" words at a card whose task cost more sanity than Anna had,
+    while a lore die Ben put on a Spell card (:345) stayed on it from his turn (:347-349): the die held on the Spell
+    made the odds' "Roll for me" (no die held by it) refuse the question, and no odds were shown at all. The die on
+    the Spell counts for the next roll, so the odds show it, and the task Anna cannot pay has no chance (:189)."""
+    service = GameService(GameStore(tmp_path / "games.sqlite"), load_skeptics(), rng=random.Random(4))
+    try:
+        service.new_game({"rules": "elder-sign", "players": 2, "seed": 3, "names": ["Ben", "Anna"]})
+        game = lore_on_a_spell_then_a_costly_card(service)
+        q = game.odds_question()
+        assert q is not None and q["held"] == ["lore"]
+        state = service.state()
+        # the roll card names the die on the Spell card before the roll: it is not thrown (:345-349)
+        assert state["spell_words"] == spell_dice_words(["lore"]) and "lore die is on a Spell card" in str(
+            state["spell_words"]
+        )
+        assert len(state["next_dice"]) == q["green"] == 5  # six green dice, one of them on the Spell card
+        odds = state["card_odds"]
+        assert odds is not None and odds["roll_for_me"] == 0 and odds["hopeless"]
+        costly = next(t for t in odds["tasks"] if t["task"] == 1)
+        assert costly["unpaid"] == {"what": "sanity", "cost": 5, "has": 3, "task": 1}
+        other = next(t for t in odds["tasks"] if t["task"] == 2)
+        assert other["probability"] == task_probability("peril:1", q["green"], 0, 0, None, q["holds"], 0, ["lore"])
+        name = MODULE.names(game).adventure("2")
+        assert state["odds_words"][0] == (
+            f"Anna cannot pay task 1's 5 sanity: Anna has 3, so no roll can complete {name}. Admit defeat to face the "
+            "card's penalty."
+        )
+        service.do("adjust", {"player": "2", "sanity": "2"})  # 5 left: the cost can be paid (:189, 0 is allowed)
+        odds = service.state()["card_odds"]
+        # "Roll for me" holds no die of its own; the lore on the Spell card is held for its roll all the same
+        plain = card_probability(q["tasks"], False, q["green"], 0, 0, None, 1, 0, ["lore"])
+        assert odds["unpaid"] is None and odds["roll_for_me"] == plain > 0
+    finally:
+        service.close()
+
+
+def test_after_a_die_held_by_focus_the_odds_still_show() -> None:
+    """The same refusal hid the odds mid-attempt once a die was held by focus (:365-369): "Roll for me" holds no new die,
+    but the one held stays held for its roll."""
+    game = at_two_tasks(1)
+    failed_roll(game)
+    game.push("focus die=peril")
+    game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()))
+    q = game.odds_question()
+    assert q is not None and q["held"] == ["peril"]
+    odds = _published(game)["card_odds"]
+    plain = card_probability(q["tasks"], q["ordered"], q["green"], 0, 0, None, 1, 0, ["peril"])
+    assert odds is not None and odds["roll_for_me"] == plain > 0 and odds["probability"] >= plain

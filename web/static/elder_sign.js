@@ -96,7 +96,8 @@ export function render(s) {
   if (s.outcome || (!a && s.rolls_over)) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none)]);
   else if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
-  else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...oddsLines()]);
+  // a die left on a Spell card from an earlier roll or turn is not rolled, and counts (elder-sign-rules.txt:345-349)
+  else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...(s.spell_words ? [el("div", { class: "note", id: "es-spell-dice" }, s.spell_words)] : []), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")" + clueWords(s, a) + "." : "no dice left to roll."))];
     // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for

@@ -107,6 +107,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
         "summon_odds": None,
+        # before the roll: a die left on a Spell card from an earlier roll or turn is not rolled (:345-349)
+        "spell_words": None if view.get("attempt") else sentences.spell_dice_words(view.get("spell_dice") or ()),
     }
     odds = _odds(view, game, names)
     if odds is not None:

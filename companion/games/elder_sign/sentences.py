@@ -1056,6 +1056,24 @@ def percent(p: float) -> str:
     return f"{round(p * 1000) / 10:.1f} %"
 
 
+def spell_dice_words(dice: Sequence[str]) -> str | None:
+    """Before the roll, the dice left on Spell cards from an earlier roll or turn (:345-349, "yellow:lore" or "lore"):
+    "A lore die is on a Spell card: it is not rolled, and counts for the next roll's tasks as it stands." None when
+    there are none."""
+    if not dice:
+        return None
+    said = []
+    for die in dice:
+        colour, _, face = str(die).rpartition(":")
+        shade = f"{colour} " if colour and colour[0] != "g" else ""  # a green die is said as its face alone
+        said.append(a_or_an(f"{shade}{_FACE_WORDS.get(face, face)}") + " die")
+    one = len(dice) == 1
+    return (
+        f"{listed(said).capitalize()} {'is on a Spell card' if one else 'are on Spell cards'}: {'it is' if one else 'they are'} not "
+        f"rolled, and {'counts' if one else 'count'} for the next roll's tasks as {'it stands' if one else 'they stand'}."
+    )
+
+
 def odds_words(odds: Mapping[str, Any]) -> list[str]:
     """The chances before (and between) the rolls, said as what the host's buttons will do: the first line what
     "Roll for me" does (every roll thrown, no clue spent, no die held but those held already), the next the best play with the clues and
