@@ -47,3 +47,16 @@ def test_the_words_of_roll_for_me_name_the_die_held() -> None:
     view = game.view()
     first = MODULE.publish(view, game)["odds_words"][0]
     assert "and the lore held" in first and "no die held" not in first and "no other die held" in first, first
+
+
+def test_with_yellow_dice_a_free_marker_beside_a_held_die_still_counts_for_a_task_alone() -> None:
+    """With the yellow die in the pool each task alone is worked out with one new hold at most; a die already on a
+    Spell card (:345-347) does not take the investigator marker's place (:365-371: one die a marker), so the focus
+    it leaves stays in the chance. Before, a held die left the yellow dice's task chance with no focus at all."""
+    from companion.games.elder_sign.module import _chances
+
+    need = "peril:1,terror:1"
+    base = {"green": 4, "yellow": 1, "red": 0, "clues": 0, "tasks": [need], "ordered": False, "held": ["lore"]}
+    _, _, free = _chances({**base, "holds": 2}, [(1, need)])  # the spell's die and the own marker, free
+    _, _, full = _chances({**base, "holds": 1}, [(1, need)])  # the spell's die only: no place left
+    assert free[1] > full[1], (free, full)

@@ -196,7 +196,9 @@ def _chances(
     clues = min(int(q["clues"]), 2)
     coloured = bool(q["yellow"] or q["red"])
     tasks, ordered, held, holds = q["tasks"], bool(q["ordered"]), q["held"], int(q["holds"])
-    # "Roll for me" holds no new die, but the dice held already stay held (:347): their places are counted
+    # "Roll for me" holds no new die, but the dice held already stay held (:347): their places are counted; with
+    # yellow or red dice each task alone is worked out with one new hold at most (a free marker's focus, :365-371)
+    # beside them (holds counts every place, the held dice's included, so it is never under kept)
     kept = len(held)
     plain = card_probability(tasks, ordered, *dice, None, kept, 0, held) if not coloured or len(tasks) <= 2 else None
     best = (
@@ -205,7 +207,7 @@ def _chances(
         else plain
     )
     each = {
-        i: task_probability(need, *dice, None, max(kept, min(holds, 1)) if coloured else holds, clues, held)
+        i: task_probability(need, *dice, None, min(holds, kept + 1) if coloured else holds, clues, held)
         for i, need in needs
     }
     return plain, best, each
