@@ -24,6 +24,8 @@ from companion.games.elder_sign.packs import load_packs
 DATA = Path(__file__).parent / "data"
 OLD_FILE = DATA / "elder-sign-lock-mid-attempt.sqlite"  # written by main (a825cba) before this change (see its .json)
 OLD = json.loads((DATA / "elder-sign-lock-mid-attempt.json").read_text())
+LAST_FILE = DATA / "elder-sign-lock-last.sqlite"  # written by main (a825cba) too: the lock is its last command
+LAST = json.loads((DATA / "elder-sign-lock-last.json").read_text())
 
 
 def rolling(*rolls: str, told: bool = True) -> Game:
@@ -116,3 +118,17 @@ def test_a_game_stored_with_the_locked_die_rolled_on_reopens_as_played(tmp_path:
         assert isinstance(game, Game) and game.reading == Reading.LOCK_LATE
         assert json.loads(json.dumps(game.view(), sort_keys=True, default=str)) == OLD["view"]
         assert len(game.history) == len(commands)
+
+
+def test_a_game_stored_ending_on_a_lock_mid_attempt_reopens_with_the_die_in_the_pool(tmp_path: Path) -> None:
+    """The file (written by main's code before): a green lock told after a failed roll of all alike dice, and nothing
+    after it. Nothing refuses it now, but its stored die_locked event took no die from the attempt: it reopens in
+    Reading.LOCK_LATE with the pool it was stored with, not one die fewer."""
+    assert "lock=green" in LAST["commands"][-1] and LAST["commands"][-2].startswith("roll")
+    stored_attempt = LAST["view"]["attempt"]
+    with reopened(LAST_FILE, tmp_path, LAST["game_id"], load_packs()) as game:
+        assert isinstance(game, Game) and game.reading == Reading.LOCK_LATE
+        attempt = game.view()["attempt"]
+        assert attempt["free"] == stored_attempt["free"] and attempt["dice_to_roll"] == stored_attempt["dice_to_roll"]
+        assert json.loads(json.dumps(game.view(), sort_keys=True, default=str)) == LAST["view"]
+        assert len(game.history) == len(LAST["commands"])

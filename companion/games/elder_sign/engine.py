@@ -979,7 +979,9 @@ class Game(GameHistory[State]):
         push. Each reading, and what tells a game played in it:
         - LOCK_LATE: a lock told during an attempt (card-did effect=lock, set-tasks lock=) followed by a roll of the
           pool it left (where now the locked die is out of the pool at once, :399-403) or a green lock told without
-          die= where now the player is asked which; it holds for the whole stored history;
+          die= where now the player is asked which, or a lock whose stored events took no die from the attempt where
+          now it takes one (the file's last command, with nothing after it to refuse); it holds for the whole stored
+          history;
         - MIDNIGHT_ASKED: a move, roll or other command of a turn while what the Mythos card did at midnight was still
           asked (where now the turn waits for it, MIDNIGHT_FIRST); it holds for the whole stored history;
         - END_ASKED: an end-turn while a card question other than a terror's was still open (where now it is told
@@ -1086,6 +1088,9 @@ class Game(GameHistory[State]):
                 return False
             # a devouring that withdraws what was asked of the turn, stored as asking it on
             if stored is not None and _rest_withdrawn(made) and not _rest_withdrawn(stored):
+                return False
+            # a lock that takes a die out of the attempt at once, stored as taking none (LOCK_LATE)
+            if stored is not None and _lock_took(made) and not _lock_took(stored):
                 return False
         return True
 
@@ -1638,6 +1643,11 @@ def _devour_asked(events: Sequence[Mapping[str, Any]]) -> bool:
 def _rest_withdrawn(events: Sequence[Mapping[str, Any]]) -> bool:
     """Whether these events ask the one question of what is left of a devoured investigator's turn (DEVOURED_REST)."""
     return any(e.get("type") == "card_asked" and e.get("part") == DEVOURED_REST for e in events)
+
+
+def _lock_took(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether these events lock a die taken out of the attempt at once (LOCKED_AT_ONCE, :399-403: it says `from`)."""
+    return any(e.get("type") == "die_locked" and "from" in e for e in events)
 
 
 def _choice_asked(events: Sequence[Mapping[str, Any]]) -> bool:
