@@ -132,3 +132,25 @@ def test_a_game_stored_ending_on_a_lock_mid_attempt_reopens_with_the_die_in_the_
         assert attempt["free"] == stored_attempt["free"] and attempt["dice_to_roll"] == stored_attempt["dice_to_roll"]
         assert json.loads(json.dumps(game.view(), sort_keys=True, default=str)) == LAST["view"]
         assert len(game.history) == len(LAST["commands"])
+
+
+def test_a_roll_after_a_lock_took_the_failed_rolls_last_die_refuses_its_choices() -> None:
+    """A failed roll of one green die, the yellow die added, then a green lock takes the rolled die (:399): nothing of
+    the failed roll is left to set aside, hold or put on a spell, so the next roll's lose=, hold= and spell= are
+    refused saying why, and the roll without them goes on."""
+
+    def locked() -> Game:
+        game = rolling(*["roll faces=" + ",".join(["peril"] * n) for n in (6, 5, 4, 3, 2, 1)])
+        game.push("add-die colour=yellow")
+        game.push("set-tasks adventure=2 tasks=inv:1 ordered=false lock=green")
+        assert game.view()["attempt"]["free"] == {"green": 0, "yellow": 1, "red": 0}
+        return game
+
+    for extra in ("lose=green", "hold=peril", "spell=peril", "hold=peril on=2"):
+        game = locked()
+        message = refused(game, f"roll faces=yellow:lore {extra}")
+        assert "a lock took its last one (:399-403)" in message and "Roll again without" in message, message
+        assert all(f"{arg.split('=')[0]}=" in message for arg in extra.split()), message
+    game = locked()
+    made = game.push("roll faces=yellow:lore")
+    assert [e["dice"] for e in made if e["type"] == "roll_failed"] == [["yellow:lore"]]

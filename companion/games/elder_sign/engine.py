@@ -2448,9 +2448,15 @@ class _Rules(RulesBase[State, Command]):
     def after_failure(self, a: AttemptState) -> None:
         """:211-215: one die of the failed roll is set aside; one other may be held (focus or assist, :363-373)
         or put on a spell (:345); the rest are rolled again. A lock that took the failed roll's last die left none
-        to set aside."""
+        to set aside, hold or put on a spell: lose=, hold=, on= and spell= are refused then, saying why."""
         assert a.last is not None
         if not a.last:
+            given = [f"{k}=" for k in ("lose", "hold", "on", "spell") if k in self.cmd.args]
+            if given:
+                self.illegal(
+                    "the failed roll has no die left: a lock took its last one (:399-403), so none is set aside, held "
+                    f"or put on a spell. Roll again without {', '.join(given)}."
+                )
             a.failed = False
             return
         last = [Die.parse(f) for f in a.last]
