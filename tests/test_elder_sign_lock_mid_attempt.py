@@ -76,10 +76,11 @@ def test_a_lock_after_a_failed_roll_takes_the_chosen_green_die_out_at_once() -> 
 def test_dice_alike_need_no_choice_and_a_die_on_a_spell_may_be_chosen() -> None:
     game = rolling("roll faces=peril,peril,peril,peril,peril,peril")
     game.push("roll faces=peril,peril,peril,peril spell=peril")  # one set aside, one on the spell
-    game.push("set-tasks adventure=2 tasks=inv:1 ordered=false lock=green die=peril")
+    # the pool's dice and the spell's have one face: die= could name no other, so nothing is asked; the roll's goes
+    made = game.push("set-tasks adventure=2 tasks=inv:1 ordered=false lock=green")
+    assert (locked_event(made)["die"], locked_event(made)["from"]) == ("peril", "roll")
     before = game.view()["attempt"]
-    assert [h["how"] for h in before["held"]] == ["spell"]
-    # the pool's dice and the spell's differ only in where they are: the spell's is named by die= too (:401)
+    assert [h["how"] for h in before["held"]] == ["spell"] and before["free"]["green"] == 3
     other = rolling("roll faces=peril,peril,peril,peril,peril,peril")
     other.push("roll faces=inv3,inv1,lore,inv1 spell=peril")  # completes inv:4
     made = other.push("set-tasks adventure=2 tasks=inv:1 ordered=false lock=green die=peril")

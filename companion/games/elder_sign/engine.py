@@ -681,13 +681,12 @@ def lockable(a: AttemptState, colour: Colour) -> tuple[list[Die], int, list[tupl
 
 
 def lock_choices(a: AttemptState, colour: Colour) -> list[str]:
-    """The dice the player chooses among for a lock (die=FACE, :401 "you get to decide which die"): none when they
-    are alike or one not rolled yet goes (the engine's choice), else each kind once."""
+    """The dice the player chooses among for a lock (die=FACE, :401 "you get to decide which die"): none when their
+    faces are alike (die= could name no other: the roll's goes, a held one stays) or one not rolled yet goes (the
+    engine's choice), else each face once."""
     pool, unrolled, held = lockable(a, colour)
-    kinds = {str(d) for d in pool} | {f"{d} {how}" for _, d, how in held}
-    if len(kinds) <= 1 or unrolled:
-        return []
-    return list(dict.fromkeys([str(d) for d in pool] + [str(d) for _, d, _ in held]))
+    faces = list(dict.fromkeys([str(d) for d in pool] + [str(d) for _, d, _ in held]))
+    return [] if len(faces) <= 1 or unrolled else faces
 
 
 def said_lockable(a: AttemptState, colour: Colour) -> str:
