@@ -87,6 +87,17 @@ def said(phone: Phone) -> list[str]:
     return [t for t in phone.page.locator("#said li").all_inner_texts() if t.strip()]
 
 
+def tell_questions(table: Table, host: Any) -> None:
+    """The host tells each open card question "that was all": while one is open the turn's end is not offered
+    (elder-sign-rules.txt:219, :323), and a Mythos card asked at midnight holds the next turn's move (:311-323)."""
+    page = host.page
+    while table.service.state()["question"] is not None:
+        length = table.service.state()["history_length"]
+        expect(page.locator("#es-main button[data-legal=end-turn]")).to_have_count(0)
+        tap(host, "#es-main button[data-legal=card-did]:has-text('that was all')")
+        wait_for(lambda length=length: table.service.state()["history_length"] > length)
+
+
 def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, skeptics_table: Table) -> None:
     table = skeptics_table
     host = open_phone(browser, table, host=True)
@@ -136,7 +147,6 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         assert table.service.state()["question"] is None
         # the numbers printed on the cards not filled in yet come before the first turn: no move, no roll till then
         expect(page.locator("#es-numbers-first")).to_contain_text("Before the first turn")
-        expect(page.locator("#es-move")).to_have_count(0)
         shot(host, "02d-host-numbers-first")
         copy_numbers(page)
         expect(viewer.page.locator("#es-doom")).to_have_text("Doom 2 of 12", timeout=5000)
@@ -147,6 +157,7 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
         while table.service.state()["midnights"] < midnights + 2 and turns < 12:
             turns += 1
             turn = table.service.state()["turn"]
+            tell_questions(table, host)  # a Mythos card drawn at midnight is told before the next turn moves (:323)
             tap(host, "#es-move")
             page.locator("#sheet-body button", has_text="adventure").first.click()
             roll, enter = page.locator("#es-roll-me"), page.locator("#es-enter-tasks")
@@ -172,11 +183,7 @@ def test_an_elder_sign_game_through_two_midnights_on_two_phones(browser: Any, sk
             if turns == 1:
                 shot(host, "03-host-roll")
                 shot(viewer, "04-viewer-roll")
-            while table.service.state()["question"] is not None:  # each card question told before the turn ends
-                length = table.service.state()["history_length"]
-                expect(page.locator("#es-main button[data-legal=end-turn]")).to_have_count(0)
-                tap(host, "#es-main button[data-legal=card-did]:has-text('that was all')")
-                wait_for(lambda length=length: table.service.state()["history_length"] > length)
+            tell_questions(table, host)  # each card question told before the turn ends (:219, :323)
             tap(host, "#es-main button[data-legal=end-turn]")
             expect(viewer.page.locator("#es-line")).to_contain_text(f"Turn {turn + 1}", timeout=5000)
             if table.service.state()["outcome"]:

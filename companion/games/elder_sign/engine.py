@@ -3428,8 +3428,8 @@ class _Rules(RulesBase[State, Command]):
         else:
             if lock_choices(a, colour):
                 self.illegal(
-                    f"a {colour.value} die is locked (:399) and the player chooses which (:401 'you get to decide "
-                    f"which die goes on the locked die icon'): add die=FACE, one of {said_lockable(a, colour)}."
+                    f"a {colour.value} die is locked (:399) and the player decides which die goes on the locked die "
+                    f"icon (:401): add die=FACE, one of {said_lockable(a, colour)}."
                 )
             in_pool = pool[0] if pool else None
             on = None if in_pool is not None or unrolled or not held else held[0]
