@@ -1112,7 +1112,8 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
         x
         for x in (
             f"spending up to {count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
-            "holding a die (focus) after a roll that fails" if odds.get("holds") else "",
+            # a free place only: "holds" counts the places the held dice take too (a full marker cannot focus, :365)
+            "holding a die (focus) after a roll that fails" if holds_free(odds) else "",
         )
         if x
     ]
@@ -1126,6 +1127,12 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
             + "."
         )
     return lines
+
+
+def holds_free(odds: Mapping[str, Any]) -> bool:
+    """Whether a new die can still be held (focus, :365-371) in the odds' attempt: "holds" counts every place, the
+    ones the dice held already take included."""
+    return int(odds.get("holds") or 0) > len(odds.get("held") or [])
 
 
 def unpaid_words(who: str, unpaid: Mapping[str, Any]) -> str:
