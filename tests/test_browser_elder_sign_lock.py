@@ -31,7 +31,7 @@ def rolling_table(tmp_path: Path) -> Iterator[Table]:
     numbers_copied(service._game, service)
     service.do("move", {"to": "4"})
     service.do("set-tasks", {"adventure": "4", "tasks": "inv:4; lore:2", "ordered": "false"})
-    service.do("roll", {"faces": "peril,peril,peril,peril,peril,lore"})
+    service.do("roll", {"faces": "peril,peril,peril,peril,peril,inv3"})
     yield from serve_table(tmp_path, service=service, threads=32)
 
 
@@ -42,10 +42,12 @@ def test_the_host_taps_which_green_die_the_mythos_card_locks(browser: object, ro
     try:
         page = host.page
         buttons = page.locator("#es-main button[data-legal=card-did]", has_text="green die locked")
-        expect(buttons).to_have_text(["A green die locked: the peril die", "A green die locked: the lore die"])
+        expect(buttons).to_have_text(
+            ["A green die locked: the peril die", "A green die locked: the 3 investigation die"]
+        )
         buttons.first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "lock-green-choice-phone.png"))  # as the phone's screen shows it
-        buttons.filter(has_text="the lore die").click()
+        buttons.filter(has_text="the 3 investigation die").click()
         expect(page.locator("#es-main button[data-legal=card-did]", has_text="green die locked")).to_have_count(
             0, timeout=5000
         )
@@ -64,8 +66,8 @@ def test_the_task_sheet_of_another_card_asks_which_green_die_it_locks(browser: o
     which of her green dice goes on it (:401), and the one chosen leaves the attempt."""
     service = rolling_table.service
     service.do("card-did", {"effect": "nothing"})  # the setup's Mythos card told
-    service.do("roll", {"faces": "peril,peril,lore,peril", "hold": "peril"})
-    assert service.state()["attempt"]["lock_choices"] == ["peril", "lore"]
+    service.do("roll", {"faces": "peril,peril,inv3,peril", "hold": "peril"})
+    assert service.state()["attempt"]["lock_choices"] == ["peril", "inv3"]
     slot = next(c["slot"] for c in service.state()["adventures"] if c["slot"] != "4")
     host = host_phone(browser, rolling_table)
     try:
@@ -74,16 +76,21 @@ def test_the_task_sheet_of_another_card_asks_which_green_die_it_locks(browser: o
         page.click(f"#es-fix-list button:has-text('Enter the tasks of the adventure in place {slot}')")
         expect(page.locator("#sheet")).to_be_visible()
         page.click("#task-1-inv-more")
+        # the green die is asked only once the icon is told green (:401); its faces said as words, not codes
+        expect(page.locator("#es-lock-die")).to_be_hidden()
+        page.select_option("#es-lock", "yellow")
+        expect(page.locator("#es-lock-die")).to_be_hidden()
         page.select_option("#es-lock", "green")
-        expect(page.locator("#es-lock-die option")).to_have_text(["The peril die", "The lore die"])
-        page.select_option("#es-lock-die", "lore")
+        expect(page.locator("#es-lock-die")).to_be_visible()
+        expect(page.locator("#es-lock-die option")).to_have_text(["The peril die", "The 3 investigation die"])
+        page.select_option("#es-lock-die", "inv3")
         page.locator("#es-lock-die").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "lock-green-sheet-phone.png"))  # as the phone's screen shows it
         page.click("#sheet-ok")
         expect(page.locator("#sheet")).to_be_hidden()
         attempt = service.state()["attempt"]
-        assert "lore" not in attempt["last"] and service.state()["locked"] == {"green": 1}
-        assert service.history()[-1]["command"]["args"]["die"] == "lore"
+        assert "inv3" not in attempt["last"] and service.state()["locked"] == {"green": 1}
+        assert service.history()[-1]["command"]["args"]["die"] == "inv3"
         assert host.errors == []
     finally:
         host.context.close()

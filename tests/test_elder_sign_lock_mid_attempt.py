@@ -155,3 +155,17 @@ def test_a_roll_after_a_lock_took_the_failed_rolls_last_die_refuses_its_choices(
     game = locked()
     made = game.push("roll faces=yellow:lore")
     assert [e["dice"] for e in made if e["type"] == "roll_failed"] == [["yellow:lore"]]
+
+
+def test_the_lock_words_say_an_investigation_die_as_the_spell_words_do() -> None:
+    """The lock's button and event say a die as every other sentence does (sentences.dice_words): "the 3
+    investigation die", not the face's code "inv3" (:401 the player's choice of green die)."""
+    game = rolling("roll faces=peril,peril,peril,peril,peril,inv3", told=False)
+    names = MODULE.names(game)
+    labels = [MODULE.action_label(a.to_dict(), names, None) for a in game.legal_actions()]
+    assert "A green die locked: the 3 investigation die" in labels, labels
+    assert "Hold the 3 investigation die (focus)" in labels, labels
+    assert not any("inv3" in label for label in labels), labels
+    said = MODULE.describe_events(game.push("card-did effect=lock colour=green die=inv3"), names)
+    assert any("the 3 investigation die of the roll, out of the attempt" in line for line in said), said
+    assert not any("inv3" in line for line in said), said

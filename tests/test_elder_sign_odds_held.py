@@ -60,3 +60,27 @@ def test_with_yellow_dice_a_free_marker_beside_a_held_die_still_counts_for_a_tas
     _, _, free = _chances({**base, "holds": 2}, [(1, need)])  # the spell's die and the own marker, free
     _, _, full = _chances({**base, "holds": 1}, [(1, need)])  # the spell's die only: no place left
     assert free[1] > full[1], (free, full)
+
+
+def test_after_a_focus_on_the_own_marker_the_best_play_offers_no_other_focus() -> None:
+    """Alone on the card with the own marker full (focus, :365-371: one die a marker), the words of the best play
+    offer no new focus: "holds" counts the marker the held die takes (module.publish), so the words test the free
+    places. Before, they said "holding a die (focus)" for a marker already full."""
+    game = at_two_tasks(1)
+    game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " task=none")
+    game.push("focus die=lore")
+    published = MODULE.publish(game.view(), game)
+    odds, words = published["card_odds"], " ".join(published["odds_words"])
+    assert odds["holds"] == len(odds["held"]) == 1, odds
+    assert "focus" not in words, words
+
+
+def test_a_die_on_a_spell_in_the_ancient_one_battle_offers_no_focus() -> None:
+    """In the battle (no investigator marker takes a die, :449) a die on a Spell card (:345) is no free place."""
+    from companion.games.elder_sign.sentences import odds_words
+
+    odds = {"name": "the Ancient One", "dice": 6, "probability": 0.5, "roll_for_me": 0.25, "clues": 1}
+    odds |= {"holds": 1, "held": ["lore"], "tasks": []}
+    said = " ".join(odds_words(odds))
+    assert "spending up to 1 clue" in said and "focus" not in said, said
+    assert "focus" in " ".join(odds_words({**odds, "holds": 2})), "a free place offers the focus"

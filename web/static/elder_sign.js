@@ -139,14 +139,15 @@ function taskChoice(s, a) {
 // the dice of the roll, the one set aside marked (the companion's suggestion until someone taps another); the host
 // taps a die of another colour to choose it (only its colour matters: the others are all rolled again).
 const dieColour = (f) => (String(f).includes(":") ? String(f).split(":")[0] : "green");
+// a die as the companion's sentences say it (dice_words): "yellow 4 investigation", "lore" (a green die by its face alone)
+const esDie = (f) => (dieColour(f) === "green" ? "" : dieColour(f) + " ") + (ES_FACE[String(f).split(":").pop()] || f);
 // The dice of the failed roll, the first one `chosen` marked (`mark`, `cls`), each other one the host may choose a button
 // (`offerFor`: its legal action), the rest chips.
 function diceRow(last, id, chosen, offerFor, mark, cls) {
   const row = el("div", { class: "chips", id });
   let marked = false;
   last.forEach((f, i) => {
-    const colour = dieColour(f);
-    const words = (colour === "green" ? "" : colour + " ") + (ES_FACE[String(f).split(":").pop()] || f);
+    const words = esDie(f);
     const here = !marked && chosen(f);
     marked = marked || here;
     const offer = here ? null : offerFor(f);
@@ -480,12 +481,17 @@ function tasksSheet(a, s) {
   lock.id = "es-lock";
   // a green die locked during an attempt whose green dice differ: the player chooses which (elder-sign-rules.txt:401)
   const choices = (s.attempt && s.attempt.lock_choices) || [];
-  const which = selectIn("die", choices.map((d) => [d, "The " + d.replace(":", " ") + " die"]), choices[0]);
+  const which = selectIn("die", choices.map((d) => [d, "The " + esDie(d) + " die"]), choices[0]);
   which.id = "es-lock-die";
+  // asked only while the card's icon is told green (:401: the choice is of a green die)
+  const whichField = field("The green die the player puts on it", which);
+  whichField.id = "es-lock-die-field";
+  whichField.hidden = lock.value !== "green";
+  lock.addEventListener("change", () => { whichField.hidden = lock.value !== "green"; });
   sheet("The tasks of " + (name.charAt(0).toLowerCase() + name.slice(1)), [
     el("p", { class: "note" }, "Copy the card on the table: each row of symbols is one task. Tap each task's symbols; a task that costs sanity or stamina, or moves the clock, when it is done, gets that too."),
     pad.node, ordL, ...(card.tasks_missing ? [field("Locked die icon", lock)] : []),
-    ...(card.tasks_missing && choices.length ? [field("The green die the player puts on it", which)] : []),
+    ...(card.tasks_missing && choices.length ? [whichField] : []),
     ...(monsters.length ? [el("p", { class: "note" }, "Its monster stays: " + monsters.map(esTask).join(" · ") + ".")] : []),
   ], "Enter the tasks", () => {
     const tasks = pad.value();

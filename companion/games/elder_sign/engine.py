@@ -796,8 +796,8 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
-    # a game stored before a lock told during an attempt took a die out of it at once (LOCKED_AT_ONCE): the locked die
-    # was rolled on, held, put on a spell or used for a task until the next attempt
+    # a game stored before a lock told during an attempt took a die out of it at once (_Rules.lock_from_attempt): the
+    # locked die was rolled on, held, put on a spell or used for a task until the next attempt
     LOCK_LATE = auto()
     # a game stored before the next player's turn waited for what the Mythos card did at midnight (MIDNIGHT_FIRST): the
     # player moved, rolled or ended the turn with it still asked

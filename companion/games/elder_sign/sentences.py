@@ -129,14 +129,15 @@ def need_words(need: Any) -> str:
 
 
 def dice_words(dice: Any) -> str:
-    """["inv2", "yellow:inv4", "lore"] -> "2 investigation, yellow 4 investigation, lore"."""
+    """["inv2", "yellow:inv4", "lore"] -> "2 investigation, yellow 4 investigation, lore" (a green die is said as its
+    face alone, "green:lore" too)."""
     out = []
     for die in dice or ():
         colour, sep, face = str(die).partition(":")
         if not sep:
             colour, face = "", colour
         word = _FACE_WORDS.get(face, face)
-        out.append(f"{colour} {word}" if colour else word)
+        out.append(f"{colour} {word}" if colour and colour[0] != "g" else word)
     return ", ".join(out) if out else "no dice"
 
 
@@ -263,7 +264,7 @@ def _said_die_locked(event: Mapping[str, Any], names: Names, kind: str, who: str
     taken = {"roll": "of the roll", "unrolled": "not rolled yet", "spell": "from the Spell card"}
     taken |= {"focus": "from the investigator marker", "assist": "from the investigator marker"}
     if event.get("from") in taken:  # taken out of the attempt at once (:399-403)
-        die = f"the {str(event['die']).replace(':', ' ')} die" if event.get("die") else "a die"
+        die = f"the {dice_words([event['die']])} die" if event.get("die") else "a die"
         text += f": {die} {taken[str(event['from'])]}, out of the attempt"
     return text
 
@@ -924,10 +925,10 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return f"Enter the numbers on {names.player(int(args.get('player') or 1) - 1)}'s investigator card"
     if name == "focus":
         die = str(args.get("die"))
-        return f"Hold the {die.replace(':', ' ')} die (focus)"
+        return f"Hold the {dice_words([die])} die (focus)"
     if name == "spell":
         die = str(args.get("die"))
-        return f"Put the {die.replace(':', ' ')} die on a Spell card"
+        return f"Put the {dice_words([die])} die on a Spell card"
     if name == "set-aside":
         return f"Set {a_or_an(args.get('colour'))} die aside"
     if name == "complete":
@@ -936,7 +937,7 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
     if name == "card-did":
         effect = str(args.get("effect"))
         if effect == "lock" and args.get("die"):  # :401 the player's choice of green die
-            return f"A {args.get('colour')} die locked: the {str(args.get('die')).replace(':', ' ')} die"
+            return f"A {args.get('colour')} die locked: the {dice_words([args.get('die')])} die"
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
         if "effect" not in args:  # any amount the card did: each of its rows sends it with "Tell" (core.js amountRow)
@@ -1062,11 +1063,7 @@ def spell_dice_words(dice: Sequence[str]) -> str | None:
     there are none."""
     if not dice:
         return None
-    said = []
-    for die in dice:
-        colour, _, face = str(die).rpartition(":")
-        shade = f"{colour} " if colour and colour[0] != "g" else ""  # a green die is said as its face alone
-        said.append(a_or_an(f"{shade}{_FACE_WORDS.get(face, face)}") + " die")
+    said = [a_or_an(dice_words([die])) + " die" for die in dice]
     one = len(dice) == 1
     return (
         f"{listed(said).capitalize()} {'is on a Spell card' if one else 'are on Spell cards'}: {'it is' if one else 'they are'} not "
@@ -1112,7 +1109,8 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
         x
         for x in (
             f"spending up to {count(odds.get('clues'), 'clue')}" if odds.get("clues") else "",
-            "holding a die (focus) after a roll that fails" if odds.get("holds") else "",
+            # a free place only: "holds" counts the places the held dice take too (a full marker cannot focus, :365)
+            "holding a die (focus) after a roll that fails" if holds_free(odds) else "",
         )
         if x
     ]
@@ -1126,6 +1124,12 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
             + "."
         )
     return lines
+
+
+def holds_free(odds: Mapping[str, Any]) -> bool:
+    """Whether a new die can still be held (focus, :365-371) in the odds' attempt: "holds" counts every place, the
+    ones the dice held already take included."""
+    return int(odds.get("holds") or 0) > len(odds.get("held") or [])
 
 
 def unpaid_words(who: str, unpaid: Mapping[str, Any]) -> str:
