@@ -339,6 +339,7 @@ elder-sign new --rules elder-sign --players 2 --seed 7
 elder-sign do set-ancient-one doom=12 elder_signs=10
 elder-sign do set-investigator player=1 sanity=5 stamina=5 clues=1
 elder-sign do set-investigator player=2 sanity=4 stamina=6 clues=0
+elder-sign do card-did effect=nothing
 elder-sign do end-turn
 elder-sign do end-turn
 elder-sign undo
