@@ -135,9 +135,10 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "tell-ghost": (
             (),
-            ("sets", "last", "seance"),
+            ("sets", "last", "seance", "ability"),
             "what the real ghost card shows, for one not filled in yet: sets=N (its icon sets), last=yes|no "
-            "(was that its last set), seance=yes|no (are all its séance symbols matched)",
+            "(was that its last set), seance=yes|no (are all its séance symbols matched), ability=doors|nothing "
+            "(what its Ghost Hour ability did: closed the doors next to its room, or nothing the companion keeps)",
         ),
         "solve": ((), ("clue",), "a clue card was solved"),
         "prove": (("set",), (), "an icon set of the ghost card was proven"),
@@ -176,7 +177,11 @@ BOX_DICE = {"clue": 5, "key": 4, "summon": 7}  # "Game Components": 5 Clue Dice,
 _SAMPLE_FACE = {"clue": "cobweb", "key": "blank", "summon": "blank"}  # a face of each kind, to probe a roll
 _LAST_QUARTER = 3  # IX: the quarter before the Ghost Hour
 MAX_GHOST_SETS = 9  # the most icon sets the host may tell for a ghost card not filled in yet (the bundled: 5 or 6)
-GHOST_ASKS = ("sets", "last", "seance")  # what the companion asks about a ghost card not filled in yet
+GHOST_ASKS = ("sets", "last", "seance", "ability")  # what the companion asks about a ghost card not filled in yet
+# what the host may say the real ghost card's Ghost Hour ability did (tell-ghost ability=...), for one not filled in
+# yet: the kind of ability the engine plays (the box's `closes_doors`), or "nothing" the companion keeps (the table
+# plays it: "the Poltergeist will fling objects to all adjacent spaces", skeptics-rulebook.txt:220)
+GHOST_ABILITIES = ("doors", "nothing")
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -353,10 +358,12 @@ class State:
     held: list[str] = field(default_factory=list)  # "PLAYER:ITEM": the item cards each investigator holds
     attempt_glass: bool = False  # the attempt under way uses the player's magnifying glass
     # a ghost card not filled in yet ("Cards not filled in yet"): the host tells what the real card shows
-    ghost_asks: list[str] = field(default_factory=list)  # questions waiting, first first: "sets", "last", "seance"
+    # questions waiting, first first: "sets", "last", "seance", "ability"
+    ghost_asks: list[str] = field(default_factory=list)
     ghost_sets: int = 0  # the icon sets the host said the real card has (0: not told)
     sets_told: list[str] = field(default_factory=list)  # "N=ICONS": the icons the table gave for set N (last given)
     seance_told: bool = False  # the host said every séance symbol on the real card is matched
+    ability_room: int | None = None  # where the ghost appeared when its Ghost Hour ability was asked ("ability")
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -585,6 +592,8 @@ def ghost_taps(s: State) -> list[dict[str, str]]:
     if question is None:
         return []
     ask = question["ask"]
+    if ask == "ability":
+        return [{ask: ability} for ability in GHOST_ABILITIES]
     if ask == "sets":
         highest = max((i + 1 for i, p in enumerate(s.proven) if p), default=1)
         return [{"sets": str(n)} for n in range(max(1, highest), MAX_GHOST_SETS + 1)]
@@ -707,6 +716,9 @@ class Game(GameHistory[State]):
         # a game stored before the companion asked where the fire tokens go (see read_stored): a card's fires are
         # counted, the box's 4 (or the number the host tapped), and a fire fight names no space, as it was played
         self.fires_counted = False
+        # a game stored before the companion asked what a stand-in ghost's Ghost Hour ability did (see read_stored):
+        # the stand-in's own ability played (its `closes_doors` closed the doors next to its room), as it was played
+        self.ability_played = False
         super().__init__(state)
 
     @property
@@ -1127,7 +1139,10 @@ class Game(GameHistory[State]):
         no spaces, drawn and not fought yet) plays on with the fires counted (`fires_counted`). A file older still,
         stored before the commands' events were (none stored for its first commands, _before_events, also when it
         was reopened and played on since), tells only by playing: when the asking reading leaves a Fire card asking
-        where its tokens go after those commands, or refuses one, it was drawn then and its fires were counted."""
+        where its tokens go after those commands, or refuses one, it was drawn then and its fires were counted.
+
+        And a game with a stand-in ghost played before the companion asked what its Ghost Hour ability did
+        (_ability_played) plays on with the stand-in's own ability, as it did (`ability_played`)."""
         counted = any(e.get("type") == "fires_placed" and "spaces" not in e for told in events or () for e in told)
         if not any(c.name == "tell-fires" for c in commands) and (
             counted
@@ -1139,6 +1154,8 @@ class Game(GameHistory[State]):
             or self._fire_left_asking(commands[: _before_events(events)])
         ):
             self.fires_counted = True
+        if self.ghost.placeholder and self._ability_played(commands, events):
+            self.ability_played = True
         stand_in_tokens = any(e.placeholder for e in self.packs.evidence.values())
         if self.may_name_evidence and stand_in_tokens and not any("evidence" in c.args for c in commands):
             if self._pushed_all(commands):
@@ -1154,6 +1171,39 @@ class Game(GameHistory[State]):
             return ()
         self.stand_in_reading = True
         return commands
+
+    def _ability_played(self, commands: Sequence[CommandBase], events: StoredEvents | None) -> bool:
+        """The stored game of a stand-in ghost was played before the companion asked what its Ghost Hour ability did
+        (skeptics-rulebook.txt:219): its stored events show the ghost appearing at a Ghost Hour or in Ghost Mode and
+        no question about the ability (the stand-in's `closes_doors` closed the doors then). Commands stored before
+        the events were tell only by playing (_before_events): pushed in the asking reading, they ask it, or one is
+        refused. Events not known (None) or an answer told: no."""
+        if events is None or any(c.name == "tell-ghost" and "ability" in c.args for c in commands):
+            return False
+        stored = [e for told in events for e in told]
+        if any(e.get("type") == "card_asked" and e.get("ask") == "ability" for e in stored):
+            return False
+        appeared = ("ghost_hour", "ghost_mode")
+        if any(
+            e.get("type") == "ghost_appeared" and e.get("reason") in appeared and e.get("room") is not None
+            for e in stored
+        ):
+            return True
+        return self._ability_left_asking(commands[: _before_events(events)])
+
+    def _ability_left_asking(self, commands: Sequence[CommandBase]) -> bool:
+        """Pushed in the asking reading, `commands` ask what the ghost's ability did (or one is refused); the game is
+        back before the first either way."""
+        asked = False
+        try:
+            for c in commands:
+                if any(e.get("type") == "card_asked" and e.get("ask") == "ability" for e in self.push(c)):
+                    asked = True
+                    break
+        except (BadCommand, IllegalCommand):
+            asked = True
+        self._start_again()
+        return asked
 
     def _fire_left_asking(self, commands: Sequence[CommandBase]) -> bool:
         """Pushed in the asking reading, `commands` leave a Fire card asking where its tokens go (or one is
@@ -1926,16 +1976,30 @@ class _Rules(RulesBase[State, Command]):
         if was is not None:
             data["from"] = was
         self.emit("ghost_appeared", **data)
+        # "Each time the Ghost is revealed at the Ghost Hour or during Ghost Mode (see Ghost Mode), the Ghost will
+        # immediately use its Ghost Hour Ability" (skeptics-rulebook.txt:219): a card not filled in yet plays none of
+        # its own, the host says what the real card's did (tell-ghost ability=...), first of what is asked of it
+        ability = reason in ("ghost_hour", "ghost_mode") and room is not None
+        asked = ability and self.asks_ghost and not self.game.ability_played
+        if asked:
+            s.ability_room = room
+            self.ask_ghost("ability", first=True)
         if self.asks_ghost and not s.ghost_sets:
             self.ask_ghost("sets")  # the ghost is here to be proven: how many icon sets does the real card show?
-        if reason in ("ghost_hour", "ghost_mode") and self.ghost.closes_doors and room is not None:
-            closed = []
-            for _, conn in self.board.neighbours(room):
-                if conn.door and conn.key in s.open_doors:
-                    s.open_doors.remove(conn.key)
-                    closed.append(conn.key)
-            if closed:
-                self.emit("doors_closed", doors=closed, by=self.ghost.name)
+        if ability and not asked and self.ghost.closes_doors and room is not None:
+            self.close_doors(room)
+
+    def close_doors(self, room: int) -> None:
+        """The ghost's ability closes every door next to `room` ("the Child Ghost will close all adjacent doors",
+        skeptics-rulebook.txt:220)."""
+        s = self.s
+        closed = []
+        for _, conn in self.board.neighbours(room):
+            if conn.door and conn.key in s.open_doors:
+                s.open_doors.remove(conn.key)
+                closed.append(conn.key)
+        if closed:
+            self.emit("doors_closed", doors=closed, by=self.ghost.name)
 
     def disappear(self, why: str) -> None:
         s = self.s
@@ -2773,7 +2837,7 @@ class _Rules(RulesBase[State, Command]):
         s, args = self.s, self.cmd.args
         given = [a for a in GHOST_ASKS if a in args]
         if len(given) != 1:
-            raise BadCommand("tell-ghost: give one of sets=N, last=yes|no or seance=yes|no.")
+            raise BadCommand("tell-ghost: give one of sets=N, last=yes|no, seance=yes|no or ability=doors|nothing.")
         ask = given[0]
         if not self.asks_ghost:
             # filled in since (Your box): the card itself says it now, so what was told changes nothing
@@ -2787,9 +2851,11 @@ class _Rules(RulesBase[State, Command]):
                 self.tell_sets(count)
             return
         if ask not in s.ghost_asks:
-            self.illegal(
-                f"nothing is asked about {'the last icon set' if ask == 'last' else 'the séance symbols'} now."
-            )
+            what = {"last": "the last icon set", "seance": "the séance symbols", "ability": "the ghost's ability"}
+            self.illegal(f"nothing is asked about {what[ask]} now.")
+        if ask == "ability":
+            self.tell_ability()
+            return
         yes = _bool(self.cmd, ask)
         if self.checking:
             return
@@ -2802,6 +2868,19 @@ class _Rules(RulesBase[State, Command]):
             self.tell_sets(s.proven.count(True))  # the sets proven: sets_fit holds
         elif ask == "last":
             s.proven.append(False)  # the real card has a set more than the stand-in: it can be proven now
+
+    def tell_ability(self) -> None:
+        """What the real card's Ghost Hour ability did (skeptics-rulebook.txt:219): the doors next to the room the
+        ghost appeared in closed, as the Child Ghost's (:220), or nothing the companion keeps (the table plays it)."""
+        s = self.s
+        ability = _choice(self.cmd, "ability", GHOST_ABILITIES)
+        if self.checking:
+            return
+        s.ghost_asks.remove("ability")
+        room, s.ability_room = s.ability_room, None
+        self.emit("card_told", kind="ghost", ask="ability", ability=ability, room=room)
+        if ability == "doors" and room is not None:
+            self.close_doors(room)
 
     def sets_fit(self, count: int) -> None:
         """The real card shows no fewer icon sets than are proven already."""

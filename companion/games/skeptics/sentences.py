@@ -92,12 +92,19 @@ _GHOST_ASKED = {  # a ghost card not filled in yet: what the companion asks of t
     "sets": "The ghost card is not filled in yet: how many icon sets does the card on the table show?",
     "last": "The ghost card is not filled in yet: was that the last icon set on the card?",
     "seance": ("The ghost card is not filled in yet: with this evidence, is every séance symbol on the card matched?"),
+    # "Once the Ghost appears, the Ghost will use its Ghost Hour Ability" (skeptics-rulebook.txt:209, :219)
+    "ability": (
+        "The ghost card is not filled in yet, so the companion plays nothing of its Ghost Hour ability: read it on "
+        "the card on the table and play it; what did it do?"
+    ),
 }
 _GHOST_TAPS = {
     ("last", "yes"): "Yes, that was the last set",
     ("last", "no"): "No, the card has more sets",
     ("seance", "yes"): "Yes, every séance symbol is matched",
     ("seance", "no"): "No, not every one yet",
+    ("ability", "doors"): "It closed the doors next to its room",
+    ("ability", "nothing"): "Something else (the table plays it)",
 }
 
 
@@ -109,6 +116,10 @@ def _ghost_told(event: Mapping[str, Any]) -> str:
         return f"The ghost card shows {count(event.get('sets'), 'icon set')}."
     if ask == "last":
         return "That was the ghost card's last icon set." if yes else "The ghost card has more icon sets to prove."
+    if ask == "ability":
+        if event.get("ability") == "doors":
+            return f"The ghost's Ghost Hour ability closed the doors next to room {event.get('room')}."
+        return "The ghost's Ghost Hour ability: the table plays it, the companion changes nothing."
     return "Every séance symbol on the ghost card is matched." if yes else "Not every séance symbol is matched yet."
 
 
