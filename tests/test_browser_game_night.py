@@ -37,8 +37,9 @@ def test_the_game_tab_answers_the_tables_questions_at_a_glance(browser: Any, liv
         wait_text(viewer, "#g-deck", str(state["room_deck_left"]))
         wait_text(viewer, "#g-summon", str(state["summon_dice"]))
         wait_text(viewer, "#g-timers", str(state["timers"]))
-        # a card not filled in yet that the companion drew is the real deck's card, not its entry's stand-in name
-        names = [c["name"] if not c["stand_in"] else "the real deck's card" for c in state["environment"]]
+        # a card not filled in yet that the companion drew is the card the table drew, not its entry's stand-in name
+        drawn = "the card drawn from your deck (the host tells what it does)"
+        names = [c["name"] if not c["stand_in"] else drawn for c in state["environment"]]
         assert names, "the Ghost Hour drew an environment card"
         expect(viewer.page.locator("#g-env")).to_have_text("In force: " + ", ".join(names))
         ghost = viewer.text("#ghost-line")

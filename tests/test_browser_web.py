@@ -198,7 +198,8 @@ def test_the_ghost_hour_banner_reaches_a_viewer(browser: Any, live: Table) -> No
         viewer.page.wait_for_selector("#banner:not([hidden])", timeout=10_000)
         assert reply.status == 200
         struck = next(e for e in reply.json()["events"] if e["type"] == "ghost_hour")
-        assert f"room {struck['room']}" in viewer.text("#banner-room")
+        # the environment card is drawn first, then the room card (skeptics-rulebook.txt:204-207): the room is said second
+        assert f"room {struck['room']}" in viewer.text("#banner-env")
         assert viewer.page.get_attribute("#banner", "data-event-id") == str(struck["id"])
         viewer.shot("phone-ghost-hour")
         assert viewer.page.evaluate("() => window.__vibrations") == [[400, 150, 400, 150, 800]]

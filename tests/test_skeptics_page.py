@@ -181,13 +181,21 @@ def test_an_environment_card_not_filled_in_is_the_real_decks_card(browser: Any, 
         card = svc.state()["environment"][-1]
         assert card["stand_in"] and not svc.state()["physical"]
         # the banner tells the order of the Ghost Hour Sequence: "An Environment Card is always drawn first" (:207)
-        expect(viewer.page.locator("#banner-env")).to_contain_text("The environment card, drawn before the room card")
+        expect(viewer.page.locator("#banner-room")).to_contain_text("The environment card, drawn before the room card")
         # the real deck's top card is the card drawn: the banner names no stand-in entry as if it were that card
-        expect(viewer.page.locator("#banner-env")).to_contain_text("draw the top card of the real environment deck")
-        expect(viewer.page.locator("#banner-env")).not_to_contain_text(card["name"])
+        expect(viewer.page.locator("#banner-room")).to_contain_text("draw the top card of the real environment deck")
+        expect(viewer.page.locator("#banner")).not_to_contain_text(card["name"])
+        # then the room card (:205-207), then the ghost's ability (:209), which a stand-in ghost does not play itself
+        room = svc.state()["ghost_room"]
+        expect(viewer.page.locator("#banner-env")).to_contain_text(f"The ghost appears in room {room}")
+        expect(viewer.page.locator("#banner-env")).to_contain_text("Ghost Hour ability: read it on your ghost card")
+        drawn, appears = (viewer.page.locator(sel).bounding_box() for sel in ("#banner-room", "#banner-env"))
+        assert drawn and appears and drawn["y"] + drawn["height"] <= appears["y"]
         shot(viewer, "10-ghost-hour-banner", full=False)
         dismiss(viewer)
-        expect(viewer.page.locator("#g-env")).to_contain_text("In force: the real deck's card")
+        expect(viewer.page.locator("#g-env")).to_have_text(
+            "In force: the card drawn from your deck (the host tells what it does)"
+        )
         expect(viewer.page.locator("#g-env")).not_to_contain_text(card["name"])
         expect(viewer.page.locator("#env li b").last).to_have_text(
             f"The card drawn from the real deck (\u201c{card['name']}\u201d in Your box)"

@@ -234,11 +234,11 @@ export function renderAttempt(s) {
 }
 
 // An environment card in force. One not filled in yet that the companion drew for itself ("Common card 6") is no card
-// the table can find: it is the real deck's card, known in Your box by that entry. In physical deck mode the host
-// chose the entry.
+// the table can find: it is the card the table drew from its own environment deck, and the host tells what it does;
+// known in Your box by that entry. In physical deck mode the host chose the entry.
 function envName(s, c, short) {
   if (!c.stand_in || s.physical) return c.name;
-  return short ? "the real deck's card" : "The card drawn from the real deck (\u201C" + c.name + "\u201D in Your box)";
+  return short ? "the card drawn from your deck (the host tells what it does)" : "The card drawn from the real deck (\u201C" + c.name + "\u201D in Your box)";
 }
 
 function renderGlance(s) {
@@ -385,8 +385,8 @@ function renderChoices(pick) {
 }
 
 // ---- what the table is told ------------------------------------------------------------------------
-// The Ghost Hour: the big banner (where the ghost appears, the environment card drawn, the ghost's ability), the
-// buzz and the chime; true when it was shown (a game's end is told instead).
+// The Ghost Hour: the big banner (the environment card drawn, where the ghost appears, the ghost's ability, in the
+// order of the Ghost Hour Sequence), the buzz and the chime; true when it was shown (a game's end is told instead).
 export function ghostHourBanner(fresh, ending) {
   const gh = fresh.find((r) => r.type === "ghost_hour");
   if (!gh || ending) return false;
@@ -396,8 +396,12 @@ export function ghostHourBanner(fresh, ending) {
   const first = "The environment card, drawn before the room card: ";
   const envLine = env ? (standInEnv ? env.text || "" : first + env.name + ". " + (env.effect || "")) : gh.environment ? first + gh.environment : "";
   const ghost = (app.state && app.state.ghost) || {};
-  const ability = ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";
-  showBanner("ghost_hour", "Ghost Hour", gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "", envLine + ability, gh.id);
+  // a ghost card not filled in yet plays no ability of its own: the table plays the real card's, the host tells it
+  const ability = ghost.stand_in ? " The ghost's Ghost Hour ability: read it on your ghost card and play it; the host tells the companion what it did."
+    : ghost.ability && !/^placeholder/i.test(ghost.ability) ? " " + (ghost.name || "The ghost") + "'s Ghost Hour ability: " + ghost.ability : "";
+  const appears = gh.room !== null && gh.room !== undefined ? "The ghost appears in " + roomWords(gh.room, gh.room_name) + "." : "";
+  // the sequence's order (skeptics-rulebook.txt:204-209): the environment card, then the room card, then the ability
+  showBanner("ghost_hour", "Ghost Hour", envLine, (appears + ability).trim(), gh.id);
   buzz([400, 150, 400, 150, 800]);
   chime();
   return true;
