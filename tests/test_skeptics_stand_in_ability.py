@@ -124,3 +124,16 @@ def test_a_game_that_asked_reopens_asking_whether_told_or_not(tmp_path: Path) ->
             store.append(gid, len(fresh.history) + 1, command.to_dict(), fresh.push(command))
         told = replay_game(store, gid, BUNDLED, MODULE)
     assert isinstance(told, Game) and not told.ability_played and told.view()["doors_open"] == []
+
+
+def test_a_file_stored_before_events_were_reopens_as_played_when_its_ghost_hour_came_unasked(tmp_path: Path) -> None:
+    """The same commands in a file of before the events were stored (the setup and the commands only): playing them
+    tells that the ghost appeared at a Ghost Hour, so they were played with the stand-in's own ability."""
+    old = OLD["games"]["child"]
+    setup = Setup(players=1, board="asylum", ghost="child", seed=3, physical=True)
+    with GameStore(tmp_path / "then.sqlite") as store:
+        gid = store.create_game(setup.to_dict())
+        for seq, text in enumerate(old["commands"], 1):
+            store.append(gid, seq, Game.command_type.parse(text).to_dict(), [])
+        game = replay_game(store, gid, BUNDLED, MODULE)
+    assert isinstance(game, Game) and game.ability_played and json_view(game) == old["view"]
