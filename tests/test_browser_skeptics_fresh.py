@@ -186,12 +186,14 @@ def test_after_a_door_is_picked_the_next_step_is_in_sight(browser: Any, served: 
 def answer_questions(table: Table) -> None:
     """A stand-in environment card lasts until met as the rulebook says when the card does not ("If it is not stated
     on the card, then the card lasts until the conditions are met", skeptics-rulebook.txt:280); the real ghost card
-    shows one icon set."""
+    shows one icon set; its Ghost Hour ability did something the table plays (skeptics-rulebook.txt:209)."""
     while question := table.service.state().get("question"):
         if question["kind"] == "environment":
             table.service.do("tell-card", {"effect": "nothing"})
         elif question["ask"] == "sets":
             table.service.do("tell-ghost", {"sets": "1"})
+        elif question["ask"] == "ability":
+            table.service.do("tell-ghost", {"ability": "nothing"})
         else:
             table.service.do("tell-ghost", {question["ask"]: "no"})
 

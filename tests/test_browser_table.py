@@ -165,13 +165,16 @@ def roll_faces(host: Phone, faces: list[str]) -> None:
 
 def answer_ghost(host: Phone, svc: GameService, sets: int = 5) -> None:
     """The bundled Child Ghost is not filled in yet: the host answers the companion's questions about the card on the
-    table by tapping them in the turn panel (its icon sets; after a solve, whether every séance symbol is matched)."""
+    table by tapping them in the turn panel (its icon sets; after a solve, whether every séance symbol is matched; at a
+    Ghost Hour, what its ability did: the Child Ghost's closes the doors next to its room, skeptics-rulebook.txt:220)."""
     while (question := svc.state()["question"]) and question.get("kind") == "ghost":
         expect(host.page.locator("#card-question")).to_be_visible()
         if question["ask"] == "sets":
             label = f"^{sets} sets$"
         elif question["ask"] == "seance":
             label = "^Yes, every" if svc.state()["clues_solved"] >= 3 else "^No, not every"
+        elif question["ask"] == "ability":
+            label = "^It closed the doors"
         else:
             label = "^Yes, that was"
         tap_text(host, label, "#turn-main")
@@ -470,7 +473,11 @@ def test_an_environment_card_not_filled_in_yet_is_asked_about_on_the_host_panel(
         assert svc.state()["other_actions_limit"] == 2
         host.page.locator("#turn-main button[data-legal=tell-card]", has_text="until its objective is met").click()
         # the environment card is told; the ghost that appeared at this Ghost Hour is on a card not filled in yet, so
-        # its question follows (how many icon sets the card shows), with its own taps
+        # its questions follow, with their own taps: what its Ghost Hour ability did (skeptics-rulebook.txt:209), then
+        # how many icon sets the card shows
+        expect(host.page.locator("#card-question")).to_contain_text("Ghost Hour ability")
+        assert svc.state()["question"] == {"kind": "ghost", "ask": "ability", "left": 1}
+        host.page.locator("#turn-main button[data-legal=tell-ghost]", has_text="Something else").click()
         expect(host.page.locator("#card-question")).to_contain_text("how many icon sets")
         assert svc.state()["question"] == {"kind": "ghost", "ask": "sets", "left": 0}
         host.page.locator("#turn-main button[data-legal=tell-ghost]", has_text="4 sets").click()
