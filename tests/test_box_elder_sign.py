@@ -180,6 +180,13 @@ def test_a_mythos_card_whose_items_say_no_one_is_refused_in_the_forms_words(
     assert not (tmp_path / "packs" / "mythos.toml").exists() and not (tmp_path / "packs" / "adventures.toml").exists()
 
 
+def test_an_adventures_reward_gives_items_from_the_editor(service: GameService) -> None:
+    """:229-239: an item drawn as a reward is a whole number of the effect, as in a file edited by hand."""
+    service.edit_box("es_adventure", "adv01", {**HEDGE_MAZE, "reward": {"elder_signs": 1, "common_items": 1}})
+    reward = service.packs_for("elder-sign").adventures["adv01"].reward
+    assert (reward.elder_signs, reward.common_items, reward.who) == (1, 1, "")
+
+
 def test_a_mythos_card_back_to_until_the_next_card_loses_its_midnight_effect(service: GameService) -> None:
     service.edit_box("es_mythos", "mythos02", mythos_card("Blood Moon"))
     service.edit_box(
