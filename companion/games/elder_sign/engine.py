@@ -1472,8 +1472,9 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
-        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
-            view |= {"placed": list(a.placed), "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, those it left (for a spell, :345) and the
+            # die chosen for a spell
+            view |= {"placed": list(a.placed), "left": [str(d) for d in left_by_task(a)], "spell": a.spell}
         choices = lock_choices(a, Colour.GREEN)
         if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
             view["lock_choices"] = choices
