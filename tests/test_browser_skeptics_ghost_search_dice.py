@@ -55,9 +55,7 @@ def test_a_stand_in_ghosts_setup_line_says_what_the_wizard_said_of_it(browser: A
     host = open_phone(browser, table, host=True)
     page = host.page
     try:
-        host.tab("host")
-        page.click("#open-wizard")
-        page.select_option("#new-form select[name=rules]", "skeptics")
+        host.open_wizard("skeptics")
         page.select_option("#new-form select[name=ghost]", "ghost4")
         note = page.locator("#ghost-note")
         expect(note).to_be_visible()

@@ -52,6 +52,12 @@ class Phone:
         self.page.click(f"#tabs button[data-view={name}]")
         self.page.wait_for_selector(f"#v-{name}:not([hidden])")
 
+    def open_wizard(self, rules: str) -> None:
+        """The host's new-game wizard, opened on the Host tab with `rules` (a game's id) chosen."""
+        self.tab("host")
+        self.page.click("#open-wizard")
+        self.page.select_option("#new-form select[name=rules]", rules)
+
     def text(self, selector: str) -> str:
         return str(self.page.inner_text(selector))
 

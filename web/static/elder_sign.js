@@ -182,12 +182,11 @@ function spellChoice(s, a, who) {
 }
 
 // After a roll that completed a task, a die it left (not placed on the task, elder-sign-rules.txt:185) may go on a
-// Spell card too: "After you roll, you get to choose one of the dice" (:345). The dice the task left, to tap.
+// Spell card too: "After you roll, you get to choose one of the dice" (:345). The dice the task left (the attempt's
+// `left`, engine.left_by_task), to tap.
 function spellAfterTask(s, a, who) {
-  const left = [...a.last];
-  for (const f of a.placed || []) left.splice(left.indexOf(f), 1);
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", left);
+    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left);
 }
 
 // The roll's dice (`dice`, else the failed roll's) to tap for the legal action `name` (its die chosen is `a[key]`,

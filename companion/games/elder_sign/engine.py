@@ -366,22 +366,24 @@ TERROR_BEFORE_STOPPING = (
 )
 
 
+# how the host tells an open card question, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (one place for the clause)
+TELL_ASKED = "card-did effect=..., or card-did effect=nothing when the card did nothing (more); then"
 # nor is the turn ended while any other card question is open: what was asked is resolved in the turn it came up in,
 # before the clock (:219 the penalties, then "I move on to the Advance the Clock step"; :413 a devoured investigator's
 # turn "still" ends with the clock), and the Mythos card drawn at midnight is resolved before "it's the next player's
 # turn" (:317, :323). Answered in a later turn, its clock or doom would come after that turn's clock (the board and the
 # companion apart)
 ASKED_BEFORE_ENDING = (
-    "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with card-did "
-    "effect=..., or card-did effect=nothing when the card did nothing (more); then end the turn."
+    "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with "
+    + TELL_ASKED
+    + " end the turn."
 )
 # nor is the next player's turn played while what the Mythos card did at midnight is still asked: the Mythos card is
 # resolved, then "it's the next player's turn" (:311-323); the question is asked as the turn before ends, so it stands
 # under the next one, whose move, rolls and end wait for it (a game stored before played them, Reading.MIDNIGHT_ASKED)
 MIDNIGHT_FIRST = (
     "{what} is still asked: the Mythos card is resolved before it is the next player's turn (:311-323), so this turn "
-    "waits for it. Answer with card-did effect=..., or card-did effect=nothing when the card did nothing (more); then "
-    "play the turn."
+    "waits for it. Answer with " + TELL_ASKED + " play the turn."
 )
 # what an open question is about, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (Question.kind, or its part where that
 # says more; a Mythos card's question asked at midnight by its half)
@@ -1470,8 +1472,9 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
-        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
-            view |= {"placed": list(a.placed), "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, those it left (for a spell, :345) and the
+            # die chosen for a spell
+            view |= {"placed": list(a.placed), "left": [str(d) for d in left_by_task(a)], "spell": a.spell}
         choices = lock_choices(a, Colour.GREEN)
         if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
             view["lock_choices"] = choices
