@@ -11,18 +11,13 @@ before, Reading.PENALTY_ASKED)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
-from typing import Any
 
-import pytest
 from test_elder_sign_findings import stand_in_attempt
+from test_elder_sign_midnight_asked import offered, refused, reopened, told_then_moved
 
-from companion.errors import IllegalCommand
 from companion.games.elder_sign.engine import Game, Reading
 from companion.games.elder_sign.module import MODULE
-from companion.games.elder_sign.packs import load_packs
-from companion.history import GameStore, replay_game
 
 DATA = Path(__file__).parent / "data"
 OLD_FILE = DATA / "elder-sign-penalty-asked.sqlite"  # written by main (bbfb726) before this change (see its .json)
@@ -37,18 +32,6 @@ def ended_with_the_attempt_failed() -> Game:
     game.push(f"roll faces={MISSED}")
     game.push("end-turn")
     return game
-
-
-def offered(game: Game) -> set[str]:
-    return {a.name for a in game.legal_actions()}
-
-
-def refused(game: Game, command: str) -> str:
-    before, played = game.view(), game.played
-    with pytest.raises(IllegalCommand) as no:
-        game.push(command)
-    assert game.view() == before and game.played == played  # nothing of it was played
-    return str(no.value)
 
 
 def test_the_next_turn_waits_for_the_penalty_and_the_penalty_is_the_failed_investigators() -> None:
@@ -70,11 +53,7 @@ def test_the_next_turn_waits_for_the_penalty_and_the_penalty_is_the_failed_inves
     after = [inv["sanity"] for inv in game.view()["investigators"]]
     assert after == [sanity[0] - 1, sanity[1]]  # the one who failed pays it, not the one whose turn it is
     assert not TURN & offered(game)  # the card may have done more: still asked
-    game.push("card-did effect=nothing")
-    assert game.view()["question"] is None
-    assert {"move", "end-turn"} <= offered(game)
-    game.push("move to=2")
-    assert game.view()["investigators"][1]["place"] == "2"
+    told_then_moved(game, 1, "2")
 
 
 def test_the_penalty_question_names_whose_sanity_or_stamina_it_costs() -> None:
@@ -91,27 +70,14 @@ def test_the_penalty_question_names_whose_sanity_or_stamina_it_costs() -> None:
     assert "costs is" not in str(MODULE.publish(terror.view(), terror)["card_question"])
 
 
-def json_view(game: Game) -> Any:
-    return json.loads(json.dumps(game.view(), sort_keys=True, default=str))
-
-
 def test_a_game_stored_with_a_move_under_the_penalty_question_reopens_as_played(tmp_path: Path) -> None:
     """The file (written by main's code before): Bo moved with Ada's penalty still asked, and it was told after."""
     commands = OLD["commands"]
     assert commands.index("end-turn") < commands.index("move to=2") < commands.index("card-did effect=sanity n=-1")
-    path = tmp_path / "old.sqlite"
-    shutil.copy(OLD_FILE, path)
-    store = GameStore(path)
-    try:
-        game = replay_game(store, OLD["game_id"], load_packs())
-        assert isinstance(game, Game) and game.reading == Reading.PENALTY_ASKED
-        assert json_view(game) == OLD["view"]
-        assert len(game.history) == len(commands)
+    with reopened(tmp_path, OLD_FILE, OLD, Reading.PENALTY_ASKED) as game:
         # played on, as the companion plays now: the next failed turn's penalty holds the turn after it
         game.push("set-tasks adventure=2 tasks=peril:3 ordered=false")
         game.push(f"roll faces={MISSED}")
         game.push("end-turn")
         assert game.view()["question"]["part"] == "penalty"
         assert "is still asked" in refused(game, "move to=1")
-    finally:
-        store.close()

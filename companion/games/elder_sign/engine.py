@@ -1796,23 +1796,18 @@ class _Rules(RulesBase[State, Command]):
         first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
         if first:
             self.illegal(numbers_first_refusal(first))
-        asked = next((q for q in self.s.questions if q.midnight), None)
-        if (
-            asked is not None
-            and cmd.name in PLAY_COMMANDS
-            and cmd.name != "lower"
-            and not self.game.plays_in(Reading.MIDNIGHT_ASKED)
-        ):
-            self.illegal(MIDNIGHT_FIRST.format(what=asked_words(asked)))
-        asked = next((q for q in self.s.questions if q.ended), None)
-        # the Ancient One's attack at the same midnight is chosen first (its check above): lower waits for nothing
-        if (
-            asked is not None
-            and cmd.name in PLAY_COMMANDS
-            and cmd.name != "lower"
-            and not self.game.plays_in(Reading.PENALTY_ASKED)
-        ):
-            self.illegal(PENALTY_FIRST.format(what=asked_words(asked)))
+        # a question the turn before left open (the Mythos card of midnight, else a penalty asked as it ended) holds
+        # this turn's play; the Ancient One's attack at that midnight is chosen first (its check above)
+        asked = next((q for q in self.s.questions if q.midnight), None) or next(
+            (q for q in self.s.questions if q.ended), None
+        )
+        reading, refusal = (
+            (Reading.MIDNIGHT_ASKED, MIDNIGHT_FIRST)
+            if asked and asked.midnight
+            else (Reading.PENALTY_ASKED, PENALTY_FIRST)
+        )
+        if asked is not None and cmd.name in PLAY_COMMANDS and cmd.name != "lower" and not self.game.plays_in(reading):
+            self.illegal(refusal.format(what=asked_words(asked)))
         choosing = self.s.attempt.choose if self.s.attempt is not None else None
         if choosing and cmd.name in CHOICE_FIRST:
             self.illegal(choice_first_refusal(choosing))
