@@ -94,7 +94,7 @@ export function toast(msg, bad, kind) {
   live.textContent = "";
   setTimeout(() => { live.textContent = msg; }, 50);  // emptied first: the same words twice are read twice
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+  toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(12000, 2500 + msg.length * 45));  // shown whole: the time to read it
   toast.at = performance.now();
 }
 // The last tap (or key that pressed a button): a refusal shown before it is of an action since given up (sheet()).
