@@ -223,10 +223,11 @@ function amountRow(a) {
   const step = STEP[a.args.effect] || 1;
   let n = Number(a.args.n) || step;
   const shown = el("b", { class: "amount", "data-effect": a.args.effect }, "");
-  const show = () => { shown.textContent = (n > 0 ? "+" : "") + n; };
+  const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
+  // a screen reader hears what the tap tells ("Tell: Doom +2"), not the same "Tell" on every row
+  const show = () => { shown.textContent = (n > 0 ? "+" : "") + n; send.setAttribute("aria-label", "Tell: " + a.label + " " + shown.textContent); };
   const by = (d) => () => { const m = n + d; n = m === 0 ? m + d : Math.max(-9, Math.min(9, m)); show(); };
   show();
-  const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
   send.addEventListener("click", () => command(a.name, { ...a.args, n: String(n) }));
   return rowOf([el("span", {}, a.label + ":"), stepButton(a.label, -step, by(-step), "small step", null), shown,
     stepButton(a.label, step, by(step), "small step", null), send]);
