@@ -202,7 +202,9 @@ class Box:
         game = next((g for g in _games() if edit.section in g.sections), None)
         if game is None:
             raise BadCommand(f"box: unknown part {edit.section!r}; the parts are {', '.join(sections())}.")
-        values = clean_fields(edit.section, game.sections[edit.section], edit.fields, game.effect_keys)
+        values = clean_fields(
+            edit.section, game.sections[edit.section], edit.fields, game.effect_keys, game.effect_texts
+        )
         texts = self.texts()
         own = packs if game.rules == self.rules else None
         rel = game.file_of(own, edit.section, edit.key)

@@ -47,7 +47,7 @@ class BoxPacks(ABC):
 
     ``sections``: the parts the page fills in (``"ghost"``, ``"es_adventure"`` ...), each with its fields' kinds:
     ``text``, ``int``, ``flag``, ``texts`` (a list of texts), ``pair`` (two whole numbers), ``effect`` (whole numbers
-    of :attr:`effect_keys`, a ``text`` and a ``gate`` flag); a kind ending in ``0`` is optional, and set to its empty
+    of :attr:`effect_keys`, texts of :attr:`effect_texts` and a ``gate`` flag); a kind ending in ``0`` is optional, and set to its empty
     value it goes away from the file. Every method is pure but for reading the bundled and the owner's files.
     """
 
@@ -56,6 +56,7 @@ class BoxPacks(ABC):
     files: ClassVar[tuple[str, ...]]  # its pack files by relative path (a game may add more: :meth:`holds`)
     sections: ClassVar[Mapping[str, Mapping[str, str]]]
     effect_keys: ClassVar[tuple[str, ...]] = ()
+    effect_texts: ClassVar[tuple[str, ...]] = ("text",)  # an effect's texts (the packs' validation checks their words)
     field_words: ClassVar[Mapping[str, str]] = _WORDS
 
     def holds(self, rel: str) -> bool:
@@ -143,8 +144,10 @@ def _pair(value: object) -> list[int] | None:
     return pair if len(pair) == 2 else None
 
 
-def _effect(value: object, effect_keys: tuple[str, ...]) -> dict[str, str | int | bool] | None:
-    """Whole numbers of the game's `effect_keys`, a "text" and a "gate" flag."""
+def _effect(
+    value: object, effect_keys: tuple[str, ...], effect_texts: tuple[str, ...]
+) -> dict[str, str | int | bool] | None:
+    """Whole numbers of the game's `effect_keys`, texts of its `effect_texts` and a "gate" flag."""
     if not isinstance(value, Mapping):
         return None
     effect: dict[str, str | int | bool] = {}
@@ -153,7 +156,7 @@ def _effect(value: object, effect_keys: tuple[str, ...]) -> dict[str, str | int 
             _int(item)
             if key in effect_keys
             else _text(item)
-            if key == "text"
+            if key in effect_texts
             else _flag(item)
             if key == "gate"
             else None
@@ -167,14 +170,20 @@ def _effect(value: object, effect_keys: tuple[str, ...]) -> dict[str, str | int 
 _KINDS = {"text": _text, "int": _int, "flag": _flag, "texts": _texts, "pair": _pair}
 
 
-def _checked(base: str, value: object, effect_keys: tuple[str, ...]) -> FieldValue | None:
+def _checked(
+    base: str, value: object, effect_keys: tuple[str, ...], effect_texts: tuple[str, ...]
+) -> FieldValue | None:
     """`value` as a field of kind `base` takes it; None when it is not of that kind."""
     check = _KINDS.get(base)
-    return check(value) if check is not None else _effect(value, effect_keys)
+    return check(value) if check is not None else _effect(value, effect_keys, effect_texts)
 
 
 def clean_fields(
-    section: str, kinds: Mapping[str, str], raw: object, effect_keys: tuple[str, ...] = ()
+    section: str,
+    kinds: Mapping[str, str],
+    raw: object,
+    effect_keys: tuple[str, ...] = (),
+    effect_texts: tuple[str, ...] = ("text",),
 ) -> dict[str, FieldValue]:
     """The page's fields for an entry of `section`, checked for their kind only (the packs' validation checks the
     values); BadCommand names the field."""
@@ -190,7 +199,7 @@ def clean_fields(
         kind = kinds.get(key)
         if kind is None:
             raise BadCommand(f"box: a {section} has no field {key!r}; the fields are {', '.join(kinds)}.")
-        value = _checked(kind.rstrip("0"), raw_value, effect_keys)
+        value = _checked(kind.rstrip("0"), raw_value, effect_keys, effect_texts)
         if value is None:
             raise BadCommand(f"box: the field {key!r} of a {section} has the wrong kind of value.")
         for text in value if isinstance(value, list) else value.values() if isinstance(value, Mapping) else [value]:
@@ -218,14 +227,14 @@ def apply_fields(
     kinds: Mapping[str, str],
     words: Mapping[str, str] = _WORDS,
 ) -> None:
-    """Set the fields on a TOML table; an optional field set to its empty value ("", 0, false, []) goes away. The
+    """Set the fields on a TOML table; an optional field set to its empty value ("", 0, false, [], {}) goes away. The
     entry is marked filled in (its placeholder flag and the bundled stand-in note go) unless ``placeholder`` is
     true; BadCommand when a text is still the stand-in's words (`words` name the fields)."""
     for key, value in values.items():
         if key == "placeholder":
             continue
         optional = kinds.get(key, "").endswith("0")
-        if optional and value in ("", 0, False, []):
+        if optional and value in ("", 0, False, [], {}):
             if key in entry:
                 del entry[key]
         elif isinstance(value, Mapping):  # an effect: one inline table, as the bundled files write it

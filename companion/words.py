@@ -248,7 +248,7 @@ def plain(text: Any) -> str:
 
 _PACK_ERROR = re.compile(
     r"^.*?\.toml: (?P<label>.+?)(?:: field \"(?P<field>\w+)\")? (?P<msg>(?:must|is|has|repeats|names|puts|connects|"
-    r"cannot|asks|entry).*?)\. Fix the file.*$",
+    r"cannot|asks|entry|gives).*?)\. Fix the file.*$",
     re.S,
 )
 BOX_FIELD_WORDS = {  # a pack file's fields as the box editor's form names them
@@ -268,6 +268,17 @@ BOX_FIELD_WORDS = {  # a pack file's fields as the box editor's form names them
     "between": "The way between two spaces",
     "keys": "The number of keys",
     "effect": "The effect",
+    "reward": "The reward",
+    "penalty": "The penalty",
+    "terror": "The terror effect",
+    "immediate": "The top half",
+    "lingering_kind": "When the lower half plays",
+    "at_midnight": "The midnight effect",
+    "who": "Whom it falls on",
+    "common_items": "The number of Common Items",
+    "unique_items": "The number of Unique Items",
+    "spells": "The number of Spells",
+    "lock": "The locked die",
 }
 
 

@@ -453,3 +453,24 @@ def test_the_module_plays_a_game_and_publishes_the_clock_the_stand_ins_and_the_s
     assert summary["title"] == "The cultists win"
     assert MODULE.action_label({"name": "end-round", "args": {}}, names, None) == "End the round"
     assert MODULE.command_sentence(game.history[-1], names, ()) == "End the round."
+
+
+def test_the_note_on_the_roles_says_only_what_the_host_told() -> None:
+    """Under the seats every phone read "The companion never knows who is a cultist" under the vote line "Cy ... was
+    the last cultist", which the host told it (:52 the cultists show themselves once the vote put out the last of
+    them). The note says what the companion knows: no role until then, and after it only the one the host named; a
+    player voted out before is never named a cultist."""
+    names = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")
+    game = Game.new(Setup(cultists=2, points_needed=9, players=7, names=names, seer=True), load_packs())
+    for command in ("night-done", "next-phase", "draw-event", "next-phase", "vote seat=2"):
+        game.push(command)
+    before = MODULE.publish(game.view(), game)["roles_note"]
+    assert "never knows who is a cultist or the seer" in str(before)
+    assert not any(name in str(before) for name in names), before
+    for command in ("end-round", "next-phase", "draw-event", "next-phase", "vote seat=3 last=yes"):
+        game.push(command)
+    assert game.outcome is not None and game.outcome.result == "won"
+    after = str(MODULE.publish(game.view(), game)["roles_note"])
+    assert "never knows" not in after and "Cy showed the last cultist's card" in after, after
+    assert after.endswith("It was told no other role, nor who the seer was."), after
+    assert [name for name in names if name in after] == ["Cy"], after  # Bo, voted out before, is not named

@@ -103,3 +103,101 @@ def test_the_box_file_carries_elder_signs_cards_and_brings_them_back(service: Ga
         assert other.packs_for("elder-sign").adventures["adv01"].name == "The Hedge Maze"
     finally:
         other.close()
+
+
+def mythos_card(name: str, **fields: object) -> dict[str, object]:
+    """A Mythos card as the box editor sends it, whole: its top half with items and whom they fall on (who)."""
+    return {
+        "name": name,
+        "immediate": {"doom": 1, "common_items": 1, "who": "active"},
+        "lingering": "Each investigator loses 1 stamina at midnight.",
+        "lingering_kind": "at_midnight",
+        "at_midnight": {"stamina": -1, "spells": -1, "who": "each"},
+        "terror": {"sanity": -1, "unique_items": -1, "who": "ask"},
+        "lock": "red",
+        **fields,
+    }
+
+
+def test_a_mythos_card_filled_in_whole_is_written_and_played_as_written(service: GameService, tmp_path: Path) -> None:
+    """elder-sign-rules.txt:313-319: the top half of the Mythos card drawn at setup (:87) happens right away; a filled-in
+    card's items fall on whom its `who` says (the active investigator here), written by the editor into the box file
+    and read back by the next game."""
+    for n in (1, 2):  # filled in, so their items are counted from the start
+        service.edit_box(
+            "es_investigator",
+            f"investigator{n}",
+            {"name": f"Seeker {n}", "sanity": 5, "stamina": 5, "clues": 0, "ability": "Looks twice."},
+        )
+    ids = [m["id"] for m in service.box_view()["elder_sign"]["mythos"]]
+    for n, card in enumerate(ids):  # every card alike: whichever the setup draws plays the same
+        out = service.edit_box("es_mythos", card, mythos_card(f"Blood Moon {n}"))
+    assert out["box"]["elder_sign"]["mythos"][-1]["immediate"] == {"doom": 1, "common_items": 1, "who": "active"}
+    shown = out["box"]["elder_sign"]["mythos"][-1]
+    assert (shown["lingering_kind"], shown["lock"]) == ("at_midnight", "red")
+    assert shown["terror"] == {"sanity": -1, "unique_items": -1, "who": "ask"}
+    assert out["box"]["elder_sign_who"]["active"] == "the active investigator"
+    text = (tmp_path / "packs" / "mythos.toml").read_text(encoding="utf-8")
+    assert 'immediate = {doom = 1, common_items = 1, who = "active"}' in text, text
+    assert 'at_midnight = {stamina = -1, spells = -1, who = "each"}' in text, text
+    assert "\nplaceholder = true" not in text, text
+    # the file the editor wrote, read by the packs loader as a file edited by hand
+    reread = GameService(
+        GameStore(tmp_path / "again.sqlite"), load_packs(), rng=random.Random(2), box=Box(tmp_path / "packs")
+    )
+    try:
+        state = reread.new_game(
+            {"rules": "elder-sign", "players": 2, "investigators": ["investigator1", "investigator2"], "seed": 5}
+        )
+        assert state["mythos"]["name"].startswith("Blood Moon") and not state["mythos"]["stand_in"], state["mythos"]
+        assert (state["mythos"]["lingering"], state["mythos"]["kind"]) == (mythos_card("")["lingering"], "at_midnight")
+        held = sorted(state["investigators"], key=lambda inv: inv["player"])
+        active = state["current_player"]
+        assert [inv["items"]["common-items"] for inv in held] == [int(i == active) for i in range(2)], held
+        assert state["doom"] == 1 and state["question"] is None, (state["doom"], state["question"])
+    finally:
+        reread.close()
+
+
+def test_a_mythos_card_whose_items_say_no_one_is_refused_in_the_forms_words(
+    service: GameService, tmp_path: Path
+) -> None:
+    """The packs loader's own check (:315-319 name no one a Mythos card's items go to) refuses the edit; the page reads
+    it in the form's words, and nothing is written."""
+    from companion.words import pack_words
+
+    half = {"doom": 1, "spells": 1}
+    with pytest.raises(PackError) as refused:
+        service.edit_box("es_mythos", "mythos01", mythos_card("Blood Moon", immediate=half))
+    said = pack_words(str(refused.value))
+    assert said.startswith("The top half gives or takes items") and "say whom they fall on" in said, said
+    with pytest.raises(PackError) as refused:
+        service.edit_box("es_mythos", "mythos01", mythos_card("Blood Moon", immediate={**half, "who": "someone"}))
+    assert pack_words(str(refused.value)).startswith("Whom it falls on must be one of 'each'"), refused.value
+    with pytest.raises(PackError) as refused:  # `who` is a Mythos card's only
+        service.edit_box("es_adventure", "adv01", {**HEDGE_MAZE, "reward": {"clues": 1, "who": "each"}})
+    assert pack_words(str(refused.value)).startswith("The reward has an unknown field 'who'"), refused.value
+    assert not (tmp_path / "packs" / "mythos.toml").exists() and not (tmp_path / "packs" / "adventures.toml").exists()
+
+
+def test_an_adventures_reward_gives_items_from_the_editor(service: GameService) -> None:
+    """:229-239: an item drawn as a reward is a whole number of the effect, as in a file edited by hand."""
+    service.edit_box("es_adventure", "adv01", {**HEDGE_MAZE, "reward": {"elder_signs": 1, "common_items": 1}})
+    reward = service.packs_for("elder-sign").adventures["adv01"].reward
+    assert (reward.elder_signs, reward.common_items, reward.who) == (1, 1, "")
+
+
+def test_a_mythos_card_back_to_until_the_next_card_loses_its_midnight_effect(service: GameService) -> None:
+    service.edit_box("es_mythos", "mythos02", mythos_card("Blood Moon"))
+    service.edit_box(
+        "es_mythos",
+        "mythos02",
+        mythos_card("Blood Moon", lingering_kind="until_next", at_midnight={}, terror={}, lock=""),
+    )
+    card = service.packs_for("elder-sign").mythos["mythos02"]
+    assert (card.lingering_kind, card.at_midnight.empty, card.terror.empty, card.lock) == (
+        "until_next",
+        True,
+        True,
+        None,
+    )

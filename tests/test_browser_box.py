@@ -199,3 +199,47 @@ def test_a_door_filled_in_on_the_map_changes_where_a_pull_can_move_the_ghost(bro
         host.check_clean()
     finally:
         host.context.close()
+
+
+def test_a_mythos_card_is_filled_in_whole_with_whom_its_items_fall_on(browser: Any, boxed: Table) -> None:
+    """Elder Sign's Mythos card on the phone: its top half with an item and whom it falls on, its lower half at the
+    next midnight (elder-sign-rules.txt:313-321); a half with items that says no one is refused by the packs' check
+    in the form's words, the sheet stays open, and nothing is written."""
+    host = open_phone(browser, boxed, host=True)
+    try:
+        page = host.page
+        open_box(host, "es")
+        page.click("#box-es-tab-mythos")
+        page.click("#box-es-mythos01 button")
+        page.fill("#sheet-body input[name=name]", "Blood Moon")
+        page.fill("#sheet-body textarea[name=lingering]", "Each investigator loses 1 stamina at midnight.")
+        page.fill("#sheet-body input[name=immediate-common_items]", "1")
+        expect(page.locator("#sheet-body select[name=immediate-who]")).to_have_value("")
+        expect(page.locator("#sheet-body select[name=at_midnight-who]")).to_be_hidden()  # until the next card
+        page.click("#sheet-ok")
+        expect(page.locator("#toast")).to_contain_text("The top half gives or takes items")
+        expect(page.locator("#sheet")).to_be_visible()
+        shot(host, "10-mythos-refused")
+        assert host.errors == [
+            "console error: Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+        ]
+        host.errors.clear()  # the refusal's 400, asserted above
+        folder = boxed.service.box.folder
+        assert folder is not None and not (folder / "mythos.toml").exists()
+        page.select_option("#sheet-body select[name=immediate-who]", "active")
+        page.select_option("#sheet-body select[name=lingering_kind]", "at_midnight")
+        page.fill("#sheet-body input[name=at_midnight-stamina]", "-1")
+        page.select_option("#sheet-body select[name=at_midnight-who]", "each")
+        page.locator("#es-effect-immediate").scroll_into_view_if_needed()
+        shot(host, "11-mythos-top-half")
+        page.locator("#es-effect-at_midnight").scroll_into_view_if_needed()
+        shot(host, "12-mythos-midnight")
+        save_sheet(host)
+        expect(page.locator("#box-es-mythos01")).to_contain_text("filled in")
+        card = boxed.service.packs_for("elder-sign").mythos["mythos01"]
+        assert (card.name, card.immediate.common_items, card.immediate.who) == ("Blood Moon", 1, "active")
+        assert (card.lingering_kind, card.at_midnight.stamina, card.at_midnight.who) == ("at_midnight", -1, "each")
+        assert 'who = "active"' in (folder / "mythos.toml").read_text(encoding="utf-8")
+        host.check_clean()
+    finally:
+        host.context.close()

@@ -112,9 +112,11 @@ def test_the_host_taps_a_die_to_hold_on_the_marker_and_the_next_roll_keeps_it(
     host = host_phone(browser, elder_sign_table)
     try:
         page = host.page
-        expect(page.locator("#es-hold-note")).to_contain_text("one other die goes on their marker (focus)")
+        expect(page.locator("#es-hold-note")).to_contain_text(
+            "one other die than the one set aside goes on their marker (focus)"
+        )
         page.locator("#es-hold button", has_text="lore").first.click()
-        expect(page.locator("#es-hold .chip.ok")).to_have_text("lore (held)", timeout=5000)
+        expect(page.locator("#es-hold .chip.ok")).to_have_text("lore (held by focus)", timeout=5000)
         assert service.state()["attempt"]["hold"] == "lore"
         assert sorted(service.state()["next_dice"]) == ["green"] * 4 + ["yellow"]  # one set aside, one held
         shot(host, "hold-chosen")

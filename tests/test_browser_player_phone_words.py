@@ -1,7 +1,8 @@
 """A fresh player's findings on two phones, in real headless Chromium (Debian's /usr/bin/chromium) at 390x844, against
 the real app on waitress, the real GameService, engines and SQLite file: Among Cultists' player phone points at no
-control it does not have (the night's pause is the host's); Spooks' "So many points?" sheet is never covered by a
-refusal from before it. Screenshots go to tests/artifacts/findings/ for a person to look at."""
+control it does not have (the night's pause is the host's), and its note on the roles says only what the host told
+(no role until the last cultist's card was shown, :52); Spooks' "So many points?" sheet is never covered by a refusal
+from before it. Screenshots go to tests/artifacts/findings/ for a person to look at."""
 
 from __future__ import annotations
 
@@ -47,6 +48,38 @@ def test_among_cultists_night_note_points_at_the_pause_only_on_the_hosts_phone(b
         player.check_clean()
     finally:
         host.context.close()
+        player.context.close()
+
+
+def test_among_cultists_roles_note_says_only_the_last_cultist_the_host_told(browser: Any, table: Table) -> None:
+    """A player's phone said "The companion never knows who is a cultist" under the vote line "Bo ... was the last
+    cultist", which the host had told it: the note now says what it knows, and names no one the host did not."""
+    player = open_phone(browser, table, viewport=PHONE)
+    service = table.service
+    try:
+        service.new_game(
+            {"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 3, "names": NAMES, "seed": 4}
+        )
+        note = player.page.locator("#ac-roles-note")
+        expect(note).to_have_text(
+            "The companion never knows who is a cultist: the roles stay in their envelopes.", timeout=5000
+        )  # no seer in this game, so none named
+        assert service.state()["seer"] is False
+        for command in ("night-done", "next-phase", "draw-event", "next-phase"):
+            service.do(command)
+        service.do("vote", {"seat": "2", "last": "yes"})
+        expect(player.page.locator("#ac-vote")).to_contain_text("Bo was voted out, and was the last cultist")
+        expect(note).to_have_text(
+            "The companion knows only what the host told it: Bo showed the last cultist's card when voted out. It was "
+            "told no other role."
+        )
+        assert [name for name in NAMES if name in note.inner_text()] == ["Bo"]
+        player.page.click("#banner-ok")  # the win's banner, then the note under the seats
+        expect(player.page.locator("#banner")).to_be_hidden()
+        note.scroll_into_view_if_needed()
+        shot(player, "ac-roles-note-last-cultist")
+        player.check_clean()
+    finally:
         player.context.close()
 
 

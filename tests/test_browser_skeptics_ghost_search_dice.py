@@ -1,8 +1,9 @@
 """What a fresh Skeptics player found, in real headless Chromium (Debian's /usr/bin/chromium) at 390x844, against the
 real app on waitress and the real GameService on an SQLite file: the setup checklist of a stand-in ghost ("Ghost 1")
 says what the new-game wizard said of it (companion.words.card_note: play a Ghost card of your own); a failed search
-says so at once, in the toast and the Log, with what happens next ("Failing Search Actions",
-skeptics-rulebook.txt:152-154); and the roll's dice show their colour beside their face, in words and a swatch
+says so at once, in the toast (whole) and the Log, with what happens next ("Failing Search Actions",
+skeptics-rulebook.txt:152-154), a failed unlock too (:130-132); after the last roll the Dice tab says no roll is left;
+and the roll's dice show their colour beside their face, in words and a swatch
 ("three blue Clue Dice and three green Key Dice", skeptics-rulebook.txt:83).
 
 Screenshots go to tests/artifacts/skeptics-ghost-search-dice/ for a person to look at."""
@@ -54,9 +55,7 @@ def test_a_stand_in_ghosts_setup_line_says_what_the_wizard_said_of_it(browser: A
     host = open_phone(browser, table, host=True)
     page = host.page
     try:
-        host.tab("host")
-        page.click("#open-wizard")
-        page.select_option("#new-form select[name=rules]", "skeptics")
+        host.open_wizard("skeptics")
         page.select_option("#new-form select[name=ghost]", "ghost4")
         note = page.locator("#ghost-note")
         expect(note).to_be_visible()
@@ -84,37 +83,63 @@ def test_a_stand_in_ghosts_setup_line_says_what_the_wizard_said_of_it(browser: A
         host.context.close()
 
 
-def tap_roll(host: Phone, faces: tuple[str, ...]) -> None:
+# whether an element shows all its text (nothing cut by a line clamp or an ellipsis)
+WHOLE = "(n) => n.scrollHeight <= n.clientHeight + 1 && n.scrollWidth <= n.clientWidth + 1"
+
+
+def tap_roll(host: Phone, faces: tuple[str, ...], dice: str = "", name: str = "") -> None:
+    """Tap the real dice's faces in the sheet; `dice` is what its title names ("3 blue clue dice"); `name` the
+    screenshot of the sheet with the faces tapped."""
     host.tab("game")
     host.page.click("#roll-tap2")
+    if dice:
+        expect(host.page.locator("#sheet")).to_contain_text(f"{dice} show")
     for face in faces:
         host.page.click(f"#face-{face}")
+    if name:
+        shot(host, name)
     host.page.click("#sheet-ok")
     expect(host.page.locator("#sheet")).to_be_hidden()
 
 
 def test_a_failed_search_says_so_at_once_with_what_happens_next(browser: Any, named: Table) -> None:
-    """Each failed search roll: "The search fails" leads the toast (two lines of it show) on the host's phone and a
-    player's, and the Log, with the actions left to search again keeping the dice that count; the last one says no
-    action is left and the token stays face down, before the turn ends."""
+    """Each failed search roll: "The search fails" leads the toast on the host's phone and a player's, shown whole
+    (never cut by an ellipsis), and the Log, with the actions left to search again keeping the dice that count; the
+    last one says no action is left and the token stays face down, before the turn ends. The sheet the faces are
+    tapped in and the roll's sentence name the dice's colour (skeptics-rulebook.txt:83). After the last roll the
+    Dice tab says no roll is left this turn, never a next roll and its 0.0 %."""
     service = named.service
     host = open_phone(browser, named, host=True)
     viewer = open_phone(browser, named)
     try:
         service.do("attempt", {"action": "search", "need": "eye:2,camera:1"})
-        tap_roll(host, ("eye", "cobweb", "cobweb"))
+        tap_roll(host, ("eye", "cobweb", "cobweb"), dice="3 blue clue dice", name="search-tap-sheet")
         first = "The search fails: Ada has 2 actions left to search again, rolling only the dice not kept."
+        rolled = "Rolled eye, cobweb, cobweb on the blue clue dice: keeping eye."
         for phone in (host, viewer):
-            expect(phone.page.locator("#toast")).to_contain_text(first)
-            expect(phone.page.locator("#toast-text")).to_contain_text("The search fails")
-        # the toast shows its first two lines: the failure leads them, not clipped away after the roll's faces
-        assert host.page.locator("#toast-text").inner_text().startswith(first), host.page.locator("#toast").inner_text()
+            toast = phone.page.locator("#toast-text")
+            expect(toast).to_contain_text(first)
+            expect(toast).to_contain_text(rolled)
+            assert toast.inner_text().startswith(first), toast.inner_text()
+            assert toast.evaluate(WHOLE), toast.inner_text()  # all of it shows: no line clamp, no ellipsis
+            box = toast.bounding_box()
+            assert box is not None and box["height"] > 3 * 16, box  # more than the two lines it was cut to
         shot(host, "search-failed-toast")
-        tap_roll(host, ("cobweb", "cobweb"))
+        tap_roll(host, ("cobweb", "cobweb"), dice="2 blue clue dice")
         tap_roll(host, ("cobweb", "cobweb"))
         last = "The search fails: Ada has no action left to search again; the search token stays face down."
         expect(viewer.page.locator("#toast")).to_contain_text(last)
+        assert viewer.page.locator("#toast-text").evaluate(WHOLE), viewer.text("#toast-text")
+        shot(viewer, "search-failed-last-toast")
         assert service.state()["current_player"] == 0  # said before the turn ends, not by its end
+        assert service.state()["attempt_rolls_left"] == 0
+        viewer.tab("dice")
+        card = viewer.page.locator("#attempt")
+        expect(card.locator("#attempt-next")).to_have_text("Ada\u2019s turn: no roll left this turn.")
+        expect(card).not_to_contain_text("Next roll")
+        expect(card).not_to_contain_text("%")  # no chance of a roll that cannot be made
+        card.scroll_into_view_if_needed()
+        shot(viewer, "search-failed-dice-tab")
         viewer.tab("log")
         log = viewer.page.locator("#v-log")
         expect(log).to_contain_text(first)
@@ -126,6 +151,31 @@ def test_a_failed_search_says_so_at_once_with_what_happens_next(browser: Any, na
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_a_failed_unlock_says_so_at_once_as_a_search_does(browser: Any, named: Table) -> None:
+    """A failed unlock roll ("Failing Unlock Actions", skeptics-rulebook.txt:130-132) says so first in the toast,
+    whole, with the actions left to try the door again, as a failed search does; the sheet and the sentence name the
+    green key dice (:83, :123)."""
+    service = named.service
+    host = open_phone(browser, named, host=True)
+    try:
+        door = next(
+            a for a in service.state()["legal"] if a["name"] == "attempt" and a["args"].get("action") == "unlock"
+        )
+        service.do("attempt", {**door["args"], "need": "key:3"})
+        tap_roll(host, ("key", "blank", "blank"), dice="3 green key dice", name="unlock-tap-sheet")
+        toast = host.page.locator("#toast-text")
+        expect(toast).to_contain_text(
+            "The unlock fails: Ada has 2 actions left to try the door again, rolling only the dice not kept. "
+            "Rolled key, blank, blank on the green key dice: keeping key."
+        )
+        assert toast.inner_text().startswith("The unlock fails"), toast.inner_text()
+        assert toast.evaluate(WHOLE), toast.inner_text()
+        shot(host, "unlock-failed-toast")
+        host.check_clean()
+    finally:
+        host.context.close()
 
 
 def test_the_rolls_dice_show_their_colour_in_words_and_a_swatch(browser: Any, tmp_path: Path) -> None:

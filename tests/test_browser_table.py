@@ -541,7 +541,7 @@ def test_the_host_chooses_which_dice_to_keep_and_a_lost_game_ends_in_plain_words
         host.page.select_option("#keep-choice", "none")
         host.page.click("#sheet-ok")
         expect(viewer.page.locator("#toast")).to_contain_text(
-            "Rolled eye, camera, cobweb: none kept, all to roll again"
+            "Rolled eye, camera, cobweb on the blue clue dice: none kept, all to roll again"
         )
         assert svc.state()["attempt"]["kept"] == []
         assert svc.history()[-1]["command"]["args"]["keep"] == "none"

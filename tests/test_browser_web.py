@@ -52,6 +52,12 @@ class Phone:
         self.page.click(f"#tabs button[data-view={name}]")
         self.page.wait_for_selector(f"#v-{name}:not([hidden])")
 
+    def open_wizard(self, rules: str) -> None:
+        """The host's new-game wizard, opened on the Host tab with `rules` (a game's id) chosen."""
+        self.tab("host")
+        self.page.click("#open-wizard")
+        self.page.select_option("#new-form select[name=rules]", rules)
+
     def text(self, selector: str) -> str:
         return str(self.page.inner_text(selector))
 
@@ -320,7 +326,9 @@ def test_the_host_enters_dice_by_hand(browser: Any, live: Table) -> None:
         host.page.click("#sheet-ok")
         expect(host.page.locator("#sheet")).to_be_hidden()
         # The host's own toast tells the result of the dice, as every phone's does.
-        expect(host.page.locator("#toast")).to_contain_text("Rolled camera, cobweb, cobweb, camera: nothing counts")
+        expect(host.page.locator("#toast")).to_contain_text(
+            "Rolled camera, cobweb, cobweb, camera on the blue clue dice: nothing counts"
+        )
         history = live.service.history()
         assert history[-1]["command"] == {"name": "roll", "args": {"faces": "camera,cobweb,cobweb,camera"}}
         # A wrong face count is refused with the service's message shown on the page, the game unchanged.

@@ -35,9 +35,7 @@ def test_the_wizard_lists_a_stand_in_ghost_and_ancient_one_plainly_as_stand_ins(
     host = open_phone(browser, table, host=True)
     page = host.page
     try:
-        host.tab("host")
-        page.click("#open-wizard")
-        page.select_option("#new-form select[name=rules]", "skeptics")
+        host.open_wizard("skeptics")
         ghost = page.locator("#new-form select[name=ghost]")
         expect(ghost).to_be_visible()
         ghosts = ghost.locator("option").all_text_contents()

@@ -356,6 +356,7 @@ def test_after_a_roll_that_completed_a_task_the_page_chooses_a_die_it_left_for_t
     for placed in attempt["placed"]:
         left.remove(placed)
     assert "inv3" in attempt["placed"] and sorted(spells_offered(game)) == sorted(set(left))
+    assert sorted(attempt["left"]) == sorted(left)  # published for the page's choice (web's spellAfterTask)
     dice = game.dice_to_roll()
     with pytest.raises(IllegalCommand, match=r"die=inv3: the last roll's inv3 was placed on the task.*:185"):
         game.push("spell die=inv3")

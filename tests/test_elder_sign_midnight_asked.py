@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,15 @@ def refused(game: Game, command: str) -> str:
     return str(no.value)
 
 
+def told_then_moved(game: Game, player: int, to: str) -> None:
+    """The question told as done: the turn is offered again, and its move is played."""
+    game.push("card-did effect=nothing")
+    assert game.view()["question"] is None
+    assert {"move", "end-turn"} <= offered(game)
+    game.push(f"move to={to}")
+    assert game.view()["investigators"][player]["place"] == to
+
+
 def test_the_next_turn_waits_for_the_mythos_card_of_midnight() -> None:
     game = at_midnight()
     view = game.view()
@@ -70,11 +81,7 @@ def test_the_next_turn_waits_for_the_mythos_card_of_midnight() -> None:
     assert game.view()["question"]["part"] == "immediate"
     assert not TURN & offered(game)
     assert "what the Mythos card drawn at midnight did is still asked" in refused(game, "move to=1")
-    game.push("card-did effect=nothing")
-    assert game.view()["question"] is None
-    assert {"move", "end-turn"} <= offered(game)
-    game.push("move to=1")
-    assert game.view()["investigators"][0]["place"] == "1"
+    told_then_moved(game, 0, "1")
 
 
 def test_the_setup_mythos_card_and_the_turn_ending_question_are_as_before() -> None:
@@ -88,6 +95,23 @@ def test_the_setup_mythos_card_and_the_turn_ending_question_are_as_before() -> N
     assert "belongs to this turn" in message and "next player's turn" not in message, message
 
 
+@contextmanager
+def reopened(tmp_path: Path, file: Path, old: Mapping[str, Any], reading: Reading) -> Iterator[Game]:
+    """The stored game of `file` (written by main's code before, `old` its .json) reopened from a copy: in `reading`,
+    to the state it was stored with, every command of it played."""
+    path = tmp_path / "old.sqlite"
+    shutil.copy(file, path)
+    store = GameStore(path)
+    try:
+        game = replay_game(store, old["game_id"], load_packs())
+        assert isinstance(game, Game) and game.reading == reading
+        assert json_view(game) == old["view"]
+        assert len(game.history) == len(old["commands"])
+        yield game
+    finally:
+        store.close()
+
+
 def json_view(game: Game) -> Any:
     return json.loads(json.dumps(game.view(), sort_keys=True, default=str))
 
@@ -98,18 +122,9 @@ def test_a_game_stored_with_the_turn_played_under_the_midnight_question_reopens_
     commands = OLD["commands"]
     told = commands.index("card-did effect=nothing", commands.index("move to=1"))
     assert commands.index("move to=1") < told and any(c.startswith("roll") for c in commands[:told])
-    path = tmp_path / "old.sqlite"
-    shutil.copy(OLD_FILE, path)
-    store = GameStore(path)
-    try:
-        game = replay_game(store, OLD["game_id"], load_packs())
-        assert isinstance(game, Game) and game.reading == Reading.MIDNIGHT_ASKED
-        assert json_view(game) == OLD["view"]
-        assert len(game.history) == len(commands)
+    with reopened(tmp_path, OLD_FILE, OLD, Reading.MIDNIGHT_ASKED) as game:
         # played on, as the companion plays now: the next midnight's Mythos card holds the turn after it
         while game.view()["midnights"] == OLD["view"]["midnights"]:
             game.push("end-turn")
         assert game.view()["question"]["part"] == "at_midnight"
         assert "is still asked" in refused(game, "move to=1")
-    finally:
-        store.close()

@@ -283,3 +283,43 @@ def test_a_simulation_playing_the_brute_forces_choices_agrees_with_the_programme
             wins += 1
     error = math.sqrt(float(exact) * (1 - float(exact)) / games)
     assert abs(wins / games - float(exact)) <= 4 * error
+
+
+# one task with dice held, as the page asks each task alone (module._chances): need, green, yellow, red, holds, clues,
+# rolls, held; the first as the benchmark's spell (benchmarks/bench_elder_sign_push.py), the others around it
+HELD_CASES = [
+    ("inv:4,lore:1", 4, 1, 1, 2, 1, None, ("lore",)),
+    ("inv:4,lore:1", 4, 1, 1, 1, 1, None, ("lore",)),
+    ("inv:3", 4, 1, 1, 2, 1, None, ("lore",)),
+    ("inv:3", 3, 1, 0, 2, 0, None, ("inv2",)),
+    ("inv:2", 3, 0, 1, 1, 0, 2, ("inv4",)),
+    ("terror:1,inv:2", 3, 1, 1, 2, 0, None, ("terror",)),
+    ("terror:1,inv:2", 3, 1, 1, 2, 1, 3, ("inv1",)),
+    ("peril:2,lore:1", 3, 0, 1, 3, 0, None, ("peril", "lore")),
+    ("lore:2", 2, 1, 1, 2, 1, None, ("lore",)),
+    ("inv:5", 3, 1, 0, 3, 0, None, ("inv3", "inv1")),
+    ("peril:1", 2, 0, 0, 2, 0, None, ("terror",)),  # a held die the task cannot use keeps its place all the same
+    ("inv:3,lore:1", 2, 1, 1, 2, 0, 2, ("inv3", "lore")),  # met whole by the held dice: left to the search
+    ("inv:3,peril:1", 2, 1, 1, 2, 0, None, ("wild",)),  # a wild: left to the search
+]
+
+
+@pytest.mark.parametrize(("need", "green", "yellow", "red", "holds", "clues", "rolls", "held"), HELD_CASES)
+def test_a_held_die_placed_first_on_the_one_task_changes_no_chance(
+    need: str, green: int, yellow: int, red: int, holds: int, clues: int, rolls: int | None, held: tuple[str, ...]
+) -> None:
+    """odds._held_placed_first takes a held die's symbol off the one task before the search (:347 a die on a Spell
+    card "stays there until it is used to complete a task", :371 one on a marker likewise): the chance is exactly
+    the one the search finds with the dice held, their places counted."""
+    from companion.games.elder_sign import odds
+    from companion.games.elder_sign.dice import Face, Need
+
+    faces = tuple(Face(f) for f in held)
+    clear_cache()
+    placed_first = task_fraction(need, green, yellow, red, rolls, holds, clues, held)
+    clear_cache()
+    searched = odds._searched((Need.parse(need),), False, (green, yellow, red), rolls, holds, clues, faces)
+    assert placed_first == searched and 0 < searched <= 1, (placed_first, searched)
+    # the held dice were placed first unless a wild is among them or they meet the task whole (its chance then 1)
+    placed = odds._held_placed_first((Need.parse(need),), holds, faces, green + yellow + red)[2] == ()
+    assert placed == ("wild" not in held and searched < 1), (placed, searched)

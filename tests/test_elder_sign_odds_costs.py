@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from games import numbers_copied
-from test_elder_sign_items import at_two_tasks, failed_roll
+from test_elder_sign_odds_held import published
 
 from companion.errors import IllegalCommand
 from companion.games.base import module_for
@@ -36,11 +36,6 @@ def _at_costly_card(sanity: int, tasks: str = "inv:1,sanity:-3;peril:1", ordered
     return game
 
 
-def _published(game: Game) -> dict:
-    view = game.view()
-    return {**view, **MODULE.publish(view, game)}
-
-
 def test_one_check_says_what_a_task_costs_that_cannot_be_paid() -> None:
     """:189 "lower than 0": paying to exactly 0 is allowed; sanity is checked before stamina."""
     costly = TaskCard(Need(inv=1), sanity=-3, stamina=-1)
@@ -63,7 +58,7 @@ def test_a_task_the_investigator_cannot_pay_has_no_chance_and_the_words_say_why(
     game = _at_costly_card(sanity=2)
     with pytest.raises(IllegalCommand, match="below 0"):
         game.push("roll faces=inv3,peril,lore,lore,lore,lore task=1")
-    state = _published(game)
+    state = published(game)
     odds = state["card_odds"]
     assert odds["probability"] == 0 and odds["roll_for_me"] == 0 and odds["hopeless"]
     costly = next(t for t in odds["tasks"] if t["task"] == 1)
@@ -81,7 +76,7 @@ def test_a_task_the_investigator_cannot_pay_has_no_chance_and_the_words_say_why(
 def test_with_the_cost_in_hand_the_chance_is_the_dice_ones() -> None:
     """Exactly the cost left (:189 "lower than 0": 0 is not): the task may be done, and the chance is the dice's."""
     game = _at_costly_card(sanity=3)
-    odds = _published(game)["card_odds"]
+    odds = published(game)["card_odds"]
     q = game.odds_question()
     assert q is not None and odds["unpaid"] is None and not odds["hopeless"]
     assert odds["roll_for_me"] == card_probability(q["tasks"], q["ordered"], q["green"], 0, 0, None, 0, 0, q["held"])
@@ -90,7 +85,7 @@ def test_with_the_cost_in_hand_the_chance_is_the_dice_ones() -> None:
 
 def test_tasks_each_paid_alone_but_not_together_leave_the_card_no_chance() -> None:
     game = _at_costly_card(sanity=3, tasks="inv:1,sanity:-2;peril:1,sanity:-2")
-    state = _published(game)
+    state = published(game)
     odds = state["card_odds"]
     assert odds["probability"] == 0 and odds["hopeless"] and all(t["probability"] > 0 for t in odds["tasks"])
     assert state["odds_words"][0].startswith("Ada cannot pay the 4 sanity the tasks left cost together: Ada has 3,")
@@ -100,7 +95,7 @@ def test_an_order_that_decides_whether_the_costs_are_paid_tells_no_card_chance()
     """A task giving sanity back (a card entered so): done first it pays for the other, after it not. The odds do not
     follow the order the tasks are done in, so they tell each task alone, not the card's chance."""
     game = _at_costly_card(sanity=1, tasks="inv:1,sanity:-2;peril:1,sanity:2")
-    state = _published(game)
+    state = published(game)
     odds = state["card_odds"]
     assert odds["probability"] is None and odds["roll_for_me"] is None and not odds["hopeless"]
     assert state["odds_words"][0].startswith("Each task alone: ")
@@ -182,17 +177,3 @@ def test_with_a_die_on_a_spell_card_from_an_earlier_turn_the_odds_and_the_cost_w
         assert odds["unpaid"] is None and odds["roll_for_me"] == plain > 0
     finally:
         service.close()
-
-
-def test_after_a_die_held_by_focus_the_odds_still_show() -> None:
-    """The same refusal hid the odds mid-attempt once a die was held by focus (:365-369): "Roll for me" holds no new die,
-    but the one held stays held for its roll."""
-    game = at_two_tasks(1)
-    failed_roll(game)
-    game.push("focus die=peril")
-    game.push("roll faces=" + ",".join(["peril"] * game.dice_to_roll()))
-    q = game.odds_question()
-    assert q is not None and q["held"] == ["peril"]
-    odds = _published(game)["card_odds"]
-    plain = card_probability(q["tasks"], q["ordered"], q["green"], 0, 0, None, 1, 0, ["peril"])
-    assert odds is not None and odds["roll_for_me"] == plain > 0 and odds["probability"] >= plain

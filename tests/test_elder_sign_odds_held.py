@@ -10,11 +10,17 @@ from test_elder_sign_items import after_a_completed_task, at_two_tasks
 
 from companion.games.elder_sign.engine import Game
 from companion.games.elder_sign.module import MODULE
+from companion.games.elder_sign.odds import card_probability
+
+
+def published(game: Game) -> dict:
+    """The state the page gets: the game's view with what the module publishes beside it."""
+    view = game.view()
+    return {**view, **MODULE.publish(view, game)}
 
 
 def _odds(game: Game) -> dict | None:
-    view = game.view()
-    return MODULE.publish(view, game).get("card_odds")
+    return published(game).get("card_odds")
 
 
 def _lore_task(odds: dict) -> float:
@@ -35,17 +41,21 @@ def test_a_die_chosen_with_focus_after_a_failed_roll_keeps_the_odds() -> None:
     game = at_two_tasks(1)
     game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " task=none")
     game.push("focus die=lore")
+    q = game.odds_question()
+    assert q is not None and q["held"] == ["lore"]
     odds = _odds(game)
     assert odds is not None, "the odds vanished once a die was chosen with focus"
-    assert _lore_task(odds) == 1.0 and odds["roll_for_me"] is not None, odds
+    assert _lore_task(odds) == 1.0, odds
+    # "Roll for me" holds no new die; the one held by focus stays held for its roll (:347, :365-369)
+    plain = card_probability(q["tasks"], q["ordered"], q["green"], 0, 0, None, 1, 0, ["lore"])
+    assert odds["roll_for_me"] == plain > 0 and odds["probability"] >= plain, odds
 
 
 def test_the_words_of_roll_for_me_name_the_die_held() -> None:
     """The first line of the odds says what "Roll for me" does: with a die held it names it, not "no die held"."""
     game = after_a_completed_task()
     game.push("spell die=lore")
-    view = game.view()
-    first = MODULE.publish(view, game)["odds_words"][0]
+    first = published(game)["odds_words"][0]
     assert "and the lore held" in first and "no die held" not in first and "no other die held" in first, first
 
 
@@ -69,8 +79,8 @@ def test_after_a_focus_on_the_own_marker_the_best_play_offers_no_other_focus() -
     game = at_two_tasks(1)
     game.push("roll faces=lore," + ",".join(["peril"] * (game.dice_to_roll() - 1)) + " task=none")
     game.push("focus die=lore")
-    published = MODULE.publish(game.view(), game)
-    odds, words = published["card_odds"], " ".join(published["odds_words"])
+    state = published(game)
+    odds, words = state["card_odds"], " ".join(state["odds_words"])
     assert odds["holds"] == len(odds["held"]) == 1, odds
     assert "focus" not in words, words
 

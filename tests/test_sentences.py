@@ -275,11 +275,61 @@ def test_a_roll_says_the_dice_it_kept_itself_not_those_kept_before(tmp_path: Pat
         first, second, third = (r["text"] for r in rolls)
         # a failed search says so first, and what happens next ("Failing Search Actions", skeptics-rulebook.txt:153)
         fails = "The search fails: Player 1 has 2 actions left to search again, rolling only the dice not kept. "
-        assert first == fails + "Rolled eye, cobweb, cobweb: keeping eye."
-        assert "\nRolled cobweb, cobweb: " in "\n" + second.split(". ", 1)[1] and "eye kept before" in second
+        assert first == fails + "Rolled eye, cobweb, cobweb on the blue clue dice: keeping eye."
+        assert "\nRolled cobweb, cobweb on the blue clue dice: " in "\n" + second.split(". ", 1)[1]
+        assert "eye kept before" in second
         assert "keeping" not in second and "1 action left to search again" in second
-        assert "Rolled camera, cobweb: keeping camera" in third and "eye kept before" in third
+        assert "Rolled camera, cobweb on the blue clue dice: keeping camera" in third and "eye kept before" in third
         old = {k: v for k, v in rolls[0].items() if k not in ("kept_now", "player", "rolls_left")}
         assert describe_event(old) == first.replace("Player 1", "The player")  # its actions left, its player untold
     finally:
         service.close()
+
+
+def _attempt_rolled(game: Game, attempt: str, faces: str) -> list[str]:
+    """The sentences of each roll of `attempt` that fails with `faces` (the same again with one die fewer each
+    time nothing is kept) until the turn allows no roll more."""
+    game.push(attempt)
+    said = []
+    while game.view()["attempt_rolls_left"]:
+        rolled = [e for e in game.push(f"roll faces={faces}") if e["type"] == "rolled"]
+        said.append(describe_event(rolled[0], Names.of_game(game)))
+    return said
+
+
+@pytest.mark.parametrize(
+    ("action", "again", "stays", "dice"),
+    [
+        ("solve", "try the clue again", "the clue stays unsolved", "blue clue dice"),
+        ("prove", "try the icon set again", "the icon set stays unproven", "blue clue dice"),
+        ("unlock", "try the door again", "the door stays locked", "green key dice"),
+    ],
+)
+def test_a_failed_solve_prove_or_unlock_says_so_at_once_as_a_search_does(
+    action: str, again: str, stays: str, dice: str
+) -> None:
+    """Through the real engine: each failed roll of a solve (skeptics-rulebook.txt:172), a prove (:225) or an unlock
+    (:130-132) says first that it failed and what the player may do next, as a failed search does (:152-154): the
+    actions left to try again, then none and what stays as it was; the roll names its dice's colour (:83)."""
+    if action == "prove":
+        game = game_ready_for_seance()
+        game.push("seance room=4")
+        game.push("end-round")
+        prove = next(a for a in game.legal_actions() if a.name == "attempt" and a.args.get("action") == "prove")
+        args = {"need": "eye:3", **prove.args}  # the child ghost's card is a stand-in: the host gives its icons
+        attempt = "attempt " + " ".join(f"{k}={v}" for k, v in args.items())
+    else:
+        game = Game.new(Setup(players=2, board="asylum", ghost="child", seed=3), PACKS)
+        if action == "solve":
+            game.push("reveal-clue")
+        attempt = {"solve": "attempt action=solve need=eye:3"}.get(action, "attempt action=unlock door=7-8 need=key:3")
+    player = Names.of_game(game).player(game.view()["current_player"])
+    faces = "blank,blank,blank" if action == "unlock" else "cobweb,cobweb,cobweb"
+    said = _attempt_rolled(game, attempt, faces)
+    fails = f"The {action} fails: {player} has "
+    assert len(said) >= 2, said
+    first, last = said[0], said[-1]
+    assert first.startswith(fails + f"2 actions left to {again}, rolling all the dice again. Rolled "), first
+    assert f" on the {dice}: nothing counts." in first, first
+    assert last.startswith(fails + f"no action left to {again}; {stays}. Rolled "), last
+    assert game.view()["attempt"] is not None  # said while the attempt is still there, before the turn ends

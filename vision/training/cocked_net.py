@@ -70,12 +70,11 @@ def samples(image: np.ndarray, settings: Any) -> list[tuple[float, float, str]]:
 
 
 def label(x: float, y: float, dice: list[Any]) -> int:
-    """1 on a cocked die (within a face of its top face's centre and on no flat die's top face), 0 else."""
-    for d in dice:
-        if not d.cocked and d.box[0] <= x <= d.box[0] + d.box[2] and d.box[1] <= y <= d.box[1] + d.box[3]:
-            return 0
-    near = min(dice, key=lambda d: math.hypot(d.cx - x, d.cy - y), default=None)
-    return int(near is not None and near.cocked and math.hypot(near.cx - x, near.cy - y) < near.size)
+    """1 on a cocked die (the die seen there, ``synth.die_at``, its top face or a side face), 0 else."""
+    from vision.training.synth import die_at
+
+    die = die_at(x, y, dice)
+    return int(die is not None and die.cocked)
 
 
 def rendered_table(seed: int) -> tuple[Any, float, str]:

@@ -35,7 +35,7 @@ import numpy as np
 from vision.dataset import SETS, Photo, is_fitting, load_set
 from vision.reader import DieReading, ReaderSettings, read_frame
 from vision.training.synth import OVERHEAD as OVERHEAD_TABLE
-from vision.training.synth import PI_TRAY, Style, SynthDie, render_scene
+from vision.training.synth import PI_TRAY, Style, SynthDie, die_at, render_scene
 from vision.tray import face_size, flat_ratio
 
 LOOK = 48  # pixels per face size in the window the face is outlined in
@@ -100,16 +100,9 @@ def called(outline: tuple[float, float, float] | None, flat: float, short: float
 
 
 def on_die(reading: DieReading, dice: Sequence[SynthDie]) -> SynthDie | None:
-    """The rendered die a reading lies on: the flat die whose top face holds its centre, else a cocked die within a
-    face of its top face's centre (its top face or the side face beside it)."""
-    x, y = reading.center
-    for d in dice:
-        if not d.cocked and d.box[0] <= x <= d.box[0] + d.box[2] and d.box[1] <= y <= d.box[1] + d.box[3]:
-            return d
-    near = min(dice, key=lambda d: math.hypot(d.cx - x, d.cy - y), default=None)
-    if near is not None and near.cocked and math.hypot(near.cx - x, near.cy - y) < near.size:
-        return near
-    return None
+    """The rendered die a reading lies on: the die seen at its centre (``synth.die_at``: a cocked die's side face
+    over its flat neighbour's top face is the cocked die's), None on the table."""
+    return die_at(*reading.center, dice)
 
 
 BANDS = ((20.0, 30.0), (30.0, 40.0), (40.0, 55.1))

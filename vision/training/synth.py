@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -58,6 +59,7 @@ class SynthDie:
     icon: str | None = None  # the game's icon on the top face (render_scene's dice_icons)
     index: int = -1  # which of render_scene's dice_colours this is (they are drawn far ones first)
     leaning: float = 0.0  # degrees its top face is tipped from the table's plane (0 for a flat die)
+    outline: tuple[tuple[float, float], ...] = ()  # the whole die's silhouette in the image (its hull)
 
 
 @dataclass(frozen=True)
@@ -599,7 +601,9 @@ def render_scene(rng: np.random.Generator, style: Style = Style(),
                 drawn.append(SynthDie(float(top_centre[0]), float(top_centre[1]), float((x1 - x0 + y1 - y0) / 2),
                                       die.value, die.symbol, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
                                       cocked=die.cocked, icon=die.icon, index=die.index,
-                                      leaning=math.degrees(math.acos(min(1.0, float((yawm @ normal)[2]))))))
+                                      leaning=math.degrees(math.acos(min(1.0, float((yawm @ normal)[2])))),
+                                      outline=tuple((float(a), float(b)) for a, b in
+                                                    cv2.convexHull(hull.astype(np.float32))[:, 0])))
         if top_seen and sides:
             drawn[-1] = replace(drawn[-1], sides=tuple(sides))
         img[ry0:ry1, rx0:rx1] = patch
@@ -653,14 +657,27 @@ def _perspective(rng: np.random.Generator, img: np.ndarray, dice: list[SynthDie]
         pts = np.float32([[[x, y]], [[x + bw, y]], [[x + bw, y + bh]], [[x, y + bh]], [[d.cx, d.cy]]]
                          + [[[sx, sy]] for sx, sy in d.sides])
         p = cv2.perspectiveTransform(pts, m)[:, 0]
+        outline = cv2.perspectiveTransform(np.float32(d.outline).reshape(-1, 1, 2), m)[:, 0] if d.outline else []
         x0, y0 = p[:4].min(axis=0)
         x1, y1 = p[:4].max(axis=0)
         scale = math.sqrt(abs(np.linalg.det(m[:2, :2]))) or 1.0
         size = d.size * scale
         moved.append(replace(d, cx=float(p[4, 0]), cy=float(p[4, 1]), size=float(size),
                              box=(float(x0), float(y0), float(x1 - x0), float(y1 - y0)),
-                             sides=tuple((float(q[0]), float(q[1])) for q in p[5:])))
+                             sides=tuple((float(q[0]), float(q[1])) for q in p[5:]),
+                             outline=tuple((float(q[0]), float(q[1])) for q in outline)))
     return out, moved
+
+
+def die_at(x: float, y: float, dice: Sequence[SynthDie]) -> SynthDie | None:
+    """The rendered die seen at (x, y): the last drawn (``render_scene`` lists them in the order it paints them, a
+    cocked die after the neighbour it leans on, over its top face) whose silhouette holds the point; None on the
+    table. A flat die's axis-aligned box is not the rule here: turned, it reaches over the side face of a die
+    leaning on it."""
+    for d in reversed(dice):
+        if len(d.outline) >= 3 and cv2.pointPolygonTest(np.float32(d.outline), (float(x), float(y)), False) >= 0:
+            return d
+    return None
 
 
 def icon_scene(seed: int, dice: dict[str, tuple[str, tuple[str, ...]]] = SKEPTICS_ICON_DICE

@@ -50,6 +50,8 @@ export function render(s) {
     : s.phase === "event" || s.phase === "movement" ? "Not drawn yet this round." : night ? "The first event is drawn in round 1." : "None this round.";
   $("#ac-event-fill").hidden = !(ev && ev.stand_in && isHost() && ev.id);
   $("#ac-vote").textContent = acVoteNow(s) + acLastVotes(s);
+  // what the companion knows of the roles (the module's sentence): only what the host told it
+  $("#ac-roles-note").textContent = s.roles_note || "";
   fill($("#ac-seats"), (s.seats || []).map((x) => {
     const li = el("li", { class: x.start ? "active" : "" });
     li.append(el("b", {}, x.name), el("span", { class: "note" }, " " + [x.start ? "holds the knife" : "", x.out === "voted" ? "voted out: plays on as a ghost" : x.out === "dead" ? "found dead: plays on as a ghost" : ""].filter(Boolean).join(" \u00B7 ")));

@@ -328,7 +328,7 @@ function tell(records) {
   const ending = fresh.some((r) => r.type === "game_won" || r.type === "game_lost");
   const bannered = skeptics.ghostHourBanner(fresh, ending);
   // By the announcement's own weight (the game's sentences say it): "screen" is the big banner until OK, the rest
-  // is a toast of at most two lines that goes by itself (the Log has the whole text). The banner blocks the page
+  // is a toast, shown whole, that goes by itself. The banner blocks the page
   // only at the game's end (nothing is left to play); at a midnight, the night, a vote, the game goes on under it.
   const big = ending ? fresh.filter((r) => r.type === "game_won" || r.type === "game_lost") : fresh.filter((r) => r.announce && r.announce.weight !== "toast");
   const routine = fresh.filter((r) => r.announce && r.announce.weight === "toast");

@@ -77,7 +77,7 @@ export function renderBox() {
       const pick = el("div", { class: "row box-tabs", id: "box-es-tabs" });
       pick.addEventListener("pick", (e) => { app.boxEsTab = e.detail; renderBox(); });
       const items = el("ul");
-      m.renderElderSign(b.elder_sign || {}, app.boxEsTab || "adventures", items, row, saveBox, pick);
+      m.renderElderSign(b.elder_sign || {}, app.boxEsTab || "adventures", items, row, saveBox, pick, b.elder_sign_who);
       const head = el("li");
       head.append(el("div", { class: "warn", id: "box-es-left" }, m.elderSignSummary(b)), pick);
       fill(list, [head, ...Array.from(items.children)]);

@@ -94,7 +94,7 @@ export function toast(msg, bad, kind) {
   live.textContent = "";
   setTimeout(() => { live.textContent = msg; }, 50);  // emptied first: the same words twice are read twice
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(9000, 2500 + msg.length * 45));
+  toast.timer = setTimeout(hideToast, bad ? 7000 : Math.min(12000, 2500 + msg.length * 45));  // shown whole: the time to read it
   toast.at = performance.now();
 }
 // The last tap (or key that pressed a button): a refusal shown before it is of an action since given up (sheet()).
@@ -223,10 +223,11 @@ function amountRow(a) {
   const step = STEP[a.args.effect] || 1;
   let n = Number(a.args.n) || step;
   const shown = el("b", { class: "amount", "data-effect": a.args.effect }, "");
-  const show = () => { shown.textContent = (n > 0 ? "+" : "") + n; };
+  const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
+  // a screen reader hears what the tap tells ("Tell: Doom +2"), not the same "Tell" on every row
+  const show = () => { shown.textContent = (n > 0 ? "+" : "") + n; send.setAttribute("aria-label", "Tell: " + a.label + " " + shown.textContent); };
   const by = (d) => () => { const m = n + d; n = m === 0 ? m + d : Math.max(-9, Math.min(9, m)); show(); };
   show();
-  const send = el("button", { type: "button", class: "small", "data-legal": a.name, "data-effect": a.args.effect }, "Tell");
   send.addEventListener("click", () => command(a.name, { ...a.args, n: String(n) }));
   return rowOf([el("span", {}, a.label + ":"), stepButton(a.label, -step, by(-step), "small step", null), shown,
     stepButton(a.label, step, by(step), "small step", null), send]);

@@ -141,25 +141,41 @@ function taskChoice(s, a) {
 const dieColour = (f) => (String(f).includes(":") ? String(f).split(":")[0] : "green");
 // a die as the companion's sentences say it (dice_words): "yellow 4 investigation", "lore" (a green die by its face alone)
 const esDie = (f) => (dieColour(f) === "green" ? "" : dieColour(f) + " ") + (ES_FACE[String(f).split(":").pop()] || f);
-// The dice of the failed roll, the first one `chosen` marked (`mark`, `cls`), each other one the host may choose a button
-// (`offerFor`: its legal action), the rest chips.
-function diceRow(last, id, chosen, offerFor, mark, cls) {
+// The dice `shown` (indexes into `dice`), the one at `at` marked (`mark`, `cls`), each other one the host may choose a
+// button (`offerFor`: its legal action), the rest chips.
+function diceRow(dice, shown, id, at, offerFor, mark, cls) {
   const row = el("div", { class: "chips", id });
-  let marked = false;
-  last.forEach((f, i) => {
-    const words = esDie(f);
-    const here = !marked && chosen(f);
-    marked = marked || here;
-    const offer = here ? null : offerFor(f);
+  for (const i of shown) {
+    const words = esDie(dice[i]);
+    const offer = i === at ? null : offerFor(dice[i]);
     if (offer) row.append(button(words, () => runLegal(offer), "small", id + "-" + (i + 1)));
-    else row.append(chip(here ? words + mark : words, here ? cls : ""));
-  });
+    else row.append(chip(i === at ? words + mark : words, i === at ? cls : ""));
+  }
   return row;
+}
+const allDice = (dice) => dice.map((_, i) => i);
+
+// Which die of the failed roll each choice is (indexes into a.last, -1: none): focus holds "a different die" than the
+// one set aside (elder-sign-rules.txt:211, :213, :365), and a Spell's die is another again (:345). The held die and
+// the Spell's are the first of their faces; the die set aside is one of its colour that is neither, as the engine sets
+// it aside (a die of that colour not held nor on the Spell), so each choice is shown on a die of its own. `only`: the
+// die set aside is the one die of its colour, so it cannot be held or go on the Spell (any other of its colour could
+// be set aside in its place).
+function diceChosen(a) {
+  const last = a.last || [];
+  const face = (f) => String(f).split(":").pop();
+  const wanted = [a.hold, a.spell].filter(Boolean);
+  const ofColour = allDice(last).filter((i) => dieColour(last[i]) === a.aside);
+  const spare = ofColour.filter((i) => !wanted.includes(last[i]) && !wanted.includes(face(last[i])));
+  const aside = a.aside ? [...spare, ...ofColour, -1][0] : -1;
+  const hold = a.hold ? last.findIndex((f, i) => i !== aside && f === a.hold) : -1;
+  const spell = a.spell ? last.findIndex((f, i) => i !== aside && i !== hold && f === a.spell) : -1;
+  return { aside, hold, spell, only: ofColour.length === 1 ? aside : -1 };
 }
 
 function asideChoice(s, a) {
   const offers = isHost() ? (s.legal || []).filter((x) => x.name === "set-aside") : [];
-  const row = diceRow(a.last, "es-last", (f) => dieColour(f) === a.aside, (f) => offers.find((x) => x.args.colour === dieColour(f)), " (set aside)", "red");
+  const row = diceRow(a.last, allDice(a.last), "es-last", diceChosen(a).aside, (f) => offers.find((x) => x.args.colour === dieColour(f)), " (set aside)", "red");
   const who = playerName(s, s.current_player);
   const said = (a.aside_chosen ? who + " sets " : "The companion suggests setting ") + "a " + a.aside + " die aside";
   return [el("div", { class: "note", id: "es-aside-note" }, "The last roll completed nothing: one of its dice is set aside, as " + who + " chooses. " + said +
@@ -169,34 +185,37 @@ function asideChoice(s, a) {
 // One other die of the failed roll may go on the investigator's own marker (focus, elder-sign-rules.txt:213,
 // :365-371): it keeps its face and counts for the next rolls. The host taps it; the next roll plays it.
 function holdChoice(s, a, who) {
-  return dieChoice(s, a, "focus", "hold", " (held)", who + " holds a die on their marker with the next roll (focus)", "; tap another to hold that one instead.",
-    "If " + who + " wants, one other die goes on their marker (focus): it keeps its face for the next rolls. Tap it.");
+  const at = diceChosen(a);
+  return dieChoice(s, a, "focus", "hold", " (held by focus)", who + " holds this die on their marker with the next roll (focus), another than the one set aside", "; tap another to hold that one instead.",
+    "If " + who + " wants, one other die than the one set aside goes on their marker (focus): it keeps its face for the next rolls. Tap it.",
+    a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.spell), at.hold);
 }
 
 // One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
 // keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
 // it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
 function spellChoice(s, a, who) {
+  const at = diceChosen(a);
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.");
+    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.",
+    a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.hold), at.spell);
 }
 
 // After a roll that completed a task, a die it left (not placed on the task, elder-sign-rules.txt:185) may go on a
-// Spell card too: "After you roll, you get to choose one of the dice" (:345). The dice the task left, to tap.
+// Spell card too: "After you roll, you get to choose one of the dice" (:345). The dice the task left (the attempt's
+// `left`, engine.left_by_task), to tap.
 function spellAfterTask(s, a, who) {
-  const left = [...a.last];
-  for (const f of a.placed || []) left.splice(left.indexOf(f), 1);
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", left);
+    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left, allDice(a.left), a.left.indexOf(a.spell));
 }
 
-// The roll's dice (`dice`, else the failed roll's) to tap for the legal action `name` (its die chosen is `a[key]`,
-// marked `mark`): the note says what was chosen (`chosenWords`, `again` while another may be tapped) or what a tap does
-// (`ask`); nothing when the legal actions offer none and none was chosen.
-function dieChoice(s, a, name, key, mark, chosenWords, again, ask, dice) {
+// The roll's dice `shown` (indexes into `dice`) to tap for the legal action `name` (its die chosen is `a[key]`, the one
+// at `at`, marked `mark`): the note says what was chosen (`chosenWords`, `again` while another may be tapped) or what a
+// tap does (`ask`); nothing when the legal actions offer none and none was chosen.
+function dieChoice(s, a, name, key, mark, chosenWords, again, ask, dice, shown, at) {
   const offers = isHost() ? (s.legal || []).filter((x) => x.name === name) : [];
   if (!offers.length && !a[key]) return [];
-  const row = diceRow(dice || a.last, "es-" + key, (f) => f === a[key], (f) => offers.find((x) => x.args.die === f), mark, "ok");
+  const row = diceRow(dice, shown, "es-" + key, at, (f) => offers.find((x) => x.args.die === f), mark, "ok");
   return [el("div", { class: "note", id: "es-" + key + "-note" }, a[key] ? chosenWords + (offers.length ? again : ".") : ask), row];
 }
 

@@ -4,7 +4,7 @@
 import {
   $, ICON, LASTS, DIE_OF, REASON, app, el, fill, chip, pct, plural, capital, isHost, ghostOn, playerName, api,
   command, legalOf, button, runLegal, confirmSheet, posOf, chime, buzz, showBanner, modules, notFilled,
-  noRollWords as rollWords, NO_ROLL_LEFT,
+  noRollWords as rollWords,
 } from "./core.js?v=__VERSION__";
 
 // The host's part (skeptics_turn.js): loaded the first time it is needed, on the host's phone only.
@@ -204,7 +204,7 @@ export const noRollWords = (s) => rollWords(s, !s ? null : s.attempt ? rollsLeft
 // skeptics-rulebook.txt:83; it gives the summon dice none): a die is shown by its face and its colour, the colour
 // in words too (a colour-blind player reads "blue"), its swatch by the tray's colour classes (.die-blue).
 const DIE_COLOUR = { clue: "blue", key: "green" };
-const dieWords = (kind) => (DIE_COLOUR[kind] ? DIE_COLOUR[kind] + " " : "") + kind;
+export const dieWords = (kind) => (DIE_COLOUR[kind] ? DIE_COLOUR[kind] + " " : "") + kind;
 const dieChip = (face, kind) => chip((ICON[face] ? ICON[face] + " " : "") + face + (DIE_COLOUR[kind] ? " \u00B7 " + DIE_COLOUR[kind] : ""), "die die-" + (DIE_COLOUR[kind] || "none"));
 
 export function renderAttempt(s) {
@@ -223,11 +223,15 @@ export function renderAttempt(s) {
     kept,
   ];
   if (a.succeeded) rows.push(el("div", { class: "big ok", id: "odds-now" }, "Success!"));
-  else {
+  else if (rollsLeft(s) <= 0) {
+    // the last roll this turn has failed (no action left, the Corpse, a third timer): said plainly, no next roll
+    // and no chance of one (the rolls the odds count: rollsLeft)
+    rows.push(el("div", { class: "warn", id: "attempt-next" }, noRollWords(s)));
+  } else {
     rows.push(el("div", { id: "attempt-next" }, "Next roll: " + plural(toRoll, dieWords(die) + " die", dieWords(die) + " dice") + "."));
     const left = rollsLeft(s);  // the rolls the odds count
     rows.push(el("div", { class: "big", id: "odds-now" }, odds === null ? "" : pct(odds)));
-    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : left > 0 ? "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)") : NO_ROLL_LEFT));
+    rows.push(el("div", { class: "note", id: "odds-what" }, odds === null ? "" : "chance to succeed with the " + plural(left, "roll") + " left this turn" + (a.disruption ? " (no dice may be kept)" : " (keeping the best dice)")));
   }
   for (const c of s.environment || []) if (c.effect && !/^placeholder/i.test(c.effect)) rows.push(el("div", { class: "note env-reminder" }, "In force: " + c.name + " \u2013 " + c.effect));
   fill(box, rows);

@@ -4,7 +4,7 @@ import {
   $, ICON, KIND_FACES, DIE_OF, app, el, fill, pct, plural, capital, isHost, playerName, toast, api, act, command, legalOf, actButton, stepButton,
   button, rowOf, runLegal, sheet, closeSheet, pickFrom, confirmSheet, field, selectIn, page, cardQuestion, cardName, notFilled,
 } from "./core.js?v=__VERSION__";
-import { attemptName, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
+import { attemptName, dieWords, itemWords, missingOf, needWords, oddsOf, renderMap, roomWords } from "./skeptics.js?v=__VERSION__";
 
 // A give or a pick-up action: which item changes hands, and who gets it, in the same action.
 export function askHandOver(a) {
@@ -346,7 +346,7 @@ export function askFaces(target, replace) {
   const pad = el("div", { class: "pad", id: "face-pad" });
   for (const f of KIND_FACES[kind]) pad.append(button((ICON[f] || "") + " " + f, () => { faces.push(f); redraw(); }, "", "face-" + f));
   pad.append(button("Clear", () => { faces.length = 0; redraw(); }));
-  const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, kind + " die", kind + " dice") + (want === 1 ? " shows" : " show");
+  const title = (replace ? "Correct the last roll: " : "") + "tap what the " + plural(want, dieWords(kind) + " die", dieWords(kind) + " dice") + (want === 1 ? " shows" : " show");
   sheet(capital(title), [pad, shown, count, el("div", { class: "note" }, "Tapped a wrong face? Tap it above to take it back."), keepRow], "Send the dice", async () => {
     if (!faces.length) {  // said by the sheet's button too, not only in a toast at the top of the screen
       count.textContent = "0 of " + plural(want, "die", "dice") + ": tap the faces the dice show first.";

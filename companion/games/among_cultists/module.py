@@ -30,6 +30,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "stand_ins": bool(event and event.get("stand_in")),
         "night_script": sentences.night_script(game.setup, names, sentences.DEFAULT_PAUSE_S),
         "vote_script": sentences.vote_script(names),
+        # what the companion knows of the roles: only a last cultist the host told of (never a role it was not told)
+        "roles_note": sentences.roles_note(view, names),
         # what the phase under way asks of the table, the same sentence as the log's when it began (:33-37)
         "phase_words": sentences.phase_sentence(view["phase"], view.get("start_player"), names)
         if view["phase"] in ("movement", "event")

@@ -354,6 +354,20 @@ def for_players(message: Any) -> str:
     return _sentence(page_words(message, _PAGE_WORDS))
 
 
+def roles_note(view: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """What the companion knows of the roles, under the seats on every phone: none but what the host entered, which the
+    whole table saw (:52 the cultists show themselves once the vote put out the last of them). It names no one the
+    host did not."""
+    shown = [names.seat(v["seat"]) for v in view.get("votes") or [] if v.get("last") and v.get("seat")]
+    seer = view.get("seer")
+    if not shown:
+        return f"The companion never knows who is a cultist{' or the seer' if seer else ''}: the roles stay in their envelopes."
+    return (
+        f"The companion knows only what the host told it: {listed(shown)} showed the last cultist's card when voted "
+        f"out. It was told no other role{', nor who the seer was' if seer else ''}."
+    )
+
+
 def end_summary(view: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, Any]:
     """The end card: who won, why, and the counts."""
     won = view.get("outcome") == "won"

@@ -10,7 +10,15 @@ from pathlib import Path
 from types import MappingProxyType
 
 from companion.errors import BadCommand
-from companion.games.elder_sign.packs import FILES, Adventure, Effect, ElderSignPacks, parse_pack_texts
+from companion.games.elder_sign.packs import (
+    EFFECT_NUMBERS,
+    FILES,
+    WHO,
+    Adventure,
+    Effect,
+    ElderSignPacks,
+    parse_pack_texts,
+)
 from companion.pack_edits import BoxPacks, Doc, FieldValue
 
 __all__ = ["BOX", "ElderSignBox"]
@@ -49,14 +57,24 @@ class ElderSignBox(BoxPacks):
     rules = "elder-sign"
     package = "companion.games.elder_sign"
     files = FILES
-    effect_keys = ("elder_signs", "clues", "doom", "sanity", "stamina", "monsters", "clock")
+    effect_keys = EFFECT_NUMBERS
+    # "who": whom a Mythos card's half falls on (packs.WHO); the packs' validation refuses it on any other card
+    effect_texts = ("text", "who")
     sections = MappingProxyType(
         {
             "es_adventure": _ADVENTURE,
             "es_other_world": {**_ADVENTURE, "terror": "effect"},
             "es_investigator": {"name": "text", "sanity": "int", "stamina": "int", "clues": "int0", "ability": "text0"},
             "es_ancient_one": {"name": "text", "doom": "int", "elder_signs": "int", "combat": "text", "attack": "text"},
-            "es_mythos": {"name": "text", "immediate": "effect", "lingering": "text", "at_midnight": "effect"},
+            "es_mythos": {
+                "name": "text",
+                "immediate": "effect",
+                "lingering": "text",
+                "lingering_kind": "text0",
+                "at_midnight": "effect0",
+                "terror": "effect0",
+                "lock": "text0",
+            },
         }
     )
 
@@ -74,11 +92,13 @@ class ElderSignBox(BoxPacks):
         return f"{word} {values.get('name') or entry.get('name') or key}"
 
     def view(self, packs: object | None) -> dict[str, object]:
-        """Elder Sign's cards, each with what is filled in ("elder_sign"), and how many are left."""
+        """Elder Sign's cards, each with what is filled in ("elder_sign"), and how many are left; whom a Mythos
+        card's half may fall on ("elder_sign_who", packs.WHO, in the page's choices' words)."""
         groups = _view(packs) if isinstance(packs, ElderSignPacks) else _EMPTY
         return {
             "elder_sign": groups,
             "elder_sign_left": sum(1 for group in groups.values() for card in group if not card["filled"]),
+            "elder_sign_who": dict(WHO),
         }
 
 
@@ -111,7 +131,10 @@ def _view(packs: ElderSignPacks) -> dict[str, list[dict[str, object]]]:
                 "name": m.name,
                 "immediate": _effect_view(m.immediate),
                 "lingering": "" if m.placeholder else m.lingering,
+                "lingering_kind": m.lingering_kind,
                 "at_midnight": _effect_view(m.at_midnight),
+                "terror": _effect_view(m.terror),
+                "lock": m.lock.value if m.lock else "",
                 "filled": not m.placeholder,
             }
             for m in packs.mythos.values()

@@ -366,24 +366,36 @@ TERROR_BEFORE_STOPPING = (
 )
 
 
+# how the host tells an open card question, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (one place for the clause)
+TELL_ASKED = "card-did effect=..., or card-did effect=nothing when the card did nothing (more); then"
 # nor is the turn ended while any other card question is open: what was asked is resolved in the turn it came up in,
 # before the clock (:219 the penalties, then "I move on to the Advance the Clock step"; :413 a devoured investigator's
 # turn "still" ends with the clock), and the Mythos card drawn at midnight is resolved before "it's the next player's
 # turn" (:317, :323). Answered in a later turn, its clock or doom would come after that turn's clock (the board and the
 # companion apart)
 ASKED_BEFORE_ENDING = (
-    "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with card-did "
-    "effect=..., or card-did effect=nothing when the card did nothing (more); then end the turn."
+    "{what} is still asked, and it belongs to this turn, before the clock (:219, :323, :413): answer with "
+    + TELL_ASKED
+    + " end the turn."
 )
 # nor is the next player's turn played while what the Mythos card did at midnight is still asked: the Mythos card is
 # resolved, then "it's the next player's turn" (:311-323); the question is asked as the turn before ends, so it stands
 # under the next one, whose move, rolls and end wait for it (a game stored before played them, Reading.MIDNIGHT_ASKED)
 MIDNIGHT_FIRST = (
     "{what} is still asked: the Mythos card is resolved before it is the next player's turn (:311-323), so this turn "
-    "waits for it. Answer with card-did effect=..., or card-did effect=nothing when the card did nothing (more); then "
-    "play the turn."
+    "waits for it. Answer with " + TELL_ASKED + " play the turn."
 )
-# what an open question is about, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (Question.kind, or its part where that
+# nor is the next player's turn played while the penalty of an adventure whose attempt the end of the turn before
+# failed is still asked: "When I fail an Adventure card, I have to face the penalties ... After that, I move on to the
+# Advance the Clock step" (:219), and only after the clock "it's the next player's turn" (:323); the question is asked
+# as the turn ends, so it stands under the next one, whose move, rolls and end wait for it (a game stored before played
+# them, Reading.PENALTY_ASKED)
+PENALTY_FIRST = (
+    "{what} is still asked: the turn before ended with its attempt failed, and the card's penalty is faced before the "
+    "clock and the next player's turn (:219, :323), so this turn waits for it. Answer with card-did effect=..., or "
+    "card-did effect=nothing when the card did nothing (more); then play the turn."
+)
+# what an open question is about, in ASKED_BEFORE_ENDING, MIDNIGHT_FIRST and PENALTY_FIRST (Question.kind, or its part where that
 # says more; a Mythos card's question asked at midnight by its half)
 ASKED_WORDS: Mapping[str, str] = MappingProxyType(
     {
@@ -420,6 +432,19 @@ def aimed_of(effect: Effect) -> dict[str, int]:
 def to_the_table(effect: Effect) -> Effect:
     """An effect without what falls on investigators (aimed_of): what it does to the table."""
     return dataclasses.replace(effect, sanity=0, stamina=0, clues=0, common_items=0, unique_items=0, spells=0)
+
+
+def _without(dice: Sequence[Die], faces: Sequence[str | None]) -> list[Die]:
+    """The dice but one of each of `faces` given (a die held, a die for the spell; one not in the dice is passed by)."""
+    left = list(dice)
+    for text in faces:
+        try:
+            die = Die.parse(text) if text else None
+        except DiceError:
+            continue  # the pick after says what is wrong with it
+        if die in left:
+            left.remove(die)
+    return left
 
 
 def asked_words(asked: Question) -> str:
@@ -626,6 +651,9 @@ class Question:
     # a Mythos card's question asked at midnight (its At Midnight half, or the card drawn then): the next player's
     # turn waits for it (MIDNIGHT_FIRST). Not published: the part says which half it is
     midnight: bool = False
+    # asked as the turn before ended, its attempt failed by the end-turn (the card's penalty, :219): the next player's
+    # turn waits for it (PENALTY_FIRST). Not published: the part says what it is
+    ended: bool = False
     # a filled-in Mythos card's half that leaves to the table whom it falls on (its pack entry's who = "ask"): the rest
     # of it was played, and the host says whom each of these went to (the effect kind of card-did, the card's amount)
     whom: tuple[tuple[str, int], ...] = ()
@@ -796,6 +824,9 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before the next player's turn waited for the penalty asked as the turn before ended with its
+    # attempt failed (PENALTY_FIRST): the player moved, rolled or ended the turn with it still asked
+    PENALTY_ASKED = auto()
     # a game stored before a lock told during an attempt took a die out of it at once (_Rules.lock_from_attempt): the
     # locked die was rolled on, held, put on a spell or used for a task until the next attempt
     LOCK_LATE = auto()
@@ -976,6 +1007,8 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - PENALTY_ASKED: a move, roll or other command of a turn while the penalty asked as the turn before ended was
+          still asked (where now the turn waits for it, PENALTY_FIRST); it holds for the whole stored history;
         - LOCK_LATE: a lock told during an attempt (card-did effect=lock, set-tasks lock=) followed by a roll of the
           pool it left (where now the locked die is out of the pool at once, :399-403) or a green lock told without
           die= where now the player is asked which, or a lock whose stored events took no die from the attempt where
@@ -1470,8 +1503,9 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
-        elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
-            view |= {"placed": list(a.placed), "spell": a.spell}
+        elif a.last:  # a roll that completed a task: its dice placed on it, those it left (for a spell, :345) and the
+            # die chosen for a spell
+            view |= {"placed": list(a.placed), "left": [str(d) for d in left_by_task(a)], "spell": a.spell}
         choices = lock_choices(a, Colour.GREEN)
         if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
             view["lock_choices"] = choices
@@ -1765,14 +1799,18 @@ class _Rules(RulesBase[State, Command]):
         first = self.game.numbers_first(self.s) if cmd.name in PLAY_COMMANDS else []
         if first:
             self.illegal(numbers_first_refusal(first))
-        asked = next((q for q in self.s.questions if q.midnight), None)
-        if (
-            asked is not None
-            and cmd.name in PLAY_COMMANDS
-            and cmd.name != "lower"
-            and not self.game.plays_in(Reading.MIDNIGHT_ASKED)
-        ):
-            self.illegal(MIDNIGHT_FIRST.format(what=asked_words(asked)))
+        # a question the turn before left open (the Mythos card of midnight, else a penalty asked as it ended) holds
+        # this turn's play; the Ancient One's attack at that midnight is chosen first (its check above)
+        asked = next((q for q in self.s.questions if q.midnight), None) or next(
+            (q for q in self.s.questions if q.ended), None
+        )
+        reading, refusal = (
+            (Reading.MIDNIGHT_ASKED, MIDNIGHT_FIRST)
+            if asked and asked.midnight
+            else (Reading.PENALTY_ASKED, PENALTY_FIRST)
+        )
+        if asked is not None and cmd.name in PLAY_COMMANDS and cmd.name != "lower" and not self.game.plays_in(reading):
+            self.illegal(refusal.format(what=asked_words(asked)))
         choosing = self.s.attempt.choose if self.s.attempt is not None else None
         if choosing and cmd.name in CHOICE_FIRST:
             self.illegal(choice_first_refusal(choosing))
@@ -2230,6 +2268,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(ASKED_BEFORE_ENDING.format(what=asked_words(asked)))
         if s.attempt is not None:
             self.fail_attempt("the turn ended")
+            # no question was open before (ASKED_BEFORE_ENDING): what is open now was asked by the failing
+            s.questions = [q if q.kind == "attack" else dataclasses.replace(q, ended=True) for q in s.questions]
         player = s.current
         self.emit("turn_ended", player=player, turn=s.turn)
         self.move_clock(HOURS_PER_TURN, "turn")
@@ -2479,6 +2519,8 @@ class _Rules(RulesBase[State, Command]):
         wanted = [w.strip().lower() for w in (hold, spell) if w]
         of_colour = [d for d in last if d.colour.value == lose]
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
+        if not spare:  # every die of the colour shows a face held or for the spell: one left after those two
+            spare = [d for d in _without(last, (hold, spell)) if d.colour.value == lose]
         remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
         if hold:
@@ -2555,13 +2597,15 @@ class _Rules(RulesBase[State, Command]):
         if a.spell and Die.parse(a.spell) == die:
             self.illegal(f"{a.spell} is the die to put on the spell already.")
         # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
+        # (the held die first: it came from the roll, and the die set aside is one of its colour left after it)
         aside = set_aside(a)
         left = list(last)
-        of_colour = [d for d in left if d.colour.value == aside]
-        spare = [d for d in of_colour if d != die and (a.hold is None or d != Die.parse(a.hold))]
-        left.remove((spare or of_colour)[0])
         if a.hold:
             left.remove(Die.parse(a.hold))
+        of_colour = [d for d in left if d.colour.value == aside]
+        spare = [d for d in of_colour if d != die]
+        if of_colour:
+            left.remove((spare or of_colour)[0])
         if die not in left:
             self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
         a.spell = str(die)

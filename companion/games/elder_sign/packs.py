@@ -91,6 +91,8 @@ WHO = MappingProxyType(
     }
 )
 EFFECT_ITEMS = ("common_items", "unique_items", "spells")
+# an effect's whole numbers, as its table in a pack file (and the box editor, companion.games.elder_sign.box) names them
+EFFECT_NUMBERS = ("elder_signs", "clues", "doom", "sanity", "stamina", "monsters", "clock", *EFFECT_ITEMS)
 TASK_COSTS = ("sanity", "stamina", "clock")  # what completing a task may cost (:157-165, :185)
 
 
@@ -256,23 +258,7 @@ class _Entry(Entry):
         """An effect table; a Mythos card's half (`mythos`) may say, and with items must say, whom it falls on (who)."""
         value = self.data.get(name, {})
         sub = _Entry(self.source, f'{self.label}: field "{name}"', value)
-        sub.check_keys(
-            (
-                *(("who",) if mythos else ()),
-                "elder_signs",
-                "clues",
-                "doom",
-                "sanity",
-                "stamina",
-                "monsters",
-                "gate",
-                "clock",
-                "common_items",
-                "unique_items",
-                "spells",
-                "text",
-            )
-        )
+        sub.check_keys((*(("who",) if mythos else ()), *EFFECT_NUMBERS, "gate", "text"))
         clock = sub.integer("clock", 0, 12, 0)
         if clock % 3:
             sub.fail("must be a multiple of 3 hours (the hand only stops on XII, III, VI and IX)", "clock")
@@ -282,10 +268,10 @@ class _Entry(Entry):
             sub.fail(f"must be one of {', '.join(repr(w) for w in WHO)}, not {who!r}", "who")
         if mythos and not who and any(items.values()):
             sub.fail(
-                "gives or takes items, and the rules text does not say whose they are (:315-319): add who as the "
-                'card says, who = "each" (every investigator), "active" (the active investigator) or "ask" (the card '
-                "leaves it to the table, e.g. the investigator of your choice or with the most clues: the host is "
-                "asked)"
+                "gives or takes items, and the rules text does not say whose they are (:315-319): say whom they fall "
+                'on as the card says (its who: "each", every investigator; "active", the active investigator; "ask", '
+                "the card leaves it to the table, e.g. the investigator of your choice or with the most clues, and the "
+                "host is asked)"
             )
         return Effect(
             who=who,

@@ -622,6 +622,10 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
     )
+    # :219 "I have to face the penalties": the investigator who failed the card, not always the one whose turn it is
+    # now (a turn ended with its attempt failed asks the penalty under the next turn), so the question names them
+    if event.get("part") == "penalty" and event.get("player") is not None:
+        text += f" Whatever sanity or stamina it costs is {who}'s, who failed the card."
     return text
 
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import card_entries
+from companion.games.skeptics.dice.faces import DieKind
+from companion.games.skeptics.dice.requirement import ACTIONS
 from companion.games.skeptics.packs import GHOST_KIND, LIMITS_ACTIONS, stand_in_called
 from companion.stats import duration
 from companion.words import a_or_an, count, listed, pack_words, plain
@@ -657,18 +659,42 @@ def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
         result = f"none of these kept{earlier}" if earlier else "none kept, all to roll again"
     else:
         result = f"nothing more counts{earlier}" if earlier else "nothing counts"
-    rolled = f"Rolled {faces_words(e('faces'))}: {result}."
-    if e("action") != "search" or e("success"):
+    rolled = f"Rolled {faces_words(e('faces'))}{_on_dice(e('action'))}: {result}."
+    failed = _FAILED.get(str(e("action")))
+    if failed is None or e("success"):
         return rolled
-    # "Failing Search Actions" (skeptics-rulebook.txt:152-154): the token is flipped only by a successful search
-    # (:150-151); the player may use any remaining actions to try again, keeping the dice that count; a turn's end
-    # (or another action) loses them. Said at once, first: a toast shows two lines of it
+    # A failed roll says so at once, first, with what happens next: the player may use another action on the same
+    # attempt, keeping the dice that count; a turn's end (or another action) loses them. The token, the clue, the
+    # icon set, the door stays as it was. Its own rule each: "Failing Search Actions" (skeptics-rulebook.txt:152-154),
+    # "Failing Unlock Actions" (:130-132), the solve's (:172), the prove's (:225). `rolls_left` is the engine's
+    # rolls_left (a card's limit, the third timer); a record written before it says only "actions_left"
+    fails, again, stays = failed
     left = e("rolls_left", e("actions_left"))
     player = names.player(e("player")) if e("player") is not None else "The player"
     if left:
-        again = "rolling only the dice not kept" if kept else "rolling all the dice again"
-        return f"The search fails: {player} has {count(left, 'action')} left to search again, {again}. {rolled}"
-    return f"The search fails: {player} has no action left to search again; the search token stays face down. {rolled}"
+        rolling = "rolling only the dice not kept" if kept else "rolling all the dice again"
+        return f"{fails}: {player} has {count(left, 'action')} left to {again}, {rolling}. {rolled}"
+    return f"{fails}: {player} has no action left to {again}; {stays}. {rolled}"
+
+
+# A failed roll of an attempt the player may try again (_said_rolled): what fails, what another action does, what
+# stays as it was when no action is left for it.
+_FAILED = {
+    "search": ("The search fails", "search again", "the search token stays face down"),
+    "solve": ("The solve fails", "try the clue again", "the clue stays unsolved"),
+    "prove": ("The prove fails", "try the icon set again", "the icon set stays unproven"),
+    "unlock": ("The unlock fails", "try the door again", "the door stays locked"),
+}
+
+# The colours of the dice an action rolls, in words: "three blue Clue Dice and three green Key Dice"
+# (skeptics-rulebook.txt:83; it gives the summon dice none)
+_DICE_WORDS = {DieKind.CLUE: "the blue clue dice", DieKind.KEY: "the green key dice"}
+
+
+def _on_dice(action: Any) -> str:
+    """ " on the blue clue dice" after a roll's faces (nothing for an action not known)."""
+    kind = ACTIONS.get(str(action))
+    return f" on {_DICE_WORDS[kind]}" if kind in _DICE_WORDS else ""
 
 
 def _said_summon(event: Mapping[str, Any], names: Names, e: Callable[..., Any], kind: str, who: str) -> str:
@@ -1068,7 +1094,7 @@ _SCREEN = frozenset({"ghost_mode_started", "seance_started", "final_round", "gam
 
 def announcement(event: Mapping[str, Any], names: Names = NO_NAMES) -> dict[str, str] | None:
     """What every phone is told at the moments that matter (the Ghost Hour has its own banner), with its weight:
-    "screen" (the whole screen, until OK) or "toast" (two lines that go by themselves; the Log has it whole)."""
+    "screen" (the whole screen, until OK) or "toast" (shown whole, it goes by itself; the Log keeps it)."""
     kind = str(event.get("type"))
     if kind == "clock_advanced" and event.get("reason") == "timer":
         text = f"The third timer token moves the clock to {event.get('clock')}, and the turn ends."
