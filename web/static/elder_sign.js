@@ -340,19 +340,27 @@ function lostFound(s, a) {
     rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
 }
 
-// After a failed roll a clue rolls all its dice again, none set aside (elder-sign-rules.txt:357-361): its count, from
-// the dice the companion publishes for it (clue_dice), beside the roll's, when the host may spend one
+// After a failed roll a clue rolls the dice of the pool again, none set aside (elder-sign-rules.txt:357-361), the dice
+// chosen to hold or put on a Spell card staying there (:347, :371): its count, from the dice the companion publishes
+// for it (clue_dice), beside the roll's, when the host may spend one
 function clueWords(s, a) {
   const dice = s.clue_dice || [];
   if (!a.failed || !(s.legal || []).some((x) => x.name === "clue") || dice.length === a.dice_to_roll) return "";
-  return "; a clue rolls all " + plural(dice.length, "die", "dice") + " again (" + dice.join(", ") + ")";
+  return "; a clue rolls " + (a.hold || a.spell ? "" : "all ") + plural(dice.length, "die", "dice") + " again (" + dice.join(", ") + ")";
+}
+
+// The dice chosen after the failed roll to hold (focus) or to put on a Spell card: a clue's re-roll leaves them there
+// (elder-sign-rules.txt:347, :371 "You don't get to roll it again"), so its sheet says they stay held
+function clueKeeps(a) {
+  const kept = [[a && a.hold, "focus"], [a && a.spell, "on the Spell card"]].filter(([d]) => d);
+  return kept.length ? [el("p", { class: "note", id: "es-clue-kept" }, "Not rolled again, still held: " + kept.map(([d, how]) => "the " + (ES_FACE[String(d).split(":").pop()] || d) + " die (" + how + ")").join(" and ") + ".")] : [];
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion). When they meet more
 // than one task the roll card asks which one the roll completes (taskChoice), as for every way of rolling.
 function esFaces(a) {
   const s = app.state;
-  // a clue rolls every die of the failed roll again (:357-361), the roll the dice left after one is set aside (:211)
+  // a clue rolls the failed roll's dice in the pool again (:357-361), the roll the dice left after one is set aside (:211)
   const colours = (a.name === "clue" ? s.clue_dice : s.next_dice) || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
@@ -364,7 +372,7 @@ function esFaces(a) {
   });
   const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
   show();
-  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...(a.name === "clue" ? clueKeeps(s.attempt) : []), ...rows, shown], "Send the dice", async () => {
     if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
     const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
     return !!out;

@@ -169,7 +169,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "after a roll that completed nothing: the player chooses which of its dice is set aside (:211); "
             "the next roll throws the others",
         ),
-        "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
+        "clue": (
+            ("faces",),
+            ("task",),
+            "spend a clue token: the dice of the failed roll in the pool are rolled again, none set aside; the dice "
+            "chosen with focus and spell stay out on the marker and the Spell card (:347, :357-361, :371)",
+        ),
         "complete": (
             ("task",),
             (),
@@ -796,6 +801,10 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a clue's re-roll kept the dice chosen with focus and spell after the failed roll out of it
+    # (_Rules.do_clue, :359 "the dice in my dice pool", :347, :371): the clue re-rolled every die of the roll, and the
+    # choices were dropped
+    CLUE_ALL = auto()
     # a game stored before a lock told during an attempt took a die out of it at once (_Rules.lock_from_attempt): the
     # locked die was rolled on, held, put on a spell or used for a task until the next attempt
     LOCK_LATE = auto()
@@ -976,6 +985,9 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - CLUE_ALL: a clue spent after a focus or a spell was chosen, its faces every die of the failed roll (where now
+          the chosen dice go on the marker and the Spell card first and the clue re-rolls the others, :347, :359,
+          :371); it holds for the whole stored history;
         - LOCK_LATE: a lock told during an attempt (card-did effect=lock, set-tasks lock=) followed by a roll of the
           pool it left (where now the locked die is out of the pool at once, :399-403) or a green lock told without
           die= where now the player is asked which, or a lock whose stored events took no die from the attempt where
@@ -1288,13 +1300,15 @@ class Game(GameHistory[State]):
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
         """The colours of the dice the next roll throws (green first), for rolling virtual dice or asking the
         table for faces: after a failed roll one die is set aside (by default a green one), unless a clue
-        re-rolls (`clue=True`: every die of the failed roll)."""
+        re-rolls (`clue=True`: the dice of the failed roll in the pool, none set aside, :359); the dice chosen with
+        focus and spell go on the marker and the Spell card first (:347, :371), so neither roll throws them."""
         a = self._state.attempt
         if a is None:
             return [Colour.GREEN] * self.green_dice()
         free = dict(a.free)
-        if not clue and a.failed and a.last:
-            free[set_aside(a)] -= 1
+        if a.failed and a.last:
+            if not clue:
+                free[set_aside(a)] -= 1
             for chosen in (a.hold, a.spell):
                 if chosen:
                     free[Die.parse(chosen).colour.value] -= 1
@@ -1526,9 +1540,9 @@ class Game(GameHistory[State]):
         the places to hold one (the held ones included: the own marker and the markers of investigators on the
         same card, none against the Ancient One, :449) and the active investigator's clues.
 
-        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): every die of
-        that roll again (none set aside, no die held or put on a spell from it) with one clue fewer; None when
-        there is no such roll (no failed roll, no clue)."""
+        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): the dice of
+        that roll in the pool again (none set aside; the dice chosen with focus and spell held, :347, :371) with one
+        clue fewer; None when there is no such roll (no failed roll, no clue)."""
         s = self._state
         due = self._roll_due()
         if due is None:
@@ -1549,13 +1563,9 @@ class Game(GameHistory[State]):
         holds: list[tuple[str, str, int | None]] = (
             list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
         )
-        if (
-            not clue and s.attempt is not None and s.attempt.failed and s.attempt.hold
-        ):  # chosen with focus: held by the next roll
-            holds.append((s.attempt.hold, "focus", s.current))
-        if (
-            not clue and s.attempt is not None and s.attempt.spell
-        ):  # chosen with spell: on it with the next roll (after a failed roll, or a completing one, :345)
+        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+            holds.append((s.attempt.hold, "focus", s.current))  # or the clue's re-roll (:371)
+        if s.attempt is not None and s.attempt.spell:  # chosen with spell: on it with the next roll or clue (:345)
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
@@ -2481,6 +2491,14 @@ class _Rules(RulesBase[State, Command]):
         spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
         remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
+        self.place_chosen(a, remaining, hold, spell)
+        a.failed = False
+
+    def place_chosen(self, a: AttemptState, remaining: list[Die], hold: str | None, spell: str | None) -> None:
+        """The failed roll's dice chosen to be held (`hold`: focus, or assist with on=, :365-373) and put on a Spell
+        card (`spell`, :345-347) go there, out of the pool (`remaining`: the roll's dice not set aside), as the next
+        roll or a clue's re-roll is played: "You don't get to roll it again" (:371), "you don't have to roll it
+        again" (:347)."""
         if hold:
             if self.s.awake:
                 self.illegal("no one may focus or assist while battling the Ancient One (:449).")
@@ -2509,7 +2527,6 @@ class _Rules(RulesBase[State, Command]):
             die = self.pick(remaining, spell, "spell")
             remaining.remove(die)
             self.on_spell(a, die)
-        a.failed = False
 
     def do_focus(self) -> None:
         """:213 "I can also choose one other die from my previous attempt to ... focus on my own Investigator
@@ -2681,7 +2698,10 @@ class _Rules(RulesBase[State, Command]):
         return dice
 
     def do_clue(self) -> None:
-        """:357-361: a clue token re-rolls the dice of a roll that completed nothing (no die is lost)."""
+        """:357-361: a clue token re-rolls "the dice in my dice pool" (:359) after a roll that completed nothing (no
+        die is lost): the die chosen with focus goes on the marker and the one chosen with spell on the Spell card
+        first, as a roll plays them (:347, :371 "You don't get to roll it again"), and the others are rolled. A game
+        stored before (Reading.CLUE_ALL) re-rolled every die of the roll and dropped both choices."""
         s = self.s
         a = s.attempt
         inv = self.need_active()
@@ -2692,7 +2712,10 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
+        hold, spell = a.hold, a.spell
         a.failed, a.aside, a.hold, a.spell = False, None, None, None
+        if a.last and not self.game.plays_in(Reading.CLUE_ALL):  # none set aside: the held ones stay out (:359)
+            self.place_chosen(a, [Die.parse(f) for f in a.last], hold, spell)
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:

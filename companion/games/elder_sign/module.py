@@ -102,7 +102,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
             else None
         ),
         "next_dice": colours,
-        # the dice a clue rolls again (:357-361: every die of the failed roll, none set aside): its sheet's dice
+        # the dice a clue rolls again (:357-361: the failed roll's dice in the pool, none set aside; the ones chosen with
+        # focus and spell stay out, :347, :371): its sheet's dice
         "clue_dice": [c.value for c in game.next_roll_dice(clue=True)],
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
         "odds": None,
