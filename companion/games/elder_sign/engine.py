@@ -1322,12 +1322,10 @@ class Game(GameHistory[State]):
         return ",".join(faces) or "inv2"
 
     def dice_to_roll(self) -> int:
-        """How many dice the next roll throws (the free dice; one fewer after a failed roll)."""
-        s = self._state
-        if s.attempt is None:
-            return self.green_dice()
-        a = s.attempt
-        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else bool(a.spell))
+        """How many dice the next roll throws (next_roll_dice: the free dice; after a failed roll one fewer, and
+        none for the dice chosen to be held or put on a spell; all the free dice after a lock took the failed roll's
+        last die, as none of it is left to set aside, :211, :403)."""
+        return len(self.next_roll_dice())
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
