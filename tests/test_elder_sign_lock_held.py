@@ -7,26 +7,59 @@ pool, :341)."""
 
 from __future__ import annotations
 
-from games import numbers_copied
+from test_elder_sign_lock_mid_attempt import locked_event, rolling
+from test_elder_sign_midnight_asked import refused
 
-from companion.games.elder_sign.engine import Game, Setup
-from companion.games.elder_sign.packs import load_packs
+from companion.games.elder_sign.engine import Game
+from companion.games.elder_sign.module import MODULE
 
 LOCK = "set-tasks adventure=2 tasks=inv:1 ordered=false lock=green"
 
 
-def rolling(*rolls: str, told: bool = True) -> Game:
-    """Two players at the adventure in place 1 (tasks inv:4; lore:2), its rolls played; the setup's Mythos card
-    told first unless not `told`."""
-    game = Game.new(Setup(players=2, seed=5), load_packs())
-    while told and game.view()["question"]:
-        game.push("card-did effect=nothing")
-    numbers_copied(game)
-    game.push("move to=1")
-    game.push("set-tasks adventure=1 tasks=inv:4;lore:2 ordered=false")
-    for roll in rolls:
-        game.push(roll)
-    return game
+def on_spell_and_rolled() -> Game:
+    """A die on the Spell card (peril), and the failed roll after it shows peril too."""
+    return rolling("roll faces=peril,peril,peril,peril,peril,peril", "roll faces=peril,peril,peril,peril spell=peril")
+
+
+def test_a_held_die_alike_a_rolled_one_may_be_chosen_for_a_green_lock() -> None:
+    game = on_spell_and_rolled()
+    attempt = game.view()["attempt"]
+    assert [h["how"] for h in attempt["held"]] == ["spell"]
+    assert attempt["lock_choices"] == [{"die": "peril", "from": "roll"}, {"die": "peril", "from": "spell"}]
+    said = MODULE.publish(game.view(), game)["lock_choices_said"]
+    assert said == ["the peril die of the roll", "the peril die on the Spell card"]  # the task sheet's words
+    made = game.push(f"{LOCK} die=peril from=spell")
+    assert (locked_event(made)["die"], locked_event(made)["from"]) == ("peril", "spell")
+    after = game.view()["attempt"]
+    assert after["held"] == [] and after["free"]["green"] == attempt["free"]["green"]  # the roll's dice stay
+    # without from=, as before: the roll's die (a stored game's lock plays as it did)
+    other = on_spell_and_rolled()
+    made = other.push(LOCK)
+    assert locked_event(made)["from"] == "roll" and [h["how"] for h in other.view()["attempt"]["held"]] == ["spell"]
+
+
+def test_the_mythos_lock_offers_the_held_die_by_where_it_is() -> None:
+    game = rolling(
+        "roll faces=peril,peril,peril,peril,peril,peril",
+        "roll faces=peril,peril,peril,lore hold=peril",
+        told=False,
+    )
+    offered = [dict(a.args) for a in game.legal_actions() if a.name == "card-did" and a.args.get("colour") == "green"]
+    assert sorted((a["die"], a["from"]) for a in offered) == [("lore", "roll"), ("peril", "focus"), ("peril", "roll")]
+    names = MODULE.names(game)
+    labels = [MODULE.action_label(a.to_dict(), names, None) for a in game.legal_actions() if a.name == "card-did"]
+    assert "A green die locked: the peril die held on the marker (focus)" in labels, labels
+    assert "A green die locked: the peril die of the roll" in labels, labels
+    made = game.push("card-did effect=lock colour=green die=peril from=focus")
+    assert locked_event(made)["from"] == "focus" and game.view()["attempt"]["held"] == []
+
+
+def test_from_names_where_the_die_is_or_is_refused_saying_so() -> None:
+    game = on_spell_and_rolled()
+    message = refused(game, f"{LOCK} die=peril from=focus")
+    assert "peril (on the spell)" in message and "(:401)" in message, message
+    message = refused(game, f"{LOCK} die=lore from=roll")
+    assert "no such green die" in message, message
 
 
 def test_after_a_lock_took_the_failed_rolls_last_die_the_yellow_die_is_to_roll() -> None:

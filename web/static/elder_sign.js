@@ -487,9 +487,11 @@ function tasksSheet(a, s) {
   // a locked die icon on the card (elder-sign-rules.txt:399): told with its tasks, as a card not filled in yet has none
   const lock = selectIn("lock", [["none", "No locked die icon"], ["green", "A green die locked on it"], ["yellow", "The yellow die locked on it"], ["red", "The red die locked on it"]], "none");
   lock.id = "es-lock";
-  // a green die locked during an attempt whose green dice differ: the player chooses which (elder-sign-rules.txt:401)
+  // a green die locked during an attempt whose green dice differ: the player chooses which, a held one too, in the
+  // companion's words (lock_choices_said: "the peril die on the Spell card", elder-sign-rules.txt:401)
   const choices = (s.attempt && s.attempt.lock_choices) || [];
-  const which = selectIn("die", choices.map((d) => [d, "The " + esDie(d) + " die"]), choices[0]);
+  const said = s.lock_choices_said || [];
+  const which = selectIn("die", choices.map((c, i) => [i, capital(said[i] || "the " + esDie(c.die) + " die")]), 0);
   which.id = "es-lock-die";
   // asked only while the card's icon is told green (:401: the choice is of a green die)
   const whichField = field("The green die the player puts on it", which);
@@ -504,6 +506,6 @@ function tasksSheet(a, s) {
   ], "Enter the tasks", () => {
     const tasks = pad.value();
     if (!tasks) { toast("Tap the symbols of at least one task first.", true); return false; }
-    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}), ...(card.tasks_missing && lock.value === "green" && choices.length ? { die: which.value } : {}) });
+    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}), ...(card.tasks_missing && lock.value === "green" && choices.length ? { die: choices[Number(which.value)].die, from: choices[Number(which.value)].from } : {}) });
   });
 }

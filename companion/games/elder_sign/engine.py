@@ -200,12 +200,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
         "set-tasks": (
             ("adventure", "tasks"),
-            ("ordered", "lock", "die"),
+            ("ordered", "lock", "die", "from"),
             "enter the tasks printed on an adventure in play, top to bottom, costs after the symbols "
             '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
             "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
             "when it shows a locked die icon (:399; during an attempt it takes a die of it at once, die=FACE the "
-            "green one the player chooses, :401)",
+            "green one the player chooses, from=roll|spell|focus|assist where it is, :401)",
         ),
         "set-investigator": (
             ("player", "sanity", "stamina"),
@@ -224,10 +224,11 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "card-did": (
             ("effect",),
-            ("n", "colour", "player", "die"),
+            ("n", "colour", "player", "die", "from"),
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
             "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N; a lock "
-            "during an attempt takes a die of it at once, die=FACE the green one the player chooses (:399-401)",
+            "during an attempt takes a die of it at once, die=FACE the green one the player chooses, from=roll|spell|focus|"
+            "assist where it is (:399-401)",
         ),
         "items": (
             ("player",),
@@ -685,13 +686,17 @@ def lockable(a: AttemptState, colour: Colour) -> tuple[list[Die], int, list[tupl
     return pool, a.free[colour.value] - len(pool), held
 
 
-def lock_choices(a: AttemptState, colour: Colour) -> list[str]:
-    """The dice the player chooses among for a lock (die=FACE, :401 "you get to decide which die"): none when their
-    faces are alike (die= could name no other: the roll's goes, a held one stays) or one not rolled yet goes (the
-    engine's choice), else each face once."""
+def lock_choices(a: AttemptState, colour: Colour) -> list[tuple[str, str]]:
+    """The dice the player chooses among for a lock (die=FACE from=WHERE, :401 "you get to decide which die goes on
+    the locked die icon ... even if it was on a Spell card or Investigator marker"): each face once where it is (the
+    roll, or held on a Spell card or a marker: "spell", "focus", "assist"), so a held die whose face a rolled one shares
+    is a choice of its own; none when there is one such die only, or one not rolled yet goes (the engine's choice)."""
     pool, unrolled, held = lockable(a, colour)
-    faces = list(dict.fromkeys([str(d) for d in pool] + [str(d) for _, d, _ in held]))
-    return [] if len(faces) <= 1 or unrolled else faces
+    choices = list(dict.fromkeys([(str(d), "roll") for d in pool] + [(str(d), how) for _, d, how in held]))
+    return [] if len(choices) <= 1 or unrolled else choices
+
+
+LOCK_FROM = ("roll", "spell", "focus", "assist")  # where a die a lock takes is (from=, the die_locked event's)
 
 
 def said_lockable(a: AttemptState, colour: Colour) -> str:
@@ -1283,8 +1288,8 @@ class Game(GameHistory[State]):
                 if effect == "lock":
                     args["colour"] = extra
                     choices = lock_choices(s.attempt, Colour.parse(extra)) if s.attempt else []
-                    for die in choices or [""]:  # :401 the player's choice of green die, when they differ
-                        self.offer(out, "card", "card-did", args | ({"die": die} if die else {}))
+                    for die, where in choices or [("", "")]:  # :401 the player's choice of green die, where it is
+                        self.offer(out, "card", "card-did", args | ({"die": die, "from": where} if die else {}))
                 elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
@@ -1485,8 +1490,8 @@ class Game(GameHistory[State]):
         elif a.last:  # a roll that completed a task: its dice placed on it, and the die chosen for a spell (:345)
             view |= {"placed": list(a.placed), "spell": a.spell}
         choices = lock_choices(a, Colour.GREEN)
-        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
-            view["lock_choices"] = choices
+        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE from=WHERE)
+            view["lock_choices"] = [{"die": die, "from": where} for die, where in choices]
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -3420,10 +3425,14 @@ class _Rules(RulesBase[State, Command]):
         investigator marker (:401 "even if it was on a Spell card or Investigator marker"); it is not rolled again and
         its result completes no task (:403). For green "you get to decide which die" (:401): the player names it with
         die=FACE when the attempt's green dice differ (a die not rolled yet is taken unless die= names a held one);
-        the yellow or red die is the one. Returns what the event tells of it (`die`, `from`: roll, unrolled, spell,
+        the yellow or red die is the one; from=roll|spell|focus|assist says where the die named is (a held die whose
+        face a rolled one shares; without it the roll's is taken, as before). Returns what the event tells of it (`die`, `from`: roll, unrolled, spell,
         focus, assist), nothing when the attempt has no such die. A game stored before (Reading.LOCK_LATE) locked it
         from the next attempt on."""
         a = self.s.attempt
+        where = _choice(self.cmd, "from", LOCK_FROM) if "from" in self.cmd.args else None
+        if where is not None and "die" not in self.cmd.args:
+            raise BadCommand(f"{self.cmd.name}: from= says where the die named with die= is; give die= too.")
         if a is None or self.game.plays_in(Reading.LOCK_LATE):
             if "die" in self.cmd.args:
                 raise BadCommand(f"{self.cmd.name}: die= names the die a lock takes from an attempt; there is none.")
@@ -3439,18 +3448,19 @@ class _Rules(RulesBase[State, Command]):
                 wanted = Die.parse(self.cmd.args["die"])
             except DiceError as exc:
                 raise BadCommand(f"{self.cmd.name}: die={self.cmd.args['die']!r}: {exc}") from None
-            in_pool = next((d for d in pool if d == wanted), None)
-            on = next(((i, d, how) for i, d, how in held if d == wanted), None)
+            in_pool = next((d for d in pool if d == wanted), None) if where in (None, "roll") else None
+            on = next(((i, d, how) for i, d, how in held if d == wanted and where in (None, how)), None)
             if in_pool is None and on is None:
                 self.illegal(
-                    f"die={wanted}: the attempt has no such {colour.value} die to lock; it has "
-                    f"{said_lockable(a, colour)} (:401)."
+                    f"die={wanted}{'' if where is None else ' from=' + where}: the attempt has no such "
+                    f"{colour.value} die to lock; it has {said_lockable(a, colour)} (:401)."
                 )
         else:
-            if lock_choices(a, colour):
+            if len({die for die, _ in lock_choices(a, colour)}) > 1:  # faces alike: the roll's goes, as before
                 self.illegal(
                     f"a {colour.value} die is locked (:399) and the player decides which die goes on the locked die "
-                    f"icon (:401): add die=FACE, one of {said_lockable(a, colour)}."
+                    f"icon (:401): add die=FACE, one of {said_lockable(a, colour)} (from=spell, focus or assist for a "
+                    "held one whose face the roll shows too)."
                 )
             in_pool = pool[0] if pool else None
             on = None if in_pool is not None or unrolled or not held else held[0]
