@@ -69,3 +69,43 @@ def test_a_clue_with_a_die_short_is_refused_in_the_pages_words() -> None:
     assert "the dice sent have 5 green instead of 6" in words
     assert "open it again" in words
     assert not any(spelling in words for spelling in ("=", "yellow:", "yellow inv4", "red wild", "Write"))
+
+
+def test_a_clue_after_a_focus_and_a_spell_leaves_their_dice_held(browser: object, elder_sign_table: Table) -> None:
+    """:359 a clue re-rolls "the dice in my dice pool"; :371 a focused die "You don't get to roll it again", :347 nor
+    one on a Spell card: the sheet asks only the others and says the two stay held; sent, the roll card lists them under
+    Held."""
+    service = elder_sign_table.service
+    _failed_roll_with_the_yellow_die(service)
+    service.do("adjust", {"player": "1", "clues": "2"})
+    last = service.state()["attempt"]["last"]
+    focus, spell = last[0], last[1]
+    service.do("focus", {"die": focus})
+    service.do("spell", {"die": spell})
+    state = service.state()
+    pool = sum(state["attempt"]["free"].values())
+    assert len(state["clue_dice"]) == pool - 2
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-attempt p").first).to_contain_text(f"a clue rolls {pool - 2} dice again")
+        tap(host, "#es-clue")
+        expect(page.locator("#sheet-body .row")).to_have_count(pool - 2)
+        expect(page.locator("#es-clue-kept")).to_contain_text("Not rolled again, still held:")
+        expect(page.locator("#es-clue-kept")).to_contain_text("(focus)")
+        expect(page.locator("#es-clue-kept")).to_contain_text("(on the Spell card)")
+        page.locator("#es-clue-kept").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "clue-sheet-held-phone.png"))  # as the phone's screen shows it
+        for i in range(1, pool - 1):
+            page.locator(f"#sheet-body [id^='es-die-{i}-lore']").first.click()
+        shot(host, "clue-sheet-held")
+        length = state["history_length"]
+        page.click("#sheet-ok")
+        wait_for(lambda: service.state()["history_length"] > length)
+        held = sorted(h["how"] for h in service.state()["attempt"]["held"])
+        assert held == ["focus", "spell"]
+        expect(page.locator("#es-attempt")).to_contain_text("Held:")
+        page.locator("#es-attempt-card").screenshot(path=str(SHOTS / "clue-held-roll-card.png"))
+        assert host.errors == []
+    finally:
+        host.context.close()

@@ -43,7 +43,7 @@ def test_the_host_taps_which_green_die_the_mythos_card_locks(browser: object, ro
         page = host.page
         buttons = page.locator("#es-main button[data-legal=card-did]", has_text="green die locked")
         expect(buttons).to_have_text(
-            ["A green die locked: the peril die", "A green die locked: the 3 investigation die"]
+            ["A green die locked: the peril die of the roll", "A green die locked: the 3 investigation die of the roll"]
         )
         buttons.first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "lock-green-choice-phone.png"))  # as the phone's screen shows it
@@ -63,11 +63,14 @@ def test_the_host_taps_which_green_die_the_mythos_card_locks(browser: object, ro
 
 def test_the_task_sheet_of_another_card_asks_which_green_die_it_locks(browser: object, rolling_table: Table) -> None:
     """:399 the host enters a stand-in card's tasks with its locked die icon during Ada's attempt: the sheet asks
-    which of her green dice goes on it (:401), and the one chosen leaves the attempt."""
+    which of her green dice goes on it (:401), the one on her marker too though the roll shows its face ("even if it was
+    on a Spell card or Investigator marker"), and the one chosen leaves the attempt."""
     service = rolling_table.service
     service.do("card-did", {"effect": "nothing"})  # the setup's Mythos card told
     service.do("roll", {"faces": "peril,peril,inv3,peril", "hold": "peril"})
-    assert service.state()["attempt"]["lock_choices"] == ["peril", "inv3"]
+    choices = [(c["die"], c["from"]) for c in service.state()["attempt"]["lock_choices"]]
+    assert choices == [("peril", "roll"), ("inv3", "roll"), ("peril", "focus")]
+    last = sorted(service.state()["attempt"]["last"])
     slot = next(c["slot"] for c in service.state()["adventures"] if c["slot"] != "4")
     host = host_phone(browser, rolling_table)
     try:
@@ -82,15 +85,23 @@ def test_the_task_sheet_of_another_card_asks_which_green_die_it_locks(browser: o
         expect(page.locator("#es-lock-die")).to_be_hidden()
         page.select_option("#es-lock", "green")
         expect(page.locator("#es-lock-die")).to_be_visible()
-        expect(page.locator("#es-lock-die option")).to_have_text(["The peril die", "The 3 investigation die"])
-        page.select_option("#es-lock-die", "inv3")
+        expect(page.locator("#es-lock-die option")).to_have_text(
+            [
+                "The peril die of the roll",
+                "The 3 investigation die of the roll",
+                "The peril die held on the marker (focus)",
+            ]
+        )
+        page.select_option("#es-lock-die", label="The peril die held on the marker (focus)")
         page.locator("#es-lock-die").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "lock-green-sheet-phone.png"))  # as the phone's screen shows it
         page.click("#sheet-ok")
         expect(page.locator("#sheet")).to_be_hidden()
         attempt = service.state()["attempt"]
-        assert "inv3" not in attempt["last"] and service.state()["locked"] == {"green": 1}
-        assert service.history()[-1]["command"]["args"]["die"] == "inv3"
+        assert sorted(attempt["last"]) == last and attempt["held"] == []  # the marker's die went, the roll's stay
+        assert service.state()["locked"] == {"green": 1}
+        args = service.history()[-1]["command"]["args"]
+        assert (args["die"], args["from"]) == ("peril", "focus")
         assert host.errors == []
     finally:
         host.context.close()

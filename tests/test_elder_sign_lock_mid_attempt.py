@@ -103,7 +103,7 @@ def test_a_stand_in_mythos_lock_during_a_roll_is_offered_with_the_green_choice()
     labels = [
         MODULE.action_label(a.to_dict(), MODULE.names(game), None) for a in game.legal_actions() if a.name == "card-did"
     ]
-    assert "A green die locked: the lore die" in labels, labels
+    assert "A green die locked: the lore die of the roll" in labels, labels
     game.push("card-did effect=lock colour=green die=peril")
     attempt = game.view()["attempt"]
     assert attempt["free"]["green"] == 5 and sorted(attempt["last"]) == ["lore"] + ["peril"] * 4
@@ -163,7 +163,7 @@ def test_the_lock_words_say_an_investigation_die_as_the_spell_words_do() -> None
     game = rolling("roll faces=peril,peril,peril,peril,peril,inv3", told=False)
     names = MODULE.names(game)
     labels = [MODULE.action_label(a.to_dict(), names, None) for a in game.legal_actions()]
-    assert "A green die locked: the 3 investigation die" in labels, labels
+    assert "A green die locked: the 3 investigation die of the roll" in labels, labels
     assert "Hold the 3 investigation die (focus)" in labels, labels
     assert not any("inv3" in label for label in labels), labels
     said = MODULE.describe_events(game.push("card-did effect=lock colour=green die=inv3"), names)

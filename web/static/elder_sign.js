@@ -359,19 +359,27 @@ function lostFound(s, a) {
     rowOf(((s.faces_of || {}).green || []).map((f) => button(ES_FACE[f] || f, async () => { closeSheet(); await command(a.name, { face: f }); }, "small", "es-lost-" + f)))], null, null);
 }
 
-// After a failed roll a clue rolls all its dice again, none set aside (elder-sign-rules.txt:357-361): its count, from
-// the dice the companion publishes for it (clue_dice), beside the roll's, when the host may spend one
+// After a failed roll a clue rolls the dice of the pool again, none set aside (elder-sign-rules.txt:357-361), the dice
+// chosen to hold or put on a Spell card staying there (:347, :371): its count, from the dice the companion publishes
+// for it (clue_dice), beside the roll's, when the host may spend one
 function clueWords(s, a) {
   const dice = s.clue_dice || [];
   if (!a.failed || !(s.legal || []).some((x) => x.name === "clue") || dice.length === a.dice_to_roll) return "";
-  return "; a clue rolls all " + plural(dice.length, "die", "dice") + " again (" + dice.join(", ") + ")";
+  return "; a clue rolls " + (a.hold || a.spell ? "" : "all ") + plural(dice.length, "die", "dice") + " again (" + dice.join(", ") + ")";
+}
+
+// The dice chosen after the failed roll to hold (focus) or to put on a Spell card: a clue's re-roll leaves them there
+// (elder-sign-rules.txt:347, :371 "You don't get to roll it again"), so its sheet says they stay held
+function clueKeeps(a) {
+  const kept = [[a && a.hold, "focus"], [a && a.spell, "on the Spell card"]].filter(([d]) => d);
+  return kept.length ? [el("p", { class: "note", id: "es-clue-kept" }, "Not rolled again, still held: " + kept.map(([d, how]) => "the " + (ES_FACE[String(d).split(":").pop()] || d) + " die (" + how + ")").join(" and ") + ".")] : [];
 }
 
 // The faces of the dice the next roll throws, tapped die by die (colours from the companion). When they meet more
 // than one task the roll card asks which one the roll completes (taskChoice), as for every way of rolling.
 function esFaces(a) {
   const s = app.state;
-  // a clue rolls every die of the failed roll again (:357-361), the roll the dice left after one is set aside (:211)
+  // a clue rolls the failed roll's dice in the pool again (:357-361), the roll the dice left after one is set aside (:211)
   const colours = (a.name === "clue" ? s.clue_dice : s.next_dice) || [];
   const picked = colours.map(() => null);
   const shown = el("div", { class: "big-ish", id: "es-faces-words" });
@@ -383,7 +391,7 @@ function esFaces(a) {
   });
   const show = () => { shown.textContent = picked.map((f) => (f ? ES_FACE[f] : "?")).join(", "); };
   show();
-  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...rows, shown], "Send the dice", async () => {
+  sheet(a.name === "clue" ? "A clue: the dice rolled again" : "The dice as they lie", [...(a.name === "clue" ? clueKeeps(s.attempt) : []), ...rows, shown], "Send the dice", async () => {
     if (picked.some((f) => !f)) { toast("Tap a face for every die first.", true); return false; }
     const out = await command(a.name, { ...a.args, faces: picked.map((f, i) => colours[i] + ":" + f).join(",") });
     return !!out;
@@ -498,9 +506,11 @@ function tasksSheet(a, s) {
   // a locked die icon on the card (elder-sign-rules.txt:399): told with its tasks, as a card not filled in yet has none
   const lock = selectIn("lock", [["none", "No locked die icon"], ["green", "A green die locked on it"], ["yellow", "The yellow die locked on it"], ["red", "The red die locked on it"]], "none");
   lock.id = "es-lock";
-  // a green die locked during an attempt whose green dice differ: the player chooses which (elder-sign-rules.txt:401)
+  // a green die locked during an attempt whose green dice differ: the player chooses which, a held one too, in the
+  // companion's words (lock_choices_said: "the peril die on the Spell card", elder-sign-rules.txt:401)
   const choices = (s.attempt && s.attempt.lock_choices) || [];
-  const which = selectIn("die", choices.map((d) => [d, "The " + esDie(d) + " die"]), choices[0]);
+  const said = s.lock_choices_said || [];
+  const which = selectIn("die", choices.map((c, i) => [i, capital(said[i] || "the " + esDie(c.die) + " die")]), 0);
   which.id = "es-lock-die";
   // asked only while the card's icon is told green (:401: the choice is of a green die)
   const whichField = field("The green die the player puts on it", which);
@@ -515,6 +525,6 @@ function tasksSheet(a, s) {
   ], "Enter the tasks", () => {
     const tasks = pad.value();
     if (!tasks) { toast("Tap the symbols of at least one task first.", true); return false; }
-    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}), ...(card.tasks_missing && lock.value === "green" && choices.length ? { die: which.value } : {}) });
+    return command("set-tasks", { ...a.args, tasks, ordered: ord.checked ? "true" : "false", ...(card.tasks_missing && lock.value !== "none" ? { lock: lock.value } : {}), ...(card.tasks_missing && lock.value === "green" && choices.length ? { die: choices[Number(which.value)].die, from: choices[Number(which.value)].from } : {}) });
   });
 }

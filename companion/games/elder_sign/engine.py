@@ -169,7 +169,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
             "after a roll that completed nothing: the player chooses which of its dice is set aside (:211); "
             "the next roll throws the others",
         ),
-        "clue": (("faces",), ("task",), "spend a clue token: the dice of the failed roll are rolled again (:357-361)"),
+        "clue": (
+            ("faces",),
+            ("task",),
+            "spend a clue token: the dice of the failed roll in the pool are rolled again, none set aside; the dice "
+            "chosen with focus and spell stay out on the marker and the Spell card (:347, :357-361, :371)",
+        ),
         "complete": (
             ("task",),
             (),
@@ -195,12 +200,12 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         "monster": (("adventure", "need"), (), "a monster marker is placed on an adventure as a task (:377-391)"),
         "set-tasks": (
             ("adventure", "tasks"),
-            ("ordered", "lock", "die"),
+            ("ordered", "lock", "die", "from"),
             "enter the tasks printed on an adventure in play, top to bottom, costs after the symbols "
             '(tasks="inv:4;lore:1,peril:1,sanity:-1"); a card not filled in yet has none until then and takes '
             "ordered=true (the arrow on its left side, :281-283) or ordered=false, and lock=green|yellow|red "
             "when it shows a locked die icon (:399; during an attempt it takes a die of it at once, die=FACE the "
-            "green one the player chooses, :401)",
+            "green one the player chooses, from=roll|spell|focus|assist where it is, :401)",
         ),
         "set-investigator": (
             ("player", "sanity", "stamina"),
@@ -219,10 +224,11 @@ COMMANDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = MappingPr
         ),
         "card-did": (
             ("effect",),
-            ("n", "colour", "player", "die"),
+            ("n", "colour", "player", "die", "from"),
             "what the real card did, for a card not filled in yet: one effect a tap, then effect=nothing; a Mythos "
             "card's sanity, stamina or clues say whom they hit: player=all (every investigator) or player=N; a lock "
-            "during an attempt takes a die of it at once, die=FACE the green one the player chooses (:399-401)",
+            "during an attempt takes a die of it at once, die=FACE the green one the player chooses, from=roll|spell|focus|"
+            "assist where it is (:399-401)",
         ),
         "items": (
             ("player",),
@@ -708,13 +714,17 @@ def lockable(a: AttemptState, colour: Colour) -> tuple[list[Die], int, list[tupl
     return pool, a.free[colour.value] - len(pool), held
 
 
-def lock_choices(a: AttemptState, colour: Colour) -> list[str]:
-    """The dice the player chooses among for a lock (die=FACE, :401 "you get to decide which die"): none when their
-    faces are alike (die= could name no other: the roll's goes, a held one stays) or one not rolled yet goes (the
-    engine's choice), else each face once."""
+def lock_choices(a: AttemptState, colour: Colour) -> list[tuple[str, str]]:
+    """The dice the player chooses among for a lock (die=FACE from=WHERE, :401 "you get to decide which die goes on
+    the locked die icon ... even if it was on a Spell card or Investigator marker"): each face once where it is (the
+    roll, or held on a Spell card or a marker: "spell", "focus", "assist"), so a held die whose face a rolled one shares
+    is a choice of its own; none when there is one such die only, or one not rolled yet goes (the engine's choice)."""
     pool, unrolled, held = lockable(a, colour)
-    faces = list(dict.fromkeys([str(d) for d in pool] + [str(d) for _, d, _ in held]))
-    return [] if len(faces) <= 1 or unrolled else faces
+    choices = list(dict.fromkeys([(str(d), "roll") for d in pool] + [(str(d), how) for _, d, how in held]))
+    return [] if len(choices) <= 1 or unrolled else choices
+
+
+LOCK_FROM = ("roll", "spell", "focus", "assist")  # where a die a lock takes is (from=, the die_locked event's)
 
 
 def said_lockable(a: AttemptState, colour: Colour) -> str:
@@ -824,6 +834,10 @@ class Reading(IntEnum):
 
     # as the companion plays now
     NOW = 0
+    # a game stored before a clue's re-roll kept the dice chosen with focus and spell after the failed roll out of it
+    # (_Rules.do_clue, :359 "the dice in my dice pool", :347, :371): the clue re-rolled every die of the roll, and the
+    # choices were dropped
+    CLUE_ALL = auto()
     # a game stored before the next player's turn waited for the penalty asked as the turn before ended with its
     # attempt failed (PENALTY_FIRST): the player moved, rolled or ended the turn with it still asked
     PENALTY_ASKED = auto()
@@ -1007,6 +1021,9 @@ class Game(GameHistory[State]):
         before is refused by that reading, or its stored `events` tell it; then the game starts again in the next
         older reading (Reading, newest first), until one plays them as they were played, and every command is left to
         push. Each reading, and what tells a game played in it:
+        - CLUE_ALL: a clue spent after a focus or a spell was chosen, its faces every die of the failed roll (where now
+          the chosen dice go on the marker and the Spell card first and the clue re-rolls the others, :347, :359,
+          :371); it holds for the whole stored history;
         - PENALTY_ASKED: a move, roll or other command of a turn while the penalty asked as the turn before ended was
           still asked (where now the turn waits for it, PENALTY_FIRST); it holds for the whole stored history;
         - LOCK_LATE: a lock told during an attempt (card-did effect=lock, set-tasks lock=) followed by a roll of the
@@ -1304,8 +1321,8 @@ class Game(GameHistory[State]):
                 if effect == "lock":
                     args["colour"] = extra
                     choices = lock_choices(s.attempt, Colour.parse(extra)) if s.attempt else []
-                    for die in choices or [""]:  # :401 the player's choice of green die, when they differ
-                        self.offer(out, "card", "card-did", args | ({"die": die} if die else {}))
+                    for die, where in choices or [("", "")]:  # :401 the player's choice of green die, where it is
+                        self.offer(out, "card", "card-did", args | ({"die": die, "from": where} if die else {}))
                 elif effect in ("nothing", "monster-won"):
                     self.offer(out, "card", "card-did", args)
                 else:  # an amount: the page asks it (a stepper from this default) and sends it once
@@ -1321,13 +1338,15 @@ class Game(GameHistory[State]):
     def next_roll_dice(self, clue: bool = False) -> list[Colour]:
         """The colours of the dice the next roll throws (green first), for rolling virtual dice or asking the
         table for faces: after a failed roll one die is set aside (by default a green one), unless a clue
-        re-rolls (`clue=True`: every die of the failed roll)."""
+        re-rolls (`clue=True`: the dice of the failed roll in the pool, none set aside, :359); the dice chosen with
+        focus and spell go on the marker and the Spell card first (:347, :371), so neither roll throws them."""
         a = self._state.attempt
         if a is None:
             return [Colour.GREEN] * self.green_dice()
         free = dict(a.free)
-        if not clue and a.failed and a.last:
-            free[set_aside(a)] -= 1
+        if a.failed and a.last:
+            if not clue:
+                free[set_aside(a)] -= 1
             for chosen in (a.hold, a.spell):
                 if chosen:
                     free[Die.parse(chosen).colour.value] -= 1
@@ -1341,12 +1360,10 @@ class Game(GameHistory[State]):
         return ",".join(faces) or "inv2"
 
     def dice_to_roll(self) -> int:
-        """How many dice the next roll throws (the free dice; one fewer after a failed roll)."""
-        s = self._state
-        if s.attempt is None:
-            return self.green_dice()
-        a = s.attempt
-        return sum(a.free.values()) - (1 + bool(a.hold) + bool(a.spell) if a.failed else bool(a.spell))
+        """How many dice the next roll throws (next_roll_dice: the free dice; after a failed roll one fewer, and
+        none for the dice chosen to be held or put on a spell; all the free dice after a lock took the failed roll's
+        last die, as none of it is left to set aside, :211, :403)."""
+        return len(self.next_roll_dice())
 
     def locked(self) -> dict[Colour, int]:
         """The dice locked on adventures and the Mythos card in play (:397-403)."""
@@ -1507,8 +1524,8 @@ class Game(GameHistory[State]):
             # die chosen for a spell
             view |= {"placed": list(a.placed), "left": [str(d) for d in left_by_task(a)], "spell": a.spell}
         choices = lock_choices(a, Colour.GREEN)
-        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE)
-            view["lock_choices"] = choices
+        if choices:  # a green die locked now: the dice the player chooses among (:401, die=FACE from=WHERE)
+            view["lock_choices"] = [{"die": die, "from": where} for die, where in choices]
         if a.choose:  # the tasks the last roll's dice meet: the player chooses the one it completes (:177, :189)
             view["choose"] = list(a.choose)
         return view
@@ -1560,9 +1577,9 @@ class Game(GameHistory[State]):
         the places to hold one (the held ones included: the own marker and the markers of investigators on the
         same card, none against the Ancient One, :449) and the active investigator's clues.
 
-        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): every die of
-        that roll again (none set aside, no die held or put on a spell from it) with one clue fewer; None when
-        there is no such roll (no failed roll, no clue)."""
+        `clue`: the roll a clue token makes instead, after a roll that completed nothing (:357-361): the dice of
+        that roll in the pool again (none set aside; the dice chosen with focus and spell held, :347, :371) with one
+        clue fewer; None when there is no such roll (no failed roll, no clue)."""
         s = self._state
         due = self._roll_due()
         if due is None:
@@ -1583,13 +1600,9 @@ class Game(GameHistory[State]):
         holds: list[tuple[str, str, int | None]] = (
             list(s.attempt.holds) if s.attempt else [(d, "spell", None) for d in s.spells]
         )
-        if (
-            not clue and s.attempt is not None and s.attempt.failed and s.attempt.hold
-        ):  # chosen with focus: held by the next roll
-            holds.append((s.attempt.hold, "focus", s.current))
-        if (
-            not clue and s.attempt is not None and s.attempt.spell
-        ):  # chosen with spell: on it with the next roll (after a failed roll, or a completing one, :345)
+        if s.attempt is not None and s.attempt.failed and s.attempt.hold:  # chosen with focus: held by the next roll
+            holds.append((s.attempt.hold, "focus", s.current))  # or the clue's re-roll (:371)
+        if s.attempt is not None and s.attempt.spell:  # chosen with spell: on it with the next roll or clue (:345)
             holds.append((s.attempt.spell, "spell", None))
         markers = 0
         if place != ANCIENT_ONE:
@@ -2523,6 +2536,14 @@ class _Rules(RulesBase[State, Command]):
             spare = [d for d in _without(last, (hold, spell)) if d.colour.value == lose]
         remaining.remove((spare or of_colour)[0])
         self.emit("die_lost", colour=lose, player=self.s.current)
+        self.place_chosen(a, remaining, hold, spell)
+        a.failed = False
+
+    def place_chosen(self, a: AttemptState, remaining: list[Die], hold: str | None, spell: str | None) -> None:
+        """The failed roll's dice chosen to be held (`hold`: focus, or assist with on=, :365-373) and put on a Spell
+        card (`spell`, :345-347) go there, out of the pool (`remaining`: the roll's dice not set aside), as the next
+        roll or a clue's re-roll is played: "You don't get to roll it again" (:371), "you don't have to roll it
+        again" (:347)."""
         if hold:
             if self.s.awake:
                 self.illegal("no one may focus or assist while battling the Ancient One (:449).")
@@ -2551,7 +2572,6 @@ class _Rules(RulesBase[State, Command]):
             die = self.pick(remaining, spell, "spell")
             remaining.remove(die)
             self.on_spell(a, die)
-        a.failed = False
 
     def do_focus(self) -> None:
         """:213 "I can also choose one other die from my previous attempt to ... focus on my own Investigator
@@ -2725,7 +2745,10 @@ class _Rules(RulesBase[State, Command]):
         return dice
 
     def do_clue(self) -> None:
-        """:357-361: a clue token re-rolls the dice of a roll that completed nothing (no die is lost)."""
+        """:357-361: a clue token re-rolls "the dice in my dice pool" (:359) after a roll that completed nothing (no
+        die is lost): the die chosen with focus goes on the marker and the one chosen with spell on the Spell card
+        first, as a roll plays them (:347, :371 "You don't get to roll it again"), and the others are rolled. A game
+        stored before (Reading.CLUE_ALL) re-rolled every die of the roll and dropped both choices."""
         s = self.s
         a = s.attempt
         inv = self.need_active()
@@ -2736,7 +2759,10 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{inv.name} has no clue token.")
         inv.clues -= 1
         self.emit("clue_spent", player=s.current, investigator=inv.name, clues=inv.clues)
+        hold, spell = a.hold, a.spell
         a.failed, a.aside, a.hold, a.spell = False, None, None, None
+        if a.last and not self.game.plays_in(Reading.CLUE_ALL):  # none set aside: the held ones stay out (:359)
+            self.place_chosen(a, [Die.parse(f) for f in a.last], hold, spell)
         self.settle(a, self.read_faces(a), clue=True)
 
     def settle(self, a: AttemptState, dice: list[Die], clue: bool) -> None:
@@ -3443,10 +3469,14 @@ class _Rules(RulesBase[State, Command]):
         investigator marker (:401 "even if it was on a Spell card or Investigator marker"); it is not rolled again and
         its result completes no task (:403). For green "you get to decide which die" (:401): the player names it with
         die=FACE when the attempt's green dice differ (a die not rolled yet is taken unless die= names a held one);
-        the yellow or red die is the one. Returns what the event tells of it (`die`, `from`: roll, unrolled, spell,
+        the yellow or red die is the one; from=roll|spell|focus|assist says where the die named is (a held die whose
+        face a rolled one shares; without it the roll's is taken, as before). Returns what the event tells of it (`die`, `from`: roll, unrolled, spell,
         focus, assist), nothing when the attempt has no such die. A game stored before (Reading.LOCK_LATE) locked it
         from the next attempt on."""
         a = self.s.attempt
+        where = _choice(self.cmd, "from", LOCK_FROM) if "from" in self.cmd.args else None
+        if where is not None and "die" not in self.cmd.args:
+            raise BadCommand(f"{self.cmd.name}: from= says where the die named with die= is; give die= too.")
         if a is None or self.game.plays_in(Reading.LOCK_LATE):
             if "die" in self.cmd.args:
                 raise BadCommand(f"{self.cmd.name}: die= names the die a lock takes from an attempt; there is none.")
@@ -3462,18 +3492,19 @@ class _Rules(RulesBase[State, Command]):
                 wanted = Die.parse(self.cmd.args["die"])
             except DiceError as exc:
                 raise BadCommand(f"{self.cmd.name}: die={self.cmd.args['die']!r}: {exc}") from None
-            in_pool = next((d for d in pool if d == wanted), None)
-            on = next(((i, d, how) for i, d, how in held if d == wanted), None)
+            in_pool = next((d for d in pool if d == wanted), None) if where in (None, "roll") else None
+            on = next(((i, d, how) for i, d, how in held if d == wanted and where in (None, how)), None)
             if in_pool is None and on is None:
                 self.illegal(
-                    f"die={wanted}: the attempt has no such {colour.value} die to lock; it has "
-                    f"{said_lockable(a, colour)} (:401)."
+                    f"die={wanted}{'' if where is None else ' from=' + where}: the attempt has no such "
+                    f"{colour.value} die to lock; it has {said_lockable(a, colour)} (:401)."
                 )
         else:
-            if lock_choices(a, colour):
+            if len({die for die, _ in lock_choices(a, colour)}) > 1:  # faces alike: the roll's goes, as before
                 self.illegal(
                     f"a {colour.value} die is locked (:399) and the player decides which die goes on the locked die "
-                    f"icon (:401): add die=FACE, one of {said_lockable(a, colour)}."
+                    f"icon (:401): add die=FACE, one of {said_lockable(a, colour)} (from=spell, focus or assist for a "
+                    "held one whose face the roll shows too)."
                 )
             in_pool = pool[0] if pool else None
             on = None if in_pool is not None or unrolled or not held else held[0]

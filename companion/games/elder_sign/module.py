@@ -102,9 +102,15 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
             else None
         ),
         "next_dice": colours,
-        # the dice a clue rolls again (:357-361: every die of the failed roll, none set aside): its sheet's dice
+        # the dice a clue rolls again (:357-361: the failed roll's dice in the pool, none set aside; the ones chosen with
+        # focus and spell stay out, :347, :371): its sheet's dice
         "clue_dice": [c.value for c in game.next_roll_dice(clue=True)],
         "faces_of": {c.value: sorted({f.value for f in c.faces}) for c in Colour},
+        # the green dice a lock may take, as the task-entry sheet says them (:401; the attempt's lock_choices, in order)
+        "lock_choices_said": [
+            sentences.lock_choice_words(c["die"], c["from"])
+            for c in (view.get("attempt") or {}).get("lock_choices", [])
+        ],
         "odds": None,
         "summon_odds": None,
         # before the roll: a die left on a Spell card from an earlier roll or turn is not rolled (:345-349)

@@ -269,6 +269,22 @@ def _said_die_locked(event: Mapping[str, Any], names: Names, kind: str, who: str
     return text
 
 
+# where a die a lock may take is (:401 "even if it was on a Spell card or Investigator marker"), after the die's words
+LOCK_CHOICE_WHERE = {
+    "roll": "of the roll",
+    "spell": "on the Spell card",
+    "focus": "held on the marker (focus)",
+    "assist": "held on a marker (assist)",
+}
+
+
+def lock_choice_words(die: object, where: object) -> str:
+    """One die the player may choose for a green lock (:401), as the page and the buttons say it: "the peril die on
+    the Spell card", "the 3 investigation die of the roll"."""
+    place = LOCK_CHOICE_WHERE.get(str(where), "")
+    return f"the {dice_words([str(die)])} die" + (f" {place}" if place else "")
+
+
 def _said_effect_text(event: Mapping[str, Any], names: Names, kind: str, who: str, inv: str, ao: str) -> str:
     text = str(event.get("text"))
     return text
@@ -940,8 +956,8 @@ def action_label(action: Mapping[str, Any], names: Names = NO_NAMES) -> str:
         return "None: the roll completes no task" if task == "none" else f"Complete task {task}"
     if name == "card-did":
         effect = str(args.get("effect"))
-        if effect == "lock" and args.get("die"):  # :401 the player's choice of green die
-            return f"A {args.get('colour')} die locked: the {dice_words([args.get('die')])} die"
+        if effect == "lock" and args.get("die"):  # :401 the player's choice of green die, where it is
+            return f"A {args.get('colour')} die locked: {lock_choice_words(args.get('die'), args.get('from'))}"
         if effect == "lock":
             return f"A {args.get('colour')} die locked"
         if "effect" not in args:  # any amount the card did: each of its rows sends it with "Tell" (core.js amountRow)
