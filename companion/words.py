@@ -251,6 +251,7 @@ _PACK_ERROR = re.compile(
     r"cannot|asks|entry|gives).*?)\. Fix the file.*$",
     re.S,
 )
+_FILE_ONLY = re.compile(r"\s*\((?::\d|in the file: )[^()]*\)")
 BOX_FIELD_WORDS = {  # a pack file's fields as the box editor's form names them
     "name": "The name",
     "difficulty": "The difficulty",
@@ -289,7 +290,9 @@ def pack_words(text: str) -> str:
     if not pack:
         return text
     subject = BOX_FIELD_WORDS.get(pack.group("field") or "", "This entry")
-    text = f"{subject} {pack.group('msg')}"
+    # the form's words: no rule line ("(:315-319)") and no spelling only a file edited by hand needs ("(in the file:
+    # who = ...)")
+    text = f"{subject} {_FILE_ONLY.sub('', pack.group('msg'))}"
     place = re.match(r"^The place on the map puts (room \d+) on \[(\d+), (\d+)\], where (.+) already is", text)
     if place:  # the map counts from 0 in the file, from 1 on the form
         text = (

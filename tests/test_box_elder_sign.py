@@ -171,6 +171,12 @@ def test_a_mythos_card_whose_items_say_no_one_is_refused_in_the_forms_words(
         service.edit_box("es_mythos", "mythos01", mythos_card("Blood Moon", immediate=half))
     said = pack_words(str(refused.value))
     assert said.startswith("The top half gives or takes items") and "say whom they fall on" in said, said
+    # in the form's words: its choices as the form names them, no file spelling, no rule line
+    from companion.games.elder_sign.packs import WHO
+
+    assert all(words in said for words in WHO.values()), said
+    assert "who" not in said.split() and '"each"' not in said and "(:" not in said, said
+    assert 'who = "each"' in str(refused.value)  # the file's own spelling, for a file edited by hand
     with pytest.raises(PackError) as refused:
         service.edit_box("es_mythos", "mythos01", mythos_card("Blood Moon", immediate={**half, "who": "someone"}))
     assert pack_words(str(refused.value)).startswith("Whom it falls on must be one of 'each'"), refused.value

@@ -102,3 +102,32 @@ def test_each_tell_button_says_what_it_tells(browser: object, elder_sign_table: 
         assert host.errors == []
     finally:
         host.context.close()
+
+
+def test_the_die_set_aside_is_shown_as_the_engine_sets_it_aside_with_a_die_held_and_one_on_the_spell(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """Focus holds the roll's one lore and a Spell takes a 1 investigation: every green die shows a face chosen, so the
+    engine sets aside one of the dice left after those two (an investigation die, :211, :213 "one other die", :345);
+    the page marked the lore set aside and showed no die held."""
+    service = elder_sign_table.service
+    _missed(service)
+    service.do("focus", {"die": "lore"})  # type: ignore[attr-defined]
+    service.do("spell", {"die": "inv1"})  # type: ignore[attr-defined]
+    attempt = service.state()["attempt"]
+    assert (attempt["hold"], attempt["spell"], attempt["aside"]) == ("lore", "inv1", "green")
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        expect(page.locator("#es-last .chip.red")).to_have_text("1 investigation (set aside)")
+        expect(page.locator("#es-hold .chip.ok")).to_have_text("lore (held by focus)")
+        expect(page.locator("#es-spell .chip.ok")).to_have_text("1 investigation (on the spell)")
+        shot(host, "penalty-4-aside-held-and-spell")
+        length = service.state()["history_length"]
+        tap(host, "#es-roll-me")
+        wait_for(lambda: service.state()["history_length"] > length)
+        rolled = service.history()[length]["command"]["args"]["faces"].split(",")
+        assert len(rolled) == 3, rolled  # six less the one set aside, the one held and the one on the spell
+        assert host.errors == []
+    finally:
+        host.context.close()

@@ -81,3 +81,13 @@ def test_a_game_stored_with_a_move_under_the_penalty_question_reopens_as_played(
         game.push("end-turn")
         assert game.view()["question"]["part"] == "penalty"
         assert "is still asked" in refused(game, "move to=1")
+
+
+def test_the_refusals_waiting_for_a_card_question_say_how_to_tell_it_from_one_place() -> None:
+    """How to tell an open card question is one clause (engine.TELL_ASKED), in each refusal that waits for one."""
+    from companion.games.elder_sign import engine
+
+    for refusal in (engine.ASKED_BEFORE_ENDING, engine.MIDNIGHT_FIRST, engine.PENALTY_FIRST):
+        assert engine.TELL_ASKED in refusal, refusal
+    source = Path(engine.__file__).read_text()
+    assert source.count("when the card did nothing (more)") == 1  # written once: TELL_ASKED

@@ -158,16 +158,20 @@ const allDice = (dice) => dice.map((_, i) => i);
 // Which die of the failed roll each choice is (indexes into a.last, -1: none): focus holds "a different die" than the
 // one set aside (elder-sign-rules.txt:211, :213, :365), and a Spell's die is another again (:345). The held die and
 // the Spell's are the first of their faces; the die set aside is one of its colour that is neither, as the engine sets
-// it aside (a die of that colour not held nor on the Spell), so each choice is shown on a die of its own. `only`: the
-// die set aside is the one die of its colour, so it cannot be held or go on the Spell (any other of its colour could
-// be set aside in its place).
+// it aside (a die of that colour showing neither's face, else one left after those two), so each choice is shown on a
+// die of its own. `only`: the die set aside is the one die of its colour, so it cannot be held or go on the Spell (any
+// other of its colour could be set aside in its place).
 function diceChosen(a) {
   const last = a.last || [];
   const face = (f) => String(f).split(":").pop();
   const wanted = [a.hold, a.spell].filter(Boolean);
   const ofColour = allDice(last).filter((i) => dieColour(last[i]) === a.aside);
   const spare = ofColour.filter((i) => !wanted.includes(last[i]) && !wanted.includes(face(last[i])));
-  const aside = a.aside ? [...spare, ...ofColour, -1][0] : -1;
+  // every die of the colour shows a face chosen: one of the colour left after the held die and the Spell's
+  const held = last.indexOf(a.hold);
+  const spells = last.findIndex((f, i) => i !== held && f === a.spell);
+  const after = ofColour.filter((i) => i !== held && i !== spells);
+  const aside = a.aside ? [...spare, ...after, ...ofColour, -1][0] : -1;
   const hold = a.hold ? last.findIndex((f, i) => i !== aside && f === a.hold) : -1;
   const spell = a.spell ? last.findIndex((f, i) => i !== aside && i !== hold && f === a.spell) : -1;
   return { aside, hold, spell, only: ofColour.length === 1 ? aside : -1 };

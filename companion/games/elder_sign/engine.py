@@ -372,7 +372,7 @@ TERROR_BEFORE_STOPPING = (
 )
 
 
-# how the host tells an open card question, in ASKED_BEFORE_ENDING and MIDNIGHT_FIRST (one place for the clause)
+# how the host tells an open card question, in ASKED_BEFORE_ENDING, MIDNIGHT_FIRST and PENALTY_FIRST (one place)
 TELL_ASKED = "card-did effect=..., or card-did effect=nothing when the card did nothing (more); then"
 # nor is the turn ended while any other card question is open: what was asked is resolved in the turn it came up in,
 # before the clock (:219 the penalties, then "I move on to the Advance the Clock step"; :413 a devoured investigator's
@@ -398,11 +398,12 @@ MIDNIGHT_FIRST = (
 # them, Reading.PENALTY_ASKED)
 PENALTY_FIRST = (
     "{what} is still asked: the turn before ended with its attempt failed, and the card's penalty is faced before the "
-    "clock and the next player's turn (:219, :323), so this turn waits for it. Answer with card-did effect=..., or "
-    "card-did effect=nothing when the card did nothing (more); then play the turn."
+    "clock and the next player's turn (:219, :323), so this turn waits for it. Answer with "
+    + TELL_ASKED
+    + " play the turn."
 )
-# what an open question is about, in ASKED_BEFORE_ENDING, MIDNIGHT_FIRST and PENALTY_FIRST (Question.kind, or its part where that
-# says more; a Mythos card's question asked at midnight by its half)
+# what an open question is about, in ASKED_BEFORE_ENDING, MIDNIGHT_FIRST and PENALTY_FIRST (Question.kind, or its
+# part where that says more; a Mythos card's question asked at midnight by its half)
 ASKED_WORDS: Mapping[str, str] = MappingProxyType(
     {
         "midnight:at_midnight": "what the Mythos card in play did at midnight",

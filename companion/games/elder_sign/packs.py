@@ -267,11 +267,14 @@ class _Entry(Entry):
         if who and who not in WHO:
             sub.fail(f"must be one of {', '.join(repr(w) for w in WHO)}, not {who!r}", "who")
         if mythos and not who and any(items.values()):
+            # the choices in WHO's words (the form's); the file's spelling in "(in the file: ...)", which the form's
+            # words leave out (companion.words.pack_words)
+            *others, last = WHO
+            spelled = ", ".join(f'"{w}"' for w in others) + f' or "{last}"'
             sub.fail(
                 "gives or takes items, and the rules text does not say whose they are (:315-319): say whom they fall "
-                'on as the card says (its who: "each", every investigator; "active", the active investigator; "ask", '
-                "the card leaves it to the table, e.g. the investigator of your choice or with the most clues, and the "
-                "host is asked)"
+                f"on, as the card says: {', '.join(WHO[w] for w in others)} or {WHO[last]}, e.g. the investigator of "
+                f"your choice or with the most clues (in the file: who = {spelled})"
             )
         return Effect(
             who=who,
