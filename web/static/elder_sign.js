@@ -195,13 +195,22 @@ function holdChoice(s, a, who) {
     a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.spell), at.hold);
 }
 
+// The offer of a Spell's die begins so: a Spell is played from the investigator's hand (elder-sign-rules.txt:345), so
+// with the items counted the engine offers it only with a Spell held, and the words say how many; while they are not
+// counted the companion does not know whether one is held, and the words ask it (never claim it).
+function spellIf(s, who) {
+  const inv = (s.investigators || []).find((x) => x.active) || {};
+  const n = inv.items ? inv.items.spells : null;
+  return n ? who + " holds " + plural(n, "Spell") + ": if " + who + " plays " + (n === 1 ? "it" : "one") : "If " + who + " holds a Spell and plays it";
+}
+
 // One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
 // keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
 // it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
 function spellChoice(s, a, who) {
   const at = diceChosen(a);
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.",
+    spellIf(s, who) + ", one other die goes on its card: it keeps its face for the next rolls. Tap it.",
     a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.hold), at.spell);
 }
 
@@ -210,7 +219,7 @@ function spellChoice(s, a, who) {
 // `left`, engine.left_by_task), to tap.
 function spellAfterTask(s, a, who) {
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left, allDice(a.left), a.left.indexOf(a.spell));
+    spellIf(s, who) + ", one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left, allDice(a.left), a.left.indexOf(a.spell));
 }
 
 // The roll's dice `shown` (indexes into `dice`) to tap for the legal action `name` (its die chosen is `a[key]`, the one
@@ -293,7 +302,7 @@ function heldItems(inv) {
   const i = inv.items;
   return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
     ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
-    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off");
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the Common Items, Unique Items and Spells drawn or spent are in the log only; until then the companion offers the yellow and red dice whenever the host adds them, and a die on a Spell card whenever the host puts one there, and takes no item off");
 }
 
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
