@@ -275,8 +275,24 @@ function renderESTurn(s) {
   else if (told.length && s.card_question) {
     main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
   }
+  // a monster appeared (a card told so, the doom track) and is not placed yet: where it went is asked, so the
+  // adventures' tasks and odds follow the board (elder-sign-rules.txt:377, :391); after a card question asked first
+  else if (s.monsters_pending > 0) main.unshift(...monsterQuestion(s, legal.filter((x) => x.name === "monster")));
   fill($("#es-main"), main);
   fill($("#es-fix-list"), legal.filter((x) => ["adjust", "items", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+}
+
+// A monster appeared and is not on an adventure yet (s.monsters_pending): "the active player ... place[s] it on top of
+// a monster task", or with none left under the bottom task of any adventure (elder-sign-rules.txt:377, :391). The host
+// taps the adventure it went on, then its icons (the monster-placing command, as under "Card effects and corrections").
+function monsterQuestion(s, places) {
+  if (!places.length) return [];
+  const n = s.monsters_pending;
+  const q = el("div", { class: "warn span-all", id: "es-monster-question" }, (n === 1 ? "A monster appeared and is not placed yet" : n + " monsters appeared and are not placed yet") +
+    ": which adventure did " + playerName(s, s.current_player) + " place " + (n === 1 ? "it" : "the next one") + " on? A monster task first; with none left, under the bottom task of any adventure. Tap it, then the monster's icons.");
+  const r = el("div", { class: "stack span-all", id: "es-monster-places" });
+  r.append(...places.map((x) => button(x.label, () => esAsk(x, s), "small wide", "es-monster-" + x.args.adventure)));
+  return [q, r];
 }
 
 // The Ancient One's attack (elder-sign-rules.txt:459): a question each investigator answers, two taps each.
