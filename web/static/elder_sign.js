@@ -332,7 +332,9 @@ const itemLabels = () => (app.options || {}).item_fields || {};
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
 function enterNumbers(s, a) {
-  if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
+  // the Ancient One's: labelled as the companion's refusal names them, which names every field that does not fit at once
+  const ancient = (app.options || {}).ancient_fields || {};
+  if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", ancient.doom || "doom", 1], ["elder_signs", ancient.elder_signs || "elder_signs", 1]], true);
   // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
   // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
   const labels = itemLabels();
@@ -361,7 +363,8 @@ async function sentKeeping(refused, name, args) {
   return true;
 }
 
-function numbersSheet(a, title, numbers) {
+// engineNames: the game's refusal names the empty fields with the rest (all sent, empty ones too), not the page first
+function numbersSheet(a, title, numbers, engineNames) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
   const refused = refusedLine("es-numbers-refused");
   sheet(title, [
@@ -370,7 +373,7 @@ function numbersSheet(a, title, numbers) {
     refused,
   ], "Enter the numbers", async () => {
     // the empty fields by the labels the sheet shows them with (the one list, `numbers`)
-    const empty = numbers.filter(([name]) => !value(name)).map(([, label]) => label);
+    const empty = engineNames ? [] : numbers.filter(([name]) => !value(name)).map(([, label]) => label);
     if (empty.length) {
       refused.textContent = (empty.length === 1 ? empty[0] + " is" : empty.slice(0, -1).join(", ") + " and " + empty[empty.length - 1] + " are") + " empty: copy " + (empty.length === 1 ? "it" : "them") + " from the card first.";
       refused.hidden = false;
