@@ -84,6 +84,17 @@ def test_a_stand_in_ghosts_setup_line_says_what_the_wizard_said_of_it(browser: A
 
 
 # whether an element shows all its text (nothing cut by a line clamp or an ellipsis)
+def swatch_of(chip: Any) -> list[str]:
+    """The chip's swatch and border colours once the page has settled: a chip re-rendered by the state's push reads
+    no colour for a moment on a loaded machine; a chip that never gets one still fails its assertion."""
+    for _ in range(50):
+        colours = list(chip.evaluate(SWATCH))
+        if colours[0] not in ("", "rgba(0, 0, 0, 0)", "transparent"):
+            return colours
+        chip.page.wait_for_timeout(100)
+    return list(chip.evaluate(SWATCH))
+
+
 WHOLE = "(n) => n.scrollHeight <= n.clientHeight + 1 && n.scrollWidth <= n.clientWidth + 1"
 
 
@@ -199,14 +210,14 @@ def test_the_rolls_dice_show_their_colour_in_words_and_a_swatch(browser: Any, tm
         kept = page.locator("#attempt-kept .chip")
         expect(kept).to_have_count(1)
         expect(kept).to_have_text("\u25c9 eye \u00b7 blue")
-        swatch, border = kept.evaluate(SWATCH)
+        swatch, border = swatch_of(kept)
         assert swatch == border and swatch not in ("rgba(0, 0, 0, 0)", "transparent"), swatch
         expect(page.locator("#attempt-next")).to_have_text("Next roll: 2 blue clue dice.")
         chips = page.locator("#tray-dice .chip")
         expect(chips).to_have_count(2)
         expect(chips.first).to_contain_text("blue")
         expect(chips.last).to_contain_text("green")
-        blue, green = chips.first.evaluate(SWATCH)[0], chips.last.evaluate(SWATCH)[0]
+        blue, green = swatch_of(chips.first)[0], swatch_of(chips.last)[0]
         assert blue == swatch and green != blue and green not in ("rgba(0, 0, 0, 0)", "transparent"), (blue, green)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         page.locator("#attempt").scroll_into_view_if_needed()
@@ -219,7 +230,7 @@ def test_the_rolls_dice_show_their_colour_in_words_and_a_swatch(browser: Any, tm
         expect(page.locator("#attempt-next")).to_contain_text("green key dice.")
         service.do("roll", {"faces": "key,blank,blank"})
         expect(kept).to_have_text("\u2625 key \u00b7 green")
-        assert kept.evaluate(SWATCH)[0] == green
+        assert swatch_of(kept)[0] == green
         shot(host, "roll-dice-colours-key")
         host.check_clean()
     finally:
