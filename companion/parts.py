@@ -15,7 +15,7 @@ import random
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -314,13 +314,30 @@ def log_hardware(table: Table, sim: bool) -> None:
         log.warning("hardware missing: %s", item)
 
 
-def invite(link: str) -> None:
-    """The join link with its code in the log; on a terminal its QR code too, for the host's phone camera."""
+def invite(url: str, code: str, link: str, plain: bool = False) -> None:
+    """The join link with its code in the log; for a person at a terminal (or a --sim run, `plain`) the page's
+    address and the join code said plainly on standard output, and on a terminal the link's QR code too."""
     from web.invite import terminal_qr
 
     log.info("join the table: %s", link)
-    if sys.stdout.isatty():
-        print(f"\nJoin the table: scan this with a phone's camera, or open {link}\n{terminal_qr(link)}", flush=True)
+    tty = sys.stdout.isatty()
+    if plain or tty:
+        qr = f"Or scan this with a phone's camera:\n{terminal_qr(link)}" if tty else ""
+        print(
+            f"\nOn a phone, open {url} and enter the join code {code}\n(or open {link}, which carries the code)\n{qr}",
+            flush=True,
+        )
+
+
+def attach_parts(app: Flask, problems: Sequence[str] = (), **parts: Any) -> None:
+    """The table's parts (hardware, tray, sim_throw, teacher), started after the page listens, on the page, with
+    what their start found wrong (`problems`, a damaged taught reader); with none given, the page says they are
+    still starting until they come."""
+    context = app.extensions["skeptics_web"]
+    for name, part in parts.items():
+        setattr(context, name, part)
+    context.startup_problems.extend(problems)
+    context.parts_starting = not parts
 
 
 def listen(app: Flask, host: str, port: int, threads: int) -> ServerThread:

@@ -32,6 +32,7 @@ from companion.daemon import EXIT_CONFIG, EXIT_OK, MainLoop, Notifier, run_until
 from companion.errors import CardsNeeded, CompanionError, ConfigError
 from companion.parts import (
     PartConfigs,
+    attach_parts,
     check_parts,
     check_report,
     invite,
@@ -98,6 +99,7 @@ class Companion(MainLoop):
         self.next_trim = 0.0
         self._stopped = False
         self._last_note: str | None = None
+        self._problems_told = 0  # of start_problems, those the page was given when it was made
 
     @property
     def game(self) -> GameService:
@@ -113,9 +115,10 @@ class Companion(MainLoop):
         started = self.monotonic()
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
         self._start_service()
+        self._start_web()  # the page's address and join code first: the host needs them before anything else
         self._start_hardware()
         self._start_tray()
-        self._start_web()
+        self._attach_parts()
         self.notifier.notify("READY=1")
         self.notifier.notify(f"STATUS=serving {self.urls[0] if self.urls else ''}")
         log.info("ready in %.1f s", self.monotonic() - started)
@@ -168,19 +171,15 @@ class Companion(MainLoop):
         self.tray.start()
 
     def _start_web(self) -> None:
+        """The page listens, and the host is told its address and join code at once (the table's parts, slower to
+        start, are attached when they run: `_attach_parts`)."""
         from web import create_app
 
         assert self.parts.web is not None
         # The page says what went wrong at start (a damaged history kept aside).
-        self.app = create_app(
-            self.game,
-            self.parts.web,
-            hardware=self.table,
-            tray=self.tray,
-            sim_throw=self.tray.thrower if self.tray is not None else None,
-            teacher=self.teacher,
-            startup_problems=self.start_problems,
-        )
+        self.app = create_app(self.game, self.parts.web, startup_problems=self.start_problems)
+        attach_parts(self.app)  # none yet: asked for, they are "still starting"
+        self._problems_told = len(self.start_problems)  # the page has these; the parts' own come with them
         self.server = listen(self.app, self.host, self.port, self.config.web.threads)  # before READY=1
         self.port = self.server.port
         self.urls = page_urls(self.host, self.port, self.parts.web.public_url)
@@ -189,7 +188,21 @@ class Companion(MainLoop):
         from web.invite import join_link
 
         if self.join_code and self.urls:
-            invite(join_link(self.urls[-1], self.join_code))
+            invite(self.urls[-1], self.join_code, join_link(self.urls[-1], self.join_code), plain=self.sim)
+
+    def _attach_parts(self) -> None:
+        """The table's parts on the page, once they run; the OLED shows the join screen, as on the Pi."""
+        assert self.app is not None
+        attach_parts(
+            self.app,
+            self.start_problems[self._problems_told :],
+            hardware=self.table,
+            tray=self.tray,
+            sim_throw=self.tray.thrower if self.tray is not None else None,
+            teacher=self.teacher,
+        )
+        from web.invite import join_link
+
         if self.table is not None and self.config.fallbacks:
             # the configuration file's wrong values, for a few seconds before the join screen (the page says all)
             first, *more = self.config.fallbacks

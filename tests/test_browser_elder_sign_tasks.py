@@ -288,3 +288,59 @@ def test_a_monster_told_by_a_stand_in_card_is_asked_and_placed_on_the_adventure_
         assert host.errors == [], host.errors
     finally:
         host.context.close()
+
+
+def test_on_the_turn_a_stand_in_ancient_one_awakes_entering_its_combat_task_comes_first(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """elder-sign-rules.txt:433: the Ancient One woken during a turn sends that turn on to the clock, no roll made;
+    its stand-in card's combat task (:439) is the host's first step, said plainly, and the roll card does not say
+    "no roll left" of a player who never rolled."""
+    service = elder_sign_table.service
+    service.do("doom", {"n": str(service.state()["doom_max"])})  # the Ancient One wakes on Ada's turn, before a roll
+    assert service.state()["rolls_over"] and service.state()["ancient_one"]["combat_missing"]
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        said = page.locator("#es-attempt")
+        expect(said).to_contain_text("combat task is not entered yet")
+        expect(said).to_contain_text("Ada\u2019s turn goes on to the clock")
+        assert "no roll left" not in said.inner_text()
+        expect(page.locator("#es-awoke-clock")).to_contain_text("first enter the combat task")
+        enter = page.locator("#es-roll #es-enter-combat")
+        expect(enter).to_be_visible()
+        assert "primary" in (enter.get_attribute("class") or "")
+        end = page.locator("#es-main button", has_text="End the turn")
+        assert "primary" not in (end.get_attribute("class") or "")
+        shot(host, "awoke-combat-first")
+        tap(host, "#es-enter-combat")
+        page.click("#task-1-lore-more")
+        page.click("#sheet-ok")
+        expect(page.locator("#es-enter-combat")).to_have_count(0)
+        assert service.state()["ancient_one"]["combat"] == "lore:1"
+        expect(said).to_contain_text("no roll left")  # entered: this turn still goes on to the clock (:433)
+        assert "primary" in (page.locator("#es-main button", has_text="End the turn").get_attribute("class") or "")
+        assert host.errors == []
+    finally:
+        host.context.close()
+
+
+def test_the_doom_correction_says_plainly_how_to_take_tokens_away(browser: object, elder_sign_table: Table) -> None:
+    """A fresh player read "fewer than 0 takes them away" oddly: a minus number does."""
+    host = host_phone(browser, elder_sign_table)
+    try:
+        page = host.page
+        page.click("#es-fix summary")
+        page.locator("#es-fix-list button", has_text="Change the doom track").click()
+        body = page.locator("#sheet-body")
+        expect(body).to_contain_text("Doom tokens to add (a minus number takes them away)")
+        assert "fewer than 0" not in body.inner_text()
+        page.screenshot(path=str(SHOTS / "doom-correction-sheet.png"))  # the sheet as the phone shows it
+        page.fill("#sheet-body input[name=n]", "-1")
+        before = elder_sign_table.service.state()["doom"]
+        page.click("#sheet-ok")
+        expect(page.locator("#sheet-body")).to_be_hidden()
+        assert elder_sign_table.service.state()["doom"] == max(before - 1, 0)
+        assert host.errors == []
+    finally:
+        host.context.close()

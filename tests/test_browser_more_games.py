@@ -700,3 +700,45 @@ def test_the_vote_told_during_its_countdown_stops_it_without_a_stopped_toast(
     finally:
         host.context.close()
         viewer.context.close()
+
+
+def test_the_menu_named_for_a_body_found_holds_its_button_or_says_when_it_comes(
+    browser: Any, skeptics_table: Table
+) -> None:
+    """A fresh player found no button for a body in "Points, a body found, the cultists' win": a body is found by a
+    check of a character's condition, an action of the action phase (seance-deduction-rules-de.txt:44, :52). Out of
+    that phase the menu is named for what it holds and says when the body's button comes; in it, the button is there
+    and records the body (a vote follows)."""
+    service = skeptics_table.service
+    host = open_phone(browser, skeptics_table, host=True, wait_map=False)
+    try:
+        page = host.page
+        service.new_game({"rules": "among-cultists", "players": 5, "cultists": 1, "points_needed": 4, "seed": 3})
+        service.do("night-done")
+        assert service.state()["phase"] == "movement"
+        summary = page.locator("#ac-fix summary")
+        expect(page.locator("#ac-point-plus")).to_have_count(1, timeout=5000)
+        dismiss(host)
+        page.click("#ac-fix summary")
+        expect(page.locator("#ac-dead")).to_have_count(0)
+        assert "body" not in summary.inner_text()
+        expect(page.locator("#ac-dead-when")).to_contain_text("in the action phase")
+        shot(host, "ac-fix-movement")
+        while service.state()["phase"] != "action":
+            if service.state()["phase"] == "event" and service.state()["event"] is None:
+                service.do("event", {"name": "Storm"})
+            else:
+                service.do("next-phase")
+        expect(page.locator("#ac-dead")).to_be_visible(timeout=5000)
+        expect(summary).to_have_text("Points, a body found, the cultists' win")
+        expect(page.locator("#ac-dead-when")).to_have_count(0)
+        shot(host, "ac-fix-action")
+        dismiss(host)
+        page.click("#ac-dead")
+        seat = service.state()["seats"][-1]
+        page.locator("#sheet-body button", has_text=seat["name"]).click()
+        expect(page.locator("#ac-body-note")).to_be_visible(timeout=5000)
+        assert service.state()["body_votes"] == 1 and seat["seat"] in service.state()["found_dead"]
+        assert host.errors == []
+    finally:
+        host.context.close()

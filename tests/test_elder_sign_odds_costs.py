@@ -98,7 +98,7 @@ def test_an_order_that_decides_whether_the_costs_are_paid_tells_no_card_chance()
     state = published(game)
     odds = state["card_odds"]
     assert odds["probability"] is None and odds["roll_for_me"] is None and not odds["hopeless"]
-    assert state["odds_words"][0].startswith("Each task alone: ")
+    assert state["odds_words"][0].startswith("Each task alone — ")
 
 
 def test_costs_no_order_of_an_ordered_card_can_pay_are_said_so() -> None:

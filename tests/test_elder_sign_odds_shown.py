@@ -80,4 +80,7 @@ def test_the_odds_sentences_round_the_edges_and_skip_what_is_not_worked_out() ->
         "holds": 1,
         "tasks": [{"need": "inv:4,lore:1", "probability": 0.5}],
     }
-    assert odds_words(coloured) == ["Each task alone: 4 investigation and 1 lore 50.0 %."]
+    assert odds_words(coloured) == ["Each task alone — 4 investigation and 1 lore: 50.0 %."]
+    # a fresh player read "3 investigation over 99.9 % · 1 lore 99.3 %" oddly: each task's need, then its chance
+    two = coloured | {"tasks": [{"need": "inv:3", "probability": 0.99995}, {"need": "lore:1", "probability": 0.9931}]}
+    assert odds_words(two) == ["Each task alone — 3 investigation: over 99.9 % · 1 lore: 99.3 %."]

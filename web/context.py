@@ -55,12 +55,8 @@ class WebContext:
         # Wrong host PINs: 5 per address, then a doubling wait; 20 in 10 minutes from all addresses together,
         # which the table passes with the sign-in code on the companion's screen (web.lockout, docs/web.md).
         self.throttle = Throttle(settings.now, cap=20, window=600.0, path=data_dir / "web-pin-limits.json")
-        show = getattr(hardware, "show_error", None)
-        self.sign_in = SignInGate(
-            self.throttle,
-            settings.now,
-            show=(lambda title, text: show(title, text, seconds=SIGN_IN_SHOWN)) if show else None,
-        )
+        # the table's screen as it is when a code is made (the hardware is attached after the page listens)
+        self.sign_in = SignInGate(self.throttle, settings.now, show=self._show_at_table)
         # Wrong join codes: 10 per address, then a doubling wait; no limit for all addresses together (it would
         # keep the table's new phones out, and 36^6 codes need none: docs/web.md, "Wrong guesses").
         self.join_throttle = Throttle(
@@ -68,6 +64,9 @@ class WebContext:
         )
         self.phones = PhoneBook(data_dir / "web-phones.json", settings.now)
         self.startup_problems: list[str] = []  # what `companion serve` found wrong at start (a damaged history)
+        # `companion serve` listens before the table's parts run (the host reads the page's address first); they
+        # are attached when they do (companion.parts.attach_parts), and asked for meanwhile they are "starting"
+        self.parts_starting = False
         service.add_listener(self._record)
         history = getattr(service, "store", None)
         self.backups: Backups | None = None
@@ -78,6 +77,12 @@ class WebContext:
         self.assets = Assets()
         self.hub = EventHub(service, max_streams=settings.max_streams, heartbeat=settings.heartbeat)
         self.hub.guard = self.stream_guard  # a removed phone's streams end
+
+    def _show_at_table(self, title: str, text: str) -> None:
+        """A message on the companion's screen, where there is one (the sign-in code: web.lockout)."""
+        show = getattr(self.hardware, "show_error", None)
+        if show is not None:
+            show(title, text, seconds=SIGN_IN_SHOWN)
 
     def stream_guard(self, host: bool = False) -> Callable[[], bool]:
         """For an event stream opened by this request: whether its phone may still see the game (`host`: the

@@ -23,11 +23,18 @@ def _no_store(data: bytes, mimetype: str) -> Response:
     return response
 
 
+def still_starting() -> None:
+    """A part asked for before `companion serve` has attached the table's parts: not there yet, not missing."""
+    if context().parts_starting:
+        raise Refused(503, "the table's parts are still starting: ask again in a few seconds.")
+
+
 @bp.get("/hardware")
 @viewer_required
 def hardware() -> Response:
     hw = context().hardware
     if hw is None:
+        still_starting()
         raise Refused(404, "this companion runs without table hardware.")
     status = hw.status() if hasattr(hw, "status") else {}
     return jsonify({"hand_angle": getattr(hw, "hand_angle", None), "status": status})
@@ -39,6 +46,7 @@ def oled_png() -> Response:
     hw = context().hardware
     png = hw.oled_png() if hw is not None else None
     if not png:
+        still_starting()
         raise Refused(404, "no OLED picture: the companion runs without a display.")
     return _no_store(png, "image/png")
 
@@ -48,6 +56,7 @@ def oled_png() -> Response:
 def tray() -> Response:
     ctx = context()
     if ctx.tray is None:
+        still_starting()
         raise Refused(404, "this companion runs without a dice tray camera.")
     reading = ctx.tray_reading()
     return jsonify(reading if reading is not None else {"dice": [], "photo": False})

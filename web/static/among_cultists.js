@@ -2,7 +2,7 @@
 // vote. Loaded when an Among Cultists game is first shown.
 import {
   $, app, el, fill, plural, isHost, seatName, toast, act, command, legalOf, actButton, button, rowOf, runLegal, sheet,
-  closeSheet, confirmSheet, field, selectIn,
+  closeSheet, confirmSheet, field, selectIn, capital,
 } from "./core.js?v=__VERSION__";
 
 const AC_PHASES = [["movement", "Movement"], ["event", "Event"], ["action", "Action"], ["cleanup", "Clean-up"]];
@@ -133,7 +133,13 @@ function renderACHost(s) {
   for (const a of legal.filter((x) => x.name === "found-dead")) fix.push(button(a.label + "\u2026", () => acSeat(a, s, "Whose character was found dead?"), "small", "ac-dead"));
 
   for (const a of legal.filter((x) => x.name === "cultists-win")) fix.push(button(a.label, () => confirmSheet("The cultists win?", "Only when the cultists have reached their win at the table. The game ends.", "They win", () => runLegal(a)), "small", "ac-cultists-win"));
+  // a body is found by a check of a character's condition, an action of the action phase (rules :44, :52): outside
+  // it the menu has no such button, so its name says only what it holds, and a note says when the body's button comes
+  const dead = legal.some((x) => x.name === "found-dead");
+  if (!dead && !s.outcome) fix.push(el("p", { class: "note span-all", id: "ac-dead-when" }, "A body is found by checking a character's condition in the action phase: the button for it comes then."));
   fill($("#ac-fix-list"), fix);
+  const holds = [legal.some((x) => x.name === "points") ? "points" : "", dead ? "a body found" : "", legal.some((x) => x.name === "cultists-win") ? "the cultists' win" : ""].filter(Boolean);
+  $("#ac-fix summary").textContent = capital(holds.join(", ") || "corrections");
 }
 
 function acSeat(a, s, title) {

@@ -314,7 +314,7 @@ async function loadHardware() {
     $("#hw-angle").textContent = angle === null ? "–" : marks[angle] ? "at " + marks[angle] : "turning";
     // the simulated OLED shows the game under way: fetched anew with every change, not on a table display without it
     if (!document.body.classList.contains("table") || document.body.classList.contains("oled")) $("#oled").src = "/api/hardware/oled.png?t=" + Date.now();
-  } catch (e) { /* hardware is optional */ }
+  } catch (e) { if (e.status === 503) setTimeout(loadHardware, 2000); /* still starting; else hardware is optional */ }
 }
 
 // ---- telling the table: toasts, the Ghost Hour and the other big moments ---------------------------

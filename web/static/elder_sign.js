@@ -93,8 +93,11 @@ export function render(s) {
   const at = (s.adventures || []).find((c) => c.slot === ((all.find((x) => x.active) || {}).place));
   // the game over, or this turn's roll done: no roll to work out (the words Skeptics' roll card says too)
   const none = !a || s.outcome ? noRollWords(s, s.rolls_over ? 0 : null) : "";
-  if (s.outcome || (!a && s.rolls_over)) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none)]);
-  else if (!a && s.ancient_one_awake && (s.ancient_one || {}).combat_missing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
+  // a stand-in Ancient One awake: its combat task is entered first (no roll against it before), said so even on the
+  // turn it awoke, which goes on to the clock (elder-sign-rules.txt:433) with no roll made at it
+  const combatMissing = !a && !s.outcome && s.ancient_one_awake && (s.ancient_one || {}).combat_missing;
+  if (s.outcome || (!a && s.rolls_over && !combatMissing)) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none)]);
+  else if (combatMissing) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, (s.rolls_over ? awokeWords(s) + " " : "") + "The Ancient One's combat task is not entered yet (its card is not filled in), so there is nothing to roll against. " + (isHost() ? "Enter the combat task printed on its card first." : "The host enters it from the real card first."))]);
   else if (!a && at && at.tasks_missing && s.moved) fill(box, [el("p", { class: "warn", id: "es-no-tasks" }, capital(named[at.slot] || at.name) + ": its tasks are not entered yet, so there is nothing to roll against. " + (isHost() ? "Enter the tasks printed on the card first." : "The host enters them from the real card first."))]);
   // a die left on a Spell card from an earlier roll or turn is not rolled, and counts (elder-sign-rules.txt:345-349)
   else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...(s.spell_words ? [el("div", { class: "note", id: "es-spell-dice" }, s.spell_words)] : []), ...oddsLines()]);
@@ -232,6 +235,9 @@ function dieChoice(s, a, name, key, mark, chosenWords, again, ask, dice, shown, 
   return [el("div", { class: "note", id: "es-" + key + "-note" }, a[key] ? chosenWords + (offers.length ? again : ".") : ask), row];
 }
 
+// The turn the Ancient One awoke in, with no roll at it: the turn goes on to the clock (elder-sign-rules.txt:433).
+const awokeWords = (s) => "The Ancient One has awoken: " + playerName(s, s.current_player) + "\u2019s turn goes on to the clock, with no roll at it this turn; the battle starts with the next turn.";
+
 function renderESTurn(s) {
   const card = $("#es-turn");
   const show = isHost() && !s.outcome;
@@ -242,7 +248,10 @@ function renderESTurn(s) {
   const rolls = legal.filter((x) => x.name === "roll" || x.name === "clue");
   const dice = s.attempt ? s.attempt.dice_to_roll : (s.next_dice || []).length;
   // at a card whose tasks are not entered: entering them comes instead of the roll (no roll is judged without them)
-  const enter = legal.find((x) => x.name === "set-tasks" && x.group === "roll");
+  // a stand-in Ancient One awake with its combat task not entered: entering it is the first step, also on the turn
+  // it awoke (that turn goes on to the clock, :433, and the next one's battle rolls against the task)
+  const combat = s.ancient_one_awake && (s.ancient_one || {}).combat_missing && !s.attempt;
+  const enter = legal.find((x) => x.name === "set-tasks" && (x.group === "roll" || (combat && x.args.adventure === "ancient-one")));
   // a question still open (a card not filled in yet, the Ancient One's attack): its answer is the primary action
   const told = legal.filter((x) => x.name === "card-did");
   const lowers = legal.filter((x) => x.name === "lower");
@@ -257,7 +266,7 @@ function renderESTurn(s) {
     : rolls.length && dice ? [rowOf([
     button("Roll for me", () => act("/api/roll", {}), asking ? "" : "primary", "es-roll-me"),
     button("Tap the real dice", () => esFaces(rolls.find((x) => x.name === "roll") || rolls[0]), "", "es-roll-tap"),
-  ])] : enter && enter.args.adventure === "ancient-one" ? [button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
+  ])] : enter && enter.args.adventure === "ancient-one" ? [...(s.rolls_over ? [el("p", { class: "warn", id: "es-awoke-clock" }, "The Ancient One has awoken, and its card is not filled in: first enter the combat task printed on it, then end the turn (the battle starts with the next turn).")] : []), button("Enter the combat task printed on the Ancient One's card", () => esAsk(enter, s), "primary wide", "es-enter-combat")]
     : enter ? [button("Enter the tasks printed on the card", () => tasksSheet(enter, s), "primary wide", "es-enter-tasks")] : []);
   const main = [];
   const moves = legal.filter((x) => x.name === "move");
@@ -435,7 +444,7 @@ function esAsk(a, s) {
   const num = (name, low, high, value, label) => { const i = el("input", { type: "number", name, min: String(low), max: String(high), value: String(value), inputmode: "numeric" }); return field(label, i); };
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
   if (a.name === "doom" || a.name === "elder-signs") {
-    sheet(a.label, [num("n", -5, 5, 1, a.name === "doom" ? "Doom tokens to add (fewer than 0 takes them away)" : "Elder Signs to add")], "Send", () => command(a.name, { n: value("n") }));
+    sheet(a.label, [num("n", -5, 5, 1, a.name === "doom" ? "Doom tokens to add (a minus number takes them away)" : "Elder Signs to add")], "Send", () => command(a.name, { n: value("n") }));
   } else if (a.name === "clock") {
     sheet(a.label, [field("Hours to move the clock forward", selectIn("hours", [[3, "3 hours"], [6, "6 hours"], [9, "9 hours"]], 3))], "Send", () => command("clock", { hours: value("hours") }));
   } else if (a.name === "adjust") {

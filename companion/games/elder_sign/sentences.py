@@ -1151,8 +1151,8 @@ def odds_words(odds: Mapping[str, Any]) -> list[str]:
     tasks = odds.get("tasks") or []
     if tasks and (plain is None or len(tasks) > 1):
         lines.append(
-            "Each task alone: "
-            + " · ".join(f"{need_words(t['need'])} {percent(t['probability'])}" for t in tasks)
+            "Each task alone — "
+            + " · ".join(f"{need_words(t['need'])}: {percent(t['probability'])}" for t in tasks)
             + "."
         )
     return lines
