@@ -3322,14 +3322,14 @@ class _Rules(RulesBase[State, Command]):
         q = s.questions[0]
         self.answering = q
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
-        told, whom = self.told_as(q, effect)
-        if told in q.told:
+        key, whom = self.told_as(q, effect)
+        if key in q.told:
             self.illegal(
                 f"this card's {_TOLD_KIND.get(effect, effect)}{whom} was told already, with the whole amount; "
                 "a mistake is put right with the table's corrections, or by taking the tap back."
             )
         if effect != "nothing":
-            s.questions[0] = dataclasses.replace(q, told=(*q.told, told))
+            s.questions[0] = dataclasses.replace(q, told=(*q.told, key))
         if effect == "nothing":
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
