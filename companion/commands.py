@@ -179,6 +179,29 @@ def arg_int(cmd: CommandBase, key: str, low: int, high: int) -> int:
     return value
 
 
+def arg_ints(cmd: CommandBase, keys: Sequence[str], low: int, high: int, then: str = "") -> tuple[int, ...]:
+    """The whole numbers `low` to `high` of `keys`, each checked: BadCommand names every one that is empty, no whole
+    number or out of range at once ("doom=0 is out of range and elder_signs= is empty: give whole numbers 1 to 30"),
+    `then` said after it (where the numbers come from)."""
+    values: list[int] = []
+    bad: list[str] = []
+    for key in keys:
+        text = cmd.args.get(key, "").strip()
+        try:
+            value = int(text)
+        except ValueError:
+            bad.append(f"{key}= is empty" if not text else f"{key}={text!r} is no whole number")
+            continue
+        if not low <= value <= high:
+            bad.append(f"{key}={value} is out of range")
+        values.append(value)
+    if bad:
+        said = bad[0] if len(bad) == 1 else ", ".join(bad[:-1]) + " and " + bad[-1]
+        each = "a whole number" if len(bad) == 1 else "whole numbers"
+        raise BadCommand(f"{cmd.name}: {said}: give {each} {low} to {high}{then}.")
+    return tuple(values)
+
+
 def arg_choice(cmd: CommandBase, key: str, choices: Sequence[str]) -> str:
     value = cmd.args[key].strip().lower()
     if value not in choices:

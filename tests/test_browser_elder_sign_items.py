@@ -29,7 +29,9 @@ def test_no_item_held_no_die_offered_and_one_counted_offers_it(browser: object, 
         # a stand-in investigator's items are printed on its card: not counted yet, the dice offered whenever added
         expect(page.locator("#es-items-1")).to_contain_text("Items not counted yet")
         expect(page.locator("#es-items-1")).to_contain_text(
-            "until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off"
+            "the Common Items, Unique Items and Spells drawn or spent are in the log only; until then the companion "
+            "offers the yellow and red dice whenever the host adds them, and a die on a Spell card whenever the host "
+            "puts one there, and takes no item off"
         )
         shot(host, "items-0-not-counted")
         expect(player.page.locator("#es-items-1")).to_contain_text("the host counts them")
@@ -92,7 +94,10 @@ def test_the_spell_die_is_offered_only_with_a_spell_held_and_the_roll_takes_the_
     try:
         page = host.page
         # not counted (a stand-in's items): offered as the host says
-        expect(page.locator("#es-spell-note")).to_contain_text("If Ada plays a Spell, one other die goes on its card")
+        # not known to be held: the words ask it (:345 a Spell is played from the hand)
+        expect(page.locator("#es-spell-note")).to_contain_text(
+            "If Ada holds a Spell and plays it, one other die goes on its card"
+        )
         expect(page.locator("#es-spell button")).to_have_count(6)
         service.do("items", {"player": "1", "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]
         expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
@@ -100,6 +105,7 @@ def test_the_spell_die_is_offered_only_with_a_spell_held_and_the_roll_takes_the_
         expect(page.locator("#es-hold-note")).to_have_count(1)  # the focus still is
         service.do("items", {"player": "1", "spells": "1"})  # type: ignore[attr-defined]
         expect(page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 1 Spell")
+        expect(page.locator("#es-spell-note")).to_contain_text("Ada holds 1 Spell: if Ada plays it, one other die")
         page.locator("#es-spell button", has_text="lore").first.click()
         expect(page.locator("#es-spell .chip.ok")).to_have_text("lore (on the spell)", timeout=5000)
         expect(page.locator("#es-spell-note")).to_contain_text("Ada puts a die on a Spell card with the next roll")
@@ -134,7 +140,9 @@ def test_after_a_roll_that_completed_a_task_the_host_taps_a_die_it_left_for_the_
     host = host_phone(browser, elder_sign_table)
     try:
         page = host.page
-        expect(page.locator("#es-spell-note")).to_contain_text("If Ada plays a Spell, one die the task left goes on")
+        expect(page.locator("#es-spell-note")).to_contain_text(
+            "If Ada holds a Spell and plays it, one die the task left goes on"
+        )
         buttons = page.locator("#es-spell button")
         expect(buttons).to_have_count(len(left))
         assert "3 investigation" not in " ".join(buttons.all_inner_texts())  # the placed die is not offered
@@ -152,3 +160,43 @@ def test_after_a_roll_that_completed_a_task_the_host_taps_a_die_it_left_for_the_
         assert host.errors == [], host.errors
     finally:
         host.context.close()
+
+
+def test_a_spell_told_as_a_reward_shows_on_the_line_and_one_holding_none_is_not_offered_it(
+    browser: object, elder_sign_table: Table
+) -> None:
+    """The fresh player's table: the host counts both investigators' items (none held); Ada completes a stand-in
+    adventure whose reward is told as a Spell (:239): Ada's line shows it. On Bo's turn, holding none, a failed roll
+    offers the focus but no die on a Spell card (:345 a Spell is played from the hand); uncounted, the words ask."""
+    service = elder_sign_table.service
+    for player in ("1", "2"):
+        service.do("items", {"player": player, "common": "0", "unique": "0", "spells": "0"})  # type: ignore[attr-defined]
+    service.do("move", {"to": "1"})  # type: ignore[attr-defined]
+    service.do("set-tasks", {"adventure": "1", "tasks": "inv:1", "ordered": "false"})  # type: ignore[attr-defined]
+    service.do("roll", {"faces": "inv1,inv1,inv1,inv1,inv1,inv1"})  # type: ignore[attr-defined]
+    assert service.state()["question"]["part"] == "reward"  # type: ignore[attr-defined]
+    service.do("card-did", {"effect": "spells", "n": "1"})  # type: ignore[attr-defined]
+    host = host_phone(browser, elder_sign_table)
+    player = open_phone(browser, elder_sign_table, wait_map=False)
+    try:
+        page = host.page
+        for phone in (host, player):
+            expect(phone.page.locator("#es-items-1")).to_have_text("Items: 0 Common Items · 0 Unique Items · 1 Spell")
+        shot(host, "items-spell-rewarded")
+        while service.state()["question"]:  # type: ignore[attr-defined]
+            service.do("card-did", {"effect": "nothing"})  # type: ignore[attr-defined]
+        service.do("end-turn", {})  # type: ignore[attr-defined]
+        while service.state()["question"]:  # type: ignore[attr-defined]
+            service.do("card-did", {"effect": "nothing"})  # type: ignore[attr-defined]
+        service.do("move", {"to": "2"})  # type: ignore[attr-defined]
+        service.do("set-tasks", {"adventure": "2", "tasks": "peril:3", "ordered": "false"})  # type: ignore[attr-defined]
+        service.do("roll", {"faces": "inv1,inv1,inv1,inv1,lore,lore"})  # type: ignore[attr-defined]
+        expect(page.locator("#es-turn-title")).to_have_text("Bo's turn")
+        expect(page.locator("#es-hold-note")).to_have_count(1)  # the focus is offered
+        expect(page.locator("#es-spell-note")).to_have_count(0)  # no Spell held: not offered
+        expect(page.locator("#es-items-2")).to_have_text("Items: 0 Common Items · 0 Unique Items · 0 Spells")
+        shot(host, "items-spell-none-held")
+        assert host.errors == [] and player.errors == [], (host.errors, player.errors)
+    finally:
+        host.context.close()
+        player.context.close()

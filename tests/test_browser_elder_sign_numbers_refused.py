@@ -80,3 +80,35 @@ def test_an_investigator_sheet_sent_with_empty_numbers_names_them_by_their_label
         shot(host, "numbers-empty-named")
     finally:
         host.context.close()
+
+
+def test_the_ancient_ones_sheet_names_every_field_that_does_not_fit_at_once(
+    browser: object, numbers_table: Table
+) -> None:
+    """A fresh player's finding: doom 0 (out of range) and the Elder Signs left empty named only the empty field; the
+    game's refusal now names both, by the labels the sheet shows (sentences.ANCIENT_FIELDS); nothing is entered."""
+    from companion.games.elder_sign.sentences import ANCIENT_FIELDS
+
+    service = numbers_table.service
+    host = host_phone(browser, numbers_table)
+    try:
+        page = host.page
+        page.click("#es-first-ancient")
+        expect(page.locator("#sheet")).to_be_visible()
+        labels = [t.strip() for t in page.locator("#sheet-body label.field > span").all_inner_texts()]
+        assert labels == list(ANCIENT_FIELDS.values())
+        page.fill("#sheet-body input[name=doom]", "0")
+        page.click("#sheet-ok")
+        refused = page.locator("#es-numbers-refused")
+        expect(refused).to_be_visible()
+        for label in labels:
+            expect(refused).to_contain_text(label)
+        expect(refused).to_contain_text("0 is out of range")
+        expect(refused).to_contain_text("is empty")
+        assert "=" not in refused.inner_text()
+        expect(page.locator("#sheet")).to_be_visible()
+        assert page.input_value("#sheet-body input[name=doom]") == "0"
+        assert service.state()["doom_max"] is None
+        shot(host, "numbers-every-field-named")
+    finally:
+        host.context.close()

@@ -388,3 +388,39 @@ def test_a_game_stored_when_a_placed_die_went_on_a_spell_too_reopens_as_it_was_p
     game.pop()
     with pytest.raises(IllegalCommand, match="inv3 was placed on the task"):
         game.push(f"roll faces={perils(game)} spell=inv3")
+
+
+def test_a_spell_told_as_a_stand_in_reward_is_counted_on_its_investigator_and_offered_only_to_a_holder() -> None:
+    """The fresh player's table: every card a stand-in, the host counts both investigators' items (none held), player 1
+    completes a stand-in adventure whose reward the host tells as one Spell (:239): player 1 holds it (the line shows
+    it) and is offered a die on it after a failed roll (:345 a Spell is played from the hand); player 2, holding none,
+    is not, until the host counts one."""
+    game = stand_in_attempt("inv:1")
+    for player in (1, 2):
+        game.push(f"items player={player} common=0 unique=0 spells=0")
+    game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
+    events = game.push("card-did effect=spells n=1")
+    said = " ".join(describe_events(events))
+    assert "1 Spell drawn" in said and "holds 0 Common Items, 0 Unique Items, 1 Spell" in said, said
+    assert items(game, 1) == {"common-items": 0, "unique-items": 0, "spells": 1}
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    game.push("end-turn")
+    while game.view()["question"]:
+        game.push("card-did effect=nothing")
+    game.push("move to=2")
+    if any(a.name == "set-tasks" for a in game.legal_actions()):
+        game.push("set-tasks adventure=2 tasks=inv:4 ordered=false")
+    failed_roll(game)
+    assert spells_offered(game) == []  # player 2 holds no Spell
+    game.push("items player=2 spells=1")
+    assert spells_offered(game) == ["peril"]
+
+
+def test_while_the_items_are_not_counted_a_stand_in_reward_counts_no_spell_and_the_spell_is_offered() -> None:
+    """Not counted (a stand-in's starting items are on its card, :84, never made up): the Spell drawn is written in
+    the log only, no count is made up, and the die on a Spell card is offered as the host says."""
+    game = stand_in_attempt("inv:1")
+    game.push("roll faces=green:inv1,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
+    assert describe_events(game.push("card-did effect=spells n=1")) == ["The adventure in place 1: 1 Spell drawn."]
+    assert items(game, 1) is None and items(game, 2) is None

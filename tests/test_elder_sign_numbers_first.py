@@ -358,3 +358,21 @@ def test_an_old_game_reopened_awake_takes_the_ancient_ones_numbers_and_its_limit
         assert replay_game(store, game_id, load_packs()).view()["outcome"] == "won"  # the file reopens so
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [
+        ("doom=0 elder_signs=", ("doom=0 is out of range", "elder_signs= is empty")),
+        ("doom=x elder_signs=31", ("doom='x' is no whole number", "elder_signs=31 is out of range")),
+    ],
+)
+def test_the_ancient_ones_numbers_refused_name_every_one_that_does_not_fit(typed: str, named: tuple[str, str]) -> None:
+    """Both numbers of the Ancient One's card (:245, :419-427) are checked at once: the refusal names each that does
+    not fit, not the first alone; nothing is entered."""
+    game = new_game()
+    with pytest.raises(BadCommand) as refused:
+        game.push(f"set-ancient-one {typed}")
+    for words in named:
+        assert words in str(refused.value)
+    assert "set-ancient-one" in game.numbers_first()

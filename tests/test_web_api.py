@@ -133,6 +133,7 @@ def test_the_viewer_session_does_not_reveal_the_join_code_but_the_hosts_does(sha
 POSTS: list[tuple[str, Any]] = [
     ("/api/command", {"command": "end-round", "args": {}}),
     ("/api/command/check", {"command": "end-round", "args": {}}),  # a refusal may tell what the host alone sees
+    ("/api/command/refusal", {"command": "end-round", "args": {}}),
     ("/api/undo", {}),
     ("/api/roll", {}),
     ("/api/dice", {"faces": ["eye", "blank", "blank"]}),
@@ -394,6 +395,21 @@ def test_the_hosts_check_gives_the_commands_refusal_and_plays_nothing(table: Tab
     assert reply.status == 200 and reply.json() == {"ok": True}
     assert snapshot(table) == before
     assert assert_refused(host.post("/api/command", summon), 409)["error"] == refused["error"]
+
+
+def test_the_hosts_refusal_question_answers_the_commands_refusal_in_words_and_plays_nothing(table: Table) -> None:
+    """POST /api/command/refusal: {"refusal": null} for a command /api/command would play, else the page's words
+    of its refusal (as /api/command's "say"), answered 200 (a sheet asks it as its fields change); nothing played."""
+    host = table.host()
+    before = snapshot(table)
+    summon = {"command": "summon", "args": {"success": "true"}}
+    reply = host.post("/api/command/refusal", summon)
+    assert reply.status == 200
+    said = assert_refused(host.post("/api/command", summon), 409)["say"]
+    assert said and reply.json() == {"refusal": said}
+    fine = host.post("/api/command/refusal", {"command": "end-round"})
+    assert fine.status == 200 and fine.json() == {"refusal": None}
+    assert snapshot(table) == before
 
 
 @pytest.mark.parametrize("path", ["/api/command/check", "/api/command"])

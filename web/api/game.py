@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.errors import BadCommand, CardsNeeded, IllegalCommand
 from web.api.body import arg_text, body, only_keys, optional_body, result, state_answer
 from web.context import context
 from web.errors import Refused
@@ -96,6 +97,22 @@ def check_command() -> Response:
     name, args = parse_command(body())
     context().service.check(name, args)
     return jsonify({"ok": True})
+
+
+@bp.post("/command/refusal")
+@host_required
+def command_refusal() -> Response:
+    """The refusal /api/command would give the command now, in the page's words, or none: `{"refusal": null}`;
+    nothing is played. A sheet asks it as its fields change, so the game's refusal shows before the tap (an answer,
+    not a failed request, for each change)."""
+    name, args = parse_command(body())
+    try:
+        context().service.check(name, args)
+    except CardsNeeded:
+        return jsonify({"refusal": None})  # taken once the cards drawn are given: the page asks them on the tap
+    except (BadCommand, IllegalCommand) as exc:
+        return jsonify({"refusal": context().service.say(str(exc))})
+    return jsonify({"refusal": None})
 
 
 @bp.post("/undo")

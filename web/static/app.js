@@ -57,6 +57,7 @@ function render(s) {
   if (changedGame) followTabs();
   if ($("#title").textContent !== (s.rules_title || "Skeptics")) { $("#title").textContent = s.rules_title || "Skeptics"; fitTitle(); }
   $("#clock-label").textContent = game && game.clockLabel ? game.clockLabel(s) : s.clock || "";
+  $("#clock").setAttribute("aria-label", "Clock: " + $("#clock-label").textContent);  // the hour, not just "clock"
   $("#hand").setAttribute("transform", "rotate(" + (HANDS[s.clock] || 0) + ")");
   markHour(s.clock);
   const live = !!app.rendered;
@@ -356,7 +357,8 @@ function tell(records) {
   const words = (a) => (a.text.startsWith(a.title) ? a.text : a.title + (/[!?.:]$/.test(a.title) ? " " : ": ") + a.text);
   if (big.length || bannered) hideToast();  // the banner says it: no toast of the same command left beside or under it
   else if (said && !(isHost() && story)) toast(words(said), false, "routine");
-  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : "");
+  // a roll (or a summon) that failed is no good news: its toast is not the success colour (the event says success)
+  else if (story) toast(story, fresh.some((r) => r.type === "game_lost"), said ? "routine" : fresh.some((r) => r.success === false) ? "failed" : "");
   const last = big.length ? big[big.length - 1].announce : said;
   if (last || story) $("#last-said").textContent = last ? words(last) : story;
   skeptics.afterTold(fresh);

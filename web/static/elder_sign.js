@@ -196,13 +196,22 @@ function holdChoice(s, a, who) {
     a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.spell), at.hold);
 }
 
+// The offer of a Spell's die begins so: a Spell is played from the investigator's hand (elder-sign-rules.txt:345), so
+// with the items counted the engine offers it only with a Spell held, and the words say how many; while they are not
+// counted the companion does not know whether one is held, and the words ask it (never claim it).
+function spellIf(s, who) {
+  const inv = (s.investigators || []).find((x) => x.active) || {};
+  const n = inv.items ? inv.items.spells : null;
+  return n ? who + " holds " + plural(n, "Spell") + ": if " + who + " plays " + (n === 1 ? "it" : "one") : "If " + who + " holds a Spell and plays it";
+}
+
 // One other die of the failed roll may go on a Spell card the investigator plays (elder-sign-rules.txt:345-347): it
 // keeps its face and stays on the card until a task uses it (:349). Offered only when the engine's legal actions offer
 // it (a Spell held, when the items are counted); the host taps it, the next roll plays it and takes the Spell off.
 function spellChoice(s, a, who) {
   const at = diceChosen(a);
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one other die goes on its card: it keeps its face for the next rolls. Tap it.",
+    spellIf(s, who) + ", one other die goes on its card: it keeps its face for the next rolls. Tap it.",
     a.last, allDice(a.last).filter((i) => i !== at.only && i !== at.hold), at.spell);
 }
 
@@ -211,7 +220,7 @@ function spellChoice(s, a, who) {
 // `left`, engine.left_by_task), to tap.
 function spellAfterTask(s, a, who) {
   return dieChoice(s, a, "spell", "spell", " (on the spell)", who + " puts a die on a Spell card with the next roll", "; tap another to put that one there instead.",
-    "If " + who + " plays a Spell, one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left, allDice(a.left), a.left.indexOf(a.spell));
+    spellIf(s, who) + ", one die the task left goes on its card: it keeps its face for the next rolls. Tap it.", a.left, allDice(a.left), a.left.indexOf(a.spell));
 }
 
 // The roll's dice `shown` (indexes into `dice`) to tap for the legal action `name` (its die chosen is `a[key]`, the one
@@ -267,8 +276,24 @@ function renderESTurn(s) {
   else if (told.length && s.card_question) {
     main.unshift(...cardQuestion("es-card-question", s.card_question + (s.question && s.question.left ? " (" + plural(s.question.left, "more card") + " to tell after this one.)" : ""), told));
   }
+  // a monster appeared (a card told so, the doom track) and is not placed yet: where it went is asked, so the
+  // adventures' tasks and odds follow the board (elder-sign-rules.txt:377, :391); after a card question asked first
+  else if (s.monsters_pending > 0) main.unshift(...monsterQuestion(s, legal.filter((x) => x.name === "monster")));
   fill($("#es-main"), main);
   fill($("#es-fix-list"), legal.filter((x) => ["adjust", "items", "doom", "elder-signs", "clock", "monster", "set-tasks"].includes(x.name)).map((x) => button(x.label, () => esAsk(x, s), "small")));
+}
+
+// A monster appeared and is not on an adventure yet (s.monsters_pending): "the active player ... place[s] it on top of
+// a monster task", or with none left under the bottom task of any adventure (elder-sign-rules.txt:377, :391). The host
+// taps the adventure it went on, then its icons (the monster-placing command, as under "Card effects and corrections").
+function monsterQuestion(s, places) {
+  if (!places.length) return [];
+  const n = s.monsters_pending;
+  const q = el("div", { class: "warn span-all", id: "es-monster-question" }, (n === 1 ? "A monster appeared and is not placed yet" : n + " monsters appeared and are not placed yet") +
+    ": which adventure did " + playerName(s, s.current_player) + " place " + (n === 1 ? "it" : "the next one") + " on? A monster task first; with none left, under the bottom task of any adventure. Tap it, then the monster's icons.");
+  const r = el("div", { class: "stack span-all", id: "es-monster-places" });
+  r.append(...places.map((x) => button(x.label, () => esAsk(x, s), "small wide", "es-monster-" + x.args.adventure)));
+  return [q, r];
 }
 
 // The Ancient One's attack (elder-sign-rules.txt:459): a question each investigator answers, two taps each.
@@ -294,7 +319,7 @@ function heldItems(inv) {
   const i = inv.items;
   return el("div", { class: "note" + (i ? "" : " missing"), id: "es-items-" + (inv.player + 1) }, i
     ? "Items: " + plural(i["common-items"], "Common Item") + " · " + plural(i["unique-items"], "Unique Item") + " · " + plural(i.spells, "Spell")
-    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): until then the companion offers the yellow and red dice whenever the host adds them, and takes no item off");
+    : "Items not counted yet (" + (isHost() ? "count them under Card effects and corrections" : "the host counts them") + "): the Common Items, Unique Items and Spells drawn or spent are in the log only; until then the companion offers the yellow and red dice whenever the host adds them, and a die on a Spell card whenever the host puts one there, and takes no item off");
 }
 
 const cardMissing = (s, inv) => ((s.stand_ins || {}).investigators || []).includes(inv.player);
@@ -308,7 +333,9 @@ const itemLabels = () => (app.options || {}).item_fields || {};
 // set-ancient-one), copied by the host: [name, label, least] a number; every one must be given.
 // The numbers sheet of a set-ancient-one or set-investigator legal action (the numbers printed on the card).
 function enterNumbers(s, a) {
-  if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", "Doom track: its spaces", 1], ["elder_signs", "Elder Signs to win (its limit)", 1]]);
+  // the Ancient One's: labelled as the companion's refusal names them, which names every field that does not fit at once
+  const ancient = (app.options || {}).ancient_fields || {};
+  if (a.name === "set-ancient-one") return numbersSheet(a, "The numbers on the Ancient One's card", [["doom", ancient.doom || "doom", 1], ["elder_signs", ancient.elder_signs || "elder_signs", 1]], true);
   // a new investigator after a devouring comes "complete with their own starting items" (elder-sign-rules.txt:411):
   // a stand-in's are asked with its numbers (the legal action asks them), labelled as the items sheet labels them
   const labels = itemLabels();
@@ -337,7 +364,8 @@ async function sentKeeping(refused, name, args) {
   return true;
 }
 
-function numbersSheet(a, title, numbers) {
+// engineNames: the game's refusal names the empty fields with the rest (all sent, empty ones too), not the page first
+function numbersSheet(a, title, numbers, engineNames) {
   const value = (name) => $("#sheet-body [name=" + name + "]").value;
   const refused = refusedLine("es-numbers-refused");
   sheet(title, [
@@ -346,7 +374,7 @@ function numbersSheet(a, title, numbers) {
     refused,
   ], "Enter the numbers", async () => {
     // the empty fields by the labels the sheet shows them with (the one list, `numbers`)
-    const empty = numbers.filter(([name]) => !value(name)).map(([, label]) => label);
+    const empty = engineNames ? [] : numbers.filter(([name]) => !value(name)).map(([, label]) => label);
     if (empty.length) {
       refused.textContent = (empty.length === 1 ? empty[0] + " is" : empty.slice(0, -1).join(", ") + " and " + empty[empty.length - 1] + " are") + " empty: copy " + (empty.length === 1 ? "it" : "them") + " from the card first.";
       refused.hidden = false;

@@ -257,7 +257,10 @@ function renderGlance(s) {
   ga.hidden = !a || (!a.succeeded && rollsLeft(s) <= 0);  // the rolls the roll card and the odds count
   if (!ga.hidden) {
     const o = oddsOf(s);
-    ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : " \u00B7 " + pct(o)) + " \u203A";
+    // the chance said with what it is of: the icons still missing (the kept dice show the rest), in the game's words
+    const missing = needWords(missingOf(a));
+    const chance = " \u00B7 " + pct(o) + " to roll " + missing + ((a.kept || []).length ? " still missing" : "");
+    ga.textContent = "Rolling: " + attemptName(a) + " \u2013 " + needWords(a.need) + (a.succeeded ? " \u00B7 success" : o === null ? "" : chance) + " \u203A";
   }
   const extra = [];
   if (!s.outcome) {

@@ -162,6 +162,28 @@ const ICONS_ASKED = {
   barrier: ["Barrier: the icons of the barrier", "Count the icons of the barrier's set on the card, with its red icons."],
   unlock: ["Unlock: the keys at the door", "This door is not filled in yet: count the keys printed at it on the board."],
 };
+// Whether the game would start the roll the sheet sends (the engine's own check, POST /api/command/refusal, nothing
+// played): its refusal shown in the sheet before the tap, and no "Start the roll" while it stands (a set of more
+// icons than the dice rolled: skeptics-rulebook.txt:148). `args()` is what Start sends; null: nothing to ask yet.
+function startChecked(args) {
+  const box = el("p", { class: "warn", id: "roll-refused", "aria-live": "polite" });
+  box.hidden = true;
+  let asked = 0;
+  const check = async () => {
+    const n = ++asked;
+    const sent = args();
+    let why = "";
+    if (sent) {
+      try { why = capital((await api("/api/command/refusal", { command: "attempt", args: sent })).refusal || ""); } catch (e) { return; }
+    }
+    if (n !== asked || !box.isConnected) return;  // a later change asked again (or the sheet closed): not this answer
+    box.textContent = why;
+    box.hidden = !why;
+    $("#sheet-ok").hidden = !!why;
+  };
+  return { box, check };
+}
+
 function askIcons(a) {
   const action = a.args.action;
   const unlock = action === "unlock";
@@ -171,10 +193,14 @@ function askIcons(a) {
   const words = el("div", { class: "big-ish", id: "need-words" });
   const need = () => faces.filter((f) => counts[f] > 0).map((f) => f + ":" + counts[f]).join(",");
   const bonus = bonusControls(action, () => show());
+  const reds = () => Object.keys(red).filter((k) => red[k]);
+  const sent = () => { const args = { ...a.args, need: need(), ...bonus.args() }; for (const k of reds()) args[k] = "true"; return args; };
+  const start = startChecked(() => (need() ? sent() : null));
   const show = () => {
-    const reds = Object.keys(red).filter((k) => red[k]).map((k) => "," + k).join("");
+    start.check();
+    const redNeed = reds().map((k) => "," + k).join("");
     words.className = need() ? "big-ish" : "note";  // before any count: guidance, not a warning
-    words.textContent = need() ? "Needs " + needWords(need() + reds) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon with its \u2212 and +.");
+    words.textContent = need() ? "Needs " + needWords(need() + redNeed) + ": 3 dice" + bonus.words() + "." : (unlock ? "Count the keys shown at the door." : "Count each icon with its \u2212 and +.");
   };
   const steppers = faces.map((f) => {
     const n = el("b", { class: "step-n", id: "step-" + f }, "0");
@@ -197,12 +223,10 @@ function askIcons(a) {
   const note = el("p", { class: "note", id: "card-icons-note" }, say);
   const dice = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion.");
   const here = onGhostSpace(a);
-  sheet(title, [note, ...steppers, toggles, words, bonus.box, ...here.box, ...lingeringWarning(a), dice], "Start the roll", async () => {
+  sheet(title, [note, ...steppers, toggles, words, start.box, bonus.box, ...here.box, ...lingeringWarning(a), dice], "Start the roll", async () => {
     if (!need()) { toast(unlock ? "Count the keys first." : "Count the icons the roll needs first.", true); return false; }
     if (!here.ok()) return false;
-    const args = { ...a.args, need: need(), ...bonus.args() };
-    for (const k of Object.keys(red)) if (red[k]) args[k] = "true";
-    const out = await command("attempt", args);
+    const out = await command("attempt", sent());
     if (out) showRoll();
     return !!out;
   });
@@ -230,7 +254,8 @@ function lingeringWarning(a) {
 
 // A prove or an unlock: the icons come from the card or the door; the player says what adds dice.
 function askBonus(a) {
-  const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; });
+  const bonus = bonusControls(a.args.action, () => { line.textContent = "3 dice" + bonus.words() + "."; start.check(); });
+  const start = startChecked(() => ({ ...a.args, ...bonus.args() }));
   const line = el("div", { class: "big-ish", id: "bonus-words" }, "3 dice" + bonus.words() + ".");
   const note = el("div", { class: "note" }, "Cards in play that take dice away are counted by the companion; the roll card shows the count.");
   const lingering = lingeringWarning(a);
@@ -240,12 +265,13 @@ function askBonus(a) {
   const needs = clue ? [el("p", { class: "big-ish", id: "clue-needs" }, capital(clue.label) + " needs " + needWords(clue.need) + ".")]
     : set ? [el("p", { class: "big-ish", id: "set-needs" }, "Set " + set.index + " needs " + needWords(set.need) + ".")] : [];
   const here = onGhostSpace(a);
-  sheet(a.label, [...needs, line, bonus.box, ...here.box, note, ...lingering], "Start the roll", async () => {
+  sheet(a.label, [...needs, line, start.box, bonus.box, ...here.box, note, ...lingering], "Start the roll", async () => {
     if (!here.ok()) return false;
     const out = await command("attempt", { ...a.args, ...bonus.args() });
     if (out) showRoll();
     return !!out;
   });
+  start.check();
 }
 
 // "Fire Card": "one Fire Token is placed onto each Fire icon on the game board" (skeptics-rulebook.txt:286). The board

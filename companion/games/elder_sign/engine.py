@@ -40,6 +40,7 @@ from companion.commands import (
     arg_bool,
     arg_choice,
     arg_int,
+    arg_ints,
     check_args,
     check_names,
 )
@@ -3224,7 +3225,8 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{self.ancient.name}'s card is filled in: its numbers are the card's.")
         if s.ancient_numbers is not None:
             self.illegal("the Ancient One's numbers were entered already.")
-        doom, signs = _int(self.cmd, "doom", 1, 30), _int(self.cmd, "elder_signs", 1, 30)
+        # both numbers checked at once: a refusal names every one that does not fit
+        doom, signs = arg_ints(self.cmd, ("doom", "elder_signs"), 1, 30, ", as printed on the card (:245, :419-427)")
         s.ancient_numbers = (doom, signs)
         self.emit("ancient_one_entered", doom_max=doom, elder_signs_needed=signs)
         if s.awake:

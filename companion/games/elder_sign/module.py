@@ -465,6 +465,7 @@ class ElderSignModule(GameModuleOf[Game, sentences.Names]):
             "ancient_ones": card_entries(packs.ancient_ones, ANCIENT_KIND),
             # the labels of the host's items sheet, as its refusals name them (once a visit, not in every state)
             "item_fields": dict(sentences.ITEM_FIELDS),
+            "ancient_fields": dict(sentences.ANCIENT_FIELDS),
         }
 
     def box_packs(self) -> BoxPacks:

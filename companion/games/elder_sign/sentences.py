@@ -1019,6 +1019,10 @@ def command_sentence(command: Any, names: Names = NO_NAMES, events: Sequence[Map
 # labels them (published as item_fields) and as a refusal names them
 ITEM_FIELDS: Mapping[str, str] = {"common": "Common Items held", "unique": "Unique Items held", "spells": "Spells held"}
 
+# the fields of the host's sheet of the numbers on an Ancient One card not filled in yet (set-ancient-one's arguments),
+# as the sheet labels them (published as ancient_fields) and as a refusal names them
+ANCIENT_FIELDS: Mapping[str, str] = {"doom": "Doom track: its spaces", "elder_signs": "Elder Signs to win (its limit)"}
+
 # the host's button that counts the item cards an investigator holds (the items command), under "Card effects and
 # corrections": where a refusal sends the host to count one
 ITEMS_LABEL = "Count the items an investigator holds"
@@ -1034,6 +1038,14 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         for pair in (
             (rf"^{arg}='' must be", f"{label}: give"),
             (rf"^{arg}=(\S+)", rf"{label}: \1"),
+        )
+    ),
+    *(
+        pair
+        for arg, label in ANCIENT_FIELDS.items()
+        for pair in (
+            (rf"\b{arg}= is empty", f"{label} is empty"),
+            (rf"\b{arg}=('[^']*'|-?\d+) is", rf"{label}: \1 is"),
         )
     ),
     (r"\s*\(set-tasks [^)]*\)", ""),
