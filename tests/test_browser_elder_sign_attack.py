@@ -92,16 +92,15 @@ def test_while_a_card_question_is_open_its_answer_is_the_highlighted_button(
     try:
         page = host.page
         # a player's phone says who the table waits for: the host tells the terror (the question's words and its
-        # answers are the host's alone)
-        wait = player.page.locator("#es-terror-wait")
-        expect(wait).to_have_text(
-            "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."
-        )
+        # answers are the host's alone), in the companion's sentence for every card question
+        wait = player.page.locator("#es-table-waits")
+        expect(wait).to_have_text(service.state()["table_waits"])
+        expect(wait).to_contain_text("did on the terror")
         expect(player.page.locator("#es-card-question")).to_have_count(0)
         assert player.page.locator("#es-main button[data-legal=card-did]").count() == 0
         wait.scroll_into_view_if_needed()
         player.page.screenshot(path=str(SHOTS / "terror-wait-player.png"))
-        expect(page.locator("#es-terror-wait")).to_have_count(0)  # the host reads its own note (#es-roll)
+        expect(page.locator("#es-table-waits")).to_have_count(0)  # the host reads its own note (#es-roll)
         expect(page.locator("#es-card-question")).to_be_visible()
         # a terror is resolved before trying again (:202-211): no roll is offered until it is told
         expect(page.locator("#es-roll-after-terror")).to_be_visible()

@@ -63,11 +63,13 @@ def test_the_penalty_question_names_whose_sanity_or_stamina_it_costs() -> None:
     assert "as its penalty?" in asked, asked
     assert f"sanity or stamina it costs is {names[0]}'s" in asked, asked
     assert names[1] not in asked, asked  # not the one whose turn it is now
-    # the same card's terror asked in the turn itself names no one more (what it costs falls where it always did)
+    # the same card's terror asked in the turn itself names the one whose roll showed it (:202), as the penalty does
     terror = stand_in_attempt("peril:3")
     terror.push("roll faces=green:terror,green:inv1,green:inv1,green:inv1,green:inv1,green:inv1")
     assert terror.view()["question"]["part"] == "terror"
-    assert "costs is" not in str(MODULE.publish(terror.view(), terror)["card_question"])
+    roller = terror.view()["player_names"][terror.view()["current_player"]]
+    asked = str(MODULE.publish(terror.view(), terror)["card_question"])
+    assert f"sanity or stamina it costs is {roller}'s, whose roll showed the terror." in asked, asked
 
 
 def test_a_game_stored_with_a_move_under_the_penalty_question_reopens_as_played(tmp_path: Path) -> None:

@@ -157,6 +157,7 @@ def start_table(
     service: Any = None,
     teacher: Any = None,
     threads: int = 48,
+    sim_throw: Any = None,
     **settings: Any,
 ) -> Table:
     """A companion served from `tmp_path / "data"`: `service` (default: make_service's) behind the real app."""
@@ -165,7 +166,7 @@ def start_table(
     service = service if service is not None else make_service(data_dir / "games.sqlite")
     conf = {"data_dir": data_dir, "join_code": JOIN_CODE, "host_pin": HOST_PIN, "heartbeat": 15.0}
     conf.update(settings)
-    app = create_app(service, conf, hardware=hardware, tray=tray, teacher=teacher)
+    app = create_app(service, conf, hardware=hardware, tray=tray, teacher=teacher, sim_throw=sim_throw)
     server = ServerThread(app, threads=threads)
     return Table(service, app, server, data_dir)
 

@@ -103,9 +103,6 @@ export function render(s) {
   else if (!a) fill(box, [el("p", { class: "note", id: "es-no-roll" }, none + (odds ? " Before the first roll " + (odds.combat ? "against " : "at ") + odds.name + ":" : "")), ...(s.spell_words ? [el("div", { class: "note", id: "es-spell-dice" }, s.spell_words)] : []), ...oddsLines()]);
   else {
     const parts = [el("p", {}, capital(s.attempt_at || "the roll") + ": " + (a.choose ? "its dice are judged when the task is chosen." : a.dice_to_roll ? plural(a.dice_to_roll, "die", "dice") + " to roll (" + (s.next_dice || []).join(", ") + ")" + clueWords(s, a) + "." : "no dice left to roll."))];
-    // a failed roll's terror the host tells from the real cards (terror_open, every phone's): the other phones wait for
-    // it, as the rules resolve a terror before trying again (elder-sign-rules.txt:202-211); the host's is in #es-roll
-    if (s.terror_open && !isHost()) parts.push(el("div", { class: "warn", id: "es-terror-wait" }, "The terror first: the host tells the companion what the real cards did on it, and the rolls go on after."));
     // the failed roll's one die is the one set aside (:211): no other to hold or roll again, only a clue (:359) or an
     // item's die (:109) lets the rolls go on
     const lastDie = Object.values(a.free || {}).reduce((n, k) => n + k, 0) <= 1;
@@ -120,6 +117,10 @@ export function render(s) {
     else parts.push(...oddsLines());
     fill(box, parts);
   }
+  // a card question the host tells from the real card (a terror before the rolls go on, elder-sign-rules.txt:202-211;
+  // a penalty or the Mythos card at midnight before the next turn, :219, :323): the other phones say what the table
+  // waits for, in the companion's one sentence (table_waits); the host's phone asks it (#es-card-question)
+  if (s.table_waits && !isHost() && !s.outcome) box.prepend(el("div", { class: "warn table-waits", id: "es-table-waits" }, s.table_waits));
   renderESTurn(s);
 }
 

@@ -56,7 +56,11 @@ export async function loadThrow() {
     $("#sim-throw-btn").classList.toggle("primary", !!v.dice.length);  // a throw that cannot be is no primary
     // one highlighted button on the Dice tab: the throw when there are dice to throw, else "Roll for me"
     $("#roll-now").classList.toggle("primary", !(v.dice.length && home.id === "tray-card"));
-    $("#sim-throw-note").textContent = v.dice.length ? "No one throws real dice in the simulation: this throws " + plural(v.dice.length, "die", "dice") + " (" + v.dice.join(", ") + ") into the tray, which reads them when they settle." : capital(v.why);
+    // none while a card question is open: a player's phone says what the table waits for (the game's table_waits),
+    // once: where its card says it already (.table-waits), the note only what that means for the throw
+    const waits = !isHost() && app.state && app.state.table_waits;
+    const said = waits && home.querySelector(".table-waits");
+    $("#sim-throw-note").textContent = v.dice.length ? "No one throws real dice in the simulation: this throws " + plural(v.dice.length, "die", "dice") + " (" + v.dice.join(", ") + ") into the tray, which reads them when they settle." : said ? "No dice to throw until then." : waits || capital(v.why);
   } catch (e) { box.hidden = true; }
 }
 export async function throwDice() {

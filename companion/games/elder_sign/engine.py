@@ -650,7 +650,9 @@ class Question:
     part: str
     player: int | None
     slot: str | None = None
-    told: tuple[str, ...] = ()  # the effect kinds the host has told of this card already (each at most once)
+    # the effect kinds the host has told of this card already (each at most once; a Mythos card's sanity, stamina,
+    # clues and items once for each whom, "sanity:all", "sanity:2": Rules.told_as)
+    told: tuple[str, ...] = ()
     # a DEVOURED_REST question: what of the turn's cards it stands for ("adventure:terror", "mythos:terror")
     rest: tuple[str, ...] = ()
     # a reward or the Lost & Found (DEVOURED_REWARD) whose investigator was devoured before the rest of it was told:
@@ -3322,13 +3324,14 @@ class _Rules(RulesBase[State, Command]):
         q = s.questions[0]
         self.answering = q
         effect = _choice(self.cmd, "effect", tuple(CARD_EFFECTS))
-        if effect in q.told:
+        key, whom = self.told_as(q, effect)
+        if key in q.told:
             self.illegal(
-                f"this card's {_TOLD_KIND.get(effect, effect)} was told already, with the whole amount; "
+                f"this card's {_TOLD_KIND.get(effect, effect)}{whom} was told already, with the whole amount; "
                 "a mistake is put right with the table's corrections, or by taking the tap back."
             )
         if effect != "nothing":
-            s.questions[0] = dataclasses.replace(q, told=(*q.told, effect))
+            s.questions[0] = dataclasses.replace(q, told=(*q.told, key))
         if effect == "nothing":
             if "n" in self.cmd.args or "colour" in self.cmd.args:
                 raise BadCommand("card-did: effect=nothing takes no n= or colour=; it says the card did nothing more.")
@@ -3409,6 +3412,18 @@ class _Rules(RulesBase[State, Command]):
             clock=amount("clock"),
         )
         self.effect(told, everyone=target is None, why=why, player=target)
+
+    def told_as(self, q: Question, effect: str) -> tuple[str, str]:
+        """What Question.told keeps of this tell, and whom it was for in a refusal's words: the effect kind, each
+        once; a Mythos card's sanity, stamina, clues or items once for each whom the host names (player=all, or
+        player=N: a card may cost sanity to two investigators, or to one and to everyone), as "sanity:all",
+        "sanity:2"."""
+        if q.player is not None or effect not in AIMED or "player" not in self.cmd.args:
+            return effect, ""
+        if self.cmd.args["player"].strip().lower() == "all":
+            return f"{effect}:all", " for every investigator"
+        number = _int(self.cmd, "player", 1, len(self.s.players))
+        return f"{effect}:{number}", f" for player {number}"
 
     def aimed(self, q: Question, effect: str) -> int | None:
         """Whom a told effect falls on (a player, 0-based; None: every investigator): the investigator the question

@@ -88,6 +88,8 @@ def _publish(view: Mapping[str, Any], game: Game) -> Mapping[str, Any]:
         "adventure_names": {str(c["slot"]): names.adventure(c["slot"]) for c in adventures},
         # a card not filled in yet that came up: what the host is asked (its effects are the legal card-did taps)
         "card_question": _question(view, game),
+        # what a player's phone says the table waits for meanwhile: the host tells it (one sentence for every question)
+        "table_waits": _waits(view, game),
         # a failed roll's terror asked about and not told yet: no roll until it is (:202-211, Game.terror_open)
         "terror_open": game.terror_open(),
         # where each investigator stands and where the roll is, in words (never a place's id)
@@ -220,6 +222,18 @@ def _chances(
 
 
 def _question(view: Mapping[str, Any], game: Game) -> str | None:
+    asked = _asked(view, game)
+    return None if asked is None else sentences.describe_event(*asked)
+
+
+def _waits(view: Mapping[str, Any], game: Game) -> str | None:
+    """What a player's phone says the table waits for while a card question is open (sentences.table_waits_words)."""
+    asked = _asked(view, game)
+    return None if asked is None else sentences.table_waits_words(*asked, view.get("current_player")) or None
+
+
+def _asked(view: Mapping[str, Any], game: Game) -> tuple[dict[str, Any], sentences.Names] | None:
+    """The open card question as a card_asked event, and the names it is said with (a stand-in by its place)."""
     question = view.get("question")
     if not question:
         return None
@@ -233,7 +247,7 @@ def _question(view: Mapping[str, Any], game: Game) -> str | None:
         card = cards[question["card"]]
         name = card.name
         names = sentences.Names(players, stand_ins=frozenset({name} if card.placeholder else ()))
-    return sentences.describe_event({"type": "card_asked", **question, "name": name}, names)
+    return {"type": "card_asked", **question, "name": name}, names
 
 
 def virtual_roll(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:

@@ -638,11 +638,48 @@ def _said_card_asked(event: Mapping[str, Any], names: Names, kind: str, who: str
         f"{_asked_card(event, names)} is not filled in yet, so the companion plays nothing of it: what did "
         f"the real card do{_PART_WORDS.get(str(event.get('part')), '')}?"
     )
-    # :219 "I have to face the penalties": the investigator who failed the card, not always the one whose turn it is
-    # now (a turn ended with its attempt failed asks the penalty under the next turn), so the question names them
-    if event.get("part") == "penalty" and event.get("player") is not None:
-        text += f" Whatever sanity or stamina it costs is {who}'s, who failed the card."
-    return text
+    return text + whose_words(event, names)
+
+
+# whose a card question's sanity or stamina is, when it fell on one investigator who is not always the one whose turn it
+# is now: :219 "I have to face the penalties" (a turn ended with its attempt failed asks the penalty under the next
+# turn), :202 "If I fail to complete a task and any of the dice I rolled result in terror, I must face the consequences"
+# (the adventure's terror and the Mythos card's; its rows say no name, as a Mythos card's rows do, "Sanity, Ada")
+_WHOSE = {"penalty": "who failed the card", "terror": "whose roll showed the terror"}
+
+
+def whose_words(event: Mapping[str, Any], names: Names = NO_NAMES) -> str:
+    """ " Whatever sanity or stamina it costs is Ben's, who failed the card." after a card question (the host's, and
+    what a player's phone says the table waits for) whose costs fall on one investigator; "" for any other."""
+    why = _WHOSE.get(str(event.get("part")))
+    if why is None or event.get("player") is None:
+        return ""
+    return f" Whatever sanity or stamina it costs is {names.player(event.get('player'))}'s, {why}."
+
+
+def table_waits_words(event: Mapping[str, Any], names: Names, current: Any) -> str:
+    """What a player's phone says while the table waits for the host to tell a card question (the host's phone asks
+    it, card_asked): what the host tells, whose it is, and what goes on after it (the rolls after a terror, :202-211;
+    else the turn of `current`, the player whose turn it is: after a penalty or a Mythos card asked as the turn before
+    ended, :219, :323). One sentence for every card question; "" for the Ancient One's attack (asked of each
+    investigator on its own)."""
+    if event.get("kind") == "attack":
+        return ""
+    card = _asked_card(event, names)
+    if event.get("kind") == "entrance":
+        what = f"what the Lost & Found chart gave {names.player(event.get('player'))}"
+    elif event.get("whom"):
+        what = f"whom what {card} gave went to"
+    else:
+        what = f"what {card} did{_PART_WORDS.get(str(event.get('part')), '')}"
+    after = (
+        "The rolls go on after it."
+        if event.get("part") == "terror"
+        else f"{names.player(current)}'s turn goes on after it."
+    )
+    return _sentence(f"the table waits for the host to tell the companion {what}, from the real card") + (
+        whose_words(event, names) + " " + after
+    )
 
 
 # what of an adventure a devoured investigator's turn still had to resolve (engine.DEVOURED_WITHDRAWN)
