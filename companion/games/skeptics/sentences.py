@@ -1131,7 +1131,7 @@ _PAGE_WORDS: tuple[tuple[str, str], ...] = (
         r"give either the summon dice rolled or whether it succeeded, not \1",
     ),
     (
-        r"give one of sets=N, last=yes\|no or seance=yes\|no",
+        r"give one of sets=N, last=yes\|no, seance=yes\|no or ability=doors\|nothing",
         "answer the question the companion asks about the ghost card",
     ),
     (r",? ?or add free=true if an item gives a free action(?: \(FAQ\))?", ""),
