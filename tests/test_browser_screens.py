@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from games import cards_told, numbers_copied
 from playwright.sync_api import expect
+from test_browser_box import open_box
 from test_browser_table import RECORDER
 from test_browser_web import ARTIFACTS, PHONE, Phone, open_phone
 from web_fixtures import Table, serve_table
@@ -229,9 +230,7 @@ def test_your_box_starts_with_the_evidence_and_the_ghost_sheet_says_so(browser: 
     companion.service.new_game(SETUPS["skeptics"])
     host = open_phone(browser, companion, host=True)
     try:
-        host.tab("host")
-        host.page.click("#open-box")
-        host.page.wait_for_selector("#box-list li")
+        open_box(host)
         expect(host.page.locator("#box-tabs button").first).to_have_text("Evidence")
         expect(host.page.locator("#box-tab-evidence")).to_have_class(re.compile(r"\bon\b"))
         expect(host.page.locator("#box-list")).to_contain_text("Start here")
@@ -326,10 +325,7 @@ def test_your_box_offers_elder_signs_cards_and_fills_one_in_by_taps(browser: Any
     host = open_phone(browser, companion, host=True)
     try:
         page = host.page
-        host.tab("host")
-        page.click("#open-box")
-        page.wait_for_selector("#box-list li")
-        page.click("#box-tab-es")
+        open_box(host, "es")
         expect(page.locator("#box-es-left")).to_contain_text("not filled in yet")
         for tab in ("adventures", "other_worlds", "mythos", "investigators", "ancient_ones"):
             page.click(f"#box-es-tab-{tab}")
