@@ -59,9 +59,7 @@ def shot(phone: Phone, name: str) -> None:
 
 def start(host: Phone, rules: str, names: list[str], confirm: bool = True) -> None:
     page = host.page
-    host.tab("host")
-    page.click("#open-wizard")
-    page.select_option("#new-form select[name=rules]", rules)
+    host.open_wizard(rules)
     expect(page.locator("#new-form select[name=board]")).to_be_hidden()
     inputs = page.locator("#names input")
     while inputs.count() < len(names):
