@@ -136,9 +136,10 @@ class Companion(MainLoop):
             log.error("the table hardware cannot start (%s); the phone page runs without it", exc)
             return
         log_hardware(self.table, self.sim)
-        # The hand goes back to the game's hour, the OLED shows the game; then every commit updates both.
-        self.table.show(self.game.state())
+        # Every commit updates the hand and the OLED; then they show the game as it stands. The page already answers
+        # (_start_web comes first), so the listener goes first: a command a phone plays meanwhile is not missed.
         self.game.add_listener(self.table.on_events)
+        self.table.show(self.game.state())
         # a script read out is timed by its rendered lines, which are rendered ahead, in the background
         self.game.speech_length = self.table.voice.length
         self.game.speech_prepare = self.table.voice.prepare

@@ -87,6 +87,34 @@ def test_end_round_button_is_a_command_and_the_hand_and_oled_follow(companion: C
     assert table.oled_png() is not None
 
 
+def test_a_command_played_from_a_phone_while_the_table_starts_reaches_the_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page answers before the hardware starts (the host needs its address first): a command committed just as
+    the table first shows the game still moves the hand (the table listens before it first shows)."""
+    from hardware import Table
+
+    shown = Table.show
+    served = Companion(config_for(tmp_path), sim=True, notifier=Notifier(env={}))
+
+    def show_then_a_phone_plays(table: Table, state: Any) -> None:
+        shown(table, state)
+        if served.service.state()["history_length"] == 0:
+            served.service.do("end-round")  # a phone's command, committed between the first show and the next
+
+    monkeypatch.setattr(Table, "show", show_then_a_phone_plays)
+    served.start()
+    try:
+        assert served.service.state()["clock"] == "III"
+        table = served.table
+        end = time.monotonic() + DEADLINE
+        while table.hand_angle != pytest.approx(90.0, abs=0.5):  # the hardware worker sweeps the hand
+            assert time.monotonic() < end, table.hand_angle
+            time.sleep(0.02)
+    finally:
+        served.shutdown()
+
+
 def test_a_long_press_undoes_the_last_command(companion: Companion) -> None:
     companion.service.do("end-round")
     companion.service.do("end-round")
