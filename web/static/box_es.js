@@ -10,7 +10,6 @@ export const ES_TABS = [["adventures", "Adventures", "es_adventure"], ["other_wo
 // an effect's parts, in the words of the cards
 const EFFECT = [["elder_signs", "Elder Signs"], ["clues", "clues"], ["doom", "doom tokens"], ["sanity", "sanity"], ["stamina", "stamina"], ["monsters", "monsters"],
   ["common_items", "Common Items"], ["unique_items", "Unique Items"], ["spells", "Spells"]];
-const effectWords = (e) => { const parts = EFFECT.filter(([k]) => e && e[k]).map(([k, w]) => (e[k] > 0 && (k === "sanity" || k === "stamina") ? "+" : "") + e[k] + " " + w); if (e && e.text) parts.push(e.text); return parts.join(", ") || "nothing"; };
 
 // The list of one tab: every card with what is filled in, and its sheet.
 // `whom`: whom a Mythos card's half may fall on, by its pack word (the box's elder_sign_who)
