@@ -27,7 +27,17 @@ from typing import Any
 
 import numpy as np
 
-SETS = ("choose pi", "choose overhead", "pi", "overhead", "real choose", "real tuned on", "real held back")
+SETS = (
+    "choose pi",
+    "choose overhead",
+    "pi",
+    "overhead",
+    "real choose",
+    "real tuned on",
+    "real held back",
+    "choose pi more",
+)
+MORE_CHOOSE_SEEDS = 410_000  # more kept-aside Pi trays (eighth round): the Pi tables of seeds 410000 on
 
 
 def collect(args: argparse.Namespace) -> None:
@@ -62,9 +72,17 @@ def collect(args: argparse.Namespace) -> None:
         )
 
     scene = 0
-    for s, name in enumerate(SETS[:4]):
-        table = name.split()[-1]
-        if name.startswith("choose"):
+    wanted = args.sets or list(SETS)
+    for s, name in enumerate(SETS):
+        if name.startswith("real") or name not in wanted:
+            continue
+        table = name.split()[1] if name.startswith("choose") else name
+        if name == "choose pi more":
+            tables = [
+                (*rendered_table(seed), seed) for seed in range(MORE_CHOOSE_SEEDS, MORE_CHOOSE_SEEDS + 3 * args.more)
+            ]
+            tables = [t for t in tables if t[2] == "pi"]
+        elif name.startswith("choose"):
             tables = [(*rendered_table(seed), seed) for seed in range(CHOOSE_SEEDS, CHOOSE_SEEDS + 80)]
             tables = [t for t in tables if t[2] == table]
         else:
@@ -85,24 +103,27 @@ def collect(args: argparse.Namespace) -> None:
                     (s, scene, -1 if die is None else index[id(die)], lab, r.confidence, 0, *look(image, r, face, 0.97))
                 )
         print(f"  {name}: {len(rows)} calls so far", flush=True)
-    photos, settings = real_table()
-    face, ratio = settings.face_size, settings.flat_ratio
-    for s, name in enumerate(SETS[4:], start=4):
-        for p in photos:
-            if name == "real choose":
-                keep = is_fitting(p.image.name) and choose_photo(p.image.name)
-            elif name == "real tuned on":
-                keep = p.held_out and not is_fitting(p.image.name)
-            else:
-                keep = p.held_back and not is_fitting(p.image.name)
-            if not keep:
+    if any(n.startswith("real") for n in wanted):
+        photos, settings = real_table()
+        face, ratio = settings.face_size, settings.flat_ratio
+        for s, name in enumerate(SETS):
+            if not name.startswith("real") or name not in wanted:
                 continue
-            scene += 1
-            image = cv2.imread(str(p.image))
-            for r in read_frame(image, settings).dice:
-                if r.cocked:
-                    rows.append((s, scene, -1, 0, r.confidence, 0, *look(image, r, face, ratio)))
-        print(f"  {name}: {len(rows)} calls so far", flush=True)
+            for p in photos:
+                if name == "real choose":
+                    keep = is_fitting(p.image.name) and choose_photo(p.image.name)
+                elif name == "real tuned on":
+                    keep = p.held_out and not is_fitting(p.image.name)
+                else:
+                    keep = p.held_back and not is_fitting(p.image.name)
+                if not keep:
+                    continue
+                scene += 1
+                image = cv2.imread(str(p.image))
+                for r in read_frame(image, settings).dice:
+                    if r.cocked:
+                        rows.append((s, scene, -1, 0, r.confidence, 0, *look(image, r, face, ratio)))
+            print(f"  {name}: {len(rows)} calls so far", flush=True)
     np.savez_compressed(args.out, calls=np.array(rows, np.float64), dice=np.array(dice_rows, np.int64))
 
 
@@ -116,7 +137,7 @@ def sweep(args: argparse.Namespace) -> None:
         out = []
         for k in sets:
             on = (s == k) & keep
-            if k >= 4:
+            if SETS[k].startswith("real"):
                 out.append(f"{int(on.sum())} real")
                 continue
             cocked_dice = dice[(dice[:, 0] == k) & (dice[:, 3] == 1)]
@@ -137,11 +158,14 @@ def sweep(args: argparse.Namespace) -> None:
 
     print("sets: " + ", ".join(SETS))
     for t in args.thresholds:
-        print(f"net >= {t:.2f}, no second look:".ljust(44) + count(p >= t, tuple(range(7))))
+        print(f"net >= {t:.2f}, no second look:".ljust(44) + count(p >= t, tuple(range(len(SETS)))))
         for r_max in args.roundness:
             for q_max in args.squeeze:
                 keep = (p >= t) & second(r_max, q_max)
-                print(f"  and pips < {r_max:.2f} or outline < {q_max:.2f}:".ljust(44) + count(keep, tuple(range(7))))
+                print(
+                    f"  and pips < {r_max:.2f} or outline < {q_max:.2f}:".ljust(44)
+                    + count(keep, tuple(range(len(SETS))))
+                )
 
 
 def main() -> None:
@@ -153,6 +177,8 @@ def main() -> None:
     p.add_argument("--span", type=float, default=2.0, help="the crop's width in faces (1.3125: train --center 42)")
     p.add_argument("--crop", type=int, default=64, help="the crop's pixels across (42: train --center 42)")
     p.add_argument("--floor", type=float, default=0.5)
+    p.add_argument("--sets", nargs="+", choices=SETS, help="read only these sets (default: all)")
+    p.add_argument("--more", type=int, default=100, help="'choose pi more': the Pi tables among 3*MORE seeds")
     p = sub.add_parser("sweep")
     p.add_argument("--calls", required=True)
     p.add_argument("--thresholds", type=float, nargs="+", default=[0.8, 0.9, 0.95, 0.98])
