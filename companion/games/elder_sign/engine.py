@@ -2656,7 +2656,8 @@ class _Rules(RulesBase[State, Command]):
         if a.spell and Die.parse(a.spell) == die:
             self.illegal(f"{a.spell} is the die to put on the spell already.")
         # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
-        if failed_dice(a, spell=str(die)).spell is None:
+        chosen = failed_dice(a, spell=str(die))
+        if chosen.spell is None or (a.hold and chosen.hold is None):
             self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
         a.spell = str(die)
         self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
