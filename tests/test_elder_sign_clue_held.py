@@ -93,6 +93,10 @@ def test_a_game_stored_when_a_clue_rerolled_the_held_dice_reopens_as_played(tmp_
         stored = dict(OLD["view"], attempt={k: v for k, v in OLD["view"]["attempt"].items() if k != "lock_choices"})
         choices = view["attempt"].pop("lock_choices")
         assert [c["die"] for c in choices] == OLD["view"]["attempt"]["lock_choices"]
+        # which die of the failed roll each choice is, published since es41b (engine.failed_dice): the green set aside
+        marked = view["attempt"].pop("dice_chosen")
+        aside = view["attempt"]["last"][marked["aside"]]
+        assert (aside.split(":")[0] if ":" in aside else "green") == view["attempt"]["aside"]
         assert view == stored
         game.push("focus die=inv1")
         dice = len(game.next_roll_dice(clue=True))

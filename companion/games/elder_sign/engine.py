@@ -442,19 +442,6 @@ def to_the_table(effect: Effect) -> Effect:
     return dataclasses.replace(effect, sanity=0, stamina=0, clues=0, common_items=0, unique_items=0, spells=0)
 
 
-def _without(dice: Sequence[Die], faces: Sequence[str | None]) -> list[Die]:
-    """The dice but one of each of `faces` given (a die held, a die for the spell; one not in the dice is passed by)."""
-    left = list(dice)
-    for text in faces:
-        try:
-            die = Die.parse(text) if text else None
-        except DiceError:
-            continue  # the pick after says what is wrong with it
-        if die in left:
-            left.remove(die)
-    return left
-
-
 def asked_words(asked: Question) -> str:
     """What an open card question is about, in a refusal that waits for it (ASKED_WORDS)."""
     midnight = ASKED_WORDS.get(f"midnight:{asked.part}") if asked.midnight else None
@@ -707,6 +694,57 @@ def set_aside(a: AttemptState) -> str:
     assert a.last
     colours = [Die.parse(f).colour.value for f in a.last]
     return a.aside or next(c for c in ("green", "yellow", "red") if c in colours)
+
+
+@dataclass(frozen=True)
+class FailedDice:
+    """Which die of a failed roll (an index into its faces, `AttemptState.last`; None: none) each choice is: the one
+    set aside (:211), the one held (focus, :213, :365 "a different die") and the Spell's (:345), each a die of its
+    own; `only`: the die set aside is the one die of its colour, so it can be neither held nor put on the Spell."""
+
+    aside: int | None
+    hold: int | None
+    spell: int | None
+    only: int | None
+
+    def to_dict(self) -> dict[str, int | None]:
+        return dataclasses.asdict(self)
+
+
+def failed_dice(
+    a: AttemptState, hold: str | None = None, spell: str | None = None, lose: str | None = None
+) -> FailedDice:
+    """:211-213, :345: the die the next roll sets aside after a failed roll and the dice held and put on the Spell:
+    `hold`, `spell` (a die's spelling, as a command gives it; by default the ones chosen, `a.hold`, `a.spell`) and the
+    colour set aside (`lose`, by default set_aside). The die set aside is one of its colour that is neither the held
+    one nor the Spell's (by face), else one of its colour left after those two, else the first of its colour; the held
+    die and the Spell's are then the first of their faces among the others (None: none is left for it)."""
+    assert a.last
+    last = [Die.parse(f) for f in a.last]
+    hold, spell = (hold or a.hold), (spell or a.spell)
+    lose = lose or set_aside(a)
+    wanted = [w.strip().lower() for w in (hold, spell) if w]
+    of_colour = [i for i, d in enumerate(last) if d.colour.value == lose]
+    spare = [i for i in of_colour if str(last[i]) not in wanted and last[i].face.value not in wanted]
+    if not spare:  # every die of the colour shows a face chosen: one of the colour left after the held and Spell's
+        taken: list[int] = []
+        for text in (hold, spell):
+            at = _first(last, text, taken)
+            if at is not None:
+                taken.append(at)
+        spare = [i for i in of_colour if i not in taken]
+    aside = (spare or of_colour)[0] if of_colour else None
+    held = _first(last, hold, [aside])
+    return FailedDice(aside, held, _first(last, spell, [aside, held]), aside if len(of_colour) == 1 else None)
+
+
+def _first(dice: Sequence[Die], text: str | None, skip: Sequence[int | None]) -> int | None:
+    """The index of the first of `dice` spelt `text` that is not at `skip` (None: none, or no die spelt so)."""
+    try:
+        wanted = Die.parse(text) if text else None
+    except DiceError:
+        return None  # the pick after says what is wrong with it
+    return next((i for i, d in enumerate(dice) if d == wanted and i not in skip), None)
 
 
 def lockable(a: AttemptState, colour: Colour) -> tuple[list[Die], int, list[tuple[int, Die, str]]]:
@@ -1524,6 +1562,7 @@ class Game(GameHistory[State]):
         }
         if a.failed and a.last:  # :211: the die the next roll sets aside, the player's choice or the suggestion
             view |= {"aside": set_aside(a), "aside_chosen": bool(a.aside), "hold": a.hold, "spell": a.spell}
+            view["dice_chosen"] = failed_dice(a).to_dict()  # which die of the roll each choice is, for the page
         elif a.last:  # a roll that completed a task: its dice placed on it, those it left (for a spell, :345) and the
             # die chosen for a spell
             view |= {"placed": list(a.placed), "left": [str(d) for d in left_by_task(a)], "spell": a.spell}
@@ -2530,15 +2569,11 @@ class _Rules(RulesBase[State, Command]):
             self.illegal(f"{a.hold} was chosen to be held; choose again with focus first.")
         spell = self.cmd.args.get("spell") or a.spell  # spell= or the die chosen with spell
         self.spell_chosen_first(a)
+        aside = failed_dice(a, hold, spell, lose).aside
+        assert aside is not None  # lose is a colour of the roll
         a.aside, a.hold, a.spell = None, None, None
         a.free[lose] -= 1
-        remaining = list(last)
-        wanted = [w.strip().lower() for w in (hold, spell) if w]
-        of_colour = [d for d in last if d.colour.value == lose]
-        spare = [d for d in of_colour if str(d) not in wanted and d.face.value not in wanted]
-        if not spare:  # every die of the colour shows a face held or for the spell: one left after those two
-            spare = [d for d in _without(last, (hold, spell)) if d.colour.value == lose]
-        remaining.remove((spare or of_colour)[0])
+        remaining = [d for i, d in enumerate(last) if i != aside]
         self.emit("die_lost", colour=lose, player=self.s.current)
         self.place_chosen(a, remaining, hold, spell)
         a.failed = False
@@ -2621,16 +2656,8 @@ class _Rules(RulesBase[State, Command]):
         if a.spell and Die.parse(a.spell) == die:
             self.illegal(f"{a.spell} is the die to put on the spell already.")
         # the die set aside and the one held stay theirs: another die of the roll must be left for the spell
-        # (the held die first: it came from the roll, and the die set aside is one of its colour left after it)
-        aside = set_aside(a)
-        left = list(last)
-        if a.hold:
-            left.remove(Die.parse(a.hold))
-        of_colour = [d for d in left if d.colour.value == aside]
-        spare = [d for d in of_colour if d != die]
-        if of_colour:
-            left.remove((spare or of_colour)[0])
-        if die not in left:
+        chosen = failed_dice(a, spell=str(die))
+        if chosen.spell is None or (a.hold and chosen.hold is None):
             self.illegal(f"{die} is the die set aside or held; set aside or hold another one first (:211, :213).")
         a.spell = str(die)
         self.emit("die_to_spell", face=die.face.value, colour=die.colour.value, player=self.s.current)
