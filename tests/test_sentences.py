@@ -333,3 +333,40 @@ def test_a_failed_solve_prove_or_unlock_says_so_at_once_as_a_search_does(
     assert f" on the {dice}: nothing counts." in first, first
     assert last.startswith(fails + f"no action left to {again}; {stays}. Rolled "), last
     assert game.view()["attempt"] is not None  # said while the attempt is still there, before the turn ends
+
+
+@pytest.mark.parametrize(
+    ("action", "fails", "again", "stays"),
+    [
+        ("barrier", "The barrier holds", "roll at the barrier again", "the barrier stays in place"),
+        ("fire", "The fire burns on", "fight the fire again", "the fire stays on the board"),
+    ],
+)
+def test_a_failed_barrier_or_fire_roll_says_so_at_once_from_the_same_sentence(
+    action: str, fails: str, again: str, stays: str
+) -> None:
+    """Through the real engine, as a failed search, solve, prove or unlock does (_said_rolled): the Barrier's rolls
+    keep and re-roll dice "similar to a Search Action, until they perform another action ... or until their turn
+    ends" (skeptics-rulebook.txt:284); a fire is put out "by rolling one Cobweb with three Clue Dice, as an action"
+    and "Fires remain on the board until extinguished" (:286-287). Each failed roll says first that it failed, the
+    actions left to roll again, then none and what stays."""
+    from games import PACKS as FILLED
+    from test_rules_effects import with_card
+
+    board = "museum" if action == "barrier" else "asylum"
+    packs = with_card(card="barrier", icon_sets=("eye:3",)) if action == "barrier" else FILLED
+    game = Game.new(Setup(players=2, board=board, ghost="child", seed=4, physical=True), packs)
+    while game.view()["clock"] != "IX":
+        game.push("end-round")
+    game.push(f"end-round room=8 environment={action}")
+    if action == "fire":
+        game.push("tell-fires spaces=3")
+    attempt = "attempt action=barrier set=1" if action == "barrier" else "attempt action=fire space=3"
+    player = Names.of_game(game).player(game.view()["current_player"])
+    said = _attempt_rolled(game, attempt, "camera,camera,camera" if action == "barrier" else "eye,eye,camera")
+    assert len(said) >= 2, said
+    first, last = said[0], said[-1]
+    assert first.startswith(f"{fails}: {player} has 2 actions left to {again}, rolling all the dice again. "), first
+    assert " on the blue clue dice: nothing counts." in first, first
+    assert last.startswith(f"{fails}: {player} has no action left to {again}; {stays}. Rolled "), last
+    assert game.view()["attempt"] is not None

@@ -666,8 +666,9 @@ def _said_rolled(event: Mapping[str, Any], names: Names, e: Callable[..., Any], 
     # A failed roll says so at once, first, with what happens next: the player may use another action on the same
     # attempt, keeping the dice that count; a turn's end (or another action) loses them. The token, the clue, the
     # icon set, the door stays as it was. Its own rule each: "Failing Search Actions" (skeptics-rulebook.txt:152-154),
-    # "Failing Unlock Actions" (:130-132), the solve's (:172), the prove's (:225). `rolls_left` is the engine's
-    # rolls_left (a card's limit, the third timer); a record written before it says only "actions_left"
+    # "Failing Unlock Actions" (:130-132), the solve's (:172), the prove's (:225), the Barrier's ("similar to a Search
+    # Action", :284), a fire's (:286-287). `rolls_left` is the engine's rolls_left (a card's limit, the third timer); a
+    # record written before it says only "actions_left"
     fails, again, stays = failed
     left = e("rolls_left", e("actions_left"))
     player = names.player(e("player")) if e("player") is not None else "The player"
@@ -684,6 +685,8 @@ _FAILED = {
     "solve": ("The solve fails", "try the clue again", "the clue stays unsolved"),
     "prove": ("The prove fails", "try the icon set again", "the icon set stays unproven"),
     "unlock": ("The unlock fails", "try the door again", "the door stays locked"),
+    "barrier": ("The barrier holds", "roll at the barrier again", "the barrier stays in place"),
+    "fire": ("The fire burns on", "fight the fire again", "the fire stays on the board"),
 }
 
 # The colours of the dice an action rolls, in words: "three blue Clue Dice and three green Key Dice"
